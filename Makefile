@@ -1,0 +1,56 @@
+# The two commands of the README:
+#   make run    set up, build, and run the main job
+#   make check  set up, build, and run every test (plain, ASan+UBSan, TSan, fuzz)
+
+DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
+	libipt-dev libopencsd-dev libopencsd-bin libelf-dev libiniparser-dev \
+	libcapstone-dev linux-perf xz-utils binutils
+JOBS ?= $(shell nproc)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
+
+.PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEBIAN_PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build build -j$(JOBS)
+
+run: build
+	./build/tools/hwtrace list
+	./build/tools/hwtrace info ../shared/testdata/perf-data/quipper/perf.data.intel_pt-4.14
+
+check: check-plain check-asan check-tsan check-fuzz
+
+check-plain: build
+	cd build && $(CTEST)
+
+check-asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHWT_SANITIZE=ON -DHWT_BENCH=OFF
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST)
+
+check-tsan: deps
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_TSAN=ON -DHWT_BENCH=OFF
+	cmake --build build-tsan -j$(JOBS)
+	cd build-tsan && ctest --output-on-failure --no-tests=ignore -L tsan
+
+check-fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_FUZZ=ON -DHWT_BENCH=OFF
+	cmake --build build-fuzz -j$(JOBS)
+	cd build-fuzz && ctest --output-on-failure --no-tests=ignore -L fuzz
+
+clean:
+	rm -rf build build-asan build-tsan build-fuzz

@@ -1,0 +1,139 @@
+/* Backends: one trace IP each, split as Linux perf splits them into a
+ * recording half (runs on the traced board) and a decoding half (may run on
+ * another machine). Compiled-in backends are listed by the core; out-of-tree
+ * ones call hwt_backend_register. A missing optional op (NULL) means the
+ * core's default. */
+#ifndef HWTRACE_BACKEND_H
+#define HWTRACE_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/perf_event.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+#include "hwtrace/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PERF_RECORD_AUXTRACE_INFO types (perf's enum auxtrace_type). */
+enum hwt_auxtrace_type {
+	HWT_AUXTRACE_UNKNOWN = 0,
+	HWT_AUXTRACE_INTEL_PT = 1,
+	HWT_AUXTRACE_INTEL_BTS = 2,
+	HWT_AUXTRACE_CS_ETM = 3,
+	HWT_AUXTRACE_ARM_SPE = 4,
+	HWT_AUXTRACE_S390_CPUMSF = 5,
+	HWT_AUXTRACE_HISI_PTT = 6,
+};
+
+/* PERF_RECORD_AUX flags. */
+#define HWT_AUX_FLAG_TRUNCATED 0x01u
+#define HWT_AUX_FLAG_OVERWRITE 0x02u
+#define HWT_AUX_FLAG_PARTIAL 0x04u
+#define HWT_AUX_FLAG_COLLISION 0x08u
+#define HWT_AUX_FLAG_PMU_FORMAT_MASK 0xff00u
+#define HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW 0x0100u
+
+/* One AUXTRACE buffer handed to a decoder. */
+struct hwt_aux_chunk {
+	const uint8_t *data;   /* borrowed for the duration of feed() */
+	uint64_t size;
+	uint64_t offset;       /* position in the CPU's/thread's AUX stream */
+	uint64_t reference;
+	uint32_t idx;          /* mmap index */
+	int32_t cpu;           /* -1 when per-thread */
+	int32_t tid;           /* -1 when per-CPU */
+	uint32_t aux_flags;    /* PERF_RECORD_AUX flags seen for this data */
+};
+
+/* What a decoder is created with. Pointers are borrowed and outlive it. */
+struct hwt_decode_params {
+	size_t size;                  /* sizeof(struct hwt_decode_params) */
+	const uint64_t *info;         /* AUXTRACE_INFO priv[]; NULL for raw */
+	size_t info_words;
+	struct hwt_image *image;      /* may be NULL: ranges cannot be built */
+	const struct hwt_elem_sink *sink;
+	const char *cpu_model;        /* "FAMILY/MODEL/STEPPING", or NULL */
+	const char *raw_options;      /* backend options from --raw, or NULL */
+	bool disasm;                  /* the output wants instructions */
+};
+
+/* The decoding half. feed() decodes a chunk completely, sending elements to
+ * the sink; chunks of one stream come in order. */
+struct hwt_decoder_ops {
+	int (*create)(const struct hwt_decode_params *params, void **priv);
+	int (*feed)(void *priv, const struct hwt_aux_chunk *chunk);
+	/* End of input: emit whatever is held back. Optional. */
+	int (*flush)(void *priv);
+	/* The next chunk does not continue the last one (a gap). Optional. */
+	void (*reset)(void *priv);
+	void (*destroy)(void *priv);
+	/* Prints the packet layer of a chunk (`--packets`). Optional. */
+	int (*packets)(const struct hwt_decode_params *params,
+		       const struct hwt_aux_chunk *chunk, FILE *out);
+};
+
+struct hwt_os;
+struct hwt_pmu;
+struct hwt_profile;
+
+/* The recording half. */
+struct hwt_record_ops {
+	/* Fills @attr for one event of @pmu from the profile's backend section,
+	 * after the core has applied the generic format terms. Validates
+	 * backend-specific values against caps/ with a message naming the key.
+	 * Optional. */
+	int (*configure)(const struct hwt_os *os, const struct hwt_pmu *pmu,
+			 const struct hwt_profile *profile,
+			 struct perf_event_attr *attr);
+	/* Writes the AUXTRACE_INFO priv[] for this session into @priv (up to
+	 * @max words) and returns the number of words, or a negative error.
+	 * Optional: a backend without one cannot record. */
+	int (*info)(const struct hwt_os *os, const struct hwt_pmu *pmu,
+		    const struct perf_event_attr *attr, const int *cpus,
+		    int ncpus, bool snapshot, uint64_t *priv, size_t max);
+	/* Snapshot mode: where the newest data in an overwrite-mode AUX buffer
+	 * starts, given aux_head as the driver reported it. Sets *start and
+	 * *len (bytes ending at head), *wrapped. Optional (core default: the
+	 * whole buffer when the head has passed its size once). */
+	int (*find_snapshot)(const uint8_t *aux, uint64_t aux_size,
+			     uint64_t head, uint64_t prev_head, uint64_t *start,
+			     uint64_t *len, bool *wrapped);
+};
+
+struct hwt_backend {
+	const char *name;        /* "intel_pt", "cs_etm", ... */
+	const char *pmu_name;    /* sysfs PMU name; NULL if none (sw_branch) */
+	const char *description; /* one line for `hwtrace list` */
+	enum hwt_auxtrace_type auxtrace_type;
+	bool aux_sampling;       /* the PMU can serve PERF_SAMPLE_AUX */
+	const struct hwt_record_ops *record;
+	/* NULL when built without the decoder library. */
+	const struct hwt_decoder_ops *decoder;
+	/* Why there is no decoder, for the user, when decoder is NULL. */
+	const char *no_decoder_reason;
+};
+
+/* Registers an out-of-tree backend. @backend is borrowed and must stay
+ * valid. Errors: HWT_ERR_BUSY (the name is taken), HWT_ERR_NOMEM. */
+HWT_API int hwt_backend_register(const struct hwt_backend *backend);
+
+/* Looks a backend up by name, then by PMU name. NULL when unknown. */
+HWT_API const struct hwt_backend *hwt_backend_find(const char *name);
+
+/* The backend that decodes an AUXTRACE_INFO type. NULL when none. */
+HWT_API const struct hwt_backend *
+hwt_backend_for_auxtrace(enum hwt_auxtrace_type type);
+
+/* Iteration: backends in registration order, NULL past the end. */
+HWT_API const struct hwt_backend *hwt_backend_at(size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,69 @@
+/* Decoding: a perf.data capture, a raw trace stream with memory maps, or an
+ * OpenCSD snapshot directory, into the element stream. */
+#ifndef HWTRACE_DECODE_H
+#define HWTRACE_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+#include "hwtrace/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A `--map FILE@ADDR` memory image for raw decoding. */
+struct hwt_map_spec {
+	const char *path;
+	uint64_t vaddr;
+};
+
+/* Options of every decode entry point. Zero-initialise, then set size. */
+struct hwt_decode_opts {
+	size_t size;                     /* sizeof(struct hwt_decode_opts) */
+	struct hwt_image_lookup lookup;  /* --symfs, --buildid-dir, --vmlinux */
+	const char *kcore;               /* --kcore DIR, or NULL */
+	const struct hwt_map_spec *maps; /* --map, raw decoding */
+	size_t nmaps;
+	const char *cpu_model;           /* --cpu FAMILY/MODEL/STEPPING */
+	bool filter_cpu;                 /* only elements of cpu */
+	int32_t cpu;
+	bool filter_tid;                 /* only elements of tid */
+	int32_t tid;
+	bool filter_time;                /* only elements in [time_start, time_end] */
+	uint64_t time_start, time_end;
+	FILE *packets;                   /* non-NULL: print packets, not elements */
+	bool disasm;                     /* the output wants instructions */
+};
+
+/* Decodes every AUXTRACE buffer of the perf.data file @path with the
+ * backend its AUXTRACE_INFO names, building the memory image from its
+ * MMAP/MMAP2 records. Elements go to @sink. Errors: those of the reader
+ * (naming the file and offset), HWT_ERR_NOSUP (no decoder for this trace,
+ * saying why), and whatever the sink returns. */
+HWT_API int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts,
+			    const struct hwt_elem_sink *sink);
+
+/* Decodes the raw trace stream in @trace_path with the backend named
+ * @backend ("intel_pt", "intel_bts", "cs_etm"), memory from opts->maps.
+ * @backend_options may carry backend settings after a comma, e.g.
+ * "cs_etm,etmv4,traceid=0x10"; NULL for none. */
+HWT_API int hwt_decode_raw(const char *backend, const char *backend_options,
+			   const char *trace_path,
+			   const struct hwt_decode_opts *opts,
+			   const struct hwt_elem_sink *sink);
+
+/* Decodes an OpenCSD trace snapshot directory (snapshot.ini and the files
+ * it names). Errors name the directory and the INI file and key. */
+HWT_API int hwt_decode_snapshot_dir(const char *dir,
+				    const struct hwt_decode_opts *opts,
+				    const struct hwt_elem_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

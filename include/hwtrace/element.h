@@ -1,0 +1,127 @@
+/* The vendor-neutral element stream (DESIGN.md §3). Every decoder emits
+ * struct hwt_elem; every output format reads only this. */
+#ifndef HWTRACE_ELEMENT_H
+#define HWTRACE_ELEMENT_H
+
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwt_elem_type {
+	HWT_ELEM_RANGE,     /* instructions [start, end) executed in order */
+	HWT_ELEM_BRANCH,    /* a taken branch from -> to */
+	HWT_ELEM_TRACE_ON,  /* tracing (re)starts at an address */
+	HWT_ELEM_TRACE_OFF, /* tracing stops (after an address, when known) */
+	HWT_ELEM_TIMESTAMP, /* a time stamp with nothing else attached */
+	HWT_ELEM_CONTEXT,   /* the execution context changed */
+	HWT_ELEM_GAP,       /* trace is missing here: why and how much */
+	HWT_ELEM_ERROR,     /* the decoder failed at an offset */
+};
+
+enum hwt_branch_kind {
+	HWT_BRANCH_CALL,
+	HWT_BRANCH_RETURN,
+	HWT_BRANCH_JUMP,
+	HWT_BRANCH_COND,
+	HWT_BRANCH_INDIRECT,
+	HWT_BRANCH_SYSCALL,
+	HWT_BRANCH_SYSRET,
+	HWT_BRANCH_EXCEPTION,
+	HWT_BRANCH_INTERRUPT,
+	HWT_BRANCH_ERET,
+};
+
+enum hwt_isa {
+	HWT_ISA_UNKNOWN,
+	HWT_ISA_X86_64,
+	HWT_ISA_X86_32,
+	HWT_ISA_X86_16,
+	HWT_ISA_A64,
+	HWT_ISA_A32,
+	HWT_ISA_T32,
+};
+
+enum hwt_gap_reason {
+	HWT_GAP_TRUNCATED,    /* the kernel's AUX buffer was full */
+	HWT_GAP_COLLISION,    /* the hardware collided with itself */
+	HWT_GAP_LOST,         /* records lost (PERF_RECORD_LOST) */
+	HWT_GAP_OVERFLOW,     /* the trace unit's own overflow packet */
+	HWT_GAP_DECODE_ERROR, /* the decoder had to resynchronise */
+	HWT_GAP_NO_SYNC,      /* no synchronisation point yet */
+	HWT_GAP_NO_IMAGE,     /* code at an address is not in the memory image */
+};
+
+/* Which optional common fields of an element are known. */
+enum hwt_elem_field {
+	HWT_FIELD_CPU = 1u << 0,
+	HWT_FIELD_PID = 1u << 1,
+	HWT_FIELD_TID = 1u << 2,
+	HWT_FIELD_TIME = 1u << 3,
+	HWT_FIELD_OFFSET = 1u << 4,   /* trace_offset */
+	HWT_FIELD_EL = 1u << 5,       /* context.el */
+	HWT_FIELD_VMID = 1u << 6,     /* context.vmid */
+	HWT_FIELD_EXC_NUM = 1u << 7,  /* branch.exception */
+	HWT_FIELD_GAP_BYTES = 1u << 8, /* gap.bytes */
+	HWT_FIELD_AT = 1u << 9,       /* trace_on/trace_off.at */
+};
+
+struct hwt_elem {
+	enum hwt_elem_type type;
+	uint32_t fields; /* enum hwt_elem_field bits */
+	int32_t cpu;
+	int32_t pid;
+	int32_t tid;
+	uint64_t time;         /* perf time (ns) when converted, else raw */
+	uint64_t trace_offset; /* byte offset in the trace stream */
+	union {
+		struct {
+			uint64_t start, end; /* half-open */
+			uint64_t insns;
+			enum hwt_isa isa;
+		} range;
+		struct {
+			uint64_t from, to;
+			enum hwt_branch_kind kind;
+			uint32_t exception; /* exception or interrupt number */
+		} branch;
+		struct {
+			uint64_t at;
+		} trace; /* TRACE_ON and TRACE_OFF */
+		struct {
+			uint32_t el;
+			uint32_t vmid;
+		} context;
+		struct {
+			enum hwt_gap_reason reason;
+			uint64_t bytes;
+			const char *detail; /* e.g. the missing file; may be NULL */
+		} gap;
+		struct {
+			const char *message; /* never NULL */
+		} error;
+	} u;
+};
+
+/* Where decoders send elements. @emit returns 0 to continue, or a negative
+ * hwt_err to stop decoding (which the decoder then returns). The element and
+ * the strings it points to are valid only during the call. */
+struct hwt_elem_sink {
+	int (*emit)(void *arg, const struct hwt_elem *elem);
+	void *arg;
+};
+
+/* Names used by every output format; never NULL. */
+HWT_API const char *hwt_elem_type_name(enum hwt_elem_type type);
+HWT_API const char *hwt_branch_kind_name(enum hwt_branch_kind kind);
+HWT_API const char *hwt_isa_name(enum hwt_isa isa);
+HWT_API const char *hwt_gap_reason_name(enum hwt_gap_reason reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* Output formats over the element stream: text and JSON lines. */
+#ifndef HWTRACE_OUTPUT_H
+#define HWTRACE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwt_output_format {
+	HWT_OUTPUT_TEXT,
+	HWT_OUTPUT_JSONL,
+};
+
+struct hwt_output;
+
+/* Writes elements to @out (borrowed; not closed). NULL when out of memory. */
+HWT_API struct hwt_output *hwt_output_new(FILE *out,
+					  enum hwt_output_format format);
+
+/* Frees the output; NULL is a no-op. */
+HWT_API void hwt_output_free(struct hwt_output *output);
+
+/* A sink that writes each element it receives; valid while @output is. */
+HWT_API struct hwt_elem_sink hwt_output_sink(struct hwt_output *output);
+
+/* Formats one element as one line (no newline) into @buf. Returns the
+ * length it needed, as snprintf does. */
+HWT_API int hwt_elem_format(const struct hwt_elem *elem,
+			    enum hwt_output_format format, char *buf,
+			    size_t size);
+
+/* Parses "text" or "jsonl". Returns 0, or HWT_ERR_CONFIG naming the valid
+ * formats. */
+HWT_API int hwt_output_format_parse(const char *name,
+				    enum hwt_output_format *format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,32 @@
+/* What the subcommands of the hwtrace CLI share. Each subcommand lives in
+ * tools/cmd_<name>.c and talks to the library through include/hwtrace only. */
+#ifndef HWT_TOOLS_CLI_H
+#define HWT_TOOLS_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes. */
+#define EXIT_OK 0
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+int cmd_list(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* Prints "hwtrace: " and the library's detailed message for @err (or its
+ * short description when there is none) to stderr; returns EXIT_RUNTIME. */
+int cli_report(int err);
+
+/* Prints a usage error and a pointer to `hwtrace CMD --help`; returns
+ * EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Whether argv holds -h or --help before a "--". */
+int cli_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,86 @@
+/* hwtrace: record and decode CPU hardware traces through the perf AUX area. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hwtrace/error.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"list", cmd_list, "show this machine's trace PMUs, sinks and trace units"},
+	{"config", cmd_config, "check a profile and print the events it opens"},
+	{"record", cmd_record, "capture a trace into a perf.data file"},
+	{"decode", cmd_decode, "decode a capture, raw trace or snapshot directory"},
+	{"dump", cmd_dump, "print every record of a perf.data file"},
+	{"info", cmd_info, "summarise what a capture holds"},
+};
+
+static void print_help(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace [--version] [--help] COMMAND [ARGS]\n\n"
+		"Record and decode CPU hardware traces (Intel PT, Intel BTS, Arm "
+		"CoreSight)\nthrough the Linux perf AUX area.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun 'hwtrace COMMAND --help' for a command's options.\n");
+}
+
+int cli_report(int err)
+{
+	const char *msg = hwt_errmsg();
+	fprintf(stderr, "hwtrace: %s\n", msg[0] ? msg : hwt_errstr(err));
+	return EXIT_RUNTIME;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hwtrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nRun 'hwtrace %s --help' for usage.\n", cmd);
+	return EXIT_USAGE;
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hwtrace %s\n", hwt_version());
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "hwtrace: unknown command '%s'\n\n", argv[1]);
+	print_help(stderr);
+	return EXIT_USAGE;
+}
