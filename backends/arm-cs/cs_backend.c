@@ -1,11 +1,21 @@
 /* The cs_etm backend's entry in the core's table. */
 #include "hwtrace/backend.h"
 
+extern const struct hwt_record_ops hwt_cs_record_ops;
+#ifdef HWT_HAVE_OPENCSD
+extern const struct hwt_decoder_ops hwt_cs_decoder_ops;
+#endif
+
 const struct hwt_backend hwt_backend_cs_etm = {
 	.name = "cs_etm",
 	.pmu_name = "cs_etm",
 	.description = "Arm CoreSight ETM/ETE (ETR/ETF sinks, TRBE)",
 	.auxtrace_type = HWT_AUXTRACE_CS_ETM,
 	.aux_sampling = false,
-	.no_decoder_reason = "the CoreSight decoder is not written yet",
+	.record = &hwt_cs_record_ops,
+#ifdef HWT_HAVE_OPENCSD
+	.decoder = &hwt_cs_decoder_ops,
+#endif
+	.no_decoder_reason = "hwtrace was built without OpenCSD "
+			     "(rebuild with libopencsd-dev installed and HWT_WITH_OPENCSD=ON)",
 };

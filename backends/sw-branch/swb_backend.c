@@ -1,5 +1,9 @@
-/* The sw_branch backend's entry in the core's table. */
+/* The sw_branch backend's entry in the core's table. It writes Intel BTS
+ * records, so its captures are decoded by the intel_bts decoder. */
 #include "hwtrace/backend.h"
+
+extern const struct hwt_record_ops hwt_swb_record_ops;
+extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
 
 const struct hwt_backend hwt_backend_sw_branch = {
 	.name = "sw_branch",
@@ -7,5 +11,6 @@ const struct hwt_backend hwt_backend_sw_branch = {
 	.description = "software branch tracer (ptrace single-step), BTS format",
 	.auxtrace_type = HWT_AUXTRACE_INTEL_BTS,
 	.aux_sampling = false,
-	.no_decoder_reason = "decoded by the intel_bts decoder",
+	.record = &hwt_swb_record_ops,
+	.decoder = &hwt_bts_decoder_ops,
 };

@@ -1,11 +1,15 @@
 /* The intel_bts backend's entry in the core's table. */
 #include "hwtrace/backend.h"
 
+extern const struct hwt_record_ops hwt_bts_record_ops;
+extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
+
 const struct hwt_backend hwt_backend_intel_bts = {
 	.name = "intel_bts",
 	.pmu_name = "intel_bts",
 	.description = "Intel Branch Trace Store",
 	.auxtrace_type = HWT_AUXTRACE_INTEL_BTS,
 	.aux_sampling = false,
-	.no_decoder_reason = "the BTS decoder is not written yet",
+	.record = &hwt_bts_record_ops,
+	.decoder = &hwt_bts_decoder_ops,
 };
