@@ -32,7 +32,8 @@ run: build
 	./build/tools/hwtrace list
 	./build/tools/hwtrace info ../shared/testdata/perf-data/quipper/perf.data.intel_pt-4.14
 
-check: check-plain check-asan check-tsan check-fuzz
+# The full suite runs last, so its summary closes the output.
+check: check-fuzz check-tsan check-plain check-asan
 
 check-plain: build
 	cd build && $(CTEST)
