@@ -81,6 +81,33 @@ struct hwt_os;
 struct hwt_pmu;
 struct hwt_profile;
 
+/* What a backend's info op cannot find out by itself: facts of the session
+ * the core set up and of the traced machine. A zeroed struct (with .size
+ * set) means "not known / none", which is what info() assumes. */
+struct hwt_record_info_ctx {
+	size_t size;             /* sizeof(struct hwt_record_info_ctx) */
+	/* From the perf_event_mmap_page of the first AUX event mapped:
+	 * time_shift/time_mult/time_zero when cap_user_time_zero is set. */
+	bool cap_user_time_zero;
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
+	/* How context switches reach the capture, as perf's
+	 * have_sched_switch: 0 not at all, 1 the sched:sched_switch
+	 * tracepoint, 2 PERF_RECORD_SWITCH of the traced threads,
+	 * 3 PERF_RECORD_SWITCH_CPU_WIDE. */
+	int sched_switch;
+	/* The address filter given to the kernel (PERF_EVENT_IOC_SET_FILTER),
+	 * or NULL. Borrowed for the call. */
+	const char *filter;
+	/* CPUID leaf 0x15 (TSC to core crystal clock ratio, EBX/EAX) of the
+	 * traced machine when tsc_ctc_given (e.g. replaying another machine's
+	 * capture); otherwise the backend asks this CPU. */
+	bool tsc_ctc_given;
+	uint32_t tsc_ctc_n;
+	uint32_t tsc_ctc_d;
+};
+
 /* The recording half. */
 struct hwt_record_ops {
 	/* Fills @attr for one event of @pmu from the profile's backend section,
@@ -99,10 +126,21 @@ struct hwt_record_ops {
 	/* Snapshot mode: where the newest data in an overwrite-mode AUX buffer
 	 * starts, given aux_head as the driver reported it. Sets *start and
 	 * *len (bytes ending at head), *wrapped. Optional (core default: the
-	 * whole buffer when the head has passed its size once). */
+	 * whole buffer when the head has passed its size once).
+	 * @prev_head is the head of the previous snapshot of this buffer (0 at
+	 * the first). *start is an offset inside the buffer (< @aux_size); the
+	 * data is the *len bytes from there, continuing at offset 0 when it
+	 * passes the end; *len <= @aux_size. */
 	int (*find_snapshot)(const uint8_t *aux, uint64_t aux_size,
 			     uint64_t head, uint64_t prev_head, uint64_t *start,
 			     uint64_t *len, bool *wrapped);
+	/* info() given the session facts of @ctx; the core calls it in
+	 * preference to info() when set. Optional. */
+	int (*info_ctx)(const struct hwt_os *os, const struct hwt_pmu *pmu,
+			const struct perf_event_attr *attr, const int *cpus,
+			int ncpus, bool snapshot,
+			const struct hwt_record_info_ctx *ctx, uint64_t *priv,
+			size_t max);
 };
 
 struct hwt_backend {
