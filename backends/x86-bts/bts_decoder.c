@@ -1,2 +1,398 @@
+/* The native Intel BTS decoder: 24-byte branch records into ranges and
+ * branches. A record cut at a buffer edge waits for the rest in the next
+ * chunk of the same stream; in snapshot mode the padding at the wrap point
+ * is skipped and the overlap with the previous snapshot is dropped, as
+ * perf does. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/x86-bts/bts_format.h"
+#include "backends/x86-bts/bts_layout.h"
+#include "backends/x86-bts/bts_walk.h"
 #include "hwtrace/backend.h"
-const struct hwt_decoder_ops hwt_bts_decoder_ops = {0};
+#include "hwtrace/error.h"
+
+/* Where user space ends on x86-64: a branch into the kernel that no
+ * instruction asked for is an interrupt. */
+#define KERNEL_START 0xffff800000000000ull
+
+struct bts_dec {
+	struct hwt_image *image;
+	struct hwt_elem_sink sink;
+	bool snapshot;
+	struct hwt_bts_walk *walk;
+	bool nosup_reported;
+	/* the stream */
+	int32_t cpu, tid;
+	uint8_t pend[HWT_BTS_RECORD_SIZE];
+	size_t npend;
+	bool have_expect;
+	uint64_t expect_off;
+	bool have_last;
+	uint64_t last_to;
+	/* snapshot mode: the previous snapshot, for the overlap */
+	uint8_t *prev;
+	size_t prev_size, prev_cap;
+};
+
+static void elem_init(struct bts_dec *d, struct hwt_elem *e,
+		      enum hwt_elem_type type, uint64_t offset)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->fields = HWT_FIELD_OFFSET;
+	e->trace_offset = offset;
+	if (d->cpu >= 0) {
+		e->fields |= HWT_FIELD_CPU;
+		e->cpu = d->cpu;
+	}
+	if (d->tid >= 0) {
+		e->fields |= HWT_FIELD_TID;
+		e->tid = d->tid;
+	}
+}
+
+static int emit(struct bts_dec *d, const struct hwt_elem *e)
+{
+	return d->sink.emit ? d->sink.emit(d->sink.arg, e) : 0;
+}
+
+static int emit_gap(struct bts_dec *d, enum hwt_gap_reason reason,
+		    uint64_t offset, uint64_t bytes, const char *detail)
+{
+	struct hwt_elem e;
+
+	elem_init(d, &e, HWT_ELEM_GAP, offset);
+	e.u.gap.reason = reason;
+	if (bytes) {
+		e.fields |= HWT_FIELD_GAP_BYTES;
+		e.u.gap.bytes = bytes;
+	}
+	e.u.gap.detail = detail;
+	d->have_last = false;
+	return emit(d, &e);
+}
+
+static int32_t image_pid(const struct bts_dec *d)
+{
+	return d->tid >= 0 ? d->tid : HWT_PID_ANY;
+}
+
+/* Emits the instructions from the last branch target to @from (including
+ * the instruction at @from when @inclusive). */
+static int emit_range(struct bts_dec *d, uint64_t from, bool inclusive,
+		      uint64_t offset)
+{
+	struct hwt_bts_block blk;
+	struct hwt_elem e;
+
+	if (!d->walk)
+		return 0;
+	hwt_bts_walk_range(d->walk, image_pid(d), d->last_to, from, inclusive,
+			   &blk);
+	if (blk.status == HWT_BTS_WALK_NO_IMAGE)
+		return emit_gap(d, HWT_GAP_NO_IMAGE, offset, 0, blk.detail);
+	if (blk.status == HWT_BTS_WALK_BAD) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "0x%" PRIx64 "..0x%" PRIx64
+			 ": at 0x%" PRIx64 ": %s", d->last_to, from,
+			 blk.fail_at, blk.detail);
+		return emit_gap(d, HWT_GAP_DECODE_ERROR, offset, 0, msg);
+	}
+	if (!blk.insns)
+		return 0;
+	elem_init(d, &e, HWT_ELEM_RANGE, offset);
+	e.u.range.start = d->last_to;
+	e.u.range.end = blk.end;
+	e.u.range.insns = blk.insns;
+	e.u.range.isa = HWT_ISA_X86_64;
+	return emit(d, &e);
+}
+
+static enum hwt_branch_kind branch_kind(struct bts_dec *d, uint64_t from,
+					uint64_t to)
+{
+	struct hwt_insn insn;
+	const char *detail;
+	enum hwt_branch_kind kind = HWT_BRANCH_JUMP;
+
+	if (d->walk && !hwt_bts_walk_insn(d->walk, image_pid(d), from, &insn,
+					  &detail))
+		kind = hwt_insn_branch_kind(insn.iclass);
+	if (from < KERNEL_START && to >= KERNEL_START &&
+	    kind != HWT_BRANCH_SYSCALL)
+		kind = HWT_BRANCH_INTERRUPT;
+	return kind;
+}
+
+static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
+{
+	struct hwt_bts_record rec;
+	struct hwt_elem e;
+	int err;
+
+	hwt_bts_record_read(p, &rec);
+	if (!rec.from && !rec.to)
+		return 0;
+	if (!rec.from) {
+		elem_init(d, &e, HWT_ELEM_TRACE_ON, offset);
+		e.fields |= HWT_FIELD_AT;
+		e.u.trace.at = rec.to;
+		d->have_last = true;
+		d->last_to = rec.to;
+		return emit(d, &e);
+	}
+	if (!rec.to) {
+		if (d->have_last && (err = emit_range(d, rec.from, false, offset)))
+			return err;
+		elem_init(d, &e, HWT_ELEM_TRACE_OFF, offset);
+		e.fields |= HWT_FIELD_AT;
+		e.u.trace.at = rec.from;
+		d->have_last = false;
+		return emit(d, &e);
+	}
+	if (d->have_last && (err = emit_range(d, rec.from, true, offset)))
+		return err;
+	elem_init(d, &e, HWT_ELEM_BRANCH, offset);
+	e.u.branch.from = rec.from;
+	e.u.branch.to = rec.to;
+	e.u.branch.kind = branch_kind(d, rec.from, rec.to);
+	d->have_last = true;
+	d->last_to = rec.to;
+	return emit(d, &e);
+}
+
+static int process_grid(struct bts_dec *d, const uint8_t *data, size_t size,
+			uint64_t offset, size_t *used)
+{
+	size_t pos = 0;
+	int err;
+
+	for (; size - pos >= HWT_BTS_RECORD_SIZE; pos += HWT_BTS_RECORD_SIZE)
+		if ((err = process_record(d, data + pos, offset + pos)))
+			return err;
+	*used = pos;
+	return 0;
+}
+
+static int bts_create(const struct hwt_decode_params *params, void **priv)
+{
+	struct bts_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the BTS decoder");
+	d->image = params->image;
+	if (params->sink)
+		d->sink = *params->sink;
+	d->cpu = -1;
+	d->tid = -1;
+	if (params->info && params->info_words > HWT_BTS_INFO_SNAPSHOT_MODE)
+		d->snapshot = params->info[HWT_BTS_INFO_SNAPSHOT_MODE] != 0;
+	if (params->info && params->info_words < HWT_BTS_INFO_SNAPSHOT_MODE) {
+		free(d);
+		return hwt_error(HWT_ERR_FORMAT,
+				 "intel_bts AUXTRACE_INFO has %zu words, perf's "
+				 "layout has at least %d", params->info_words,
+				 HWT_BTS_INFO_SNAPSHOT_MODE);
+	}
+	if (params->raw_options && strstr(params->raw_options, "snapshot"))
+		d->snapshot = true;
+	int err = hwt_bts_walk_new(params->image, &d->walk);
+	if (err == HWT_ERR_NOMEM) {
+		free(d);
+		return err;
+	}
+	if (err)
+		d->walk = NULL; /* branches only; said once in the stream */
+	*priv = d;
+	return 0;
+}
+
+static int report_nosup(struct bts_dec *d, uint64_t offset)
+{
+	struct hwt_elem e;
+
+	if (d->walk || d->nosup_reported)
+		return 0;
+	d->nosup_reported = true;
+	elem_init(d, &e, HWT_ELEM_ERROR, offset);
+	e.u.error.message = "instruction ranges are not supported: hwtrace was "
+			    "built without Capstone; only branches are shown";
+	return emit(d, &e);
+}
+
+static int feed_stream(struct bts_dec *d, const struct hwt_aux_chunk *c)
+{
+	const uint8_t *data = c->data;
+	size_t size = (size_t)c->size, used = 0;
+	int err;
+
+	if (d->have_expect && c->offset != d->expect_off) {
+		uint64_t lost = c->offset > d->expect_off ?
+				c->offset - d->expect_off : 0;
+		if (d->npend)
+			lost += d->npend;
+		d->npend = 0;
+		if ((err = emit_gap(d, HWT_GAP_LOST, c->offset, lost,
+				    "the AUX stream skips ahead")))
+			return err;
+	}
+	if (d->npend) {
+		size_t had = d->npend;
+		size_t need = HWT_BTS_RECORD_SIZE - had;
+		size_t take = need < size ? need : size;
+		memcpy(d->pend + d->npend, data, take);
+		d->npend += take;
+		data += take;
+		size -= take;
+		if (d->npend == HWT_BTS_RECORD_SIZE) {
+			d->npend = 0;
+			if ((err = process_record(d, d->pend, c->offset - had)))
+				return err;
+		}
+	}
+	uint64_t base = c->offset + (uint64_t)(data - c->data);
+	if ((err = process_grid(d, data, size, base, &used)))
+		return err;
+	if (size > used) {
+		memcpy(d->pend, data + used, size - used);
+		d->npend = size - used;
+	}
+	d->have_expect = true;
+	d->expect_off = c->offset + c->size;
+	return 0;
+}
+
+static int feed_snapshot(struct bts_dec *d, const struct hwt_aux_chunk *c)
+{
+	size_t start = 0, size = (size_t)c->size, used = 0;
+	int err;
+
+	if (d->prev_size) {
+		start = hwt_bts_overlap(d->prev, d->prev_size, c->data, size);
+		if (!start)
+			d->have_last = false;
+	} else {
+		d->have_last = false;
+	}
+	if (d->prev_cap < size) {
+		uint8_t *n = realloc(d->prev, size);
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM,
+					 "out of memory keeping a %zu-byte BTS snapshot",
+					 size);
+		d->prev = n;
+		d->prev_cap = size;
+	}
+	memcpy(d->prev, c->data, size);
+	d->prev_size = size;
+
+	struct hwt_bts_span spans[2];
+	int n = hwt_bts_snapshot_spans(c->data + start, size - start, spans);
+	for (int i = 0; i < n; i++) {
+		uint64_t off = c->offset + start + spans[i].start;
+		if ((err = process_grid(d, c->data + start + spans[i].start,
+					spans[i].len, off, &used)))
+			return err;
+		if (spans[i].len > used &&
+		    (err = emit_gap(d, HWT_GAP_TRUNCATED, off + used,
+				    spans[i].len - used,
+				    "a BTS record cut at the end of the snapshot")))
+			return err;
+	}
+	return 0;
+}
+
+static int bts_feed(void *priv, const struct hwt_aux_chunk *c)
+{
+	struct bts_dec *d = priv;
+	int err;
+
+	if (!c->data && c->size)
+		return hwt_error(HWT_ERR_INVAL, "a BTS chunk without data");
+	if (d->cpu != c->cpu || d->tid != c->tid) {
+		/* Another stream: records do not continue across it. */
+		d->npend = 0;
+		d->have_expect = false;
+		d->have_last = false;
+		d->prev_size = 0;
+	}
+	d->cpu = c->cpu;
+	d->tid = c->tid;
+	if ((err = report_nosup(d, c->offset)))
+		return err;
+	err = d->snapshot ? feed_snapshot(d, c) : feed_stream(d, c);
+	if (err)
+		return err;
+	if (c->aux_flags & HWT_AUX_FLAG_TRUNCATED) {
+		d->npend = 0;
+		d->have_expect = false;
+		err = emit_gap(d, HWT_GAP_TRUNCATED, c->offset + c->size, 0,
+			       "the AUX buffer was full: branches after this "
+			       "point were lost");
+	} else if (c->aux_flags & HWT_AUX_FLAG_COLLISION) {
+		err = emit_gap(d, HWT_GAP_COLLISION, c->offset + c->size, 0, NULL);
+	}
+	return err;
+}
+
+static int bts_flush(void *priv)
+{
+	struct bts_dec *d = priv;
+	int err = 0;
+
+	if (d->npend)
+		err = emit_gap(d, HWT_GAP_TRUNCATED, d->expect_off - d->npend,
+			       d->npend, "the trace ends inside a BTS record");
+	d->npend = 0;
+	return err;
+}
+
+static void bts_reset(void *priv)
+{
+	struct bts_dec *d = priv;
+
+	d->npend = 0;
+	d->have_expect = false;
+	d->have_last = false;
+	d->prev_size = 0;
+}
+
+static void bts_destroy(void *priv)
+{
+	struct bts_dec *d = priv;
+
+	if (!d)
+		return;
+	hwt_bts_walk_free(d->walk);
+	free(d->prev);
+	free(d);
+}
+
+static int bts_packets(const struct hwt_decode_params *params,
+		       const struct hwt_aux_chunk *c, FILE *out)
+{
+	size_t pos = 0;
+
+	fprintf(out, ". ... Intel BTS data: size %" PRIu64 " bytes\n", c->size);
+	for (; c->size - pos >= HWT_BTS_RECORD_SIZE; pos += HWT_BTS_RECORD_SIZE) {
+		struct hwt_bts_record rec;
+		hwt_bts_record_read(c->data + pos, &rec);
+		fprintf(out, "  %08" PRIx64 ": %" PRIx64 " -> %" PRIx64 " %s\n",
+			c->offset + pos, rec.from, rec.to,
+			rec.flags & HWT_BTS_FLAG_PREDICTED ? "pred" : "miss");
+	}
+	if (pos < c->size)
+		fprintf(out, "  %08" PRIx64 ": partial record (%" PRIu64 " bytes)\n",
+			c->offset + pos, c->size - pos);
+	return 0;
+}
+
+const struct hwt_decoder_ops hwt_bts_decoder_ops = {
+	.create = bts_create,
+	.feed = bts_feed,
+	.flush = bts_flush,
+	.reset = bts_reset,
+	.destroy = bts_destroy,
+	.packets = bts_packets,
+};

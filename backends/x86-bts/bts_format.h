@@ -1,0 +1,62 @@
+/* The Intel BTS record and AUXTRACE_INFO layouts, as the kernel's intel_bts
+ * driver writes the first and Linux perf's intel_bts_info_fill the second. */
+#ifndef HWT_BTS_FORMAT_H
+#define HWT_BTS_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One branch record: three little-endian u64 {from, to, flags}. A record
+ * with from == 0 starts tracing at `to`; one with to == 0 ends it after
+ * `from` (perf's TRACE_BEGIN / TRACE_END); all-zero records are padding. */
+#define HWT_BTS_RECORD_SIZE 24
+/* flags bit 4: the branch was predicted (perf prints "pred" / "miss"). */
+#define HWT_BTS_FLAG_PREDICTED 0x10u
+
+struct hwt_bts_record {
+	uint64_t from, to, flags;
+};
+
+/* AUXTRACE_INFO priv[] word indices. */
+enum {
+	HWT_BTS_INFO_PMU_TYPE,
+	HWT_BTS_INFO_TIME_SHIFT,
+	HWT_BTS_INFO_TIME_MULT,
+	HWT_BTS_INFO_TIME_ZERO,
+	HWT_BTS_INFO_CAP_USER_TIME_ZERO,
+	HWT_BTS_INFO_SNAPSHOT_MODE,
+	HWT_BTS_INFO_WORDS,
+};
+
+static inline uint64_t hwt_bts_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static inline void hwt_bts_put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static inline void hwt_bts_record_read(const uint8_t *p,
+				       struct hwt_bts_record *rec)
+{
+	rec->from = hwt_bts_le64(p);
+	rec->to = hwt_bts_le64(p + 8);
+	rec->flags = hwt_bts_le64(p + 16);
+}
+
+static inline void hwt_bts_record_write(uint8_t *p,
+					const struct hwt_bts_record *rec)
+{
+	hwt_bts_put_le64(p, rec->from);
+	hwt_bts_put_le64(p + 8, rec->to);
+	hwt_bts_put_le64(p + 16, rec->flags);
+}
+
+#endif

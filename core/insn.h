@@ -1,0 +1,65 @@
+/* Instruction decoding for every backend: the length and branch class of
+ * one instruction, and its text for `--disasm`. Built on Capstone when
+ * HWT_HAVE_CAPSTONE is set; without it every call answers HWT_ERR_NOSUP. */
+#ifndef HWT_CORE_INSN_H
+#define HWT_CORE_INSN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/element.h"
+
+/* The longest instruction of any supported ISA (x86: 15 bytes). */
+#define HWT_INSN_MAX_SIZE 16
+
+enum hwt_insn_class {
+	HWT_INSN_OTHER,    /* does not change the flow */
+	HWT_INSN_CALL,     /* direct call */
+	HWT_INSN_CALL_IND, /* indirect call */
+	HWT_INSN_RETURN,
+	HWT_INSN_JUMP,     /* direct unconditional jump */
+	HWT_INSN_JUMP_IND, /* indirect jump */
+	HWT_INSN_COND,     /* conditional branch (jcc, loop, cbz, b.cond) */
+	HWT_INSN_SYSCALL,  /* syscall, sysenter, int n, svc */
+	HWT_INSN_SYSRET,   /* sysret, sysexit, iret, eret */
+	HWT_INSN_FAR,      /* far call/jump/return */
+};
+
+struct hwt_insn {
+	uint64_t addr;
+	uint8_t size;
+	enum hwt_insn_class iclass;
+	bool has_target; /* a direct branch: target is known */
+	uint64_t target;
+};
+
+struct hwt_insn_decoder;
+
+/* Creates a decoder for @isa (x86_64, x86_32, x86_16, a64).
+ * Errors: HWT_ERR_NOSUP (built without Capstone, or an ISA it lacks),
+ * HWT_ERR_NOMEM. */
+int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out);
+
+/* Frees the decoder; NULL is a no-op. */
+void hwt_insn_decoder_free(struct hwt_insn_decoder *dec);
+
+/* Decodes the instruction at @addr whose bytes are @code[0..@size).
+ * Errors: HWT_ERR_DECODE (not a valid instruction, or cut short). */
+int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
+		    size_t size, uint64_t addr, struct hwt_insn *insn);
+
+/* Like hwt_insn_decode, and writes "mnemonic operands" into @buf (always
+ * NUL-terminated when @bufsize > 0). */
+int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
+		    size_t size, uint64_t addr, struct hwt_insn *insn,
+		    char *buf, size_t bufsize);
+
+/* The element branch kind an instruction class produces when taken. */
+enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass);
+
+/* Whether the class always transfers control (so a trace that shows it
+ * falling through is inconsistent). */
+bool hwt_insn_is_unconditional(enum hwt_insn_class iclass);
+
+#endif

@@ -1,0 +1,266 @@
+/* Instruction decoding through Capstone, without Capstone's detail mode:
+ * the instruction id and operand text say all we need, and detail mode
+ * would cost an allocation-heavy pass per instruction. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/insn.h"
+#include "hwtrace/error.h"
+
+enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass)
+{
+	switch (iclass) {
+	case HWT_INSN_CALL:
+	case HWT_INSN_CALL_IND:
+		return HWT_BRANCH_CALL;
+	case HWT_INSN_RETURN:
+		return HWT_BRANCH_RETURN;
+	case HWT_INSN_JUMP:
+	case HWT_INSN_FAR:
+		return HWT_BRANCH_JUMP;
+	case HWT_INSN_JUMP_IND:
+		return HWT_BRANCH_INDIRECT;
+	case HWT_INSN_COND:
+		return HWT_BRANCH_COND;
+	case HWT_INSN_SYSCALL:
+		return HWT_BRANCH_SYSCALL;
+	case HWT_INSN_SYSRET:
+		return HWT_BRANCH_SYSRET;
+	case HWT_INSN_OTHER:
+		break;
+	}
+	/* A transfer from an instruction that does not branch: the CPU was
+	 * interrupted (or faulted) there. */
+	return HWT_BRANCH_INTERRUPT;
+}
+
+bool hwt_insn_is_unconditional(enum hwt_insn_class iclass)
+{
+	return iclass != HWT_INSN_OTHER && iclass != HWT_INSN_COND;
+}
+
+#ifdef HWT_HAVE_CAPSTONE
+#include <capstone/capstone.h>
+
+struct hwt_insn_decoder {
+	csh handle;
+	cs_insn *insn;
+	cs_arch arch;
+};
+
+int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
+{
+	cs_arch arch;
+	cs_mode mode;
+
+	switch (isa) {
+	case HWT_ISA_X86_64: arch = CS_ARCH_X86; mode = CS_MODE_64; break;
+	case HWT_ISA_X86_32: arch = CS_ARCH_X86; mode = CS_MODE_32; break;
+	case HWT_ISA_X86_16: arch = CS_ARCH_X86; mode = CS_MODE_16; break;
+	case HWT_ISA_A64: arch = CS_ARCH_ARM64; mode = CS_MODE_ARM; break;
+	default:
+		return hwt_error(HWT_ERR_NOSUP,
+				 "instruction decoding of %s code is not supported",
+				 hwt_isa_name(isa));
+	}
+	struct hwt_insn_decoder *dec = calloc(1, sizeof(*dec));
+	if (!dec)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for an instruction decoder");
+	if (cs_open(arch, mode, &dec->handle) != CS_ERR_OK) {
+		free(dec);
+		return hwt_error(HWT_ERR_NOSUP,
+				 "Capstone cannot decode %s code (is libcapstone "
+				 "built with that architecture?)", hwt_isa_name(isa));
+	}
+	dec->insn = cs_malloc(dec->handle);
+	if (!dec->insn) {
+		cs_close(&dec->handle);
+		free(dec);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for an instruction decoder");
+	}
+	dec->arch = arch;
+	*out = dec;
+	return 0;
+}
+
+void hwt_insn_decoder_free(struct hwt_insn_decoder *dec)
+{
+	if (!dec)
+		return;
+	cs_free(dec->insn, 1);
+	cs_close(&dec->handle);
+	free(dec);
+}
+
+/* The last "0x..." number of an operand string: a direct target. */
+static bool last_hex(const char *ops, uint64_t *value)
+{
+	const char *p = NULL;
+	for (const char *q = strstr(ops, "0x"); q; q = strstr(q + 2, "0x"))
+		p = q;
+	if (!p)
+		return false;
+	*value = strtoull(p, NULL, 16);
+	return true;
+}
+
+static void classify_x86(const cs_insn *ci, struct hwt_insn *insn)
+{
+	bool direct = !strncmp(ci->op_str, "0x", 2);
+
+	switch (ci->id) {
+	case X86_INS_CALL:
+		insn->iclass = direct ? HWT_INSN_CALL : HWT_INSN_CALL_IND;
+		break;
+	case X86_INS_JMP:
+		insn->iclass = direct ? HWT_INSN_JUMP : HWT_INSN_JUMP_IND;
+		break;
+	case X86_INS_RET:
+		insn->iclass = HWT_INSN_RETURN;
+		break;
+	case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB:
+	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
+	case X86_INS_JE: case X86_INS_JGE: case X86_INS_JG: case X86_INS_JLE:
+	case X86_INS_JL: case X86_INS_JNE: case X86_INS_JNO: case X86_INS_JNP:
+	case X86_INS_JNS: case X86_INS_JO: case X86_INS_JP: case X86_INS_JS:
+	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
+		insn->iclass = HWT_INSN_COND;
+		direct = true;
+		break;
+	case X86_INS_SYSCALL: case X86_INS_SYSENTER: case X86_INS_INT:
+	case X86_INS_INT1: case X86_INS_INT3: case X86_INS_INTO:
+		insn->iclass = HWT_INSN_SYSCALL;
+		direct = false;
+		break;
+	case X86_INS_SYSRET: case X86_INS_SYSEXIT: case X86_INS_IRET:
+	case X86_INS_IRETD: case X86_INS_IRETQ:
+		insn->iclass = HWT_INSN_SYSRET;
+		direct = false;
+		break;
+	case X86_INS_LCALL: case X86_INS_LJMP: case X86_INS_RETF:
+	case X86_INS_RETFQ:
+		insn->iclass = HWT_INSN_FAR;
+		direct = false;
+		break;
+	default:
+		insn->iclass = HWT_INSN_OTHER;
+		direct = false;
+		break;
+	}
+	if (direct)
+		insn->has_target = last_hex(ci->op_str, &insn->target);
+}
+
+static void classify_a64(const cs_insn *ci, struct hwt_insn *insn)
+{
+	bool direct = false;
+
+	switch (ci->id) {
+	case ARM64_INS_B:
+		/* "b.eq" and friends share the id of "b". */
+		insn->iclass = ci->mnemonic[1] == '.' ? HWT_INSN_COND : HWT_INSN_JUMP;
+		direct = true;
+		break;
+	case ARM64_INS_BL:
+		insn->iclass = HWT_INSN_CALL;
+		direct = true;
+		break;
+	case ARM64_INS_BLR:
+		insn->iclass = HWT_INSN_CALL_IND;
+		break;
+	case ARM64_INS_BR:
+		insn->iclass = HWT_INSN_JUMP_IND;
+		break;
+	case ARM64_INS_RET:
+		insn->iclass = HWT_INSN_RETURN;
+		break;
+	case ARM64_INS_CBZ: case ARM64_INS_CBNZ:
+	case ARM64_INS_TBZ: case ARM64_INS_TBNZ:
+		insn->iclass = HWT_INSN_COND;
+		direct = true;
+		break;
+	case ARM64_INS_SVC:
+		insn->iclass = HWT_INSN_SYSCALL;
+		break;
+	case ARM64_INS_ERET:
+		insn->iclass = HWT_INSN_SYSRET;
+		break;
+	default:
+		insn->iclass = HWT_INSN_OTHER;
+		break;
+	}
+	if (direct)
+		insn->has_target = last_hex(ci->op_str, &insn->target);
+}
+
+int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
+		    size_t size, uint64_t addr, struct hwt_insn *insn)
+{
+	const uint8_t *p = code;
+	size_t left = size;
+	uint64_t at = addr;
+
+	memset(insn, 0, sizeof(*insn));
+	insn->addr = addr;
+	if (!cs_disasm_iter(dec->handle, &p, &left, &at, dec->insn))
+		return hwt_error(HWT_ERR_DECODE,
+				 "no valid instruction at 0x%llx (%zu bytes available)",
+				 (unsigned long long)addr, size);
+	insn->size = (uint8_t)dec->insn->size;
+	if (dec->arch == CS_ARCH_X86)
+		classify_x86(dec->insn, insn);
+	else
+		classify_a64(dec->insn, insn);
+	return 0;
+}
+
+int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
+		    size_t size, uint64_t addr, struct hwt_insn *insn,
+		    char *buf, size_t bufsize)
+{
+	int err = hwt_insn_decode(dec, code, size, addr, insn);
+	if (err)
+		return err;
+	if (bufsize)
+		snprintf(buf, bufsize, "%s%s%s", dec->insn->mnemonic,
+			 dec->insn->op_str[0] ? " " : "", dec->insn->op_str);
+	return 0;
+}
+
+#else /* !HWT_HAVE_CAPSTONE */
+
+static int no_capstone(void)
+{
+	return hwt_error(HWT_ERR_NOSUP,
+			 "instruction decoding is not supported: hwtrace was built "
+			 "without Capstone (install libcapstone-dev and rebuild "
+			 "with -DHWT_WITH_CAPSTONE=ON)");
+}
+
+int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
+{
+	(void)isa;
+	*out = NULL;
+	return no_capstone();
+}
+
+void hwt_insn_decoder_free(struct hwt_insn_decoder *dec)
+{
+	(void)dec;
+}
+
+int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
+		    size_t size, uint64_t addr, struct hwt_insn *insn)
+{
+	return no_capstone();
+}
+
+int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
+		    size_t size, uint64_t addr, struct hwt_insn *insn,
+		    char *buf, size_t bufsize)
+{
+	return no_capstone();
+}
+
+#endif

@@ -1,0 +1,69 @@
+/* A program whose branches are known for its input: kp_run(n) calls
+ * kp_leaf n times in a loop; kp_leaf takes its conditional branch on odd
+ * calls; then kp_run calls kp_done. The functions are written in assembly
+ * with a global label at every branch and after it, so tests can read the
+ * exact addresses from the symbol table and need no disassembler.
+ *
+ * Instructions executed from kp_run up to (not including) kp_done, for n
+ * calls of which `odd` are odd: 3 + n * (1 + 2) + odd * 4 + (n - odd) * 5
+ * + 1 (for n = 5: 41). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(__x86_64__)
+__asm__(
+	".intel_syntax noprefix\n"
+	".text\n"
+	".globl kp_run, kp_loop, kp_call_site, kp_after_call, kp_jcc\n"
+	".globl kp_after_jcc, kp_done_call, kp_after_done_call\n"
+	".globl kp_leaf, kp_leaf_jcc, kp_leaf_fall, kp_leaf_ret, kp_done\n"
+	".type kp_run, @function\n"
+	"kp_run:\n"
+	"	mov ecx, edi\n"
+	"	xor eax, eax\n"
+	"	xor edx, edx\n"
+	"kp_loop:\n"
+	"kp_call_site:\n"
+	"	call kp_leaf\n"
+	"kp_after_call:\n"
+	"	sub ecx, 1\n"
+	"kp_jcc:\n"
+	"	jnz kp_loop\n"
+	"kp_after_jcc:\n"
+	"kp_done_call:\n"
+	"	call kp_done\n"
+	"kp_after_done_call:\n"
+	"	mov eax, edx\n"
+	"	ret\n"
+	".size kp_run, . - kp_run\n"
+	".type kp_leaf, @function\n"
+	"kp_leaf:\n"
+	"	add eax, 1\n"
+	"	test al, 1\n"
+	"kp_leaf_jcc:\n"
+	"	jnz kp_leaf_ret\n"
+	"kp_leaf_fall:\n"
+	"	add edx, 1\n"
+	"kp_leaf_ret:\n"
+	"	ret\n"
+	".size kp_leaf, . - kp_leaf\n"
+	".type kp_done, @function\n"
+	"kp_done:\n"
+	"	ret\n"
+	".size kp_done, . - kp_done\n"
+	".att_syntax prefix\n");
+#else
+#error "known_path needs x86-64"
+#endif
+
+int kp_run(int n);
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 5;
+	if (n < 1)
+		n = 1;
+	int evens = kp_run(n);
+	printf("%d calls, %d even\n", n, evens);
+	return 0;
+}

@@ -1,0 +1,369 @@
+/* The BTS decoder on records of the known_path test program's real branch
+ * addresses (read from its symbol table) for input n: the control flow is
+ * known, so every range, count and branch kind is known too. Instruction
+ * counts per range are counted by hand from the program's assembly. */
+#include <stdbool.h>
+
+#include "harness.h"
+#include "../programs/elf_syms.h"
+#include "backends/x86-bts/bts_format.h"
+#include "backends/x86-bts/bts_layout.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+#include "hwtrace/image.h"
+
+extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
+
+static const char *prog;
+static struct {
+	uint64_t run, loop, call_site, after_call, jcc, after_jcc, done_call,
+		after_done_call, leaf, leaf_jcc, leaf_fall, leaf_ret, done;
+} k;
+
+/* One record and the range of straight-line code that leads to it. */
+struct exp_rec {
+	uint64_t from, to;
+	enum hwt_branch_kind kind;
+	uint64_t rstart, rend, rinsns;
+};
+
+static struct exp_rec exp_recs[256];
+static size_t nexp;
+
+static void add(uint64_t from, uint64_t to, enum hwt_branch_kind kind,
+		uint64_t rstart, uint64_t rend, uint64_t rinsns)
+{
+	exp_recs[nexp++] = (struct exp_rec){from, to, kind, rstart, rend, rinsns};
+}
+
+/* The path kp_run(n) must take, as records after the trace-begin record. */
+static void build_path(int n)
+{
+	nexp = 0;
+	uint64_t at = k.run, insns_before_call = 4; /* mov, xor, xor, call */
+	for (int i = 1; i <= n; i++) {
+		add(k.call_site, k.leaf, HWT_BRANCH_CALL, at, k.after_call,
+		    insns_before_call);
+		if (i % 2) {
+			add(k.leaf_jcc, k.leaf_ret, HWT_BRANCH_COND, k.leaf,
+			    k.leaf_fall, 3); /* add, test, jnz */
+			add(k.leaf_ret, k.after_call, HWT_BRANCH_RETURN,
+			    k.leaf_ret, k.done, 1); /* ret */
+		} else {
+			add(k.leaf_ret, k.after_call, HWT_BRANCH_RETURN, k.leaf,
+			    k.done, 5); /* add, test, jnz, add, ret */
+		}
+		if (i < n) {
+			add(k.jcc, k.loop, HWT_BRANCH_COND, k.after_call,
+			    k.after_jcc, 2); /* sub, jnz */
+			at = k.loop;
+			insns_before_call = 1; /* call */
+		}
+	}
+	add(k.done_call, k.done, HWT_BRANCH_CALL, k.after_call,
+	    k.after_done_call, 3); /* sub, jnz, call */
+}
+
+static size_t write_records(uint8_t *buf, bool begin_end)
+{
+	size_t len = 0;
+	struct hwt_bts_record r;
+	if (begin_end) {
+		r = (struct hwt_bts_record){0, k.run, 0};
+		hwt_bts_record_write(buf + len, &r);
+		len += HWT_BTS_RECORD_SIZE;
+	}
+	for (size_t i = 0; i < nexp; i++) {
+		r = (struct hwt_bts_record){exp_recs[i].from, exp_recs[i].to,
+					    HWT_BTS_FLAG_PREDICTED};
+		hwt_bts_record_write(buf + len, &r);
+		len += HWT_BTS_RECORD_SIZE;
+	}
+	if (begin_end) {
+		r = (struct hwt_bts_record){k.done, 0, 0};
+		hwt_bts_record_write(buf + len, &r);
+		len += HWT_BTS_RECORD_SIZE;
+	}
+	return len;
+}
+
+static struct hwt_elem got[1024];
+static size_t ngot;
+
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	if (ngot < sizeof(got) / sizeof(got[0]))
+		got[ngot++] = *e;
+	return 0;
+}
+
+struct dec {
+	void *priv;
+	struct hwt_image *image;
+};
+
+static struct dec dec_open(bool snapshot)
+{
+	static struct hwt_elem_sink sink = {collect, NULL};
+	static uint64_t info[HWT_BTS_INFO_WORDS];
+	struct dec d = {0};
+	uint64_t vaddr = 0, off = 0, size = 0;
+
+	CHECK_INT(test_elf_text(prog, &vaddr, &off, &size), 0);
+	d.image = hwt_image_new();
+	CHECK_INT(hwt_image_add_file(d.image, HWT_PID_ANY, vaddr, size, prog, off), 0);
+	info[HWT_BTS_INFO_SNAPSHOT_MODE] = snapshot;
+	struct hwt_decode_params p = {
+		.size = sizeof(p), .info = info, .info_words = HWT_BTS_INFO_WORDS,
+		.image = d.image, .sink = &sink,
+	};
+	ngot = 0;
+	CHECK_INT(hwt_bts_decoder_ops.create(&p, &d.priv), 0);
+	return d;
+}
+
+static void dec_close(struct dec *d)
+{
+	hwt_bts_decoder_ops.destroy(d->priv);
+	hwt_image_free(d->image);
+}
+
+static int feed(struct dec *d, const uint8_t *data, size_t size,
+		uint64_t offset, uint32_t flags)
+{
+	struct hwt_aux_chunk c = {
+		.data = data, .size = size, .offset = offset, .cpu = -1,
+		.tid = 4242, .aux_flags = flags,
+	};
+	return hwt_bts_decoder_ops.feed(d->priv, &c);
+}
+
+/* Checks got[*pos...] against expected records [first, nexp), the first
+ * of them without a range when @first_has_range is false. */
+static void check_path(size_t *pos, size_t first, bool first_has_range)
+{
+	for (size_t i = first; i < nexp; i++) {
+		const struct exp_rec *x = &exp_recs[i];
+		if (i > first || first_has_range) {
+			CHECK(*pos < ngot);
+			if (*pos >= ngot)
+				return;
+			const struct hwt_elem *e = &got[(*pos)++];
+			CHECK_INT(e->type, HWT_ELEM_RANGE);
+			CHECK_U64(e->u.range.start, x->rstart);
+			CHECK_U64(e->u.range.end, x->rend);
+			CHECK_U64(e->u.range.insns, x->rinsns);
+			CHECK_INT(e->u.range.isa, HWT_ISA_X86_64);
+			CHECK_INT(e->tid, 4242);
+		}
+		CHECK(*pos < ngot);
+		if (*pos >= ngot)
+			return;
+		const struct hwt_elem *e = &got[(*pos)++];
+		CHECK_INT(e->type, HWT_ELEM_BRANCH);
+		CHECK_U64(e->u.branch.from, x->from);
+		CHECK_U64(e->u.branch.to, x->to);
+		CHECK_INT(e->u.branch.kind, x->kind);
+	}
+}
+
+static void check_whole_trace(void)
+{
+	size_t pos = 0;
+	CHECK(ngot >= 2);
+	if (ngot < 2)
+		return;
+	CHECK_INT(got[pos].type, HWT_ELEM_TRACE_ON);
+	CHECK_U64(got[pos].u.trace.at, k.run);
+	pos++;
+	check_path(&pos, 0, true);
+	CHECK(pos < ngot);
+	if (pos < ngot) {
+		CHECK_INT(got[pos].type, HWT_ELEM_TRACE_OFF);
+		CHECK_U64(got[pos].u.trace.at, k.done);
+		pos++;
+	}
+	CHECK_INT(ngot, pos);
+
+	uint64_t insns = 0;
+	for (size_t i = 0; i < ngot; i++)
+		if (got[i].type == HWT_ELEM_RANGE)
+			insns += got[i].u.range.insns;
+	CHECK_U64(insns, 41); /* known_path.c's formula for n = 5 */
+}
+
+static void test_one_buffer_gives_the_known_path(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	size_t len = write_records(buf, true);
+	CHECK_INT(len, 20 * 24); /* begin, 5 calls, 3 odd, 5 returns, 4 loops, done, end */
+	struct dec d = dec_open(false);
+	CHECK_INT(feed(&d, buf, len, 0, 0), 0);
+	CHECK_INT(hwt_bts_decoder_ops.flush(d.priv), 0);
+	check_whole_trace();
+	dec_close(&d);
+}
+
+static void test_record_cut_at_buffer_edge_is_kept(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	size_t len = write_records(buf, true);
+	/* Cuts inside records: 100 = 4 records + 4 bytes, then 1 byte, then
+	 * the 19 bytes that finish that record and more. */
+	size_t cuts[] = {0, 100, 101, 120, 277, len};
+	struct dec d = dec_open(false);
+	for (size_t i = 0; i + 1 < sizeof(cuts) / sizeof(cuts[0]); i++)
+		CHECK_INT(feed(&d, buf + cuts[i], cuts[i + 1] - cuts[i],
+			       cuts[i], 0), 0);
+	CHECK_INT(hwt_bts_decoder_ops.flush(d.priv), 0);
+	check_whole_trace();
+	dec_close(&d);
+}
+
+static void test_trace_ending_inside_a_record_is_a_counted_gap(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	size_t len = write_records(buf, true);
+	struct dec d = dec_open(false);
+	CHECK_INT(feed(&d, buf, len - 10, 0, 0), 0); /* end record cut: 14 of 24 bytes */
+	CHECK_INT(hwt_bts_decoder_ops.flush(d.priv), 0);
+	CHECK(ngot > 0);
+	if (ngot) {
+		const struct hwt_elem *e = &got[ngot - 1];
+		CHECK_INT(e->type, HWT_ELEM_GAP);
+		CHECK_INT(e->u.gap.reason, HWT_GAP_TRUNCATED);
+		CHECK_U64(e->u.gap.bytes, 14);
+		CHECK_U64(e->trace_offset, len - 24);
+	}
+	dec_close(&d);
+}
+
+static void test_skipped_stream_bytes_are_a_lost_gap(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	size_t len = write_records(buf, true);
+	struct dec d = dec_open(false);
+	/* Records 0-3, then the stream resumes at record 6 (48 bytes lost,
+	 * plus 4 bytes of record 4 held back). */
+	CHECK_INT(feed(&d, buf, 100, 0, 0), 0);
+	CHECK_INT(feed(&d, buf + 144, len - 144, 144, 0), 0);
+	size_t gaps = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		if (got[i].type != HWT_ELEM_GAP)
+			continue;
+		gaps++;
+		CHECK_INT(got[i].u.gap.reason, HWT_GAP_LOST);
+		CHECK_U64(got[i].u.gap.bytes, 48);
+		/* after a gap the next record gives a branch, not a range */
+		CHECK(i + 1 < ngot && got[i + 1].type == HWT_ELEM_BRANCH);
+	}
+	CHECK_INT(gaps, 1);
+	dec_close(&d);
+}
+
+/* The hardware fills a 512-byte snapshot buffer in circles: 21 records
+ * (504 bytes) and 8 bytes of zero padding at the wrap point. The snapshot
+ * is the buffer from the write position on, as perf copies it. */
+static void test_wrapped_snapshot_gives_the_newest_records(void)
+{
+	uint8_t recs[8192], ring[512] = {0}, snap[512];
+	build_path(9);
+	size_t len = write_records(recs, false);
+	size_t nrec = len / 24, slots = 504 / 24;
+	CHECK_INT(nrec, 32); /* 9 calls, 5 odd, 9 returns, 8 loops, done */
+	for (size_t i = 0; i < nrec; i++)
+		memcpy(ring + (i % slots) * 24, recs + i * 24, 24);
+	size_t head = (nrec % slots) * 24;
+	memcpy(snap, ring + head, 512 - head);
+	memcpy(snap + 512 - head, ring, head);
+
+	struct dec d = dec_open(true);
+	CHECK_INT(feed(&d, snap, sizeof(snap), 0, 0), 0);
+	CHECK_INT(hwt_bts_decoder_ops.flush(d.priv), 0);
+	size_t pos = 0;
+	check_path(&pos, nrec - slots, false);
+	CHECK_INT(ngot, pos);
+	CHECK_INT(ngot, 2 * slots - 1);
+	dec_close(&d);
+}
+
+static void test_consecutive_snapshots_drop_their_overlap(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	size_t len = write_records(buf, true);
+	/* Snapshot 1: records 0..14; snapshot 2: records 10..19. */
+	struct dec d = dec_open(true);
+	CHECK_INT(feed(&d, buf, 15 * 24, 0, 0), 0);
+	CHECK_INT(feed(&d, buf + 10 * 24, len - 10 * 24, 15 * 24, 0), 0);
+	CHECK_INT(hwt_bts_decoder_ops.flush(d.priv), 0);
+	check_whole_trace();
+	dec_close(&d);
+	CHECK_INT(hwt_bts_overlap(buf, 15 * 24, buf + 10 * 24, len - 10 * 24), 5 * 24);
+	/* the trace-begin record never repeats */
+	CHECK_INT(hwt_bts_overlap(buf, 24, buf + 48, 24), 0);
+}
+
+static void test_truncated_aux_flag_is_a_gap(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	size_t len = write_records(buf, true);
+	struct dec d = dec_open(false);
+	CHECK_INT(feed(&d, buf, 240, 0, HWT_AUX_FLAG_TRUNCATED), 0);
+	CHECK_INT(feed(&d, buf + 240, len - 240, 240, 0), 0);
+	size_t gaps = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		if (got[i].type == HWT_ELEM_GAP) {
+			gaps++;
+			CHECK_INT(got[i].u.gap.reason, HWT_GAP_TRUNCATED);
+			CHECK_U64(got[i].trace_offset, 240);
+		}
+	}
+	CHECK_INT(gaps, 1);
+	dec_close(&d);
+}
+
+static void test_branch_outside_the_image_is_a_no_image_gap(void)
+{
+	uint8_t buf[3 * 24];
+	struct hwt_bts_record r[3] = {
+		{0, 0x7000000, 0}, {0x7000010, k.leaf, 0}, {k.leaf_jcc, k.leaf_ret, 0},
+	};
+	for (int i = 0; i < 3; i++)
+		hwt_bts_record_write(buf + 24 * i, &r[i]);
+	struct dec d = dec_open(false);
+	CHECK_INT(feed(&d, buf, sizeof(buf), 0, 0), 0);
+	CHECK_INT(ngot, 5);
+	CHECK_INT(got[0].type, HWT_ELEM_TRACE_ON);
+	CHECK_INT(got[1].type, HWT_ELEM_GAP);
+	CHECK_INT(got[1].u.gap.reason, HWT_GAP_NO_IMAGE);
+	CHECK_INT(got[2].type, HWT_ELEM_BRANCH);
+	CHECK_INT(got[3].type, HWT_ELEM_RANGE);
+	CHECK_U64(got[3].u.range.insns, 3);
+	CHECK_INT(got[4].u.branch.kind, HWT_BRANCH_COND);
+	dec_close(&d);
+}
+
+int main(void)
+{
+	prog = test_program("known_path");
+#define SYM(f) do { k.f = test_elf_sym(prog, "kp_" #f); CHECK(k.f != 0); } while (0)
+	SYM(run); SYM(loop); SYM(call_site); SYM(after_call); SYM(jcc);
+	SYM(after_jcc); SYM(done_call); SYM(after_done_call); SYM(leaf);
+	SYM(leaf_jcc); SYM(leaf_fall); SYM(leaf_ret); SYM(done);
+	RUN(test_one_buffer_gives_the_known_path);
+	RUN(test_record_cut_at_buffer_edge_is_kept);
+	RUN(test_trace_ending_inside_a_record_is_a_counted_gap);
+	RUN(test_skipped_stream_bytes_are_a_lost_gap);
+	RUN(test_wrapped_snapshot_gives_the_newest_records);
+	RUN(test_consecutive_snapshots_drop_their_overlap);
+	RUN(test_truncated_aux_flag_is_a_gap);
+	RUN(test_branch_outside_the_image_is_a_no_image_gap);
+	return hwt_test_summary();
+}
