@@ -1,0 +1,82 @@
+/* One OpenCSD decode tree and the mapping of its generic elements to the
+ * hwtrace element stream. Shared by perf captures (cs_decoder.c) and OpenCSD
+ * snapshot directories (cs_snapshot_*.c). Only built with OpenCSD. */
+#ifndef HWT_CS_DECODE_TREE_H
+#define HWT_CS_DECODE_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "hwtrace/element.h"
+#include "hwtrace/image.h"
+
+enum hwt_cs_proto {
+	HWT_CS_PROTO_ETMV3,
+	HWT_CS_PROTO_PTM,
+	HWT_CS_PROTO_ETMV4,
+	HWT_CS_PROTO_ETE,
+};
+
+/* One trace source (ETM/PTM/ETE) and its decoder configuration. */
+struct hwt_cs_source {
+	enum hwt_cs_proto proto;
+	int32_t cpu;      /* -1 when unknown */
+	uint8_t trace_id; /* CoreSight trace ID (7 bits) */
+	union {
+		ocsd_etmv3_cfg etmv3;
+		ocsd_ptm_cfg ptm;
+		ocsd_etmv4_cfg etmv4;
+		ocsd_ete_cfg ete;
+	} cfg;
+};
+
+struct hwt_cs_tree;
+
+/* Creates a decode tree: @frame_flags are OpenCSD's deformatter flags
+ * (OCSD_DFRMTR_*) for CoreSight-formatted frames (ETR/ETF sinks, several
+ * trace IDs), or 0 for one raw stream (TRBE, snapshot source_data).
+ * @image (may be NULL) and @sink are borrowed. With @packets non-NULL the
+ * tree only splits packets and prints them there. Errors: HWT_ERR_NOMEM,
+ * HWT_ERR_DECODE. */
+int hwt_cs_tree_new(uint32_t frame_flags, struct hwt_image *image,
+		    const struct hwt_elem_sink *sink, FILE *packets,
+		    struct hwt_cs_tree **out);
+void hwt_cs_tree_free(struct hwt_cs_tree *tree);
+
+/* Adds a decoder for @src (copied). Errors: HWT_ERR_CONFIG (OpenCSD
+ * rejected the configuration), HWT_ERR_BUSY (trace ID already taken). */
+int hwt_cs_tree_add_source(struct hwt_cs_tree *tree,
+			   const struct hwt_cs_source *src);
+
+/* The number of decoders added. */
+int hwt_cs_tree_sources(const struct hwt_cs_tree *tree);
+
+/* Context used until the trace itself says otherwise: the CPU and thread of
+ * the buffer being fed (perf's AUXTRACE cpu/tid), -1 when unknown. */
+void hwt_cs_tree_set_default_ctx(struct hwt_cs_tree *tree, int32_t cpu,
+				 int32_t tid);
+
+/* Decodes @size bytes; @offset is their position in the stream, used for
+ * elements' trace_offset. Follows OpenCSD's WAIT/flush protocol. Decoder
+ * failures become error elements and decoding resumes; the return is 0 or
+ * the sink's error. */
+int hwt_cs_tree_feed(struct hwt_cs_tree *tree, const uint8_t *data,
+		     size_t size, uint64_t offset);
+
+/* End of trace: flushes OpenCSD and emits branches still held back. */
+int hwt_cs_tree_eot(struct hwt_cs_tree *tree);
+
+/* Drops all partial state: the next data does not continue the last. */
+void hwt_cs_tree_reset(struct hwt_cs_tree *tree);
+
+/* Element counters, for statistics and tests. */
+struct hwt_cs_counts {
+	uint64_t ranges, insns, branches, gaps, errors;
+};
+void hwt_cs_tree_counts(const struct hwt_cs_tree *tree,
+			struct hwt_cs_counts *counts);
+
+#endif
