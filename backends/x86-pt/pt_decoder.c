@@ -1,4 +1,73 @@
+/* The intel_pt decoding half: libipt's block decoder. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+
 #ifdef HWT_HAVE_LIBIPT
-const struct hwt_decoder_ops hwt_pt_decoder_ops = {0};
+#include "backends/x86-pt/pt_decode.h"
+
+static void pt_destroy(void *priv)
+{
+	struct pt_dec *d = priv;
+	if (!d)
+		return;
+	pt_image_adapter_free(d->ad);
+	pt_insn_len_free(d->il);
+	free(d);
+}
+
+static int pt_create(const struct hwt_decode_params *params, void **priv)
+{
+	if (!params || !params->sink)
+		return hwt_error(HWT_ERR_INVAL, "intel_pt decoder: no sink");
+	if (params->info && params->info_words < PT_INFO_WORDS_MIN)
+		return hwt_error(HWT_ERR_FORMAT,
+				 "intel_pt AUXTRACE_INFO has %zu words, fewer than "
+				 "the %d perf writes: is the file cut short?",
+				 params->info_words, (int)PT_INFO_WORDS_MIN);
+	struct pt_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
+	memcpy(&d->params, params,
+	       params->size < sizeof(d->params) ? params->size : sizeof(d->params));
+	d->params.size = sizeof(d->params);
+	int err = pt_config_setup(&d->config, &d->tc, &d->params);
+	if (err < 0) {
+		free(d);
+		return err;
+	}
+	d->il = pt_insn_len_new();
+	if (!d->il) {
+		pt_destroy(d);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
+	}
+	err = pt_image_adapter_new(params->image, &d->ad);
+	if (err < 0) {
+		pt_destroy(d);
+		return err;
+	}
+	*priv = d;
+	return 0;
+}
+
+static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
+{
+	return pt_dec_chunk(priv, chunk);
+}
+
+static void pt_reset(void *priv)
+{
+	struct pt_dec *d = priv;
+	d->pend = false;
+}
+
+const struct hwt_decoder_ops hwt_pt_decoder_ops = {
+	.create = pt_create,
+	.feed = pt_feed,
+	.reset = pt_reset,
+	.destroy = pt_destroy,
+	.packets = pt_packets_dump,
+};
 #endif

@@ -1,0 +1,111 @@
+/* Internals of the intel_pt decoder (libipt). */
+#ifndef HWT_BACKENDS_X86_PT_PT_DECODE_H
+#define HWT_BACKENDS_X86_PT_PT_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <intel-pt.h>
+
+#include "hwtrace/backend.h"
+#include "hwtrace/image.h"
+
+/* Word indexes of perf's intel_pt AUXTRACE_INFO priv[] (intel-pt.h's
+ * INTEL_PT_* enum, as intel_pt_info_fill writes them). */
+enum {
+	PT_INFO_PMU_TYPE,
+	PT_INFO_TIME_SHIFT,
+	PT_INFO_TIME_MULT,
+	PT_INFO_TIME_ZERO,
+	PT_INFO_CAP_USER_TIME_ZERO,
+	PT_INFO_TSC_BIT,
+	PT_INFO_NORET_BIT,
+	PT_INFO_HAVE_SCHED_SWITCH,
+	PT_INFO_SNAPSHOT_MODE,
+	PT_INFO_PER_CPU_MMAPS,
+	PT_INFO_MTC_BIT,
+	PT_INFO_MTC_FREQ_BITS,
+	PT_INFO_TSC_CTC_N,
+	PT_INFO_TSC_CTC_D,
+	PT_INFO_CYC_BIT,
+	PT_INFO_MAX_NONTURBO_RATIO,
+	PT_INFO_FILTER_STR_LEN,
+	PT_INFO_WORDS_MIN = PT_INFO_MAX_NONTURBO_RATIO + 1,
+};
+
+/* perf's TSC -> perf time conversion (perf_event_mmap_page time_*). */
+struct pt_time_conv {
+	bool valid;
+	uint16_t shift;
+	uint32_t mult;
+	uint64_t zero;
+};
+
+uint64_t pt_tsc_to_time(const struct pt_time_conv *tc, uint64_t tsc);
+
+/* Fills the parts of @config that do not depend on the trace buffer: cpu
+ * and errata from "FAMILY/MODEL[/STEPPING]", timing parameters from the
+ * AUXTRACE_INFO words. Errors: HWT_ERR_CONFIG naming the bad cpu string. */
+int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
+		    const struct hwt_decode_params *params);
+
+/* Parses "FAMILY/MODEL[/STEPPING]" (decimal or 0x hex). */
+int pt_cpu_parse(const char *s, struct pt_cpu *cpu);
+
+/* libipt's view of the hwtrace image: file-backed sections go through one
+ * image section cache shared by every stream; copied buffers and missing
+ * files are served by a read callback. */
+struct pt_image_adapter;
+
+int pt_image_adapter_new(struct hwt_image *image,
+			 struct pt_image_adapter **out);
+void pt_image_adapter_free(struct pt_image_adapter *ad);
+/* The libipt image for @pid (HWT_PID_ANY: every section), built on first
+ * use. NULL when out of memory. */
+struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid);
+
+/* Instruction lengths for range ends and per-instruction splitting. */
+struct pt_insn_len;
+
+struct pt_insn_len *pt_insn_len_new(void);
+void pt_insn_len_free(struct pt_insn_len *il);
+/* Length of the instruction at @ip whose bytes start at @code (@size bytes
+ * available), in @mode. Returns 0 when it cannot be decoded. */
+unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
+			    uint64_t ip, const uint8_t *code, size_t size);
+
+/* The ptdump-like packet listing of one buffer. */
+int pt_packets_dump(const struct hwt_decode_params *params,
+		    const struct hwt_aux_chunk *chunk, FILE *out);
+
+#endif
+
+/* One decoder instance serves every stream of a capture, so that the image
+ * section cache is shared; per-stream state is reset at each chunk. */
+struct pt_dec {
+	struct hwt_decode_params params;
+	struct pt_config config;
+	struct pt_time_conv tc;
+	struct pt_image_adapter *ad;
+	struct pt_insn_len *il;
+	int stop; /* the sink's error: stop decoding */
+
+	/* The stream being decoded. */
+	int32_t cpu, tid;
+	uint32_t base_fields;
+	bool have_time;
+	uint64_t time;
+	/* The block before: its last instruction may be a taken branch whose
+	 * target the next block shows. */
+	bool pend;
+	uint64_t pend_from, pend_next;
+	enum pt_insn_class pend_class;
+	uint8_t pend_op[4];
+	uint64_t fail_ip; /* where the last error struck */
+	char msg[160];
+};
+
+/* Decodes one chunk completely, resynchronising at the next PSB after
+ * every error. Returns 0, or the sink's error, or HWT_ERR_NOMEM. */
+int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk);

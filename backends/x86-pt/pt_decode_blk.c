@@ -1,0 +1,401 @@
+/* The block-decoder loop: libipt blocks and events to hwtrace elements. */
+#include <string.h>
+
+#include "backends/x86-pt/pt_decode.h"
+#include "hwtrace/error.h"
+
+static void emit(struct pt_dec *d, struct hwt_elem *e)
+{
+	if (d->stop)
+		return;
+	e->fields |= d->base_fields;
+	e->cpu = d->cpu;
+	e->tid = d->tid;
+	if (d->have_time) {
+		e->fields |= HWT_FIELD_TIME;
+		e->time = d->time;
+	}
+	int err = d->params.sink->emit(d->params.sink->arg, e);
+	if (err < 0)
+		d->stop = err;
+}
+
+static void set_time(struct pt_dec *d, uint64_t tsc)
+{
+	d->have_time = true;
+	d->time = pt_tsc_to_time(&d->tc, tsc);
+}
+
+static enum hwt_isa isa_of(enum pt_exec_mode mode)
+{
+	switch (mode) {
+	case ptem_64bit:
+		return HWT_ISA_X86_64;
+	case ptem_32bit:
+		return HWT_ISA_X86_32;
+	case ptem_16bit:
+		return HWT_ISA_X86_16;
+	default:
+		return HWT_ISA_UNKNOWN;
+	}
+}
+
+/* When libipt leaves out the class of a block's last instruction, its
+ * opcode tells the branch kind. */
+static enum hwt_branch_kind kind_from_opcode(const uint8_t *op, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (op[i] == 0x66 || op[i] == 0x67 || op[i] == 0xf2 ||
+			 op[i] == 0xf3 || op[i] == 0x2e || op[i] == 0x3e ||
+			 (op[i] & 0xf0) == 0x40))
+		i++;
+	if (i >= n)
+		return HWT_BRANCH_JUMP;
+	uint8_t b = op[i];
+	if (b == 0xe8 || b == 0x9a)
+		return HWT_BRANCH_CALL;
+	if (b == 0xc3 || b == 0xc2)
+		return HWT_BRANCH_RETURN;
+	if ((b & 0xf0) == 0x70 || (b >= 0xe0 && b <= 0xe3))
+		return HWT_BRANCH_COND;
+	if (b == 0x0f && i + 1 < n) {
+		uint8_t c = op[i + 1];
+		if ((c & 0xf0) == 0x80)
+			return HWT_BRANCH_COND;
+		if (c == 0x05 || c == 0x34)
+			return HWT_BRANCH_SYSCALL;
+		if (c == 0x07 || c == 0x35)
+			return HWT_BRANCH_SYSRET;
+	}
+	if (b == 0xcd || b == 0xcc || b == 0xce)
+		return HWT_BRANCH_SYSCALL;
+	if (b == 0xcf || b == 0xca || b == 0xcb)
+		return HWT_BRANCH_ERET;
+	if (b == 0xff && i + 1 < n) {
+		unsigned int reg = (op[i + 1] >> 3) & 7;
+		if (reg == 2 || reg == 3)
+			return HWT_BRANCH_CALL;
+		if (reg == 4 || reg == 5)
+			return HWT_BRANCH_INDIRECT;
+	}
+	return HWT_BRANCH_JUMP;
+}
+
+static enum hwt_branch_kind kind_of(struct pt_dec *d)
+{
+	switch (d->pend_class) {
+	case ptic_call:
+		return HWT_BRANCH_CALL;
+	case ptic_return:
+		return HWT_BRANCH_RETURN;
+	case ptic_cond_jump:
+		return HWT_BRANCH_COND;
+	case ptic_far_call:
+		return HWT_BRANCH_SYSCALL;
+	case ptic_far_return:
+		return HWT_BRANCH_SYSRET;
+	case ptic_jump:
+	case ptic_far_jump: {
+		enum hwt_branch_kind k = kind_from_opcode(d->pend_op,
+							  sizeof(d->pend_op));
+		return k == HWT_BRANCH_INDIRECT ? k : HWT_BRANCH_JUMP;
+	}
+	default:
+		return kind_from_opcode(d->pend_op, sizeof(d->pend_op));
+	}
+}
+
+/* Reads the code at @ip as the decoder saw it. */
+static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf)
+{
+	if (!d->params.image)
+		return 0;
+	int n = hwt_image_read(d->params.image, HWT_PID_ANY, ip, buf,
+			       pt_max_insn_size);
+	return n > 0 ? (size_t)n : 0;
+}
+
+static void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
+		       uint64_t insns, enum hwt_isa isa)
+{
+	struct hwt_elem e;
+	e.type = HWT_ELEM_RANGE;
+	e.fields = 0;
+	e.u.range.start = start;
+	e.u.range.end = end;
+	e.u.range.insns = insns;
+	e.u.range.isa = isa;
+	emit(d, &e);
+}
+
+/* One instruction per range, for output that shows instructions. */
+static uint64_t emit_split(struct pt_dec *d, const struct pt_block *b,
+			   enum hwt_isa isa)
+{
+	uint8_t code[pt_max_insn_size];
+	uint64_t ip = b->ip;
+
+	for (uint16_t i = 0; i < b->ninsn && !d->stop; i++) {
+		size_t n;
+		unsigned int len = 0;
+		if (i + 1 == b->ninsn && b->truncated) {
+			len = b->size;
+		} else {
+			n = read_code(d, ip, code);
+			len = n ? pt_insn_len_at(d->il, b->mode, ip, code, n) : 0;
+		}
+		if (!len) {
+			/* Cannot split further: the rest as one range. */
+			emit_range(d, ip, b->end_ip + 1, b->ninsn - i, isa);
+			return b->end_ip + 1;
+		}
+		emit_range(d, ip, ip + len, 1, isa);
+		ip += len;
+	}
+	return ip;
+}
+
+static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
+		     const struct pt_block *b)
+{
+	uint64_t tsc;
+	uint32_t lost_mtc, lost_cyc;
+	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+		set_time(d, tsc);
+
+	if (d->pend && b->ip != d->pend_next) {
+		struct hwt_elem e;
+		e.type = HWT_ELEM_BRANCH;
+		e.fields = 0;
+		e.u.branch.from = d->pend_from;
+		e.u.branch.to = b->ip;
+		e.u.branch.kind = kind_of(d);
+		e.u.branch.exception = 0;
+		emit(d, &e);
+	}
+
+	enum hwt_isa isa = isa_of(b->mode);
+	uint8_t code[pt_max_insn_size];
+	size_t n = 0;
+	unsigned int len;
+	if (b->truncated) {
+		memcpy(code, b->raw, b->size);
+		n = b->size;
+		len = b->size;
+	} else {
+		n = read_code(d, b->end_ip, code);
+		len = n ? pt_insn_len_at(d->il, b->mode, b->end_ip, code, n) : 0;
+	}
+	uint64_t end = b->end_ip + (len ? len : 1);
+	if (d->params.disasm)
+		end = emit_split(d, b, isa);
+	else
+		emit_range(d, b->ip, end, b->ninsn, isa);
+
+	d->pend = true;
+	d->pend_from = b->end_ip;
+	d->pend_next = end;
+	d->pend_class = b->iclass;
+	memset(d->pend_op, 0, sizeof(d->pend_op));
+	memcpy(d->pend_op, code, n < sizeof(d->pend_op) ? n : sizeof(d->pend_op));
+}
+
+static void on_event(struct pt_dec *d, const struct pt_event *ev)
+{
+	struct hwt_elem e;
+
+	if (ev->has_tsc && ev->tsc)
+		set_time(d, ev->tsc);
+	e.fields = 0;
+	switch (ev->type) {
+	case ptev_enabled:
+		d->pend = false;
+		e.type = HWT_ELEM_TRACE_ON;
+		if (!ev->ip_suppressed) {
+			e.fields |= HWT_FIELD_AT;
+			e.u.trace.at = ev->variant.enabled.ip;
+		}
+		emit(d, &e);
+		break;
+	case ptev_disabled:
+		d->pend = false;
+		e.type = HWT_ELEM_TRACE_OFF;
+		if (!ev->ip_suppressed) {
+			e.fields |= HWT_FIELD_AT;
+			e.u.trace.at = ev->variant.disabled.ip;
+		}
+		emit(d, &e);
+		break;
+	case ptev_async_disabled:
+		d->pend = false;
+		e.type = HWT_ELEM_TRACE_OFF;
+		e.fields |= HWT_FIELD_AT;
+		e.u.trace.at = ev->variant.async_disabled.at;
+		emit(d, &e);
+		break;
+	case ptev_async_branch:
+		d->pend = false;
+		if (ev->ip_suppressed)
+			break;
+		e.type = HWT_ELEM_BRANCH;
+		e.u.branch.from = ev->variant.async_branch.from;
+		e.u.branch.to = ev->variant.async_branch.to;
+		e.u.branch.kind = HWT_BRANCH_INTERRUPT;
+		e.u.branch.exception = 0;
+		emit(d, &e);
+		break;
+	case ptev_overflow:
+		d->pend = false;
+		e.type = HWT_ELEM_GAP;
+		e.u.gap.reason = HWT_GAP_OVERFLOW;
+		e.u.gap.bytes = 0;
+		e.u.gap.detail = "the trace unit dropped packets (OVF)";
+		emit(d, &e);
+		break;
+	case ptev_stop:
+		d->pend = false;
+		e.type = HWT_ELEM_TRACE_OFF;
+		emit(d, &e);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Decodes from a synchronisation point until an error or the end. */
+static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
+{
+	for (;;) {
+		while (status & pts_event_pending) {
+			struct pt_event ev;
+			status = pt_blk_event(dec, &ev, sizeof(ev));
+			if (status < 0)
+				return status;
+			on_event(d, &ev);
+			if (d->stop)
+				return -pte_eos;
+		}
+		if (status & pts_eos)
+			return -pte_eos;
+
+		struct pt_block b;
+		status = pt_blk_next(dec, &b, sizeof(b));
+		/* A failing call may still have decoded instructions. */
+		if (b.ninsn)
+			on_block(d, dec, &b);
+		if (d->stop)
+			return -pte_eos;
+		if (status < 0) {
+			d->fail_ip = b.ninsn ? d->pend_next : b.ip;
+			return status;
+		}
+	}
+}
+
+static void emit_gap(struct pt_dec *d, enum hwt_gap_reason reason,
+		     uint64_t offset, uint64_t bytes, const char *detail)
+{
+	struct hwt_elem e;
+	e.type = HWT_ELEM_GAP;
+	e.fields = HWT_FIELD_OFFSET | HWT_FIELD_GAP_BYTES;
+	e.trace_offset = offset;
+	e.u.gap.reason = reason;
+	e.u.gap.bytes = bytes;
+	e.u.gap.detail = detail;
+	d->pend = false;
+	emit(d, &e);
+}
+
+/* Code for @ip is missing: name the file the first time only. */
+static const char *missing_detail(struct pt_dec *d, uint64_t ip)
+{
+	if (!d->params.image)
+		return NULL;
+	struct hwt_image_section *s =
+		hwt_image_find(d->params.image, HWT_PID_ANY, ip);
+	if (!s) {
+		snprintf(d->msg, sizeof(d->msg), "no code mapped at 0x%llx",
+			 (unsigned long long)ip);
+		return d->msg;
+	}
+	if (s->missing_reported++)
+		return NULL;
+	snprintf(d->msg, sizeof(d->msg), "%s not found (code at 0x%llx)",
+		 s->path, (unsigned long long)ip);
+	return d->msg;
+}
+
+int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
+{
+	struct pt_config config = d->config;
+	config.begin = (uint8_t *)chunk->data;
+	config.end = config.begin + chunk->size;
+
+	d->cpu = chunk->cpu;
+	d->tid = chunk->tid;
+	d->base_fields = (chunk->cpu >= 0 ? HWT_FIELD_CPU : 0) |
+			 (chunk->tid >= 0 ? HWT_FIELD_TID : 0);
+	d->pend = false;
+	d->have_time = false;
+	if (!chunk->size)
+		return 0;
+
+	struct pt_block_decoder *dec = pt_blk_alloc_decoder(&config);
+	if (!dec)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
+	struct pt_image *img = pt_image_adapter_get(d->ad, HWT_PID_ANY);
+	if (!img || pt_blk_set_image(dec, img) < 0) {
+		pt_blk_free_decoder(dec);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
+	}
+
+	uint64_t from = 0; /* where trace was last good */
+	enum hwt_gap_reason why = HWT_GAP_NO_SYNC;
+	const char *detail = NULL;
+	char detail_buf[sizeof(d->msg)];
+	for (;;) {
+		d->fail_ip = 0;
+		int status = pt_blk_sync_forward(dec);
+		uint64_t at = chunk->size;
+		if (status >= 0) {
+			uint64_t off;
+			if (pt_blk_get_sync_offset(dec, &off) >= 0)
+				at = off;
+		}
+		if (at > from || why != HWT_GAP_NO_SYNC)
+			emit_gap(d, why, chunk->offset + from,
+				 at > from ? at - from : 0, detail);
+		if (status < 0 || d->stop)
+			break;
+
+		status = run(d, dec, status);
+		if (d->stop || status == -pte_eos)
+			break;
+
+		uint64_t off = 0;
+		pt_blk_get_offset(dec, &off);
+		from = off;
+		enum pt_error_code code = pt_errcode(status);
+		if (code == pte_nomap) {
+			why = HWT_GAP_NO_IMAGE;
+			detail = NULL;
+			const char *m = missing_detail(d, d->fail_ip);
+			if (m) {
+				snprintf(detail_buf, sizeof(detail_buf), "%s", m);
+				detail = detail_buf;
+			}
+		} else {
+			struct hwt_elem e;
+			e.type = HWT_ELEM_ERROR;
+			e.fields = HWT_FIELD_OFFSET;
+			e.trace_offset = chunk->offset + off;
+			e.u.error.message = pt_errstr(code);
+			emit(d, &e);
+			why = HWT_GAP_DECODE_ERROR;
+			detail = NULL;
+		}
+		d->pend = false;
+	}
+	pt_blk_free_decoder(dec);
+	return d->stop;
+}

@@ -1,0 +1,95 @@
+/* libipt configuration from the capture's AUXTRACE_INFO and --cpu. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/x86-pt/pt_decode.h"
+#include "hwtrace/error.h"
+
+uint64_t pt_tsc_to_time(const struct pt_time_conv *tc, uint64_t tsc)
+{
+	if (!tc->valid)
+		return tsc;
+	/* Split so that tsc * mult cannot overflow (perf's tsc_to_perf_time). */
+	uint64_t quot = tsc >> tc->shift;
+	uint64_t rem = tsc & ((1ull << tc->shift) - 1);
+	return tc->zero + quot * tc->mult + ((rem * tc->mult) >> tc->shift);
+}
+
+static int parse_num(const char **p, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long v = strtoul(*p, &end, 0);
+	if (end == *p || errno || v > max)
+		return -1;
+	*out = v;
+	*p = end;
+	return 0;
+}
+
+int pt_cpu_parse(const char *s, struct pt_cpu *cpu)
+{
+	unsigned long family, model, stepping = 0;
+	const char *p = s;
+
+	if (parse_num(&p, 0xffff, &family) || *p++ != '/' ||
+	    parse_num(&p, 0xff, &model))
+		return -1;
+	if (*p == '/') {
+		p++;
+		if (parse_num(&p, 0xff, &stepping))
+			return -1;
+	}
+	if (*p)
+		return -1;
+	memset(cpu, 0, sizeof(*cpu));
+	cpu->vendor = pcv_intel;
+	cpu->family = (uint16_t)family;
+	cpu->model = (uint8_t)model;
+	cpu->stepping = (uint8_t)stepping;
+	return 0;
+}
+
+int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
+		    const struct hwt_decode_params *params)
+{
+	pt_config_init(config);
+	memset(tc, 0, sizeof(*tc));
+
+	/* Every block ends at a branch so that it is one contiguous range. */
+	config->flags.variant.block.end_on_call = 1;
+	config->flags.variant.block.end_on_jump = 1;
+
+	if (params->cpu_model && params->cpu_model[0]) {
+		if (pt_cpu_parse(params->cpu_model, &config->cpu))
+			return hwt_error(HWT_ERR_CONFIG,
+					 "bad cpu '%s': expected FAMILY/MODEL[/STEPPING], "
+					 "e.g. 6/142/10", params->cpu_model);
+		int err = pt_cpu_errata(&config->errata, &config->cpu);
+		if (err < 0)
+			return hwt_error(HWT_ERR_CONFIG,
+					 "cpu %s: libipt cannot tell its errata: %s",
+					 params->cpu_model, pt_errstr(pt_errcode(err)));
+	}
+
+	const uint64_t *info = params->info;
+	if (info && params->info_words >= PT_INFO_WORDS_MIN) {
+		if (info[PT_INFO_CAP_USER_TIME_ZERO] &&
+		    info[PT_INFO_TIME_MULT] && info[PT_INFO_TIME_SHIFT] < 64) {
+			tc->valid = true;
+			tc->shift = (uint16_t)info[PT_INFO_TIME_SHIFT];
+			tc->mult = (uint32_t)info[PT_INFO_TIME_MULT];
+			tc->zero = info[PT_INFO_TIME_ZERO];
+		}
+		config->cpuid_0x15_eax = (uint32_t)info[PT_INFO_TSC_CTC_D];
+		config->cpuid_0x15_ebx = (uint32_t)info[PT_INFO_TSC_CTC_N];
+		config->nom_freq = (uint8_t)info[PT_INFO_MAX_NONTURBO_RATIO];
+		/* The MTC period lives in the event's config, which the info
+		 * does not carry: assume perf's default, mtc_period=3. */
+		if (info[PT_INFO_MTC_FREQ_BITS] && info[PT_INFO_MTC_BIT])
+			config->mtc_freq = 3;
+	}
+	return 0;
+}

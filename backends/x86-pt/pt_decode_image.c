@@ -1,0 +1,135 @@
+/* The hwtrace image as libipt sees it. File-backed sections are added to
+ * one pt_image_section_cache, so every CPU's stream shares the mapped
+ * files and libipt's decoded-block caches; copied buffers and missing files
+ * are served through the image's read callback. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/x86-pt/pt_decode.h"
+#include "hwtrace/error.h"
+
+struct pid_image {
+	struct pt_image_adapter *ad;
+	int32_t pid;
+	struct pt_image *img;
+};
+
+struct pt_image_adapter {
+	struct hwt_image *image;
+	struct pt_image_section_cache *iscache;
+	int *isids; /* per hwtrace section: 0 not yet added */
+	size_t nisids;
+	struct pid_image **imgs;
+	size_t nimgs;
+};
+
+int pt_image_adapter_new(struct hwt_image *image, struct pt_image_adapter **out)
+{
+	struct pt_image_adapter *ad = calloc(1, sizeof(*ad));
+	if (!ad)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
+	ad->image = image;
+	ad->iscache = pt_iscache_alloc("hwtrace");
+	if (!ad->iscache) {
+		free(ad);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
+	}
+	*out = ad;
+	return 0;
+}
+
+void pt_image_adapter_free(struct pt_image_adapter *ad)
+{
+	if (!ad)
+		return;
+	for (size_t i = 0; i < ad->nimgs; i++) {
+		pt_image_free(ad->imgs[i]->img);
+		free(ad->imgs[i]);
+	}
+	free(ad->imgs);
+	free(ad->isids);
+	pt_iscache_free(ad->iscache);
+	free(ad);
+}
+
+static int read_memory(uint8_t *buffer, size_t size, const struct pt_asid *asid,
+		       uint64_t ip, void *context)
+{
+	struct pid_image *pi = context;
+	(void)asid;
+	if (!pi->ad->image)
+		return -pte_nomap;
+	int n = hwt_image_read(pi->ad->image, pi->pid, ip, buffer, size);
+	return n > 0 ? n : -pte_nomap;
+}
+
+static int section_isid(struct pt_image_adapter *ad, size_t index,
+			const struct hwt_image_section *s)
+{
+	if (index >= ad->nisids) {
+		size_t n = hwt_image_count(ad->image);
+		int *ids = realloc(ad->isids, n * sizeof(*ids));
+		if (!ids)
+			return -pte_nomem;
+		memset(ids + ad->nisids, 0, (n - ad->nisids) * sizeof(*ids));
+		ad->isids = ids;
+		ad->nisids = n;
+	}
+	if (!ad->isids[index])
+		ad->isids[index] = pt_iscache_add_file(ad->iscache, s->found_at,
+						       s->file_offset, s->size,
+						       s->vaddr);
+	return ad->isids[index];
+}
+
+static int build(struct pt_image_adapter *ad, struct pid_image *pi)
+{
+	pi->img = pt_image_alloc(NULL);
+	if (!pi->img)
+		return -pte_nomem;
+	int err = pt_image_set_callback(pi->img, read_memory, pi);
+	if (err < 0)
+		return err;
+	size_t n = ad->image ? hwt_image_count(ad->image) : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hwt_image_section *s = hwt_image_section(ad->image, i);
+		if (!s->data || !s->found_at || !s->size)
+			continue; /* buffers and missing files: the callback */
+		if (pi->pid != HWT_PID_ANY && s->pid != HWT_PID_ANY &&
+		    s->pid != pi->pid)
+			continue;
+		int isid = section_isid(ad, i, s);
+		if (isid <= 0)
+			continue; /* unreadable: the callback reads it */
+		err = pt_image_add_cached(pi->img, ad->iscache, isid, NULL);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid)
+{
+	for (size_t i = 0; i < ad->nimgs; i++)
+		if (ad->imgs[i]->pid == pid)
+			return ad->imgs[i]->img;
+
+	struct pid_image *pi = calloc(1, sizeof(*pi));
+	void *n = realloc(ad->imgs, (ad->nimgs + 1) * sizeof(*ad->imgs));
+	if (!pi || !n) {
+		free(pi);
+		if (n)
+			ad->imgs = n;
+		return NULL;
+	}
+	ad->imgs = n;
+	pi->ad = ad;
+	pi->pid = pid;
+	if (build(ad, pi) < 0) {
+		pt_image_free(pi->img);
+		free(pi);
+		return NULL;
+	}
+	ad->imgs[ad->nimgs++] = pi;
+	return pi->img;
+}

@@ -1,0 +1,220 @@
+/* The packet layer of a PT buffer, one packet a line in ptdump's columns:
+ * offset, packet name, payload, and for pip/vmcs the tracked value. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "hwtrace/error.h"
+
+#ifdef HWT_HAVE_LIBIPT
+#include "backends/x86-pt/pt_decode.h"
+
+static uint64_t sign_extend48(uint64_t v)
+{
+	return v & (1ull << 47) ? v | ~((1ull << 48) - 1) : v & ((1ull << 48) - 1);
+}
+
+static void ip_payload(char *buf, size_t n, const struct pt_packet_ip *ip)
+{
+	switch (ip->ipc) {
+	case pt_ipc_suppressed:
+		snprintf(buf, n, "%x: ????????????????", ip->ipc);
+		break;
+	case pt_ipc_update_16:
+		snprintf(buf, n, "%x: ????????????%04" PRIx64, ip->ipc, ip->ip);
+		break;
+	case pt_ipc_update_32:
+		snprintf(buf, n, "%x: ????????%08" PRIx64, ip->ipc, ip->ip);
+		break;
+	case pt_ipc_update_48:
+		snprintf(buf, n, "%x: ????%012" PRIx64, ip->ipc, ip->ip);
+		break;
+	case pt_ipc_sext_48:
+		snprintf(buf, n, "%x: %016" PRIx64, ip->ipc, sign_extend48(ip->ip));
+		break;
+	default:
+		snprintf(buf, n, "%x: %016" PRIx64, ip->ipc, ip->ip);
+		break;
+	}
+}
+
+static void tnt_payload(char *buf, size_t n, const struct pt_packet_tnt *tnt)
+{
+	size_t bits = tnt->bit_size < n - 1 ? tnt->bit_size : n - 1;
+	for (size_t i = 0; i < bits; i++)
+		buf[i] = tnt->payload & (1ull << (tnt->bit_size - 1 - i)) ? '!' : '.';
+	buf[bits] = 0;
+}
+
+static const char *pwrx_reason(const struct pt_packet_pwrx *p)
+{
+	int n = p->interrupt + p->store + p->autonomous;
+	if (n != 1)
+		return "bad";
+	return p->interrupt ? "int" : p->store ? "st" : "hw";
+}
+
+/* Formats @p; returns its name. @track gets the tracked column, if any. */
+static const char *format_packet(const struct pt_packet *p, char *pay, size_t n,
+				 char *track, size_t tn)
+{
+	pay[0] = 0;
+	track[0] = 0;
+	switch (p->type) {
+	case ppt_psb:
+		return "psb";
+	case ppt_psbend:
+		return "psbend";
+	case ppt_pad:
+		return "pad";
+	case ppt_ovf:
+		return "ovf";
+	case ppt_stop:
+		return "stop";
+	case ppt_fup:
+		ip_payload(pay, n, &p->payload.ip);
+		return "fup";
+	case ppt_tip:
+		ip_payload(pay, n, &p->payload.ip);
+		return "tip";
+	case ppt_tip_pge:
+		ip_payload(pay, n, &p->payload.ip);
+		return "tip.pge";
+	case ppt_tip_pgd:
+		ip_payload(pay, n, &p->payload.ip);
+		return "tip.pgd";
+	case ppt_pip:
+		snprintf(pay, n, "%" PRIx64 "%s", p->payload.pip.cr3,
+			 p->payload.pip.nr ? ", nr" : "");
+		snprintf(track, tn, "cr3  %016" PRIx64, p->payload.pip.cr3);
+		return "pip";
+	case ppt_vmcs:
+		snprintf(pay, n, "%" PRIx64, p->payload.vmcs.base);
+		snprintf(track, tn, "vmcs %016" PRIx64, p->payload.vmcs.base);
+		return "vmcs";
+	case ppt_tnt_8:
+		tnt_payload(pay, n, &p->payload.tnt);
+		return "tnt.8";
+	case ppt_tnt_64:
+		tnt_payload(pay, n, &p->payload.tnt);
+		return "tnt.64";
+	case ppt_mode:
+		if (p->payload.mode.leaf == pt_mol_exec) {
+			const struct pt_packet_mode_exec *x = &p->payload.mode.bits.exec;
+			snprintf(pay, n, "%s%s%s", x->csd ? "cs.d" : "",
+				 x->csd && x->csl ? ", " : "", x->csl ? "cs.l" : "");
+			return "mode.exec";
+		}
+		if (p->payload.mode.leaf == pt_mol_tsx) {
+			const struct pt_packet_mode_tsx *x = &p->payload.mode.bits.tsx;
+			snprintf(pay, n, "%s%s%s", x->intx ? "intx" : "",
+				 x->intx && x->abrt ? ", " : "", x->abrt ? "abrt" : "");
+			return "mode.tsx";
+		}
+		snprintf(pay, n, "leaf: %x", p->payload.mode.leaf);
+		return "mode";
+	case ppt_tsc:
+		snprintf(pay, n, "%" PRIx64, p->payload.tsc.tsc);
+		return "tsc";
+	case ppt_cbr:
+		snprintf(pay, n, "%x", p->payload.cbr.ratio);
+		return "cbr";
+	case ppt_tma:
+		snprintf(pay, n, "%x, %x", p->payload.tma.ctc, p->payload.tma.fc);
+		return "tma";
+	case ppt_mtc:
+		snprintf(pay, n, "%x", p->payload.mtc.ctc);
+		return "mtc";
+	case ppt_cyc:
+		snprintf(pay, n, "%" PRIx64, p->payload.cyc.value);
+		return "cyc";
+	case ppt_mnt:
+		snprintf(pay, n, "%" PRIx64, p->payload.mnt.payload);
+		return "mnt";
+	case ppt_exstop:
+		snprintf(pay, n, "%s", p->payload.exstop.ip ? "ip" : "");
+		return "exstop";
+	case ppt_mwait:
+		snprintf(pay, n, "%08x, %08x", p->payload.mwait.hints,
+			 p->payload.mwait.ext);
+		return "mwait";
+	case ppt_pwre:
+		snprintf(pay, n, "c%u.%u%s", (p->payload.pwre.state + 1) & 0xf,
+			 (p->payload.pwre.sub_state + 1) & 0xf,
+			 p->payload.pwre.hw ? ", hw" : "");
+		return "pwre";
+	case ppt_pwrx:
+		snprintf(pay, n, "%s: c%u, c%u", pwrx_reason(&p->payload.pwrx),
+			 (p->payload.pwrx.last + 1) & 0xf,
+			 (p->payload.pwrx.deepest + 1) & 0xf);
+		return "pwrx";
+	case ppt_ptw:
+		snprintf(pay, n, "%x: %" PRIx64 "%s", p->payload.ptw.plc,
+			 p->payload.ptw.payload, p->payload.ptw.ip ? ", ip" : "");
+		return "ptw";
+	case ppt_invalid:
+		return "<invalid>";
+	default:
+		return "<unknown>";
+	}
+}
+
+int pt_packets_dump(const struct hwt_decode_params *params,
+		    const struct hwt_aux_chunk *chunk, FILE *out)
+{
+	struct pt_config config;
+	struct pt_time_conv tc;
+	struct hwt_decode_params p = {0};
+
+	memcpy(&p, params, params->size < sizeof(p) ? params->size : sizeof(p));
+	int err = pt_config_setup(&config, &tc, &p);
+	if (err < 0)
+		return err;
+	if (!chunk->size)
+		return 0;
+	config.begin = (uint8_t *)chunk->data;
+	config.end = config.begin + chunk->size;
+
+	struct pt_packet_decoder *dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT packet decoder");
+
+	char pay[96], track[64];
+	/* Like ptdump: start at the first byte, after an error skip to the
+	 * next PSB. */
+	int status = pt_pkt_sync_set(dec, 0);
+	while (status >= 0) {
+		for (;;) {
+			uint64_t off = 0;
+			struct pt_packet pkt;
+			pt_pkt_get_offset(dec, &off);
+			status = pt_pkt_next(dec, &pkt, sizeof(pkt));
+			if (status < 0) {
+				if (status != -pte_eos)
+					fprintf(out, "[%" PRIx64
+						": error decoding packet: %s]\n",
+						chunk->offset + off,
+						pt_errstr(pt_errcode(status)));
+				break;
+			}
+			const char *name =
+				format_packet(&pkt, pay, sizeof(pay), track, sizeof(track));
+			if (track[0])
+				fprintf(out, "%016" PRIx64 "  %-11s%-26s%s\n",
+					chunk->offset + off, name, pay, track);
+			else if (pay[0])
+				fprintf(out, "%016" PRIx64 "  %-11s%s\n",
+					chunk->offset + off, name, pay);
+			else
+				fprintf(out, "%016" PRIx64 "  %s\n",
+					chunk->offset + off, name);
+		}
+		if (status == -pte_eos)
+			break;
+		status = pt_pkt_sync_forward(dec);
+	}
+	pt_pkt_free_decoder(dec);
+	if (ferror(out))
+		return hwt_error(HWT_ERR_IO, "writing the packet listing failed");
+	return 0;
+}
+#endif

@@ -1,0 +1,121 @@
+/* Pieces every decode entry point uses: backend lookup, file mapping and
+ * the element filters. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/decode_internal.h"
+#include "hwtrace/error.h"
+
+int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
+			 struct hwt_decode_opts *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!opts)
+		return 0;
+	if (opts->size < offsetof(struct hwt_decode_opts, packets))
+		return hwt_error(HWT_ERR_INVAL,
+				 "struct hwt_decode_opts: size %zu is too small "
+				 "(set it to sizeof(struct hwt_decode_opts))",
+				 opts->size);
+	memcpy(out, opts, opts->size < sizeof(*out) ? opts->size : sizeof(*out));
+	out->size = sizeof(*out);
+	return 0;
+}
+
+int hwt_decode_find_backend(const char *name, const struct hwt_backend **out)
+{
+	const struct hwt_backend *b = hwt_backend_find(name);
+	if (!b) {
+		char known[256] = "";
+		size_t len = 0;
+		for (size_t i = 0; (b = hwt_backend_at(i)) && len < sizeof(known); i++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len,
+						"%s%s", i ? ", " : "", b->name);
+		return hwt_error(HWT_ERR_NOENT,
+				 "unknown trace backend '%s' (known: %s)", name,
+				 known);
+	}
+	if (!b->decoder || !b->decoder->create || !b->decoder->feed)
+		return hwt_error(HWT_ERR_NOSUP, "%s: no decoder: %s", b->name,
+				 b->no_decoder_reason ? b->no_decoder_reason
+						      : "this backend cannot decode");
+	*out = b;
+	return 0;
+}
+
+int hwt_mapped_open(struct hwt_mapped *m, const char *path, const char *what)
+{
+	m->data = NULL;
+	m->size = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+		return hwt_error(err == ENOENT ? HWT_ERR_NOENT :
+				 err == EACCES ? HWT_ERR_PERM : HWT_ERR_IO,
+				 "%s %s: %s", what, path, strerror(err));
+	}
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return hwt_error(HWT_ERR_IO, "%s %s: not a regular file", what,
+				 path);
+	}
+	if (st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			       fd, 0);
+		if (p == MAP_FAILED) {
+			int err = errno;
+			close(fd);
+			return hwt_error(HWT_ERR_IO, "%s %s: mmap: %s", what, path,
+					 strerror(err));
+		}
+		m->data = p;
+		m->size = (size_t)st.st_size;
+	}
+	close(fd);
+	return 0;
+}
+
+void hwt_mapped_close(struct hwt_mapped *m)
+{
+	if (m->data)
+		munmap((void *)m->data, m->size);
+	m->data = NULL;
+	m->size = 0;
+}
+
+int hwt_decode_has_filter(const struct hwt_decode_opts *opts)
+{
+	return opts->filter_cpu || opts->filter_tid || opts->filter_time;
+}
+
+static int filter_emit(void *arg, const struct hwt_elem *e)
+{
+	const struct hwt_decode_filter *f = arg;
+	const struct hwt_decode_opts *o = f->opts;
+
+	if (e->type != HWT_ELEM_GAP && e->type != HWT_ELEM_ERROR) {
+		if (o->filter_cpu &&
+		    (!(e->fields & HWT_FIELD_CPU) || e->cpu != o->cpu))
+			return 0;
+		if (o->filter_tid &&
+		    (!(e->fields & HWT_FIELD_TID) || e->tid != o->tid))
+			return 0;
+		if (o->filter_time &&
+		    (!(e->fields & HWT_FIELD_TIME) || e->time < o->time_start ||
+		     e->time > o->time_end))
+			return 0;
+	}
+	return f->next->emit(f->next->arg, e);
+}
+
+struct hwt_elem_sink hwt_decode_filter_sink(struct hwt_decode_filter *f)
+{
+	struct hwt_elem_sink s = {filter_emit, f};
+	return s;
+}

@@ -1,0 +1,94 @@
+/* Raw trace streams with `--map FILE@ADDR` memory images. */
+#include <sys/stat.h>
+
+#include "core/decode_internal.h"
+#include "hwtrace/error.h"
+
+static int build_image(const struct hwt_decode_opts *opts,
+		       struct hwt_image **out)
+{
+	struct hwt_image *image = hwt_image_new();
+	if (!image)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the image");
+	for (size_t i = 0; i < opts->nmaps; i++) {
+		const struct hwt_map_spec *m = &opts->maps[i];
+		struct stat st;
+		if (!m->path || stat(m->path, &st) || !S_ISREG(st.st_mode)) {
+			hwt_image_free(image);
+			return hwt_error(HWT_ERR_NOENT,
+					 "--map %s@0x%llx: no such file",
+					 m->path ? m->path : "(null)",
+					 (unsigned long long)m->vaddr);
+		}
+		int err = hwt_image_add_file(image, HWT_PID_ANY, m->vaddr,
+					     (uint64_t)st.st_size, m->path, 0);
+		if (err < 0) {
+			hwt_image_free(image);
+			return err;
+		}
+	}
+	*out = image;
+	return 0;
+}
+
+int hwt_decode_raw(const char *backend, const char *backend_options,
+		   const char *trace_path, const struct hwt_decode_opts *opts_in,
+		   const struct hwt_elem_sink *sink)
+{
+	struct hwt_decode_opts opts;
+	const struct hwt_backend *b;
+	struct hwt_mapped trace;
+	struct hwt_image *image = NULL;
+
+	if (!backend || !trace_path || (!sink && !(opts_in && opts_in->packets)))
+		return hwt_error(HWT_ERR_INVAL, "hwt_decode_raw: missing argument");
+	int err = hwt_decode_opts_copy(opts_in, &opts);
+	if (err < 0)
+		return err;
+	err = hwt_decode_find_backend(backend, &b);
+	if (err < 0)
+		return err;
+	if (opts.packets && !b->decoder->packets)
+		return hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
+	err = hwt_mapped_open(&trace, trace_path, "trace file");
+	if (err < 0)
+		return err;
+	err = build_image(&opts, &image);
+	if (err < 0)
+		goto out;
+
+	struct hwt_decode_filter filter = {&opts, sink};
+	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	struct hwt_decode_params params = {
+		.size = sizeof(params),
+		.image = image,
+		.sink = hwt_decode_has_filter(&opts) ? &fsink : sink,
+		.cpu_model = opts.cpu_model,
+		.raw_options = backend_options,
+		.disasm = opts.disasm,
+	};
+	struct hwt_aux_chunk chunk = {
+		.data = trace.data,
+		.size = trace.size,
+		.cpu = -1,
+		.tid = -1,
+	};
+
+	if (opts.packets) {
+		err = b->decoder->packets(&params, &chunk, opts.packets);
+		goto out;
+	}
+	void *priv = NULL;
+	err = b->decoder->create(&params, &priv);
+	if (err < 0)
+		goto out;
+	err = b->decoder->feed(priv, &chunk);
+	if (err >= 0 && b->decoder->flush)
+		err = b->decoder->flush(priv);
+	if (b->decoder->destroy)
+		b->decoder->destroy(priv);
+out:
+	hwt_image_free(image);
+	hwt_mapped_close(&trace);
+	return err < 0 ? err : 0;
+}
