@@ -137,6 +137,13 @@ static int emit(struct hwt_cs_tree *t, const struct hwt_elem *e)
 	default:
 		break;
 	}
+	if (!t->sink) {
+		/* Packet listing: only failures are worth a line. */
+		if (t->packets && e->type == HWT_ELEM_ERROR)
+			fprintf(t->packets, "%" PRIu64 "\terror: %s\n",
+				e->trace_offset, e->u.error.message);
+		return 0;
+	}
 	int err = t->sink->emit(t->sink->arg, e);
 	if (err < 0)
 		t->sink_err = err;
@@ -161,17 +168,12 @@ static int resolve_pending(struct hwt_cs_tree *t, struct cs_chan *ch,
 	return emit(t, &e);
 }
 
-/* The trace breaks off: a taken branch with no known target is dropped
- * (the gap or trace-on that follows says why); an exception is still an
- * event worth reporting, with target 0. */
+/* The trace breaks off (trace off, lost sync, end of buffer) after a taken
+ * branch or exception whose target it never reached: reported with target
+ * 0, as perf reports a branch into the end of trace ("tr end"). */
 static int drop_pending(struct hwt_cs_tree *t, struct cs_chan *ch)
 {
-	if (!ch->pending)
-		return 0;
-	if (ch->p_has_exc)
-		return resolve_pending(t, ch, 0);
-	ch->pending = false;
-	return 0;
+	return resolve_pending(t, ch, 0);
 }
 
 static int emit_gap(struct hwt_cs_tree *t, struct cs_chan *ch,

@@ -1,4 +1,224 @@
+/* The cs_etm decoding half: AUXTRACE buffers through OpenCSD. One decode
+ * tree per AUX stream (mmap index): formatted ETR/ETF data gets every
+ * CPU's decoder behind the deformatter, a raw TRBE stream only its own
+ * CPU's. Like perf, each AUXTRACE buffer is decoded on its own (the sink
+ * was stopped between buffers), so the tree is reset before the next. */
 #include "hwtrace/backend.h"
+
 #ifdef HWT_HAVE_OPENCSD
-const struct hwt_decoder_ops hwt_cs_decoder_ops = {0};
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/arm-cs/cs_decode_meta.h"
+#include "backends/arm-cs/cs_decode_tree.h"
+#include "hwtrace/error.h"
+
+struct cs_stream {
+	uint32_t idx;
+	int32_t cpu;
+	bool raw;
+	struct hwt_cs_tree *tree;
+};
+
+struct cs_dec {
+	struct hwt_cs_meta meta;
+	bool formatted_default; /* raw input without AUX flags */
+	bool from_options;
+	struct hwt_image *image;
+	const struct hwt_elem_sink *sink;
+	struct cs_stream *streams;
+	size_t nstreams, cap;
+};
+
+static int load_meta(const struct hwt_decode_params *p, struct hwt_cs_meta *m,
+		     bool *formatted, bool *from_options)
+{
+	*formatted = true;
+	*from_options = !p->info;
+	if (p->info)
+		return hwt_cs_meta_parse(p->info, p->info_words, m);
+	return hwt_cs_meta_from_options(p->raw_options, m, formatted);
+}
+
+static const struct hwt_cs_source *source_of(const struct hwt_cs_meta *m,
+					     int32_t cpu)
+{
+	if (m->ncpus == 1 && (cpu < 0 || m->cpus[0].cpu < 0))
+		return &m->cpus[0];
+	for (size_t i = 0; i < m->ncpus; i++)
+		if (m->cpus[i].cpu == cpu)
+			return &m->cpus[i];
+	return NULL;
+}
+
+static int build_tree(const struct hwt_cs_meta *m, bool raw, int32_t cpu,
+		      struct hwt_image *image, const struct hwt_elem_sink *sink,
+		      FILE *packets, struct hwt_cs_tree **out)
+{
+	struct hwt_cs_tree *tree;
+	uint32_t flags = raw ? 0
+			     : OCSD_DFRMTR_FRAME_MEM_ALIGN |
+				       OCSD_DFRMTR_RESET_ON_4X_FSYNC;
+	int err = hwt_cs_tree_new(flags, image, sink, packets, &tree);
+	if (err)
+		return err;
+	if (raw) {
+		const struct hwt_cs_source *s = source_of(m, cpu);
+		if (!s)
+			err = hwt_error(HWT_ERR_FORMAT,
+					"raw (TRBE) trace of CPU %d, which the "
+					"cs_etm AUXTRACE_INFO does not describe",
+					cpu);
+		else
+			err = hwt_cs_tree_add_source(tree, s);
+	} else {
+		for (size_t i = 0; i < m->ncpus && !err; i++)
+			if (m->id_known[i])
+				err = hwt_cs_tree_add_source(tree, &m->cpus[i]);
+		if (!err && hwt_cs_tree_sources(tree) == 0)
+			err = hwt_error(HWT_ERR_FORMAT,
+					"no CPU of the cs_etm AUXTRACE_INFO has "
+					"a trace ID (version 2 metadata without "
+					"PERF_RECORD_AUX_OUTPUT_HW_ID records)");
+	}
+	if (err) {
+		hwt_cs_tree_free(tree);
+		return err;
+	}
+	*out = tree;
+	return 0;
+}
+
+static int cs_create(const struct hwt_decode_params *p, void **priv)
+{
+	struct cs_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	int err = load_meta(p, &d->meta, &d->formatted_default,
+			    &d->from_options);
+	if (err) {
+		free(d);
+		return err;
+	}
+	d->image = p->image;
+	d->sink = p->sink;
+	*priv = d;
+	return 0;
+}
+
+static void cs_destroy(void *priv)
+{
+	struct cs_dec *d = priv;
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nstreams; i++)
+		hwt_cs_tree_free(d->streams[i].tree);
+	free(d->streams);
+	hwt_cs_meta_release(&d->meta);
+	free(d);
+}
+
+static bool chunk_is_raw(const struct cs_dec *d, const struct hwt_aux_chunk *c)
+{
+	if (c->aux_flags & HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW)
+		return true;
+	return d->from_options && !d->formatted_default;
+}
+
+static int stream_for(struct cs_dec *d, const struct hwt_aux_chunk *c,
+		      struct cs_stream **out)
+{
+	bool raw = chunk_is_raw(d, c);
+	struct cs_stream *s = NULL;
+	for (size_t i = 0; i < d->nstreams; i++)
+		if (d->streams[i].idx == c->idx && d->streams[i].cpu == c->cpu)
+			s = &d->streams[i];
+	if (!s) {
+		if (d->nstreams == d->cap) {
+			size_t cap = d->cap ? d->cap * 2 : 8;
+			void *p = realloc(d->streams, cap * sizeof(*d->streams));
+			if (!p)
+				return hwt_error(HWT_ERR_NOMEM, "out of memory");
+			d->streams = p;
+			d->cap = cap;
+		}
+		s = &d->streams[d->nstreams++];
+		memset(s, 0, sizeof(*s));
+		s->idx = c->idx;
+		s->cpu = c->cpu;
+	}
+	if (s->tree && s->raw != raw) {
+		hwt_cs_tree_free(s->tree);
+		s->tree = NULL;
+	}
+	if (!s->tree) {
+		int err = build_tree(&d->meta, raw, c->cpu, d->image, d->sink,
+				     NULL, &s->tree);
+		if (err)
+			return err;
+		s->raw = raw;
+	} else {
+		hwt_cs_tree_reset(s->tree);
+	}
+	*out = s;
+	return 0;
+}
+
+static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
+{
+	struct cs_dec *d = priv;
+	struct cs_stream *s = NULL;
+	int err = stream_for(d, c, &s);
+	if (err)
+		return err;
+	hwt_cs_tree_set_default_ctx(s->tree, c->cpu, c->tid);
+	err = hwt_cs_tree_feed(s->tree, c->data, c->size, c->offset);
+	if (!err)
+		err = hwt_cs_tree_eot(s->tree);
+	return err;
+}
+
+static int cs_hw_id(void *priv, int32_t cpu, uint64_t hw_id)
+{
+	struct cs_dec *d = priv;
+	int changed = hwt_cs_meta_set_hw_id(&d->meta, cpu, hw_id);
+	if (changed <= 0)
+		return changed;
+	/* Decoders are configured with their trace ID: rebuild them. */
+	for (size_t i = 0; i < d->nstreams; i++) {
+		hwt_cs_tree_free(d->streams[i].tree);
+		d->streams[i].tree = NULL;
+	}
+	return 0;
+}
+
+static int cs_packets(const struct hwt_decode_params *p,
+		      const struct hwt_aux_chunk *c, FILE *out)
+{
+	struct hwt_cs_meta m;
+	struct hwt_cs_tree *tree;
+	bool formatted, from_options;
+	int err = load_meta(p, &m, &formatted, &from_options);
+	if (err)
+		return err;
+	bool raw = (c->aux_flags & HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW) ||
+		   (from_options && !formatted);
+	err = build_tree(&m, raw, c->cpu, NULL, NULL, out, &tree);
+	if (!err) {
+		err = hwt_cs_tree_feed(tree, c->data, c->size, c->offset);
+		if (!err)
+			err = hwt_cs_tree_eot(tree);
+		hwt_cs_tree_free(tree);
+	}
+	hwt_cs_meta_release(&m);
+	return err;
+}
+
+const struct hwt_decoder_ops hwt_cs_decoder_ops = {
+	.create = cs_create,
+	.feed = cs_feed,
+	.destroy = cs_destroy,
+	.packets = cs_packets,
+	.hw_id = cs_hw_id,
+};
 #endif

@@ -77,7 +77,7 @@ struct hwt_decoder_ops {
 		       const struct hwt_aux_chunk *chunk, FILE *out);
 	/* A PERF_RECORD_AUX_OUTPUT_HW_ID (type 21) of @cpu's AUX event, in
 	 * file order and before the AUXTRACE data it describes: @hw_id is the
-	 * record's raw value (CoreSight: version in bits 63:56, trace ID in
+	 * record's raw value (CoreSight: major version in bits 63:60, trace ID in
 	 * bits 7:0). Optional; without such records decoders use the IDs in
 	 * the AUXTRACE_INFO. */
 	int (*hw_id)(void *priv, int32_t cpu, uint64_t hw_id);

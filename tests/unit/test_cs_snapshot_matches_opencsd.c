@@ -4,7 +4,8 @@
  * The listing's OCSD_GEN_TRC_ELEM_* lines are turned into hwtrace elements
  * by the rules of DESIGN.md §3: INSTR_RANGE -> range (start, end, count,
  * ISA); a range whose last instruction is an executed (E atom) branch ->
- * a branch from that instruction to the next address the trace reaches;
+ * a branch from that instruction to the next address the trace reaches
+ * (0 when the trace stops or loses sync first);
  * EXCEPTION -> a branch with the exception number from the preferred return
  * address; NO_SYNC, ADDR_NACC and overflow -> gaps; PE_CONTEXT -> context;
  * TIMESTAMP -> timestamp. Both lists are compared element by element.
@@ -114,11 +115,10 @@ static void resolve(struct xlist *l, struct pend *p, uint64_t to)
 	p->on = false;
 }
 
+/* A taken branch whose target the trace never reaches has target 0. */
 static void drop(struct xlist *l, struct pend *p)
 {
-	if (p->on && p->exc >= 0)
-		resolve(l, p, 0);
-	p->on = false;
+	resolve(l, p, 0);
 }
 
 static void gap(struct xlist *l, enum hwt_gap_reason r, uint64_t addr)
