@@ -1,0 +1,41 @@
+/* What the profile's files share: its layout and small parsers. */
+#ifndef HWT_CORE_CONFIG_INTERNAL_H
+#define HWT_CORE_CONFIG_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/config.h"
+
+struct hwt_profile_entry {
+	char *key;    /* "section:key", lower case */
+	char *value;
+	char *origin; /* the INI path, "-e" or "--set" */
+};
+
+struct hwt_profile {
+	size_t count, cap;
+	struct hwt_profile_entry *entries;
+	char path[512];
+	/* Resolved by hwt_profile_build_attrs for the backends. */
+	enum hwt_mode mode;
+	bool per_thread;
+	int *cpus;
+	size_t ncpus;
+};
+
+/* "4M", "512K", "65536" -> bytes. Returns -1 when malformed. */
+int hwt_config_parse_size(const char *text, uint64_t *out);
+
+/* The candidate closest to @word by edit distance, or NULL when none is
+ * close enough to be a plausible typo. */
+const char *hwt_config_nearest(const char *word, const char *const *candidates,
+			       size_t count);
+
+/* Renders a bitmap of valid values as perf does: "0-5", "0,3,6,9". */
+void hwt_config_valid_str(uint64_t valid, char *buf, size_t size);
+
+/* The origin of a key for messages: the INI path, "-e", "--set". */
+const char *hwt_config_where(const struct hwt_profile *p, const char *key);
+
+#endif
