@@ -1,8 +1,428 @@
-/* hwtrace dump */
+/* hwtrace dump: the header, features and every record of a perf.data file,
+ * in the spirit of `perf report -D`. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cli.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+struct dump_opts {
+	bool hex;
+	bool header_only;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace dump [--hex] [--header-only] FILE\n\n"
+		"Print the header, the event attributes, the feature sections and\n"
+		"every record of a perf.data file (perf's file or pipe mode, or a\n"
+		"simpleperf file), with each record's byte offset and size as\n"
+		"`perf report -D` shows them. FILE '-' reads pipe-mode data from\n"
+		"standard input.\n\n"
+		"  --hex          dump AUXTRACE payloads in hex (default: summarised)\n"
+		"  --header-only  stop after the header, events and features\n"
+		"  -h, --help     show this help\n\n"
+		"Exit status: 0 when the whole file was read, 1 when it is corrupt\n"
+		"or truncated (the records before the damage are printed), 2 on a\n"
+		"usage error.\n");
+}
+
+static uint64_t u64_at(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t u32_at(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void hexdump(const uint8_t *data, uint64_t len)
+{
+	for (uint64_t i = 0; i < len; i += 16) {
+		printf(".  %04" PRIx64 ": ", i);
+		for (uint64_t j = i; j < i + 16; j++) {
+			if (j < len)
+				printf(" %02x", data[j]);
+			else
+				printf("   ");
+		}
+		printf("  ");
+		for (uint64_t j = i; j < i + 16 && j < len; j++)
+			putchar(isprint(data[j]) ? data[j] : '.');
+		putchar('\n');
+	}
+}
+
+/* A bounded string field: NUL-terminated within the record or cut. */
+static void print_str(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *nul = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+
+	printf("%.*s", (int)((nul ? nul : end) - p), (const char *)p);
+}
+
+static void print_attr(size_t i, const struct hwt_pd_attr *a)
+{
+	const struct perf_event_attr *e = &a->attr;
+
+	printf("# event %zu: %s\n", i, a->name ? a->name : "(no name)");
+	printf("#   type %u, size %u, config 0x%llx, config1 0x%llx, "
+	       "config2 0x%llx\n", e->type, e->size,
+	       (unsigned long long)e->config, (unsigned long long)e->config1,
+	       (unsigned long long)e->config2);
+	printf("#   sample_type 0x%llx, read_format 0x%llx, sample_period %llu"
+	       "%s\n", (unsigned long long)e->sample_type,
+	       (unsigned long long)e->read_format,
+	       (unsigned long long)e->sample_period, e->freq ? " (freq)" : "");
+	printf("#   flags:%s%s%s%s%s%s%s%s%s%s%s\n",
+	       e->disabled ? " disabled" : "", e->inherit ? " inherit" : "",
+	       e->exclude_kernel ? " exclude_kernel" : "",
+	       e->exclude_user ? " exclude_user" : "",
+	       e->exclude_hv ? " exclude_hv" : "", e->mmap ? " mmap" : "",
+	       e->comm ? " comm" : "", e->task ? " task" : "",
+	       e->sample_id_all ? " sample_id_all" : "",
+	       e->context_switch ? " context_switch" : "",
+	       e->enable_on_exec ? " enable_on_exec" : "");
+	if (e->aux_watermark || e->aux_sample_size)
+		printf("#   aux_watermark %u, aux_sample_size %u\n",
+		       e->aux_watermark, e->aux_sample_size);
+	printf("#   ids (%zu):", a->nids);
+	for (size_t j = 0; j < a->nids && j < 64; j++)
+		printf(" %" PRIu64, a->ids[j]);
+	printf("%s\n", a->nids > 64 ? " ..." : "");
+}
+
+static void print_features(const struct hwt_pd_reader *r)
+{
+	for (unsigned int bit = 0; bit < 256; bit++) {
+		const char *name = hwt_pd_feature_name(bit);
+		const void *data;
+		uint64_t size, offset;
+		char buf[4096];
+
+		if (!hwt_pd_reader_has_feature(r, bit))
+			continue;
+		if (hwt_pd_reader_feature_raw(r, bit, &offset, &data, &size)) {
+			printf("# feature %u (%s): missing from the file\n", bit,
+			       name ? name : "unknown");
+			continue;
+		}
+		printf("# feature %u (%s) at 0x%" PRIx64 ", %" PRIu64 " bytes",
+		       bit, name ? name : "unknown", offset, size);
+		switch (bit) {
+		case HWT_PD_FEAT_HOSTNAME:
+		case HWT_PD_FEAT_OSRELEASE:
+		case HWT_PD_FEAT_VERSION:
+		case HWT_PD_FEAT_ARCH:
+		case HWT_PD_FEAT_CPUDESC:
+		case HWT_PD_FEAT_CPUID:
+			if (!hwt_pd_reader_feature_string(r, bit, buf, sizeof(buf)))
+				printf(": %s", buf);
+			else
+				printf(": (malformed)");
+			break;
+		case HWT_PD_FEAT_NRCPUS: {
+			uint32_t avail, online;
+
+			if (!hwt_pd_reader_nr_cpus(r, &avail, &online))
+				printf(": %u available, %u online", avail, online);
+			break;
+		}
+		case HWT_PD_FEAT_CMDLINE:
+			if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
+				printf(": %s", buf);
+			else
+				printf(": (malformed)");
+			break;
+		case HWT_PD_FEAT_AUXTRACE:
+			if (size >= 8 && !hwt_pd_reader_is_simpleperf(r))
+				printf(": %" PRIu64 " index entries",
+				       u64_at(data));
+			break;
+		}
+		putchar('\n');
+		if (bit == HWT_PD_FEAT_BUILD_ID) {
+			struct hwt_pd_build_id b;
+			int n;
+
+			for (size_t i = 0; (n = hwt_pd_reader_build_id(r, i, &b)) > 0;
+			     i++) {
+				printf("#   ");
+				for (int k = 0; k < b.size; k++)
+					printf("%02x", b.id[k]);
+				printf(" pid %d %s\n", b.pid, b.filename);
+			}
+			if (n < 0)
+				printf("#   (%s)\n", hwt_errmsg());
+		}
+	}
+}
+
+static void print_header(const struct hwt_pd_reader *r)
+{
+	const struct hwt_pd_file_header *h = hwt_pd_reader_header(r);
+	const char *warning = hwt_pd_reader_warning(r);
+
+	printf("# file %s: perf.data, %s%s\n", hwt_pd_reader_path(r),
+	       hwt_pd_reader_is_pipe(r) ? "pipe mode" : "file mode",
+	       hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
+	if (!hwt_pd_reader_is_pipe(r)) {
+		printf("# header size %" PRIu64 ", attribute size %" PRIu64 "\n",
+		       h->size, h->attr_size);
+		printf("# attributes at 0x%" PRIx64 ", %" PRIu64 " bytes\n",
+		       h->attrs_offset, h->attrs_size);
+		printf("# data at 0x%" PRIx64 ", %" PRIu64 " bytes\n",
+		       h->data_offset, h->data_size);
+		printf("# feature bits %016" PRIx64 " %016" PRIx64 " %016" PRIx64
+		       " %016" PRIx64 "\n", h->features[0], h->features[1],
+		       h->features[2], h->features[3]);
+	}
+	if (warning)
+		printf("# warning: %s\n", warning);
+	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++)
+		print_attr(i, hwt_pd_reader_attr(r, i));
+	print_features(r);
+}
+
+static void print_mmap2_prot(uint32_t prot, uint32_t flags)
+{
+	printf("%c%c%c%c", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
+	       prot & 4 ? 'x' : '-', flags & 1 ? 's' : 'p');
+}
+
+/* The body of one record after "PERF_RECORD_<NAME>". Every field read is
+ * within rec->size, checked before. */
+static void print_fields(const struct hwt_pd_record *rec, const struct dump_opts *o)
+{
+	const uint8_t *p = rec->data, *end = p + rec->size;
+	uint16_t size = rec->size;
+
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+		if (size < 40)
+			break;
+		printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+		       "]: %c ", (int)u32_at(p + 8), (int)u32_at(p + 12),
+		       u64_at(p + 16), u64_at(p + 24), u64_at(p + 32),
+		       rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+		print_str(p + 40, end);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (size < 72)
+			break;
+		printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
+		       (int)u32_at(p + 8), (int)u32_at(p + 12), u64_at(p + 16),
+		       u64_at(p + 24), u64_at(p + 32));
+		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			printf(" build id ");
+			for (int i = 0; i < p[40] && i < 20; i++)
+				printf("%02x", p[44 + i]);
+		} else {
+			printf(" %02x:%02x %" PRIu64 " %" PRIu64, u32_at(p + 40),
+			       u32_at(p + 44), u64_at(p + 48), u64_at(p + 56));
+		}
+		printf("]: ");
+		print_mmap2_prot(u32_at(p + 64), u32_at(p + 68));
+		putchar(' ');
+		print_str(p + 72, end);
+		break;
+	case PERF_RECORD_COMM:
+		if (size < 16)
+			break;
+		printf("%s: ", rec->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "");
+		print_str(p + 16, end);
+		printf(":%d/%d", (int)u32_at(p + 8), (int)u32_at(p + 12));
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (size < 24)
+			break;
+		printf("(%d:%d):(%d:%d)", (int)u32_at(p + 8), (int)u32_at(p + 16),
+		       (int)u32_at(p + 12), (int)u32_at(p + 20));
+		break;
+	case PERF_RECORD_LOST:
+		if (size >= 24)
+			printf(" lost %" PRIu64, u64_at(p + 16));
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (size >= 16)
+			printf(" lost %" PRIu64, u64_at(p + 8));
+		break;
+	case PERF_RECORD_AUX: {
+		uint64_t flags;
+
+		if (size < 32)
+			break;
+		flags = u64_at(p + 24);
+		printf(" offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64
+		       " [%s%s%s%s]", u64_at(p + 8), u64_at(p + 16), flags,
+		       flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
+		       flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
+		       flags & PERF_AUX_FLAG_PARTIAL ? "P" : "",
+		       flags & PERF_AUX_FLAG_COLLISION ? "C" : "");
+		break;
+	}
+	case PERF_RECORD_ITRACE_START:
+		if (size >= 16)
+			printf(" pid: %u tid: %u", u32_at(p + 8), u32_at(p + 12));
+		break;
+	case PERF_RECORD_SWITCH:
+		printf(" %s", rec->misc & PERF_RECORD_MISC_SWITCH_OUT ? "OUT" : "IN ");
+		break;
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		bool out = rec->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		bool preempt = rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+
+		if (size < 16)
+			break;
+		printf(" %s  %s pid/tid: %5d/%-5d",
+		       !out ? "IN         " : !preempt ? "OUT        " : "OUT preempt",
+		       out ? "next" : "prev", (int)u32_at(p + 8),
+		       (int)u32_at(p + 12));
+		break;
+	}
+	case 21: /* PERF_RECORD_AUX_OUTPUT_HW_ID */
+		if (size >= 16)
+			printf(" hw_id: %#" PRIx64, u64_at(p + 8));
+		break;
+	case PERF_RECORD_SAMPLE:
+		if (rec->sid.present & PERF_SAMPLE_TID)
+			printf(" %d/%d", (int)rec->sid.pid, (int)rec->sid.tid);
+		if (rec->sid.present & PERF_SAMPLE_ID)
+			printf(" id %" PRIu64, rec->sid.id);
+		break;
+	case HWT_PD_RECORD_AUXTRACE_INFO:
+		if (size < 16)
+			break;
+		printf(" type: %u", u32_at(p + 8));
+		for (size_t i = 16; i + 8 <= size; i += 8)
+			printf("%s%016" PRIx64, (i - 16) % 64 ? " " : "\n.  priv: ",
+			       u64_at(p + i));
+		break;
+	case HWT_PD_RECORD_AUXTRACE:
+		printf(" size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
+		       "  idx: %u  tid: %d  cpu: %d", rec->aux.size,
+		       rec->aux.offset, rec->aux.reference, rec->aux.idx,
+		       (int)rec->aux.tid, (int)rec->aux.cpu);
+		if (rec->aux_data && o->hex) {
+			putchar('\n');
+			hexdump(rec->aux_data, rec->aux.size);
+		}
+		break;
+	case HWT_PD_RECORD_AUXTRACE_ERROR:
+		if (size >= 32)
+			printf(" type: %u code: %u cpu: %d pid: %d tid: %d ip: %#"
+			       PRIx64, u32_at(p + 8), u32_at(p + 12),
+			       (int)u32_at(p + 16), (int)u32_at(p + 20),
+			       (int)u32_at(p + 24), size >= 40 ? u64_at(p + 32) : 0);
+		if (size > 48) {
+			printf(" msg: ");
+			print_str(p + 48, end);
+		}
+		break;
+	case HWT_PD_RECORD_TIME_CONV:
+		if (size >= 32)
+			printf(" time_shift %" PRIu64 " time_mult %" PRIu64
+			       " time_zero %" PRIu64, u64_at(p + 8), u64_at(p + 16),
+			       u64_at(p + 24));
+		if (size >= 56)
+			printf(" time_cycles %" PRIu64 " time_mask %#" PRIx64
+			       " cap_user_time_zero %u cap_user_time_short %u",
+			       u64_at(p + 32), u64_at(p + 40), p[48], p[49]);
+		break;
+	case HWT_PD_RECORD_HEADER_FEATURE:
+		if (size >= 16)
+			printf(" feature %" PRIu64, u64_at(p + 8));
+		break;
+	}
+}
+
+static int dump_records(struct hwt_pd_reader *r, const struct dump_opts *o)
+{
+	struct hwt_pd_record rec;
+	const uint64_t *counts;
+	uint64_t total = 0;
+	int n;
+
+	while ((n = hwt_pd_reader_next(r, &rec)) > 0) {
+		const char *name = hwt_pd_record_type_name(rec.type);
+
+		putchar('\n');
+		if (rec.sid.present & (PERF_SAMPLE_CPU | PERF_SAMPLE_TIME))
+			printf("%d %" PRIu64 " ", rec.sid.present & PERF_SAMPLE_CPU ?
+			       (int)rec.sid.cpu : -1, rec.sid.time);
+		printf("0x%" PRIx64 " [0x%x]: PERF_RECORD_", rec.file_offset,
+		       rec.size);
+		if (name)
+			printf("%s", name);
+		else
+			printf("UNKNOWN(%u)", rec.type);
+		print_fields(&rec, o);
+		putchar('\n');
+	}
+	counts = hwt_pd_reader_counts(r);
+	printf("\n# records by type\n");
+	for (uint32_t t = 0; t < HWT_PD_NR_COUNTED_TYPES; t++) {
+		const char *name = hwt_pd_record_type_name(t);
+
+		if (!counts[t])
+			continue;
+		total += counts[t];
+		if (t == HWT_PD_NR_COUNTED_TYPES - 1)
+			printf("#   %-20s %10" PRIu64 "\n", "other", counts[t]);
+		else if (name)
+			printf("#   %-20s %10" PRIu64 "\n", name, counts[t]);
+		else
+			printf("#   type %-15u %10" PRIu64 "\n", t, counts[t]);
+	}
+	printf("#   %-20s %10" PRIu64 "\n", "TOTAL", total);
+	fflush(stdout);
+	return n < 0 ? cli_report(n) : EXIT_OK;
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	fprintf(stderr, "hwtrace dump: not available in this build yet\n");
-	return EXIT_RUNTIME;
+	struct dump_opts o = {0};
+	struct hwt_pd_reader *r;
+	const char *path = NULL;
+	int err, ret;
+
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--hex"))
+			o.hex = true;
+		else if (!strcmp(argv[i], "--header-only"))
+			o.header_only = true;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("dump", "unknown option '%s'",
+					       argv[i]);
+		else if (path)
+			return cli_usage_error("dump", "one FILE only, got '%s' "
+					       "and '%s'", path, argv[i]);
+		else
+			path = argv[i];
+	}
+	if (!path)
+		return cli_usage_error("dump", "a perf.data FILE is required");
+	err = hwt_pd_reader_open(path, &r);
+	if (err)
+		return cli_report(err);
+	hwt_pd_reader_set_load_aux(r, o.hex);
+	print_header(r);
+	ret = o.header_only ? EXIT_OK : dump_records(r, &o);
+	hwt_pd_reader_free(r);
+	return ret;
 }

@@ -148,6 +148,140 @@ HWT_API bool hwt_pd_reader_is_pipe(const struct hwt_pd_reader *reader);
 /* The file's path, for messages. */
 HWT_API const char *hwt_pd_reader_path(const struct hwt_pd_reader *reader);
 
+/* The file header as read (pipe mode: only magic and size are set). */
+struct hwt_pd_file_header {
+	uint64_t size;          /* of the header */
+	uint64_t attr_size;     /* of one attribute entry, ids section included */
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t features[4];   /* bitmap; bits 128 and up are simpleperf's */
+};
+
+HWT_API const struct hwt_pd_file_header *
+hwt_pd_reader_header(const struct hwt_pd_reader *reader);
+
+/* Something the reader worked around at open (feature sections cut off, a
+ * data size of 0), for the user to see; NULL when none. */
+HWT_API const char *hwt_pd_reader_warning(const struct hwt_pd_reader *reader);
+
+/* Whether the header's feature bitmap has bit @bit (0..255). */
+HWT_API bool hwt_pd_reader_has_feature(const struct hwt_pd_reader *reader,
+				       unsigned int bit);
+
+/* A feature section's file offset (0 in pipe mode) and raw bytes, for any
+ * bit including simpleperf's (128 and up). HWT_ERR_NOENT when absent. */
+HWT_API int hwt_pd_reader_feature_raw(const struct hwt_pd_reader *reader,
+				      unsigned int bit, uint64_t *offset,
+				      const void **data, uint64_t *size);
+
+/* Decodes a string feature (hostname, osrelease, version, arch, cpudesc,
+ * cpuid) into @buf. HWT_ERR_NOENT when the file has none, HWT_ERR_FORMAT
+ * when the section is malformed. */
+HWT_API int hwt_pd_reader_feature_string(const struct hwt_pd_reader *reader,
+					 enum hwt_pd_feature feature,
+					 char *buf, size_t size);
+
+/* One entry of the build id feature. */
+struct hwt_pd_build_id {
+	int32_t pid;
+	uint16_t misc;          /* PERF_RECORD_MISC_KERNEL, _USER, ... */
+	uint8_t size;           /* of id, 20 when the file does not say */
+	uint8_t id[20];
+	const char *filename;   /* valid as long as the reader */
+};
+
+/* The @index-th build id. Returns 1 with *out filled, 0 past the last one,
+ * HWT_ERR_FORMAT when the section is malformed there. */
+HWT_API int hwt_pd_reader_build_id(const struct hwt_pd_reader *reader,
+				   size_t index, struct hwt_pd_build_id *out);
+
+/* The nrcpus feature: CPUs available and online. HWT_ERR_NOENT without. */
+HWT_API int hwt_pd_reader_nr_cpus(const struct hwt_pd_reader *reader,
+				  uint32_t *nr_avail, uint32_t *nr_online);
+
+/* The cmdline feature joined by spaces into @buf. */
+HWT_API int hwt_pd_reader_cmdline(const struct hwt_pd_reader *reader,
+				  char *buf, size_t size);
+
+/* When @load is false, AUXTRACE payloads are skipped rather than read and
+ * rec->aux_data is NULL (the default is to load them). Saves reading the
+ * trace when only sideband is wanted. */
+HWT_API void hwt_pd_reader_set_load_aux(struct hwt_pd_reader *reader,
+					bool load);
+
+/* Reads @len bytes at file offset @offset without moving the record stream
+ * (file mode only; HWT_ERR_NOSUP in pipe mode). HWT_ERR_TRUNCATED when the
+ * file is shorter. */
+HWT_API int hwt_pd_reader_read_at(struct hwt_pd_reader *reader,
+				  uint64_t offset, void *buf, size_t len);
+
+/* How many records of each type hwt_pd_reader_next returned so far; types
+ * 0..127 are counted, others in the last slot (simpleperf's own types). */
+#define HWT_PD_NR_COUNTED_TYPES 129
+HWT_API const uint64_t *
+hwt_pd_reader_counts(const struct hwt_pd_reader *reader);
+
+/* perf's name of a record type ("MMAP2", "AUXTRACE", ...) or NULL. */
+HWT_API const char *hwt_pd_record_type_name(uint32_t type);
+
+/* perf's name of a feature bit ("hostname", "auxtrace", ...) or NULL. */
+HWT_API const char *hwt_pd_feature_name(unsigned int bit);
+
+/* Parses the sample_id fields of a record given the sample_type of its
+ * event (kernel records with sample_id_all: the trailer; PERF_RECORD_SAMPLE:
+ * the leading fields). Returns 0, or HWT_ERR_FORMAT when the record is too
+ * short for them. */
+HWT_API int hwt_pd_parse_sample_id(const void *record, uint64_t sample_type,
+				   bool sample_id_all,
+				   struct hwt_pd_sample_id *sid);
+
+/* AUXTRACE queues: per idx (one per CPU in per-CPU mode, one per thread in
+ * per-thread mode), the AUXTRACE buffers of the file in file order, with
+ * where their payload lies, so a decoder fetches the bytes when it needs
+ * them (hwt_pd_reader_read_at). */
+struct hwt_pd_aux_buffer {
+	struct hwt_pd_auxtrace aux;
+	uint64_t file_offset;   /* of the AUXTRACE record */
+	uint64_t data_offset;   /* of its payload (file_offset + record size) */
+};
+
+struct hwt_pd_aux_queue {
+	uint32_t idx;
+	uint32_t cpu, tid;      /* of its first buffer */
+	size_t nbuffers;
+	const struct hwt_pd_aux_buffer *buffers;
+	uint64_t bytes;         /* payload bytes in all buffers */
+};
+
+struct hwt_pd_aux_queues;
+
+/* Builds the queues of a file-mode reader from the auxtrace index feature
+ * when it is present and consistent, else by scanning the data section.
+ * Does not move the record stream of @reader, which must outlive the
+ * result. Errors: HWT_ERR_NOSUP (pipe mode: take the AUXTRACE records from
+ * hwt_pd_reader_next instead), HWT_ERR_NOMEM, and the reader's errors for a
+ * corrupt data section (the buffers before the corruption are kept when
+ * @out is set: *out is then non-NULL). */
+HWT_API int hwt_pd_aux_queues_build(struct hwt_pd_reader *reader,
+				    struct hwt_pd_aux_queues **out);
+
+/* Whether the queues came from the auxtrace index feature. */
+HWT_API bool hwt_pd_aux_queues_from_index(const struct hwt_pd_aux_queues *q);
+
+HWT_API size_t hwt_pd_aux_queues_count(const struct hwt_pd_aux_queues *q);
+
+/* Queues in increasing idx order; NULL past the end. */
+HWT_API const struct hwt_pd_aux_queue *
+hwt_pd_aux_queues_get(const struct hwt_pd_aux_queues *q, size_t index);
+
+/* Reads the payload of @buffer into @dst (buffer->aux.size bytes). */
+HWT_API int hwt_pd_aux_buffer_read(struct hwt_pd_reader *reader,
+				   const struct hwt_pd_aux_buffer *buffer,
+				   void *dst);
+
+/* NULL is a no-op. */
+HWT_API void hwt_pd_aux_queues_free(struct hwt_pd_aux_queues *q);
+
 struct hwt_pd_writer;
 
 /* Creates @path (truncating it). The header is kept valid as data is
@@ -178,6 +312,25 @@ HWT_API int hwt_pd_writer_auxtrace(struct hwt_pd_writer *writer,
 HWT_API int hwt_pd_writer_set_feature(struct hwt_pd_writer *writer,
 				      enum hwt_pd_feature feature,
 				      const void *data, size_t size);
+
+/* Adds a build id to the build id feature (misc: PERF_RECORD_MISC_KERNEL
+ * or _USER; @size up to 20 bytes). @filename is copied. */
+HWT_API int hwt_pd_writer_add_build_id(struct hwt_pd_writer *writer,
+				       int32_t pid, uint16_t misc,
+				       const uint8_t *build_id, size_t size,
+				       const char *filename);
+
+/* Sets the number of CPUs (HWT_PD_FEAT_NRCPUS): available and online.
+ * Without it, close writes this machine's numbers. */
+HWT_API int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *writer,
+				      uint32_t nr_avail, uint32_t nr_online);
+
+/* Writes the buffered records and makes the header describe them, so the
+ * file reads up to here even if the process dies next. */
+HWT_API int hwt_pd_writer_flush(struct hwt_pd_writer *writer);
+
+/* Bytes of data section written (and kept) so far. */
+HWT_API uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *writer);
 
 /* Writes the feature sections and the final header, then closes the file.
  * Frees the writer even on error. */

@@ -1,0 +1,613 @@
+/* perf.data writer (file mode). Layout: header, sample ids, attributes,
+ * data, feature section table, feature sections. The header is rewritten
+ * at every flush so that a file cut short by a crash or a full disk reads
+ * up to the last flush. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/perfdata_format.h"
+#include "hwtrace/error.h"
+
+#define BUFFER_SIZE (256 * 1024)
+#define NR_STRING_FEATURES 32
+
+struct wattr {
+	struct perf_event_attr attr;
+	uint64_t *ids;
+	size_t nids;
+	char *name;
+};
+
+struct index_entry {
+	uint64_t offset, size;
+};
+
+struct hwt_pd_writer {
+	char *path;
+	int fd;
+	struct wattr *attrs;
+	size_t nattrs;
+	bool started;
+	uint64_t data_offset;
+	uint64_t data_size;      /* in the file and in the header */
+	uint8_t *buf;            /* whole records not yet written */
+	size_t buf_len;
+	struct index_entry *index;
+	size_t nindex, index_cap;
+	struct pd_buf build_ids;
+	char *strings[NR_STRING_FEATURES];
+	char *cmdline;
+	size_t cmdline_size;
+	bool have_nr_cpus;
+	uint32_t nr_avail, nr_online;
+	int error;               /* sticky after a failed write */
+};
+
+static int io_error(struct hwt_pd_writer *w, int err, const char *what)
+{
+	if (err == ENOSPC || err == EDQUOT)
+		w->error = hwt_error(HWT_ERR_NOSPC, "%s: no space left on the "
+				     "device; the capture ends here with %" PRIu64
+				     " bytes of records kept, and the file reads "
+				     "up to them", w->path, w->data_size);
+	else
+		w->error = hwt_error(HWT_ERR_IO, "%s: %s failed after %" PRIu64
+				     " bytes of records: %s", w->path, what,
+				     w->data_size, strerror(err));
+	return w->error;
+}
+
+/* Writes all of @len or returns how much was written and sets errno. */
+static size_t pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const uint8_t *)buf + done, len - done,
+				   (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			break;
+		}
+		done += (size_t)n;
+	}
+	return done;
+}
+
+int hwt_pd_writer_open(const char *path, struct hwt_pd_writer **out)
+{
+	struct hwt_pd_writer *w;
+	int err;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory creating %s", path);
+	w->path = strdup(path);
+	w->buf = malloc(BUFFER_SIZE);
+	if (!w->path || !w->buf) {
+		free(w->path);
+		free(w->buf);
+		free(w);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory creating %s", path);
+	}
+	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		err = errno;
+		free(w->path);
+		free(w->buf);
+		free(w);
+		if (err == EACCES || err == EPERM || err == EROFS)
+			return hwt_error(HWT_ERR_PERM, "cannot create %s: %s",
+					 path, strerror(err));
+		return hwt_error(HWT_ERR_IO, "cannot create %s: %s", path,
+				 strerror(err));
+	}
+	*out = w;
+	return 0;
+}
+
+int hwt_pd_writer_add_attr(struct hwt_pd_writer *w,
+			   const struct perf_event_attr *attr,
+			   const uint64_t *ids, size_t nids, const char *name)
+{
+	struct wattr *attrs, *a;
+
+	if (w->started)
+		return hwt_error(HWT_ERR_INVAL, "%s: events must be declared "
+				 "before the first record", w->path);
+	attrs = realloc(w->attrs, (w->nattrs + 1) * sizeof(*attrs));
+	if (!attrs)
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	w->attrs = attrs;
+	a = &attrs[w->nattrs];
+	memset(a, 0, sizeof(*a));
+	a->attr = *attr;
+	a->attr.size = sizeof(a->attr);
+	a->ids = malloc((nids ? nids : 1) * sizeof(uint64_t));
+	a->name = name ? strdup(name) : NULL;
+	if (!a->ids || (name && !a->name)) {
+		free(a->ids);
+		free(a->name);
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	}
+	if (nids)
+		memcpy(a->ids, ids, nids * sizeof(uint64_t));
+	a->nids = nids;
+	w->nattrs++;
+	return 0;
+}
+
+static void put_header(uint8_t *h, const struct hwt_pd_writer *w,
+		       uint64_t attrs_offset, const uint64_t *features)
+{
+	memset(h, 0, PD_FILE_HEADER_SIZE);
+	pd_put64(h, PD_MAGIC2);
+	pd_put64(h + 8, PD_FILE_HEADER_SIZE);
+	pd_put64(h + 16, sizeof(struct perf_event_attr) + PD_SECTION_SIZE);
+	pd_put64(h + 24, attrs_offset);
+	pd_put64(h + 32, w->nattrs * (sizeof(struct perf_event_attr) +
+				      PD_SECTION_SIZE));
+	pd_put64(h + 40, w->data_offset);
+	pd_put64(h + 48, w->data_size);
+	for (int i = 0; i < 4; i++)
+		pd_put64(h + 72 + 8 * i, features ? features[i] : 0);
+}
+
+/* The attributes follow the ids, which follow the header. */
+static uint64_t attrs_offset(const struct hwt_pd_writer *w)
+{
+	uint64_t off = PD_FILE_HEADER_SIZE;
+
+	for (size_t i = 0; i < w->nattrs; i++)
+		off += w->attrs[i].nids * 8;
+	return off;
+}
+
+/* Writes the ids, the attributes and a header describing an empty data
+ * section: from here on the file is a valid perf.data file. */
+static int start(struct hwt_pd_writer *w)
+{
+	struct pd_buf b = {0};
+	uint8_t h[PD_FILE_HEADER_SIZE];
+	size_t n;
+
+	if (w->error)
+		return w->error;
+	pd_buf_put(&b, NULL, PD_FILE_HEADER_SIZE);
+	for (size_t i = 0; i < w->nattrs; i++)
+		pd_buf_put(&b, w->attrs[i].ids, w->attrs[i].nids * 8);
+	for (size_t i = 0, off = PD_FILE_HEADER_SIZE; i < w->nattrs; i++) {
+		pd_buf_put(&b, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+		pd_buf_put_u64(&b, w->attrs[i].nids ? off : 0);
+		pd_buf_put_u64(&b, w->attrs[i].nids * 8);
+		off += w->attrs[i].nids * 8;
+	}
+	pd_buf_pad8(&b);
+	if (b.oom) {
+		pd_buf_free(&b);
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	}
+	w->data_offset = b.len;
+	w->data_size = 0;
+	put_header(h, w, attrs_offset(w), NULL);
+	memcpy(b.p, h, sizeof(h));
+	n = pwrite_all(w->fd, b.p, b.len, 0);
+	pd_buf_free(&b);
+	if (n < w->data_offset)
+		return io_error(w, errno, "writing the header");
+	w->started = true;
+	return 0;
+}
+
+static int update_header_size(struct hwt_pd_writer *w)
+{
+	uint8_t v[8];
+
+	pd_put64(v, w->data_size);
+	if (pwrite_all(w->fd, v, sizeof(v), 48) != sizeof(v))
+		return io_error(w, errno, "updating the header");
+	return 0;
+}
+
+/* The end of the last whole record within the first @len bytes of
+ * @records (AUXTRACE payloads belong to their record). */
+static size_t whole_records(const uint8_t *records, size_t total, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos + PD_EVENT_HEADER_SIZE <= total) {
+		uint32_t type = pd_u32(records + pos);
+		uint16_t size = pd_u16(records + pos + 6);
+		uint64_t next = pos + size +
+				pd_trailing_bytes(records + pos, type, size);
+
+		if (next > len)
+			break;
+		pos = (size_t)next;
+	}
+	return pos;
+}
+
+/* Appends @len bytes of whole records at the end of the data section;
+ * on a short write keeps the whole records that made it. */
+static int append(struct hwt_pd_writer *w, const uint8_t *records, size_t len)
+{
+	size_t n = pwrite_all(w->fd, records, len, w->data_offset + w->data_size);
+	int err = errno;
+
+	if (n == len) {
+		w->data_size += len;
+		return update_header_size(w);
+	}
+	w->data_size += whole_records(records, len, n);
+	update_header_size(w);
+	/* Give the partial record's blocks back to the full disk. */
+	if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
+		err = err ? err : errno;
+	return io_error(w, err, "writing records");
+}
+
+int hwt_pd_writer_flush(struct hwt_pd_writer *w)
+{
+	int err;
+
+	if (w->error)
+		return w->error;
+	if (!w->started && (err = start(w)))
+		return err;
+	if (!w->buf_len)
+		return 0;
+	err = append(w, w->buf, w->buf_len);
+	w->buf_len = 0;
+	return err;
+}
+
+static int buffer(struct hwt_pd_writer *w, const void *data, size_t len)
+{
+	int err;
+
+	if (w->buf_len + len > BUFFER_SIZE && (err = hwt_pd_writer_flush(w)))
+		return err;
+	memcpy(w->buf + w->buf_len, data, len);
+	w->buf_len += len;
+	return 0;
+}
+
+int hwt_pd_writer_record(struct hwt_pd_writer *w, const void *record)
+{
+	const uint8_t *rec = record;
+	uint32_t type = pd_u32(rec);
+	uint16_t size = pd_u16(rec + 6);
+	int err;
+
+	if (w->error)
+		return w->error;
+	if (size < PD_EVENT_HEADER_SIZE || size % 8)
+		return hwt_error(HWT_ERR_INVAL, "%s: record of type %u has size "
+				 "%u; records are whole u64s, header included",
+				 w->path, type, size);
+	if (type == HWT_PD_RECORD_AUXTRACE ||
+	    type == HWT_PD_RECORD_HEADER_TRACING_DATA)
+		return hwt_error(HWT_ERR_INVAL, "%s: a record of type %u carries "
+				 "a payload; write AUXTRACE records with "
+				 "hwt_pd_writer_auxtrace", w->path, type);
+	if (!w->started && (err = start(w)))
+		return err;
+	err = buffer(w, rec, size);
+	/* perf writes a round marker after each pass over the rings: a good
+	 * point to make the file readable up to here. */
+	if (!err && type == HWT_PD_RECORD_FINISHED_ROUND)
+		err = hwt_pd_writer_flush(w);
+	return err;
+}
+
+int hwt_pd_writer_auxtrace(struct hwt_pd_writer *w,
+			   const struct hwt_pd_auxtrace *aux, const void *data)
+{
+	uint8_t h[PD_AUXTRACE_HEADER_SIZE] = {0};
+	static const uint8_t zeros[8];
+	uint64_t padded = pd_align8(aux->size), offset;
+	size_t pad = (size_t)(padded - aux->size);
+	int err;
+
+	if (w->error)
+		return w->error;
+	if (!w->started && (err = start(w)))
+		return err;
+	if (w->nindex == w->index_cap) {
+		size_t cap = w->index_cap ? w->index_cap * 2 : 64;
+		struct index_entry *p = realloc(w->index, cap * sizeof(*p));
+
+		if (!p)
+			return hwt_error(HWT_ERR_NOMEM, "%s: out of memory",
+					 w->path);
+		w->index = p;
+		w->index_cap = cap;
+	}
+	pd_put32(h, HWT_PD_RECORD_AUXTRACE);
+	pd_put16(h + 6, PD_AUXTRACE_HEADER_SIZE);
+	pd_put64(h + 8, padded);
+	pd_put64(h + 16, aux->offset);
+	pd_put64(h + 24, aux->reference);
+	pd_put32(h + 32, aux->idx);
+	pd_put32(h + 36, aux->tid);
+	pd_put32(h + 40, aux->cpu);
+	offset = w->data_offset + w->data_size + w->buf_len;
+	if (PD_AUXTRACE_HEADER_SIZE + padded <= BUFFER_SIZE) {
+		if (w->buf_len + PD_AUXTRACE_HEADER_SIZE + padded > BUFFER_SIZE &&
+		    (err = hwt_pd_writer_flush(w)))
+			return err;
+		offset = w->data_offset + w->data_size + w->buf_len;
+		memcpy(w->buf + w->buf_len, h, sizeof(h));
+		memcpy(w->buf + w->buf_len + sizeof(h), data, (size_t)aux->size);
+		memcpy(w->buf + w->buf_len + sizeof(h) + aux->size, zeros, pad);
+		w->buf_len += sizeof(h) + (size_t)padded;
+	} else {
+		uint64_t at;
+		size_t n;
+
+		if ((err = hwt_pd_writer_flush(w)))
+			return err;
+		offset = at = w->data_offset + w->data_size;
+		n = pwrite_all(w->fd, h, sizeof(h), at);
+		if (n == sizeof(h))
+			n += pwrite_all(w->fd, data, (size_t)aux->size, at + n);
+		if (n == sizeof(h) + aux->size)
+			n += pwrite_all(w->fd, zeros, pad, at + n);
+		if (n != sizeof(h) + padded) {
+			err = errno;
+			if (ftruncate(w->fd, (off_t)at))
+				err = err ? err : errno;
+			return io_error(w, err, "writing an AUXTRACE payload");
+		}
+		w->data_size += n;
+		if ((err = update_header_size(w)))
+			return err;
+	}
+	w->index[w->nindex].offset = offset;
+	w->index[w->nindex++].size = PD_AUXTRACE_HEADER_SIZE;
+	return 0;
+}
+
+int hwt_pd_writer_set_feature(struct hwt_pd_writer *w,
+			      enum hwt_pd_feature feature, const void *data,
+			      size_t size)
+{
+	char *copy;
+
+	if (feature != HWT_PD_FEAT_CMDLINE &&
+	    feature != HWT_PD_FEAT_HOSTNAME && feature != HWT_PD_FEAT_OSRELEASE &&
+	    feature != HWT_PD_FEAT_VERSION && feature != HWT_PD_FEAT_ARCH &&
+	    feature != HWT_PD_FEAT_CPUDESC && feature != HWT_PD_FEAT_CPUID)
+		return hwt_error(HWT_ERR_INVAL, "%s: feature %d is not a string "
+				 "feature", w->path, feature);
+	copy = malloc(size + 1);
+	if (!copy)
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	if (feature == HWT_PD_FEAT_CMDLINE) {
+		free(w->cmdline);
+		w->cmdline = copy;
+		w->cmdline_size = size;
+	} else {
+		free(w->strings[feature]);
+		w->strings[feature] = copy;
+	}
+	return 0;
+}
+
+int hwt_pd_writer_add_build_id(struct hwt_pd_writer *w, int32_t pid,
+			       uint16_t misc, const uint8_t *build_id,
+			       size_t size, const char *filename)
+{
+	size_t len = strlen(filename) + 1;
+	size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+	uint8_t rec[8 + 4 + 24] = {0};
+
+	if (size > 20)
+		return hwt_error(HWT_ERR_INVAL, "%s: build id of %zu bytes; at "
+				 "most 20", w->path, size);
+	pd_put32(rec, HWT_PD_RECORD_HEADER_BUILD_ID);
+	pd_put16(rec + 4, misc | PD_MISC_BUILD_ID_SIZE);
+	pd_put16(rec + 6, (uint16_t)(sizeof(rec) + padded));
+	pd_put32(rec + 8, (uint32_t)pid);
+	memcpy(rec + 12, build_id, size);
+	rec[12 + 20] = (uint8_t)size;
+	pd_buf_put(&w->build_ids, rec, sizeof(rec));
+	pd_buf_put(&w->build_ids, filename, len);
+	pd_buf_put(&w->build_ids, NULL, padded - len);
+	if (w->build_ids.oom)
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	return 0;
+}
+
+int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *w, uint32_t nr_avail,
+			      uint32_t nr_online)
+{
+	w->have_nr_cpus = true;
+	w->nr_avail = nr_avail;
+	w->nr_online = nr_online;
+	return 0;
+}
+
+uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *w)
+{
+	return w->data_size + w->buf_len;
+}
+
+/* Encodes feature @bit into @b; returns false when the file gets none. */
+static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
+			   struct pd_buf *b)
+{
+	char *s;
+
+	switch (bit) {
+	case HWT_PD_FEAT_BUILD_ID:
+		pd_buf_put(b, w->build_ids.p, w->build_ids.len);
+		return true;
+	case HWT_PD_FEAT_HOSTNAME:
+	case HWT_PD_FEAT_OSRELEASE:
+	case HWT_PD_FEAT_VERSION:
+	case HWT_PD_FEAT_ARCH:
+	case HWT_PD_FEAT_CPUDESC:
+	case HWT_PD_FEAT_CPUID:
+		s = w->strings[bit] ? strdup(w->strings[bit])
+				    : pd_host_feature((enum hwt_pd_feature)bit);
+		if (!s)
+			return false;
+		pd_buf_put_string(b, s);
+		free(s);
+		return true;
+	case HWT_PD_FEAT_NRCPUS:
+		if (!w->have_nr_cpus) {
+			long conf = sysconf(_SC_NPROCESSORS_CONF);
+			long onln = sysconf(_SC_NPROCESSORS_ONLN);
+
+			w->nr_avail = conf > 0 ? (uint32_t)conf : 1;
+			w->nr_online = onln > 0 ? (uint32_t)onln : w->nr_avail;
+		}
+		pd_buf_put_u32(b, w->nr_avail);
+		pd_buf_put_u32(b, w->nr_online);
+		return true;
+	case HWT_PD_FEAT_CMDLINE: {
+		size_t size = w->cmdline_size, nr = 0;
+		char *args = w->cmdline, *host = NULL;
+
+		if (!args)
+			args = host = pd_host_cmdline(&size);
+		if (!args)
+			return false;
+		for (size_t i = 0; i < size; i++)
+			nr += args[i] == '\0';
+		if (size && args[size - 1] != '\0')
+			nr++;
+		pd_buf_put_u32(b, (uint32_t)nr);
+		for (size_t i = 0; i < size; i += strlen(args + i) + 1)
+			pd_buf_put_string(b, args + i);
+		free(host);
+		return true;
+	}
+	case HWT_PD_FEAT_EVENT_DESC:
+		pd_buf_put_u32(b, (uint32_t)w->nattrs);
+		pd_buf_put_u32(b, sizeof(struct perf_event_attr));
+		for (size_t i = 0; i < w->nattrs; i++) {
+			pd_buf_put(b, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+			pd_buf_put_u32(b, (uint32_t)w->attrs[i].nids);
+			pd_buf_put_string(b, w->attrs[i].name ? w->attrs[i].name
+							      : "unknown");
+			pd_buf_put(b, w->attrs[i].ids, w->attrs[i].nids * 8);
+		}
+		return true;
+	case HWT_PD_FEAT_AUXTRACE:
+		if (!w->nindex)
+			return false;
+		pd_buf_put_u64(b, w->nindex);
+		for (size_t i = 0; i < w->nindex; i++) {
+			pd_buf_put_u64(b, w->index[i].offset);
+			pd_buf_put_u64(b, w->index[i].size);
+		}
+		return true;
+	}
+	return false;
+}
+
+static const unsigned int written_features[] = {
+	HWT_PD_FEAT_BUILD_ID, HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE,
+	HWT_PD_FEAT_VERSION, HWT_PD_FEAT_ARCH, HWT_PD_FEAT_NRCPUS,
+	HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID, HWT_PD_FEAT_CMDLINE,
+	HWT_PD_FEAT_EVENT_DESC, HWT_PD_FEAT_AUXTRACE,
+};
+#define NR_WRITTEN (sizeof(written_features) / sizeof(written_features[0]))
+
+static int write_features(struct hwt_pd_writer *w)
+{
+	struct pd_buf sections[NR_WRITTEN] = {{0}};
+	struct pd_buf table = {0}, body = {0};
+	uint64_t features[4] = {0}, table_off, off;
+	uint8_t h[PD_FILE_HEADER_SIZE];
+	size_t nfeat = 0, n;
+	bool have[NR_WRITTEN];
+	int err = 0;
+
+	for (size_t i = 0; i < NR_WRITTEN; i++) {
+		have[i] = encode_feature(w, written_features[i], &sections[i]);
+		if (have[i]) {
+			features[written_features[i] / 64] |=
+				1ULL << (written_features[i] % 64);
+			nfeat++;
+		}
+	}
+	table_off = w->data_offset + w->data_size;
+	off = table_off + nfeat * PD_SECTION_SIZE;
+	for (size_t i = 0; i < NR_WRITTEN; i++) {
+		if (!have[i])
+			continue;
+		pd_buf_put_u64(&table, off);
+		pd_buf_put_u64(&table, sections[i].len);
+		pd_buf_put(&body, sections[i].p, sections[i].len);
+		off += sections[i].len;
+		if (sections[i].oom)
+			table.oom = true;
+	}
+	if (table.oom || body.oom) {
+		err = hwt_error(HWT_ERR_NOMEM, "%s: out of memory writing the "
+				"feature sections", w->path);
+		goto out;
+	}
+	n = pwrite_all(w->fd, table.p, table.len, table_off);
+	if (n == table.len)
+		n += pwrite_all(w->fd, body.p, body.len, table_off + n);
+	if (n != table.len + body.len) {
+		err = io_error(w, errno, "writing the feature sections");
+		if (ftruncate(w->fd, (off_t)table_off))
+			err = io_error(w, errno, "truncating");
+		goto out;
+	}
+	put_header(h, w, attrs_offset(w), features);
+	if (pwrite_all(w->fd, h, sizeof(h), 0) != sizeof(h))
+		err = io_error(w, errno, "writing the final header");
+out:
+	for (size_t i = 0; i < NR_WRITTEN; i++)
+		pd_buf_free(&sections[i]);
+	pd_buf_free(&table);
+	pd_buf_free(&body);
+	return err;
+}
+
+int hwt_pd_writer_close(struct hwt_pd_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	err = hwt_pd_writer_flush(w);
+	if (!err)
+		err = write_features(w);
+	if (close(w->fd) && !err)
+		err = hwt_error(HWT_ERR_IO, "%s: close failed: %s", w->path,
+				strerror(errno));
+	for (size_t i = 0; i < w->nattrs; i++) {
+		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
+	for (int i = 0; i < NR_STRING_FEATURES; i++)
+		free(w->strings[i]);
+	free(w->attrs);
+	free(w->index);
+	free(w->cmdline);
+	free(w->buf);
+	free(w->path);
+	pd_buf_free(&w->build_ids);
+	free(w);
+	return err;
+}
