@@ -1,2 +1,320 @@
+/* sw_branch captures as perf.data: the stepping engine's BTS records
+ * become AUXTRACE buffers of a per-thread intel_bts-style event, with the
+ * sideband perf itself would synthesize for an already running process
+ * (COMM, MMAP2 of its executable mappings) and ITRACE_START. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/sw-branch/swb_trace.h"
+#include "backends/x86-bts/bts_format.h"
 #include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+/* The perf event type the capture declares for its trace event. There is
+ * no kernel PMU behind it; the decoder matches the event by this number
+ * (AUXTRACE_INFO priv[0]), as perf does. */
+#define SWB_PMU_TYPE 0x5357u
+#define SWB_AUX_ID 1
+#define SWB_DUMMY_ID 2
+#define SWB_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_IDENTIFIER)
+#define DEFAULT_CHUNK (64u * 1024)
+
+struct sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+};
+
+struct swb_out {
+	struct hwt_pd_writer *w;
+	pid_t pid;
+	uint8_t *chunk;
+	size_t len, cap;
+	uint64_t offset; /* of the chunk in the AUX stream */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void put_sid(uint8_t *p, pid_t pid, uint64_t id)
+{
+	struct sample_id s = {(uint32_t)pid, (uint32_t)pid, now_ns(), id};
+	memcpy(p, &s, sizeof(s));
+}
+
+/* The AUXTRACE_INFO of perf's intel_bts: pmu type, time conversion (here
+ * the identity: our "TSC" is perf time), and snapshot mode. */
+static int write_info(struct hwt_pd_writer *w)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t type, reserved;
+		uint64_t priv[HWT_BTS_INFO_WORDS];
+	} rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.h.type = HWT_PD_RECORD_AUXTRACE_INFO;
+	rec.h.size = sizeof(rec);
+	rec.type = HWT_AUXTRACE_INTEL_BTS;
+	rec.priv[HWT_BTS_INFO_PMU_TYPE] = SWB_PMU_TYPE;
+	rec.priv[HWT_BTS_INFO_TIME_SHIFT] = 0;
+	rec.priv[HWT_BTS_INFO_TIME_MULT] = 1;
+	rec.priv[HWT_BTS_INFO_TIME_ZERO] = 0;
+	rec.priv[HWT_BTS_INFO_CAP_USER_TIME_ZERO] = 1;
+	rec.priv[HWT_BTS_INFO_SNAPSHOT_MODE] = 0;
+	return hwt_pd_writer_record(w, &rec);
+}
+
+static int write_comm(struct swb_out *o, pid_t pid, const char *exe)
+{
+	uint8_t rec[sizeof(struct perf_event_header) + 8 + 16 +
+		    sizeof(struct sample_id)];
+	struct perf_event_header *h = (void *)rec;
+	char name[64] = "", path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = 0;
+		fclose(f);
+	}
+	if (!name[0]) {
+		const char *slash = strrchr(exe, '/');
+		snprintf(name, sizeof(name), "%s", slash ? slash + 1 : exe);
+	}
+	memset(rec, 0, sizeof(rec));
+	h->type = PERF_RECORD_COMM;
+	h->size = sizeof(rec);
+	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+	memcpy(rec + sizeof(*h), ids, 8);
+	memcpy(rec + sizeof(*h) + 8, name, strnlen(name, 15));
+	put_sid(rec + sizeof(*h) + 24, pid, SWB_DUMMY_ID);
+	return hwt_pd_writer_record(o->w, rec);
+}
+
+static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m,
+		       const char *name)
+{
+	uint8_t rec[sizeof(struct perf_event_header) + 64 + 4096 +
+		    sizeof(struct sample_id)];
+	struct perf_event_header *h = (void *)rec;
+	size_t nlen = strlen(name) + 1, padded = (nlen + 7) & ~(size_t)7;
+	uint8_t *p = rec + sizeof(*h);
+
+	if (padded > 4096)
+		return 0; /* perf would truncate it too; the range stays unnamed */
+	memset(rec, 0, sizeof(rec));
+	h->type = PERF_RECORD_MMAP2;
+	h->misc = PERF_RECORD_MISC_USER;
+	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+	uint64_t geom[3] = {m->start, m->end - m->start, m->offset};
+	uint32_t dev[2] = {m->maj, m->min};
+	uint64_t ino[2] = {m->ino, 0};
+	uint32_t prot = 0, flags = m->prot[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	prot |= m->prot[0] == 'r' ? PROT_READ : 0;
+	prot |= m->prot[1] == 'w' ? PROT_WRITE : 0;
+	prot |= m->prot[2] == 'x' ? PROT_EXEC : 0;
+	memcpy(p, ids, 8); p += 8;
+	memcpy(p, geom, 24); p += 24;
+	memcpy(p, dev, 8); p += 8;
+	memcpy(p, ino, 16); p += 16;
+	memcpy(p, &prot, 4); p += 4;
+	memcpy(p, &flags, 4); p += 4;
+	memcpy(p, name, nlen); p += padded;
+	put_sid(p, pid, SWB_DUMMY_ID);
+	p += sizeof(struct sample_id);
+	h->size = (uint16_t)(p - rec);
+	return hwt_pd_writer_record(o->w, rec);
+}
+
+static int write_itrace_start(struct swb_out *o, pid_t pid)
+{
+	uint8_t rec[sizeof(struct perf_event_header) + 8 + sizeof(struct sample_id)];
+	struct perf_event_header *h = (void *)rec;
+	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+
+	memset(rec, 0, sizeof(rec));
+	h->type = PERF_RECORD_ITRACE_START;
+	h->size = sizeof(rec);
+	memcpy(rec + sizeof(*h), ids, 8);
+	put_sid(rec + sizeof(*h) + 8, pid, SWB_AUX_ID);
+	return hwt_pd_writer_record(o->w, rec);
+}
+
+static int on_start(void *arg, pid_t pid, const char *exe,
+		    const struct hwt_swb_maps *maps)
+{
+	struct swb_out *o = arg;
+	int err;
+
+	o->pid = pid;
+	if ((err = write_comm(o, pid, exe)))
+		return err;
+	for (size_t i = 0; i < maps->n; i++) {
+		const struct hwt_swb_map *m = &maps->v[i];
+		if (!m->exec)
+			continue;
+		if (!m->path) {
+			/* perf names the vDSO; its code is not in a file. */
+			err = 0;
+			continue;
+		}
+		if ((err = write_mmap2(o, pid, m, m->path)))
+			return err;
+	}
+	return write_itrace_start(o, pid);
+}
+
+/* perf's intel_bts decoder does not look at a buffer's last 24 bytes, so
+ * each buffer ends with one all-zero (padding) record, as the kernel's
+ * driver pads its buffers with zeros. */
+static int flush_chunk(struct swb_out *o)
+{
+	if (!o->len)
+		return 0;
+	memset(o->chunk + o->len, 0, HWT_BTS_RECORD_SIZE);
+	o->len += HWT_BTS_RECORD_SIZE;
+	struct hwt_pd_auxtrace aux = {
+		.size = o->len, .offset = o->offset, .reference = now_ns(),
+		.idx = 0, .tid = (uint32_t)o->pid, .cpu = (uint32_t)-1,
+	};
+	int err = hwt_pd_writer_auxtrace(o->w, &aux, o->chunk);
+	o->offset += o->len;
+	o->len = 0;
+	return err;
+}
+
+static int on_record(void *arg, const uint8_t *rec)
+{
+	struct swb_out *o = arg;
+
+	memcpy(o->chunk + o->len, rec, HWT_BTS_RECORD_SIZE);
+	o->len += HWT_BTS_RECORD_SIZE;
+	if (o->len + HWT_BTS_RECORD_SIZE >= o->cap)
+		return flush_chunk(o);
+	return 0;
+}
+
+static int add_attrs(struct hwt_pd_writer *w)
+{
+	struct perf_event_attr a;
+	uint64_t id;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = SWB_PMU_TYPE;
+	a.sample_period = 1;
+	a.sample_type = SWB_SAMPLE_TYPE;
+	a.sample_id_all = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	id = SWB_AUX_ID;
+	if ((err = hwt_pd_writer_add_attr(w, &a, &id, 1, "sw_branch//u")))
+		return err;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_period = 1;
+	a.sample_type = SWB_SAMPLE_TYPE;
+	a.sample_id_all = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.mmap = 1;
+	a.mmap2 = 1;
+	a.comm = 1;
+	a.task = 1;
+	id = SWB_DUMMY_ID;
+	return hwt_pd_writer_add_attr(w, &a, &id, 1, "dummy:u");
+}
+
+static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opts)
+{
+	struct utsname u;
+	char cmdline[4096];
+	size_t len = 0;
+
+	if (!uname(&u)) {
+		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_HOSTNAME, u.nodename,
+					  strlen(u.nodename) + 1);
+		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_OSRELEASE, u.release,
+					  strlen(u.release) + 1);
+		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_ARCH, u.machine,
+					  strlen(u.machine) + 1);
+	}
+	hwt_pd_writer_set_feature(w, HWT_PD_FEAT_VERSION, "hwtrace sw_branch",
+				  sizeof("hwtrace sw_branch"));
+	for (size_t i = 0; opts->argv[i]; i++) {
+		size_t n = strlen(opts->argv[i]) + 1;
+		if (len + n > sizeof(cmdline))
+			break;
+		memcpy(cmdline + len, opts->argv[i], n);
+		len += n;
+	}
+	if (len)
+		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, len);
+}
+
+int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
+{
+	struct hwt_swb_stats local;
+	struct swb_out o = {0};
+	int err;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	if (!opts || opts->size < sizeof(*opts) || !opts->output || !opts->argv ||
+	    !opts->argv[0])
+		return hwt_error(HWT_ERR_INVAL, "sw_branch needs options with "
+				 "size set, a program and an output file");
+	o.cap = opts->chunk_size ? (size_t)opts->chunk_size : DEFAULT_CHUNK;
+	o.cap -= o.cap % HWT_BTS_RECORD_SIZE;
+	if (o.cap < 2 * HWT_BTS_RECORD_SIZE)
+		o.cap = 2 * HWT_BTS_RECORD_SIZE;
+	o.chunk = malloc(o.cap);
+	if (!o.chunk)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+	if ((err = hwt_pd_writer_open(opts->output, &o.w))) {
+		free(o.chunk);
+		return err;
+	}
+	set_features(o.w, opts);
+	err = add_attrs(o.w);
+	if (!err)
+		err = write_info(o.w);
+	if (!err) {
+		struct hwt_swb_trace_cbs cbs = {on_start, on_record, &o};
+		err = hwt_swb_trace(opts, &cbs, stats);
+	}
+	if (!err)
+		err = flush_chunk(&o);
+	int cerr = hwt_pd_writer_close(o.w);
+	if (!err)
+		err = cerr;
+	if (err)
+		unlink(opts->output);
+	free(o.chunk);
+	return err;
+}
+
+/* The recording half as the core sees it: sw_branch has no PMU to
+ * configure; hwtrace record runs it through hwt_swb_record. */
 const struct hwt_record_ops hwt_swb_record_ops = {0};

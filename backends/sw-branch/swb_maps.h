@@ -1,0 +1,35 @@
+/* A traced process's memory map (/proc/PID/maps) and symbol lookup in the
+ * ELF files mapped there. */
+#ifndef HWT_SWB_MAPS_H
+#define HWT_SWB_MAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct hwt_swb_map {
+	uint64_t start, end, offset;
+	uint32_t maj, min;
+	uint64_t ino;
+	bool exec;
+	char prot[5];
+	char *path; /* NULL for anonymous mappings */
+};
+
+struct hwt_swb_maps {
+	struct hwt_swb_map *v;
+	size_t n;
+};
+
+/* Reads /proc/@pid/maps. Errors: HWT_ERR_IO, HWT_ERR_NOMEM. */
+int hwt_swb_maps_read(pid_t pid, struct hwt_swb_maps *maps);
+void hwt_swb_maps_clear(struct hwt_swb_maps *maps);
+
+/* Resolves @spec ("sym", "sym+0x10", "0x401000") in the process, looking
+ * in @exe first, then in every mapped ELF file. Returns 0 with *addr set,
+ * HWT_ERR_NOENT when the symbol is in none of them (no message: the
+ * caller may retry later), HWT_ERR_CONFIG for a malformed spec. */
+int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
+		    const char *spec, uint64_t *addr);
+
+#endif

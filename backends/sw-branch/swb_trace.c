@@ -1,0 +1,411 @@
+/* ptrace single-stepping. After each step the new program counter is
+ * compared with the address after the instruction just executed: when they
+ * differ, a branch was taken. Instruction lengths come from the insn
+ * helper through a cache, so each code address is decoded once. */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/sw-branch/swb_trace.h"
+#include "backends/x86-bts/bts_format.h"
+#include "core/insn.h"
+#include "hwtrace/error.h"
+
+#if defined(__x86_64__)
+
+#define ICACHE_BITS 16
+#define ICACHE_SIZE (1u << ICACHE_BITS)
+
+struct icache_entry {
+	uint64_t addr;
+	uint8_t len;
+	uint8_t iclass;
+	bool valid;
+};
+
+struct tracer {
+	pid_t pid;
+	int mem_fd;
+	struct hwt_insn_decoder *dec;
+	struct icache_entry *icache;
+	const struct hwt_swb_trace_cbs *cbs;
+	struct hwt_swb_stats *st;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int get_pc(pid_t pid, uint64_t *pc)
+{
+	errno = 0;
+	long v = ptrace(PTRACE_PEEKUSER, pid,
+			(void *)offsetof(struct user_regs_struct, rip), NULL);
+	if (v == -1 && errno)
+		return hwt_error(HWT_ERR_IO, "ptrace(PEEKUSER) of pid %d: %s",
+				 (int)pid, strerror(errno));
+	*pc = (uint64_t)v;
+	return 0;
+}
+
+static int set_pc(pid_t pid, uint64_t pc)
+{
+	if (ptrace(PTRACE_POKEUSER, pid,
+		   (void *)offsetof(struct user_regs_struct, rip), (void *)pc))
+		return hwt_error(HWT_ERR_IO, "ptrace(POKEUSER) of pid %d: %s",
+				 (int)pid, strerror(errno));
+	return 0;
+}
+
+/* The instruction at @pc, decoded once per address. */
+static const struct icache_entry *insn_at(struct tracer *t, uint64_t pc)
+{
+	uint32_t h = (uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> (64 - ICACHE_BITS));
+	struct icache_entry *e = NULL;
+
+	for (uint32_t i = 0; i < 8; i++) {
+		struct icache_entry *c = &t->icache[(h + i) & (ICACHE_SIZE - 1)];
+		if (c->valid && c->addr == pc)
+			return c;
+		if (!c->valid && !e)
+			e = c;
+	}
+	if (!e)
+		e = &t->icache[h];
+	uint8_t code[HWT_INSN_MAX_SIZE];
+	ssize_t n = pread(t->mem_fd, code, sizeof(code), (off_t)pc);
+	struct hwt_insn insn;
+	e->addr = pc;
+	e->valid = true;
+	if (n <= 0 || hwt_insn_decode(t->dec, code, (size_t)n, pc, &insn)) {
+		/* Unreadable or undecodable: any next address is a branch. */
+		e->len = 0;
+		e->iclass = HWT_INSN_OTHER;
+	} else {
+		e->len = insn.size;
+		e->iclass = (uint8_t)insn.iclass;
+	}
+	return e;
+}
+
+static int put_record(struct tracer *t, uint64_t from, uint64_t to)
+{
+	uint8_t rec[HWT_BTS_RECORD_SIZE];
+	struct hwt_bts_record r = {from, to, 0};
+
+	hwt_bts_record_write(rec, &r);
+	t->st->bytes += sizeof(rec);
+	if (from && to)
+		t->st->branches++;
+	return t->cbs->on_record(t->cbs->arg, rec);
+}
+
+/* Waits for the next stop of the tracee. Returns 1 when stopped (with the
+ * signal in *sig), 0 when it ended (*status set), or an error. */
+static int wait_stop(pid_t pid, int *sig, int *status)
+{
+	for (;;) {
+		if (waitpid(pid, status, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return hwt_error(HWT_ERR_IO, "waitpid(%d): %s", (int)pid,
+					 strerror(errno));
+		}
+		if (WIFSTOPPED(*status)) {
+			*sig = WSTOPSIG(*status);
+			return 1;
+		}
+		if (WIFEXITED(*status) || WIFSIGNALED(*status))
+			return 0;
+	}
+}
+
+/* Runs the tracee until it executes @addr (a temporary int3 there). */
+static int run_to(struct tracer *t, uint64_t addr, const char *what)
+{
+	errno = 0;
+	long word = ptrace(PTRACE_PEEKTEXT, t->pid, (void *)addr, NULL);
+	if (word == -1 && errno)
+		return hwt_error(HWT_ERR_NOENT, "%s at 0x%llx is not mapped in "
+				 "pid %d: %s", what, (unsigned long long)addr,
+				 (int)t->pid, strerror(errno));
+	long trap = (long)(((unsigned long)word & ~0xfful) | 0xcc);
+	if (ptrace(PTRACE_POKETEXT, t->pid, (void *)addr, (void *)trap))
+		return hwt_error(HWT_ERR_IO, "cannot set a breakpoint at %s "
+				 "(0x%llx): %s", what, (unsigned long long)addr,
+				 strerror(errno));
+	int sig = 0, status = 0;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, t->pid, NULL,
+			   (void *)(long)(sig == SIGTRAP ? 0 : sig)))
+			return hwt_error(HWT_ERR_IO, "ptrace(CONT): %s",
+					 strerror(errno));
+		int r = wait_stop(t->pid, &sig, &status);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			t->st->exited = true;
+			t->st->exit_status = status;
+			return hwt_error(HWT_ERR_NOENT, "the program ended before "
+					 "it reached %s (0x%llx)", what,
+					 (unsigned long long)addr);
+		}
+		uint64_t pc;
+		int err = get_pc(t->pid, &pc);
+		if (err)
+			return err;
+		if (sig == SIGTRAP && pc == addr + 1)
+			break;
+	}
+	if (ptrace(PTRACE_POKETEXT, t->pid, (void *)addr, (void *)word))
+		return hwt_error(HWT_ERR_IO, "cannot remove the breakpoint at "
+				 "0x%llx: %s", (unsigned long long)addr,
+				 strerror(errno));
+	return set_pc(t->pid, addr);
+}
+
+static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
+		     uint64_t max_insns)
+{
+	uint64_t pc = start;
+	int sig = 0, status = 0, err;
+
+	if ((err = put_record(t, 0, start)))
+		return err;
+	for (;;) {
+		if (stop && pc == stop) {
+			t->st->stopped = true;
+			return put_record(t, pc, 0);
+		}
+		if (max_insns && t->st->insns >= max_insns)
+			return put_record(t, pc, 0);
+		const struct icache_entry *cur = insn_at(t, pc);
+		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL,
+			   (void *)(long)(sig == SIGTRAP ? 0 : sig)))
+			return hwt_error(HWT_ERR_IO, "ptrace(SINGLESTEP) of pid "
+					 "%d: %s", (int)t->pid, strerror(errno));
+		int r = wait_stop(t->pid, &sig, &status);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			/* The instruction ended the process (exit_group). */
+			t->st->insns++;
+			t->st->exited = true;
+			t->st->exit_status = status;
+			return put_record(t, pc + cur->len, 0);
+		}
+		uint64_t next;
+		if ((err = get_pc(t->pid, &next)))
+			return err;
+		if (next == pc && cur->iclass == HWT_INSN_OTHER)
+			continue; /* a rep iteration, or a signal before it ran */
+		t->st->insns++;
+		if (next != pc + cur->len && (err = put_record(t, pc, next)))
+			return err;
+		pc = next;
+	}
+}
+
+/* Child side of fork: report failure through @fd as one int errno, with
+ * the failing step in the second. */
+static void child(int fd, const struct hwt_swb_opts *o)
+{
+	int msg[2];
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		msg[0] = 1;
+		msg[1] = errno;
+		if (write(fd, msg, sizeof(msg)) < 0)
+			_exit(126);
+		_exit(126);
+	}
+	if (o->quiet_child) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+	}
+	execvp(o->argv[0], o->argv);
+	msg[0] = 2;
+	msg[1] = errno;
+	if (write(fd, msg, sizeof(msg)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int launch(const struct hwt_swb_opts *o, pid_t *out)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return hwt_error(HWT_ERR_IO, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return hwt_error(HWT_ERR_IO, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		child(p[1], o);
+	}
+	close(p[1]);
+	int msg[2] = {0, 0}, sig, status;
+	ssize_t n = read(p[0], msg, sizeof(msg));
+	close(p[0]);
+	int r = wait_stop(pid, &sig, &status);
+	if (n == (ssize_t)sizeof(msg)) {
+		if (r == 1)
+			kill(pid, SIGKILL);
+		if (msg[0] == 1)
+			return hwt_error(HWT_ERR_PERM, "ptrace is not allowed "
+					 "here: %s (check /proc/sys/kernel/yama/"
+					 "ptrace_scope and seccomp)", strerror(msg[1]));
+		return hwt_error(msg[1] == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
+				 "cannot run %s: %s", o->argv[0], strerror(msg[1]));
+	}
+	if (r < 0)
+		return r;
+	if (r == 0 || sig != SIGTRAP)
+		return hwt_error(HWT_ERR_IO, "%s did not stop at exec under "
+				 "ptrace", o->argv[0]);
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)PTRACE_O_EXITKILL);
+	*out = pid;
+	return 0;
+}
+
+static int resolve(pid_t pid, const char *exe, const char *spec,
+		   uint64_t *addr, bool quiet)
+{
+	struct hwt_swb_maps maps;
+	int err = hwt_swb_maps_read(pid, &maps);
+	if (err)
+		return err;
+	err = hwt_swb_resolve(&maps, exe, spec, addr);
+	hwt_swb_maps_clear(&maps);
+	if (err == HWT_ERR_NOENT && !quiet)
+		return hwt_error(HWT_ERR_NOENT, "symbol '%s' is in neither %s "
+				 "nor the libraries it has loaded (is the "
+				 "program stripped?)", spec, exe);
+	return err;
+}
+
+static int trace(struct tracer *t, const struct hwt_swb_opts *o)
+{
+	char exe[4096], link[64];
+	uint64_t start = 0, stop = 0;
+	int err;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->pid);
+	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return hwt_error(HWT_ERR_IO, "%s: %s", link, strerror(errno));
+	exe[n] = 0;
+	snprintf(link, sizeof(link), "/proc/%d/mem", (int)t->pid);
+	t->mem_fd = open(link, O_RDONLY | O_CLOEXEC);
+	if (t->mem_fd < 0)
+		return hwt_error(HWT_ERR_PERM, "%s: %s", link, strerror(errno));
+
+	if (o->start && (err = resolve(t->pid, exe, o->start, &start, false)))
+		return err;
+	bool stop_later = false;
+	if (o->stop) {
+		err = resolve(t->pid, exe, o->stop, &stop, true);
+		if (err == HWT_ERR_NOENT && o->start)
+			stop_later = true; /* maybe in a library not loaded yet */
+		else if (err)
+			return resolve(t->pid, exe, o->stop, &stop, false);
+	}
+	if (o->start) {
+		if ((err = run_to(t, start, o->start)))
+			return err;
+	} else if ((err = get_pc(t->pid, &start))) {
+		return err;
+	}
+	if (stop_later && (err = resolve(t->pid, exe, o->stop, &stop, false)))
+		return err;
+	t->st->start_addr = start;
+	t->st->stop_addr = stop;
+
+	struct hwt_swb_maps maps;
+	if ((err = hwt_swb_maps_read(t->pid, &maps)))
+		return err;
+	err = t->cbs->on_start ? t->cbs->on_start(t->cbs->arg, t->pid, exe, &maps)
+			       : 0;
+	hwt_swb_maps_clear(&maps);
+	if (err)
+		return err;
+
+	uint64_t t0 = now_ns();
+	err = step_loop(t, start, stop, o->max_insns);
+	t->st->elapsed_ns = now_ns() - t0;
+	return err;
+}
+
+int hwt_swb_trace(const struct hwt_swb_opts *o,
+		  const struct hwt_swb_trace_cbs *cbs,
+		  struct hwt_swb_stats *stats)
+{
+	struct tracer t = {.mem_fd = -1, .cbs = cbs, .st = stats};
+	int err, status;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!o || !o->argv || !o->argv[0] || !cbs || !cbs->on_record)
+		return hwt_error(HWT_ERR_INVAL, "sw_branch needs a program to run");
+	if ((err = hwt_insn_decoder_new(HWT_ISA_X86_64, &t.dec)))
+		return err;
+	t.icache = calloc(ICACHE_SIZE, sizeof(*t.icache));
+	if (!t.icache) {
+		hwt_insn_decoder_free(t.dec);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+	}
+	err = launch(o, &t.pid);
+	if (!err) {
+		stats->pid = t.pid;
+		err = trace(&t, o);
+		if (!stats->exited) {
+			if (err) {
+				kill(t.pid, SIGKILL);
+			} else if (ptrace(PTRACE_DETACH, t.pid, NULL, NULL)) {
+				err = hwt_error(HWT_ERR_IO, "ptrace(DETACH): %s",
+						strerror(errno));
+				kill(t.pid, SIGKILL);
+			}
+			while (waitpid(t.pid, &status, 0) < 0 && errno == EINTR)
+				;
+			if (!err)
+				stats->exit_status = status;
+		}
+	}
+	if (t.mem_fd >= 0)
+		close(t.mem_fd);
+	free(t.icache);
+	hwt_insn_decoder_free(t.dec);
+	return err;
+}
+
+#else
+
+int hwt_swb_trace(const struct hwt_swb_opts *o,
+		  const struct hwt_swb_trace_cbs *cbs,
+		  struct hwt_swb_stats *stats)
+{
+	return hwt_error(HWT_ERR_NOSUP, "sw_branch steps x86-64 programs only "
+			 "in this version");
+}
+
+#endif

@@ -1,0 +1,28 @@
+/* The stepping engine of sw_branch: runs a program under ptrace and turns
+ * every taken branch between the start and stop addresses into a BTS
+ * record. Where the records go is the caller's business (a perf.data file,
+ * or the emulated kernel's AUX ring). */
+#ifndef HWT_SWB_TRACE_H
+#define HWT_SWB_TRACE_H
+
+#include <sys/types.h>
+
+#include "backends/sw-branch/swb_maps.h"
+#include "hwtrace/swbranch.h"
+
+struct hwt_swb_trace_cbs {
+	/* Tracing begins: the process and its map at that moment. */
+	int (*on_start)(void *arg, pid_t pid, const char *exe,
+			const struct hwt_swb_maps *maps);
+	/* One 24-byte BTS record. */
+	int (*on_record)(void *arg, const uint8_t *rec);
+	void *arg;
+};
+
+/* Traces opts->argv from opts->start to opts->stop. Returns 0 or a
+ * negative hwt_err (those of hwt_swb_record, or a callback's). */
+int hwt_swb_trace(const struct hwt_swb_opts *opts,
+		  const struct hwt_swb_trace_cbs *cbs,
+		  struct hwt_swb_stats *stats);
+
+#endif

@@ -1,0 +1,69 @@
+/* The software branch tracer (backend `sw_branch`): records the real
+ * branches of a real process by single-stepping it under ptrace, for
+ * machines without trace hardware. It writes Intel BTS records
+ * ({from, to, flags}, 24 bytes each), so its captures declare perf's
+ * intel_bts AUXTRACE_INFO layout and are decoded by the BTS decoder, by
+ * hwtrace and by `perf script --itrace=b` alike.
+ *
+ * Every instruction traps into the kernel: expect a few hundred thousand
+ * instructions per second (docs/sw-branch.md has the measured rate), so
+ * trace from --start to --stop only the part that matters. x86-64 only in
+ * this version; only the thread that runs the program's main is traced. */
+#ifndef HWTRACE_SWBRANCH_H
+#define HWTRACE_SWBRANCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where to start or stop: a symbol of the program or of a library it has
+ * loaded ("main", "exit", "parse+0x10"), or a run-time address ("0x4011d0").
+ * A symbol of the program is looked up first; library symbols are found
+ * once the library is mapped (when --start is reached). */
+struct hwt_swb_opts {
+	size_t size;               /* sizeof(struct hwt_swb_opts) */
+	char *const *argv;         /* the program and its arguments (PATH is
+				      searched); borrowed */
+	const char *start;         /* NULL: from the first instruction after
+				      exec (the dynamic loader) */
+	const char *stop;          /* NULL: until the program exits */
+	uint64_t max_insns;        /* stop after this many; 0: no limit */
+	uint64_t chunk_size;       /* bytes per AUXTRACE buffer; 0: 64 KiB */
+	const char *output;        /* the perf.data file to write */
+	bool quiet_child;          /* the program's stdout/stderr go to
+				      /dev/null */
+};
+
+struct hwt_swb_stats {
+	uint64_t insns;        /* instructions executed while traced */
+	uint64_t branches;     /* taken branches recorded */
+	uint64_t bytes;        /* BTS bytes written */
+	uint64_t elapsed_ns;   /* time spent stepping */
+	uint64_t start_addr, stop_addr; /* resolved addresses (0: none) */
+	int32_t pid;
+	bool stopped;          /* reached --stop (else exited or limit) */
+	bool exited;           /* the program exited while traced */
+	int exit_status;       /* its wait status when it exited */
+};
+
+/* Runs the program, traces it from start to stop, lets it run to its end
+ * untraced, and writes the capture to opts->output: AUXTRACE_INFO in the
+ * layout of perf's intel_bts, COMM and MMAP2 records of the process (from
+ * /proc/PID/maps), ITRACE_START, and the BTS records as AUXTRACE buffers.
+ * @stats may be NULL. Errors: HWT_ERR_NOSUP (not x86-64), HWT_ERR_NOENT
+ * (the program or a symbol was not found; the message names it),
+ * HWT_ERR_PERM (ptrace refused: the message names
+ * /proc/sys/kernel/yama/ptrace_scope), HWT_ERR_IO, and the writer's. */
+HWT_API int hwt_swb_record(const struct hwt_swb_opts *opts,
+			   struct hwt_swb_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
