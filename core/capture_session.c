@@ -1,0 +1,628 @@
+/* A capture session: events, rings, and moving their contents to a sink. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/capture_internal.h"
+#include "core/ring_aux.h"
+#include "core/ring_data.h"
+#include "hwtrace/error.h"
+#include "hwtrace/session.h"
+
+#define MAX_EVENTS 2
+
+/* One ring: the AUX event (or the lone sideband event) of a CPU or a
+ * thread, and the sideband event whose records it receives. */
+struct ring {
+	int cpu;
+	int tid;
+	int fd;            /* owns the mapping */
+	int sb_fd;         /* sideband event redirected here, or -1 */
+	void *map;
+	size_t map_len;
+	void *aux;
+	size_t aux_len;
+	bool have_aux;
+	struct hwt_ring_data data;
+	struct hwt_ring_aux auxr;
+	uint64_t next_aux;     /* where the next PERF_RECORD_AUX should start */
+	bool reenable;
+	struct hwt_capture_stats st;
+};
+
+struct attr_slot {
+	struct perf_event_attr attr;
+	uint64_t *ids;
+	size_t nids;
+	const char *name;
+};
+
+struct hwt_session {
+	struct hwt_session_opts o;
+	const struct hwt_os *os;
+	int *cpus;
+	struct ring *rings;
+	size_t nrings;
+	struct attr_slot attrs[MAX_EVENTS];
+	size_t nattrs;
+	long page;
+	bool opened, stopped;
+};
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int hwt_session_new(const struct hwt_session_opts *opts,
+		    struct hwt_session **out)
+{
+	struct hwt_session *s;
+
+	*out = NULL;
+	if (!opts || (!opts->aux && !opts->sideband))
+		return hwt_error(HWT_ERR_INVAL, "session: nothing to record");
+	if (!opts->per_thread && opts->ncpus <= 0)
+		return hwt_error(HWT_ERR_INVAL, "session: no CPUs to record on");
+	if (opts->per_thread && opts->pid <= 0)
+		return hwt_error(HWT_ERR_INVAL, "session: per-thread needs a pid");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return hwt_error(HWT_ERR_NOMEM, "no memory for a session");
+	memcpy(&s->o, opts, opts->size && opts->size < sizeof(s->o) ? opts->size :
+								    sizeof(s->o));
+	s->os = opts->os ? opts->os : hwt_os_linux();
+	s->page = sysconf(_SC_PAGESIZE);
+	if (!s->o.data_pages)
+		s->o.data_pages = 128;
+	if (!s->o.aux_pages)
+		s->o.aux_pages = s->o.snapshot ? 16 : 1024;
+	if (!pow2(s->o.data_pages) || !pow2(s->o.aux_pages)) {
+		free(s);
+		return hwt_error(HWT_ERR_CONFIG,
+				 "ring sizes must be powers of two pages: data %u, "
+				 "AUX %u (-m DATA_PAGES,AUX_PAGES)",
+				 opts->data_pages, opts->aux_pages);
+	}
+	s->nrings = opts->per_thread ? 1 : (size_t)opts->ncpus;
+	s->rings = calloc(s->nrings, sizeof(*s->rings));
+	s->cpus = calloc(s->nrings, sizeof(int));
+	if (!s->rings || !s->cpus) {
+		hwt_session_free(s);
+		return hwt_error(HWT_ERR_NOMEM, "no memory for a session");
+	}
+	for (size_t i = 0; i < s->nrings; i++) {
+		struct ring *r = &s->rings[i];
+		r->cpu = opts->per_thread ? -1 : opts->cpus[i];
+		r->tid = opts->per_thread ? opts->pid : -1;
+		r->fd = -1;
+		r->sb_fd = -1;
+		r->st.cpu = r->cpu;
+	}
+	*out = s;
+	return 0;
+}
+
+static void sideband_attr(const struct hwt_session *s,
+			  struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			 PERF_SAMPLE_IDENTIFIER;
+	a->sample_id_all = 1;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->context_switch = 1;
+	a->write_backward = s->o.sideband_backward && !s->o.aux;
+	a->disabled = 1;
+	a->enable_on_exec = s->o.enable_on_exec;
+	a->inherit = !s->o.per_thread && s->o.pid > 0;
+}
+
+static int add_id(struct attr_slot *slot, uint64_t id)
+{
+	uint64_t *n = realloc(slot->ids, (slot->nids + 1) * sizeof(*n));
+
+	if (!n)
+		return hwt_error(HWT_ERR_NOMEM, "no memory for sample ids");
+	slot->ids = n;
+	slot->ids[slot->nids++] = id;
+	return 0;
+}
+
+static int open_one(struct hwt_session *s, struct attr_slot *slot, int cpu,
+		    int *fd_out)
+{
+	const struct hwt_os *os = s->os;
+	pid_t pid = s->o.per_thread || s->o.pid > 0 ? s->o.pid : -1;
+	uint64_t id = 0;
+	int fd, err;
+
+	fd = os->ops->perf_event_open(os->ctx, &slot->attr, pid, cpu, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return hwt_capture_explain(os, fd, "perf_event_open", slot->name,
+					   &slot->attr, cpu, 0);
+	*fd_out = fd;
+	err = os->ops->ioctl(os->ctx, fd, PERF_EVENT_IOC_ID,
+			     (unsigned long)&id);
+	if (err < 0)
+		return hwt_error(HWT_ERR_IO, "PERF_EVENT_IOC_ID on %s: %s",
+				 slot->name, strerror(-err));
+	return add_id(slot, id);
+}
+
+static int map_ring(struct hwt_session *s, struct ring *r, const char *name,
+		    bool backward)
+{
+	const struct hwt_os *os = s->os;
+	uint64_t data_size = (uint64_t)s->o.data_pages * (uint64_t)s->page;
+	size_t len = (size_t)(data_size + (uint64_t)s->page);
+	int prot = backward ? PROT_READ : PROT_READ | PROT_WRITE;
+	int err;
+
+	err = os->ops->mmap(os->ctx, r->fd, len, prot, 0, &r->map);
+	if (err < 0) {
+		r->map = NULL;
+		return hwt_capture_explain(os, err, "mmap of the data ring", name,
+					   NULL, r->cpu, len);
+	}
+	r->map_len = len;
+	err = hwt_ring_data_init(&r->data, r->map, (uint64_t)s->page, data_size,
+				 backward);
+	if (err < 0)
+		return err;
+	if (!r->have_aux)
+		return 0;
+	{
+		struct perf_event_mmap_page *up = r->map;
+		uint64_t aux_size = (uint64_t)s->o.aux_pages * (uint64_t)s->page;
+		prot = s->o.snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
+		up->aux_offset = len;
+		up->aux_size = aux_size;
+		err = os->ops->mmap(os->ctx, r->fd, aux_size, prot, len, &r->aux);
+		if (err < 0) {
+			r->aux = NULL;
+			return hwt_capture_explain(os, err, "mmap of the AUX ring", name,
+						   NULL, r->cpu, aux_size);
+		}
+		r->aux_len = aux_size;
+		return hwt_ring_aux_init(&r->auxr, r->map, r->aux, aux_size,
+					 s->o.snapshot);
+	}
+}
+
+int hwt_session_open(struct hwt_session *s)
+{
+	struct attr_slot *aux = NULL, *sb = NULL;
+	int err;
+
+	if (s->opened)
+		return hwt_error(HWT_ERR_INVAL, "session: already open");
+	s->opened = true;
+	if (s->o.aux) {
+		aux = &s->attrs[s->nattrs++];
+		aux->attr = s->o.aux_attr;
+		aux->attr.size = sizeof(aux->attr);
+		aux->attr.sample_id_all = 1;
+		aux->attr.sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+		aux->attr.disabled = 1;
+		aux->attr.enable_on_exec = s->o.enable_on_exec;
+		aux->name = s->o.backend ? s->o.backend->name : "aux";
+	}
+	if (s->o.sideband) {
+		sb = &s->attrs[s->nattrs++];
+		sideband_attr(s, &sb->attr);
+		sb->name = "dummy";
+	}
+	for (size_t i = 0; i < s->nrings; i++) {
+		struct ring *r = &s->rings[i];
+		const char *name;
+		if (aux) {
+			err = open_one(s, aux, r->cpu, &r->fd);
+			if (err < 0)
+				return err;
+			r->have_aux = true;
+		}
+		if (sb) {
+			err = open_one(s, sb, r->cpu, aux ? &r->sb_fd : &r->fd);
+			if (err < 0)
+				return err;
+			if (aux) {
+				err = s->os->ops->ioctl(s->os->ctx, r->sb_fd,
+							PERF_EVENT_IOC_SET_OUTPUT,
+							(unsigned long)r->fd);
+				if (err < 0)
+					return hwt_error(HWT_ERR_IO,
+							 "PERF_EVENT_IOC_SET_OUTPUT of the "
+							 "sideband event on cpu %d: %s",
+							 r->cpu, strerror(-err));
+			}
+		}
+		name = aux ? aux->name : "dummy";
+		err = map_ring(s, r, name, !aux && sb && sb->attr.write_backward);
+		if (err < 0)
+			return err;
+	}
+	if (!s->o.enable_on_exec)
+		return hwt_session_enable(s, true);
+	return 0;
+}
+
+int hwt_session_attr(const struct hwt_session *s, size_t index,
+		     const struct perf_event_attr **attr, const uint64_t **ids,
+		     size_t *nids, const char **name)
+{
+	if (index >= s->nattrs)
+		return HWT_ERR_NOENT;
+	*attr = &s->attrs[index].attr;
+	*ids = s->attrs[index].ids;
+	*nids = s->attrs[index].nids;
+	*name = s->attrs[index].name;
+	return 0;
+}
+
+size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,
+			   size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nrings && n < max; i++) {
+		if (s->rings[i].fd < 0)
+			continue;
+		fds[n].fd = s->rings[i].fd;
+		fds[n].events = POLLIN;
+		fds[n].revents = 0;
+		n++;
+	}
+	return n;
+}
+
+static int ioctl_all(struct hwt_session *s, struct ring *r, unsigned long req)
+{
+	int fds[2] = {r->fd, r->sb_fd};
+
+	for (int k = 0; k < 2; k++) {
+		int err;
+		if (fds[k] < 0)
+			continue;
+		err = s->os->ops->ioctl(s->os->ctx, fds[k], req, 0);
+		if (err < 0)
+			return hwt_error(HWT_ERR_IO, "%s of the event on cpu %d: %s",
+					 req == PERF_EVENT_IOC_ENABLE ?
+						 "PERF_EVENT_IOC_ENABLE" :
+						 "PERF_EVENT_IOC_DISABLE",
+					 r->cpu, strerror(-err));
+	}
+	return 0;
+}
+
+int hwt_session_enable(struct hwt_session *s, bool enable)
+{
+	for (size_t i = 0; i < s->nrings; i++) {
+		int err = ioctl_all(s, &s->rings[i], enable ? PERF_EVENT_IOC_ENABLE :
+							       PERF_EVENT_IOC_DISABLE);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static void note_aux(struct ring *r, const struct perf_event_header *h)
+{
+	const uint64_t *body = (const uint64_t *)(h + 1);
+	uint64_t offset, size, flags;
+
+	if (h->size < sizeof(*h) + 24)
+		return;
+	offset = body[0];
+	size = body[1];
+	flags = body[2];
+	r->st.aux_records++;
+	r->st.aux_reported += size;
+	/* In full-trace mode records tile the AUX stream; in overwrite mode
+	 * the offsets are the driver's own business. */
+	if (!r->auxr.snapshot) {
+		if (offset != r->next_aux)
+			r->st.unmatched++;
+		r->next_aux = offset + size;
+	}
+	if (flags & HWT_AUX_FLAG_TRUNCATED) {
+		r->st.truncated++;
+		r->reenable = true;
+	}
+	if (flags & HWT_AUX_FLAG_COLLISION)
+		r->st.collision++;
+	if (flags & HWT_AUX_FLAG_PARTIAL)
+		r->st.partial++;
+}
+
+static int read_data(struct hwt_session *s, struct ring *r)
+{
+	const struct perf_event_header *h;
+	int err = 0, rerr;
+
+	if (!r->map)
+		return 0;
+	hwt_ring_data_begin(&r->data);
+	while ((h = hwt_ring_data_next(&r->data, &rerr))) {
+		r->st.records++;
+		if (h->type == PERF_RECORD_AUX)
+			note_aux(r, h);
+		else if (h->type == PERF_RECORD_LOST &&
+			 h->size >= sizeof(*h) + 16) {
+			r->st.lost_events++;
+			r->st.lost_records += ((const uint64_t *)(h + 1))[1];
+		}
+		if (s->o.sink.record) {
+			err = s->o.sink.record(s->o.sink.ctx, h);
+			if (err < 0)
+				break;
+		}
+	}
+	hwt_ring_data_end(&r->data);
+	if (!err && rerr < 0)
+		err = rerr;
+	return err;
+}
+
+static uint64_t reference(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int emit_aux(struct hwt_session *s, struct ring *r, size_t idx,
+		    uint64_t offset, const void *d1, uint64_t l1,
+		    const void *d2, uint64_t l2)
+{
+	struct hwt_pd_auxtrace hdr = {
+		.size = l1 + l2,
+		.offset = offset,
+		.reference = reference(),
+		.idx = (uint32_t)idx,
+		.tid = (uint32_t)r->tid,
+		.cpu = (uint32_t)r->cpu,
+	};
+	int err = 0;
+
+	if (s->o.sink.auxtrace)
+		err = s->o.sink.auxtrace(s->o.sink.ctx, &hdr, d1, l1, l2 ? d2 : NULL);
+	if (err < 0)
+		return err;
+	r->st.aux_bytes += l1 + l2;
+	r->st.aux_chunks++;
+	return 0;
+}
+
+/* Full-trace mode. Before the final read only whole 8-byte words are taken,
+ * so no AUXTRACE record needs padding inside the stream. */
+static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
+		    bool all)
+{
+	struct hwt_aux_span sp[2];
+	uint64_t total, l1, l2;
+	int n, err;
+
+	if (!r->have_aux || r->auxr.snapshot || !r->aux)
+		return 0;
+	n = hwt_ring_aux_peek(&r->auxr, sp);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		goto reenable;
+	l1 = sp[0].len;
+	l2 = n == 2 ? sp[1].len : 0;
+	total = l1 + l2;
+	if (!all)
+		total &= ~(uint64_t)7;
+	if (total < l1)
+		l1 = total;
+	l2 = total - l1;
+	if (total) {
+		err = emit_aux(s, r, idx, sp[0].offset, sp[0].data, l1,
+			       n == 2 ? sp[1].data : NULL, l2);
+		if (err < 0)
+			return err;
+		hwt_ring_aux_consume(&r->auxr, sp[0].offset + total);
+	}
+	/* Records reported more than the ring holds: not matched. */
+	if (r->next_aux > r->auxr.pos + 7)
+		r->st.unmatched++;
+reenable:
+	if (r->reenable && !s->stopped) {
+		r->reenable = false;
+		err = s->os->ops->ioctl(s->os->ctx, r->fd, PERF_EVENT_IOC_ENABLE, 0);
+		if (err < 0)
+			return hwt_error(HWT_ERR_IO,
+					 "re-enabling the AUX event on cpu %d: %s",
+					 r->cpu, strerror(-err));
+		r->st.reenables++;
+	}
+	return 0;
+}
+
+static int read_all(struct hwt_session *s, bool all)
+{
+	for (size_t i = 0; i < s->nrings; i++) {
+		/* The data ring first: aux_head is published before the
+		 * PERF_RECORD_AUX that reports it, so every record read has
+		 * its bytes below the aux_head read after it. */
+		int err = read_data(s, &s->rings[i]);
+		if (err < 0)
+			return err;
+		err = read_aux(s, &s->rings[i], i, all);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int hwt_session_read(struct hwt_session *s)
+{
+	return read_all(s, false);
+}
+
+int hwt_session_poll(struct hwt_session *s, int timeout_ms,
+		     struct pollfd *extra, size_t nextra)
+{
+	size_t n = s->nrings + nextra, nr, hup = 0, naux = 0;
+	struct pollfd *fds = calloc(n ? n : 1, sizeof(*fds));
+	int ret;
+
+	if (!fds)
+		return hwt_error(HWT_ERR_NOMEM, "no memory to poll");
+	nr = hwt_session_pollfds(s, fds, s->nrings);
+	for (size_t i = 0; i < nextra; i++)
+		fds[nr + i] = extra[i];
+	ret = s->os->ops->poll(s->os->ctx, fds, (unsigned int)(nr + nextra),
+			       timeout_ms);
+	if (ret < 0 && ret != -EINTR) {
+		free(fds);
+		return hwt_error(HWT_ERR_IO, "poll: %s", strerror(-ret));
+	}
+	for (size_t i = 0, k = 0; i < s->nrings; i++) {
+		if (s->rings[i].fd < 0)
+			continue;
+		if (ret > 0 && (fds[k].revents & POLLIN))
+			s->rings[i].st.wakeups++;
+		if (s->rings[i].have_aux) {
+			naux++;
+			if (ret > 0 && (fds[k].revents & POLLHUP))
+				hup++;
+		}
+		k++;
+	}
+	for (size_t i = 0; i < nextra; i++)
+		extra[i].revents = ret > 0 ? fds[nr + i].revents : 0;
+	free(fds);
+	ret = read_all(s, false);
+	if (ret < 0)
+		return ret;
+	return naux && hup == naux;
+}
+
+int hwt_session_snapshot(struct hwt_session *s)
+{
+	hwt_find_snapshot_fn find = NULL;
+
+	if (!s->o.snapshot)
+		return hwt_error(HWT_ERR_INVAL, "session: not in snapshot mode (-S)");
+	if (s->o.backend && s->o.backend->record)
+		find = s->o.backend->record->find_snapshot;
+	for (size_t i = 0; i < s->nrings; i++) {
+		struct ring *r = &s->rings[i];
+		struct hwt_aux_span sp;
+		bool wrapped = false;
+		int n, err;
+
+		if (!r->have_aux || !r->aux)
+			continue;
+		err = s->os->ops->ioctl(s->os->ctx, r->fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (err < 0)
+			return hwt_error(HWT_ERR_IO,
+					 "disabling the AUX event on cpu %d: %s", r->cpu,
+					 strerror(-err));
+		err = read_data(s, r);
+		n = err < 0 ? err : hwt_ring_aux_snapshot(&r->auxr, find, &sp, &wrapped);
+		if (n > 0)
+			err = emit_aux(s, r, i, sp.offset, sp.data, sp.len, NULL, 0);
+		else
+			err = n;
+		if (!s->stopped) {
+			int e2 = s->os->ops->ioctl(s->os->ctx, r->fd,
+						   PERF_EVENT_IOC_ENABLE, 0);
+			if (!err && e2 < 0)
+				err = hwt_error(HWT_ERR_IO,
+						"re-enabling the AUX event on cpu %d: %s",
+						r->cpu, strerror(-e2));
+		}
+		if (err < 0)
+			return err;
+		r->st.snapshots++;
+		if (wrapped)
+			r->st.snapshot_wraps++;
+	}
+	return 0;
+}
+
+static void unmap_close(struct hwt_session *s)
+{
+	const struct hwt_os *os = s->os;
+
+	for (size_t i = 0; i < s->nrings; i++) {
+		struct ring *r = &s->rings[i];
+		if (r->aux)
+			os->ops->munmap(os->ctx, r->aux, r->aux_len);
+		if (r->map)
+			os->ops->munmap(os->ctx, r->map, r->map_len);
+		r->aux = NULL;
+		r->map = NULL;
+		hwt_ring_aux_fini(&r->auxr);
+		hwt_ring_data_fini(&r->data);
+		if (r->sb_fd >= 0)
+			os->ops->close(os->ctx, r->sb_fd);
+		if (r->fd >= 0)
+			os->ops->close(os->ctx, r->fd);
+		r->fd = r->sb_fd = -1;
+	}
+}
+
+int hwt_session_stop(struct hwt_session *s)
+{
+	int err = 0;
+
+	if (s->stopped || !s->opened)
+		return 0;
+	s->stopped = true;
+	for (size_t i = 0; i < s->nrings; i++)
+		ioctl_all(s, &s->rings[i], PERF_EVENT_IOC_DISABLE);
+	for (size_t i = 0; i < s->nrings; i++)
+		s->rings[i].reenable = false;
+	err = read_all(s, true);
+	unmap_close(s);
+	return err;
+}
+
+size_t hwt_session_nr_rings(const struct hwt_session *s)
+{
+	return s->nrings;
+}
+
+int hwt_session_stats(const struct hwt_session *s, size_t ring,
+		      struct hwt_capture_stats *stats)
+{
+	if (ring >= s->nrings)
+		return hwt_error(HWT_ERR_NOENT, "session: no ring %zu", ring);
+	*stats = s->rings[ring].st;
+	return 0;
+}
+
+void hwt_session_free(struct hwt_session *s)
+{
+	if (!s)
+		return;
+	if (s->opened && !s->stopped) {
+		s->stopped = true;
+		unmap_close(s);
+	}
+	for (size_t i = 0; i < s->nattrs; i++)
+		free(s->attrs[i].ids);
+	free(s->rings);
+	free(s->cpus);
+	free(s);
+}

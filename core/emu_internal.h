@@ -1,0 +1,114 @@
+/* The kernel emulator's shared state: events, their mappings, the source
+ * streams and the producer threads. One lock guards it all; the producer
+ * holds it while it writes one burst. */
+#ifndef HWT_CORE_EMU_INTERNAL_H
+#define HWT_CORE_EMU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "hwtrace/emulator.h"
+
+enum emu_item_kind { EMU_ITEM_AUX, EMU_ITEM_RECORD };
+
+struct emu_item {
+	enum emu_item_kind kind;
+	const uint8_t *data;   /* AUX: borrowed; RECORD: owned copy */
+	uint64_t len;          /* AUX: bytes per repeat; RECORD: record size */
+	uint64_t repeat;
+};
+
+struct emu_event;
+
+struct emu_stream {
+	int cpu;
+	struct emu_item *items;
+	size_t nitems, cap;
+	uint64_t id;
+	int pid, tid;
+	bool id_set, task_set, has_itrace_start;
+	/* Producer progress. */
+	size_t item;
+	uint64_t item_off;
+	uint64_t src_pos;
+	uint64_t src_total;
+	struct hwt_emu_stats st;
+	struct hwt_emu_segment *segs;
+	size_t nsegs, segcap;
+	struct emu_event *ev;
+};
+
+struct emu_event {
+	int fd;
+	struct perf_event_attr attr;
+	int cpu, pid;
+	bool aux_pmu;
+	uint64_t id;
+	bool enabled, kernel_disabled, closed;
+	struct emu_event *output;
+	uint8_t *map;
+	size_t map_len;
+	struct perf_event_mmap_page *up;
+	uint8_t *data;
+	uint64_t data_size;
+	uint8_t *aux;
+	size_t aux_len;
+	bool overwrite;
+	uint64_t aux_pos;       /* free-running AUX write position */
+	uint64_t wakeup_mark;   /* aux_pos at the last wakeup */
+	uint64_t watermark;
+	uint64_t lost_pending;
+	bool itrace_started;
+	/* Rate keeping: bytes produced since rate_t0 (ns). */
+	uint64_t rate_t0, rate_base;
+	struct emu_stream *stream;
+	pthread_t thread;
+	bool thread_running, stop;
+	struct hwt_emu *emu;
+	struct emu_event *next;
+};
+
+struct emu_pmu {
+	char name[64];
+	uint32_t type;
+};
+
+struct emu_replay_data;
+
+struct hwt_emu {
+	struct hwt_os os;
+	struct hwt_emu_opts opts;
+	struct hwt_os *sysfs;  /* fixture reads; NULL when none */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct emu_event *events;
+	struct emu_stream **streams;
+	size_t nstreams, streams_cap;
+	struct emu_pmu *pmus;
+	size_t npmus;
+	uint64_t next_id;
+	struct emu_replay_data *replay;
+};
+
+/* emu_producer.c */
+void *hwt_emu_producer_main(void *arg);
+uint64_t hwt_emu_now_ns(void);
+/* Writes one record into @ev's data ring (LOST first when records were
+ * lost before); false when it did not fit (then it is counted lost).
+ * Called with the lock held. */
+bool hwt_emu_ring_write(struct emu_event *ev, const void *rec, size_t len);
+/* Appends the sample_id fields of @ev's attribute to @buf; returns their
+ * size. */
+size_t hwt_emu_sample_id(const struct emu_event *ev, uint8_t *buf);
+void hwt_emu_wake(struct emu_event *ev);
+
+/* emu_kernel.c */
+struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
+				      bool create);
+
+/* emu_replay.c */
+void hwt_emu_replay_free(struct emu_replay_data *replay);
+
+#endif

@@ -1,0 +1,348 @@
+/* The emulated trace unit and driver: one thread per AUX event turns its
+ * source stream into AUX buffer bytes and data-ring records by the kernel's
+ * rules (perf_aux_output_begin/end, perf_output_begin/end). */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/barrier.h"
+#include "core/emu_internal.h"
+
+uint64_t hwt_emu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void hwt_emu_wake(struct emu_event *ev)
+{
+	uint64_t one = 1;
+
+	if (ev->stream)
+		ev->stream->st.wakeups++;
+	if (write(ev->fd, &one, sizeof(one)) < 0) {
+		/* The counter is saturated: the poller is already woken. */
+	}
+}
+
+size_t hwt_emu_sample_id(const struct emu_event *ev, uint8_t *buf)
+{
+	uint64_t st = ev->attr.sample_type;
+	const struct emu_stream *s = ev->stream;
+	int32_t pid = s ? s->pid : -1, tid = s ? s->tid : -1;
+	size_t n = 0;
+
+	if (!ev->attr.sample_id_all)
+		return 0;
+	if (st & PERF_SAMPLE_TID) {
+		memcpy(buf + n, &pid, 4);
+		memcpy(buf + n + 4, &tid, 4);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		uint64_t t = hwt_emu_now_ns();
+		memcpy(buf + n, &t, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		memcpy(buf + n, &ev->id, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		memcpy(buf + n, &ev->id, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t cpu[2] = {(uint32_t)(ev->cpu < 0 ? 0 : ev->cpu), 0};
+		memcpy(buf + n, cpu, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		memcpy(buf + n, &ev->id, 8);
+		n += 8;
+	}
+	return n;
+}
+
+static void ring_copy(struct emu_event *ev, uint64_t head, const void *src,
+		      size_t len)
+{
+	uint64_t off = head & (ev->data_size - 1);
+	uint64_t first = ev->data_size - off;
+
+	if (first >= len) {
+		memcpy(ev->data + off, src, len);
+	} else {
+		memcpy(ev->data + off, src, first);
+		memcpy(ev->data, (const uint8_t *)src + first, len - first);
+	}
+}
+
+bool hwt_emu_ring_write(struct emu_event *ev, const void *rec, size_t len)
+{
+	struct perf_event_mmap_page *up = ev->up;
+	uint64_t head, tail, space, need = len;
+	uint8_t lost[8 + 16 + 48];
+	size_t lost_len = 0;
+
+	if (!up || !ev->data_size)
+		return false;
+	head = up->data_head; /* only this thread writes it */
+	tail = hwt_tail_load(&up->data_tail);
+	space = ev->data_size - (head - tail);
+	if (ev->lost_pending) {
+		struct perf_event_header h = {PERF_RECORD_LOST, 0, 0};
+		lost_len = sizeof(h) + 16;
+		memcpy(lost + 8, &ev->id, 8);
+		memcpy(lost + 16, &ev->lost_pending, 8);
+		lost_len += hwt_emu_sample_id(ev, lost + lost_len);
+		h.size = (uint16_t)lost_len;
+		memcpy(lost, &h, sizeof(h));
+		need += lost_len;
+	}
+	if (space < need) {
+		if (!len)
+			return false;
+		ev->lost_pending++;
+		if (ev->stream)
+			ev->stream->st.lost_records++;
+		return false;
+	}
+	if (lost_len) {
+		ring_copy(ev, head, lost, lost_len);
+		head += lost_len;
+		ev->lost_pending = 0;
+	}
+	if (len)
+		ring_copy(ev, head, rec, len);
+	hwt_head_store(&up->data_head, head + len);
+	return true;
+}
+
+static void emit_itrace_start(struct emu_event *ev)
+{
+	uint8_t rec[8 + 8 + 48];
+	struct perf_event_header h = {PERF_RECORD_ITRACE_START, 0, 0};
+	int32_t ids[2] = {ev->stream->pid, ev->stream->tid};
+	size_t n = sizeof(h);
+
+	memcpy(rec + n, ids, 8);
+	n += 8;
+	n += hwt_emu_sample_id(ev, rec + n);
+	h.size = (uint16_t)n;
+	memcpy(rec, &h, sizeof(h));
+	hwt_emu_ring_write(ev, rec, n);
+}
+
+static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
+		     uint64_t flags)
+{
+	uint8_t rec[8 + 24 + 48];
+	struct perf_event_header h = {PERF_RECORD_AUX, 0, 0};
+	size_t n = sizeof(h);
+
+	memcpy(rec + n, &offset, 8);
+	memcpy(rec + n + 8, &size, 8);
+	memcpy(rec + n + 16, &flags, 8);
+	n += 24;
+	n += hwt_emu_sample_id(ev, rec + n);
+	h.size = (uint16_t)n;
+	memcpy(rec, &h, sizeof(h));
+	ev->stream->st.aux_records++;
+	hwt_emu_ring_write(ev, rec, n);
+}
+
+/* Copies @len source bytes from the current item position into the AUX
+ * buffer at free-running position @pos. */
+static void aux_fill(struct emu_event *ev, const struct emu_item *it,
+		     uint64_t item_off, uint64_t pos, uint64_t len)
+{
+	uint64_t mask = ev->aux_len - 1;
+
+	while (len) {
+		uint64_t src = item_off % it->len;
+		uint64_t n = it->len - src;
+		uint64_t off = pos & mask;
+		if (n > len)
+			n = len;
+		if (n > ev->aux_len - off)
+			n = ev->aux_len - off;
+		memcpy(ev->aux + off, it->data + src, n);
+		item_off += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+static void log_segment(struct emu_stream *s, uint64_t aux_pos,
+			uint64_t src_pos, uint64_t len)
+{
+	struct hwt_emu_segment *last = s->nsegs ? &s->segs[s->nsegs - 1] : NULL;
+
+	if (last && last->aux_pos + last->len == aux_pos &&
+	    last->src_pos + last->len == src_pos) {
+		last->len += len;
+		return;
+	}
+	if (s->nsegs == s->segcap) {
+		size_t ncap = s->segcap ? s->segcap * 2 : 64;
+		struct hwt_emu_segment *n = realloc(s->segs, ncap * sizeof(*n));
+		if (!n)
+			return; /* the map is a test aid; the capture goes on */
+		s->segs = n;
+		s->segcap = ncap;
+	}
+	s->segs[s->nsegs++] = (struct hwt_emu_segment){aux_pos, src_pos, len};
+}
+
+static void advance(struct emu_stream *s, uint64_t n)
+{
+	const struct emu_item *it = &s->items[s->item];
+
+	s->item_off += n;
+	s->src_pos += n;
+	s->st.produced += n;
+	if (s->item_off == it->len * it->repeat) {
+		s->item++;
+		s->item_off = 0;
+	}
+}
+
+/* One write of up to @n bytes of the current AUX item, as the driver's
+ * perf_aux_output_begin/end pair would do it. */
+static void produce(struct emu_event *ev, uint64_t n)
+{
+	struct emu_stream *s = ev->stream;
+	const struct emu_item *it = &s->items[s->item];
+	uint64_t size = ev->aux_len, head = ev->aux_pos, m, flags = 0;
+
+	if (ev->kernel_disabled) {
+		s->st.dropped += n;
+		advance(s, n);
+		return;
+	}
+	if (!ev->itrace_started && !s->has_itrace_start)
+		emit_itrace_start(ev);
+	ev->itrace_started = true;
+	if (ev->overwrite) {
+		uint64_t reported = ev->emu->opts.head_in_buffer ? head & (size - 1) : head;
+		m = n;
+		flags = PERF_AUX_FLAG_OVERWRITE;
+		aux_fill(ev, it, s->item_off, head, m);
+		log_segment(s, head, s->src_pos, m);
+		ev->aux_pos = head + m;
+		hwt_head_store(&ev->up->aux_head, ev->emu->opts.head_in_buffer ?
+					 ev->aux_pos & (size - 1) : ev->aux_pos);
+		s->st.written += m;
+		advance(s, n);
+		emit_aux(ev, reported, m, flags);
+		return;
+	}
+	{
+		uint64_t tail = hwt_tail_load(&ev->up->aux_tail);
+		uint64_t space = 0;
+		if (head - tail < size)
+			space = (tail - head - 1) & (size - 1);
+		m = n < space ? n : space;
+	}
+	if (m < n)
+		flags |= PERF_AUX_FLAG_TRUNCATED;
+	if (m) {
+		aux_fill(ev, it, s->item_off, head, m);
+		log_segment(s, head, s->src_pos, m);
+	}
+	ev->aux_pos = head + m;
+	hwt_head_store(&ev->up->aux_head, ev->aux_pos);
+	s->st.written += m;
+	s->st.dropped += n - m;
+	advance(s, n);
+	emit_aux(ev, head, m, flags);
+	if (flags & PERF_AUX_FLAG_TRUNCATED) {
+		s->st.truncations++;
+		ev->enabled = false;
+		ev->kernel_disabled = true;
+		ev->wakeup_mark = ev->aux_pos;
+		hwt_emu_wake(ev);
+	} else if (ev->aux_pos - ev->wakeup_mark >= ev->watermark) {
+		ev->wakeup_mark = ev->aux_pos;
+		hwt_emu_wake(ev);
+	}
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+
+	nanosleep(&ts, NULL);
+}
+
+void *hwt_emu_producer_main(void *arg)
+{
+	struct emu_event *ev = arg;
+	struct hwt_emu *emu = ev->emu;
+	struct emu_stream *s = ev->stream;
+	uint64_t rate = emu->opts.rate, burst = emu->opts.burst;
+
+	pthread_mutex_lock(&emu->lock);
+	while (!ev->stop) {
+		const struct emu_item *it;
+		uint64_t n, remain;
+		bool yield;
+
+		if (s->item >= s->nitems) {
+			/* The kernel reports lost records with the next record
+			 * that fits: wait for room to say how many were lost. */
+			if (ev->lost_pending && !hwt_emu_ring_write(ev, NULL, 0)) {
+				pthread_mutex_unlock(&emu->lock);
+				sleep_ns(200000);
+				pthread_mutex_lock(&emu->lock);
+				continue;
+			}
+			s->st.finished = true;
+			hwt_emu_wake(ev);
+			break;
+		}
+		if (!ev->enabled && !ev->kernel_disabled) {
+			pthread_cond_wait(&emu->cond, &emu->lock);
+			continue;
+		}
+		it = &s->items[s->item];
+		if (it->kind == EMU_ITEM_RECORD) {
+			hwt_emu_ring_write(ev, it->data, it->len);
+			s->item++;
+			continue;
+		}
+		remain = it->len * it->repeat - s->item_off;
+		n = remain < burst ? remain : burst;
+		if (ev->overwrite && n > ev->aux_len)
+			n = ev->aux_len;
+		if (rate) {
+			uint64_t el = hwt_emu_now_ns() - ev->rate_t0;
+			uint64_t due = (uint64_t)((unsigned __int128)el * rate /
+						  1000000000u);
+			uint64_t done = s->st.produced - ev->rate_base;
+			uint64_t allowed = due > done ? due - done : 0;
+			if (allowed < n) {
+				uint64_t wait = (n - allowed) * 1000000000u / rate;
+				pthread_mutex_unlock(&emu->lock);
+				sleep_ns(wait > 2000000 ? 2000000 : wait < 20000 ? 20000 : wait);
+				pthread_mutex_lock(&emu->lock);
+				continue;
+			}
+		}
+		produce(ev, n);
+		/* Let the reader's ioctls and polls in between bursts; yield
+		 * when dropping so the reader gets to re-enable. */
+		yield = !rate && (ev->kernel_disabled || ev->overwrite);
+		pthread_mutex_unlock(&emu->lock);
+		if (yield)
+			sched_yield();
+		pthread_mutex_lock(&emu->lock);
+	}
+	pthread_mutex_unlock(&emu->lock);
+	return NULL;
+}

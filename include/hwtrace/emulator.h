@@ -1,0 +1,156 @@
+/* The kernel emulator: a second implementation of the OS seam
+ * (hwtrace/os.h) that behaves like the kernel for AUX PMUs, so captures can
+ * be made and pipelines tested without trace hardware (DESIGN.md §6).
+ *
+ * Fake PMUs come from a sysfs fixture tree (and from hwt_emu_add_pmu).
+ * perf_event_open gives a real file descriptor (an eventfd, so the emulated
+ * events can be polled beside pipes and FIFOs); mmap lays out the user page,
+ * data ring and AUX ring as the kernel does; a producer thread per AUX
+ * event writes trace bytes from a stream of source bytes by the kernel's
+ * rules:
+ *   - full-trace mode (AUX mapped read-write) never passes aux_tail; when
+ *     the buffer is full it writes what fits, emits PERF_RECORD_AUX with
+ *     TRUNCATED and disables the event. Until the event is enabled again
+ *     the source keeps flowing and its bytes are dropped (the traced
+ *     program runs untraced), and counted;
+ *   - overwrite mode (AUX mapped read-only) wraps, flags OVERWRITE;
+ *   - every write is reported with PERF_RECORD_AUX, the start of tracing
+ *     with PERF_RECORD_ITRACE_START, records that found the data ring full
+ *     with PERF_RECORD_LOST once there is room again;
+ *   - ENABLE / DISABLE / SET_OUTPUT / ID / PAUSE_OUTPUT ioctls are honoured;
+ *     pollers wake when aux_watermark bytes were written, when the event
+ *     was disabled, and with POLLHUP once its stream is exhausted.
+ * While an event is disabled by the user (not by the kernel), its source
+ * pauses. */
+#ifndef HWTRACE_EMULATOR_H
+#define HWTRACE_EMULATOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/os.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_emu_opts {
+	size_t size;             /* sizeof(struct hwt_emu_opts) */
+	const char *sysfs_root;  /* fixture tree for sysfs reads; NULL: none */
+	uint64_t rate;           /* trace bytes per second per event; 0: as
+				    fast as the producer can write */
+	uint64_t burst;          /* bytes written per step; 0: 4096 */
+	/* Overwrite mode: report aux_head as an offset inside the buffer
+	 * (Intel PT's driver) instead of a free-running position (the generic
+	 * kernel, CoreSight). */
+	bool head_in_buffer;
+};
+
+/* Per-stream counters, from the emulated hardware's point of view. */
+struct hwt_emu_stats {
+	uint64_t produced;      /* source bytes the trace unit generated */
+	uint64_t written;       /* bytes written into the AUX buffer */
+	uint64_t dropped;       /* produced but not written */
+	uint64_t truncations;   /* PERF_RECORD_AUX with TRUNCATED */
+	uint64_t aux_records;   /* PERF_RECORD_AUX emitted */
+	uint64_t lost_records;  /* data-ring records that did not fit */
+	uint64_t wakeups;
+	bool finished;          /* the whole source was produced */
+};
+
+/* Where AUX stream bytes came from: bytes [aux_pos, aux_pos + len) of the
+ * AUX stream are source bytes [src_pos, src_pos + len). */
+struct hwt_emu_segment {
+	uint64_t aux_pos, src_pos, len;
+};
+
+struct hwt_emu;
+
+/* Creates an emulator. @opts is copied. Errors: HWT_ERR_NOMEM,
+ * HWT_ERR_INVAL. */
+HWT_API int hwt_emu_new(const struct hwt_emu_opts *opts, struct hwt_emu **out);
+
+/* Stops every producer and frees everything; NULL is a no-op. The OS
+ * returned by hwt_emu_os must not be used afterwards. */
+HWT_API void hwt_emu_free(struct hwt_emu *emu);
+
+/* The OS seam served by @emu. Owned by @emu. */
+HWT_API const struct hwt_os *hwt_emu_os(struct hwt_emu *emu);
+
+/* Declares an AUX PMU with perf type @type besides those of the sysfs
+ * fixture. @name is copied. */
+HWT_API int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name,
+			    uint32_t type);
+
+/* Appends trace bytes to the source of the stream of @cpu (the AUX event
+ * opened on @cpu; -1 for a per-thread event). The stream repeats @data
+ * @repeat times (at least once). @data is borrowed and must outlive the
+ * emulator. */
+HWT_API int hwt_emu_stream_aux(struct hwt_emu *emu, int cpu, const void *data,
+			       uint64_t len, uint64_t repeat);
+
+/* Appends a sideband record (a perf_event_header and its body, copied) to
+ * the stream of @cpu: it is written into that event's data ring once the
+ * source bytes before it were produced. */
+HWT_API int hwt_emu_stream_record(struct hwt_emu *emu, int cpu,
+				  const void *record);
+
+/* The sample id the AUX event of @cpu reports (PERF_EVENT_IOC_ID and the
+ * sample_id of its records); by default ids are numbered from 1. */
+HWT_API int hwt_emu_stream_set_id(struct hwt_emu *emu, int cpu, uint64_t id);
+
+/* The pid/tid put in its ITRACE_START and sample ids; default -1/-1 per
+ * CPU, the opened pid per thread. */
+HWT_API int hwt_emu_stream_set_task(struct hwt_emu *emu, int cpu, int pid,
+				    int tid);
+
+/* Counters of the stream of @cpu, safe to call while it runs.
+ * HWT_ERR_NOENT when there is no such stream. */
+HWT_API int hwt_emu_stream_stats(struct hwt_emu *emu, int cpu,
+				 struct hwt_emu_stats *stats);
+
+/* The source map of the stream of @cpu, for checking captured bytes
+ * against their source. *segs stays valid until the emulator is freed or
+ * produces more; call it after the stream finished. */
+HWT_API int hwt_emu_stream_segments(struct hwt_emu *emu, int cpu,
+				    const struct hwt_emu_segment **segs,
+				    size_t *count);
+
+/* The source byte at @src_pos of the stream of @cpu, or -1 past its end. */
+HWT_API int hwt_emu_stream_source_byte(struct hwt_emu *emu, int cpu,
+				       uint64_t src_pos);
+
+/* Streams from a capture: every AUXTRACE buffer of the perf.data file at
+ * @path becomes source bytes of the stream of its CPU, every sideband
+ * record (all but AUX, LOST, AUXTRACE and the synthesized types) a record
+ * of that stream, in file order; its AUX PMU is declared. The capture's
+ * attributes, AUXTRACE_INFO and ids are kept for the caller
+ * (hwt_emu_replay_*). Errors: those of hwt_pd_reader_open/next;
+ * HWT_ERR_FORMAT when the file holds no AUXTRACE_INFO or AUX event. */
+HWT_API int hwt_emu_load_capture(struct hwt_emu *emu, const char *path);
+
+/* After hwt_emu_load_capture: the capture's AUX event attribute, the CPUs
+ * of its streams (-1 for per-thread), its AUXTRACE_INFO record (whole,
+ * header included) and its attributes with their ids, for writing a file
+ * that reads like the original. Pointers are owned by @emu. */
+struct hwt_emu_replay {
+	const struct perf_event_attr *aux_attr;
+	const int *cpus;
+	int ncpus;
+	const void *auxtrace_info;        /* NULL if none */
+	size_t nattrs;
+	const struct perf_event_attr *attrs;
+	const uint64_t *const *ids;       /* ids[i] has nids[i] entries */
+	const size_t *nids;
+	const char *const *names;
+	uint64_t aux_bytes;               /* sum of the AUXTRACE sizes */
+};
+HWT_API int hwt_emu_replay_info(struct hwt_emu *emu,
+				struct hwt_emu_replay *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

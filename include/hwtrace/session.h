@@ -1,0 +1,169 @@
+/* Capture sessions (DESIGN.md §4): open an AUX event and a sideband event
+ * per CPU or per thread, map their rings, move what the kernel writes into
+ * a capture sink, count every loss, take snapshots. hwtrace record is
+ * built on this; so are tests, which plug in the kernel emulator as OS. */
+#ifndef HWTRACE_SESSION_H
+#define HWTRACE_SESSION_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#include "hwtrace/backend.h"
+#include "hwtrace/common.h"
+#include "hwtrace/os.h"
+#include "hwtrace/perfdata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where captured data goes. Both callbacks return 0 or a negative hwt_err,
+ * which ends the read with that error. */
+struct hwt_capture_sink {
+	void *ctx;
+	/* A record of a data ring (sideband, PERF_RECORD_AUX, LOST, ...),
+	 * header included, borrowed for the call. */
+	int (*record)(void *ctx, const struct perf_event_header *rec);
+	/* AUX bytes: @hdr->size bytes, the first @len1 at @data1 and the rest
+	 * at @data2 (NULL when the bytes did not wrap the ring). Borrowed. */
+	int (*auxtrace)(void *ctx, const struct hwt_pd_auxtrace *hdr,
+			const void *data1, uint64_t len1, const void *data2);
+};
+
+struct hwt_session_opts {
+	size_t size;                /* sizeof(struct hwt_session_opts) */
+	const struct hwt_os *os;    /* NULL: the real kernel */
+	bool aux;                   /* open aux_attr (false: sideband only) */
+	struct perf_event_attr aux_attr;
+	/* Backend of the AUX event, for find_snapshot; may be NULL. */
+	const struct hwt_backend *backend;
+	bool sideband;              /* a dummy event with mmap2, comm, task,
+				       context_switch, sample_id_all */
+	bool sideband_backward;     /* map the sideband ring write_backward */
+	const int *cpus;            /* per-CPU: these CPUs (borrowed) */
+	int ncpus;
+	pid_t pid;                  /* -1: every task; else this task */
+	bool per_thread;            /* one event for @pid on any CPU */
+	bool enable_on_exec;        /* start with the workload's exec */
+	uint32_t data_pages;        /* power of two; 0: 128 */
+	uint32_t aux_pages;         /* power of two; 0: 1024 (16 in snapshot) */
+	bool snapshot;              /* AUX mapped read-only (overwrite) */
+	struct hwt_capture_sink sink;
+};
+
+/* Counters of one ring (a CPU, or the thread in per-thread mode). */
+struct hwt_capture_stats {
+	int cpu;                    /* -1 per thread */
+	uint64_t aux_bytes;         /* AUX bytes captured */
+	uint64_t aux_chunks;        /* AUXTRACE records handed to the sink */
+	uint64_t aux_records;       /* PERF_RECORD_AUX seen */
+	uint64_t aux_reported;      /* bytes those records reported */
+	uint64_t truncated;         /* ... with TRUNCATED: data was lost */
+	uint64_t collision;         /* ... with COLLISION */
+	uint64_t partial;           /* ... with PARTIAL */
+	uint64_t unmatched;         /* records not matching the ring's bytes */
+	uint64_t lost_events;       /* PERF_RECORD_LOST seen */
+	uint64_t lost_records;      /* records they say were lost */
+	uint64_t reenables;         /* events the kernel disabled (buffer
+				       full) that were enabled again */
+	uint64_t wakeups;           /* polls that found the ring readable */
+	uint64_t snapshots;
+	uint64_t snapshot_wraps;    /* snapshots whose buffer had wrapped */
+	uint64_t records;           /* data-ring records moved */
+};
+
+struct hwt_session;
+
+/* Checks @opts and copies them. Errors: HWT_ERR_INVAL, HWT_ERR_CONFIG
+ * (sizes not a power of two), HWT_ERR_NOMEM. */
+HWT_API int hwt_session_new(const struct hwt_session_opts *opts,
+			    struct hwt_session **out);
+
+/* Opens the events and maps their rings. A refusal by the kernel is
+ * explained: which limit (perf_event_paranoid, perf_event_mlock_kb,
+ * RLIMIT_MEMLOCK), which PMU or term, and how to fix it (HWT_ERR_PERM,
+ * HWT_ERR_NOMEM, HWT_ERR_NOENT, HWT_ERR_CONFIG). */
+HWT_API int hwt_session_open(struct hwt_session *s);
+
+/* The events opened, for the file's attribute section: @index from 0;
+ * HWT_ERR_NOENT past the last. Pointers stay owned by @s. */
+HWT_API int hwt_session_attr(const struct hwt_session *s, size_t index,
+			     const struct perf_event_attr **attr,
+			     const uint64_t **ids, size_t *nids,
+			     const char **name);
+
+/* The file descriptors to poll, one per ring (borrowed). */
+HWT_API size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,
+				   size_t max);
+
+/* Polls the rings (and @extra, whose revents are filled in) for up to
+ * @timeout_ms, then reads every ring. Returns 1 when every AUX ring hung
+ * up (nothing more will come), 0 otherwise, or a negative error. */
+HWT_API int hwt_session_poll(struct hwt_session *s, int timeout_ms,
+			     struct pollfd *extra, size_t nextra);
+
+/* Moves everything the rings hold to the sink. In full-trace mode the AUX
+ * bytes are handed out in place and aux_tail advanced after the sink took
+ * them; events the kernel disabled on a full buffer are enabled again. */
+HWT_API int hwt_session_read(struct hwt_session *s);
+
+/* Snapshot mode: disable each AUX event, find and copy its newest data,
+ * enable it again. */
+HWT_API int hwt_session_snapshot(struct hwt_session *s);
+
+/* Enables or disables every event (the control FIFO's enable/disable). */
+HWT_API int hwt_session_enable(struct hwt_session *s, bool enable);
+
+/* Disables the events, reads what is left (all of it, not only whole
+ * 8-byte words), unmaps and closes. */
+HWT_API int hwt_session_stop(struct hwt_session *s);
+
+HWT_API size_t hwt_session_nr_rings(const struct hwt_session *s);
+HWT_API int hwt_session_stats(const struct hwt_session *s, size_t ring,
+			      struct hwt_capture_stats *stats);
+
+/* Stops if needed and frees; NULL is a no-op. */
+HWT_API void hwt_session_free(struct hwt_session *s);
+
+/* A workload started stopped, for enable_on_exec: forked now, exec'd by
+ * hwt_workload_start. @argv is copied by fork. Errors: HWT_ERR_IO. */
+struct hwt_workload;
+HWT_API int hwt_workload_new(char *const argv[], struct hwt_workload **out);
+HWT_API pid_t hwt_workload_pid(const struct hwt_workload *w);
+/* Lets the child exec. HWT_ERR_NOENT when the exec failed (message names
+ * the program and errno). */
+HWT_API int hwt_workload_start(struct hwt_workload *w);
+/* Whether it exited (1, status in *status), is running (0), or error. */
+HWT_API int hwt_workload_poll(struct hwt_workload *w, int *status);
+/* Kills a child that is still running, reaps it, frees; NULL: no-op. */
+HWT_API void hwt_workload_free(struct hwt_workload *w);
+
+/* The control FIFO (`--control fifo:CTL[,ACK]`), as perf's: commands
+ * "snapshot", "enable", "disable", "stop", each answered "ack\n" on ACK. */
+enum hwt_control_cmd {
+	HWT_CTL_NONE = 0,
+	HWT_CTL_SNAPSHOT,
+	HWT_CTL_ENABLE,
+	HWT_CTL_DISABLE,
+	HWT_CTL_STOP,
+	HWT_CTL_UNKNOWN,
+};
+struct hwt_control;
+/* @spec is "fifo:CTL" or "fifo:CTL,ACK"; the FIFOs must exist. Errors:
+ * HWT_ERR_CONFIG (bad spec), HWT_ERR_NOENT, HWT_ERR_IO. */
+HWT_API int hwt_control_open(const char *spec, struct hwt_control **out);
+HWT_API int hwt_control_fd(const struct hwt_control *c);
+/* Reads a command when the fd is readable; HWT_CTL_NONE when there is no
+ * whole line yet. */
+HWT_API enum hwt_control_cmd hwt_control_read(struct hwt_control *c);
+HWT_API int hwt_control_ack(struct hwt_control *c);
+HWT_API void hwt_control_free(struct hwt_control *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

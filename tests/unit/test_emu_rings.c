@@ -1,0 +1,542 @@
+/* The capture path against the kernel emulator: every ring case of the
+ * kernel's AUX and data rings, with each captured byte checked against the
+ * source byte it came from. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "hwtrace/emulator.h"
+#include "hwtrace/error.h"
+#include "hwtrace/session.h"
+
+#define PMU_TYPE 42
+
+struct chunk {
+	uint64_t offset, size;
+	int wrapped;
+};
+
+/* An in-memory capture sink. */
+struct mem_sink {
+	uint8_t *aux;
+	uint64_t aux_len;
+	struct chunk chunks[4096];
+	size_t nchunks;
+	uint64_t types[128];
+	uint8_t *recs;
+	size_t recs_len;
+	bool offsets_contiguous;
+	uint64_t next_offset;
+	uint64_t aux_flags_truncated;
+};
+
+static int sink_record(void *ctx, const struct perf_event_header *h)
+{
+	struct mem_sink *m = ctx;
+
+	if (h->type < 128)
+		m->types[h->type]++;
+	if (h->type == PERF_RECORD_AUX &&
+	    (((const uint64_t *)(h + 1))[2] & HWT_AUX_FLAG_TRUNCATED))
+		m->aux_flags_truncated++;
+	if (h->type == PERF_RECORD_COMM) {
+		m->recs = realloc(m->recs, m->recs_len + h->size);
+		memcpy(m->recs + m->recs_len, h, h->size);
+		m->recs_len += h->size;
+	}
+	return 0;
+}
+
+static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
+		    const void *d1, uint64_t l1, const void *d2)
+{
+	struct mem_sink *m = ctx;
+
+	if (hdr->offset != m->next_offset)
+		m->offsets_contiguous = false;
+	m->next_offset = hdr->offset + hdr->size;
+	m->aux = realloc(m->aux, m->aux_len + hdr->size);
+	memcpy(m->aux + m->aux_len, d1, l1);
+	if (d2)
+		memcpy(m->aux + m->aux_len + l1, d2, hdr->size - l1);
+	if (m->nchunks < 4096)
+		m->chunks[m->nchunks++] = (struct chunk){hdr->offset, hdr->size, d2 != NULL};
+	m->aux_len += hdr->size;
+	return 0;
+}
+
+static void sink_init(struct mem_sink *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->offsets_contiguous = true;
+}
+
+static void sink_fini(struct mem_sink *m)
+{
+	free(m->aux);
+	free(m->recs);
+}
+
+static uint8_t *pattern(size_t len, unsigned seed)
+{
+	uint8_t *p = malloc(len);
+	uint32_t x = seed * 2654435761u + 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x = x * 1103515245u + 12345u;
+		p[i] = (uint8_t)(x >> 16) | 1; /* never 0: see find_in_buffer */
+	}
+	return p;
+}
+
+static struct hwt_emu *emu_make(uint64_t rate, uint64_t burst, bool in_buffer)
+{
+	struct hwt_emu_opts o = {sizeof(o), NULL, rate, burst, in_buffer};
+	struct hwt_emu *emu = NULL;
+
+	CHECK_INT(hwt_emu_new(&o, &emu), 0);
+	CHECK_INT(hwt_emu_add_pmu(emu, "intel_pt", PMU_TYPE), 0);
+	return emu;
+}
+
+static struct hwt_session *session_make(struct hwt_emu *emu,
+					struct mem_sink *m, uint32_t data_pages,
+					uint32_t aux_pages, bool snapshot,
+					const struct hwt_backend *be)
+{
+	static const int cpu0[] = {0};
+	struct hwt_session_opts o;
+	struct hwt_session *s = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.os = hwt_emu_os(emu);
+	o.aux = true;
+	o.aux_attr.type = PMU_TYPE;
+	o.aux_attr.size = sizeof(o.aux_attr);
+	o.aux_attr.aux_watermark = 4096;
+	o.backend = be;
+	o.cpus = cpu0;
+	o.ncpus = 1;
+	o.pid = -1;
+	o.data_pages = data_pages;
+	o.aux_pages = aux_pages;
+	o.snapshot = snapshot;
+	o.sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
+	CHECK_INT(hwt_session_new(&o, &s), 0);
+	if (hwt_session_open(s) < 0)
+		HWT_FAIL("open: %s", hwt_errmsg());
+	return s;
+}
+
+static void run_to_end(struct hwt_session *s)
+{
+	int ret, guard = 0;
+
+	while ((ret = hwt_session_poll(s, 1, NULL, 0)) == 0 && guard++ < 200000)
+		;
+	CHECK_INT(ret, 1);
+	CHECK_INT(hwt_session_stop(s), 0);
+}
+
+static void wait_finished(struct hwt_emu *emu)
+{
+	struct hwt_emu_stats st;
+
+	for (int i = 0; i < 20000; i++) {
+		hwt_emu_stream_stats(emu, 0, &st);
+		if (st.finished)
+			return;
+		usleep(500);
+	}
+	HWT_FAIL("the producer did not finish");
+}
+
+/* Every captured byte is the source byte at the position the emulator's
+ * segment map gives for its AUX stream position. */
+static void check_bytes_against_source(struct hwt_emu *emu,
+				       const struct mem_sink *m,
+				       const uint8_t *src)
+{
+	const struct hwt_emu_segment *segs;
+	size_t nsegs, bad = 0, k = 0;
+	uint64_t covered = 0;
+
+	CHECK_INT(hwt_emu_stream_segments(emu, 0, &segs, &nsegs), 0);
+	for (size_t c = 0; c < m->nchunks; c++) {
+		const struct chunk *ch = &m->chunks[c];
+		for (uint64_t i = 0; i < ch->size; i++) {
+			uint64_t pos = ch->offset + i;
+			while (k < nsegs && segs[k].aux_pos + segs[k].len <= pos)
+				k++;
+			if (k == nsegs || pos < segs[k].aux_pos) {
+				bad++;
+				continue;
+			}
+			if (m->aux[covered + i] !=
+			    src[segs[k].src_pos + (pos - segs[k].aux_pos)])
+				bad++;
+		}
+		covered += ch->size;
+	}
+	CHECK_U64(covered, m->aux_len);
+	CHECK_U64(bad, 0);
+}
+
+/* A source of exactly three buffers lands its last byte on the end of the
+ * ring; a rate the reader keeps up with loses nothing. */
+static void test_full_mode_exact_wrap_loses_nothing(void)
+{
+	const uint64_t size = 4 * 4096, total = 3 * size;
+	uint8_t *src = pattern(total, 1);
+	struct hwt_emu *emu = emu_make(8u << 20, 1024, false);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+	struct hwt_emu_stats es;
+	size_t wraps = 0, ends = 0;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 8, 4, false, NULL);
+	run_to_end(s);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	CHECK_U64(es.produced, total);
+	CHECK_U64(es.dropped, 0);
+	CHECK_U64(cs.aux_bytes, total);
+	CHECK_U64(m.aux_len, total);
+	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
+	CHECK(m.offsets_contiguous);
+	CHECK_U64(m.next_offset, total);
+	/* 1024-byte bursts: 48 PERF_RECORD_AUX of 1024 bytes each. */
+	CHECK_U64(es.aux_records, total / 1024);
+	CHECK_U64(cs.aux_records, total / 1024);
+	CHECK_U64(cs.aux_reported, total);
+	CHECK_U64(cs.truncated, 0);
+	CHECK_U64(cs.unmatched, 0);
+	CHECK_U64(m.types[PERF_RECORD_ITRACE_START], 1);
+	/* Reads follow the 1024-byte writes, so chunks end exactly on the
+	 * ring's end, never straddle it. */
+	for (size_t i = 0; i < m.nchunks; i++) {
+		wraps += m.chunks[i].wrapped;
+		ends += (m.chunks[i].offset + m.chunks[i].size) % size == 0;
+	}
+	CHECK_U64(wraps, 0);
+	CHECK_U64(ends, 3);
+	check_bytes_against_source(emu, &m, src);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+/* 1000-byte writes into a 16 KiB ring: the bytes around the end come out
+ * as one chunk in two spans, handed out in place. */
+static void test_full_mode_chunk_straddling_the_end(void)
+{
+	const uint64_t size = 4 * 4096, total = 5 * 1000 * 10;
+	uint8_t *src = pattern(total, 7);
+	struct hwt_emu *emu = emu_make(4u << 20, 1000, false);
+	struct mem_sink m;
+	struct hwt_session *s;
+	size_t wraps = 0;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 8, 4, false, NULL);
+	run_to_end(s);
+	CHECK_U64(m.aux_len, total);
+	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
+	for (size_t i = 0; i < m.nchunks; i++)
+		wraps += m.chunks[i].wrapped;
+	/* 50000 bytes cross the end of a 16384-byte ring 3 times. */
+	CHECK_U64(wraps, 3);
+	(void)size;
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+/* Sideband records of 56 bytes in a one-page data ring: 4096 is not a
+ * multiple of 56, so records straddle the end and come from the bounce
+ * buffer, intact and in order. */
+static void test_data_records_straddling_the_end_arrive_intact(void)
+{
+	const int n = 300;
+	struct hwt_emu *emu = emu_make(1u << 20, 512, false);
+	uint8_t *src = pattern(64 * 1024, 2);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+	int bad = 0;
+
+	sink_init(&m);
+	for (int i = 0; i < n; i++) {
+		uint8_t rec[56];
+		struct perf_event_header h = {PERF_RECORD_COMM, 0, sizeof(rec)};
+		memset(rec, 0, sizeof(rec));
+		memcpy(rec, &h, sizeof(h));
+		for (int k = 8; k < 56; k++)
+			rec[k] = (uint8_t)(i + k);
+		CHECK_INT(hwt_emu_stream_record(emu, 0, rec), 0);
+		CHECK_INT(hwt_emu_stream_aux(emu, 0, src + i * 200, 200, 1), 0);
+	}
+	s = session_make(emu, &m, 1, 4, false, NULL);
+	run_to_end(s);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_U64(m.types[PERF_RECORD_COMM], n);
+	CHECK_U64(cs.lost_events, 0);
+	CHECK_U64(m.recs_len, (uint64_t)n * 56);
+	for (int i = 0; i < n && m.recs_len == (uint64_t)n * 56; i++)
+		for (int k = 8; k < 56; k++)
+			bad += m.recs[i * 56 + k] != (uint8_t)(i + k);
+	CHECK_INT(bad, 0);
+	CHECK_U64(m.aux_len, (uint64_t)n * 200);
+	CHECK(m.aux_len == (uint64_t)n * 200 && memcmp(m.aux, src, n * 200) == 0);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+/* A stream without trace bytes: no AUX record, no zero-sized AUXTRACE. */
+static void test_zero_length_stream_gives_no_aux_data(void)
+{
+	struct hwt_emu *emu = emu_make(0, 0, false);
+	uint8_t rec[16] = {0};
+	struct perf_event_header h = {PERF_RECORD_COMM, 0, sizeof(rec)};
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+
+	sink_init(&m);
+	memcpy(rec, &h, sizeof(h));
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, rec, 0, 1), 0);
+	CHECK_INT(hwt_emu_stream_record(emu, 0, rec), 0);
+	s = session_make(emu, &m, 4, 2, false, NULL);
+	run_to_end(s);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_U64(cs.aux_bytes, 0);
+	CHECK_U64(cs.aux_chunks, 0);
+	CHECK_U64(m.nchunks, 0);
+	CHECK_U64(cs.aux_records, 0);
+	CHECK_U64(m.types[PERF_RECORD_COMM], 1);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+}
+
+/* A producer far faster than the reader fills the buffer: the kernel
+ * truncates, disables, the reader re-enables. Captured bytes + dropped
+ * bytes == produced bytes exactly, and each captured byte is its source
+ * byte. */
+static void test_full_buffer_back_pressure_accounts_every_byte(void)
+{
+	const uint64_t total = 8u << 20;
+	uint8_t *src = pattern(total, 3);
+	struct hwt_emu *emu = emu_make(0, 4096, false);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+	struct hwt_emu_stats es;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 16, 2, false, NULL);
+	run_to_end(s);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	CHECK_U64(es.produced, total);
+	CHECK_U64(cs.aux_bytes + es.dropped, total);
+	CHECK_U64(cs.aux_bytes, es.written);
+	CHECK(es.truncations > 0);
+	CHECK_U64(cs.truncated, es.truncations);
+	CHECK_U64(m.aux_flags_truncated, es.truncations);
+	CHECK(cs.reenables > 0);
+	CHECK_U64(cs.unmatched, 0);
+	CHECK(m.offsets_contiguous);
+	check_bytes_against_source(emu, &m, src);
+	fprintf(stderr, "  back-pressure: %llu captured, %llu dropped, %llu "
+		"truncations, %llu re-enables\n",
+		(unsigned long long)cs.aux_bytes, (unsigned long long)es.dropped,
+		(unsigned long long)es.truncations,
+		(unsigned long long)cs.reenables);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+/* Overwrite mode with the core's default: the head runs free, the newest
+ * buffer's worth ends at it. */
+static void test_overwrite_wrap_default_snapshot_is_newest_bytes(void)
+{
+	const uint64_t size = 4 * 4096, total = 40000;
+	uint8_t *src = pattern(total, 4);
+	struct hwt_emu *emu = emu_make(0, 3000, false);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 4, 4, true, NULL);
+	wait_finished(emu);
+	CHECK_INT(hwt_session_snapshot(s), 0);
+	CHECK_INT(hwt_session_stop(s), 0);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_U64(m.aux_len, size);
+	CHECK(m.aux_len == size && memcmp(m.aux, src + total - size, size) == 0);
+	CHECK_U64(cs.snapshots, 1);
+	CHECK_U64(cs.snapshot_wraps, 1);
+	/* 40000 bytes in 3000-byte writes: 14 records, all OVERWRITE. */
+	CHECK_U64(cs.aux_records, 14);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+static void test_overwrite_without_wrap_takes_what_was_written(void)
+{
+	const uint64_t total = 10000;
+	uint8_t *src = pattern(total, 5);
+	struct hwt_emu *emu = emu_make(0, 3000, false);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 4, 4, true, NULL);
+	wait_finished(emu);
+	CHECK_INT(hwt_session_snapshot(s), 0);
+	CHECK_INT(hwt_session_stop(s), 0);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_U64(m.aux_len, total);
+	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
+	CHECK_U64(cs.snapshot_wraps, 0);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+/* A backend whose driver reports aux_head inside the buffer (as Intel
+ * PT's does) finds the wrap itself: the source never holds a zero byte,
+ * so a non-zero byte at the head means the buffer was filled once. */
+static int find_in_buffer(const uint8_t *aux, uint64_t aux_size, uint64_t head,
+			  uint64_t prev_head, uint64_t *start, uint64_t *len,
+			  bool *wrapped)
+{
+	*wrapped = aux[head] != 0;
+	*start = *wrapped ? head : 0;
+	*len = *wrapped ? aux_size : head;
+	return 0;
+}
+
+static const struct hwt_record_ops find_ops = {.find_snapshot = find_in_buffer};
+static const struct hwt_backend find_backend = {
+	.name = "test_in_buffer", .record = &find_ops,
+};
+
+static void test_overwrite_wrap_with_find_snapshot(void)
+{
+	const uint64_t size = 4 * 4096, total = 50001;
+	uint8_t *src = pattern(total, 6);
+	struct hwt_emu *emu = emu_make(0, 2500, true);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 4, 4, true, &find_backend);
+	wait_finished(emu);
+	CHECK_INT(hwt_session_snapshot(s), 0);
+	CHECK_INT(hwt_session_stop(s), 0);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_U64(m.aux_len, size);
+	CHECK(m.aux_len == size && memcmp(m.aux, src + total - size, size) == 0);
+	CHECK_U64(cs.snapshot_wraps, 1);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
+/* Records that find the data ring full are reported by one
+ * PERF_RECORD_LOST once there is room: delivered + lost == sent. */
+static void test_data_ring_overflow_is_reported_as_lost(void)
+{
+	const int n = 400;
+	struct hwt_emu *emu = emu_make(0, 0, false);
+	uint8_t rec[64] = {0};
+	struct perf_event_header h = {PERF_RECORD_COMM, 0, sizeof(rec)};
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+	struct hwt_emu_stats es;
+
+	sink_init(&m);
+	memcpy(rec, &h, sizeof(h));
+	for (int i = 0; i < n; i++)
+		CHECK_INT(hwt_emu_stream_record(emu, 0, rec), 0);
+	s = session_make(emu, &m, 1, 2, false, NULL);
+	usleep(100000); /* the producer fills the ring before we read */
+	run_to_end(s);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	CHECK(es.lost_records > 0);
+	CHECK_U64(cs.lost_records, es.lost_records);
+	CHECK_U64(m.types[PERF_RECORD_COMM] + cs.lost_records, n);
+	CHECK_U64(m.types[PERF_RECORD_LOST], cs.lost_events);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+}
+
+/* The emulator refuses what the kernel refuses. */
+static void test_emulator_refuses_like_the_kernel(void)
+{
+	struct hwt_emu *emu = emu_make(0, 0, false);
+	const struct hwt_os *os = hwt_emu_os(emu);
+	struct perf_event_attr a;
+	void *p;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = 77; /* no such PMU */
+	CHECK_INT(os->ops->perf_event_open(os->ctx, &a, -1, 0, -1, 0), -2);
+	a.type = PMU_TYPE;
+	fd = os->ops->perf_event_open(os->ctx, &a, -1, 0, -1, 0);
+	CHECK(fd >= 0);
+	/* 1 + 3 pages: the data ring is not a power of two. */
+	CHECK_INT(os->ops->mmap(os->ctx, fd, 4 * 4096, 3, 0, &p), -22);
+	CHECK_INT(os->ops->mmap(os->ctx, fd, 5 * 4096, 3, 0, &p), 0);
+	/* AUX before aux_offset/aux_size were written. */
+	CHECK_INT(os->ops->mmap(os->ctx, fd, 4096, 3, 5 * 4096, &p), -22);
+	os->ops->close(os->ctx, fd);
+	hwt_emu_free(emu);
+}
+
+int main(void)
+{
+	RUN(test_full_mode_exact_wrap_loses_nothing);
+	RUN(test_full_mode_chunk_straddling_the_end);
+	RUN(test_data_records_straddling_the_end_arrive_intact);
+	RUN(test_zero_length_stream_gives_no_aux_data);
+	RUN(test_full_buffer_back_pressure_accounts_every_byte);
+	RUN(test_overwrite_wrap_default_snapshot_is_newest_bytes);
+	RUN(test_overwrite_without_wrap_takes_what_was_written);
+	RUN(test_overwrite_wrap_with_find_snapshot);
+	RUN(test_data_ring_overflow_is_reported_as_lost);
+	RUN(test_emulator_refuses_like_the_kernel);
+	return hwt_test_summary();
+}
