@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends/arm-cs/cs_record.h"
+#include "backends/arm-cs/cs_info.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"
@@ -200,9 +201,7 @@ int hwt_cs_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 
 const struct hwt_record_ops hwt_cs_record_ops = {
 	.configure = hwt_cs_configure,
-	/* .info, .info_ctx and .find_snapshot (hwt_cs_info, hwt_cs_info_ctx,
-	 * hwt_cs_find_snapshot) live in cs_info.c and cs_snapshot_find.c and
-	 * are wired here when those land. */
-	.info = NULL,
-	.find_snapshot = NULL,
+	.info = hwt_cs_info,
+	.info_ctx = hwt_cs_info_ctx,
+	.find_snapshot = hwt_cs_find_snapshot,
 };

@@ -1,5 +1,6 @@
 /* intel_bts configure: per-thread only. */
 #include "backends/x86-bts/bts_record.h"
+#include "backends/x86-bts/bts_meta.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 
@@ -26,9 +27,7 @@ int hwt_bts_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 
 const struct hwt_record_ops hwt_bts_record_ops = {
 	.configure = hwt_bts_configure,
-	/* .info, .info_ctx and .find_snapshot (hwt_bts_info,
-	 * hwt_bts_info_ctx, hwt_bts_find_snapshot) live in bts_info.c and are
-	 * wired here when that lands. */
-	.info = NULL,
-	.find_snapshot = NULL,
+	.info = hwt_bts_info,
+	.info_ctx = hwt_bts_info_ctx,
+	.find_snapshot = hwt_bts_find_snapshot,
 };

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends/x86-pt/pt_record.h"
+#include "backends/x86-pt/pt_meta.h"
 #include "core/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
@@ -174,9 +175,7 @@ int hwt_pt_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 
 const struct hwt_record_ops hwt_pt_record_ops = {
 	.configure = hwt_pt_configure,
-	/* .info, .info_ctx and .find_snapshot (hwt_pt_info, hwt_pt_info_ctx,
-	 * hwt_pt_find_snapshot) live in pt_info.c and pt_snapshot.c and are
-	 * wired here when those land. */
-	.info = NULL,
-	.find_snapshot = NULL,
+	.info = hwt_pt_info,
+	.info_ctx = hwt_pt_info_ctx,
+	.find_snapshot = hwt_pt_find_snapshot,
 };

@@ -1,0 +1,102 @@
+/* Linux perf 6.1 reads the intel_bts AUXTRACE_INFO hwtrace writes: a
+ * perf.data holding it, written with the perf.data writer, makes
+ * `perf report -D` print the values it was built from. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+#include "hwtrace/os.h"
+#include "hwtrace/perfdata.h"
+#include "backends/x86-bts/bts_meta.h"
+
+#define FIXTURE HWT_SOURCE_DIR "/tests/fixtures/meta/intel-skl"
+#define PERF "/usr/bin/perf"
+
+static char report[1 << 16];
+
+/* Writes a perf.data with one intel_pt event and the AUXTRACE_INFO of
+ * @priv, then keeps perf report -D's output in report[]. */
+static int perf_dump(const uint64_t *priv, int n)
+{
+	char dir[] = "/tmp/hwt-bts-info-XXXXXX", path[64], cmd[256];
+	struct perf_event_attr attr = {.size = sizeof(attr), .type = 7,
+				       .sample_type = PERF_SAMPLE_IDENTIFIER |
+						      PERF_SAMPLE_TID |
+						      PERF_SAMPLE_TIME |
+						      PERF_SAMPLE_CPU,
+				       .sample_id_all = 1};
+	uint64_t id = 1, rec[80];
+	struct hwt_pd_writer *w;
+	size_t got = 0;
+	FILE *p;
+
+	if (access(PERF, X_OK) != 0) {
+		fprintf(stderr, "%s is missing: install Debian's linux-perf; this "
+			"test checks perf reads what hwtrace writes\n", PERF);
+		return -1;
+	}
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	if (hwt_pd_writer_open(path, &w) < 0)
+		return -1;
+	hwt_pd_writer_add_attr(w, &attr, &id, 1, "intel_bts//u");
+	memset(rec, 0, sizeof(rec));
+	rec[0] = HWT_PD_RECORD_AUXTRACE_INFO | (uint64_t)(16 + 8 * n) << 48;
+	rec[1] = HWT_AUXTRACE_INTEL_BTS;
+	memcpy(&rec[2], priv, 8 * (size_t)n);
+	if (hwt_pd_writer_record(w, rec) < 0 || hwt_pd_writer_close(w) < 0) {
+		fprintf(stderr, "writing %s: %s\n", path, hwt_errmsg());
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), PERF " report -D -i %s 2>&1", path);
+	p = popen(cmd, "r");
+	if (p) {
+		got = fread(report, 1, sizeof(report) - 1, p);
+		pclose(p);
+	}
+	report[got] = '\0';
+	unlink(path);
+	rmdir(dir);
+	return 0;
+}
+
+static void test_perf_prints_our_values(void)
+{
+	struct hwt_record_info_ctx ctx = {.size = sizeof(ctx),
+					  .cap_user_time_zero = true,
+					  .time_shift = 31,
+					  .time_mult = 1789569706,
+					  .time_zero = 18446744041015200657ull};
+	struct perf_event_attr attr = {.type = 7};
+	uint64_t priv[8];
+	struct hwt_os *os = hwt_os_linux_new(FIXTURE);
+	int n;
+
+	n = hwt_bts_info_ctx(os, NULL, &attr, NULL, 0, true, &ctx, priv, 8);
+	hwt_os_free(os);
+	CHECK_INT(n, 6);
+	if (n != 6)
+		return;
+	CHECK_INT(perf_dump(priv, n), 0);
+	/* perf's intel_bts_print_info. */
+	CHECK_CONTAINS(report, "PERF_RECORD_AUXTRACE_INFO type: 2");
+	CHECK_CONTAINS(report, "  PMU Type           7\n");
+	CHECK_CONTAINS(report, "  Time Shift         31\n");
+	CHECK_CONTAINS(report, "  Time Muliplier     1789569706\n");
+	CHECK_CONTAINS(report, "  Time Zero          18446744041015200657\n");
+	CHECK_CONTAINS(report, "  Cap Time Zero      1\n");
+	CHECK_CONTAINS(report, "  Snapshot mode      1\n");
+	if (getenv("HWT_SHOW") || hwt_test_failures)
+		fprintf(stderr, "perf report -D said:\n%.4000s\n", report);
+}
+
+int main(void)
+{
+	RUN(test_perf_prints_our_values);
+	return hwt_test_summary();
+}
