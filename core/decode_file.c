@@ -1,11 +1,426 @@
-/* perf.data captures: placeholder until the pipeline lands. */
-#include "hwtrace/decode.h"
+/* perf.data captures: sideband to memory image and task context, AUXTRACE
+ * buffers to per-CPU (or per-thread) queues, then each queue through the
+ * backend that the AUXTRACE_INFO names. */
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/decode_internal.h"
 #include "hwtrace/error.h"
 
-int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts,
+#define MISC_SWITCH_OUT (1u << 13)
+#define MISC_MMAP_BUILD_ID (1u << 14)
+
+struct file_state {
+	const char *path;
+	const struct hwt_decode_opts *opts;
+	struct hwt_image *image;
+	struct hwt_sideband sb;
+	struct hwt_aux_queues queues;
+	uint32_t auxtrace_type;
+	uint64_t *info;
+	size_t info_words;
+	bool have_info;
+	uint64_t lost_records;
+};
+
+static int32_t pid_of(uint32_t pid)
+{
+	return pid == UINT32_MAX ? HWT_PID_ANY : (int32_t)pid;
+}
+
+static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
+		   bool v2)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	size_t body = rec->size > 8 ? rec->size - 8u : 0;
+	size_t fixed = v2 ? 8 + 24 + 24 + 8 : 8 + 24;
+	if (body <= fixed)
+		return 0;
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	memcpy(&pid, p, 4);
+	memcpy(&start, p + 8, 8);
+	memcpy(&len, p + 16, 8);
+	memcpy(&pgoff, p + 24, 8);
+	const uint8_t *build_id = NULL;
+	size_t build_id_size = 0;
+	if (v2) {
+		uint32_t prot;
+		memcpy(&prot, p + 32 + 24, 4);
+		if (!(prot & 4 /* PROT_EXEC */))
+			return 0;
+		if (rec->misc & MISC_MMAP_BUILD_ID) {
+			build_id_size = p[32] > 20 ? 20 : p[32];
+			build_id = p + 36;
+		}
+	}
+	char name[4096];
+	size_t n = body - fixed < sizeof(name) - 1 ? body - fixed : sizeof(name) - 1;
+	memcpy(name, p + fixed, n);
+	name[n] = 0;
+	int err = hwt_image_add_mapping(st->image, &st->opts->lookup, pid_of(pid),
+					start, len, pgoff, name, build_id,
+					build_id_size);
+	/* A missing file is kept as a missing section: the decoder names it
+	 * when trace runs into it. */
+	return err == HWT_ERR_NOENT || err == HWT_ERR_IO ? 0 : err;
+}
+
+static int add_ctx(struct file_state *st, const struct hwt_pd_record *rec,
+		   uint32_t pid, uint32_t tid)
+{
+	if (!(rec->sid.present & PERF_SAMPLE_CPU))
+		return 0;
+	struct hwt_ctx_event ev = {
+		.time = rec->sid.present & PERF_SAMPLE_TIME ? rec->sid.time : 0,
+		.cpu = (int32_t)rec->sid.cpu,
+		.pid = (int32_t)pid,
+		.tid = (int32_t)tid,
+	};
+	return hwt_sideband_add_ctx(&st->sb, &ev);
+}
+
+static int add_loss(struct file_state *st, const struct hwt_pd_record *rec,
+		    enum hwt_elem_type type, enum hwt_gap_reason reason,
+		    uint64_t aux_offset, uint64_t bytes, const char *text)
+{
+	struct hwt_loss_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.cpu = rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1;
+	ev.time = rec->sid.present & PERF_SAMPLE_TIME ? rec->sid.time : 0;
+	ev.aux_offset = aux_offset;
+	snprintf(ev.text, sizeof(ev.text), "%s", text);
+	ev.elem.type = type;
+	ev.elem.fields = HWT_FIELD_OFFSET;
+	ev.elem.trace_offset = aux_offset;
+	if (ev.cpu >= 0) {
+		ev.elem.fields |= HWT_FIELD_CPU;
+		ev.elem.cpu = ev.cpu;
+	}
+	if (rec->sid.present & PERF_SAMPLE_TIME) {
+		ev.elem.fields |= HWT_FIELD_TIME;
+		ev.elem.time = ev.time;
+	}
+	if (type == HWT_ELEM_GAP) {
+		ev.elem.u.gap.reason = reason;
+		if (bytes) {
+			ev.elem.fields |= HWT_FIELD_GAP_BYTES;
+			ev.elem.u.gap.bytes = bytes;
+		}
+	}
+	return hwt_sideband_add_loss(&st->sb, &ev);
+}
+
+static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	size_t body = rec->size > 8 ? rec->size - 8u : 0;
+	uint32_t u32[2];
+	uint64_t u64[3];
+	char text[96];
+
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+		return on_mmap(st, rec, false);
+	case PERF_RECORD_MMAP2:
+		return on_mmap(st, rec, true);
+	case PERF_RECORD_ITRACE_START:
+		if (body < 8)
+			return 0;
+		memcpy(u32, p, 8);
+		return add_ctx(st, rec, u32[0], u32[1]);
+	case PERF_RECORD_SWITCH:
+		/* Per-thread switch records: the task switching in is the
+		 * record's own. */
+		if ((rec->misc & MISC_SWITCH_OUT) || !(rec->sid.present & PERF_SAMPLE_TID))
+			return 0;
+		st->sb.have_switch = true;
+		return add_ctx(st, rec, rec->sid.pid, rec->sid.tid);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (body < 8)
+			return 0;
+		memcpy(u32, p, 8);
+		st->sb.have_switch = true;
+		if (rec->misc & MISC_SWITCH_OUT)
+			return add_ctx(st, rec, u32[0], u32[1]);
+		if (rec->sid.present & PERF_SAMPLE_TID)
+			return add_ctx(st, rec, rec->sid.pid, rec->sid.tid);
+		return 0;
+	case PERF_RECORD_AUX:
+		if (body < 24)
+			return 0;
+		memcpy(u64, p, 24);
+		if (u64[2] & HWT_AUX_FLAG_TRUNCATED) {
+			snprintf(text, sizeof(text),
+				 "the AUX buffer was full: trace after 0x%" PRIx64 " lost",
+				 u64[0] + u64[1]);
+			return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_TRUNCATED,
+					u64[0] + u64[1], 0, text);
+		}
+		if (u64[2] & HWT_AUX_FLAG_COLLISION) {
+			snprintf(text, sizeof(text), "sample collision at 0x%" PRIx64,
+				 u64[0]);
+			return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_COLLISION,
+					u64[0], u64[1], text);
+		}
+		return 0;
+	case PERF_RECORD_LOST:
+		if (body < 16)
+			return 0;
+		memcpy(u64, p, 16);
+		st->lost_records += u64[1];
+		snprintf(text, sizeof(text), "%" PRIu64 " records lost", u64[1]);
+		return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_LOST, 0, 0, text);
+	case HWT_PD_RECORD_AUXTRACE_ERROR:
+		if (body < 24 + 8 + 64)
+			return 0;
+		memcpy(u32, p + 8, 4); /* cpu */
+		snprintf(text, sizeof(text), "perf auxtrace error: %.64s",
+			 (const char *)(p + 32));
+		{
+			struct hwt_pd_record r = *rec;
+			r.sid.present |= PERF_SAMPLE_CPU;
+			r.sid.cpu = u32[0];
+			return add_loss(st, &r, HWT_ELEM_ERROR, 0, 0, 0, text);
+		}
+	case HWT_PD_RECORD_AUXTRACE_INFO:
+		if (body < 8 || st->have_info)
+			return 0;
+		memcpy(&st->auxtrace_type, p, 4);
+		st->info_words = (body - 8) / 8;
+		st->info = malloc(st->info_words ? st->info_words * 8 : 8);
+		if (!st->info)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		memcpy(st->info, p + 8, st->info_words * 8);
+		st->have_info = true;
+		return 0;
+	case HWT_PD_RECORD_AUXTRACE:
+		if (!rec->aux_data)
+			return 0;
+		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
+	default:
+		return 0;
+	}
+}
+
+/* The kernel's code from a kcore copy (perf's --kcore DIR): its PT_LOAD
+ * segments, mapped for every process. */
+static int add_kcore(struct hwt_image *image, const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/kcore", dir);
+	struct hwt_mapped m;
+	int err = hwt_mapped_open(&m, path, "--kcore");
+	if (err < 0)
+		return err;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m.data;
+	if (m.size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phoff > m.size ||
+	    (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > m.size - eh->e_phoff) {
+		hwt_mapped_close(&m);
+		return hwt_error(HWT_ERR_FORMAT, "%s: not a 64-bit ELF core file",
+				 path);
+	}
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)(m.data + eh->e_phoff);
+	for (unsigned i = 0; i < eh->e_phnum && err >= 0; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_filesz)
+			err = hwt_image_add_file(image, HWT_PID_ANY, ph[i].p_vaddr,
+						 ph[i].p_filesz, path,
+						 ph[i].p_offset);
+	hwt_mapped_close(&m);
+	return err;
+}
+
+/* The traced CPU from the cpuid feature ("GenuineIntel,6,78,3"), as
+ * "6/78/3" for the decoder's errata; perf does the same. */
+static void cpu_from_header(struct hwt_pd_reader *reader, char *buf, size_t size)
+{
+	const void *data;
+	uint64_t len;
+	unsigned family, model, stepping;
+	char vendor[32], str[128];
+
+	buf[0] = 0;
+	if (hwt_pd_reader_feature(reader, HWT_PD_FEAT_CPUID, &data, &len) < 0 ||
+	    len <= 4)
+		return;
+	size_t n = len - 4 < sizeof(str) - 1 ? (size_t)len - 4 : sizeof(str) - 1;
+	memcpy(str, (const uint8_t *)data + 4, n);
+	str[n] = 0;
+	if (sscanf(str, "%31[^,],%u,%u,%u", vendor, &family, &model, &stepping) == 4 &&
+	    !strcmp(vendor, "GenuineIntel"))
+		snprintf(buf, size, "%u/%u/%u", family, model, stepping);
+}
+
+/* Shows the losses of @cpu that lie before @upto in its AUX stream. */
+static int flush_losses(struct file_state *st, int32_t cpu, uint64_t upto,
+			bool *done, const struct hwt_elem_sink *sink)
+{
+	for (size_t i = 0; i < st->sb.nloss; i++) {
+		struct hwt_loss_event *l = &st->sb.loss[i];
+		if (done[i] || (l->cpu != cpu && cpu >= 0) || l->aux_offset > upto)
+			continue;
+		done[i] = true;
+		if (l->elem.type == HWT_ELEM_GAP)
+			l->elem.u.gap.detail = l->text;
+		else
+			l->elem.u.error.message = l->text;
+		int err = sink->emit(sink->arg, &l->elem);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int decode_queues(struct file_state *st, const struct hwt_backend *b,
+			 const struct hwt_elem_sink *user_sink)
+{
+	const struct hwt_decode_opts *opts = st->opts;
+	struct hwt_decode_filter filter = {opts, user_sink};
+	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	const struct hwt_elem_sink *out = hwt_decode_has_filter(opts) ? &fsink
+								     : user_sink;
+	struct hwt_ctx_sink cs = {.next = out};
+	struct hwt_elem_sink csink = hwt_ctx_sink(&cs);
+	struct hwt_decode_params params = {
+		.size = sizeof(params),
+		.info = st->info,
+		.info_words = st->info_words,
+		.image = st->image,
+		.sink = &csink,
+		.cpu_model = opts->cpu_model,
+		.disasm = opts->disasm,
+	};
+	void *priv = NULL;
+	int err = 0;
+	bool *done = calloc(st->sb.nloss + 1, sizeof(bool));
+	if (!done)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+
+	if (!opts->packets) {
+		err = b->decoder->create(&params, &priv);
+		if (err < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < st->queues.n && err >= 0; i++) {
+		struct hwt_aux_queue *q = &st->queues.q[i];
+		int32_t cpu = q->cpu == (int32_t)UINT32_MAX ? -1 : q->cpu;
+		int32_t tid = q->tid == (int32_t)UINT32_MAX ? -1 : q->tid;
+		if (opts->filter_cpu && cpu >= 0 && cpu != opts->cpu)
+			continue;
+		/* Per-CPU streams take their task from the sideband; a
+		 * per-thread stream is its thread. */
+		hwt_ctx_sink_start(&cs, &st->sb, cpu, -1, cpu >= 0 ? -1 : tid);
+		for (size_t j = 0; j < q->npieces && err >= 0; j++) {
+			struct hwt_aux_piece *pc = &q->pieces[j];
+			struct hwt_aux_chunk chunk = {
+				.data = pc->data,
+				.size = pc->size,
+				.offset = pc->offset,
+				.reference = pc->reference,
+				.idx = q->idx,
+				.cpu = cpu,
+				.tid = cpu >= 0 ? -1 : tid,
+			};
+			if (opts->packets) {
+				fprintf(opts->packets,
+					"# AUXTRACE idx %" PRIu32 " cpu %" PRId32
+					" tid %" PRId32 " offset 0x%" PRIx64
+					" size 0x%" PRIx64 "\n",
+					q->idx, cpu, tid, pc->offset, pc->size);
+				err = b->decoder->packets(&params, &chunk,
+							  opts->packets);
+				continue;
+			}
+			if (j && b->decoder->reset)
+				b->decoder->reset(priv);
+			err = b->decoder->feed(priv, &chunk);
+			if (err >= 0)
+				err = flush_losses(st, cpu, pc->offset + pc->size,
+						   done, &csink);
+		}
+	}
+	if (err >= 0 && priv && b->decoder->flush)
+		err = b->decoder->flush(priv);
+	if (err >= 0 && !opts->packets)
+		err = flush_losses(st, -1, UINT64_MAX, done, out);
+out:
+	if (priv && b->decoder->destroy)
+		b->decoder->destroy(priv);
+	free(done);
+	return err;
+}
+
+int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		    const struct hwt_elem_sink *sink)
 {
-	(void)opts;
-	(void)sink;
-	return hwt_error(HWT_ERR_NOSUP, "%s: decoding is not available yet", path);
+	struct hwt_decode_opts opts;
+	struct file_state st;
+	struct hwt_pd_reader *reader = NULL;
+	struct hwt_pd_record rec;
+
+	if (!path || (!sink && !(opts_in && opts_in->packets)))
+		return hwt_error(HWT_ERR_INVAL, "hwt_decode_file: missing argument");
+	int err = hwt_decode_opts_copy(opts_in, &opts);
+	if (err < 0)
+		return err;
+	memset(&st, 0, sizeof(st));
+	st.path = path;
+	st.opts = &opts;
+	st.image = hwt_image_new();
+	if (!st.image)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the image");
+	if (opts.kcore && (err = add_kcore(st.image, opts.kcore)) < 0)
+		goto out;
+
+	err = hwt_pd_reader_open(path, &reader);
+	if (err < 0)
+		goto out;
+	char cpu_model[48];
+	if (!opts.cpu_model) {
+		cpu_from_header(reader, cpu_model, sizeof(cpu_model));
+		if (cpu_model[0])
+			opts.cpu_model = cpu_model;
+	}
+	while ((err = hwt_pd_reader_next(reader, &rec)) > 0) {
+		err = on_record(&st, &rec);
+		if (err < 0)
+			goto out;
+	}
+	if (err < 0)
+		goto out;
+
+	if (!st.have_info) {
+		err = hwt_error(HWT_ERR_NOENT,
+				"%s holds no AUXTRACE_INFO record: it was not "
+				"recorded with a hardware trace event", path);
+		goto out;
+	}
+	const struct hwt_backend *b =
+		hwt_backend_for_auxtrace((enum hwt_auxtrace_type)st.auxtrace_type);
+	if (!b) {
+		err = hwt_error(HWT_ERR_NOSUP,
+				"%s: no backend decodes AUXTRACE type %" PRIu32,
+				path, st.auxtrace_type);
+		goto out;
+	}
+	err = hwt_decode_find_backend(b->name, &b);
+	if (err < 0)
+		goto out;
+	if (opts.packets && !b->decoder->packets) {
+		err = hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
+		goto out;
+	}
+	hwt_sideband_sort(&st.sb);
+	err = decode_queues(&st, b, sink);
+out:
+	hwt_pd_reader_free(reader);
+	hwt_aux_queues_free(&st.queues);
+	hwt_sideband_free(&st.sb);
+	hwt_image_free(st.image);
+	free(st.info);
+	return err < 0 ? err : 0;
 }

@@ -2,11 +2,13 @@
 #ifndef HWT_CORE_DECODE_INTERNAL_H
 #define HWT_CORE_DECODE_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/perfdata.h"
 
 /* Applies --cpu, --tid and --time to the element stream. Gaps and errors
  * always pass: lost trace is always shown. */
@@ -41,3 +43,76 @@ int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out);
 
 #endif
+
+/* --- perf.data pipeline --- */
+
+/* Who ran on a CPU from a time on (ITRACE_START, SWITCH, SWITCH_CPU_WIDE). */
+struct hwt_ctx_event {
+	uint64_t time;
+	int32_t cpu;
+	int32_t pid, tid;
+};
+
+/* A loss the kernel reported (AUX flags, LOST) or a perf AUXTRACE_ERROR,
+ * shown at its place in its CPU's stream. */
+struct hwt_loss_event {
+	int32_t cpu;
+	uint64_t time;
+	uint64_t aux_offset; /* AUX records: where the lost data was */
+	struct hwt_elem elem;
+	char text[96];
+};
+
+struct hwt_sideband {
+	struct hwt_ctx_event *ctx;
+	size_t nctx, ctx_cap;
+	struct hwt_loss_event *loss;
+	size_t nloss, loss_cap;
+	bool have_switch;
+};
+
+void hwt_sideband_free(struct hwt_sideband *sb);
+int hwt_sideband_add_ctx(struct hwt_sideband *sb, const struct hwt_ctx_event *ev);
+int hwt_sideband_add_loss(struct hwt_sideband *sb, const struct hwt_loss_event *ev);
+/* Sorts the context events by cpu, then time. */
+void hwt_sideband_sort(struct hwt_sideband *sb);
+
+/* Attaches cpu/pid/tid from the sideband to elements of one CPU's stream
+ * by their time; elements without a time keep the last context. */
+struct hwt_ctx_sink {
+	const struct hwt_sideband *sb;
+	const struct hwt_elem_sink *next;
+	int32_t cpu;         /* the stream's cpu, -1 when per-thread */
+	int32_t pid, tid;    /* current context, -1 unknown */
+	size_t pos, end;     /* this cpu's range in sb->ctx */
+};
+
+void hwt_ctx_sink_start(struct hwt_ctx_sink *cs, const struct hwt_sideband *sb,
+			int32_t cpu, int32_t pid, int32_t tid);
+struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs);
+
+/* One AUX stream (one mmap index) and its buffers, copied from the file;
+ * contiguous buffers are joined so decoding continues across them. */
+struct hwt_aux_piece {
+	uint8_t *data;
+	uint64_t size, cap;
+	uint64_t offset;
+	uint64_t reference;
+};
+
+struct hwt_aux_queue {
+	uint32_t idx;
+	int32_t cpu, tid;
+	struct hwt_aux_piece *pieces;
+	size_t npieces, cap;
+	uint64_t bytes;
+};
+
+struct hwt_aux_queues {
+	struct hwt_aux_queue *q;
+	size_t n, cap;
+};
+
+int hwt_aux_queues_add(struct hwt_aux_queues *qs,
+		       const struct hwt_pd_auxtrace *aux, const uint8_t *data);
+void hwt_aux_queues_free(struct hwt_aux_queues *qs);

@@ -67,11 +67,14 @@ int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
 			return hwt_error(HWT_ERR_CONFIG,
 					 "bad cpu '%s': expected FAMILY/MODEL[/STEPPING], "
 					 "e.g. 6/142/10", params->cpu_model);
-		int err = pt_cpu_errata(&config->errata, &config->cpu);
-		if (err < 0)
+		if (!config->cpu.family)
 			return hwt_error(HWT_ERR_CONFIG,
-					 "cpu %s: libipt cannot tell its errata: %s",
-					 params->cpu_model, pt_errstr(pt_errcode(err)));
+					 "bad cpu '%s': unknown cpu (family 0)",
+					 params->cpu_model);
+		/* A model newer than libipt's errata table decodes without
+		 * errata workarounds, as on a cpu that needs none. */
+		if (pt_cpu_errata(&config->errata, &config->cpu) < 0)
+			memset(&config->errata, 0, sizeof(config->errata));
 	}
 
 	const uint64_t *info = params->info;

@@ -180,7 +180,7 @@ int pt_packets_dump(const struct hwt_decode_params *params,
 
 	char pay[96], track[64];
 	/* Like ptdump: start at the first byte, after an error skip to the
-	 * next PSB. */
+	 * next one. */
 	int status = pt_pkt_sync_set(dec, 0);
 	while (status >= 0) {
 		for (;;) {
@@ -198,6 +198,12 @@ int pt_packets_dump(const struct hwt_decode_params *params,
 			}
 			const char *name =
 				format_packet(&pkt, pay, sizeof(pay), track, sizeof(track));
+			/* libipt 2.0 does not decode mode.exec's IF bit (bit 2 of
+			 * the payload byte); the raw byte has it. */
+			if (pkt.type == ppt_mode && pkt.payload.mode.leaf == pt_mol_exec &&
+			    off + 1 < chunk->size && (chunk->data[off + 1] & 0x04))
+				snprintf(pay + strlen(pay), sizeof(pay) - strlen(pay),
+					 "%sif", pay[0] ? ", " : "");
 			if (track[0])
 				fprintf(out, "%016" PRIx64 "  %-11s%-26s%s\n",
 					chunk->offset + off, name, pay, track);

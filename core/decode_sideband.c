@@ -1,0 +1,109 @@
+/* Sideband that attributes trace to tasks, and losses to show in place. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/decode_internal.h"
+#include "hwtrace/error.h"
+
+void hwt_sideband_free(struct hwt_sideband *sb)
+{
+	free(sb->ctx);
+	free(sb->loss);
+	memset(sb, 0, sizeof(*sb));
+}
+
+int hwt_sideband_add_ctx(struct hwt_sideband *sb, const struct hwt_ctx_event *ev)
+{
+	if (sb->nctx == sb->ctx_cap) {
+		size_t ncap = sb->ctx_cap ? sb->ctx_cap * 2 : 64;
+		void *n = realloc(sb->ctx, ncap * sizeof(*sb->ctx));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
+		sb->ctx = n;
+		sb->ctx_cap = ncap;
+	}
+	sb->ctx[sb->nctx++] = *ev;
+	return 0;
+}
+
+int hwt_sideband_add_loss(struct hwt_sideband *sb, const struct hwt_loss_event *ev)
+{
+	if (sb->nloss == sb->loss_cap) {
+		size_t ncap = sb->loss_cap ? sb->loss_cap * 2 : 16;
+		void *n = realloc(sb->loss, ncap * sizeof(*sb->loss));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
+		sb->loss = n;
+		sb->loss_cap = ncap;
+	}
+	sb->loss[sb->nloss++] = *ev;
+	return 0;
+}
+
+static int cmp_ctx(const void *a, const void *b)
+{
+	const struct hwt_ctx_event *x = a, *y = b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return 0;
+}
+
+void hwt_sideband_sort(struct hwt_sideband *sb)
+{
+	if (sb->nctx > 1)
+		qsort(sb->ctx, sb->nctx, sizeof(*sb->ctx), cmp_ctx);
+}
+
+void hwt_ctx_sink_start(struct hwt_ctx_sink *cs, const struct hwt_sideband *sb,
+			int32_t cpu, int32_t pid, int32_t tid)
+{
+	cs->sb = sb;
+	cs->cpu = cpu;
+	cs->pid = pid;
+	cs->tid = tid;
+	cs->pos = cs->end = 0;
+	if (cpu < 0)
+		return;
+	size_t i = 0;
+	while (i < sb->nctx && sb->ctx[i].cpu < cpu)
+		i++;
+	cs->pos = i;
+	while (i < sb->nctx && sb->ctx[i].cpu == cpu)
+		i++;
+	cs->end = i;
+}
+
+static int ctx_emit(void *arg, const struct hwt_elem *e)
+{
+	struct hwt_ctx_sink *cs = arg;
+	struct hwt_elem copy = *e;
+
+	if (e->fields & HWT_FIELD_TIME) {
+		while (cs->pos < cs->end && cs->sb->ctx[cs->pos].time <= e->time) {
+			cs->pid = cs->sb->ctx[cs->pos].pid;
+			cs->tid = cs->sb->ctx[cs->pos].tid;
+			cs->pos++;
+		}
+	}
+	if (cs->cpu >= 0) {
+		copy.cpu = cs->cpu;
+		copy.fields |= HWT_FIELD_CPU;
+	}
+	if (cs->pid >= 0) {
+		copy.pid = cs->pid;
+		copy.fields |= HWT_FIELD_PID;
+	}
+	if (cs->tid >= 0) {
+		copy.tid = cs->tid;
+		copy.fields |= HWT_FIELD_TID;
+	}
+	return cs->next->emit(cs->next->arg, &copy);
+}
+
+struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs)
+{
+	struct hwt_elem_sink s = {ctx_emit, cs};
+	return s;
+}

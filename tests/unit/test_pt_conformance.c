@@ -1,0 +1,478 @@
+/* libipt's conformance suite (ptt): every test's raw PT stream and code,
+ * decoded through hwt_decode_raw, against the expectations pttc wrote:
+ * -ptxed*.exp (instruction addresses, overflows and errors, in order) and
+ * -ptdump*.exp (the packet listing). Expectations this decoder cannot be
+ * held to are left out by the table below, each with its reason, and are
+ * listed in the output; nothing else is skipped. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "harness.h"
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+
+#define PTT HWT_TESTDATA "/ptt"
+
+/* Left out, by test name (and expectation kind), with the reason. */
+struct left_out {
+	const char *name;   /* exact ptt name, or a prefix ending in '*' */
+	const char *kind;   /* "ptxed", "ptdump" or NULL for both */
+	const char *reason;
+};
+
+static const struct left_out left_out[] = {
+	{"pevent*", NULL,
+	 "drives ptxed/ptdump's --pevent perf-sideband options on the .sb file; "
+	 "raw --map decoding has no sideband (perf.data sideband is covered by "
+	 "hwt_decode_file)"},
+	{"truncated", "ptxed",
+	 "needs a second image section at a file offset (ptxed --raw "
+	 "truncated.bin:0x2:0x1002); --map FILE@ADDR maps whole files"},
+};
+
+static int nleft, npass[2], nfail[2], nleft_kind[2];
+
+/* A growing list of lines. */
+struct lines {
+	char *buf;
+	size_t len, cap;
+	size_t count;
+};
+
+static void add_line(struct lines *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_line(struct lines *l, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	if (l->len + (size_t)n + 2 > l->cap) {
+		l->cap = (l->cap + (size_t)n + 2) * 2;
+		l->buf = realloc(l->buf, l->cap);
+		if (!l->buf)
+			abort();
+	}
+	memcpy(l->buf + l->len, tmp, (size_t)n);
+	l->len += (size_t)n;
+	l->buf[l->len++] = '\n';
+	l->buf[l->len] = 0;
+	l->count++;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = 0;
+	fclose(f);
+	return s;
+}
+
+/* The `org` address and the `opt:TOOL` options of a .ptt source. */
+static int read_ptt(const char *name, uint64_t *org, char *ptxed_opts,
+		    char *ptdump_opts, size_t n)
+{
+	char path[512];
+	snprintf(path, sizeof(path), PTT "/src/%s.ptt", name);
+	char *text = read_text(path);
+	if (!text)
+		return -1;
+	*org = 0;
+	ptxed_opts[0] = ptdump_opts[0] = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!strncmp(line, "org ", 4))
+			*org = strtoull(line + 4, NULL, 0);
+		char *o = strstr(line, "opt:ptxed ");
+		if (o)
+			snprintf(ptxed_opts + strlen(ptxed_opts),
+				 n - strlen(ptxed_opts), " %s", o + 10);
+		o = strstr(line, "opt:ptdump ");
+		if (o)
+			snprintf(ptdump_opts + strlen(ptdump_opts),
+				 n - strlen(ptdump_opts), " %s", o + 11);
+	}
+	free(text);
+	return 0;
+}
+
+static const char *left_out_reason(const char *name, const char *kind)
+{
+	for (size_t i = 0; i < sizeof(left_out) / sizeof(left_out[0]); i++) {
+		const struct left_out *l = &left_out[i];
+		size_t len = strlen(l->name);
+		bool match = l->name[len - 1] == '*'
+				     ? !strncmp(name, l->name, len - 1)
+				     : !strcmp(name, l->name);
+		if (match && (!l->kind || !strcmp(l->kind, kind)))
+			return l->reason;
+	}
+	return NULL;
+}
+
+/* ptxed's lines as the tokens compared: addresses, overflows, errors. */
+static void ptxed_expected(const char *text, struct lines *out)
+{
+	const char *p = text;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p += len + (eol ? 1 : 0);
+
+		char *s = line;
+		if (!strncmp(s, "? ", 2))
+			s += 2; /* speculative: same address */
+		if (strlen(s) == 16 && strspn(s, "0123456789abcdef") == 16) {
+			add_line(out, "%llx", strtoull(s, NULL, 16));
+		} else if (!strcmp(s, "[overflow]")) {
+			add_line(out, "[overflow]");
+		} else if (s[0] == '[') {
+			char *e = strstr(s, ": error: ");
+			if (!e)
+				continue;
+			e += 9;
+			e[strcspn(e, "]")] = 0;
+			if (!strcmp(e, "no memory mapped at this address"))
+				add_line(out, "[nomap]");
+			else
+				add_line(out, "[error: %s]", e);
+		}
+	}
+}
+
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	struct lines *out = arg;
+	switch (e->type) {
+	case HWT_ELEM_RANGE: {
+		if (e->u.range.insns != 1)
+			add_line(out, "[range of %llu insns at %llx]",
+				 (unsigned long long)e->u.range.insns,
+				 (unsigned long long)e->u.range.start);
+		else
+			add_line(out, "%llx", (unsigned long long)e->u.range.start);
+		break;
+	}
+	case HWT_ELEM_GAP:
+		if (e->u.gap.reason == HWT_GAP_OVERFLOW)
+			add_line(out, "[overflow]");
+		else if (e->u.gap.reason == HWT_GAP_NO_IMAGE)
+			add_line(out, "[nomap]");
+		break;
+	case HWT_ELEM_ERROR:
+		add_line(out, "[error: %s]", e->u.error.message);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Whitespace-normalised packet lines. @time_cols: drop ptdump's time and
+ * calibration columns (the --time/--tcal options) and their diagnostics;
+ * @no_offset: drop the offset column. */
+struct listing_opts {
+	bool time_cols;  /* --time, --tcal: time columns */
+	bool em_col;     /* --exec-mode: "em MODE" column */
+	bool ip_col;     /* --lastip: "ip ADDR" column */
+	bool no_offset;  /* --no-offset */
+	bool no_cyc;     /* --no-cyc, --no-timing: cyc lines hidden */
+	bool no_timing;  /* --no-timing: tsc, mtc, tma, cbr lines hidden */
+	bool no_pad;     /* --no-pad */
+};
+
+static bool hidden(const char *name, const struct listing_opts *o)
+{
+	if (o->no_pad && !strcmp(name, "pad"))
+		return true;
+	if ((o->no_cyc || o->no_timing) && !strcmp(name, "cyc"))
+		return true;
+	return o->no_timing && (!strcmp(name, "tsc") || !strcmp(name, "mtc") ||
+				!strcmp(name, "tma") || !strcmp(name, "cbr"));
+}
+
+/* Whitespace-normalised packet lines in the form the options gave the
+ * expectation: @exp is the expectation itself (its columns are dropped),
+ * otherwise our listing (its hidden lines and offsets are dropped). */
+static void normalise(const char *text, const struct listing_opts *o, bool exp,
+		      struct lines *out)
+{
+	const char *p = text;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char line[512], norm[512] = "";
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p += len + (eol ? 1 : 0);
+
+		if (line[0] == '[' && !strstr(line, "error decoding packet"))
+			continue; /* ptdump's time-tracking diagnostics */
+		int tok = 0;
+		bool drop_offset = !exp && o->no_offset && line[0] != '[';
+		int name_tok = (exp && o->no_offset) ? 0 : 1;
+		bool skip = false;
+		for (char *t = strtok(line, " \t"); t; t = strtok(NULL, " \t"), tok++) {
+			if (tok == name_tok && !exp && hidden(t, o)) {
+				skip = true;
+				break;
+			}
+			if (drop_offset && tok == 0)
+				continue;
+			if (exp && tok > name_tok &&
+			    (((o->time_cols) && (!strcmp(t, "tsc") || !strcmp(t, "fcr"))) ||
+			     (o->em_col && !strcmp(t, "em")) ||
+			     (o->ip_col && tok > name_tok + 2 && !strcmp(t, "ip"))))
+				break;
+			snprintf(norm + strlen(norm), sizeof(norm) - strlen(norm),
+				 "%s%s", norm[0] ? " " : "", t);
+		}
+		if (norm[0] && !skip)
+			add_line(out, "%s", norm);
+	}
+}
+
+static void report_diff(const char *what, const struct lines *want,
+			const struct lines *got)
+{
+	const char *a = want->buf ? want->buf : "", *b = got->buf ? got->buf : "";
+	size_t line = 1;
+	while (*a && *a == *b) {
+		if (*a == '\n')
+			line++;
+		a++;
+		b++;
+	}
+	while (a > (want->buf ? want->buf : a) && a[-1] != '\n' && b[-1] != '\n') {
+		a--;
+		b--;
+	}
+	fprintf(stderr, "  FAIL %s: line %zu: want '%.*s', got '%.*s' (%zu vs %zu lines)\n",
+		what, line, (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b,
+		want->count, got->count);
+}
+
+static void cpu_of(const char *suffix, char *cpu, size_t n)
+{
+	unsigned f, m;
+	cpu[0] = 0;
+	if (sscanf(suffix, "-cpu_%u_%u", &f, &m) == 2)
+		snprintf(cpu, n, "%u/%u", f, m);
+}
+
+static void run_ptxed(const char *name, const char *suffix, const char *exp_path)
+{
+	char what[512], pt[512], bin[512], cpu[32], xo[512], dopts[512];
+	uint64_t org;
+
+	snprintf(what, sizeof(what), "%s-ptxed%s", name, suffix);
+	const char *why = left_out_reason(name, "ptxed");
+	if (why) {
+		fprintf(stderr, "  left out %s: %s\n", what, why);
+		nleft++;
+		nleft_kind[0]++;
+		return;
+	}
+	if (read_ptt(name, &org, xo, dopts, sizeof(xo))) {
+		fprintf(stderr, "  FAIL %s: no source %s.ptt\n", what, name);
+		nfail[0]++;
+		return;
+	}
+	snprintf(pt, sizeof(pt), PTT "/expected/%s.pt", name);
+	snprintf(bin, sizeof(bin), PTT "/expected/%s.bin", name);
+	cpu_of(suffix, cpu, sizeof(cpu));
+	/* bad_cpu's expectation names its cpu in the options. */
+	char *c = strstr(xo, "--cpu ");
+	if (c)
+		sscanf(c + 6, "%31s", cpu);
+
+	char *text = read_text(exp_path);
+	struct lines want = {0}, got = {0};
+	ptxed_expected(text ? text : "", &want);
+
+	struct hwt_map_spec map = {bin, org};
+	struct hwt_decode_opts opts = {
+		.size = sizeof(opts),
+		.maps = &map,
+		.nmaps = 1,
+		.cpu_model = cpu[0] ? cpu : NULL,
+		.disasm = true,
+	};
+	struct hwt_elem_sink sink = {collect, &got};
+	int err = hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink);
+	if (err < 0) {
+		/* ptxed reports a configuration it refuses as an error line. */
+		const char *cfg = text ? strstr(text, "config error: ") : NULL;
+		if (cfg && err == HWT_ERR_CONFIG &&
+		    strstr(hwt_errmsg(), "unknown cpu")) {
+			npass[0]++;
+		} else {
+			fprintf(stderr, "  FAIL %s: decode failed: %s\n", what,
+				hwt_errmsg());
+			nfail[0]++;
+		}
+	} else if (want.count == 0 && !(text && strchr(text, '\n') == NULL)) {
+		/* Nothing to compare would prove nothing. */
+		if (got.count) {
+			report_diff(what, &want, &got);
+			nfail[0]++;
+		} else {
+			npass[0]++;
+		}
+	} else if (!want.buf || !got.buf || strcmp(want.buf, got.buf)) {
+		report_diff(what, &want, &got);
+		nfail[0]++;
+	} else {
+		npass[0]++;
+	}
+	free(text);
+	free(want.buf);
+	free(got.buf);
+}
+
+static void run_ptdump(const char *name, const char *suffix, const char *exp_path)
+{
+	char what[512], pt[512], cpu[32], xo[512], dopts[512];
+	uint64_t org;
+
+	snprintf(what, sizeof(what), "%s-ptdump%s", name, suffix);
+	const char *why = left_out_reason(name, "ptdump");
+	if (why) {
+		fprintf(stderr, "  left out %s: %s\n", what, why);
+		nleft++;
+		nleft_kind[1]++;
+		return;
+	}
+	if (read_ptt(name, &org, xo, dopts, sizeof(xo))) {
+		fprintf(stderr, "  FAIL %s: no source %s.ptt\n", what, name);
+		nfail[1]++;
+		return;
+	}
+	snprintf(pt, sizeof(pt), PTT "/expected/%s.pt", name);
+	cpu_of(suffix, cpu, sizeof(cpu));
+	struct listing_opts lo = {
+		.time_cols = strstr(dopts, "--time") || strstr(dopts, "--tcal"),
+		.em_col = strstr(dopts, "--exec-mode") != NULL,
+		.ip_col = strstr(dopts, "--lastip") != NULL,
+		.no_offset = strstr(dopts, "--no-offset") != NULL,
+		.no_cyc = strstr(dopts, "--no-cyc") != NULL,
+		.no_timing = strstr(dopts, "--no-timing") != NULL,
+		.no_pad = strstr(dopts, "--no-pad") != NULL,
+	};
+
+	char *text = read_text(exp_path);
+	char *listing = NULL;
+	size_t listing_size = 0;
+	FILE *mem = open_memstream(&listing, &listing_size);
+	struct hwt_decode_opts opts = {
+		.size = sizeof(opts),
+		.cpu_model = cpu[0] ? cpu : NULL,
+		.packets = mem,
+	};
+	int err = hwt_decode_raw("intel_pt", NULL, pt, &opts, NULL);
+	fclose(mem);
+
+	struct lines want = {0}, got = {0};
+	normalise(text ? text : "", &lo, true, &want);
+	normalise(listing ? listing : "", &lo, false, &got);
+	if (err < 0) {
+		fprintf(stderr, "  FAIL %s: listing failed: %s\n", what, hwt_errmsg());
+		nfail[1]++;
+	} else if (!want.count || !got.buf || strcmp(want.buf, got.buf)) {
+		report_diff(what, &want, &got);
+		nfail[1]++;
+	} else {
+		npass[1]++;
+	}
+	free(listing);
+	free(text);
+	free(want.buf);
+	free(got.buf);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_ptt_suite(void)
+{
+	DIR *dir = opendir(PTT "/expected");
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 4, ".exp"))
+			continue;
+		names = realloc(names, (n + 1) * sizeof(*names));
+		names[n++] = strdup(de->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(*names), cmp_names);
+
+	for (size_t i = 0; i < n; i++) {
+		char base[256], path[512];
+		const char *kinds[] = {"-ptxed", "-ptdump"};
+		snprintf(path, sizeof(path), PTT "/expected/%s", names[i]);
+		for (int k = 0; k < 2; k++) {
+			char *at = strstr(names[i], kinds[k]);
+			if (!at)
+				continue;
+			snprintf(base, sizeof(base), "%.*s", (int)(at - names[i]),
+				 names[i]);
+			char suffix[64];
+			snprintf(suffix, sizeof(suffix), "%s",
+				 at + strlen(kinds[k]));
+			suffix[strlen(suffix) - 4] = 0; /* ".exp" */
+			if (k == 0)
+				run_ptxed(base, suffix, path);
+			else
+				run_ptdump(base, suffix, path);
+			break;
+		}
+		free(names[i]);
+	}
+	free(names);
+
+	fprintf(stderr,
+		"ptt ptxed: %d passed, %d failed, %d left out (reasons listed)\n"
+		"ptt ptdump: %d passed, %d failed, %d left out (reasons listed)\n",
+		npass[0], nfail[0], nleft_kind[0], npass[1], nfail[1],
+		nleft_kind[1]);
+	fprintf(stderr, "ptt total: %d passed, %d failed, %d left out (reasons listed)\n",
+		npass[0] + npass[1], nfail[0] + nfail[1], nleft);
+	CHECK_INT(nfail[0], 0);
+	CHECK_INT(nfail[1], 0);
+	/* The suite has 440 ptxed and 491 ptdump expectations. */
+	CHECK_INT(npass[0] + nfail[0] + nleft_kind[0], 440);
+	CHECK_INT(npass[1] + nfail[1] + nleft_kind[1], 491);
+}
+
+int main(void)
+{
+	RUN(test_ptt_suite);
+	return hwt_test_summary();
+}
