@@ -237,6 +237,22 @@ static enum hwt_trace_unit_kind unit_kind(const struct hwt_trace_unit *u)
 	return HWT_TU_UNKNOWN;
 }
 
+/* "trcidr2" before "trcidr10": names compare by their number part. */
+static int cmp_regs(const void *a, const void *b)
+{
+	const char *x = ((const struct hwt_trace_reg *)a)->name;
+	const char *y = ((const struct hwt_trace_reg *)b)->name;
+	size_t px = strcspn(x, "0123456789"), py = strcspn(y, "0123456789");
+
+	if (px == py && !strncmp(x, y, px) && x[px] && y[py]) {
+		long nx = strtol(x + px, NULL, 10), ny = strtol(y + py, NULL, 10);
+
+		if (nx != ny)
+			return (nx > ny) - (nx < ny);
+	}
+	return strcmp(x, y);
+}
+
 static int cmp_units(const void *a, const void *b)
 {
 	const struct hwt_trace_unit *x = a, *y = b;
@@ -291,6 +307,8 @@ static int scan_units(const struct hwt_os *os, struct hwt_pmu *pmu)
 			ret = scan_regs(os, dir, u, &cap);
 		}
 		u->kind = unit_kind(u);
+		if (u->nregs > 1)
+			qsort(u->regs, u->nregs, sizeof(*u->regs), cmp_regs);
 		snprintf(trbe, sizeof(trbe), "trbe%d", u->cpu);
 		for (size_t k = 0; k < cs.count; k++)
 			if (!strcmp(cs.v[k], trbe))
