@@ -29,6 +29,7 @@ static int perf_dump(const uint64_t *priv, int n)
 						      PERF_SAMPLE_TIME |
 						      PERF_SAMPLE_CPU,
 				       .sample_id_all = 1};
+	static const uint8_t build_id[20] = {0x12, 0x34};
 	uint64_t id = 1, rec[80];
 	struct hwt_pd_writer *w;
 	size_t got = 0;
@@ -45,6 +46,10 @@ static int perf_dump(const uint64_t *priv, int n)
 	if (hwt_pd_writer_open(path, &w) < 0)
 		return -1;
 	hwt_pd_writer_add_attr(w, &attr, &id, 1, "intel_pt//u");
+	/* A build id, as real captures have: the writer's empty build id
+	 * section trips UBSan (memcpy from NULL) in core/perfdata_host.c. */
+	hwt_pd_writer_add_build_id(w, -1, PERF_RECORD_MISC_USER, build_id, 20,
+				   "/bin/ls");
 	memset(rec, 0, sizeof(rec));
 	rec[0] = HWT_PD_RECORD_AUXTRACE_INFO | (uint64_t)(16 + 8 * n) << 48;
 	rec[1] = HWT_AUXTRACE_INTEL_PT;
