@@ -46,7 +46,7 @@ static const struct check checks[] = {
 	{"branch_broadcast", "trcidr0", "branch broadcasting (TRCIDR0.TRCBB)",
 	 has_bb},
 	{"cycacc", "trcidr0", "cycle counting (TRCIDR0.TRCCCI)", has_cci},
-	{"retstack", "trcidr0", "a return stack (TRCIDR0.RETSTACK)",
+	{"retstack", "trcidr0", "return stack (TRCIDR0.RETSTACK)",
 	 has_retstack},
 	{"timestamp", "trcidr0", "global timestamps (TRCIDR0.TSSIZE)", has_ts},
 	{"contextid1", "trcidr2", "32-bit context IDs (TRCIDR2.CIDSIZE)",
@@ -103,12 +103,12 @@ static int check_units(const struct hwt_pmu *pmu, const struct hwt_profile *p,
 			continue;
 		if (is_default)
 			return hwt_error(HWT_ERR_NOSUP,
-					 "cs_etm: per-CPU tracing needs %s for %s, "
-					 "but the %s of CPU %d lacks it (%s = %#" PRIx64
-					 "); set [cs_etm] %s = 0 or trace per thread",
-					 c->term, c->what,
-					 hwt_trace_unit_kind_name(u->kind), cpus[i],
-					 c->reg, reg, c->term);
+					 "cs_etm: per-CPU tracing turns on %s (as perf "
+					 "does), but the %s of CPU %d has no %s (%s = "
+					 "%#" PRIx64 "); set [cs_etm] %s = 0 or trace "
+					 "per thread",
+					 c->term, hwt_trace_unit_kind_name(u->kind),
+					 cpus[i], c->what, c->reg, reg, c->term);
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: [cs_etm] %s: the %s of CPU %d has no %s "
 				 "(%s = %#" PRIx64 "); remove %s",

@@ -17,10 +17,10 @@ int hwt_bts_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 	 * follow a task. */
 	if (!hwt_profile_per_thread(profile))
 		return hwt_error(HWT_ERR_CONFIG,
-				 "%s: intel_bts traces per thread only (the kernel "
+				 "%s%sintel_bts traces per thread only (the kernel "
 				 "refuses per-CPU BTS events); set [session] "
 				 "per_thread = yes%s",
-				 o ? o : "profile",
+				 o ? o : "", o ? ": " : "",
 				 o ? " and remove [session] cpus" : "");
 	return 0;
 }
