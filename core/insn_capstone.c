@@ -47,7 +47,65 @@ struct hwt_insn_decoder {
 	csh handle;
 	cs_insn *insn;
 	cs_arch arch;
+	cs_mode mode;
+	bool fallback; /* the last decode used vex_length */
 };
+
+/* The length of a VEX- or EVEX-encoded instruction (64-bit mode), for the
+ * AVX-512 and mask-register instructions Capstone 4 does not know (glibc's
+ * string functions use them). None of them branches. Returns 0 when @p is
+ * not such an instruction or is cut short. */
+static size_t vex_length(const uint8_t *p, size_t n)
+{
+	size_t i = 0, disp = 0, imm = 0;
+	unsigned map;
+
+	while (i < n && i < 4 && (p[i] == 0x26 || p[i] == 0x2e || p[i] == 0x36 ||
+				  p[i] == 0x3e || p[i] == 0x64 || p[i] == 0x65 ||
+				  p[i] == 0x67))
+		i++;
+	if (i + 2 > n)
+		return 0;
+	if (p[i] == 0xc5) {
+		map = 1;
+		i += 2;
+	} else if (p[i] == 0xc4) {
+		map = p[i + 1] & 0x1f;
+		i += 3;
+	} else if (p[i] == 0x62) {
+		map = p[i + 1] & 0x7;
+		i += 4;
+	} else {
+		return 0;
+	}
+	if (i + 1 > n)
+		return 0;
+	uint8_t op = p[i++];
+	if (map == 1 && op == 0x77)
+		return i; /* vzeroupper, vzeroall: no ModRM */
+	if (i + 1 > n)
+		return 0;
+	uint8_t modrm = p[i++];
+	unsigned mod = modrm >> 6, rm = modrm & 7;
+	if (mod != 3 && rm == 4) {
+		if (i + 1 > n)
+			return 0;
+		if (mod == 0 && (p[i] & 7) == 5)
+			disp = 4;
+		i++;
+	}
+	if (mod == 0 && rm == 5)
+		disp = 4;
+	else if (mod == 1)
+		disp = 1;
+	else if (mod == 2)
+		disp = 4;
+	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
+				      (op >= 0xc4 && op <= 0xc6))))
+		imm = 1;
+	i += disp + imm;
+	return i <= n && i <= 15 ? i : 0;
+}
 
 int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
 {
@@ -80,6 +138,7 @@ int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for an instruction decoder");
 	}
 	dec->arch = arch;
+	dec->mode = mode;
 	*out = dec;
 	return 0;
 }
@@ -203,10 +262,20 @@ int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
 
 	memset(insn, 0, sizeof(*insn));
 	insn->addr = addr;
-	if (!cs_disasm_iter(dec->handle, &p, &left, &at, dec->insn))
+	dec->fallback = false;
+	if (!cs_disasm_iter(dec->handle, &p, &left, &at, dec->insn)) {
+		size_t len = dec->arch == CS_ARCH_X86 && dec->mode == CS_MODE_64 ?
+			     vex_length(code, size) : 0;
+		if (len) {
+			dec->fallback = true;
+			insn->size = (uint8_t)len;
+			insn->iclass = HWT_INSN_OTHER;
+			return 0;
+		}
 		return hwt_error(HWT_ERR_DECODE,
 				 "no valid instruction at 0x%llx (%zu bytes available)",
 				 (unsigned long long)addr, size);
+	}
 	insn->size = (uint8_t)dec->insn->size;
 	if (dec->arch == CS_ARCH_X86)
 		classify_x86(dec->insn, insn);
@@ -222,7 +291,10 @@ int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
 	int err = hwt_insn_decode(dec, code, size, addr, insn);
 	if (err)
 		return err;
-	if (bufsize)
+	if (bufsize && dec->fallback)
+		snprintf(buf, bufsize, "(%u-byte VEX/EVEX instruction)",
+			 (unsigned)insn->size);
+	else if (bufsize)
 		snprintf(buf, bufsize, "%s%s%s", dec->insn->mnemonic,
 			 dec->insn->op_str[0] ? " " : "", dec->insn->op_str);
 	return 0;

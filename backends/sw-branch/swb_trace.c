@@ -213,7 +213,13 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		if (next == pc && cur->iclass == HWT_INSN_OTHER)
 			continue; /* a rep iteration, or a signal before it ran */
 		t->st->insns++;
-		if (next != pc + cur->len && (err = put_record(t, pc, next)))
+		/* A jump to the next instruction is still a taken branch (lazy
+		 * PLT entries jump to their own next instruction). */
+		bool taken = next != pc + cur->len ||
+			     (hwt_insn_is_unconditional(cur->iclass) &&
+			      cur->iclass != HWT_INSN_SYSCALL &&
+			      cur->iclass != HWT_INSN_SYSRET);
+		if (taken && (err = put_record(t, pc, next)))
 			return err;
 		pc = next;
 	}

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "harness.h"
-#include "../programs/elf_syms.h"
+#include "../programs/known_path_expect.h"
 #include "backends/x86-bts/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
 #include "hwtrace/backend.h"
@@ -15,78 +15,8 @@
 extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
 
 static const char *prog;
-static struct {
-	uint64_t run, loop, call_site, after_call, jcc, after_jcc, done_call,
-		after_done_call, leaf, leaf_jcc, leaf_fall, leaf_ret, done;
-} k;
 
-/* One record and the range of straight-line code that leads to it. */
-struct exp_rec {
-	uint64_t from, to;
-	enum hwt_branch_kind kind;
-	uint64_t rstart, rend, rinsns;
-};
-
-static struct exp_rec exp_recs[256];
-static size_t nexp;
-
-static void add(uint64_t from, uint64_t to, enum hwt_branch_kind kind,
-		uint64_t rstart, uint64_t rend, uint64_t rinsns)
-{
-	exp_recs[nexp++] = (struct exp_rec){from, to, kind, rstart, rend, rinsns};
-}
-
-/* The path kp_run(n) must take, as records after the trace-begin record. */
-static void build_path(int n)
-{
-	nexp = 0;
-	uint64_t at = k.run, insns_before_call = 4; /* mov, xor, xor, call */
-	for (int i = 1; i <= n; i++) {
-		add(k.call_site, k.leaf, HWT_BRANCH_CALL, at, k.after_call,
-		    insns_before_call);
-		if (i % 2) {
-			add(k.leaf_jcc, k.leaf_ret, HWT_BRANCH_COND, k.leaf,
-			    k.leaf_fall, 3); /* add, test, jnz */
-			add(k.leaf_ret, k.after_call, HWT_BRANCH_RETURN,
-			    k.leaf_ret, k.done, 1); /* ret */
-		} else {
-			add(k.leaf_ret, k.after_call, HWT_BRANCH_RETURN, k.leaf,
-			    k.done, 5); /* add, test, jnz, add, ret */
-		}
-		if (i < n) {
-			add(k.jcc, k.loop, HWT_BRANCH_COND, k.after_call,
-			    k.after_jcc, 2); /* sub, jnz */
-			at = k.loop;
-			insns_before_call = 1; /* call */
-		}
-	}
-	add(k.done_call, k.done, HWT_BRANCH_CALL, k.after_call,
-	    k.after_done_call, 3); /* sub, jnz, call */
-}
-
-static size_t write_records(uint8_t *buf, bool begin_end)
-{
-	size_t len = 0;
-	struct hwt_bts_record r;
-	if (begin_end) {
-		r = (struct hwt_bts_record){0, k.run, 0};
-		hwt_bts_record_write(buf + len, &r);
-		len += HWT_BTS_RECORD_SIZE;
-	}
-	for (size_t i = 0; i < nexp; i++) {
-		r = (struct hwt_bts_record){exp_recs[i].from, exp_recs[i].to,
-					    HWT_BTS_FLAG_PREDICTED};
-		hwt_bts_record_write(buf + len, &r);
-		len += HWT_BTS_RECORD_SIZE;
-	}
-	if (begin_end) {
-		r = (struct hwt_bts_record){k.done, 0, 0};
-		hwt_bts_record_write(buf + len, &r);
-		len += HWT_BTS_RECORD_SIZE;
-	}
-	return len;
-}
-
+static const char *prog;
 static struct hwt_elem got[1024];
 static size_t ngot;
 
@@ -353,10 +283,7 @@ static void test_branch_outside_the_image_is_a_no_image_gap(void)
 int main(void)
 {
 	prog = test_program("known_path");
-#define SYM(f) do { k.f = test_elf_sym(prog, "kp_" #f); CHECK(k.f != 0); } while (0)
-	SYM(run); SYM(loop); SYM(call_site); SYM(after_call); SYM(jcc);
-	SYM(after_jcc); SYM(done_call); SYM(after_done_call); SYM(leaf);
-	SYM(leaf_jcc); SYM(leaf_fall); SYM(leaf_ret); SYM(done);
+CHECK_INT(load_syms(prog, 0), 0);
 	RUN(test_one_buffer_gives_the_known_path);
 	RUN(test_record_cut_at_buffer_edge_is_kept);
 	RUN(test_trace_ending_inside_a_record_is_a_counted_gap);

@@ -1,0 +1,310 @@
+/* sw_branch on a real program on this machine: known_path 5 traced from
+ * kp_run to kp_done. The decoded branches must be the path the program
+ * must take (from its symbol table and its assembly), and the instruction
+ * count must equal a plain ptrace single-step count of the same range done
+ * here. Address randomisation is turned off for this process and its
+ * children, so both runs load the program at the same base, which the
+ * plain stepper reads from /proc/PID/maps. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/personality.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "../programs/known_path_expect.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+#include "hwtrace/image.h"
+#include "hwtrace/perfdata.h"
+#include "hwtrace/swbranch.h"
+
+extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
+
+static const char *prog;
+static char data_path[] = "/tmp/test_swb_known_path_XXXXXX";
+
+static uint64_t peek_pc(pid_t pid)
+{
+	return (uint64_t)ptrace(PTRACE_PEEKUSER, pid,
+				(void *)offsetof(struct user_regs_struct, rip), NULL);
+}
+
+/* The load base of @path in @pid: its mapping at file offset 0. */
+static uint64_t map_base(pid_t pid, const char *path)
+{
+	char name[64], line[4352], real[4096];
+	uint64_t base = 0;
+	if (!realpath(path, real))
+		return 0;
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(name, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, off;
+		char file[4096] = "";
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &s, &e, &off,
+			   file) == 4 && off == 0 && !strcmp(file, real)) {
+			base = s;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return base;
+}
+
+/* Steps known_path @arg from kp_run to kp_done, counting steps. */
+static uint64_t plain_step_count(const char *arg, uint64_t *base_out)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		execl(prog, prog, arg, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	uint64_t steps = 0;
+	waitpid(pid, &status, 0);
+	uint64_t base = map_base(pid, prog);
+	*base_out = base;
+	uint64_t run = base + test_elf_sym(prog, "kp_run");
+	uint64_t done = base + test_elf_sym(prog, "kp_done");
+	long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)run, NULL);
+	ptrace(PTRACE_POKETEXT, pid, (void *)run, (void *)((word & ~0xffL) | 0xcc));
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	waitpid(pid, &status, 0);
+	if (!WIFSTOPPED(status) || peek_pc(pid) != run + 1)
+		goto out;
+	ptrace(PTRACE_POKETEXT, pid, (void *)run, (void *)word);
+	ptrace(PTRACE_POKEUSER, pid, (void *)offsetof(struct user_regs_struct, rip),
+	       (void *)run);
+	while (peek_pc(pid) != done && steps < 100000) {
+		ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL);
+		waitpid(pid, &status, 0);
+		if (!WIFSTOPPED(status))
+			break;
+		steps++;
+	}
+out:
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return steps;
+}
+
+static struct hwt_elem got[4096];
+static size_t ngot;
+
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	if (ngot < sizeof(got) / sizeof(got[0]))
+		got[ngot++] = *e;
+	return 0;
+}
+
+/* Decodes the capture with the BTS decoder: image from its MMAP2 records,
+ * decoder from its AUXTRACE_INFO, its AUXTRACE buffers in order. */
+static int decode_capture(const char *path, uint32_t *auxtrace_type,
+			  uint64_t *pmu_type)
+{
+	struct hwt_pd_reader *r = NULL;
+	struct hwt_pd_record rec;
+	struct hwt_image *image = hwt_image_new();
+	struct hwt_elem_sink sink = {collect, NULL};
+	uint64_t info[16] = {0};
+	size_t ninfo = 0;
+	void *priv = NULL;
+	int err = hwt_pd_reader_open(path, &r), n;
+
+	ngot = 0;
+	while (!err && (n = hwt_pd_reader_next(r, &rec)) > 0) {
+		const uint8_t *p = (const uint8_t *)rec.data + 8;
+		if (rec.type == PERF_RECORD_MMAP2) {
+			uint32_t pid;
+			uint64_t geom[3];
+			memcpy(&pid, p, 4);
+			memcpy(geom, p + 8, 24);
+			hwt_image_add_mapping(image, NULL, (int32_t)pid, geom[0],
+					      geom[1], geom[2], (const char *)p + 64,
+					      NULL, 0);
+		} else if (rec.type == HWT_PD_RECORD_AUXTRACE_INFO) {
+			memcpy(auxtrace_type, p, 4);
+			ninfo = (rec.size - 16u) / 8;
+			if (ninfo > 16)
+				ninfo = 16;
+			memcpy(info, p + 8, ninfo * 8);
+			*pmu_type = info[0];
+		} else if (rec.type == HWT_PD_RECORD_AUXTRACE) {
+			if (!priv) {
+				struct hwt_decode_params dp = {
+					.size = sizeof(dp), .info = info,
+					.info_words = ninfo, .image = image,
+					.sink = &sink,
+				};
+				if ((err = hwt_bts_decoder_ops.create(&dp, &priv)))
+					break;
+			}
+			struct hwt_aux_chunk c = {
+				.data = rec.aux_data, .size = rec.aux.size,
+				.offset = rec.aux.offset, .cpu = (int32_t)rec.aux.cpu,
+				.tid = (int32_t)rec.aux.tid,
+			};
+			if ((err = hwt_bts_decoder_ops.feed(priv, &c)))
+				break;
+		}
+	}
+	if (priv) {
+		if (!err)
+			err = hwt_bts_decoder_ops.flush(priv);
+		hwt_bts_decoder_ops.destroy(priv);
+	}
+	hwt_pd_reader_free(r);
+	hwt_image_free(image);
+	return err;
+}
+
+static void test_traced_path_is_the_known_path(void)
+{
+	uint64_t base = 0;
+	uint64_t plain = plain_step_count("5", &base);
+	CHECK(base != 0);
+	CHECK_U64(plain, 41); /* the formula in known_path.c for n = 5 */
+	CHECK_INT(load_syms(prog, base), 0);
+
+	char *argv[] = {(char *)prog, "5", NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "kp_run",
+		.stop = "kp_done", .output = data_path, .quiet_child = true,
+		.chunk_size = 5 * 24, /* several AUXTRACE buffers */
+	};
+	struct hwt_swb_stats st;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	CHECK_U64(st.insns, plain);
+	CHECK_U64(st.branches, 18); /* 5 calls, 3 odd, 5 returns, 4 loops, done */
+	CHECK_U64(st.start_addr, k.run);
+	CHECK_U64(st.stop_addr, k.done);
+	CHECK(st.stopped);
+	CHECK(!st.exited);
+	CHECK(WIFEXITED(st.exit_status) && WEXITSTATUS(st.exit_status) == 0);
+
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	CHECK_INT(type, HWT_AUXTRACE_INTEL_BTS);
+
+	build_path(5);
+	size_t pos = 0;
+	uint64_t insns = 0;
+	CHECK(ngot > 2);
+	if (ngot <= 2)
+		return;
+	CHECK_INT(got[pos].type, HWT_ELEM_TRACE_ON);
+	CHECK_U64(got[pos].u.trace.at, k.run);
+	pos++;
+	for (size_t i = 0; i < nexp && pos + 1 < ngot; i++) {
+		const struct exp_rec *x = &exp_recs[i];
+		CHECK_INT(got[pos].type, HWT_ELEM_RANGE);
+		CHECK_U64(got[pos].u.range.start, x->rstart);
+		CHECK_U64(got[pos].u.range.end, x->rend);
+		CHECK_U64(got[pos].u.range.insns, x->rinsns);
+		insns += got[pos].u.range.insns;
+		pos++;
+		CHECK_INT(got[pos].type, HWT_ELEM_BRANCH);
+		CHECK_U64(got[pos].u.branch.from, x->from);
+		CHECK_U64(got[pos].u.branch.to, x->to);
+		CHECK_INT(got[pos].u.branch.kind, x->kind);
+		CHECK_INT(got[pos].tid, st.pid);
+		pos++;
+	}
+	CHECK(pos < ngot);
+	if (pos < ngot) {
+		CHECK_INT(got[pos].type, HWT_ELEM_TRACE_OFF);
+		CHECK_U64(got[pos].u.trace.at, k.done);
+		pos++;
+	}
+	CHECK_INT(ngot, pos);
+	CHECK_U64(insns, plain);
+}
+
+/* main to exit through libc's printf: the decoder's instruction count
+ * over the whole capture must equal the steps the tracer counted, with no
+ * gap, and the stop symbol must be found in libc. */
+static void test_main_to_exit_through_libc_decodes_without_gaps(void)
+{
+	char *argv[] = {(char *)prog, "3", NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "main", .stop = "exit",
+		.output = data_path, .quiet_child = true,
+	};
+	struct hwt_swb_stats st;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	CHECK(st.stopped);
+	CHECK(st.insns > 1000); /* printf's formatting alone is more */
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	uint64_t insns = 0, branches = 0, bad = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		if (got[i].type == HWT_ELEM_RANGE)
+			insns += got[i].u.range.insns;
+		else if (got[i].type == HWT_ELEM_BRANCH)
+			branches++;
+		else if (got[i].type == HWT_ELEM_GAP || got[i].type == HWT_ELEM_ERROR)
+			bad++;
+	}
+	CHECK(ngot < sizeof(got) / sizeof(got[0]));
+	CHECK_U64(bad, 0);
+	CHECK_U64(insns, st.insns);
+	CHECK_U64(branches, st.branches);
+	CHECK_INT(got[ngot - 1].type, HWT_ELEM_TRACE_OFF);
+	CHECK_U64(got[ngot - 1].u.trace.at, st.stop_addr);
+}
+
+static void test_unknown_symbol_is_named(void)
+{
+	char *argv[] = {(char *)prog, "1", NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "no_such_function",
+		.output = data_path, .quiet_child = true,
+	};
+	CHECK_INT(hwt_swb_record(&o, NULL), HWT_ERR_NOENT);
+	CHECK_CONTAINS(hwt_errmsg(), "symbol 'no_such_function'");
+	CHECK(access(data_path, F_OK) != 0); /* no half-written capture left */
+
+	char *missing[] = {"/nonexistent/program", NULL};
+	o.argv = missing;
+	o.start = NULL;
+	CHECK_INT(hwt_swb_record(&o, NULL), HWT_ERR_NOENT);
+	CHECK_CONTAINS(hwt_errmsg(), "cannot run /nonexistent/program");
+}
+
+int main(void)
+{
+	prog = test_program("known_path");
+	if (personality(ADDR_NO_RANDOMIZE) == -1)
+		fprintf(stderr, "personality: %s\n", strerror(errno));
+	int fd = mkstemp(data_path);
+	if (fd >= 0)
+		close(fd);
+	RUN(test_traced_path_is_the_known_path);
+	RUN(test_main_to_exit_through_libc_decodes_without_gaps);
+	RUN(test_unknown_symbol_is_named);
+	unlink(data_path);
+	return hwt_test_summary();
+}
