@@ -7,6 +7,15 @@
 #include "backends/arm-cs/cs_decode_tree.h"
 #include "hwtrace/error.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LSAN_OFF() __lsan_disable()
+#define LSAN_ON() __lsan_enable()
+#else
+#define LSAN_OFF() ((void)0)
+#define LSAN_ON() ((void)0)
+#endif
+
 #define CS_NCHAN 128
 
 /* Per trace ID: its context, and the taken branch whose target is not yet
@@ -36,6 +45,7 @@ struct hwt_cs_tree {
 	const struct hwt_elem_sink *sink;
 	FILE *packets;
 	int nsources;
+	bool out_set;
 	int sink_err;
 	int32_t def_cpu, def_tid;
 	/* OpenCSD's index is 32-bit: map it back to 64-bit stream offsets. */
@@ -464,6 +474,27 @@ static ocsd_trace_protocol_t proto_ocsd(enum hwt_cs_proto p)
 	return OCSD_PROTOCOL_UNKNOWN;
 }
 
+/* OpenCSD 1.3.3's C API cannot attach a packet sink to an ETE packet
+ * processor; ETE packets are ETMv4 packets plus a few, so the ETMv4
+ * processor lists them (the few as reserved headers). */
+static const struct hwt_cs_source *ete_as_etmv4(const struct hwt_cs_source *s,
+						struct hwt_cs_source *v4)
+{
+	memset(v4, 0, sizeof(*v4));
+	v4->proto = HWT_CS_PROTO_ETMV4;
+	v4->cpu = s->cpu;
+	v4->trace_id = s->trace_id;
+	v4->cfg.etmv4.reg_idr0 = s->cfg.ete.reg_idr0;
+	v4->cfg.etmv4.reg_idr1 = s->cfg.ete.reg_idr1;
+	v4->cfg.etmv4.reg_idr2 = s->cfg.ete.reg_idr2;
+	v4->cfg.etmv4.reg_idr8 = s->cfg.ete.reg_idr8;
+	v4->cfg.etmv4.reg_configr = s->cfg.ete.reg_configr;
+	v4->cfg.etmv4.reg_traceidr = s->cfg.ete.reg_traceidr;
+	v4->cfg.etmv4.arch_ver = s->cfg.ete.arch_ver;
+	v4->cfg.etmv4.core_prof = s->cfg.ete.core_prof;
+	return v4;
+}
+
 int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 			   const struct hwt_cs_source *src)
 {
@@ -476,8 +507,12 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 	unsigned char csid = 0;
 	int flags = t->packets ? OCSD_CREATE_FLG_PACKET_PROC
 			       : OCSD_CREATE_FLG_FULL_DECODER;
-	ocsd_err_t oerr = ocsd_dt_create_decoder(t->dt, proto_name(src->proto),
-						 flags, &src->cfg, &csid);
+	struct hwt_cs_source v4;
+	const struct hwt_cs_source *use = src;
+	if (t->packets && src->proto == HWT_CS_PROTO_ETE)
+		use = ete_as_etmv4(src, &v4);
+	ocsd_err_t oerr = ocsd_dt_create_decoder(t->dt, proto_name(use->proto),
+						 flags, &use->cfg, &csid);
 	if (oerr != OCSD_OK) {
 		char msg[128];
 		ocsd_err_str(oerr, msg, sizeof(msg));
@@ -486,21 +521,24 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 				 "ID 0x%x (CPU %d): %s", proto_name(src->proto),
 				 id, src->cpu, msg);
 	}
-	/* The tree hands its element output only to decoders that exist when
-	 * it is set. */
-	if (!t->packets)
-		ocsd_dt_set_gen_elem_outfn(t->dt, elem_in, t);
 	if (t->packets) {
 		struct cs_pkt_ctx *pc = calloc(1, sizeof(*pc));
 		if (!pc)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 		pc->t = t;
-		pc->proto = proto_ocsd(src->proto);
+		pc->proto = proto_ocsd(use->proto);
 		pc->id = id;
 		ch->pkt = pc;
-		ocsd_dt_attach_packet_callback(t->dt, csid,
-					       OCSD_C_API_CB_PKT_SINK,
-					       (void *)pkt_in, pc);
+		oerr = ocsd_dt_attach_packet_callback(t->dt, csid,
+						      OCSD_C_API_CB_PKT_SINK,
+						      (void *)pkt_in, pc);
+		if (oerr != OCSD_OK) {
+			free(pc);
+			return hwt_error(HWT_ERR_NOSUP,
+					 "OpenCSD cannot list %s packets "
+					 "(trace ID 0x%x)",
+					 proto_name(src->proto), id);
+		}
 	}
 	ch->used = true;
 	ch->proto = src->proto;
@@ -551,11 +589,26 @@ static ocsd_datapath_resp_t drain_wait(struct hwt_cs_tree *t,
 	return resp;
 }
 
+/* The tree hands its element output only to decoders that exist when it
+ * is set, so it is set once, before the first data. OpenCSD 1.3.3's C API
+ * never frees the small callback object this allocates (one per tree);
+ * the leak checker is told to ignore it. */
+static void set_output(struct hwt_cs_tree *t)
+{
+	if (t->out_set || t->packets)
+		return;
+	LSAN_OFF();
+	ocsd_dt_set_gen_elem_outfn(t->dt, elem_in, t);
+	LSAN_ON();
+	t->out_set = true;
+}
+
 int hwt_cs_tree_feed(struct hwt_cs_tree *t, const uint8_t *data, size_t size,
 		     uint64_t offset)
 {
 	size_t done = 0;
 
+	set_output(t);
 	t->chunk_index = t->index;
 	t->chunk_offset = offset;
 	while (done < size && !t->sink_err) {
@@ -595,6 +648,7 @@ int hwt_cs_tree_feed(struct hwt_cs_tree *t, const uint8_t *data, size_t size,
 int hwt_cs_tree_eot(struct hwt_cs_tree *t)
 {
 	uint32_t n;
+	set_output(t);
 	ocsd_datapath_resp_t resp =
 		ocsd_dt_process_data(t->dt, OCSD_OP_EOT, t->index, 0, NULL, &n);
 	if (OCSD_DATA_RESP_IS_WAIT(resp))
