@@ -20,6 +20,9 @@ void hwt_emu_replay_free(struct emu_replay_data *r)
 	free(r->names);
 	free(r->cpus);
 	free(r->info);
+	for (size_t i = 0; i < r->nbufs; i++)
+		free(r->bufs[i]);
+	free(r->bufs);
 	free(r);
 }
 

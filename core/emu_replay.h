@@ -17,6 +17,8 @@ struct emu_replay_data {
 	int ncpus;
 	void *info;
 	uint64_t aux_bytes;
+	void **bufs;        /* AUXTRACE payloads the streams borrow */
+	size_t nbufs;
 };
 
 #endif

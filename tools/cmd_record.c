@@ -1,8 +1,524 @@
-/* hwtrace record */
+/* hwtrace record: capture a trace into a perf.data file. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/config.h"
+#include "hwtrace/emulator.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+#include "hwtrace/pmu.h"
+#include "hwtrace/session.h"
+
+static volatile sig_atomic_t stop_flag, snapshot_flag;
+
+static void on_stop(int sig)
+{
+	stop_flag = 1;
+}
+
+static void on_snapshot(int sig)
+{
+	snapshot_flag = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace record [-c PROFILE] [-e BACKEND[/TERMS/]] [--sink NAME]\n"
+		"                      [-S[SIZE] | --snapshot] [-m DATA_PAGES,AUX_PAGES]\n"
+		"                      [-a | -C CPUS | -p PID | --per-thread]\n"
+		"                      [--control fifo:CTL[,ACK]] [--snapshot-interval MS]\n"
+		"                      [-o FILE] -- CMD [ARGS]\n"
+		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n\n"
+		"Capture a hardware trace (and the sideband a decoder needs: mmap2,\n"
+		"comm, task and context-switch records) into a perf.data file that\n"
+		"`hwtrace decode` and `perf script` read.\n\n"
+		"  -c, --config PROFILE  INI profile (see configs/)\n"
+		"  -e, --event EVENT     backend and terms: intel_pt/cyc/u, cs_etm/@tmc_etr0/\n"
+		"      --sink NAME       CoreSight sink (like cs_etm/@NAME/)\n"
+		"  -S[SIZE], --snapshot  snapshot mode: the AUX buffer overwrites; copy it\n"
+		"                        on SIGUSR2, a control-FIFO `snapshot`, each\n"
+		"                        --snapshot-interval, and with -S e at exit\n"
+		"      --snapshot-interval MS  take a snapshot every MS milliseconds\n"
+		"      --control fifo:CTL[,ACK]  commands snapshot/enable/disable/stop,\n"
+		"                        each answered `ack` on ACK (as perf record)\n"
+		"  -m, --mmap-pages D,A  data and AUX ring pages (powers of two)\n"
+		"  -a, --all-cpus        every CPU, every task\n"
+		"  -C, --cpu CPUS        these CPUs (0-3,6)\n"
+		"  -p, --pid PID         an existing process\n"
+		"      --per-thread      one event for the task instead of one per CPU\n"
+		"  -o, --output FILE     output file (default perf.data)\n"
+		"      --emulate CAPTURE replay CAPTURE's trace and sideband through the\n"
+		"                        kernel emulator and the normal capture path\n"
+		"      --emulate-rate R  trace bytes per second per CPU, in MB/s\n"
+		"                        (default: as fast as the emulator writes)\n"
+		"  -h, --help            show this help\n\n"
+		"At the end it prints per CPU: bytes captured, losses and why, wakeups.\n"
+		"Exit status: 0 captured, 1 runtime error, 2 usage error.\n");
+}
+
+struct writer_sink {
+	struct hwt_pd_writer *w;
+	uint8_t *bounce;
+	size_t bounce_len;
+};
+
+static int sink_record(void *ctx, const struct perf_event_header *h)
+{
+	return hwt_pd_writer_record(((struct writer_sink *)ctx)->w, h);
+}
+
+static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
+		    const void *d1, uint64_t l1, const void *d2)
+{
+	struct writer_sink *ws = ctx;
+
+	if (!d2)
+		return hwt_pd_writer_auxtrace(ws->w, hdr, d1);
+	if (ws->bounce_len < hdr->size) {
+		uint8_t *n = realloc(ws->bounce, hdr->size);
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "no memory for AUX data");
+		ws->bounce = n;
+		ws->bounce_len = hdr->size;
+	}
+	memcpy(ws->bounce, d1, l1);
+	memcpy(ws->bounce + l1, d2, hdr->size - l1);
+	return hwt_pd_writer_auxtrace(ws->w, hdr, ws->bounce);
+}
+
+struct opts {
+	const char *profile, *event, *sink, *output, *control, *emulate;
+	const char *cpus;
+	bool all_cpus, per_thread, snapshot, snapshot_on_exit;
+	uint64_t snapshot_size;
+	long interval_ms;
+	double emulate_rate;
+	pid_t pid;
+	uint32_t data_pages, aux_pages;
+	char **argv;
+};
+
+static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
+{
+	char *end;
+	unsigned long d = strtoul(arg, &end, 0), a = 0;
+
+	if (*end == ',')
+		a = strtoul(end + 1, &end, 0);
+	if (*end)
+		return -1;
+	*data = (uint32_t)d;
+	*aux = (uint32_t)a;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT };
+	static const struct option longopts[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"event", required_argument, NULL, 'e'},
+		{"sink", required_argument, NULL, O_SINK},
+		{"snapshot", optional_argument, NULL, O_SNAP},
+		{"mmap-pages", required_argument, NULL, 'm'},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"pid", required_argument, NULL, 'p'},
+		{"per-thread", no_argument, NULL, O_PT},
+		{"output", required_argument, NULL, 'o'},
+		{"control", required_argument, NULL, O_CONTROL},
+		{"snapshot-interval", required_argument, NULL, O_INTERVAL},
+		{"emulate", required_argument, NULL, O_EMU},
+		{"emulate-rate", required_argument, NULL, O_RATE},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *snap_arg = NULL;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = "perf.data";
+	o->pid = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:e:S::m:aC:p:o:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c': o->profile = optarg; break;
+		case 'e': o->event = optarg; break;
+		case O_SINK: o->sink = optarg; break;
+		case 'S':
+		case O_SNAP:
+			o->snapshot = true;
+			snap_arg = optarg;
+			break;
+		case 'm':
+			if (parse_pages(optarg, &o->data_pages, &o->aux_pages))
+				return cli_usage_error("record", "-m %s: expected "
+						       "DATA_PAGES,AUX_PAGES", optarg);
+			break;
+		case 'a': o->all_cpus = true; break;
+		case 'C': o->cpus = optarg; break;
+		case 'p': o->pid = (pid_t)atoi(optarg); break;
+		case O_PT: o->per_thread = true; break;
+		case 'o': o->output = optarg; break;
+		case O_CONTROL: o->control = optarg; break;
+		case O_INTERVAL:
+			o->interval_ms = atol(optarg);
+			if (o->interval_ms <= 0)
+				return cli_usage_error("record", "--snapshot-interval "
+						       "%s: expected milliseconds > 0", optarg);
+			break;
+		case O_EMU: o->emulate = optarg; break;
+		case O_RATE:
+			o->emulate_rate = atof(optarg);
+			if (o->emulate_rate <= 0)
+				return cli_usage_error("record", "--emulate-rate %s: "
+						       "expected MB/s > 0", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			return cli_usage_error("record", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (snap_arg) {
+		/* -Se (perf's --snapshot=e): also snapshot at the end; a
+		 * number is the snapshot size. */
+		if (snap_arg[0] == 'e') {
+			o->snapshot_on_exit = true;
+			snap_arg = snap_arg[1] == ',' ? snap_arg + 2 : snap_arg + 1;
+		}
+		if (*snap_arg)
+			o->snapshot_size = strtoull(snap_arg, NULL, 0);
+	}
+	o->argv = argv + optind;
+	if (!o->emulate && !o->argv[0] && !o->all_cpus && !o->cpus && o->pid < 0)
+		return cli_usage_error("record", "nothing to trace: give -- CMD, "
+				       "-p PID, -a or -C CPUS");
+	if (o->emulate && o->argv[0])
+		return cli_usage_error("record", "--emulate replays a capture and "
+				       "runs no command");
+	if (!o->emulate && !o->event && !o->profile)
+		return cli_usage_error("record", "which trace? give -e BACKEND "
+				       "(see `hwtrace list`) or -c PROFILE");
+	return 0;
+}
+
+static void print_stats(struct hwt_session *s, struct hwt_emu *emu)
+{
+	size_t n = hwt_session_nr_rings(s);
+
+	fprintf(stderr, "hwtrace record: per %s:\n", "CPU");
+	for (size_t i = 0; i < n; i++) {
+		struct hwt_capture_stats st;
+		struct hwt_emu_stats es;
+		if (hwt_session_stats(s, i, &st) < 0)
+			continue;
+		if (st.cpu >= 0)
+			fprintf(stderr, "  cpu %d:", st.cpu);
+		else
+			fprintf(stderr, "  thread:");
+		fprintf(stderr, " %" PRIu64 " bytes captured in %" PRIu64
+			" chunks, %" PRIu64 " wakeups", st.aux_bytes, st.aux_chunks,
+			st.wakeups);
+		if (st.snapshots)
+			fprintf(stderr, ", %" PRIu64 " snapshots (%" PRIu64 " wrapped)",
+				st.snapshots, st.snapshot_wraps);
+		fprintf(stderr, "\n    lost: %" PRIu64 " truncated (buffer full, "
+			"%" PRIu64 " re-enabled), %" PRIu64 " collisions, %" PRIu64
+			" partial, %" PRIu64 " records in %" PRIu64 " LOST events",
+			st.truncated, st.reenables, st.collision, st.partial,
+			st.lost_records, st.lost_events);
+		if (emu && hwt_emu_stream_stats(emu, st.cpu, &es) == 0)
+			fprintf(stderr, ", %" PRIu64 " trace bytes dropped (of %" PRIu64
+				" produced)", es.dropped, es.produced);
+		if (st.unmatched)
+			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
+				st.unmatched);
+		fprintf(stderr, "\n");
+	}
+}
+
+/* Copies the string features a decoder may want from the capture. */
+static void copy_features(const char *path, struct hwt_pd_writer *w)
+{
+	static const enum hwt_pd_feature feats[] = {
+		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
+		HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
+	};
+	struct hwt_pd_reader *r;
+
+	if (hwt_pd_reader_open(path, &r) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(feats) / sizeof(*feats); i++) {
+		const void *data;
+		uint64_t size;
+		uint32_t len;
+		if (hwt_pd_reader_feature(r, feats[i], &data, &size) < 0 || size < 4)
+			continue;
+		memcpy(&len, data, 4);
+		if (len > size - 4)
+			continue;
+		hwt_pd_writer_set_feature(w, feats[i], (const char *)data + 4,
+					  strnlen((const char *)data + 4, len));
+	}
+	hwt_pd_reader_free(r);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
 
 int cmd_record(int argc, char **argv)
 {
-	fprintf(stderr, "hwtrace record: not available in this build yet\n");
-	return EXIT_RUNTIME;
+	struct opts o;
+	struct hwt_profile *profile = NULL;
+	struct hwt_pmu_list *pmus = NULL;
+	struct hwt_event_plan plan;
+	struct hwt_emu *emu = NULL;
+	struct hwt_emu_replay rp;
+	struct hwt_session_opts so;
+	struct hwt_session *s = NULL;
+	struct hwt_workload *wl = NULL;
+	struct hwt_control *ctl = NULL;
+	struct writer_sink ws = {0};
+	int *cpus = NULL;
+	size_t ncpus = 0;
+	int ret, status = EXIT_RUNTIME, wstatus = 0;
+	long next_snap = 0;
+	bool plan_built = false;
+
+	memset(&plan, 0, sizeof(plan));
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	memset(&so, 0, sizeof(so));
+	so.size = sizeof(so);
+	so.pid = -1;
+	so.snapshot = o.snapshot;
+	so.data_pages = o.data_pages;
+	so.aux_pages = o.aux_pages;
+	so.aux = true;
+
+	if (o.emulate) {
+		struct hwt_emu_opts eo = {sizeof(eo), NULL,
+					  (uint64_t)(o.emulate_rate * 1e6), 0, false};
+		if ((ret = hwt_emu_new(&eo, &emu)) < 0 ||
+		    (ret = hwt_emu_load_capture(emu, o.emulate)) < 0 ||
+		    (ret = hwt_emu_replay_info(emu, &rp)) < 0)
+			goto fail;
+		so.os = hwt_emu_os(emu);
+		so.aux_attr = *rp.aux_attr;
+		so.aux_attr.enable_on_exec = 0;
+		so.backend = hwt_backend_for_auxtrace(
+			(enum hwt_auxtrace_type)((const uint32_t *)rp.auxtrace_info)[2]);
+		if (rp.ncpus == 1 && rp.cpus[0] == -1) {
+			so.per_thread = true;
+			so.pid = getpid();
+		} else {
+			so.cpus = rp.cpus;
+			so.ncpus = rp.ncpus;
+		}
+	} else {
+		ret = o.profile ? hwt_profile_load(o.profile, &profile) :
+				  ((profile = hwt_profile_new()) ? 0 : HWT_ERR_NOMEM);
+		if (!ret && o.event)
+			ret = hwt_profile_parse_event(profile, o.event);
+		if (!ret && o.sink) {
+			char key[96];
+			const char *be = hwt_profile_get(profile, "session:backend");
+			snprintf(key, sizeof(key), "%s:sink", be ? be : "cs_etm");
+			ret = hwt_profile_set_from(profile, key, o.sink, "--sink");
+		}
+		if (!ret && o.snapshot)
+			ret = hwt_profile_set_from(profile, "session:mode", "snapshot",
+						   "-S");
+		if (!ret && o.cpus)
+			ret = hwt_profile_set_from(profile, "session:cpus", o.cpus, "-C");
+		if (!ret && o.per_thread)
+			ret = hwt_profile_set_from(profile, "session:per_thread", "1",
+						   "--per-thread");
+		if (!ret)
+			ret = hwt_pmu_scan(hwt_os_linux(), &pmus);
+		if (!ret)
+			ret = hwt_profile_build_attrs(profile, hwt_os_linux(), pmus, &plan);
+		if (ret < 0)
+			goto fail;
+		plan_built = true;
+		so.aux_attr = plan.aux_attr;
+		so.backend = plan.backend;
+		so.sideband = true;
+		so.per_thread = plan.per_thread || o.per_thread;
+		if (!so.data_pages)
+			so.data_pages = (uint32_t)plan.data_pages;
+		if (!so.aux_pages)
+			so.aux_pages = (uint32_t)plan.aux_pages;
+		if (plan.ncpus) {
+			so.cpus = plan.cpus;
+			so.ncpus = (int)plan.ncpus;
+		} else if (!so.per_thread) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+			cpus = calloc((size_t)n, sizeof(int));
+			for (long i = 0; cpus && i < n; i++)
+				cpus[ncpus++] = (int)i;
+			so.cpus = cpus;
+			so.ncpus = (int)ncpus;
+		}
+		if (o.argv[0]) {
+			if ((ret = hwt_workload_new(o.argv, &wl)) < 0)
+				goto fail;
+			so.pid = hwt_workload_pid(wl);
+			so.enable_on_exec = true;
+		} else if (o.pid > 0) {
+			so.pid = o.pid;
+		}
+	}
+	if ((ret = hwt_pd_writer_open(o.output, &ws.w)) < 0)
+		goto fail;
+	so.sink = (struct hwt_capture_sink){&ws, sink_record, sink_aux};
+	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
+		goto fail;
+
+	/* Attributes, then the decoder's metadata, then data. */
+	if (emu) {
+		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++) {
+			const struct perf_event_attr *a = &rp.attrs[i];
+			const uint64_t *ids;
+			size_t nids;
+			const char *name;
+			if (a->type == rp.aux_attr->type && a->config == rp.aux_attr->config)
+				hwt_session_attr(s, 0, &a, &ids, &nids, &name);
+			ret = hwt_pd_writer_add_attr(ws.w, a, rp.ids[i], rp.nids[i],
+						     rp.names[i]);
+		}
+		if (ret >= 0)
+			ret = hwt_pd_writer_record(ws.w, rp.auxtrace_info);
+		if (ret >= 0)
+			copy_features(o.emulate, ws.w);
+	} else {
+		uint64_t priv[512];
+		const struct perf_event_attr *a;
+		const uint64_t *ids;
+		size_t nids;
+		const char *name;
+		int nw = HWT_ERR_NOSUP;
+		for (size_t i = 0; ret >= 0 &&
+				   hwt_session_attr(s, i, &a, &ids, &nids, &name) == 0; i++)
+			ret = hwt_pd_writer_add_attr(ws.w, a, ids, nids, name);
+		if (ret >= 0 && plan.backend && plan.backend->record &&
+		    plan.backend->record->info)
+			nw = plan.backend->record->info(hwt_os_linux(), plan.pmu,
+							&so.aux_attr, so.cpus, so.ncpus,
+							so.snapshot, priv, 512);
+		if (ret >= 0 && nw < 0)
+			ret = nw == HWT_ERR_NOSUP ?
+				      hwt_error(nw, "backend %s cannot record: it has "
+						"no AUXTRACE_INFO writer",
+						plan.backend ? plan.backend->name : "?") : nw;
+		if (ret >= 0) {
+			size_t sz = 16 + (size_t)nw * 8;
+			uint64_t *rec = calloc(1, sz);
+			struct perf_event_header h = {HWT_PD_RECORD_AUXTRACE_INFO, 0,
+						      (uint16_t)sz};
+			if (!rec) {
+				ret = HWT_ERR_NOMEM;
+			} else {
+				memcpy(rec, &h, sizeof(h));
+				((uint32_t *)rec)[2] = plan.backend->auxtrace_type;
+				memcpy(rec + 2, priv, (size_t)nw * 8);
+				ret = hwt_pd_writer_record(ws.w, rec);
+				free(rec);
+			}
+		}
+	}
+	if (ret < 0)
+		goto fail;
+	if (o.control && (ret = hwt_control_open(o.control, &ctl)) < 0)
+		goto fail;
+
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGUSR2, on_snapshot);
+	if (wl && (ret = hwt_workload_start(wl)) < 0)
+		goto fail;
+	if (o.interval_ms)
+		next_snap = now_ms() + o.interval_ms;
+	while (!stop_flag) {
+		struct pollfd extra = {ctl ? hwt_control_fd(ctl) : -1, POLLIN, 0};
+		ret = hwt_session_poll(s, 50, &extra, ctl ? 1 : 0);
+		if (ret < 0)
+			goto fail;
+		if (ret == 1)
+			break;
+		if (ctl && (extra.revents & POLLIN)) {
+			enum hwt_control_cmd cmd;
+			while ((cmd = hwt_control_read(ctl)) != HWT_CTL_NONE) {
+				if (cmd == HWT_CTL_SNAPSHOT && o.snapshot)
+					snapshot_flag = 1;
+				else if (cmd == HWT_CTL_ENABLE || cmd == HWT_CTL_DISABLE)
+					hwt_session_enable(s, cmd == HWT_CTL_ENABLE);
+				else if (cmd == HWT_CTL_STOP)
+					stop_flag = 1;
+				hwt_control_ack(ctl);
+			}
+		}
+		if (o.interval_ms && now_ms() >= next_snap) {
+			snapshot_flag = 1;
+			next_snap += o.interval_ms;
+		}
+		if (snapshot_flag && o.snapshot) {
+			snapshot_flag = 0;
+			if ((ret = hwt_session_snapshot(s)) < 0)
+				goto fail;
+		}
+		if (wl && hwt_workload_poll(wl, &wstatus) == 1)
+			break;
+	}
+	if (o.snapshot && (o.snapshot_on_exit || emu) &&
+	    (ret = hwt_session_snapshot(s)) < 0)
+		goto fail;
+	if ((ret = hwt_session_stop(s)) < 0)
+		goto fail;
+	print_stats(s, emu);
+	ret = hwt_pd_writer_close(ws.w);
+	ws.w = NULL;
+	if (ret < 0)
+		goto fail;
+	fprintf(stderr, "hwtrace record: wrote %s\n", o.output);
+	status = EXIT_OK;
+	goto out;
+fail:
+	status = cli_report(ret);
+out:
+	if (ws.w)
+		hwt_pd_writer_close(ws.w);
+	hwt_session_free(s);
+	hwt_control_free(ctl);
+	hwt_workload_free(wl);
+	hwt_emu_free(emu);
+	if (plan_built)
+		hwt_event_plan_release(&plan);
+	hwt_pmu_list_free(pmus);
+	hwt_profile_free(profile);
+	free(cpus);
+	free(ws.bounce);
+	return status;
 }
