@@ -198,7 +198,8 @@ static int make_queues(struct hwt_pd_aux_queues *q)
 {
 	size_t n = 0;
 
-	qsort(q->buffers, q->nbuffers, sizeof(*q->buffers), buffer_cmp);
+	if (q->nbuffers)
+		qsort(q->buffers, q->nbuffers, sizeof(*q->buffers), buffer_cmp);
 	for (size_t i = 0; i < q->nbuffers; i++)
 		n += i == 0 || q->buffers[i].aux.idx != q->buffers[i - 1].aux.idx;
 	q->queues = calloc(n ? n : 1, sizeof(*q->queues));

@@ -9,7 +9,7 @@
 
 void pd_buf_put(struct pd_buf *b, const void *data, size_t len)
 {
-	if (b->oom)
+	if (b->oom || len == 0)
 		return;
 	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 256;
