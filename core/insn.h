@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "hwtrace/element.h"
+#include "hwtrace/image.h"
 
 /* The longest instruction of any supported ISA (x86: 15 bytes). */
 #define HWT_INSN_MAX_SIZE 16
@@ -61,5 +62,17 @@ enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass);
 /* Whether the class always transfers control (so a trace that shows it
  * falling through is inconsistent). */
 bool hwt_insn_is_unconditional(enum hwt_insn_class iclass);
+
+/* `--disasm` for every backend: a sink that splits each range it receives
+ * into one range per instruction, with the instruction's text, reading the
+ * code from @image, and passes every element on to @inner. Ranges that
+ * already hold one instruction with text, and ranges whose code is not in
+ * the image, pass unchanged. @image and @inner are borrowed and must
+ * outlive the object. Errors: HWT_ERR_NOMEM. */
+struct hwt_disasm;
+int hwt_disasm_new(struct hwt_image *image, const struct hwt_elem_sink *inner,
+		   struct hwt_disasm **out);
+struct hwt_elem_sink hwt_disasm_sink(struct hwt_disasm *dis);
+void hwt_disasm_free(struct hwt_disasm *dis);
 
 #endif

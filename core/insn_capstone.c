@@ -117,6 +117,9 @@ int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
 	case HWT_ISA_X86_32: arch = CS_ARCH_X86; mode = CS_MODE_32; break;
 	case HWT_ISA_X86_16: arch = CS_ARCH_X86; mode = CS_MODE_16; break;
 	case HWT_ISA_A64: arch = CS_ARCH_ARM64; mode = CS_MODE_ARM; break;
+	/* A32/T32: text only; branches are not classified. */
+	case HWT_ISA_A32: arch = CS_ARCH_ARM; mode = CS_MODE_ARM; break;
+	case HWT_ISA_T32: arch = CS_ARCH_ARM; mode = CS_MODE_THUMB; break;
 	default:
 		return hwt_error(HWT_ERR_NOSUP,
 				 "instruction decoding of %s code is not supported",
@@ -279,8 +282,10 @@ int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
 	insn->size = (uint8_t)dec->insn->size;
 	if (dec->arch == CS_ARCH_X86)
 		classify_x86(dec->insn, insn);
-	else
+	else if (dec->arch == CS_ARCH_ARM64)
 		classify_a64(dec->insn, insn);
+	else
+		insn->iclass = HWT_INSN_OTHER;
 	return 0;
 }
 

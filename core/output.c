@@ -66,6 +66,8 @@ static void format_jsonl(struct line *l, const struct hwt_elem *e)
 		    e->u.range.start, e->u.range.end, e->u.range.insns);
 		if (e->u.range.isa != HWT_ISA_UNKNOWN)
 			put(l, ",\"isa\":\"%s\"", hwt_isa_name(e->u.range.isa));
+		if (e->u.range.text)
+			put_json_string(l, "insn", e->u.range.text);
 		break;
 	case HWT_ELEM_BRANCH:
 		put(l, ",\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
@@ -123,6 +125,8 @@ static void format_text(struct line *l, const struct hwt_elem *e)
 		    e->u.range.start, e->u.range.end, e->u.range.insns);
 		if (e->u.range.isa != HWT_ISA_UNKNOWN)
 			put(l, " %s", hwt_isa_name(e->u.range.isa));
+		if (e->u.range.text)
+			put(l, "  %s", e->u.range.text);
 		break;
 	case HWT_ELEM_BRANCH:
 		put(l, "branch    0x%" PRIx64 " -> 0x%" PRIx64 " %s",

@@ -10,6 +10,7 @@
 #include "backends/x86-bts/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
 #include "backends/x86-bts/bts_walk.h"
+#include "core/insn.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 
@@ -22,6 +23,8 @@ struct bts_dec {
 	struct hwt_elem_sink sink;
 	bool snapshot;
 	struct hwt_bts_walk *walk;
+	int walk_err;
+	struct hwt_disasm *disasm; /* --disasm: wraps the caller's sink */
 	bool nosup_reported;
 	/* the stream */
 	int32_t cpu, tid;
@@ -197,13 +200,25 @@ static int bts_create(const struct hwt_decode_params *params, void **priv)
 	}
 	if (params->raw_options && strstr(params->raw_options, "snapshot"))
 		d->snapshot = true;
-	int err = hwt_bts_walk_new(params->image, &d->walk);
+	int err = params->image ? hwt_bts_walk_new(params->image, &d->walk)
+				: HWT_ERR_NOENT;
 	if (err == HWT_ERR_NOMEM) {
 		free(d);
 		return err;
 	}
-	if (err)
+	if (err) {
 		d->walk = NULL; /* branches only; said once in the stream */
+		d->walk_err = err;
+		hwt_error_clear();
+	}
+	if (params->disasm && d->walk && d->sink.emit) {
+		if ((err = hwt_disasm_new(params->image, &d->sink, &d->disasm))) {
+			hwt_bts_walk_free(d->walk);
+			free(d);
+			return err;
+		}
+		d->sink = hwt_disasm_sink(d->disasm);
+	}
 	*priv = d;
 	return 0;
 }
@@ -215,6 +230,9 @@ static int report_nosup(struct bts_dec *d, uint64_t offset)
 	if (d->walk || d->nosup_reported)
 		return 0;
 	d->nosup_reported = true;
+	if (d->walk_err == HWT_ERR_NOENT)
+		return emit_gap(d, HWT_GAP_NO_IMAGE, offset, 0,
+				"no memory image: only branches are shown");
 	elem_init(d, &e, HWT_ELEM_ERROR, offset);
 	e.u.error.message = "instruction ranges are not supported: hwtrace was "
 			    "built without Capstone; only branches are shown";
@@ -364,6 +382,7 @@ static void bts_destroy(void *priv)
 
 	if (!d)
 		return;
+	hwt_disasm_free(d->disasm);
 	hwt_bts_walk_free(d->walk);
 	free(d->prev);
 	free(d);

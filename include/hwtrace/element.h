@@ -82,6 +82,10 @@ struct hwt_elem {
 			uint64_t start, end; /* half-open */
 			uint64_t insns;
 			enum hwt_isa isa;
+			/* The instruction's text ("mov eax, 1") when the
+			 * decoder was asked for instructions (`--disasm`)
+			 * and the range holds one; NULL otherwise. */
+			const char *text;
 		} range;
 		struct {
 			uint64_t from, to;

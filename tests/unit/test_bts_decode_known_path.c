@@ -22,9 +22,16 @@ static size_t ngot;
 
 static int collect(void *arg, const struct hwt_elem *e)
 {
+	static char text[1024][64]; /* element strings live only in the call */
 	(void)arg;
-	if (ngot < sizeof(got) / sizeof(got[0]))
-		got[ngot++] = *e;
+	if (ngot < sizeof(got) / sizeof(got[0])) {
+		got[ngot] = *e;
+		if (e->type == HWT_ELEM_RANGE && e->u.range.text) {
+			snprintf(text[ngot], sizeof(text[0]), "%s", e->u.range.text);
+			got[ngot].u.range.text = text[ngot];
+		}
+		ngot++;
+	}
 	return 0;
 }
 
@@ -32,6 +39,8 @@ struct dec {
 	void *priv;
 	struct hwt_image *image;
 };
+
+static bool want_disasm;
 
 static struct dec dec_open(bool snapshot)
 {
@@ -46,7 +55,7 @@ static struct dec dec_open(bool snapshot)
 	info[HWT_BTS_INFO_SNAPSHOT_MODE] = snapshot;
 	struct hwt_decode_params p = {
 		.size = sizeof(p), .info = info, .info_words = HWT_BTS_INFO_WORDS,
-		.image = d.image, .sink = &sink,
+		.image = d.image, .sink = &sink, .disasm = want_disasm,
 	};
 	ngot = 0;
 	CHECK_INT(hwt_bts_decoder_ops.create(&p, &d.priv), 0);
@@ -280,6 +289,42 @@ static void test_branch_outside_the_image_is_a_no_image_gap(void)
 	dec_close(&d);
 }
 
+/* --disasm: one range per instruction, with the text of the instruction
+ * as written in known_path.c's assembly (jnz is spelled jne). */
+static void test_disasm_gives_one_range_per_instruction(void)
+{
+	static char texts[64][64];
+	uint8_t buf[8192];
+	build_path(1);
+	size_t len = write_records(buf, true);
+	want_disasm = true;
+	struct dec d = dec_open(false);
+	want_disasm = false;
+	CHECK_INT(feed(&d, buf, len, 0, 0), 0);
+	size_t n = 0;
+	for (size_t i = 0; i < ngot && n < 64; i++) {
+		if (got[i].type != HWT_ELEM_RANGE)
+			continue;
+		CHECK_U64(got[i].u.range.insns, 1);
+		snprintf(texts[n++], sizeof(texts[0]), "%s",
+			 got[i].u.range.text ? got[i].u.range.text : "(none)");
+	}
+	/* n = 1: mov, xor, xor, call; add, test, jnz (taken); ret; sub, jnz
+	 * (not taken), call kp_done. */
+	CHECK_INT(n, 11);
+	CHECK_STR(texts[0], "mov ecx, edi");
+	CHECK_STR(texts[1], "xor eax, eax");
+	CHECK_STR(texts[4], "add eax, 1");
+	CHECK_STR(texts[5], "test al, 1");
+	CHECK_CONTAINS(texts[6], "jne 0x");
+	CHECK_STR(texts[7], "ret");
+	CHECK_STR(texts[8], "sub ecx, 1");
+	char call[64];
+	snprintf(call, sizeof(call), "call 0x%" PRIx64, k.done);
+	CHECK_STR(texts[10], call);
+	dec_close(&d);
+}
+
 int main(void)
 {
 	prog = test_program("known_path");
@@ -292,5 +337,6 @@ CHECK_INT(load_syms(prog, 0), 0);
 	RUN(test_consecutive_snapshots_drop_their_overlap);
 	RUN(test_truncated_aux_flag_is_a_gap);
 	RUN(test_branch_outside_the_image_is_a_no_image_gap);
+	RUN(test_disasm_gives_one_range_per_instruction);
 	return hwt_test_summary();
 }
