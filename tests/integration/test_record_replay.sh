@@ -1,0 +1,86 @@
+# hwtrace record --emulate: the real captures' trace and sideband go
+# through the kernel emulator and the normal capture path; the new file's
+# AUX bytes per CPU equal the original's, and when the reader cannot keep
+# up the lost bytes are counted exactly.
+. "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+
+PT="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+ETM="$HWT_TESTDATA/perf-data/simpleperf-etm/perf_etm.data"
+
+# The AUX payload bytes of a file as "cpu hex" lines, in file order.
+aux_bytes() {
+	"$HWTRACE" dump --hex "$1" | awk '
+		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
+		/^\.  [0-9a-f]+:/ && inaux {
+			n = split(substr($0, 11, 48), b, " ")
+			for (i = 1; i <= n; i++) print cpu, b[i]
+			next
+		}
+		{ inaux = 0 }'
+}
+
+aux_bytes "$PT" > "$TMP/pt.want"
+# The capture's two buffers: cpu0 12,240 B and cpu3 137,728 B (README).
+expect_eq "bytes of cpu 0 in the capture" "$(grep -c '^0 ' "$TMP/pt.want")" 12240
+expect_eq "bytes of cpu 3 in the capture" "$(grep -c '^3 ' "$TMP/pt.want")" 137728
+
+for rate in "" "--emulate-rate 2"; do
+	# shellcheck disable=SC2086
+	"$HWTRACE" record --emulate "$PT" $rate -o "$TMP/pt.out" 2> "$TMP/err"
+	expect_eq "record --emulate $rate exit status" "$?" 0
+	aux_bytes "$TMP/pt.out" > "$TMP/pt.got"
+	for cpu in 0 3; do
+		expect_eq "AUX bytes of cpu $cpu equal the capture's ($rate)" \
+			"$(cmp -s <(grep "^$cpu " "$TMP/pt.want") \
+				<(grep "^$cpu " "$TMP/pt.got") && echo same)" same
+	done
+	expect_contains "stats" "$(cat "$TMP/err")" "cpu 3: 137728 bytes captured"
+	expect_contains "stats" "$(cat "$TMP/err")" "0 trace bytes dropped (of 137728 produced)"
+done
+
+# perf reads the new file: the same sideband as the original.
+sideband() {
+	perf script -D -i "$1" 2>/dev/null | grep -oE 'PERF_RECORD_(MMAP2?|COMM|EXIT|SWITCH_CPU_WIDE|ITRACE_START|SAMPLE)' | sort | uniq -c
+}
+expect_eq "perf sees the same sideband" "$(sideband "$TMP/pt.out")" "$(sideband "$PT")"
+expect_eq "perf reads the file to its end" \
+	"$(perf script -D -i "$TMP/pt.out" 2>&1 >/dev/null | grep -ci 'error\|invalid\|corrupt')" 0
+
+# An 8 KiB AUX buffer and an emulated trace unit faster than the reader:
+# captured + dropped == produced == the capture's bytes, for each CPU.
+"$HWTRACE" record --emulate "$PT" -m 4,2 -o "$TMP/lossy.out" 2> "$TMP/err"
+expect_eq "lossy replay exit status" "$?" 0
+for cpu in 0 3; do
+	line=$(grep -A1 "cpu $cpu:" "$TMP/err" | tr '\n' ' ')
+	got=$(echo "$line" | sed -E 's/.*cpu [0-9]+: ([0-9]+) bytes captured.*/\1/')
+	dropped=$(echo "$line" | sed -E 's/.* ([0-9]+) trace bytes dropped.*/\1/')
+	produced=$(echo "$line" | sed -E 's/.*of ([0-9]+) produced.*/\1/')
+	want=$(grep -c "^$cpu " "$TMP/pt.want")
+	expect_eq "cpu $cpu produced" "$produced" "$want"
+	expect_eq "cpu $cpu captured + dropped" "$((got + dropped))" "$want"
+	# Only the last chunk may end off an 8-byte boundary; like perf, the
+	# file pads it to 8.
+	expect_eq "cpu $cpu bytes in the file" \
+		"$(aux_bytes "$TMP/lossy.out" | grep -c "^$cpu ")" \
+		"$((got + (8 - got % 8) % 8))"
+done
+
+# The simpleperf CoreSight capture: one 0x180-byte buffer (README).
+aux_bytes "$ETM" > "$TMP/etm.want"
+expect_eq "ETM capture bytes" "$(wc -l < "$TMP/etm.want")" 384
+"$HWTRACE" record --emulate "$ETM" -o "$TMP/etm.out" 2> "$TMP/err"
+expect_eq "ETM replay exit status" "$?" 0
+aux_bytes "$TMP/etm.out" > "$TMP/etm.got"
+expect_eq "ETM AUX bytes equal" "$(cmp -s "$TMP/etm.want" "$TMP/etm.got" && echo same)" same
+
+# Usage errors exit 2, --help 0, a missing capture 1 with its name.
+"$HWTRACE" record > /dev/null 2>&1
+expect_eq "no arguments" "$?" 2
+"$HWTRACE" record --help > "$TMP/help"
+expect_eq "--help" "$?" 0
+expect_contains "help" "$(cat "$TMP/help")" "--emulate CAPTURE"
+"$HWTRACE" record --emulate "$TMP/nonexistent.data" -o "$TMP/x" 2> "$TMP/err"
+expect_eq "missing capture" "$?" 1
+expect_contains "missing capture message" "$(cat "$TMP/err")" "nonexistent.data"
+
+finish
