@@ -28,9 +28,30 @@ build: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build -j$(JOBS)
 
+# The main job: on a machine without trace hardware, record a small real
+# program with the software branch tracer (sw_branch: ptrace single-step,
+# Intel BTS records in a perf.data file), decode it, and summarise it.
+RUN_PROG := build/tests/programs/swb_demo
+RUN_DATA := build/run-sw_branch.data
 run: build
 	./build/tools/hwtrace list
-	./build/tools/hwtrace info ../shared/testdata/perf-data/quipper/perf.data.intel_pt-4.14
+	@echo
+	@echo "== sw_branch: stepping $(RUN_PROG) from main to exit (every instruction traps) =="
+	./build/tests/programs/swb_record -o $(RUN_DATA) --start main --stop exit -- $(RUN_PROG) 200
+	./build/tools/hwtrace decode $(RUN_DATA) > build/run-sw_branch.txt
+	./build/tools/hwtrace decode --format jsonl $(RUN_DATA) > build/run-sw_branch.jsonl
+	@echo
+	@echo "== the first elements (all of them: build/run-sw_branch.txt) =="
+	@head -n 12 build/run-sw_branch.txt
+	@echo
+	@echo "== summary =="
+	@awk -f tests/programs/run_summary.awk build/run-sw_branch.jsonl
+	@if command -v perf >/dev/null; then \
+		echo "  most called functions (perf script --itrace=b on the same file):"; \
+		perf script -i $(RUN_DATA) --itrace=b -F flags,ip,sym,addr 2>/dev/null | \
+			awk '$$1 == "call" { print $$NF }' | sort | uniq -c | sort -rn | \
+			head -n 6 | sed 's/^/  /'; \
+	fi
 
 # The full suite runs last, so its summary closes the output.
 check: check-fuzz check-tsan check-plain check-asan
