@@ -109,3 +109,14 @@ struct pt_dec {
 /* Decodes one chunk completely, resynchronising at the next PSB after
  * every error. Returns 0, or the sink's error, or HWT_ERR_NOMEM. */
 int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk);
+
+/* Packets libipt 2.0 does not know (TRIG, CFE, EVD). The callback goes in
+ * pt_config.decode; the size is that of the packet at @pos, or a negative
+ * pt_error_code. */
+int pt_ext_packet_size(const uint8_t *pos, const uint8_t *end);
+int pt_ext_packet_callback(struct pt_packet_unknown *unknown,
+			   const struct pt_config *config, const uint8_t *pos,
+			   void *context);
+/* Formats such a packet as ptdump does; returns its name. */
+const char *pt_ext_packet_format(const uint8_t *p, char *pay, size_t n,
+				 char *track, size_t tn);

@@ -52,11 +52,81 @@ int pt_cpu_parse(const char *s, struct pt_cpu *cpu)
 	return 0;
 }
 
+/* One "key=value" of the raw options. */
+static int apply_option(struct pt_config *config, const char *key,
+			const char *value)
+{
+	uint64_t v;
+	char *end;
+	unsigned n;
+
+	errno = 0;
+	v = strtoull(value, &end, 0);
+	if (end == value || *end || errno)
+		return hwt_error(HWT_ERR_CONFIG,
+				 "intel_pt option %s=%s: not a number", key, value);
+	if (!strcmp(key, "mtc_freq"))
+		config->mtc_freq = (uint8_t)v;
+	else if (!strcmp(key, "nom_freq"))
+		config->nom_freq = (uint8_t)v;
+	else if (!strcmp(key, "cpuid_0x15_eax"))
+		config->cpuid_0x15_eax = (uint32_t)v;
+	else if (!strcmp(key, "cpuid_0x15_ebx"))
+		config->cpuid_0x15_ebx = (uint32_t)v;
+	else if (sscanf(key, "addr%u_", &n) == 1 && n < 4 && strlen(key) >= 7) {
+		struct pt_conf_addr_filter *f = &config->addr_filter;
+		uint64_t *a[4] = {&f->addr0_a, &f->addr1_a, &f->addr2_a, &f->addr3_a};
+		uint64_t *b[4] = {&f->addr0_b, &f->addr1_b, &f->addr2_b, &f->addr3_b};
+		const char *what = key + 6;
+		if (!strcmp(what, "cfg") && v <= 0xf) {
+			f->config.addr_cfg &= ~(0xfull << (4 * n));
+			f->config.addr_cfg |= v << (4 * n);
+		} else if (!strcmp(what, "a")) {
+			*a[n] = v;
+		} else if (!strcmp(what, "b")) {
+			*b[n] = v;
+		} else {
+			goto unknown;
+		}
+	} else {
+		goto unknown;
+	}
+	return 0;
+unknown:
+	return hwt_error(HWT_ERR_CONFIG,
+			 "unknown intel_pt option '%s=%s' (known: mtc_freq, nom_freq, "
+			 "cpuid_0x15_eax, cpuid_0x15_ebx, addrN_cfg, addrN_a, "
+			 "addrN_b for N 0-3)", key, value);
+}
+
+/* "key=value,key=value" from `--raw intel_pt,OPTIONS:FILE`. */
+static int apply_raw_options(struct pt_config *config, const char *options)
+{
+	char buf[512];
+	if (strlen(options) >= sizeof(buf))
+		return hwt_error(HWT_ERR_CONFIG, "intel_pt options too long");
+	strcpy(buf, options);
+	for (char *save, *opt = strtok_r(buf, ",", &save); opt;
+	     opt = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(opt, '=');
+		if (!eq)
+			return hwt_error(HWT_ERR_CONFIG,
+					 "intel_pt option '%s': expected KEY=VALUE", opt);
+		*eq = 0;
+		int err = apply_option(config, opt, eq + 1);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
 		    const struct hwt_decode_params *params)
 {
 	pt_config_init(config);
 	memset(tc, 0, sizeof(*tc));
+
+	config->decode.callback = pt_ext_packet_callback;
 
 	/* Every block ends at a branch so that it is one contiguous range. */
 	config->flags.variant.block.end_on_call = 1;
@@ -94,5 +164,7 @@ int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
 		if (info[PT_INFO_MTC_FREQ_BITS] && info[PT_INFO_MTC_BIT])
 			config->mtc_freq = 3;
 	}
+	if (params->raw_options && params->raw_options[0])
+		return apply_raw_options(config, params->raw_options);
 	return 0;
 }

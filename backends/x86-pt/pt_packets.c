@@ -153,6 +153,11 @@ static const char *format_packet(const struct pt_packet *p, char *pay, size_t n,
 		return "ptw";
 	case ppt_invalid:
 		return "<invalid>";
+	case ppt_unknown:
+		if (p->payload.unknown.packet)
+			return pt_ext_packet_format(p->payload.unknown.packet, pay,
+						    n, track, tn);
+		return "<unknown>";
 	default:
 		return "<unknown>";
 	}
@@ -205,7 +210,7 @@ int pt_packets_dump(const struct hwt_decode_params *params,
 				snprintf(pay + strlen(pay), sizeof(pay) - strlen(pay),
 					 "%sif", pay[0] ? ", " : "");
 			if (track[0])
-				fprintf(out, "%016" PRIx64 "  %-11s%-26s%s\n",
+				fprintf(out, "%016" PRIx64 "  %-11s%-21s%s\n",
 					chunk->offset + off, name, pay, track);
 			else if (pay[0])
 				fprintf(out, "%016" PRIx64 "  %-11s%s\n",
