@@ -1,0 +1,306 @@
+/* CoreSight decode speed, measured in one run beside two peers on the same
+ * trace:
+ *  - OpenCSD's trc_pkt_lister -decode_only (Debian libopencsd-bin) on an
+ *    OpenCSD snapshot: Snowball's PTM trace buffer repeated to a few MB;
+ *  - perf 6.1's `perf script --itrace=b` on a perf.data holding the real
+ *    simpleperf ETMv4 buffer many times over (written with hwt_pd_writer).
+ * hwtrace decodes the same inputs into a counting sink. Each time is the
+ * best of a few runs; the peers' times include their process start-up and
+ * text output (to /dev/null), which is what a user of them pays.
+ *
+ * Usage: bench_cs_decode [SNAPSHOT_REPEATS [PERF_BUFFERS]]
+ * The test data is found through $HWT_TESTDATA. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+#define RUNS 3
+
+/* $HWT_TESTDATA, else ../shared/testdata beside the source tree. */
+static const char *testdata(void)
+{
+	static char path[1024];
+	const char *env = getenv("HWT_TESTDATA");
+	if (env && *env)
+		return env;
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	char *slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0'; /* .../bench */
+	slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0'; /* the source tree */
+	strncat(path, "/../shared/testdata", sizeof(path) - strlen(path) - 1);
+	return path;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t counted;
+
+static int count(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	(void)e;
+	counted++;
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to, int repeat)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	int ok = in && out;
+	if (ok) {
+		fseek(in, 0, SEEK_END);
+		long n = ftell(in);
+		char *buf = malloc(n > 0 ? (size_t)n : 1);
+		rewind(in);
+		ok = buf && fread(buf, 1, (size_t)n, in) == (size_t)n;
+		for (int i = 0; ok && i < repeat; i++)
+			ok = fwrite(buf, 1, (size_t)n, out) == (size_t)n;
+		free(buf);
+	}
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* Times a shell command, best of RUNS; negative when it fails. */
+static double time_cmd(const char *cmd)
+{
+	double best = -1;
+	for (int i = 0; i < RUNS; i++) {
+		double t0 = now();
+		if (system(cmd) != 0)
+			return -1;
+		double t = now() - t0;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
+}
+
+static double time_snapshot(const char *dir, uint64_t *elems)
+{
+	double best = -1;
+	for (int i = 0; i < RUNS; i++) {
+		struct hwt_decode_opts opts = {.size = sizeof(opts)};
+		struct hwt_elem_sink sink = {count, NULL};
+		counted = 0;
+		double t0 = now();
+		if (hwt_decode_snapshot_dir(dir, &opts, &sink) != 0) {
+			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
+			return -1;
+		}
+		double t = now() - t0;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	*elems = counted;
+	return best;
+}
+
+static double time_file(const char *file, const char *symfs, uint64_t *elems)
+{
+	double best = -1;
+	for (int i = 0; i < RUNS; i++) {
+		struct hwt_decode_opts opts = {.size = sizeof(opts)};
+		opts.lookup.size = sizeof(opts.lookup);
+		opts.lookup.symfs = symfs;
+		struct hwt_elem_sink sink = {count, NULL};
+		counted = 0;
+		double t0 = now();
+		if (hwt_decode_file(file, &opts, &sink) != 0) {
+			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
+			return -1;
+		}
+		double t = now() - t0;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	*elems = counted;
+	return best;
+}
+
+/* The simpleperf capture with its one AUXTRACE buffer written @copies
+ * times (each its own buffer, as a long full-trace session has). */
+static int write_big_capture(const char *src, const char *dst, int copies,
+			     uint64_t *bytes)
+{
+	struct hwt_pd_reader *r;
+	struct hwt_pd_writer *w;
+	struct hwt_pd_record rec;
+	int err = hwt_pd_reader_open(src, &r);
+	if (err)
+		return err;
+	err = hwt_pd_writer_open(dst, &w);
+	if (err) {
+		hwt_pd_reader_free(r);
+		return err;
+	}
+	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r) && !err; i++) {
+		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
+		err = hwt_pd_writer_add_attr(w, &a->attr, a->ids, a->nids, a->name);
+	}
+	uint32_t avail, online;
+	if (!err && hwt_pd_reader_nr_cpus(r, &avail, &online) == 0)
+		err = hwt_pd_writer_set_nr_cpus(w, avail, online);
+	*bytes = 0;
+	bool aux_done = false;
+	while (!err && (err = hwt_pd_reader_next(r, &rec)) == 1) {
+		err = 0;
+		if (rec.type >= 64 && rec.type != 70 && rec.type != 71)
+			continue;
+		if (rec.type == PERF_RECORD_AUX) {
+			/* perf decodes the parts of AUXTRACE buffers that AUX
+			 * records announce: one per copy of the 0x180-byte
+			 * buffer, in place of the original four. */
+			uint8_t aux[256];
+			if (aux_done || rec.size > sizeof(aux) || rec.size < 32)
+				continue;
+			memcpy(aux, rec.data, rec.size);
+			for (int i = 0; i < copies && !err; i++) {
+				uint64_t off = (uint64_t)i * 0x180, size = 0x180;
+				memcpy(aux + 8, &off, 8);
+				memcpy(aux + 16, &size, 8);
+				err = hwt_pd_writer_record(w, aux);
+			}
+			aux_done = true;
+			continue;
+		}
+		if (rec.type != 71) {
+			err = hwt_pd_writer_record(w, rec.data);
+			continue;
+		}
+		struct hwt_pd_auxtrace aux = rec.aux;
+		for (int i = 0; i < copies && !err; i++) {
+			err = hwt_pd_writer_auxtrace(w, &aux, rec.aux_data);
+			aux.offset += aux.size;
+			*bytes += aux.size;
+		}
+	}
+	int cerr = hwt_pd_writer_close(w);
+	hwt_pd_reader_free(r);
+	return err ? err : cerr;
+}
+
+static void make_dirs(const char *base)
+{
+	char p[600];
+	static const char *const parts[] = {"/data", "/data/local",
+					    "/data/local/tmp"};
+	mkdir(base, 0700);
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s%s", base, parts[i]);
+		mkdir(p, 0700);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int repeats = argc > 1 ? atoi(argv[1]) : 256;
+	int copies = argc > 2 ? atoi(argv[2]) : 4096;
+	char tmp[] = "/tmp/hwt-bench-cs-XXXXXX";
+	char ss[600], p[900], cmd[2048], symfs[600], big[600];
+	static const char *const files[] = {
+		"snapshot.ini", "trace.ini", "cpu_0.ini", "cpu_1.ini",
+		"device_2.ini", "device_3.ini", "kernel_dump.bin",
+	};
+	int status = 0;
+
+	if (!mkdtemp(tmp))
+		return 1;
+	snprintf(ss, sizeof(ss), "%s/Snowball", tmp);
+	mkdir(ss, 0700);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char from[600];
+		snprintf(from, sizeof(from), "%s/opencsd/Snowball/%s",
+			 testdata(), files[i]);
+		snprintf(p, sizeof(p), "%s/%s", ss, files[i]);
+		if (copy_file(from, p, 1) != 0) {
+			fprintf(stderr, "cannot copy %s\n", from);
+			return 1;
+		}
+	}
+	char from[600];
+	snprintf(from, sizeof(from), "%s/opencsd/Snowball/cstrace.bin",
+		 testdata());
+	snprintf(p, sizeof(p), "%s/cstrace.bin", ss);
+	if (copy_file(from, p, repeats) != 0)
+		return 1;
+	struct stat st;
+	stat(p, &st);
+	double mb = st.st_size / 1e6;
+
+	uint64_t elems = 0;
+	double ours = time_snapshot(ss, &elems);
+	snprintf(cmd, sizeof(cmd),
+		 "trc_pkt_lister -ss_dir '%s' -decode_only -logfilename /dev/null "
+		 ">/dev/null 2>&1", ss);
+	double peer = time_cmd(cmd);
+	printf("snapshot (Snowball PTM x%d, %.2f MB, %" PRIu64 " elements):\n",
+	       repeats, mb, elems);
+	if (ours < 0 || peer < 0) {
+		printf("  failed (hwtrace %s, trc_pkt_lister %s)\n",
+		       ours < 0 ? "failed" : "ok", peer < 0 ? "failed" : "ok");
+		status = 1;
+	} else {
+		printf("  hwtrace        %8.3f s  %8.2f MB/s\n", ours, mb / ours);
+		printf("  trc_pkt_lister %8.3f s  %8.2f MB/s\n", peer, mb / peer);
+		printf("  ratio hwtrace/trc_pkt_lister speed: %.2f\n", peer / ours);
+	}
+
+	snprintf(symfs, sizeof(symfs), "%s/symfs", tmp);
+	make_dirs(symfs);
+	snprintf(p, sizeof(p), "%s/data/local/tmp/etm_test_loop", symfs);
+	snprintf(from, sizeof(from), "%s/perf-data/simpleperf-etm/etm_test_loop",
+		 testdata());
+	if (symlink(from, p) != 0)
+		return 1;
+	snprintf(big, sizeof(big), "%s/perf.data", tmp);
+	snprintf(from, sizeof(from), "%s/perf-data/simpleperf-etm/perf_etm.data",
+		 testdata());
+	uint64_t bytes = 0;
+	if (write_big_capture(from, big, copies, &bytes) != 0) {
+		fprintf(stderr, "writing %s: %s\n", big, hwt_errmsg());
+		return 1;
+	}
+	mb = bytes / 1e6;
+	ours = time_file(big, symfs, &elems);
+	snprintf(cmd, sizeof(cmd),
+		 "perf script -i '%s' --itrace=b -F flags,ip,addr --symfs '%s' "
+		 ">/dev/null 2>&1", big, symfs);
+	peer = time_cmd(cmd);
+	printf("perf.data (simpleperf ETMv4 buffer x%d, %.2f MB of trace, %"
+	       PRIu64 " elements):\n", copies, mb, elems);
+	if (ours < 0 || peer < 0) {
+		printf("  failed (hwtrace %s, perf script %s)\n",
+		       ours < 0 ? "failed" : "ok", peer < 0 ? "failed" : "ok");
+		status = 1;
+	} else {
+		printf("  hwtrace        %8.3f s  %8.2f MB/s\n", ours, mb / ours);
+		printf("  perf script    %8.3f s  %8.2f MB/s\n", peer, mb / peer);
+		printf("  ratio hwtrace/perf script speed: %.2f\n", peer / ours);
+	}
+	if (getenv("HWT_BENCH_KEEP")) { printf("kept %s\n", tmp); return status; }
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp);
+	return status;
+}
