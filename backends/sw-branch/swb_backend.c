@@ -13,7 +13,7 @@ const struct hwt_backend hwt_backend_sw_branch = {
 	.description = "software branch tracer for machines without trace "
 		       "hardware: steps the program under ptrace and writes "
 		       "Intel BTS records; slow, every instruction traps "
-		       "(about 145,000 instructions/s measured), so trace "
+		       "(80,000 to 145,000 instructions/s measured), so trace "
 		       "from --start to --stop",
 	.auxtrace_type = HWT_AUXTRACE_INTEL_BTS,
 	.aux_sampling = false,
