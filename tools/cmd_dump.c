@@ -200,9 +200,38 @@ static void print_mmap2_prot(uint32_t prot, uint32_t flags)
 	       prot & 4 ? 'x' : '-', flags & 1 ? 's' : 'p');
 }
 
+/* perf's one-line sample summary: misc, pid/tid, ip, period, addr. */
+static void print_sample(const struct hwt_pd_record *rec,
+			 const struct hwt_pd_attr *attr)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	const uint8_t *end = (const uint8_t *)rec->data + rec->size;
+	uint64_t st = attr ? attr->attr.sample_type : 0;
+	uint64_t v[9] = {0};
+	/* The leading fields in the kernel's order; period is the last. */
+	static const uint64_t order[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
+	};
+
+	for (int i = 0; i < 9; i++) {
+		if (!(st & order[i]))
+			continue;
+		if (p + 8 > end)
+			break;
+		v[i] = u64_at(p);
+		p += 8;
+	}
+	printf("(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#"
+	       PRIx64, rec->misc, (int)(uint32_t)v[2], (int)(v[2] >> 32), v[1],
+	       v[8], v[4]);
+}
+
 /* The body of one record after "PERF_RECORD_<NAME>". Every field read is
  * within rec->size, checked before. */
-static void print_fields(const struct hwt_pd_record *rec, const struct dump_opts *o)
+static void print_fields(const struct hwt_pd_record *rec,
+			 const struct hwt_pd_attr *attr, const struct dump_opts *o)
 {
 	const uint8_t *p = rec->data, *end = p + rec->size;
 	uint16_t size = rec->size;
@@ -296,10 +325,7 @@ static void print_fields(const struct hwt_pd_record *rec, const struct dump_opts
 			printf(" hw_id: %#" PRIx64, u64_at(p + 8));
 		break;
 	case PERF_RECORD_SAMPLE:
-		if (rec->sid.present & PERF_SAMPLE_TID)
-			printf(" %d/%d", (int)rec->sid.pid, (int)rec->sid.tid);
-		if (rec->sid.present & PERF_SAMPLE_ID)
-			printf(" id %" PRIu64, rec->sid.id);
+		print_sample(rec, attr);
 		break;
 	case HWT_PD_RECORD_AUXTRACE_INFO:
 		if (size < 16)
@@ -332,12 +358,15 @@ static void print_fields(const struct hwt_pd_record *rec, const struct dump_opts
 		break;
 	case HWT_PD_RECORD_TIME_CONV:
 		if (size >= 32)
-			printf(" time_shift %" PRIu64 " time_mult %" PRIu64
-			       " time_zero %" PRIu64, u64_at(p + 8), u64_at(p + 16),
-			       u64_at(p + 24));
+			printf("\n... Time Shift      %" PRIu64
+			       "\n... Time Multiplier %" PRIu64
+			       "\n... Time Zero       %" PRIu64, u64_at(p + 8),
+			       u64_at(p + 16), u64_at(p + 24));
 		if (size >= 56)
-			printf(" time_cycles %" PRIu64 " time_mask %#" PRIx64
-			       " cap_user_time_zero %u cap_user_time_short %u",
+			printf("\n... Time Cycles     %" PRIu64
+			       "\n... Time Mask       %#" PRIx64
+			       "\n... Cap Time Zero   %u"
+			       "\n... Cap Time Short  %u",
 			       u64_at(p + 32), u64_at(p + 40), p[48], p[49]);
 		break;
 	case HWT_PD_RECORD_HEADER_FEATURE:
@@ -356,18 +385,28 @@ static int dump_records(struct hwt_pd_reader *r, const struct dump_opts *o)
 
 	while ((n = hwt_pd_reader_next(r, &rec)) > 0) {
 		const char *name = hwt_pd_record_type_name(rec.type);
+		const struct hwt_pd_attr *attr;
+		uint32_t cpu;
 
 		putchar('\n');
-		if (rec.sid.present & (PERF_SAMPLE_CPU | PERF_SAMPLE_TIME))
-			printf("%d %" PRIu64 " ", rec.sid.present & PERF_SAMPLE_CPU ?
-			       (int)rec.sid.cpu : -1, rec.sid.time);
+		attr = rec.sid.present & PERF_SAMPLE_ID ?
+		       hwt_pd_reader_attr_by_id(r, rec.sid.id) : NULL;
+		if (!attr)
+			attr = hwt_pd_reader_attr(r, 0);
+		/* perf prints the sample's cpu and time: for kernel records
+		 * whose event does not sample the cpu, (u32)-1. */
+		cpu = rec.sid.cpu;
+		if (!(rec.sid.present & PERF_SAMPLE_CPU) && rec.type < 64 && attr &&
+		    (rec.type == PERF_RECORD_SAMPLE || attr->attr.sample_id_all))
+			cpu = UINT32_MAX;
+		printf("%u %" PRIu64 " ", cpu, rec.sid.time);
 		printf("0x%" PRIx64 " [0x%x]: PERF_RECORD_", rec.file_offset,
 		       rec.size);
 		if (name)
 			printf("%s", name);
 		else
 			printf("UNKNOWN(%u)", rec.type);
-		print_fields(&rec, o);
+		print_fields(&rec, attr, o);
 		putchar('\n');
 	}
 	counts = hwt_pd_reader_counts(r);

@@ -1,8 +1,446 @@
-/* hwtrace info */
+/* hwtrace info: what a capture holds, and what decoding it will need. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+struct thread {
+	int32_t pid, tid;
+	char comm[32];
+};
+
+struct binary {
+	char *path;
+	uint64_t maps;
+	int32_t pid;
+};
+
+struct cpu_bytes {
+	int32_t cpu;
+	uint64_t bytes, buffers;
+};
+
+struct info {
+	uint32_t auxtrace_type;
+	bool have_auxtrace_info;
+	struct cpu_bytes *cpus;
+	size_t ncpus;
+	struct thread *threads;
+	size_t nthreads;
+	struct binary *bins;
+	size_t nbins;
+	char **comms;
+	size_t ncomms;
+	uint64_t first_time, last_time;
+	bool have_time;
+	uint64_t lost_records, lost_events, lost_samples;
+	uint64_t aux_records, aux_bytes, aux_truncated, aux_collision;
+	uint64_t aux_partial, auxtrace_errors, auxtrace_bytes, auxtrace_buffers;
+	uint64_t records;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace info [--symfs DIR] FILE\n\n"
+		"Summarise a perf.data capture: the trace backend, the CPUs and\n"
+		"threads, the bytes of trace per CPU, the time span, lost data,\n"
+		"the commands and binaries involved, and which binaries are missing\n"
+		"on this machine for decoding.\n\n"
+		"  --symfs DIR  look for the binaries under DIR as well\n"
+		"  -h, --help   show this help\n\n"
+		"Exit status: 0 when the whole file was read, 1 when it is corrupt\n"
+		"or truncated (the summary covers the records before the damage),\n"
+		"2 on a usage error.\n");
+}
+
+/* Room for element @n of an array whose capacity is the next power of
+ * two: grows when @n reaches one. */
+static void *grow(void *p, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return p;
+	p = realloc(p, (n ? n * 2 : 1) * size);
+	if (!p) {
+		fprintf(stderr, "hwtrace info: out of memory\n");
+		exit(EXIT_RUNTIME);
+	}
+	return p;
+}
+
+static void add_cpu_bytes(struct info *in, int32_t cpu, uint64_t bytes)
+{
+	size_t i;
+
+	for (i = 0; i < in->ncpus && in->cpus[i].cpu != cpu; i++)
+		;
+	if (i == in->ncpus) {
+		in->cpus = grow(in->cpus, in->ncpus, sizeof(*in->cpus));
+		memset(&in->cpus[in->ncpus], 0, sizeof(*in->cpus));
+		in->cpus[in->ncpus++].cpu = cpu;
+	}
+	in->cpus[i].bytes += bytes;
+	in->cpus[i].buffers++;
+}
+
+static struct thread *add_thread(struct info *in, int32_t pid, int32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < in->nthreads; i++)
+		if (in->threads[i].tid == tid && in->threads[i].pid == pid)
+			return &in->threads[i];
+	in->threads = grow(in->threads, in->nthreads, sizeof(*in->threads));
+	memset(&in->threads[in->nthreads], 0, sizeof(*in->threads));
+	in->threads[in->nthreads].pid = pid;
+	in->threads[in->nthreads].tid = tid;
+	return &in->threads[in->nthreads++];
+}
+
+static void add_comm(struct info *in, const char *comm)
+{
+	for (size_t i = 0; i < in->ncomms; i++)
+		if (!strcmp(in->comms[i], comm))
+			return;
+	in->comms = grow(in->comms, in->ncomms, sizeof(*in->comms));
+	in->comms[in->ncomms] = strdup(comm);
+	if (in->comms[in->ncomms])
+		in->ncomms++;
+}
+
+static void add_binary(struct info *in, const char *path, int32_t pid)
+{
+	for (size_t i = 0; i < in->nbins; i++)
+		if (!strcmp(in->bins[i].path, path)) {
+			in->bins[i].maps++;
+			return;
+		}
+	in->bins = grow(in->bins, in->nbins, sizeof(*in->bins));
+	in->bins[in->nbins].path = strdup(path);
+	in->bins[in->nbins].maps = 1;
+	in->bins[in->nbins].pid = pid;
+	if (in->bins[in->nbins].path)
+		in->nbins++;
+}
+
+/* A copy of a NUL-terminated string field that may run to the end of the
+ * record without its NUL. */
+static void field_str(const uint8_t *p, const uint8_t *end, char *buf,
+		      size_t size)
+{
+	size_t n = 0;
+
+	while (p + n < end && p[n] && n + 1 < size)
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+static void take(struct info *in, const struct hwt_pd_record *rec)
+{
+	const uint8_t *p = rec->data, *end = p + rec->size;
+	uint32_t u32[4];
+	uint64_t u64;
+	char name[4096];
+
+	in->records++;
+	if (rec->sid.present & PERF_SAMPLE_TIME && rec->sid.time) {
+		if (!in->have_time || rec->sid.time < in->first_time)
+			in->first_time = rec->sid.time;
+		if (!in->have_time || rec->sid.time > in->last_time)
+			in->last_time = rec->sid.time;
+		in->have_time = true;
+	}
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+		if (rec->size < 16)
+			break;
+		memcpy(u32, p + 8, 8);
+		field_str(p + 16, end, name, sizeof(name));
+		{
+			struct thread *t = add_thread(in, (int32_t)u32[0],
+						      (int32_t)u32[1]);
+			size_t n = strnlen(name, sizeof(t->comm) - 1);
+
+			memcpy(t->comm, name, n);
+			t->comm[n] = '\0';
+		}
+		add_comm(in, name);
+		break;
+	case PERF_RECORD_FORK:
+		if (rec->size < 24)
+			break;
+		memcpy(u32, p + 8, 16);
+		add_thread(in, (int32_t)u32[0], (int32_t)u32[2]);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		size_t at = rec->type == PERF_RECORD_MMAP ? 40 : 72;
+
+		if (rec->size <= at)
+			break;
+		memcpy(u32, p + 8, 4);
+		field_str(p + at, end, name, sizeof(name));
+		add_binary(in, name, (int32_t)u32[0]);
+		break;
+	}
+	case PERF_RECORD_LOST:
+		if (rec->size < 24)
+			break;
+		memcpy(&u64, p + 16, 8);
+		in->lost_records++;
+		in->lost_events += u64;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (rec->size < 16)
+			break;
+		memcpy(&u64, p + 8, 8);
+		in->lost_samples += u64;
+		break;
+	case PERF_RECORD_AUX: {
+		uint64_t size, flags;
+
+		if (rec->size < 32)
+			break;
+		memcpy(&size, p + 16, 8);
+		memcpy(&flags, p + 24, 8);
+		in->aux_records++;
+		in->aux_bytes += size;
+		in->aux_truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
+		in->aux_collision += !!(flags & PERF_AUX_FLAG_COLLISION);
+		in->aux_partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
+		break;
+	}
+	case HWT_PD_RECORD_AUXTRACE_INFO:
+		if (rec->size < 16)
+			break;
+		memcpy(&in->auxtrace_type, p + 8, 4);
+		in->have_auxtrace_info = true;
+		break;
+	case HWT_PD_RECORD_AUXTRACE:
+		in->auxtrace_bytes += rec->aux.size;
+		in->auxtrace_buffers++;
+		add_cpu_bytes(in, (int32_t)rec->aux.cpu, rec->aux.size);
+		break;
+	case HWT_PD_RECORD_AUXTRACE_ERROR:
+		in->auxtrace_errors++;
+		break;
+	}
+	if (rec->type < 64 && rec->sid.present & PERF_SAMPLE_TID &&
+	    (int32_t)rec->sid.tid > 0)
+		add_thread(in, (int32_t)rec->sid.pid, (int32_t)rec->sid.tid);
+}
+
+static const char *auxtrace_name(uint32_t type)
+{
+	static const char *const names[] = {
+		"unknown", "intel_pt", "intel_bts", "cs_etm", "arm_spe",
+		"s390_cpumsf", "hisi_ptt",
+	};
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
+}
+
+static void print_backend(const struct info *in)
+{
+	const struct hwt_backend *b;
+
+	if (!in->have_auxtrace_info) {
+		printf("backend:     none (no AUXTRACE_INFO record: not a hardware "
+		       "trace capture)\n");
+		return;
+	}
+	b = hwt_backend_for_auxtrace((enum hwt_auxtrace_type)in->auxtrace_type);
+	printf("backend:     %s (AUXTRACE_INFO type %u)", b ? b->name :
+	       auxtrace_name(in->auxtrace_type), in->auxtrace_type);
+	if (!b)
+		printf(", no hwtrace backend decodes it");
+	else if (!b->decoder)
+		printf(", decoder not built: %s", b->no_decoder_reason ?
+		       b->no_decoder_reason : "unknown reason");
+	putchar('\n');
+}
+
+static int cpu_cmp(const void *a, const void *b)
+{
+	const struct cpu_bytes *x = a, *y = b;
+
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* Names that are not files: anonymous memory, the vdso, the kernel. */
+static bool is_file(const char *path)
+{
+	return path[0] == '/' && strncmp(path, "//anon", 6) &&
+	       strncmp(path, "/memfd:", 7) && strncmp(path, "/dev/", 5) &&
+	       strncmp(path, "/SYSV", 5);
+}
+
+static bool exists(const char *path, const char *symfs)
+{
+	char buf[8192];
+
+	if (!access(path, R_OK))
+		return true;
+	if (!symfs)
+		return false;
+	snprintf(buf, sizeof(buf), "%s%s", symfs, path);
+	return !access(buf, R_OK);
+}
+
+static void print_info(struct hwt_pd_reader *r, struct info *in,
+		       const char *symfs)
+{
+	char buf[4096];
+	uint32_t avail, online;
+	size_t missing = 0, files = 0;
+
+	printf("file:        %s (%s%s)\n", hwt_pd_reader_path(r),
+	       hwt_pd_reader_is_pipe(r) ? "perf pipe mode" : "perf file mode",
+	       hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
+	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HOSTNAME, buf, sizeof(buf)))
+		printf("host:        %s\n", buf);
+	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_ARCH, buf, sizeof(buf)))
+		printf("arch:        %s\n", buf);
+	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_OSRELEASE, buf, sizeof(buf)))
+		printf("os release:  %s\n", buf);
+	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_CPUDESC, buf, sizeof(buf)))
+		printf("cpu:         %s\n", buf);
+	if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
+		printf("cmdline:     %s\n", buf);
+	print_backend(in);
+	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++) {
+		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
+
+		printf("event:       %s (type %u, config 0x%llx)\n",
+		       a->name ? a->name : "(no name)", a->attr.type,
+		       (unsigned long long)a->attr.config);
+	}
+	if (!hwt_pd_reader_nr_cpus(r, &avail, &online))
+		printf("cpus:        %u available, %u online\n", avail, online);
+	printf("records:     %" PRIu64 "\n", in->records);
+	printf("trace:       %" PRIu64 " bytes in %" PRIu64 " AUXTRACE buffers\n",
+	       in->auxtrace_bytes, in->auxtrace_buffers);
+	qsort(in->cpus, in->ncpus, sizeof(*in->cpus), cpu_cmp);
+	for (size_t i = 0; i < in->ncpus; i++) {
+		if (in->cpus[i].cpu < 0)
+			printf("  per-thread: %" PRIu64 " bytes in %" PRIu64
+			       " buffers\n", in->cpus[i].bytes,
+			       in->cpus[i].buffers);
+		else
+			printf("  cpu %-6d  %" PRIu64 " bytes in %" PRIu64
+			       " buffers\n", in->cpus[i].cpu, in->cpus[i].bytes,
+			       in->cpus[i].buffers);
+	}
+	if (in->have_time)
+		printf("time:        %" PRIu64 " .. %" PRIu64 " (%.6f s)\n",
+		       in->first_time, in->last_time,
+		       (double)(in->last_time - in->first_time) / 1e9);
+	printf("lost:        %" PRIu64 " LOST records (%" PRIu64 " events), %"
+	       PRIu64 " lost samples, %" PRIu64 " truncated and %" PRIu64
+	       " collided AUX writes, %" PRIu64 " AUXTRACE errors\n",
+	       in->lost_records, in->lost_events, in->lost_samples,
+	       in->aux_truncated, in->aux_collision, in->auxtrace_errors);
+	printf("aux:         %" PRIu64 " AUX records, %" PRIu64 " bytes reported "
+	       "by the kernel\n", in->aux_records, in->aux_bytes);
+	printf("threads:     %zu\n", in->nthreads);
+	for (size_t i = 0; i < in->nthreads; i++)
+		printf("  %d/%d %s\n", in->threads[i].pid, in->threads[i].tid,
+		       in->threads[i].comm);
+	printf("commands:   ");
+	for (size_t i = 0; i < in->ncomms; i++)
+		printf(" %s", in->comms[i]);
+	putchar('\n');
+	for (size_t i = 0; i < in->nbins; i++)
+		files += is_file(in->bins[i].path);
+	printf("binaries:    %zu files mapped\n", files);
+	for (size_t i = 0; i < in->nbins; i++) {
+		const char *path = in->bins[i].path;
+
+		if (!is_file(path)) {
+			printf("  %s (not a file)\n", path);
+			continue;
+		}
+		if (exists(path, symfs)) {
+			printf("  %s\n", path);
+		} else {
+			printf("  %s MISSING\n", path);
+			missing++;
+		}
+	}
+	printf("missing:     %zu of %zu binaries are not on this machine%s%s%s\n",
+	       missing, files, symfs ? " nor under " : "", symfs ? symfs : "",
+	       missing ? "; decoding cannot follow code in them (use --symfs "
+	       "DIR with a copy of the traced system's files)" : "");
+}
 
 int cmd_info(int argc, char **argv)
 {
-	fprintf(stderr, "hwtrace info: not available in this build yet\n");
-	return EXIT_RUNTIME;
+	struct info in = {0};
+	struct hwt_pd_reader *r;
+	struct hwt_pd_record rec;
+	const char *path = NULL, *symfs = NULL, *warning;
+	int err, n;
+
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--symfs")) {
+			if (++i == argc)
+				return cli_usage_error("info", "--symfs needs a "
+						       "directory");
+			symfs = argv[i];
+		} else if (!strncmp(argv[i], "--symfs=", 8)) {
+			symfs = argv[i] + 8;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error("info", "unknown option '%s'",
+					       argv[i]);
+		} else if (path) {
+			return cli_usage_error("info", "one FILE only, got '%s' "
+					       "and '%s'", path, argv[i]);
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return cli_usage_error("info", "a perf.data FILE is required");
+	err = hwt_pd_reader_open(path, &r);
+	if (err)
+		return cli_report(err);
+	hwt_pd_reader_set_load_aux(r, false);
+	while ((n = hwt_pd_reader_next(r, &rec)) > 0)
+		take(&in, &rec);
+	if (n < 0) {
+		/* Keep the message: printing the summary may not touch it, but
+		 * say it after the summary, where the user looks. */
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", hwt_errmsg());
+		print_info(r, &in, symfs);
+		fprintf(stderr, "hwtrace: %s\n", msg);
+	} else {
+		print_info(r, &in, symfs);
+	}
+	warning = hwt_pd_reader_warning(r);
+	if (warning)
+		fprintf(stderr, "hwtrace: warning: %s\n", warning);
+	hwt_pd_reader_free(r);
+	for (size_t i = 0; i < in.ncomms; i++)
+		free(in.comms[i]);
+	for (size_t i = 0; i < in.nbins; i++)
+		free(in.bins[i].path);
+	free(in.comms);
+	free(in.bins);
+	free(in.threads);
+	free(in.cpus);
+	return n < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
