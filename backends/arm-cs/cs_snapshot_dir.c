@@ -9,6 +9,7 @@
 
 #ifdef HWT_HAVE_OPENCSD
 #include "backends/arm-cs/cs_snapshot.h"
+#include "core/decode_internal.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
@@ -57,8 +58,8 @@ static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 	int err = read_file(b->path, &data, &size);
 	if (err)
 		return err;
-	err = hwt_cs_tree_new(b->frame_flags, image, sink,
-			      opts ? opts->packets : NULL, &tree);
+	err = hwt_cs_tree_new(b->frame_flags, image, sink, opts->packets,
+			      &tree);
 	if (err) {
 		free(data);
 		return err;
@@ -74,14 +75,25 @@ static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 	return err;
 }
 
-int hwt_decode_snapshot_dir(const char *dir, const struct hwt_decode_opts *opts,
-			    const struct hwt_elem_sink *sink)
+int hwt_decode_snapshot_dir(const char *dir,
+			    const struct hwt_decode_opts *opts_in,
+			    const struct hwt_elem_sink *user_sink)
 {
 	struct hwt_cs_snapshot *ss;
-	if (!dir || (!sink && !(opts && opts->packets)))
+	struct hwt_decode_opts o;
+	const struct hwt_decode_opts *opts = &o;
+	if (!dir || (!user_sink && !(opts_in && opts_in->packets)))
 		return hwt_error(HWT_ERR_INVAL,
 				 "hwt_decode_snapshot_dir: no directory or sink");
-	int err = hwt_cs_snapshot_load(dir, &ss);
+	int err = hwt_decode_opts_copy(opts_in, &o);
+	if (err)
+		return err;
+	/* --cpu, --tid and --time apply as to any other input. */
+	struct hwt_decode_filter filter = {opts, user_sink};
+	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	const struct hwt_elem_sink *sink =
+		hwt_decode_has_filter(opts) ? &fsink : user_sink;
+	err = hwt_cs_snapshot_load(dir, &ss);
 	if (err)
 		return err;
 	struct hwt_image *image = hwt_image_new();

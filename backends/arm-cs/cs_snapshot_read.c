@@ -315,7 +315,11 @@ static int make_source(struct ss_reader *r, struct ss_device *sdev,
 	int err = 0;
 
 	memset(src, 0, sizeof(*src));
-	src->cpu = -1;
+	/* Snapshots name no CPU numbers: cores count in device_list order. */
+	src->cpu = 0;
+	for (size_t i = 0; i < r->ndevs && &r->devs[i] != core; i++)
+		if (r->devs[i].cls && strcasecmp(r->devs[i].cls, "core") == 0)
+			src->cpu++;
 	if (type_is(sdev->type, "ETM4"))
 		src->proto = HWT_CS_PROTO_ETMV4;
 	else if (type_is(sdev->type, "ETE"))
