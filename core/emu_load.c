@@ -151,6 +151,10 @@ int hwt_emu_load_capture(struct hwt_emu *emu, const char *path)
 				 "metadata is missing", path);
 	be = hwt_backend_for_auxtrace(
 		(enum hwt_auxtrace_type)((const uint32_t *)r->info)[2]);
+	/* Intel PT's driver reports aux_head inside the buffer in snapshot
+	 * mode; the others let it run free. */
+	emu->opts.head_in_buffer = ((const uint32_t *)r->info)[2] ==
+				   HWT_AUXTRACE_INTEL_PT;
 	ret = hwt_emu_add_pmu(emu, be && be->pmu_name ? be->pmu_name : "replay",
 			      r->attrs[r->aux_index].type);
 	if (ret < 0)

@@ -492,7 +492,7 @@ int cmd_record(int argc, char **argv)
 		if (wl && hwt_workload_poll(wl, &wstatus) == 1)
 			break;
 	}
-	if (o.snapshot && (o.snapshot_on_exit || emu) &&
+	if (o.snapshot && o.snapshot_on_exit &&
 	    (ret = hwt_session_snapshot(s)) < 0)
 		goto fail;
 	if ((ret = hwt_session_stop(s)) < 0)

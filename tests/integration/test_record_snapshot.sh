@@ -1,0 +1,82 @@
+# Snapshot mode through the kernel emulator: at exit (-Se), on a period,
+# on SIGUSR2 and on the control FIFO's `snapshot` (acknowledged as perf
+# does), and `stop`/Ctrl-C end the capture with a complete file.
+. "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+
+PT="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+
+aux_bytes() {
+	"$HWTRACE" dump --hex "$1" | awk '
+		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
+		/^\.  [0-9a-f]+:/ && inaux {
+			n = split(substr($0, 11, 48), b, " ")
+			for (i = 1; i <= n; i++) print cpu, b[i]
+			next
+		}
+		{ inaux = 0 }'
+}
+snapshots() { # FILE CPU
+	grep "cpu $2:" "$1" | sed -E 's/.* ([0-9]+) snapshots.*/\1/'
+}
+
+aux_bytes "$PT" > "$TMP/want"
+
+# -Se: one snapshot when the replay ends. cpu 0's 12,240 bytes fit the
+# 64 KiB (16-page) buffer; cpu 3's 137,728 wrapped it, so the snapshot is
+# the newest 65,536 bytes of its stream.
+"$HWTRACE" record --emulate "$PT" -Se -o "$TMP/se.data" 2> "$TMP/err"
+expect_eq "-Se exit status" "$?" 0
+expect_contains "-Se cpu 0" "$(cat "$TMP/err")" "cpu 0: 12240 bytes captured in 1 chunks"
+expect_contains "-Se cpu 3" "$(cat "$TMP/err")" "cpu 3: 65536 bytes captured in 1 chunks"
+expect_contains "-Se cpu 3 wrapped" "$(cat "$TMP/err")" "1 snapshots (1 wrapped)"
+aux_bytes "$TMP/se.data" > "$TMP/got"
+expect_eq "cpu 0 snapshot is the whole stream" \
+	"$(cmp -s <(grep '^0 ' "$TMP/want") <(grep '^0 ' "$TMP/got") && echo same)" same
+expect_eq "cpu 3 snapshot is the newest 64 KiB" \
+	"$(cmp -s <(grep '^3 ' "$TMP/want" | tail -n 65536) <(grep '^3 ' "$TMP/got") && echo same)" same
+
+# A period: 137,728 bytes at 0.3 MB/s last about 0.46 s: several snapshots.
+"$HWTRACE" record --emulate "$PT" -S --snapshot-interval 100 \
+	--emulate-rate 0.3 -o "$TMP/iv.data" 2> "$TMP/err"
+expect_eq "interval exit status" "$?" 0
+n=$(snapshots "$TMP/err" 3)
+expect_eq "several periodic snapshots ($n)" "$([ "$n" -ge 2 ] && echo yes)" yes
+
+# SIGUSR2, then Ctrl-C (SIGINT) before the replay (about 1.4 s) ends.
+"$HWTRACE" record --emulate "$PT" -S --emulate-rate 0.1 -o "$TMP/sig.data" \
+	2> "$TMP/err" &
+pid=$!
+sleep 0.4
+kill -USR2 $pid
+sleep 0.3
+kill -INT $pid
+wait $pid
+expect_eq "SIGUSR2/SIGINT exit status" "$?" 0
+expect_eq "one snapshot on SIGUSR2" "$(snapshots "$TMP/err" 3)" 1
+expect_contains "file written" "$(cat "$TMP/err")" "wrote $TMP/sig.data"
+expect_eq "perf reads the file" \
+	"$(perf script -D -i "$TMP/sig.data" 2>/dev/null | grep -c 'PERF_RECORD_AUXTRACE ')" 2
+
+# The control FIFO: snapshot, ack, stop, ack.
+mkfifo "$TMP/ctl" "$TMP/ack"
+"$HWTRACE" record --emulate "$PT" -S --emulate-rate 0.1 \
+	--control "fifo:$TMP/ctl,$TMP/ack" -o "$TMP/fifo.data" 2> "$TMP/err" &
+pid=$!
+exec 7<>"$TMP/ack"
+sleep 0.3
+echo snapshot > "$TMP/ctl"
+read -r -t 5 a1 <&7
+echo stop > "$TMP/ctl"
+read -r -t 5 a2 <&7
+wait $pid
+expect_eq "control exit status" "$?" 0
+expect_eq "ack after snapshot" "$a1" ack
+expect_eq "ack after stop" "$a2" ack
+expect_eq "one snapshot by the FIFO" "$(snapshots "$TMP/err" 3)" 1
+exec 7<&-
+
+"$HWTRACE" record --emulate "$PT" --control "pipe:x" -o "$TMP/x" 2> "$TMP/err"
+expect_eq "bad --control" "$?" 1
+expect_contains "bad --control message" "$(cat "$TMP/err")" "expected fifo:CTL[,ACK]"
+
+finish
