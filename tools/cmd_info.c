@@ -364,6 +364,11 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	for (size_t i = 0; i < in->nbins; i++) {
 		const char *path = in->bins[i].path;
 
+		if (!strncmp(path, "[kernel.kallsyms]", 17)) {
+			printf("  %s (the kernel: decoding it needs /proc/kcore "
+			       "or the traced kernel's vmlinux)\n", path);
+			continue;
+		}
 		if (!is_file(path)) {
 			printf("  %s (not a file)\n", path);
 			continue;
