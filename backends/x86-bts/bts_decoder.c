@@ -288,8 +288,11 @@ static int feed_snapshot(struct bts_dec *d, const struct hwt_aux_chunk *c)
 
 	if (d->prev_size) {
 		start = hwt_bts_overlap(d->prev, d->prev_size, c->data, size);
-		if (!start)
-			d->have_last = false;
+		if (!start && (err = emit_gap(d, HWT_GAP_LOST, c->offset, 0,
+					      "this snapshot does not overlap the "
+					      "previous one: branches between "
+					      "them were overwritten")))
+			return err;
 	} else {
 		d->have_last = false;
 	}

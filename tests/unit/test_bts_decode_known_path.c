@@ -248,6 +248,26 @@ static void test_consecutive_snapshots_drop_their_overlap(void)
 	CHECK_INT(hwt_bts_overlap(buf, 24, buf + 48, 24), 0);
 }
 
+static void test_snapshots_without_overlap_are_a_lost_gap(void)
+{
+	uint8_t buf[8192];
+	build_path(5);
+	write_records(buf, true);
+	/* Snapshot 1: records 0..4; snapshot 2: records 8..12. */
+	struct dec d = dec_open(true);
+	CHECK_INT(feed(&d, buf, 5 * 24, 0, 0), 0);
+	size_t before = ngot;
+	CHECK_INT(feed(&d, buf + 8 * 24, 5 * 24, 5 * 24, 0), 0);
+	CHECK(ngot > before + 1);
+	if (ngot > before + 1) {
+		CHECK_INT(got[before].type, HWT_ELEM_GAP);
+		CHECK_INT(got[before].u.gap.reason, HWT_GAP_LOST);
+		CHECK_INT(got[before + 1].type, HWT_ELEM_BRANCH);
+		CHECK_U64(got[before + 1].u.branch.from, exp_recs[7].from);
+	}
+	dec_close(&d);
+}
+
 static void test_truncated_aux_flag_is_a_gap(void)
 {
 	uint8_t buf[8192];
@@ -335,6 +355,7 @@ CHECK_INT(load_syms(prog, 0), 0);
 	RUN(test_skipped_stream_bytes_are_a_lost_gap);
 	RUN(test_wrapped_snapshot_gives_the_newest_records);
 	RUN(test_consecutive_snapshots_drop_their_overlap);
+	RUN(test_snapshots_without_overlap_are_a_lost_gap);
 	RUN(test_truncated_aux_flag_is_a_gap);
 	RUN(test_branch_outside_the_image_is_a_no_image_gap);
 	RUN(test_disasm_gives_one_range_per_instruction);
