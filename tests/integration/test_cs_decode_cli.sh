@@ -42,6 +42,22 @@ expect_eq "etm 1080->105c" "$(grep -c '"from":"0x582b2b1080","to":"0x582b2b105c"
 expect_eq "etm 106c->1074" "$(grep -c '"from":"0x582b2b106c","to":"0x582b2b1074","kind":"cond"' "$TMP/etm.jsonl")" 100
 expect_eq "etm tid from CONTEXTIDR" "$(grep -c '"type":"range","cpu":7,"tid":17235' "$TMP/etm.jsonl")" 208
 
+# The same trace as a raw formatted stream (the AUXTRACE payload at file
+# offset 0x26a8 + 0x30, 0x180 bytes, per perf report -D) with the binary
+# mapped by hand: etm_test_loop's offset 0 sits at 0x582b2b0000.
+dd if="$ETM/perf_etm.data" of="$TMP/etm.bin" bs=1 skip=$((0x26a8 + 0x30)) \
+	count=$((0x180)) 2>/dev/null
+"$HWTRACE" decode --raw "cs_etm,etmv4,traceid=0x1e,configr=0x40:$TMP/etm.bin" \
+	--map "$ETM/etm_test_loop@0x582b2b0000" --format jsonl >"$TMP/raw.jsonl" 2>"$TMP/raw.err"
+expect_eq "raw exit status" "$?" 0
+insns=$(grep '"type":"range"' "$TMP/raw.jsonl" | sed 's/.*"insns":\([0-9]*\).*/\1/' |
+	awk '{ s += $1 } END { print s }')
+expect_eq "raw instructions" "$insns" 944
+expect_eq "raw branches" "$(grep -c '"type":"branch"' "$TMP/raw.jsonl")" 207
+"$HWTRACE" decode --raw "cs_etm,etmv4,wrong=1:$TMP/etm.bin" >/dev/null 2>"$TMP/raw2.err"
+expect_eq "raw bad option status" "$?" 1
+expect_contains "raw bad option message" "$(cat "$TMP/raw2.err")" '"wrong"'
+
 # Without the binary, the decode still ends cleanly and says what is missing.
 "$HWTRACE" decode "$ETM/perf_etm.data" --symfs "$TMP/nowhere" --format jsonl \
 	>"$TMP/noimg.jsonl" 2>"$TMP/noimg.err"
