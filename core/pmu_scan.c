@@ -222,7 +222,8 @@ static int scan_regs(const struct hwt_os *os, const char *dir,
 }
 
 /* ETE reports TRCDEVARCH.ARCHVER >= 5 with ARCHPART 0xA13 (ETMv4 is
- * version 4); ETMv3 and PTM have mgmt/etmidr instead of trcidr/. */
+ * version 4); ETMv3 and PTM have mgmt/etmidr instead of trcidr/, whose
+ * architecture field [11:4] is 0x2x for ETMv3 and 0x3x for PTM (PFT). */
 static enum hwt_trace_unit_kind unit_kind(const struct hwt_trace_unit *u)
 {
 	uint64_t v;
@@ -233,7 +234,7 @@ static enum hwt_trace_unit_kind unit_kind(const struct hwt_trace_unit *u)
 	if (hwt_trace_unit_reg(u, "trcidr0", &v))
 		return HWT_TU_ETMV4;
 	if (hwt_trace_unit_reg(u, "etmidr", &v))
-		return ((v >> 8) & 0xf) == 0xf ? HWT_TU_PTM : HWT_TU_ETMV3;
+		return ((v >> 8) & 0xf) == 3 ? HWT_TU_PTM : HWT_TU_ETMV3;
 	return HWT_TU_UNKNOWN;
 }
 
