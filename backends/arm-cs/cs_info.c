@@ -313,6 +313,13 @@ static int fill_block(const struct hwt_os *os, const struct hwt_pmu *pmu,
 			break;
 		err = unit_reg(os, pmu, cpu, v4_regs[i].dir, v4_regs[i].name,
 			       &blk[HWT_CS_ETMV4_TRCIDR0 + i]);
+		/* No decoder reads TRCAUTHSTATUS; perf records 0 when the
+		 * file is missing, and so do we. */
+		if (err == HWT_ERR_NOENT &&
+		    !strcmp(v4_regs[i].name, "trcauthstatus")) {
+			blk[HWT_CS_ETMV4_TRCIDR0 + i] = 0;
+			err = 0;
+		}
 		if (err < 0)
 			return err;
 	}

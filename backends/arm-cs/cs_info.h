@@ -20,8 +20,10 @@
  * @os. A CPU is an ETE when its TRCDEVARCH says so, an ETMv4 when it has
  * trcidr/trcidr0, else an ETMv3/PTM (mgmt/etmidr). TRCCONFIGR (ETMCR for
  * ETMv3) is derived from @attr->config as perf derives it; trace IDs are
- * the kernel's legacy ones (header version 1). Errors: HWT_ERR_NOENT (a
- * CPU without a trace unit or register file: the message names it),
+ * the kernel's legacy ones (header version 1). A missing
+ * mgmt/trcauthstatus is recorded as 0, as perf does; every other register
+ * is required. Errors: HWT_ERR_NOENT (a CPU without a trace unit or
+ * register file: the message names it),
  * HWT_ERR_FORMAT, HWT_ERR_CONFIG (an offline CPU, a foreign attr type),
  * HWT_ERR_NOSPC (the words needed are in the message), HWT_ERR_NOMEM,
  * HWT_ERR_INVAL. */
