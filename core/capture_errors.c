@@ -32,6 +32,10 @@ int hwt_capture_explain(const struct hwt_os *os, int err, const char *what,
 		snprintf(cpus, sizeof(cpus), "cpu %d", cpu);
 	else
 		snprintf(cpus, sizeof(cpus), "per-thread");
+	/* perf_mmap() answers EPERM when the pages would pass the locked
+	 * memory limits of an unprivileged user: that is not paranoia. */
+	if (!strncmp(what, "mmap", 4) && err == -EPERM)
+		err = -ENOMEM;
 	switch (-err) {
 	case EACCES:
 	case EPERM:
