@@ -16,7 +16,8 @@
 struct seen {
 	int pid;
 	char exe[PATH_MAX];
-	int comm_exec, mmap2_exe, exit, fork, switch_out, switch_in, others;
+	int comm_exec, mmap2_exe, exit, fork, switch_out, switch_in, cpu_wide;
+	int others;
 	uint64_t last_time;
 	int time_backwards;
 };
@@ -48,6 +49,13 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 			s->exit++;
 		break;
 	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* CPU-wide ones name the other task: count the workload's
+		 * own from the sample_id's pid (the first field). */
+		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+			s->cpu_wide++;
+			break;
+		}
 		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
 			s->switch_out++;
 		else
@@ -59,7 +67,7 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 	return 0;
 }
 
-static void run(bool backward)
+static void run(bool backward, bool per_cpu, bool system_wide)
 {
 	char *argv[] = {"/bin/sleep", "0.02", NULL};
 	struct hwt_workload *w = NULL;
@@ -78,10 +86,23 @@ static void run(bool backward)
 	o.size = sizeof(o);
 	o.sideband = true;
 	o.sideband_backward = backward;
-	o.pid = seen.pid;
-	o.per_thread = true;
-	o.enable_on_exec = true;
-	o.data_pages = 16;
+	o.pid = system_wide ? -1 : seen.pid;
+	o.per_thread = !per_cpu;
+	/* System-wide events are enabled at once; the workload's exec is
+	 * then seen like any other task's. */
+	o.enable_on_exec = !system_wide;
+	if (system_wide)
+		o.data_pages = 256;
+	if (per_cpu) {
+		static int cpus[256];
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		for (long i = 0; i < n && i < 256; i++)
+			cpus[i] = (int)i;
+		o.cpus = cpus;
+		o.ncpus = (int)(n < 256 ? n : 256);
+	}
+	if (!system_wide)
+		o.data_pages = 16;
 	o.sink = (struct hwt_capture_sink){&seen, on_record, NULL};
 	CHECK_INT(hwt_session_new(&o, &s), 0);
 	err = hwt_session_open(s);
@@ -104,8 +125,12 @@ static void run(bool backward)
 	CHECK_INT(seen.comm_exec, 1);
 	CHECK_INT(seen.mmap2_exe, 1);
 	CHECK_INT(seen.exit, 1);
-	CHECK(seen.switch_out >= 1);
-	CHECK(seen.switch_in >= 1);
+	if (system_wide) {
+		CHECK(seen.cpu_wide >= 2);
+	} else {
+		CHECK(seen.switch_out >= 1);
+		CHECK(seen.switch_in >= 1);
+	}
 	CHECK_U64(cs.lost_events, 0);
 out:
 	hwt_session_free(s);
@@ -114,12 +139,26 @@ out:
 
 static void test_forward_ring_sideband_of_sleep_is_complete(void)
 {
-	run(false);
+	run(false, false, false);
 }
 
 static void test_backward_ring_sideband_of_sleep_is_complete(void)
 {
-	run(true);
+	run(true, false, false);
+}
+
+/* One ring per CPU, each event following the workload (and its children)
+ * wherever it runs. */
+static void test_per_cpu_rings_sideband_of_sleep_is_complete(void)
+{
+	run(false, true, false);
+}
+
+/* Every task on every CPU (as root or with perf_event_paranoid <= 0):
+ * the workload's records are among them, and switches are CPU-wide. */
+static void test_system_wide_sideband_holds_the_workload(void)
+{
+	run(false, true, true);
 }
 
 static void test_missing_program_is_reported(void)
@@ -138,6 +177,8 @@ int main(void)
 {
 	RUN(test_forward_ring_sideband_of_sleep_is_complete);
 	RUN(test_backward_ring_sideband_of_sleep_is_complete);
+	RUN(test_per_cpu_rings_sideband_of_sleep_is_complete);
+	RUN(test_system_wide_sideband_holds_the_workload);
 	RUN(test_missing_program_is_reported);
 	return hwt_test_summary();
 }
