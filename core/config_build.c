@@ -179,7 +179,13 @@ static int pick_backend(struct hwt_profile *p, const struct hwt_pmu_list *pmus,
 					 "'hwtrace list' to see why", have);
 	}
 	plan->backend = hwt_backend_find(name);
-	if (!plan->backend || !plan->backend->pmu_name) {
+	if (plan->backend && !plan->backend->pmu_name)
+		return hwt_error(HWT_ERR_CONFIG,
+				 "%s: backend %s has no PMU, so a profile cannot "
+				 "configure it; profiles drive intel_pt, intel_bts "
+				 "and cs_etm",
+				 hwt_config_where(p, "session:backend"), name);
+	if (!plan->backend) {
 		const char *near = hwt_config_nearest(name, names, ARRAY_LEN(names));
 
 		if (near)

@@ -149,9 +149,9 @@ static int check(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!file && !nevents) {
-		status = cli_usage_error("config", "check needs a profile FILE or "
-					 "-e EVENT");
+	if (!file && !nevents && !nsets) {
+		status = cli_usage_error("config", "check needs a profile FILE, -e EVENT or "
+					 "--set KEY=VALUE");
 		goto out;
 	}
 	for (size_t i = 0; i < nsets; i++)
