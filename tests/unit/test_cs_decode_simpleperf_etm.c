@@ -304,9 +304,66 @@ static void decoder_ops_match_golden(void)
 	check_against_golden(&t, "decoder ops");
 }
 
+/* The same capture as perf 6.3+ would describe it: header version 2 and
+ * no trace IDs in the metadata (TRCTRACEIDR bit 31 set), the IDs arriving
+ * with PERF_RECORD_AUX_OUTPUT_HW_ID. Offsets from perf report -D: the
+ * AUXTRACE_INFO at 0x408 (0x2a8 bytes), the AUXTRACE at 0x26a8 (0x30 bytes
+ * and 0x180 of trace). */
+static void version2_ids_arrive_by_hw_id(void)
+{
+	static uint8_t buf[1 << 16];
+	FILE *f = fopen(DIR "/perf_etm.data", "rb");
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (f)
+		fclose(f);
+	CHECK(n > 0x26a8 + 0x30 + 0x180);
+	uint64_t info[83];
+	memcpy(info, buf + 0x408 + 16, sizeof(info));
+	info[0] = 2;
+	/* Blocks of 10 words from word 3; TRCTRACEIDR is the block's 5th. */
+	for (int cpu = 0; cpu < 8; cpu++)
+		info[3 + cpu * 10 + 4] = 1ull << 31;
+
+	const struct hwt_backend *b = hwt_backend_find("cs_etm");
+	CHECK(b && b->decoder && b->decoder->hw_id);
+	if (!b || !b->decoder || !b->decoder->hw_id)
+		return;
+	struct hwt_image *image = hwt_image_new();
+	CHECK_INT(hwt_image_add_file(image, 17235, 0x582b2b1000ull, 0x1000,
+				     DIR "/etm_test_loop", 0x1000), 0);
+	struct tally t = {.base = 0x582b2b0000ull};
+	struct hwt_elem_sink sink = {tally_elem, &t};
+	struct hwt_decode_params params = {.size = sizeof(params), .info = info,
+					   .info_words = 83, .image = image,
+					   .sink = &sink};
+	struct hwt_aux_chunk c = {.data = buf + 0x26a8 + 0x30, .size = 0x180,
+				  .idx = 7, .cpu = 7, .tid = -1};
+	void *priv = NULL;
+	CHECK_INT(b->decoder->create(&params, &priv), 0);
+	if (!priv) {
+		hwt_image_free(image);
+		return;
+	}
+	/* No ID known yet: refused with the reason. */
+	CHECK_INT(b->decoder->feed(priv, &c), HWT_ERR_FORMAT);
+	CHECK_CONTAINS(hwt_errmsg(), "AUX_OUTPUT_HW_ID");
+	/* A wrong ID for CPU 7: its decoder sees none of the 0x1e stream. */
+	CHECK_INT(b->decoder->hw_id(priv, 7, 0x20), 0);
+	CHECK_INT(b->decoder->feed(priv, &c), 0);
+	CHECK_INT(t.insns, 0);
+	/* The right one (major version 0, ID in bits 7:0). */
+	CHECK_INT(b->decoder->hw_id(priv, 7, 0x1e), 0);
+	CHECK_INT(b->decoder->feed(priv, &c), 0);
+	CHECK_INT(t.insns, 944);
+	CHECK_INT(b->decoder->hw_id(priv, 7, 0x1ull << 60), HWT_ERR_FORMAT);
+	b->decoder->destroy(priv);
+	hwt_image_free(image);
+}
+
 int main(void)
 {
 	RUN(perf_agrees_on_the_edge);
+	RUN(version2_ids_arrive_by_hw_id);
 	RUN(decoder_ops_match_golden);
 	RUN(pipeline_matches_golden);
 	return hwt_test_summary();
