@@ -1,6 +1,7 @@
 /* The capture path against the kernel emulator: every ring case of the
  * kernel's AUX and data rings, with each captured byte checked against the
  * source byte it came from. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,6 +527,39 @@ static void test_emulator_refuses_like_the_kernel(void)
 	hwt_emu_free(emu);
 }
 
+/* PMUs come from a sysfs fixture: the emulator opens the AUX PMUs it
+ * lists (by their type files) and serves its files to PMU discovery. */
+static void test_emulator_pmus_come_from_a_sysfs_fixture(void)
+{
+	struct hwt_emu_opts o = {sizeof(o), HWT_SOURCE_DIR
+				 "/tests/fixtures/sysfs/intel-client", 0, 0,
+				 false};
+	struct hwt_emu *emu = NULL;
+	const struct hwt_os *os;
+	struct perf_event_attr a;
+	char buf[64];
+	int fd;
+
+	CHECK_INT(hwt_emu_new(&o, &emu), 0);
+	os = hwt_emu_os(emu);
+	CHECK_INT(hwt_os_sysfs_read(os, "bus/event_source/devices/intel_pt/type",
+				    buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "6");
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = 6; /* intel_pt */
+	fd = os->ops->perf_event_open(os->ctx, &a, -1, 0, -1, 0);
+	CHECK(fd >= 0);
+	os->ops->close(os->ctx, fd);
+	a.type = 7; /* intel_bts */
+	fd = os->ops->perf_event_open(os->ctx, &a, -1, 0, -1, 0);
+	CHECK(fd >= 0);
+	os->ops->close(os->ctx, fd);
+	a.type = 4; /* cpu: not an AUX PMU, not emulated */
+	CHECK_INT(os->ops->perf_event_open(os->ctx, &a, -1, 0, -1, 0), -ENOENT);
+	hwt_emu_free(emu);
+}
+
 int main(void)
 {
 	RUN(test_full_mode_exact_wrap_loses_nothing);
@@ -538,5 +572,6 @@ int main(void)
 	RUN(test_overwrite_wrap_with_find_snapshot);
 	RUN(test_data_ring_overflow_is_reported_as_lost);
 	RUN(test_emulator_refuses_like_the_kernel);
+	RUN(test_emulator_pmus_come_from_a_sysfs_fixture);
 	return hwt_test_summary();
 }
