@@ -181,6 +181,21 @@ int hwt_cs_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		if ((ret = check_units(pmu, p, cpus, ncpus, &checks[i], false)))
 			return ret;
 	}
+	/* The ETMv4 driver refuses contextid2 unless the kernel runs at EL2,
+	 * which the "contextid" alias gives away: config:14 means EL1. */
+	if (user_set(p, "contextid2")) {
+		const struct hwt_pmu_format *c2 = hwt_pmu_format(pmu, "contextid2");
+		const struct hwt_pmu_format *alias = hwt_pmu_format(pmu, "contextid");
+
+		if (c2 && alias && hwt_pmu_format_get(c2, attr) &&
+		    hwt_pmu_format_mask(alias) == 1ull << ETM_OPT_CTXTID)
+			return hwt_error(HWT_ERR_CONFIG,
+					 "%s: [cs_etm] contextid2: this kernel runs "
+					 "at EL1 (format/contextid is config:14), and "
+					 "the ETM driver traces CONTEXTIDR_EL2 only "
+					 "for a kernel at EL2; use contextid1 or "
+					 "contextid", origin(p, "contextid2"));
+	}
 	if (user_set(p, "contextid")) {
 		const struct hwt_pmu_format *alias = hwt_pmu_format(pmu, "contextid");
 		uint64_t bits = alias ? hwt_pmu_format_mask(alias) : 0;

@@ -222,6 +222,26 @@ static void other_checks(void)
 			    (const char *const[]){"session.per_thread=yes", NULL}),
 		  HWT_ERR_CONFIG);
 	CHECK_CONTAINS(hwt_errmsg(), "unknown key \"cyc\" in [intel_bts]");
+	CHECK_INT(try_build(FIXTURES "juno", "cs_etm/contextid2/", NULL),
+		  HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "-e: [cs_etm] contextid2: this kernel runs at "
+				"EL1 (format/contextid is config:14), and the ETM "
+				"driver traces CONTEXTIDR_EL2 only for a kernel at "
+				"EL2; use contextid1 or contextid");
+	CHECK_INT(try_build(FIXTURES "armv9-ete-trbe", "cs_etm/contextid2/", NULL),
+		  0);
+	CHECK_INT(try_build(FIXTURES "intel-client", NULL,
+			    (const char *const[]){"session.backend=sw_branch",
+						  NULL}), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "--set: backend sw_branch has no PMU, so a "
+				"profile cannot configure it; profiles drive "
+				"intel_pt, intel_bts and cs_etm");
+	CHECK_INT(try_build(FIXTURES "intel-client", NULL,
+			    (const char *const[]){"session.backend=intl_pt",
+						  NULL}), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "--set: unknown backend \"intl_pt\"; did you "
+				"mean \"intel_pt\"? Backends with a PMU: intel_pt, "
+				"intel_bts, cs_etm");
 	/* A filter within nr_addr_filters is kept for the engine. */
 	CHECK_INT(try_build(FIXTURES "intel-client", "intel_pt//",
 			    (const char *const[]){"intel_pt.filter=filter main @ "
