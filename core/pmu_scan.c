@@ -335,7 +335,7 @@ static int backend_supports(const char *pmu_name)
 static int scan_one(const struct hwt_os *os, const char *name,
 		    struct hwt_pmu *pmu)
 {
-	char path[256], buf[64];
+	char path[256];
 	uint64_t v;
 	int ret;
 
@@ -353,15 +353,11 @@ static int scan_one(const struct hwt_os *os, const char *name,
 				 " does not fit 32 bits", path, v);
 	pmu->type = (uint32_t)v;
 	snprintf(path, sizeof(path), DEVICES "/%s/nr_addr_filters", name);
-	ret = hwt_os_sysfs_read(os, path, buf, sizeof(buf));
-	if (ret >= 0) {
-		ret = read_u64(os, path, &v);
-		if (ret)
-			return ret;
+	ret = read_u64(os, path, &v);
+	if (ret == 0)
 		pmu->nr_addr_filters = v > 64 ? 64 : (int)v;
-	} else if (ret != HWT_ERR_NOENT) {
+	else if (ret != HWT_ERR_NOENT)
 		return ret;
-	}
 	hwt_error_clear();
 	if ((ret = scan_formats(os, pmu)) || (ret = scan_caps(os, pmu)))
 		return ret;
