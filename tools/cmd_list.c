@@ -199,6 +199,15 @@ int cmd_list(int argc, char **argv)
 		hwt_os_free(own);
 		return cli_report(ret);
 	}
+	if (sysfs && !list->nall) {
+		/* Every kernel has the software PMU: an empty folder is not a
+		 * sysfs tree. */
+		fprintf(stderr, "hwtrace: %s/bus/event_source/devices is missing or "
+			"empty: is %s a sysfs tree (like /sys)?\n", sysfs, sysfs);
+		hwt_pmu_list_free(list);
+		hwt_os_free(own);
+		return EXIT_RUNTIME;
+	}
 	if (!list->count) {
 		explain_none(list);
 	} else {

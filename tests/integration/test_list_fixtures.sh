@@ -60,4 +60,8 @@ echo "six" > "$TMP/bad/bus/event_source/devices/intel_pt/type"
 err=$("$HWTRACE" list --sysfs "$TMP/bad" 2>&1 >/dev/null); rc=$?
 expect_eq "bad type exit" "$rc" 1
 expect_eq "bad type message" "$err" 'hwtrace: sysfs/bus/event_source/devices/intel_pt/type: expected a number, found "six"'
+# A folder that is not a sysfs tree is an error, not an empty machine.
+err=$("$HWTRACE" list --sysfs "$TMP/empty" 2>&1 >/dev/null); rc=$?
+expect_eq "not sysfs exit" "$rc" 1
+expect_eq "not sysfs message" "$err" "hwtrace: $TMP/empty/bus/event_source/devices is missing or empty: is $TMP/empty a sysfs tree (like /sys)?"
 finish
