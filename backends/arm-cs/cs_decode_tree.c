@@ -621,11 +621,15 @@ int hwt_cs_tree_feed(struct hwt_cs_tree *t, const uint8_t *data, size_t size,
 			n = want;
 		done += n;
 		t->index += n;
-		if (OCSD_DATA_RESP_IS_WAIT(resp))
+		bool waited = OCSD_DATA_RESP_IS_WAIT(resp);
+		if (waited)
 			resp = drain_wait(t, resp);
 		if (t->sink_err)
 			break;
-		if (!OCSD_DATA_RESP_IS_FATAL(resp))
+		/* A decoder that neither fails nor moves on would loop here
+		 * forever: treat it as a failure. */
+		if (!OCSD_DATA_RESP_IS_FATAL(resp) && !OCSD_DATA_RESP_IS_WAIT(resp) &&
+		    (n > 0 || waited))
 			continue;
 		int err = emit_decode_error(t, resp, offset + done);
 		if (err)
