@@ -276,6 +276,16 @@ static void copy_features(const char *path, struct hwt_pd_writer *w)
 		hwt_pd_writer_set_feature(w, feats[i], (const char *)data + 4,
 					  strnlen((const char *)data + 4, len));
 	}
+	{
+		const void *data;
+		uint64_t size;
+		uint32_t nr[2];
+		if (hwt_pd_reader_feature(r, HWT_PD_FEAT_NRCPUS, &data, &size) == 0 &&
+		    size >= 8) {
+			memcpy(nr, data, 8);
+			hwt_pd_writer_set_nr_cpus(w, nr[0], nr[1]);
+		}
+	}
 	hwt_pd_reader_free(r);
 }
 
@@ -363,6 +373,13 @@ int cmd_record(int argc, char **argv)
 		if (ret < 0)
 			goto fail;
 		plan_built = true;
+		if (plan.mode == HWT_MODE_SAMPLE) {
+			ret = hwt_error(HWT_ERR_NOSUP,
+					"AUX sampling (session:mode = sample) is not "
+					"supported by hwtrace record yet: use full-trace "
+					"or snapshot mode");
+			goto fail;
+		}
 		so.aux_attr = plan.aux_attr;
 		so.backend = plan.backend;
 		so.sideband = true;
@@ -393,6 +410,21 @@ int cmd_record(int argc, char **argv)
 	}
 	if ((ret = hwt_pd_writer_open(o.output, &ws.w)) < 0)
 		goto fail;
+	{
+		/* perf's cmdline feature: the arguments joined by NULs. */
+		size_t len = 0;
+		char *cmdline;
+		for (int i = 0; i < argc; i++)
+			len += strlen(argv[i]) + 1;
+		cmdline = malloc(len + 8);
+		if (cmdline) {
+			size_t at = (size_t)sprintf(cmdline, "hwtrace") + 1;
+			for (int i = 0; i < argc; i++)
+				at += (size_t)sprintf(cmdline + at, "%s", argv[i]) + 1;
+			hwt_pd_writer_set_feature(ws.w, HWT_PD_FEAT_CMDLINE, cmdline, at);
+			free(cmdline);
+		}
+	}
 	so.sink = (struct hwt_capture_sink){&ws, sink_record, sink_aux};
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
 		goto fail;

@@ -38,6 +38,14 @@ for rate in "" "--emulate-rate 2"; do
 	expect_contains "stats" "$(cat "$TMP/err")" "0 trace bytes dropped (of 137728 produced)"
 done
 
+# The replay decodes to exactly what the capture decodes to.
+"$HWTRACE" decode --format jsonl "$PT" > "$TMP/pt.dec" 2>/dev/null
+"$HWTRACE" decode --format jsonl "$TMP/pt.out" > "$TMP/out.dec" 2>/dev/null
+expect_eq "the capture decodes to something" \
+	"$([ -s "$TMP/pt.dec" ] && echo yes)" yes
+expect_eq "OUT decodes as CAPTURE does" \
+	"$(cmp -s "$TMP/pt.dec" "$TMP/out.dec" && echo same)" same
+
 # perf reads the new file: the same sideband as the original.
 sideband() {
 	perf script -D -i "$1" 2>/dev/null | grep -oE 'PERF_RECORD_(MMAP2?|COMM|EXIT|SWITCH_CPU_WIDE|ITRACE_START|SAMPLE)' | sort | uniq -c
@@ -72,6 +80,12 @@ expect_eq "ETM capture bytes" "$(wc -l < "$TMP/etm.want")" 384
 expect_eq "ETM replay exit status" "$?" 0
 aux_bytes "$TMP/etm.out" > "$TMP/etm.got"
 expect_eq "ETM AUX bytes equal" "$(cmp -s "$TMP/etm.want" "$TMP/etm.got" && echo same)" same
+"$HWTRACE" decode --format jsonl "$ETM" > "$TMP/etm.dec" 2>/dev/null
+"$HWTRACE" decode --format jsonl "$TMP/etm.out" > "$TMP/etmout.dec" 2>/dev/null
+expect_eq "the ETM capture decodes to something" \
+	"$([ -s "$TMP/etm.dec" ] && echo yes)" yes
+expect_eq "ETM OUT decodes as CAPTURE does" \
+	"$(cmp -s "$TMP/etm.dec" "$TMP/etmout.dec" && echo same)" same
 
 # Usage errors exit 2, --help 0, a missing capture 1 with its name.
 "$HWTRACE" record > /dev/null 2>&1
