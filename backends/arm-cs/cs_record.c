@@ -146,8 +146,17 @@ int hwt_cs_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 	}
 	/* perf record, per CPU: contextid (the PMU's "contextid" alias, which
 	 * names contextid1 or contextid2 by the kernel's exception level) and
-	 * timestamp, unless the user chose. */
-	if (per_cpu && !user_set(p, "contextid") && !user_set(p, "contextid1") &&
+	 * timestamp, unless the user chose. perf sets them for ETMv4 and ETE
+	 * only; the ETMv3 driver refuses options it does not know. */
+	bool defaults = per_cpu;
+
+	for (size_t i = 0; defaults && i < ncpus; i++) {
+		const struct hwt_trace_unit *u = hwt_pmu_trace_unit(pmu, cpus[i]);
+
+		if (u && u->kind != HWT_TU_ETMV4 && u->kind != HWT_TU_ETE)
+			defaults = false;
+	}
+	if (defaults && !user_set(p, "contextid") && !user_set(p, "contextid1") &&
 	    !user_set(p, "contextid2")) {
 		const struct hwt_pmu_format *alias = hwt_pmu_format(pmu, "contextid");
 		uint64_t bits = alias ? hwt_pmu_format_mask(alias) : 0;
@@ -164,7 +173,7 @@ int hwt_cs_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 			attr->config |= bits;
 		}
 	}
-	if (per_cpu && !user_set(p, "timestamp")) {
+	if (defaults && !user_set(p, "timestamp")) {
 		const struct hwt_pmu_format *ts = hwt_pmu_format(pmu, "timestamp");
 
 		if ((ret = check_units(pmu, p, cpus, ncpus, find_check("timestamp"),

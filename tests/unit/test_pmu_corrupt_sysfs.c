@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/os.h"
 #include "hwtrace/pmu.h"
@@ -34,7 +35,7 @@ static void wipe(void)
 {
 	char cmd[512];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/bus", root);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/bus '%s'/devices", root, root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not clean %s\n", root);
 }
@@ -116,6 +117,32 @@ static void etmv3_and_ptm_units(void)
 	hwt_pmu_list_free(l);
 }
 
+/* A per-CPU session on PTM units gets none of perf's ETMv4 defaults
+ * (contextid, timestamp): the ETMv3 driver refuses options it lacks. */
+static void ptm_session_has_no_etmv4_defaults(void)
+{
+	struct hwt_os *os;
+	struct hwt_pmu_list *l = NULL;
+	struct hwt_profile *p = hwt_profile_new();
+	struct hwt_event_plan plan;
+
+	wipe();
+	put(D "cs_etm/type", "8\n");
+	put(D "cs_etm/format/contextid", "config:14\n");
+	put(D "cs_etm/format/timestamp", "config:28\n");
+	put(D "cs_etm/cpu0/mgmt/etmidr", "0x411cf301\n");
+	put("devices/system/cpu/online", "0\n");
+	os = hwt_os_linux_new(root);
+	CHECK_INT(hwt_pmu_scan(os, &l), 0);
+	CHECK_INT(hwt_profile_parse_event(p, "cs_etm//"), 0);
+	CHECK_INT(hwt_profile_build_attrs(p, os, l, &plan), 0);
+	CHECK_U64(plan.aux_attr.config, 0);
+	hwt_event_plan_release(&plan);
+	hwt_profile_free(p);
+	hwt_pmu_list_free(l);
+	hwt_os_free(os);
+}
+
 /* Unknown AUX PMUs are listed as present but not supported. */
 static void spe_is_named_not_supported(void)
 {
@@ -147,6 +174,7 @@ int main(void)
 	RUN(bad_files_are_named);
 	RUN(etmv3_and_ptm_units);
 	RUN(spe_is_named_not_supported);
+	RUN(ptm_session_has_no_etmv4_defaults);
 	wipe();
 	rmdir(root);
 	return hwt_test_summary();
