@@ -79,24 +79,23 @@ int hwt_bts_find_snapshot(const uint8_t *aux, uint64_t aux_size,
 			  uint64_t head, uint64_t prev_head, uint64_t *start,
 			  uint64_t *len, bool *wrapped)
 {
-	uint64_t h, old, n, cut;
+	uint64_t h, old;
 
 	if (!aux || !aux_size || !start || !len || !wrapped)
 		return hwt_error(HWT_ERR_INVAL,
 				 "intel_bts snapshot: no buffer or output given");
+	/* The driver reports an offset inside the buffer, always at a record
+	 * boundary: the hardware wraps at the last whole record, and the
+	 * record ops' alignment makes the core drop the unwritten tail. */
 	h = head % aux_size;
 	*wrapped = tail_written(aux, aux_size);
 	if (*wrapped) {
-		old = h;
-		n = aux_size;
-	} else {
-		old = prev_head % aux_size;
-		n = old <= h ? h - old : aux_size - old + h;
+		*start = h;
+		*len = aux_size;
+		return 0;
 	}
-	/* The decoder reads whole records back from the head: drop the
-	 * partial one at the old end. */
-	cut = n % HWT_BTS_RECORD_SIZE;
-	*start = (old + cut) % aux_size;
-	*len = n - cut;
+	old = prev_head % aux_size;
+	*start = old;
+	*len = old <= h ? h - old : aux_size - old + h;
 	return 0;
 }

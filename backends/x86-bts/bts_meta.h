@@ -36,8 +36,10 @@ int hwt_bts_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		     size_t max);
 
 /* As intel_pt: the head is an offset inside the buffer, and the buffer
- * counts as wrapped once its last 4 KiB hold anything. The snapshot is
- * trimmed at its old end to whole 24-byte records ending at the head. */
+ * counts as wrapped once its last 4 KiB hold anything. In snapshot mode
+ * the hardware wraps at the last whole 24-byte record, leaving
+ * aux_size % 24 bytes at the end unwritten; the record ops' alignment
+ * (HWT_BTS_RECORD_SIZE) tells the core to leave them out, as perf does. */
 int hwt_bts_find_snapshot(const uint8_t *aux, uint64_t aux_size,
 			  uint64_t head, uint64_t prev_head, uint64_t *start,
 			  uint64_t *len, bool *wrapped);

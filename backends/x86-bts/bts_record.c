@@ -30,4 +30,5 @@ const struct hwt_record_ops hwt_bts_record_ops = {
 	.info = hwt_bts_info,
 	.info_ctx = hwt_bts_info_ctx,
 	.find_snapshot = hwt_bts_find_snapshot,
+	.alignment = HWT_BTS_RECORD_SIZE,
 };

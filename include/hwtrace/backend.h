@@ -147,6 +147,12 @@ struct hwt_record_ops {
 			int ncpus, bool snapshot,
 			const struct hwt_record_info_ctx *ctx, uint64_t *priv,
 			size_t max);
+	/* Trace comes in records of this many bytes (intel_bts: 24); 0 for a
+	 * byte stream. As perf's auxtrace_record.alignment: when a snapshot
+	 * passes the end of the buffer, its part before the end is cut short
+	 * by (aux_size - start) % alignment bytes, which the hardware never
+	 * writes (intel_bts wraps at the last whole record). */
+	unsigned int alignment;
 };
 
 struct hwt_backend {

@@ -76,8 +76,12 @@ static void rig_open(struct rig *r, const char *backend, bool head_in_buffer)
 	CHECK(real && real->record && real->record->find_snapshot);
 	if (!real || !real->record)
 		return;
-	/* The real backend's find_snapshot, on a fake PMU type. */
+	/* The real backend's find_snapshot, on a fake PMU type. The emulator
+	 * writes every backend's bytes as one stream across the end of the
+	 * buffer; it does not leave intel_bts's unwritten tail, so the
+	 * alignment that drops that tail is off here. */
 	r->ops = *real->record;
+	r->ops.alignment = 0;
 	r->be = *real;
 	r->be.record = &r->ops;
 	CHECK_INT(hwt_emu_new(&eo, &r->emu), 0);
@@ -155,8 +159,7 @@ static uint64_t snapshot_end(struct rig *r, size_t i, const uint8_t *src,
 /* Checks snapshot @i: it ends at a stream position E after @prev_end and
  * is the @want(E) source bytes before E. Returns E. */
 static uint64_t check_snapshot(struct rig *r, size_t i, const uint8_t *src,
-			       uint64_t total, uint64_t prev_end, bool whole,
-			       unsigned int record)
+			       uint64_t total, uint64_t prev_end, bool whole)
 {
 	uint64_t off, e = snapshot_end(r, i, src, total, prev_end + 1, &off);
 	uint64_t want;
@@ -165,7 +168,6 @@ static uint64_t check_snapshot(struct rig *r, size_t i, const uint8_t *src,
 	if (!e)
 		return prev_end;
 	want = whole ? AUX_SIZE : e - prev_end;
-	want -= want % record;
 	CHECK_U64(r->m.sizes[i], want);
 	if (r->m.sizes[i] == want)
 		CHECK(memcmp(r->m.aux + off, src + e - want, want) == 0);
@@ -176,11 +178,10 @@ static uint64_t check_snapshot(struct rig *r, size_t i, const uint8_t *src,
  * what came after the first), one after several laps (the whole buffer,
  * ending at the head), and one less than a lap later, when the buffer past
  * the head holds the previous lap: old contents that look like trace, so
- * again the whole buffer, every byte in stream order. intel_bts keeps
- * whole 24-byte records. The trace unit writes 50 KB/s so the test sees
+ * again the whole buffer, every byte in stream order. The trace unit
+ * writes 50 KB/s so the test sees
  * where each snapshot falls; the checks locate it in the source. */
-static void run_backend(const char *backend, bool head_in_buffer,
-			unsigned int record)
+static void run_backend(const char *backend, bool head_in_buffer)
 {
 	const uint64_t total = 150000;
 	uint8_t *src = pattern(total, 7);
@@ -197,14 +198,14 @@ static void run_backend(const char *backend, bool head_in_buffer,
 	CHECK_INT(hwt_session_snapshot(r.s), 0);
 	wait_written(&r, 70000);
 	CHECK_INT(hwt_session_snapshot(r.s), 0);
-	e1 = check_snapshot(&r, 0, src, total, 0, false, record);
-	e2 = check_snapshot(&r, 1, src, total, e1, false, record);
-	e3 = check_snapshot(&r, 2, src, total, e2, true, record);
+	e1 = check_snapshot(&r, 0, src, total, 0, false);
+	e2 = check_snapshot(&r, 1, src, total, e1, false);
+	e3 = check_snapshot(&r, 2, src, total, e2, true);
 	/* Still in the first lap, and outside the wrap detection windows. */
 	CHECK(e2 < AUX_SIZE - 4096);
 	wait_written(&r, e3 + 2400);
 	CHECK_INT(hwt_session_snapshot(r.s), 0);
-	e4 = check_snapshot(&r, 3, src, total, e3, true, record);
+	e4 = check_snapshot(&r, 3, src, total, e3, true);
 	CHECK(e4 - e3 < AUX_SIZE);
 	rig_close(&r, &cs);
 	CHECK_U64(cs.snapshots, 4);
@@ -214,17 +215,17 @@ static void run_backend(const char *backend, bool head_in_buffer,
 
 static void test_intel_pt(void)
 {
-	run_backend("intel_pt", true, 1);
+	run_backend("intel_pt", true);
 }
 
 static void test_intel_bts(void)
 {
-	run_backend("intel_bts", true, 24);
+	run_backend("intel_bts", true);
 }
 
 static void test_cs_etm(void)
 {
-	run_backend("cs_etm", false, 1);
+	run_backend("cs_etm", false);
 }
 
 int main(void)
