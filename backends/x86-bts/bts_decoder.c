@@ -239,6 +239,49 @@ static int report_nosup(struct bts_dec *d, uint64_t offset)
 	return emit(d, &e);
 }
 
+/* Where the kernel's full-trace buffer wraps, its end holds (buffer size %
+ * 24) zero bytes, 8 or 16 for any power-of-two number of pages, and records
+ * go on at the buffer's start, which is page aligned in the AUX stream.
+ * Such padding is zeros up to a page boundary followed by a record (whose
+ * `from` is never 0); a zero record there is not padding. */
+static size_t wrap_pad(uint64_t s, const uint8_t *p, size_t avail)
+{
+	uint64_t n = ((s | 4095) + 1) - s;
+
+	if ((n != 8 && n != 16) || avail < n + 8)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	for (size_t i = 0; i < 8; i++)
+		if (p[n + i])
+			return (size_t)n;
+	return 0;
+}
+
+/* Decodes the records of @buf (stream offset @off) and returns in *used
+ * how many bytes were consumed; fewer than 24 are left over. */
+static int run_stream(struct bts_dec *d, const uint8_t *buf, size_t len,
+		      uint64_t off, size_t *used)
+{
+	size_t pos = 0, pad;
+	int err;
+
+	for (;;) {
+		if ((pad = wrap_pad(off + pos, buf + pos, len - pos))) {
+			pos += pad;
+			continue;
+		}
+		if (len - pos < HWT_BTS_RECORD_SIZE)
+			break;
+		if ((err = process_record(d, buf + pos, off + pos)))
+			return err;
+		pos += HWT_BTS_RECORD_SIZE;
+	}
+	*used = pos;
+	return 0;
+}
+
 static int feed_stream(struct bts_dec *d, const struct hwt_aux_chunk *c)
 {
 	const uint8_t *data = c->data;
@@ -256,25 +299,36 @@ static int feed_stream(struct bts_dec *d, const struct hwt_aux_chunk *c)
 			return err;
 	}
 	if (d->npend) {
-		size_t had = d->npend;
-		size_t need = HWT_BTS_RECORD_SIZE - had;
-		size_t take = need < size ? need : size;
-		memcpy(d->pend + d->npend, data, take);
-		d->npend += take;
-		data += take;
-		size -= take;
-		if (d->npend == HWT_BTS_RECORD_SIZE) {
+		/* The record cut at the end of the last chunk, and enough of
+		 * this one to finish it or to see padding. */
+		uint8_t scratch[HWT_BTS_RECORD_SIZE + 48];
+		size_t had = d->npend, extra = size < 48 ? size : 48;
+		uint64_t at = c->offset - had;
+
+		memcpy(scratch, d->pend, had);
+		memcpy(scratch + had, data, extra);
+		if ((err = run_stream(d, scratch, had + extra, at, &used)))
+			return err;
+		if (used < had) {
+			/* Still not one whole record (a tiny chunk). */
+			d->npend = had + extra - used;
+			memmove(d->pend, scratch + used, d->npend);
+			data += extra;
+			size -= extra;
+		} else {
 			d->npend = 0;
-			if ((err = process_record(d, d->pend, c->offset - had)))
-				return err;
+			data += used - had;
+			size -= used - had;
 		}
 	}
-	uint64_t base = c->offset + (uint64_t)(data - c->data);
-	if ((err = process_grid(d, data, size, base, &used)))
-		return err;
-	if (size > used) {
-		memcpy(d->pend, data + used, size - used);
-		d->npend = size - used;
+	if (!d->npend) {
+		uint64_t base = c->offset + (uint64_t)(data - c->data);
+		if ((err = run_stream(d, data, size, base, &used)))
+			return err;
+		if (size > used) {
+			memcpy(d->pend, data + used, size - used);
+			d->npend = size - used;
+		}
 	}
 	d->have_expect = true;
 	d->expect_off = c->offset + c->size;

@@ -162,6 +162,47 @@ static void test_record_cut_at_buffer_edge_is_kept(void)
 	dec_close(&d);
 }
 
+/* A full-trace AUX buffer of 4096 bytes holds 170 records; the kernel's
+ * driver leaves the last 16 bytes as zero padding and goes on at the
+ * buffer's start, so in the AUX stream the records after the wrap start
+ * at offset 4096. */
+static void test_padding_at_the_buffer_wrap_is_skipped(void)
+{
+	static uint8_t recs[16384], stream[16384];
+	build_path(60);
+	size_t len = write_records(recs, true);
+	CHECK_INT(len / 24, 1 + 60 + 30 + 60 + 59 + 1 + 1);
+	memcpy(stream, recs, 4080);
+	memset(stream + 4080, 0, 16);
+	memcpy(stream + 4096, recs + 4080, len - 4080);
+	size_t slen = len + 16;
+	size_t cuts[][4] = {
+		{0, slen, slen, slen},    /* one chunk over the wrap */
+		{0, 4096, slen, slen},    /* the chunk ends after the padding */
+		{0, 4088, slen, slen},    /* ... inside it */
+		{0, 4070, 4100, slen},    /* a record, the padding and a record cut */
+	};
+	for (size_t t = 0; t < 4; t++) {
+		struct dec d = dec_open(false);
+		for (size_t i = 0; i < 3 && cuts[t][i] < slen; i++)
+			CHECK_INT(feed(&d, stream + cuts[t][i],
+				       cuts[t][i + 1] - cuts[t][i], cuts[t][i], 0), 0);
+		CHECK_INT(hwt_bts_decoder_ops.flush(d.priv), 0);
+		size_t pos = 1;
+		CHECK(ngot > 2 && got[0].type == HWT_ELEM_TRACE_ON);
+		check_path(&pos, 0, true);
+		CHECK(pos < ngot && got[pos].type == HWT_ELEM_TRACE_OFF);
+		CHECK_INT(ngot, pos + 1);
+		uint64_t insns = 0;
+		for (size_t i = 0; i < ngot; i++)
+			if (got[i].type == HWT_ELEM_RANGE)
+				insns += got[i].u.range.insns;
+		/* known_path.c's formula for n = 60 (30 odd calls) */
+		CHECK_U64(insns, 3 + 60 * 3 + 30 * 4 + 30 * 5 + 1);
+		dec_close(&d);
+	}
+}
+
 static void test_trace_ending_inside_a_record_is_a_counted_gap(void)
 {
 	uint8_t buf[8192];
@@ -353,6 +394,7 @@ int main(void)
 CHECK_INT(load_syms(prog, 0), 0);
 	RUN(test_one_buffer_gives_the_known_path);
 	RUN(test_record_cut_at_buffer_edge_is_kept);
+	RUN(test_padding_at_the_buffer_wrap_is_skipped);
 	RUN(test_trace_ending_inside_a_record_is_a_counted_gap);
 	RUN(test_skipped_stream_bytes_are_a_lost_gap);
 	RUN(test_wrapped_snapshot_gives_the_newest_records);
