@@ -1,5 +1,5 @@
 /* cs_etm AUXTRACE_INFO -> OpenCSD decoder configurations. */
-#ifdef HWT_HAVE_OPENCSD
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -338,4 +338,3 @@ int hwt_cs_meta_from_options(const char *options, struct hwt_cs_meta *m,
 	store_id(s, (uint8_t)(trace_id & CS_TRACE_ID_MASK));
 	return 0;
 }
-#endif

@@ -1,5 +1,6 @@
 /* The decoder's view of perf's cs_etm AUXTRACE_INFO (layout in cs_meta.h):
- * one OpenCSD configuration per traced CPU. */
+ * one OpenCSD configuration per traced CPU. Built with or without OpenCSD,
+ * so the recorder's tests can read back what it writes. */
 #ifndef HWT_CS_DECODE_META_H
 #define HWT_CS_DECODE_META_H
 
@@ -7,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backends/arm-cs/cs_decode_tree.h"
+#include "backends/arm-cs/cs_source.h"
 
 struct hwt_cs_meta {
 	uint64_t version;

@@ -10,28 +10,9 @@
 
 #include <opencsd/c_api/opencsd_c_api.h>
 
+#include "backends/arm-cs/cs_source.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
-
-enum hwt_cs_proto {
-	HWT_CS_PROTO_ETMV3,
-	HWT_CS_PROTO_PTM,
-	HWT_CS_PROTO_ETMV4,
-	HWT_CS_PROTO_ETE,
-};
-
-/* One trace source (ETM/PTM/ETE) and its decoder configuration. */
-struct hwt_cs_source {
-	enum hwt_cs_proto proto;
-	int32_t cpu;      /* -1 when unknown */
-	uint8_t trace_id; /* CoreSight trace ID (7 bits) */
-	union {
-		ocsd_etmv3_cfg etmv3;
-		ocsd_ptm_cfg ptm;
-		ocsd_etmv4_cfg etmv4;
-		ocsd_ete_cfg ete;
-	} cfg;
-};
 
 struct hwt_cs_tree;
 
