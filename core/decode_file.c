@@ -385,13 +385,24 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		if (cpu_model[0])
 			opts.cpu_model = cpu_model;
 	}
+	/* A file cut short or damaged part way is decoded up to the damage;
+	 * the reader's error is returned afterwards. */
+	int read_err = 0;
+	char read_msg[512] = "";
 	while ((err = hwt_pd_reader_next(reader, &rec)) > 0) {
 		err = on_record(&st, &rec);
 		if (err < 0)
 			goto out;
 	}
-	if (err < 0)
-		goto out;
+	if (err < 0) {
+		read_err = err;
+		snprintf(read_msg, sizeof(read_msg), "%s", hwt_errmsg());
+		err = 0;
+		if (!st.have_info) {
+			err = hwt_error(read_err, "%s", read_msg);
+			goto out;
+		}
+	}
 
 	if (!st.have_info) {
 		err = hwt_error(HWT_ERR_NOENT,
@@ -416,6 +427,9 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	}
 	hwt_sideband_sort(&st.sb);
 	err = decode_queues(&st, b, sink);
+	if (err >= 0 && read_err)
+		err = hwt_error(read_err, "%s (the trace before it was decoded)",
+				read_msg);
 out:
 	hwt_pd_reader_free(reader);
 	hwt_aux_queues_free(&st.queues);

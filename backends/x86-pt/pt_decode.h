@@ -101,7 +101,8 @@ struct pt_dec {
 	bool pend;
 	uint64_t pend_from, pend_next;
 	enum pt_insn_class pend_class;
-	uint8_t pend_op[4];
+	uint8_t pend_op[16];   /* its bytes, for kind and direct target */
+	uint8_t pend_len;      /* its length, 0 when unknown */
 	uint64_t fail_ip; /* where the last error struck */
 	char msg[160];
 };

@@ -105,6 +105,64 @@ static enum hwt_branch_kind kind_of(struct pt_dec *d)
 	}
 }
 
+/* The target of a direct jump or call (rel8/rel32), for a branch whose
+ * target the trace does not give. */
+static bool direct_target(const struct pt_dec *d, uint64_t *to)
+{
+	const uint8_t *op = d->pend_op;
+	size_t n = d->pend_len, i = 0;
+	if (!n)
+		return false;
+	while (i < n && (op[i] == 0x66 || op[i] == 0xf2 || op[i] == 0xf3 ||
+			 op[i] == 0x2e || op[i] == 0x3e || (op[i] & 0xf0) == 0x40))
+		i++;
+	if (i >= n)
+		return false;
+	int64_t rel;
+	if ((op[i] == 0xe8 || op[i] == 0xe9) && i + 5 == n) {
+		int32_t r;
+		memcpy(&r, op + i + 1, 4);
+		rel = r;
+	} else if (op[i] == 0xeb && i + 2 == n) {
+		rel = (int8_t)op[i + 1];
+	} else {
+		return false; /* indirect, or conditional: not certain */
+	}
+	*to = d->pend_next + (uint64_t)rel;
+	return true;
+}
+
+static bool is_branch_class(enum pt_insn_class c)
+{
+	return c == ptic_call || c == ptic_return || c == ptic_jump ||
+	       c == ptic_cond_jump || c == ptic_far_call ||
+	       c == ptic_far_return || c == ptic_far_jump;
+}
+
+/* The last block's final instruction went to @to (known) or somewhere
+ * the trace does not say: emit it as a branch when it was taken. */
+static void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
+{
+	if (!d->pend)
+		return;
+	d->pend = false;
+	if (!known && !direct_target(d, &to))
+		return;
+	if (to == d->pend_next && d->pend_len)
+		return; /* fell through */
+	if (!d->pend_len && to > d->pend_from && to - d->pend_from < 16 &&
+	    !is_branch_class(d->pend_class))
+		return; /* fell through an instruction we could not size */
+	struct hwt_elem e;
+	e.type = HWT_ELEM_BRANCH;
+	e.fields = 0;
+	e.u.branch.from = d->pend_from;
+	e.u.branch.to = to;
+	e.u.branch.kind = kind_of(d);
+	e.u.branch.exception = 0;
+	emit(d, &e);
+}
+
 /* Reads the code at @ip as the decoder saw it. */
 static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf)
 {
@@ -163,16 +221,7 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
 		set_time(d, tsc);
 
-	if (d->pend && b->ip != d->pend_next) {
-		struct hwt_elem e;
-		e.type = HWT_ELEM_BRANCH;
-		e.fields = 0;
-		e.u.branch.from = d->pend_from;
-		e.u.branch.to = b->ip;
-		e.u.branch.kind = kind_of(d);
-		e.u.branch.exception = 0;
-		emit(d, &e);
-	}
+	resolve_pending(d, b->ip, true);
 
 	enum hwt_isa isa = isa_of(b->mode);
 	uint8_t code[pt_max_insn_size];
@@ -187,15 +236,20 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 		len = n ? pt_insn_len_at(d->il, b->mode, b->end_ip, code, n) : 0;
 	}
 	uint64_t end = b->end_ip + (len ? len : 1);
+	if (!len && b->ninsn == 1 && !b->truncated)
+		len = 0; /* unknown: the next block decides a fall-through */
 	if (d->params.disasm)
 		end = emit_split(d, b, isa);
 	else
 		emit_range(d, b->ip, end, b->ninsn, isa);
 
-	d->pend = true;
+	/* Instructions that never branch (ptwrite, ...) leave nothing to
+	 * resolve; a class libipt left out is judged by the next block. */
+	d->pend = b->iclass == ptic_error || is_branch_class(b->iclass);
 	d->pend_from = b->end_ip;
 	d->pend_next = end;
 	d->pend_class = b->iclass;
+	d->pend_len = (uint8_t)len;
 	memset(d->pend_op, 0, sizeof(d->pend_op));
 	memcpy(d->pend_op, code, n < sizeof(d->pend_op) ? n : sizeof(d->pend_op));
 }
@@ -218,7 +272,9 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_disabled:
-		d->pend = false;
+		/* Tracing stopped on a branch: its target, when the packet or
+		 * the instruction gives it. */
+		resolve_pending(d, ev->variant.disabled.ip, !ev->ip_suppressed);
 		e.type = HWT_ELEM_TRACE_OFF;
 		if (!ev->ip_suppressed) {
 			e.fields |= HWT_FIELD_AT;
@@ -227,7 +283,7 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_async_disabled:
-		d->pend = false;
+		resolve_pending(d, ev->variant.async_disabled.at, true);
 		e.type = HWT_ELEM_TRACE_OFF;
 		e.fields |= HWT_FIELD_AT;
 		e.u.trace.at = ev->variant.async_disabled.at;
@@ -275,8 +331,16 @@ static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 			if (d->stop)
 				return -pte_eos;
 		}
-		if (status & pts_eos)
+		if (status & pts_eos) {
+			/* The trace ends here, but where the last branch went
+			 * is known: libipt shows it as the next block's start. */
+			if (d->pend) {
+				struct pt_block b;
+				pt_blk_next(dec, &b, sizeof(b));
+				resolve_pending(d, b.ip, b.ninsn > 0);
+			}
 			return -pte_eos;
+		}
 
 		struct pt_block b;
 		status = pt_blk_next(dec, &b, sizeof(b));
