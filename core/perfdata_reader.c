@@ -297,11 +297,13 @@ static int get_string(const uint8_t **p, const uint8_t *end, const char **s)
 static void name_attrs(struct hwt_pd_reader *r)
 {
 	const struct feature *f = &r->features[HWT_PD_FEAT_EVENT_DESC];
-	const uint8_t *p = f->data, *end = f->data + f->size;
+	const uint8_t *p, *end;
 	uint32_t nr, asz;
 
 	if (!f->data || f->size < 8)
 		return;
+	p = f->data;
+	end = p + f->size;
 	nr = pd_u32(p);
 	asz = pd_u32(p + 4);
 	p += 8;

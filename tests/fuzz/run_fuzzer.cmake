@@ -1,0 +1,21 @@
+# Runs one libFuzzer target for SECONDS on CORPUS, seeded from the test data
+# files listed in SEEDS. Fails when a seed is missing or the fuzzer finds a
+# crash, a leak or a sanitizer report.
+file(MAKE_DIRECTORY ${CORPUS})
+if(EXISTS ${SEEDS})
+  file(STRINGS ${SEEDS} seeds REGEX "^[^#]")
+  foreach(seed ${seeds})
+    if(NOT EXISTS ${TESTDATA}/${seed})
+      message(FATAL_ERROR "seed ${TESTDATA}/${seed} is missing")
+    endif()
+    get_filename_component(base ${seed} NAME)
+    file(COPY ${TESTDATA}/${seed} DESTINATION ${CORPUS})
+  endforeach()
+endif()
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1
+                        -artifact_prefix=${CORPUS}/../ ${CORPUS}
+                RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${FUZZER} failed (${status}); the input that broke it "
+          "is in ${CORPUS}/.. (crash-*, leak-*, timeout-*)")
+endif()
