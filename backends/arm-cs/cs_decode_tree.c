@@ -18,11 +18,11 @@
 
 #define CS_NCHAN 128
 
+struct cs_pkt_ctx;
+
 /* Per trace ID: its context, and the taken branch whose target is not yet
  * known (OpenCSD reports a range ending in a taken branch before the range
  * it branched to). */
-struct cs_pkt_ctx;
-
 struct cs_chan {
 	bool used;
 	struct cs_pkt_ctx *pkt; /* --packets printing context */

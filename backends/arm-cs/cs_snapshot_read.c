@@ -445,10 +445,9 @@ static int buffer_sources(struct ss_reader *r, const char *bufname,
 	const char **sb = sec_keys(r->trace, "source_buffers", &nsb);
 	const char **cs = sec_keys(r->trace, "core_trace_sources", &ncs);
 	const char **names = calloc((size_t)(ncs ? ncs : 1), sizeof(*names));
-	const char **cores = calloc((size_t)(ncs ? ncs : 1), sizeof(*cores));
 	size_t nnames = 0;
 
-	if (!names || !cores) {
+	if (!names) {
 		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -458,8 +457,13 @@ static int buffer_sources(struct ss_reader *r, const char *bufname,
 			continue;
 		for (int j = 0; j < nsb; j++) {
 			const char *b = ini_get(r->trace, "source_buffers", sb[j]);
-			if (b && strcasecmp(sb[j], src) == 0 &&
-			    strcasecmp(b, bufname) == 0)
+			if (!b || strcasecmp(sb[j], src) != 0 ||
+			    strcasecmp(b, bufname) != 0)
+				continue;
+			size_t k = 0;
+			while (k < nnames && strcasecmp(names[k], src) != 0)
+				k++;
+			if (k == nnames)
 				names[nnames++] = src;
 		}
 	}
@@ -512,7 +516,6 @@ out:
 	free(sb);
 	free(cs);
 	free(names);
-	free(cores);
 	return err;
 }
 
