@@ -32,6 +32,7 @@ struct mem_sink {
 	bool offsets_contiguous;
 	uint64_t next_offset;
 	uint64_t aux_flags_truncated;
+	uint32_t last_cpu, last_tid;
 };
 
 static int sink_record(void *ctx, const struct perf_event_header *h)
@@ -59,6 +60,8 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 	if (hdr->offset != m->next_offset)
 		m->offsets_contiguous = false;
 	m->next_offset = hdr->offset + hdr->size;
+	m->last_cpu = hdr->cpu;
+	m->last_tid = hdr->tid;
 	m->aux = realloc(m->aux, m->aux_len + hdr->size);
 	memcpy(m->aux + m->aux_len, d1, l1);
 	if (d2)
@@ -560,6 +563,43 @@ static void test_emulator_pmus_come_from_a_sysfs_fixture(void)
 	hwt_emu_free(emu);
 }
 
+/* Per-thread: one event for the task on any CPU (cpu -1); its AUXTRACE
+ * records carry the tid and cpu -1, as perf writes them. */
+static void test_per_thread_event_gets_the_per_thread_stream(void)
+{
+	const uint64_t total = 20000;
+	uint8_t *src = pattern(total, 8);
+	struct hwt_emu *emu = emu_make(1u << 20, 1000, false);
+	struct hwt_session_opts o;
+	struct hwt_session *s = NULL;
+	struct mem_sink m;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, -1, src, total, 1), 0);
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.os = hwt_emu_os(emu);
+	o.aux = true;
+	o.aux_attr.type = PMU_TYPE;
+	o.aux_attr.size = sizeof(o.aux_attr);
+	o.per_thread = true;
+	o.pid = 4242;
+	o.data_pages = 4;
+	o.aux_pages = 4;
+	o.sink = (struct hwt_capture_sink){&m, sink_record, sink_aux};
+	CHECK_INT(hwt_session_new(&o, &s), 0);
+	CHECK_INT(hwt_session_open(s), 0);
+	run_to_end(s);
+	CHECK_U64(m.aux_len, total);
+	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
+	CHECK_U64(m.last_cpu, 0xffffffffu);
+	CHECK_U64(m.last_tid, 4242);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
 int main(void)
 {
 	RUN(test_full_mode_exact_wrap_loses_nothing);
@@ -573,5 +613,6 @@ int main(void)
 	RUN(test_data_ring_overflow_is_reported_as_lost);
 	RUN(test_emulator_refuses_like_the_kernel);
 	RUN(test_emulator_pmus_come_from_a_sysfs_fixture);
+	RUN(test_per_thread_event_gets_the_per_thread_stream);
 	return hwt_test_summary();
 }
