@@ -36,6 +36,7 @@ struct sample_id {
 struct swb_out {
 	struct hwt_pd_writer *w;
 	pid_t pid;
+	struct hwt_swb_maps at_start; /* executable mappings written */
 	uint8_t *chunk;
 	size_t len, cap;
 	uint64_t offset; /* of the chunk in the AUX stream */
@@ -165,17 +166,41 @@ static int on_start(void *arg, pid_t pid, const char *exe,
 		return err;
 	for (size_t i = 0; i < maps->n; i++) {
 		const struct hwt_swb_map *m = &maps->v[i];
-		if (!m->exec)
-			continue;
-		if (!m->path) {
-			/* perf names the vDSO; its code is not in a file. */
-			err = 0;
-			continue;
-		}
-		if ((err = write_mmap2(o, pid, m, m->path)))
+		/* The vDSO has no file to decode from; leave it unnamed. */
+		if (m->exec && m->path && (err = write_mmap2(o, pid, m, m->path)))
 			return err;
 	}
+	if ((err = hwt_swb_maps_read(pid, &o->at_start)))
+		return err;
 	return write_itrace_start(o, pid);
+}
+
+static bool written(const struct swb_out *o, const struct hwt_swb_map *m)
+{
+	for (size_t i = 0; i < o->at_start.n; i++) {
+		const struct hwt_swb_map *w = &o->at_start.v[i];
+		if (w->exec && w->path && w->start == m->start &&
+		    w->end == m->end && !strcmp(w->path, m->path))
+			return true;
+	}
+	return false;
+}
+
+/* Code mapped while the process was stepped (dlopen): perf time orders
+ * these after the trace, but decoders build the image from every mapping
+ * before they decode, as perf does at the end of a file. */
+static int on_end(void *arg, pid_t pid, const struct hwt_swb_maps *maps)
+{
+	struct swb_out *o = arg;
+	int err;
+
+	for (size_t i = 0; i < maps->n; i++) {
+		const struct hwt_swb_map *m = &maps->v[i];
+		if (m->exec && m->path && !written(o, m) &&
+		    (err = write_mmap2(o, pid, m, m->path)))
+			return err;
+	}
+	return 0;
 }
 
 /* perf's intel_bts decoder does not look at a buffer's last 24 bytes, so
@@ -301,7 +326,10 @@ int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	if (!err)
 		err = write_info(o.w);
 	if (!err) {
-		struct hwt_swb_trace_cbs cbs = {on_start, on_record, &o};
+		struct hwt_swb_trace_cbs cbs = {
+			.on_start = on_start, .on_record = on_record,
+			.on_end = on_end, .arg = &o,
+		};
 		err = hwt_swb_trace(opts, &cbs, stats);
 	}
 	if (!err)
@@ -311,6 +339,7 @@ int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 		err = cerr;
 	if (err)
 		unlink(opts->output);
+	hwt_swb_maps_clear(&o.at_start);
 	free(o.chunk);
 	return err;
 }

@@ -359,6 +359,12 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	uint64_t t0 = now_ns();
 	err = step_loop(t, start, stop, o->max_insns);
 	t->st->elapsed_ns = now_ns() - t0;
+	if (err || t->st->exited || !t->cbs->on_end)
+		return err;
+	if ((err = hwt_swb_maps_read(t->pid, &maps)))
+		return err;
+	err = t->cbs->on_end(t->cbs->arg, t->pid, &maps);
+	hwt_swb_maps_clear(&maps);
 	return err;
 }
 

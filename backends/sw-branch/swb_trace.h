@@ -16,6 +16,9 @@ struct hwt_swb_trace_cbs {
 			const struct hwt_swb_maps *maps);
 	/* One 24-byte BTS record. */
 	int (*on_record)(void *arg, const uint8_t *rec);
+	/* Tracing ended with the process still there: its map now, for code
+	 * mapped while it was traced (dlopen). Optional. */
+	int (*on_end)(void *arg, pid_t pid, const struct hwt_swb_maps *maps);
 	void *arg;
 };
 

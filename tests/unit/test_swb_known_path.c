@@ -97,7 +97,7 @@ out:
 	return steps;
 }
 
-static struct hwt_elem got[4096];
+static struct hwt_elem got[1 << 18];
 static size_t ngot;
 
 static int collect(void *arg, const struct hwt_elem *e)
@@ -276,6 +276,38 @@ static void test_main_to_exit_through_libc_decodes_without_gaps(void)
 	CHECK_U64(got[ngot - 1].u.trace.at, st.stop_addr);
 }
 
+/* Code loaded with dlopen while the program was stepped is in the capture
+ * too: libm's cos decodes without a gap. */
+static void test_code_mapped_while_traced_decodes(void)
+{
+	char *argv[] = {(char *)test_program("dl_path"), NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "main", .stop = "exit",
+		.output = data_path, .quiet_child = true,
+	};
+	struct hwt_swb_stats st;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	CHECK(st.stopped);
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	uint64_t insns = 0, bad = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		if (got[i].type == HWT_ELEM_RANGE)
+			insns += got[i].u.range.insns;
+		else if (got[i].type == HWT_ELEM_GAP || got[i].type == HWT_ELEM_ERROR)
+			bad++;
+	}
+	CHECK(ngot < sizeof(got) / sizeof(got[0]));
+	CHECK_U64(bad, 0);
+	CHECK_U64(insns, st.insns);
+}
+
 static void test_unknown_symbol_is_named(void)
 {
 	char *argv[] = {(char *)prog, "1", NULL};
@@ -304,6 +336,7 @@ int main(void)
 		close(fd);
 	RUN(test_traced_path_is_the_known_path);
 	RUN(test_main_to_exit_through_libc_decodes_without_gaps);
+	RUN(test_code_mapped_while_traced_decodes);
 	RUN(test_unknown_symbol_is_named);
 	unlink(data_path);
 	return hwt_test_summary();
