@@ -110,13 +110,17 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 static void sideband_attr(const struct hwt_session *s,
 			  struct perf_event_attr *a)
 {
-	memset(a, 0, sizeof(*a));
+	if (s->o.sideband_attr) {
+		*a = *s->o.sideband_attr;
+	} else {
+		memset(a, 0, sizeof(*a));
+		a->sample_period = 1;
+	}
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_DUMMY;
-	a->sample_period = 1;
-	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			 PERF_SAMPLE_IDENTIFIER;
+	a->sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			  PERF_SAMPLE_IDENTIFIER;
 	a->sample_id_all = 1;
 	a->mmap = 1;
 	a->mmap2 = 1;
@@ -539,6 +543,12 @@ int hwt_session_snapshot(struct hwt_session *s)
 					 strerror(-err));
 		err = read_data(s, r);
 		n = err < 0 ? err : hwt_ring_aux_snapshot(&r->auxr, find, &sp, &wrapped);
+		if (n > 0 && s->o.snapshot_size && sp.len > s->o.snapshot_size) {
+			/* The newest bytes are at the end of the copy. */
+			sp.data += sp.len - s->o.snapshot_size;
+			sp.offset += sp.len - s->o.snapshot_size;
+			sp.len = s->o.snapshot_size;
+		}
 		if (n > 0)
 			err = emit_aux(s, r, i, sp.offset, sp.data, sp.len, NULL, 0);
 		else

@@ -78,23 +78,38 @@ static int sink_record(void *ctx, const struct perf_event_header *h)
 	return hwt_pd_writer_record(((struct writer_sink *)ctx)->w, h);
 }
 
+/* A read that wrapped the ring is written as two AUXTRACE records with
+ * consecutive offsets, straight from the ring. The first span ends on the
+ * ring's end and starts on an 8-byte boundary (the session consumes whole
+ * words), so it needs no padding and the stream stays contiguous. */
 static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 		    const void *d1, uint64_t l1, const void *d2)
 {
 	struct writer_sink *ws = ctx;
+	struct hwt_pd_auxtrace second = *hdr;
+	struct hwt_pd_auxtrace first = *hdr;
+	int err;
 
 	if (!d2)
 		return hwt_pd_writer_auxtrace(ws->w, hdr, d1);
-	if (ws->bounce_len < hdr->size) {
-		uint8_t *n = realloc(ws->bounce, hdr->size);
-		if (!n)
-			return hwt_error(HWT_ERR_NOMEM, "no memory for AUX data");
-		ws->bounce = n;
-		ws->bounce_len = hdr->size;
+	if (l1 % 8) {
+		/* Not expected; keep the stream exact with one copy. */
+		if (ws->bounce_len < hdr->size) {
+			uint8_t *n = realloc(ws->bounce, hdr->size);
+			if (!n)
+				return hwt_error(HWT_ERR_NOMEM, "no memory for AUX data");
+			ws->bounce = n;
+			ws->bounce_len = hdr->size;
+		}
+		memcpy(ws->bounce, d1, l1);
+		memcpy(ws->bounce + l1, d2, hdr->size - l1);
+		return hwt_pd_writer_auxtrace(ws->w, hdr, ws->bounce);
 	}
-	memcpy(ws->bounce, d1, l1);
-	memcpy(ws->bounce + l1, d2, hdr->size - l1);
-	return hwt_pd_writer_auxtrace(ws->w, hdr, ws->bounce);
+	first.size = l1;
+	second.size = hdr->size - l1;
+	second.offset = hdr->offset + l1;
+	err = hwt_pd_writer_auxtrace(ws->w, &first, d1);
+	return err < 0 ? err : hwt_pd_writer_auxtrace(ws->w, &second, d2);
 }
 
 struct opts {
@@ -338,6 +353,7 @@ int cmd_record(int argc, char **argv)
 		so.os = hwt_emu_os(emu);
 		so.aux_attr = *rp.aux_attr;
 		so.aux_attr.enable_on_exec = 0;
+		so.snapshot_size = o.snapshot_size;
 		so.backend = hwt_backend_for_auxtrace(
 			(enum hwt_auxtrace_type)((const uint32_t *)rp.auxtrace_info)[2]);
 		if (rp.ncpus == 1 && rp.cpus[0] == -1) {
@@ -361,6 +377,11 @@ int cmd_record(int argc, char **argv)
 		if (!ret && o.snapshot)
 			ret = hwt_profile_set_from(profile, "session:mode", "snapshot",
 						   "-S");
+		if (!ret && o.snapshot && o.snapshot_size) {
+			char v[32];
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)o.snapshot_size);
+			ret = hwt_profile_set_from(profile, "snapshot:size", v, "-S");
+		}
 		if (!ret && o.cpus)
 			ret = hwt_profile_set_from(profile, "session:cpus", o.cpus, "-C");
 		if (!ret && o.per_thread)
@@ -383,6 +404,8 @@ int cmd_record(int argc, char **argv)
 		so.aux_attr = plan.aux_attr;
 		so.backend = plan.backend;
 		so.sideband = true;
+		so.sideband_attr = &plan.sideband_attr;
+		so.snapshot_size = plan.snapshot_size;
 		so.per_thread = plan.per_thread || o.per_thread;
 		if (!so.data_pages)
 			so.data_pages = (uint32_t)plan.data_pages;
@@ -402,8 +425,12 @@ int cmd_record(int argc, char **argv)
 		if (o.argv[0]) {
 			if ((ret = hwt_workload_new(o.argv, &wl)) < 0)
 				goto fail;
-			so.pid = hwt_workload_pid(wl);
-			so.enable_on_exec = true;
+			/* With -a or -C the command only sets how long every
+			 * task is traced, as in perf record -a. */
+			if (!o.all_cpus && !o.cpus) {
+				so.pid = hwt_workload_pid(wl);
+				so.enable_on_exec = true;
+			}
 		} else if (o.pid > 0) {
 			so.pid = o.pid;
 		}

@@ -52,6 +52,13 @@ struct hwt_session_opts {
 	uint32_t aux_pages;         /* power of two; 0: 1024 (16 in snapshot) */
 	bool snapshot;              /* AUX mapped read-only (overwrite) */
 	struct hwt_capture_sink sink;
+	/* The sideband event as the profile built it (borrowed, copied at
+	 * open); NULL: hwtrace's own. Its sample_id fields and record bits
+	 * are forced on either way. */
+	const struct perf_event_attr *sideband_attr;
+	/* Snapshot mode: copy at most this many of the newest bytes; 0: all
+	 * that find_snapshot reports. */
+	uint64_t snapshot_size;
 };
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */
