@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/arm-cs/cs_decode_tree.h"
+#include "backends/arm-cs/cs_meta.h"
 #include "hwtrace/error.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -28,6 +29,9 @@ struct cs_chan {
 	struct cs_pkt_ctx *pkt; /* --packets printing context */
 	enum hwt_cs_proto proto;
 	int32_t cpu, tid;
+	/* The kernel runs at EL2 and the unit traces CONTEXTIDR_EL2 in the
+	 * VMID field (TRCCONFIGR.VMID and VMIDOPT): the thread ID is there. */
+	bool tid_from_vmid;
 	bool el_valid, vmid_valid, have_time;
 	uint32_t el, vmid;
 	uint64_t time;
@@ -305,8 +309,12 @@ static int map_elem(struct hwt_cs_tree *t, struct cs_chan *ch, uint64_t off,
 	case OCSD_GEN_TRC_ELEM_EO_TRACE:
 		return drop_pending(t, ch);
 	case OCSD_GEN_TRC_ELEM_PE_CONTEXT:
-		if (g->context.ctxt_id_valid)
+		if (ch->tid_from_vmid) {
+			if (g->context.vmid_valid)
+				ch->tid = (int32_t)g->context.vmid;
+		} else if (g->context.ctxt_id_valid) {
 			ch->tid = (int32_t)g->context.context_id;
+		}
 		ch->el_valid = g->context.el_valid &&
 			       g->context.exception_level >= ocsd_EL0;
 		ch->el = ch->el_valid ? (uint32_t)g->context.exception_level : 0;
@@ -543,6 +551,12 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 	ch->used = true;
 	ch->proto = src->proto;
 	ch->cpu = src->cpu;
+	uint32_t configr = src->proto == HWT_CS_PROTO_ETMV4 ? src->cfg.etmv4.reg_configr
+			 : src->proto == HWT_CS_PROTO_ETE ? src->cfg.ete.reg_configr
+							  : 0;
+	uint32_t vmid2 = (1u << HWT_CS_TRCCONFIGR_VMID) |
+			 (1u << HWT_CS_TRCCONFIGR_VMID_OPT);
+	ch->tid_from_vmid = (configr & vmid2) == vmid2;
 	t->nsources++;
 	return 0;
 }
