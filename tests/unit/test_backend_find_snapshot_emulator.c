@@ -218,6 +218,13 @@ static void test_intel_pt(void)
 	run_backend("intel_pt", true);
 }
 
+/* A head reported as a running count (not how intel_pt's driver does it)
+ * reduces to the same offsets. */
+static void test_intel_pt_running_head(void)
+{
+	run_backend("intel_pt", false);
+}
+
 static void test_intel_bts(void)
 {
 	run_backend("intel_bts", true);
@@ -231,6 +238,7 @@ static void test_cs_etm(void)
 int main(void)
 {
 	RUN(test_intel_pt);
+	RUN(test_intel_pt_running_head);
 	RUN(test_intel_bts);
 	RUN(test_cs_etm);
 	return hwt_test_summary();
