@@ -99,4 +99,16 @@ expect_contains "help" "$(cat "$TMP/help")" "--emulate CAPTURE"
 expect_eq "missing capture" "$?" 1
 expect_contains "missing capture message" "$(cat "$TMP/err")" "nonexistent.data"
 
+# Without an intel_pt PMU a real capture is refused with the reason,
+# before anything runs; with one, it captures.
+"$HWTRACE" record -e intel_pt//u -o "$TMP/real.data" -- true 2> "$TMP/err"
+rc=$?
+if [ -e /sys/bus/event_source/devices/intel_pt ]; then
+	expect_eq "record with intel_pt" "$rc" 0
+else
+	expect_eq "record without the PMU" "$rc" 1
+	expect_contains "record without the PMU says which" "$(cat "$TMP/err")" \
+		"PMU intel_pt is not present"
+fi
+
 finish

@@ -35,6 +35,14 @@ expect_eq "cpu 0 snapshot is the whole stream" \
 expect_eq "cpu 3 snapshot is the newest 64 KiB" \
 	"$(cmp -s <(grep '^3 ' "$TMP/want" | tail -n 65536) <(grep '^3 ' "$TMP/got") && echo same)" same
 
+# -Se4096: the same, keeping the newest 4096 bytes of each copy.
+"$HWTRACE" record --emulate "$PT" -Se4096 -o "$TMP/se4k.data" 2> "$TMP/err"
+expect_eq "-Se4096 exit status" "$?" 0
+expect_contains "-Se4096 cpu 3" "$(cat "$TMP/err")" "cpu 3: 4096 bytes captured in 1 chunks"
+aux_bytes "$TMP/se4k.data" > "$TMP/got"
+expect_eq "cpu 3 snapshot is the newest 4096 bytes" \
+	"$(cmp -s <(grep '^3 ' "$TMP/want" | tail -n 4096) <(grep '^3 ' "$TMP/got") && echo same)" same
+
 # A period: 137,728 bytes at 0.3 MB/s last about 0.46 s: several snapshots.
 "$HWTRACE" record --emulate "$PT" -S --snapshot-interval 100 \
 	--emulate-rate 0.3 -o "$TMP/iv.data" 2> "$TMP/err"
