@@ -71,9 +71,15 @@ struct pt_insn_len;
 struct pt_insn_len *pt_insn_len_new(void);
 void pt_insn_len_free(struct pt_insn_len *il);
 /* Length of the instruction at @ip whose bytes start at @code (@size bytes
- * available), in @mode. Returns 0 when it cannot be decoded. */
+ * available), in @mode; @isid is libipt's section id (0: none). Returns 0
+ * when it cannot be decoded. */
 unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
-			    uint64_t ip, const uint8_t *code, size_t size);
+			    uint64_t ip, int isid, const uint8_t *code,
+			    size_t size);
+/* The length remembered for @ip in section @isid (> 0), without reading
+ * the code; 0 when not known yet. */
+unsigned int pt_insn_len_cached(struct pt_insn_len *il, enum pt_exec_mode mode,
+				uint64_t ip, int isid);
 
 /* The ptdump-like packet listing of one buffer. */
 int pt_packets_dump(const struct hwt_decode_params *params,
@@ -101,8 +107,10 @@ struct pt_dec {
 	bool pend;
 	uint64_t pend_from, pend_next;
 	enum pt_insn_class pend_class;
-	uint8_t pend_op[16];   /* its bytes, for kind and direct target */
+	uint8_t pend_op[16];   /* its bytes, read when needed */
+	bool pend_op_valid;
 	uint8_t pend_len;      /* its length, 0 when unknown */
+	bool timing;           /* the trace has time: ask for it per block */
 	uint64_t fail_ip; /* where the last error struck */
 	char msg[160];
 };

@@ -81,6 +81,21 @@ static enum hwt_branch_kind kind_from_opcode(const uint8_t *op, size_t n)
 	return HWT_BRANCH_JUMP;
 }
 
+static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf);
+
+/* The pending instruction's bytes, read on first need. */
+static const uint8_t *pend_op(struct pt_dec *d)
+{
+	if (!d->pend_op_valid) {
+		memset(d->pend_op, 0, sizeof(d->pend_op));
+		uint8_t code[pt_max_insn_size];
+		size_t n = read_code(d, d->pend_from, code);
+		memcpy(d->pend_op, code, n < sizeof(d->pend_op) ? n : sizeof(d->pend_op));
+		d->pend_op_valid = true;
+	}
+	return d->pend_op;
+}
+
 static enum hwt_branch_kind kind_of(struct pt_dec *d)
 {
 	switch (d->pend_class) {
@@ -96,20 +111,20 @@ static enum hwt_branch_kind kind_of(struct pt_dec *d)
 		return HWT_BRANCH_SYSRET;
 	case ptic_jump:
 	case ptic_far_jump: {
-		enum hwt_branch_kind k = kind_from_opcode(d->pend_op,
+		enum hwt_branch_kind k = kind_from_opcode(pend_op(d),
 							  sizeof(d->pend_op));
 		return k == HWT_BRANCH_INDIRECT ? k : HWT_BRANCH_JUMP;
 	}
 	default:
-		return kind_from_opcode(d->pend_op, sizeof(d->pend_op));
+		return kind_from_opcode(pend_op(d), sizeof(d->pend_op));
 	}
 }
 
 /* The target of a direct jump or call (rel8/rel32), for a branch whose
  * target the trace does not give. */
-static bool direct_target(const struct pt_dec *d, uint64_t *to)
+static bool direct_target(struct pt_dec *d, uint64_t *to)
 {
-	const uint8_t *op = d->pend_op;
+	const uint8_t *op = pend_op(d);
 	size_t n = d->pend_len, i = 0;
 	if (!n)
 		return false;
@@ -200,7 +215,7 @@ static uint64_t emit_split(struct pt_dec *d, const struct pt_block *b,
 			len = b->size;
 		} else {
 			n = read_code(d, ip, code);
-			len = n ? pt_insn_len_at(d->il, b->mode, ip, code, n) : 0;
+			len = n ? pt_insn_len_at(d->il, b->mode, ip, 0, code, n) : 0;
 		}
 		if (!len) {
 			/* Cannot split further: the rest as one range. */
@@ -218,7 +233,7 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
-	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+	if (d->timing && pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
 		set_time(d, tsc);
 
 	resolve_pending(d, b->ip, true);
@@ -227,17 +242,22 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	uint8_t code[pt_max_insn_size];
 	size_t n = 0;
 	unsigned int len;
+	d->pend_op_valid = false;
 	if (b->truncated) {
 		memcpy(code, b->raw, b->size);
 		n = b->size;
 		len = b->size;
+		d->pend_op_valid = true;
 	} else {
-		n = read_code(d, b->end_ip, code);
-		len = n ? pt_insn_len_at(d->il, b->mode, b->end_ip, code, n) : 0;
+		len = pt_insn_len_cached(d->il, b->mode, b->end_ip, b->isid);
+		if (!len) {
+			n = read_code(d, b->end_ip, code);
+			len = n ? pt_insn_len_at(d->il, b->mode, b->end_ip,
+						 b->isid, code, n) : 0;
+			d->pend_op_valid = true;
+		}
 	}
 	uint64_t end = b->end_ip + (len ? len : 1);
-	if (!len && b->ninsn == 1 && !b->truncated)
-		len = 0; /* unknown: the next block decides a fall-through */
 	if (d->params.disasm)
 		end = emit_split(d, b, isa);
 	else
@@ -250,16 +270,20 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	d->pend_next = end;
 	d->pend_class = b->iclass;
 	d->pend_len = (uint8_t)len;
-	memset(d->pend_op, 0, sizeof(d->pend_op));
-	memcpy(d->pend_op, code, n < sizeof(d->pend_op) ? n : sizeof(d->pend_op));
+	if (d->pend_op_valid) {
+		memset(d->pend_op, 0, sizeof(d->pend_op));
+		memcpy(d->pend_op, code, n < sizeof(d->pend_op) ? n : sizeof(d->pend_op));
+	}
 }
 
 static void on_event(struct pt_dec *d, const struct pt_event *ev)
 {
 	struct hwt_elem e;
 
-	if (ev->has_tsc && ev->tsc)
+	if (ev->has_tsc && ev->tsc) {
 		set_time(d, ev->tsc);
+		d->timing = true;
+	}
 	e.fields = 0;
 	switch (ev->type) {
 	case ptev_enabled:
@@ -401,6 +425,8 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 			 (chunk->tid >= 0 ? HWT_FIELD_TID : 0);
 	d->pend = false;
 	d->have_time = false;
+	/* Asked per block only once the trace shows it has time. */
+	d->timing = false;
 	if (!chunk->size)
 		return 0;
 
@@ -431,6 +457,12 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 				 at > from ? at - from : 0, detail);
 		if (status < 0 || d->stop)
 			break;
+		if (!d->timing) {
+			uint64_t tsc;
+			uint32_t lost_mtc, lost_cyc;
+			d->timing = pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 &&
+				    tsc;
+		}
 
 		status = run(d, dec, status);
 		if (d->stop || status == -pte_eos)

@@ -15,7 +15,9 @@
 
 struct len_entry {
 	uint64_t ip;
-	uint64_t head; /* the first code bytes: other code at the same ip misses */
+	/* libipt's section id, or the first code bytes when there is none:
+	 * other code at the same address misses. */
+	uint64_t tag;
 	uint8_t len;
 	uint8_t mode;
 };
@@ -74,15 +76,40 @@ static unsigned int decode_len(struct pt_insn_len *il, int m, uint64_t ip,
 }
 #endif
 
-unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
-			    uint64_t ip, const uint8_t *code, size_t size)
+static int mode_index(enum pt_exec_mode mode)
 {
-	int m = mode == ptem_32bit ? 1 : mode == ptem_16bit ? 2 : 0;
-	struct len_entry *e = &il->cache[(ip ^ (ip >> 13)) % LEN_CACHE_SIZE];
+	return mode == ptem_32bit ? 1 : mode == ptem_16bit ? 2 : 0;
+}
+
+static struct len_entry *entry(struct pt_insn_len *il, uint64_t ip)
+{
+	return &il->cache[(ip ^ (ip >> 13)) % LEN_CACHE_SIZE];
+}
+
+unsigned int pt_insn_len_cached(struct pt_insn_len *il, enum pt_exec_mode mode,
+				uint64_t ip, int isid)
+{
+	struct len_entry *e = entry(il, ip);
+	if (isid > 0 && e->len && e->ip == ip &&
+	    e->tag == ((uint64_t)isid | 1ull << 63) && e->mode == mode_index(mode))
+		return e->len;
+	return 0;
+}
+
+unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
+			    uint64_t ip, int isid, const uint8_t *code,
+			    size_t size)
+{
+	int m = mode_index(mode);
+	struct len_entry *e = entry(il, ip);
 	uint64_t head = 0;
 
-	memcpy(&head, code, size < sizeof(head) ? size : sizeof(head));
-	if (e->len && e->ip == ip && e->head == head && e->mode == m)
+	if (isid > 0) {
+		head = (uint64_t)isid | 1ull << 63;
+	} else {
+		memcpy(&head, code, size < 7 ? size : 7);
+	}
+	if (e->len && e->ip == ip && e->tag == head && e->mode == m)
 		return e->len;
 #ifdef HWT_HAVE_CAPSTONE
 	unsigned int len = decode_len(il, m, ip, code, size);
@@ -93,7 +120,7 @@ unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
 #endif
 	if (len) {
 		e->ip = ip;
-		e->head = head;
+		e->tag = head;
 		e->len = (uint8_t)len;
 		e->mode = (uint8_t)m;
 	}

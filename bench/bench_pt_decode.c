@@ -1,0 +1,424 @@
+/* Intel PT decode speed, measured in one run beside two peers on the same
+ * trace:
+ *  - a bare libipt block-decoder loop (pt_blk_next and pt_blk_event until
+ *    the end, counting instructions), with libipt's default block options
+ *    and, for reference, with blocks ending at every branch as hwtrace
+ *    asks (so that each block is one address range);
+ *  - perf 6.1's `perf script --itrace=b` (output to /dev/null) on a
+ *    perf.data holding the same trace, written with hwt_pd_writer with an
+ *    MMAP2 record pointing at the code.
+ * hwtrace decodes the raw stream (hwt_decode_raw) and the perf.data
+ * (hwt_decode_file) into a counting sink.
+ *
+ * The trace is made here with libipt's packet encoder: a loop whose
+ * conditional branch follows a pseudo-random pattern and whose call and
+ * compressed return run on about half the iterations, with a PSB+ every
+ * 4 KiB, as a real capture has. Each time is the best of three runs.
+ *
+ * Usage: bench_pt_decode [TRACE_KIB]   (default 1024) */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <intel-pt.h>
+
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+#define RUNS 3
+#define ORG 0x400000ull
+#define PMU_TYPE 8
+#define PID 4242
+
+/*
+ * 400000: 48 ff c0        inc rax
+ * 400003: a8 01           test al, 1
+ * 400005: 74 05           jz 40000c
+ * 400007: e8 14 00 00 00  call 400020
+ * 40000c: 48 39 d8        cmp rax, rbx
+ * 40000f: 75 ef           jne 400000
+ * 400011: c3              ret
+ * 400020: 48 83 c1 01     add rcx, 1
+ * 400024: c3              ret
+ */
+static const uint8_t code[0x25] = {
+	0x48, 0xff, 0xc0, 0xa8, 0x01, 0x74, 0x05, 0xe8, 0x14, 0x00, 0x00, 0x00,
+	0x48, 0x39, 0xd8, 0x75, 0xef, 0xc3, [0x20] = 0x48, 0x83, 0xc1, 0x01,
+	0xc3,
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct gen {
+	struct pt_encoder *enc;
+	uint64_t bits;
+	uint8_t nbits;
+	uint64_t insns;
+};
+
+static int put(struct gen *g, struct pt_packet *p)
+{
+	int n = pt_enc_next(g->enc, p);
+	return n < 0 ? n : 0;
+}
+
+static int flush_tnt(struct gen *g)
+{
+	if (!g->nbits)
+		return 0;
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tnt_8;
+	p.payload.tnt.bit_size = g->nbits;
+	p.payload.tnt.payload = g->bits;
+	g->bits = 0;
+	g->nbits = 0;
+	return put(g, &p);
+}
+
+static int tnt(struct gen *g, int taken)
+{
+	g->bits = g->bits << 1 | (taken ? 1 : 0);
+	if (++g->nbits == 6)
+		return flush_tnt(g);
+	return 0;
+}
+
+static int psb_plus(struct gen *g)
+{
+	struct pt_packet p;
+	int err = flush_tnt(g);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_psb;
+	err |= put(g, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_fup;
+	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ip = ORG;
+	err |= put(g, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	err |= put(g, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_psbend;
+	err |= put(g, &p);
+	return err;
+}
+
+/* Fills @buf with about @size bytes of trace; returns the bytes used. */
+static size_t make_trace(uint8_t *buf, size_t size, uint64_t *insns)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + size + 4096;
+	struct gen g = {.enc = pt_alloc_encoder(&c)};
+	uint32_t lfsr = 0xace1u;
+	uint64_t off = 0, next_psb = 0;
+
+	while (g.enc) {
+		if (pt_enc_get_offset(g.enc, &off) < 0 || off >= size)
+			break;
+		if (off >= next_psb) {
+			if (psb_plus(&g))
+				break;
+			next_psb += 4096;
+		}
+		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
+		int skip = lfsr & 1;
+		/* inc, test, jz; call, add, ret when not skipped; cmp, jne */
+		tnt(&g, skip);
+		if (!skip) {
+			tnt(&g, 1); /* the compressed return */
+			g.insns += 3;
+		}
+		tnt(&g, 1);
+		g.insns += 5;
+	}
+	flush_tnt(&g);
+	pt_enc_get_offset(g.enc, &off);
+	pt_free_encoder(g.enc);
+	*insns = g.insns;
+	return (size_t)off;
+}
+
+static void sample_id(uint8_t *p, uint64_t time)
+{
+	uint32_t pidtid[2] = {PID, PID}, cpu[2] = {0, 0};
+	uint64_t id = 2;
+	memcpy(p, pidtid, 8);
+	memcpy(p + 8, &time, 8);
+	memcpy(p + 16, cpu, 8);
+	memcpy(p + 24, &id, 8);
+}
+
+static void header(uint8_t *rec, uint32_t type, size_t size)
+{
+	struct perf_event_header h = {type, 0, (uint16_t)size};
+	memcpy(rec, &h, sizeof(h));
+}
+
+static int write_perf_data(const char *path, const char *bin,
+			   const uint8_t *trace, size_t size)
+{
+	struct hwt_pd_writer *w;
+	int err = hwt_pd_writer_open(path, &w);
+	if (err)
+		return err;
+	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			    PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr pt = {
+		.type = PMU_TYPE, .size = sizeof(pt),
+		.sample_type = st | PERF_SAMPLE_IP, .sample_id_all = 1,
+		.exclude_kernel = 1, .disabled = 1,
+	};
+	struct perf_event_attr dummy = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(dummy),
+		.config = PERF_COUNT_SW_DUMMY, .sample_type = st,
+		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1,
+		.exclude_kernel = 1,
+	};
+	uint64_t id1 = 1, id2 = 2;
+	err = hwt_pd_writer_add_attr(w, &pt, &id1, 1, "intel_pt//u");
+	if (!err)
+		err = hwt_pd_writer_add_attr(w, &dummy, &id2, 1, "dummy:u");
+
+	uint8_t rec[512];
+	memset(rec, 0, sizeof(rec));
+	uint64_t priv[17] = {PMU_TYPE, 0, 1, 0, 0, 0x400, 0x800, 0, 0, 0,
+			     0x200, 0x3c000, 0, 0, 0x2, 0, 0};
+	uint32_t type_res[2] = {1, 0};
+	header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 16 + sizeof(priv));
+	memcpy(rec + 8, type_res, 8);
+	memcpy(rec + 16, priv, sizeof(priv));
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+
+	uint32_t pidtid[2] = {PID, PID};
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, pidtid, 8);
+	memcpy(rec + 16, "bench", 6);
+	sample_id(rec + 24, 1);
+	header(rec, PERF_RECORD_COMM, 24 + 32);
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, pidtid, 8);
+	uint64_t mm[3] = {ORG, sizeof(code), 0};
+	memcpy(rec + 16, mm, sizeof(mm));
+	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
+	memcpy(rec + 64, prot_flags, 8);
+	size_t fn = strlen(bin) + 1, n = 72 + ((fn + 7) & ~(size_t)7);
+	memcpy(rec + 72, bin, fn);
+	sample_id(rec + n, 2);
+	header(rec, PERF_RECORD_MMAP2, n + 32);
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+
+	struct hwt_pd_auxtrace aux = {.size = size, .tid = PID, .cpu = UINT32_MAX};
+	if (!err)
+		err = hwt_pd_writer_auxtrace(w, &aux, trace);
+	int cerr = hwt_pd_writer_close(w);
+	return err ? err : cerr;
+}
+
+static uint64_t counted_insns, counted_elems;
+
+static int count(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	counted_elems++;
+	if (e->type == HWT_ELEM_RANGE)
+		counted_insns += e->u.range.insns;
+	return 0;
+}
+
+static double time_raw(const char *pt, const char *bin)
+{
+	double best = 1e30;
+	struct hwt_map_spec map = {bin, ORG};
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map, .nmaps = 1};
+	struct hwt_elem_sink sink = {count, NULL};
+	for (int r = 0; r < RUNS; r++) {
+		counted_insns = counted_elems = 0;
+		double t = now();
+		if (hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink) < 0) {
+			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
+			exit(1);
+		}
+		t = now() - t;
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+static double time_file(const char *data)
+{
+	double best = 1e30;
+	struct hwt_decode_opts opts = {.size = sizeof(opts)};
+	struct hwt_elem_sink sink = {count, NULL};
+	for (int r = 0; r < RUNS; r++) {
+		counted_insns = counted_elems = 0;
+		double t = now();
+		if (hwt_decode_file(data, &opts, &sink) < 0) {
+			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
+			exit(1);
+		}
+		t = now() - t;
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+static double time_libipt(uint8_t *trace, size_t size, const char *bin,
+			  bool end_on_branch, uint64_t *insns)
+{
+	double best = 1e30;
+	for (int r = 0; r < RUNS; r++) {
+		double t = now();
+		struct pt_config c;
+		pt_config_init(&c);
+		c.begin = trace;
+		c.end = trace + size;
+		c.flags.variant.block.end_on_call = end_on_branch;
+		c.flags.variant.block.end_on_jump = end_on_branch;
+		struct pt_block_decoder *d = pt_blk_alloc_decoder(&c);
+		struct pt_image_section_cache *isc = pt_iscache_alloc(NULL);
+		int isid = pt_iscache_add_file(isc, bin, 0, sizeof(code), ORG);
+		pt_image_add_cached(pt_blk_get_image(d), isc, isid, NULL);
+		uint64_t n = 0;
+		for (;;) {
+			int s = pt_blk_sync_forward(d);
+			if (s < 0)
+				break;
+			for (;;) {
+				while (s >= 0 && (s & pts_event_pending)) {
+					struct pt_event ev;
+					s = pt_blk_event(d, &ev, sizeof(ev));
+				}
+				if (s < 0 || (s & pts_eos))
+					break;
+				struct pt_block b;
+				s = pt_blk_next(d, &b, sizeof(b));
+				n += b.ninsn;
+				if (s < 0)
+					break;
+			}
+			if (s == -pte_eos || (s >= 0 && (s & pts_eos)))
+				break;
+		}
+		pt_blk_free_decoder(d);
+		pt_iscache_free(isc);
+		t = now() - t;
+		*insns = n;
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+static double time_perf(const char *data)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd),
+		 "perf script -i '%s' --itrace=b >/dev/null 2>&1", data);
+	double best = 1e30;
+	for (int r = 0; r < RUNS; r++) {
+		double t = now();
+		if (system(cmd) != 0)
+			return -1;
+		t = now() - t;
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+int main(int argc, char **argv)
+{
+	size_t kib = argc > 1 ? strtoul(argv[1], NULL, 0) : 1024;
+	char dir[] = "/tmp/hwt-bench-pt-XXXXXX", bin[256], pt[256], data[256];
+	if (!mkdtemp(dir) || !kib)
+		return 2;
+	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
+	snprintf(pt, sizeof(pt), "%s/trace.pt", dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+
+	size_t cap = kib * 1024;
+	uint8_t *trace = malloc(cap + 8192);
+	uint64_t made_insns = 0;
+	size_t size = make_trace(trace, cap, &made_insns);
+	FILE *f = fopen(bin, "wb");
+	int ok = f && fwrite(code, 1, sizeof(code), f) == sizeof(code);
+	if (f)
+		ok &= fclose(f) == 0;
+	f = fopen(pt, "wb");
+	ok &= f && fwrite(trace, 1, size, f) == size;
+	if (f)
+		ok &= fclose(f) == 0;
+	if (!ok || write_perf_data(data, bin, trace, size) < 0) {
+		fprintf(stderr, "cannot write the inputs in %s: %s\n", dir,
+			hwt_errmsg());
+		return 1;
+	}
+
+	double mb = size / 1e6;
+	double t_raw = time_raw(pt, bin);
+	uint64_t raw_insns = counted_insns, raw_elems = counted_elems;
+	double t_file = time_file(data);
+	uint64_t file_insns = counted_insns;
+	uint64_t ipt_insns = 0;
+	double t_ipt = time_libipt(trace, size, bin, false, &ipt_insns);
+	uint64_t ipt2_insns = 0;
+	double t_ipt2 = time_libipt(trace, size, bin, true, &ipt2_insns);
+	double t_perf = time_perf(data);
+
+	printf("trace: %.2f MB, %" PRIu64 " instructions encoded\n", mb, made_insns);
+	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64
+	       " insns, %" PRIu64 " elements)\n", "hwtrace decode --raw", t_raw,
+	       mb / t_raw, raw_insns / t_raw / 1e6, raw_insns, raw_elems);
+	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64 " insns)\n",
+	       "hwtrace decode perf.data", t_file, mb / t_file,
+	       file_insns / t_file / 1e6, file_insns);
+	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64 " insns)\n",
+	       "libipt block decoder, bare loop", t_ipt, mb / t_ipt,
+	       ipt_insns / t_ipt / 1e6, ipt_insns);
+	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64 " insns)\n",
+	       "  same, blocks end at every branch", t_ipt2, mb / t_ipt2,
+	       ipt2_insns / t_ipt2 / 1e6, ipt2_insns);
+	if (t_perf > 0)
+		printf("%-34s %8.4f s  %8.1f MB/s\n",
+		       "perf script --itrace=b >/dev/null", t_perf, mb / t_perf);
+	else
+		printf("perf script --itrace=b: could not run perf\n");
+	printf("ratio hwtrace raw / bare libipt speed: %.2f\n", t_ipt / t_raw);
+	if (t_perf > 0)
+		printf("ratio hwtrace perf.data / perf script speed: %.2f\n",
+		       t_perf / t_file);
+
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	free(trace);
+	/* The decoders must agree on the work they did. */
+	if (raw_insns != ipt_insns || file_insns != ipt_insns) {
+		fprintf(stderr, "instruction counts differ: hwtrace %" PRIu64
+			"/%" PRIu64 ", libipt %" PRIu64 "\n", raw_insns,
+			file_insns, ipt_insns);
+		return 1;
+	}
+	return 0;
+}
