@@ -1,5 +1,6 @@
 /* The control FIFO: perf record's --control fifo:CTL[,ACK] protocol. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,12 +82,16 @@ enum hwt_control_cmd hwt_control_read(struct hwt_control *c)
 		nl = memchr(c->buf, '\n', c->len);
 		if (nl) {
 			enum hwt_control_cmd cmd;
+			bool empty;
 			size_t used = (size_t)(nl - c->buf) + 1;
 			*nl = '\0';
 			/* perf's clients may send a trailing NUL too. */
 			cmd = parse(c->buf[0] == '\0' && c->len > 1 ? c->buf + 1 : c->buf);
+			empty = c->buf[0] == '\0' && used <= 2;
 			memmove(c->buf, c->buf + used, c->len - used);
 			c->len -= used;
+			if (empty)
+				continue; /* a newline after a bare command */
 			return cmd;
 		}
 		if (c->len == sizeof(c->buf))
