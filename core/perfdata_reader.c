@@ -796,6 +796,13 @@ int hwt_pd_reader_next(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
 				    "offset %" PRIu64 " has size %u, too small "
 				    "for its fields", r->path, label, r->pos,
 				    size);
+	if (type == HWT_PD_RECORD_COMPRESSED)
+		return stream_error(r, HWT_ERR_NOSUP, "%s: record %s at byte "
+				    "offset %" PRIu64 " holds zstd-compressed "
+				    "records (perf record -z), which hwtrace does "
+				    "not read; write an uncompressed copy with "
+				    "`perf inject -i FILE -o COPY`", r->path, label,
+				    r->pos);
 	trailing = pd_trailing_bytes(p, type, size);
 	memset(rec, 0, sizeof(*rec));
 	if (type == HWT_PD_RECORD_AUXTRACE)

@@ -378,6 +378,55 @@ int hwt_pd_writer_auxtrace(struct hwt_pd_writer *w,
 	return 0;
 }
 
+int hwt_pd_writer_auxtrace_info(struct hwt_pd_writer *w, uint32_t type,
+				const uint64_t *priv, size_t npriv)
+{
+	uint8_t *rec;
+	size_t size = 16 + npriv * 8;
+	int err;
+
+	if (size > UINT16_MAX)
+		return hwt_error(HWT_ERR_INVAL, "%s: %zu AUXTRACE_INFO words do "
+				 "not fit a record", w->path, npriv);
+	rec = calloc(1, size);
+	if (!rec)
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	pd_put32(rec, HWT_PD_RECORD_AUXTRACE_INFO);
+	pd_put16(rec + 6, (uint16_t)size);
+	pd_put32(rec + 8, type);
+	if (npriv)
+		memcpy(rec + 16, priv, npriv * 8);
+	err = hwt_pd_writer_record(w, rec);
+	free(rec);
+	return err;
+}
+
+int hwt_pd_writer_time_conv(struct hwt_pd_writer *w,
+			    const struct hwt_pd_time_conv *tc)
+{
+	uint8_t rec[56] = {0};
+
+	pd_put32(rec, HWT_PD_RECORD_TIME_CONV);
+	pd_put16(rec + 6, sizeof(rec));
+	pd_put64(rec + 8, tc->time_shift);
+	pd_put64(rec + 16, tc->time_mult);
+	pd_put64(rec + 24, tc->time_zero);
+	pd_put64(rec + 32, tc->time_cycles);
+	pd_put64(rec + 40, tc->time_mask);
+	rec[48] = tc->cap_user_time_zero;
+	rec[49] = tc->cap_user_time_short;
+	return hwt_pd_writer_record(w, rec);
+}
+
+int hwt_pd_writer_finished_round(struct hwt_pd_writer *w)
+{
+	uint8_t rec[8] = {0};
+
+	pd_put32(rec, HWT_PD_RECORD_FINISHED_ROUND);
+	pd_put16(rec + 6, sizeof(rec));
+	return hwt_pd_writer_record(w, rec);
+}
+
 int hwt_pd_writer_set_feature(struct hwt_pd_writer *w,
 			      enum hwt_pd_feature feature, const void *data,
 			      size_t size)

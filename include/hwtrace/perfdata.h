@@ -325,6 +325,30 @@ HWT_API int hwt_pd_writer_add_build_id(struct hwt_pd_writer *writer,
 HWT_API int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *writer,
 				      uint32_t nr_avail, uint32_t nr_online);
 
+/* Appends PERF_RECORD_AUXTRACE_INFO: the AUXTRACE type (perf's enum
+ * auxtrace_type) and the backend's @npriv u64s, laid out as perf's
+ * *_info_fill writes them for that PMU. */
+HWT_API int hwt_pd_writer_auxtrace_info(struct hwt_pd_writer *writer,
+					uint32_t type, const uint64_t *priv,
+					size_t npriv);
+
+/* The time conversion of the AUX event's user page (struct
+ * perf_event_mmap_page), for PERF_RECORD_TIME_CONV. */
+struct hwt_pd_time_conv {
+	uint64_t time_shift, time_mult, time_zero;
+	uint64_t time_cycles, time_mask;
+	bool cap_user_time_zero, cap_user_time_short;
+};
+
+/* Appends PERF_RECORD_TIME_CONV in perf 5.12+'s 56-byte layout. */
+HWT_API int hwt_pd_writer_time_conv(struct hwt_pd_writer *writer,
+				    const struct hwt_pd_time_conv *tc);
+
+/* Appends PERF_RECORD_FINISHED_ROUND: every record before it was read
+ * from the rings before any after it, which lets perf sort events in
+ * rounds. Also flushes (see hwt_pd_writer_flush). */
+HWT_API int hwt_pd_writer_finished_round(struct hwt_pd_writer *writer);
+
 /* Writes the buffered records and makes the header describe them, so the
  * file reads up to here even if the process dies next. */
 HWT_API int hwt_pd_writer_flush(struct hwt_pd_writer *writer);

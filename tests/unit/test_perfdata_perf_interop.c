@@ -190,6 +190,8 @@ static void synthetic_file_reads_in_perf(void)
 	uint8_t rec[256];
 	struct hwt_pd_auxtrace aux = {0};
 	struct bts bts[2] = {{0x401000, 0x402000, 0}, {0x402010, 0x401004, 0}};
+	static const uint64_t bts_priv[6] = {9, 10, 12345, 999, 1, 0};
+	struct hwt_pd_time_conv tc = {10, 12345, 999, 77, 0xffffff, 1, 1};
 	uint64_t total = 0;
 	char *out;
 	int status;
@@ -219,22 +221,15 @@ static void synthetic_file_reads_in_perf(void)
 
 	/* AUXTRACE_INFO type 2 (intel_bts): pmu type, time shift, mult,
 	 * zero, cap_user_time_zero, snapshot mode. */
-	memset(rec, 0, sizeof(rec));
-	rec[0] = HWT_PD_RECORD_AUXTRACE_INFO;
-	rec[6] = 16 + 6 * 8;
-	rec[8] = 2;
-	rec[16] = 9;
-	CHECK_INT(hwt_pd_writer_record(w, rec), 0);
+	CHECK_INT(hwt_pd_writer_auxtrace_info(w, 2, bts_priv, 6), 0);
+	CHECK_INT(hwt_pd_writer_time_conv(w, &tc), 0);
 
 	aux.size = sizeof(bts);
 	aux.idx = 0;
 	aux.tid = 100;
 	aux.cpu = 0;
 	CHECK_INT(hwt_pd_writer_auxtrace(w, &aux, bts), 0);
-	memset(rec, 0, sizeof(rec));
-	rec[0] = HWT_PD_RECORD_FINISHED_ROUND;
-	rec[6] = 8;
-	CHECK_INT(hwt_pd_writer_record(w, rec), 0);
+	CHECK_INT(hwt_pd_writer_finished_round(w), 0);
 	CHECK_INT(hwt_pd_writer_close(w), 0);
 
 	snprintf(cmd, sizeof(cmd), PERF " report -D --stdio -i %s", path);
@@ -251,8 +246,17 @@ static void synthetic_file_reads_in_perf(void)
 	CHECK_INT(perf_count(out, "AUXTRACE"), 1);
 	CHECK_INT(perf_count(out, "AUXTRACE_INFO"), 1);
 	CHECK_INT(perf_count(out, "FINISHED_ROUND"), 1);
+	CHECK_INT(perf_count(out, "TIME_CONV"), 1);
+	/* perf's intel_bts and TIME_CONV dumps (its spelling). */
+	CHECK_CONTAINS(out, "  PMU Type           9\n  Time Shift         10\n"
+			    "  Time Muliplier     12345\n  Time Zero          999\n"
+			    "  Cap Time Zero      1\n  Snapshot mode      0");
+	CHECK_CONTAINS(out, "... Time Shift      10\n... Time Muliplier  12345\n"
+			    "... Time Zero       999\n... Time Cycles     77\n"
+			    "... Time Mask       0xffffff\n... Cap Time Zero   1\n"
+			    "... Cap Time Short  1");
 	check_counts(path, out, &total);
-	CHECK_INT(total, 4);
+	CHECK_INT(total, 5);
 	free(out);
 
 	/* perf's own view of the header the writer made. */

@@ -401,6 +401,36 @@ static void full_disk_ends_capture_cleanly(void)
 	rmdir(mnt);
 }
 
+/* zstd-compressed records (perf record -z) are refused, not skipped. */
+static void compressed_records_refused(void)
+{
+	char path[128];
+	struct hwt_pd_writer *w = NULL;
+	struct hwt_pd_reader *r = NULL;
+	struct hwt_pd_record rec;
+	struct perf_event_attr a = dummy_attr();
+	uint64_t id = 5;
+	uint8_t r48[48], comp[16] = {HWT_PD_RECORD_COMPRESSED, 0, 0, 0, 0, 0, 16};
+
+	path_in(path, sizeof(path), dir, "z.data");
+	CHECK_INT(hwt_pd_writer_open(path, &w), 0);
+	if (!w)
+		return;
+	CHECK_INT(hwt_pd_writer_add_attr(w, &a, &id, 1, "dummy"), 0);
+	itrace_start(r48, 3);
+	CHECK_INT(hwt_pd_writer_record(w, r48), 0);
+	CHECK_INT(hwt_pd_writer_record(w, comp), 0);
+	CHECK_INT(hwt_pd_writer_close(w), 0);
+	CHECK_INT(hwt_pd_reader_open(path, &r), 0);
+	if (!r)
+		return;
+	CHECK_INT(hwt_pd_reader_next(r, &rec), 1);
+	CHECK_INT(hwt_pd_reader_next(r, &rec), HWT_ERR_NOSUP);
+	CHECK_CONTAINS(hwt_errmsg(), "COMPRESSED (81) at byte offset");
+	CHECK_CONTAINS(hwt_errmsg(), "perf inject");
+	hwt_pd_reader_free(r);
+}
+
 static void open_errors(void)
 {
 	struct hwt_pd_writer *w = NULL;
@@ -422,6 +452,7 @@ int main(void)
 	RUN(big_and_many);
 	RUN(killed_capture_still_reads);
 	RUN(full_disk_ends_capture_cleanly);
+	RUN(compressed_records_refused);
 	RUN(open_errors);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
