@@ -293,6 +293,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		.sink = &csink,
 		.cpu_model = opts->cpu_model,
 		.disasm = opts->disasm,
+		.pid_at = hwt_sideband_pid_at,
+		.pid_at_arg = &st->sb,
 	};
 	void *priv = NULL;
 	int err = 0;

@@ -77,6 +77,9 @@ int hwt_sideband_add_loss(struct hwt_sideband *sb, const struct hwt_loss_event *
 /* Sorts the context events by cpu, then time. */
 void hwt_sideband_sort(struct hwt_sideband *sb);
 
+/* hwt_decode_params.pid_at over a sorted sideband (@arg). */
+int32_t hwt_sideband_pid_at(void *arg, int32_t cpu, int32_t tid, uint64_t time);
+
 /* Attaches cpu/pid/tid from the sideband to elements of one CPU's stream
  * by their time; elements without a time keep the last context. */
 struct hwt_ctx_sink {

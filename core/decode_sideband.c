@@ -56,6 +56,33 @@ void hwt_sideband_sort(struct hwt_sideband *sb)
 		qsort(sb->ctx, sb->nctx, sizeof(*sb->ctx), cmp_ctx);
 }
 
+int32_t hwt_sideband_pid_at(void *arg, int32_t cpu, int32_t tid, uint64_t time)
+{
+	const struct hwt_sideband *sb = arg;
+
+	if (cpu < 0) {
+		/* Per-thread: the process of that thread, where a record
+		 * names both. */
+		for (size_t i = 0; i < sb->nctx; i++)
+			if (sb->ctx[i].tid == tid && sb->ctx[i].pid >= 0)
+				return sb->ctx[i].pid;
+		return tid >= 0 ? tid : HWT_PID_ANY;
+	}
+	/* The last event of @cpu at or before @time. */
+	size_t lo = 0, hi = sb->nctx;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct hwt_ctx_event *e = &sb->ctx[mid];
+		if (e->cpu < cpu || (e->cpu == cpu && e->time <= time))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || sb->ctx[lo - 1].cpu != cpu)
+		return HWT_PID_ANY;
+	return sb->ctx[lo - 1].pid >= 0 ? sb->ctx[lo - 1].pid : HWT_PID_ANY;
+}
+
 void hwt_ctx_sink_start(struct hwt_ctx_sink *cs, const struct hwt_sideband *sb,
 			int32_t cpu, int32_t pid, int32_t tid)
 {

@@ -111,6 +111,10 @@ struct pt_dec {
 	bool pend_op_valid;
 	uint8_t pend_len;      /* its length, 0 when unknown */
 	bool timing;           /* the trace has time: ask for it per block */
+	/* Whose memory image the block decoder reads. */
+	struct pt_block_decoder *dec;
+	int32_t img_pid;
+	uint64_t pid_time;     /* the time img_pid was asked for */
 	uint64_t fail_ip; /* where the last error struck */
 	char msg[160];
 };

@@ -20,10 +20,26 @@ static void emit(struct pt_dec *d, struct hwt_elem *e)
 		d->stop = err;
 }
 
+/* Reads code from the image of @pid from now on. */
+static void use_pid(struct pt_dec *d, int32_t pid)
+{
+	if (pid == d->img_pid || !d->dec)
+		return;
+	struct pt_image *img = pt_image_adapter_get(d->ad, pid);
+	if (img && pt_blk_set_image(d->dec, img) >= 0)
+		d->img_pid = pid;
+}
+
 static void set_time(struct pt_dec *d, uint64_t tsc)
 {
 	d->have_time = true;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
+	/* Per-CPU trace runs whatever the scheduler ran: follow it. */
+	if (d->params.pid_at && d->cpu >= 0 && d->time != d->pid_time) {
+		d->pid_time = d->time;
+		use_pid(d, d->params.pid_at(d->params.pid_at_arg, d->cpu, d->tid,
+					    d->time));
+	}
 }
 
 static enum hwt_isa isa_of(enum pt_exec_mode mode)
@@ -183,7 +199,7 @@ static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf)
 {
 	if (!d->params.image)
 		return 0;
-	int n = hwt_image_read(d->params.image, HWT_PID_ANY, ip, buf,
+	int n = hwt_image_read(d->params.image, d->img_pid, ip, buf,
 			       pt_max_insn_size);
 	return n > 0 ? (size_t)n : 0;
 }
@@ -400,7 +416,7 @@ static const char *missing_detail(struct pt_dec *d, uint64_t ip)
 	if (!d->params.image)
 		return NULL;
 	struct hwt_image_section *s =
-		hwt_image_find(d->params.image, HWT_PID_ANY, ip);
+		hwt_image_find(d->params.image, d->img_pid, ip);
 	if (!s) {
 		snprintf(d->msg, sizeof(d->msg), "no code mapped at 0x%llx",
 			 (unsigned long long)ip);
@@ -433,11 +449,19 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	struct pt_block_decoder *dec = pt_blk_alloc_decoder(&config);
 	if (!dec)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
-	struct pt_image *img = pt_image_adapter_get(d->ad, HWT_PID_ANY);
+	/* A per-thread stream is one process throughout; a per-CPU one
+	 * starts unattributed until its first time stamp. */
+	int32_t pid = HWT_PID_ANY;
+	if (d->params.pid_at && chunk->cpu < 0 && chunk->tid >= 0)
+		pid = d->params.pid_at(d->params.pid_at_arg, -1, chunk->tid, 0);
+	struct pt_image *img = pt_image_adapter_get(d->ad, pid);
 	if (!img || pt_blk_set_image(dec, img) < 0) {
 		pt_blk_free_decoder(dec);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
 	}
+	d->dec = dec;
+	d->img_pid = pid;
+	d->pid_time = 0;
 
 	uint64_t from = 0; /* where trace was last good */
 	enum hwt_gap_reason why = HWT_GAP_NO_SYNC;
@@ -493,5 +517,6 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 		d->pend = false;
 	}
 	pt_blk_free_decoder(dec);
+	d->dec = NULL;
 	return d->stop;
 }

@@ -60,6 +60,12 @@ struct hwt_decode_params {
 	const char *cpu_model;        /* "FAMILY/MODEL/STEPPING", or NULL */
 	const char *raw_options;      /* backend options from --raw, or NULL */
 	bool disasm;                  /* the output wants instructions */
+	/* Optional (NULL for raw input): the process that ran on @cpu (or,
+	 * per-thread, as thread @tid) at perf time @time, from the capture's
+	 * sideband, so that a decoder can read that process's code from
+	 * @image. Returns a pid, or HWT_PID_ANY when unknown. */
+	int32_t (*pid_at)(void *arg, int32_t cpu, int32_t tid, uint64_t time);
+	void *pid_at_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to
