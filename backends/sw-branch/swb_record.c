@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/sw-branch/swb_sideband.h"
 #include "backends/sw-branch/swb_trace.h"
 #include "backends/x86-bts/bts_format.h"
 #include "hwtrace/backend.h"
@@ -21,6 +22,7 @@
  * no kernel PMU behind it; the decoder matches the event by this number
  * (AUXTRACE_INFO priv[0]), as perf does. */
 #define SWB_PMU_TYPE 0x5357u
+/* Sample ids when the kernel gives none (no sideband event): */
 #define SWB_AUX_ID 1
 #define SWB_DUMMY_ID 2
 #define SWB_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -35,8 +37,12 @@ struct sample_id {
 
 struct swb_out {
 	struct hwt_pd_writer *w;
+	const struct hwt_swb_opts *opts;
 	pid_t pid;
-	struct hwt_swb_maps at_start; /* executable mappings written */
+	struct hwt_swb_sideband sb;   /* the kernel's sideband, when it opened */
+	bool kernel_sideband;
+	uint64_t aux_id, dummy_id;
+	struct hwt_swb_maps written;  /* executable mappings written so far */
 	uint8_t *chunk;
 	size_t len, cap;
 	uint64_t offset; /* of the chunk in the AUX stream */
@@ -102,7 +108,7 @@ static int write_comm(struct swb_out *o, pid_t pid, const char *exe)
 	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
 	memcpy(rec + sizeof(*h), ids, 8);
 	memcpy(rec + sizeof(*h) + 8, name, strnlen(name, 15));
-	put_sid(rec + sizeof(*h) + 24, pid, SWB_DUMMY_ID);
+	put_sid(rec + sizeof(*h) + 24, pid, o->dummy_id);
 	return hwt_pd_writer_record(o->w, rec);
 }
 
@@ -135,7 +141,7 @@ static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m
 	memcpy(p, &prot, 4); p += 4;
 	memcpy(p, &flags, 4); p += 4;
 	memcpy(p, name, nlen); p += padded;
-	put_sid(p, pid, SWB_DUMMY_ID);
+	put_sid(p, pid, o->dummy_id);
 	p += sizeof(struct sample_id);
 	h->size = (uint16_t)(p - rec);
 	return hwt_pd_writer_record(o->w, rec);
@@ -151,8 +157,134 @@ static int write_itrace_start(struct swb_out *o, pid_t pid)
 	h->type = PERF_RECORD_ITRACE_START;
 	h->size = sizeof(rec);
 	memcpy(rec + sizeof(*h), ids, 8);
-	put_sid(rec + sizeof(*h) + 8, pid, SWB_AUX_ID);
+	put_sid(rec + sizeof(*h) + 8, pid, o->aux_id);
 	return hwt_pd_writer_record(o->w, rec);
+}
+
+static bool written(const struct swb_out *o, const struct hwt_swb_map *m)
+{
+	for (size_t i = 0; i < o->written.n; i++) {
+		const struct hwt_swb_map *w = &o->written.v[i];
+		if (w->start == m->start && w->end == m->end &&
+		    !strcmp(w->path, m->path))
+			return true;
+	}
+	return false;
+}
+
+/* MMAP2 records for the executable file mappings of @maps not written
+ * yet (the vDSO has no file to decode from and stays unnamed). */
+static int write_new_mappings(struct swb_out *o, pid_t pid,
+			      const struct hwt_swb_maps *maps)
+{
+	int err;
+
+	for (size_t i = 0; i < maps->n; i++) {
+		const struct hwt_swb_map *m = &maps->v[i];
+		if (!m->exec || !m->path || written(o, m))
+			continue;
+		if ((err = write_mmap2(o, pid, m, m->path)))
+			return err;
+		void *n = realloc(o->written.v, (o->written.n + 1) *
+				  sizeof(*o->written.v));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+		o->written.v = n;
+		struct hwt_swb_map *w = &o->written.v[o->written.n];
+		*w = *m;
+		w->path = strdup(m->path);
+		if (!w->path)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+		o->written.n++;
+	}
+	return 0;
+}
+
+static int copy_record(void *arg, const struct perf_event_header *h)
+{
+	struct swb_out *o = arg;
+	return hwt_pd_writer_record(o->w, h);
+}
+
+/* The sideband the kernel wrote since the last call, or, without the
+ * kernel's event, records made from /proc/PID/maps as perf synthesizes
+ * them for a running process. */
+static int sideband(struct swb_out *o, pid_t pid, const struct hwt_swb_maps *maps)
+{
+	if (o->kernel_sideband)
+		return hwt_swb_sideband_drain(&o->sb, copy_record, o);
+	return maps ? write_new_mappings(o, pid, maps) : 0;
+}
+
+static void dummy_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->sample_period = 1;
+	a->sample_type = SWB_SAMPLE_TYPE;
+	a->sample_id_all = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->task = 1;
+	/* The same clock as the AUXTRACE references and synthesized records. */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+static int add_attrs(struct swb_out *o, const struct perf_event_attr *dummy)
+{
+	struct perf_event_attr a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = SWB_PMU_TYPE;
+	a.sample_period = 1;
+	a.sample_type = SWB_SAMPLE_TYPE;
+	a.sample_id_all = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	if ((err = hwt_pd_writer_add_attr(o->w, &a, &o->aux_id, 1, "sw_branch//u")))
+		return err;
+	return hwt_pd_writer_add_attr(o->w, dummy, &o->dummy_id, 1, "dummy:u");
+}
+
+/* At exec: the kernel's sideband event (when this machine allows it), the
+ * attributes, AUXTRACE_INFO, and the process as it is before the dynamic
+ * loader runs. */
+static int on_exec(void *arg, pid_t pid, const char *exe,
+		   const struct hwt_swb_maps *maps)
+{
+	struct swb_out *o = arg;
+	struct perf_event_attr dummy;
+	int err;
+
+	o->pid = pid;
+	dummy_attr(&dummy);
+	if (!o->opts->proc_sideband && !hwt_swb_sideband_open(&o->sb, pid, &dummy)) {
+		o->kernel_sideband = true;
+		o->dummy_id = o->sb.id;
+		/* Not an id of this capture's kernel event; perf's synthesized
+		 * branch event takes this + 1000000000. */
+		o->aux_id = o->sb.id + 1;
+	} else {
+		hwt_error_clear();
+		o->dummy_id = SWB_DUMMY_ID;
+		o->aux_id = SWB_AUX_ID;
+	}
+	if ((err = add_attrs(o, &dummy)) || (err = write_info(o->w)) ||
+	    (err = write_comm(o, pid, exe)))
+		return err;
+	return write_new_mappings(o, pid, maps);
 }
 
 static int on_start(void *arg, pid_t pid, const char *exe,
@@ -161,46 +293,17 @@ static int on_start(void *arg, pid_t pid, const char *exe,
 	struct swb_out *o = arg;
 	int err;
 
-	o->pid = pid;
-	if ((err = write_comm(o, pid, exe)))
-		return err;
-	for (size_t i = 0; i < maps->n; i++) {
-		const struct hwt_swb_map *m = &maps->v[i];
-		/* The vDSO has no file to decode from; leave it unnamed. */
-		if (m->exec && m->path && (err = write_mmap2(o, pid, m, m->path)))
-			return err;
-	}
-	if ((err = hwt_swb_maps_read(pid, &o->at_start)))
+	if ((err = sideband(o, pid, maps)))
 		return err;
 	return write_itrace_start(o, pid);
 }
 
-static bool written(const struct swb_out *o, const struct hwt_swb_map *m)
-{
-	for (size_t i = 0; i < o->at_start.n; i++) {
-		const struct hwt_swb_map *w = &o->at_start.v[i];
-		if (w->exec && w->path && w->start == m->start &&
-		    w->end == m->end && !strcmp(w->path, m->path))
-			return true;
-	}
-	return false;
-}
-
-/* Code mapped while the process was stepped (dlopen): perf time orders
- * these after the trace, but decoders build the image from every mapping
- * before they decode, as perf does at the end of a file. */
+/* Code mapped while the process was stepped (dlopen). perf time orders
+ * synthesized ones after the trace, but decoders build the image from
+ * every mapping before they decode, as perf does at the end of a file. */
 static int on_end(void *arg, pid_t pid, const struct hwt_swb_maps *maps)
 {
-	struct swb_out *o = arg;
-	int err;
-
-	for (size_t i = 0; i < maps->n; i++) {
-		const struct hwt_swb_map *m = &maps->v[i];
-		if (m->exec && m->path && !written(o, m) &&
-		    (err = write_mmap2(o, pid, m, m->path)))
-			return err;
-	}
-	return 0;
+	return sideband(arg, pid, maps);
 }
 
 /* perf's intel_bts decoder does not look at a buffer's last 24 bytes, so
@@ -231,43 +334,6 @@ static int on_record(void *arg, const uint8_t *rec)
 	if (o->len + HWT_BTS_RECORD_SIZE >= o->cap)
 		return flush_chunk(o);
 	return 0;
-}
-
-static int add_attrs(struct hwt_pd_writer *w)
-{
-	struct perf_event_attr a;
-	uint64_t id;
-	int err;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = SWB_PMU_TYPE;
-	a.sample_period = 1;
-	a.sample_type = SWB_SAMPLE_TYPE;
-	a.sample_id_all = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.disabled = 1;
-	a.enable_on_exec = 1;
-	id = SWB_AUX_ID;
-	if ((err = hwt_pd_writer_add_attr(w, &a, &id, 1, "sw_branch//u")))
-		return err;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.sample_period = 1;
-	a.sample_type = SWB_SAMPLE_TYPE;
-	a.sample_id_all = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.mmap = 1;
-	a.mmap2 = 1;
-	a.comm = 1;
-	a.task = 1;
-	id = SWB_DUMMY_ID;
-	return hwt_pd_writer_add_attr(w, &a, &id, 1, "dummy:u");
 }
 
 static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opts)
@@ -322,16 +388,14 @@ int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 		return err;
 	}
 	set_features(o.w, opts);
-	err = add_attrs(o.w);
-	if (!err)
-		err = write_info(o.w);
-	if (!err) {
-		struct hwt_swb_trace_cbs cbs = {
-			.on_start = on_start, .on_record = on_record,
-			.on_end = on_end, .arg = &o,
-		};
-		err = hwt_swb_trace(opts, &cbs, stats);
-	}
+	o.opts = opts;
+	o.sb.fd = -1;
+	struct hwt_swb_trace_cbs cbs = {
+		.on_exec = on_exec, .on_start = on_start, .on_record = on_record,
+		.on_end = on_end, .arg = &o,
+	};
+	err = hwt_swb_trace(opts, &cbs, stats);
+	stats->kernel_sideband = o.kernel_sideband;
 	if (!err)
 		err = flush_chunk(&o);
 	int cerr = hwt_pd_writer_close(o.w);
@@ -339,7 +403,8 @@ int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 		err = cerr;
 	if (err)
 		unlink(opts->output);
-	hwt_swb_maps_clear(&o.at_start);
+	hwt_swb_sideband_close(&o.sb);
+	hwt_swb_maps_clear(&o.written);
 	free(o.chunk);
 	return err;
 }

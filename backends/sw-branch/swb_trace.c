@@ -326,6 +326,15 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	if (t->mem_fd < 0)
 		return hwt_error(HWT_ERR_PERM, "%s: %s", link, strerror(errno));
 
+	struct hwt_swb_maps maps;
+	if (t->cbs->on_exec) {
+		if ((err = hwt_swb_maps_read(t->pid, &maps)))
+			return err;
+		err = t->cbs->on_exec(t->cbs->arg, t->pid, exe, &maps);
+		hwt_swb_maps_clear(&maps);
+		if (err)
+			return err;
+	}
 	if (o->start && (err = resolve(t->pid, exe, o->start, &start, false)))
 		return err;
 	bool stop_later = false;
@@ -347,7 +356,6 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	t->st->start_addr = start;
 	t->st->stop_addr = stop;
 
-	struct hwt_swb_maps maps;
 	if ((err = hwt_swb_maps_read(t->pid, &maps)))
 		return err;
 	err = t->cbs->on_start ? t->cbs->on_start(t->cbs->arg, t->pid, exe, &maps)
@@ -359,8 +367,10 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	uint64_t t0 = now_ns();
 	err = step_loop(t, start, stop, o->max_insns);
 	t->st->elapsed_ns = now_ns() - t0;
-	if (err || t->st->exited || !t->cbs->on_end)
+	if (err || !t->cbs->on_end)
 		return err;
+	if (t->st->exited)
+		return t->cbs->on_end(t->cbs->arg, t->pid, NULL);
 	if ((err = hwt_swb_maps_read(t->pid, &maps)))
 		return err;
 	err = t->cbs->on_end(t->cbs->arg, t->pid, &maps);

@@ -11,13 +11,17 @@
 #include "hwtrace/swbranch.h"
 
 struct hwt_swb_trace_cbs {
+	/* The process stopped at exec, before the dynamic loader ran: its
+	 * map then. Optional. */
+	int (*on_exec)(void *arg, pid_t pid, const char *exe,
+		       const struct hwt_swb_maps *maps);
 	/* Tracing begins: the process and its map at that moment. */
 	int (*on_start)(void *arg, pid_t pid, const char *exe,
 			const struct hwt_swb_maps *maps);
 	/* One 24-byte BTS record. */
 	int (*on_record)(void *arg, const uint8_t *rec);
-	/* Tracing ended with the process still there: its map now, for code
-	 * mapped while it was traced (dlopen). Optional. */
+	/* Tracing ended: the process's map now, for code mapped while it was
+	 * traced (dlopen), or NULL when it exited meanwhile. Optional. */
 	int (*on_end)(void *arg, pid_t pid, const struct hwt_swb_maps *maps);
 	void *arg;
 };

@@ -37,6 +37,10 @@ struct hwt_swb_opts {
 	const char *output;        /* the perf.data file to write */
 	bool quiet_child;          /* the program's stdout/stderr go to
 				      /dev/null */
+	bool proc_sideband;        /* take mappings from /proc/PID/maps only,
+				      not from the kernel's dummy event
+				      (the automatic fallback when
+				      perf_event_paranoid forbids it) */
 };
 
 struct hwt_swb_stats {
@@ -48,13 +52,17 @@ struct hwt_swb_stats {
 	int32_t pid;
 	bool stopped;          /* reached --stop (else exited or limit) */
 	bool exited;           /* the program exited while traced */
+	bool kernel_sideband;  /* MMAP2 records came from the kernel's dummy
+				  event (else from /proc/PID/maps) */
 	int exit_status;       /* its wait status when it exited */
 };
 
 /* Runs the program, traces it from start to stop, lets it run to its end
  * untraced, and writes the capture to opts->output: AUXTRACE_INFO in the
  * layout of perf's intel_bts, COMM and MMAP2 records of the process (from
- * /proc/PID/maps), ITRACE_START, and the BTS records as AUXTRACE buffers.
+ * /proc/PID/maps at exec, then from the kernel's `dummy` event on the
+ * process, or from /proc/PID/maps again where perf_event_paranoid forbids
+ * it), ITRACE_START, and the BTS records as AUXTRACE buffers.
  * @stats may be NULL. Errors: HWT_ERR_NOSUP (not x86-64), HWT_ERR_NOENT
  * (the program or a symbol was not found; the message names it),
  * HWT_ERR_PERM (ptrace refused: the message names

@@ -55,12 +55,13 @@ int main(int argc, char **argv)
 	double secs = st.elapsed_ns / 1e9;
 	fprintf(stderr, "sw_branch: pid %d, 0x%llx..0x%llx (%s), %llu "
 		"instructions, %llu branches, %llu bytes of BTS records in "
-		"%.2f s: %.0f instructions/s\n", (int)st.pid,
+		"%.2f s: %.0f instructions/s; sideband from %s\n", (int)st.pid,
 		(unsigned long long)st.start_addr,
 		(unsigned long long)st.stop_addr,
 		st.stopped ? "reached --stop" : st.exited ? "program exited" :
 		"--max reached", (unsigned long long)st.insns,
 		(unsigned long long)st.branches, (unsigned long long)st.bytes,
-		secs, secs > 0 ? st.insns / secs : 0.0);
+		secs, secs > 0 ? st.insns / secs : 0.0,
+		st.kernel_sideband ? "the kernel's dummy event" : "/proc/PID/maps");
 	return 0;
 }

@@ -299,12 +299,30 @@ static void test_main_to_exit_through_libc_decodes_without_gaps(void)
 
 /* Code loaded with dlopen while the program was stepped is in the capture
  * too: libm's cos decodes without a gap. */
-static void test_code_mapped_while_traced_decodes(void)
+/* Whether this machine lets us open a dummy event on our child
+ * (perf_event_paranoid <= 2). */
+static bool kernel_sideband_allowed(void)
+{
+	int level = 3;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 3;
+		fclose(f);
+	}
+	if (level > 2)
+		fprintf(stderr, "perf_event_paranoid is %d: the sideband comes "
+			"from /proc/PID/maps, the kernel's is not checked\n", level);
+	return level <= 2;
+}
+
+static void mapped_while_traced(bool proc_sideband)
 {
 	char *argv[] = {(char *)test_program("dl_path"), NULL};
 	struct hwt_swb_opts o = {
 		.size = sizeof(o), .argv = argv, .start = "main", .stop = "exit",
 		.output = data_path, .quiet_child = true,
+		.proc_sideband = proc_sideband,
 	};
 	struct hwt_swb_stats st;
 	int err = hwt_swb_record(&o, &st);
@@ -314,6 +332,10 @@ static void test_code_mapped_while_traced_decodes(void)
 		return;
 	}
 	CHECK(st.stopped);
+	if (proc_sideband)
+		CHECK(!st.kernel_sideband);
+	else if (kernel_sideband_allowed())
+		CHECK(st.kernel_sideband); /* libm's MMAP2 came from the kernel */
 	uint32_t type = 0;
 	uint64_t pmu = 0;
 	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
@@ -327,6 +349,16 @@ static void test_code_mapped_while_traced_decodes(void)
 	CHECK(ngot < sizeof(got) / sizeof(got[0]));
 	CHECK_U64(bad, 0);
 	CHECK_U64(insns, st.insns);
+}
+
+static void test_code_mapped_while_traced_decodes(void)
+{
+	mapped_while_traced(false);
+}
+
+static void test_code_mapped_while_traced_decodes_proc_sideband(void)
+{
+	mapped_while_traced(true);
 }
 
 static void test_unknown_symbol_is_named(void)
@@ -358,6 +390,7 @@ int main(void)
 	RUN(test_traced_path_is_the_known_path);
 	RUN(test_main_to_exit_through_libc_decodes_without_gaps);
 	RUN(test_code_mapped_while_traced_decodes);
+	RUN(test_code_mapped_while_traced_decodes_proc_sideband);
 	RUN(test_unknown_symbol_is_named);
 	unlink(data_path);
 	return hwt_test_summary();
