@@ -58,6 +58,8 @@ struct hwt_pd_reader {
 	uint8_t *aux;
 	size_t aux_cap;
 	uint64_t counts[HWT_PD_NR_COUNTED_TYPES];
+	bool select, select_other;
+	uint64_t select_mask[2];
 };
 
 static int open_error(const char *path, int err)
@@ -737,7 +739,7 @@ static int pipe_user_record(struct hwt_pd_reader *r, const uint8_t *rec,
 	return 0;
 }
 
-int hwt_pd_reader_next(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
+static int next_any(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
 {
 	const struct hwt_pd_attr *attr;
 	char label[48];
@@ -843,6 +845,38 @@ int hwt_pd_reader_next(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
 	r->win_pos += consumed;
 	r->pos += size + trailing;
 	return 1;
+}
+
+static bool selected(const struct hwt_pd_reader *r, uint32_t type)
+{
+	if (!r->select)
+		return true;
+	if (type < 128)
+		return r->select_mask[type / 64] >> (type % 64) & 1;
+	return r->select_other;
+}
+
+int hwt_pd_reader_next(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
+{
+	int n;
+
+	while ((n = next_any(r, rec)) > 0 && !selected(r, rec->type))
+		;
+	return n;
+}
+
+void hwt_pd_reader_select_types(struct hwt_pd_reader *r, const uint32_t *types,
+				size_t ntypes)
+{
+	r->select = ntypes > 0;
+	r->select_mask[0] = r->select_mask[1] = 0;
+	r->select_other = false;
+	for (size_t i = 0; i < ntypes; i++) {
+		if (types[i] < 128)
+			r->select_mask[types[i] / 64] |= 1ULL << (types[i] % 64);
+		else
+			r->select_other = true;
+	}
 }
 
 size_t hwt_pd_reader_nr_attrs(const struct hwt_pd_reader *r)

@@ -209,6 +209,14 @@ HWT_API int hwt_pd_reader_cmdline(const struct hwt_pd_reader *reader,
 HWT_API void hwt_pd_reader_set_load_aux(struct hwt_pd_reader *reader,
 					bool load);
 
+/* From now on hwt_pd_reader_next returns only records of the @ntypes
+ * types in @types (any type of 128 or more selects all such types); the
+ * others are read, counted and skipped. @ntypes 0 selects every type
+ * again. With only sideband types selected and payload loading off, the
+ * trace is never read. */
+HWT_API void hwt_pd_reader_select_types(struct hwt_pd_reader *reader,
+					const uint32_t *types, size_t ntypes);
+
 /* Reads @len bytes at file offset @offset without moving the record stream
  * (file mode only; HWT_ERR_NOSUP in pipe mode). HWT_ERR_TRUNCATED when the
  * file is shorter. */

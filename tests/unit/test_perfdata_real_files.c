@@ -166,6 +166,75 @@ static void quipper_payloads_match_ptdump(void)
 	hwt_pd_reader_free(r);
 }
 
+/* Payloads as the file holds them where perf's dump says each AUXTRACE
+ * record is (payload at offset + 0x30, "size" bytes). */
+static void payloads_are_the_file_bytes(const char *path, const char *dump)
+{
+	struct hwt_pd_reader *r = NULL;
+	struct hwt_pd_record rec;
+	struct expected e;
+	FILE *f = fopen(path, "rb");
+	size_t k = 0;
+
+	load_perf_dump(dump, &e);
+	CHECK_INT(hwt_pd_reader_open(path, &r), 0);
+	if (!r || !f)
+		return;
+	while (hwt_pd_reader_next(r, &rec) > 0) {
+		uint8_t *want;
+
+		if (rec.type != HWT_PD_RECORD_AUXTRACE)
+			continue;
+		while (k < e.nrecs && e.recs[k].type != HWT_PD_RECORD_AUXTRACE)
+			k++;
+		CHECK(k < e.nrecs);
+		if (k >= e.nrecs)
+			break;
+		want = malloc(rec.aux.size);
+		fseek(f, (long)(e.recs[k].offset + e.recs[k].size), SEEK_SET);
+		CHECK_INT(fread(want, 1, rec.aux.size, f), rec.aux.size);
+		CHECK(memcmp(rec.aux_data, want, rec.aux.size) == 0);
+		free(want);
+		k++;
+	}
+	fclose(f);
+	free(e.recs);
+	hwt_pd_reader_free(r);
+}
+
+static void payloads_match_file(void)
+{
+	payloads_are_the_file_bytes(QUIPPER, QUIPPER ".perf-report-D.txt");
+	payloads_are_the_file_bytes(SIMPLEPERF, SIMPLEPERF ".perf-report-D.txt");
+}
+
+/* Only the selected types come out; the counts still cover all (perf's
+ * stats: 10 AUX, 2 ITRACE_START, 257 in all). */
+static void select_types(void)
+{
+	struct hwt_pd_reader *r = NULL;
+	struct hwt_pd_record rec;
+	uint32_t types[] = {PERF_RECORD_AUX, PERF_RECORD_ITRACE_START};
+	uint64_t total = 0;
+	int n = 0;
+
+	CHECK_INT(hwt_pd_reader_open(QUIPPER, &r), 0);
+	if (!r)
+		return;
+	hwt_pd_reader_set_load_aux(r, false);
+	hwt_pd_reader_select_types(r, types, 2);
+	while (hwt_pd_reader_next(r, &rec) > 0) {
+		CHECK(rec.type == PERF_RECORD_AUX ||
+		      rec.type == PERF_RECORD_ITRACE_START);
+		n++;
+	}
+	CHECK_INT(n, 12);
+	for (int t = 0; t < HWT_PD_NR_COUNTED_TYPES; t++)
+		total += hwt_pd_reader_counts(r)[t];
+	CHECK_U64(total, 257);
+	hwt_pd_reader_free(r);
+}
+
 static void quipper_attrs_and_features(void)
 {
 	struct hwt_pd_reader *r = NULL;
@@ -279,6 +348,8 @@ int main(void)
 	RUN(simpleperf_records_match_perf);
 	RUN(quipper_payloads_match_ptdump);
 	RUN(quipper_attrs_and_features);
+	RUN(payloads_match_file);
+	RUN(select_types);
 	RUN(aux_queues_of_real_files);
 	RUN(simpleperf_sample_ids);
 	return hwt_test_summary();
