@@ -45,7 +45,10 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 			s->mmap2_exe++;
 		break;
 	case PERF_RECORD_EXIT:
-		if ((int)pid == s->pid)
+		/* pid, ppid, tid, ptid: the workload's main thread. Other
+		 * threads of the forked child (a sanitizer's) end at exec. */
+		memcpy(&tid, body + 8, 4);
+		if ((int)pid == s->pid && tid == pid)
 			s->exit++;
 		break;
 	case PERF_RECORD_SWITCH:
