@@ -315,11 +315,23 @@ static int flush_chunk(struct swb_out *o)
 		return 0;
 	memset(o->chunk + o->len, 0, HWT_BTS_RECORD_SIZE);
 	o->len += HWT_BTS_RECORD_SIZE;
+	/* As the kernel reports each AUX write in the data ring. */
+	uint8_t rec[sizeof(struct perf_event_header) + 24 + sizeof(struct sample_id)];
+	struct perf_event_header *h = (void *)rec;
+	uint64_t body[3] = {o->offset, o->len, 0};
+	memset(rec, 0, sizeof(rec));
+	h->type = PERF_RECORD_AUX;
+	h->size = sizeof(rec);
+	memcpy(rec + sizeof(*h), body, sizeof(body));
+	put_sid(rec + sizeof(*h) + sizeof(body), o->pid, o->aux_id);
+	int err = hwt_pd_writer_record(o->w, rec);
+	if (err)
+		return err;
 	struct hwt_pd_auxtrace aux = {
 		.size = o->len, .offset = o->offset, .reference = now_ns(),
 		.idx = 0, .tid = (uint32_t)o->pid, .cpu = (uint32_t)-1,
 	};
-	int err = hwt_pd_writer_auxtrace(o->w, &aux, o->chunk);
+	err = hwt_pd_writer_auxtrace(o->w, &aux, o->chunk);
 	o->offset += o->len;
 	o->len = 0;
 	return err;
