@@ -208,3 +208,32 @@ int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
 	}
 	return HWT_ERR_NOENT;
 }
+
+int hwt_swb_entry(const struct hwt_swb_maps *maps, const char *exe,
+		  uint64_t *addr)
+{
+	uint64_t value = 0, first = 0, base = 0;
+	bool dyn = false;
+	int ret = HWT_ERR_NOENT;
+
+	if (!load_base(maps, exe, &base))
+		return hwt_error(HWT_ERR_NOENT, "%s is not mapped", exe);
+	/* elf_symbol() with no name to find reads the header facts only. */
+	elf_symbol(exe, "", &value, &dyn, &first);
+	int fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		elf_version(EV_CURRENT);
+		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+		GElf_Ehdr eh;
+		if (elf && gelf_getehdr(elf, &eh) && eh.e_entry) {
+			*addr = dyn ? base - first + eh.e_entry : eh.e_entry;
+			ret = 0;
+		}
+		if (elf)
+			elf_end(elf);
+		close(fd);
+	}
+	if (ret)
+		return hwt_error(HWT_ERR_NOENT, "%s: no ELF entry point", exe);
+	return 0;
+}

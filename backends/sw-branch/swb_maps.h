@@ -32,4 +32,9 @@ void hwt_swb_maps_clear(struct hwt_swb_maps *maps);
 int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
 		    const char *spec, uint64_t *addr);
 
+/* The run-time address of @exe's entry point (e_entry, plus the load base
+ * of a position-independent program). Errors: HWT_ERR_NOENT. */
+int hwt_swb_entry(const struct hwt_swb_maps *maps, const char *exe,
+		  uint64_t *addr);
+
 #endif

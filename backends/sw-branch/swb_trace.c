@@ -335,8 +335,23 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 		if (err)
 			return err;
 	}
-	if (o->start && (err = resolve(t->pid, exe, o->start, &start, false)))
-		return err;
+	if (o->start) {
+		err = resolve(t->pid, exe, o->start, &start, true);
+		if (err == HWT_ERR_NOENT) {
+			/* Perhaps in a library: the loader has mapped them all
+			 * when the program's entry point runs. */
+			uint64_t entry;
+			if ((err = hwt_swb_maps_read(t->pid, &maps)))
+				return err;
+			err = hwt_swb_entry(&maps, exe, &entry);
+			hwt_swb_maps_clear(&maps);
+			if (err || (err = run_to(t, entry, "the program's entry point")))
+				return err;
+			err = resolve(t->pid, exe, o->start, &start, false);
+		}
+		if (err)
+			return err;
+	}
 	bool stop_later = false;
 	if (o->stop) {
 		err = resolve(t->pid, exe, o->stop, &stop, true);

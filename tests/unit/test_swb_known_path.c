@@ -361,6 +361,42 @@ static void test_code_mapped_while_traced_decodes_proc_sideband(void)
 	mapped_while_traced(true);
 }
 
+/* A start symbol in a library that is not mapped at exec (libc's printf)
+ * is found once the loader has run; --max ends the trace after exactly
+ * that many instructions. */
+static void test_library_start_and_instruction_limit(void)
+{
+	char *argv[] = {(char *)prog, "2", NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "printf",
+		.max_insns = 500, .output = data_path, .quiet_child = true,
+	};
+	struct hwt_swb_stats st;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	CHECK_U64(st.insns, 500);
+	CHECK(!st.stopped && !st.exited);
+	CHECK(WIFEXITED(st.exit_status) && WEXITSTATUS(st.exit_status) == 0);
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	uint64_t insns = 0, bad = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		if (got[i].type == HWT_ELEM_RANGE)
+			insns += got[i].u.range.insns;
+		else if (got[i].type == HWT_ELEM_GAP || got[i].type == HWT_ELEM_ERROR)
+			bad++;
+	}
+	CHECK_U64(insns, 500);
+	CHECK_U64(bad, 0);
+	CHECK(ngot > 0 && got[0].type == HWT_ELEM_TRACE_ON);
+	CHECK(ngot > 0 && got[ngot - 1].type == HWT_ELEM_TRACE_OFF);
+}
+
 static void test_unknown_symbol_is_named(void)
 {
 	char *argv[] = {(char *)prog, "1", NULL};
@@ -391,6 +427,7 @@ int main(void)
 	RUN(test_main_to_exit_through_libc_decodes_without_gaps);
 	RUN(test_code_mapped_while_traced_decodes);
 	RUN(test_code_mapped_while_traced_decodes_proc_sideband);
+	RUN(test_library_start_and_instruction_limit);
 	RUN(test_unknown_symbol_is_named);
 	unlink(data_path);
 	return hwt_test_summary();
