@@ -23,7 +23,24 @@ struct file_state {
 	size_t info_words;
 	bool have_info;
 	uint64_t lost_records;
+	struct hwt_pd_reader *reader; /* for the build id feature */
 };
+
+/* The build id the file's header gives for @filename, when MMAP2 did
+ * not carry one. */
+static const uint8_t *header_build_id(struct file_state *st,
+				      const char *filename, size_t *size)
+{
+	static struct hwt_pd_build_id b;
+	for (size_t i = 0; st->reader &&
+			   hwt_pd_reader_build_id(st->reader, i, &b) == 1; i++) {
+		if (b.filename && !strcmp(b.filename, filename)) {
+			*size = b.size > 20 ? 20 : b.size;
+			return b.id;
+		}
+	}
+	return NULL;
+}
 
 static int32_t pid_of(uint32_t pid)
 {
@@ -60,6 +77,8 @@ static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 	size_t n = body - fixed < sizeof(name) - 1 ? body - fixed : sizeof(name) - 1;
 	memcpy(name, p + fixed, n);
 	name[n] = 0;
+	if (!build_id && st->opts->lookup.buildid_dir)
+		build_id = header_build_id(st, name, &build_id_size);
 	int err = hwt_image_add_mapping(st->image, &st->opts->lookup, pid_of(pid),
 					start, len, pgoff, name, build_id,
 					build_id_size);
@@ -381,6 +400,7 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	err = hwt_pd_reader_open(path, &reader);
 	if (err < 0)
 		goto out;
+	st.reader = reader;
 	char cpu_model[48];
 	if (!opts.cpu_model) {
 		cpu_from_header(reader, cpu_model, sizeof(cpu_model));

@@ -21,10 +21,9 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "test_pt_capture.h"
 
 #define PTT HWT_TESTDATA "/ptt/expected"
-#define PMU_TYPE 8 /* any number: perf matches the attr to priv[0] */
-#define PID 4242
 #define MAXB 1024
 
 struct br {
@@ -47,135 +46,20 @@ static int add_branch(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-/* sample_id_all trailer for sample_type TID|TIME|CPU|IDENTIFIER. */
-static size_t put_sample_id(uint8_t *p, uint64_t time, uint64_t id)
-{
-	uint32_t pidtid[2] = {PID, PID}, cpu[2] = {0, 0};
-	memcpy(p, pidtid, 8);
-	memcpy(p + 8, &time, 8);
-	memcpy(p + 16, cpu, 8);
-	memcpy(p + 24, &id, 8);
-	return 32;
-}
-
-static void put_header(uint8_t *rec, uint32_t type, uint16_t misc, size_t size)
-{
-	struct perf_event_header h = {type, misc, (uint16_t)size};
-	memcpy(rec, &h, sizeof(h));
-}
-
 static int write_capture(const char *path, const char *bin, uint64_t org,
 			 const uint8_t *trace, size_t trace_size)
 {
-	struct hwt_pd_writer *w;
-	int err = hwt_pd_writer_open(path, &w);
-	if (err)
-		return err;
-
-	const uint64_t sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
-	struct perf_event_attr pt = {
-		.type = PMU_TYPE,
-		.size = sizeof(pt),
-		/* perf script needs the IP to print branches. */
-		.sample_type = sample_type | PERF_SAMPLE_IP,
-		.sample_id_all = 1,
-		.exclude_kernel = 1,
-		.disabled = 1,
-	};
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(dummy),
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_type = sample_type,
-		.sample_id_all = 1,
-		.mmap = 1,
-		.mmap2 = 1,
-		.comm = 1,
-		.task = 1,
-		.exclude_kernel = 1,
-	};
-	uint64_t id_pt = 1, id_dummy = 2;
-	err = hwt_pd_writer_add_attr(w, &pt, &id_pt, 1, "intel_pt//u");
-	if (!err)
-		err = hwt_pd_writer_add_attr(w, &dummy, &id_dummy, 1, "dummy:u");
-	if (!err)
-		err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUID,
-						"GenuineIntel,6,142,10",
-						sizeof("GenuineIntel,6,142,10"));
-
-	/* AUXTRACE_INFO: perf's intel_pt priv[] (intel_pt_info_fill). */
-	uint8_t rec[512];
-	uint64_t priv[17] = {0};
-	priv[0] = PMU_TYPE; /* pmu type */
-	priv[1] = 0;        /* time shift */
-	priv[2] = 1;        /* time mult */
-	priv[3] = 0;        /* time zero */
-	priv[4] = 0;        /* cap_user_time_zero */
-	priv[5] = 0x400;    /* tsc bit */
-	priv[6] = 0x800;    /* noretcomp bit */
-	priv[7] = 0;        /* have sched_switch */
-	priv[8] = 0;        /* snapshot mode */
-	priv[9] = 0;        /* per-cpu mmaps: per-thread here */
-	priv[10] = 0x200;   /* mtc bit */
-	priv[11] = 0x3c000; /* mtc freq bits */
-	priv[12] = 0;       /* tsc:ctc numerator */
-	priv[13] = 0;       /* tsc:ctc denominator */
-	priv[14] = 0x2;     /* cyc bit */
-	priv[15] = 0;       /* max non-turbo ratio */
-	priv[16] = 0;       /* filter string length */
-	size_t n = 8 + 8 + sizeof(priv);
-	put_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, n);
-	uint32_t type_res[2] = {1 /* PERF_AUXTRACE_INTEL_PT */, 0};
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-
-	/* COMM, so perf knows the thread. */
-	memset(rec, 0, sizeof(rec));
-	uint32_t pidtid[2] = {PID, PID};
-	memcpy(rec + 8, pidtid, 8);
-	memcpy(rec + 16, "ptt", 4);
-	n = 16 + 8;
-	n += put_sample_id(rec + n, 1, id_dummy);
-	put_header(rec, PERF_RECORD_COMM, 0, n);
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-
-	/* MMAP2 of the code at its org address. */
 	struct stat st;
-	if (!err && stat(bin, &st))
-		err = HWT_ERR_NOENT;
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + 8, pidtid, 8);
-	uint64_t start = org, len = (uint64_t)st.st_size, pgoff = 0;
-	memcpy(rec + 16, &start, 8);
-	memcpy(rec + 24, &len, 8);
-	memcpy(rec + 32, &pgoff, 8);
-	/* maj, min, ino, ino_generation: 24 bytes of 0 */
-	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
-	memcpy(rec + 64, prot_flags, 8);
-	size_t fn = strlen(bin) + 1;
-	memcpy(rec + 72, bin, fn);
-	n = 72 + ((fn + 7) & ~(size_t)7);
-	n += put_sample_id(rec + n, 2, id_dummy);
-	put_header(rec, PERF_RECORD_MMAP2, 0, n);
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-
-	struct hwt_pd_auxtrace aux = {
-		.size = trace_size,
-		.offset = 0,
-		.reference = 0,
-		.idx = 0,
-		.tid = PID,
-		.cpu = UINT32_MAX,
+	if (stat(bin, &st))
+		return HWT_ERR_NOENT;
+	struct pt_capture c = {
+		.code_path = bin,
+		.code_addr = org,
+		.code_size = (uint64_t)st.st_size,
+		.trace = trace,
+		.trace_size = trace_size,
 	};
-	if (!err)
-		err = hwt_pd_writer_auxtrace(w, &aux, trace);
-	int cerr = hwt_pd_writer_close(w);
-	return err ? err : cerr;
+	return pt_capture_write(path, &c);
 }
 
 /* perf script's "FLAGS FROM => TO" lines, trace starts and ends left
