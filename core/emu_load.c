@@ -107,6 +107,18 @@ static int scan(struct hwt_emu *emu, struct emu_replay_data *r,
 	if (!r->ncpus)
 		return hwt_error(HWT_ERR_FORMAT,
 				 "%s holds no AUXTRACE data: nothing to replay", path);
+	/* Streams whose AUX records carried no id take the AUX event's id
+	 * at the CPU's index (perf lists ids in CPU map order). */
+	for (int i = 0; i < r->ncpus; i++) {
+		struct emu_stream *st = hwt_emu_stream_get(emu, r->cpus[i], true);
+		size_t n = r->nids[r->aux_index], k;
+		if (!st)
+			return HWT_ERR_NOMEM;
+		if (st->id_set || !n)
+			continue;
+		k = r->cpus[i] >= 0 && (size_t)r->cpus[i] < n ? (size_t)r->cpus[i] : 0;
+		hwt_emu_stream_set_id(emu, r->cpus[i], r->ids[r->aux_index][k]);
+	}
 	return 0;
 }
 
