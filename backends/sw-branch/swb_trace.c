@@ -212,7 +212,12 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 			return err;
 		if (next == pc && cur->iclass == HWT_INSN_OTHER)
 			continue; /* a rep iteration, or a signal before it ran */
-		t->st->insns++;
+		/* An instruction that does not branch but did not fall
+		 * through never ran: a signal handler (or a fault) came
+		 * first. It runs after the handler returns. */
+		if (!(cur->iclass == HWT_INSN_OTHER && cur->len &&
+		      next != pc + cur->len))
+			t->st->insns++;
 		/* A jump to the next instruction is still a taken branch (lazy
 		 * PLT entries jump to their own next instruction). */
 		bool taken = next != pc + cur->len ||

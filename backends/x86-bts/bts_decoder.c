@@ -113,16 +113,22 @@ static int emit_range(struct bts_dec *d, uint64_t from, bool inclusive,
 	return emit(d, &e);
 }
 
+/* The kind of the branch from -> to. *async says that the instruction at
+ * @from does not branch: the CPU was interrupted (or faulted) before it
+ * ran, and runs it after the return. */
 static enum hwt_branch_kind branch_kind(struct bts_dec *d, uint64_t from,
-					uint64_t to)
+					uint64_t to, bool *async)
 {
 	struct hwt_insn insn;
 	const char *detail;
 	enum hwt_branch_kind kind = HWT_BRANCH_JUMP;
 
+	*async = false;
 	if (d->walk && !hwt_bts_walk_insn(d->walk, image_pid(d), from, &insn,
-					  &detail))
+					  &detail)) {
 		kind = hwt_insn_branch_kind(insn.iclass);
+		*async = insn.iclass == HWT_INSN_OTHER;
+	}
 	if (from < KERNEL_START && to >= KERNEL_START &&
 	    kind != HWT_BRANCH_SYSCALL)
 		kind = HWT_BRANCH_INTERRUPT;
@@ -155,12 +161,14 @@ static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
 		d->have_last = false;
 		return emit(d, &e);
 	}
-	if (d->have_last && (err = emit_range(d, rec.from, true, offset)))
+	bool async;
+	enum hwt_branch_kind kind = branch_kind(d, rec.from, rec.to, &async);
+	if (d->have_last && (err = emit_range(d, rec.from, !async, offset)))
 		return err;
 	elem_init(d, &e, HWT_ELEM_BRANCH, offset);
 	e.u.branch.from = rec.from;
 	e.u.branch.to = rec.to;
-	e.u.branch.kind = branch_kind(d, rec.from, rec.to);
+	e.u.branch.kind = kind;
 	d->have_last = true;
 	d->last_to = rec.to;
 	return emit(d, &e);

@@ -397,6 +397,61 @@ static void test_library_start_and_instruction_limit(void)
 	CHECK(ngot > 0 && got[ngot - 1].type == HWT_ELEM_TRACE_OFF);
 }
 
+/* A signal handler entered while stepping: one `interrupt` branch into
+ * sig_handler (its address from the symbol table), the interrupted
+ * instruction not counted before it, and rt_sigreturn's `syscall` branch
+ * back to exactly that instruction. Counts agree, no gap. */
+static void test_signal_handler_is_an_interrupt(void)
+{
+	const char *sp = test_program("sig_path");
+	char *argv[] = {(char *)sp, NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "main", .stop = "exit",
+		.output = data_path, .quiet_child = true,
+	};
+	struct hwt_swb_stats st;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	uint64_t handler = test_elf_sym(sp, "sig_handler");
+	uint64_t main_sym = test_elf_sym(sp, "main");
+	CHECK(handler && main_sym);
+	/* main's run-time address is where tracing started */
+	uint64_t base = st.start_addr - main_sym;
+	uint64_t insns = 0, bad = 0, interrupts = 0, back = 0, at = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		const struct hwt_elem *e = &got[i];
+		if (e->type == HWT_ELEM_RANGE)
+			insns += e->u.range.insns;
+		else if (e->type == HWT_ELEM_GAP || e->type == HWT_ELEM_ERROR)
+			bad++;
+		if (e->type != HWT_ELEM_BRANCH)
+			continue;
+		if (e->u.branch.kind == HWT_BRANCH_INTERRUPT) {
+			interrupts++;
+			at = e->u.branch.from;
+			CHECK_U64(e->u.branch.to, base + handler);
+			/* the range before it stops short of the interrupted
+			 * instruction */
+			CHECK(i > 0 && got[i - 1].type == HWT_ELEM_RANGE &&
+			      got[i - 1].u.range.end == at);
+		} else if (at && e->u.branch.kind == HWT_BRANCH_SYSCALL &&
+			   e->u.branch.to == at) {
+			back++;
+		}
+	}
+	CHECK_U64(interrupts, 1);
+	CHECK_U64(back, 1);
+	CHECK_U64(bad, 0);
+	CHECK_U64(insns, st.insns);
+}
+
 static void test_unknown_symbol_is_named(void)
 {
 	char *argv[] = {(char *)prog, "1", NULL};
@@ -428,6 +483,7 @@ int main(void)
 	RUN(test_code_mapped_while_traced_decodes);
 	RUN(test_code_mapped_while_traced_decodes_proc_sideband);
 	RUN(test_library_start_and_instruction_limit);
+	RUN(test_signal_handler_is_an_interrupt);
 	RUN(test_unknown_symbol_is_named);
 	unlink(data_path);
 	return hwt_test_summary();
