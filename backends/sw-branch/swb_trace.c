@@ -210,8 +210,11 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		uint64_t next;
 		if ((err = get_pc(t->pid, &next)))
 			return err;
-		if (next == pc && cur->iclass == HWT_INSN_OTHER)
-			continue; /* a rep iteration, or a signal before it ran */
+		/* Nothing ran: a signal stopped the process before the
+		 * instruction (it is delivered with the next step), or the
+		 * step was one iteration of a rep-prefixed instruction. */
+		if (next == pc && (sig != SIGTRAP || cur->iclass == HWT_INSN_OTHER))
+			continue;
 		/* An instruction that does not branch but did not fall
 		 * through never ran: a signal handler (or a fault) came
 		 * first. It runs after the handler returns. */
