@@ -1,7 +1,8 @@
 /* sw_branch captures as perf.data: the stepping engine's BTS records
- * become AUXTRACE buffers of a per-thread intel_bts-style event, with the
- * sideband perf itself would synthesize for an already running process
- * (COMM, MMAP2 of its executable mappings) and ITRACE_START. */
+ * become AUXTRACE buffers (each announced by a PERF_RECORD_AUX) of a
+ * per-thread intel_bts-style event; the sideband is what perf synthesizes
+ * for a process at exec (COMM, MMAP2 of its executable mappings) followed
+ * by what the kernel writes for a dummy event on it, and ITRACE_START. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,8 +376,10 @@ static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opt
 		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, len);
 }
 
-int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
+int hwt_swb_record(const struct hwt_swb_opts *opts_in,
+		   struct hwt_swb_stats *stats)
 {
+	struct hwt_swb_opts opts_copy, *opts = &opts_copy;
 	struct hwt_swb_stats local;
 	struct swb_out o = {0};
 	int err;
@@ -384,7 +387,13 @@ int hwt_swb_record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
-	if (!opts || opts->size < sizeof(*opts) || !opts->output || !opts->argv ||
+	/* Callers built against an older, shorter struct get zeroes for the
+	 * fields they do not know. */
+	memset(&opts_copy, 0, sizeof(opts_copy));
+	if (opts_in && opts_in->size)
+		memcpy(&opts_copy, opts_in, opts_in->size < sizeof(opts_copy) ?
+		       opts_in->size : sizeof(opts_copy));
+	if (!opts_in || !opts_in->size || !opts->output || !opts->argv ||
 	    !opts->argv[0])
 		return hwt_error(HWT_ERR_INVAL, "sw_branch needs options with "
 				 "size set, a program and an output file");
