@@ -219,9 +219,12 @@ int hwt_session_open(struct hwt_session *s)
 		aux = &s->attrs[s->nattrs++];
 		aux->attr = s->o.aux_attr;
 		aux->attr.size = sizeof(aux->attr);
-		aux->attr.sample_id_all = 1;
-		aux->attr.sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+		if (!s->o.aux_attr_as_is) {
+			aux->attr.sample_id_all = 1;
+			aux->attr.sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						 PERF_SAMPLE_CPU |
+						 PERF_SAMPLE_IDENTIFIER;
+		}
 		aux->attr.disabled = 1;
 		aux->attr.enable_on_exec = s->o.enable_on_exec;
 		aux->name = s->o.backend ? s->o.backend->name : "aux";

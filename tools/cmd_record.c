@@ -353,6 +353,7 @@ int cmd_record(int argc, char **argv)
 		so.os = hwt_emu_os(emu);
 		so.aux_attr = *rp.aux_attr;
 		so.aux_attr.enable_on_exec = 0;
+		so.aux_attr_as_is = true;
 		so.snapshot_size = o.snapshot_size;
 		so.backend = hwt_backend_for_auxtrace(
 			(enum hwt_auxtrace_type)((const uint32_t *)rp.auxtrace_info)[2]);
@@ -458,16 +459,11 @@ int cmd_record(int argc, char **argv)
 
 	/* Attributes, then the decoder's metadata, then data. */
 	if (emu) {
-		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++) {
-			const struct perf_event_attr *a = &rp.attrs[i];
-			const uint64_t *ids;
-			size_t nids;
-			const char *name;
-			if (a->type == rp.aux_attr->type && a->config == rp.aux_attr->config)
-				hwt_session_attr(s, 0, &a, &ids, &nids, &name);
-			ret = hwt_pd_writer_add_attr(ws.w, a, rp.ids[i], rp.nids[i],
-						     rp.names[i]);
-		}
+		/* The capture's events, ids and layouts, unchanged: its
+		 * sideband records are replayed as they were. */
+		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++)
+			ret = hwt_pd_writer_add_attr(ws.w, &rp.attrs[i], rp.ids[i],
+						     rp.nids[i], rp.names[i]);
 		if (ret >= 0)
 			ret = hwt_pd_writer_record(ws.w, rp.auxtrace_info);
 		if (ret >= 0)

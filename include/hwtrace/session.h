@@ -59,6 +59,10 @@ struct hwt_session_opts {
 	/* Snapshot mode: copy at most this many of the newest bytes; 0: all
 	 * that find_snapshot reports. */
 	uint64_t snapshot_size;
+	/* Keep aux_attr's sample_type and sample_id_all as given instead of
+	 * adding the TID, TIME, CPU and IDENTIFIER sample ids: a replay's
+	 * records must keep the layout of the file they came from. */
+	bool aux_attr_as_is;
 };
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */

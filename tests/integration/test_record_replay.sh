@@ -48,6 +48,20 @@ for rate in "" "--emulate-rate 2 -m 4,16"; do
 done
 
 
+# The sideband records keep their sample ids (cpu, time) as written.
+sids() {
+	"$HWTRACE" dump "$1" | awk '/^[0-9]+ [0-9]+ 0x[0-9a-f]+ \[/ &&
+		$5 ~ /PERF_RECORD_(MMAP2?|COMM|EXIT|SWITCH|ITRACE_START|SAMPLE)/ {
+			print $1, $2, $5 }' | sort
+}
+for f in "$PT" "$ETM"; do
+	"$HWTRACE" record --emulate "$f" -o "$TMP/sid.out" 2>/dev/null
+	sids "$f" > "$TMP/sid.want"
+	sids "$TMP/sid.out" > "$TMP/sid.got"
+	expect_eq "sideband sample ids kept ($(basename "$f"))" \
+		"$([ -s "$TMP/sid.want" ] && cmp -s "$TMP/sid.want" "$TMP/sid.got" && echo same)" same
+done
+
 # perf reads the new file: the same sideband as the original.
 sideband() {
 	perf script -D -i "$1" 2>/dev/null | grep -oE 'PERF_RECORD_(MMAP2?|COMM|EXIT|SWITCH_CPU_WIDE|ITRACE_START|SAMPLE)' | sort | uniq -c
