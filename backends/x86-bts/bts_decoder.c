@@ -4,6 +4,7 @@
  * is skipped and the overlap with the previous snapshot is dropped, as
  * perf does. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +27,11 @@ struct bts_dec {
 	int walk_err;
 	struct hwt_disasm *disasm; /* --disasm: wraps the caller's sink */
 	bool nosup_reported;
+	/* which process a stream belongs to, from the sideband */
+	int32_t (*pid_at)(void *arg, int32_t cpu, int32_t tid, uint64_t time);
+	void *pid_at_arg;
 	/* the stream */
-	int32_t cpu, tid;
+	int32_t cpu, tid, pid;
 	uint8_t pend[HWT_BTS_RECORD_SIZE];
 	size_t npend;
 	bool have_expect;
@@ -79,7 +83,7 @@ static int emit_gap(struct bts_dec *d, enum hwt_gap_reason reason,
 
 static int32_t image_pid(const struct bts_dec *d)
 {
-	return d->tid >= 0 ? d->tid : HWT_PID_ANY;
+	return d->pid;
 }
 
 /* Emits the instructions from the last branch target to @from (including
@@ -197,6 +201,12 @@ static int bts_create(const struct hwt_decode_params *params, void **priv)
 		d->sink = *params->sink;
 	d->cpu = -1;
 	d->tid = -1;
+	d->pid = HWT_PID_ANY;
+	if (params->size >= offsetof(struct hwt_decode_params, pid_at_arg) +
+			    sizeof(params->pid_at_arg)) {
+		d->pid_at = params->pid_at;
+		d->pid_at_arg = params->pid_at_arg;
+	}
 	if (params->info && params->info_words > HWT_BTS_INFO_SNAPSHOT_MODE)
 		d->snapshot = params->info[HWT_BTS_INFO_SNAPSHOT_MODE] != 0;
 	if (params->info && params->info_words < HWT_BTS_INFO_SNAPSHOT_MODE) {
@@ -402,6 +412,11 @@ static int bts_feed(void *priv, const struct hwt_aux_chunk *c)
 	}
 	d->cpu = c->cpu;
 	d->tid = c->tid;
+	/* BTS records carry no time: the buffer's reference places it. */
+	d->pid = d->pid_at ? d->pid_at(d->pid_at_arg, c->cpu, c->tid, c->reference)
+			   : HWT_PID_ANY;
+	if (d->pid == HWT_PID_ANY && c->tid >= 0)
+		d->pid = c->tid;
 	if ((err = report_nosup(d, c->offset)))
 		return err;
 	err = d->snapshot ? feed_snapshot(d, c) : feed_stream(d, c);
