@@ -59,6 +59,8 @@ struct hwt_pd_reader {
 	size_t aux_cap;
 	uint64_t counts[HWT_PD_NR_COUNTED_TYPES];
 	bool select, select_other;
+	char *owned[16];    /* event names the reader made */
+	size_t nowned;
 	uint64_t select_mask[2];
 };
 
@@ -331,6 +333,60 @@ bad:
 	     "are missing");
 }
 
+/* simpleperf names its events in the meta info feature: a key
+ * "event_type_info" whose value has lines "name,type,config". */
+static void name_attrs_simpleperf(struct hwt_pd_reader *r)
+{
+	const struct feature *f = &r->features[PD_SIMPLEPERF_FEAT_START + 1];
+	const char *p, *end, *v = NULL;
+
+	if (!f->data)
+		return;
+	p = (const char *)f->data;
+	end = p + f->size;
+	while (p < end) {
+		const char *val = memchr(p, 0, (size_t)(end - p));
+
+		if (!val || ++val >= end || !memchr(val, 0, (size_t)(end - val)))
+			return;
+		if (!strcmp(p, "event_type_info")) {
+			v = val;
+			break;
+		}
+		p = val + strlen(val) + 1;
+	}
+	while (v && *v) {
+		size_t len = strcspn(v, "\n");
+		char line[256], *c1, *c2;
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, v);
+		c1 = strchr(line, ',');
+		c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+		if (c2) {
+			/* The config there is the one asked for, before the
+			 * PMU driver's defaults: match on the type. */
+			unsigned long long type = strtoull(c1 + 1, NULL, 0);
+
+			*c1 = '\0';
+			for (size_t i = 0; i < r->nattrs; i++) {
+				struct hwt_pd_attr *a = r->attrs[i];
+
+				if (a->name || a->attr.type != type ||
+				    r->nowned == sizeof(r->owned) / sizeof(r->owned[0]))
+					continue;
+				r->owned[r->nowned] = strdup(line);
+				a->name = r->owned[r->nowned];
+				if (a->name)
+					r->nowned++;
+				break;
+			}
+		}
+		v += len;
+		if (*v == '\n')
+			v++;
+	}
+}
+
 static int read_features(struct hwt_pd_reader *r)
 {
 	uint64_t table = r->hdr.data_offset + r->hdr.data_size;
@@ -400,6 +456,7 @@ static int read_features(struct hwt_pd_reader *r)
 	}
 	free(sections);
 	name_attrs(r);
+	name_attrs_simpleperf(r);
 	return 0;
 }
 
@@ -555,6 +612,8 @@ void hwt_pd_reader_free(struct hwt_pd_reader *r)
 	}
 	for (int i = 0; i < PD_MAX_FEATURES; i++)
 		free(r->features[i].data);
+	for (size_t i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
 	free(r->attrs);
 	free(r->ids);
 	free(r->win);

@@ -151,6 +151,19 @@ static void print_features(const struct hwt_pd_reader *r)
 			break;
 		}
 		putchar('\n');
+		if (bit == 129) {
+			/* simpleperf's meta info: NUL-terminated key, value. */
+			const char *p = data, *end = p + size;
+
+			while (p < end) {
+				const char *v = memchr(p, 0, (size_t)(end - p));
+
+				if (!v || ++v >= end || !memchr(v, 0, (size_t)(end - v)))
+					break;
+				printf("#   %s = %s\n", p, v);
+				p = v + strlen(v) + 1;
+			}
+		}
 		if (bit == HWT_PD_FEAT_BUILD_ID) {
 			struct hwt_pd_build_id b;
 			int n;

@@ -339,6 +339,9 @@ static void simpleperf_sample_ids(void)
 	CHECK_INT(rec.sid.pid, 17235);
 	CHECK_INT(rec.sid.tid, 17235);
 	CHECK(hwt_pd_reader_attr_by_id(r, rec.sid.id) == hwt_pd_reader_attr(r, 0));
+	/* The file's cmdline: "simpleperf64 record -e cs-etm:u"; the
+	 * name comes from simpleperf's meta info. */
+	CHECK_STR(hwt_pd_reader_attr(r, 0)->name, "cs-etm");
 	hwt_pd_reader_free(r);
 }
 
