@@ -1,0 +1,317 @@
+/* Per-CPU Intel PT trace attributed by sideband: two processes run on
+ * cpu 0 one after the other, each with different code mapped at the same
+ * address. ITRACE_START and a SWITCH_CPU_WIDE record say who ran when;
+ * the trace's TSC packets say when each part ran. hwt_decode_file must
+ * read each part's code from its own process's mappings (the two codes
+ * have different instruction lengths, so the ranges show which was read)
+ * and give each element that process's pid/tid, and cpu 0.
+ *
+ * The trace is made with libipt's encoder; the expected ranges follow
+ * from the code bytes below and the TNT bits written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <intel-pt.h>
+
+#include "harness.h"
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+#define ORG 0x400000ull
+#define PID_A 100
+#define PID_B 200
+#define T_A 1000   /* TSC of A's part; perf time = TSC (mult 1, shift 0) */
+#define T_SWITCH 3000
+#define T_B 5000
+
+/* A: 400000 inc rax (3); 400003 jne 400000 (2); 400005 ret */
+static const uint8_t code_a[] = {0x48, 0xff, 0xc0, 0x75, 0xfb, 0xc3};
+/* B: 400000 nop; 400001 nop; 400002 jne 400000 (2); 400004 ret */
+static const uint8_t code_b[] = {0x90, 0x90, 0x75, 0xfc, 0xc3};
+
+static char tmp[] = "/tmp/hwt-pt-sideband-XXXXXX";
+
+static int enc(struct pt_encoder *e, struct pt_packet *p)
+{
+	int n = pt_enc_next(e, p);
+	memset(p, 0, sizeof(*p));
+	return n < 0;
+}
+
+/* PSB+ at @tsc with tracing off, enabled at ORG (TIP.PGE), a taken and a
+ * not-taken conditional branch, then an asynchronous disable at @end. */
+static int part(struct pt_encoder *e, uint64_t tsc, uint64_t end)
+{
+	struct pt_packet p;
+	int err = 0;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_psb;
+	err |= enc(e, &p);
+	p.type = ppt_tsc;
+	p.payload.tsc.tsc = tsc;
+	err |= enc(e, &p);
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	err |= enc(e, &p);
+	p.type = ppt_psbend;
+	err |= enc(e, &p);
+	p.type = ppt_tip_pge;
+	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ip = ORG;
+	err |= enc(e, &p);
+	p.type = ppt_tnt_8;
+	p.payload.tnt.bit_size = 2;
+	p.payload.tnt.payload = 2; /* taken, then not taken */
+	err |= enc(e, &p);
+	p.type = ppt_fup;
+	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ip = end;
+	err |= enc(e, &p);
+	p.type = ppt_tip_pgd;
+	p.payload.ip.ipc = pt_ipc_suppressed;
+	err |= enc(e, &p);
+	return err;
+}
+
+static void put_header(uint8_t *rec, uint32_t type, uint16_t misc, size_t size)
+{
+	struct perf_event_header h = {type, misc, (uint16_t)size};
+	memcpy(rec, &h, sizeof(h));
+}
+
+/* sample_id: TID, TIME, CPU, IDENTIFIER */
+static size_t sid(uint8_t *p, uint32_t pid, uint64_t time)
+{
+	uint32_t pt[2] = {pid, pid}, cpu[2] = {0, 0};
+	uint64_t id = 2;
+	memcpy(p, pt, 8);
+	memcpy(p + 8, &time, 8);
+	memcpy(p + 16, cpu, 8);
+	memcpy(p + 24, &id, 8);
+	return 32;
+}
+
+static int mmap2(struct hwt_pd_writer *w, uint32_t pid, const char *file,
+		 uint64_t len)
+{
+	uint8_t rec[512];
+	memset(rec, 0, sizeof(rec));
+	uint32_t pt[2] = {pid, pid};
+	uint64_t mm[3] = {ORG, len, 0};
+	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
+	memcpy(rec + 8, pt, 8);
+	memcpy(rec + 16, mm, 24);
+	memcpy(rec + 64, prot_flags, 8);
+	size_t fn = strlen(file) + 1, n = 72 + ((fn + 7) & ~(size_t)7);
+	memcpy(rec + 72, file, fn);
+	n += sid(rec + n, pid, 1);
+	put_header(rec, PERF_RECORD_MMAP2, 0, n);
+	return hwt_pd_writer_record(w, rec);
+}
+
+static int write_capture(const char *path, const char *file_a,
+			 const char *file_b, const uint8_t *trace, size_t size)
+{
+	struct hwt_pd_writer *w;
+	int err = hwt_pd_writer_open(path, &w);
+	if (err)
+		return err;
+	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			    PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr pt = {
+		.type = 8, .size = sizeof(pt), .config = 0x400 /* tsc */,
+		.sample_type = st | PERF_SAMPLE_IP,
+		.sample_id_all = 1, .exclude_kernel = 1, .disabled = 1,
+	};
+	struct perf_event_attr dummy = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(dummy),
+		.config = PERF_COUNT_SW_DUMMY, .sample_type = st,
+		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1,
+		.context_switch = 1, .exclude_kernel = 1,
+	};
+	uint64_t id1 = 1, id2 = 2;
+	err = hwt_pd_writer_add_attr(w, &pt, &id1, 1, "intel_pt//u");
+	if (!err)
+		err = hwt_pd_writer_add_attr(w, &dummy, &id2, 1, "dummy:u");
+	if (!err)
+		err = hwt_pd_writer_set_nr_cpus(w, 1, 1);
+	if (!err)
+		err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUID,
+						"GenuineIntel,6,142,10",
+						sizeof("GenuineIntel,6,142,10"));
+
+	uint8_t rec[512];
+	/* TIME_CONV: perf time = TSC. */
+	uint64_t conv[3] = {0, 1, 0};
+	memset(rec, 0, sizeof(rec));
+	put_header(rec, HWT_PD_RECORD_TIME_CONV, 0, 8 + sizeof(conv));
+	memcpy(rec + 8, conv, sizeof(conv));
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+	/* intel_pt_info_fill's words: time shift 0, mult 1, zero 0 with
+	 * cap_user_time_zero, so perf time == TSC; cpu-wide switch records
+	 * (have_sched_switch 3) and per-CPU mmaps. */
+	uint64_t priv[17] = {8, 0, 1, 0, 1, 0x400, 0x800, 3, 0, 1,
+			     0x200, 0x3c000, 0, 0, 0x2, 0, 0};
+	uint32_t type_res[2] = {1, 0};
+	memset(rec, 0, sizeof(rec));
+	put_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
+	memcpy(rec + 8, type_res, 8);
+	memcpy(rec + 16, priv, sizeof(priv));
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+	for (uint32_t pid = PID_A; pid <= PID_B && !err; pid += PID_B - PID_A) {
+		memset(rec, 0, sizeof(rec));
+		uint32_t pt2[2] = {pid, pid};
+		memcpy(rec + 8, pt2, 8);
+		memcpy(rec + 16, pid == PID_A ? "a" : "b", 2);
+		size_t len = 24 + sid(rec + 24, pid, 1);
+		put_header(rec, PERF_RECORD_COMM, 0, len);
+		err = hwt_pd_writer_record(w, rec);
+	}
+	if (!err)
+		err = mmap2(w, PID_A, file_a, sizeof(code_a));
+	if (!err)
+		err = mmap2(w, PID_B, file_b, sizeof(code_b));
+
+	/* ITRACE_START: A is traced on cpu 0 from time 10. */
+	memset(rec, 0, sizeof(rec));
+	uint32_t pa[2] = {PID_A, PID_A};
+	memcpy(rec + 8, pa, 8);
+	size_t n = 16 + sid(rec + 16, PID_A, 10);
+	put_header(rec, PERF_RECORD_ITRACE_START, 0, n);
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+
+	/* A switches out for B at T_SWITCH. */
+	memset(rec, 0, sizeof(rec));
+	uint32_t pb[2] = {PID_B, PID_B};
+	memcpy(rec + 8, pb, 8);
+	n = 16 + sid(rec + 16, PID_A, T_SWITCH);
+	put_header(rec, PERF_RECORD_SWITCH_CPU_WIDE, PERF_RECORD_MISC_SWITCH_OUT, n);
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+
+	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0, .tid = PID_A,
+				      .cpu = 0};
+	if (!err)
+		err = hwt_pd_writer_auxtrace(w, &aux, trace);
+	int cerr = hwt_pd_writer_close(w);
+	return err ? err : cerr;
+}
+
+struct seen {
+	char text[2048];
+};
+
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	struct seen *s = arg;
+	size_t len = strlen(s->text);
+	if (e->type == HWT_ELEM_RANGE)
+		snprintf(s->text + len, sizeof(s->text) - len,
+			 "range %llx-%llx/%llu cpu%d pid%d tid%d t%llu\n",
+			 (unsigned long long)e->u.range.start,
+			 (unsigned long long)e->u.range.end,
+			 (unsigned long long)e->u.range.insns,
+			 e->fields & HWT_FIELD_CPU ? e->cpu : -9,
+			 e->fields & HWT_FIELD_PID ? e->pid : -9,
+			 e->fields & HWT_FIELD_TID ? e->tid : -9,
+			 e->fields & HWT_FIELD_TIME ? (unsigned long long)e->time : 0);
+	else if (e->type == HWT_ELEM_BRANCH)
+		snprintf(s->text + len, sizeof(s->text) - len,
+			 "branch %llx-%llx pid%d\n",
+			 (unsigned long long)e->u.branch.from,
+			 (unsigned long long)e->u.branch.to,
+			 e->fields & HWT_FIELD_PID ? e->pid : -9);
+	else if (e->type == HWT_ELEM_GAP || e->type == HWT_ELEM_ERROR)
+		snprintf(s->text + len, sizeof(s->text) - len, "%s\n",
+			 hwt_elem_type_name(e->type));
+	return 0;
+}
+
+static void each_part_reads_its_process(void)
+{
+	char file_a[300], file_b[300], data[300];
+	snprintf(file_a, sizeof(file_a), "%s/a.bin", tmp);
+	snprintf(file_b, sizeof(file_b), "%s/b.bin", tmp);
+	snprintf(data, sizeof(data), "%s/perf.data", tmp);
+	FILE *f = fopen(file_a, "wb");
+	CHECK(f && fwrite(code_a, 1, sizeof(code_a), f) == sizeof(code_a));
+	if (f)
+		fclose(f);
+	f = fopen(file_b, "wb");
+	CHECK(f && fwrite(code_b, 1, sizeof(code_b), f) == sizeof(code_b));
+	if (f)
+		fclose(f);
+
+	static uint8_t trace[4096];
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = trace;
+	c.end = trace + sizeof(trace);
+	struct pt_encoder *e = pt_alloc_encoder(&c);
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	CHECK_INT(part(e, T_A, ORG + 5), 0);
+	CHECK_INT(part(e, T_B, ORG + 4), 0);
+	uint64_t size = 0;
+	pt_enc_get_offset(e, &size);
+	pt_free_encoder(e);
+
+	CHECK_INT(write_capture(data, file_a, file_b, trace, size), 0);
+
+	struct seen s = {{0}};
+	struct hwt_decode_opts opts = {.size = sizeof(opts)};
+	struct hwt_elem_sink sink = {collect, &s};
+	CHECK_INT(hwt_decode_file(data, &opts, &sink), 0);
+	/* A: inc, jne taken back, inc, jne not taken; disabled at 400005.
+	 * B: nop, nop, jne taken back, nop, nop, jne not taken; disabled at
+	 * 400004. */
+	CHECK_STR(s.text,
+		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
+		  "branch 400003-400000 pid100\n"
+		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
+		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n"
+		  "branch 400002-400000 pid200\n"
+		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n");
+
+	/* --tid keeps one process's part. */
+	memset(&s, 0, sizeof(s));
+	opts.filter_tid = true;
+	opts.tid = PID_B;
+	CHECK_INT(hwt_decode_file(data, &opts, &sink), 0);
+	CHECK_STR(s.text,
+		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n"
+		  "branch 400002-400000 pid200\n"
+		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n");
+
+	/* --time keeps what ran in [START, END]. */
+	memset(&s, 0, sizeof(s));
+	opts.filter_tid = false;
+	opts.filter_time = true;
+	opts.time_start = 0;
+	opts.time_end = T_SWITCH;
+	CHECK_INT(hwt_decode_file(data, &opts, &sink), 0);
+	CHECK_STR(s.text,
+		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
+		  "branch 400003-400000 pid100\n"
+		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n");
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(tmp) != NULL);
+	RUN(each_part_reads_its_process);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), getenv("HWT_KEEP") ? "true %s" : "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp);
+	return hwt_test_summary();
+}
