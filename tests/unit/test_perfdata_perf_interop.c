@@ -200,6 +200,18 @@ static void synthetic_file_reads_in_perf(void)
 	CHECK_INT(hwt_pd_writer_open(path, &w), 0);
 	if (!w)
 		return;
+	CHECK_INT(hwt_pd_writer_set_feature(w, HWT_PD_FEAT_HOSTNAME, "board7", 6), 0);
+	CHECK_INT(hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUDESC,
+					    "Test CPU @ 1GHz", 15), 0);
+	CHECK_INT(hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE,
+					    "hwtrace\0record\0--\0true", 23), 0);
+	CHECK_INT(hwt_pd_writer_set_nr_cpus(w, 8, 6), 0);
+	{
+		static const uint8_t id[20] = {0xde, 0xad, 0xbe, 0xef, 0x01};
+
+		CHECK_INT(hwt_pd_writer_add_build_id(w, -1, PERF_RECORD_MISC_USER,
+						     id, 20, "/bin/true"), 0);
+	}
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -269,6 +281,16 @@ static void synthetic_file_reads_in_perf(void)
 	CHECK_CONTAINS(out, "# arch : ");
 	CHECK_CONTAINS(out, "# cpuid : ");
 	CHECK_CONTAINS(out, "contains AUX area data");
+	CHECK_CONTAINS(out, "# hostname : board7\n");
+	CHECK_CONTAINS(out, "# cpudesc : Test CPU @ 1GHz\n");
+	CHECK_CONTAINS(out, "# cmdline : hwtrace record -- true \n");
+	CHECK_CONTAINS(out, "# nrcpus online : 6\n# nrcpus avail : 8\n");
+	free(out);
+
+	snprintf(cmd, sizeof(cmd), PERF " buildid-list -i %s", path);
+	out = run(cmd, &status);
+	CHECK_INT(status, 0);
+	CHECK_CONTAINS(out, "deadbeef01000000000000000000000000000000 /bin/true");
 	free(out);
 }
 
