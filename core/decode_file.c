@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/decode_internal.h"
+#include "core/insn.h"
 #include "hwtrace/error.h"
 
 #define MISC_SWITCH_OUT (1u << 13)
@@ -304,12 +305,21 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 								     : user_sink;
 	struct hwt_ctx_sink cs = {.next = out};
 	struct hwt_elem_sink csink = hwt_ctx_sink(&cs);
+	/* --disasm: every backend's ranges as instructions with their text. */
+	struct hwt_disasm *dis = NULL;
+	struct hwt_elem_sink dsink = csink;
+	if (opts->disasm && !opts->packets) {
+		int derr = hwt_disasm_new(st->image, &csink, &dis);
+		if (derr < 0)
+			return derr;
+		dsink = hwt_disasm_sink(dis);
+	}
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.info = st->info,
 		.info_words = st->info_words,
 		.image = st->image,
-		.sink = &csink,
+		.sink = &dsink,
 		.cpu_model = opts->cpu_model,
 		.disasm = opts->disasm,
 		.pid_at = hwt_sideband_pid_at,
@@ -318,8 +328,10 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	void *priv = NULL;
 	int err = 0;
 	bool *done = calloc(st->sb.nloss + 1, sizeof(bool));
-	if (!done)
+	if (!done) {
+		hwt_disasm_free(dis);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
 
 	if (!opts->packets) {
 		err = b->decoder->create(&params, &priv);
@@ -371,6 +383,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 out:
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
+	hwt_disasm_free(dis);
 	free(done);
 	return err;
 }

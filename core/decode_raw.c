@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include "core/decode_internal.h"
+#include "core/insn.h"
 #include "hwtrace/error.h"
 
 static int build_image(const struct hwt_decode_opts *opts,
@@ -39,6 +40,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	const struct hwt_backend *b;
 	struct hwt_mapped trace;
 	struct hwt_image *image = NULL;
+	struct hwt_disasm *dis = NULL;
 
 	if (!backend || !trace_path || (!sink && !(opts_in && opts_in->packets)))
 		return hwt_error(HWT_ERR_INVAL, "hwt_decode_raw: missing argument");
@@ -59,10 +61,21 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 
 	struct hwt_decode_filter filter = {&opts, sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	/* --disasm: every backend's ranges as instructions with their text. */
+	const struct hwt_elem_sink *inner = hwt_decode_has_filter(&opts) ? &fsink
+									  : sink;
+	struct hwt_elem_sink dsink;
+	if (opts.disasm && !opts.packets && inner) {
+		err = hwt_disasm_new(image, inner, &dis);
+		if (err < 0)
+			goto out;
+		dsink = hwt_disasm_sink(dis);
+		inner = &dsink;
+	}
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.image = image,
-		.sink = hwt_decode_has_filter(&opts) ? &fsink : sink,
+		.sink = inner,
 		.cpu_model = opts.cpu_model,
 		.raw_options = backend_options,
 		.disasm = opts.disasm,
@@ -88,6 +101,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (b->decoder->destroy)
 		b->decoder->destroy(priv);
 out:
+	hwt_disasm_free(dis);
 	hwt_image_free(image);
 	hwt_mapped_close(&trace);
 	return err < 0 ? err : 0;

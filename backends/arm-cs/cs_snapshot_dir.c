@@ -10,6 +10,7 @@
 #ifdef HWT_HAVE_OPENCSD
 #include "backends/arm-cs/cs_snapshot.h"
 #include "core/decode_internal.h"
+#include "core/insn.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
@@ -102,8 +103,17 @@ int hwt_decode_snapshot_dir(const char *dir,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
 	err = hwt_cs_snapshot_add_dumps(ss, image);
+	/* --disasm: ranges as instructions with their text. */
+	struct hwt_disasm *dis = NULL;
+	struct hwt_elem_sink dsink;
+	if (!err && opts->disasm && !opts->packets && sink &&
+	    !(err = hwt_disasm_new(image, sink, &dis))) {
+		dsink = hwt_disasm_sink(dis);
+		sink = &dsink;
+	}
 	for (size_t i = 0; i < ss->nbuffers && !err; i++)
 		err = decode_buffer(&ss->buffers[i], image, opts, sink);
+	hwt_disasm_free(dis);
 	hwt_image_free(image);
 	hwt_cs_snapshot_free(ss);
 	return err;
