@@ -51,6 +51,7 @@ struct hwt_session {
 	size_t nattrs;
 	long page;
 	bool opened, stopped;
+	bool user_disabled; /* hwt_session_enable(false): never re-enable */
 };
 
 static bool pow2(uint64_t v)
@@ -318,6 +319,7 @@ static int ioctl_all(struct hwt_session *s, struct ring *r, unsigned long req)
 
 int hwt_session_enable(struct hwt_session *s, bool enable)
 {
+	s->user_disabled = !enable;
 	for (size_t i = 0; i < s->nrings; i++) {
 		int err = ioctl_all(s, &s->rings[i], enable ? PERF_EVENT_IOC_ENABLE :
 							       PERF_EVENT_IOC_DISABLE);
@@ -435,6 +437,11 @@ static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
 	l1 = sp[0].len;
 	l2 = n == 2 ? sp[1].len : 0;
 	total = l1 + l2;
+	/* A driver that found no room disables the event without a
+	 * record (perf_aux_output_begin); a ring found three quarters full
+	 * may have been full, so enable the event again once emptied. */
+	if (total >= r->aux_len - r->aux_len / 4)
+		r->reenable = true;
 	if (!all)
 		total &= ~(uint64_t)7;
 	if (total < l1)
@@ -451,7 +458,7 @@ static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
 	if (r->next_aux > r->auxr.pos + 7)
 		r->st.unmatched++;
 reenable:
-	if (r->reenable && !s->stopped) {
+	if (r->reenable && !s->stopped && !s->user_disabled) {
 		r->reenable = false;
 		err = s->os->ops->ioctl(s->os->ctx, r->fd, PERF_EVENT_IOC_ENABLE, 0);
 		if (err < 0)

@@ -247,6 +247,17 @@ static void produce(struct emu_event *ev, uint64_t n)
 		uint64_t space = 0;
 		if (head - tail < size)
 			space = (tail - head - 1) & (size - 1);
+		if (!space) {
+			/* perf_aux_output_begin() finds no room: the event is
+			 * disabled and pollers woken, with no record. */
+			s->st.full_disables++;
+			s->st.dropped += n;
+			advance(s, n);
+			ev->enabled = false;
+			ev->kernel_disabled = true;
+			hwt_emu_wake(ev);
+			return;
+		}
 		m = n < space ? n : space;
 	}
 	if (m < n)

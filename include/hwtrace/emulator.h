@@ -10,7 +10,8 @@
  * rules:
  *   - full-trace mode (AUX mapped read-write) never passes aux_tail; when
  *     the buffer is full it writes what fits, emits PERF_RECORD_AUX with
- *     TRUNCATED and disables the event. Until the event is enabled again
+ *     TRUNCATED and disables the event; a write that finds no room at all
+ *     disables it with no record, as perf_aux_output_begin() does. Until the event is enabled again
  *     the source keeps flowing and its bytes are dropped (the traced
  *     program runs untraced), and counted;
  *   - overwrite mode (AUX mapped read-only) wraps, flags OVERWRITE;
@@ -53,6 +54,8 @@ struct hwt_emu_stats {
 	uint64_t written;       /* bytes written into the AUX buffer */
 	uint64_t dropped;       /* produced but not written */
 	uint64_t truncations;   /* PERF_RECORD_AUX with TRUNCATED */
+	uint64_t full_disables; /* writes that found no room at all: the
+				   event was disabled without a record */
 	uint64_t aux_records;   /* PERF_RECORD_AUX emitted */
 	uint64_t lost_records;  /* data-ring records that did not fit */
 	uint64_t wakeups;

@@ -33,6 +33,7 @@ struct mem_sink {
 	uint64_t next_offset;
 	uint64_t aux_flags_truncated;
 	uint32_t last_cpu, last_tid;
+	int stall_once_ms;  /* a slow writer, once */
 };
 
 static int sink_record(void *ctx, const struct perf_event_header *h)
@@ -57,6 +58,10 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 {
 	struct mem_sink *m = ctx;
 
+	if (m->stall_once_ms) {
+		usleep((useconds_t)m->stall_once_ms * 1000);
+		m->stall_once_ms = 0;
+	}
 	if (hdr->offset != m->next_offset)
 		m->offsets_contiguous = false;
 	m->next_offset = hdr->offset + hdr->size;
@@ -376,6 +381,49 @@ static void test_full_buffer_back_pressure_accounts_every_byte(void)
 	free(src);
 }
 
+/* A write that finds no room disables the event without any record (as
+ * perf_aux_output_begin does). Each write here fills the ring (8191
+ * bytes, CIRC_SPACE's most) and the writer stalls 30 ms on the first one,
+ * so the next write finds no room. The reader, having found the ring
+ * full, enables the event again once it emptied it, and the capture goes
+ * on past the first buffer's worth. */
+static void test_silent_disable_on_a_full_ring_is_undone(void)
+{
+	const uint64_t size = 2 * 4096, total = 40 * (size - 1);
+	uint8_t *src = pattern(total, 9);
+	struct hwt_emu *emu = emu_make(2u << 20, size - 1, false);
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+	struct hwt_emu_stats es;
+
+	sink_init(&m);
+	m.stall_once_ms = 30;
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, &m, 4, 2, false, NULL);
+	run_to_end(s);
+	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	CHECK_U64(es.produced, total);
+	CHECK(es.full_disables >= 1);
+	CHECK(cs.reenables >= 1);
+	CHECK(cs.aux_bytes > size);
+	CHECK_U64(cs.aux_bytes, es.written);
+	CHECK_U64(cs.aux_bytes + es.dropped, total);
+	CHECK_U64(cs.truncated, es.truncations);
+	check_bytes_against_source(emu, &m, src);
+	fprintf(stderr, "  %llu silent disables, %llu truncations, %llu "
+		"re-enables, %llu of %llu bytes captured\n",
+		(unsigned long long)es.full_disables,
+		(unsigned long long)es.truncations,
+		(unsigned long long)cs.reenables,
+		(unsigned long long)cs.aux_bytes, (unsigned long long)total);
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(&m);
+	free(src);
+}
+
 /* Overwrite mode with the core's default: the head runs free, the newest
  * buffer's worth ends at it. */
 static void test_overwrite_wrap_default_snapshot_is_newest_bytes(void)
@@ -607,6 +655,7 @@ int main(void)
 	RUN(test_data_records_straddling_the_end_arrive_intact);
 	RUN(test_zero_length_stream_gives_no_aux_data);
 	RUN(test_full_buffer_back_pressure_accounts_every_byte);
+	RUN(test_silent_disable_on_a_full_ring_is_undone);
 	RUN(test_overwrite_wrap_default_snapshot_is_newest_bytes);
 	RUN(test_overwrite_without_wrap_takes_what_was_written);
 	RUN(test_overwrite_wrap_with_find_snapshot);
