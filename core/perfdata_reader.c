@@ -203,7 +203,7 @@ static int add_attr(struct hwt_pd_reader *r, const uint8_t *attr_bytes,
 static int read_attrs(struct hwt_pd_reader *r)
 {
 	const struct hwt_pd_file_header *h = &r->hdr;
-	uint64_t n, entry = h->attr_size;
+	uint64_t n, entry = h->attr_size, ids_total = 0;
 	uint8_t *buf;
 	int err = 0;
 
@@ -244,8 +244,11 @@ static int read_attrs(struct hwt_pd_reader *r)
 		}
 		ids_off = pd_u64(buf + entry - 16);
 		ids_size = pd_u64(buf + entry - 8);
+		/* Sections of a real file do not overlap, so all ids together
+		 * fit in the file: a bound on what a corrupt header costs. */
+		ids_total += ids_size;
 		if (ids_size % 8 || ids_off + ids_size > r->file_size ||
-		    ids_off + ids_size < ids_off) {
+		    ids_off + ids_size < ids_off || ids_total > r->file_size) {
 			err = hwt_error(HWT_ERR_FORMAT, "%s: attribute %" PRIu64
 					" (byte offset %" PRIu64 ") has an id "
 					"section at %" PRIu64 " of %" PRIu64
@@ -389,7 +392,7 @@ static void name_attrs_simpleperf(struct hwt_pd_reader *r)
 
 static int read_features(struct hwt_pd_reader *r)
 {
-	uint64_t table = r->hdr.data_offset + r->hdr.data_size;
+	uint64_t table = r->hdr.data_offset + r->hdr.data_size, total = 0;
 	unsigned int nfeat = 0, k = 0;
 	uint8_t *sections;
 
@@ -423,9 +426,10 @@ static int read_features(struct hwt_pd_reader *r)
 		f->offset = pd_u64(sections + k * PD_SECTION_SIZE);
 		f->size = pd_u64(sections + k * PD_SECTION_SIZE + 8);
 		k++;
+		total += f->size;
 		if (f->size > MAX_FEATURE_SIZE ||
 		    f->offset + f->size > r->file_size ||
-		    f->offset + f->size < f->offset) {
+		    f->offset + f->size < f->offset || total > r->file_size) {
 			char msg[256];
 
 			snprintf(msg, sizeof(msg), "feature %u (%s) at byte "
