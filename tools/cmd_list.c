@@ -161,6 +161,9 @@ static void explain_none(const struct hwt_pmu_list *list)
 	       "replays real trace\n    through the same capture path\n"
 	       "  - hwtrace config check --sysfs DIR: check profiles against "
 	       "another machine's sysfs\n");
+	const struct hwt_backend *swb = hwt_backend_find("sw_branch");
+	if (swb)
+		printf("  - %s: %s\n", swb->name, swb->description);
 }
 
 int cmd_list(int argc, char **argv)

@@ -10,11 +10,9 @@ const struct hwt_backend hwt_backend_sw_branch = {
 	.pmu_name = NULL,
 	/* The rate: swb_demo 3000 traced from main to exit (265,563
 	 * instructions) on a 2-core AMD EPYC VM; see docs/sw-branch.md. */
-	.description = "software branch tracer for machines without trace "
-		       "hardware: steps the program under ptrace and writes "
-		       "Intel BTS records; slow, every instruction traps "
-		       "(80,000 to 145,000 instructions/s measured), so trace "
-		       "from --start to --stop",
+	.description = "software branch tracer (ptrace single-step, Intel "
+		       "BTS records); slow: every instruction traps, "
+		       "80,000 to 145,000 instructions/s measured",
 	.auxtrace_type = HWT_AUXTRACE_INTEL_BTS,
 	.aux_sampling = false,
 	.record = &hwt_swb_record_ops,
