@@ -113,18 +113,26 @@ struct hwt_pd_record {
 
 struct hwt_pd_reader;
 
-/* Opens @path ("-" for standard input, pipe mode). Reads the header, the
- * attributes and the feature sections. Errors: HWT_ERR_NOENT, HWT_ERR_PERM,
- * HWT_ERR_FORMAT (not a perf.data file; big-endian files are named as
- * such), HWT_ERR_TRUNCATED; each message names the file and byte offset. */
+/* Opens @path ("-" for standard input, pipe mode; a FIFO or a file holding
+ * pipe-mode data works too). Reads the header, the attributes and the
+ * feature sections; records are then streamed through a fixed window, so
+ * memory does not grow with the file. @path is copied. Errors:
+ * HWT_ERR_NOENT, HWT_ERR_PERM, HWT_ERR_IO, HWT_ERR_NOMEM, HWT_ERR_FORMAT
+ * (not a perf.data file; big-endian files are named as such),
+ * HWT_ERR_TRUNCATED; each message names the file and byte offset. Missing
+ * or damaged feature sections do not fail the open: see
+ * hwt_pd_reader_warning. */
 HWT_API int hwt_pd_reader_open(const char *path, struct hwt_pd_reader **out);
 
 /* Closes the file; NULL is a no-op. */
 HWT_API void hwt_pd_reader_free(struct hwt_pd_reader *reader);
 
 /* Reads the next record. Returns 1 with *rec filled, 0 at the end of the
- * data, or a negative error (HWT_ERR_TRUNCATED, HWT_ERR_FORMAT) naming the
- * file, offset and record type; records before it were valid. */
+ * data, or a negative error (HWT_ERR_TRUNCATED, HWT_ERR_FORMAT, HWT_ERR_IO,
+ * HWT_ERR_NOMEM, HWT_ERR_NOSUP for zstd-compressed records) naming the
+ * file, byte offset and record type; records before it were valid, and
+ * the same error is returned from then on. In pipe mode ATTR and FEATURE
+ * records also add events and features to the reader. */
 HWT_API int hwt_pd_reader_next(struct hwt_pd_reader *reader,
 			       struct hwt_pd_record *rec);
 
@@ -292,31 +300,43 @@ HWT_API void hwt_pd_aux_queues_free(struct hwt_pd_aux_queues *q);
 
 struct hwt_pd_writer;
 
-/* Creates @path (truncating it). The header is kept valid as data is
- * written, so a capture cut short still reads. Errors: HWT_ERR_IO,
+/* Creates @path (truncating it, mode 0600 as perf does). The header is
+ * kept valid as data is written: records are buffered and written, with
+ * the header's data size, at every FINISHED_ROUND, flush and full buffer,
+ * so a capture killed without close reads up to there. After the first
+ * failed write every call returns the same error. Errors: HWT_ERR_IO,
  * HWT_ERR_PERM, HWT_ERR_NOMEM; the message names the file. */
 HWT_API int hwt_pd_writer_open(const char *path, struct hwt_pd_writer **out);
 
-/* Declares an event; must come before the first record. @attr, @ids and
- * @name are copied. */
+/* Declares an event; must come before the first record (else
+ * HWT_ERR_INVAL). @attr, @ids and @name are copied; @name goes to the
+ * event_desc feature. attr.size is written as this header's size. */
 HWT_API int hwt_pd_writer_add_attr(struct hwt_pd_writer *writer,
 				   const struct perf_event_attr *attr,
 				   const uint64_t *ids, size_t nids,
 				   const char *name);
 
-/* Appends a record (header included, size from its header). ENOSPC gives
- * HWT_ERR_NOSPC naming the file and how many bytes were kept. */
+/* Appends a record (header included, size from its header, a multiple
+ * of 8). Records with a payload after them (AUXTRACE, TRACING_DATA) are
+ * refused with HWT_ERR_INVAL. @record is copied. ENOSPC (or EDQUOT) gives
+ * HWT_ERR_NOSPC naming the file and how many bytes of records were kept:
+ * whole records only, the header describing them; the capture must end. */
 HWT_API int hwt_pd_writer_record(struct hwt_pd_writer *writer,
 				 const void *record);
 
-/* Appends an AUXTRACE record and its payload, padded to 8 bytes, and
- * indexes it for the auxtrace feature section. */
+/* Appends an AUXTRACE record and its payload, padded to 8 bytes (the
+ * record's size field says the padded size, as perf writes it), and
+ * indexes it for the auxtrace feature section. @data holds aux->size
+ * bytes and is copied. Errors as hwt_pd_writer_record. */
 HWT_API int hwt_pd_writer_auxtrace(struct hwt_pd_writer *writer,
 				   const struct hwt_pd_auxtrace *aux,
 				   const void *data);
 
 /* Sets a string feature (hostname, osrelease, arch, cpudesc, cpuid,
- * version) or, for HWT_PD_FEAT_CMDLINE, the command line joined by NULs. */
+ * version) or, for HWT_PD_FEAT_CMDLINE, the command line joined by NULs.
+ * @data is copied. Features not set describe this machine (uname,
+ * /proc/cpuinfo, the calling process's command line). Other features:
+ * HWT_ERR_INVAL. */
 HWT_API int hwt_pd_writer_set_feature(struct hwt_pd_writer *writer,
 				      enum hwt_pd_feature feature,
 				      const void *data, size_t size);
@@ -364,8 +384,11 @@ HWT_API int hwt_pd_writer_flush(struct hwt_pd_writer *writer);
 /* Bytes of data section written (and kept) so far. */
 HWT_API uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *writer);
 
-/* Writes the feature sections and the final header, then closes the file.
- * Frees the writer even on error. */
+/* Flushes, writes the feature sections (build ids, hostname, osrelease,
+ * version, arch, nrcpus, cpudesc, cpuid, cmdline, event_desc, and the
+ * auxtrace index when there are AUXTRACE records) and the final header,
+ * then closes the file. Frees the writer even on error; NULL is a no-op.
+ * After a full disk the file keeps its records and lacks the features. */
 HWT_API int hwt_pd_writer_close(struct hwt_pd_writer *writer);
 
 #ifdef __cplusplus
