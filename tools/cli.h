@@ -3,6 +3,7 @@
 #ifndef HWT_TOOLS_CLI_H
 #define HWT_TOOLS_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit codes. */
@@ -28,5 +29,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Whether argv holds -h or --help before a "--". */
 int cli_wants_help(int argc, char **argv);
+
+/* hwtrace record -e sw_branch (tools/cmd_record_swb.c): whether the
+ * record command line names the sw_branch event, and its handler. */
+bool cli_record_is_sw_branch(int argc, char **argv);
+int cmd_record_sw_branch(int argc, char **argv);
 
 #endif

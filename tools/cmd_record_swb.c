@@ -1,0 +1,118 @@
+/* hwtrace record -e sw_branch: the software branch tracer. The program is
+ * stepped under ptrace from --start to --stop and its branches written as
+ * Intel BTS records into a perf.data file (hwt_swb_record). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hwtrace/error.h"
+#include "hwtrace/swbranch.h"
+
+static const char *event_arg(int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+
+	if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && *i + 1 < argc)
+		return argv[++*i];
+	if (!strncmp(a, "--event=", 8))
+		return a + 8;
+	if (!strncmp(a, "-e", 2) && a[2])
+		return a + 2;
+	return NULL;
+}
+
+static bool is_sw_branch(const char *ev)
+{
+	/* "sw_branch", "sw_branch//", "sw_branch//u" */
+	return !strncmp(ev, "sw_branch", 9) && (!ev[9] || ev[9] == '/');
+}
+
+bool cli_record_is_sw_branch(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *ev = event_arg(argc, argv, &i);
+		if (ev && is_sw_branch(ev))
+			return true;
+	}
+	return false;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
+		"[--max N] [-o FILE] -- CMD [ARGS]\n\n"
+		"Records the branches of CMD without trace hardware, by stepping "
+		"it under\nptrace, into a perf.data file of Intel BTS records "
+		"(hwtrace decode and\nperf script --itrace=b read it). Slow: every "
+		"instruction traps (about\n80,000 to 145,000 instructions/s), so "
+		"trace only from --start to --stop.\n\n"
+		"  --start SYM     start stepping at a symbol (main, parse+0x10) or "
+		"an address\n                  (0x4011d0); default: the first "
+		"instruction after exec\n"
+		"  --stop SYM      stop there (a library's symbol too: exit); "
+		"default: at exit\n"
+		"  --max N         stop after N instructions\n"
+		"  -o, --output FILE  output file (default perf.data)\n"
+		"  -q, --quiet     the program's output goes to /dev/null\n");
+}
+
+int cmd_record_sw_branch(int argc, char **argv)
+{
+	struct hwt_swb_opts o = {.size = sizeof(o), .output = "perf.data"};
+	struct hwt_swb_stats st;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (event_arg(argc, argv, &i))
+			continue;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
+			o.output = argv[++i];
+		else if (!strcmp(a, "--start") && i + 1 < argc)
+			o.start = argv[++i];
+		else if (!strcmp(a, "--stop") && i + 1 < argc)
+			o.stop = argv[++i];
+		else if (!strcmp(a, "--max") && i + 1 < argc) {
+			char *end;
+			o.max_insns = strtoull(argv[++i], &end, 0);
+			if (*end || !o.max_insns)
+				return cli_usage_error("record", "--max %s: want a "
+						       "number of instructions",
+						       argv[i]);
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+			o.quiet_child = true;
+		else if (a[0] == '-')
+			return cli_usage_error("record", "%s does not apply to "
+					       "-e sw_branch (it takes --start, "
+					       "--stop, --max, -o, -q)", a);
+		else
+			break;
+	}
+	if (i >= argc)
+		return cli_usage_error("record", "-e sw_branch needs a command "
+				       "to run after --");
+	o.argv = argv + i;
+	int err = hwt_swb_record(&o, &st);
+	if (err)
+		return cli_report(err);
+	double secs = st.elapsed_ns / 1e9;
+	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
+		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "
+		"from %s\nhwtrace record: wrote %s\n", st.insns, st.branches,
+		secs, secs > 0 ? st.insns / secs : 0.0,
+		st.stopped ? "stopped at --stop" : st.exited ?
+		"the program exited" : "--max reached",
+		st.kernel_sideband ? "the kernel" : "/proc/PID/maps", o.output);
+	return EXIT_OK;
+}
