@@ -1,7 +1,6 @@
 /* perf.data captures: sideband to memory image and task context, AUXTRACE
  * buffers to per-CPU (or per-thread) queues, then each queue through the
  * backend that the AUXTRACE_INFO names. */
-#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@ struct file_state {
 	bool have_info;
 	uint64_t lost_records;
 	struct hwt_pd_reader *reader; /* for the build id feature */
+	bool kernel_added;
 };
 
 /* The build id the file's header gives for @filename, when MMAP2 did
@@ -78,6 +78,18 @@ static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 	size_t n = body - fixed < sizeof(name) - 1 ? body - fixed : sizeof(name) - 1;
 	memcpy(name, p + fixed, n);
 	name[n] = 0;
+	/* The kernel: kcore (added after all records, so it wins) or a
+	 * vmlinux placed where this record says the kernel ran. */
+	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
+		if (st->opts->kcore)
+			return 0;
+		if (st->opts->lookup.vmlinux && !st->kernel_added) {
+			st->kernel_added = true;
+			return hwt_decode_add_vmlinux(st->image,
+						      st->opts->lookup.vmlinux,
+						      start);
+		}
+	}
 	if (!build_id && st->opts->lookup.buildid_dir)
 		build_id = header_build_id(st, name, &build_id_size);
 	int err = hwt_image_add_mapping(st->image, &st->opts->lookup, pid_of(pid),
@@ -223,35 +235,6 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 	default:
 		return 0;
 	}
-}
-
-/* The kernel's code from a kcore copy (perf's --kcore DIR): its PT_LOAD
- * segments, mapped for every process. */
-static int add_kcore(struct hwt_image *image, const char *dir)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/kcore", dir);
-	struct hwt_mapped m;
-	int err = hwt_mapped_open(&m, path, "--kcore");
-	if (err < 0)
-		return err;
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m.data;
-	if (m.size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_phoff > m.size ||
-	    (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > m.size - eh->e_phoff) {
-		hwt_mapped_close(&m);
-		return hwt_error(HWT_ERR_FORMAT, "%s: not a 64-bit ELF core file",
-				 path);
-	}
-	const Elf64_Phdr *ph = (const Elf64_Phdr *)(m.data + eh->e_phoff);
-	for (unsigned i = 0; i < eh->e_phnum && err >= 0; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_filesz)
-			err = hwt_image_add_file(image, HWT_PID_ANY, ph[i].p_vaddr,
-						 ph[i].p_filesz, path,
-						 ph[i].p_offset);
-	hwt_mapped_close(&m);
-	return err;
 }
 
 /* The traced CPU from the cpuid feature ("GenuineIntel,6,78,3"), as
@@ -407,8 +390,6 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	st.image = hwt_image_new();
 	if (!st.image)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the image");
-	if (opts.kcore && (err = add_kcore(st.image, opts.kcore)) < 0)
-		goto out;
 
 	err = hwt_pd_reader_open(path, &reader);
 	if (err < 0)
@@ -439,6 +420,8 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		}
 	}
 
+	if (opts.kcore && (err = hwt_decode_add_kcore(st.image, opts.kcore)) < 0)
+		goto out;
 	if (!st.have_info) {
 		err = hwt_error(HWT_ERR_NOENT,
 				"%s holds no AUXTRACE_INFO record: it was not "

@@ -44,6 +44,14 @@ int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 
 #endif
 
+/* The kernel's code: the PT_LOAD segments of DIR/kcore at their
+ * addresses, or of a vmlinux moved so that its first executable segment
+ * starts at @text_start (the kernel MMAP record's start). Errors name the
+ * option and file: HWT_ERR_NOENT, HWT_ERR_FORMAT, HWT_ERR_IO. */
+int hwt_decode_add_kcore(struct hwt_image *image, const char *dir);
+int hwt_decode_add_vmlinux(struct hwt_image *image, const char *path,
+			   uint64_t text_start);
+
 /* --- perf.data pipeline --- */
 
 /* Who ran on a CPU from a time on (ITRACE_START, SWITCH, SWITCH_CPU_WIDE). */

@@ -108,7 +108,12 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 		err = hwt_pd_writer_record(w, rec);
 
 	memset(rec, 0, sizeof(rec));
-	memcpy(rec + 8, pidtid, 8);
+	/* The kernel's mapping belongs to no process (pid -1), as perf
+	 * writes it. */
+	uint32_t map_pid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
+	if (!strncmp(c->code_path, "[kernel", 7))
+		map_pid[0] = map_pid[1] = UINT32_MAX;
+	memcpy(rec + 8, map_pid, 8);
 	uint64_t mm[3] = {c->code_addr, c->code_size, 0};
 	memcpy(rec + 16, mm, sizeof(mm));
 	uint16_t misc = 0;

@@ -1,9 +1,11 @@
 /* hwt_decode_file finds the traced code the way perf does, from the
  * capture's MMAP2 records: under --symfs, in a --buildid-dir cache by the
- * build id in MMAP2 or in the header's build id feature. The decoded
+ * build id in MMAP2 or in the header's build id feature; the kernel's from
+ * a --kcore copy or a --vmlinux moved to where the kernel's mapping was. The decoded
  * instruction addresses then equal ptxed's expectation for the stream.
  * Code that cannot be found gives gaps, and only the first names the
  * missing file. */
+#include <elf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,12 +106,13 @@ static void mkdirs(const char *path)
 	mkdir(buf, 0700);
 }
 
-static void write_capture(const char *data, bool mmap_bid, bool header_bid)
+static void write_capture_named(const char *data, const char *name,
+				bool mmap_bid, bool header_bid)
 {
 	struct stat st;
 	CHECK_INT(stat(PTT "/psb-tnt-psb.bin", &st), 0);
 	struct pt_capture c = {
-		.code_path = MISSING,
+		.code_path = name,
 		.code_addr = ORG,
 		.code_size = (uint64_t)st.st_size,
 		.build_id = mmap_bid ? bid : NULL,
@@ -119,6 +122,103 @@ static void write_capture(const char *data, bool mmap_bid, bool header_bid)
 		.trace_size = trace_size,
 	};
 	CHECK_INT(pt_capture_write(data, &c), 0);
+}
+
+static void write_capture(const char *data, bool mmap_bid, bool header_bid)
+{
+	write_capture_named(data, MISSING, mmap_bid, header_bid);
+}
+
+/* An ELF file whose one executable PT_LOAD holds the stream's code at
+ * @vaddr. */
+static void write_elf(const char *path, uint64_t vaddr)
+{
+	uint8_t code[64];
+	FILE *f = fopen(PTT "/psb-tnt-psb.bin", "rb");
+	size_t n = f ? fread(code, 1, sizeof(code), f) : 0;
+	if (f)
+		fclose(f);
+	Elf64_Ehdr eh = {
+		.e_ident = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64,
+			    ELFDATA2LSB, EV_CURRENT},
+		.e_type = ET_CORE,
+		.e_machine = EM_X86_64,
+		.e_version = EV_CURRENT,
+		.e_phoff = sizeof(Elf64_Ehdr),
+		.e_ehsize = sizeof(Elf64_Ehdr),
+		.e_phentsize = sizeof(Elf64_Phdr),
+		.e_phnum = 1,
+	};
+	Elf64_Phdr ph = {
+		.p_type = PT_LOAD,
+		.p_flags = PF_R | PF_X,
+		.p_offset = 0x1000,
+		.p_vaddr = vaddr,
+		.p_filesz = n,
+		.p_memsz = n,
+	};
+	static uint8_t file[0x1000 + 64];
+	memset(file, 0, sizeof(file));
+	memcpy(file, &eh, sizeof(eh));
+	memcpy(file + sizeof(eh), &ph, sizeof(ph));
+	memcpy(file + 0x1000, code, n);
+	f = fopen(path, "wb");
+	CHECK(f && fwrite(file, 1, 0x1000 + n, f) == 0x1000 + n);
+	if (f)
+		fclose(f);
+}
+
+static void kernel_code_from_kcore_and_vmlinux(void)
+{
+	char data[256], dir[256], path[300], want[2048];
+	struct got g;
+	expected_addrs(want, sizeof(want));
+	snprintf(data, sizeof(data), "%s/kernel.data", tmp);
+	write_capture_named(data, "[kernel.kallsyms]_text", false, false);
+
+	/* No kernel image: a gap naming the kernel. */
+	CHECK_INT(decode(data, NULL, &g), 0);
+	CHECK_STR(g.addrs, "");
+	CHECK_CONTAINS(g.detail, "[kernel.kallsyms]_text not found");
+
+	/* kcore: its segments at their addresses. */
+	snprintf(dir, sizeof(dir), "%s/kcore-dir", tmp);
+	mkdirs(dir);
+	snprintf(path, sizeof(path), "%s/kcore", dir);
+	write_elf(path, ORG);
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .disasm = true,
+				       .kcore = dir};
+	opts.lookup.size = sizeof(opts.lookup);
+	struct hwt_elem_sink sink = {collect, &g};
+	memset(&g, 0, sizeof(g));
+	CHECK_INT(hwt_decode_file(data, &opts, &sink), 0);
+	CHECK_STR(g.addrs, want);
+	CHECK_INT(g.gaps, 0);
+
+	/* vmlinux linked at 0xffffffff81000000, run (KASLR) at ORG. */
+	snprintf(path, sizeof(path), "%s/vmlinux", tmp);
+	write_elf(path, 0xffffffff81000000ull);
+	struct hwt_image_lookup lookup = {.vmlinux = path};
+	CHECK_INT(decode(data, &lookup, &g), 0);
+	CHECK_STR(g.addrs, want);
+	CHECK_INT(g.gaps, 0);
+
+	/* A kcore that is not ELF is an error naming it. */
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs("not elf", f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/kcore", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("not elf", f);
+		fclose(f);
+	}
+	memset(&g, 0, sizeof(g));
+	CHECK_INT(hwt_decode_file(data, &opts, &sink), HWT_ERR_FORMAT);
+	CHECK_CONTAINS(hwt_errmsg(), "--kcore");
+	CHECK_CONTAINS(hwt_errmsg(), path);
 }
 
 static void code_found_under_symfs(void)
@@ -189,6 +289,7 @@ int main(void)
 	RUN(code_found_under_symfs);
 	RUN(code_found_by_build_id);
 	RUN(missing_code_named_once);
+	RUN(kernel_code_from_kcore_and_vmlinux);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
