@@ -307,9 +307,8 @@ static int run(struct args *a, const struct hwt_elem_sink *sink)
 	if (a->file)
 		return hwt_decode_file(a->file, &a->opts, sink);
 
+	/* parse_args checked the form. */
 	char *colon = strchr(a->raw, ':');
-	if (!colon || colon == a->raw || !colon[1])
-		return -1000;
 	*colon = 0;
 	char *options = strchr(a->raw, ',');
 	if (options)
