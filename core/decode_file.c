@@ -278,6 +278,25 @@ static int flush_losses(struct file_state *st, int32_t cpu, uint64_t upto,
 	return 0;
 }
 
+/* Per-CPU trace without switch records cannot follow the scheduler: say
+ * so once, as perf does, in the stream itself. */
+static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out)
+{
+	bool per_cpu = false;
+	for (size_t i = 0; i < st->queues.n; i++)
+		per_cpu |= st->queues.q[i].cpu != (int32_t)UINT32_MAX;
+	if (!per_cpu || st->sb.have_switch)
+		return 0;
+	struct hwt_elem e;
+	memset(&e, 0, sizeof(e));
+	e.type = HWT_ELEM_ERROR;
+	e.u.error.message =
+		"per-CPU trace without context-switch records: elements are "
+		"attributed to the task that started tracing on each CPU (record "
+		"with context_switch sideband, as perf record does by default)";
+	return out->emit(out->arg, &e);
+}
+
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			 const struct hwt_elem_sink *user_sink)
 {
@@ -318,6 +337,9 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 
 	if (!opts->packets) {
 		err = b->decoder->create(&params, &priv);
+		if (err < 0)
+			goto out;
+		err = warn_no_switch(st, out);
 		if (err < 0)
 			goto out;
 	}
