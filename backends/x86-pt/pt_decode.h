@@ -111,7 +111,6 @@ struct pt_dec {
 	bool pend_op_valid;
 	uint8_t pend_len;      /* its length, 0 when unknown */
 	bool timing;           /* the trace has time: ask for it per block */
-	bool synced;           /* just synchronised: flow restarts here */
 	/* Whose memory image the block decoder reads. */
 	struct pt_block_decoder *dec;
 	int32_t img_pid;

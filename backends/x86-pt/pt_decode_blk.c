@@ -255,16 +255,6 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 		set_time(d, tsc);
 
 	resolve_pending(d, b->ip, true);
-	if (d->synced) {
-		/* Decoding (re)starts here after a PSB, as perf's "tr strt". */
-		struct hwt_elem e;
-		memset(&e, 0, sizeof(e));
-		e.type = HWT_ELEM_TRACE_ON;
-		e.fields = HWT_FIELD_AT;
-		e.u.trace.at = b->ip;
-		d->synced = false;
-		emit(d, &e);
-	}
 
 	enum hwt_isa isa = isa_of(b->mode);
 	uint8_t code[pt_max_insn_size];
@@ -316,7 +306,6 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 	e.fields = 0;
 	switch (ev->type) {
 	case ptev_enabled:
-		d->synced = false;
 		d->pend = false;
 		e.type = HWT_ELEM_TRACE_ON;
 		if (!ev->ip_suppressed) {
@@ -326,7 +315,6 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_disabled:
-		d->synced = false;
 		/* Tracing stopped on a branch: its target, when the packet or
 		 * the instruction gives it. */
 		resolve_pending(d, ev->variant.disabled.ip, !ev->ip_suppressed);
@@ -338,7 +326,6 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_async_disabled:
-		d->synced = false;
 		resolve_pending(d, ev->variant.async_disabled.at, true);
 		e.type = HWT_ELEM_TRACE_OFF;
 		e.fields |= HWT_FIELD_AT;
@@ -357,7 +344,6 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_overflow:
-		d->synced = false;
 		d->pend = false;
 		e.type = HWT_ELEM_GAP;
 		e.u.gap.reason = HWT_GAP_OVERFLOW;
@@ -366,7 +352,6 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_stop:
-		d->synced = false;
 		d->pend = false;
 		e.type = HWT_ELEM_TRACE_OFF;
 		emit(d, &e);
@@ -500,7 +485,6 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 				 at > from ? at - from : 0, detail);
 		if (status < 0 || d->stop)
 			break;
-		d->synced = true;
 		if (!d->timing) {
 			uint64_t tsc;
 			uint32_t lost_mtc, lost_cyc;
