@@ -278,6 +278,18 @@ static int flush_losses(struct file_state *st, int32_t cpu, uint64_t upto,
 	return 0;
 }
 
+/* The trace event: the first attribute of a dynamic PMU (the hardware
+ * events perf knows by fixed type numbers are never AUX events). */
+static const struct perf_event_attr *aux_attr(const struct hwt_pd_reader *r)
+{
+	for (size_t i = 0; r && i < hwt_pd_reader_nr_attrs(r); i++) {
+		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
+		if (a && a->attr.type >= PERF_TYPE_MAX)
+			return &a->attr;
+	}
+	return NULL;
+}
+
 /* Per-CPU trace without switch records cannot follow the scheduler: say
  * so once, as perf does, in the stream itself. */
 static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out)
@@ -326,6 +338,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		.disasm = opts->disasm,
 		.pid_at = hwt_sideband_pid_at,
 		.pid_at_arg = &st->sb,
+		.aux_attr = aux_attr(st->reader),
 	};
 	void *priv = NULL;
 	int err = 0;

@@ -159,9 +159,14 @@ int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
 		config->cpuid_0x15_eax = (uint32_t)info[PT_INFO_TSC_CTC_D];
 		config->cpuid_0x15_ebx = (uint32_t)info[PT_INFO_TSC_CTC_N];
 		config->nom_freq = (uint8_t)info[PT_INFO_MAX_NONTURBO_RATIO];
-		/* The MTC period lives in the event's config, which the info
-		 * does not carry: assume perf's default, mtc_period=3. */
-		if (info[PT_INFO_MTC_FREQ_BITS] && info[PT_INFO_MTC_BIT])
+		/* The MTC period lives in the event's config (mtc_period=, in
+		 * the bits the info names); perf's default is 3. */
+		uint64_t bits = info[PT_INFO_MTC_FREQ_BITS];
+		const struct perf_event_attr *attr = params->aux_attr;
+		if (attr && bits && (attr->config & info[PT_INFO_MTC_BIT]))
+			config->mtc_freq = (uint8_t)((attr->config & bits) >>
+						     __builtin_ctzll(bits));
+		else if (!attr && bits && info[PT_INFO_MTC_BIT])
 			config->mtc_freq = 3;
 	}
 	if (params->raw_options && params->raw_options[0])

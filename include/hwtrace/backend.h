@@ -66,6 +66,10 @@ struct hwt_decode_params {
 	 * @image. Returns a pid, or HWT_PID_ANY when unknown. */
 	int32_t (*pid_at)(void *arg, int32_t cpu, int32_t tid, uint64_t time);
 	void *pid_at_arg;
+	/* The trace event's attribute as recorded (its config holds settings
+	 * the AUXTRACE_INFO does not, e.g. Intel PT's MTC period); NULL for
+	 * raw input. */
+	const struct perf_event_attr *aux_attr;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

@@ -1,5 +1,6 @@
 /* The PT decoder's configuration: perf's intel_pt AUXTRACE_INFO words (as
- * perf report -D prints them for the quipper capture), TSC to perf time
+ * perf report -D prints them for the quipper capture) and the event's
+ * config (as perf evlist -v prints it), TSC to perf time
  * with perf's split formula (checked against 128-bit arithmetic), and the
  * --cpu FAMILY/MODEL[/STEPPING] syntax. */
 #include "backends/x86-pt/pt_decode.h"
@@ -56,6 +57,20 @@ static void config_from_quipper_info(void)
 	/* Blocks end at every branch so that each is one address range. */
 	CHECK_INT(c.flags.variant.block.end_on_call, 1);
 	CHECK_INT(c.flags.variant.block.end_on_jump, 1);
+
+	/* The MTC period from the event's config: `perf evlist -v` gives
+	 * the capture's intel_pt config as 0x300e601 (mtc, mtc_period=3). */
+	struct perf_event_attr attr = {.type = 6, .config = 0x300e601};
+	p.aux_attr = &attr;
+	CHECK_INT(pt_config_setup(&c, &tc, &p), 0);
+	CHECK_INT(c.mtc_freq, 3);
+	attr.config = 0x200 | (6ull << 14); /* mtc, mtc_period=6 */
+	CHECK_INT(pt_config_setup(&c, &tc, &p), 0);
+	CHECK_INT(c.mtc_freq, 6);
+	attr.config = 6ull << 14; /* MTC off */
+	CHECK_INT(pt_config_setup(&c, &tc, &p), 0);
+	CHECK_INT(c.mtc_freq, 0);
+	p.aux_attr = NULL;
 
 	/* Cut short: fewer words than perf writes. */
 	const struct hwt_backend *b = hwt_backend_find("intel_pt");
