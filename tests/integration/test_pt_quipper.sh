@@ -51,6 +51,19 @@ gaps=$(grep -c '"reason":"no_image"' "$TMP/flow.jsonl")
 [ "$gaps" -gt 2 ] || fail "expected more no_image gaps than missing files, got $gaps"
 checks=$((checks + 1))
 
+# Tasks from the sideband, by time (perf report -D of the capture): cpu 3
+# traces 3174 from its ITRACE_START (641256844131); at 641257194938 cpu 3
+# switches (OUT) to 3174 again, before the trace_on at 641257197713.
+first3=$(grep '"cpu":3,' "$TMP/flow.jsonl" | head -n 1)
+expect_contains "cpu 3 starts with 3174" "$first3" '"type":"trace_on","cpu":3,"pid":3174,"tid":3174'
+expect_contains "3174 back on cpu 3" "$(grep '"time":641257197713' "$TMP/flow.jsonl" | head -n 1)" '"pid":3174,"tid":3174'
+# Times are perf times from the TSC (TIME_CONV in AUXTRACE_INFO): the
+# first TSC of the cpu 3 buffer is in perf's time range of the capture.
+t=$(echo "$first3" | sed 's/.*"time":\([0-9]*\).*/\1/')
+[ "$t" -gt 641256844131 ] && [ "$t" -lt 641257194938 ] ||
+	fail "cpu 3 first time $t outside the sideband's window"
+checks=$((checks + 1))
+
 # Every gap ends at a PSB of its buffer (ptdump's offsets) or at the
 # buffer's end (12,240 and 137,728 bytes, per the README).
 psbs() { awk '$2 == "psb" { print $1 }' "$1" | while read -r h; do echo $((16#$h)); done; }
