@@ -209,13 +209,12 @@ static void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
 		       uint64_t insns, enum hwt_isa isa)
 {
 	struct hwt_elem e;
+	memset(&e, 0, sizeof(e));
 	e.type = HWT_ELEM_RANGE;
-	e.fields = 0;
 	e.u.range.start = start;
 	e.u.range.end = end;
 	e.u.range.insns = insns;
 	e.u.range.isa = isa;
-	e.u.range.text = NULL;
 	emit(d, &e);
 }
 
