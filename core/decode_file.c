@@ -430,12 +430,6 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	if (err < 0)
 		goto out;
 	st.reader = reader;
-	char cpu_model[48];
-	if (!opts.cpu_model) {
-		cpu_from_header(reader, cpu_model, sizeof(cpu_model));
-		if (cpu_model[0])
-			opts.cpu_model = cpu_model;
-	}
 	/* A file cut short or damaged part way is decoded up to the damage;
 	 * the reader's error is returned afterwards. */
 	int read_err = 0;
@@ -455,6 +449,13 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		}
 	}
 
+	/* After the records: in pipe mode the features come among them. */
+	char cpu_model[48];
+	if (!opts.cpu_model) {
+		cpu_from_header(reader, cpu_model, sizeof(cpu_model));
+		if (cpu_model[0])
+			opts.cpu_model = cpu_model;
+	}
 	if (opts.kcore && (err = hwt_decode_add_kcore(st.image, opts.kcore)) < 0)
 		goto out;
 	if (!st.have_info) {

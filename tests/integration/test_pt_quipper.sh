@@ -80,4 +80,15 @@ for b in "0 0 12240" "3 3 137728"; do
 	expect_eq "cpu$2 gaps end at PSBs" "$(cat "$TMP/bad$1.txt")" ""
 done
 
+# Pipe mode: perf inject writes the capture to a pipe; the listing and the
+# flow decode read from standard input equal those of the file. (perf
+# inject replaces the cpuid feature with this machine's, so the traced
+# CPU is given: the capture's cpuid feature says GenuineIntel,6,78,3.)
+perf inject -i "$DATA" -o - 2>/dev/null >"$TMP/pipe.data" ||
+	fail "perf inject could not write a pipe-mode copy (is linux-perf installed?)"
+"$HWTRACE" decode --packets - <"$TMP/pipe.data" >"$TMP/pipe-packets.txt" 2>/dev/null
+expect_eq "pipe-mode packet listing" "$(cmp -s "$TMP/packets.txt" "$TMP/pipe-packets.txt" && echo same)" same
+"$HWTRACE" decode --format jsonl --cpu 6/78/3 - <"$TMP/pipe.data" >"$TMP/pipe-flow.jsonl" 2>/dev/null
+expect_eq "pipe-mode flow decode" "$(cmp -s "$TMP/flow.jsonl" "$TMP/pipe-flow.jsonl" && echo same)" same
+
 finish
