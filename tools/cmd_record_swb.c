@@ -43,7 +43,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
-		"[--max N] [-o FILE] -- CMD [ARGS]\n\n"
+		"[--filter F]\n                      [--max N] [-o FILE] -- CMD "
+		"[ARGS]\n\n"
 		"Records the branches of CMD without trace hardware, by stepping "
 		"it under\nptrace, into a perf.data file of Intel BTS records "
 		"(hwtrace decode and\nperf script --itrace=b read it). Slow: every "
@@ -54,6 +55,11 @@ static void usage(FILE *out)
 		"instruction after exec\n"
 		"  --stop SYM      stop there (a library's symbol too: exit); "
 		"default: at exit\n"
+		"                  SYM may name its file (exit@libc.so.6), an "
+		"address too\n                  (0x1149@./prog)\n"
+		"  --filter F      perf's address filter syntax: 'filter SYM [@ "
+		"FILE]' traces\n                  one call of SYM until it "
+		"returns; 'start SYM, stop SYM'\n"
 		"  --max N         stop after N instructions\n"
 		"  -o, --output FILE  output file (default perf.data)\n"
 		"  -q, --quiet     the program's output goes to /dev/null\n");
@@ -83,6 +89,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 			o.start = argv[++i];
 		else if (!strcmp(a, "--stop") && i + 1 < argc)
 			o.stop = argv[++i];
+		else if (!strcmp(a, "--filter") && i + 1 < argc)
+			o.filter = argv[++i];
 		else if (!strcmp(a, "--max") && i + 1 < argc) {
 			char *end;
 			o.max_insns = strtoull(argv[++i], &end, 0);
@@ -95,7 +103,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 		else if (a[0] == '-')
 			return cli_usage_error("record", "%s does not apply to "
 					       "-e sw_branch (it takes --start, "
-					       "--stop, --max, -o, -q)", a);
+					       "--stop, --filter, --max, -o, -q)",
+					       a);
 		else
 			break;
 	}

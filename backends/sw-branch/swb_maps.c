@@ -164,42 +164,97 @@ static int lookup_in(const struct hwt_swb_maps *maps, const char *path,
 	return 0;
 }
 
+/* Whether mapped file @path is the one a user named @want: the same path,
+ * or the same file name ("libc.so.6" names /usr/lib/.../libc.so.6). */
+static bool names_file(const char *path, const char *want)
+{
+	char real[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (!strcmp(path, want))
+		return true;
+	if (strchr(want, '/'))
+		return realpath(want, real) && !strcmp(path, real);
+	return slash && !strcmp(slash + 1, want);
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = 0;
+	size_t k = strspn(s, " \t");
+	memmove(s, s + k, strlen(s + k) + 1);
+}
+
 int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
 		    const char *spec, uint64_t *addr)
 {
-	char name[512];
+	char name[512], file[4096] = "";
 	uint64_t off = 0;
 	char *end;
 
-	if (!strncmp(spec, "0x", 2)) {
+	/* SYMBOL[+OFFSET][@FILE] or 0xADDR[@FILE] (an offset in FILE) */
+	const char *at = strchr(spec, '@');
+	size_t len = at ? (size_t)(at - spec) : strlen(spec);
+	if (!len || len >= sizeof(name) || (at && strlen(at + 1) >= sizeof(file)))
+		return hwt_error(HWT_ERR_CONFIG, "'%s' is not a symbol or address "
+				 "(want SYMBOL[+OFFSET][@FILE] or 0xHEX[@FILE])",
+				 spec);
+	memcpy(name, spec, len);
+	name[len] = 0;
+	trim(name);
+	if (at) {
+		strcpy(file, at + 1);
+		trim(file);
+		if (!file[0])
+			return hwt_error(HWT_ERR_CONFIG, "'%s': no file after '@'",
+					 spec);
+	}
+	if (!strncmp(name, "0x", 2)) {
 		errno = 0;
-		*addr = strtoull(spec, &end, 16);
+		*addr = strtoull(name, &end, 16);
 		if (errno || *end)
 			return hwt_error(HWT_ERR_CONFIG, "'%s' is not an address "
 					 "(want 0xHEX or SYMBOL[+OFFSET])", spec);
-		return 0;
+		if (!file[0])
+			return 0;
+		/* An address in a file: where that file is loaded. */
+		for (size_t i = 0; i < maps->n; i++) {
+			const struct hwt_swb_map *m = &maps->v[i];
+			uint64_t base;
+			if (m->path && names_file(m->path, file) &&
+			    load_base(maps, m->path, &base)) {
+				uint64_t value = 0, first = 0;
+				bool dyn = false;
+				elf_symbol(m->path, "", &value, &dyn, &first);
+				if (dyn)
+					*addr += base - first;
+				return 0;
+			}
+		}
+		return HWT_ERR_NOENT;
 	}
-	const char *plus = strchr(spec, '+');
-	size_t len = plus ? (size_t)(plus - spec) : strlen(spec);
-	if (!len || len >= sizeof(name))
-		return hwt_error(HWT_ERR_CONFIG, "'%s' is not a symbol (want "
-				 "SYMBOL[+OFFSET] or 0xHEX)", spec);
-	memcpy(name, spec, len);
-	name[len] = 0;
+	char *plus = strchr(name, '+');
 	if (plus) {
 		errno = 0;
 		off = strtoull(plus + 1, &end, 0);
 		if (errno || *end || end == plus + 1)
 			return hwt_error(HWT_ERR_CONFIG, "'%s': bad offset after "
 					 "'+'", spec);
+		*plus = 0;
+		trim(name);
 	}
-	if (exe && !lookup_in(maps, exe, name, addr)) {
+	if (!file[0] && exe && !lookup_in(maps, exe, name, addr)) {
 		*addr += off;
 		return 0;
 	}
 	for (size_t i = 0; i < maps->n; i++) {
 		const struct hwt_swb_map *m = &maps->v[i];
-		if (!m->exec || !m->path || (exe && !strcmp(m->path, exe)))
+		if (!m->exec || !m->path)
+			continue;
+		if (file[0] ? !names_file(m->path, file)
+			    : exe && !strcmp(m->path, exe))
 			continue;
 		if (!lookup_in(maps, m->path, name, addr)) {
 			*addr += off;

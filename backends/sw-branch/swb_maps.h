@@ -25,10 +25,12 @@ struct hwt_swb_maps {
 int hwt_swb_maps_read(pid_t pid, struct hwt_swb_maps *maps);
 void hwt_swb_maps_clear(struct hwt_swb_maps *maps);
 
-/* Resolves @spec ("sym", "sym+0x10", "0x401000") in the process, looking
- * in @exe first, then in every mapped ELF file. Returns 0 with *addr set,
- * HWT_ERR_NOENT when the symbol is in none of them (no message: the
- * caller may retry later), HWT_ERR_CONFIG for a malformed spec. */
+/* Resolves @spec in the process: "sym", "sym+0x10" (in @exe first, then in
+ * every mapped ELF file), "sym@libc.so.6" (in that file only: a path, or
+ * the name of a mapped file), "0x401000" (a run-time address) or
+ * "0x1149@./prog" (an address in that file, plus where it is loaded).
+ * Returns 0 with *addr set, HWT_ERR_NOENT when it is found nowhere (no
+ * message: the caller may retry later), HWT_ERR_CONFIG when malformed. */
 int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
 		    const char *spec, uint64_t *addr);
 

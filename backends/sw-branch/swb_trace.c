@@ -35,6 +35,8 @@ struct icache_entry {
 
 struct tracer {
 	pid_t pid;
+	bool until_return;  /* --filter: stop is the return address ... */
+	uint64_t entry_sp;  /* ... reached with the stack above this */
 	int mem_fd;
 	struct hwt_insn_decoder *dec;
 	struct icache_entry *icache;
@@ -49,16 +51,20 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int get_pc(pid_t pid, uint64_t *pc)
+static int get_reg(pid_t pid, size_t offset, uint64_t *value)
 {
 	errno = 0;
-	long v = ptrace(PTRACE_PEEKUSER, pid,
-			(void *)offsetof(struct user_regs_struct, rip), NULL);
+	long v = ptrace(PTRACE_PEEKUSER, pid, (void *)offset, NULL);
 	if (v == -1 && errno)
 		return hwt_error(HWT_ERR_IO, "ptrace(PEEKUSER) of pid %d: %s",
 				 (int)pid, strerror(errno));
-	*pc = (uint64_t)v;
+	*value = (uint64_t)v;
 	return 0;
+}
+
+static int get_pc(pid_t pid, uint64_t *pc)
+{
+	return get_reg(pid, offsetof(struct user_regs_struct, rip), pc);
 }
 
 static int set_pc(pid_t pid, uint64_t pc)
@@ -187,8 +193,15 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		return err;
 	for (;;) {
 		if (stop && pc == stop) {
-			t->st->stopped = true;
-			return put_record(t, pc, 0);
+			uint64_t sp = 0;
+			if (t->until_return &&
+			    (err = get_reg(t->pid, offsetof(struct user_regs_struct,
+							   rsp), &sp)))
+				return err;
+			if (!t->until_return || sp > t->entry_sp) {
+				t->st->stopped = true;
+				return put_record(t, pc, 0);
+			}
 		}
 		if (max_insns && t->st->insns >= max_insns)
 			return put_record(t, pc, 0);
@@ -318,11 +331,76 @@ static int resolve(pid_t pid, const char *exe, const char *spec,
 	return err;
 }
 
+struct specs {
+	const char *start, *stop;
+	bool until_return;
+	char buf[3][512];
+};
+
+/* perf's address filter syntax, as far as stepping can honour it:
+ * "filter SYM [@FILE]" (one call of SYM, callees included), "start ..."
+ * and "stop ...", separated by commas. */
+static int parse_filter(const struct hwt_swb_opts *o, struct specs *spec)
+{
+	char copy[1024];
+	int n = 0;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->start = o->start;
+	spec->stop = o->stop;
+	if (!o->filter)
+		return 0;
+	if (o->start || o->stop)
+		return hwt_error(HWT_ERR_CONFIG, "give either a filter or "
+				 "--start/--stop, not both");
+	if (strlen(o->filter) >= sizeof(copy))
+		return hwt_error(HWT_ERR_CONFIG, "the filter is too long");
+	strcpy(copy, o->filter);
+	for (char *save = NULL, *c = strtok_r(copy, ",", &save); c;
+	     c = strtok_r(NULL, ",", &save)) {
+		while (*c == ' ')
+			c++;
+		const char *kw = c;
+		size_t kwlen = strcspn(c, " ");
+		const char *arg = c + kwlen + strspn(c + kwlen, " ");
+		if (!*arg || strlen(arg) >= sizeof(spec->buf[0]) || n == 3)
+			return hwt_error(HWT_ERR_CONFIG, "filter '%s': want filter, "
+					 "start or stop, then SYMBOL or 0xADDR, "
+					 "then optionally @ FILE", c);
+		if (strchr(arg, '/'))
+			return hwt_error(HWT_ERR_CONFIG, "filter '%s': address "
+					 "ranges (/SIZE) are not supported by "
+					 "sw_branch; use 'filter SYMBOL' for one "
+					 "call of a function", c);
+		char *dst = spec->buf[n++];
+		strcpy(dst, arg);
+		if (kwlen == 6 && !strncmp(kw, "filter", 6)) {
+			spec->start = dst;
+			spec->until_return = true;
+		} else if (kwlen == 5 && !strncmp(kw, "start", 5)) {
+			spec->start = dst;
+		} else if (kwlen == 4 && !strncmp(kw, "stop", 4)) {
+			spec->stop = dst;
+		} else {
+			return hwt_error(HWT_ERR_CONFIG, "filter '%s': '%.*s' is not "
+					 "filter, start or stop", c, (int)kwlen, kw);
+		}
+	}
+	if (spec->until_return && spec->stop)
+		return hwt_error(HWT_ERR_CONFIG, "'filter' stops where the call "
+				 "returns: it takes no 'stop'");
+	return 0;
+}
+
 static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 {
 	char exe[4096], link[64];
 	uint64_t start = 0, stop = 0;
+	struct specs spec;
 	int err;
+
+	if ((err = parse_filter(o, &spec)))
+		return err;
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->pid);
 	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
@@ -343,8 +421,8 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 		if (err)
 			return err;
 	}
-	if (o->start) {
-		err = resolve(t->pid, exe, o->start, &start, true);
+	if (spec.start) {
+		err = resolve(t->pid, exe, spec.start, &start, true);
 		if (err == HWT_ERR_NOENT) {
 			/* Perhaps in a library: the loader has mapped them all
 			 * when the program's entry point runs. */
@@ -355,27 +433,44 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 			hwt_swb_maps_clear(&maps);
 			if (err || (err = run_to(t, entry, "the program's entry point")))
 				return err;
-			err = resolve(t->pid, exe, o->start, &start, false);
+			err = resolve(t->pid, exe, spec.start, &start, false);
 		}
 		if (err)
 			return err;
 	}
 	bool stop_later = false;
-	if (o->stop) {
-		err = resolve(t->pid, exe, o->stop, &stop, true);
-		if (err == HWT_ERR_NOENT && o->start)
+	if (spec.stop) {
+		err = resolve(t->pid, exe, spec.stop, &stop, true);
+		if (err == HWT_ERR_NOENT && spec.start)
 			stop_later = true; /* maybe in a library not loaded yet */
 		else if (err)
-			return resolve(t->pid, exe, o->stop, &stop, false);
+			return resolve(t->pid, exe, spec.stop, &stop, false);
 	}
-	if (o->start) {
-		if ((err = run_to(t, start, o->start)))
+	if (spec.start) {
+		if ((err = run_to(t, start, spec.start)))
 			return err;
 	} else if ((err = get_pc(t->pid, &start))) {
 		return err;
 	}
-	if (stop_later && (err = resolve(t->pid, exe, o->stop, &stop, false)))
+	if (stop_later && (err = resolve(t->pid, exe, spec.stop, &stop, false)))
 		return err;
+	if (spec.until_return) {
+		/* At the function's first instruction the return address is
+		 * on top of the stack; the call is over when execution gets
+		 * there with the frame popped (recursion passes it too). */
+		uint64_t sp;
+		if ((err = get_reg(t->pid, offsetof(struct user_regs_struct, rsp),
+				   &sp)))
+			return err;
+		errno = 0;
+		long ret = ptrace(PTRACE_PEEKDATA, t->pid, (void *)sp, NULL);
+		if (ret == -1 && errno)
+			return hwt_error(HWT_ERR_IO, "reading the return address "
+					 "of %s: %s", spec.start, strerror(errno));
+		stop = (uint64_t)ret;
+		t->entry_sp = sp;
+		t->until_return = true;
+	}
 	t->st->start_addr = start;
 	t->st->stop_addr = stop;
 

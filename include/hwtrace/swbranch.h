@@ -22,9 +22,11 @@ extern "C" {
 #endif
 
 /* Where to start or stop: a symbol of the program or of a library it has
- * loaded ("main", "exit", "parse+0x10"), or a run-time address ("0x4011d0").
- * A symbol of the program is looked up first; library symbols are found
- * once the library is mapped (when --start is reached). */
+ * loaded ("main", "exit", "parse+0x10"), a symbol of one file
+ * ("exit@libc.so.6"), a run-time address ("0x4011d0"), or an address in a
+ * file ("0x1149@./prog"). A symbol of the program is looked up first;
+ * library symbols are found once the library is mapped (a start symbol at
+ * the program's entry point, a stop symbol when the start is reached). */
 struct hwt_swb_opts {
 	size_t size;               /* sizeof(struct hwt_swb_opts) */
 	char *const *argv;         /* the program and its arguments (PATH is
@@ -32,6 +34,10 @@ struct hwt_swb_opts {
 	const char *start;         /* NULL: from the first instruction after
 				      exec (the dynamic loader) */
 	const char *stop;          /* NULL: until the program exits */
+	/* Instead of start/stop, perf's address filter syntax:
+	 * "filter SYM [@ FILE]" traces one call of SYM (its callees
+	 * included) until it returns; "start ... , stop ..." as above. */
+	const char *filter;
 	uint64_t max_insns;        /* stop after this many; 0: no limit */
 	uint64_t chunk_size;       /* bytes per AUXTRACE buffer; 0: 64 KiB */
 	const char *output;        /* the perf.data file to write */

@@ -2,7 +2,8 @@
  * behind `hwtrace record -e sw_branch`, for the integration tests and
  * `make run`.
  *
- *   swb_record -o FILE [--start SYM] [--stop SYM] [--max N] -- PROG ARGS
+ *   swb_record -o FILE [--start SYM] [--stop SYM] [--filter F] [--max N]
+ *              -- PROG ARGS
  *
  * Prints what was traced and the stepping rate to stderr. */
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: swb_record -o FILE [--start SYM] [--stop SYM] "
-		"[--max N] [--quiet] -- PROG [ARGS]\n");
+		"[--filter F] [--max N] [--quiet] -- PROG [ARGS]\n");
 	return 2;
 }
 
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
 			o.start = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--stop"))
 			o.stop = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--filter"))
+			o.filter = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--max"))
 			o.max_insns = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--quiet"))

@@ -452,6 +452,77 @@ static void test_signal_handler_is_an_interrupt(void)
 	CHECK_U64(insns, st.insns);
 }
 
+/* perf's address filter syntax: 'filter kp_leaf @ known_path' traces the
+ * first call of kp_leaf until it returns: an odd call, so add, test, jnz
+ * (taken) and ret, 4 instructions and 2 branches, ending at the return
+ * address kp_after_call. And 'filter fib' through a recursion: fib(12)
+ * calls itself 2 * fib(13) - 2 = 464 times, all inside the traced call. */
+static void test_filter_traces_one_call(void)
+{
+	char *argv[] = {(char *)prog, "5", NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .output = data_path,
+		.filter = "filter kp_leaf @ known_path", .quiet_child = true,
+	};
+	struct hwt_swb_stats st;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	CHECK_U64(st.insns, 4);
+	CHECK_U64(st.branches, 2);
+	CHECK(st.stopped);
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	prog_map.addr = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	CHECK_INT(load_syms(prog, capture_base()), 0);
+	CHECK_INT(ngot, 6);
+	if (ngot == 6) {
+		CHECK_U64(got[0].u.trace.at, k.leaf);
+		CHECK_U64(got[1].u.range.start, k.leaf);
+		CHECK_U64(got[1].u.range.end, k.leaf_fall);
+		CHECK_U64(got[1].u.range.insns, 3);
+		CHECK_INT(got[2].u.branch.kind, HWT_BRANCH_COND);
+		CHECK_U64(got[3].u.range.insns, 1);
+		CHECK_INT(got[4].u.branch.kind, HWT_BRANCH_RETURN);
+		CHECK_U64(got[4].u.branch.to, k.after_call);
+		CHECK_INT(got[5].type, HWT_ELEM_TRACE_OFF);
+		CHECK_U64(got[5].u.trace.at, k.after_call);
+	}
+
+	const char *demo = test_program("swb_demo");
+	char *dargv[] = {(char *)demo, "10", NULL};
+	o.argv = dargv;
+	o.filter = "filter fib";
+	err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err)
+		return;
+	CHECK(st.stopped);
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	uint64_t fib = 0, calls = 0;
+	for (size_t i = 0; i < ngot; i++)
+		if (got[i].type == HWT_ELEM_TRACE_ON)
+			fib = got[i].u.trace.at;
+	for (size_t i = 0; i < ngot; i++)
+		if (got[i].type == HWT_ELEM_BRANCH &&
+		    got[i].u.branch.kind == HWT_BRANCH_CALL &&
+		    got[i].u.branch.to == fib)
+			calls++;
+	CHECK_U64(fib, st.start_addr);
+	CHECK_U64(calls, 464);
+
+	o.filter = "filter fib/16";
+	CHECK_INT(hwt_swb_record(&o, NULL), HWT_ERR_CONFIG);
+	CHECK_CONTAINS(hwt_errmsg(), "not supported by sw_branch");
+	o.filter = "filter fib";
+	o.start = "main";
+	CHECK_INT(hwt_swb_record(&o, NULL), HWT_ERR_CONFIG);
+}
+
 static void test_unknown_symbol_is_named(void)
 {
 	char *argv[] = {(char *)prog, "1", NULL};
@@ -472,7 +543,7 @@ static void test_unknown_symbol_is_named(void)
 
 int main(void)
 {
-	prog = test_program("known_path");
+	prog = strdup(test_program("known_path")); /* its buffer is reused */
 	if (!realpath(prog, prog_real))
 		fprintf(stderr, "realpath %s: %s\n", prog, strerror(errno));
 	int fd = mkstemp(data_path);
@@ -484,6 +555,7 @@ int main(void)
 	RUN(test_code_mapped_while_traced_decodes_proc_sideband);
 	RUN(test_library_start_and_instruction_limit);
 	RUN(test_signal_handler_is_an_interrupt);
+	RUN(test_filter_traces_one_call);
 	RUN(test_unknown_symbol_is_named);
 	unlink(data_path);
 	return hwt_test_summary();
