@@ -24,6 +24,9 @@ struct pt_capture {
 	const uint8_t *header_build_id; /* in the build id feature when set */
 	const uint8_t *trace;
 	size_t trace_size;
+	/* Records written before the AUXTRACE one (headers included). */
+	const void *const *extra;
+	size_t nextra;
 };
 
 static inline size_t pt_capture_sample_id(uint8_t *p, uint64_t time, uint64_t id)
@@ -132,6 +135,9 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 	pt_capture_header(rec, PERF_RECORD_MMAP2, misc, n);
 	if (!err)
 		err = hwt_pd_writer_record(w, rec);
+
+	for (size_t i = 0; i < c->nextra && !err; i++)
+		err = hwt_pd_writer_record(w, c->extra[i]);
 
 	struct hwt_pd_auxtrace aux = {
 		.size = c->trace_size,
