@@ -162,7 +162,26 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (body < 8)
 			return 0;
 		memcpy(u32, p, 8);
+		if (hwt_sideband_add_thread(&st->sb, (int32_t)u32[0],
+					    (int32_t)u32[1]) < 0)
+			return HWT_ERR_NOMEM;
 		return add_ctx(st, rec, u32[0], u32[1]);
+	case PERF_RECORD_COMM:
+		if (body < 8)
+			return 0;
+		memcpy(u32, p, 8);
+		return hwt_sideband_add_thread(&st->sb, (int32_t)u32[0],
+					       (int32_t)u32[1]);
+	case PERF_RECORD_FORK:
+		/* pid, ppid, tid, ptid: the new thread's process */
+		if (body < 16)
+			return 0;
+		{
+			uint32_t f[4];
+			memcpy(f, p, 16);
+			return hwt_sideband_add_thread(&st->sb, (int32_t)f[0],
+						       (int32_t)f[2]);
+		}
 	case PERF_RECORD_SWITCH:
 		/* Per-thread switch records: the task switching in is the
 		 * record's own. */

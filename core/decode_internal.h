@@ -77,7 +77,17 @@ struct hwt_sideband {
 	struct hwt_loss_event *loss;
 	size_t nloss, loss_cap;
 	bool have_switch;
+	/* Which process each thread belongs to (COMM, FORK, ITRACE_START). */
+	struct hwt_thread_pid {
+		int32_t tid, pid;
+	} *threads;
+	size_t nthreads, threads_cap;
 };
+
+/* Notes that thread @tid belongs to process @pid. */
+int hwt_sideband_add_thread(struct hwt_sideband *sb, int32_t pid, int32_t tid);
+/* The process of thread @tid, or -1 when the sideband does not say. */
+int32_t hwt_sideband_thread_pid(const struct hwt_sideband *sb, int32_t tid);
 
 void hwt_sideband_free(struct hwt_sideband *sb);
 int hwt_sideband_add_ctx(struct hwt_sideband *sb, const struct hwt_ctx_event *ev);

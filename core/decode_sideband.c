@@ -9,6 +9,7 @@ void hwt_sideband_free(struct hwt_sideband *sb)
 {
 	free(sb->ctx);
 	free(sb->loss);
+	free(sb->threads);
 	memset(sb, 0, sizeof(*sb));
 }
 
@@ -24,6 +25,33 @@ int hwt_sideband_add_ctx(struct hwt_sideband *sb, const struct hwt_ctx_event *ev
 	}
 	sb->ctx[sb->nctx++] = *ev;
 	return 0;
+}
+
+int hwt_sideband_add_thread(struct hwt_sideband *sb, int32_t pid, int32_t tid)
+{
+	if (pid < 0 || tid < 0 || hwt_sideband_thread_pid(sb, tid) == pid)
+		return 0;
+	if (sb->nthreads == sb->threads_cap) {
+		size_t ncap = sb->threads_cap ? sb->threads_cap * 2 : 64;
+		void *n = realloc(sb->threads, ncap * sizeof(*sb->threads));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
+		sb->threads = n;
+		sb->threads_cap = ncap;
+	}
+	sb->threads[sb->nthreads].tid = tid;
+	sb->threads[sb->nthreads].pid = pid;
+	sb->nthreads++;
+	return 0;
+}
+
+int32_t hwt_sideband_thread_pid(const struct hwt_sideband *sb, int32_t tid)
+{
+	/* The latest word wins: a tid can be reused by a later process. */
+	for (size_t i = sb->nthreads; i-- > 0;)
+		if (sb->threads[i].tid == tid)
+			return sb->threads[i].pid;
+	return -1;
 }
 
 int hwt_sideband_add_loss(struct hwt_sideband *sb, const struct hwt_loss_event *ev)
@@ -61,11 +89,12 @@ int32_t hwt_sideband_pid_at(void *arg, int32_t cpu, int32_t tid, uint64_t time)
 	const struct hwt_sideband *sb = arg;
 
 	if (cpu < 0) {
-		/* Per-thread: the process of that thread, where a record
-		 * names both. */
-		for (size_t i = 0; i < sb->nctx; i++)
-			if (sb->ctx[i].tid == tid && sb->ctx[i].pid >= 0)
-				return sb->ctx[i].pid;
+		/* Per-thread: the process of that thread; without a record
+		 * saying so, a thread whose id is its process's (the main
+		 * thread) is the best guess for reading code. */
+		int32_t pid = hwt_sideband_thread_pid(sb, tid);
+		if (pid >= 0)
+			return pid;
 		return tid >= 0 ? tid : HWT_PID_ANY;
 	}
 	/* The last event of @cpu at or before @time. */
