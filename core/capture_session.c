@@ -618,6 +618,33 @@ int hwt_session_stop(struct hwt_session *s)
 	return err;
 }
 
+int hwt_session_time_conv(const struct hwt_session *s,
+			  struct hwt_pd_time_conv *tc)
+{
+	const struct perf_event_mmap_page *up = NULL;
+	uint32_t seq;
+
+	for (size_t i = 0; i < s->nrings && !up; i++)
+		up = s->rings[i].map;
+	if (!up || !up->cap_user_time_zero)
+		return hwt_error(HWT_ERR_NOSUP,
+				 "the kernel publishes no time conversion "
+				 "(cap_user_time_zero) in the user page");
+	/* The kernel rewrites these under the page's lock sequence. */
+	do {
+		seq = __atomic_load_n(&up->lock, __ATOMIC_ACQUIRE);
+		tc->time_shift = up->time_shift;
+		tc->time_mult = up->time_mult;
+		tc->time_zero = up->time_zero;
+		tc->time_cycles = up->time_cycles;
+		tc->time_mask = up->time_mask;
+		tc->cap_user_time_zero = up->cap_user_time_zero;
+		tc->cap_user_time_short = up->cap_user_time_short;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&up->lock, __ATOMIC_ACQUIRE) != seq);
+	return 0;
+}
+
 size_t hwt_session_nr_rings(const struct hwt_session *s)
 {
 	return s->nrings;

@@ -99,6 +99,12 @@ static int scan(struct hwt_emu *emu, struct emu_replay_data *r,
 				ret = HWT_ERR_NOMEM;
 			else
 				memcpy(r->info, rec.data, rec.size);
+		} else if (rec.type == HWT_PD_RECORD_TIME_CONV && !r->time_conv) {
+			r->time_conv = malloc(rec.size);
+			if (!r->time_conv)
+				ret = HWT_ERR_NOMEM;
+			else
+				memcpy(r->time_conv, rec.data, rec.size);
 		}
 	}
 	hwt_pd_reader_free(rd);

@@ -20,6 +20,7 @@ void hwt_emu_replay_free(struct emu_replay_data *r)
 	free(r->names);
 	free(r->cpus);
 	free(r->info);
+	free(r->time_conv);
 	for (size_t i = 0; i < r->nbufs; i++)
 		free(r->bufs[i]);
 	free(r->bufs);
@@ -42,5 +43,6 @@ int hwt_emu_replay_info(struct hwt_emu *emu, struct hwt_emu_replay *out)
 	out->nids = r->nids;
 	out->names = (const char *const *)r->names;
 	out->aux_bytes = r->aux_bytes;
+	out->time_conv = r->time_conv;
 	return 0;
 }

@@ -17,6 +17,7 @@ struct emu_replay_data {
 	int ncpus;
 	void *info;
 	uint64_t aux_bytes;
+	void *time_conv;    /* the capture's TIME_CONV record, or NULL */
 	void **bufs;        /* AUXTRACE payloads the streams borrow */
 	size_t nbufs;
 };

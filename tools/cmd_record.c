@@ -329,8 +329,12 @@ int cmd_record(int argc, char **argv)
 	size_t ncpus = 0;
 	int ret, status = EXIT_RUNTIME, wstatus = 0;
 	long next_snap = 0;
+	uint64_t round_mark = 0;
 	bool plan_built = false;
 
+	/* sw_branch has no PMU: it steps the program itself. */
+	if (cli_record_is_sw_branch(argc, argv))
+		return cmd_record_sw_branch(argc, argv);
 	memset(&plan, 0, sizeof(plan));
 	ret = parse(argc, argv, &o);
 	if (ret)
@@ -466,6 +470,8 @@ int cmd_record(int argc, char **argv)
 						     rp.nids[i], rp.names[i]);
 		if (ret >= 0)
 			ret = hwt_pd_writer_record(ws.w, rp.auxtrace_info);
+		if (ret >= 0 && rp.time_conv)
+			ret = hwt_pd_writer_record(ws.w, rp.time_conv);
 		if (ret >= 0)
 			copy_features(o.emulate, ws.w);
 	} else {
@@ -503,6 +509,11 @@ int cmd_record(int argc, char **argv)
 				free(rec);
 			}
 		}
+		if (ret >= 0) {
+			struct hwt_pd_time_conv tc;
+			if (hwt_session_time_conv(s, &tc) == 0)
+				ret = hwt_pd_writer_time_conv(ws.w, &tc);
+		}
 	}
 	if (ret < 0)
 		goto fail;
@@ -521,6 +532,17 @@ int cmd_record(int argc, char **argv)
 		ret = hwt_session_poll(s, 50, &extra, ctl ? 1 : 0);
 		if (ret < 0)
 			goto fail;
+		/* As perf record: a round marker after each pass over the
+		 * rings that wrote something, so readers can sort by time
+		 * one round at a time. */
+		if (hwt_pd_writer_data_size(ws.w) != round_mark) {
+			int e = hwt_pd_writer_finished_round(ws.w);
+			if (e < 0) {
+				ret = e;
+				goto fail;
+			}
+			round_mark = hwt_pd_writer_data_size(ws.w);
+		}
 		if (ret == 1)
 			break;
 		if (ctl && (extra.revents & POLLIN)) {

@@ -148,6 +148,7 @@ struct hwt_emu_replay {
 	const size_t *nids;
 	const char *const *names;
 	uint64_t aux_bytes;               /* sum of the AUXTRACE sizes */
+	const void *time_conv;            /* its TIME_CONV record, or NULL */
 };
 HWT_API int hwt_emu_replay_info(struct hwt_emu *emu,
 				struct hwt_emu_replay *out);

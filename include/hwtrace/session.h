@@ -134,6 +134,12 @@ HWT_API int hwt_session_enable(struct hwt_session *s, bool enable);
  * 8-byte words), unmaps and closes. */
 HWT_API int hwt_session_stop(struct hwt_session *s);
 
+/* The time conversion the kernel publishes in the first ring's user page
+ * (for PERF_RECORD_TIME_CONV). HWT_ERR_NOSUP when the kernel does not
+ * provide cap_user_time_zero (perf then writes no TIME_CONV either). */
+HWT_API int hwt_session_time_conv(const struct hwt_session *s,
+				  struct hwt_pd_time_conv *tc);
+
 HWT_API size_t hwt_session_nr_rings(const struct hwt_session *s);
 HWT_API int hwt_session_stats(const struct hwt_session *s, size_t ring,
 			      struct hwt_capture_stats *stats);

@@ -21,6 +21,19 @@ snapshots() { # FILE CPU
 
 aux_bytes "$PT" > "$TMP/want"
 
+# Waits for a background capture; kills it (and fails) after 15 s.
+wait_capture() {
+	for _ in $(seq 75); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -9 "$1"
+		fail "the capture did not end"
+	fi
+	wait "$1"
+}
+
 # -Se: one snapshot when the replay ends. cpu 0's 12,240 bytes fit the
 # 64 KiB (16-page) buffer; cpu 3's 137,728 wrapped it, so the snapshot is
 # the newest 65,536 bytes of its stream.
@@ -58,7 +71,7 @@ sleep 0.4
 kill -USR2 $pid
 sleep 0.3
 kill -INT $pid
-wait $pid
+wait_capture $pid
 expect_eq "SIGUSR2/SIGINT exit status" "$?" 0
 expect_eq "one snapshot on SIGUSR2" "$(snapshots "$TMP/err" 3)" 1
 expect_contains "file written" "$(cat "$TMP/err")" "wrote $TMP/sig.data"
@@ -72,11 +85,14 @@ mkfifo "$TMP/ctl" "$TMP/ack"
 pid=$!
 exec 7<>"$TMP/ack"
 sleep 0.3
-echo snapshot > "$TMP/ctl"
+# A FIFO write blocks until there is a reader: never wait forever.
+send() { timeout 5 sh -c "echo $1 > '$TMP/ctl'" || fail "could not send $1"; }
+a1= a2=
+send snapshot
 read -r -t 5 a1 <&7
-echo stop > "$TMP/ctl"
+send stop
 read -r -t 5 a2 <&7
-wait $pid
+wait_capture $pid
 expect_eq "control exit status" "$?" 0
 expect_eq "ack after snapshot" "$a1" ack
 expect_eq "ack after stop" "$a2" ack
