@@ -44,7 +44,6 @@ struct attr_slot {
 struct hwt_session {
 	struct hwt_session_opts o;
 	const struct hwt_os *os;
-	int *cpus;
 	struct ring *rings;
 	size_t nrings;
 	struct attr_slot attrs[MAX_EVENTS];
@@ -91,8 +90,7 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 	}
 	s->nrings = opts->per_thread ? 1 : (size_t)opts->ncpus;
 	s->rings = calloc(s->nrings, sizeof(*s->rings));
-	s->cpus = calloc(s->nrings, sizeof(int));
-	if (!s->rings || !s->cpus) {
+	if (!s->rings) {
 		hwt_session_free(s);
 		return hwt_error(HWT_ERR_NOMEM, "no memory for a session");
 	}
@@ -670,6 +668,5 @@ void hwt_session_free(struct hwt_session *s)
 	for (size_t i = 0; i < s->nattrs; i++)
 		free(s->attrs[i].ids);
 	free(s->rings);
-	free(s->cpus);
 	free(s);
 }

@@ -116,10 +116,33 @@ static void test_enoent_and_einval_name_the_pmu_and_terms(void)
 	CHECK_CONTAINS(hwt_errmsg(), "in use");
 }
 
+/* The real kernel, asked for a PMU type nobody registered, answers
+ * ENOENT (perf_init_event): explained the same way. */
+static void test_real_kernel_unknown_pmu(void)
+{
+	static const int cpus[] = {0};
+	struct hwt_session_opts o;
+	struct hwt_session *s = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.aux = true;
+	o.aux_attr.type = 0x7fff;
+	o.aux_attr.size = sizeof(o.aux_attr);
+	o.cpus = cpus;
+	o.ncpus = 1;
+	o.pid = -1;
+	CHECK_INT(hwt_session_new(&o, &s), 0);
+	CHECK_INT(hwt_session_open(s), HWT_ERR_NOENT);
+	CHECK_CONTAINS(hwt_errmsg(), "PMU type 32767");
+	hwt_session_free(s);
+}
+
 int main(void)
 {
 	RUN(test_eacces_names_perf_event_paranoid);
 	RUN(test_enomem_names_the_mlock_limits);
 	RUN(test_enoent_and_einval_name_the_pmu_and_terms);
+	RUN(test_real_kernel_unknown_pmu);
 	return hwt_test_summary();
 }
