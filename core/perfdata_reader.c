@@ -780,6 +780,20 @@ static int pipe_user_record(struct hwt_pd_reader *r, const uint8_t *rec,
 		if (add_attr(r, rec + 8, asz, rec + 8 + asz, (size - 8 - asz) / 8) ||
 		    index_ids(r))
 			return stream_error(r, HWT_ERR_NOMEM, "%s", hwt_errmsg());
+	} else if (type == HWT_PD_RECORD_HEADER_BUILD_ID) {
+		/* Collected into the build id feature, whose entries have the
+		 * same layout. */
+		struct feature *f = &r->features[HWT_PD_FEAT_BUILD_ID];
+		uint8_t *data = realloc(f->data, (size_t)f->size + size + 1);
+
+		if (!data)
+			return stream_error(r, HWT_ERR_NOMEM, "%s: out of memory",
+					    r->path);
+		memcpy(data + f->size, rec, size);
+		data[f->size + size] = 0;
+		f->data = data;
+		f->size += size;
+		r->hdr.features[0] |= 1ULL << HWT_PD_FEAT_BUILD_ID;
 	} else if (type == HWT_PD_RECORD_HEADER_FEATURE && size >= 16) {
 		uint64_t bit = pd_u64(rec + 8);
 		struct feature *f;

@@ -291,10 +291,12 @@ int hwt_pd_writer_record(struct hwt_pd_writer *w, const void *record)
 
 	if (w->error)
 		return w->error;
-	if (size < PD_EVENT_HEADER_SIZE || size % 8)
+	/* Kernel records are whole u64s; perf's pipe-mode FEATURE records
+	 * are not, and perf reads them anywhere. */
+	if (size < PD_EVENT_HEADER_SIZE)
 		return hwt_error(HWT_ERR_INVAL, "%s: record of type %u has size "
-				 "%u; records are whole u64s, header included",
-				 w->path, type, size);
+				 "%u, less than its 8-byte header", w->path, type,
+				 size);
 	if (type == HWT_PD_RECORD_AUXTRACE ||
 	    type == HWT_PD_RECORD_HEADER_TRACING_DATA)
 		return hwt_error(HWT_ERR_INVAL, "%s: a record of type %u carries "

@@ -316,8 +316,7 @@ HWT_API int hwt_pd_writer_add_attr(struct hwt_pd_writer *writer,
 				   const uint64_t *ids, size_t nids,
 				   const char *name);
 
-/* Appends a record (header included, size from its header, a multiple
- * of 8). Records with a payload after them (AUXTRACE, TRACING_DATA) are
+/* Appends a record (header included, size from its header). Records with a payload after them (AUXTRACE, TRACING_DATA) are
  * refused with HWT_ERR_INVAL. @record is copied. ENOSPC (or EDQUOT) gives
  * HWT_ERR_NOSPC naming the file and how many bytes of records were kept:
  * whole records only, the header describing them; the capture must end. */

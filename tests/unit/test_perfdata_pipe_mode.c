@@ -93,6 +93,17 @@ static void build_stream(void)
 	for (size_t i = 0; i < PAYLOAD; i++)
 		stream[stream_len + i] = (uint8_t)(i * 3);
 	stream_len += PAYLOAD;
+	/* HEADER_BUILD_ID: pid, 20 id bytes + size + 3 reserved, a name
+	 * padded to 64 (perf's struct perf_record_header_build_id). */
+	header(HWT_PD_RECORD_HEADER_BUILD_ID, 8 + 4 + 24 + 64);
+	stream[stream_len - 4] = 2; /* misc: PERF_RECORD_MISC_USER */
+	u32 = (uint32_t)-1;
+	put(&u32, 4);
+	put("\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee"
+	    "\xff\x00\x01\x02\x03\x04", 20);
+	put(zeros, 4);
+	put("/usr/bin/traced", 15);
+	put(zeros, 64 - 15);
 	header(HWT_PD_RECORD_FINISHED_ROUND, 8);
 }
 
@@ -159,6 +170,19 @@ static void read_through_pipe(bool load_aux)
 			CHECK_INT(bad, 0);
 		} else {
 			CHECK(rec.aux_data == NULL);
+		}
+		CHECK_INT(hwt_pd_reader_next(r, &rec), 1);
+		CHECK_INT(rec.type, HWT_PD_RECORD_HEADER_BUILD_ID);
+		{
+			struct hwt_pd_build_id b;
+
+			CHECK_INT(hwt_pd_reader_build_id(r, 0, &b), 1);
+			CHECK_STR(b.filename, "/usr/bin/traced");
+			CHECK_INT(b.pid, -1);
+			CHECK_INT(b.id[0], 0x11);
+			CHECK_INT(b.id[19], 0x04);
+			CHECK_INT(b.size, 20);
+			CHECK_INT(hwt_pd_reader_build_id(r, 1, &b), 0);
 		}
 		CHECK_INT(hwt_pd_reader_next(r, &rec), 1);
 		CHECK_INT(rec.type, HWT_PD_RECORD_FINISHED_ROUND);

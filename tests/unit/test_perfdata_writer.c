@@ -97,9 +97,9 @@ static void round_trip(void)
 	aux.cpu = 2;
 	CHECK_INT(hwt_pd_writer_auxtrace(w, &aux, payload), 0);
 	CHECK_INT(hwt_pd_writer_record(w, r48), 0);
-	/* Too late for events; a record whose size is not whole u64s. */
+	/* Too late for events; a record smaller than its header. */
 	CHECK_INT(hwt_pd_writer_add_attr(w, &a, ids_a, 2, "x"), HWT_ERR_INVAL);
-	r48[6] = 44;
+	r48[6] = 4;
 	CHECK_INT(hwt_pd_writer_record(w, r48), HWT_ERR_INVAL);
 	CHECK_INT(hwt_pd_writer_close(w), 0);
 
