@@ -519,6 +519,21 @@ const struct hwt_os *hwt_emu_os(struct hwt_emu *emu)
 	return &emu->os;
 }
 
+int hwt_emu_set_head_in_buffer(struct hwt_emu *emu, bool in_buffer)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&emu->lock);
+	for (struct emu_event *ev = emu->events; ev; ev = ev->next)
+		if (ev->thread_running)
+			ret = hwt_error(HWT_ERR_BUSY,
+					"emulator: AUX buffers are already written");
+	if (!ret)
+		emu->opts.head_in_buffer = in_buffer;
+	pthread_mutex_unlock(&emu->lock);
+	return ret;
+}
+
 int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name, uint32_t type)
 {
 	int ret;

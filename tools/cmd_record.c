@@ -39,7 +39,8 @@ static void usage(FILE *out)
 		"                      [-a | -C CPUS | -p PID | --per-thread]\n"
 		"                      [--control fifo:CTL[,ACK]] [--snapshot-interval MS]\n"
 		"                      [-o FILE] -- CMD [ARGS]\n"
-		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n\n"
+		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
+		"       hwtrace record --sysfs DIR [--emulate-trace FILE] -e BACKEND -o OUT\n\n"
 		"Capture a hardware trace (and the sideband a decoder needs: mmap2,\n"
 		"comm, task and context-switch records) into a perf.data file that\n"
 		"`hwtrace decode` and `perf script` read.\n\n"
@@ -62,6 +63,12 @@ static void usage(FILE *out)
 		"                        kernel emulator and the normal capture path\n"
 		"      --emulate-rate R  trace bytes per second per CPU, in MB/s\n"
 		"                        (default: as fast as the emulator writes)\n"
+		"      --sysfs DIR       an emulated machine: its PMUs are those of the\n"
+		"                        sysfs tree DIR (e.g. tests/fixtures/sysfs/juno);\n"
+		"                        the whole capture path runs on the kernel\n"
+		"                        emulator, no command is run\n"
+		"      --emulate-trace FILE  with --sysfs: the raw trace bytes every traced\n"
+		"                        CPU's emulated trace unit writes\n"
 		"  -h, --help            show this help\n\n"
 		"At the end it prints per CPU: bytes captured, losses and why, wakeups.\n"
 		"Exit status: 0 captured, 1 runtime error, 2 usage error.\n");
@@ -114,6 +121,7 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 
 struct opts {
 	const char *profile, *event, *sink, *output, *control, *emulate;
+	const char *sysfs, *emulate_trace;
 	const char *cpus;
 	bool all_cpus, per_thread, snapshot, snapshot_on_exit;
 	uint64_t snapshot_size;
@@ -140,7 +148,8 @@ static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
 
 static int parse(int argc, char **argv, struct opts *o)
 {
-	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT };
+	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
+	       O_SYSFS, O_ETRACE };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -156,6 +165,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"snapshot-interval", required_argument, NULL, O_INTERVAL},
 		{"emulate", required_argument, NULL, O_EMU},
 		{"emulate-rate", required_argument, NULL, O_RATE},
+		{"sysfs", required_argument, NULL, O_SYSFS},
+		{"emulate-trace", required_argument, NULL, O_ETRACE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -196,6 +207,8 @@ static int parse(int argc, char **argv, struct opts *o)
 						       "%s: expected milliseconds > 0", optarg);
 			break;
 		case O_EMU: o->emulate = optarg; break;
+		case O_SYSFS: o->sysfs = optarg; break;
+		case O_ETRACE: o->emulate_trace = optarg; break;
 		case O_RATE:
 			o->emulate_rate = atof(optarg);
 			if (o->emulate_rate <= 0)
@@ -221,7 +234,14 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->snapshot_size = strtoull(snap_arg, NULL, 0);
 	}
 	o->argv = argv + optind;
-	if (!o->emulate && !o->argv[0] && !o->all_cpus && !o->cpus && o->pid < 0)
+	if (o->emulate_trace && !o->sysfs)
+		return cli_usage_error("record", "--emulate-trace needs --sysfs DIR "
+				       "(the emulated machine)");
+	if (o->sysfs && (o->emulate || o->argv[0] || o->pid > 0))
+		return cli_usage_error("record", "--sysfs emulates a machine: it "
+				       "takes no --emulate, command or -p");
+	if (!o->emulate && !o->sysfs && !o->argv[0] && !o->all_cpus && !o->cpus &&
+	    o->pid < 0)
 		return cli_usage_error("record", "nothing to trace: give -- CMD, "
 				       "-p PID, -a or -C CPUS");
 	if (o->emulate && o->argv[0])
@@ -304,6 +324,38 @@ static void copy_features(const char *path, struct hwt_pd_writer *w)
 	hwt_pd_reader_free(r);
 }
 
+static int read_file(const char *path, uint8_t **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f)
+		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
+				 "%s: %s", path, strerror(errno));
+	for (;;) {
+		size_t got;
+		if (n == cap) {
+			uint8_t *nb = realloc(buf, cap ? cap * 2 : 65536);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", path);
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 65536;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -325,6 +377,8 @@ int cmd_record(int argc, char **argv)
 	struct hwt_workload *wl = NULL;
 	struct hwt_control *ctl = NULL;
 	struct writer_sink ws = {0};
+	uint8_t *trace = NULL;
+	size_t trace_len = 0;
 	int *cpus = NULL;
 	size_t ncpus = 0;
 	int ret, status = EXIT_RUNTIME, wstatus = 0;
@@ -369,6 +423,18 @@ int cmd_record(int argc, char **argv)
 			so.ncpus = rp.ncpus;
 		}
 	} else {
+		const struct hwt_os *os = hwt_os_linux();
+		if (o.sysfs) {
+			struct hwt_emu_opts eo = {sizeof(eo), o.sysfs,
+						  (uint64_t)(o.emulate_rate * 1e6), 0,
+						  false};
+			if ((ret = hwt_emu_new(&eo, &emu)) < 0)
+				goto fail;
+			os = hwt_emu_os(emu);
+			if (o.emulate_trace &&
+			    (ret = read_file(o.emulate_trace, &trace, &trace_len)) < 0)
+				goto fail;
+		}
 		ret = o.profile ? hwt_profile_load(o.profile, &profile) :
 				  ((profile = hwt_profile_new()) ? 0 : HWT_ERR_NOMEM);
 		if (!ret && o.event)
@@ -393,12 +459,13 @@ int cmd_record(int argc, char **argv)
 			ret = hwt_profile_set_from(profile, "session:per_thread", "1",
 						   "--per-thread");
 		if (!ret)
-			ret = hwt_pmu_scan(hwt_os_linux(), &pmus);
+			ret = hwt_pmu_scan(os, &pmus);
 		if (!ret)
-			ret = hwt_profile_build_attrs(profile, hwt_os_linux(), pmus, &plan);
+			ret = hwt_profile_build_attrs(profile, os, pmus, &plan);
 		if (ret < 0)
 			goto fail;
 		plan_built = true;
+		so.os = os;
 		if (plan.mode == HWT_MODE_SAMPLE) {
 			ret = hwt_error(HWT_ERR_NOSUP,
 					"AUX sampling (session:mode = sample) is not "
@@ -439,6 +506,22 @@ int cmd_record(int argc, char **argv)
 		} else if (o.pid > 0) {
 			so.pid = o.pid;
 		}
+		if (emu) {
+			/* Intel PT's driver reports aux_head inside the buffer
+			 * in snapshot mode; the others let it run free. */
+			hwt_emu_set_head_in_buffer(emu, plan.backend &&
+					plan.backend->auxtrace_type ==
+						HWT_AUXTRACE_INTEL_PT);
+			/* Every traced CPU's trace unit writes the same bytes. */
+			if (so.per_thread)
+				so.pid = getpid();
+			for (int i = 0; trace_len && i < (so.per_thread ? 1 : so.ncpus) &&
+					ret >= 0; i++)
+				ret = hwt_emu_stream_aux(emu, so.per_thread ? -1 : so.cpus[i],
+							 trace, trace_len, 1);
+			if (ret < 0)
+				goto fail;
+		}
 	}
 	if ((ret = hwt_pd_writer_open(o.output, &ws.w)) < 0)
 		goto fail;
@@ -462,7 +545,7 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 
 	/* Attributes, then the decoder's metadata, then data. */
-	if (emu) {
+	if (o.emulate) {
 		/* The capture's events, ids and layouts, unchanged: its
 		 * sideband records are replayed as they were. */
 		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++)
@@ -486,7 +569,8 @@ int cmd_record(int argc, char **argv)
 			ret = hwt_pd_writer_add_attr(ws.w, a, ids, nids, name);
 		if (ret >= 0 && plan.backend && plan.backend->record &&
 		    plan.backend->record->info)
-			nw = plan.backend->record->info(hwt_os_linux(), plan.pmu,
+			nw = plan.backend->record->info(so.os ? so.os : hwt_os_linux(),
+							plan.pmu,
 							&so.aux_attr, so.cpus, so.ncpus,
 							so.snapshot, priv, 512);
 		if (ret >= 0 && nw < 0)
@@ -597,5 +681,6 @@ out:
 	hwt_profile_free(profile);
 	free(cpus);
 	free(ws.bounce);
+	free(trace);
 	return status;
 }

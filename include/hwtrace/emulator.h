@@ -81,6 +81,11 @@ HWT_API void hwt_emu_free(struct hwt_emu *emu);
 /* The OS seam served by @emu. Owned by @emu. */
 HWT_API const struct hwt_os *hwt_emu_os(struct hwt_emu *emu);
 
+/* Changes opts.head_in_buffer before any AUX buffer is mapped (for a
+ * backend known only once the PMUs were scanned through the emulator).
+ * HWT_ERR_BUSY once a producer runs. */
+HWT_API int hwt_emu_set_head_in_buffer(struct hwt_emu *emu, bool in_buffer);
+
 /* Declares an AUX PMU with perf type @type besides those of the sysfs
  * fixture. @name is copied. */
 HWT_API int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name,
