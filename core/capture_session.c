@@ -628,17 +628,21 @@ int hwt_session_time_conv(const struct hwt_session *s,
 		return hwt_error(HWT_ERR_NOSUP,
 				 "the kernel publishes no time conversion "
 				 "(cap_user_time_zero) in the user page");
-	/* The kernel rewrites these under the page's lock sequence. */
+	/* The kernel rewrites these under the page's lock sequence. Each
+	 * field is read with acquire so the closing read of the sequence
+	 * cannot move before them (a seqlock reader without a fence). */
 	do {
+		struct perf_event_mmap_page caps;
 		seq = __atomic_load_n(&up->lock, __ATOMIC_ACQUIRE);
-		tc->time_shift = up->time_shift;
-		tc->time_mult = up->time_mult;
-		tc->time_zero = up->time_zero;
-		tc->time_cycles = up->time_cycles;
-		tc->time_mask = up->time_mask;
-		tc->cap_user_time_zero = up->cap_user_time_zero;
-		tc->cap_user_time_short = up->cap_user_time_short;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		tc->time_shift = __atomic_load_n(&up->time_shift, __ATOMIC_ACQUIRE);
+		tc->time_mult = __atomic_load_n(&up->time_mult, __ATOMIC_ACQUIRE);
+		tc->time_zero = __atomic_load_n(&up->time_zero, __ATOMIC_ACQUIRE);
+		tc->time_cycles = __atomic_load_n(&up->time_cycles, __ATOMIC_ACQUIRE);
+		tc->time_mask = __atomic_load_n(&up->time_mask, __ATOMIC_ACQUIRE);
+		caps.capabilities = __atomic_load_n(&up->capabilities,
+						    __ATOMIC_ACQUIRE);
+		tc->cap_user_time_zero = caps.cap_user_time_zero;
+		tc->cap_user_time_short = caps.cap_user_time_short;
 	} while (__atomic_load_n(&up->lock, __ATOMIC_ACQUIRE) != seq);
 	return 0;
 }
