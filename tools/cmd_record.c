@@ -257,7 +257,11 @@ static void print_stats(struct hwt_session *s, struct hwt_emu *emu)
 {
 	size_t n = hwt_session_nr_rings(s);
 
-	fprintf(stderr, "hwtrace record: per %s:\n", "CPU");
+	struct hwt_capture_stats first;
+
+	fprintf(stderr, "hwtrace record: per %s:\n",
+		n && hwt_session_stats(s, 0, &first) == 0 && first.cpu < 0 ?
+			"thread" : "CPU");
 	for (size_t i = 0; i < n; i++) {
 		struct hwt_capture_stats st;
 		struct hwt_emu_stats es;
