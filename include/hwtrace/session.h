@@ -90,8 +90,10 @@ struct hwt_capture_stats {
 
 struct hwt_session;
 
-/* Checks @opts and copies them. Errors: HWT_ERR_INVAL, HWT_ERR_CONFIG
- * (sizes not a power of two), HWT_ERR_NOMEM. */
+/* Checks @opts and copies them; the pointers in them (os, backend, cpus,
+ * sideband_attr, sink.ctx) are borrowed and must outlive the session.
+ * Errors: HWT_ERR_INVAL, HWT_ERR_CONFIG (sizes not a power of two),
+ * HWT_ERR_NOMEM. */
 HWT_API int hwt_session_new(const struct hwt_session_opts *opts,
 			    struct hwt_session **out);
 
