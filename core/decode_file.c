@@ -7,6 +7,7 @@
 
 #include "core/decode_internal.h"
 #include "core/insn.h"
+#include "core/sample_internal.h"
 #include "hwtrace/error.h"
 
 #define MISC_SWITCH_OUT (1u << 13)
@@ -25,6 +26,7 @@ struct file_state {
 	uint64_t lost_records;
 	struct hwt_pd_reader *reader; /* for the build id feature */
 	bool kernel_added;
+	struct hwt_sample_store samples; /* AUX sampling captures */
 };
 
 /* The build id the file's header gives for @filename, when MMAP2 did
@@ -251,6 +253,8 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (!rec->aux_data)
 			return 0;
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
+	case PERF_RECORD_SAMPLE:
+		return hwt_sample_store_add(&st->samples, st->reader, rec);
 	default:
 		return 0;
 	}
@@ -425,6 +429,27 @@ out:
 	return err;
 }
 
+/* Each AUX sample's window alone, into a SAMPLE element. */
+static int decode_samples(struct file_state *st, const struct hwt_backend *b,
+			  const struct hwt_elem_sink *user_sink)
+{
+	struct hwt_decode_filter filter = {st->opts, user_sink};
+	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	struct hwt_decode_params params = {
+		.size = sizeof(params),
+		.info = st->info,
+		.info_words = st->info_words,
+		.cpu_model = st->opts->cpu_model,
+		.pid_at = hwt_sideband_pid_at,
+		.pid_at_arg = &st->sb,
+		.aux_attr = aux_attr(st->reader),
+	};
+	return hwt_sample_store_decode(&st->samples, st->reader, b, &params,
+				       st->image,
+				       hwt_decode_has_filter(st->opts) ? &fsink
+								       : user_sink);
+}
+
 int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		    const struct hwt_elem_sink *sink)
 {
@@ -499,13 +524,31 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		goto out;
 	}
 	hwt_sideband_sort(&st.sb);
+	/* --branch-profile: count the branches on their way to the sink. */
+	struct hwt_profile_sink ps = {NULL, sink};
+	struct hwt_elem_sink psink;
+	if (opts.branch_profile && !opts.packets) {
+		ps.p = hwt_branch_profile_new();
+		if (!ps.p) {
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory for the profile");
+			goto out;
+		}
+		psink = hwt_profile_sink(&ps);
+		sink = &psink;
+	}
 	err = decode_queues(&st, b, sink);
+	if (err >= 0 && st.samples.n && !opts.packets)
+		err = decode_samples(&st, b, sink);
+	if (err >= 0 && ps.p)
+		err = hwt_branch_profile_write(ps.p, st.image, opts.branch_profile);
+	hwt_branch_profile_free(ps.p);
 	if (err >= 0 && read_err)
 		err = hwt_error(read_err, "%s (the trace before it was decoded)",
 				read_msg);
 out:
 	hwt_pd_reader_free(reader);
 	hwt_aux_queues_free(&st.queues);
+	hwt_sample_store_free(&st.samples);
 	hwt_sideband_free(&st.sb);
 	hwt_image_free(st.image);
 	free(st.info);

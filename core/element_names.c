@@ -11,6 +11,7 @@ const char *hwt_elem_type_name(enum hwt_elem_type type)
 	case HWT_ELEM_CONTEXT: return "context";
 	case HWT_ELEM_GAP: return "gap";
 	case HWT_ELEM_ERROR: return "error";
+	case HWT_ELEM_SAMPLE: return "sample";
 	}
 	return "unknown";
 }

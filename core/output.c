@@ -49,6 +49,43 @@ static void put_json_string(struct line *l, const char *key, const char *s)
 	put(l, "\"");
 }
 
+static void format_sample_jsonl(struct line *l, const struct hwt_elem *e)
+{
+	put(l, ",\"ip\":\"0x%" PRIx64 "\"", e->u.sample.ip);
+	if (e->u.sample.period)
+		put(l, ",\"period\":%" PRIu64, e->u.sample.period);
+	put(l, ",\"window\":%" PRIu64, e->u.sample.window);
+	if (e->u.sample.sync < e->u.sample.window)
+		put(l, ",\"sync\":%" PRIu64, e->u.sample.sync);
+	put(l, ",\"branches\":[");
+	for (size_t i = 0; i < e->u.sample.nbranches; i++) {
+		const struct hwt_branch_entry *b = &e->u.sample.branches[i];
+		put(l, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
+		    "\",\"kind\":\"%s\"}", i ? "," : "", b->from, b->to,
+		    hwt_branch_kind_name(b->kind));
+	}
+	put(l, "]");
+}
+
+static void format_sample_text(struct line *l, const struct hwt_elem *e)
+{
+	put(l, "sample    ip 0x%" PRIx64, e->u.sample.ip);
+	if (e->u.sample.period)
+		put(l, " period %" PRIu64, e->u.sample.period);
+	if (e->u.sample.sync < e->u.sample.window)
+		put(l, " window %" PRIu64 " bytes (sync at %" PRIu64 ")",
+		    e->u.sample.window, e->u.sample.sync);
+	else
+		put(l, " window %" PRIu64 " bytes (no sync point)",
+		    e->u.sample.window);
+	put(l, " %zu branches", e->u.sample.nbranches);
+	for (size_t i = 0; i < e->u.sample.nbranches; i++) {
+		const struct hwt_branch_entry *b = &e->u.sample.branches[i];
+		put(l, "%s 0x%" PRIx64 "->0x%" PRIx64 " %s", i ? "," : ":",
+		    b->from, b->to, hwt_branch_kind_name(b->kind));
+	}
+}
+
 static void format_jsonl(struct line *l, const struct hwt_elem *e)
 {
 	put(l, "{\"type\":\"%s\"", hwt_elem_type_name(e->type));
@@ -103,6 +140,9 @@ static void format_jsonl(struct line *l, const struct hwt_elem *e)
 		put_json_string(l, "message", e->u.error.message);
 		break;
 	case HWT_ELEM_TIMESTAMP:
+		break;
+	case HWT_ELEM_SAMPLE:
+		format_sample_jsonl(l, e);
 		break;
 	}
 	if (e->fields & HWT_FIELD_TIME)
@@ -165,6 +205,9 @@ static void format_text(struct line *l, const struct hwt_elem *e)
 		if (e->fields & HWT_FIELD_OFFSET)
 			put(l, " at offset %" PRIu64, e->trace_offset);
 		put(l, ": %s", e->u.error.message);
+		break;
+	case HWT_ELEM_SAMPLE:
+		format_sample_text(l, e);
 		break;
 	}
 }

@@ -37,6 +37,10 @@ struct hwt_decode_opts {
 	uint64_t time_start, time_end;
 	FILE *packets;                   /* non-NULL: print packets, not elements */
 	bool disasm;                     /* the output wants instructions */
+	/* Non-NULL: after decoding, write the branch-count profile of every
+	 * branch and every AUX sample's branch stack here ("FROM->TO COUNT",
+	 * addresses as FILE+0xOFFSET where the image knows the file). */
+	FILE *branch_profile;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

@@ -20,6 +20,7 @@ enum hwt_elem_type {
 	HWT_ELEM_CONTEXT,   /* the execution context changed */
 	HWT_ELEM_GAP,       /* trace is missing here: why and how much */
 	HWT_ELEM_ERROR,     /* the decoder failed at an offset */
+	HWT_ELEM_SAMPLE,    /* a sample with the branches that led to it */
 };
 
 enum hwt_branch_kind {
@@ -53,6 +54,12 @@ enum hwt_gap_reason {
 	HWT_GAP_DECODE_ERROR, /* the decoder had to resynchronise */
 	HWT_GAP_NO_SYNC,      /* no synchronisation point yet */
 	HWT_GAP_NO_IMAGE,     /* code at an address is not in the memory image */
+};
+
+/* One entry of a sample's branch stack. */
+struct hwt_branch_entry {
+	uint64_t from, to;
+	enum hwt_branch_kind kind;
 };
 
 /* Which optional common fields of an element are known. */
@@ -107,6 +114,18 @@ struct hwt_elem {
 		struct {
 			const char *message; /* never NULL */
 		} error;
+		struct {
+			uint64_t ip;
+			uint64_t period;   /* 0 when the sample has none */
+			uint64_t window;   /* bytes of trace it carried */
+			/* Where decoding could start in the window; equal
+			 * to window when it holds no sync point (then the
+			 * stack is empty: nothing is guessed). */
+			uint64_t sync;
+			/* Newest first, as LBR stacks are shown. */
+			const struct hwt_branch_entry *branches;
+			size_t nbranches;
+		} sample;
 	} u;
 };
 

@@ -1,0 +1,52 @@
+/* AUX samples of a perf.data file, gathered while its records are read
+ * and decoded once the memory image is complete (decode_file.c). */
+#ifndef HWT_CORE_SAMPLE_INTERNAL_H
+#define HWT_CORE_SAMPLE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "hwtrace/perfdata.h"
+#include "hwtrace/sample.h"
+
+struct hwt_sample_entry {
+	struct hwt_aux_sample s; /* s.aux is not kept: see data */
+	uint64_t data;           /* file offset, or arena offset in pipe mode */
+};
+
+struct hwt_sample_store {
+	struct hwt_sample_entry *e;
+	size_t n, cap;
+	uint8_t *arena;          /* pipe mode: the payloads */
+	size_t arena_len, arena_cap;
+	bool in_arena;
+	uint64_t bad;            /* samples that did not parse */
+	uint64_t max_size;
+};
+
+/* Keeps @rec when it is a sample with AUX data. Errors: HWT_ERR_NOMEM. */
+int hwt_sample_store_add(struct hwt_sample_store *ss,
+			 struct hwt_pd_reader *reader,
+			 const struct hwt_pd_record *rec);
+
+/* Decodes every kept sample's window with @b into SAMPLE elements (and
+ * the gaps of windows without a sync point) to @out. @params carries the
+ * capture's info, cpu model and pid_at; @image the code. */
+int hwt_sample_store_decode(struct hwt_sample_store *ss,
+			    struct hwt_pd_reader *reader,
+			    const struct hwt_backend *b,
+			    const struct hwt_decode_params *params,
+			    struct hwt_image *image,
+			    const struct hwt_elem_sink *out);
+
+void hwt_sample_store_free(struct hwt_sample_store *ss);
+
+/* Counts the branches of the elements that pass (into @p) and forwards
+ * them to @next (NULL: drops them). */
+struct hwt_profile_sink {
+	struct hwt_branch_profile *p;
+	const struct hwt_elem_sink *next;
+};
+
+struct hwt_elem_sink hwt_profile_sink(struct hwt_profile_sink *ps);
+
+#endif
