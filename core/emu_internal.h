@@ -59,6 +59,7 @@ struct emu_event {
 	uint64_t aux_pos;       /* free-running AUX write position */
 	uint64_t wakeup_mark;   /* aux_pos at the last wakeup */
 	uint64_t watermark;
+	uint64_t data_wakeup_mark; /* data_head at the last data-ring wakeup */
 	uint64_t lost_pending;
 	bool itrace_started;
 	/* Rate keeping: bytes produced since rate_t0 (ns). */

@@ -120,6 +120,12 @@ bool hwt_emu_ring_write(struct emu_event *ev, const void *rec, size_t len)
 	if (len)
 		ring_copy(ev, head, rec, len);
 	hwt_head_store(&up->data_head, head + len);
+	/* The kernel's default data-ring watermark: half the ring
+	 * (perf_output_wakeup when head passes rb->watermark). */
+	if (head + len - ev->data_wakeup_mark >= ev->data_size / 2) {
+		ev->data_wakeup_mark = head + len;
+		hwt_emu_wake(ev);
+	}
 	return true;
 }
 
