@@ -562,24 +562,24 @@ int hwt_pd_reader_open(const char *path, struct hwt_pd_reader **out)
 	}
 	memcpy(first, r->win, sizeof(first));
 	magic = pd_u64(first);
-	if (magic == PD_MAGIC2_SWAPPED) {
+	if (magic == PD_MAGIC2_SWAPPED)
+		err = hwt_error(HWT_ERR_FORMAT, "%s: a big-endian perf.data file "
+				"(written on a big-endian machine); hwtrace reads "
+				"little-endian files only", r->path);
+	else if (magic == PD_MAGIC1)
+		err = hwt_error(HWT_ERR_FORMAT, "%s: a version 1 perf.data file "
+				"(magic PERFFILE), which hwtrace does not read; "
+				"re-record it with a perf newer than 2.6.37",
+				r->path);
+	else if (magic != PD_MAGIC2)
+		err = hwt_error(HWT_ERR_FORMAT, "%s: not a perf.data file (byte "
+				"offset 0 holds 0x%016" PRIx64 ", not the magic "
+				"\"PERFILE2\")", r->path, magic);
+	else
+		err = 0;
+	if (err) {
 		hwt_pd_reader_free(r);
-		return hwt_error(HWT_ERR_FORMAT, "%s: a big-endian perf.data file "
-				 "(written on a big-endian machine); hwtrace reads "
-				 "little-endian files only", path);
-	}
-	if (magic == PD_MAGIC1) {
-		hwt_pd_reader_free(r);
-		return hwt_error(HWT_ERR_FORMAT, "%s: a version 1 perf.data file "
-				 "(magic PERFFILE), which hwtrace does not read; "
-				 "re-record it with a perf newer than 2.6.37",
-				 path);
-	}
-	if (magic != PD_MAGIC2) {
-		hwt_pd_reader_free(r);
-		return hwt_error(HWT_ERR_FORMAT, "%s: not a perf.data file (byte "
-				 "offset 0 holds 0x%016" PRIx64 ", not the magic "
-				 "\"PERFILE2\")", path, magic);
+		return err;
 	}
 	r->hdr.size = pd_u64(first + 8);
 	if (r->hdr.size == PD_PIPE_HEADER_SIZE) {
@@ -690,7 +690,8 @@ static int take_trailing(struct hwt_pd_reader *r, uint16_t size,
 {
 	size_t in_win = r->win_len - r->win_pos - size, have;
 
-	if (!r->pipe && r->pos + size + trailing > r->data_end)
+	/* pos + size is within the data: the record was read whole. */
+	if (!r->pipe && trailing > r->data_end - r->pos - size)
 		return stream_error(r, HWT_ERR_FORMAT, "%s: record %s at byte "
 				    "offset %" PRIu64 " claims %" PRIu64 " bytes "
 				    "of payload, past the end of the data "

@@ -234,8 +234,9 @@ static void sizes_and_types_flipped(const char *path)
 		}
 		/* An AUXTRACE payload size past the data: FORMAT naming the
 		 * record type. */
-		if (f.types[i] == 71) {
-			uint64_t huge = 1ULL << 40;
+		for (int h = 0; h < 2 && f.types[i] == 71; h++) {
+			/* The second wraps a 64-bit end computation. */
+			uint64_t huge = h ? UINT64_MAX - 7 : 1ULL << 40;
 			size_t n;
 
 			memcpy(copy, f.bytes, f.size);
