@@ -37,7 +37,7 @@ run: build
 	./build/tools/hwtrace list
 	@echo
 	@echo "== sw_branch: stepping $(RUN_PROG) from main to exit (every instruction traps) =="
-	./build/tests/programs/swb_record -o $(RUN_DATA) --start main --stop exit -- $(RUN_PROG) 200
+	./build/tools/hwtrace record -e sw_branch --start main --stop exit -o $(RUN_DATA) -- $(RUN_PROG) 200
 	./build/tools/hwtrace decode $(RUN_DATA) > build/run-sw_branch.txt
 	./build/tools/hwtrace decode --format jsonl $(RUN_DATA) > build/run-sw_branch.jsonl
 	@echo
