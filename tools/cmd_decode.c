@@ -23,6 +23,10 @@ static void usage(FILE *out)
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"  --packets               list the packet layer instead of decoding\n"
 		"  --disasm                one range per instruction, with its text\n"
+		"  --branch-profile        print FROM->TO COUNT of every branch and\n"
+		"                          AUX sample branch stack instead of elements\n"
+		"                          (FILE+0xOFFSET where the binary is known;\n"
+		"                          also --profile; see docs/aux-sampling.md)\n"
 		"  --tid N                 only elements of thread N\n"
 		"  --cpu N                 only elements of CPU N\n"
 		"  --cpu F/M[/S]           (with a slash) the traced CPU, as --cpu-model\n"
@@ -151,13 +155,15 @@ static int parse_time_range(const char *s, struct hwt_decode_opts *o)
 enum {
 	OPT_FORMAT = 256, OPT_PACKETS, OPT_DISASM, OPT_TID, OPT_CPU,
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_SYMFS, OPT_BUILDID_DIR,
-	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT,
+	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 };
 
 static const struct option long_opts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"packets", no_argument, NULL, OPT_PACKETS},
 	{"disasm", no_argument, NULL, OPT_DISASM},
+	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
+	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"tid", required_argument, NULL, OPT_TID},
 	{"cpu", required_argument, NULL, OPT_CPU},
 	{"cpu-model", required_argument, NULL, OPT_CPU_MODEL},
@@ -179,6 +185,7 @@ struct args {
 	struct hwt_map_spec *maps;
 	enum hwt_output_format format;
 	bool packets;
+	bool profile;
 	const char *output;
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
@@ -200,6 +207,13 @@ static int add_map(struct args *a, char *spec)
 	a->maps[a->opts.nmaps].vaddr = addr;
 	a->opts.nmaps++;
 	a->opts.maps = a->maps;
+	return 0;
+}
+
+static int drop_emit(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	(void)e;
 	return 0;
 }
 
@@ -225,6 +239,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_DISASM:
 			a->opts.disasm = true;
+			break;
+		case OPT_BRANCH_PROFILE:
+			a->profile = true;
 			break;
 		case OPT_TID:
 			if (parse_i32(optarg, &a->opts.tid))
@@ -363,6 +380,11 @@ int cmd_decode(int argc, char **argv)
 			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 		} else {
 			counts.next = hwt_output_sink(output);
+			if (a.profile) {
+				/* The profile replaces the element listing. */
+				a.opts.branch_profile = out;
+				counts.next.emit = drop_emit;
+			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
 			err = run(&a, &sink);
 		}
