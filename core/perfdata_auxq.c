@@ -52,8 +52,9 @@ static bool index_entry_ok(struct hwt_pd_reader *r, uint64_t offset,
 	    *size < PD_AUXTRACE_HEADER_SIZE)
 		return false;
 	pd_parse_auxtrace(rec, aux);
-	return offset + *size + aux->size <= data_end &&
-	       offset + *size + aux->size >= offset;
+	/* offset + 48 <= data_end was checked; the sums cannot wrap. */
+	return *size <= data_end - offset &&
+	       aux->size <= data_end - offset - *size;
 }
 
 static int from_index(struct hwt_pd_reader *r, struct hwt_pd_aux_queues *q)

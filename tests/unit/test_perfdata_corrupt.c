@@ -313,6 +313,60 @@ static void header_fields_flipped(void)
 	free(f.types);
 }
 
+/* A bad auxtrace index is not trusted: the queues come from a scan. */
+static void bad_auxtrace_index(void)
+{
+	struct hwt_pd_reader *r = NULL;
+	struct hwt_pd_aux_queues *q = NULL;
+	struct file f;
+	uint64_t feat_off = 0, size, bad = 0x2e8, huge = UINT64_MAX - 7;
+	const void *data;
+	uint8_t *copy;
+
+	load(QUIPPER, &f);
+	copy = malloc(f.size);
+	CHECK_INT(hwt_pd_reader_open(QUIPPER, &r), 0);
+	if (!r)
+		return;
+	CHECK_INT(hwt_pd_reader_feature_raw(r, HWT_PD_FEAT_AUXTRACE, &feat_off,
+					    &data, &size), 0);
+	hwt_pd_reader_free(r);
+	/* The first entry points at the TIME_CONV record at 0x2e8. */
+	memcpy(copy, f.bytes, f.size);
+	memcpy(copy + feat_off + 8, &bad, 8);
+	save(copy, f.size);
+	CHECK_INT(hwt_pd_reader_open(tmp, &r), 0);
+	if (r) {
+		CHECK_INT(hwt_pd_aux_queues_build(r, &q), 0);
+		CHECK(q && !hwt_pd_aux_queues_from_index(q));
+		CHECK_INT(q ? hwt_pd_aux_queues_count(q) : 0, 2);
+		if (q) {
+			CHECK_U64(hwt_pd_aux_queues_get(q, 0)->bytes, 12240);
+			CHECK_U64(hwt_pd_aux_queues_get(q, 1)->bytes, 137728);
+		}
+		hwt_pd_aux_queues_free(q);
+		hwt_pd_reader_free(r);
+	}
+	/* The second AUXTRACE (0x7788) claims a payload that wraps: the scan
+	 * keeps the first buffer and names the record. */
+	memcpy(copy, f.bytes, f.size);
+	memcpy(copy + 0x7788 + 8, &huge, 8);
+	save(copy, f.size);
+	CHECK_INT(hwt_pd_reader_open(tmp, &r), 0);
+	if (r) {
+		q = NULL;
+		CHECK_INT(hwt_pd_aux_queues_build(r, &q), HWT_ERR_TRUNCATED);
+		CHECK_CONTAINS(hwt_errmsg(), "AUXTRACE (71) at byte offset 30600");
+		CHECK_INT(q ? hwt_pd_aux_queues_count(q) : 0, 1);
+		hwt_pd_aux_queues_free(q);
+		hwt_pd_reader_free(r);
+	}
+	free(copy);
+	free(f.bytes);
+	free(f.offsets);
+	free(f.types);
+}
+
 static void not_perf_data(void)
 {
 	struct hwt_pd_reader *r = NULL;
@@ -352,6 +406,7 @@ int main(void)
 	RUN(quipper_sizes_and_types_flipped);
 	RUN(simpleperf_sizes_and_types_flipped);
 	RUN(header_fields_flipped);
+	RUN(bad_auxtrace_index);
 	RUN(not_perf_data);
 	unlink(tmp);
 	return hwt_test_summary();
