@@ -27,7 +27,65 @@ struct file_state {
 	struct hwt_pd_reader *reader; /* for the build id feature */
 	bool kernel_added;
 	struct hwt_sample_store samples; /* AUX sampling captures */
+	/* Per CPU: the PMU format bits of its PERF_RECORD_AUX records (e.g.
+	 * CoreSight's raw TRBE format), handed to the decoder with each chunk. */
+	struct cpu_flags {
+		int32_t cpu;
+		uint32_t flags;
+	} *aux_formats;
+	size_t naux_formats;
+	/* PERF_RECORD_AUX_OUTPUT_HW_ID values, in file order. */
+	struct cpu_hw_id {
+		int32_t cpu;
+		uint64_t hw_id;
+	} *hw_ids;
+	size_t nhw_ids;
 };
+
+/* Makes room for one more element of a growing array of @size-byte
+ * elements whose capacity is the smallest power of two >= its count. */
+static void *grow(void *array, size_t *count, size_t size)
+{
+	if ((*count & (*count - 1)) == 0) { /* 0 or a power of two: full */
+		size_t cap = *count ? *count * 2 : 1;
+		void *n = realloc(array, cap * size);
+		if (!n)
+			return NULL;
+		array = n;
+	}
+	(*count)++;
+	return array;
+}
+
+static int note_aux_format(struct file_state *st, int32_t cpu, uint32_t flags)
+{
+	flags &= HWT_AUX_FLAG_PMU_FORMAT_MASK;
+	for (size_t i = 0; i < st->naux_formats; i++) {
+		if (st->aux_formats[i].cpu == cpu) {
+			st->aux_formats[i].flags |= flags;
+			return 0;
+		}
+	}
+	void *n = grow(st->aux_formats, &st->naux_formats, sizeof(*st->aux_formats));
+	if (!n)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	st->aux_formats = n;
+	st->aux_formats[st->naux_formats - 1] = (struct cpu_flags){cpu, flags};
+	return 0;
+}
+
+/* The format bits of @cpu; a per-thread stream (cpu -1) takes any CPU's,
+ * as every CPU of a session traces in the same format. */
+static uint32_t aux_format_of(const struct file_state *st, int32_t cpu)
+{
+	uint32_t any = 0;
+	for (size_t i = 0; i < st->naux_formats; i++) {
+		if (st->aux_formats[i].cpu == cpu)
+			return st->aux_formats[i].flags;
+		any |= st->aux_formats[i].flags;
+	}
+	return cpu < 0 ? any : 0;
+}
 
 /* The build id the file's header gives for @filename, when MMAP2 did
  * not carry one. */
@@ -205,6 +263,13 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (body < 24)
 			return 0;
 		memcpy(u64, p, 24);
+		if (u64[2] & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
+			int ferr = note_aux_format(
+				st, rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
+				(uint32_t)u64[2]);
+			if (ferr < 0)
+				return ferr;
+		}
 		if (u64[2] & HWT_AUX_FLAG_TRUNCATED) {
 			snprintf(text, sizeof(text),
 				 "the AUX buffer was full: trace after 0x%" PRIx64 " lost",
@@ -255,6 +320,20 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
 	case PERF_RECORD_SAMPLE:
 		return hwt_sample_store_add(&st->samples, st->reader, rec);
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+		if (body < 8)
+			return 0;
+		{
+			void *n = grow(st->hw_ids, &st->nhw_ids, sizeof(*st->hw_ids));
+			if (!n)
+				return hwt_error(HWT_ERR_NOMEM, "out of memory");
+			st->hw_ids = n;
+			memcpy(&u64[0], p, 8);
+			st->hw_ids[st->nhw_ids - 1] = (struct cpu_hw_id){
+				rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
+				u64[0]};
+		}
+		return 0;
 	default:
 		return 0;
 	}
@@ -378,6 +457,12 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		err = warn_no_switch(st, out);
 		if (err < 0)
 			goto out;
+		for (size_t i = 0; i < st->nhw_ids && b->decoder->hw_id; i++) {
+			err = b->decoder->hw_id(priv, st->hw_ids[i].cpu,
+						st->hw_ids[i].hw_id);
+			if (err < 0)
+				goto out;
+		}
 	}
 	for (size_t i = 0; i < st->queues.n && err >= 0; i++) {
 		struct hwt_aux_queue *q = &st->queues.q[i];
@@ -398,6 +483,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 				.idx = q->idx,
 				.cpu = cpu,
 				.tid = cpu >= 0 ? -1 : tid,
+				.aux_flags = aux_format_of(st, cpu),
 			};
 			if (opts->packets) {
 				fprintf(opts->packets,
@@ -552,5 +638,7 @@ out:
 	hwt_sideband_free(&st.sb);
 	hwt_image_free(st.image);
 	free(st.info);
+	free(st.aux_formats);
+	free(st.hw_ids);
 	return err < 0 ? err : 0;
 }
