@@ -328,7 +328,8 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	printf("records:     %" PRIu64 "\n", in->records);
 	printf("trace:       %" PRIu64 " bytes in %" PRIu64 " AUXTRACE buffers\n",
 	       in->auxtrace_bytes, in->auxtrace_buffers);
-	qsort(in->cpus, in->ncpus, sizeof(*in->cpus), cpu_cmp);
+	if (in->ncpus)
+		qsort(in->cpus, in->ncpus, sizeof(*in->cpus), cpu_cmp);
 	for (size_t i = 0; i < in->ncpus; i++) {
 		if (in->cpus[i].cpu < 0)
 			printf("  per-thread: %" PRIu64 " bytes in %" PRIu64
