@@ -36,17 +36,26 @@ struct sample_id {
 	uint64_t id;
 };
 
+/* One thread's BTS stream: the chunk not yet written. */
+struct swb_stream {
+	pid_t tid;
+	uint32_t idx;
+	uint8_t *chunk;
+	size_t len;
+	uint64_t offset; /* of the chunk in the thread's AUX stream */
+};
+
 struct swb_out {
 	struct hwt_pd_writer *w;
 	const struct hwt_swb_opts *opts;
 	pid_t pid;
+	struct swb_stream *streams;
+	size_t nstreams;
 	struct hwt_swb_sideband sb;   /* the kernel's sideband, when it opened */
 	bool kernel_sideband;
 	uint64_t aux_id, dummy_id;
 	struct hwt_swb_maps written;  /* executable mappings written so far */
-	uint8_t *chunk;
-	size_t len, cap;
-	uint64_t offset; /* of the chunk in the AUX stream */
+	size_t cap;      /* chunk size */
 };
 
 static uint64_t now_ns(void)
@@ -148,17 +157,18 @@ static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m
 	return hwt_pd_writer_record(o->w, rec);
 }
 
-static int write_itrace_start(struct swb_out *o, pid_t pid)
+static int write_itrace_start(struct swb_out *o, pid_t pid, pid_t tid)
 {
 	uint8_t rec[sizeof(struct perf_event_header) + 8 + sizeof(struct sample_id)];
 	struct perf_event_header *h = (void *)rec;
-	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)tid};
+	struct sample_id s = {(uint32_t)pid, (uint32_t)tid, now_ns(), o->aux_id};
 
 	memset(rec, 0, sizeof(rec));
 	h->type = PERF_RECORD_ITRACE_START;
 	h->size = sizeof(rec);
 	memcpy(rec + sizeof(*h), ids, 8);
-	put_sid(rec + sizeof(*h) + 8, pid, o->aux_id);
+	memcpy(rec + sizeof(*h) + 8, &s, sizeof(s));
 	return hwt_pd_writer_record(o->w, rec);
 }
 
@@ -291,12 +301,7 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 static int on_start(void *arg, pid_t pid, const char *exe,
 		    const struct hwt_swb_maps *maps)
 {
-	struct swb_out *o = arg;
-	int err;
-
-	if ((err = sideband(o, pid, maps)))
-		return err;
-	return write_itrace_start(o, pid);
+	return sideband(arg, pid, maps);
 }
 
 /* Code mapped while the process was stepped (dlopen). perf time orders
@@ -310,42 +315,76 @@ static int on_end(void *arg, pid_t pid, const struct hwt_swb_maps *maps)
 /* perf's intel_bts decoder does not look at a buffer's last 24 bytes, so
  * each buffer ends with one all-zero (padding) record, as the kernel's
  * driver pads its buffers with zeros. */
-static int flush_chunk(struct swb_out *o)
+static int flush_chunk(struct swb_out *o, struct swb_stream *st)
 {
-	if (!o->len)
+	if (!st->len)
 		return 0;
-	memset(o->chunk + o->len, 0, HWT_BTS_RECORD_SIZE);
-	o->len += HWT_BTS_RECORD_SIZE;
+	memset(st->chunk + st->len, 0, HWT_BTS_RECORD_SIZE);
+	st->len += HWT_BTS_RECORD_SIZE;
 	/* As the kernel reports each AUX write in the data ring. */
 	uint8_t rec[sizeof(struct perf_event_header) + 24 + sizeof(struct sample_id)];
 	struct perf_event_header *h = (void *)rec;
-	uint64_t body[3] = {o->offset, o->len, 0};
+	uint64_t body[3] = {st->offset, st->len, 0};
+	struct sample_id sid = {(uint32_t)o->pid, (uint32_t)st->tid, now_ns(),
+				o->aux_id};
 	memset(rec, 0, sizeof(rec));
 	h->type = PERF_RECORD_AUX;
 	h->size = sizeof(rec);
 	memcpy(rec + sizeof(*h), body, sizeof(body));
-	put_sid(rec + sizeof(*h) + sizeof(body), o->pid, o->aux_id);
+	memcpy(rec + sizeof(*h) + sizeof(body), &sid, sizeof(sid));
 	int err = hwt_pd_writer_record(o->w, rec);
 	if (err)
 		return err;
 	struct hwt_pd_auxtrace aux = {
-		.size = o->len, .offset = o->offset, .reference = now_ns(),
-		.idx = 0, .tid = (uint32_t)o->pid, .cpu = (uint32_t)-1,
+		.size = st->len, .offset = st->offset, .reference = now_ns(),
+		.idx = st->idx, .tid = (uint32_t)st->tid, .cpu = (uint32_t)-1,
 	};
-	err = hwt_pd_writer_auxtrace(o->w, &aux, o->chunk);
-	o->offset += o->len;
-	o->len = 0;
+	err = hwt_pd_writer_auxtrace(o->w, &aux, st->chunk);
+	st->offset += st->len;
+	st->len = 0;
 	return err;
 }
 
-static int on_record(void *arg, const uint8_t *rec)
+/* The stream of thread @tid; a new thread's starts with ITRACE_START, as
+ * the kernel writes when it starts tracing a task. */
+static int stream_of(struct swb_out *o, pid_t tid, struct swb_stream **out)
+{
+	for (size_t i = 0; i < o->nstreams; i++) {
+		if (o->streams[i].tid == tid) {
+			*out = &o->streams[i];
+			return 0;
+		}
+	}
+	void *n = realloc(o->streams, (o->nstreams + 1) * sizeof(*o->streams));
+	if (!n)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+	o->streams = n;
+	struct swb_stream *st = &o->streams[o->nstreams];
+	memset(st, 0, sizeof(*st));
+	st->tid = tid;
+	st->idx = (uint32_t)o->nstreams;
+	st->chunk = malloc(o->cap);
+	if (!st->chunk)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+	o->nstreams++;
+	*out = st;
+	/* Thread starts are in the kernel's sideband (FORK) up to here. */
+	int err = sideband(o, o->pid, NULL);
+	return err ? err : write_itrace_start(o, o->pid, tid);
+}
+
+static int on_record(void *arg, pid_t tid, const uint8_t *rec)
 {
 	struct swb_out *o = arg;
+	struct swb_stream *st = NULL;
+	int err = stream_of(o, tid, &st);
 
-	memcpy(o->chunk + o->len, rec, HWT_BTS_RECORD_SIZE);
-	o->len += HWT_BTS_RECORD_SIZE;
-	if (o->len + HWT_BTS_RECORD_SIZE >= o->cap)
-		return flush_chunk(o);
+	if (err)
+		return err;
+	memcpy(st->chunk + st->len, rec, HWT_BTS_RECORD_SIZE);
+	st->len += HWT_BTS_RECORD_SIZE;
+	if (st->len + HWT_BTS_RECORD_SIZE >= o->cap)
+		return flush_chunk(o, st);
 	return 0;
 }
 
@@ -401,13 +440,8 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	o.cap -= o.cap % HWT_BTS_RECORD_SIZE;
 	if (o.cap < 2 * HWT_BTS_RECORD_SIZE)
 		o.cap = 2 * HWT_BTS_RECORD_SIZE;
-	o.chunk = malloc(o.cap);
-	if (!o.chunk)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
-	if ((err = hwt_pd_writer_open(opts->output, &o.w))) {
-		free(o.chunk);
+	if ((err = hwt_pd_writer_open(opts->output, &o.w)))
 		return err;
-	}
 	set_features(o.w, opts);
 	o.opts = opts;
 	o.sb.fd = -1;
@@ -417,8 +451,8 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	};
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
-	if (!err)
-		err = flush_chunk(&o);
+	for (size_t i = 0; i < o.nstreams && !err; i++)
+		err = flush_chunk(&o, &o.streams[i]);
 	int cerr = hwt_pd_writer_close(o.w);
 	if (!err)
 		err = cerr;
@@ -426,7 +460,9 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 		unlink(opts->output);
 	hwt_swb_sideband_close(&o.sb);
 	hwt_swb_maps_clear(&o.written);
-	free(o.chunk);
+	for (size_t i = 0; i < o.nstreams; i++)
+		free(o.streams[i].chunk);
+	free(o.streams);
 	return err;
 }
 

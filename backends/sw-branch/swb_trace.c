@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,8 +34,21 @@ struct icache_entry {
 	bool valid;
 };
 
+/* A traced thread. Its instruction's length and class are copied out of
+ * the cache, which other threads' lookups may overwrite meanwhile. */
+struct thr {
+	pid_t tid;
+	uint64_t pc;     /* the next instruction it runs */
+	uint8_t len, iclass;
+	int sig;         /* signal to deliver with its next step */
+	bool in_flight;  /* stepping: a stop is still to come */
+	bool active;
+};
+
 struct tracer {
 	pid_t pid;
+	struct thr *thr;
+	size_t nthr, cap, nactive;
 	bool until_return;  /* --filter: stop is the return address ... */
 	uint64_t entry_sp;  /* ... reached with the stack above this */
 	int mem_fd;
@@ -107,7 +121,7 @@ static const struct icache_entry *insn_at(struct tracer *t, uint64_t pc)
 	return e;
 }
 
-static int put_record(struct tracer *t, uint64_t from, uint64_t to)
+static int put_record(struct tracer *t, pid_t tid, uint64_t from, uint64_t to)
 {
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
 	struct hwt_bts_record r = {from, to, 0};
@@ -116,7 +130,7 @@ static int put_record(struct tracer *t, uint64_t from, uint64_t to)
 	t->st->bytes += sizeof(rec);
 	if (from && to)
 		t->st->branches++;
-	return t->cbs->on_record(t->cbs->arg, rec);
+	return t->cbs->on_record(t->cbs->arg, tid, rec);
 }
 
 /* Waits for the next stop of the tracee. Returns 1 when stopped (with the
@@ -183,67 +197,228 @@ static int run_to(struct tracer *t, uint64_t addr, const char *what)
 	return set_pc(t->pid, addr);
 }
 
+static struct thr *thr_find(struct tracer *t, pid_t tid)
+{
+	for (size_t i = 0; i < t->nthr; i++)
+		if (t->thr[i].tid == tid)
+			return &t->thr[i];
+	return NULL;
+}
+
+/* A thread starts being traced at @pc: its stream begins there. */
+static int thr_add(struct tracer *t, pid_t tid, uint64_t pc, struct thr **out)
+{
+	if (t->nthr == t->cap) {
+		size_t ncap = t->cap ? 2 * t->cap : 8;
+		void *n = realloc(t->thr, ncap * sizeof(*t->thr));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+		t->thr = n;
+		t->cap = ncap;
+	}
+	struct thr *th = &t->thr[t->nthr++];
+	memset(th, 0, sizeof(*th));
+	th->tid = tid;
+	th->pc = pc;
+	th->active = true;
+	t->nactive++;
+	*out = th;
+	return put_record(t, tid, 0, pc);
+}
+
+static int step(struct tracer *t, struct thr *th)
+{
+	const struct icache_entry *e = insn_at(t, th->pc);
+
+	th->len = e->len;
+	th->iclass = e->iclass;
+	if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, (void *)(long)th->sig))
+		return hwt_error(HWT_ERR_IO, "ptrace(SINGLESTEP) of thread %d: %s",
+				 (int)th->tid, strerror(errno));
+	th->sig = 0;
+	th->in_flight = true;
+	return 0;
+}
+
+/* The thread stopped after a step with @sig: what ran, and which branch
+ * it took. */
+static int transition(struct tracer *t, struct thr *th, int sig)
+{
+	uint64_t next;
+	int err;
+
+	th->sig = sig == SIGTRAP ? 0 : sig;
+	if ((err = get_pc(th->tid, &next)))
+		return err;
+	/* Nothing ran: a signal stopped the thread before the instruction
+	 * (it is delivered with the next step), or the step was one
+	 * iteration of a rep-prefixed instruction. */
+	if (next == th->pc && (sig != SIGTRAP || th->iclass == HWT_INSN_OTHER))
+		return 0;
+	/* An instruction that does not branch but did not fall through never
+	 * ran: a signal handler (or a fault) came first. It runs after the
+	 * handler returns. */
+	if (!(th->iclass == HWT_INSN_OTHER && th->len &&
+	      next != th->pc + th->len))
+		t->st->insns++;
+	/* A jump to the next instruction is still a taken branch (lazy PLT
+	 * entries jump to their own next instruction). */
+	bool taken = next != th->pc + th->len ||
+		     (hwt_insn_is_unconditional(th->iclass) &&
+		      th->iclass != HWT_INSN_SYSCALL &&
+		      th->iclass != HWT_INSN_SYSRET);
+	if (taken && (err = put_record(t, th->tid, th->pc, next)))
+		return err;
+	th->pc = next;
+	return 0;
+}
+
+/* The instruction the thread was stepping ended it (exit, exit_group). */
+static int thr_ended(struct tracer *t, struct thr *th, int status)
+{
+	th->in_flight = false;
+	th->active = false;
+	t->nactive--;
+	/* Its exit system call ran; another thread's exit_group only ends
+	 * it. */
+	if (th->iclass == HWT_INSN_SYSCALL)
+		t->st->insns++;
+	else
+		th->len = 0;
+	if (th->tid == t->pid) {
+		t->st->exited = true;
+		t->st->exit_status = status;
+	}
+	return put_record(t, th->tid, th->pc + th->len, 0);
+}
+
+static int wait_any(pid_t *tid, int *status)
+{
+	for (;;) {
+		*tid = waitpid(-1, status, __WALL);
+		if (*tid >= 0)
+			return 0;
+		if (errno != EINTR)
+			return hwt_error(HWT_ERR_IO, "waitpid: %s", strerror(errno));
+	}
+}
+
+/* Tracing ends with @cur stopped: end every thread's stream and let the
+ * threads run on. A thread still stepping may sit in a blocking system
+ * call, so it is stopped with a SIGSTOP that is then not delivered. */
+static int finish(struct tracer *t, struct thr *cur)
+{
+	int err = put_record(t, cur->tid, cur->pc, 0);
+
+	for (size_t i = 0; i < t->nthr && !err; i++) {
+		struct thr *th = &t->thr[i];
+		if (th == cur || !th->active)
+			continue;
+		syscall(SYS_tgkill, t->pid, th->tid, SIGSTOP);
+		for (;;) {
+			int status;
+			if (waitpid(th->tid, &status, __WALL) < 0) {
+				if (errno == EINTR)
+					continue;
+				err = hwt_error(HWT_ERR_IO, "waitpid(%d): %s",
+						(int)th->tid, strerror(errno));
+				break;
+			}
+			if (WIFEXITED(status) || WIFSIGNALED(status)) {
+				err = thr_ended(t, th, status);
+				break;
+			}
+			int sig = WSTOPSIG(status);
+			if (!(status >> 16)) {
+				if ((err = transition(t, th, sig)))
+					break;
+				if (sig == SIGSTOP) {
+					th->sig = 0;
+					err = put_record(t, th->tid, th->pc, 0);
+					ptrace(PTRACE_DETACH, th->tid, NULL, NULL);
+					th->active = false;
+					break;
+				}
+			}
+			/* A step or an event ended first: the SIGSTOP is
+			 * reported before anything more runs. */
+			if ((err = step(t, th)))
+				break;
+		}
+	}
+	if (ptrace(PTRACE_DETACH, cur->tid, NULL, (void *)(long)cur->sig) && !err)
+		err = hwt_error(HWT_ERR_IO, "ptrace(DETACH) of thread %d: %s",
+				(int)cur->tid, strerror(errno));
+	cur->active = false;
+	return err;
+}
+
 static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		     uint64_t max_insns)
 {
-	uint64_t pc = start;
-	int sig = 0, status = 0, err;
+	struct thr *th;
+	int status, err;
+	pid_t tid;
 
-	if ((err = put_record(t, 0, start)))
+	/* Threads the program starts from here on are traced too. */
+	ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
+	       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE));
+	if ((err = thr_add(t, t->pid, start, &th)))
 		return err;
-	for (;;) {
-		if (stop && pc == stop) {
-			uint64_t sp = 0;
-			if (t->until_return &&
-			    (err = get_reg(t->pid, offsetof(struct user_regs_struct,
-							   rsp), &sp)))
+	if (stop && start == stop) {
+		t->st->stopped = true;
+		return finish(t, th);
+	}
+	if ((err = step(t, th)))
+		return err;
+	while (t->nactive) {
+		if ((err = wait_any(&tid, &status)))
+			return err;
+		th = thr_find(t, tid);
+		if (!th) {
+			/* A new thread, stopped before its first instruction. */
+			uint64_t pc;
+			if (!WIFSTOPPED(status))
+				continue;
+			if ((err = get_pc(tid, &pc)) || (err = thr_add(t, tid, pc, &th)) ||
+			    (err = step(t, th)))
 				return err;
-			if (!t->until_return || sp > t->entry_sp) {
-				t->st->stopped = true;
-				return put_record(t, pc, 0);
-			}
+			continue;
+		}
+		th->in_flight = false;
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (th->active && (err = thr_ended(t, th, status)))
+				return err;
+			continue;
+		}
+		if (status >> 16) {
+			/* A clone event: the new thread reports by itself. */
+			if ((err = step(t, th)))
+				return err;
+			continue;
+		}
+		if ((err = transition(t, th, WSTOPSIG(status))))
+			return err;
+		bool at_stop = stop && th->pc == stop;
+		if (at_stop && t->until_return) {
+			/* One call: the thread that made it, its frame popped. */
+			uint64_t sp = 0;
+			if (th->tid == t->pid &&
+			    (err = get_reg(th->tid, offsetof(struct user_regs_struct,
+							     rsp), &sp)))
+				return err;
+			at_stop = th->tid == t->pid && sp > t->entry_sp;
+		}
+		if (at_stop) {
+			t->st->stopped = true;
+			return finish(t, th);
 		}
 		if (max_insns && t->st->insns >= max_insns)
-			return put_record(t, pc, 0);
-		const struct icache_entry *cur = insn_at(t, pc);
-		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL,
-			   (void *)(long)(sig == SIGTRAP ? 0 : sig)))
-			return hwt_error(HWT_ERR_IO, "ptrace(SINGLESTEP) of pid "
-					 "%d: %s", (int)t->pid, strerror(errno));
-		int r = wait_stop(t->pid, &sig, &status);
-		if (r < 0)
-			return r;
-		if (r == 0) {
-			/* The instruction ended the process (exit_group). */
-			t->st->insns++;
-			t->st->exited = true;
-			t->st->exit_status = status;
-			return put_record(t, pc + cur->len, 0);
-		}
-		uint64_t next;
-		if ((err = get_pc(t->pid, &next)))
+			return finish(t, th);
+		if ((err = step(t, th)))
 			return err;
-		/* Nothing ran: a signal stopped the process before the
-		 * instruction (it is delivered with the next step), or the
-		 * step was one iteration of a rep-prefixed instruction. */
-		if (next == pc && (sig != SIGTRAP || cur->iclass == HWT_INSN_OTHER))
-			continue;
-		/* An instruction that does not branch but did not fall
-		 * through never ran: a signal handler (or a fault) came
-		 * first. It runs after the handler returns. */
-		if (!(cur->iclass == HWT_INSN_OTHER && cur->len &&
-		      next != pc + cur->len))
-			t->st->insns++;
-		/* A jump to the next instruction is still a taken branch (lazy
-		 * PLT entries jump to their own next instruction). */
-		bool taken = next != pc + cur->len ||
-			     (hwt_insn_is_unconditional(cur->iclass) &&
-			      cur->iclass != HWT_INSN_SYSCALL &&
-			      cur->iclass != HWT_INSN_SYSRET);
-		if (taken && (err = put_record(t, pc, next)))
-			return err;
-		pc = next;
 	}
+	return 0;
 }
 
 /* Child side of fork: report failure through @fd as one int errno, with
@@ -517,22 +692,30 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	if (!err) {
 		stats->pid = t.pid;
 		err = trace(&t, o);
-		if (!stats->exited) {
-			if (err) {
-				kill(t.pid, SIGKILL);
-			} else if (ptrace(PTRACE_DETACH, t.pid, NULL, NULL)) {
-				err = hwt_error(HWT_ERR_IO, "ptrace(DETACH): %s",
-						strerror(errno));
-				kill(t.pid, SIGKILL);
-			}
-			while (waitpid(t.pid, &status, 0) < 0 && errno == EINTR)
-				;
-			if (!err)
+		if (err)
+			kill(t.pid, SIGKILL);
+		else if (!t.nthr && ptrace(PTRACE_DETACH, t.pid, NULL, NULL))
+			kill(t.pid, SIGKILL); /* ended before stepping began */
+		/* The program runs on untraced: threads it started while
+		 * tracing ended are let go as they report; then its end. */
+		while (!stats->exited) {
+			pid_t tid;
+			if (wait_any(&tid, &status))
+				break;
+			if (tid == t.pid && (WIFEXITED(status) || WIFSIGNALED(status))) {
 				stats->exit_status = status;
+				break;
+			}
+			if (WIFSTOPPED(status))
+				ptrace(PTRACE_DETACH, tid, NULL,
+				       (void *)(long)(WSTOPSIG(status) == SIGSTOP ||
+						      WSTOPSIG(status) == SIGTRAP ?
+						      0 : WSTOPSIG(status)));
 		}
 	}
 	if (t.mem_fd >= 0)
 		close(t.mem_fd);
+	free(t.thr);
 	free(t.icache);
 	hwt_insn_decoder_free(t.dec);
 	return err;

@@ -18,8 +18,9 @@ struct hwt_swb_trace_cbs {
 	/* Tracing begins: the process and its map at that moment. */
 	int (*on_start)(void *arg, pid_t pid, const char *exe,
 			const struct hwt_swb_maps *maps);
-	/* One 24-byte BTS record. */
-	int (*on_record)(void *arg, const uint8_t *rec);
+	/* One 24-byte BTS record of thread @tid. Each thread's records form
+	 * a stream of their own, from a trace-begin record {0, pc}. */
+	int (*on_record)(void *arg, pid_t tid, const uint8_t *rec);
 	/* Tracing ended: the process's map now, for code mapped while it was
 	 * traced (dlopen), or NULL when it exited meanwhile. Optional. */
 	int (*on_end)(void *arg, pid_t pid, const struct hwt_swb_maps *maps);

@@ -8,7 +8,8 @@
  * Every instruction traps into the kernel: expect a few hundred thousand
  * instructions per second (docs/sw-branch.md has the measured rate), so
  * trace from --start to --stop only the part that matters. x86-64 only in
- * this version; only the thread that runs the program's main is traced. */
+ * this version. The thread that reaches the start is traced, and every
+ * thread the program starts from then on, each in a per-thread stream. */
 #ifndef HWTRACE_SWBRANCH_H
 #define HWTRACE_SWBRANCH_H
 

@@ -51,4 +51,20 @@ expect_eq "known_path kinds" "$(cut -d' ' -f1 "$TMP/known_path.perf" | sort | un
 	-- "$PROGS/swb_demo" 200 2>"$TMP/rec.err" || { cat "$TMP/rec.err"; fail "record swb_demo"; }
 n=$(sed -n 's/.* \([0-9]*\) branches.*/\1/p' "$TMP/rec.err")
 check_same swb_demo "$TMP/demo.data" $((n + 2))
+# threads_path: three threads, each its own AUXTRACE stream; perf orders
+# the streams its own way, so each thread's branches are compared.
+"$PROGS/swb_record" -o "$TMP/th.data" --quiet --start main --stop exit \
+	-- "$PROGS/threads_path" 2>"$TMP/rec.err" || { cat "$TMP/rec.err"; fail "record threads_path"; }
+"$HWTRACE" decode --format jsonl "$TMP/th.data" 2>/dev/null | sed -n \
+	's/.*"type":"branch","tid":\([0-9]*\),"from":"0x\([0-9a-f]*\)","to":"0x\([0-9a-f]*\)".*/\1 \2 \3/p' |
+	sort -s -k1,1n >"$TMP/th.hwt"
+"$PERF" script -i "$TMP/th.data" --itrace=b -F tid,ip,addr 2>/dev/null |
+	awk '$2 != "0" && $4 != "0" { print $1, $2, $4 }' | sort -s -k1,1n >"$TMP/th.perf"
+n=$(sed -n 's/.* \([0-9]*\) branches.*/\1/p' "$TMP/rec.err")
+expect_eq "threads: perf branches" "$(wc -l <"$TMP/th.perf")" "$n"
+expect_eq "threads: threads with branches" "$(cut -d' ' -f1 "$TMP/th.perf" | sort -u | wc -l)" 3
+if ! cmp -s "$TMP/th.hwt" "$TMP/th.perf"; then
+	fail "threads: hwtrace decode and perf script differ:"
+	diff "$TMP/th.hwt" "$TMP/th.perf" | head -10 >&2
+fi
 finish

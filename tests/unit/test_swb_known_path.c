@@ -102,6 +102,7 @@ struct prog_map {
 };
 static struct prog_map prog_map;
 static char prog_real[4096];
+static const char *map_of = prog_real; /* whose mapping decode_capture keeps */
 
 /* The load base of the last capture, from its MMAP2 record and the ELF
  * program headers. */
@@ -146,7 +147,7 @@ static int decode_capture(const char *path, uint32_t *auxtrace_type,
 			uint64_t geom[3];
 			memcpy(&pid, p, 4);
 			memcpy(geom, p + 8, 24);
-			if (!strcmp((const char *)p + 64, prog_real))
+			if (!strcmp((const char *)p + 64, map_of))
 				prog_map = (struct prog_map){geom[0], geom[2]};
 			hwt_image_add_mapping(image, NULL, (int32_t)pid, geom[0],
 					      geom[1], geom[2], (const char *)p + 64,
@@ -523,6 +524,64 @@ static void test_filter_traces_one_call(void)
 	CHECK_INT(hwt_swb_record(&o, NULL), HWT_ERR_CONFIG);
 }
 
+/* Threads the program starts while it is stepped are traced too, each in
+ * a stream of its own: threads_path's two threads call work() once each,
+ * main calls it never; every thread's instructions decode, no gap. */
+static void test_threads_are_traced_in_streams_of_their_own(void)
+{
+	static char real[4096];
+	const char *tp = test_program("threads_path");
+	char *argv[] = {(char *)tp, NULL};
+	struct hwt_swb_opts o = {
+		.size = sizeof(o), .argv = argv, .start = "main", .stop = "exit",
+		.output = data_path, .quiet_child = true,
+	};
+	struct hwt_swb_stats st;
+	uint64_t vaddr = 0, off = 0, size = 0;
+	int err = hwt_swb_record(&o, &st);
+	CHECK_INT(err, 0);
+	if (err) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return;
+	}
+	CHECK(st.stopped);
+	CHECK(realpath(tp, real) != NULL);
+	map_of = real;
+	prog_map.addr = 0;
+	uint32_t type = 0;
+	uint64_t pmu = 0;
+	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
+	map_of = prog_real;
+	CHECK_INT(test_elf_text(tp, &vaddr, &off, &size), 0);
+	uint64_t work = prog_map.addr - prog_map.pgoff + off - vaddr +
+			test_elf_sym(tp, "work");
+	int32_t tids[8];
+	uint64_t calls[8] = {0}, insns = 0, bad = 0;
+	size_t ntids = 0;
+	for (size_t i = 0; i < ngot; i++) {
+		const struct hwt_elem *e = &got[i];
+		size_t t;
+		for (t = 0; t < ntids && tids[t] != e->tid; t++)
+			;
+		if (t == ntids && ntids < 8)
+			tids[ntids++] = e->tid;
+		if (e->type == HWT_ELEM_RANGE)
+			insns += e->u.range.insns;
+		else if (e->type == HWT_ELEM_GAP || e->type == HWT_ELEM_ERROR)
+			bad++;
+		else if (e->type == HWT_ELEM_BRANCH && e->u.branch.to == work &&
+			 e->u.branch.kind == HWT_BRANCH_CALL && t < 8)
+			calls[t]++;
+	}
+	CHECK_INT(ntids, 3);
+	CHECK_INT(tids[0], st.pid);
+	CHECK_U64(calls[0], 0);
+	CHECK_U64(calls[1], 1);
+	CHECK_U64(calls[2], 1);
+	CHECK_U64(bad, 0);
+	CHECK_U64(insns, st.insns);
+}
+
 static void test_unknown_symbol_is_named(void)
 {
 	char *argv[] = {(char *)prog, "1", NULL};
@@ -556,6 +615,7 @@ int main(void)
 	RUN(test_library_start_and_instruction_limit);
 	RUN(test_signal_handler_is_an_interrupt);
 	RUN(test_filter_traces_one_call);
+	RUN(test_threads_are_traced_in_streams_of_their_own);
 	RUN(test_unknown_symbol_is_named);
 	unlink(data_path);
 	return hwt_test_summary();
