@@ -13,7 +13,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 
-#define MAX_EVENTS 2
+#define MAX_EVENTS 3
 
 /* One ring: the AUX event (or the lone sideband event) of a CPU or a
  * thread, and the sideband event whose records it receives. */
@@ -22,6 +22,7 @@ struct ring {
 	int tid;
 	int fd;            /* owns the mapping */
 	int sb_fd;         /* sideband event redirected here, or -1 */
+	int samp_fd;       /* AUX sampling event redirected here, or -1 */
 	void *map;
 	size_t map_len;
 	void *aux;
@@ -75,6 +76,9 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 		return hwt_error(HWT_ERR_NOMEM, "no memory for a session");
 	memcpy(&s->o, opts, opts->size && opts->size < sizeof(s->o) ? opts->size :
 								    sizeof(s->o));
+	/* AUX sampling reads the trace from the samples, never the ring. */
+	if (s->o.aux_sample)
+		s->o.snapshot = true;
 	s->os = opts->os ? opts->os : hwt_os_linux();
 	s->page = sysconf(_SC_PAGESIZE);
 	if (!s->o.data_pages)
@@ -100,6 +104,7 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 		r->tid = opts->per_thread ? opts->pid : -1;
 		r->fd = -1;
 		r->sb_fd = -1;
+		r->samp_fd = -1;
 		r->st.cpu = r->cpu;
 	}
 	*out = s;
@@ -145,14 +150,14 @@ static int add_id(struct attr_slot *slot, uint64_t id)
 }
 
 static int open_one(struct hwt_session *s, struct attr_slot *slot, int cpu,
-		    int *fd_out)
+		    int group_fd, int *fd_out)
 {
 	const struct hwt_os *os = s->os;
 	pid_t pid = s->o.per_thread || s->o.pid > 0 ? s->o.pid : -1;
 	uint64_t id = 0;
 	int fd, err;
 
-	fd = os->ops->perf_event_open(os->ctx, &slot->attr, pid, cpu, -1,
+	fd = os->ops->perf_event_open(os->ctx, &slot->attr, pid, cpu, group_fd,
 				      PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return hwt_capture_explain(os, fd, "perf_event_open", slot->name,
@@ -208,7 +213,7 @@ static int map_ring(struct hwt_session *s, struct ring *r, const char *name,
 
 int hwt_session_open(struct hwt_session *s)
 {
-	struct attr_slot *aux = NULL, *sb = NULL;
+	struct attr_slot *aux = NULL, *sb = NULL, *samp = NULL;
 	int err;
 
 	if (s->opened)
@@ -228,6 +233,19 @@ int hwt_session_open(struct hwt_session *s)
 		aux->attr.enable_on_exec = s->o.enable_on_exec;
 		aux->name = s->o.backend ? s->o.backend->name : "aux";
 	}
+	if (aux && s->o.aux_sample) {
+		samp = &s->attrs[s->nattrs++];
+		samp->attr = s->o.sample_attr;
+		samp->attr.size = sizeof(samp->attr);
+		samp->attr.sample_type |= PERF_SAMPLE_AUX;
+		if (!s->o.aux_attr_as_is) {
+			samp->attr.sample_id_all = 1;
+			samp->attr.sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						  PERF_SAMPLE_CPU |
+						  PERF_SAMPLE_IDENTIFIER;
+		}
+		samp->name = s->o.sample_name ? s->o.sample_name : "sample";
+	}
 	if (s->o.sideband) {
 		sb = &s->attrs[s->nattrs++];
 		sideband_attr(s, &sb->attr);
@@ -237,13 +255,26 @@ int hwt_session_open(struct hwt_session *s)
 		struct ring *r = &s->rings[i];
 		const char *name;
 		if (aux) {
-			err = open_one(s, aux, r->cpu, &r->fd);
+			err = open_one(s, aux, r->cpu, -1, &r->fd);
 			if (err < 0)
 				return err;
 			r->have_aux = true;
 		}
+		if (samp) {
+			err = open_one(s, samp, r->cpu, r->fd, &r->samp_fd);
+			if (err < 0)
+				return err;
+			err = s->os->ops->ioctl(s->os->ctx, r->samp_fd,
+						PERF_EVENT_IOC_SET_OUTPUT,
+						(unsigned long)r->fd);
+			if (err < 0)
+				return hwt_error(HWT_ERR_IO,
+						 "PERF_EVENT_IOC_SET_OUTPUT of the "
+						 "sampling event on cpu %d: %s",
+						 r->cpu, strerror(-err));
+		}
 		if (sb) {
-			err = open_one(s, sb, r->cpu, aux ? &r->sb_fd : &r->fd);
+			err = open_one(s, sb, r->cpu, -1, aux ? &r->sb_fd : &r->fd);
 			if (err < 0)
 				return err;
 			if (aux) {
@@ -298,9 +329,9 @@ size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,
 
 static int ioctl_all(struct hwt_session *s, struct ring *r, unsigned long req)
 {
-	int fds[2] = {r->fd, r->sb_fd};
+	int fds[3] = {r->fd, r->sb_fd, r->samp_fd};
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		int err;
 		if (fds[k] < 0)
 			continue;
@@ -592,11 +623,13 @@ static void unmap_close(struct hwt_session *s)
 		r->map = NULL;
 		hwt_ring_aux_fini(&r->auxr);
 		hwt_ring_data_fini(&r->data);
+		if (r->samp_fd >= 0)
+			os->ops->close(os->ctx, r->samp_fd);
 		if (r->sb_fd >= 0)
 			os->ops->close(os->ctx, r->sb_fd);
 		if (r->fd >= 0)
 			os->ops->close(os->ctx, r->fd);
-		r->fd = r->sb_fd = -1;
+		r->fd = r->sb_fd = r->samp_fd = -1;
 	}
 }
 

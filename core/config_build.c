@@ -28,7 +28,7 @@ static const char *const snapshot_keys[] = {
 	"size", "trigger", "fifo", "interval_ms",
 };
 static const char *const sample_keys[] = {
-	"event", "period", "aux_sample_size",
+	"event", "period", "aux_sample_size", "freq",
 };
 /* The kernels' format terms (arch/x86/events/intel/pt.c,
  * drivers/hwtracing/coresight/coresight-etm-perf.c), valid in a profile
@@ -658,7 +658,7 @@ static int build_sample(struct hwt_profile *p, struct hwt_event_plan *plan,
 	const char *ev = hwt_profile_get(p, "sample:event");
 	const struct sample_event *se = NULL;
 	struct perf_event_attr *a = &plan->sample_attr;
-	uint64_t period, size;
+	uint64_t period, size, freq;
 	int ret;
 
 	if (!plan->backend->aux_sampling)
@@ -678,6 +678,8 @@ static int build_sample(struct hwt_profile *p, struct hwt_event_plan *plan,
 				 "instructions, branches, branch-misses, "
 				 "cache-misses, cpu-clock or task-clock",
 				 hwt_config_where(p, "sample:event"), ev);
+	if ((ret = hwt_profile_get_u64(p, "sample:freq", 0, &freq)))
+		return ret;
 	if ((ret = hwt_profile_get_u64(p, "sample:period", 0, &period)) ||
 	    (ret = hwt_profile_get_size(p, "sample:aux_sample_size", 4096, &size)))
 		return ret;
@@ -691,8 +693,16 @@ static int build_sample(struct hwt_profile *p, struct hwt_event_plan *plan,
 	common_attr(a, !plan->per_thread, user, kernel);
 	a->type = se->type;
 	a->config = se->config;
+	if (period && freq)
+		return hwt_error(HWT_ERR_CONFIG,
+				 "%s: [sample] period and freq are both set; "
+				 "give one of them",
+				 hwt_config_where(p, "sample:freq"));
 	if (period) {
 		a->sample_period = period;
+	} else if (freq) {
+		a->freq = 1;
+		a->sample_freq = freq;
 	} else {
 		a->freq = 1;
 		a->sample_freq = 4000; /* perf record's default -F */

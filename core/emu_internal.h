@@ -69,6 +69,11 @@ struct emu_event {
 	bool thread_running, stop;
 	struct hwt_emu *emu;
 	struct emu_event *next;
+	/* AUX sampling: the AUX event's sampling event (in its group), and
+	 * the sampling event's leader and next sample position. */
+	struct emu_event *sampler;
+	struct emu_event *leader;
+	uint64_t next_sample;
 };
 
 struct emu_pmu {
@@ -108,6 +113,17 @@ void hwt_emu_wake(struct emu_event *ev);
 /* emu_kernel.c */
 struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 				      bool create);
+
+/* emu_sample.c: a sampling event in an AUX event's group whose samples
+ * carry the last aux_sample_size bytes the producer wrote. Opens it
+ * (returns its fd or -errno); takes the lock itself. */
+int hwt_emu_open_sampler(struct hwt_emu *emu, const struct perf_event_attr *attr,
+			 int pid, int cpu, int group_fd);
+/* How many of @n bytes the producer may write before the next sample
+ * is due (at least 1). Called with the lock held. */
+uint64_t hwt_emu_sample_clamp(const struct emu_event *ev, uint64_t n);
+/* Writes the samples that fell due with @ev's last write. Lock held. */
+void hwt_emu_sample_fire(struct emu_event *ev);
 
 /* emu_replay.c */
 void hwt_emu_replay_free(struct emu_replay_data *replay);

@@ -93,6 +93,9 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	struct emu_event *ev;
 	bool aux;
 
+	/* AUX sampling: a sampling event in an AUX event's group. */
+	if (attr->sample_type & PERF_SAMPLE_AUX)
+		return hwt_emu_open_sampler(emu, attr, pid, cpu, group_fd);
 	if (attr->type == PERF_TYPE_SOFTWARE) {
 		if (attr->config != PERF_COUNT_SW_DUMMY)
 			return -EOPNOTSUPP;

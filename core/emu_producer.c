@@ -246,6 +246,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 		s->st.written += m;
 		advance(s, n);
 		emit_aux(ev, reported, m, flags);
+		hwt_emu_sample_fire(ev);
 		return;
 	}
 	{
@@ -278,6 +279,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 	s->st.dropped += n - m;
 	advance(s, n);
 	emit_aux(ev, head, m, flags);
+	hwt_emu_sample_fire(ev);
 	if (flags & PERF_AUX_FLAG_TRUNCATED) {
 		s->st.truncations++;
 		ev->enabled = false;
@@ -337,6 +339,7 @@ void *hwt_emu_producer_main(void *arg)
 		n = remain < burst ? remain : burst;
 		if (ev->overwrite && n > ev->aux_len)
 			n = ev->aux_len;
+		n = hwt_emu_sample_clamp(ev, n);
 		if (rate) {
 			uint64_t el = hwt_emu_now_ns() - ev->rate_t0;
 			uint64_t due = (uint64_t)((unsigned __int128)el * rate /

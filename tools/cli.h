@@ -35,4 +35,20 @@ int cli_wants_help(int argc, char **argv);
 bool cli_record_is_sw_branch(int argc, char **argv);
 int cmd_record_sw_branch(int argc, char **argv);
 
+/* hwtrace record --aux-sample (tools/cmd_record_sample.c). */
+struct hwt_profile;
+struct hwt_event_plan;
+struct hwt_session_opts;
+/* Whether an -e argument names a sampling event (cycles, ...). */
+bool cli_sample_event_name(const char *ev);
+/* Puts the sampling event @event (may be NULL: the profile's), its terms
+ * and the --aux-sample size @size (may be NULL) into @p, mode sample. */
+int cli_sample_profile(struct hwt_profile *p, const char *event,
+		       bool aux_sample, const char *size);
+/* Session options of AUX sampling from the built plan; warns on stderr
+ * when the size may hold no PSB. */
+int cli_sample_session(const struct hwt_profile *p,
+		       const struct hwt_event_plan *plan,
+		       struct hwt_session_opts *so);
+
 #endif

@@ -38,6 +38,7 @@ static void usage(FILE *out)
 		"                      [-S[SIZE] | --snapshot] [-m DATA_PAGES,AUX_PAGES]\n"
 		"                      [-a | -C CPUS | -p PID | --per-thread]\n"
 		"                      [--control fifo:CTL[,ACK]] [--snapshot-interval MS]\n"
+		"                      [--aux-sample[=SIZE] -e cycles/period=N/]\n"
 		"                      [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
 		"       hwtrace record --sysfs DIR [--emulate-trace FILE] -e BACKEND -o OUT\n\n"
@@ -53,6 +54,10 @@ static void usage(FILE *out)
 		"      --snapshot-interval MS  take a snapshot every MS milliseconds\n"
 		"      --control fifo:CTL[,ACK]  commands snapshot/enable/disable/stop,\n"
 		"                        each answered `ack` on ACK (as perf record)\n"
+		"      --aux-sample[=SIZE]  AUX sampling: each sample of a second event\n"
+		"                        (-e cycles/period=N/ or /freq=N/) carries the\n"
+		"                        last SIZE bytes of trace (default 4K, at most\n"
+		"                        60K); see docs/aux-sampling.md\n"
 		"  -m, --mmap-pages D,A  data and AUX ring pages (powers of two)\n"
 		"  -a, --all-cpus        every CPU, every task\n"
 		"  -C, --cpu CPUS        these CPUs (0-3,6)\n"
@@ -122,6 +127,8 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 struct opts {
 	const char *profile, *event, *sink, *output, *control, *emulate;
 	const char *sysfs, *emulate_trace;
+	const char *sample_event, *aux_sample_size; /* --aux-sample */
+	bool aux_sample;
 	const char *cpus;
 	bool all_cpus, per_thread, snapshot, snapshot_on_exit;
 	uint64_t snapshot_size;
@@ -149,7 +156,7 @@ static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
-	       O_SYSFS, O_ETRACE };
+	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -167,6 +174,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"emulate-rate", required_argument, NULL, O_RATE},
 		{"sysfs", required_argument, NULL, O_SYSFS},
 		{"emulate-trace", required_argument, NULL, O_ETRACE},
+		{"aux-sample", optional_argument, NULL, O_AUX_SAMPLE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -182,7 +190,22 @@ static int parse(int argc, char **argv, struct opts *o)
 				NULL)) != -1) {
 		switch (c) {
 		case 'c': o->profile = optarg; break;
-		case 'e': o->event = optarg; break;
+		case 'e':
+			/* A second event is AUX sampling's sampling event. */
+			if (cli_sample_event_name(optarg) && !o->sample_event)
+				o->sample_event = optarg;
+			else if (o->event)
+				return cli_usage_error("record", "-e %s: one trace "
+						       "event only (and, with "
+						       "--aux-sample, one sampling "
+						       "event such as cycles)", optarg);
+			else
+				o->event = optarg;
+			break;
+		case O_AUX_SAMPLE:
+			o->aux_sample = true;
+			o->aux_sample_size = optarg;
+			break;
 		case O_SINK: o->sink = optarg; break;
 		case 'S':
 		case O_SNAP:
@@ -457,6 +480,9 @@ int cmd_record(int argc, char **argv)
 			snprintf(v, sizeof(v), "%llu", (unsigned long long)o.snapshot_size);
 			ret = hwt_profile_set_from(profile, "snapshot:size", v, "-S");
 		}
+		if (!ret && (o.aux_sample || o.sample_event))
+			ret = cli_sample_profile(profile, o.sample_event, o.aux_sample,
+						 o.aux_sample_size);
 		if (!ret && o.cpus)
 			ret = hwt_profile_set_from(profile, "session:cpus", o.cpus, "-C");
 		if (!ret && o.per_thread)
@@ -470,13 +496,9 @@ int cmd_record(int argc, char **argv)
 			goto fail;
 		plan_built = true;
 		so.os = os;
-		if (plan.mode == HWT_MODE_SAMPLE) {
-			ret = hwt_error(HWT_ERR_NOSUP,
-					"AUX sampling (session:mode = sample) is not "
-					"supported by hwtrace record yet: use full-trace "
-					"or snapshot mode");
+		if (plan.mode == HWT_MODE_SAMPLE &&
+		    (ret = cli_sample_session(profile, &plan, &so)) < 0)
 			goto fail;
-		}
 		so.aux_attr = plan.aux_attr;
 		so.backend = plan.backend;
 		so.sideband = true;

@@ -63,6 +63,15 @@ struct hwt_session_opts {
 	 * adding the TID, TIME, CPU and IDENTIFIER sample ids: a replay's
 	 * records must keep the layout of the file they came from. */
 	bool aux_attr_as_is;
+	/* AUX sampling (DESIGN.md §4): open @sample_attr (with
+	 * PERF_SAMPLE_AUX and aux_sample_size) in each AUX event's group,
+	 * its records redirected into the AUX event's ring, named
+	 * @sample_name (borrowed; NULL: "sample") in the file. The AUX ring is
+	 * then mapped in overwrite mode and never copied out: the samples
+	 * carry the trace. */
+	bool aux_sample;
+	struct perf_event_attr sample_attr;
+	const char *sample_name;
 };
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */
