@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -415,27 +416,11 @@ static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opt
 		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, len);
 }
 
-int hwt_swb_record(const struct hwt_swb_opts *opts_in,
-		   struct hwt_swb_stats *stats)
+static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 {
-	struct hwt_swb_opts opts_copy, *opts = &opts_copy;
-	struct hwt_swb_stats local;
 	struct swb_out o = {0};
 	int err;
 
-	if (!stats)
-		stats = &local;
-	memset(stats, 0, sizeof(*stats));
-	/* Callers built against an older, shorter struct get zeroes for the
-	 * fields they do not know. */
-	memset(&opts_copy, 0, sizeof(opts_copy));
-	if (opts_in && opts_in->size)
-		memcpy(&opts_copy, opts_in, opts_in->size < sizeof(opts_copy) ?
-		       opts_in->size : sizeof(opts_copy));
-	if (!opts_in || !opts_in->size || !opts->output || !opts->argv ||
-	    !opts->argv[0])
-		return hwt_error(HWT_ERR_INVAL, "sw_branch needs options with "
-				 "size set, a program and an output file");
 	o.cap = opts->chunk_size ? (size_t)opts->chunk_size : DEFAULT_CHUNK;
 	o.cap -= o.cap % HWT_BTS_RECORD_SIZE;
 	if (o.cap < 2 * HWT_BTS_RECORD_SIZE)
@@ -464,6 +449,85 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 		free(o.streams[i].chunk);
 	free(o.streams);
 	return err;
+}
+
+/* What the tracer process reports back. */
+struct result {
+	int err;
+	struct hwt_swb_stats stats;
+	char msg[1024];
+};
+
+int hwt_swb_record(const struct hwt_swb_opts *opts_in,
+		   struct hwt_swb_stats *stats)
+{
+	struct hwt_swb_opts opts_copy, *opts = &opts_copy;
+	struct hwt_swb_stats local;
+	struct result res;
+	int p[2], status;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	/* Callers built against an older, shorter struct get zeroes for the
+	 * fields they do not know. */
+	memset(&opts_copy, 0, sizeof(opts_copy));
+	if (opts_in && opts_in->size)
+		memcpy(&opts_copy, opts_in, opts_in->size < sizeof(opts_copy) ?
+		       opts_in->size : sizeof(opts_copy));
+	if (!opts_in || !opts_in->size || !opts->output || !opts->argv ||
+	    !opts->argv[0])
+		return hwt_error(HWT_ERR_INVAL, "sw_branch needs options with "
+				 "size set, a program and an output file");
+	/* The tracing runs in a process of its own: it waits for any of the
+	 * traced program's threads (waitpid(-1)), which must not take the
+	 * status of the caller's other children. */
+	if (pipe(p))
+		return hwt_error(HWT_ERR_IO, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t tracer = fork();
+	if (tracer < 0) {
+		close(p[0]);
+		close(p[1]);
+		return hwt_error(HWT_ERR_IO, "fork: %s", strerror(errno));
+	}
+	if (tracer == 0) {
+		close(p[0]);
+		memset(&res, 0, sizeof(res));
+		res.err = record(opts, &res.stats);
+		if (res.err)
+			snprintf(res.msg, sizeof(res.msg), "%s", hwt_errmsg());
+		size_t done = 0;
+		while (done < sizeof(res)) {
+			ssize_t n = write(p[1], (char *)&res + done, sizeof(res) - done);
+			if (n <= 0)
+				break;
+			done += (size_t)n;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	size_t got = 0;
+	while (got < sizeof(res)) {
+		ssize_t n = read(p[0], (char *)&res + got, sizeof(res) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(p[0]);
+	while (waitpid(tracer, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(res))
+		return hwt_error(HWT_ERR_IO, "the sw_branch tracer process (pid %d) "
+				 "ended without a result (wait status 0x%x)",
+				 (int)tracer, status);
+	*stats = res.stats;
+	if (res.err)
+		return hwt_error(res.err, "%s", res.msg[0] ? res.msg
+							    : hwt_errstr(res.err));
+	return 0;
 }
 
 /* The recording half as the core sees it: sw_branch has no PMU to

@@ -65,7 +65,9 @@ struct hwt_swb_stats {
 };
 
 /* Runs the program, traces it from start to stop, lets it run to its end
- * untraced, and writes the capture to opts->output: AUXTRACE_INFO in the
+ * untraced, and writes the capture to opts->output. The tracing runs in a
+ * child process of its own, so the caller's other children are left
+ * alone. The capture holds: AUXTRACE_INFO in the
  * layout of perf's intel_bts, COMM and MMAP2 records of the process (from
  * /proc/PID/maps at exec, then from the kernel's `dummy` event on the
  * process, or from /proc/PID/maps again where perf_event_paranoid forbids
