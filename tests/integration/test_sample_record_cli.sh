@@ -1,0 +1,66 @@
+# hwtrace record --aux-sample on an emulated Intel machine (the intel-client
+# sysfs fixture) whose trace unit writes libipt's psb-tnt-psb stream (59
+# bytes): the emulated cycles event counts trace bytes, so with period 8
+# there are samples at 8, 16, ..., 56 bytes, each carrying all the bytes
+# before it (less than the 64 asked for). hwtrace decodes every one,
+# reporting the windows without a sync point; perf script reads the file
+# and shows the same samples; BTS, whose PMU cannot serve AUX samples, is
+# refused before anything is opened.
+. "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+
+FX="$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client"
+PT="$HWT_TESTDATA/ptt/expected/psb-tnt-psb.pt"
+
+"$HWTRACE" record --sysfs "$FX" --emulate-trace "$PT" -C 0 --aux-sample=64 \
+	-e intel_pt// -e cycles/period=8/ -o "$TMP/s.data" 2> "$TMP/err"
+expect_eq "record exit status" "$?" 0
+# psb_period 0 (the fixture's default): a PSB every 2 KiB, and perf warns
+# for sizes up to 2048 + 256.
+expect_contains "PSB warning" "$(cat "$TMP/err")" \
+	"AUX sample size 64 may be too small for the PSB period (2048 bytes"
+
+"$HWTRACE" decode --format jsonl "$TMP/s.data" > "$TMP/out" 2> "$TMP/derr"
+expect_eq "decode exit status" "$?" 0
+expect_eq "samples" "$(grep -c '"type":"sample"' "$TMP/out")" 7
+expect_eq "windows" "$(grep -o '"window":[0-9]*' "$TMP/out" | cut -d: -f2 | tr '\n' ' ')" \
+	"8 16 24 32 40 48 56 "
+# A fixed period is not sampled (perf sets PERIOD only for -F/-P): the
+# samples carry none, and perf script shows the attribute's.
+expect_eq "periods" "$(grep -c '"period"' "$TMP/out")" 0
+# Every window starts at the stream's first byte, the PSB: the first
+# three (8, 16, 24 bytes) end inside its 16-byte PSB or the PSB+ header
+# that follows (PSBEND at bytes 25-26), so they cannot sync; the others
+# sync at byte 0.
+nosync=$(grep '"type":"gap"' "$TMP/out" | grep -c '"reason":"no_sync"')
+expect_eq "windows without a sync point" "$nosync" 3
+expect_eq "samples that synced at 0" "$(grep -c '"sync":0,' "$TMP/out")" 4
+
+if ! command -v perf > /dev/null; then
+	fail "perf (linux-perf) is not installed: it is the independent reader"
+else
+	perf script -i "$TMP/s.data" --itrace= -F event,cpu,period > "$TMP/perf" 2>&1
+	expect_eq "perf script exit status" "$?" 0
+	expect_eq "perf script samples" "$(grep -c 'cycles:' "$TMP/perf")" 7
+	expect_eq "perf script periods and cpus" \
+		"$(awk '/cycles:/ { print $1, $2 }' "$TMP/perf" | sort -u)" "[000] 8"
+	expect_eq "perf script other lines" "$(grep -vc 'cycles:' "$TMP/perf")" 0
+fi
+
+"$HWTRACE" record --sysfs "$FX" --per-thread --emulate-trace "$PT" --aux-sample \
+	-e intel_bts// -e cycles/period=8/ -o "$TMP/bts.data" 2> "$TMP/bts"
+expect_eq "bts exit status" "$?" 1
+expect_contains "bts refused" "$(cat "$TMP/bts")" \
+	"intel_bts cannot serve AUX samples; use full or snapshot"
+expect_eq "nothing written for bts" "$(test -e "$TMP/bts.data" && echo yes || echo no)" no
+
+# A sampling event needs --aux-sample (or its aux-sample-size term).
+"$HWTRACE" record --sysfs "$FX" -C 0 --emulate-trace "$PT" \
+	-e intel_pt// -e cycles/period=8/ -o "$TMP/x.data" 2> "$TMP/x"
+expect_eq "sampling event alone: exit status" "$?" 1
+expect_contains "sampling event alone" "$(cat "$TMP/x")" "needs --aux-sample"
+"$HWTRACE" record --sysfs "$FX" -C 0 --emulate-trace "$PT" --aux-sample=70000 \
+	-e intel_pt// -e cycles/period=8/ -o "$TMP/y.data" 2> "$TMP/y"
+expect_eq "too big: exit status" "$?" 1
+expect_contains "too big" "$(cat "$TMP/y")" "61440"
+
+finish
