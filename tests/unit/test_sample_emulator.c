@@ -66,9 +66,12 @@ static int capture(const uint8_t *data, size_t len, uint64_t period,
 		   uint32_t size, struct recs *rs, struct perf_event_attr *attr)
 {
 	struct hwt_emu *emu = NULL;
-	struct hwt_emu_opts eo = {sizeof(eo), NULL, 0, 0, true};
+	struct hwt_emu_opts eo;
 	struct hwt_session *s = NULL;
 	int cpus[1] = {0};
+	memset(&eo, 0, sizeof(eo));
+	eo.size = sizeof(eo);
+	eo.head_in_buffer = true; /* Intel PT's driver */
 	int err = hwt_emu_new(&eo, &emu);
 	if (!err)
 		err = hwt_emu_add_pmu(emu, "intel_pt", PT_TYPE);
