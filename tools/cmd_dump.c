@@ -422,6 +422,13 @@ static int dump_records(struct hwt_pd_reader *r, const struct dump_opts *o)
 		print_fields(&rec, attr, o);
 		putchar('\n');
 	}
+	if (hwt_pd_reader_is_pipe(r)) {
+		/* Pipe mode carried the events and features as records. */
+		printf("\n");
+		for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++)
+			print_attr(i, hwt_pd_reader_attr(r, i));
+		print_features(r);
+	}
 	counts = hwt_pd_reader_counts(r);
 	printf("\n# records by type\n");
 	for (uint32_t t = 0; t < HWT_PD_NR_COUNTED_TYPES; t++) {
