@@ -207,7 +207,8 @@ static size_t check_samples(const char *what, const uint8_t *data, size_t len,
 			continue;
 		size_t n = wr.nbranches;
 		struct hwt_branch_entry *copy = malloc((n ? n : 1) * sizeof(*copy));
-		memcpy(copy, wr.branches, n * sizeof(*copy));
+		if (n)
+			memcpy(copy, wr.branches, n * sizeof(*copy));
 		if (hwt_window_decode(full, data, pos, 0, -1, -1, &fr) < 0 ||
 		    fr.nbranches < n) {
 			HWT_FAIL("%s: whole decode to %" PRIu64 " has fewer branches "

@@ -113,7 +113,8 @@ static void check_stream(const char *name)
 			break;
 		}
 		size_t nref = fr.nbranches < 4096 ? fr.nbranches : 4096;
-		memcpy(ref, fr.branches, nref * sizeof(*ref));
+		if (nref)
+			memcpy(ref, fr.branches, nref * sizeof(*ref));
 		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t size = sizes[k] < pos ? sizes[k] : pos;
 			size_t lo = pos - size;
