@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 
 #include "core/perfdata_format.h"
+#include "hwtrace/os.h"
 
 void pd_buf_put(struct pd_buf *b, const void *data, size_t len)
 {
@@ -63,29 +64,43 @@ void pd_buf_free(struct pd_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* Reads through the OS seam without recording an error message: a
+ * missing file only means a feature goes without its value. */
+static int host_read(bool procfs, const char *path, char *buf, size_t size)
+{
+	const struct hwt_os *os = hwt_os_linux();
+
+	return procfs ? os->ops->procfs_read(os->ctx, path, buf, size)
+		      : os->ops->sysfs_read(os->ctx, path, buf, size);
+}
+
 /* The value of "key : value" in /proc/cpuinfo's first processor. */
 static char *cpuinfo_field(const char *key)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[512], *res = NULL;
+	char *buf = malloc(16384), *line, *res = NULL;
 	size_t klen = strlen(key);
 
-	if (!f)
+	if (!buf || host_read(true, "cpuinfo", buf, 16384) <= 0) {
+		free(buf);
 		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':'), *v;
+	}
+	for (line = buf; line && *line; line = strchr(line, '\n') ?
+					     strchr(line, '\n') + 1 : NULL) {
+		char *colon, *v, *eol = strchr(line, '\n');
 
-		if (!colon || strncmp(line, key, klen) ||
+		if (strncmp(line, key, klen) ||
 		    (line[klen] != ' ' && line[klen] != '\t' && line[klen] != ':'))
+			continue;
+		colon = strchr(line, ':');
+		if (!colon || (eol && colon > eol))
 			continue;
 		v = colon + 1;
 		while (*v == ' ' || *v == '\t')
 			v++;
-		v[strcspn(v, "\n")] = '\0';
-		res = strdup(v);
+		res = strndup(v, eol ? (size_t)(eol - v) : strlen(v));
 		break;
 	}
-	fclose(f);
+	free(buf);
 	return res;
 }
 
@@ -115,19 +130,16 @@ static char *x86_cpuid(void)
 /* arm64 perf writes MIDR_EL1 as a 0x-prefixed 16-digit hex number. */
 static char *arm64_cpuid(void)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/"
-			"midr_el1", "re");
+	char buf[64], *res;
 	unsigned long long midr;
-	char *res = NULL;
 
-	if (!f)
+	if (host_read(false, "devices/system/cpu/cpu0/regs/identification/"
+		      "midr_el1", buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%llx", &midr) != 1)
 		return NULL;
-	if (fscanf(f, "%llx", &midr) == 1) {
-		res = malloc(24);
-		if (res)
-			snprintf(res, 24, "0x%016llx", midr);
-	}
-	fclose(f);
+	res = malloc(24);
+	if (res)
+		snprintf(res, 24, "0x%016llx", midr);
 	return res;
 }
 
@@ -159,22 +171,18 @@ char *pd_host_feature(enum hwt_pd_feature feature)
 
 char *pd_host_cmdline(size_t *size)
 {
-	FILE *f = fopen("/proc/self/cmdline", "re");
-	char *buf;
-	size_t n;
+	char *buf = malloc(8192);
+	int n;
 
 	*size = 0;
-	if (!f)
+	if (!buf)
 		return NULL;
-	buf = malloc(8192);
-	if (!buf) {
-		fclose(f);
+	n = host_read(true, "self/cmdline", buf, 8192);
+	if (n <= 0) {
+		free(buf);
 		return NULL;
 	}
-	n = fread(buf, 1, 8191, f);
-	fclose(f);
-	if (n == 0 || buf[n - 1] != '\0')
-		buf[n++] = '\0';
-	*size = n;
+	/* The read NUL-terminated it; keep a final NUL either way. */
+	*size = (size_t)n + (buf[n - 1] != '\0');
 	return buf;
 }

@@ -29,7 +29,7 @@ static char *run(const char *cmd, int *status)
 	char *out = malloc(cap);
 	FILE *p;
 
-	snprintf(full, sizeof(full), "PERF_PAGER= %s 2>&1", cmd);
+	snprintf(full, sizeof(full), "export PERF_PAGER=; %s 2>&1", cmd);
 	p = popen(full, "r");
 	if (!p) {
 		*status = -1;
@@ -393,6 +393,70 @@ static void quipper_copy_decodes_like_original(void)
 	free(y);
 }
 
+/* The lines of @text that start with @prefix, in order. */
+static void grep_lines(const char *text, const char *prefix, char *out,
+		       size_t size)
+{
+	size_t used = 0, plen = strlen(prefix);
+
+	out[0] = '\0';
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+
+		if (!strncmp(line, prefix, plen) && used + len < size) {
+			memcpy(out + used, line, len);
+			used += len;
+			out[used] = '\0';
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+/* Features the writer fills in from this machine equal those perf writes
+ * here (perf inject to a pipe describes the machine it runs on). */
+static void host_features_match_perf(void)
+{
+	static const char *const keys[] = {
+		"# hostname :", "# os release :", "# arch :", "# nrcpus online :",
+		"# nrcpus avail :", "# cpudesc :", "# cpuid :",
+	};
+	char path[512], pipe_path[512], cmd[1400], a[512], b[512];
+	struct hwt_pd_writer *w = NULL;
+	struct perf_event_attr attr = {0};
+	uint64_t id = 1;
+	char *ours, *theirs;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/defaults.data", tmpdir);
+	snprintf(pipe_path, sizeof(pipe_path), "%s/host.pipe", tmpdir);
+	CHECK_INT(hwt_pd_writer_open(path, &w), 0);
+	if (!w)
+		return;
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	CHECK_INT(hwt_pd_writer_add_attr(w, &attr, &id, 1, "dummy"), 0);
+	CHECK_INT(hwt_pd_writer_close(w), 0);
+	snprintf(cmd, sizeof(cmd), "{ " PERF " inject -i %s -o - 2>/dev/null "
+		 "> %s; }", QUIPPER, pipe_path);
+	free(run(cmd, &status));
+	CHECK_INT(status, 0);
+	snprintf(cmd, sizeof(cmd), PERF " report --header-only -i %s", path);
+	ours = run(cmd, &status);
+	CHECK_INT(status, 0);
+	snprintf(cmd, sizeof(cmd), PERF " report --header-only -i %s", pipe_path);
+	theirs = run(cmd, &status);
+	CHECK_INT(status, 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		grep_lines(ours, keys[i], a, sizeof(a));
+		grep_lines(theirs, keys[i], b, sizeof(b));
+		CHECK(b[0] != '\0');
+		CHECK_STR(a, b);
+	}
+	free(ours);
+	free(theirs);
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -408,6 +472,7 @@ int main(void)
 	RUN(copies_of_real_files_read_in_perf);
 	RUN(simpleperf_copy_decodes_like_original);
 	RUN(quipper_copy_decodes_like_original);
+	RUN(host_features_match_perf);
 	snprintf(cmd, sizeof(cmd), "%s %s", getenv("HWT_KEEP") ? "true" : "rm -rf", tmpdir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", tmpdir);
