@@ -107,7 +107,7 @@ static void perf_reads(const char *path, const char *what)
 	char *out;
 	int status;
 
-	snprintf(cmd, sizeof(cmd), PERF " report -D --stdio -i %s", path);
+	snprintf(cmd, sizeof(cmd), PERF " report --force -D --stdio -i %s", path);
 	out = run(cmd, &status);
 	CHECK_INT(status, 0);
 	if (status)
@@ -244,7 +244,7 @@ static void synthetic_file_reads_in_perf(void)
 	CHECK_INT(hwt_pd_writer_finished_round(w), 0);
 	CHECK_INT(hwt_pd_writer_close(w), 0);
 
-	snprintf(cmd, sizeof(cmd), PERF " report -D --stdio -i %s", path);
+	snprintf(cmd, sizeof(cmd), PERF " report --force -D --stdio -i %s", path);
 	out = run(cmd, &status);
 	CHECK_INT(status, 0);
 	CHECK(strstr(out, "rror") == NULL);
@@ -272,7 +272,7 @@ static void synthetic_file_reads_in_perf(void)
 	free(out);
 
 	/* perf's own view of the header the writer made. */
-	snprintf(cmd, sizeof(cmd), PERF " report --header-only -i %s", path);
+	snprintf(cmd, sizeof(cmd), PERF " report --force --header-only -i %s", path);
 	out = run(cmd, &status);
 	CHECK_INT(status, 0);
 	CHECK_CONTAINS(out, "# event : name = dummy:u");
@@ -340,7 +340,7 @@ static void simpleperf_copy_decodes_like_original(void)
 		 "%s/data/local/tmp/", symfs, PD "/simpleperf-etm/etm_test_loop",
 		 symfs);
 	CHECK_INT(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), PERF " script --itrace=b -F comm,tid,flags,"
+	snprintf(cmd, sizeof(cmd), PERF " script --force --itrace=b -F comm,tid,flags,"
 		 "ip,addr,dso --symfs %s -i %s", symfs, copy);
 	got = run(cmd, &status);
 	CHECK_INT(status, 0);
@@ -379,10 +379,10 @@ static void quipper_copy_decodes_like_original(void)
 	int s1, s2;
 
 	snprintf(copy, sizeof(copy), "%s/quipper-copy.data", tmpdir);
-	snprintf(cmd, sizeof(cmd), PERF " script --itrace=b -F ip,addr,flags "
+	snprintf(cmd, sizeof(cmd), PERF " script --force --itrace=b -F ip,addr,flags "
 		 "-i %s", QUIPPER);
 	x = run(cmd, &s1);
-	snprintf(cmd, sizeof(cmd), PERF " script --itrace=b -F ip,addr,flags "
+	snprintf(cmd, sizeof(cmd), PERF " script --force --itrace=b -F ip,addr,flags "
 		 "-i %s", copy);
 	y = run(cmd, &s2);
 	CHECK_INT(s1, 0);
@@ -441,10 +441,10 @@ static void host_features_match_perf(void)
 		 "> %s; }", QUIPPER, pipe_path);
 	free(run(cmd, &status));
 	CHECK_INT(status, 0);
-	snprintf(cmd, sizeof(cmd), PERF " report --header-only -i %s", path);
+	snprintf(cmd, sizeof(cmd), PERF " report --force --header-only -i %s", path);
 	ours = run(cmd, &status);
 	CHECK_INT(status, 0);
-	snprintf(cmd, sizeof(cmd), PERF " report --header-only -i %s", pipe_path);
+	snprintf(cmd, sizeof(cmd), PERF " report --force --header-only -i %s", pipe_path);
 	theirs = run(cmd, &status);
 	CHECK_INT(status, 0);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

@@ -285,7 +285,7 @@ static void killed_capture_still_reads(void)
 	/* 20 records and the round. */
 	CHECK_INT(count_records(path, &err), 21);
 	CHECK_INT(err, 0);
-	snprintf(cmd, sizeof(cmd), "PERF_PAGER= /usr/bin/perf report -D --stdio "
+	snprintf(cmd, sizeof(cmd), "PERF_PAGER= /usr/bin/perf report --force -D --stdio "
 		 "-i %s 2>&1 | grep -c 'PERF_RECORD_ITRACE_START pid'", path);
 	{
 		FILE *p = popen(cmd, "r");
