@@ -356,6 +356,12 @@ static void print_fields(const struct hwt_pd_record *rec,
 		if (rec->aux_data && o->hex) {
 			putchar('\n');
 			hexdump(rec->aux_data, rec->aux.size);
+		} else if (rec->aux_data) {
+			/* A summary: the size and the first bytes. */
+			printf("\n. ... AUX data: %" PRIu64 " bytes:", rec->aux.size);
+			for (uint64_t i = 0; i < rec->aux.size && i < 16; i++)
+				printf(" %02x", rec->aux_data[i]);
+			printf("%s", rec->aux.size > 16 ? " ..." : "");
 		}
 		break;
 	case HWT_PD_RECORD_AUXTRACE_ERROR:
@@ -479,7 +485,6 @@ int cmd_dump(int argc, char **argv)
 	err = hwt_pd_reader_open(path, &r);
 	if (err)
 		return cli_report(err);
-	hwt_pd_reader_set_load_aux(r, o.hex);
 	print_header(r);
 	ret = o.header_only ? EXIT_OK : dump_records(r, &o);
 	hwt_pd_reader_free(r);

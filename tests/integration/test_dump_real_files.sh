@@ -32,6 +32,13 @@ expect_contains "cmdline" "$(cat "$TMP/h.txt")" \
 	"cmdline) at 0x2c70, 480 bytes: /data/local/tmp/simpleperf64 record -e cs-etm:u"
 expect_eq "header only has no records" "$(grep -cE "$RECORD_LINE" "$TMP/h.txt")" 0
 
+# The summary of the ETM buffer: its size and first bytes, as the file holds
+# them after the record perf shows at 0x26a8.
+want=$(od -An -tx1 -j $((0x26a8 + 0x30)) -N16 "$PD/simpleperf-etm/perf_etm.data" | tr -s ' \n' ' ')
+"$HWTRACE" dump "$PD/simpleperf-etm/perf_etm.data" > "$TMP/s.txt"
+expect_eq "AUX summary" "$(grep '^\. \.\.\. AUX data' "$TMP/s.txt")" \
+	". ... AUX data: 384 bytes:${want}..."
+
 # --hex: the first bytes of the cpu0 buffer are a PSB (ptdump: psb at 0).
 "$HWTRACE" dump --hex "$PD/quipper/perf.data.intel_pt-4.14" > "$TMP/hex.txt"
 expect_contains "hex payload" "$(grep -A1 'PERF_RECORD_AUXTRACE size: 0x2fd0' "$TMP/hex.txt")" \
