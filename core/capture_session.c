@@ -206,8 +206,11 @@ static int map_ring(struct hwt_session *s, struct ring *r, const char *name,
 						   NULL, r->cpu, aux_size);
 		}
 		r->aux_len = aux_size;
-		return hwt_ring_aux_init(&r->auxr, r->map, r->aux, aux_size,
-					 s->o.snapshot);
+		err = hwt_ring_aux_init(&r->auxr, r->map, r->aux, aux_size,
+					s->o.snapshot);
+		if (!err && s->o.backend && s->o.backend->record)
+			r->auxr.alignment = s->o.backend->record->alignment;
+		return err;
 	}
 }
 

@@ -96,6 +96,8 @@ struct hwt_emu {
 	size_t npmus;
 	uint64_t next_id;
 	struct emu_replay_data *replay;
+	unsigned int aux_alignment; /* hwt_emu_set_aux_alignment */
+	bool no_time_conv;          /* hwt_emu_set_time_conv(false) */
 };
 
 /* emu_producer.c */

@@ -177,6 +177,15 @@ static int map_data(struct emu_event *ev, size_t len, void **addr)
 	ev->data_size = data;
 	ev->up->data_offset = (uint64_t)page;
 	ev->up->data_size = data;
+	/* perf time from the TSC, as an x86 kernel publishes it (see
+	 * emulator.h): time = time_zero + (tsc * time_mult) >> time_shift. */
+	if (!ev->emu->no_time_conv) {
+		ev->up->cap_user_time = 1;
+		ev->up->cap_user_time_zero = 1;
+		ev->up->time_shift = HWT_EMU_TIME_SHIFT;
+		ev->up->time_mult = HWT_EMU_TIME_MULT;
+		ev->up->time_zero = HWT_EMU_TIME_ZERO;
+	}
 	*addr = p;
 	return 0;
 }

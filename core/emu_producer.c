@@ -162,21 +162,32 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	hwt_emu_ring_write(ev, rec, n);
 }
 
-/* Copies @len source bytes from the current item position into the AUX
- * buffer at free-running position @pos. */
-static void aux_fill(struct emu_event *ev, const struct emu_item *it,
-		     uint64_t item_off, uint64_t pos, uint64_t len)
+/* Where the trace unit wraps: the end of the buffer, or in overwrite mode
+ * for record-aligned hardware (intel_bts) the end of its last whole
+ * record, leaving the bytes after it unwritten. */
+static uint64_t aux_wrap(const struct emu_event *ev)
 {
-	uint64_t mask = ev->aux_len - 1;
+	unsigned int align = ev->emu->aux_alignment;
 
+	if (!ev->overwrite || !align || ev->aux_len < align)
+		return ev->aux_len;
+	return ev->aux_len - ev->aux_len % align;
+}
+
+/* Copies @len source bytes from the current item position into the AUX
+ * buffer at free-running position @pos, wrapping at @wrap. */
+static void aux_fill(struct emu_event *ev, const struct emu_item *it,
+		     uint64_t item_off, uint64_t pos, uint64_t len,
+		     uint64_t wrap)
+{
 	while (len) {
 		uint64_t src = item_off % it->len;
 		uint64_t n = it->len - src;
-		uint64_t off = pos & mask;
+		uint64_t off = pos % wrap;
 		if (n > len)
 			n = len;
-		if (n > ev->aux_len - off)
-			n = ev->aux_len - off;
+		if (n > wrap - off)
+			n = wrap - off;
 		memcpy(ev->aux + off, it->data + src, n);
 		item_off += n;
 		pos += n;
@@ -235,14 +246,18 @@ static void produce(struct emu_event *ev, uint64_t n)
 		emit_itrace_start(ev);
 	ev->itrace_started = true;
 	if (ev->overwrite) {
-		uint64_t reported = ev->emu->opts.head_in_buffer ? head & (size - 1) : head;
+		/* Record-aligned hardware's driver reports the head as an
+		 * offset in the buffer, as intel_bts's does. */
+		uint64_t wrap = aux_wrap(ev);
+		bool in_buffer = ev->emu->opts.head_in_buffer || wrap != size;
+		uint64_t reported = in_buffer ? head % wrap : head;
 		m = n;
 		flags = PERF_AUX_FLAG_OVERWRITE;
-		aux_fill(ev, it, s->item_off, head, m);
+		aux_fill(ev, it, s->item_off, head, m, wrap);
 		log_segment(s, head, s->src_pos, m);
 		ev->aux_pos = head + m;
-		hwt_head_store(&ev->up->aux_head, ev->emu->opts.head_in_buffer ?
-					 ev->aux_pos & (size - 1) : ev->aux_pos);
+		hwt_head_store(&ev->up->aux_head,
+			       in_buffer ? ev->aux_pos % wrap : ev->aux_pos);
 		s->st.written += m;
 		advance(s, n);
 		emit_aux(ev, reported, m, flags);
@@ -270,7 +285,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 	if (m < n)
 		flags |= PERF_AUX_FLAG_TRUNCATED;
 	if (m) {
-		aux_fill(ev, it, s->item_off, head, m);
+		aux_fill(ev, it, s->item_off, head, m, size);
 		log_segment(s, head, s->src_pos, m);
 	}
 	ev->aux_pos = head + m;
@@ -337,8 +352,8 @@ void *hwt_emu_producer_main(void *arg)
 		}
 		remain = it->len * it->repeat - s->item_off;
 		n = remain < burst ? remain : burst;
-		if (ev->overwrite && n > ev->aux_len)
-			n = ev->aux_len;
+		if (ev->overwrite && n > aux_wrap(ev))
+			n = aux_wrap(ev);
 		n = hwt_emu_sample_clamp(ev, n);
 		if (rate) {
 			uint64_t el = hwt_emu_now_ns() - ev->rate_t0;

@@ -101,14 +101,21 @@ int hwt_ring_aux_snapshot(struct hwt_ring_aux *r, hwt_find_snapshot_fn find,
 				 (unsigned long long)start, (unsigned long long)len,
 				 (unsigned long long)r->size, (unsigned long long)head);
 	r->prev_head = head;
-	if (!len)
-		return 0;
 	first = r->size - start;
 	if (first >= len) {
+		/* One part: perf trims it the same way, which drops nothing
+		 * from a whole number of records. */
+		if (r->alignment)
+			len -= len % r->alignment;
+		if (!len)
+			return 0;
 		memcpy(r->copy, r->base + start, len);
 	} else {
-		memcpy(r->copy, r->base + start, first);
-		memcpy(r->copy + first, r->base, len - first);
+		uint64_t cut = r->alignment ? first % r->alignment : 0;
+
+		memcpy(r->copy, r->base + start, first - cut);
+		memcpy(r->copy + first - cut, r->base, len - first);
+		len -= cut;
 	}
 	span->data = r->copy;
 	span->len = len;

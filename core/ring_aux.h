@@ -31,6 +31,10 @@ struct hwt_ring_aux {
 	uint64_t prev_head; /* snapshot mode: head at the last snapshot */
 	uint64_t snap_pos;  /* snapshot mode: stream position of the next copy */
 	uint8_t *copy;      /* snapshot mode: the copied buffer */
+	/* Snapshot mode: the trace comes in records of this many bytes
+	 * (the backend's record ops alignment; 0 for a byte stream). Set
+	 * after init. */
+	unsigned int alignment;
 };
 
 /* @up is the event's user page, @aux the AUX mapping of @size bytes; both
@@ -61,7 +65,10 @@ int hwt_ring_aux_default_find_snapshot(const uint8_t *aux, uint64_t aux_size,
  * @find (NULL: the default) where the newest data is, copies it out of the
  * ring and returns it as at most one span in *span (data owned by @r,
  * valid until the next call). *wrapped tells whether older data was
- * overwritten. aux_tail is never touched. Returns the number of spans or a
+ * overwritten. With an alignment, the part of the data before the end of
+ * the buffer loses its last (length % alignment) bytes, as perf's
+ * auxtrace_record.alignment: hardware that wraps at the last whole record
+ * (intel_bts) never writes them. aux_tail is never touched. Returns the number of spans or a
  * negative error (HWT_ERR_FORMAT when @find answers outside the buffer). */
 int hwt_ring_aux_snapshot(struct hwt_ring_aux *r, hwt_find_snapshot_fn find,
 			  struct hwt_aux_span *span, bool *wrapped);

@@ -41,7 +41,8 @@ static void usage(FILE *out)
 		"                      [--aux-sample[=SIZE] -e cycles/period=N/]\n"
 		"                      [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
-		"       hwtrace record --sysfs DIR [--emulate-trace FILE] -e BACKEND -o OUT\n\n"
+		"       hwtrace record --sysfs DIR [--emulate-trace FILE] [--emulate-tsc]\n"
+		"                      -e BACKEND -o OUT\n\n"
 		"Capture a hardware trace (and the sideband a decoder needs: mmap2,\n"
 		"comm, task and context-switch records) into a perf.data file that\n"
 		"`hwtrace decode` and `perf script` read.\n\n"
@@ -74,6 +75,9 @@ static void usage(FILE *out)
 		"                        emulator, no command is run\n"
 		"      --emulate-trace FILE  with --sysfs: the raw trace bytes every traced\n"
 		"                        CPU's emulated trace unit writes\n"
+		"      --emulate-tsc     with --sysfs: the emulated kernel publishes a\n"
+		"                        TSC time conversion (a 2 GHz TSC) in its user\n"
+		"                        pages, which AUXTRACE_INFO and TIME_CONV carry\n"
 		"  -h, --help            show this help\n\n"
 		"At the end it prints per CPU: bytes captured, losses and why, wakeups.\n"
 		"Exit status: 0 captured, 1 runtime error, 2 usage error.\n");
@@ -127,6 +131,7 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 struct opts {
 	const char *profile, *event, *sink, *output, *control, *emulate;
 	const char *sysfs, *emulate_trace;
+	bool emulate_tsc;
 	const char *sample_event, *aux_sample_size; /* --aux-sample */
 	bool aux_sample;
 	const char *cpus;
@@ -156,7 +161,7 @@ static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
-	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE };
+	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -174,6 +179,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"emulate-rate", required_argument, NULL, O_RATE},
 		{"sysfs", required_argument, NULL, O_SYSFS},
 		{"emulate-trace", required_argument, NULL, O_ETRACE},
+		{"emulate-tsc", no_argument, NULL, O_ETSC},
 		{"aux-sample", optional_argument, NULL, O_AUX_SAMPLE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -232,6 +238,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case O_EMU: o->emulate = optarg; break;
 		case O_SYSFS: o->sysfs = optarg; break;
 		case O_ETRACE: o->emulate_trace = optarg; break;
+		case O_ETSC: o->emulate_tsc = true; break;
 		case O_RATE:
 			o->emulate_rate = atof(optarg);
 			if (o->emulate_rate <= 0)
@@ -257,9 +264,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->snapshot_size = strtoull(snap_arg, NULL, 0);
 	}
 	o->argv = argv + optind;
-	if (o->emulate_trace && !o->sysfs)
-		return cli_usage_error("record", "--emulate-trace needs --sysfs DIR "
-				       "(the emulated machine)");
+	if ((o->emulate_trace || o->emulate_tsc) && !o->sysfs)
+		return cli_usage_error("record", "--emulate-trace and --emulate-tsc "
+				       "need --sysfs DIR (the emulated machine)");
 	if (o->sysfs && (o->emulate || o->argv[0] || o->pid > 0))
 		return cli_usage_error("record", "--sysfs emulates a machine: it "
 				       "takes no --emulate, command or -p");
@@ -383,6 +390,29 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
 	return 0;
 }
 
+/* The session facts a backend's AUXTRACE_INFO needs: the time conversion
+ * of the first AUX event's user page, and how context switches reach the
+ * file (the sideband event has context_switch set: CPU-wide switch
+ * records when every task of a CPU is traced, the traced task's own
+ * otherwise). No address filter is given to the kernel. */
+static void record_info_ctx(const struct hwt_session *s,
+			    const struct hwt_session_opts *so,
+			    struct hwt_record_info_ctx *ctx)
+{
+	struct hwt_pd_time_conv tc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->size = sizeof(*ctx);
+	if (hwt_session_time_conv(s, &tc) == 0 && tc.cap_user_time_zero) {
+		ctx->cap_user_time_zero = true;
+		ctx->time_shift = (uint16_t)tc.time_shift;
+		ctx->time_mult = (uint32_t)tc.time_mult;
+		ctx->time_zero = tc.time_zero;
+	}
+	if (so->sideband)
+		ctx->sched_switch = so->per_thread || so->pid > 0 ? 2 : 3;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -457,6 +487,9 @@ int cmd_record(int argc, char **argv)
 						  false};
 			if ((ret = hwt_emu_new(&eo, &emu)) < 0)
 				goto fail;
+			/* Without a TSC by default: perf 6.1 decodes the
+			 * emulated machine's captures only without timing. */
+			hwt_emu_set_time_conv(emu, o.emulate_tsc);
 			os = hwt_emu_os(emu);
 			if (o.emulate_trace &&
 			    (ret = read_file(o.emulate_trace, &trace, &trace_len)) < 0)
@@ -538,6 +571,11 @@ int cmd_record(int argc, char **argv)
 			hwt_emu_set_head_in_buffer(emu, plan.backend &&
 					plan.backend->auxtrace_type ==
 						HWT_AUXTRACE_INTEL_PT);
+			/* Record-aligned hardware (intel_bts) wraps at its
+			 * last whole record. */
+			if (plan.backend && plan.backend->record)
+				hwt_emu_set_aux_alignment(
+					emu, plan.backend->record->alignment);
 			/* Every traced CPU's trace unit writes the same bytes. */
 			if (so.per_thread)
 				so.pid = getpid();
@@ -593,12 +631,19 @@ int cmd_record(int argc, char **argv)
 		for (size_t i = 0; ret >= 0 &&
 				   hwt_session_attr(s, i, &a, &ids, &nids, &name) == 0; i++)
 			ret = hwt_pd_writer_add_attr(ws.w, a, ids, nids, name);
-		if (ret >= 0 && plan.backend && plan.backend->record &&
-		    plan.backend->record->info)
-			nw = plan.backend->record->info(so.os ? so.os : hwt_os_linux(),
-							plan.pmu,
-							&so.aux_attr, so.cpus, so.ncpus,
-							so.snapshot, priv, 512);
+		if (ret >= 0 && plan.backend && plan.backend->record) {
+			const struct hwt_record_ops *rops = plan.backend->record;
+			const struct hwt_os *ios = so.os ? so.os : hwt_os_linux();
+			struct hwt_record_info_ctx ictx;
+			record_info_ctx(s, &so, &ictx);
+			if (rops->info_ctx)
+				nw = rops->info_ctx(ios, plan.pmu, &so.aux_attr,
+						    so.cpus, so.ncpus, so.snapshot,
+						    &ictx, priv, 512);
+			else if (rops->info)
+				nw = rops->info(ios, plan.pmu, &so.aux_attr, so.cpus,
+						so.ncpus, so.snapshot, priv, 512);
+		}
 		if (ret >= 0 && nw < 0)
 			ret = nw == HWT_ERR_NOSUP ?
 				      hwt_error(nw, "backend %s cannot record: it has "

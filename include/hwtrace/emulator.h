@@ -36,6 +36,16 @@
 extern "C" {
 #endif
 
+/* The time conversion emulated user pages publish (cap_user_time_zero
+ * set; see hwt_emu_set_time_conv): a TSC of 2 GHz that started counting 5 s
+ * before CLOCK_MONOTONIC's zero, the clock of the emulator's sample
+ * times, so time_zero + (tsc * time_mult >> time_shift) gives that clock:
+ * time_mult = 2^31 * 1e9 / 2e9, time_zero = 2^64 - 5e9. */
+#define HWT_EMU_TSC_HZ 2000000000ull
+#define HWT_EMU_TIME_SHIFT 31u
+#define HWT_EMU_TIME_MULT 1073741824u
+#define HWT_EMU_TIME_ZERO 18446744068709551616ull
+
 struct hwt_emu_opts {
 	size_t size;             /* sizeof(struct hwt_emu_opts) */
 	const char *sysfs_root;  /* fixture tree for sysfs reads; NULL: none */
@@ -85,6 +95,21 @@ HWT_API const struct hwt_os *hwt_emu_os(struct hwt_emu *emu);
  * backend known only once the PMUs were scanned through the emulator).
  * HWT_ERR_BUSY once a producer runs. */
 HWT_API int hwt_emu_set_head_in_buffer(struct hwt_emu *emu, bool in_buffer);
+
+/* Record-aligned hardware: in overwrite mode the trace unit writes
+ * records of @alignment bytes and wraps at the last whole record of the
+ * buffer, so its last aux_size % @alignment bytes are never written, and
+ * aux_head is reported as an offset in the buffer, as intel_bts does
+ * (24). 0 (the default): a byte stream that wraps at the end of the
+ * buffer. Set before any AUX buffer is written (e.g. once the PMUs were
+ * scanned); HWT_ERR_BUSY once a producer runs. */
+HWT_API int hwt_emu_set_aux_alignment(struct hwt_emu *emu,
+				      unsigned int alignment);
+
+/* Whether user pages mapped from now on publish the time conversion
+ * above (the default) or none (cap_user_time_zero clear), as a kernel
+ * without a usable TSC. */
+HWT_API int hwt_emu_set_time_conv(struct hwt_emu *emu, bool publish);
 
 /* Declares an AUX PMU with perf type @type besides those of the sysfs
  * fixture. @name is copied. */
