@@ -586,10 +586,17 @@ int hwt_session_snapshot(struct hwt_session *s)
 		err = read_data(s, r);
 		n = err < 0 ? err : hwt_ring_aux_snapshot(&r->auxr, find, &sp, &wrapped);
 		if (n > 0 && s->o.snapshot_size && sp.len > s->o.snapshot_size) {
-			/* The newest bytes are at the end of the copy. */
-			sp.data += sp.len - s->o.snapshot_size;
-			sp.offset += sp.len - s->o.snapshot_size;
-			sp.len = s->o.snapshot_size;
+			/* The newest bytes are at the end of the copy; with
+			 * records (intel_bts), whole ones, at least one. */
+			uint64_t keep = s->o.snapshot_size;
+			unsigned int al = r->auxr.alignment;
+			if (al && keep % al)
+				keep = keep < al ? al : keep - keep % al;
+			if (keep < sp.len) {
+				sp.data += sp.len - keep;
+				sp.offset += sp.len - keep;
+				sp.len = keep;
+			}
 		}
 		if (n > 0)
 			err = emit_aux(s, r, i, sp.offset, sp.data, sp.len, NULL, 0);

@@ -57,7 +57,8 @@ struct hwt_session_opts {
 	 * are forced on either way. */
 	const struct perf_event_attr *sideband_attr;
 	/* Snapshot mode: copy at most this many of the newest bytes; 0: all
-	 * that find_snapshot reports. */
+	 * that find_snapshot reports. For a backend with a record alignment
+	 * (intel_bts) it is rounded down to whole records, at least one. */
 	uint64_t snapshot_size;
 	/* Keep aux_attr's sample_type and sample_id_all as given instead of
 	 * adding the TID, TIME, CPU and IDENTIFIER sample ids: a replay's

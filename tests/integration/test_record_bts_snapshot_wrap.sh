@@ -13,7 +13,23 @@ FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client"
 
 if ! command -v perl > /dev/null || ! command -v perf > /dev/null; then
 	fail "perl (to write the records) and perf (the independent reader) are needed"
-	finish
+	# A snapshot size that is not a whole number of records keeps whole
+# records: -Se1000 gives 1000 - 1000 % 24 = 984 bytes, records 2959..2999
+# (the first 0x401000 + 64 * 2959 + 16 = 0x42f3d0).
+"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
+	-e intel_bts// --per-thread -Se1000 -m 4,8 -o "$TMP/small.data" 2> "$TMP/err"
+expect_eq "-Se1000 record status" "$?" 0
+expect_contains "-Se1000 size" "$(cat "$TMP/err")" \
+	"thread: 984 bytes captured in 1 chunks"
+perf report -D -i "$TMP/small.data" 2> /dev/null |
+	awk '/Intel BTS data: size/ { on = 1; next }
+	     on && / -> / { print $(NF - 3), $(NF - 1) }
+	     on && !/ -> / { on = 0 }' > "$TMP/perf"
+expect_eq "-Se1000: records" "$(wc -l < "$TMP/perf")" 41
+expect_eq "-Se1000: first record" "$(head -n 1 "$TMP/perf")" "42f3d0 42f3e0"
+expect_eq "-Se1000: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
+
+finish
 fi
 perl -e 'for $i (0..2999) {
 	$f = 0x401000 + $i * 64 + 16;
@@ -44,5 +60,21 @@ expect_eq "hwtrace: the same records as perf" \
 	"$(cmp -s "$TMP/perf" "$TMP/ours" && echo same)" same
 expect_eq "hwtrace: no decode errors" \
 	"$(grep -c '"decode_error"\|"type":"error"' "$TMP/out")" 0
+
+# A snapshot size that is not a whole number of records keeps whole
+# records: -Se1000 gives 1000 - 1000 % 24 = 984 bytes, records 2959..2999
+# (the first 0x401000 + 64 * 2959 + 16 = 0x42f3d0).
+"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
+	-e intel_bts// --per-thread -Se1000 -m 4,8 -o "$TMP/small.data" 2> "$TMP/err"
+expect_eq "-Se1000 record status" "$?" 0
+expect_contains "-Se1000 size" "$(cat "$TMP/err")" \
+	"thread: 984 bytes captured in 1 chunks"
+perf report -D -i "$TMP/small.data" 2> /dev/null |
+	awk '/Intel BTS data: size/ { on = 1; next }
+	     on && / -> / { print $(NF - 3), $(NF - 1) }
+	     on && !/ -> / { on = 0 }' > "$TMP/perf"
+expect_eq "-Se1000: records" "$(wc -l < "$TMP/perf")" 41
+expect_eq "-Se1000: first record" "$(head -n 1 "$TMP/perf")" "42f3d0 42f3e0"
+expect_eq "-Se1000: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
 
 finish
