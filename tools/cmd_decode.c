@@ -46,6 +46,7 @@ static void usage(FILE *out)
 struct counts {
 	struct hwt_elem_sink next;
 	uint64_t elems, ranges, insns, branches, errors, gaps;
+	uint64_t samples, sample_branches, samples_nosync;
 	uint64_t gap_by[HWT_GAP_NO_IMAGE + 1];
 	uint64_t gap_bytes;
 };
@@ -59,6 +60,10 @@ static int count_emit(void *arg, const struct hwt_elem *e)
 		c->insns += e->u.range.insns;
 	} else if (e->type == HWT_ELEM_BRANCH) {
 		c->branches++;
+	} else if (e->type == HWT_ELEM_SAMPLE) {
+		c->samples++;
+		c->sample_branches += e->u.sample.nbranches;
+		c->samples_nosync += e->u.sample.sync >= e->u.sample.window;
 	} else if (e->type == HWT_ELEM_ERROR) {
 		c->errors++;
 	} else if (e->type == HWT_ELEM_GAP) {
@@ -89,6 +94,10 @@ static void print_counts(const struct counts *c)
 		fprintf(stderr, "; %" PRIu64 " bytes of trace skipped)",
 			c->gap_bytes);
 	}
+	if (c->samples)
+		fprintf(stderr, "; %" PRIu64 " AUX samples (%" PRIu64 " branches; %"
+			PRIu64 " without a sync point)", c->samples,
+			c->sample_branches, c->samples_nosync);
 	fputc('\n', stderr);
 }
 

@@ -53,6 +53,36 @@ expect_contains "bts refused" "$(cat "$TMP/bts")" \
 	"intel_bts cannot serve AUX samples; use full or snapshot"
 expect_eq "nothing written for bts" "$(test -e "$TMP/bts.data" && echo yes || echo no)" no
 
+# The same from a profile: [session] mode = sample and the [sample]
+# section (period 16: samples at 16, 32 and 48 bytes).
+cat > "$TMP/s.ini" <<'INI'
+[session]
+backend = intel_pt
+mode = sample
+cpus = 0
+
+[sample]
+event = branch-misses
+period = 16
+aux_sample_size = 32
+INI
+"$HWTRACE" record --sysfs "$FX" --emulate-trace "$PT" -c "$TMP/s.ini" \
+	-o "$TMP/ini.data" 2> "$TMP/ini.err"
+expect_eq "profile record exit status" "$?" 0
+"$HWTRACE" decode --format jsonl "$TMP/ini.data" > "$TMP/ini.out" 2> "$TMP/ini.derr"
+expect_eq "profile samples" \
+	"$(grep -o '"window":[0-9]*' "$TMP/ini.out" | cut -d: -f2 | tr '\n' ' ')" "16 32 32 "
+expect_contains "decode summary" "$(cat "$TMP/ini.derr")" "3 AUX samples"
+if command -v perf > /dev/null; then
+	expect_eq "perf names the event" \
+		"$(perf script -i "$TMP/ini.data" --itrace= -F event 2>&1 | sort -u | tr -d ' ')" \
+		"branch-misses:"
+fi
+"$HWTRACE" record --sysfs "$FX" --emulate-trace "$PT" -c "$TMP/s.ini" \
+	-e cycles/freq=100,period=10/ --aux-sample -o "$TMP/pf.data" 2> "$TMP/pf"
+expect_eq "period and freq: exit status" "$?" 1
+expect_contains "period and freq" "$(cat "$TMP/pf")" "period and freq are both set"
+
 # A sampling event needs --aux-sample (or its aux-sample-size term).
 "$HWTRACE" record --sysfs "$FX" -C 0 --emulate-trace "$PT" \
 	-e intel_pt// -e cycles/period=8/ -o "$TMP/x.data" 2> "$TMP/x"
