@@ -5,7 +5,9 @@
  * libipt's ptdump listing) carrying the whole stream before it. perf
  * 6.1's `perf script --itrace=b` decodes every sample's window on its own
  * and prints its branches before the sample; hwtrace's stack for the sample
- * must be those branches, newest first. Trace starts and ends perf shows
+ * must be those branches, newest first, and --branch-profile must count
+ * each from->to as often as perf shows it, as offsets in the .bin. Trace
+ * starts and ends perf shows
  * as branches from or to 0 are left out (hwtrace shows them as trace_on and
  * trace_off). The trace event has the tsc bit set: perf 6.1 crashes
  * decoding sample windows of a capture without time stamps. Windows end
@@ -177,6 +179,58 @@ static int perf_stacks(const char *path)
 	return pclose(p) == 0 ? 0 : -1;
 }
 
+/* --branch-profile over the same capture: for every from->to, the number
+ * of times it appears in perf's stacks, addresses as offsets in the .bin
+ * (mapped at @org from file offset 0). */
+static void check_profile(const char *path, const char *bin, uint64_t org)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	struct hwt_decode_opts opts;
+	memset(&opts, 0, sizeof(opts));
+	opts.size = sizeof(opts);
+	opts.branch_profile = out;
+	nours = 0;
+	struct hwt_elem_sink sink = {collect, NULL};
+	CHECK_INT(hwt_decode_file(path, &opts, &sink), 0);
+	fclose(out);
+	size_t lines = 0, distinct = 0;
+	for (size_t k = 0; k < ntheirs; k++) {
+		for (size_t j = 0; j < theirs[k].n; j++) {
+			uint64_t from = theirs[k].from[j], to = theirs[k].to[j];
+			bool seen = false;
+			for (size_t a = 0; a <= k && !seen; a++)
+				for (size_t b = 0; b < theirs[a].n && !seen; b++)
+					if ((a < k || b < j) && theirs[a].from[b] == from &&
+					    theirs[a].to[b] == to)
+						seen = true;
+			if (seen)
+				continue;
+			distinct++;
+			uint64_t count = 0;
+			for (size_t a = 0; a < ntheirs; a++)
+				for (size_t b = 0; b < theirs[a].n; b++)
+					count += theirs[a].from[b] == from &&
+						 theirs[a].to[b] == to;
+			char want[1200];
+			snprintf(want, sizeof(want), "\n%s+0x%" PRIx64 "->%s+0x%" PRIx64
+				 " %" PRIu64 "\n", bin, from - org, bin, to - org, count);
+			char *hay = malloc(size + 2);
+			hay[0] = '\n';
+			memcpy(hay + 1, text, size + 1);
+			if (!strstr(hay, want)) {
+				HWT_FAIL("profile lacks%s", want);
+			}
+			free(hay);
+		}
+	}
+	for (size_t i = 0; i < size; i++)
+		lines += text[i] == '\n';
+	CHECK_INT(lines, distinct);
+	free(text);
+}
+
 static uint8_t *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -255,6 +309,7 @@ static void sample_stacks_equal_perfs_decode(void)
 		}
 		CHECK_INT(nours, nsamples);
 		CHECK_INT(ntheirs, nsamples);
+		check_profile(path, bin, org);
 		for (size_t k = 0; k < nours && k < ntheirs; k++) {
 			const struct stack *a = &ours[k], *b = &theirs[k];
 			total_samples++;
