@@ -7,9 +7,8 @@
  * and prints its branches before the sample; hwtrace's stack for the sample
  * must be those branches, newest first, and --branch-profile must count
  * each from->to as often as perf shows it, as offsets in the .bin. Trace
- * starts and ends perf shows
- * as branches from or to 0 are left out (hwtrace shows them as trace_on and
- * trace_off). The trace event has the tsc bit set: perf 6.1 crashes
+ * starts and ends perf shows as branches from or to 0 are left out
+ * (hwtrace shows them as trace_on and trace_off). The trace event has the tsc bit set: perf 6.1 crashes
  * decoding sample windows of a capture without time stamps. Windows end
  * on packet boundaries because perf joins a packet cut at a window's end
  * with the start of the next sample's window, which hwtrace, decoding
