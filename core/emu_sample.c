@@ -67,7 +67,8 @@ int hwt_emu_open_sampler(struct hwt_emu *emu, const struct perf_event_attr *attr
 	ev->pid = pid;
 	ev->emu = emu;
 	ev->enabled = !attr->disabled || attr->enable_on_exec;
-	ev->id = emu->next_id++;
+	/* Away from the ids a replayed capture gives its own events. */
+	ev->id = (1ull << 40) + emu->next_id++;
 	ev->leader = leader;
 	ev->next_sample = leader->aux_pos + period_of(ev);
 	leader->sampler = ev;

@@ -50,5 +50,11 @@ int cli_sample_profile(struct hwt_profile *p, const char *event,
 int cli_sample_session(const struct hwt_profile *p,
 		       const struct hwt_event_plan *plan,
 		       struct hwt_session_opts *so);
+/* The same for --emulate CAPTURE: the sampling event's attribute takes
+ * the sample id layout of the capture's trace event @aux_attr. */
+struct perf_event_attr;
+int cli_sample_replay(const char *event, bool aux_sample, const char *size,
+		      const struct perf_event_attr *aux_attr, bool intel_pt,
+		      struct hwt_session_opts *so);
 
 #endif

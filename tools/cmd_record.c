@@ -479,6 +479,12 @@ int cmd_record(int argc, char **argv)
 			so.cpus = rp.cpus;
 			so.ncpus = rp.ncpus;
 		}
+		if ((o.aux_sample || o.sample_event) &&
+		    (ret = cli_sample_replay(o.sample_event, o.aux_sample,
+					     o.aux_sample_size, rp.aux_attr,
+					     so.backend && so.backend->auxtrace_type ==
+						     HWT_AUXTRACE_INTEL_PT, &so)) < 0)
+			goto fail;
 	} else {
 		const struct hwt_os *os = hwt_os_linux();
 		if (o.sysfs) {
@@ -615,6 +621,16 @@ int cmd_record(int argc, char **argv)
 		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++)
 			ret = hwt_pd_writer_add_attr(ws.w, &rp.attrs[i], rp.ids[i],
 						     rp.nids[i], rp.names[i]);
+		/* AUX sampling: the sampling event the replay added. */
+		for (size_t i = 1; so.aux_sample && ret >= 0; i++) {
+			const struct perf_event_attr *a;
+			const uint64_t *ids;
+			size_t nids;
+			const char *name;
+			if (hwt_session_attr(s, i, &a, &ids, &nids, &name) < 0)
+				break;
+			ret = hwt_pd_writer_add_attr(ws.w, a, ids, nids, name);
+		}
 		if (ret >= 0)
 			ret = hwt_pd_writer_record(ws.w, rp.auxtrace_info);
 		if (ret >= 0 && rp.time_conv)

@@ -121,3 +121,81 @@ int cli_sample_session(const struct hwt_profile *p,
 	so->sample_name = ev ? ev : "cycles";
 	return 0;
 }
+
+static const struct {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} sample_types[] = {
+	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+	{"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+	{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+};
+
+int cli_sample_replay(const char *event, bool aux_sample, const char *size,
+		      const struct perf_event_attr *aux_attr, bool intel_pt,
+		      struct hwt_session_opts *so)
+{
+	struct hwt_profile *p = hwt_profile_new();
+	uint64_t period = 0, freq = 0, sz = 0;
+	char warn[512];
+	int ret;
+
+	if (!p)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	ret = cli_sample_profile(p, event ? event : "cycles", aux_sample, size);
+	if (!ret)
+		ret = hwt_profile_get_u64(p, "sample:period", 0, &period);
+	if (!ret)
+		ret = hwt_profile_get_u64(p, "sample:freq", 0, &freq);
+	if (!ret)
+		ret = hwt_profile_get_size(p, "sample:aux_sample_size",
+					   HWT_AUX_SAMPLE_DEFAULT_SIZE, &sz);
+	if (!ret && period && freq)
+		ret = hwt_error(HWT_ERR_CONFIG, "-e %s: give period or freq, "
+				"not both", event);
+	/* intel_pt's psb_period format term is config:24-27. */
+	if (!ret)
+		ret = hwt_aux_sample_size_check(sz, intel_pt ?
+						(int)((aux_attr->config >> 24) & 0xf) : -1,
+						"--aux-sample", warn, sizeof(warn));
+	const char *name = hwt_profile_get(p, "sample:event");
+	struct perf_event_attr *a = &so->sample_attr;
+	size_t i = 0;
+	while (!ret && i < sizeof(sample_types) / sizeof(*sample_types) &&
+	       strcmp(sample_types[i].name, name))
+		i++;
+	if (!ret && i == sizeof(sample_types) / sizeof(*sample_types))
+		ret = hwt_error(HWT_ERR_CONFIG, "-e %s: not a sampling event", name);
+	if (ret < 0) {
+		hwt_profile_free(p);
+		return ret;
+	}
+	if (warn[0])
+		fprintf(stderr, "hwtrace record: warning: %s\n", warn);
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = sample_types[i].type;
+	a->config = sample_types[i].config;
+	/* The replayed capture's sample id layout, so that its records and
+	 * the samples read alike. */
+	a->sample_type = aux_attr->sample_type | PERF_SAMPLE_AUX;
+	a->sample_id_all = aux_attr->sample_id_all;
+	a->read_format = aux_attr->read_format;
+	if (freq) {
+		a->freq = 1;
+		a->sample_freq = freq;
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	} else {
+		a->sample_period = period ? period : HWT_AUX_SAMPLE_DEFAULT_SIZE;
+	}
+	a->aux_sample_size = (uint32_t)sz;
+	so->aux_sample = true;
+	so->sample_name = sample_types[i].name;
+	hwt_profile_free(p);
+	return 0;
+}

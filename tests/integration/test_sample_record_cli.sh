@@ -83,6 +83,38 @@ fi
 expect_eq "period and freq: exit status" "$?" 1
 expect_contains "period and freq" "$(cat "$TMP/pf")" "period and freq are both set"
 
+# Replaying the quipper capture (cpu 0: 12,240 bytes, cpu 3: 137,728) with
+# a sample every 8 KiB of trace, each carrying 8 KiB: 1 + 16 samples. A
+# window syncs at its first PSB, per libipt's ptdump listing of the
+# buffers; a window without one says so.
+Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+"$HWTRACE" record --emulate "$Q" --aux-sample=8192 -e cycles/period=8192/ \
+	-o "$TMP/q.data" 2> "$TMP/q.err"
+expect_eq "replay record exit status" "$?" 0
+"$HWTRACE" decode --format jsonl "$TMP/q.data" > "$TMP/q.out" 2> /dev/null
+want=""
+for cpu in 0 3; do
+	psbs=$(awk '$2 == "psb" { print $1 }' \
+		"$HWT_TESTDATA/perf-data/quipper/aux-idx$cpu-cpu$cpu.bin.ptdump" |
+		while read -r hex; do echo $((16#$hex)); done)
+	len=$([ $cpu = 0 ] && echo 12240 || echo 137728)
+	for ((end = 8192; end <= len; end += 8192)); do
+		sync=none
+		for p in $psbs; do
+			if [ "$p" -ge $((end - 8192)) ] && [ $((p + 16)) -le "$end" ]; then
+				sync=$((p - end + 8192))
+				break
+			fi
+		done
+		want="$want$cpu:$sync "
+	done
+done
+got=$(grep '"type":"sample"' "$TMP/q.out" | sed -E \
+	's/.*"cpu":([0-9]+).*"window":8192(,"sync":([0-9]+))?.*/\1:\3/; s/:$/:none/' |
+	sort -s -t: -k1,1 | tr '\n' ' ')
+expect_eq "replay sample sync points" "$got" "$want"
+expect_contains "replay windows" "$want" "3:600 "
+
 # A sampling event needs --aux-sample (or its aux-sample-size term).
 "$HWTRACE" record --sysfs "$FX" -C 0 --emulate-trace "$PT" \
 	-e intel_pt// -e cycles/period=8/ -o "$TMP/x.data" 2> "$TMP/x"
