@@ -35,6 +35,15 @@ nosync=$(grep '"type":"gap"' "$TMP/out" | grep -c '"reason":"no_sync"')
 expect_eq "windows without a sync point" "$nosync" 3
 expect_eq "samples that synced at 0" "$(grep -c '"sync":0,' "$TMP/out")" 4
 
+# Pipe mode (perf inject's output on standard input): the same samples,
+# their payloads kept from the stream.
+if command -v perf > /dev/null; then
+	perf inject -i "$TMP/s.data" -o - 2> /dev/null |
+		"$HWTRACE" decode --format jsonl - > "$TMP/pipe.out" 2> /dev/null
+	expect_eq "pipe-mode samples" "$(grep '"type":"sample"' "$TMP/pipe.out")" \
+		"$(grep '"type":"sample"' "$TMP/out")"
+fi
+
 if ! command -v perf > /dev/null; then
 	fail "perf (linux-perf) is not installed: it is the independent reader"
 else
