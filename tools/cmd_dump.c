@@ -12,19 +12,21 @@
 
 struct dump_opts {
 	bool hex;
+	bool raw;
 	bool header_only;
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: hwtrace dump [--hex] [--header-only] FILE\n\n"
+		"usage: hwtrace dump [--hex] [--raw] [--header-only] FILE\n\n"
 		"Print the header, the event attributes, the feature sections and\n"
 		"every record of a perf.data file (perf's file or pipe mode, or a\n"
 		"simpleperf file), with each record's byte offset and size as\n"
 		"`perf report -D` shows them. FILE '-' reads pipe-mode data from\n"
 		"standard input.\n\n"
 		"  --hex          dump AUXTRACE payloads in hex (default: summarised)\n"
+		"  --raw          dump every record's bytes too, as perf -D does\n"
 		"  --header-only  stop after the header, events and features\n"
 		"  -h, --help     show this help\n\n"
 		"Exit status: 0 when the whole file was read, 1 when it is corrupt\n"
@@ -60,6 +62,27 @@ static void hexdump(const uint8_t *data, uint64_t len)
 		for (uint64_t j = i; j < i + 16 && j < len; j++)
 			putchar(isprint(data[j]) ? data[j] : '.');
 		putchar('\n');
+	}
+}
+
+/* perf's print_binary layout: 16 bytes a line, then their characters,
+ * short lines padded, so the text compares with `perf report -D`. */
+static void hexdump_perf(const uint8_t *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if ((i & 15) == 0)
+			printf(".  %04zx: ", i);
+		printf(" %02x", data[i]);
+		if ((i & 15) == 15 || i == len - 1) {
+			for (size_t j = 0; j < 15 - (i & 15); j++)
+				printf("   ");
+			printf("  ");
+			for (size_t j = i & ~(size_t)15; j <= i; j++)
+				putchar(isprint(data[j]) ? data[j] : '.');
+			for (size_t j = i & 15; j < 15; j++)
+				putchar(' ');
+			putchar('\n');
+		}
 	}
 }
 
@@ -408,6 +431,13 @@ static int dump_records(struct hwt_pd_reader *r, const struct dump_opts *o)
 		uint32_t cpu;
 
 		putchar('\n');
+		if (o->raw) {
+			printf("%#" PRIx64 "@%s [%#x]: event: %u\n", rec.file_offset,
+			       hwt_pd_reader_path(r), rec.size, rec.type);
+			printf(".\n. ... raw event: size %u bytes\n", rec.size);
+			hexdump_perf(rec.data, rec.size);
+			putchar('\n');
+		}
 		attr = rec.sid.present & PERF_SAMPLE_ID ?
 		       hwt_pd_reader_attr_by_id(r, rec.sid.id) : NULL;
 		if (!attr)
@@ -469,6 +499,8 @@ int cmd_dump(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--hex"))
 			o.hex = true;
+		else if (!strcmp(argv[i], "--raw"))
+			o.raw = true;
 		else if (!strcmp(argv[i], "--header-only"))
 			o.header_only = true;
 		else if (argv[i][0] == '-' && argv[i][1])

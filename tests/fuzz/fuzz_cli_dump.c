@@ -1,11 +1,13 @@
-/* libFuzzer target for `hwtrace dump` (with --hex) on arbitrary files. */
+/* libFuzzer target for `hwtrace dump` (plain, --hex, --raw) on arbitrary
+ * files. */
 #define _GNU_SOURCE
 #include "../../tools/cmd_dump.c"
 #include "fuzz_cli_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	run_on(cmd_dump, "dump", size && data[0] & 1 ? "--hex" : NULL, data,
-	       size);
+	static const char *const opts[] = {NULL, "--hex", "--raw"};
+
+	run_on(cmd_dump, "dump", opts[size ? data[0] % 3 : 0], data, size);
 	return 0;
 }

@@ -23,6 +23,21 @@ for f in quipper/perf.data.intel_pt-4.14 simpleperf-etm/perf_etm.data; do
 	expect_contains "$f: total" "$(grep '#   TOTAL' "$TMP/dump.txt")" " $want"
 done
 
+# --raw: every byte of every record of the quipper file, in perf's layout,
+# equals perf's "raw event" dump (grouped by record offset, as perf prints
+# kernel records in time order). The simpleperf reference has stderr
+# interleaved into its raw lines, so it cannot serve here.
+RAW_GROUP='
+function pad(h) { return substr("0000000000000000", 1, 16 - length(h)) h }
+/^0x[0-9a-f]+@/ { split($1, a, "@"); off = pad(substr(a[1], 3)); n = 0; next }
+/^\.  [0-9a-f][0-9a-f][0-9a-f][0-9a-f]: / { printf "%s %06d %s\n", off, n++, $0 }'
+Q="$PD/quipper/perf.data.intel_pt-4.14"
+awk "$RAW_GROUP" "$Q.perf-report-D.txt" | sort > "$TMP/perf.raw"
+"$HWTRACE" dump --raw "$Q" | awk "$RAW_GROUP" | sort > "$TMP/ours.raw"
+expect_eq "raw lines" "$(wc -l < "$TMP/ours.raw")" "$(wc -l < "$TMP/perf.raw")"
+expect_eq "raw bytes equal perf's" "$(diff "$TMP/perf.raw" "$TMP/ours.raw" | head -3)" ""
+expect_eq "raw covers every record" "$(cut -d' ' -f1 "$TMP/ours.raw" | sort -u | wc -l)" 257
+
 # The simpleperf header as the file's bytes state it (xxd of the header:
 # attrs at 0xa8, data at 0x138 of 0x2720 bytes) and its features.
 "$HWTRACE" dump --header-only "$PD/simpleperf-etm/perf_etm.data" > "$TMP/h.txt"
