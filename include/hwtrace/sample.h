@@ -56,7 +56,8 @@ HWT_API int hwt_aux_sample_size_check(uint64_t size, int psb_period,
 /* What decoding one window gave. Pointers are valid until the next call
  * on the decoder. */
 struct hwt_window_result {
-	const struct hwt_branch_entry *branches; /* newest first */
+	const struct hwt_branch_entry *branches; /* newest first; may be
+						     NULL when nbranches is 0 */
 	size_t nbranches;
 	bool synced;           /* a synchronisation point was found */
 	uint64_t sync_offset;  /* where, from the window's start */
