@@ -7,7 +7,8 @@
  *    session1.bin. hwt_decode_file decodes it as trc_pkt_lister 1.3.3 does
  *    (expected-1.3.3/ete_mem.ppl.xz, last run: 2008 instruction ranges);
  *    the same file without the flag takes the bytes for formatted frames
- *    and gives next to nothing.
+ *    and gives next to nothing, and so does the flag on another CPU's
+ *    AUX records.
  * 2. Trace IDs: a formatted (ETR-style) capture of CPU 0 holding
  *    a57_single_step's CSTMC_TRACE_FIFO.bin, whose frames carry trace ID
  *    0x10 (device2.ini TRCTRACEIDR). Metadata naming 0x12 decodes nothing;
@@ -68,6 +69,7 @@ struct capture {
 	const uint64_t *info;
 	size_t info_words;
 	int32_t cpu;
+	bool aux_other_cpu; /* PERF_RECORD_AUX of CPU cpu - 1 instead */
 	uint64_t aux_flags;
 	bool have_hw_id;
 	uint64_t hw_id;
@@ -162,7 +164,9 @@ static int write_capture(const char *path, const struct capture *c)
 	memset(rec, 0, 64);
 	uint64_t a[3] = {0, c->trace_size, c->aux_flags};
 	memcpy(rec + 8, a, 24);
-	header(rec, PERF_RECORD_AUX, 32 + sample_id(rec + 32, c->cpu, 3, ID_CS));
+	header(rec, PERF_RECORD_AUX,
+	       32 + sample_id(rec + 32, c->aux_other_cpu ? c->cpu - 1 : c->cpu, 3,
+			      ID_CS));
 	if (!err)
 		err = hwt_pd_writer_record(w, rec);
 
@@ -323,6 +327,14 @@ static void raw_flag_selects_trbe_decode(void)
 	CHECK(c.insns < want_insns / 10);
 	printf("same data without the raw flag: %lu ranges, %lu instructions\n",
 	       c.ranges, c.insns);
+
+	/* The flag on CPU 2's AUX records says nothing about CPU 3's data:
+	 * each CPU's trace unit has its own sink. */
+	cap.aux_flags = HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW;
+	cap.aux_other_cpu = true;
+	CHECK_INT(decode(&cap, 3, &c), 0);
+	CHECK(c.ranges < (unsigned long)want / 10);
+	CHECK(c.insns < want_insns / 10);
 }
 
 static void hw_id_selects_trace_id(void)
