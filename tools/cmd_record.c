@@ -472,6 +472,10 @@ int cmd_record(int argc, char **argv)
 		so.snapshot_size = o.snapshot_size;
 		so.backend = hwt_backend_for_auxtrace(
 			(enum hwt_auxtrace_type)((const uint32_t *)rp.auxtrace_info)[2]);
+		/* Record-aligned hardware (intel_bts) wraps at its last
+		 * whole record in snapshot mode. */
+		if (so.backend && so.backend->record)
+			hwt_emu_set_aux_alignment(emu, so.backend->record->alignment);
 		if (rp.ncpus == 1 && rp.cpus[0] == -1) {
 			so.per_thread = true;
 			so.pid = getpid();
