@@ -22,6 +22,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "tests/unit/pd_copy.h"
 
 #define RUNS 3
 
@@ -146,21 +147,9 @@ static int write_big_capture(const char *src, const char *dst, int copies,
 	struct hwt_pd_reader *r;
 	struct hwt_pd_writer *w;
 	struct hwt_pd_record rec;
-	int err = hwt_pd_reader_open(src, &r);
+	int err = hwt_test_pd_copy_open(src, dst, &r, &w);
 	if (err)
 		return err;
-	err = hwt_pd_writer_open(dst, &w);
-	if (err) {
-		hwt_pd_reader_free(r);
-		return err;
-	}
-	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r) && !err; i++) {
-		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
-		err = hwt_pd_writer_add_attr(w, &a->attr, a->ids, a->nids, a->name);
-	}
-	uint32_t avail, online;
-	if (!err && hwt_pd_reader_nr_cpus(r, &avail, &online) == 0)
-		err = hwt_pd_writer_set_nr_cpus(w, avail, online);
 	*bytes = 0;
 	bool aux_done = false;
 	while (!err && (err = hwt_pd_reader_next(r, &rec)) == 1) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
@@ -28,26 +29,9 @@
 static uint8_t file_bytes[INFO_OFF + INFO_SIZE];
 static int have_file;
 
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void load_capture(void)
 {
-	FILE *f = fopen(CAPTURE, "rb");
-
-	if (!f) {
-		fprintf(stderr, "cannot open %s: the shared test data is missing\n",
-			CAPTURE);
-		return;
-	}
-	have_file = fread(file_bytes, 1, sizeof(file_bytes), f) == sizeof(file_bytes);
-	fclose(f);
+	have_file = hwt_test_read_head(CAPTURE, file_bytes, sizeof(file_bytes));
 }
 
 static void check_equals_capture(const uint64_t *priv, int n)
@@ -59,7 +43,7 @@ static void check_equals_capture(const uint64_t *priv, int n)
 	if (n != INFO_WORDS)
 		return;
 	for (int i = 0; i < INFO_WORDS; i++) {
-		uint64_t want = le64(rec + 16 + 8 * i);
+		uint64_t want = hwt_test_le64(rec + 16 + 8 * i);
 
 		if (priv[i] != want && diffs++ < 5)
 			fprintf(stderr, "priv[%d] = 0x%llx, capture 0x%llx\n", i,
@@ -84,7 +68,7 @@ static void test_words_equal_capture(void)
 		return;
 	CHECK_INT(rec[0] | rec[1] << 8, 70);
 	CHECK_INT(rec[6] | rec[7] << 8, INFO_SIZE);
-	CHECK_U64(le64(rec + 8) & 0xffffffff, HWT_AUXTRACE_CS_ETM);
+	CHECK_U64(hwt_test_le64(rec + 8) & 0xffffffff, HWT_AUXTRACE_CS_ETM);
 
 	os = hwt_os_linux_new(FIXTURES "simpleperf-etm");
 	CHECK(os != NULL);

@@ -1,12 +1,10 @@
 /* Linux perf 6.1 reads the cs_etm AUXTRACE_INFO hwtrace writes: a
  * perf.data holding it, written with the perf.data writer, makes
  * `perf report -D` print the values it was built from. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "harness.h"
+#include "perf_report.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/os.h"
@@ -14,61 +12,8 @@
 #include "backends/arm-cs/cs_info.h"
 
 #define FIXTURE HWT_SOURCE_DIR "/tests/fixtures/meta/mixed"
-#define PERF "/usr/bin/perf"
 
 static char report[1 << 16];
-
-/* Writes a perf.data with one intel_pt event and the AUXTRACE_INFO of
- * @priv, then keeps perf report -D's output in report[]. */
-static int perf_dump(const uint64_t *priv, int n)
-{
-	char dir[] = "/tmp/hwt-cs-info-XXXXXX", path[64], cmd[256];
-	struct perf_event_attr attr = {.size = sizeof(attr), .type = 9,
-				       .sample_type = PERF_SAMPLE_IDENTIFIER |
-						      PERF_SAMPLE_TID |
-						      PERF_SAMPLE_TIME |
-						      PERF_SAMPLE_CPU,
-				       .sample_id_all = 1};
-	static const uint8_t build_id[20] = {0x12, 0x34};
-	uint64_t id = 1, rec[80];
-	struct hwt_pd_writer *w;
-	size_t got = 0;
-	FILE *p;
-
-	if (access(PERF, X_OK) != 0) {
-		fprintf(stderr, "%s is missing: install Debian's linux-perf; this "
-			"test checks perf reads what hwtrace writes\n", PERF);
-		return -1;
-	}
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
-	if (hwt_pd_writer_open(path, &w) < 0)
-		return -1;
-	hwt_pd_writer_add_attr(w, &attr, &id, 1, "cs_etm//u");
-	/* A build id, as real captures have: the writer's empty build id
-	 * section trips UBSan (memcpy from NULL) in core/perfdata_host.c. */
-	hwt_pd_writer_add_build_id(w, -1, PERF_RECORD_MISC_USER, build_id, 20,
-				   "/bin/ls");
-	memset(rec, 0, sizeof(rec));
-	rec[0] = HWT_PD_RECORD_AUXTRACE_INFO | (uint64_t)(16 + 8 * n) << 48;
-	rec[1] = HWT_AUXTRACE_CS_ETM;
-	memcpy(&rec[2], priv, 8 * (size_t)n);
-	if (hwt_pd_writer_record(w, rec) < 0 || hwt_pd_writer_close(w) < 0) {
-		fprintf(stderr, "writing %s: %s\n", path, hwt_errmsg());
-		return -1;
-	}
-	snprintf(cmd, sizeof(cmd), PERF " report -D -i %s 2>&1", path);
-	p = popen(cmd, "r");
-	if (p) {
-		got = fread(report, 1, sizeof(report) - 1, p);
-		pclose(p);
-	}
-	report[got] = '\0';
-	unlink(path);
-	rmdir(dir);
-	return 0;
-}
 
 static void test_perf_prints_our_values(void)
 {
@@ -85,7 +30,9 @@ static void test_perf_prints_our_values(void)
 	CHECK_INT(n, 31);
 	if (n != 31)
 		return;
-	CHECK_INT(perf_dump(priv, n), 0);
+	CHECK_INT(hwt_test_perf_report_info("cs_etm//u", 9, HWT_AUXTRACE_CS_ETM,
+					    priv, n, report, sizeof(report)),
+		  0);
 	/* perf's cs_etm__print_auxtrace_info: the header, then each block
 	 * by its magic number. */
 	CHECK_CONTAINS(report, "PERF_RECORD_AUXTRACE_INFO type: 3");

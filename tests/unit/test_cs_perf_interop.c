@@ -16,53 +16,23 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "pd_copy.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 
 #define DIR HWT_TESTDATA "/perf-data/simpleperf-etm"
-#define MAXB 4096
-
-struct br {
-	uint64_t from, to;
-};
-
-struct brlist {
-	struct br v[MAXB];
-	size_t n;
-};
-
-static int add_branch(void *arg, const struct hwt_elem *e)
-{
-	struct brlist *l = arg;
-	if (e->type == HWT_ELEM_BRANCH && l->n < MAXB) {
-		l->v[l->n].from = e->u.branch.from;
-		l->v[l->n].to = e->u.branch.to;
-		l->n++;
-	}
-	return 0;
-}
+#define HWT_TEST_MAX_BRANCHES 4096
+#include "branch_list.h"
 
 static int copy_capture(const char *src, const char *dst, int *auxtraces)
 {
 	struct hwt_pd_reader *r;
 	struct hwt_pd_writer *w;
 	struct hwt_pd_record rec;
-	int err = hwt_pd_reader_open(src, &r);
+	int err = hwt_test_pd_copy_open(src, dst, &r, &w);
 	if (err)
 		return err;
-	err = hwt_pd_writer_open(dst, &w);
-	if (err) {
-		hwt_pd_reader_free(r);
-		return err;
-	}
-	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r) && !err; i++) {
-		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
-		err = hwt_pd_writer_add_attr(w, &a->attr, a->ids, a->nids, a->name);
-	}
-	uint32_t avail, online;
-	if (!err && hwt_pd_reader_nr_cpus(r, &avail, &online) == 0)
-		err = hwt_pd_writer_set_nr_cpus(w, avail, online);
 	static const enum hwt_pd_feature strings[] = {
 		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
 	};
@@ -112,17 +82,7 @@ static long perf_branches(const char *file, const char *symfs,
 			(*starts)++;
 			continue;
 		}
-		/* FROM is the last word before the arrow. */
-		char *q = arrow;
-		while (q > line && q[-1] == ' ')
-			q--;
-		while (q > line && q[-1] != ' ')
-			q--;
-		if (l->n < MAXB) {
-			l->v[l->n].from = strtoull(q, NULL, 16);
-			l->v[l->n].to = strtoull(arrow + 2, NULL, 16);
-			l->n++;
-		}
+		add_perf_branch(l, line, arrow);
 	}
 	int rc = pclose(p);
 	return rc == 0 ? lines : -1;

@@ -46,6 +46,37 @@ static inline void pt_capture_header(uint8_t *rec, uint32_t type, uint16_t misc,
 	memcpy(rec, &h, sizeof(h));
 }
 
+/* Writes AUXTRACE_INFO in perf's intel_pt priv[] layout
+ * (intel_pt_info_fill: pmu type, time shift/mult/zero, cap_user_time_zero,
+ * tsc bit, noretcomp bit, have_sched_switch, snapshot, per-cpu mmaps, mtc
+ * bit, mtc freq bits, tsc:ctc n/d, cyc bit, max non-turbo ratio, filter
+ * length), then the COMM of PT_CAPTURE_PID with the sample_id of the
+ * dummy event @id_dummy. */
+static inline int pt_capture_info_comm(struct hwt_pd_writer *w,
+				       uint64_t id_dummy)
+{
+	uint8_t rec[256];
+	uint64_t priv[17] = {PT_CAPTURE_PMU_TYPE, 0, 1, 0, 0, 0x400, 0x800, 0, 0,
+			     0, 0x200, 0x3c000, 0, 0, 0x2, 0, 0};
+	uint32_t type_res[2] = {1 /* PERF_AUXTRACE_INTEL_PT */, 0};
+	memset(rec, 0, sizeof(rec));
+	pt_capture_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
+	memcpy(rec + 8, type_res, 8);
+	memcpy(rec + 16, priv, sizeof(priv));
+	int err = hwt_pd_writer_record(w, rec);
+
+	uint32_t pidtid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, pidtid, 8);
+	memcpy(rec + 16, "ptt", 4);
+	size_t n = 24;
+	n += pt_capture_sample_id(rec + n, 1, id_dummy);
+	pt_capture_header(rec, PERF_RECORD_COMM, 0, n);
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+	return err;
+}
+
 static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 {
 	struct hwt_pd_writer *w;
@@ -85,30 +116,10 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 						 c->header_build_id, 20,
 						 c->code_path);
 
-	/* AUXTRACE_INFO: perf's intel_pt priv[] (intel_pt_info_fill): pmu
-	 * type, time shift/mult/zero, cap_user_time_zero, tsc bit, noretcomp
-	 * bit, have_sched_switch, snapshot, per-cpu mmaps, mtc bit, mtc freq
-	 * bits, tsc:ctc n/d, cyc bit, max non-turbo ratio, filter length. */
 	uint8_t rec[1024];
-	uint64_t priv[17] = {PT_CAPTURE_PMU_TYPE, 0, 1, 0, 0, 0x400, 0x800, 0, 0,
-			     0, 0x200, 0x3c000, 0, 0, 0x2, 0, 0};
-	uint32_t type_res[2] = {1 /* PERF_AUXTRACE_INTEL_PT */, 0};
-	memset(rec, 0, sizeof(rec));
-	pt_capture_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
+	size_t n;
 	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-
-	uint32_t pidtid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + 8, pidtid, 8);
-	memcpy(rec + 16, "ptt", 4);
-	size_t n = 24;
-	n += pt_capture_sample_id(rec + n, 1, id_dummy);
-	pt_capture_header(rec, PERF_RECORD_COMM, 0, n);
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
+		err = pt_capture_info_comm(w, id_dummy);
 
 	memset(rec, 0, sizeof(rec));
 	/* The kernel's mapping belongs to no process (pid -1), as perf

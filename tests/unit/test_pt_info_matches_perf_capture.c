@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
@@ -25,26 +26,9 @@
 static uint8_t file_bytes[0x400];
 static int have_file;
 
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void load_capture(void)
 {
-	FILE *f = fopen(CAPTURE, "rb");
-
-	if (!f) {
-		fprintf(stderr, "cannot open %s: the shared test data is missing\n",
-			CAPTURE);
-		return;
-	}
-	have_file = fread(file_bytes, 1, sizeof(file_bytes), f) == sizeof(file_bytes);
-	fclose(f);
+	have_file = hwt_test_read_head(CAPTURE, file_bytes, sizeof(file_bytes));
 }
 
 /* The capture's facts that are not in sysfs: perf's TIME_CONV record, its
@@ -57,9 +41,9 @@ static struct hwt_record_info_ctx capture_ctx(void)
 	const uint8_t *tc = file_bytes + TIME_CONV_OFF;
 
 	ctx.cap_user_time_zero = true;
-	ctx.time_shift = (uint16_t)le64(tc + 8);
-	ctx.time_mult = (uint32_t)le64(tc + 16);
-	ctx.time_zero = le64(tc + 24);
+	ctx.time_shift = (uint16_t)hwt_test_le64(tc + 8);
+	ctx.time_mult = (uint32_t)hwt_test_le64(tc + 16);
+	ctx.time_zero = hwt_test_le64(tc + 24);
 	ctx.sched_switch = 3;
 	ctx.tsc_ctc_given = true;
 	ctx.tsc_ctc_n = 100;
@@ -83,8 +67,8 @@ static void test_words_equal_capture(void)
 	/* The record is what perf report -D says it is. */
 	CHECK_INT(rec[0] | rec[1] << 8, 70);
 	CHECK_INT(rec[6] | rec[7] << 8, INFO_SIZE);
-	CHECK_U64(le64(rec + 8) & 0xffffffff, HWT_AUXTRACE_INTEL_PT);
-	CHECK_INT(le64(file_bytes + TIME_CONV_OFF) & 0xffffffff, 79);
+	CHECK_U64(hwt_test_le64(rec + 8) & 0xffffffff, HWT_AUXTRACE_INTEL_PT);
+	CHECK_INT(hwt_test_le64(file_bytes + TIME_CONV_OFF) & 0xffffffff, 79);
 
 	os = hwt_os_linux_new(FIXTURE);
 	CHECK(os != NULL);
@@ -98,7 +82,7 @@ static void test_words_equal_capture(void)
 		return;
 	}
 	for (int i = 0; i < 17; i++) {
-		uint64_t want = le64(rec + 16 + 8 * i);
+		uint64_t want = hwt_test_le64(rec + 16 + 8 * i);
 
 		if (priv[i] != want)
 			fprintf(stderr, "priv[%d] differs\n", i);
@@ -151,7 +135,7 @@ static void test_words_from_pmu_struct(void)
 	n = hwt_pt_info_ctx(os, &pmu, NULL, cpus, 4, false, &ctx, priv, 64);
 	CHECK_INT(n, 18);
 	for (int i = 0; i < 17 && n == 18; i++)
-		CHECK_U64(priv[i], le64(rec + 16 + 8 * i));
+		CHECK_U64(priv[i], hwt_test_le64(rec + 16 + 8 * i));
 	CHECK_U64(priv[17], 1); /* caps/event_trace = 1 */
 	hwt_os_free(os);
 }

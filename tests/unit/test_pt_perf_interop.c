@@ -24,27 +24,8 @@
 #include "test_pt_capture.h"
 
 #define PTT HWT_TESTDATA "/ptt/expected"
-#define MAXB 1024
-
-struct br {
-	uint64_t from, to;
-};
-
-struct brlist {
-	struct br v[MAXB];
-	size_t n;
-};
-
-static int add_branch(void *arg, const struct hwt_elem *e)
-{
-	struct brlist *l = arg;
-	if (e->type == HWT_ELEM_BRANCH && l->n < MAXB) {
-		l->v[l->n].from = e->u.branch.from;
-		l->v[l->n].to = e->u.branch.to;
-		l->n++;
-	}
-	return 0;
-}
+#define HWT_TEST_MAX_BRANCHES 1024
+#include "branch_list.h"
 
 static int write_capture(const char *path, const char *bin, uint64_t org,
 			 const uint8_t *trace, size_t trace_size)
@@ -82,16 +63,7 @@ static long perf_branches(const char *file, struct brlist *l)
 		 * branch; one to 0 is only the end. */
 		if (strstr(line, "tr end") && strtoull(arrow + 2, NULL, 16) == 0)
 			continue;
-		char *q = arrow;
-		while (q > line && q[-1] == ' ')
-			q--;
-		while (q > line && q[-1] != ' ')
-			q--;
-		if (l->n < MAXB) {
-			l->v[l->n].from = strtoull(q, NULL, 16);
-			l->v[l->n].to = strtoull(arrow + 2, NULL, 16);
-			l->n++;
-		}
+		add_perf_branch(l, line, arrow);
 		lines++;
 	}
 	return pclose(p) == 0 ? lines : -1;

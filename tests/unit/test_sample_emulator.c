@@ -14,6 +14,7 @@
  *    that it has none. */
 #include <poll.h>
 
+#include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
@@ -120,24 +121,6 @@ static int capture(const uint8_t *data, size_t len, uint64_t period,
 	hwt_session_free(s);
 	hwt_emu_free(emu);
 	return err ? err : e2;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return p;
 }
 
 static const uint8_t psb[16] = {2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
@@ -275,7 +258,7 @@ static void ptt_samples_are_tails_of_the_whole_decode(void)
 		size_t len = 0, blen = 0;
 		snprintf(pt, sizeof(pt), PTT "/%s.pt", streams[i].name);
 		snprintf(bin, sizeof(bin), PTT "/%s.bin", streams[i].name);
-		uint8_t *data = slurp(pt, &len), *code = slurp(bin, &blen);
+		uint8_t *data = hwt_test_slurp(pt, &len), *code = hwt_test_slurp(bin, &blen);
 		uint64_t org = ptt_org(streams[i].name);
 		CHECK(data && code && org != 0);
 		if (!data || !code) {

@@ -82,27 +82,11 @@ static int write_capture(const char *path, const char *bin, uint64_t org,
 	if (!err)
 		err = hwt_pd_writer_add_attr(w, &dummy, &id_dummy, 1, "dummy:u");
 
-	/* perf's intel_pt_info_fill layout, as test_pt_capture.h writes it. */
 	static uint8_t rec[8192];
-	uint64_t priv[17] = {PT_CAPTURE_PMU_TYPE, 0, 1, 0, 0, 0x400, 0x800, 0, 0,
-			     0, 0x200, 0x3c000, 0, 0, 0x2, 0, 0};
-	uint32_t type_res[2] = {1, 0};
-	memset(rec, 0, sizeof(rec));
-	pt_capture_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-
 	uint32_t pidtid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + 8, pidtid, 8);
-	memcpy(rec + 16, "ptt", 4);
-	size_t n = 24;
-	n += pt_capture_sample_id(rec + n, 1, id_dummy);
-	pt_capture_header(rec, PERF_RECORD_COMM, 0, n);
+	size_t n;
 	if (!err)
-		err = hwt_pd_writer_record(w, rec);
+		err = pt_capture_info_comm(w, id_dummy);
 
 	memset(rec, 0, sizeof(rec));
 	memcpy(rec + 8, pidtid, 8);

@@ -7,6 +7,7 @@
  * pattern of the Intel SDM, not from the decoder. */
 #include <dirent.h>
 
+#include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/sample.h"
@@ -16,24 +17,6 @@
 static uint64_t windows_cut, windows_synced;
 static uint64_t windows, windows_nosync, windows_with_branches, branches_checked;
 static int streams;
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return p;
-}
 
 /* The org address and whether the test asks ptxed for options that change
  * decoding (a cpu for errata, event tracing): those are left out. */
@@ -85,8 +68,8 @@ static void check_stream(const char *name)
 	snprintf(pt, sizeof(pt), PTT "/expected/%s.pt", name);
 	snprintf(bin, sizeof(bin), PTT "/expected/%s.bin", name);
 	size_t len = 0, blen = 0;
-	uint8_t *data = slurp(pt, &len);
-	uint8_t *code = slurp(bin, &blen);
+	uint8_t *data = hwt_test_slurp(pt, &len);
+	uint8_t *code = hwt_test_slurp(bin, &blen);
 	if (!data || !code || !len || !blen) {
 		free(data);
 		free(code);

@@ -1,0 +1,42 @@
+/* Test helper: starts copying a perf.data, so tests and benchmarks can
+ * write a capture rebuilt record by record from a real one. */
+#ifndef HWT_TESTS_PD_COPY_H
+#define HWT_TESTS_PD_COPY_H
+
+#include <stdint.h>
+
+#include "hwtrace/perfdata.h"
+
+/* Opens @src for reading and @dst for writing, and copies the attrs (with
+ * their ids and names) and the CPU counts. On success the caller owns *r
+ * and *w (close the writer, free the reader); on error neither is left
+ * open. */
+static inline int hwt_test_pd_copy_open(const char *src, const char *dst,
+					struct hwt_pd_reader **r,
+					struct hwt_pd_writer **w)
+{
+	uint32_t avail, online;
+	int err = hwt_pd_reader_open(src, r);
+
+	if (err)
+		return err;
+	err = hwt_pd_writer_open(dst, w);
+	if (err) {
+		hwt_pd_reader_free(*r);
+		return err;
+	}
+	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(*r) && !err; i++) {
+		const struct hwt_pd_attr *a = hwt_pd_reader_attr(*r, i);
+		err = hwt_pd_writer_add_attr(*w, &a->attr, a->ids, a->nids,
+					     a->name);
+	}
+	if (!err && hwt_pd_reader_nr_cpus(*r, &avail, &online) == 0)
+		err = hwt_pd_writer_set_nr_cpus(*w, avail, online);
+	if (err) {
+		hwt_pd_writer_close(*w);
+		hwt_pd_reader_free(*r);
+	}
+	return err;
+}
+
+#endif
