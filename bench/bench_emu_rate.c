@@ -63,8 +63,11 @@ static long long run(const uint8_t *src, uint64_t total, uint64_t aux_size,
 		     uint64_t rate, const char *path, double *secs)
 {
 	static const int cpu0[] = {0};
-	struct hwt_emu_opts eo = {sizeof(eo), NULL, rate,
-				  aux_size / 32 < 65536 ? aux_size / 32 : 65536, false};
+	struct hwt_emu_opts eo = {
+		.size = sizeof(eo),
+		.rate = rate,
+		.burst = aux_size / 32 < 65536 ? aux_size / 32 : 65536,
+	};
 	struct hwt_session_opts so;
 	struct hwt_session *s = NULL;
 	struct hwt_emu *emu = NULL;

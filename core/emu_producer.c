@@ -314,6 +314,36 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
+/* The largest record the producer emits beside AUX bytes (AUX, LOST or
+ * ITRACE_START with a full sample_id). */
+#define EMU_MAX_SIDE_RECORD 128u
+
+static uint64_t data_space(const struct emu_event *ev)
+{
+	const struct perf_event_mmap_page *up = ev->up;
+	if (!up || !ev->data_size)
+		return UINT64_MAX; /* no ring: nothing to wait for */
+	return ev->data_size - (up->data_head - hwt_tail_load(&up->data_tail));
+}
+
+/* Paced mode: how many of the @n bytes of item @it may be produced now
+ * without loss; 0 means wait for the reader. */
+static uint64_t paced_allowance(const struct emu_event *ev,
+				const struct emu_item *it, uint64_t n)
+{
+	if (it->kind == EMU_ITEM_RECORD)
+		return data_space(ev) >= it->len + EMU_MAX_SIDE_RECORD ? n : 0;
+	if (data_space(ev) < 2 * EMU_MAX_SIDE_RECORD)
+		return 0;
+	if (!ev->up || ev->overwrite || !ev->enabled || !ev->aux_len)
+		return n;
+	uint64_t head = ev->aux_pos, size = ev->aux_len;
+	uint64_t tail = hwt_tail_load(&ev->up->aux_tail);
+	uint64_t space = head - tail < size ? (tail - head - 1) & (size - 1) : 0;
+	uint64_t want = n < size - 1 ? n : size - 1;
+	return space >= want ? want : 0;
+}
+
 void *hwt_emu_producer_main(void *arg)
 {
 	struct emu_event *ev = arg;
@@ -345,6 +375,12 @@ void *hwt_emu_producer_main(void *arg)
 			continue;
 		}
 		it = &s->items[s->item];
+		if (emu->opts.paced && !paced_allowance(ev, it, 1)) {
+			pthread_mutex_unlock(&emu->lock);
+			sleep_ns(100000);
+			pthread_mutex_lock(&emu->lock);
+			continue;
+		}
 		if (it->kind == EMU_ITEM_RECORD) {
 			hwt_emu_ring_write(ev, it->data, it->len);
 			s->item++;
@@ -355,6 +391,16 @@ void *hwt_emu_producer_main(void *arg)
 		if (ev->overwrite && n > aux_wrap(ev))
 			n = aux_wrap(ev);
 		n = hwt_emu_sample_clamp(ev, n);
+		if (emu->opts.paced) {
+			uint64_t allowed = paced_allowance(ev, it, n);
+			if (!allowed) {
+				pthread_mutex_unlock(&emu->lock);
+				sleep_ns(100000);
+				pthread_mutex_lock(&emu->lock);
+				continue;
+			}
+			n = allowed;
+		}
 		if (rate) {
 			uint64_t el = hwt_emu_now_ns() - ev->rate_t0;
 			uint64_t due = (uint64_t)((unsigned __int128)el * rate /

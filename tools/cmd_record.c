@@ -459,8 +459,10 @@ int cmd_record(int argc, char **argv)
 	so.aux = true;
 
 	if (o.emulate) {
-		struct hwt_emu_opts eo = {sizeof(eo), NULL,
-					  (uint64_t)(o.emulate_rate * 1e6), 0, false};
+		struct hwt_emu_opts eo = {
+			.size = sizeof(eo),
+			.rate = (uint64_t)(o.emulate_rate * 1e6),
+		};
 		if ((ret = hwt_emu_new(&eo, &emu)) < 0 ||
 		    (ret = hwt_emu_load_capture(emu, o.emulate)) < 0 ||
 		    (ret = hwt_emu_replay_info(emu, &rp)) < 0)
@@ -492,9 +494,11 @@ int cmd_record(int argc, char **argv)
 	} else {
 		const struct hwt_os *os = hwt_os_linux();
 		if (o.sysfs) {
-			struct hwt_emu_opts eo = {sizeof(eo), o.sysfs,
-						  (uint64_t)(o.emulate_rate * 1e6), 0,
-						  false};
+			struct hwt_emu_opts eo = {
+				.size = sizeof(eo),
+				.sysfs_root = o.sysfs,
+				.rate = (uint64_t)(o.emulate_rate * 1e6),
+			};
 			if ((ret = hwt_emu_new(&eo, &emu)) < 0)
 				goto fail;
 			/* Without a TSC by default: perf 6.1 decodes the

@@ -56,6 +56,12 @@ struct hwt_emu_opts {
 	 * (Intel PT's driver) instead of a free-running position (the generic
 	 * kernel, CoreSight). */
 	bool head_in_buffer;
+	/* The producer waits for the reader to make room instead of losing
+	 * data (the data ring and, in full-trace mode, the AUX ring). Not the
+	 * kernel's behaviour: for tests of layout and wrapping whose result
+	 * must not depend on how the threads are scheduled, and for lossless
+	 * replays. */
+	bool paced;
 };
 
 /* Per-stream counters, from the emulated hardware's point of view. */

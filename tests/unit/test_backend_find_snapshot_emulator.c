@@ -68,7 +68,8 @@ struct rig {
 static void rig_open(struct rig *r, const char *backend, bool head_in_buffer)
 {
 	static const int cpu0[] = {0};
-	struct hwt_emu_opts eo = {sizeof(eo), NULL, 50000, 1200, head_in_buffer};
+	struct hwt_emu_opts eo = {.size = sizeof(eo), .rate = 50000, .burst = 1200,
+				  .head_in_buffer = head_in_buffer};
 	const struct hwt_backend *real = hwt_backend_find(backend);
 	struct hwt_session_opts o;
 

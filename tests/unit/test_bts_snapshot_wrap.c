@@ -82,7 +82,7 @@ static void capture(const struct hwt_record_ops *ops, size_t nrec,
 {
 	static const int cpu0[] = {0};
 	const struct hwt_backend *real = hwt_backend_find("intel_bts");
-	struct hwt_emu_opts eo = {sizeof(eo), NULL, 0, 0, false};
+	struct hwt_emu_opts eo = {.size = sizeof(eo)};
 	struct hwt_backend be;
 	struct hwt_session_opts o;
 	struct hwt_session *s = NULL;

@@ -72,7 +72,7 @@ static int on_aux_copy(void *ctx, const struct hwt_pd_auxtrace *hdr,
 static void test_producer_and_reader_threads_account_every_byte(void)
 {
 	static const int cpu0[] = {0};
-	struct hwt_emu_opts eo = {sizeof(eo), NULL, 40u << 20, 2048, false};
+	struct hwt_emu_opts eo = {.size = sizeof(eo), .rate = 40u << 20, .burst = 2048};
 	uint8_t *src = malloc(SRC_LEN);
 	struct hwt_session_opts so;
 	struct hwt_session *s = NULL;

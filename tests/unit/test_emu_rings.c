@@ -101,14 +101,29 @@ static uint8_t *pattern(size_t len, unsigned seed)
 	return p;
 }
 
-static struct hwt_emu *emu_make(uint64_t rate, uint64_t burst, bool in_buffer)
+static struct hwt_emu *emu_make_opts(uint64_t rate, uint64_t burst,
+				      bool in_buffer, bool paced)
 {
-	struct hwt_emu_opts o = {sizeof(o), NULL, rate, burst, in_buffer};
+	struct hwt_emu_opts o = {.size = sizeof(o), .rate = rate, .burst = burst,
+				 .head_in_buffer = in_buffer, .paced = paced};
 	struct hwt_emu *emu = NULL;
 
 	CHECK_INT(hwt_emu_new(&o, &emu), 0);
 	CHECK_INT(hwt_emu_add_pmu(emu, "intel_pt", PMU_TYPE), 0);
 	return emu;
+}
+
+/* An emulator whose losses depend on how fast the reader is scheduled. */
+static struct hwt_emu *emu_make(uint64_t rate, uint64_t burst, bool in_buffer)
+{
+	return emu_make_opts(rate, burst, in_buffer, false);
+}
+
+/* An emulator that waits for the reader: for tests of layout, whose
+ * result must not depend on the machine's load. */
+static struct hwt_emu *emu_make_paced(uint64_t burst)
+{
+	return emu_make_opts(0, burst, false, true);
 }
 
 static struct hwt_session *session_make(struct hwt_emu *emu,
@@ -196,12 +211,12 @@ static void check_bytes_against_source(struct hwt_emu *emu,
 }
 
 /* A source of exactly three buffers lands its last byte on the end of the
- * ring; a rate the reader keeps up with loses nothing. */
+ * ring; with a producer that waits for the reader nothing is lost. */
 static void test_full_mode_exact_wrap_loses_nothing(void)
 {
 	const uint64_t size = 4 * 4096, total = 3 * size;
 	uint8_t *src = pattern(total, 1);
-	struct hwt_emu *emu = emu_make(1u << 20, 1024, false);
+	struct hwt_emu *emu = emu_make_paced(1024);
 	struct mem_sink m;
 	struct hwt_session *s;
 	struct hwt_capture_stats cs;
@@ -249,7 +264,7 @@ static void test_full_mode_chunk_straddling_the_end(void)
 {
 	const uint64_t size = 4 * 4096, total = 5 * 1000 * 10;
 	uint8_t *src = pattern(total, 7);
-	struct hwt_emu *emu = emu_make(1u << 20, 1000, false);
+	struct hwt_emu *emu = emu_make_paced(1000);
 	struct mem_sink m;
 	struct hwt_session *s;
 	size_t wraps = 0;
@@ -277,7 +292,7 @@ static void test_full_mode_chunk_straddling_the_end(void)
 static void test_data_records_straddling_the_end_arrive_intact(void)
 {
 	const int n = 300;
-	struct hwt_emu *emu = emu_make(1u << 20, 512, false);
+	struct hwt_emu *emu = emu_make_paced(512);
 	uint8_t *src = pattern(64 * 1024, 2);
 	struct mem_sink m;
 	struct hwt_session *s;
@@ -582,9 +597,10 @@ static void test_emulator_refuses_like_the_kernel(void)
  * lists (by their type files) and serves its files to PMU discovery. */
 static void test_emulator_pmus_come_from_a_sysfs_fixture(void)
 {
-	struct hwt_emu_opts o = {sizeof(o), HWT_SOURCE_DIR
-				 "/tests/fixtures/sysfs/intel-client", 0, 0,
-				 false};
+	struct hwt_emu_opts o = {
+		.size = sizeof(o),
+		.sysfs_root = HWT_SOURCE_DIR "/tests/fixtures/sysfs/intel-client",
+	};
 	struct hwt_emu *emu = NULL;
 	const struct hwt_os *os;
 	struct perf_event_attr a;
@@ -617,7 +633,7 @@ static void test_per_thread_event_gets_the_per_thread_stream(void)
 {
 	const uint64_t total = 20000;
 	uint8_t *src = pattern(total, 8);
-	struct hwt_emu *emu = emu_make(1u << 20, 1000, false);
+	struct hwt_emu *emu = emu_make_paced(1000);
 	struct hwt_session_opts o;
 	struct hwt_session *s = NULL;
 	struct mem_sink m;

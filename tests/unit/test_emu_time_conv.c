@@ -39,7 +39,7 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 static int read_conv(bool publish, struct hwt_pd_time_conv *tc)
 {
 	static const int cpu0[] = {0};
-	struct hwt_emu_opts eo = {sizeof(eo), NULL, 0, 0, false};
+	struct hwt_emu_opts eo = {.size = sizeof(eo)};
 	struct hwt_session_opts o;
 	struct hwt_session *s = NULL;
 	struct hwt_emu *emu = NULL;
