@@ -1,0 +1,79 @@
+/* The decode tree's state, shared by cs_decode_tree.c (the OpenCSD tree
+ * and its input) and cs_elem_map.c (its output, as hwtrace elements). */
+#ifndef HWT_CS_TREE_INTERNAL_H
+#define HWT_CS_TREE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backends/arm-cs/cs_decode_tree.h"
+#include "backends/arm-cs/cs_meta.h"
+
+#define CS_NCHAN 128
+
+struct cs_pkt_ctx;
+
+/* Per trace ID: its context, and the taken branch whose target is not yet
+ * known (OpenCSD reports a range ending in a taken branch before the range
+ * it branched to). */
+struct cs_chan {
+	bool used;
+	struct cs_pkt_ctx *pkt; /* --packets printing context */
+	enum hwt_cs_proto proto;
+	int32_t cpu, tid;
+	/* The kernel runs at EL2 and the unit traces CONTEXTIDR_EL2 in the
+	 * VMID field (TRCCONFIGR.VMID and VMIDOPT): the thread ID is there. */
+	bool tid_from_vmid;
+	bool el_valid, vmid_valid, have_time;
+	uint32_t el, vmid;
+	uint64_t time;
+	bool pending;
+	uint64_t p_from, p_offset;
+	enum hwt_branch_kind p_kind;
+	uint32_t p_exc;
+	bool p_has_exc;
+};
+
+struct hwt_cs_tree {
+	dcd_tree_handle_t dt;
+	bool formatted;
+	struct hwt_image *image;
+	const struct hwt_elem_sink *sink;
+	FILE *packets;
+	int nsources;
+	bool out_set;
+	int sink_err;
+	int32_t def_cpu, def_tid;
+	/* OpenCSD's index is 32-bit: map it back to 64-bit stream offsets. */
+	uint32_t index;
+	uint32_t chunk_index;
+	uint64_t chunk_offset;
+	struct hwt_cs_counts counts;
+	char detail[192];
+	struct cs_chan chan[CS_NCHAN];
+};
+
+static inline uint64_t hwt_cs_stream_offset(const struct hwt_cs_tree *t,
+					    ocsd_trc_index_t idx)
+{
+	int32_t delta = (int32_t)((uint32_t)idx - t->chunk_index);
+	return t->chunk_offset + (uint64_t)(int64_t)delta;
+}
+
+/* The tree's generic element callback: maps @g into elements for the
+ * sink; a sink error stops the decode (OCSD_RESP_FATAL_SYS_ERR). */
+ocsd_datapath_resp_t hwt_cs_elem_in(const void *ctx, ocsd_trc_index_t idx,
+				    uint8_t chan_id,
+				    const ocsd_generic_trace_elem *g);
+/* Emits a gap on @ch's context at @offset; @detail is borrowed. */
+int hwt_cs_emit_gap(struct hwt_cs_tree *t, struct cs_chan *ch,
+		    uint64_t offset, enum hwt_gap_reason reason,
+		    const char *detail);
+/* Emits OpenCSD's last error (or @resp) as an error element. */
+int hwt_cs_emit_decode_error(struct hwt_cs_tree *t, ocsd_datapath_resp_t resp,
+			     uint64_t offset);
+/* Emits @ch's pending taken branch with an unknown target, if any. */
+int hwt_cs_drop_pending(struct hwt_cs_tree *t, struct cs_chan *ch);
+
+#endif
