@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/sw-branch/swb_filter.h"
+#include "backends/sw-branch/swb_launch.h"
 #include "backends/sw-branch/swb_trace.h"
 #include "backends/x86-bts/bts_format.h"
 #include "core/insn.h"
@@ -133,26 +135,6 @@ static int put_record(struct tracer *t, pid_t tid, uint64_t from, uint64_t to)
 	return t->cbs->on_record(t->cbs->arg, tid, rec);
 }
 
-/* Waits for the next stop of the tracee. Returns 1 when stopped (with the
- * signal in *sig), 0 when it ended (*status set), or an error. */
-static int wait_stop(pid_t pid, int *sig, int *status)
-{
-	for (;;) {
-		if (waitpid(pid, status, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			return hwt_error(HWT_ERR_IO, "waitpid(%d): %s", (int)pid,
-					 strerror(errno));
-		}
-		if (WIFSTOPPED(*status)) {
-			*sig = WSTOPSIG(*status);
-			return 1;
-		}
-		if (WIFEXITED(*status) || WIFSIGNALED(*status))
-			return 0;
-	}
-}
-
 /* Runs the tracee until it executes @addr (a temporary int3 there). */
 static int run_to(struct tracer *t, uint64_t addr, const char *what)
 {
@@ -173,7 +155,7 @@ static int run_to(struct tracer *t, uint64_t addr, const char *what)
 			   (void *)(long)(sig == SIGTRAP ? 0 : sig)))
 			return hwt_error(HWT_ERR_IO, "ptrace(CONT): %s",
 					 strerror(errno));
-		int r = wait_stop(t->pid, &sig, &status);
+		int r = hwt_swb_wait_stop(t->pid, &sig, &status);
 		if (r < 0)
 			return r;
 		if (r == 0) {
@@ -421,160 +403,14 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 	return 0;
 }
 
-/* Child side of fork: report failure through @fd as one int errno, with
- * the failing step in the second. */
-static void child(int fd, const struct hwt_swb_opts *o)
-{
-	int msg[2];
-
-	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
-		msg[0] = 1;
-		msg[1] = errno;
-		if (write(fd, msg, sizeof(msg)) < 0)
-			_exit(126);
-		_exit(126);
-	}
-	if (o->quiet_child) {
-		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-	}
-	execvp(o->argv[0], o->argv);
-	msg[0] = 2;
-	msg[1] = errno;
-	if (write(fd, msg, sizeof(msg)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
-static int launch(const struct hwt_swb_opts *o, pid_t *out)
-{
-	int p[2];
-
-	if (pipe2(p, O_CLOEXEC))
-		return hwt_error(HWT_ERR_IO, "pipe: %s", strerror(errno));
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return hwt_error(HWT_ERR_IO, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child(p[1], o);
-	}
-	close(p[1]);
-	int msg[2] = {0, 0}, sig, status;
-	ssize_t n = read(p[0], msg, sizeof(msg));
-	close(p[0]);
-	int r = wait_stop(pid, &sig, &status);
-	if (n == (ssize_t)sizeof(msg)) {
-		if (r == 1)
-			kill(pid, SIGKILL);
-		if (msg[0] == 1)
-			return hwt_error(HWT_ERR_PERM, "ptrace is not allowed "
-					 "here: %s (check /proc/sys/kernel/yama/"
-					 "ptrace_scope and seccomp)", strerror(msg[1]));
-		return hwt_error(msg[1] == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "cannot run %s: %s", o->argv[0], strerror(msg[1]));
-	}
-	if (r < 0)
-		return r;
-	if (r == 0 || sig != SIGTRAP)
-		return hwt_error(HWT_ERR_IO, "%s did not stop at exec under "
-				 "ptrace", o->argv[0]);
-	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)PTRACE_O_EXITKILL);
-	*out = pid;
-	return 0;
-}
-
-static int resolve(pid_t pid, const char *exe, const char *spec,
-		   uint64_t *addr, bool quiet)
-{
-	struct hwt_swb_maps maps;
-	int err = hwt_swb_maps_read(pid, &maps);
-	if (err)
-		return err;
-	err = hwt_swb_resolve(&maps, exe, spec, addr);
-	hwt_swb_maps_clear(&maps);
-	if (err == HWT_ERR_NOENT && !quiet)
-		return hwt_error(HWT_ERR_NOENT, "symbol '%s' is in neither %s "
-				 "nor the libraries it has loaded (is the "
-				 "program stripped?)", spec, exe);
-	return err;
-}
-
-struct specs {
-	const char *start, *stop;
-	bool until_return;
-	char buf[3][512];
-};
-
-/* perf's address filter syntax, as far as stepping can honour it:
- * "filter SYM [@FILE]" (one call of SYM, callees included), "start ..."
- * and "stop ...", separated by commas. */
-static int parse_filter(const struct hwt_swb_opts *o, struct specs *spec)
-{
-	char copy[1024];
-	int n = 0;
-
-	memset(spec, 0, sizeof(*spec));
-	spec->start = o->start;
-	spec->stop = o->stop;
-	if (!o->filter)
-		return 0;
-	if (o->start || o->stop)
-		return hwt_error(HWT_ERR_CONFIG, "give either a filter or "
-				 "--start/--stop, not both");
-	if (strlen(o->filter) >= sizeof(copy))
-		return hwt_error(HWT_ERR_CONFIG, "the filter is too long");
-	strcpy(copy, o->filter);
-	for (char *save = NULL, *c = strtok_r(copy, ",", &save); c;
-	     c = strtok_r(NULL, ",", &save)) {
-		while (*c == ' ')
-			c++;
-		const char *kw = c;
-		size_t kwlen = strcspn(c, " ");
-		const char *arg = c + kwlen + strspn(c + kwlen, " ");
-		if (!*arg || strlen(arg) >= sizeof(spec->buf[0]) || n == 3)
-			return hwt_error(HWT_ERR_CONFIG, "filter '%s': want filter, "
-					 "start or stop, then SYMBOL or 0xADDR, "
-					 "then optionally @ FILE", c);
-		if (strchr(arg, '/'))
-			return hwt_error(HWT_ERR_CONFIG, "filter '%s': address "
-					 "ranges (/SIZE) are not supported by "
-					 "sw_branch; use 'filter SYMBOL' for one "
-					 "call of a function", c);
-		char *dst = spec->buf[n++];
-		strcpy(dst, arg);
-		if (kwlen == 6 && !strncmp(kw, "filter", 6)) {
-			spec->start = dst;
-			spec->until_return = true;
-		} else if (kwlen == 5 && !strncmp(kw, "start", 5)) {
-			spec->start = dst;
-		} else if (kwlen == 4 && !strncmp(kw, "stop", 4)) {
-			spec->stop = dst;
-		} else {
-			return hwt_error(HWT_ERR_CONFIG, "filter '%s': '%.*s' is not "
-					 "filter, start or stop", c, (int)kwlen, kw);
-		}
-	}
-	if (spec->until_return && spec->stop)
-		return hwt_error(HWT_ERR_CONFIG, "'filter' stops where the call "
-				 "returns: it takes no 'stop'");
-	return 0;
-}
-
 static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 {
 	char exe[4096], link[64];
 	uint64_t start = 0, stop = 0;
-	struct specs spec;
+	struct hwt_swb_specs spec;
 	int err;
 
-	if ((err = parse_filter(o, &spec)))
+	if ((err = hwt_swb_parse_filter(o, &spec)))
 		return err;
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->pid);
@@ -597,7 +433,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 			return err;
 	}
 	if (spec.start) {
-		err = resolve(t->pid, exe, spec.start, &start, true);
+		err = hwt_swb_resolve_spec(t->pid, exe, spec.start, &start, true);
 		if (err == HWT_ERR_NOENT) {
 			/* Perhaps in a library: the loader has mapped them all
 			 * when the program's entry point runs. */
@@ -608,18 +444,20 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 			hwt_swb_maps_clear(&maps);
 			if (err || (err = run_to(t, entry, "the program's entry point")))
 				return err;
-			err = resolve(t->pid, exe, spec.start, &start, false);
+			err = hwt_swb_resolve_spec(t->pid, exe, spec.start,
+						   &start, false);
 		}
 		if (err)
 			return err;
 	}
 	bool stop_later = false;
 	if (spec.stop) {
-		err = resolve(t->pid, exe, spec.stop, &stop, true);
+		err = hwt_swb_resolve_spec(t->pid, exe, spec.stop, &stop, true);
 		if (err == HWT_ERR_NOENT && spec.start)
 			stop_later = true; /* maybe in a library not loaded yet */
 		else if (err)
-			return resolve(t->pid, exe, spec.stop, &stop, false);
+			return hwt_swb_resolve_spec(t->pid, exe, spec.stop,
+						    &stop, false);
 	}
 	if (spec.start) {
 		if ((err = run_to(t, start, spec.start)))
@@ -627,7 +465,8 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	} else if ((err = get_pc(t->pid, &start))) {
 		return err;
 	}
-	if (stop_later && (err = resolve(t->pid, exe, spec.stop, &stop, false)))
+	if (stop_later &&
+	    (err = hwt_swb_resolve_spec(t->pid, exe, spec.stop, &stop, false)))
 		return err;
 	if (spec.until_return) {
 		/* At the function's first instruction the return address is
@@ -688,7 +527,7 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 		hwt_insn_decoder_free(t.dec);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
 	}
-	err = launch(o, &t.pid);
+	err = hwt_swb_launch(o, &t.pid);
 	if (!err) {
 		stats->pid = t.pid;
 		err = trace(&t, o);
