@@ -2,6 +2,7 @@
 #ifndef HWT_CORE_CONFIG_INTERNAL_H
 #define HWT_CORE_CONFIG_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,12 @@ void hwt_config_valid_str(uint64_t valid, char *buf, size_t size);
 
 /* The origin of a key for messages: the INI path, "-e", "--set". */
 const char *hwt_config_where(const struct hwt_profile *p, const char *key);
+
+/* Whether the profile sets [@section] @term (a backend's format term). */
+bool hwt_config_term_set(const struct hwt_profile *p, const char *section,
+			 const char *term);
+/* hwt_config_where of [@section] @term: "default" when it is not set. */
+const char *hwt_config_term_where(const struct hwt_profile *p,
+				  const char *section, const char *term);
 
 #endif

@@ -93,6 +93,24 @@ const char *hwt_config_where(const struct hwt_profile *p, const char *key)
 	return o ? o : "default";
 }
 
+bool hwt_config_term_set(const struct hwt_profile *p, const char *section,
+			 const char *term)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key), "%s:%s", section, term);
+	return hwt_profile_get(p, key) != NULL;
+}
+
+const char *hwt_config_term_where(const struct hwt_profile *p,
+				  const char *section, const char *term)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key), "%s:%s", section, term);
+	return hwt_config_where(p, key);
+}
+
 struct out {
 	char *buf;
 	size_t size, len;

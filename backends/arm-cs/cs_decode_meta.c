@@ -29,6 +29,30 @@ static void set_id(struct hwt_cs_meta *m, size_t i, uint64_t reg)
 			   (reg & CS_TRACE_ID_UNUSED_FLAG));
 }
 
+/* ETMv4 and ETE blocks begin with the same six registers, at the same
+ * words: one reader serves both. @p points at the block's parameters. */
+_Static_assert((int)HWT_CS_ETE_TRCCONFIGR == (int)HWT_CS_ETMV4_TRCCONFIGR &&
+	       (int)HWT_CS_ETE_TRCTRACEIDR == (int)HWT_CS_ETMV4_TRCTRACEIDR &&
+	       (int)HWT_CS_ETE_TRCIDR0 == (int)HWT_CS_ETMV4_TRCIDR0 &&
+	       (int)HWT_CS_ETE_TRCIDR1 == (int)HWT_CS_ETMV4_TRCIDR1 &&
+	       (int)HWT_CS_ETE_TRCIDR2 == (int)HWT_CS_ETMV4_TRCIDR2 &&
+	       (int)HWT_CS_ETE_TRCIDR8 == (int)HWT_CS_ETMV4_TRCIDR8,
+	       "ETE and ETMv4 blocks share their first registers");
+
+static void read_v4_regs(const uint64_t *p, uint32_t *configr,
+			 uint32_t *traceidr, uint32_t *idr0, uint32_t *idr1,
+			 uint32_t *idr2, uint32_t *idr8)
+{
+	const size_t b = HWT_CS_BLK_COMMON_WORDS;
+
+	*configr = (uint32_t)p[HWT_CS_ETMV4_TRCCONFIGR - b];
+	*traceidr = (uint32_t)p[HWT_CS_ETMV4_TRCTRACEIDR - b];
+	*idr0 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR0 - b];
+	*idr1 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR1 - b];
+	*idr2 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR2 - b];
+	*idr8 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR8 - b];
+}
+
 int hwt_cs_meta_parse(const uint64_t *info, size_t words,
 		      struct hwt_cs_meta *m)
 {
@@ -120,24 +144,18 @@ int hwt_cs_meta_parse(const uint64_t *info, size_t words,
 		} else if (magic == HWT_CS_MAGIC_ETMV4) {
 			ocsd_etmv4_cfg *c = &s->cfg.etmv4;
 			s->proto = HWT_CS_PROTO_ETMV4;
-			c->reg_configr = (uint32_t)p[HWT_CS_ETMV4_TRCCONFIGR - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_traceidr = (uint32_t)p[HWT_CS_ETMV4_TRCTRACEIDR - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr0 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR0 - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr1 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR1 - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr2 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR2 - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr8 = (uint32_t)p[HWT_CS_ETMV4_TRCIDR8 - HWT_CS_BLK_COMMON_WORDS];
+			read_v4_regs(p, &c->reg_configr, &c->reg_traceidr,
+				     &c->reg_idr0, &c->reg_idr1, &c->reg_idr2,
+				     &c->reg_idr8);
 			c->arch_ver = ARCH_V8;
 			c->core_prof = profile_CortexA;
 			set_id(m, i, p[HWT_CS_ETMV4_TRCTRACEIDR - HWT_CS_BLK_COMMON_WORDS]);
 		} else {
 			ocsd_ete_cfg *c = &s->cfg.ete;
 			s->proto = HWT_CS_PROTO_ETE;
-			c->reg_configr = (uint32_t)p[HWT_CS_ETE_TRCCONFIGR - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_traceidr = (uint32_t)p[HWT_CS_ETE_TRCTRACEIDR - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr0 = (uint32_t)p[HWT_CS_ETE_TRCIDR0 - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr1 = (uint32_t)p[HWT_CS_ETE_TRCIDR1 - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr2 = (uint32_t)p[HWT_CS_ETE_TRCIDR2 - HWT_CS_BLK_COMMON_WORDS];
-			c->reg_idr8 = (uint32_t)p[HWT_CS_ETE_TRCIDR8 - HWT_CS_BLK_COMMON_WORDS];
+			read_v4_regs(p, &c->reg_configr, &c->reg_traceidr,
+				     &c->reg_idr0, &c->reg_idr1, &c->reg_idr2,
+				     &c->reg_idr8);
 			c->reg_devarch = (uint32_t)p[HWT_CS_ETE_TRCDEVARCH - HWT_CS_BLK_COMMON_WORDS];
 			c->arch_ver = ARCH_AA64;
 			c->core_prof = profile_CortexA;

@@ -5,6 +5,7 @@
 
 #include "backends/arm-cs/cs_record.h"
 #include "backends/arm-cs/cs_info.h"
+#include "core/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"
@@ -57,20 +58,12 @@ static const struct check checks[] = {
 
 static bool user_set(const struct hwt_profile *p, const char *term)
 {
-	char key[96];
-
-	snprintf(key, sizeof(key), "cs_etm:%s", term);
-	return hwt_profile_get(p, key) != NULL;
+	return hwt_config_term_set(p, "cs_etm", term);
 }
 
 static const char *origin(const struct hwt_profile *p, const char *term)
 {
-	char key[96];
-	const char *o;
-
-	snprintf(key, sizeof(key), "cs_etm:%s", term);
-	o = hwt_profile_origin(p, key);
-	return o ? o : "default";
+	return hwt_config_term_where(p, "cs_etm", term);
 }
 
 /* Checks one option bit against every traced CPU's trace unit. ETMv3 and

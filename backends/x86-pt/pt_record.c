@@ -29,20 +29,12 @@ static int pick_bit(uint64_t bits, int target)
 
 static bool user_set(const struct hwt_profile *p, const char *term)
 {
-	char key[96];
-
-	snprintf(key, sizeof(key), "intel_pt:%s", term);
-	return hwt_profile_get(p, key) != NULL;
+	return hwt_config_term_set(p, "intel_pt", term);
 }
 
 static const char *origin(const struct hwt_profile *p, const char *term)
 {
-	char key[96];
-	const char *o;
-
-	snprintf(key, sizeof(key), "intel_pt:%s", term);
-	o = hwt_profile_origin(p, key);
-	return o ? o : "default";
+	return hwt_config_term_where(p, "intel_pt", term);
 }
 
 /* A cap that perf treats as present when its file is missing. */
