@@ -97,37 +97,24 @@ static double time_cmd(const char *cmd)
 	return best;
 }
 
-static double time_snapshot(const char *dir, uint64_t *elems)
-{
-	double best = -1;
-	for (int i = 0; i < RUNS; i++) {
-		struct hwt_decode_opts opts = {.size = sizeof(opts)};
-		struct hwt_elem_sink sink = {count, NULL};
-		counted = 0;
-		double t0 = now();
-		if (hwt_decode_snapshot_dir(dir, &opts, &sink) != 0) {
-			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
-			return -1;
-		}
-		double t = now() - t0;
-		if (best < 0 || t < best)
-			best = t;
-	}
-	*elems = counted;
-	return best;
-}
+typedef int (*decode_fn)(const char *path, const struct hwt_decode_opts *opts,
+			 const struct hwt_elem_sink *sink);
 
-static double time_file(const char *file, const char *symfs, uint64_t *elems)
+/* The best of RUNS decodes of @path; @symfs is set when not NULL. */
+static double time_decode(decode_fn decode, const char *path,
+			  const char *symfs, uint64_t *elems)
 {
 	double best = -1;
 	for (int i = 0; i < RUNS; i++) {
 		struct hwt_decode_opts opts = {.size = sizeof(opts)};
-		opts.lookup.size = sizeof(opts.lookup);
-		opts.lookup.symfs = symfs;
+		if (symfs) {
+			opts.lookup.size = sizeof(opts.lookup);
+			opts.lookup.symfs = symfs;
+		}
 		struct hwt_elem_sink sink = {count, NULL};
 		counted = 0;
 		double t0 = now();
-		if (hwt_decode_file(file, &opts, &sink) != 0) {
+		if (decode(path, &opts, &sink) != 0) {
 			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
 			return -1;
 		}
@@ -238,7 +225,7 @@ int main(int argc, char **argv)
 	double mb = st.st_size / 1e6;
 
 	uint64_t elems = 0;
-	double ours = time_snapshot(ss, &elems);
+	double ours = time_decode(hwt_decode_snapshot_dir, ss, NULL, &elems);
 	snprintf(cmd, sizeof(cmd),
 		 "trc_pkt_lister -ss_dir '%s' -decode_only -logfilename /dev/null "
 		 ">/dev/null 2>&1", ss);
@@ -271,7 +258,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mb = bytes / 1e6;
-	ours = time_file(big, symfs, &elems);
+	ours = time_decode(hwt_decode_file, big, symfs, &elems);
 	snprintf(cmd, sizeof(cmd),
 		 "perf script -i '%s' --itrace=b -F flags,ip,addr --symfs '%s' "
 		 ">/dev/null 2>&1", big, symfs);

@@ -188,6 +188,18 @@ static int decode_capture(const char *path, uint32_t *auxtrace_type,
 	return err;
 }
 
+/* Records with @o into @st; false, with a failed check and the reason on
+ * stderr, when recording failed. */
+static bool record_ok(const struct hwt_swb_opts *o, struct hwt_swb_stats *st)
+{
+	int err = hwt_swb_record(o, st);
+
+	CHECK_INT(err, 0);
+	if (err)
+		fprintf(stderr, "%s\n", hwt_errmsg());
+	return !err;
+}
+
 static void test_traced_path_is_the_known_path(void)
 {
 	uint64_t base = 0;
@@ -202,12 +214,8 @@ static void test_traced_path_is_the_known_path(void)
 		.chunk_size = 5 * 24, /* several AUXTRACE buffers */
 	};
 	struct hwt_swb_stats st;
-	int err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err) {
-		fprintf(stderr, "%s\n", hwt_errmsg());
+	if (!record_ok(&o, &st))
 		return;
-	}
 	CHECK_U64(st.insns, plain);
 	CHECK_U64(st.branches, 18); /* 5 calls, 3 odd, 5 returns, 4 loops, done */
 	CHECK(st.stopped);
@@ -270,12 +278,8 @@ static void test_main_to_exit_through_libc_decodes_without_gaps(void)
 		.output = data_path, .quiet_child = true,
 	};
 	struct hwt_swb_stats st;
-	int err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err) {
-		fprintf(stderr, "%s\n", hwt_errmsg());
+	if (!record_ok(&o, &st))
 		return;
-	}
 	CHECK(st.stopped);
 	CHECK(st.insns > 1000); /* printf's formatting alone is more */
 	uint32_t type = 0;
@@ -326,12 +330,8 @@ static void mapped_while_traced(bool proc_sideband)
 		.proc_sideband = proc_sideband,
 	};
 	struct hwt_swb_stats st;
-	int err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err) {
-		fprintf(stderr, "%s\n", hwt_errmsg());
+	if (!record_ok(&o, &st))
 		return;
-	}
 	CHECK(st.stopped);
 	if (proc_sideband)
 		CHECK(!st.kernel_sideband);
@@ -373,12 +373,8 @@ static void test_library_start_and_instruction_limit(void)
 		.max_insns = 500, .output = data_path, .quiet_child = true,
 	};
 	struct hwt_swb_stats st;
-	int err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err) {
-		fprintf(stderr, "%s\n", hwt_errmsg());
+	if (!record_ok(&o, &st))
 		return;
-	}
 	CHECK_U64(st.insns, 500);
 	CHECK(!st.stopped && !st.exited);
 	CHECK(WIFEXITED(st.exit_status) && WEXITSTATUS(st.exit_status) == 0);
@@ -411,12 +407,8 @@ static void test_signal_handler_is_an_interrupt(void)
 		.output = data_path, .quiet_child = true,
 	};
 	struct hwt_swb_stats st;
-	int err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err) {
-		fprintf(stderr, "%s\n", hwt_errmsg());
+	if (!record_ok(&o, &st))
 		return;
-	}
 	uint32_t type = 0;
 	uint64_t pmu = 0;
 	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
@@ -466,12 +458,8 @@ static void test_filter_traces_one_call(void)
 		.filter = "filter kp_leaf @ known_path", .quiet_child = true,
 	};
 	struct hwt_swb_stats st;
-	int err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err) {
-		fprintf(stderr, "%s\n", hwt_errmsg());
+	if (!record_ok(&o, &st))
 		return;
-	}
 	CHECK_U64(st.insns, 4);
 	CHECK_U64(st.branches, 2);
 	CHECK(st.stopped);
@@ -498,9 +486,7 @@ static void test_filter_traces_one_call(void)
 	char *dargv[] = {(char *)demo, "10", NULL};
 	o.argv = dargv;
 	o.filter = "filter fib";
-	err = hwt_swb_record(&o, &st);
-	CHECK_INT(err, 0);
-	if (err)
+	if (!record_ok(&o, &st))
 		return;
 	CHECK(st.stopped);
 	CHECK_INT(decode_capture(data_path, &type, &pmu), 0);
