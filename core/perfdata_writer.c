@@ -1,7 +1,7 @@
 /* perf.data writer (file mode). Layout: header, sample ids, attributes,
  * data, feature section table, feature sections. The header is rewritten
  * at every flush so that a file cut short by a crash or a full disk reads
- * up to the last flush. */
+ * up to the last flush. Feature sections: perfdata_write_features.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -10,45 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata_writer_internal.h"
 #include "hwtrace/error.h"
 
 #define BUFFER_SIZE (256 * 1024)
-#define NR_STRING_FEATURES 32
 
-struct wattr {
-	struct perf_event_attr attr;
-	uint64_t *ids;
-	size_t nids;
-	char *name;
-};
-
-struct index_entry {
-	uint64_t offset, size;
-};
-
-struct hwt_pd_writer {
-	char *path;
-	int fd;
-	struct wattr *attrs;
-	size_t nattrs;
-	bool started;
-	uint64_t data_offset;
-	uint64_t data_size;      /* in the file and in the header */
-	uint8_t *buf;            /* whole records not yet written */
-	size_t buf_len;
-	struct index_entry *index;
-	size_t nindex, index_cap;
-	struct pd_buf build_ids;
-	char *strings[NR_STRING_FEATURES];
-	char *cmdline;
-	size_t cmdline_size;
-	bool have_nr_cpus;
-	uint32_t nr_avail, nr_online;
-	int error;               /* sticky after a failed write */
-};
-
-static int io_error(struct hwt_pd_writer *w, int err, const char *what)
+int pd_writer_io_error(struct hwt_pd_writer *w, int err, const char *what)
 {
 	if (err == ENOSPC || err == EDQUOT)
 		w->error = hwt_error(HWT_ERR_NOSPC, "%s: no space left on the "
@@ -63,7 +30,7 @@ static int io_error(struct hwt_pd_writer *w, int err, const char *what)
 }
 
 /* Writes all of @len or returns how much was written and sets errno. */
-static size_t pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+size_t pd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 {
 	size_t done = 0;
 
@@ -146,8 +113,8 @@ int hwt_pd_writer_add_attr(struct hwt_pd_writer *w,
 	return 0;
 }
 
-static void put_header(uint8_t *h, const struct hwt_pd_writer *w,
-		       uint64_t attrs_offset, const uint64_t *features)
+void pd_writer_put_header(uint8_t *h, const struct hwt_pd_writer *w,
+			  uint64_t attrs_offset, const uint64_t *features)
 {
 	memset(h, 0, PD_FILE_HEADER_SIZE);
 	pd_put64(h, PD_MAGIC2);
@@ -163,7 +130,7 @@ static void put_header(uint8_t *h, const struct hwt_pd_writer *w,
 }
 
 /* The attributes follow the ids, which follow the header. */
-static uint64_t attrs_offset(const struct hwt_pd_writer *w)
+uint64_t pd_writer_attrs_offset(const struct hwt_pd_writer *w)
 {
 	uint64_t off = PD_FILE_HEADER_SIZE;
 
@@ -198,12 +165,12 @@ static int start(struct hwt_pd_writer *w)
 	}
 	w->data_offset = b.len;
 	w->data_size = 0;
-	put_header(h, w, attrs_offset(w), NULL);
+	pd_writer_put_header(h, w, pd_writer_attrs_offset(w), NULL);
 	memcpy(b.p, h, sizeof(h));
-	n = pwrite_all(w->fd, b.p, b.len, 0);
+	n = pd_pwrite_all(w->fd, b.p, b.len, 0);
 	pd_buf_free(&b);
 	if (n < w->data_offset)
-		return io_error(w, errno, "writing the header");
+		return pd_writer_io_error(w, errno, "writing the header");
 	w->started = true;
 	return 0;
 }
@@ -213,8 +180,8 @@ static int update_header_size(struct hwt_pd_writer *w)
 	uint8_t v[8];
 
 	pd_put64(v, w->data_size);
-	if (pwrite_all(w->fd, v, sizeof(v), 48) != sizeof(v))
-		return io_error(w, errno, "updating the header");
+	if (pd_pwrite_all(w->fd, v, sizeof(v), 48) != sizeof(v))
+		return pd_writer_io_error(w, errno, "updating the header");
 	return 0;
 }
 
@@ -241,7 +208,7 @@ static size_t whole_records(const uint8_t *records, size_t total, size_t len)
  * on a short write keeps the whole records that made it. */
 static int append(struct hwt_pd_writer *w, const uint8_t *records, size_t len)
 {
-	size_t n = pwrite_all(w->fd, records, len, w->data_offset + w->data_size);
+	size_t n = pd_pwrite_all(w->fd, records, len, w->data_offset + w->data_size);
 	int err = errno;
 
 	if (n == len) {
@@ -253,7 +220,7 @@ static int append(struct hwt_pd_writer *w, const uint8_t *records, size_t len)
 	/* Give the partial record's blocks back to the full disk. */
 	if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
 		err = err ? err : errno;
-	return io_error(w, err, "writing records");
+	return pd_writer_io_error(w, err, "writing records");
 }
 
 int hwt_pd_writer_flush(struct hwt_pd_writer *w)
@@ -360,16 +327,16 @@ int hwt_pd_writer_auxtrace(struct hwt_pd_writer *w,
 		if ((err = hwt_pd_writer_flush(w)))
 			return err;
 		offset = at = w->data_offset + w->data_size;
-		n = pwrite_all(w->fd, h, sizeof(h), at);
+		n = pd_pwrite_all(w->fd, h, sizeof(h), at);
 		if (n == sizeof(h))
-			n += pwrite_all(w->fd, data, (size_t)aux->size, at + n);
+			n += pd_pwrite_all(w->fd, data, (size_t)aux->size, at + n);
 		if (n == sizeof(h) + aux->size)
-			n += pwrite_all(w->fd, zeros, pad, at + n);
+			n += pd_pwrite_all(w->fd, zeros, pad, at + n);
 		if (n != sizeof(h) + padded) {
 			err = errno;
 			if (ftruncate(w->fd, (off_t)at))
 				err = err ? err : errno;
-			return io_error(w, err, "writing an AUXTRACE payload");
+			return pd_writer_io_error(w, err, "writing an AUXTRACE payload");
 		}
 		w->data_size += n;
 		if ((err = update_header_size(w)))
@@ -429,210 +396,9 @@ int hwt_pd_writer_finished_round(struct hwt_pd_writer *w)
 	return hwt_pd_writer_record(w, rec);
 }
 
-int hwt_pd_writer_set_feature(struct hwt_pd_writer *w,
-			      enum hwt_pd_feature feature, const void *data,
-			      size_t size)
-{
-	char *copy;
-
-	if (feature != HWT_PD_FEAT_CMDLINE &&
-	    feature != HWT_PD_FEAT_HOSTNAME && feature != HWT_PD_FEAT_OSRELEASE &&
-	    feature != HWT_PD_FEAT_VERSION && feature != HWT_PD_FEAT_ARCH &&
-	    feature != HWT_PD_FEAT_CPUDESC && feature != HWT_PD_FEAT_CPUID)
-		return hwt_error(HWT_ERR_INVAL, "%s: feature %d is not a string "
-				 "feature", w->path, feature);
-	copy = malloc(size + 1);
-	if (!copy)
-		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
-	memcpy(copy, data, size);
-	copy[size] = '\0';
-	if (feature == HWT_PD_FEAT_CMDLINE) {
-		free(w->cmdline);
-		w->cmdline = copy;
-		w->cmdline_size = size;
-	} else {
-		free(w->strings[feature]);
-		w->strings[feature] = copy;
-	}
-	return 0;
-}
-
-int hwt_pd_writer_add_build_id(struct hwt_pd_writer *w, int32_t pid,
-			       uint16_t misc, const uint8_t *build_id,
-			       size_t size, const char *filename)
-{
-	size_t len = strlen(filename) + 1;
-	size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
-	uint8_t rec[8 + 4 + 24] = {0};
-
-	if (size > 20)
-		return hwt_error(HWT_ERR_INVAL, "%s: build id of %zu bytes; at "
-				 "most 20", w->path, size);
-	pd_put32(rec, HWT_PD_RECORD_HEADER_BUILD_ID);
-	pd_put16(rec + 4, misc | PD_MISC_BUILD_ID_SIZE);
-	pd_put16(rec + 6, (uint16_t)(sizeof(rec) + padded));
-	pd_put32(rec + 8, (uint32_t)pid);
-	memcpy(rec + 12, build_id, size);
-	rec[12 + 20] = (uint8_t)size;
-	pd_buf_put(&w->build_ids, rec, sizeof(rec));
-	pd_buf_put(&w->build_ids, filename, len);
-	pd_buf_put(&w->build_ids, NULL, padded - len);
-	if (w->build_ids.oom)
-		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
-	return 0;
-}
-
-int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *w, uint32_t nr_avail,
-			      uint32_t nr_online)
-{
-	w->have_nr_cpus = true;
-	w->nr_avail = nr_avail;
-	w->nr_online = nr_online;
-	return 0;
-}
-
 uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *w)
 {
 	return w->data_size + w->buf_len;
-}
-
-/* Encodes feature @bit into @b; returns false when the file gets none. */
-static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
-			   struct pd_buf *b)
-{
-	char *s;
-
-	switch (bit) {
-	case HWT_PD_FEAT_BUILD_ID:
-		pd_buf_put(b, w->build_ids.p, w->build_ids.len);
-		return true;
-	case HWT_PD_FEAT_HOSTNAME:
-	case HWT_PD_FEAT_OSRELEASE:
-	case HWT_PD_FEAT_VERSION:
-	case HWT_PD_FEAT_ARCH:
-	case HWT_PD_FEAT_CPUDESC:
-	case HWT_PD_FEAT_CPUID:
-		s = w->strings[bit] ? strdup(w->strings[bit])
-				    : pd_host_feature((enum hwt_pd_feature)bit);
-		if (!s)
-			return false;
-		pd_buf_put_string(b, s);
-		free(s);
-		return true;
-	case HWT_PD_FEAT_NRCPUS:
-		if (!w->have_nr_cpus) {
-			long conf = sysconf(_SC_NPROCESSORS_CONF);
-			long onln = sysconf(_SC_NPROCESSORS_ONLN);
-
-			w->nr_avail = conf > 0 ? (uint32_t)conf : 1;
-			w->nr_online = onln > 0 ? (uint32_t)onln : w->nr_avail;
-		}
-		pd_buf_put_u32(b, w->nr_avail);
-		pd_buf_put_u32(b, w->nr_online);
-		return true;
-	case HWT_PD_FEAT_CMDLINE: {
-		size_t size = w->cmdline_size, nr = 0;
-		char *args = w->cmdline, *host = NULL;
-
-		if (!args)
-			args = host = pd_host_cmdline(&size);
-		if (!args)
-			return false;
-		for (size_t i = 0; i < size; i++)
-			nr += args[i] == '\0';
-		if (size && args[size - 1] != '\0')
-			nr++;
-		pd_buf_put_u32(b, (uint32_t)nr);
-		for (size_t i = 0; i < size; i += strlen(args + i) + 1)
-			pd_buf_put_string(b, args + i);
-		free(host);
-		return true;
-	}
-	case HWT_PD_FEAT_EVENT_DESC:
-		pd_buf_put_u32(b, (uint32_t)w->nattrs);
-		pd_buf_put_u32(b, sizeof(struct perf_event_attr));
-		for (size_t i = 0; i < w->nattrs; i++) {
-			pd_buf_put(b, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
-			pd_buf_put_u32(b, (uint32_t)w->attrs[i].nids);
-			pd_buf_put_string(b, w->attrs[i].name ? w->attrs[i].name
-							      : "unknown");
-			pd_buf_put(b, w->attrs[i].ids, w->attrs[i].nids * 8);
-		}
-		return true;
-	case HWT_PD_FEAT_AUXTRACE:
-		if (!w->nindex)
-			return false;
-		pd_buf_put_u64(b, w->nindex);
-		for (size_t i = 0; i < w->nindex; i++) {
-			pd_buf_put_u64(b, w->index[i].offset);
-			pd_buf_put_u64(b, w->index[i].size);
-		}
-		return true;
-	}
-	return false;
-}
-
-static const unsigned int written_features[] = {
-	HWT_PD_FEAT_BUILD_ID, HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE,
-	HWT_PD_FEAT_VERSION, HWT_PD_FEAT_ARCH, HWT_PD_FEAT_NRCPUS,
-	HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID, HWT_PD_FEAT_CMDLINE,
-	HWT_PD_FEAT_EVENT_DESC, HWT_PD_FEAT_AUXTRACE,
-};
-#define NR_WRITTEN (sizeof(written_features) / sizeof(written_features[0]))
-
-static int write_features(struct hwt_pd_writer *w)
-{
-	struct pd_buf sections[NR_WRITTEN] = {{0}};
-	struct pd_buf table = {0}, body = {0};
-	uint64_t features[4] = {0}, table_off, off;
-	uint8_t h[PD_FILE_HEADER_SIZE];
-	size_t nfeat = 0, n;
-	bool have[NR_WRITTEN];
-	int err = 0;
-
-	for (size_t i = 0; i < NR_WRITTEN; i++) {
-		have[i] = encode_feature(w, written_features[i], &sections[i]);
-		if (have[i]) {
-			features[written_features[i] / 64] |=
-				1ULL << (written_features[i] % 64);
-			nfeat++;
-		}
-	}
-	table_off = w->data_offset + w->data_size;
-	off = table_off + nfeat * PD_SECTION_SIZE;
-	for (size_t i = 0; i < NR_WRITTEN; i++) {
-		if (!have[i])
-			continue;
-		pd_buf_put_u64(&table, off);
-		pd_buf_put_u64(&table, sections[i].len);
-		pd_buf_put(&body, sections[i].p, sections[i].len);
-		off += sections[i].len;
-		if (sections[i].oom)
-			table.oom = true;
-	}
-	if (table.oom || body.oom) {
-		err = hwt_error(HWT_ERR_NOMEM, "%s: out of memory writing the "
-				"feature sections", w->path);
-		goto out;
-	}
-	n = pwrite_all(w->fd, table.p, table.len, table_off);
-	if (n == table.len)
-		n += pwrite_all(w->fd, body.p, body.len, table_off + n);
-	if (n != table.len + body.len) {
-		err = io_error(w, errno, "writing the feature sections");
-		if (ftruncate(w->fd, (off_t)table_off))
-			err = io_error(w, errno, "truncating");
-		goto out;
-	}
-	put_header(h, w, attrs_offset(w), features);
-	if (pwrite_all(w->fd, h, sizeof(h), 0) != sizeof(h))
-		err = io_error(w, errno, "writing the final header");
-out:
-	for (size_t i = 0; i < NR_WRITTEN; i++)
-		pd_buf_free(&sections[i]);
-	pd_buf_free(&table);
-	pd_buf_free(&body);
-	return err;
 }
 
 int hwt_pd_writer_close(struct hwt_pd_writer *w)
@@ -643,7 +409,7 @@ int hwt_pd_writer_close(struct hwt_pd_writer *w)
 		return 0;
 	err = hwt_pd_writer_flush(w);
 	if (!err)
-		err = write_features(w);
+		err = pd_writer_write_features(w);
 	if (close(w->fd) && !err)
 		err = hwt_error(HWT_ERR_IO, "%s: close failed: %s", w->path,
 				strerror(errno));

@@ -1,0 +1,64 @@
+/* The perf.data writer's state, shared by the record stream
+ * (perfdata_writer.c) and the feature sections (perfdata_write_features.c). */
+#ifndef HWT_CORE_PERFDATA_WRITER_INTERNAL_H
+#define HWT_CORE_PERFDATA_WRITER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/perfdata_format.h"
+
+#define NR_STRING_FEATURES 32
+
+struct wattr {
+	struct perf_event_attr attr;
+	uint64_t *ids;
+	size_t nids;
+	char *name;
+};
+
+struct index_entry {
+	uint64_t offset, size;
+};
+
+struct hwt_pd_writer {
+	char *path;
+	int fd;
+	struct wattr *attrs;
+	size_t nattrs;
+	bool started;
+	uint64_t data_offset;
+	uint64_t data_size;      /* in the file and in the header */
+	uint8_t *buf;            /* whole records not yet written */
+	size_t buf_len;
+	struct index_entry *index;
+	size_t nindex, index_cap;
+	struct pd_buf build_ids;
+	char *strings[NR_STRING_FEATURES];
+	char *cmdline;
+	size_t cmdline_size;
+	bool have_nr_cpus;
+	uint32_t nr_avail, nr_online;
+	int error;               /* sticky after a failed write */
+};
+
+/* Records a failed write as the writer's sticky error and returns it:
+ * HWT_ERR_NOSPC for a full disk (saying how much was kept), else
+ * HWT_ERR_IO naming @what. */
+int pd_writer_io_error(struct hwt_pd_writer *w, int err, const char *what);
+/* pwrite of all @len bytes; returns how many were written (errno set when
+ * fewer). */
+size_t pd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+/* Fills the file header @h (PD_FILE_HEADER_SIZE bytes); @features is the
+ * feature bitmap, NULL for none. */
+void pd_writer_put_header(uint8_t *h, const struct hwt_pd_writer *w,
+			  uint64_t attrs_offset, const uint64_t *features);
+/* Where the attributes start: after the header and every attribute's ids. */
+uint64_t pd_writer_attrs_offset(const struct hwt_pd_writer *w);
+
+/* At close, after the last record: the feature table and sections, then
+ * the final header. */
+int pd_writer_write_features(struct hwt_pd_writer *w);
+
+#endif
