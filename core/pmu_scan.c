@@ -1,23 +1,16 @@
 /* Discovery of trace PMUs under /sys/bus/event_source/devices through the OS
- * seam. */
+ * seam: each PMU's type, format terms, caps and sinks. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/backend.h"
+#include "core/pmu_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/os.h"
 #include "hwtrace/pmu.h"
-
-#define DEVICES "bus/event_source/devices"
-
-struct names {
-	size_t count, cap;
-	char (*v)[HWT_PMU_NAME_MAX];
-	int only_dirs;
-};
+#include "hwtrace/backend.h"
 
 static int collect(void *arg, const char *name, int is_dir)
 {
@@ -40,8 +33,8 @@ static int collect(void *arg, const char *name, int is_dir)
 }
 
 /* Lists @path; a missing folder is an empty list. */
-static int list_dir(const struct hwt_os *os, const char *path, int only_dirs,
-		    struct names *out)
+int hwt_pmu_list_dir(const struct hwt_os *os, const char *path, int only_dirs,
+		     struct names *out)
 {
 	int ret;
 
@@ -81,7 +74,7 @@ static int is_trace_pmu(const char *name)
 	       !strncmp(name, "hisi_ptt", 8) || !strcmp(name, "cpum_sf");
 }
 
-static int read_u64(const struct hwt_os *os, const char *path, uint64_t *v)
+int hwt_pmu_read_u64(const struct hwt_os *os, const char *path, uint64_t *v)
 {
 	return hwt_os_sysfs_read_u64(os, path, v);
 }
@@ -93,7 +86,7 @@ static int scan_formats(const struct hwt_os *os, struct hwt_pmu *pmu)
 	int ret;
 
 	snprintf(path, sizeof(path), DEVICES "/%s/format", pmu->name);
-	ret = list_dir(os, path, 0, &n);
+	ret = hwt_pmu_list_dir(os, path, 0, &n);
 	if (ret)
 		return ret;
 	pmu->formats = n.count ? calloc(n.count, sizeof(*pmu->formats)) : NULL;
@@ -127,7 +120,7 @@ static int scan_caps(const struct hwt_os *os, struct hwt_pmu *pmu)
 	int ret;
 
 	snprintf(path, sizeof(path), DEVICES "/%s/caps", pmu->name);
-	ret = list_dir(os, path, 0, &n);
+	ret = hwt_pmu_list_dir(os, path, 0, &n);
 	if (ret)
 		return ret;
 	pmu->caps = n.count ? calloc(n.count, sizeof(*pmu->caps)) : NULL;
@@ -157,7 +150,7 @@ static int scan_sinks(const struct hwt_os *os, struct hwt_pmu *pmu)
 	int ret = 0;
 
 	snprintf(path, sizeof(path), DEVICES "/%s/sinks", pmu->name);
-	ret = list_dir(os, path, 0, &n);
+	ret = hwt_pmu_list_dir(os, path, 0, &n);
 	if (ret)
 		return ret;
 	pmu->sinks = n.count ? calloc(n.count, sizeof(*pmu->sinks)) : NULL;
@@ -170,7 +163,7 @@ static int scan_sinks(const struct hwt_os *os, struct hwt_pmu *pmu)
 		uint64_t id;
 
 		snprintf(file, sizeof(file), "%s/%s", path, n.v[i]);
-		ret = read_u64(os, file, &id);
+		ret = hwt_pmu_read_u64(os, file, &id);
 		if (ret)
 			break;
 		if (id > UINT32_MAX) {
@@ -183,142 +176,6 @@ static int scan_sinks(const struct hwt_os *os, struct hwt_pmu *pmu)
 		pmu->sinks[pmu->nsinks++].id = (uint32_t)id;
 	}
 	free(n.v);
-	return ret;
-}
-
-static int add_reg(struct hwt_trace_unit *u, size_t *cap, const char *name,
-		   uint64_t value)
-{
-	if (u->nregs == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		void *p = realloc(u->regs, ncap * sizeof(*u->regs));
-		if (!p)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		u->regs = p;
-		*cap = ncap;
-	}
-	snprintf(u->regs[u->nregs].name, sizeof(u->regs[0].name), "%s", name);
-	u->regs[u->nregs++].value = value;
-	return 0;
-}
-
-static int scan_regs(const struct hwt_os *os, const char *dir,
-		     struct hwt_trace_unit *u, size_t *cap)
-{
-	struct names n;
-	int ret = list_dir(os, dir, 0, &n);
-
-	for (size_t i = 0; !ret && i < n.count; i++) {
-		char file[400];
-		uint64_t v;
-
-		snprintf(file, sizeof(file), "%s/%s", dir, n.v[i]);
-		ret = read_u64(os, file, &v);
-		if (!ret)
-			ret = add_reg(u, cap, n.v[i], v);
-	}
-	free(n.v);
-	return ret;
-}
-
-/* ETE reports TRCDEVARCH.ARCHVER >= 5 with ARCHPART 0xA13 (ETMv4 is
- * version 4); ETMv3 and PTM have mgmt/etmidr instead of trcidr/, whose
- * architecture field [11:4] is 0x2x for ETMv3 and 0x3x for PTM (PFT). */
-static enum hwt_trace_unit_kind unit_kind(const struct hwt_trace_unit *u)
-{
-	uint64_t v;
-
-	if (hwt_trace_unit_reg(u, "trcdevarch", &v) && (v & 0xfff) == 0xa13 &&
-	    ((v >> 12) & 0xf) >= 5)
-		return HWT_TU_ETE;
-	if (hwt_trace_unit_reg(u, "trcidr0", &v))
-		return HWT_TU_ETMV4;
-	if (hwt_trace_unit_reg(u, "etmidr", &v))
-		return ((v >> 8) & 0xf) == 3 ? HWT_TU_PTM : HWT_TU_ETMV3;
-	return HWT_TU_UNKNOWN;
-}
-
-/* "trcidr2" before "trcidr10": names compare by their number part. */
-static int cmp_regs(const void *a, const void *b)
-{
-	const char *x = ((const struct hwt_trace_reg *)a)->name;
-	const char *y = ((const struct hwt_trace_reg *)b)->name;
-	size_t px = strcspn(x, "0123456789"), py = strcspn(y, "0123456789");
-
-	if (px == py && !strncmp(x, y, px) && x[px] && y[py]) {
-		long nx = strtol(x + px, NULL, 10), ny = strtol(y + py, NULL, 10);
-
-		if (nx != ny)
-			return (nx > ny) - (nx < ny);
-	}
-	return strcmp(x, y);
-}
-
-static int cmp_units(const void *a, const void *b)
-{
-	const struct hwt_trace_unit *x = a, *y = b;
-
-	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
-}
-
-static int scan_units(const struct hwt_os *os, struct hwt_pmu *pmu)
-{
-	char path[256];
-	struct names n, cs;
-	size_t ncpu = 0;
-	int ret;
-
-	snprintf(path, sizeof(path), DEVICES "/%s", pmu->name);
-	ret = list_dir(os, path, 1, &n);
-	if (ret)
-		return ret;
-	/* Each CPU with a TRBE has bus/coresight/devices/trbe<cpu>. */
-	ret = list_dir(os, "bus/coresight/devices", 1, &cs);
-	if (ret) {
-		free(n.v);
-		return ret;
-	}
-	for (size_t i = 0; i < n.count; i++)
-		if (!strncmp(n.v[i], "cpu", 3) && n.v[i][3] >= '0' && n.v[i][3] <= '9')
-			ncpu++;
-	pmu->units = ncpu ? calloc(ncpu, sizeof(*pmu->units)) : NULL;
-	if (ncpu && !pmu->units) {
-		free(n.v);
-		free(cs.v);
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	}
-	for (size_t i = 0; !ret && i < n.count; i++) {
-		struct hwt_trace_unit *u;
-		char dir[400], trbe[128];
-		size_t cap = 0;
-		char *end;
-		long cpu;
-
-		if (strncmp(n.v[i], "cpu", 3) || n.v[i][3] < '0' || n.v[i][3] > '9')
-			continue;
-		cpu = strtol(n.v[i] + 3, &end, 10);
-		if (*end || cpu < 0 || cpu > 65535)
-			continue;
-		u = &pmu->units[pmu->nunits++];
-		u->cpu = (int)cpu;
-		snprintf(dir, sizeof(dir), "%s/%s/trcidr", path, n.v[i]);
-		ret = scan_regs(os, dir, u, &cap);
-		if (!ret) {
-			snprintf(dir, sizeof(dir), "%s/%s/mgmt", path, n.v[i]);
-			ret = scan_regs(os, dir, u, &cap);
-		}
-		u->kind = unit_kind(u);
-		if (u->nregs > 1)
-			qsort(u->regs, u->nregs, sizeof(*u->regs), cmp_regs);
-		snprintf(trbe, sizeof(trbe), "trbe%d", u->cpu);
-		for (size_t k = 0; k < cs.count; k++)
-			if (!strcmp(cs.v[k], trbe))
-				u->trbe = true;
-	}
-	free(cs.v);
-	free(n.v);
-	if (!ret && pmu->nunits > 1)
-		qsort(pmu->units, pmu->nunits, sizeof(*pmu->units), cmp_units);
 	return ret;
 }
 
@@ -345,7 +202,7 @@ static int scan_one(const struct hwt_os *os, const char *name,
 			 pmu->kind != HWT_PMU_ARM_SPE && backend_supports(name);
 	pmu->nr_addr_filters = -1;
 	snprintf(path, sizeof(path), DEVICES "/%s/type", name);
-	ret = read_u64(os, path, &v);
+	ret = hwt_pmu_read_u64(os, path, &v);
 	if (ret)
 		return ret;
 	if (v > UINT32_MAX)
@@ -353,7 +210,7 @@ static int scan_one(const struct hwt_os *os, const char *name,
 				 " does not fit 32 bits", path, v);
 	pmu->type = (uint32_t)v;
 	snprintf(path, sizeof(path), DEVICES "/%s/nr_addr_filters", name);
-	ret = read_u64(os, path, &v);
+	ret = hwt_pmu_read_u64(os, path, &v);
 	if (ret == 0)
 		pmu->nr_addr_filters = v > 64 ? 64 : (int)v;
 	else if (ret != HWT_ERR_NOENT)
@@ -362,7 +219,7 @@ static int scan_one(const struct hwt_os *os, const char *name,
 	if ((ret = scan_formats(os, pmu)) || (ret = scan_caps(os, pmu)))
 		return ret;
 	if (pmu->kind == HWT_PMU_CS_ETM &&
-	    ((ret = scan_sinks(os, pmu)) || (ret = scan_units(os, pmu))))
+	    ((ret = scan_sinks(os, pmu)) || (ret = hwt_pmu_scan_units(os, pmu))))
 		return ret;
 	return 0;
 }
@@ -409,7 +266,7 @@ int hwt_pmu_scan(const struct hwt_os *os, struct hwt_pmu_list **out)
 	list = calloc(1, sizeof(*list));
 	if (!list)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	ret = list_dir(os, DEVICES, 1, &n);
+	ret = hwt_pmu_list_dir(os, DEVICES, 1, &n);
 	if (ret) {
 		free(list);
 		return ret;
@@ -465,84 +322,4 @@ void hwt_pmu_list_free(struct hwt_pmu_list *list)
 	free(list->pmus);
 	free(list->all);
 	free(list);
-}
-
-const struct hwt_pmu *hwt_pmu_list_find(const struct hwt_pmu_list *list,
-					const char *name)
-{
-	for (size_t i = 0; list && i < list->count; i++)
-		if (!strcmp(list->pmus[i].name, name))
-			return &list->pmus[i];
-	return NULL;
-}
-
-const struct hwt_pmu_format *hwt_pmu_format(const struct hwt_pmu *pmu,
-					    const char *term)
-{
-	for (size_t i = 0; i < pmu->nformats; i++)
-		if (!strcmp(pmu->formats[i].name, term))
-			return &pmu->formats[i];
-	return NULL;
-}
-
-const char *hwt_pmu_cap(const struct hwt_pmu *pmu, const char *name)
-{
-	for (size_t i = 0; i < pmu->ncaps; i++)
-		if (!strcmp(pmu->caps[i].name, name))
-			return pmu->caps[i].value;
-	return NULL;
-}
-
-bool hwt_pmu_cap_u64(const struct hwt_pmu *pmu, const char *name,
-		     uint64_t *value)
-{
-	const char *s = hwt_pmu_cap(pmu, name);
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	*value = strtoull(s, &end, 16);
-	return !errno && *end == '\0';
-}
-
-const struct hwt_pmu_sink *hwt_pmu_sink(const struct hwt_pmu *pmu,
-					const char *name)
-{
-	for (size_t i = 0; i < pmu->nsinks; i++)
-		if (!strcmp(pmu->sinks[i].name, name))
-			return &pmu->sinks[i];
-	return NULL;
-}
-
-const struct hwt_trace_unit *hwt_pmu_trace_unit(const struct hwt_pmu *pmu,
-						int cpu)
-{
-	for (size_t i = 0; i < pmu->nunits; i++)
-		if (pmu->units[i].cpu == cpu)
-			return &pmu->units[i];
-	return NULL;
-}
-
-bool hwt_trace_unit_reg(const struct hwt_trace_unit *unit, const char *name,
-			uint64_t *value)
-{
-	for (size_t i = 0; i < unit->nregs; i++)
-		if (!strcmp(unit->regs[i].name, name)) {
-			*value = unit->regs[i].value;
-			return true;
-		}
-	return false;
-}
-
-const char *hwt_trace_unit_kind_name(enum hwt_trace_unit_kind kind)
-{
-	switch (kind) {
-	case HWT_TU_ETMV3: return "ETMv3";
-	case HWT_TU_PTM: return "PTM";
-	case HWT_TU_ETMV4: return "ETMv4";
-	case HWT_TU_ETE: return "ETE";
-	case HWT_TU_UNKNOWN: break;
-	}
-	return "unknown";
 }
