@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dump_header.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 
@@ -34,7 +35,7 @@ static void usage(FILE *out)
 		"usage error.\n");
 }
 
-static uint64_t u64_at(const uint8_t *p)
+uint64_t dump_u64_at(const uint8_t *p)
 {
 	uint64_t v;
 	memcpy(&v, p, 8);
@@ -94,142 +95,6 @@ static void print_str(const uint8_t *p, const uint8_t *end)
 	printf("%.*s", (int)((nul ? nul : end) - p), (const char *)p);
 }
 
-static void print_attr(size_t i, const struct hwt_pd_attr *a)
-{
-	const struct perf_event_attr *e = &a->attr;
-
-	printf("# event %zu: %s\n", i, a->name ? a->name : "(no name)");
-	printf("#   type %u, size %u, config 0x%llx, config1 0x%llx, "
-	       "config2 0x%llx\n", e->type, e->size,
-	       (unsigned long long)e->config, (unsigned long long)e->config1,
-	       (unsigned long long)e->config2);
-	printf("#   sample_type 0x%llx, read_format 0x%llx, sample_period %llu"
-	       "%s\n", (unsigned long long)e->sample_type,
-	       (unsigned long long)e->read_format,
-	       (unsigned long long)e->sample_period, e->freq ? " (freq)" : "");
-	printf("#   flags:%s%s%s%s%s%s%s%s%s%s%s\n",
-	       e->disabled ? " disabled" : "", e->inherit ? " inherit" : "",
-	       e->exclude_kernel ? " exclude_kernel" : "",
-	       e->exclude_user ? " exclude_user" : "",
-	       e->exclude_hv ? " exclude_hv" : "", e->mmap ? " mmap" : "",
-	       e->comm ? " comm" : "", e->task ? " task" : "",
-	       e->sample_id_all ? " sample_id_all" : "",
-	       e->context_switch ? " context_switch" : "",
-	       e->enable_on_exec ? " enable_on_exec" : "");
-	if (e->aux_watermark || e->aux_sample_size)
-		printf("#   aux_watermark %u, aux_sample_size %u\n",
-		       e->aux_watermark, e->aux_sample_size);
-	printf("#   ids (%zu):", a->nids);
-	for (size_t j = 0; j < a->nids && j < 64; j++)
-		printf(" %" PRIu64, a->ids[j]);
-	printf("%s\n", a->nids > 64 ? " ..." : "");
-}
-
-static void print_features(const struct hwt_pd_reader *r)
-{
-	for (unsigned int bit = 0; bit < 256; bit++) {
-		const char *name = hwt_pd_feature_name(bit);
-		const void *data;
-		uint64_t size, offset;
-		char buf[4096];
-
-		if (!hwt_pd_reader_has_feature(r, bit))
-			continue;
-		if (hwt_pd_reader_feature_raw(r, bit, &offset, &data, &size)) {
-			printf("# feature %u (%s): missing from the file\n", bit,
-			       name ? name : "unknown");
-			continue;
-		}
-		printf("# feature %u (%s) at 0x%" PRIx64 ", %" PRIu64 " bytes",
-		       bit, name ? name : "unknown", offset, size);
-		switch (bit) {
-		case HWT_PD_FEAT_HOSTNAME:
-		case HWT_PD_FEAT_OSRELEASE:
-		case HWT_PD_FEAT_VERSION:
-		case HWT_PD_FEAT_ARCH:
-		case HWT_PD_FEAT_CPUDESC:
-		case HWT_PD_FEAT_CPUID:
-			if (!hwt_pd_reader_feature_string(r, bit, buf, sizeof(buf)))
-				printf(": %s", buf);
-			else
-				printf(": (malformed)");
-			break;
-		case HWT_PD_FEAT_NRCPUS: {
-			uint32_t avail, online;
-
-			if (!hwt_pd_reader_nr_cpus(r, &avail, &online))
-				printf(": %u available, %u online", avail, online);
-			break;
-		}
-		case HWT_PD_FEAT_CMDLINE:
-			if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
-				printf(": %s", buf);
-			else
-				printf(": (malformed)");
-			break;
-		case HWT_PD_FEAT_AUXTRACE:
-			if (size >= 8 && !hwt_pd_reader_is_simpleperf(r))
-				printf(": %" PRIu64 " index entries",
-				       u64_at(data));
-			break;
-		}
-		putchar('\n');
-		if (bit == 129) {
-			/* simpleperf's meta info: NUL-terminated key, value. */
-			const char *p = data, *end = p + size;
-
-			while (p < end) {
-				const char *v = memchr(p, 0, (size_t)(end - p));
-
-				if (!v || ++v >= end || !memchr(v, 0, (size_t)(end - v)))
-					break;
-				printf("#   %s = %s\n", p, v);
-				p = v + strlen(v) + 1;
-			}
-		}
-		if (bit == HWT_PD_FEAT_BUILD_ID) {
-			struct hwt_pd_build_id b;
-			int n;
-
-			for (size_t i = 0; (n = hwt_pd_reader_build_id(r, i, &b)) > 0;
-			     i++) {
-				printf("#   ");
-				for (int k = 0; k < b.size; k++)
-					printf("%02x", b.id[k]);
-				printf(" pid %d %s\n", b.pid, b.filename);
-			}
-			if (n < 0)
-				printf("#   (%s)\n", hwt_errmsg());
-		}
-	}
-}
-
-static void print_header(const struct hwt_pd_reader *r)
-{
-	const struct hwt_pd_file_header *h = hwt_pd_reader_header(r);
-	const char *warning = hwt_pd_reader_warning(r);
-
-	printf("# file %s: perf.data, %s%s\n", hwt_pd_reader_path(r),
-	       hwt_pd_reader_is_pipe(r) ? "pipe mode" : "file mode",
-	       hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
-	if (!hwt_pd_reader_is_pipe(r)) {
-		printf("# header size %" PRIu64 ", attribute size %" PRIu64 "\n",
-		       h->size, h->attr_size);
-		printf("# attributes at 0x%" PRIx64 ", %" PRIu64 " bytes\n",
-		       h->attrs_offset, h->attrs_size);
-		printf("# data at 0x%" PRIx64 ", %" PRIu64 " bytes\n",
-		       h->data_offset, h->data_size);
-		printf("# feature bits %016" PRIx64 " %016" PRIx64 " %016" PRIx64
-		       " %016" PRIx64 "\n", h->features[0], h->features[1],
-		       h->features[2], h->features[3]);
-	}
-	if (warning)
-		printf("# warning: %s\n", warning);
-	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++)
-		print_attr(i, hwt_pd_reader_attr(r, i));
-	print_features(r);
-}
-
 static void print_mmap2_prot(uint32_t prot, uint32_t flags)
 {
 	printf("%c%c%c%c", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
@@ -256,7 +121,7 @@ static void print_sample(const struct hwt_pd_record *rec,
 			continue;
 		if (p + 8 > end)
 			break;
-		v[i] = u64_at(p);
+		v[i] = dump_u64_at(p);
 		p += 8;
 	}
 	printf("(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#"
@@ -278,7 +143,7 @@ static void print_fields(const struct hwt_pd_record *rec,
 			break;
 		printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
 		       "]: %c ", (int)u32_at(p + 8), (int)u32_at(p + 12),
-		       u64_at(p + 16), u64_at(p + 24), u64_at(p + 32),
+		       dump_u64_at(p + 16), dump_u64_at(p + 24), dump_u64_at(p + 32),
 		       rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
 		print_str(p + 40, end);
 		break;
@@ -286,15 +151,15 @@ static void print_fields(const struct hwt_pd_record *rec,
 		if (size < 72)
 			break;
 		printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
-		       (int)u32_at(p + 8), (int)u32_at(p + 12), u64_at(p + 16),
-		       u64_at(p + 24), u64_at(p + 32));
+		       (int)u32_at(p + 8), (int)u32_at(p + 12), dump_u64_at(p + 16),
+		       dump_u64_at(p + 24), dump_u64_at(p + 32));
 		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			printf(" build id ");
 			for (int i = 0; i < p[40] && i < 20; i++)
 				printf("%02x", p[44 + i]);
 		} else {
 			printf(" %02x:%02x %" PRIu64 " %" PRIu64, u32_at(p + 40),
-			       u32_at(p + 44), u64_at(p + 48), u64_at(p + 56));
+			       u32_at(p + 44), dump_u64_at(p + 48), dump_u64_at(p + 56));
 		}
 		printf("]: ");
 		print_mmap2_prot(u32_at(p + 64), u32_at(p + 68));
@@ -317,20 +182,20 @@ static void print_fields(const struct hwt_pd_record *rec,
 		break;
 	case PERF_RECORD_LOST:
 		if (size >= 24)
-			printf(" lost %" PRIu64, u64_at(p + 16));
+			printf(" lost %" PRIu64, dump_u64_at(p + 16));
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (size >= 16)
-			printf(" lost %" PRIu64, u64_at(p + 8));
+			printf(" lost %" PRIu64, dump_u64_at(p + 8));
 		break;
 	case PERF_RECORD_AUX: {
 		uint64_t flags;
 
 		if (size < 32)
 			break;
-		flags = u64_at(p + 24);
+		flags = dump_u64_at(p + 24);
 		printf(" offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64
-		       " [%s%s%s%s]", u64_at(p + 8), u64_at(p + 16), flags,
+		       " [%s%s%s%s]", dump_u64_at(p + 8), dump_u64_at(p + 16), flags,
 		       flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
 		       flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
 		       flags & PERF_AUX_FLAG_PARTIAL ? "P" : "",
@@ -358,7 +223,7 @@ static void print_fields(const struct hwt_pd_record *rec,
 	}
 	case 21: /* PERF_RECORD_AUX_OUTPUT_HW_ID */
 		if (size >= 16)
-			printf(" hw_id: %#" PRIx64, u64_at(p + 8));
+			printf(" hw_id: %#" PRIx64, dump_u64_at(p + 8));
 		break;
 	case PERF_RECORD_SAMPLE:
 		print_sample(rec, attr);
@@ -369,7 +234,7 @@ static void print_fields(const struct hwt_pd_record *rec,
 		printf(" type: %u", u32_at(p + 8));
 		for (size_t i = 16; i + 8 <= size; i += 8)
 			printf("%s%016" PRIx64, (i - 16) % 64 ? " " : "\n.  priv: ",
-			       u64_at(p + i));
+			       dump_u64_at(p + i));
 		break;
 	case HWT_PD_RECORD_AUXTRACE:
 		printf(" size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
@@ -392,7 +257,7 @@ static void print_fields(const struct hwt_pd_record *rec,
 			printf(" type: %u code: %u cpu: %d pid: %d tid: %d ip: %#"
 			       PRIx64, u32_at(p + 8), u32_at(p + 12),
 			       (int)u32_at(p + 16), (int)u32_at(p + 20),
-			       (int)u32_at(p + 24), size >= 40 ? u64_at(p + 32) : 0);
+			       (int)u32_at(p + 24), size >= 40 ? dump_u64_at(p + 32) : 0);
 		if (size > 48) {
 			printf(" msg: ");
 			print_str(p + 48, end);
@@ -402,18 +267,18 @@ static void print_fields(const struct hwt_pd_record *rec,
 		if (size >= 32)
 			printf("\n... Time Shift      %" PRIu64
 			       "\n... Time Multiplier %" PRIu64
-			       "\n... Time Zero       %" PRIu64, u64_at(p + 8),
-			       u64_at(p + 16), u64_at(p + 24));
+			       "\n... Time Zero       %" PRIu64, dump_u64_at(p + 8),
+			       dump_u64_at(p + 16), dump_u64_at(p + 24));
 		if (size >= 56)
 			printf("\n... Time Cycles     %" PRIu64
 			       "\n... Time Mask       %#" PRIx64
 			       "\n... Cap Time Zero   %u"
 			       "\n... Cap Time Short  %u",
-			       u64_at(p + 32), u64_at(p + 40), p[48], p[49]);
+			       dump_u64_at(p + 32), dump_u64_at(p + 40), p[48], p[49]);
 		break;
 	case HWT_PD_RECORD_HEADER_FEATURE:
 		if (size >= 16)
-			printf(" feature %" PRIu64, u64_at(p + 8));
+			printf(" feature %" PRIu64, dump_u64_at(p + 8));
 		break;
 	}
 }
@@ -461,9 +326,7 @@ static int dump_records(struct hwt_pd_reader *r, const struct dump_opts *o)
 	if (hwt_pd_reader_is_pipe(r)) {
 		/* Pipe mode carried the events and features as records. */
 		printf("\n");
-		for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++)
-			print_attr(i, hwt_pd_reader_attr(r, i));
-		print_features(r);
+		dump_print_events(r);
 	}
 	counts = hwt_pd_reader_counts(r);
 	printf("\n# records by type\n");
@@ -517,7 +380,7 @@ int cmd_dump(int argc, char **argv)
 	err = hwt_pd_reader_open(path, &r);
 	if (err)
 		return cli_report(err);
-	print_header(r);
+	dump_print_header(r);
 	ret = o.header_only ? EXIT_OK : dump_records(r, &o);
 	hwt_pd_reader_free(r);
 	return ret;
