@@ -305,9 +305,16 @@ static int on_start(void *arg, pid_t pid, const char *exe,
 	return sideband(arg, pid, maps);
 }
 
-/* Code mapped while the process was stepped (dlopen). perf time orders
- * synthesized ones after the trace, but decoders build the image from
- * every mapping before they decode, as perf does at the end of a file. */
+/* Code mapped while the process was stepped (dlopen), described when
+ * execution first reaches it. */
+static int on_mapped(void *arg, pid_t pid, const struct hwt_swb_maps *maps)
+{
+	return sideband(arg, pid, maps);
+}
+
+/* Whatever else was mapped by the end. perf time orders synthesized
+ * records after the trace, but decoders build the image from every
+ * mapping before they decode, as perf does at the end of a file. */
 static int on_end(void *arg, pid_t pid, const struct hwt_swb_maps *maps)
 {
 	return sideband(arg, pid, maps);
@@ -431,7 +438,8 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	o.opts = opts;
 	o.sb.fd = -1;
 	struct hwt_swb_trace_cbs cbs = {
-		.on_exec = on_exec, .on_start = on_start, .on_record = on_record,
+		.on_exec = on_exec, .on_start = on_start,
+		.on_mapped = on_mapped, .on_record = on_record,
 		.on_end = on_end, .arg = &o,
 	};
 	err = hwt_swb_trace(opts, &cbs, stats);

@@ -47,6 +47,10 @@ struct thr {
 	bool active;
 };
 
+struct range {
+	uint64_t start, end;
+};
+
 struct tracer {
 	pid_t pid;
 	struct thr *thr;
@@ -56,6 +60,9 @@ struct tracer {
 	int mem_fd;
 	struct hwt_insn_decoder *dec;
 	struct icache_entry *icache;
+	struct range *known;  /* executable mappings at the last maps read */
+	size_t nknown;
+	bool ended;           /* on_end was called */
 	const struct hwt_swb_trace_cbs *cbs;
 	struct hwt_swb_stats *st;
 };
@@ -123,11 +130,58 @@ static const struct icache_entry *insn_at(struct tracer *t, uint64_t pc)
 	return e;
 }
 
+static int known_set(struct tracer *t, const struct hwt_swb_maps *maps)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < maps->n; i++)
+		n += maps->v[i].exec;
+	struct range *k = malloc((n ? n : 1) * sizeof(*k));
+	if (!k)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+	n = 0;
+	for (size_t i = 0; i < maps->n; i++)
+		if (maps->v[i].exec)
+			k[n++] = (struct range){maps->v[i].start, maps->v[i].end};
+	free(t->known);
+	t->known = k;
+	t->nknown = n;
+	return 0;
+}
+
+static bool known(const struct tracer *t, uint64_t addr)
+{
+	for (size_t i = 0; i < t->nknown; i++)
+		if (addr >= t->known[i].start && addr < t->known[i].end)
+			return true;
+	return false;
+}
+
+/* Execution reached code outside the known mappings: the map is read
+ * again while the thread is stopped there, so that code is described
+ * before any record that runs it (and even if it is unmapped later). */
+static int maps_refresh(struct tracer *t)
+{
+	struct hwt_swb_maps maps;
+	int err = hwt_swb_maps_read(t->pid, &maps);
+
+	if (err)
+		return err;
+	err = known_set(t, &maps);
+	if (!err && t->cbs->on_mapped)
+		err = t->cbs->on_mapped(t->cbs->arg, t->pid, &maps);
+	hwt_swb_maps_clear(&maps);
+	return err;
+}
+
 static int put_record(struct tracer *t, pid_t tid, uint64_t from, uint64_t to)
 {
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
 	struct hwt_bts_record r = {from, to, 0};
+	int err;
 
+	if (to && !known(t, to) && (err = maps_refresh(t)))
+		return err;
 	hwt_bts_record_write(rec, &r);
 	t->st->bytes += sizeof(rec);
 	if (from && to)
@@ -274,6 +328,26 @@ static int thr_ended(struct tracer *t, struct thr *th, int status)
 	return put_record(t, th->tid, th->pc + th->len, 0);
 }
 
+/* The map at the end of tracing. Read while a thread is still stopped
+ * under ptrace: once it is let go the program may exit and leave an
+ * empty /proc/PID/maps. */
+static int end_maps(struct tracer *t)
+{
+	struct hwt_swb_maps maps;
+	int err;
+
+	if (t->ended || !t->cbs->on_end)
+		return 0;
+	t->ended = true;
+	if (t->st->exited)
+		return t->cbs->on_end(t->cbs->arg, t->pid, NULL);
+	if ((err = hwt_swb_maps_read(t->pid, &maps)))
+		return err;
+	err = t->cbs->on_end(t->cbs->arg, t->pid, &maps);
+	hwt_swb_maps_clear(&maps);
+	return err;
+}
+
 static int wait_any(pid_t *tid, int *status)
 {
 	for (;;) {
@@ -292,6 +366,8 @@ static int finish(struct tracer *t, struct thr *cur)
 {
 	int err = put_record(t, cur->tid, cur->pc, 0);
 
+	if (!err)
+		err = end_maps(t);
 	for (size_t i = 0; i < t->nthr && !err; i++) {
 		struct thr *th = &t->thr[i];
 		if (th == cur || !th->active)
@@ -490,8 +566,9 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 
 	if ((err = hwt_swb_maps_read(t->pid, &maps)))
 		return err;
-	err = t->cbs->on_start ? t->cbs->on_start(t->cbs->arg, t->pid, exe, &maps)
-			       : 0;
+	err = known_set(t, &maps);
+	if (!err && t->cbs->on_start)
+		err = t->cbs->on_start(t->cbs->arg, t->pid, exe, &maps);
 	hwt_swb_maps_clear(&maps);
 	if (err)
 		return err;
@@ -499,15 +576,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	uint64_t t0 = now_ns();
 	err = step_loop(t, start, stop, o->max_insns);
 	t->st->elapsed_ns = now_ns() - t0;
-	if (err || !t->cbs->on_end)
-		return err;
-	if (t->st->exited)
-		return t->cbs->on_end(t->cbs->arg, t->pid, NULL);
-	if ((err = hwt_swb_maps_read(t->pid, &maps)))
-		return err;
-	err = t->cbs->on_end(t->cbs->arg, t->pid, &maps);
-	hwt_swb_maps_clear(&maps);
-	return err;
+	return err ? err : end_maps(t);
 }
 
 int hwt_swb_trace(const struct hwt_swb_opts *o,
@@ -555,6 +624,7 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	if (t.mem_fd >= 0)
 		close(t.mem_fd);
 	free(t.thr);
+	free(t.known);
 	free(t.icache);
 	hwt_insn_decoder_free(t.dec);
 	return err;

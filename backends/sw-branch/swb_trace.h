@@ -18,11 +18,16 @@ struct hwt_swb_trace_cbs {
 	/* Tracing begins: the process and its map at that moment. */
 	int (*on_start)(void *arg, pid_t pid, const char *exe,
 			const struct hwt_swb_maps *maps);
+	/* A branch is about to be recorded to code outside every executable
+	 * mapping known so far (a library dlopen mapped, JIT code): the
+	 * process's map now, before that record. Optional. */
+	int (*on_mapped)(void *arg, pid_t pid, const struct hwt_swb_maps *maps);
 	/* One 24-byte BTS record of thread @tid. Each thread's records form
 	 * a stream of their own, from a trace-begin record {0, pc}. */
 	int (*on_record)(void *arg, pid_t tid, const uint8_t *rec);
-	/* Tracing ended: the process's map now, for code mapped while it was
-	 * traced (dlopen), or NULL when it exited meanwhile. Optional. */
+	/* Tracing ended: the process's map, read while the thread that ended
+	 * it is still stopped (for code mapped while it was traced), or NULL
+	 * when it exited while traced. Optional. */
 	int (*on_end)(void *arg, pid_t pid, const struct hwt_swb_maps *maps);
 	void *arg;
 };
