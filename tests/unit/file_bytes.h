@@ -37,7 +37,8 @@ static inline int hwt_test_read_head(const char *path, uint8_t *buf,
 }
 
 /* The whole of @path in a malloc'ed buffer the caller frees, its length
- * in *len; NULL when it cannot be opened or read. */
+ * in *len and a NUL after it (so a text file reads as a string); NULL
+ * when it cannot be opened or read. */
 static inline uint8_t *hwt_test_slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -46,11 +47,17 @@ static inline uint8_t *hwt_test_slurp(const char *path, size_t *len)
 	fseek(f, 0, SEEK_END);
 	long n = ftell(f);
 	fseek(f, 0, SEEK_SET);
-	uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+	if (n < 0) {
+		fclose(f);
+		return NULL;
+	}
+	uint8_t *p = malloc((size_t)n + 1);
 	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
 		free(p);
 		p = NULL;
 	}
+	if (p)
+		p[n] = 0;
 	fclose(f);
 	*len = (size_t)n;
 	return p;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "backends/x86-pt/pt_decode.h"
+#include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
@@ -110,21 +111,9 @@ static void add_line(struct lines *l, const char *fmt, ...)
 
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	if (s)
-		s[n] = 0;
-	fclose(f);
-	return s;
+	size_t len;
+
+	return (char *)hwt_test_slurp(path, &len);
 }
 
 /* The `org` address and the `opt:TOOL` options of a .ptt source. */
