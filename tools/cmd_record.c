@@ -69,6 +69,9 @@ static void usage(FILE *out)
 		"                        kernel emulator and the normal capture path\n"
 		"      --emulate-rate R  trace bytes per second per CPU, in MB/s\n"
 		"                        (default: as fast as the emulator writes)\n"
+		"      --emulate-lossless  the emulated trace unit waits for the reader\n"
+		"                        instead of losing trace (real hardware does not\n"
+		"                        wait; for testing pipelines on a busy machine)\n"
 		"      --sysfs DIR       an emulated machine: its PMUs are those of the\n"
 		"                        sysfs tree DIR (e.g. tests/fixtures/sysfs/juno);\n"
 		"                        the whole capture path runs on the kernel\n"
@@ -139,6 +142,7 @@ struct opts {
 	uint64_t snapshot_size;
 	long interval_ms;
 	double emulate_rate;
+	bool emulate_lossless;
 	pid_t pid;
 	uint32_t data_pages, aux_pages;
 	char **argv;
@@ -161,7 +165,7 @@ static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
-	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC };
+	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -177,6 +181,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"snapshot-interval", required_argument, NULL, O_INTERVAL},
 		{"emulate", required_argument, NULL, O_EMU},
 		{"emulate-rate", required_argument, NULL, O_RATE},
+		{"emulate-lossless", no_argument, NULL, O_LOSSLESS},
 		{"sysfs", required_argument, NULL, O_SYSFS},
 		{"emulate-trace", required_argument, NULL, O_ETRACE},
 		{"emulate-tsc", no_argument, NULL, O_ETSC},
@@ -239,6 +244,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case O_SYSFS: o->sysfs = optarg; break;
 		case O_ETRACE: o->emulate_trace = optarg; break;
 		case O_ETSC: o->emulate_tsc = true; break;
+		case O_LOSSLESS: o->emulate_lossless = true; break;
 		case O_RATE:
 			o->emulate_rate = atof(optarg);
 			if (o->emulate_rate <= 0)
@@ -462,6 +468,7 @@ int cmd_record(int argc, char **argv)
 		struct hwt_emu_opts eo = {
 			.size = sizeof(eo),
 			.rate = (uint64_t)(o.emulate_rate * 1e6),
+			.paced = o.emulate_lossless,
 		};
 		if ((ret = hwt_emu_new(&eo, &emu)) < 0 ||
 		    (ret = hwt_emu_load_capture(emu, o.emulate)) < 0 ||
@@ -498,6 +505,7 @@ int cmd_record(int argc, char **argv)
 				.size = sizeof(eo),
 				.sysfs_root = o.sysfs,
 				.rate = (uint64_t)(o.emulate_rate * 1e6),
+				.paced = o.emulate_lossless,
 			};
 			if ((ret = hwt_emu_new(&eo, &emu)) < 0)
 				goto fail;
