@@ -171,6 +171,36 @@ static int open_one(struct hwt_session *s, struct attr_slot *slot, int cpu,
 	return add_id(slot, id);
 }
 
+/* The kernel's answer to PERF_EVENT_IOC_SET_FILTER, in words. */
+static int set_filter(struct hwt_session *s, struct ring *r, const char *pmu)
+{
+	int err = s->os->ops->ioctl(s->os->ctx, r->fd, PERF_EVENT_IOC_SET_FILTER,
+				    (unsigned long)s->o.aux_filter);
+	char where[32];
+
+	if (err >= 0)
+		return 0;
+	if (r->cpu >= 0)
+		snprintf(where, sizeof(where), "cpu %d", r->cpu);
+	else
+		snprintf(where, sizeof(where), "thread %d", r->tid);
+	if (err == -EINVAL)
+		return hwt_error(HWT_ERR_CONFIG, "%s on %s refused the address "
+				 "filters \"%s\" (EINVAL): the PMU cannot filter "
+				 "that (more ranges than its nr_addr_filters, a "
+				 "range it cannot place, or a file not mapped "
+				 "executable); check with hwtrace config check",
+				 pmu, where, s->o.aux_filter);
+	if (err == -EOPNOTSUPP)
+		return hwt_error(HWT_ERR_NOSUP, "%s on %s does not support the "
+				 "address filters \"%s\" (EOPNOTSUPP): this "
+				 "hardware cannot filter by address, or not with "
+				 "these actions; remove the filter", pmu, where,
+				 s->o.aux_filter);
+	return hwt_error(HWT_ERR_IO, "PERF_EVENT_IOC_SET_FILTER \"%s\" on %s "
+			 "of %s: %s", s->o.aux_filter, where, pmu, strerror(-err));
+}
+
 static int map_ring(struct hwt_session *s, struct ring *r, const char *name,
 		    bool backward)
 {
@@ -262,6 +292,9 @@ int hwt_session_open(struct hwt_session *s)
 			if (err < 0)
 				return err;
 			r->have_aux = true;
+			if (s->o.aux_filter && *s->o.aux_filter &&
+			    (err = set_filter(s, r, aux->name)) < 0)
+				return err;
 		}
 		if (samp) {
 			err = open_one(s, samp, r->cpu, r->fd, &r->samp_fd);

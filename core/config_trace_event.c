@@ -9,8 +9,9 @@
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"
 
-/* Address filters as perf's --filter takes them: comma-separated, each
- * "filter|start|stop|tracestop ADDR[/SIZE] [@FILE]". */
+/* Address filters as perf's --filter takes them: separated by commas or
+ * newlines, each "filter|start|stop|tracestop ADDR[/SIZE] [@FILE]". The
+ * symbols are resolved when recording (hwtrace/addrfilter.h). */
 int hwt_config_parse_filters(struct hwt_profile *p, struct hwt_event_plan *plan)
 {
 	char key[96], buf[512];
@@ -26,8 +27,8 @@ int hwt_config_parse_filters(struct hwt_profile *p, struct hwt_event_plan *plan)
 				 "%zu characters", hwt_config_where(p, key),
 				 plan->pmu->name, sizeof(buf) - 1);
 	snprintf(buf, sizeof(buf), "%s", text);
-	for (char *save = NULL, *f = strtok_r(buf, ",", &save); f;
-	     f = strtok_r(NULL, ",", &save)) {
+	for (char *save = NULL, *f = strtok_r(buf, ",\n", &save); f;
+	     f = strtok_r(NULL, ",\n", &save)) {
 		char action[16], where[256];
 
 		if (sscanf(f, " %15s %255s", action, where) != 2 ||

@@ -74,11 +74,14 @@ struct emu_event {
 	struct emu_event *sampler;
 	struct emu_event *leader;
 	uint64_t next_sample;
+	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
+	char filter[4096];
 };
 
 struct emu_pmu {
 	char name[64];
 	uint32_t type;
+	int nr_addr_filters; /* the fixture's; -1: no limit known */
 };
 
 struct emu_replay_data;

@@ -10,6 +10,7 @@
 
 #include "core/barrier.h"
 #include "core/emu_internal.h"
+#include "hwtrace/addrfilter.h"
 #include "hwtrace/error.h"
 
 static const char *const aux_pmu_prefixes[] = {
@@ -75,6 +76,47 @@ static int emu_sysfs_list(void *ctx, const char *path, hwt_dir_cb cb,
 	if (!emu->sysfs)
 		return -ENOENT;
 	return emu->sysfs->ops->sysfs_list(emu->sysfs->ctx, path, cb, arg);
+}
+
+static struct emu_pmu *find_pmu(struct hwt_emu *emu, uint32_t type)
+{
+	for (size_t i = 0; i < emu->npmus; i++)
+		if (emu->pmus[i].type == type)
+			return &emu->pmus[i];
+	return NULL;
+}
+
+/* As perf_event_set_addr_filter: only a PMU with address filters takes
+ * them, and no more ranges than it has. */
+static int set_filter(struct hwt_emu *emu, struct emu_event *ev,
+		      const char *text)
+{
+	const struct emu_pmu *pmu = find_pmu(emu, ev->attr.type);
+	size_t n = hwt_addr_filter_count(text);
+
+	if (!ev->aux_pmu || !pmu || strlen(text) >= sizeof(ev->filter))
+		return -EINVAL;
+	if (pmu->nr_addr_filters >= 0 && n > (size_t)pmu->nr_addr_filters)
+		return -EINVAL;
+	snprintf(ev->filter, sizeof(ev->filter), "%s", text);
+	return 0;
+}
+
+int hwt_emu_event_filter(struct hwt_emu *emu, int cpu, char *buf, size_t size)
+{
+	int ret = HWT_ERR_NOENT;
+
+	if (!emu || !buf || !size)
+		return HWT_ERR_INVAL;
+	pthread_mutex_lock(&emu->lock);
+	for (struct emu_event *ev = emu->events; ev; ev = ev->next)
+		if (ev->aux_pmu && ev->cpu == cpu) {
+			snprintf(buf, size, "%s", ev->filter);
+			ret = 0;
+			break;
+		}
+	pthread_mutex_unlock(&emu->lock);
+	return ret;
 }
 
 static bool is_aux_type(struct hwt_emu *emu, uint32_t type)
@@ -331,6 +373,9 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request,
 		else
 			ev->output = target;
 		break;
+	case PERF_EVENT_IOC_SET_FILTER:
+		ret = set_filter(emu, ev, (const char *)arg);
+		break;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 	case PERF_EVENT_IOC_RESET:
 		break;
@@ -434,6 +479,7 @@ static int add_pmu_locked(struct hwt_emu *emu, const char *name, uint32_t type)
 	emu->pmus = n;
 	snprintf(n[emu->npmus].name, sizeof(n[emu->npmus].name), "%s", name);
 	n[emu->npmus].type = type;
+	n[emu->npmus].nr_addr_filters = -1;
 	emu->npmus++;
 	return 0;
 }
@@ -449,8 +495,15 @@ static int fixture_pmu(void *arg, const char *name, int is_dir)
 		if (strncmp(name, aux_pmu_prefixes[i], strlen(aux_pmu_prefixes[i])))
 			continue;
 		snprintf(path, sizeof(path), "bus/event_source/devices/%s/type", name);
-		if (hwt_os_sysfs_read_u64(emu->sysfs, path, &type) == 0)
-			add_pmu_locked(emu, name, (uint32_t)type);
+		if (hwt_os_sysfs_read_u64(emu->sysfs, path, &type) == 0 &&
+		    add_pmu_locked(emu, name, (uint32_t)type) == 0) {
+			uint64_t nr;
+			snprintf(path, sizeof(path),
+				 "bus/event_source/devices/%s/nr_addr_filters", name);
+			emu->pmus[emu->npmus - 1].nr_addr_filters =
+				hwt_os_sysfs_read_u64(emu->sysfs, path, &nr) < 0 ? 0 :
+				nr > 64 ? 64 : (int)nr;
+		}
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hwtrace/addrfilter.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
@@ -16,7 +17,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace config check [FILE] [--sysfs DIR] [-e EVENT]\n"
-		"                            [--set SECTION.KEY=VALUE]...\n\n"
+		"                            [--set SECTION.KEY=VALUE]... [--filter F]\n\n"
 		"Validate a profile against this machine's trace PMUs (or the sysfs\n"
 		"tree DIR) and print, in perf's 'perf_event_attr:' style, every\n"
 		"event it would open. Nothing is opened.\n\n"
@@ -24,6 +25,9 @@ static void usage(FILE *out)
 		"  -e EVENT      a perf event string, e.g. intel_pt/cyc,mtc_period=2/u\n"
 		"                or cs_etm/@tmc_etr0/; overrides FILE\n"
 		"  --set K=V     override one key, e.g. --set session.aux_size=8M\n"
+		"  --filter F    the trace PMU's address filters, e.g.\n"
+		"                'filter main @ ./prog'; printed resolved as the\n"
+		"                kernel takes them\n"
 		"  --sysfs DIR   read DIR instead of /sys\n"
 		"  -h, --help    show this help\n\n"
 		"Exit status: 0 valid, 1 the profile is invalid or cannot be read,\n"
@@ -54,7 +58,8 @@ static void print_attr(const char *title, const struct perf_event_attr *a,
 	printf("\n%s\n%s", title, buf);
 }
 
-static void print_plan(const struct hwt_event_plan *plan, const char *file)
+static void print_plan(const struct hwt_event_plan *plan, const char *file,
+		       const char *resolved)
 {
 	static const char *const triggers[] = {"signal (SIGUSR2)", "fifo",
 					       "timer", "exit"};
@@ -88,7 +93,8 @@ static void print_plan(const struct hwt_event_plan *plan, const char *file)
 	else if (plan->sink_reason[0])
 		printf("sink: %s\n", plan->sink_reason);
 	if (plan->filter[0])
-		printf("address filters (%zu): %s\n", plan->nfilters, plan->filter);
+		printf("address filters (%zu): %s\n  as the kernel takes them: %s\n",
+		       plan->nfilters, plan->filter, resolved);
 	printf("output: %s\n", plan->output);
 	snprintf(title, sizeof(title), "event 1: %s (AUX trace%s)",
 		 plan->pmu->name,
@@ -104,7 +110,8 @@ static void print_plan(const struct hwt_event_plan *plan, const char *file)
 
 static int check(int argc, char **argv)
 {
-	const char *file = NULL, *sysfs = NULL;
+	const char *file = NULL, *sysfs = NULL, *filter = NULL;
+	char resolved[4096];
 	const char **events = calloc((size_t)argc + 1, sizeof(char *));
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
 	size_t nevents = 0, nsets = 0;
@@ -124,6 +131,7 @@ static int check(int argc, char **argv)
 		const char *a = argv[i];
 
 		if ((!strcmp(a, "--sysfs") || !strcmp(a, "-e") ||
+		     !strcmp(a, "--filter") ||
 		     !strcmp(a, "--event") || !strcmp(a, "--set")) && i + 1 >= argc) {
 			status = cli_usage_error("config", "%s needs a value", a);
 			goto out;
@@ -134,6 +142,8 @@ static int check(int argc, char **argv)
 			sysfs = a + 8;
 		else if (!strcmp(a, "-e") || !strcmp(a, "--event"))
 			events[nevents++] = argv[++i];
+		else if (!strcmp(a, "--filter"))
+			filter = argv[++i];
 		else if (!strcmp(a, "--set"))
 			sets[nsets++] = argv[++i];
 		else if (!strncmp(a, "--set=", 6))
@@ -149,7 +159,7 @@ static int check(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!file && !nevents && !nsets) {
+	if (!file && !nevents && !nsets && !filter) {
 		status = cli_usage_error("config", "check needs a profile FILE, -e EVENT or "
 					 "--set KEY=VALUE");
 		goto out;
@@ -171,6 +181,13 @@ static int check(int argc, char **argv)
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - sets[i]), sets[i]);
 		ret = hwt_profile_set_from(profile, key, eq + 1, "--set");
 	}
+	if (!ret && filter) {
+		char key[96];
+		const char *be = hwt_profile_get(profile, "session:backend");
+
+		snprintf(key, sizeof(key), "%s:filter", be ? be : "intel_pt");
+		ret = hwt_profile_set_from(profile, key, filter, "--filter");
+	}
 	if (ret) {
 		status = cli_report(ret);
 		goto out;
@@ -188,7 +205,14 @@ static int check(int argc, char **argv)
 		status = cli_report(ret);
 		goto out;
 	}
-	print_plan(&plan, file);
+	ret = hwt_addr_filter_resolve(plan.filter, NULL, resolved,
+				      sizeof(resolved), NULL);
+	if (ret) {
+		hwt_event_plan_release(&plan);
+		status = cli_report(ret);
+		goto out;
+	}
+	print_plan(&plan, file, resolved);
 	printf("\nOK: the profile is valid for this machine\n");
 	hwt_event_plan_release(&plan);
 	status = EXIT_OK;

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/config.h"
+#include "hwtrace/addrfilter.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -49,6 +50,9 @@ static void usage(FILE *out)
 		"  -c, --config PROFILE  INI profile (see configs/)\n"
 		"  -e, --event EVENT     backend and terms: intel_pt/cyc/u, cs_etm/@tmc_etr0/\n"
 		"      --sink NAME       CoreSight sink (like cs_etm/@NAME/)\n"
+		"      --filter F        address filters, as perf's: filter|start|stop|\n"
+		"                        tracestop SYM|ADDR[/SIZE] [@ FILE], separated by\n"
+		"                        commas; FILE defaults to CMD\n"
 		"  -S[SIZE], --snapshot  snapshot mode: the AUX buffer overwrites; copy it\n"
 		"                        on SIGUSR2, a control-FIFO `snapshot`, each\n"
 		"                        --snapshot-interval, and with -S e at exit\n"
@@ -134,6 +138,7 @@ static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 struct opts {
 	const char *profile, *event, *sink, *output, *control, *emulate;
 	const char *sysfs, *emulate_trace;
+	const char *filter;
 	bool emulate_tsc;
 	const char *sample_event, *aux_sample_size; /* --aux-sample */
 	bool aux_sample;
@@ -165,11 +170,12 @@ static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
-	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS };
+	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS, O_FILTER };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
 		{"sink", required_argument, NULL, O_SINK},
+		{"filter", required_argument, NULL, O_FILTER},
 		{"snapshot", optional_argument, NULL, O_SNAP},
 		{"mmap-pages", required_argument, NULL, 'm'},
 		{"all-cpus", no_argument, NULL, 'a'},
@@ -218,6 +224,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->aux_sample_size = optarg;
 			break;
 		case O_SINK: o->sink = optarg; break;
+		case O_FILTER: o->filter = optarg; break;
 		case 'S':
 		case O_SNAP:
 			o->snapshot = true;
@@ -280,6 +287,9 @@ static int parse(int argc, char **argv, struct opts *o)
 	    o->pid < 0)
 		return cli_usage_error("record", "nothing to trace: give -- CMD, "
 				       "-p PID, -a or -C CPUS");
+	if (o->emulate && o->filter)
+		return cli_usage_error("record", "--emulate replays a capture's "
+				       "trace as it was: it takes no --filter");
 	if (o->emulate && o->argv[0])
 		return cli_usage_error("record", "--emulate replays a capture and "
 				       "runs no command");
@@ -292,8 +302,8 @@ static int parse(int argc, char **argv, struct opts *o)
 static void print_stats(struct hwt_session *s, struct hwt_emu *emu)
 {
 	size_t n = hwt_session_nr_rings(s);
-
 	struct hwt_capture_stats first;
+	char filter[4096];
 
 	fprintf(stderr, "hwtrace record: per %s:\n",
 		n && hwt_session_stats(s, 0, &first) == 0 && first.cpu < 0 ?
@@ -325,6 +335,10 @@ static void print_stats(struct hwt_session *s, struct hwt_emu *emu)
 			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
 				st.unmatched);
 		fprintf(stderr, "\n");
+		if (emu && hwt_emu_event_filter(emu, st.cpu, filter,
+						sizeof(filter)) == 0 && filter[0])
+			fprintf(stderr, "    emulated kernel's address filters: %s\n",
+				filter);
 	}
 }
 
@@ -400,7 +414,7 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
  * of the first AUX event's user page, and how context switches reach the
  * file (the sideband event has context_switch set: CPU-wide switch
  * records when every task of a CPU is traced, the traced task's own
- * otherwise). No address filter is given to the kernel. */
+ * otherwise), and the address filters given to the kernel. */
 static void record_info_ctx(const struct hwt_session *s,
 			    const struct hwt_session_opts *so,
 			    struct hwt_record_info_ctx *ctx)
@@ -417,6 +431,7 @@ static void record_info_ctx(const struct hwt_session *s,
 	}
 	if (so->sideband)
 		ctx->sched_switch = so->per_thread || so->pid > 0 ? 2 : 3;
+	ctx->filter = so->aux_filter && *so->aux_filter ? so->aux_filter : NULL;
 }
 
 static long now_ms(void)
@@ -448,6 +463,7 @@ int cmd_record(int argc, char **argv)
 	long next_snap = 0;
 	uint64_t round_mark = 0;
 	bool plan_built = false;
+	char filter[4096];
 
 	/* sw_branch has no PMU: it steps the program itself. */
 	if (cli_record_is_sw_branch(argc, argv))
@@ -527,6 +543,12 @@ int cmd_record(int argc, char **argv)
 			snprintf(key, sizeof(key), "%s:sink", be ? be : "cs_etm");
 			ret = hwt_profile_set_from(profile, key, o.sink, "--sink");
 		}
+		if (!ret && o.filter) {
+			char key[96];
+			const char *be = hwt_profile_get(profile, "session:backend");
+			snprintf(key, sizeof(key), "%s:filter", be ? be : "intel_pt");
+			ret = hwt_profile_set_from(profile, key, o.filter, "--filter");
+		}
 		if (!ret && o.snapshot)
 			ret = hwt_profile_set_from(profile, "session:mode", "snapshot",
 						   "-S");
@@ -550,6 +572,11 @@ int cmd_record(int argc, char **argv)
 		if (ret < 0)
 			goto fail;
 		plan_built = true;
+		/* Symbols without @ FILE are the command's. */
+		if ((ret = hwt_addr_filter_resolve(plan.filter, o.argv[0], filter,
+						   sizeof(filter), NULL)) < 0)
+			goto fail;
+		so.aux_filter = filter;
 		so.os = os;
 		if (plan.mode == HWT_MODE_SAMPLE &&
 		    (ret = cli_sample_session(profile, &plan, &so)) < 0)

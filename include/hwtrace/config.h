@@ -155,8 +155,9 @@ struct hwt_event_plan {
 	uint32_t sink_id;
 	bool sink_is_trbe;
 	char sink_reason[512];
-	/* Address filters to hand to PERF_EVENT_IOC_SET_FILTER, checked
-	 * against nr_addr_filters but not resolved ("" when none). */
+	/* Address filters as given, checked against nr_addr_filters but not
+	 * resolved ("" when none); hwt_addr_filter_resolve turns them into
+	 * the string for PERF_EVENT_IOC_SET_FILTER. */
 	char filter[512];
 	size_t nfilters;
 	char output[512];        /* session:output, default "perf.data" */

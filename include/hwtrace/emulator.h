@@ -117,6 +117,16 @@ HWT_API int hwt_emu_set_aux_alignment(struct hwt_emu *emu,
  * without a usable TSC. */
 HWT_API int hwt_emu_set_time_conv(struct hwt_emu *emu, bool publish);
 
+/* The address filters last set with PERF_EVENT_IOC_SET_FILTER on the AUX
+ * event of @cpu (-1: the per-thread event), copied into @buf ("" when
+ * none). The emulated kernel refuses them (EINVAL) on an event that is not
+ * an AUX PMU's and when they have more ranges than the fixture's
+ * nr_addr_filters (a fixture PMU without that file has none; a PMU of
+ * hwt_emu_add_pmu has no limit). HWT_ERR_NOENT when no AUX event was
+ * opened on @cpu. */
+HWT_API int hwt_emu_event_filter(struct hwt_emu *emu, int cpu, char *buf,
+				 size_t size);
+
 /* Declares an AUX PMU with perf type @type besides those of the sysfs
  * fixture. @name is copied. */
 HWT_API int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name,

@@ -73,6 +73,11 @@ struct hwt_session_opts {
 	bool aux_sample;
 	struct perf_event_attr sample_attr;
 	const char *sample_name;
+	/* Address filters in the kernel's syntax (hwt_addr_filter_resolve's
+	 * output; borrowed, read only by hwt_session_open), set on each AUX event with
+	 * PERF_EVENT_IOC_SET_FILTER after it is opened and before it is
+	 * enabled; NULL or "": none. */
+	const char *aux_filter;
 };
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */
