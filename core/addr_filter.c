@@ -242,7 +242,9 @@ static int resolve_one(char *text, const char *default_file, char *out,
 	if (!*src || strpbrk(src, " \t"))
 		return hwt_error(HWT_ERR_CONFIG, "filter \"%s\": want one symbol "
 				 "or address after %.*s", quoted, (int)alen, text);
-	if (!file)
+	/* As perf: a number without @ FILE is a kernel address; only a
+	 * symbol falls back to the command's executable. */
+	if (!file && !isdigit((unsigned char)*src))
 		file = (char *)default_file;
 	if (file) {
 		int ret = find_file(quoted, file, abs);

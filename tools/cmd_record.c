@@ -52,7 +52,7 @@ static void usage(FILE *out)
 		"      --sink NAME       CoreSight sink (like cs_etm/@NAME/)\n"
 		"      --filter F        address filters, as perf's: filter|start|stop|\n"
 		"                        tracestop SYM|ADDR[/SIZE] [@ FILE], separated by\n"
-		"                        commas; FILE defaults to CMD\n"
+		"                        commas; a symbol's FILE defaults to CMD\n"
 		"  -S[SIZE], --snapshot  snapshot mode: the AUX buffer overwrites; copy it\n"
 		"                        on SIGUSR2, a control-FIFO `snapshot`, each\n"
 		"                        --snapshot-interval, and with -S e at exit\n"

@@ -9,8 +9,8 @@
  * range executes). SYM_OR_ADDR is a symbol of FILE's .symtab or .dynsym
  * or a number (0x for hex). A symbol becomes its file offset, and for
  * filter and tracestop without /SIZE its size covers the whole symbol.
- * FILE defaults to the workload's executable; without either, the
- * address is the kernel's (no symbols are looked up in the kernel).
+ * Without @ FILE a symbol is the workload's executable's, and a number
+ * is a kernel address (kernel symbols are not looked up).
  *
  * Output, as perf writes it: each filter as
  *     filter 0xADDR/0xSIZE@/abs/path    (filter, tracestop, or a /SIZE)

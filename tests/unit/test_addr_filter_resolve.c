@@ -109,7 +109,8 @@ static void every_action_in_the_kernels_words(void)
 }
 
 /* Without @ FILE a symbol is the workload's; a bare name is found in
- * PATH as exec finds it. A bare address without a file is the kernel's. */
+ * PATH as exec finds it. An address without @ FILE is the kernel's, even
+ * with a workload, as perf takes it. */
 static void the_workload_is_the_default_file(void)
 {
 	char out[1024], want[1024], dir[512], path[8192];
@@ -136,6 +137,12 @@ static void the_workload_is_the_default_file(void)
 	CHECK_INT(hwt_addr_filter_resolve("filter 0xffffffff81000000/0x100", NULL,
 					  out, sizeof(out), NULL), 0);
 	CHECK_STR(out, "filter 0xffffffff81000000/0x100");
+	snprintf(want, sizeof(want), "filter 0xffffffff81000000/0x100,start 0x%"
+		 PRIx64 "@%s", off, prog);
+	CHECK_INT(hwt_addr_filter_resolve("filter 0xffffffff81000000/0x100\n"
+					  "start filtered_work", prog, out,
+					  sizeof(out), NULL), 0);
+	CHECK_STR(out, want);
 	CHECK_INT(hwt_addr_filter_resolve("", NULL, out, sizeof(out), NULL), 0);
 	CHECK_STR(out, "");
 }
