@@ -252,7 +252,7 @@ static int resolve_one(char *text, const char *default_file, char *out,
 			return ret;
 	}
 	if (!parse_number(src, &addr)) {
-		uint64_t sym_size;
+		uint64_t sym_size = 0;
 		int ret;
 
 		if (!file)
