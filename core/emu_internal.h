@@ -18,17 +18,24 @@ struct emu_item {
 	const uint8_t *data;   /* AUX: borrowed; RECORD: owned copy */
 	uint64_t len;          /* AUX: bytes per repeat; RECORD: record size */
 	uint64_t repeat;
+	bool owned;            /* AUX bytes copied by a live push */
 };
 
 struct emu_event;
 
 struct emu_stream {
 	int cpu;
+	/* -1: the stream of @cpu; else (cpu -1) the stream of the
+	 * per-thread event opened for this task. */
+	int key_tid;
 	struct emu_item *items;
 	size_t nitems, cap;
 	uint64_t id;
 	int pid, tid;
 	bool id_set, task_set, has_itrace_start;
+	/* A live source: more may be pushed while it produces; it ends when
+	 * closed (and drained). */
+	bool live, closed;
 	/* Producer progress. */
 	size_t item;
 	uint64_t item_off;
@@ -118,6 +125,8 @@ void hwt_emu_wake(struct emu_event *ev);
 /* emu_kernel.c */
 struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 				      bool create);
+struct emu_stream *hwt_emu_stream_at(struct hwt_emu *emu, int cpu, int tid,
+				     bool create);
 
 /* emu_sample.c: a sampling event in an AUX event's group whose samples
  * carry the last aux_sample_size bytes the producer wrote. Opens it

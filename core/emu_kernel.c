@@ -28,10 +28,18 @@ static struct emu_event *find_event(struct hwt_emu *emu, int fd)
 struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 				      bool create)
 {
+	return hwt_emu_stream_at(emu, cpu, -1, create);
+}
+
+struct emu_stream *hwt_emu_stream_at(struct hwt_emu *emu, int cpu, int tid,
+				     bool create)
+{
 	struct emu_stream *s;
 
+	if (tid != -1)
+		cpu = -1;
 	for (size_t i = 0; i < emu->nstreams; i++)
-		if (emu->streams[i]->cpu == cpu)
+		if (emu->streams[i]->cpu == cpu && emu->streams[i]->key_tid == tid)
 			return emu->streams[i];
 	if (!create)
 		return NULL;
@@ -47,8 +55,9 @@ struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 	if (!s)
 		return NULL;
 	s->cpu = cpu;
-	s->pid = -1;
-	s->tid = -1;
+	s->key_tid = tid;
+	s->pid = tid;
+	s->tid = tid;
 	emu->streams[emu->nstreams++] = s;
 	return s;
 }
@@ -171,8 +180,13 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	pthread_mutex_lock(&emu->lock);
 	ev->id = emu->next_id++;
 	if (aux) {
-		ev->stream = hwt_emu_stream_get(emu, cpu, false);
-		if (!ev->stream && cpu == -1 && emu->nstreams)
+		ev->stream = NULL;
+		if (cpu == -1 && pid != -1)
+			ev->stream = hwt_emu_stream_at(emu, -1, pid, false);
+		if (!ev->stream)
+			ev->stream = hwt_emu_stream_get(emu, cpu, false);
+		if (!ev->stream && cpu == -1 && emu->nstreams &&
+		    emu->streams[0]->key_tid == -1)
 			ev->stream = emu->streams[0];
 		if (ev->stream && ev->stream->ev)
 			ev->stream = NULL; /* already served */
@@ -564,7 +578,7 @@ void hwt_emu_free(struct hwt_emu *emu)
 	for (size_t i = 0; i < emu->nstreams; i++) {
 		struct emu_stream *s = emu->streams[i];
 		for (size_t j = 0; j < s->nitems; j++)
-			if (s->items[j].kind == EMU_ITEM_RECORD)
+			if (s->items[j].kind == EMU_ITEM_RECORD || s->items[j].owned)
 				free((void *)s->items[j].data);
 		free(s->items);
 		free(s->segs);
@@ -609,18 +623,27 @@ int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name, uint32_t type)
 	return ret;
 }
 
-static int push_item(struct hwt_emu *emu, int cpu, struct emu_item item)
+static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
+			struct emu_item item, bool live)
 {
 	struct emu_stream *s;
 	int ret = 0;
 
 	pthread_mutex_lock(&emu->lock);
-	s = hwt_emu_stream_get(emu, cpu, true);
+	s = hwt_emu_stream_at(emu, cpu, tid, true);
 	if (!s) {
 		ret = hwt_error(HWT_ERR_NOMEM, "no memory for an emulator stream");
 		goto out;
 	}
-	if (s->ev) {
+	if (live && s->closed) {
+		ret = hwt_error(HWT_ERR_INVAL,
+				"emulator stream of cpu %d, task %d is closed", cpu,
+				tid);
+		goto out;
+	}
+	if (live)
+		s->live = true;
+	if (s->ev && !live) {
 		ret = hwt_error(HWT_ERR_BUSY,
 				"emulator stream of cpu %d is already producing", cpu);
 		goto out;
@@ -641,25 +664,117 @@ static int push_item(struct hwt_emu *emu, int cpu, struct emu_item item)
 	else if (((const struct perf_event_header *)item.data)->type ==
 		 PERF_RECORD_ITRACE_START)
 		s->has_itrace_start = true;
+	/* Wake a producer waiting for its live source. */
+	if (live)
+		pthread_cond_broadcast(&emu->cond);
 out:
 	pthread_mutex_unlock(&emu->lock);
 	return ret;
 }
 
+static int push_item(struct hwt_emu *emu, int cpu, struct emu_item item)
+{
+	return push_item_at(emu, cpu, -1, item, false);
+}
+
 int hwt_emu_stream_aux(struct hwt_emu *emu, int cpu, const void *data,
 		       uint64_t len, uint64_t repeat)
 {
-	struct emu_item item = {EMU_ITEM_AUX, data, len, repeat ? repeat : 1};
+	struct emu_item item = {EMU_ITEM_AUX, data, len, repeat ? repeat : 1, false};
 
 	if (!len)
 		return 0;
 	return push_item(emu, cpu, item);
 }
 
+static int copy_record(const void *record, struct emu_item *item)
+{
+	const struct perf_event_header *h = record;
+	uint8_t *copy;
+
+	if (h->size < sizeof(*h) || h->size % 8)
+		return hwt_error(HWT_ERR_FORMAT,
+				 "emulator: record of type %u has size %u", h->type,
+				 h->size);
+	copy = malloc(h->size);
+	if (!copy)
+		return hwt_error(HWT_ERR_NOMEM, "no memory for an emulator record");
+	memcpy(copy, record, h->size);
+	*item = (struct emu_item){EMU_ITEM_RECORD, copy, h->size, 1, false};
+	return 0;
+}
+
+int hwt_emu_stream_push_aux(struct hwt_emu *emu, int cpu, int tid,
+			    const void *data, uint64_t len)
+{
+	struct emu_item item = {EMU_ITEM_AUX, NULL, len, 1, true};
+	uint8_t *copy;
+	int ret;
+
+	if (!len)
+		return 0;
+	copy = malloc(len);
+	if (!copy)
+		return hwt_error(HWT_ERR_NOMEM, "no memory for emulator trace bytes");
+	memcpy(copy, data, len);
+	item.data = copy;
+	ret = push_item_at(emu, cpu, tid, item, true);
+	if (ret < 0)
+		free(copy);
+	return ret;
+}
+
+int hwt_emu_stream_push_record(struct hwt_emu *emu, int cpu, int tid,
+			       const void *record)
+{
+	struct emu_item item;
+	int ret = copy_record(record, &item);
+
+	if (ret < 0)
+		return ret;
+	ret = push_item_at(emu, cpu, tid, item, true);
+	if (ret < 0)
+		free((void *)item.data);
+	return ret;
+}
+
+int hwt_emu_stream_close(struct hwt_emu *emu, int cpu, int tid)
+{
+	struct emu_stream *s;
+
+	pthread_mutex_lock(&emu->lock);
+	s = hwt_emu_stream_at(emu, cpu, tid, true);
+	if (s) {
+		s->live = true;
+		s->closed = true;
+		pthread_cond_broadcast(&emu->cond);
+	}
+	pthread_mutex_unlock(&emu->lock);
+	return s ? 0 : hwt_error(HWT_ERR_NOMEM, "no memory for an emulator stream");
+}
+
+int hwt_emu_stream_set_thread(struct hwt_emu *emu, int pid, int tid,
+			      uint64_t id)
+{
+	struct emu_stream *s;
+
+	pthread_mutex_lock(&emu->lock);
+	s = hwt_emu_stream_at(emu, -1, tid, true);
+	if (s) {
+		s->pid = pid;
+		s->tid = tid;
+		s->task_set = true;
+		s->id = id;
+		s->id_set = true;
+	}
+	pthread_mutex_unlock(&emu->lock);
+	return s ? 0 : hwt_error(HWT_ERR_NOMEM, "no memory for an emulator stream");
+}
+
 int hwt_emu_stream_record(struct hwt_emu *emu, int cpu, const void *record)
 {
 	const struct perf_event_header *h = record;
-	struct emu_item item = {EMU_ITEM_RECORD, NULL, h->size, 1};
+	struct emu_item item = {EMU_ITEM_RECORD, NULL, h->size, 1, false};
 	uint8_t *copy;
 	int ret;
 
@@ -710,10 +825,16 @@ int hwt_emu_stream_set_task(struct hwt_emu *emu, int cpu, int pid, int tid)
 int hwt_emu_stream_stats(struct hwt_emu *emu, int cpu,
 			 struct hwt_emu_stats *stats)
 {
+	return hwt_emu_stream_stats_at(emu, cpu, -1, stats);
+}
+
+int hwt_emu_stream_stats_at(struct hwt_emu *emu, int cpu, int tid,
+			    struct hwt_emu_stats *stats)
+{
 	struct emu_stream *s;
 
 	pthread_mutex_lock(&emu->lock);
-	s = hwt_emu_stream_get(emu, cpu, false);
+	s = hwt_emu_stream_at(emu, cpu, tid, false);
 	if (s)
 		*stats = s->st;
 	pthread_mutex_unlock(&emu->lock);

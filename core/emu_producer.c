@@ -357,6 +357,12 @@ void *hwt_emu_producer_main(void *arg)
 		uint64_t n, remain;
 		bool yield;
 
+		if (s->item >= s->nitems && s->live && !s->closed) {
+			/* A live source that has produced all it was given:
+			 * wait for its producer to push more or close it. */
+			pthread_cond_wait(&emu->cond, &emu->lock);
+			continue;
+		}
 		if (s->item >= s->nitems) {
 			/* The kernel reports lost records with the next record
 			 * that fits: wait for room to say how many were lost. */

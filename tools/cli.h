@@ -4,6 +4,7 @@
 #define HWT_TOOLS_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes. */
@@ -34,6 +35,18 @@ int cli_wants_help(int argc, char **argv);
  * record command line names the sw_branch event, and its handler. */
 bool cli_record_is_sw_branch(int argc, char **argv);
 int cmd_record_sw_branch(int argc, char **argv);
+
+/* hwtrace record's -m DATA_PAGES[,AUX_PAGES]; -1 when malformed. */
+int cli_parse_pages(const char *arg, uint32_t *data, uint32_t *aux);
+/* hwtrace record's closing lines: per CPU or thread, what was captured
+ * and every loss; @trace (the emulated trace unit's counters of each
+ * ring) and @filters (each ring's emulated address filters) may be NULL,
+ * and so may their entries. */
+struct hwt_capture_stats;
+struct hwt_emu_stats;
+void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
+			     const struct hwt_emu_stats *const *trace,
+			     const char *const *filters);
 
 /* hwtrace record --aux-sample (tools/cmd_record_sample.c). */
 struct hwt_profile;

@@ -90,51 +90,6 @@ static void usage(FILE *out)
 		"Exit status: 0 captured, 1 runtime error, 2 usage error.\n");
 }
 
-struct writer_sink {
-	struct hwt_pd_writer *w;
-	uint8_t *bounce;
-	size_t bounce_len;
-};
-
-static int sink_record(void *ctx, const struct perf_event_header *h)
-{
-	return hwt_pd_writer_record(((struct writer_sink *)ctx)->w, h);
-}
-
-/* A read that wrapped the ring is written as two AUXTRACE records with
- * consecutive offsets, straight from the ring. The first span ends on the
- * ring's end and starts on an 8-byte boundary (the session consumes whole
- * words), so it needs no padding and the stream stays contiguous. */
-static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
-		    const void *d1, uint64_t l1, const void *d2)
-{
-	struct writer_sink *ws = ctx;
-	struct hwt_pd_auxtrace second = *hdr;
-	struct hwt_pd_auxtrace first = *hdr;
-	int err;
-
-	if (!d2)
-		return hwt_pd_writer_auxtrace(ws->w, hdr, d1);
-	if (l1 % 8) {
-		/* Not expected; keep the stream exact with one copy. */
-		if (ws->bounce_len < hdr->size) {
-			uint8_t *n = realloc(ws->bounce, hdr->size);
-			if (!n)
-				return hwt_error(HWT_ERR_NOMEM, "no memory for AUX data");
-			ws->bounce = n;
-			ws->bounce_len = hdr->size;
-		}
-		memcpy(ws->bounce, d1, l1);
-		memcpy(ws->bounce + l1, d2, hdr->size - l1);
-		return hwt_pd_writer_auxtrace(ws->w, hdr, ws->bounce);
-	}
-	first.size = l1;
-	second.size = hdr->size - l1;
-	second.offset = hdr->offset + l1;
-	err = hwt_pd_writer_auxtrace(ws->w, &first, d1);
-	return err < 0 ? err : hwt_pd_writer_auxtrace(ws->w, &second, d2);
-}
-
 struct opts {
 	const char *profile, *event, *sink, *output, *control, *emulate;
 	const char *sysfs, *emulate_trace;
@@ -152,20 +107,6 @@ struct opts {
 	uint32_t data_pages, aux_pages;
 	char **argv;
 };
-
-static int parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
-{
-	char *end;
-	unsigned long d = strtoul(arg, &end, 0), a = 0;
-
-	if (*end == ',')
-		a = strtoul(end + 1, &end, 0);
-	if (*end)
-		return -1;
-	*data = (uint32_t)d;
-	*aux = (uint32_t)a;
-	return 0;
-}
 
 static int parse(int argc, char **argv, struct opts *o)
 {
@@ -231,7 +172,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			snap_arg = optarg;
 			break;
 		case 'm':
-			if (parse_pages(optarg, &o->data_pages, &o->aux_pages))
+			if (cli_parse_pages(optarg, &o->data_pages, &o->aux_pages))
 				return cli_usage_error("record", "-m %s: expected "
 						       "DATA_PAGES,AUX_PAGES", optarg);
 			break;
@@ -299,47 +240,85 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void print_stats(struct hwt_session *s, struct hwt_emu *emu)
+int cli_parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
 {
-	size_t n = hwt_session_nr_rings(s);
-	struct hwt_capture_stats first;
-	char filter[4096];
+	char *end;
+	unsigned long d = strtoul(arg, &end, 0), a = 0;
 
+	if (*end == ',')
+		a = strtoul(end + 1, &end, 0);
+	if (*end)
+		return -1;
+	*data = (uint32_t)d;
+	*aux = (uint32_t)a;
+	return 0;
+}
+
+void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
+			     const struct hwt_emu_stats *const *trace,
+			     const char *const *filters)
+{
 	fprintf(stderr, "hwtrace record: per %s:\n",
-		n && hwt_session_stats(s, 0, &first) == 0 && first.cpu < 0 ?
-			"thread" : "CPU");
+		n && rings[0].cpu < 0 ? "thread" : "CPU");
 	for (size_t i = 0; i < n; i++) {
-		struct hwt_capture_stats st;
-		struct hwt_emu_stats es;
-		if (hwt_session_stats(s, i, &st) < 0)
-			continue;
-		if (st.cpu >= 0)
-			fprintf(stderr, "  cpu %d:", st.cpu);
+		const struct hwt_capture_stats *st = &rings[i];
+		if (st->cpu >= 0)
+			fprintf(stderr, "  cpu %d:", st->cpu);
 		else
 			fprintf(stderr, "  thread:");
 		fprintf(stderr, " %" PRIu64 " bytes captured in %" PRIu64
-			" chunks, %" PRIu64 " wakeups", st.aux_bytes, st.aux_chunks,
-			st.wakeups);
-		if (st.snapshots)
+			" chunks, %" PRIu64 " wakeups", st->aux_bytes, st->aux_chunks,
+			st->wakeups);
+		if (st->snapshots)
 			fprintf(stderr, ", %" PRIu64 " snapshots (%" PRIu64 " wrapped)",
-				st.snapshots, st.snapshot_wraps);
+				st->snapshots, st->snapshot_wraps);
 		fprintf(stderr, "\n    lost: %" PRIu64 " truncated (buffer full, "
 			"%" PRIu64 " re-enabled), %" PRIu64 " collisions, %" PRIu64
 			" partial, %" PRIu64 " records in %" PRIu64 " LOST events",
-			st.truncated, st.reenables, st.collision, st.partial,
-			st.lost_records, st.lost_events);
-		if (emu && hwt_emu_stream_stats(emu, st.cpu, &es) == 0)
+			st->truncated, st->reenables, st->collision, st->partial,
+			st->lost_records, st->lost_events);
+		if (trace && trace[i])
 			fprintf(stderr, ", %" PRIu64 " trace bytes dropped (of %" PRIu64
-				" produced)", es.dropped, es.produced);
-		if (st.unmatched)
+				" produced)", trace[i]->dropped, trace[i]->produced);
+		if (st->unmatched)
 			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
-				st.unmatched);
+				st->unmatched);
 		fprintf(stderr, "\n");
-		if (emu && hwt_emu_event_filter(emu, st.cpu, filter,
-						sizeof(filter)) == 0 && filter[0])
+		if (filters && filters[i] && filters[i][0])
 			fprintf(stderr, "    emulated kernel's address filters: %s\n",
-				filter);
+				filters[i]);
 	}
+}
+
+static void print_stats(struct hwt_session *s, struct hwt_emu *emu)
+{
+	size_t n = hwt_session_nr_rings(s), got = 0;
+	struct hwt_capture_stats *rings = calloc(n ? n : 1, sizeof(*rings));
+	struct hwt_emu_stats *trace = calloc(n ? n : 1, sizeof(*trace));
+	char (*filter)[4096] = calloc(n ? n : 1, sizeof(*filter));
+	const char **filters = calloc(n ? n : 1, sizeof(*filters));
+	const struct hwt_emu_stats **traced = calloc(n ? n : 1, sizeof(*traced));
+
+	if (!rings || !trace || !filter || !filters || !traced)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (hwt_session_stats(s, i, &rings[got]) < 0)
+			continue;
+		if (emu && hwt_emu_stream_stats(emu, rings[got].cpu,
+						&trace[got]) == 0)
+			traced[got] = &trace[got];
+		if (emu && hwt_emu_event_filter(emu, rings[got].cpu, filter[got],
+						sizeof(filter[got])) == 0)
+			filters[got] = filter[got];
+		got++;
+	}
+	cli_print_capture_stats(rings, got, traced, filters);
+out:
+	free(traced);
+	free(rings);
+	free(trace);
+	free(filter);
+	free(filters);
 }
 
 /* Copies the string features a decoder may want from the capture. */
@@ -454,7 +433,8 @@ int cmd_record(int argc, char **argv)
 	struct hwt_session *s = NULL;
 	struct hwt_workload *wl = NULL;
 	struct hwt_control *ctl = NULL;
-	struct writer_sink ws = {0};
+	struct hwt_pd_writer *w = NULL;
+	struct hwt_writer_sink *wsink = NULL;
 	uint8_t *trace = NULL;
 	size_t trace_len = 0;
 	int *cpus = NULL;
@@ -636,7 +616,7 @@ int cmd_record(int argc, char **argv)
 				goto fail;
 		}
 	}
-	if ((ret = hwt_pd_writer_open(o.output, &ws.w)) < 0)
+	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
 	{
 		/* perf's cmdline feature: the arguments joined by NULs. */
@@ -649,11 +629,13 @@ int cmd_record(int argc, char **argv)
 			size_t at = (size_t)sprintf(cmdline, "hwtrace") + 1;
 			for (int i = 0; i < argc; i++)
 				at += (size_t)sprintf(cmdline + at, "%s", argv[i]) + 1;
-			hwt_pd_writer_set_feature(ws.w, HWT_PD_FEAT_CMDLINE, cmdline, at);
+			hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, at);
 			free(cmdline);
 		}
 	}
-	so.sink = (struct hwt_capture_sink){&ws, sink_record, sink_aux};
+	if ((ret = hwt_writer_sink_new(w, false, &wsink)) < 0)
+		goto fail;
+	so.sink = hwt_writer_sink_get(wsink);
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
 		goto fail;
 
@@ -662,7 +644,7 @@ int cmd_record(int argc, char **argv)
 		/* The capture's events, ids and layouts, unchanged: its
 		 * sideband records are replayed as they were. */
 		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++)
-			ret = hwt_pd_writer_add_attr(ws.w, &rp.attrs[i], rp.ids[i],
+			ret = hwt_pd_writer_add_attr(w, &rp.attrs[i], rp.ids[i],
 						     rp.nids[i], rp.names[i]);
 		/* AUX sampling: the sampling event the replay added. */
 		for (size_t i = 1; so.aux_sample && ret >= 0; i++) {
@@ -672,14 +654,14 @@ int cmd_record(int argc, char **argv)
 			const char *name;
 			if (hwt_session_attr(s, i, &a, &ids, &nids, &name) < 0)
 				break;
-			ret = hwt_pd_writer_add_attr(ws.w, a, ids, nids, name);
+			ret = hwt_pd_writer_add_attr(w, a, ids, nids, name);
 		}
 		if (ret >= 0)
-			ret = hwt_pd_writer_record(ws.w, rp.auxtrace_info);
+			ret = hwt_pd_writer_record(w, rp.auxtrace_info);
 		if (ret >= 0 && rp.time_conv)
-			ret = hwt_pd_writer_record(ws.w, rp.time_conv);
+			ret = hwt_pd_writer_record(w, rp.time_conv);
 		if (ret >= 0)
-			copy_features(o.emulate, ws.w);
+			copy_features(o.emulate, w);
 	} else {
 		uint64_t priv[512];
 		const struct perf_event_attr *a;
@@ -689,7 +671,7 @@ int cmd_record(int argc, char **argv)
 		int nw = HWT_ERR_NOSUP;
 		for (size_t i = 0; ret >= 0 &&
 				   hwt_session_attr(s, i, &a, &ids, &nids, &name) == 0; i++)
-			ret = hwt_pd_writer_add_attr(ws.w, a, ids, nids, name);
+			ret = hwt_pd_writer_add_attr(w, a, ids, nids, name);
 		if (ret >= 0 && plan.backend && plan.backend->record) {
 			const struct hwt_record_ops *rops = plan.backend->record;
 			const struct hwt_os *ios = so.os ? so.os : hwt_os_linux();
@@ -719,14 +701,14 @@ int cmd_record(int argc, char **argv)
 				memcpy(rec, &h, sizeof(h));
 				((uint32_t *)rec)[2] = plan.backend->auxtrace_type;
 				memcpy(rec + 2, priv, (size_t)nw * 8);
-				ret = hwt_pd_writer_record(ws.w, rec);
+				ret = hwt_pd_writer_record(w, rec);
 				free(rec);
 			}
 		}
 		if (ret >= 0) {
 			struct hwt_pd_time_conv tc;
 			if (hwt_session_time_conv(s, &tc) == 0)
-				ret = hwt_pd_writer_time_conv(ws.w, &tc);
+				ret = hwt_pd_writer_time_conv(w, &tc);
 		}
 	}
 	if (ret < 0)
@@ -749,13 +731,13 @@ int cmd_record(int argc, char **argv)
 		/* As perf record: a round marker after each pass over the
 		 * rings that wrote something, so readers can sort by time
 		 * one round at a time. */
-		if (hwt_pd_writer_data_size(ws.w) != round_mark) {
-			int e = hwt_pd_writer_finished_round(ws.w);
+		if (hwt_pd_writer_data_size(w) != round_mark) {
+			int e = hwt_pd_writer_finished_round(w);
 			if (e < 0) {
 				ret = e;
 				goto fail;
 			}
-			round_mark = hwt_pd_writer_data_size(ws.w);
+			round_mark = hwt_pd_writer_data_size(w);
 		}
 		if (ret == 1)
 			break;
@@ -789,8 +771,8 @@ int cmd_record(int argc, char **argv)
 	if ((ret = hwt_session_stop(s)) < 0)
 		goto fail;
 	print_stats(s, emu);
-	ret = hwt_pd_writer_close(ws.w);
-	ws.w = NULL;
+	ret = hwt_pd_writer_close(w);
+	w = NULL;
 	if (ret < 0)
 		goto fail;
 	fprintf(stderr, "hwtrace record: wrote %s\n", o.output);
@@ -799,8 +781,8 @@ int cmd_record(int argc, char **argv)
 fail:
 	status = cli_report(ret);
 out:
-	if (ws.w)
-		hwt_pd_writer_close(ws.w);
+	if (w)
+		hwt_pd_writer_close(w);
 	hwt_session_free(s);
 	hwt_control_free(ctl);
 	hwt_workload_free(wl);
@@ -810,7 +792,7 @@ out:
 	hwt_pmu_list_free(pmus);
 	hwt_profile_free(profile);
 	free(cpus);
-	free(ws.bounce);
+	hwt_writer_sink_free(wsink);
 	free(trace);
 	return status;
 }

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
+#include "hwtrace/session.h"
 #include "hwtrace/swbranch.h"
 
 static const char *event_arg(int argc, char **argv, int *i)
@@ -43,7 +45,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
-		"[--filter F]\n                      [--max N] [-o FILE] -- CMD "
+		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE] -- CMD "
 		"[ARGS]\n\n"
 		"Records the branches of CMD without trace hardware, by stepping "
 		"it under\nptrace, into a perf.data file of Intel BTS records "
@@ -61,6 +63,9 @@ static void usage(FILE *out)
 		"FILE]' traces\n                  one call of SYM until it "
 		"returns; 'start SYM, stop SYM'\n"
 		"  --max N         stop after N instructions\n"
+		"  -m, --mmap-pages DATA[,AUX]  the capture session's ring sizes in "
+		"pages\n                  (powers of two; the emulated trace unit "
+		"writes at most\n                  half the AUX ring at a time)\n"
 		"  -o, --output FILE  output file (default perf.data)\n"
 		"  -q, --quiet     the program's output goes to /dev/null\n");
 }
@@ -85,7 +90,12 @@ int cmd_record_sw_branch(int argc, char **argv)
 		}
 		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
 			o.output = argv[++i];
-		else if (!strcmp(a, "--start") && i + 1 < argc)
+		else if ((!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) &&
+			 i + 1 < argc) {
+			if (cli_parse_pages(argv[++i], &o.data_pages, &o.aux_pages))
+				return cli_usage_error("record", "-m %s: expected "
+						       "DATA_PAGES,AUX_PAGES", argv[i]);
+		} else if (!strcmp(a, "--start") && i + 1 < argc)
 			o.start = argv[++i];
 		else if (!strcmp(a, "--stop") && i + 1 < argc)
 			o.stop = argv[++i];
@@ -103,7 +113,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 		else if (a[0] == '-')
 			return cli_usage_error("record", "%s does not apply to "
 					       "-e sw_branch (it takes --start, "
-					       "--stop, --filter, --max, -o, -q)",
+					       "--stop, --filter, --max, -m, -o, "
+					       "-q)",
 					       a);
 		else
 			break;
@@ -115,6 +126,10 @@ int cmd_record_sw_branch(int argc, char **argv)
 	int err = hwt_swb_record(&o, &st);
 	if (err)
 		return cli_report(err);
+	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
+	for (size_t r = 0; r < st.nrings; r++)
+		trace[r] = &st.trace[r];
+	cli_print_capture_stats(st.rings, st.nrings, trace, NULL);
 	double secs = st.elapsed_ns / 1e9;
 	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
 		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "

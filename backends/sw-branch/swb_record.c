@@ -1,9 +1,14 @@
-/* sw_branch captures as perf.data: the stepping engine's BTS records
- * become AUXTRACE buffers (each announced by a PERF_RECORD_AUX) of a
- * per-thread intel_bts-style event; the sideband is what perf synthesizes
+/* sw_branch captures through the capture engine: the stepping engine is
+ * the live source of an emulated AUX PMU laid out as intel_bts (one
+ * per-thread stream per traced thread, paced so nothing is lost), and a
+ * capture session per thread reads its rings into perf.data as
+ * hwtrace record reads a kernel's. The sideband is what perf synthesizes
  * for a process at exec (COMM, MMAP2 of its executable mappings) followed
- * by what the kernel writes for a dummy event on it, and ITRACE_START. */
+ * by what the kernel writes for a dummy event on it, each record pushed
+ * into the emulated data ring; the emulated driver adds ITRACE_START and
+ * a PERF_RECORD_AUX per write. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +22,14 @@
 #include "backends/sw-branch/swb_trace.h"
 #include "backends/x86-bts/bts_format.h"
 #include "hwtrace/backend.h"
+#include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/session.h"
 
-/* The perf event type the capture declares for its trace event. There is
- * no kernel PMU behind it; the decoder matches the event by this number
- * (AUXTRACE_INFO priv[0]), as perf does. */
+/* The perf event type the capture declares for its trace event, and the
+ * emulated PMU's. There is no kernel PMU behind it; the decoder matches
+ * the event by this number (AUXTRACE_INFO priv[0]), as perf does. */
 #define SWB_PMU_TYPE 0x5357u
 /* Sample ids when the kernel gives none (no sideband event): */
 #define SWB_AUX_ID 1
@@ -30,6 +37,7 @@
 #define SWB_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_IDENTIFIER)
 #define DEFAULT_CHUNK (64u * 1024)
+#define DEFAULT_DATA_PAGES 128u
 
 struct sample_id {
 	uint32_t pid, tid;
@@ -37,26 +45,45 @@ struct sample_id {
 	uint64_t id;
 };
 
-/* One thread's BTS stream: the chunk not yet written. */
-struct swb_stream {
+/* One traced thread: the stepper's chunk not yet pushed, and the capture
+ * thread's session on its stream. */
+struct swb_thread {
 	pid_t tid;
 	uint32_t idx;
 	uint8_t *chunk;
 	size_t len;
-	uint64_t offset; /* of the chunk in the thread's AUX stream */
+	struct hwt_session *s;   /* capture thread only */
+	bool done;               /* its stream ended and was read (lock) */
+	struct swb_out *o;
 };
 
 struct swb_out {
 	struct hwt_pd_writer *w;
 	const struct hwt_swb_opts *opts;
 	pid_t pid;
-	struct swb_stream *streams;
-	size_t nstreams;
+	pid_t sb_tid;    /* whose stream sideband records go into; 0: pid's */
 	struct hwt_swb_sideband sb;   /* the kernel's sideband, when it opened */
 	bool kernel_sideband;
 	uint64_t aux_id, dummy_id;
 	struct hwt_swb_maps written;  /* executable mappings written so far */
-	size_t cap;      /* chunk size */
+	size_t cap;      /* chunk size: one write of the emulated trace unit */
+	uint32_t data_pages, aux_pages;
+	struct hwt_emu *emu;
+	struct hwt_writer_sink *wsink;
+	struct hwt_capture_sink sink;
+	/* Shared with the capture thread, under lock: */
+	pthread_mutex_t lock;
+	pthread_cond_t done_cond;     /* a thread's stream was read to its end */
+	struct swb_thread **threads;
+	size_t nthreads;
+	bool closed;                  /* every stream was closed */
+	/* The capture thread's: */
+	pthread_t capture;
+	bool capture_running;
+	bool capture_ended;           /* lock */
+	int capture_err;
+	char capture_msg[1024];
+	struct hwt_swb_stats *stats;
 };
 
 static uint64_t now_ns(void)
@@ -70,6 +97,14 @@ static void put_sid(uint8_t *p, pid_t pid, uint64_t id)
 {
 	struct sample_id s = {(uint32_t)pid, (uint32_t)pid, now_ns(), id};
 	memcpy(p, &s, sizeof(s));
+}
+
+/* A sideband record into the data ring of the main thread's stream (of
+ * a new thread's, for what led up to its start). */
+static int emit(struct swb_out *o, const void *rec)
+{
+	return hwt_emu_stream_push_record(o->emu, -1,
+					  o->sb_tid ? o->sb_tid : o->pid, rec);
 }
 
 /* The AUXTRACE_INFO of perf's intel_bts: pmu type, time conversion (here
@@ -120,7 +155,7 @@ static int write_comm(struct swb_out *o, pid_t pid, const char *exe)
 	memcpy(rec + sizeof(*h), ids, 8);
 	memcpy(rec + sizeof(*h) + 8, name, strnlen(name, 15));
 	put_sid(rec + sizeof(*h) + 24, pid, o->dummy_id);
-	return hwt_pd_writer_record(o->w, rec);
+	return emit(o, rec);
 }
 
 static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m,
@@ -155,22 +190,7 @@ static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m
 	put_sid(p, pid, o->dummy_id);
 	p += sizeof(struct sample_id);
 	h->size = (uint16_t)(p - rec);
-	return hwt_pd_writer_record(o->w, rec);
-}
-
-static int write_itrace_start(struct swb_out *o, pid_t pid, pid_t tid)
-{
-	uint8_t rec[sizeof(struct perf_event_header) + 8 + sizeof(struct sample_id)];
-	struct perf_event_header *h = (void *)rec;
-	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)tid};
-	struct sample_id s = {(uint32_t)pid, (uint32_t)tid, now_ns(), o->aux_id};
-
-	memset(rec, 0, sizeof(rec));
-	h->type = PERF_RECORD_ITRACE_START;
-	h->size = sizeof(rec);
-	memcpy(rec + sizeof(*h), ids, 8);
-	memcpy(rec + sizeof(*h) + 8, &s, sizeof(s));
-	return hwt_pd_writer_record(o->w, rec);
+	return emit(o, rec);
 }
 
 static bool written(const struct swb_out *o, const struct hwt_swb_map *m)
@@ -214,8 +234,7 @@ static int write_new_mappings(struct swb_out *o, pid_t pid,
 
 static int copy_record(void *arg, const struct perf_event_header *h)
 {
-	struct swb_out *o = arg;
-	return hwt_pd_writer_record(o->w, h);
+	return emit(arg, h);
 }
 
 /* The sideband the kernel wrote since the last call, or, without the
@@ -270,14 +289,217 @@ static int add_attrs(struct swb_out *o, const struct perf_event_attr *dummy)
 	return hwt_pd_writer_add_attr(o->w, dummy, &o->dummy_id, 1, "dummy:u");
 }
 
+/* Whether the capture thread has ended with an error (then the stepper
+ * stops: nothing it pushes would be written). */
+static int capture_error(struct swb_out *o)
+{
+	int err;
+
+	pthread_mutex_lock(&o->lock);
+	err = o->capture_err;
+	pthread_mutex_unlock(&o->lock);
+	return err;
+}
+
+/* The AUXTRACE buffers of thread @ctx: its own queue index, as perf
+ * numbers per-thread queues. */
+static int thread_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
+		      const void *d1, uint64_t l1, const void *d2)
+{
+	struct swb_thread *th = ctx;
+	struct hwt_pd_auxtrace h = *hdr;
+
+	h.idx = th->idx;
+	return th->o->sink.auxtrace(th->o->sink.ctx, &h, d1, l1, d2);
+}
+
+static int thread_record(void *ctx, const struct perf_event_header *h)
+{
+	struct swb_thread *th = ctx;
+	return th->o->sink.record(th->o->sink.ctx, h);
+}
+
+static int open_session(struct swb_out *o, struct swb_thread *th)
+{
+	struct hwt_session_opts so;
+	int err;
+
+	memset(&so, 0, sizeof(so));
+	so.size = sizeof(so);
+	so.os = hwt_emu_os(o->emu);
+	so.aux = true;
+	memset(&so.aux_attr, 0, sizeof(so.aux_attr));
+	so.aux_attr.size = sizeof(so.aux_attr);
+	so.aux_attr.type = SWB_PMU_TYPE;
+	so.aux_attr.sample_period = 1;
+	so.aux_attr.sample_type = SWB_SAMPLE_TYPE;
+	so.aux_attr.sample_id_all = 1;
+	so.aux_attr.exclude_kernel = 1;
+	so.aux_attr.exclude_hv = 1;
+	so.aux_attr_as_is = true;
+	so.backend = hwt_backend_for_auxtrace(HWT_AUXTRACE_INTEL_BTS);
+	so.pid = th->tid;
+	so.per_thread = true;
+	so.data_pages = o->data_pages;
+	so.aux_pages = o->aux_pages;
+	so.sink = (struct hwt_capture_sink){th, thread_record, thread_aux};
+	if ((err = hwt_session_new(&so, &th->s)) < 0)
+		return err;
+	return hwt_session_open(th->s);
+}
+
+/* The capture thread: a session per traced thread, opened as the thread
+ * appears, read until its stream ends. */
+static void *capture_main(void *arg)
+{
+	struct swb_out *o = arg;
+	int err = 0;
+
+	for (;;) {
+		bool closed, active = false;
+		size_t n;
+
+		pthread_mutex_lock(&o->lock);
+		n = o->nthreads;
+		closed = o->closed;
+		pthread_mutex_unlock(&o->lock);
+		uint64_t before = hwt_pd_writer_data_size(o->w);
+		for (size_t i = 0; i < n && !err; i++) {
+			pthread_mutex_lock(&o->lock);
+			struct swb_thread *th = o->threads[i];
+			bool done = th->done;
+			pthread_mutex_unlock(&o->lock);
+			if (done)
+				continue;
+			if (!th->s && (err = open_session(o, th)) < 0)
+				break;
+			active = true;
+			err = hwt_session_poll(th->s, n > 1 ? 2 : 20, NULL, 0);
+			if (err == 1) {
+				err = hwt_session_stop(th->s);
+				pthread_mutex_lock(&o->lock);
+				th->done = true;
+				pthread_cond_broadcast(&o->done_cond);
+				pthread_mutex_unlock(&o->lock);
+			}
+		}
+		/* As perf record: a round marker after each pass that wrote. */
+		if (!err && hwt_pd_writer_data_size(o->w) != before)
+			err = hwt_pd_writer_finished_round(o->w);
+		if (err < 0 || (closed && !active))
+			break;
+		if (!active) {
+			struct timespec ts = {0, 2000000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	pthread_mutex_lock(&o->lock);
+	if (err < 0) {
+		o->capture_err = err;
+		snprintf(o->capture_msg, sizeof(o->capture_msg), "%s", hwt_errmsg());
+	}
+	o->capture_ended = true;
+	pthread_cond_broadcast(&o->done_cond);
+	pthread_mutex_unlock(&o->lock);
+	return NULL;
+}
+
+/* The emulated trace unit writes one pushed chunk at a time, so every
+ * write (and so every AUXTRACE buffer) ends on a whole record; its AUX
+ * ring holds at least two. */
+static void size_rings(struct swb_out *o)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t aux;
+
+	o->data_pages = o->opts->data_pages ? o->opts->data_pages
+					    : DEFAULT_DATA_PAGES;
+	o->aux_pages = o->opts->aux_pages;
+	if (!o->aux_pages) {
+		o->aux_pages = 1;
+		while ((uint64_t)o->aux_pages * (uint64_t)page < 2 * o->cap)
+			o->aux_pages *= 2;
+	}
+	aux = (uint64_t)o->aux_pages * (uint64_t)page;
+	if (o->cap > aux / 2)
+		o->cap = (size_t)(aux / 2);
+	o->cap -= o->cap % HWT_BTS_RECORD_SIZE;
+	if (o->cap < 2 * HWT_BTS_RECORD_SIZE)
+		o->cap = 2 * HWT_BTS_RECORD_SIZE;
+}
+
+static int start_capture(struct swb_out *o)
+{
+	struct hwt_emu_opts eo = {
+		.size = sizeof(eo),
+		.burst = o->cap,
+		/* The stepper never waits for the reader: the emulated trace
+		 * unit does, so nothing is lost. */
+		.paced = true,
+	};
+	int err;
+
+	if ((err = hwt_emu_new(&eo, &o->emu)) < 0 ||
+	    (err = hwt_emu_add_pmu(o->emu, "sw_branch", SWB_PMU_TYPE)) < 0 ||
+	    (err = hwt_emu_set_time_conv(o->emu, false)) < 0 ||
+	    (err = hwt_emu_set_aux_alignment(o->emu, HWT_BTS_RECORD_SIZE)) < 0 ||
+	    (err = hwt_writer_sink_new(o->w, true, &o->wsink)) < 0)
+		return err;
+	o->sink = hwt_writer_sink_get(o->wsink);
+	return 0;
+}
+
+/* The stream of thread @tid; a new one gets its session in the capture
+ * thread, and the kernel's sideband up to its start (its FORK) first. */
+static int stream_of(struct swb_out *o, pid_t tid, struct swb_thread **out)
+{
+	for (size_t i = 0; i < o->nthreads; i++) {
+		if (o->threads[i]->tid == tid) {
+			*out = o->threads[i];
+			return 0;
+		}
+	}
+	struct swb_thread *th = calloc(1, sizeof(*th));
+	if (!th || !(th->chunk = malloc(o->cap))) {
+		free(th);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
+	}
+	th->tid = tid;
+	th->o = o;
+	int err = hwt_emu_stream_set_thread(o->emu, o->pid, tid, o->aux_id);
+	if (!err && tid != o->pid && o->kernel_sideband) {
+		o->sb_tid = tid;
+		err = hwt_swb_sideband_drain(&o->sb, copy_record, o);
+		o->sb_tid = 0;
+	}
+	pthread_mutex_lock(&o->lock);
+	void *n = err ? NULL : realloc(o->threads, (o->nthreads + 1) *
+				       sizeof(*o->threads));
+	if (n) {
+		o->threads = n;
+		th->idx = (uint32_t)o->nthreads;
+		o->threads[o->nthreads++] = th;
+	}
+	pthread_mutex_unlock(&o->lock);
+	if (!n) {
+		free(th->chunk);
+		free(th);
+		return err ? err : hwt_error(HWT_ERR_NOMEM,
+					     "out of memory for sw_branch");
+	}
+	*out = th;
+	return 0;
+}
+
 /* At exec: the kernel's sideband event (when this machine allows it), the
- * attributes, AUXTRACE_INFO, and the process as it is before the dynamic
- * loader runs. */
+ * attributes, AUXTRACE_INFO, the process as it is before the dynamic
+ * loader runs, and the capture of the main thread's stream. */
 static int on_exec(void *arg, pid_t pid, const char *exe,
 		   const struct hwt_swb_maps *maps)
 {
 	struct swb_out *o = arg;
 	struct perf_event_attr dummy;
+	struct swb_thread *th;
 	int err;
 
 	o->pid = pid;
@@ -294,15 +516,20 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 		o->aux_id = SWB_AUX_ID;
 	}
 	if ((err = add_attrs(o, &dummy)) || (err = write_info(o->w)) ||
-	    (err = write_comm(o, pid, exe)))
+	    (err = stream_of(o, pid, &th)) || (err = write_comm(o, pid, exe)) ||
+	    (err = write_new_mappings(o, pid, maps)))
 		return err;
-	return write_new_mappings(o, pid, maps);
+	if (pthread_create(&o->capture, NULL, capture_main, o))
+		return hwt_error(HWT_ERR_NOMEM, "sw_branch: no capture thread");
+	o->capture_running = true;
+	return 0;
 }
 
 static int on_start(void *arg, pid_t pid, const char *exe,
 		    const struct hwt_swb_maps *maps)
 {
-	return sideband(arg, pid, maps);
+	int err = capture_error(arg);
+	return err ? err : sideband(arg, pid, maps);
 }
 
 /* Code mapped while the process was stepped (dlopen), described when
@@ -321,78 +548,31 @@ static int on_end(void *arg, pid_t pid, const struct hwt_swb_maps *maps)
 }
 
 /* perf's intel_bts decoder does not look at a buffer's last 24 bytes, so
- * each buffer ends with one all-zero (padding) record, as the kernel's
+ * each write ends with one all-zero (padding) record, as the kernel's
  * driver pads its buffers with zeros. */
-static int flush_chunk(struct swb_out *o, struct swb_stream *st)
+static int flush_chunk(struct swb_out *o, struct swb_thread *th)
 {
-	if (!st->len)
+	if (!th->len)
 		return 0;
-	memset(st->chunk + st->len, 0, HWT_BTS_RECORD_SIZE);
-	st->len += HWT_BTS_RECORD_SIZE;
-	/* As the kernel reports each AUX write in the data ring. */
-	uint8_t rec[sizeof(struct perf_event_header) + 24 + sizeof(struct sample_id)];
-	struct perf_event_header *h = (void *)rec;
-	uint64_t body[3] = {st->offset, st->len, 0};
-	struct sample_id sid = {(uint32_t)o->pid, (uint32_t)st->tid, now_ns(),
-				o->aux_id};
-	memset(rec, 0, sizeof(rec));
-	h->type = PERF_RECORD_AUX;
-	h->size = sizeof(rec);
-	memcpy(rec + sizeof(*h), body, sizeof(body));
-	memcpy(rec + sizeof(*h) + sizeof(body), &sid, sizeof(sid));
-	int err = hwt_pd_writer_record(o->w, rec);
-	if (err)
-		return err;
-	struct hwt_pd_auxtrace aux = {
-		.size = st->len, .offset = st->offset, .reference = now_ns(),
-		.idx = st->idx, .tid = (uint32_t)st->tid, .cpu = (uint32_t)-1,
-	};
-	err = hwt_pd_writer_auxtrace(o->w, &aux, st->chunk);
-	st->offset += st->len;
-	st->len = 0;
-	return err;
-}
-
-/* The stream of thread @tid; a new thread's starts with ITRACE_START, as
- * the kernel writes when it starts tracing a task. */
-static int stream_of(struct swb_out *o, pid_t tid, struct swb_stream **out)
-{
-	for (size_t i = 0; i < o->nstreams; i++) {
-		if (o->streams[i].tid == tid) {
-			*out = &o->streams[i];
-			return 0;
-		}
-	}
-	void *n = realloc(o->streams, (o->nstreams + 1) * sizeof(*o->streams));
-	if (!n)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
-	o->streams = n;
-	struct swb_stream *st = &o->streams[o->nstreams];
-	memset(st, 0, sizeof(*st));
-	st->tid = tid;
-	st->idx = (uint32_t)o->nstreams;
-	st->chunk = malloc(o->cap);
-	if (!st->chunk)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
-	o->nstreams++;
-	*out = st;
-	/* Thread starts are in the kernel's sideband (FORK) up to here. */
-	int err = sideband(o, o->pid, NULL);
-	return err ? err : write_itrace_start(o, o->pid, tid);
+	memset(th->chunk + th->len, 0, HWT_BTS_RECORD_SIZE);
+	th->len += HWT_BTS_RECORD_SIZE;
+	int err = hwt_emu_stream_push_aux(o->emu, -1, th->tid, th->chunk, th->len);
+	th->len = 0;
+	return err ? err : capture_error(o);
 }
 
 static int on_record(void *arg, pid_t tid, const uint8_t *rec)
 {
 	struct swb_out *o = arg;
-	struct swb_stream *st = NULL;
-	int err = stream_of(o, tid, &st);
+	struct swb_thread *th = NULL;
+	int err = stream_of(o, tid, &th);
 
 	if (err)
 		return err;
-	memcpy(st->chunk + st->len, rec, HWT_BTS_RECORD_SIZE);
-	st->len += HWT_BTS_RECORD_SIZE;
-	if (st->len + HWT_BTS_RECORD_SIZE >= o->cap)
-		return flush_chunk(o, st);
+	memcpy(th->chunk + th->len, rec, HWT_BTS_RECORD_SIZE);
+	th->len += HWT_BTS_RECORD_SIZE;
+	if (th->len + HWT_BTS_RECORD_SIZE >= o->cap)
+		return flush_chunk(o, th);
 	return 0;
 }
 
@@ -423,20 +603,63 @@ static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opt
 		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, len);
 }
 
+/* Pushes what is left and ends every stream, one thread after the
+ * other, each read to its end before the next one's last write: the
+ * threads' last buffers are in the file in the order the threads
+ * started. */
+static int finish_capture(struct swb_out *o, int err, struct hwt_swb_stats *stats)
+{
+	for (size_t i = 0; i < o->nthreads; i++) {
+		struct swb_thread *th = o->threads[i];
+		if (!err)
+			err = flush_chunk(o, th);
+		hwt_emu_stream_close(o->emu, -1, th->tid);
+		pthread_mutex_lock(&o->lock);
+		while (!err && o->capture_running && !th->done && !o->capture_ended)
+			pthread_cond_wait(&o->done_cond, &o->lock);
+		pthread_mutex_unlock(&o->lock);
+	}
+	pthread_mutex_lock(&o->lock);
+	o->closed = true;
+	if (err && !o->capture_err)
+		o->capture_err = err; /* the capture stops too */
+	pthread_mutex_unlock(&o->lock);
+	if (o->capture_running) {
+		pthread_join(o->capture, NULL);
+		o->capture_running = false;
+	}
+	if (!err && o->capture_err) {
+		err = o->capture_err;
+		hwt_error(err, "%s", o->capture_msg);
+	}
+	for (size_t i = 0; i < o->nthreads; i++) {
+		struct swb_thread *th = o->threads[i];
+		size_t n = stats->nrings;
+		if (th->s && n < HWT_SWB_MAX_RINGS &&
+		    hwt_session_stats(th->s, 0, &stats->rings[n]) == 0 &&
+		    hwt_emu_stream_stats_at(o->emu, -1, th->tid,
+					    &stats->trace[n]) == 0)
+			stats->nrings++;
+	}
+	return err;
+}
+
 static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 {
 	struct swb_out o = {0};
 	int err;
 
 	o.cap = opts->chunk_size ? (size_t)opts->chunk_size : DEFAULT_CHUNK;
-	o.cap -= o.cap % HWT_BTS_RECORD_SIZE;
-	if (o.cap < 2 * HWT_BTS_RECORD_SIZE)
-		o.cap = 2 * HWT_BTS_RECORD_SIZE;
+	o.opts = opts;
+	o.sb.fd = -1;
+	pthread_mutex_init(&o.lock, NULL);
+	pthread_cond_init(&o.done_cond, NULL);
+	size_rings(&o);
 	if ((err = hwt_pd_writer_open(opts->output, &o.w)))
 		return err;
 	set_features(o.w, opts);
-	o.opts = opts;
-	o.sb.fd = -1;
+	if ((err = start_capture(&o)) < 0)
+		goto out;
 	struct hwt_swb_trace_cbs cbs = {
 		.on_exec = on_exec, .on_start = on_start,
 		.on_mapped = on_mapped, .on_record = on_record,
@@ -444,18 +667,25 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	};
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
-	for (size_t i = 0; i < o.nstreams && !err; i++)
-		err = flush_chunk(&o, &o.streams[i]);
+	err = finish_capture(&o, err, stats);
+out:;
 	int cerr = hwt_pd_writer_close(o.w);
 	if (!err)
 		err = cerr;
 	if (err)
 		unlink(opts->output);
+	for (size_t i = 0; i < o.nthreads; i++) {
+		hwt_session_free(o.threads[i]->s);
+		free(o.threads[i]->chunk);
+		free(o.threads[i]);
+	}
+	free(o.threads);
+	hwt_emu_free(o.emu);
+	hwt_writer_sink_free(o.wsink);
 	hwt_swb_sideband_close(&o.sb);
 	hwt_swb_maps_clear(&o.written);
-	for (size_t i = 0; i < o.nstreams; i++)
-		free(o.streams[i].chunk);
-	free(o.streams);
+	pthread_mutex_destroy(&o.lock);
+	pthread_cond_destroy(&o.done_cond);
 	return err;
 }
 

@@ -145,6 +145,34 @@ HWT_API int hwt_emu_stream_aux(struct hwt_emu *emu, int cpu, const void *data,
 HWT_API int hwt_emu_stream_record(struct hwt_emu *emu, int cpu,
 				  const void *record);
 
+/* Live sources: a producer outside the emulator (a software tracer)
+ * appends to a stream while the emulated trace unit writes it, and the
+ * stream ends when it is closed and everything pushed was produced.
+ * Streams are named by @cpu as above, or, with @tid other than -1, by the
+ * task a per-thread event (cpu -1) is opened for: each thread of a
+ * program traced per thread has a stream of its own. Pushes wake the
+ * producer thread; pushing never blocks. With opts.paced the trace unit
+ * waits for the reader, so nothing pushed is lost however fast it
+ * comes.
+ *
+ * hwt_emu_stream_push_aux copies @len bytes of trace;
+ * hwt_emu_stream_push_record copies a sideband record (header and body)
+ * that goes into the event's data ring after the bytes pushed before it;
+ * hwt_emu_stream_close ends the stream (pushes after it fail with
+ * HWT_ERR_INVAL). May be called before the event is opened and from any
+ * thread. Errors: HWT_ERR_NOMEM, HWT_ERR_FORMAT (a record whose size is
+ * not a multiple of 8), HWT_ERR_INVAL. */
+HWT_API int hwt_emu_stream_push_aux(struct hwt_emu *emu, int cpu, int tid,
+				    const void *data, uint64_t len);
+HWT_API int hwt_emu_stream_push_record(struct hwt_emu *emu, int cpu, int tid,
+				       const void *record);
+HWT_API int hwt_emu_stream_close(struct hwt_emu *emu, int cpu, int tid);
+
+/* The process, thread and sample id of the per-thread stream of @tid
+ * (its ITRACE_START {pid, tid} and sample ids). */
+HWT_API int hwt_emu_stream_set_thread(struct hwt_emu *emu, int pid, int tid,
+				      uint64_t id);
+
 /* The sample id the AUX event of @cpu reports (PERF_EVENT_IOC_ID and the
  * sample_id of its records); by default ids are numbered from 1. */
 HWT_API int hwt_emu_stream_set_id(struct hwt_emu *emu, int cpu, uint64_t id);
@@ -158,6 +186,11 @@ HWT_API int hwt_emu_stream_set_task(struct hwt_emu *emu, int cpu, int pid,
  * HWT_ERR_NOENT when there is no such stream. */
 HWT_API int hwt_emu_stream_stats(struct hwt_emu *emu, int cpu,
 				 struct hwt_emu_stats *stats);
+
+/* hwt_emu_stream_stats of the stream of @cpu and @tid (see the live
+ * sources above). */
+HWT_API int hwt_emu_stream_stats_at(struct hwt_emu *emu, int cpu, int tid,
+				    struct hwt_emu_stats *stats);
 
 /* The source map of the stream of @cpu, for checking captured bytes
  * against their source. *segs stays valid until the emulator is freed or

@@ -33,6 +33,21 @@ struct hwt_capture_sink {
 			const void *data1, uint64_t len1, const void *data2);
 };
 
+/* The sink that writes a perf.data file: records as they are, AUX bytes
+ * as AUXTRACE records (hwt_pd_auxtrace as the session fills it in). A
+ * read that wrapped the ring becomes two records with consecutive
+ * offsets, or one when @join_wrapped is set (for formats whose records
+ * must not be cut between buffers, as perf's intel_bts decoder reads each
+ * buffer alone). @w is borrowed and must outlive the sink.
+ * Errors: HWT_ERR_INVAL, HWT_ERR_NOMEM. */
+struct hwt_writer_sink;
+HWT_API int hwt_writer_sink_new(struct hwt_pd_writer *w, bool join_wrapped,
+				struct hwt_writer_sink **out);
+/* The sink to put in hwt_session_opts; valid while @ws lives. */
+HWT_API struct hwt_capture_sink hwt_writer_sink_get(struct hwt_writer_sink *ws);
+/* NULL is a no-op. */
+HWT_API void hwt_writer_sink_free(struct hwt_writer_sink *ws);
+
 struct hwt_session_opts {
 	size_t size;                /* sizeof(struct hwt_session_opts) */
 	const struct hwt_os *os;    /* NULL: the real kernel */

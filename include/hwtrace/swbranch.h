@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 #include "hwtrace/common.h"
+#include "hwtrace/emulator.h"
+#include "hwtrace/session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +42,9 @@ struct hwt_swb_opts {
 	 * included) until it returns; "start ... , stop ..." as above. */
 	const char *filter;
 	uint64_t max_insns;        /* stop after this many; 0: no limit */
-	uint64_t chunk_size;       /* bytes per AUXTRACE buffer; 0: 64 KiB */
+	uint64_t chunk_size;       /* bytes per write of the emulated trace
+				      unit (at most half the AUX ring);
+				      0: 64 KiB */
 	const char *output;        /* the perf.data file to write */
 	bool quiet_child;          /* the program's stdout/stderr go to
 				      /dev/null */
@@ -48,7 +52,13 @@ struct hwt_swb_opts {
 				      not from the kernel's dummy event
 				      (the automatic fallback when
 				      perf_event_paranoid forbids it) */
+	/* The capture session's rings (powers of two; 0: 128 data pages
+	 * and an AUX ring of at least two writes). */
+	uint32_t data_pages, aux_pages;
 };
+
+/* Threads whose capture counters hwt_swb_stats carries. */
+#define HWT_SWB_MAX_RINGS 16
 
 struct hwt_swb_stats {
 	uint64_t insns;        /* instructions executed while traced */
@@ -62,12 +72,20 @@ struct hwt_swb_stats {
 	bool kernel_sideband;  /* MMAP2 records came from the kernel's dummy
 				  event (else from /proc/PID/maps) */
 	int exit_status;       /* its wait status when it exited */
+	/* The capture session's counters, one per traced thread (the first
+	 * HWT_SWB_MAX_RINGS), and the emulated trace unit's of each. */
+	size_t nrings;
+	struct hwt_capture_stats rings[HWT_SWB_MAX_RINGS];
+	struct hwt_emu_stats trace[HWT_SWB_MAX_RINGS];
 };
 
 /* Runs the program, traces it from start to stop, lets it run to its end
  * untraced, and writes the capture to opts->output. The tracing runs in a
  * child process of its own, so the caller's other children are left
- * alone. The capture holds: AUXTRACE_INFO in the
+ * alone. The stepper is the live source of an emulated AUX PMU
+ * (hwt_emu_stream_push_aux, paced so nothing is lost): a capture session
+ * per traced thread reads that PMU's rings as it reads a kernel's and
+ * writes what they hold. The capture holds: AUXTRACE_INFO in the
  * layout of perf's intel_bts, COMM and MMAP2 records of the process (from
  * /proc/PID/maps at exec, then from the kernel's `dummy` event on the
  * process, or from /proc/PID/maps again where perf_event_paranoid forbids
