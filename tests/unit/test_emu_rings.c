@@ -2,6 +2,7 @@
  * kernel's AUX and data rings, with each captured byte checked against the
  * source byte it came from. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -664,6 +665,135 @@ static void test_per_thread_event_gets_the_per_thread_stream(void)
 	free(src);
 }
 
+/* A live source: the bytes of two threads pushed, a piece at a time, by a
+ * producer of their own while the sessions read, then closed. */
+struct live_src {
+	struct hwt_emu *emu;
+	const uint8_t *src[2];
+	uint64_t total;
+};
+
+static void *live_pusher(void *arg)
+{
+	struct live_src *l = arg;
+	uint64_t at = l->total / 4; /* the first quarter went before open */
+
+	while (at < l->total) {
+		uint64_t n = l->total - at < 333 ? l->total - at : 333;
+		hwt_emu_stream_push_aux(l->emu, -1, 100, l->src[0] + at, n);
+		hwt_emu_stream_push_aux(l->emu, -1, 101, l->src[1] + at, n);
+		at += n;
+		if (at % 3330 == 0)
+			usleep(200);
+	}
+	hwt_emu_stream_close(l->emu, -1, 100);
+	hwt_emu_stream_close(l->emu, -1, 101);
+	return NULL;
+}
+
+static struct hwt_session *live_session(struct hwt_emu *emu, int tid,
+					struct mem_sink *m)
+{
+	struct hwt_session_opts o;
+	struct hwt_session *s = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.os = hwt_emu_os(emu);
+	o.aux = true;
+	o.aux_attr.type = PMU_TYPE;
+	o.aux_attr.size = sizeof(o.aux_attr);
+	o.per_thread = true;
+	o.pid = tid;
+	o.data_pages = 1;
+	o.aux_pages = 1; /* 4 KiB: the pushes wrap it many times */
+	o.sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
+	CHECK_INT(hwt_session_new(&o, &s), 0);
+	CHECK_INT(hwt_session_open(s), 0);
+	return s;
+}
+
+static void test_live_streams_of_two_threads_arrive_whole(void)
+{
+	const uint64_t total = 100000;
+	uint8_t *a = pattern(total, 21), *b = pattern(total, 22);
+	struct hwt_emu *emu = emu_make_paced(1000);
+	struct live_src l = {emu, {a, b}, total};
+	struct mem_sink m[2];
+	struct hwt_session *s[2];
+	struct hwt_emu_stats st;
+	bool done[2] = {false, false};
+	pthread_t t;
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[16];
+	} comm = {{PERF_RECORD_COMM, 0, sizeof(comm)}, 100, 100, "live"};
+
+	sink_init(&m[0]);
+	sink_init(&m[1]);
+	/* Before the events are opened: queued. */
+	CHECK_INT(hwt_emu_stream_push_record(emu, -1, 100, &comm), 0);
+	CHECK_INT(hwt_emu_stream_push_aux(emu, -1, 100, a, total / 4), 0);
+	CHECK_INT(hwt_emu_stream_push_aux(emu, -1, 101, b, total / 4), 0);
+	CHECK_INT(hwt_emu_stream_set_thread(emu, 100, 101, 77), 0);
+	s[0] = live_session(emu, 100, &m[0]);
+	s[1] = live_session(emu, 101, &m[1]);
+	CHECK_INT(pthread_create(&t, NULL, live_pusher, &l), 0);
+	for (int guard = 0; (!done[0] || !done[1]) && guard < 200000; guard++) {
+		for (int i = 0; i < 2; i++) {
+			if (done[i])
+				continue;
+			int ret = hwt_session_poll(s[i], 1, NULL, 0);
+			CHECK(ret >= 0);
+			if (ret == 1) {
+				CHECK_INT(hwt_session_stop(s[i]), 0);
+				done[i] = true;
+			}
+		}
+	}
+	pthread_join(t, NULL);
+	CHECK(done[0] && done[1]);
+	CHECK_U64(m[0].aux_len, total);
+	CHECK(m[0].aux_len == total && memcmp(m[0].aux, a, total) == 0);
+	CHECK_U64(m[1].aux_len, total);
+	CHECK(m[1].aux_len == total && memcmp(m[1].aux, b, total) == 0);
+	CHECK(m[0].offsets_contiguous && m[1].offsets_contiguous);
+	CHECK_U64(m[0].last_tid, 100);
+	CHECK_U64(m[1].last_tid, 101);
+	CHECK_U64(m[0].types[PERF_RECORD_COMM], 1);
+	CHECK_U64(m[1].types[PERF_RECORD_COMM], 0);
+	CHECK_U64(m[0].types[PERF_RECORD_ITRACE_START], 1);
+	CHECK_U64(m[1].types[PERF_RECORD_ITRACE_START], 1);
+	CHECK_U64(m[0].types[PERF_RECORD_LOST], 0);
+	CHECK_U64(m[0].aux_flags_truncated + m[1].aux_flags_truncated, 0);
+	CHECK(m[1].recs_len == 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(hwt_emu_stream_stats_at(emu, -1, 100 + i, &st), 0);
+		CHECK_U64(st.produced, total);
+		CHECK_U64(st.written, total);
+		CHECK_U64(st.dropped, 0);
+		CHECK(st.finished);
+	}
+	/* The thread's sample id as set. */
+	const uint64_t *ids;
+	const struct perf_event_attr *attr;
+	size_t nids;
+	const char *name;
+	CHECK_INT(hwt_session_attr(s[1], 0, &attr, &ids, &nids, &name), 0);
+	CHECK_U64(nids, 1);
+	CHECK_U64(ids[0], 77);
+	/* Closed is closed. */
+	CHECK_INT(hwt_emu_stream_push_aux(emu, -1, 100, a, 8), HWT_ERR_INVAL);
+	hwt_session_free(s[0]);
+	hwt_session_free(s[1]);
+	hwt_emu_free(emu);
+	sink_fini(&m[0]);
+	sink_fini(&m[1]);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	RUN(test_full_mode_exact_wrap_loses_nothing);
@@ -679,5 +809,6 @@ int main(void)
 	RUN(test_emulator_refuses_like_the_kernel);
 	RUN(test_emulator_pmus_come_from_a_sysfs_fixture);
 	RUN(test_per_thread_event_gets_the_per_thread_stream);
+	RUN(test_live_streams_of_two_threads_arrive_whole);
 	return hwt_test_summary();
 }
