@@ -11,44 +11,49 @@
 
 FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client"
 
+# replay_and_partial_snapshot: a full-trace capture replayed in snapshot
+# mode, and a -Se1000 snapshot of whole records, each read by perf report -D.
+replay_and_partial_snapshot() {
+	# A full-trace capture of the same records replayed (--emulate) in
+	# snapshot mode through the same buffer gives the same snapshot.
+	"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
+		-e intel_bts// --per-thread -m 4,32 -o "$TMP/full.data" 2> "$TMP/err"
+	expect_eq "full-trace record status" "$?" 0
+	expect_contains "full-trace size" "$(cat "$TMP/err")" "thread: 72000 bytes captured"
+	"$HWTRACE" record --emulate "$TMP/full.data" -Se -m 4,8 -o "$TMP/replay.data" \
+		2> "$TMP/err"
+	expect_eq "replay status" "$?" 0
+	expect_contains "replay size" "$(cat "$TMP/err")" \
+		"thread: 32760 bytes captured in 1 chunks"
+	perf report -D -i "$TMP/replay.data" 2> /dev/null |
+		awk '/Intel BTS data: size/ { on = 1; next }
+		     on && / -> / { print $(NF - 3), $(NF - 1) }
+		     on && !/ -> / { on = 0 }' > "$TMP/perf2"
+	expect_eq "replay: records" "$(wc -l < "$TMP/perf2")" 1365
+	expect_eq "replay: first record" "$(head -n 1 "$TMP/perf2")" "41a8d0 41a8e0"
+	expect_eq "replay: last record" "$(tail -n 1 "$TMP/perf2")" "42fdd0 42fde0"
+
+	# A snapshot size that is not a whole number of records keeps whole
+	# records: -Se1000 gives 1000 - 1000 % 24 = 984 bytes, records 2959..2999
+	# (the first 0x401000 + 64 * 2959 + 16 = 0x42f3d0).
+	"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
+		-e intel_bts// --per-thread -Se1000 -m 4,8 -o "$TMP/small.data" 2> "$TMP/err"
+	expect_eq "-Se1000 record status" "$?" 0
+	expect_contains "-Se1000 size" "$(cat "$TMP/err")" \
+		"thread: 984 bytes captured in 1 chunks"
+	perf report -D -i "$TMP/small.data" 2> /dev/null |
+		awk '/Intel BTS data: size/ { on = 1; next }
+		     on && / -> / { print $(NF - 3), $(NF - 1) }
+		     on && !/ -> / { on = 0 }' > "$TMP/perf"
+	expect_eq "-Se1000: records" "$(wc -l < "$TMP/perf")" 41
+	expect_eq "-Se1000: first record" "$(head -n 1 "$TMP/perf")" "42f3d0 42f3e0"
+	expect_eq "-Se1000: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
+}
+
 if ! command -v perl > /dev/null || ! command -v perf > /dev/null; then
 	fail "perl (to write the records) and perf (the independent reader) are needed"
-	# A full-trace capture of the same records replayed (--emulate) in
-# snapshot mode through the same buffer gives the same snapshot.
-"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
-	-e intel_bts// --per-thread -m 4,32 -o "$TMP/full.data" 2> "$TMP/err"
-expect_eq "full-trace record status" "$?" 0
-expect_contains "full-trace size" "$(cat "$TMP/err")" "thread: 72000 bytes captured"
-"$HWTRACE" record --emulate "$TMP/full.data" -Se -m 4,8 -o "$TMP/replay.data" \
-	2> "$TMP/err"
-expect_eq "replay status" "$?" 0
-expect_contains "replay size" "$(cat "$TMP/err")" \
-	"thread: 32760 bytes captured in 1 chunks"
-perf report -D -i "$TMP/replay.data" 2> /dev/null |
-	awk '/Intel BTS data: size/ { on = 1; next }
-	     on && / -> / { print $(NF - 3), $(NF - 1) }
-	     on && !/ -> / { on = 0 }' > "$TMP/perf2"
-expect_eq "replay: records" "$(wc -l < "$TMP/perf2")" 1365
-expect_eq "replay: first record" "$(head -n 1 "$TMP/perf2")" "41a8d0 41a8e0"
-expect_eq "replay: last record" "$(tail -n 1 "$TMP/perf2")" "42fdd0 42fde0"
-
-# A snapshot size that is not a whole number of records keeps whole
-# records: -Se1000 gives 1000 - 1000 % 24 = 984 bytes, records 2959..2999
-# (the first 0x401000 + 64 * 2959 + 16 = 0x42f3d0).
-"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
-	-e intel_bts// --per-thread -Se1000 -m 4,8 -o "$TMP/small.data" 2> "$TMP/err"
-expect_eq "-Se1000 record status" "$?" 0
-expect_contains "-Se1000 size" "$(cat "$TMP/err")" \
-	"thread: 984 bytes captured in 1 chunks"
-perf report -D -i "$TMP/small.data" 2> /dev/null |
-	awk '/Intel BTS data: size/ { on = 1; next }
-	     on && / -> / { print $(NF - 3), $(NF - 1) }
-	     on && !/ -> / { on = 0 }' > "$TMP/perf"
-expect_eq "-Se1000: records" "$(wc -l < "$TMP/perf")" 41
-expect_eq "-Se1000: first record" "$(head -n 1 "$TMP/perf")" "42f3d0 42f3e0"
-expect_eq "-Se1000: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
-
-finish
+	replay_and_partial_snapshot
+	finish
 fi
 perl -e 'for $i (0..2999) {
 	$f = 0x401000 + $i * 64 + 16;
@@ -80,39 +85,6 @@ expect_eq "hwtrace: the same records as perf" \
 expect_eq "hwtrace: no decode errors" \
 	"$(grep -c '"decode_error"\|"type":"error"' "$TMP/out")" 0
 
-# A full-trace capture of the same records replayed (--emulate) in
-# snapshot mode through the same buffer gives the same snapshot.
-"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
-	-e intel_bts// --per-thread -m 4,32 -o "$TMP/full.data" 2> "$TMP/err"
-expect_eq "full-trace record status" "$?" 0
-expect_contains "full-trace size" "$(cat "$TMP/err")" "thread: 72000 bytes captured"
-"$HWTRACE" record --emulate "$TMP/full.data" -Se -m 4,8 -o "$TMP/replay.data" \
-	2> "$TMP/err"
-expect_eq "replay status" "$?" 0
-expect_contains "replay size" "$(cat "$TMP/err")" \
-	"thread: 32760 bytes captured in 1 chunks"
-perf report -D -i "$TMP/replay.data" 2> /dev/null |
-	awk '/Intel BTS data: size/ { on = 1; next }
-	     on && / -> / { print $(NF - 3), $(NF - 1) }
-	     on && !/ -> / { on = 0 }' > "$TMP/perf2"
-expect_eq "replay: records" "$(wc -l < "$TMP/perf2")" 1365
-expect_eq "replay: first record" "$(head -n 1 "$TMP/perf2")" "41a8d0 41a8e0"
-expect_eq "replay: last record" "$(tail -n 1 "$TMP/perf2")" "42fdd0 42fde0"
-
-# A snapshot size that is not a whole number of records keeps whole
-# records: -Se1000 gives 1000 - 1000 % 24 = 984 bytes, records 2959..2999
-# (the first 0x401000 + 64 * 2959 + 16 = 0x42f3d0).
-"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$TMP/bts.bin" \
-	-e intel_bts// --per-thread -Se1000 -m 4,8 -o "$TMP/small.data" 2> "$TMP/err"
-expect_eq "-Se1000 record status" "$?" 0
-expect_contains "-Se1000 size" "$(cat "$TMP/err")" \
-	"thread: 984 bytes captured in 1 chunks"
-perf report -D -i "$TMP/small.data" 2> /dev/null |
-	awk '/Intel BTS data: size/ { on = 1; next }
-	     on && / -> / { print $(NF - 3), $(NF - 1) }
-	     on && !/ -> / { on = 0 }' > "$TMP/perf"
-expect_eq "-Se1000: records" "$(wc -l < "$TMP/perf")" 41
-expect_eq "-Se1000: first record" "$(head -n 1 "$TMP/perf")" "42f3d0 42f3e0"
-expect_eq "-Se1000: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
+replay_and_partial_snapshot
 
 finish
