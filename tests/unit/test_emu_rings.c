@@ -180,6 +180,56 @@ static void wait_finished(struct hwt_emu *emu)
 	HWT_FAIL("the producer did not finish");
 }
 
+/* Streams src through a full-mode session of data_pages and aux_pages
+ * pages on an initialised sink and reads it to its end; cs and es, when
+ * given, receive the session's and the emulator's counters. */
+static struct hwt_session *capture_all(struct hwt_emu *emu, struct mem_sink *m,
+				       const uint8_t *src, uint64_t total,
+				       uint32_t data_pages, uint32_t aux_pages,
+				       struct hwt_capture_stats *cs,
+				       struct hwt_emu_stats *es)
+{
+	struct hwt_session *s;
+
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, m, data_pages, aux_pages, false, NULL);
+	run_to_end(s);
+	if (cs)
+		CHECK_INT(hwt_session_stats(s, 0, cs), 0);
+	if (es)
+		CHECK_INT(hwt_emu_stream_stats(emu, 0, es), 0);
+	return s;
+}
+
+/* Streams src through a 4+4-page overwrite session on an initialised sink,
+ * waits for the producer to finish and takes one snapshot. */
+static struct hwt_session *snapshot_once(struct hwt_emu *emu,
+					 struct mem_sink *m, const uint8_t *src,
+					 uint64_t total,
+					 const struct hwt_backend *be,
+					 struct hwt_capture_stats *cs)
+{
+	struct hwt_session *s;
+
+	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
+	s = session_make(emu, m, 4, 4, true, be);
+	wait_finished(emu);
+	CHECK_INT(hwt_session_snapshot(s), 0);
+	CHECK_INT(hwt_session_stop(s), 0);
+	CHECK_INT(hwt_session_stats(s, 0, cs), 0);
+	return s;
+}
+
+/* Frees what a test made; src may be NULL. */
+static void teardown(struct hwt_session *s, struct hwt_emu *emu,
+		     struct mem_sink *m, uint8_t *src)
+{
+	hwt_session_free(s);
+	hwt_emu_free(emu);
+	sink_fini(m);
+	free(src);
+}
+
 /* Every captured byte is the source byte at the position the emulator's
  * segment map gives for its AUX stream position. */
 static void check_bytes_against_source(struct hwt_emu *emu,
@@ -225,11 +275,7 @@ static void test_full_mode_exact_wrap_loses_nothing(void)
 	size_t wraps = 0, ends = 0;
 
 	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 8, 4, false, NULL);
-	run_to_end(s);
-	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
-	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	s = capture_all(emu, &m, src, total, 8, 4, &cs, &es);
 	CHECK_U64(es.produced, total);
 	CHECK_U64(es.dropped, 0);
 	CHECK_U64(cs.aux_bytes, total);
@@ -253,10 +299,7 @@ static void test_full_mode_exact_wrap_loses_nothing(void)
 	CHECK_U64(wraps, 0);
 	CHECK_U64(ends, 1);
 	check_bytes_against_source(emu, &m, src);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* 1000-byte writes into a 16 KiB ring: the bytes around the end come out
@@ -271,9 +314,7 @@ static void test_full_mode_chunk_straddling_the_end(void)
 	size_t wraps = 0;
 
 	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 8, 4, false, NULL);
-	run_to_end(s);
+	s = capture_all(emu, &m, src, total, 8, 4, NULL, NULL);
 	CHECK_U64(m.aux_len, total);
 	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
 	for (size_t i = 0; i < m.nchunks; i++)
@@ -281,10 +322,7 @@ static void test_full_mode_chunk_straddling_the_end(void)
 	/* 50000 bytes cross the end of a 16384-byte ring 3 times. */
 	CHECK_U64(wraps, 3);
 	(void)size;
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* Sideband records of 56 bytes in a one-page data ring: 4096 is not a
@@ -323,10 +361,7 @@ static void test_data_records_straddling_the_end_arrive_intact(void)
 	CHECK_INT(bad, 0);
 	CHECK_U64(m.aux_len, (uint64_t)n * 200);
 	CHECK(m.aux_len == (uint64_t)n * 200 && memcmp(m.aux, src, n * 200) == 0);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* A stream without trace bytes: no AUX record, no zero-sized AUXTRACE. */
@@ -351,9 +386,7 @@ static void test_zero_length_stream_gives_no_aux_data(void)
 	CHECK_U64(m.nchunks, 0);
 	CHECK_U64(cs.aux_records, 0);
 	CHECK_U64(m.types[PERF_RECORD_COMM], 1);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
+	teardown(s, emu, &m, NULL);
 }
 
 /* A producer far faster than the reader fills the buffer: the kernel
@@ -371,11 +404,7 @@ static void test_full_buffer_back_pressure_accounts_every_byte(void)
 	struct hwt_emu_stats es;
 
 	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 16, 2, false, NULL);
-	run_to_end(s);
-	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
-	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	s = capture_all(emu, &m, src, total, 16, 2, &cs, &es);
 	CHECK_U64(es.produced, total);
 	CHECK_U64(cs.aux_bytes + es.dropped, total);
 	CHECK_U64(cs.aux_bytes, es.written);
@@ -391,10 +420,7 @@ static void test_full_buffer_back_pressure_accounts_every_byte(void)
 		(unsigned long long)cs.aux_bytes, (unsigned long long)es.dropped,
 		(unsigned long long)es.truncations,
 		(unsigned long long)cs.reenables);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* A write that finds no room disables the event without any record (as
@@ -415,11 +441,7 @@ static void test_silent_disable_on_a_full_ring_is_undone(void)
 
 	sink_init(&m);
 	m.stall_once_ms = 30;
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 4, 2, false, NULL);
-	run_to_end(s);
-	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
-	CHECK_INT(hwt_emu_stream_stats(emu, 0, &es), 0);
+	s = capture_all(emu, &m, src, total, 4, 2, &cs, &es);
 	CHECK_U64(es.produced, total);
 	CHECK(es.full_disables >= 1);
 	CHECK(cs.reenables >= 1);
@@ -434,10 +456,7 @@ static void test_silent_disable_on_a_full_ring_is_undone(void)
 		(unsigned long long)es.truncations,
 		(unsigned long long)cs.reenables,
 		(unsigned long long)cs.aux_bytes, (unsigned long long)total);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* Overwrite mode with the core's default: the head runs free, the newest
@@ -452,22 +471,14 @@ static void test_overwrite_wrap_default_snapshot_is_newest_bytes(void)
 	struct hwt_capture_stats cs;
 
 	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 4, 4, true, NULL);
-	wait_finished(emu);
-	CHECK_INT(hwt_session_snapshot(s), 0);
-	CHECK_INT(hwt_session_stop(s), 0);
-	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	s = snapshot_once(emu, &m, src, total, NULL, &cs);
 	CHECK_U64(m.aux_len, size);
 	CHECK(m.aux_len == size && memcmp(m.aux, src + total - size, size) == 0);
 	CHECK_U64(cs.snapshots, 1);
 	CHECK_U64(cs.snapshot_wraps, 1);
 	/* 40000 bytes in 3000-byte writes: 14 records, all OVERWRITE. */
 	CHECK_U64(cs.aux_records, 14);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 static void test_overwrite_without_wrap_takes_what_was_written(void)
@@ -480,19 +491,11 @@ static void test_overwrite_without_wrap_takes_what_was_written(void)
 	struct hwt_capture_stats cs;
 
 	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 4, 4, true, NULL);
-	wait_finished(emu);
-	CHECK_INT(hwt_session_snapshot(s), 0);
-	CHECK_INT(hwt_session_stop(s), 0);
-	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	s = snapshot_once(emu, &m, src, total, NULL, &cs);
 	CHECK_U64(m.aux_len, total);
 	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
 	CHECK_U64(cs.snapshot_wraps, 0);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* A backend whose driver reports aux_head inside the buffer (as Intel
@@ -523,19 +526,11 @@ static void test_overwrite_wrap_with_find_snapshot(void)
 	struct hwt_capture_stats cs;
 
 	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, 0, src, total, 1), 0);
-	s = session_make(emu, &m, 4, 4, true, &find_backend);
-	wait_finished(emu);
-	CHECK_INT(hwt_session_snapshot(s), 0);
-	CHECK_INT(hwt_session_stop(s), 0);
-	CHECK_INT(hwt_session_stats(s, 0, &cs), 0);
+	s = snapshot_once(emu, &m, src, total, &find_backend, &cs);
 	CHECK_U64(m.aux_len, size);
 	CHECK(m.aux_len == size && memcmp(m.aux, src + total - size, size) == 0);
 	CHECK_U64(cs.snapshot_wraps, 1);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* Records that find the data ring full are reported by one
@@ -564,9 +559,7 @@ static void test_data_ring_overflow_is_reported_as_lost(void)
 	CHECK_U64(cs.lost_records, es.lost_records);
 	CHECK_U64(m.types[PERF_RECORD_COMM] + cs.lost_records, n);
 	CHECK_U64(m.types[PERF_RECORD_LOST], cs.lost_events);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
+	teardown(s, emu, &m, NULL);
 }
 
 /* The emulator refuses what the kernel refuses. */
@@ -628,19 +621,15 @@ static void test_emulator_pmus_come_from_a_sysfs_fixture(void)
 	hwt_emu_free(emu);
 }
 
-/* Per-thread: one event for the task on any CPU (cpu -1); its AUXTRACE
- * records carry the tid and cpu -1, as perf writes them. */
-static void test_per_thread_event_gets_the_per_thread_stream(void)
+/* A per-thread session: one event for the task tid on any CPU. */
+static struct hwt_session *thread_session(struct hwt_emu *emu, int tid,
+					  uint32_t data_pages,
+					  uint32_t aux_pages,
+					  struct mem_sink *m)
 {
-	const uint64_t total = 20000;
-	uint8_t *src = pattern(total, 8);
-	struct hwt_emu *emu = emu_make_paced(1000);
 	struct hwt_session_opts o;
 	struct hwt_session *s = NULL;
-	struct mem_sink m;
 
-	sink_init(&m);
-	CHECK_INT(hwt_emu_stream_aux(emu, -1, src, total, 1), 0);
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
 	o.os = hwt_emu_os(emu);
@@ -648,21 +637,34 @@ static void test_per_thread_event_gets_the_per_thread_stream(void)
 	o.aux_attr.type = PMU_TYPE;
 	o.aux_attr.size = sizeof(o.aux_attr);
 	o.per_thread = true;
-	o.pid = 4242;
-	o.data_pages = 4;
-	o.aux_pages = 4;
-	o.sink = (struct hwt_capture_sink){&m, sink_record, sink_aux};
+	o.pid = tid;
+	o.data_pages = data_pages;
+	o.aux_pages = aux_pages;
+	o.sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
 	CHECK_INT(hwt_session_new(&o, &s), 0);
 	CHECK_INT(hwt_session_open(s), 0);
+	return s;
+}
+
+/* Per-thread: one event for the task on any CPU (cpu -1); its AUXTRACE
+ * records carry the tid and cpu -1, as perf writes them. */
+static void test_per_thread_event_gets_the_per_thread_stream(void)
+{
+	const uint64_t total = 20000;
+	uint8_t *src = pattern(total, 8);
+	struct hwt_emu *emu = emu_make_paced(1000);
+	struct hwt_session *s;
+	struct mem_sink m;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_aux(emu, -1, src, total, 1), 0);
+	s = thread_session(emu, 4242, 4, 4, &m);
 	run_to_end(s);
 	CHECK_U64(m.aux_len, total);
 	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
 	CHECK_U64(m.last_cpu, 0xffffffffu);
 	CHECK_U64(m.last_tid, 4242);
-	hwt_session_free(s);
-	hwt_emu_free(emu);
-	sink_fini(&m);
-	free(src);
+	teardown(s, emu, &m, src);
 }
 
 /* A live source: the bytes of two threads pushed, a piece at a time, by a
@@ -691,28 +693,6 @@ static void *live_pusher(void *arg)
 	return NULL;
 }
 
-static struct hwt_session *live_session(struct hwt_emu *emu, int tid,
-					struct mem_sink *m)
-{
-	struct hwt_session_opts o;
-	struct hwt_session *s = NULL;
-
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.os = hwt_emu_os(emu);
-	o.aux = true;
-	o.aux_attr.type = PMU_TYPE;
-	o.aux_attr.size = sizeof(o.aux_attr);
-	o.per_thread = true;
-	o.pid = tid;
-	o.data_pages = 1;
-	o.aux_pages = 1; /* 4 KiB: the pushes wrap it many times */
-	o.sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
-	CHECK_INT(hwt_session_new(&o, &s), 0);
-	CHECK_INT(hwt_session_open(s), 0);
-	return s;
-}
-
 static void test_live_streams_of_two_threads_arrive_whole(void)
 {
 	const uint64_t total = 100000;
@@ -737,8 +717,9 @@ static void test_live_streams_of_two_threads_arrive_whole(void)
 	CHECK_INT(hwt_emu_stream_push_aux(emu, -1, 100, a, total / 4), 0);
 	CHECK_INT(hwt_emu_stream_push_aux(emu, -1, 101, b, total / 4), 0);
 	CHECK_INT(hwt_emu_stream_set_thread(emu, 100, 101, 77), 0);
-	s[0] = live_session(emu, 100, &m[0]);
-	s[1] = live_session(emu, 101, &m[1]);
+	/* One-page rings (4 KiB AUX): the pushes wrap them many times. */
+	s[0] = thread_session(emu, 100, 1, 1, &m[0]);
+	s[1] = thread_session(emu, 101, 1, 1, &m[1]);
 	CHECK_INT(pthread_create(&t, NULL, live_pusher, &l), 0);
 	for (int guard = 0; (!done[0] || !done[1]) && guard < 200000; guard++) {
 		for (int i = 0; i < 2; i++) {
