@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "opencsd_listing.h"
 #include "backends/arm-cs/cs_meta.h"
 #include "backends/arm-cs/cs_snapshot.h"
 #include "hwtrace/backend.h"
@@ -36,33 +37,11 @@ static int count(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-/* INSTR_RANGE lines of the listing's last run, and their instructions. */
-static long listing_ranges(unsigned long *insns)
-{
-	FILE *p = popen("xz -dc '" HWT_TESTDATA "/opencsd/expected-1.3.3/ete_mem.ppl.xz'", "r");
-	char line[1024];
-	long n = 0;
-	*insns = 0;
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "** Library Version")) {
-			n = 0;
-			*insns = 0;
-		}
-		const char *r = strstr(line, "OCSD_GEN_TRC_ELEM_INSTR_RANGE(");
-		if (r && strncmp(line, "Idx:", 4) == 0) {
-			n++;
-			*insns += strtoul(strstr(r, "num_i(") + 6, NULL, 10);
-		}
-	}
-	return pclose(p) == 0 ? n : -1;
-}
-
 static void trbe_buffer_decodes_like_opencsd(void)
 {
 	unsigned long want_insns;
-	long want = listing_ranges(&want_insns);
+	long want = listing_ranges(HWT_TESTDATA "/opencsd/expected-1.3.3/ete_mem.ppl.xz",
+				   &want_insns);
 	CHECK_INT(want, 2008);
 
 	/* The trace unit of ETE_0_s1.ini, as perf would describe it for

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "opencsd_listing.h"
 #include "backends/arm-cs/cs_meta.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
@@ -217,31 +218,6 @@ static int count(void *arg, const struct hwt_elem *e)
 	    (!(e->fields & HWT_FIELD_CPU) || e->cpu != c->want_cpu))
 		c->other_cpu++;
 	return 0;
-}
-
-/* INSTR_RANGE lines of the listing's last run, and their instructions. */
-static long listing_ranges(const char *ppl_xz, unsigned long *insns)
-{
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "xz -dc '%s'", ppl_xz);
-	FILE *p = popen(cmd, "r");
-	char line[1024];
-	long n = 0;
-	*insns = 0;
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "** Library Version")) {
-			n = 0;
-			*insns = 0;
-		}
-		const char *r = strstr(line, "OCSD_GEN_TRC_ELEM_INSTR_RANGE(");
-		if (r && strncmp(line, "Idx:", 4) == 0) {
-			n++;
-			*insns += strtoul(strstr(r, "num_i(") + 6, NULL, 10);
-		}
-	}
-	return pclose(p) == 0 ? n : -1;
 }
 
 static size_t read_file(const char *path, uint8_t *buf, size_t size)

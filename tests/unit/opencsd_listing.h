@@ -1,0 +1,36 @@
+/* Test helper: reads an OpenCSD trc_pkt_lister listing (a .ppl.xz of the
+ * library's expected output), so tests can compare decoded ranges with
+ * what the reference decoder printed. */
+#ifndef HWT_TESTS_OPENCSD_LISTING_H
+#define HWT_TESTS_OPENCSD_LISTING_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* INSTR_RANGE lines of the listing's last run, and their instructions. */
+static inline long listing_ranges(const char *ppl_xz, unsigned long *insns)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s'", ppl_xz);
+	FILE *p = popen(cmd, "r");
+	char line[1024];
+	long n = 0;
+	*insns = 0;
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, "** Library Version")) {
+			n = 0;
+			*insns = 0;
+		}
+		const char *r = strstr(line, "OCSD_GEN_TRC_ELEM_INSTR_RANGE(");
+		if (r && strncmp(line, "Idx:", 4) == 0) {
+			n++;
+			*insns += strtoul(strstr(r, "num_i(") + 6, NULL, 10);
+		}
+	}
+	return pclose(p) == 0 ? n : -1;
+}
+
+#endif
