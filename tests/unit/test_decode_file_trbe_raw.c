@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "dummy_attr.h"
 #include "opencsd_listing.h"
 #include "backends/arm-cs/cs_meta.h"
 #include "hwtrace/backend.h"
@@ -113,17 +114,7 @@ static int write_capture(const char *path, const struct capture *c)
 		.sample_id_all = 1,
 		.disabled = 1,
 	};
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(dummy),
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_type = sample_type,
-		.sample_id_all = 1,
-		.mmap = 1,
-		.mmap2 = 1,
-		.comm = 1,
-		.task = 1,
-	};
+	struct perf_event_attr dummy = hwt_test_dummy_attr(sample_type);
 	uint64_t id_cs = ID_CS, id_dummy = ID_DUMMY;
 	err = hwt_pd_writer_add_attr(w, &cs, &id_cs, 1, "cs_etm//");
 	if (!err)

@@ -13,6 +13,8 @@
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 
+#include "dummy_attr.h"
+
 #define PT_CAPTURE_PMU_TYPE 8 /* any number: perf matches it to priv[0] */
 #define PT_CAPTURE_PID 4242
 
@@ -95,18 +97,9 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 		.exclude_kernel = 1,
 		.disabled = 1,
 	};
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(dummy),
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_type = sample_type,
-		.sample_id_all = 1,
-		.mmap = 1,
-		.mmap2 = 1,
-		.comm = 1,
-		.task = 1,
-		.exclude_kernel = 1,
-	};
+	struct perf_event_attr dummy = hwt_test_dummy_attr(sample_type);
+
+	dummy.exclude_kernel = 1;
 	uint64_t id_pt = 1, id_dummy = 2;
 	err = hwt_pd_writer_add_attr(w, &pt, &id_pt, 1, "intel_pt//u");
 	if (!err)
