@@ -459,43 +459,47 @@ static void test_silent_disable_on_a_full_ring_is_undone(void)
 	teardown(s, emu, &m, src);
 }
 
+/* One snapshot of total pattern bytes (seed) written in burst-byte
+ * writes through a 4+4-page overwrite session: it holds the last want
+ * bytes of the source and wrapped (or not) as wraps says; cs receives the
+ * session's counters. */
+static void check_snapshot(uint64_t total, unsigned seed, uint64_t burst,
+			   bool in_buffer, const struct hwt_backend *be,
+			   uint64_t want, uint64_t wraps,
+			   struct hwt_capture_stats *cs)
+{
+	uint8_t *src = pattern(total, seed);
+	struct hwt_emu *emu = emu_make(0, burst, in_buffer);
+	struct mem_sink m;
+	struct hwt_session *s;
+
+	sink_init(&m);
+	s = snapshot_once(emu, &m, src, total, be, cs);
+	CHECK_U64(m.aux_len, want);
+	CHECK(m.aux_len == want && memcmp(m.aux, src + total - want, want) == 0);
+	CHECK_U64(cs->snapshot_wraps, wraps);
+	teardown(s, emu, &m, src);
+}
+
 /* Overwrite mode with the core's default: the head runs free, the newest
  * buffer's worth ends at it. */
 static void test_overwrite_wrap_default_snapshot_is_newest_bytes(void)
 {
 	const uint64_t size = 4 * 4096, total = 40000;
-	uint8_t *src = pattern(total, 4);
-	struct hwt_emu *emu = emu_make(0, 3000, false);
-	struct mem_sink m;
-	struct hwt_session *s;
 	struct hwt_capture_stats cs;
 
-	sink_init(&m);
-	s = snapshot_once(emu, &m, src, total, NULL, &cs);
-	CHECK_U64(m.aux_len, size);
-	CHECK(m.aux_len == size && memcmp(m.aux, src + total - size, size) == 0);
+	check_snapshot(total, 4, 3000, false, NULL, size, 1, &cs);
 	CHECK_U64(cs.snapshots, 1);
-	CHECK_U64(cs.snapshot_wraps, 1);
 	/* 40000 bytes in 3000-byte writes: 14 records, all OVERWRITE. */
 	CHECK_U64(cs.aux_records, 14);
-	teardown(s, emu, &m, src);
 }
 
 static void test_overwrite_without_wrap_takes_what_was_written(void)
 {
 	const uint64_t total = 10000;
-	uint8_t *src = pattern(total, 5);
-	struct hwt_emu *emu = emu_make(0, 3000, false);
-	struct mem_sink m;
-	struct hwt_session *s;
 	struct hwt_capture_stats cs;
 
-	sink_init(&m);
-	s = snapshot_once(emu, &m, src, total, NULL, &cs);
-	CHECK_U64(m.aux_len, total);
-	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
-	CHECK_U64(cs.snapshot_wraps, 0);
-	teardown(s, emu, &m, src);
+	check_snapshot(total, 5, 3000, false, NULL, total, 0, &cs);
 }
 
 /* A backend whose driver reports aux_head inside the buffer (as Intel
@@ -519,18 +523,9 @@ static const struct hwt_backend find_backend = {
 static void test_overwrite_wrap_with_find_snapshot(void)
 {
 	const uint64_t size = 4 * 4096, total = 50001;
-	uint8_t *src = pattern(total, 6);
-	struct hwt_emu *emu = emu_make(0, 2500, true);
-	struct mem_sink m;
-	struct hwt_session *s;
 	struct hwt_capture_stats cs;
 
-	sink_init(&m);
-	s = snapshot_once(emu, &m, src, total, &find_backend, &cs);
-	CHECK_U64(m.aux_len, size);
-	CHECK(m.aux_len == size && memcmp(m.aux, src + total - size, size) == 0);
-	CHECK_U64(cs.snapshot_wraps, 1);
-	teardown(s, emu, &m, src);
+	check_snapshot(total, 6, 2500, true, &find_backend, size, 1, &cs);
 }
 
 /* Records that find the data ring full are reported by one
