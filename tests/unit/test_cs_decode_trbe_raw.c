@@ -49,14 +49,7 @@ static void trbe_buffer_decodes_like_opencsd(void)
 	uint64_t info[HWT_CS_HDR_WORDS + HWT_CS_ETE_WORDS] = {
 		HWT_CS_HEADER_VERSION_1, (8ull << 32) | 1, 0,
 		HWT_CS_MAGIC_ETE, 3, HWT_CS_ETE_NR_PARAMS,
-		0x1,        /* TRCCONFIGR */
-		0x2,        /* TRCTRACEIDR */
-		0x2801cea1, /* TRCIDR0 */
-		0x4100fff0, /* TRCIDR1 */
-		0xd0001088, /* TRCIDR2 */
-		0x0,        /* TRCIDR8 */
-		0xcc,       /* TRCAUTHSTATUS */
-		0x47705a13, /* TRCDEVARCH */
+		OCSD_ETE_0_S1_REGS,
 	};
 	struct hwt_cs_snapshot *ss;
 	CHECK_INT(hwt_cs_snapshot_load(SS, &ss), 0);

@@ -250,14 +250,7 @@ static void raw_flag_selects_trbe_decode(void)
 	static const uint64_t info[HWT_CS_HDR_WORDS + HWT_CS_ETE_WORDS] = {
 		HWT_CS_HEADER_VERSION_1, ((uint64_t)CS_PMU_TYPE << 32) | 1, 0,
 		HWT_CS_MAGIC_ETE, 3, HWT_CS_ETE_NR_PARAMS,
-		0x1,        /* TRCCONFIGR */
-		0x2,        /* TRCTRACEIDR */
-		0x2801cea1, /* TRCIDR0 */
-		0x4100fff0, /* TRCIDR1 */
-		0xd0001088, /* TRCIDR2 */
-		0x0,        /* TRCIDR8 */
-		0xcc,       /* TRCAUTHSTATUS */
-		0x47705a13, /* TRCDEVARCH */
+		OCSD_ETE_0_S1_REGS,
 	};
 	static uint8_t trace[1 << 16];
 	size_t n = read_file(ETE_MEM "/session1.bin", trace, sizeof(trace));
