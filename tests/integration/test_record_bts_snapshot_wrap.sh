@@ -11,6 +11,15 @@
 
 FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client"
 
+# bts_records DATA: the branches perf report -D dumps from DATA's Intel BTS
+# data, one "from to" (hex, no 0x) a line.
+bts_records() {
+	perf report -D -i "$1" 2> /dev/null |
+		awk '/Intel BTS data: size/ { on = 1; next }
+		     on && / -> / { print $(NF - 3), $(NF - 1) }
+		     on && !/ -> / { on = 0 }'
+}
+
 # replay_and_partial_snapshot: a full-trace capture replayed in snapshot
 # mode, and a -Se1000 snapshot of whole records, each read by perf report -D.
 replay_and_partial_snapshot() {
@@ -25,10 +34,7 @@ replay_and_partial_snapshot() {
 	expect_eq "replay status" "$?" 0
 	expect_contains "replay size" "$(cat "$TMP/err")" \
 		"thread: 32760 bytes captured in 1 chunks"
-	perf report -D -i "$TMP/replay.data" 2> /dev/null |
-		awk '/Intel BTS data: size/ { on = 1; next }
-		     on && / -> / { print $(NF - 3), $(NF - 1) }
-		     on && !/ -> / { on = 0 }' > "$TMP/perf2"
+	bts_records "$TMP/replay.data" > "$TMP/perf2"
 	expect_eq "replay: records" "$(wc -l < "$TMP/perf2")" 1365
 	expect_eq "replay: first record" "$(head -n 1 "$TMP/perf2")" "41a8d0 41a8e0"
 	expect_eq "replay: last record" "$(tail -n 1 "$TMP/perf2")" "42fdd0 42fde0"
@@ -41,10 +47,7 @@ replay_and_partial_snapshot() {
 	expect_eq "-Se1000 record status" "$?" 0
 	expect_contains "-Se1000 size" "$(cat "$TMP/err")" \
 		"thread: 984 bytes captured in 1 chunks"
-	perf report -D -i "$TMP/small.data" 2> /dev/null |
-		awk '/Intel BTS data: size/ { on = 1; next }
-		     on && / -> / { print $(NF - 3), $(NF - 1) }
-		     on && !/ -> / { on = 0 }' > "$TMP/perf"
+	bts_records "$TMP/small.data" > "$TMP/perf"
 	expect_eq "-Se1000: records" "$(wc -l < "$TMP/perf")" 41
 	expect_eq "-Se1000: first record" "$(head -n 1 "$TMP/perf")" "42f3d0 42f3e0"
 	expect_eq "-Se1000: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
@@ -68,10 +71,7 @@ expect_contains "snapshot size" "$(cat "$TMP/err")" \
 	"thread: 32760 bytes captured in 1 chunks"
 expect_contains "snapshot wrapped" "$(cat "$TMP/err")" "1 snapshots (1 wrapped)"
 
-perf report -D -i "$TMP/snap.data" 2> /dev/null |
-	awk '/Intel BTS data: size/ { on = 1; next }
-	     on && / -> / { print $(NF - 3), $(NF - 1) }
-	     on && !/ -> / { on = 0 }' > "$TMP/perf"
+bts_records "$TMP/snap.data" > "$TMP/perf"
 expect_eq "perf: records" "$(wc -l < "$TMP/perf")" 1365
 expect_eq "perf: first record" "$(head -n 1 "$TMP/perf")" "41a8d0 41a8e0"
 expect_eq "perf: last record" "$(tail -n 1 "$TMP/perf")" "42fdd0 42fde0"
