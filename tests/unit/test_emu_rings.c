@@ -127,6 +127,22 @@ static struct hwt_emu *emu_make_paced(uint64_t burst)
 	return emu_make_opts(0, burst, false, true);
 }
 
+/* Options of an AUX session on the emulated PMU, read into m. */
+static void session_opts(struct hwt_session_opts *o, struct hwt_emu *emu,
+			 struct mem_sink *m, uint32_t data_pages,
+			 uint32_t aux_pages)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->os = hwt_emu_os(emu);
+	o->aux = true;
+	o->aux_attr.type = PMU_TYPE;
+	o->aux_attr.size = sizeof(o->aux_attr);
+	o->data_pages = data_pages;
+	o->aux_pages = aux_pages;
+	o->sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
+}
+
 static struct hwt_session *session_make(struct hwt_emu *emu,
 					struct mem_sink *m, uint32_t data_pages,
 					uint32_t aux_pages, bool snapshot,
@@ -136,21 +152,13 @@ static struct hwt_session *session_make(struct hwt_emu *emu,
 	struct hwt_session_opts o;
 	struct hwt_session *s = NULL;
 
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.os = hwt_emu_os(emu);
-	o.aux = true;
-	o.aux_attr.type = PMU_TYPE;
-	o.aux_attr.size = sizeof(o.aux_attr);
+	session_opts(&o, emu, m, data_pages, aux_pages);
 	o.aux_attr.aux_watermark = 4096;
 	o.backend = be;
 	o.cpus = cpu0;
 	o.ncpus = 1;
 	o.pid = -1;
-	o.data_pages = data_pages;
-	o.aux_pages = aux_pages;
 	o.snapshot = snapshot;
-	o.sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
 	CHECK_INT(hwt_session_new(&o, &s), 0);
 	if (hwt_session_open(s) < 0)
 		HWT_FAIL("open: %s", hwt_errmsg());
@@ -625,17 +633,9 @@ static struct hwt_session *thread_session(struct hwt_emu *emu, int tid,
 	struct hwt_session_opts o;
 	struct hwt_session *s = NULL;
 
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.os = hwt_emu_os(emu);
-	o.aux = true;
-	o.aux_attr.type = PMU_TYPE;
-	o.aux_attr.size = sizeof(o.aux_attr);
+	session_opts(&o, emu, m, data_pages, aux_pages);
 	o.per_thread = true;
 	o.pid = tid;
-	o.data_pages = data_pages;
-	o.aux_pages = aux_pages;
-	o.sink = (struct hwt_capture_sink){m, sink_record, sink_aux};
 	CHECK_INT(hwt_session_new(&o, &s), 0);
 	CHECK_INT(hwt_session_open(s), 0);
 	return s;
