@@ -55,8 +55,8 @@ replay_and_partial_snapshot() {
 
 if ! command -v perl > /dev/null || ! command -v perf > /dev/null; then
 	fail "perl (to write the records) and perf (the independent reader) are needed"
-	replay_and_partial_snapshot
 	finish
+	exit 1
 fi
 perl -e 'for $i (0..2999) {
 	$f = 0x401000 + $i * 64 + 16;
