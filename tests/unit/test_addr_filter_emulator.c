@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "discard_sink.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
@@ -18,24 +19,6 @@
 #define PT_TYPE 6
 #define TWO "filter 0x1139/0x4f@/usr/bin/prog,stop 0x2000@/usr/bin/prog"
 #define THREE TWO ",start 0x10@/usr/lib/libc.so.6"
-
-static int sink_record(void *ctx, const struct perf_event_header *h)
-{
-	(void)ctx;
-	(void)h;
-	return 0;
-}
-
-static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
-		    const void *d1, uint64_t l1, const void *d2)
-{
-	(void)ctx;
-	(void)hdr;
-	(void)d1;
-	(void)l1;
-	(void)d2;
-	return 0;
-}
 
 static void session_opts(struct hwt_session_opts *o, struct hwt_emu *emu,
 			 const int *cpus, int ncpus, const char *filter)
@@ -54,7 +37,7 @@ static void session_opts(struct hwt_session_opts *o, struct hwt_emu *emu,
 	o->aux_pages = 4;
 	o->aux_filter = filter;
 	o->backend = hwt_backend_find("intel_pt");
-	o->sink = (struct hwt_capture_sink){NULL, sink_record, sink_aux};
+	o->sink = (struct hwt_capture_sink){NULL, hwt_test_discard_record, hwt_test_discard_aux};
 }
 
 static struct hwt_emu *fixture_emu(void)

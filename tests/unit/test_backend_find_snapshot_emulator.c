@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "discard_sink.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
@@ -23,11 +24,6 @@ struct snap_sink {
 	uint64_t sizes[8];
 	size_t nsnaps;
 };
-
-static int sink_record(void *ctx, const struct perf_event_header *h)
-{
-	return 0;
-}
 
 static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 		    const void *d1, uint64_t l1, const void *d2)
@@ -101,7 +97,7 @@ static void rig_open(struct rig *r, const char *backend, bool head_in_buffer)
 	o.data_pages = 4;
 	o.aux_pages = AUX_PAGES;
 	o.snapshot = true;
-	o.sink = (struct hwt_capture_sink){&r->m, sink_record, sink_aux};
+	o.sink = (struct hwt_capture_sink){&r->m, hwt_test_discard_record, sink_aux};
 	CHECK_INT(hwt_session_new(&o, &r->s), 0);
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "discard_sink.h"
 #include "backends/x86-bts/bts_format.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/emulator.h"
@@ -36,13 +37,6 @@ struct capture {
 	uint64_t len;
 	size_t chunks;
 };
-
-static int sink_record(void *ctx, const struct perf_event_header *h)
-{
-	(void)ctx;
-	(void)h;
-	return 0;
-}
 
 static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
 		    const void *d1, uint64_t l1, const void *d2)
@@ -113,7 +107,7 @@ static void capture(const struct hwt_record_ops *ops, size_t nrec,
 	o.data_pages = 4;
 	o.aux_pages = AUX_PAGES;
 	o.snapshot = true;
-	o.sink = (struct hwt_capture_sink){c, sink_record, sink_aux};
+	o.sink = (struct hwt_capture_sink){c, hwt_test_discard_record, sink_aux};
 	CHECK_INT(hwt_session_new(&o, &s), 0);
 	if (hwt_session_open(s) < 0)
 		HWT_FAIL("open: %s", hwt_errmsg());

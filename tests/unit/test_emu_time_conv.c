@@ -11,29 +11,12 @@
 #include <string.h>
 
 #include "harness.h"
+#include "discard_sink.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 
 #define PMU_TYPE 42
-
-static int sink_record(void *ctx, const struct perf_event_header *h)
-{
-	(void)ctx;
-	(void)h;
-	return 0;
-}
-
-static int sink_aux(void *ctx, const struct hwt_pd_auxtrace *hdr,
-		    const void *d1, uint64_t l1, const void *d2)
-{
-	(void)ctx;
-	(void)hdr;
-	(void)d1;
-	(void)l1;
-	(void)d2;
-	return 0;
-}
 
 /* Opens one emulated AUX event on CPU 0 and reads its time conversion. */
 static int read_conv(bool publish, struct hwt_pd_time_conv *tc)
@@ -63,7 +46,7 @@ static int read_conv(bool publish, struct hwt_pd_time_conv *tc)
 	o.pid = -1;
 	o.data_pages = 4;
 	o.aux_pages = 4;
-	o.sink = (struct hwt_capture_sink){NULL, sink_record, sink_aux};
+	o.sink = (struct hwt_capture_sink){NULL, hwt_test_discard_record, hwt_test_discard_aux};
 	CHECK_INT(hwt_session_new(&o, &s), 0);
 	CHECK_INT(hwt_session_open(s), 0);
 	ret = hwt_session_time_conv(s, tc);
