@@ -5,7 +5,7 @@
 
 #include "backends/arm-cs/cs_record.h"
 #include "backends/arm-cs/cs_info.h"
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"

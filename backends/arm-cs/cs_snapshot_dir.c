@@ -9,8 +9,8 @@
 
 #ifdef HWT_HAVE_OPENCSD
 #include "backends/arm-cs/cs_snapshot.h"
-#include "core/decode_internal.h"
-#include "core/insn.h"
+#include "core/decode/decode_internal.h"
+#include "core/decode/insn.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {

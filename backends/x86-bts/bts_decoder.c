@@ -11,7 +11,7 @@
 #include "backends/x86-bts/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
 #include "backends/x86-bts/bts_walk.h"
-#include "core/insn.h"
+#include "core/decode/insn.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 

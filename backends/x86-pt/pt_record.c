@@ -5,7 +5,7 @@
 
 #include "backends/x86-pt/pt_record.h"
 #include "backends/x86-pt/pt_meta.h"
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"

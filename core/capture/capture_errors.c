@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "core/capture_internal.h"
+#include "core/capture/capture_internal.h"
 #include "hwtrace/error.h"
 
 static long read_proc_long(const struct hwt_os *os, const char *path,

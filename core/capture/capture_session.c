@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/capture_internal.h"
-#include "core/ring_aux.h"
-#include "core/ring_data.h"
+#include "core/capture/capture_internal.h"
+#include "core/capture/ring_aux.h"
+#include "core/capture/ring_data.h"
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/barrier.h"
-#include "core/ring_aux.h"
+#include "core/capture/barrier.h"
+#include "core/capture/ring_aux.h"
 #include "hwtrace/error.h"
 
 int hwt_ring_aux_init(struct hwt_ring_aux *r, void *up, const void *aux,

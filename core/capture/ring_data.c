@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/barrier.h"
-#include "core/ring_data.h"
+#include "core/capture/barrier.h"
+#include "core/capture/ring_data.h"
 #include "hwtrace/error.h"
 
 int hwt_ring_data_init(struct hwt_ring_data *r, void *map, uint64_t page_size,

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/pmu.h"
 

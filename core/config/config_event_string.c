@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 

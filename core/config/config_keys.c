@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/config_build.h"
-#include "core/config_internal.h"
+#include "core/config/config_build.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <iniparser.h>
 
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/error.h"
 
 struct hwt_profile *hwt_profile_new(void)

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/config_build.h"
-#include "core/config_internal.h"
+#include "core/config/config_build.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"

@@ -3,8 +3,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/config_build.h"
-#include "core/config_internal.h"
+#include "core/config/config_build.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"

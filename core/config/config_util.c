@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 
 static size_t edit_distance(const char *a, const char *b)
 {

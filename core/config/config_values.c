@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/config_internal.h"
+#include "core/config/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 

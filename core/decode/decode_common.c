@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/decode_internal.h"
+#include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode_internal.h"
-#include "core/insn.h"
-#include "core/sample_internal.h"
+#include "core/decode/decode_internal.h"
+#include "core/decode/insn.h"
+#include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
 
 #define MISC_SWITCH_OUT (1u << 13)

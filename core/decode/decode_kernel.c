@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/decode_internal.h"
+#include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
 /* Adds the loadable segments of the ELF file @path, moved by @reloc.

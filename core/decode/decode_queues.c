@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode_internal.h"
+#include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
 static struct hwt_aux_queue *queue_for(struct hwt_aux_queues *qs,

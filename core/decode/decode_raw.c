@@ -1,8 +1,8 @@
 /* Raw trace streams with `--map FILE@ADDR` memory images. */
 #include <sys/stat.h>
 
-#include "core/decode_internal.h"
-#include "core/insn.h"
+#include "core/decode/decode_internal.h"
+#include "core/decode/insn.h"
 #include "hwtrace/error.h"
 
 static int build_image(const struct hwt_decode_opts *opts,

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode_internal.h"
+#include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
 void hwt_sideband_free(struct hwt_sideband *sb)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sample_internal.h"
+#include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
 
 static const struct perf_event_attr *sample_attr(struct hwt_pd_reader *r,

@@ -1,5 +1,5 @@
 /* Properties of the emulated hardware, set before tracing starts. */
-#include "core/emu_internal.h"
+#include "core/emulator/emu_internal.h"
 #include "hwtrace/error.h"
 
 /* Nothing may change once a producer writes. Lock held. */

@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/barrier.h"
-#include "core/emu_internal.h"
+#include "core/capture/barrier.h"
+#include "core/emulator/emu_internal.h"
 #include "hwtrace/addrfilter.h"
 #include "hwtrace/error.h"
 

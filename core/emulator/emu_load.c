@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/emu_internal.h"
-#include "core/emu_replay.h"
+#include "core/emulator/emu_internal.h"
+#include "core/emulator/emu_replay.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/barrier.h"
-#include "core/emu_internal.h"
+#include "core/capture/barrier.h"
+#include "core/emulator/emu_internal.h"
 
 uint64_t hwt_emu_now_ns(void)
 {

@@ -2,8 +2,8 @@
  * file: attributes, ids, AUXTRACE_INFO. */
 #include <stdlib.h>
 
-#include "core/emu_internal.h"
-#include "core/emu_replay.h"
+#include "core/emulator/emu_internal.h"
+#include "core/emulator/emu_replay.h"
 #include "hwtrace/error.h"
 
 void hwt_emu_replay_free(struct emu_replay_data *r)

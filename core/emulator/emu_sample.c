@@ -11,7 +11,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "core/emu_internal.h"
+#include "core/emulator/emu_internal.h"
 
 #define EMU_FREQ_PERIOD 16384u
 

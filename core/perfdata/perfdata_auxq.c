@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "hwtrace/error.h"
 
 #define SCAN_WINDOW (64 * 1024)

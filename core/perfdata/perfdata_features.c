@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "hwtrace/error.h"
 
 int hwt_pd_reader_build_id(const struct hwt_pd_reader *r, size_t index,

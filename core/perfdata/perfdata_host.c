@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "hwtrace/os.h"
 
 void pd_buf_put(struct pd_buf *b, const void *data, size_t len)

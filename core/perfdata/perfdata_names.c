@@ -1,7 +1,7 @@
 /* Names of perf.data record types and feature sections, as perf prints them. */
 #include <stdio.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 
 static const char *const kernel_types[] = {
 	[PERF_RECORD_MMAP] = "MMAP",

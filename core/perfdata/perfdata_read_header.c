@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/perfdata_reader_internal.h"
+#include "core/perfdata/perfdata_reader_internal.h"
 #include "hwtrace/error.h"
 
 static int id_cmp(const void *a, const void *b)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/perfdata_reader_internal.h"
+#include "core/perfdata/perfdata_reader_internal.h"
 #include "hwtrace/error.h"
 
 void pd_reader_name_attrs(struct hwt_pd_reader *r)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/perfdata_reader_internal.h"
+#include "core/perfdata/perfdata_reader_internal.h"
 #include "hwtrace/error.h"
 
 int pd_reader_pipe_record(struct hwt_pd_reader *r, const uint8_t *rec,

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/perfdata_reader_internal.h"
+#include "core/perfdata/perfdata_reader_internal.h"
 #include "hwtrace/error.h"
 
 /* Reads from the source at src_off; returns bytes read, 0 at the end. */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 
 /* Any record (header.size is 16 bits) fits, with room for many more. */
 #define WINDOW_SIZE (256 * 1024)

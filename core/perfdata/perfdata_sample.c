@@ -1,5 +1,5 @@
 /* The sample_id fields of records: where perf_event_open(2) puts them. */
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "hwtrace/error.h"
 
 static int parse_trailer(const uint8_t *rec, uint16_t size, uint64_t st,

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/perfdata_writer_internal.h"
+#include "core/perfdata/perfdata_writer_internal.h"
 #include "hwtrace/error.h"
 
 int hwt_pd_writer_set_feature(struct hwt_pd_writer *w,

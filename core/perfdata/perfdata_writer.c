@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/perfdata_writer_internal.h"
+#include "core/perfdata/perfdata_writer_internal.h"
 #include "hwtrace/error.h"
 
 #define BUFFER_SIZE (256 * 1024)

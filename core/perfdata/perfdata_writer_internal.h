@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 
 #define NR_STRING_FEATURES 32
 

@@ -2,7 +2,7 @@
  * data that comes last but for the page sizes. */
 #include <inttypes.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "hwtrace/error.h"
 #include "hwtrace/sample.h"
 

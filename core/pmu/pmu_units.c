@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pmu_internal.h"
+#include "core/pmu/pmu_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/os.h"
 #include "hwtrace/pmu.h"

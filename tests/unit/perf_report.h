@@ -54,7 +54,7 @@ static inline int hwt_test_perf_report_info(const char *event,
 		return -1;
 	hwt_pd_writer_add_attr(w, &attr, &id, 1, event);
 	/* A build id, as real captures have: the writer's empty build id
-	 * section trips UBSan (memcpy from NULL) in core/perfdata_host.c. */
+	 * section trips UBSan (memcpy from NULL) in core/perfdata/perfdata_host.c. */
 	hwt_pd_writer_add_build_id(w, -1, PERF_RECORD_MISC_USER, build_id, 20,
 				   "/bin/ls");
 	memset(rec, 0, sizeof(rec));

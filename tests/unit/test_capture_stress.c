@@ -1,6 +1,6 @@
 /* Producer and reader on two threads, hammering one AUX ring and its data
  * ring: run under ThreadSanitizer (label tsan) this proves the barriers of
- * core/barrier.h are where they must be; everywhere it proves that every
+ * core/capture/barrier.h are where they must be; everywhere it proves that every
  * byte is captured or counted lost, and captured bytes are their source. */
 #include <stdbool.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ring_aux.h"
+#include "core/capture/ring_aux.h"
 #include "harness.h"
 #include "hwtrace/error.h"
 

@@ -2,7 +2,7 @@
  * it: the AUX data is found after every field the sample_type, read_format,
  * branch_sample_type and register masks put before it; records cut short
  * or with lengths running past their end are refused, never read past. */
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "harness.h"
 #include "hwtrace/error.h"
 #include "hwtrace/sample.h"

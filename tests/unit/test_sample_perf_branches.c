@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "harness.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/sample.h"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/perfdata_format.h"
+#include "core/perfdata/perfdata_format.h"
 #include "harness.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/perfdata.h"
