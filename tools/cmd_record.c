@@ -677,13 +677,10 @@ int cmd_record(int argc, char **argv)
 			const struct hwt_os *ios = so.os ? so.os : hwt_os_linux();
 			struct hwt_record_info_ctx ictx;
 			record_info_ctx(s, &so, &ictx);
-			if (rops->info_ctx)
-				nw = rops->info_ctx(ios, plan.pmu, &so.aux_attr,
-						    so.cpus, so.ncpus, so.snapshot,
-						    &ictx, priv, 512);
-			else if (rops->info)
-				nw = rops->info(ios, plan.pmu, &so.aux_attr, so.cpus,
-						so.ncpus, so.snapshot, priv, 512);
+			if (rops->info)
+				nw = rops->info(ios, plan.pmu, &so.aux_attr,
+						so.cpus, so.ncpus, so.snapshot,
+						&ictx, priv, 512);
 		}
 		if (ret >= 0 && nw < 0)
 			ret = nw == HWT_ERR_NOSUP ?

@@ -11,6 +11,7 @@
 
 #include "backends/arm-cs/cs_decode_meta.h"
 #include "backends/arm-cs/cs_decode_tree.h"
+#include "backends/arm-cs/cs_snapshot.h"
 #include "hwtrace/error.h"
 
 struct cs_stream {
@@ -220,5 +221,6 @@ const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.destroy = cs_destroy,
 	.packets = cs_packets,
 	.hw_id = cs_hw_id,
+	.snapshot_dir = hwt_cs_decode_snapshot_dir,
 };
 #endif

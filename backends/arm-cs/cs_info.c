@@ -336,7 +336,7 @@ static size_t kind_words(enum unit_kind kind)
 	return 0;
 }
 
-int hwt_cs_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
+int hwt_cs_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		    const struct perf_event_attr *attr, const int *cpus,
 		    int ncpus, bool snapshot,
 		    const struct hwt_record_info_ctx *ctx, uint64_t *priv,
@@ -404,10 +404,3 @@ out:
 	return err;
 }
 
-int hwt_cs_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		bool snapshot, uint64_t *priv, size_t max)
-{
-	return hwt_cs_info_ctx(os, pmu, attr, cpus, ncpus, snapshot, NULL, priv,
-			       max);
-}

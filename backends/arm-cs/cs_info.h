@@ -28,9 +28,6 @@
  * HWT_ERR_NOSPC (the words needed are in the message), HWT_ERR_NOMEM,
  * HWT_ERR_INVAL. */
 int hwt_cs_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		bool snapshot, uint64_t *priv, size_t max);
-int hwt_cs_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		    const struct perf_event_attr *attr, const int *cpus,
 		    int ncpus, bool snapshot,
 		    const struct hwt_record_info_ctx *ctx, uint64_t *priv,

@@ -5,7 +5,7 @@
 
 #include "backends/arm-cs/cs_record.h"
 #include "backends/arm-cs/cs_info.h"
-#include "core/config/config_internal.h"
+#include "hwtrace/config.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"
@@ -219,6 +219,5 @@ int hwt_cs_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 const struct hwt_record_ops hwt_cs_record_ops = {
 	.configure = hwt_cs_configure,
 	.info = hwt_cs_info,
-	.info_ctx = hwt_cs_info_ctx,
 	.find_snapshot = hwt_cs_find_snapshot,
 };

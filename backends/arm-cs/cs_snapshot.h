@@ -6,6 +6,7 @@
 #define HWT_CS_SNAPSHOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "backends/arm-cs/cs_decode_tree.h"
@@ -47,5 +48,11 @@ void hwt_cs_snapshot_free(struct hwt_cs_snapshot *ss);
  * Errors: HWT_ERR_NOENT naming the missing dump file, HWT_ERR_NOMEM. */
 int hwt_cs_snapshot_add_dumps(const struct hwt_cs_snapshot *ss,
 			      struct hwt_image *image);
+
+/* The decoder's snapshot_dir op (struct hwt_decoder_ops). */
+struct hwt_decode_params;
+int hwt_cs_decode_snapshot_dir(const char *dir,
+			       const struct hwt_decode_params *params,
+			       FILE *packets);
 
 #endif

@@ -1,16 +1,14 @@
-/* hwt_decode_snapshot_dir: decode every usable trace buffer of an OpenCSD
- * snapshot directory, as OpenCSD's trc_pkt_lister does. */
+/* The cs_etm decoder's snapshot_dir op: decode every usable trace buffer
+ * of an OpenCSD snapshot directory, as OpenCSD's trc_pkt_lister does. The
+ * core (core/decode/decode_snapshot.c) filters and disassembles. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/decode.h"
-#include "hwtrace/error.h"
-
 #ifdef HWT_HAVE_OPENCSD
 #include "backends/arm-cs/cs_snapshot.h"
-#include "core/decode/decode_internal.h"
-#include "core/decode/insn.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/error.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
@@ -50,8 +48,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 
 static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 			 struct hwt_image *image,
-			 const struct hwt_decode_opts *opts,
-			 const struct hwt_elem_sink *sink)
+			 const struct hwt_elem_sink *sink, FILE *packets)
 {
 	struct hwt_cs_tree *tree;
 	uint8_t *data = NULL;
@@ -59,7 +56,7 @@ static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 	int err = read_file(b->path, &data, &size);
 	if (err)
 		return err;
-	err = hwt_cs_tree_new(b->frame_flags, image, sink, opts->packets,
+	err = hwt_cs_tree_new(b->frame_flags, image, sink, packets,
 			      &tree);
 	if (err) {
 		free(data);
@@ -76,57 +73,19 @@ static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 	return err;
 }
 
-int hwt_decode_snapshot_dir(const char *dir,
-			    const struct hwt_decode_opts *opts_in,
-			    const struct hwt_elem_sink *user_sink)
+int hwt_cs_decode_snapshot_dir(const char *dir,
+			       const struct hwt_decode_params *params,
+			       FILE *packets)
 {
 	struct hwt_cs_snapshot *ss;
-	struct hwt_decode_opts o;
-	const struct hwt_decode_opts *opts = &o;
-	if (!dir || (!user_sink && !(opts_in && opts_in->packets)))
-		return hwt_error(HWT_ERR_INVAL,
-				 "hwt_decode_snapshot_dir: no directory or sink");
-	int err = hwt_decode_opts_copy(opts_in, &o);
+	int err = hwt_cs_snapshot_load(dir, &ss);
 	if (err)
 		return err;
-	/* --cpu, --tid and --time apply as to any other input. */
-	struct hwt_decode_filter filter = {opts, user_sink};
-	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
-	const struct hwt_elem_sink *sink =
-		hwt_decode_has_filter(opts) ? &fsink : user_sink;
-	err = hwt_cs_snapshot_load(dir, &ss);
-	if (err)
-		return err;
-	struct hwt_image *image = hwt_image_new();
-	if (!image) {
-		hwt_cs_snapshot_free(ss);
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	}
-	err = hwt_cs_snapshot_add_dumps(ss, image);
-	/* --disasm: ranges as instructions with their text. */
-	struct hwt_disasm *dis = NULL;
-	struct hwt_elem_sink dsink;
-	if (!err && opts->disasm && !opts->packets && sink &&
-	    !(err = hwt_disasm_new(image, sink, &dis))) {
-		dsink = hwt_disasm_sink(dis);
-		sink = &dsink;
-	}
+	err = hwt_cs_snapshot_add_dumps(ss, params->image);
 	for (size_t i = 0; i < ss->nbuffers && !err; i++)
-		err = decode_buffer(&ss->buffers[i], image, opts, sink);
-	hwt_disasm_free(dis);
-	hwt_image_free(image);
+		err = decode_buffer(&ss->buffers[i], params->image,
+				    params->sink, packets);
 	hwt_cs_snapshot_free(ss);
 	return err;
-}
-#else
-int hwt_decode_snapshot_dir(const char *dir, const struct hwt_decode_opts *opts,
-			    const struct hwt_elem_sink *sink)
-{
-	(void)opts;
-	(void)sink;
-	return hwt_error(HWT_ERR_NOSUP,
-			 "%s: hwtrace was built without OpenCSD, which "
-			 "snapshot decoding needs (install libopencsd-dev and "
-			 "rebuild with HWT_WITH_OPENCSD=ON)", dir);
 }
 #endif

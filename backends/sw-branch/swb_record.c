@@ -20,7 +20,7 @@
 
 #include "backends/sw-branch/swb_sideband.h"
 #include "backends/sw-branch/swb_trace.h"
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"

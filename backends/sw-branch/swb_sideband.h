@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
-#include "core/capture/ring_data.h"
+#include "hwtrace/ring_data.h"
 
 struct hwt_swb_sideband {
 	int fd;

@@ -20,8 +20,8 @@
 #include "backends/sw-branch/swb_filter.h"
 #include "backends/sw-branch/swb_launch.h"
 #include "backends/sw-branch/swb_trace.h"
-#include "backends/x86-bts/bts_format.h"
-#include "core/decode/insn.h"
+#include "hwtrace/bts_format.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
 #if defined(__x86_64__)

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
 #include "backends/x86-bts/bts_walk.h"
-#include "core/decode/insn.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 

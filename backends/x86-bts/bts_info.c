@@ -12,7 +12,7 @@
 /* perf looks at the last 512 64-bit words. */
 #define BTS_WRAP_WINDOW 4096u
 
-int hwt_bts_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
+int hwt_bts_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		     const struct perf_event_attr *attr, const int *cpus,
 		     int ncpus, bool snapshot,
 		     const struct hwt_record_info_ctx *ctx, uint64_t *priv,
@@ -57,13 +57,6 @@ int hwt_bts_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
 	return HWT_BTS_PRIV_WORDS;
 }
 
-int hwt_bts_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		 const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		 bool snapshot, uint64_t *priv, size_t max)
-{
-	return hwt_bts_info_ctx(os, pmu, attr, cpus, ncpus, snapshot, NULL,
-				priv, max);
-}
 
 static bool tail_written(const uint8_t *aux, uint64_t size)
 {

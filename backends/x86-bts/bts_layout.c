@@ -1,7 +1,7 @@
 /* Record spans of BTS snapshot buffers. */
 #include <string.h>
 
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
 
 static int all_zero(const uint8_t *p, size_t n)

@@ -27,9 +27,6 @@ enum {
  * per thread; refusing CPU-wide events is the configure op's job). @pmu may
  * be NULL: the type is then read from bus/event_source/devices/intel_bts. */
 int hwt_bts_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		 const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		 bool snapshot, uint64_t *priv, size_t max);
-int hwt_bts_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		     const struct perf_event_attr *attr, const int *cpus,
 		     int ncpus, bool snapshot,
 		     const struct hwt_record_info_ctx *ctx, uint64_t *priv,

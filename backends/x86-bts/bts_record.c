@@ -28,7 +28,6 @@ int hwt_bts_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 const struct hwt_record_ops hwt_bts_record_ops = {
 	.configure = hwt_bts_configure,
 	.info = hwt_bts_info,
-	.info_ctx = hwt_bts_info_ctx,
 	.find_snapshot = hwt_bts_find_snapshot,
 	.alignment = HWT_BTS_RECORD_SIZE,
 };

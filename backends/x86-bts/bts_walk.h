@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/decode/insn.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/image.h"
 
 enum hwt_bts_walk_status {

@@ -246,7 +246,7 @@ static int read_type(const struct hwt_os *os, const struct hwt_pmu *pmu,
 	return 0;
 }
 
-int hwt_pt_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
+int hwt_pt_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		    const struct perf_event_attr *attr, const int *cpus,
 		    int ncpus, bool snapshot,
 		    const struct hwt_record_info_ctx *ctx, uint64_t *priv,
@@ -309,10 +309,3 @@ int hwt_pt_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
 	return hwt_pt_info_fill(&in, priv, max);
 }
 
-int hwt_pt_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		bool snapshot, uint64_t *priv, size_t max)
-{
-	return hwt_pt_info_ctx(os, pmu, attr, cpus, ncpus, snapshot, NULL, priv,
-			       max);
-}

@@ -67,9 +67,6 @@ int hwt_pt_info_fill(const struct hwt_pt_info_in *in, uint64_t *priv,
 /* The record ops. @pmu may be NULL: the values are then read from
  * bus/event_source/devices/intel_pt through @os. */
 int hwt_pt_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		bool snapshot, uint64_t *priv, size_t max);
-int hwt_pt_info_ctx(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		    const struct perf_event_attr *attr, const int *cpus,
 		    int ncpus, bool snapshot,
 		    const struct hwt_record_info_ctx *ctx, uint64_t *priv,

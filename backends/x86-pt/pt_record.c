@@ -5,7 +5,7 @@
 
 #include "backends/x86-pt/pt_record.h"
 #include "backends/x86-pt/pt_meta.h"
-#include "core/config/config_internal.h"
+#include "hwtrace/config.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pmu.h"
@@ -168,6 +168,5 @@ int hwt_pt_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 const struct hwt_record_ops hwt_pt_record_ops = {
 	.configure = hwt_pt_configure,
 	.info = hwt_pt_info,
-	.info_ctx = hwt_pt_info_ctx,
 	.find_snapshot = hwt_pt_find_snapshot,
 };

@@ -12,9 +12,6 @@ int hwt_pt_configure(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		     struct perf_event_attr *attr);
 
 /* To be provided by pt_info.c; see struct hwt_record_ops. */
-int hwt_pt_info(const struct hwt_os *os, const struct hwt_pmu *pmu,
-		const struct perf_event_attr *attr, const int *cpus, int ncpus,
-		bool snapshot, uint64_t *priv, size_t max);
 int hwt_pt_find_snapshot(const uint8_t *aux, uint64_t aux_size, uint64_t head,
 			 uint64_t prev_head, uint64_t *start, uint64_t *len,
 			 bool *wrapped);

@@ -9,7 +9,7 @@
 
 #include "core/capture/capture_internal.h"
 #include "core/capture/ring_aux.h"
-#include "core/capture/ring_data.h"
+#include "hwtrace/ring_data.h"
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/capture/barrier.h"
-#include "core/capture/ring_data.h"
+#include "hwtrace/ring_data.h"
 #include "hwtrace/error.h"
 
 int hwt_ring_data_init(struct hwt_ring_data *r, void *map, uint64_t page_size,

@@ -33,17 +33,7 @@ int hwt_config_parse_size(const char *text, uint64_t *out);
 const char *hwt_config_nearest(const char *word, const char *const *candidates,
 			       size_t count);
 
-/* Renders a bitmap of valid values as perf does: "0-5", "0,3,6,9". */
-void hwt_config_valid_str(uint64_t valid, char *buf, size_t size);
-
 /* The origin of a key for messages: the INI path, "-e", "--set". */
 const char *hwt_config_where(const struct hwt_profile *p, const char *key);
-
-/* Whether the profile sets [@section] @term (a backend's format term). */
-bool hwt_config_term_set(const struct hwt_profile *p, const char *section,
-			 const char *term);
-/* hwt_config_where of [@section] @term: "default" when it is not set. */
-const char *hwt_config_term_where(const struct hwt_profile *p,
-				  const char *section, const char *term);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/decode/decode_internal.h"
-#include "core/decode/insn.h"
+#include "hwtrace/insn.h"
 #include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
 

@@ -2,7 +2,7 @@
 #include <sys/stat.h>
 
 #include "core/decode/decode_internal.h"
-#include "core/decode/insn.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
 static int build_image(const struct hwt_decode_opts *opts,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode/insn.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
 enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass)

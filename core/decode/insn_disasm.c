@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode/insn.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
 #define NR_ISAS (HWT_ISA_T32 + 1)

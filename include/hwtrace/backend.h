@@ -91,6 +91,16 @@ struct hwt_decoder_ops {
 	 * bits 7:0). Optional; without such records decoders use the IDs in
 	 * the AUXTRACE_INFO. */
 	int (*hw_id)(void *priv, int32_t cpu, uint64_t hw_id);
+	/* `decode --snapshot DIR`: decodes every trace buffer of a snapshot
+	 * directory in the backend's own format (cs_etm: OpenCSD's), loading
+	 * the memory dumps it names into params->image (empty, owned by the
+	 * core) and sending elements to params->sink (the core has already
+	 * put the --cpu/--tid/--time filter and --disasm in front of it).
+	 * With @packets non-NULL, prints the packet layer there instead.
+	 * Optional. */
+	int (*snapshot_dir)(const char *dir,
+			    const struct hwt_decode_params *params,
+			    FILE *packets);
 };
 
 struct hwt_os;
@@ -135,10 +145,14 @@ struct hwt_record_ops {
 			 struct perf_event_attr *attr);
 	/* Writes the AUXTRACE_INFO priv[] for this session into @priv (up to
 	 * @max words) and returns the number of words, or a negative error.
+	 * @ctx holds what the backend cannot find out by itself (time
+	 * conversion, switch records, the filter); NULL means a zeroed one.
 	 * Optional: a backend without one cannot record. */
 	int (*info)(const struct hwt_os *os, const struct hwt_pmu *pmu,
 		    const struct perf_event_attr *attr, const int *cpus,
-		    int ncpus, bool snapshot, uint64_t *priv, size_t max);
+		    int ncpus, bool snapshot,
+		    const struct hwt_record_info_ctx *ctx, uint64_t *priv,
+		    size_t max);
 	/* Snapshot mode: where the newest data in an overwrite-mode AUX buffer
 	 * starts, given aux_head as the driver reported it. Sets *start and
 	 * *len (bytes ending at head), *wrapped. Optional (core default: the
@@ -150,13 +164,6 @@ struct hwt_record_ops {
 	int (*find_snapshot)(const uint8_t *aux, uint64_t aux_size,
 			     uint64_t head, uint64_t prev_head, uint64_t *start,
 			     uint64_t *len, bool *wrapped);
-	/* info() given the session facts of @ctx; the core calls it in
-	 * preference to info() when set. Optional. */
-	int (*info_ctx)(const struct hwt_os *os, const struct hwt_pmu *pmu,
-			const struct perf_event_attr *attr, const int *cpus,
-			int ncpus, bool snapshot,
-			const struct hwt_record_info_ctx *ctx, uint64_t *priv,
-			size_t max);
 	/* Trace comes in records of this many bytes (intel_bts: 24); 0 for a
 	 * byte stream. As perf's auxtrace_record.alignment: when a snapshot
 	 * passes the end of the buffer, its part before the end is cut short

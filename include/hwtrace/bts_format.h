@@ -1,11 +1,17 @@
-/* The Intel BTS record and AUXTRACE_INFO layouts, as the kernel's intel_bts
+/* Backend-author header (see docs/architecture.md).
+ * The Intel BTS record and AUXTRACE_INFO layouts, as the kernel's intel_bts
  * driver writes the first and Linux perf's intel_bts_info_fill the second. */
-#ifndef HWT_BTS_FORMAT_H
-#define HWT_BTS_FORMAT_H
+#ifndef HWTRACE_BTS_FORMAT_H
+#define HWTRACE_BTS_FORMAT_H
 
+#include "hwtrace/common.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* One branch record: three little-endian u64 {from, to, flags}. A record
  * with from == 0 starts tracing at `to`; one with to == 0 ends it after
@@ -58,5 +64,9 @@ static inline void hwt_bts_record_write(uint8_t *p,
 	hwt_bts_put_le64(p + 8, rec->to);
 	hwt_bts_put_le64(p + 16, rec->flags);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

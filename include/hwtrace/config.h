@@ -187,6 +187,22 @@ HWT_API int hwt_attr_format(const struct perf_event_attr *attr,
 
 HWT_API const char *hwt_mode_name(enum hwt_mode mode);
 
+/* --- For backends' configure ops (backend-author API) --- */
+
+/* Renders a bitmap of valid values as perf does: "0-5", "0,3,6,9", for
+ * messages such as "Valid values are: 0-5". */
+HWT_API void hwt_config_valid_str(uint64_t valid, char *buf, size_t size);
+
+/* Whether the profile sets [@section] @term (a backend's format term),
+ * from its INI file, -e or --set. */
+HWT_API bool hwt_config_term_set(const struct hwt_profile *p,
+				 const char *section, const char *term);
+/* Where [@section] @term was set, for messages: the INI path, "-e",
+ * "--set", or "default" when it is not set. The string is the profile's. */
+HWT_API const char *hwt_config_term_where(const struct hwt_profile *p,
+					  const char *section,
+					  const char *term);
+
 #ifdef __cplusplus
 }
 #endif

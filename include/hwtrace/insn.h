@@ -1,15 +1,21 @@
-/* Instruction decoding for every backend: the length and branch class of
+/* Backend-author header (see docs/architecture.md).
+ * Instruction decoding for every backend: the length and branch class of
  * one instruction, and its text for `--disasm`. Built on Capstone when
  * HWT_HAVE_CAPSTONE is set; without it every call answers HWT_ERR_NOSUP. */
-#ifndef HWT_CORE_INSN_H
-#define HWT_CORE_INSN_H
+#ifndef HWTRACE_INSN_H
+#define HWTRACE_INSN_H
 
+#include "hwtrace/common.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The longest instruction of any supported ISA (x86: 15 bytes). */
 #define HWT_INSN_MAX_SIZE 16
@@ -40,28 +46,28 @@ struct hwt_insn_decoder;
 /* Creates a decoder for @isa (x86_64, x86_32, x86_16, a64).
  * Errors: HWT_ERR_NOSUP (built without Capstone, or an ISA it lacks),
  * HWT_ERR_NOMEM. */
-int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out);
+HWT_API int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out);
 
 /* Frees the decoder; NULL is a no-op. */
-void hwt_insn_decoder_free(struct hwt_insn_decoder *dec);
+HWT_API void hwt_insn_decoder_free(struct hwt_insn_decoder *dec);
 
 /* Decodes the instruction at @addr whose bytes are @code[0..@size).
  * Errors: HWT_ERR_DECODE (not a valid instruction, or cut short). */
-int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
+HWT_API int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
 		    size_t size, uint64_t addr, struct hwt_insn *insn);
 
 /* Like hwt_insn_decode, and writes "mnemonic operands" into @buf (always
  * NUL-terminated when @bufsize > 0). */
-int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
+HWT_API int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
 		    size_t size, uint64_t addr, struct hwt_insn *insn,
 		    char *buf, size_t bufsize);
 
 /* The element branch kind an instruction class produces when taken. */
-enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass);
+HWT_API enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass);
 
 /* Whether the class always transfers control (so a trace that shows it
  * falling through is inconsistent). */
-bool hwt_insn_is_unconditional(enum hwt_insn_class iclass);
+HWT_API bool hwt_insn_is_unconditional(enum hwt_insn_class iclass);
 
 /* `--disasm` for every backend: a sink that splits each range it receives
  * into one range per instruction, with the instruction's text, reading the
@@ -70,9 +76,13 @@ bool hwt_insn_is_unconditional(enum hwt_insn_class iclass);
  * the image, pass unchanged. @image and @inner are borrowed and must
  * outlive the object. Errors: HWT_ERR_NOMEM. */
 struct hwt_disasm;
-int hwt_disasm_new(struct hwt_image *image, const struct hwt_elem_sink *inner,
+HWT_API int hwt_disasm_new(struct hwt_image *image, const struct hwt_elem_sink *inner,
 		   struct hwt_disasm **out);
-struct hwt_elem_sink hwt_disasm_sink(struct hwt_disasm *dis);
-void hwt_disasm_free(struct hwt_disasm *dis);
+HWT_API struct hwt_elem_sink hwt_disasm_sink(struct hwt_disasm *dis);
+HWT_API void hwt_disasm_free(struct hwt_disasm *dis);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

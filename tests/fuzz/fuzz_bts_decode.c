@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"

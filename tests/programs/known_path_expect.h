@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "hwtrace/element.h"
 #include "elf_syms.h"
 

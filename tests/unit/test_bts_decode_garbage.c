@@ -5,7 +5,7 @@
  * at least one instruction, and decoding must not fail. */
 #include "harness.h"
 #include "../programs/elf_syms.h"
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/image.h"
 

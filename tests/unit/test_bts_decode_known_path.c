@@ -6,7 +6,7 @@
 
 #include "harness.h"
 #include "../programs/known_path_expect.h"
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"

@@ -29,7 +29,7 @@ static void test_words_in_perf_order(void)
 	int n;
 
 	memset(priv, 0xee, sizeof(priv));
-	n = hwt_bts_info_ctx(os, NULL, &attr, NULL, 0, true, &ctx, priv, 8);
+	n = hwt_bts_info(os, NULL, &attr, NULL, 0, true, &ctx, priv, 8);
 	CHECK_INT(n, 6);
 	CHECK_U64(priv[0], 7);
 	CHECK_U64(priv[1], 31);
@@ -41,7 +41,7 @@ static void test_words_in_perf_order(void)
 
 	/* Without the user page's time: zeros and cap 0, as perf writes
 	 * when cap_user_time_zero is unset. */
-	n = hwt_bts_info(os, NULL, NULL, NULL, 0, false, priv, 6);
+	n = hwt_bts_info(os, NULL, NULL, NULL, 0, false, NULL, priv, 6);
 	CHECK_INT(n, 6);
 	CHECK_U64(priv[0], 7);
 	CHECK_U64(priv[1], 0);
@@ -57,7 +57,7 @@ static void test_type_from_pmu_struct(void)
 	struct hwt_pmu pmu = {.name = "intel_bts", .type = 11};
 	uint64_t priv[6];
 
-	CHECK_INT(hwt_bts_info(NULL, &pmu, NULL, NULL, 0, false, priv, 6), 6);
+	CHECK_INT(hwt_bts_info(NULL, &pmu, NULL, NULL, 0, false, NULL, priv, 6), 6);
 	CHECK_U64(priv[0], 11);
 }
 
@@ -67,12 +67,12 @@ static void test_errors(void)
 	struct perf_event_attr attr = {.type = 6};
 	uint64_t priv[6];
 
-	CHECK_INT(hwt_bts_info(os, NULL, &attr, NULL, 0, false, priv, 6),
+	CHECK_INT(hwt_bts_info(os, NULL, &attr, NULL, 0, false, NULL, priv, 6),
 		  HWT_ERR_CONFIG);
 	CHECK_CONTAINS(hwt_errmsg(), "intel_bts has type 7");
-	CHECK_INT(hwt_bts_info(os, NULL, NULL, NULL, 0, false, priv, 5),
+	CHECK_INT(hwt_bts_info(os, NULL, NULL, NULL, 0, false, NULL, priv, 5),
 		  HWT_ERR_NOSPC);
-	CHECK_INT(hwt_bts_info(NULL, NULL, NULL, NULL, 0, false, priv, 6),
+	CHECK_INT(hwt_bts_info(NULL, NULL, NULL, NULL, 0, false, NULL, priv, 6),
 		  HWT_ERR_INVAL);
 	hwt_os_free(os);
 }

@@ -27,7 +27,7 @@ static void test_perf_prints_our_values(void)
 	struct hwt_os *os = hwt_os_linux_new(FIXTURE);
 	int n;
 
-	n = hwt_bts_info_ctx(os, NULL, &attr, NULL, 0, true, &ctx, priv, 8);
+	n = hwt_bts_info(os, NULL, &attr, NULL, 0, true, &ctx, priv, 8);
 	hwt_os_free(os);
 	CHECK_INT(n, 6);
 	if (n != 6)

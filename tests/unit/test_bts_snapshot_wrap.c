@@ -20,7 +20,7 @@
 
 #include "harness.h"
 #include "discard_sink.h"
-#include "backends/x86-bts/bts_format.h"
+#include "hwtrace/bts_format.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"

@@ -22,7 +22,7 @@ static void test_ete_ptm_etmv4_round_trip(void)
 	uint64_t priv[64];
 	int n;
 
-	n = hwt_cs_info(os, NULL, &attr, cpus, 3, true, priv, 64);
+	n = hwt_cs_info(os, NULL, &attr, cpus, 3, true, NULL, priv, 64);
 	hwt_os_free(os);
 	CHECK_INT(n, 31);
 	if (n != 31)

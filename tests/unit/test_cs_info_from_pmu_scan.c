@@ -29,10 +29,10 @@ static int both_ways(const char *fixture, const struct perf_event_attr *attr,
 	if (list)
 		pmu = hwt_pmu_list_find(list, "cs_etm");
 	CHECK(pmu != NULL);
-	n = hwt_cs_info(os, pmu, attr, NULL, 0, false, priv, max);
+	n = hwt_cs_info(os, pmu, attr, NULL, 0, false, NULL, priv, max);
 	if (n < 0)
 		fprintf(stderr, "%s: %s\n", fixture, hwt_errmsg());
-	m = hwt_cs_info(os, NULL, attr, NULL, 0, false, direct, 128);
+	m = hwt_cs_info(os, NULL, attr, NULL, 0, false, NULL, direct, 128);
 	CHECK_INT(m, n);
 	if (n > 0 && m == n)
 		CHECK(memcmp(priv, direct, (size_t)n * 8) == 0);
@@ -103,7 +103,7 @@ static void test_no_trace_machine(void)
 	struct hwt_os *os = hwt_os_linux_new(FIXTURES "no-trace");
 	uint64_t priv[16];
 
-	CHECK_INT(hwt_cs_info(os, NULL, NULL, NULL, 0, false, priv, 16),
+	CHECK_INT(hwt_cs_info(os, NULL, NULL, NULL, 0, false, NULL, priv, 16),
 		  HWT_ERR_NOENT);
 	CHECK_CONTAINS(hwt_errmsg(), "cs_etm/type");
 	hwt_os_free(os);

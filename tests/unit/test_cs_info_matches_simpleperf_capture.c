@@ -73,7 +73,7 @@ static void test_words_equal_capture(void)
 	os = hwt_os_linux_new(FIXTURES "simpleperf-etm");
 	CHECK(os != NULL);
 	/* CPUs out of order and twice: perf walks them in CPU order. */
-	n = hwt_cs_info(os, NULL, &attr, cpus, 9, false, priv, 128);
+	n = hwt_cs_info(os, NULL, &attr, cpus, 9, false, NULL, priv, 128);
 	if (n < 0)
 		fprintf(stderr, "error: %s\n", hwt_errmsg());
 	check_equals_capture(priv, n);
@@ -88,7 +88,7 @@ static void test_words_equal_capture(void)
 
 	/* A per-thread session describes every online CPU: the same words. */
 	memset(priv, 0, sizeof(priv));
-	n = hwt_cs_info(os, NULL, &attr, NULL, 0, false, priv, 128);
+	n = hwt_cs_info(os, NULL, &attr, NULL, 0, false, NULL, priv, 128);
 	check_equals_capture(priv, n);
 	hwt_os_free(os);
 }
@@ -122,7 +122,7 @@ static void test_words_from_pmu_struct(void)
 		units[c] = (struct hwt_trace_unit){.cpu = c, .kind = HWT_TU_ETMV4,
 						   .nregs = 5, .regs = regs[c]};
 	}
-	n = hwt_cs_info(NULL, &pmu, &attr, NULL, 0, false, priv, 128);
+	n = hwt_cs_info(NULL, &pmu, &attr, NULL, 0, false, NULL, priv, 128);
 	check_equals_capture(priv, n);
 }
 
@@ -141,7 +141,7 @@ static void test_ete_ptm_etmv4_blocks(void)
 	const uint64_t *b;
 	int n;
 
-	n = hwt_cs_info(os, NULL, &attr, cpus, 3, true, priv, 64);
+	n = hwt_cs_info(os, NULL, &attr, cpus, 3, true, NULL, priv, 64);
 	CHECK_INT(n, 3 + 11 + 7 + 10);
 	if (n != 31) {
 		fprintf(stderr, "error: %s\n", hwt_errmsg());
@@ -211,19 +211,19 @@ static void test_errors_name_the_problem(void)
 	int offline[] = {3}, no_unit[] = {4}, two[] = {0, 1};
 	uint64_t priv[64];
 
-	CHECK_INT(hwt_cs_info(os, NULL, &attr, offline, 1, false, priv, 64),
+	CHECK_INT(hwt_cs_info(os, NULL, &attr, offline, 1, false, NULL, priv, 64),
 		  HWT_ERR_CONFIG);
 	CHECK_CONTAINS(hwt_errmsg(), "CPU 3 is not online");
-	CHECK_INT(hwt_cs_info(os, NULL, &attr, no_unit, 1, false, priv, 64),
+	CHECK_INT(hwt_cs_info(os, NULL, &attr, no_unit, 1, false, NULL, priv, 64),
 		  HWT_ERR_NOENT);
 	CHECK_CONTAINS(hwt_errmsg(), "CPU 4 has no trace unit");
 	/* Per-thread: every online CPU, and CPU 4 has none. */
-	CHECK_INT(hwt_cs_info(os, NULL, &attr, NULL, 0, false, priv, 64),
+	CHECK_INT(hwt_cs_info(os, NULL, &attr, NULL, 0, false, NULL, priv, 64),
 		  HWT_ERR_NOENT);
-	CHECK_INT(hwt_cs_info(os, NULL, &other, two, 2, false, priv, 64),
+	CHECK_INT(hwt_cs_info(os, NULL, &other, two, 2, false, NULL, priv, 64),
 		  HWT_ERR_CONFIG);
 	CHECK_CONTAINS(hwt_errmsg(), "type 6");
-	CHECK_INT(hwt_cs_info(os, NULL, &attr, two, 2, false, priv, 20),
+	CHECK_INT(hwt_cs_info(os, NULL, &attr, two, 2, false, NULL, priv, 20),
 		  HWT_ERR_NOSPC);
 	CHECK_CONTAINS(hwt_errmsg(), "needs 21 words");
 	hwt_os_free(os);

@@ -25,7 +25,7 @@ static void test_perf_prints_our_values(void)
 	struct hwt_os *os = hwt_os_linux_new(FIXTURE);
 	int n;
 
-	n = hwt_cs_info(os, NULL, &attr, cpus, 3, false, priv, 64);
+	n = hwt_cs_info(os, NULL, &attr, cpus, 3, false, NULL, priv, 64);
 	hwt_os_free(os);
 	CHECK_INT(n, 31);
 	if (n != 31)

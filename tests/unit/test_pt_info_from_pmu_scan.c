@@ -32,8 +32,8 @@ static void test_intel_pt(void)
 	if (list)
 		pmu = hwt_pmu_list_find(list, "intel_pt");
 	CHECK(pmu != NULL);
-	n = hwt_pt_info_ctx(os, pmu, &attr, cpus, 4, false, &ctx, a, 32);
-	m = hwt_pt_info_ctx(os, NULL, &attr, cpus, 4, false, &ctx, b, 32);
+	n = hwt_pt_info(os, pmu, &attr, cpus, 4, false, &ctx, a, 32);
+	m = hwt_pt_info(os, NULL, &attr, cpus, 4, false, &ctx, b, 32);
 	CHECK_INT(n, 18);
 	CHECK_INT(m, 18);
 	if (n == 18 && m == 18) {
@@ -62,7 +62,7 @@ static void test_intel_bts(void)
 	if (list)
 		pmu = hwt_pmu_list_find(list, "intel_bts");
 	CHECK(pmu != NULL);
-	CHECK_INT(hwt_bts_info(os, pmu, NULL, NULL, 0, true, a, 8), 6);
+	CHECK_INT(hwt_bts_info(os, pmu, NULL, NULL, 0, true, NULL, a, 8), 6);
 	CHECK_U64(a[HWT_BTS_PRIV_PMU_TYPE], 7);
 	CHECK_U64(a[HWT_BTS_PRIV_SNAPSHOT_MODE], 1);
 	hwt_pmu_list_free(list);

@@ -73,7 +73,7 @@ static void test_words_equal_capture(void)
 	os = hwt_os_linux_new(FIXTURE);
 	CHECK(os != NULL);
 	ctx = capture_ctx();
-	n = hwt_pt_info_ctx(os, NULL, &attr, cpus, 4, false, &ctx, priv, 64);
+	n = hwt_pt_info(os, NULL, &attr, cpus, 4, false, &ctx, priv, 64);
 	/* perf 6.1 appends the Cap Event Trace word to the 4.14 layout. */
 	CHECK_INT(n, 18);
 	if (n != 18) {
@@ -132,7 +132,7 @@ static void test_words_from_pmu_struct(void)
 		return;
 	}
 	ctx = capture_ctx();
-	n = hwt_pt_info_ctx(os, &pmu, NULL, cpus, 4, false, &ctx, priv, 64);
+	n = hwt_pt_info(os, &pmu, NULL, cpus, 4, false, &ctx, priv, 64);
 	CHECK_INT(n, 18);
 	for (int i = 0; i < 17 && n == 18; i++)
 		CHECK_U64(priv[i], hwt_test_le64(rec + 16 + 8 * i));
@@ -153,7 +153,7 @@ static void test_filter_string_padding(void)
 	int n;
 
 	memset(priv, 0xee, sizeof(priv));
-	n = hwt_pt_info_ctx(os, NULL, NULL, NULL, 0, true, &ctx, priv, 64);
+	n = hwt_pt_info(os, NULL, NULL, NULL, 0, true, &ctx, priv, 64);
 	/* 17 + ceil(22 / 8) = 3 + 1 */
 	CHECK_INT(n, 21);
 	CHECK_U64(priv[HWT_PT_PRIV_FILTER_STR_LEN], 21);
@@ -207,16 +207,16 @@ static void test_errors_name_the_problem(void)
 	struct hwt_os *os = hwt_os_linux_new(FIXTURE);
 	struct hwt_os *bad = hwt_os_linux_new(HWT_SOURCE_DIR "/tests/fixtures/meta/none");
 
-	CHECK_INT(hwt_pt_info(os, NULL, &attr, NULL, 0, false, priv, 64),
+	CHECK_INT(hwt_pt_info(os, NULL, &attr, NULL, 0, false, NULL, priv, 64),
 		  HWT_ERR_CONFIG);
 	CHECK_CONTAINS(hwt_errmsg(), "type 8");
-	CHECK_INT(hwt_pt_info(os, NULL, NULL, NULL, 0, false, priv, 17),
+	CHECK_INT(hwt_pt_info(os, NULL, NULL, NULL, 0, false, NULL, priv, 17),
 		  HWT_ERR_NOSPC);
 	CHECK_CONTAINS(hwt_errmsg(), "needs 18 words");
-	CHECK_INT(hwt_pt_info(bad, NULL, NULL, NULL, 0, false, priv, 64),
+	CHECK_INT(hwt_pt_info(bad, NULL, NULL, NULL, 0, false, NULL, priv, 64),
 		  HWT_ERR_NOENT);
 	CHECK_CONTAINS(hwt_errmsg(), "intel_pt/type");
-	CHECK_INT(hwt_pt_info(os, NULL, NULL, NULL, 0, false, NULL, 64),
+	CHECK_INT(hwt_pt_info(os, NULL, NULL, NULL, 0, false, NULL, NULL, 64),
 		  HWT_ERR_INVAL);
 	hwt_os_free(os);
 	hwt_os_free(bad);

@@ -33,7 +33,7 @@ static void test_perf_prints_our_values(void)
 	struct hwt_os *os = hwt_os_linux_new(FIXTURE);
 	int n;
 
-	n = hwt_pt_info_ctx(os, NULL, &attr, cpus, 2, true, &ctx, priv, 64);
+	n = hwt_pt_info(os, NULL, &attr, cpus, 2, true, &ctx, priv, 64);
 	hwt_os_free(os);
 	CHECK_INT(n, 21);
 	if (n != 21)

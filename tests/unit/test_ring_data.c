@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/capture/ring_data.h"
+#include "hwtrace/ring_data.h"
 #include "harness.h"
 #include "hwtrace/error.h"
 
