@@ -9,7 +9,7 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 
-.PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz clean
+.PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz check-release clean
 
 all: build
 
@@ -25,7 +25,7 @@ deps:
 	fi
 
 build: deps
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON
 	cmake --build build -j$(JOBS)
 
 # The main job: on a machine without trace hardware, record a small real
@@ -54,25 +54,33 @@ run: build
 	fi
 
 # The full suite runs last, so its summary closes the output.
-check: check-fuzz check-tsan check-plain check-asan
+check: check-release check-fuzz check-tsan check-plain check-asan
+
+# What a packager runs: a plain Release build with the distribution's
+# compiler. Warnings are errors here so that one the optimiser finds (and
+# only it) cannot come back unseen.
+check-release: deps
+	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DHWT_WERROR=ON
+	cmake --build build-release -j$(JOBS)
+	./build-release/tools/hwtrace --version
 
 check-plain: build
 	cd build && $(CTEST)
 
 check-asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHWT_SANITIZE=ON -DHWT_BENCH=OFF
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHWT_SANITIZE=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST)
 
 check-tsan: deps
-	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_TSAN=ON -DHWT_BENCH=OFF
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_TSAN=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON
 	cmake --build build-tsan -j$(JOBS)
 	cd build-tsan && ctest --output-on-failure --no-tests=ignore -L tsan
 
 check-fuzz: deps
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_FUZZ=ON -DHWT_BENCH=OFF
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_FUZZ=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON
 	cmake --build build-fuzz -j$(JOBS)
 	cd build-fuzz && ctest --output-on-failure --no-tests=ignore -L fuzz
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz build-release

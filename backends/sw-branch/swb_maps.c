@@ -222,7 +222,7 @@ int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
 		/* An address in a file: where that file is loaded. */
 		for (size_t i = 0; i < maps->n; i++) {
 			const struct hwt_swb_map *m = &maps->v[i];
-			uint64_t base;
+			uint64_t base = 0;
 			if (m->path && names_file(m->path, file) &&
 			    load_base(maps, m->path, &base)) {
 				uint64_t value = 0, first = 0;

@@ -219,7 +219,7 @@ static int run_to(struct tracer *t, uint64_t addr, const char *what)
 					 "it reached %s (0x%llx)", what,
 					 (unsigned long long)addr);
 		}
-		uint64_t pc;
+		uint64_t pc = 0;
 		int err = get_pc(t->pid, &pc);
 		if (err)
 			return err;
@@ -280,7 +280,7 @@ static int step(struct tracer *t, struct thr *th)
  * it took. */
 static int transition(struct tracer *t, struct thr *th, int sig)
 {
-	uint64_t next;
+	uint64_t next = 0;
 	int err;
 
 	th->sig = sig == SIGTRAP ? 0 : sig;
@@ -435,7 +435,7 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		th = thr_find(t, tid);
 		if (!th) {
 			/* A new thread, stopped before its first instruction. */
-			uint64_t pc;
+			uint64_t pc = 0;
 			if (!WIFSTOPPED(status))
 				continue;
 			if ((err = get_pc(tid, &pc)) || (err = thr_add(t, tid, pc, &th)) ||
@@ -548,7 +548,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 		/* At the function's first instruction the return address is
 		 * on top of the stack; the call is over when execution gets
 		 * there with the frame popped (recursion passes it too). */
-		uint64_t sp;
+		uint64_t sp = 0;
 		if ((err = get_reg(t->pid, offsetof(struct user_regs_struct, rsp),
 				   &sp)))
 			return err;

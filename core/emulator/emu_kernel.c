@@ -727,7 +727,7 @@ int hwt_emu_stream_push_aux(struct hwt_emu *emu, int cpu, int tid,
 int hwt_emu_stream_push_record(struct hwt_emu *emu, int cpu, int tid,
 			       const void *record)
 {
-	struct emu_item item;
+	struct emu_item item = {0};
 	int ret = copy_record(record, &item);
 
 	if (ret < 0)
