@@ -1,0 +1,133 @@
+/* Call stacks rebuilt from the element stream, per thread.
+ *
+ * A call pushes a frame; a return pops to the frame it returns to (frames
+ * above it end without returning: longjmp, exception unwinding); a return
+ * with nothing to pop means the trace began inside a function (its caller
+ * becomes an inferred frame that starts at the thread's first element); a
+ * jump to the start of a function is a tail call (the top frame is
+ * replaced); syscalls, interrupts and exceptions nest a new level which
+ * their return (sysret, eret, rt_sigreturn) unwinds. A gap, a decode error
+ * or trace going off (unless it comes back on where it went off) ends every
+ * open frame with that marker: nothing is guessed across lost trace.
+ *
+ * Works on any backend's elements, in any order of threads: each element is
+ * routed to its thread's stack by its tid (or, without one, its cpu). */
+#ifndef HWTRACE_STACK_H
+#define HWTRACE_STACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a frame began. */
+enum hwt_frame_start {
+	HWT_FRAME_CALLED,   /* a call branch */
+	HWT_FRAME_INFERRED, /* trace began inside it (it was never seen called) */
+	HWT_FRAME_TAIL,     /* a jump to the start of a function replaced its caller */
+	HWT_FRAME_TRAP,     /* a syscall, interrupt or exception entered it */
+};
+
+/* How a frame ended. */
+enum hwt_frame_end {
+	HWT_FRAME_OPEN,      /* not ended yet (on_enter) */
+	HWT_FRAME_RETURNED,  /* a return to its caller (sysret/eret for traps) */
+	HWT_FRAME_NO_RETURN, /* a return further down the stack unwound it
+			      * (longjmp, exception unwinding) */
+	HWT_FRAME_REPLACED,  /* a tail call replaced it */
+	HWT_FRAME_GAP,       /* trace was lost here */
+	HWT_FRAME_ERROR,     /* the decoder failed here */
+	HWT_FRAME_TRACE_OFF, /* tracing stopped */
+	HWT_FRAME_END,       /* the end of the trace */
+};
+
+/* One function activation. */
+struct hwt_frame {
+	uint64_t func;        /* entry address (call target); inferred frames:
+			       * the first address seen in them */
+	uint64_t call_site;   /* the branch's source address; 0 when inferred */
+	uint64_t return_addr; /* where a return ends it; 0 when unknown */
+	bool has_time;        /* call_time/return_time are set */
+	uint64_t call_time;   /* inferred frames: the thread's first time */
+	uint64_t return_time; /* on_exit only */
+	/* Instructions and taken branches executed in this frame alone
+	 * (self) and including the frames it called (total). On_exit only. */
+	uint64_t insns_self, insns_total;
+	uint64_t branches_self, branches_total;
+	int depth;            /* 0 for the thread's first frame; callers that
+			       * were inferred later have negative depths */
+	int32_t pid, tid, cpu;  /* -1 when unknown */
+	enum hwt_frame_start start;
+	enum hwt_frame_end end;
+	/* The frame that called it (NULL for the outermost): valid during
+	 * the callback only. Walk it for a full stack. */
+	const struct hwt_frame *caller;
+};
+
+/* Where frames go. Either callback may be NULL. They return 0 to go on or
+ * a negative error to stop (which the stack's sink then returns). The frame
+ * is valid only during the call. on_enter sees a frame as it is pushed
+ * (an inferred caller when it is discovered); on_exit sees it complete. */
+struct hwt_stack_ops {
+	int (*on_enter)(void *arg, const struct hwt_frame *frame);
+	int (*on_exit)(void *arg, const struct hwt_frame *frame);
+	void *arg;
+	/* Optional: whether @addr is the first instruction of a function (from
+	 * symbols). Without it no tail call is recognised. */
+	bool (*is_function_start)(void *sym_arg, uint64_t addr);
+	void *sym_arg;
+};
+
+/* What the stacks saw, for the user: every case where the trace or the
+ * program did something a plain call/return nesting does not explain. */
+struct hwt_stack_stats {
+	uint64_t calls, returns;
+	uint64_t inferred;          /* callers inferred from returns */
+	uint64_t no_return;         /* frames unwound without their return */
+	uint64_t tail_calls;
+	uint64_t traps;             /* syscall/interrupt/exception levels */
+	uint64_t unmatched_returns; /* returns to no frame on a non-empty level */
+	uint64_t cut_by_gap;        /* frames ended by a gap, error or trace off */
+	uint64_t time_backwards;    /* elements older than their thread's last
+				     * (their time was clamped) */
+	uint64_t max_depth;
+	uint64_t threads;
+};
+
+struct hwt_stack;
+
+/* A new set of per-thread stacks. @ops is copied. Errors: NULL when out of
+ * memory. */
+HWT_API struct hwt_stack *hwt_stack_new(const struct hwt_stack_ops *ops);
+
+/* Frees every thread's stack without reporting open frames (call
+ * hwt_stack_finish first for that); NULL is a no-op. */
+HWT_API void hwt_stack_free(struct hwt_stack *stack);
+
+/* A sink that feeds elements to the stacks; valid while @stack is. Its
+ * errors: HWT_ERR_NOMEM and whatever a callback returns. */
+HWT_API struct hwt_elem_sink hwt_stack_sink(struct hwt_stack *stack);
+
+/* The end of the trace: every open frame of every thread ends
+ * (HWT_FRAME_END), innermost first, threads in the order they appeared.
+ * Errors: whatever a callback returns. */
+HWT_API int hwt_stack_finish(struct hwt_stack *stack);
+
+/* The counters so far. */
+HWT_API void hwt_stack_get_stats(const struct hwt_stack *stack,
+				 struct hwt_stack_stats *stats);
+
+/* "called", "inferred", ... and "returned", "no_return", ...; never NULL. */
+HWT_API const char *hwt_frame_start_name(enum hwt_frame_start start);
+HWT_API const char *hwt_frame_end_name(enum hwt_frame_end end);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
