@@ -1,0 +1,61 @@
+/* One time-ordered view of a capture: the element streams of every CPU (or,
+ * per-thread captures, every thread) merged by time.
+ *
+ * Decoders emit one stream after another. The merge keeps each stream in
+ * order, spilling it to an anonymous temporary file in fixed-size chunks
+ * so memory does not grow with the trace, and at the end emits all of them
+ * by time. Ties go to the lower CPU (per-CPU streams before per-thread
+ * ones, which order by tid), then to stream order, so the output is the
+ * same on every run. Within a stream, an element without a time keeps the
+ * time of the element before it, and an element older than the one before
+ * it is counted and ordered as if it had that earlier element's time: its
+ * own time field is left as the trace said. */
+#ifndef HWTRACE_MERGE_H
+#define HWTRACE_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_merge_stats {
+	uint64_t streams;        /* distinct CPUs / threads seen */
+	uint64_t elements;
+	uint64_t timed;          /* elements that carried a time */
+	uint64_t time_backwards; /* elements older than their stream's last */
+	uint64_t spilled_bytes;  /* written to the temporary file */
+};
+
+struct hwt_merge;
+
+/* A merge that emits into @out (borrowed; must outlive the merge).
+ * Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_merge_new(const struct hwt_elem_sink *out,
+			  struct hwt_merge **merge);
+
+/* Frees the merge and its temporary file; NULL is a no-op. */
+HWT_API void hwt_merge_free(struct hwt_merge *merge);
+
+/* The sink the decoder writes into; valid while @merge is. Errors:
+ * HWT_ERR_NOMEM, HWT_ERR_IO (the temporary file could not be written:
+ * the message says where and why). */
+HWT_API struct hwt_elem_sink hwt_merge_sink(struct hwt_merge *merge);
+
+/* Emits everything received, by time (in stream order when no element
+ * had a time). Errors: HWT_ERR_IO, HWT_ERR_NOMEM, and whatever @out
+ * returns. */
+HWT_API int hwt_merge_finish(struct hwt_merge *merge);
+
+HWT_API void hwt_merge_get_stats(const struct hwt_merge *merge,
+				 struct hwt_merge_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,170 @@
+/* The time-ordered merge: streams of two CPUs and a per-thread stream with
+ * interleaved times come out in non-decreasing time, every element exactly
+ * once with its strings intact; ties go to the lower CPU; an element older
+ * than its stream's last is counted and kept in stream order; untimed
+ * captures keep stream order; 600,000 elements (several MB spilled to the
+ * temporary file) come back whole. */
+#include "harness.h"
+#include "hwtrace/error.h"
+#include "hwtrace/merge.h"
+
+struct got {
+	struct hwt_elem *v;
+	char (*text)[32];
+	size_t n, cap;
+};
+
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	struct got *g = arg;
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 1024;
+		g->v = realloc(g->v, g->cap * sizeof(*g->v));
+		g->text = realloc(g->text, g->cap * sizeof(*g->text));
+	}
+	g->v[g->n] = *e;
+	const char *s = e->type == HWT_ELEM_ERROR ? e->u.error.message
+		      : e->type == HWT_ELEM_RANGE ? e->u.range.text : NULL;
+	snprintf(g->text[g->n], sizeof(g->text[0]), "%s", s ? s : "");
+	g->n++;
+	return 0;
+}
+
+static struct hwt_elem elem(int32_t cpu, int32_t tid, uint64_t time,
+			    uint64_t addr)
+{
+	struct hwt_elem e = {.type = HWT_ELEM_RANGE};
+	e.fields = HWT_FIELD_TID | (time ? HWT_FIELD_TIME : 0) |
+		   (cpu >= 0 ? HWT_FIELD_CPU : 0);
+	e.cpu = cpu;
+	e.tid = tid;
+	e.time = time;
+	e.u.range.start = addr;
+	e.u.range.end = addr + 4;
+	e.u.range.insns = 1;
+	return e;
+}
+
+static void test_interleaved(void)
+{
+	struct got g = {0};
+	struct hwt_elem_sink out = {collect, &g};
+	struct hwt_merge *m;
+	CHECK_INT(hwt_merge_new(&out, &m), 0);
+	struct hwt_elem_sink in = hwt_merge_sink(m);
+	/* CPU 3 first, as a decoder emits its queues; then CPU 0; then a
+	 * per-thread stream (no cpu) of tid 9. An untimed element follows
+	 * each stream's time. */
+	uint64_t t3[] = {10, 20, 20, 35, 15 /* backwards */, 40};
+	uint64_t t0[] = {5, 20, 30, 0 /* untimed */, 45};
+	uint64_t t9[] = {20, 50};
+	for (size_t i = 0; i < 6; i++) {
+		struct hwt_elem e = elem(3, 300, t3[i], 0x3000 + i);
+		CHECK_INT(in.emit(in.arg, &e), 0);
+	}
+	for (size_t i = 0; i < 5; i++) {
+		struct hwt_elem e = elem(0, 100, t0[i], 0x1000 + i);
+		CHECK_INT(in.emit(in.arg, &e), 0);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		struct hwt_elem e = elem(-1, 9, t9[i], 0x9000 + i);
+		CHECK_INT(in.emit(in.arg, &e), 0);
+	}
+	CHECK_INT(hwt_merge_finish(m), 0);
+	uint64_t want[] = {0x1000, 0x3000, 0x1001, 0x3001, 0x3002, 0x9000,
+			   0x1002, 0x1003, 0x3003, 0x3004, 0x3005, 0x1004,
+			   0x9001};
+	CHECK_INT(g.n, 13);
+	for (size_t i = 0; i < g.n && i < 13; i++)
+		CHECK_U64(g.v[i].u.range.start, want[i]);
+	/* The clamped element keeps its own time field. */
+	CHECK_U64(g.v[9].time, 15);
+	struct hwt_merge_stats st;
+	hwt_merge_get_stats(m, &st);
+	CHECK_U64(st.streams, 3);
+	CHECK_U64(st.elements, 13);
+	CHECK_U64(st.timed, 12);
+	CHECK_U64(st.time_backwards, 1);
+	CHECK_U64(st.spilled_bytes, 0);
+	hwt_merge_free(m);
+	free(g.v);
+	free(g.text);
+}
+
+static void test_untimed_keeps_stream_order(void)
+{
+	struct got g = {0};
+	struct hwt_elem_sink out = {collect, &g};
+	struct hwt_merge *m;
+	CHECK_INT(hwt_merge_new(&out, &m), 0);
+	struct hwt_elem_sink in = hwt_merge_sink(m);
+	struct hwt_elem a = elem(2, 1, 0, 0x20), b = elem(1, 1, 0, 0x10);
+	struct hwt_elem err = {.type = HWT_ELEM_ERROR, .fields = HWT_FIELD_CPU,
+			       .cpu = 2};
+	err.u.error.message = "decoder lost sync";
+	CHECK_INT(in.emit(in.arg, &a), 0);
+	CHECK_INT(in.emit(in.arg, &b), 0);
+	CHECK_INT(in.emit(in.arg, &err), 0);
+	CHECK_INT(hwt_merge_finish(m), 0);
+	CHECK_INT(g.n, 3);
+	CHECK_U64(g.v[0].u.range.start, 0x20);
+	CHECK_INT(g.v[1].type, HWT_ELEM_ERROR);
+	CHECK_STR(g.text[1], "decoder lost sync");
+	CHECK_U64(g.v[2].u.range.start, 0x10);
+	hwt_merge_free(m);
+	free(g.v);
+	free(g.text);
+}
+
+/* Two CPUs of 300,000 elements each, with text, alternating in time:
+ * several chunks each go through the temporary file. */
+static void test_spills(void)
+{
+	enum { N = 300000 };
+	struct got g = {0};
+	struct hwt_elem_sink out = {collect, &g};
+	struct hwt_merge *m;
+	CHECK_INT(hwt_merge_new(&out, &m), 0);
+	struct hwt_elem_sink in = hwt_merge_sink(m);
+	char text[32];
+	for (int cpu = 1; cpu >= 0; cpu--)
+		for (uint64_t i = 0; i < N; i++) {
+			struct hwt_elem e = elem(cpu, cpu, 2 * i + (uint64_t)cpu + 1, i);
+			snprintf(text, sizeof(text), "insn %d.%llu", cpu,
+				 (unsigned long long)i);
+			e.u.range.text = text;
+			CHECK(in.emit(in.arg, &e) == 0);
+		}
+	CHECK_INT(hwt_merge_finish(m), 0);
+	CHECK_INT(g.n, 2 * N);
+	size_t bad = 0, per_cpu[2] = {0, 0};
+	for (size_t i = 0; i < g.n; i++) {
+		int cpu = (int)(i % 2);
+		uint64_t k = i / 2;
+		snprintf(text, sizeof(text), "insn %d.%llu", cpu,
+			 (unsigned long long)k);
+		if (g.v[i].cpu != cpu || g.v[i].u.range.start != k ||
+		    g.v[i].time != i + 1 || strcmp(g.text[i], text))
+			bad++;
+		per_cpu[g.v[i].cpu & 1]++;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(per_cpu[0], N);
+	CHECK_INT(per_cpu[1], N);
+	struct hwt_merge_stats st;
+	hwt_merge_get_stats(m, &st);
+	CHECK(st.spilled_bytes > 10u * 1024 * 1024);
+	hwt_merge_free(m);
+	free(g.v);
+	free(g.text);
+}
+
+int main(void)
+{
+	test_interleaved();
+	test_untimed_keeps_stream_order();
+	test_spills();
+	hwt_merge_free(NULL);
+	printf("%d checks, %d failed\n", hwt_test_checks, hwt_test_failures);
+	return hwt_test_failures != 0;
+}
