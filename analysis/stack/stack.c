@@ -22,6 +22,7 @@ struct frame_rec {
 	struct hwt_frame f;
 	uint64_t insns_at_entry, branches_at_entry;
 	uint64_t child_insns, child_branches;
+	uint64_t child_time;
 };
 
 struct thread {
@@ -174,10 +175,15 @@ static int pop(struct hwt_stack *s, struct thread *t, enum hwt_frame_end end)
 	r->f.branches_total = t->branches - r->branches_at_entry;
 	r->f.insns_self = r->f.insns_total - r->child_insns;
 	r->f.branches_self = r->f.branches_total - r->child_branches;
+	uint64_t duration = r->f.has_time ? r->f.return_time - r->f.call_time
+					  : 0;
+	r->f.self_time = duration > r->child_time ? duration - r->child_time
+						  : 0;
 	int err = s->ops.on_exit ? s->ops.on_exit(s->ops.arg, view(t, i)) : 0;
 	if (i) {
 		t->v[i - 1].child_insns += r->f.insns_total;
 		t->v[i - 1].child_branches += r->f.branches_total;
+		t->v[i - 1].child_time += duration;
 	}
 	t->n--;
 	return err;
@@ -245,6 +251,8 @@ static int infer_caller(struct hwt_stack *s, struct thread *t, uint64_t to)
 	t->v[0].child_insns = t->insns - root.insns_at_entry;
 	t->v[0].child_branches = t->branches - root.branches_at_entry;
 	t->v[0].f.has_time = root.f.has_time;
+	t->v[0].child_time = root.f.has_time ? t->last_time - root.f.call_time
+					     : 0;
 	return err;
 }
 
@@ -321,7 +329,7 @@ static int on_branch(struct hwt_stack *s, struct thread *t,
 	case HWT_BRANCH_JUMP:
 	case HWT_BRANCH_INDIRECT: {
 		if (!s->ops.is_function_start ||
-		    !s->ops.is_function_start(s->ops.sym_arg, to))
+		    !s->ops.is_function_start(s->ops.sym_arg, t->pid, to))
 			return 0;
 		s->stats.tail_calls++;
 		struct hwt_frame f = {

@@ -55,6 +55,8 @@ struct hwt_frame {
 	bool has_time;        /* call_time/return_time are set */
 	uint64_t call_time;   /* inferred frames: the thread's first time */
 	uint64_t return_time; /* on_exit only */
+	uint64_t self_time;   /* on_exit: return - call time less the
+			       * callees' (0 without time) */
 	/* Instructions and taken branches executed in this frame alone
 	 * (self) and including the frames it called (total). On_exit only. */
 	uint64_t insns_self, insns_total;
@@ -77,10 +79,23 @@ struct hwt_stack_ops {
 	int (*on_enter)(void *arg, const struct hwt_frame *frame);
 	int (*on_exit)(void *arg, const struct hwt_frame *frame);
 	void *arg;
-	/* Optional: whether @addr is the first instruction of a function (from
-	 * symbols). Without it no tail call is recognised. */
-	bool (*is_function_start)(void *sym_arg, uint64_t addr);
+	/* Optional: whether @addr is the first instruction of a function of
+	 * process @pid (-1 when unknown), from symbols. Without it no tail
+	 * call is recognised. */
+	bool (*is_function_start)(void *sym_arg, int32_t pid, uint64_t addr);
 	void *sym_arg;
+};
+
+/* Names of functions for the writers built on stacks (calls, reports,
+ * timelines), from symbols (hwtrace/symbols.h) or anything else. @name
+ * returns the function holding @addr in process @pid (-1 when unknown)
+ * and sets *start to its first address, or returns NULL when it does not
+ * know; the string stays valid until the next call. A NULL @name: every
+ * function is shown by its address. */
+struct hwt_func_namer {
+	const char *(*name)(void *arg, int32_t pid, uint64_t addr,
+			    uint64_t *start);
+	void *arg;
 };
 
 /* What the stacks saw, for the user: every case where the trace or the

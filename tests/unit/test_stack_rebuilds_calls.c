@@ -11,9 +11,14 @@
 static char log_buf[1 << 16];
 static size_t log_len;
 
+static uint64_t self_times[8];
+static size_t nself;
+
 static int on_exit_log(void *arg, const struct hwt_frame *f)
 {
 	(void)arg;
+	if (nself < 8)
+		self_times[nself++] = f->self_time;
 	int n = snprintf(log_buf + log_len, sizeof(log_buf) - log_len,
 			 "%" PRIx64 " d%d %s..%s t%" PRIu64 "-%" PRIu64
 			 " i%" PRIu64 "/%" PRIu64 " b%" PRIu64 "/%" PRIu64
@@ -28,9 +33,10 @@ static int on_exit_log(void *arg, const struct hwt_frame *f)
 	return 0;
 }
 
-static bool starts_at_0x500(void *arg, uint64_t addr)
+static bool starts_at_0x500(void *arg, int32_t pid, uint64_t addr)
 {
 	(void)arg;
+	(void)pid;
 	return addr == 0x500;
 }
 
@@ -47,6 +53,7 @@ static void begin(bool tail_calls)
 	sink = hwt_stack_sink(stack);
 	log_len = 0;
 	log_buf[0] = 0;
+	nself = 0;
 	now = 100;
 }
 
@@ -118,6 +125,11 @@ static void test_nesting(void)
 	CHECK_U64(st.returns, 2);
 	CHECK_U64(st.max_depth, 3);
 	CHECK_U64(st.inferred, 0);
+	/* Durations less the callees': g 2, f 6 - 2, the root 8 - 6. */
+	CHECK_INT(nself, 3);
+	CHECK_U64(self_times[0], 2);
+	CHECK_U64(self_times[1], 4);
+	CHECK_U64(self_times[2], 2);
 	hwt_stack_free(stack);
 }
 
@@ -135,6 +147,10 @@ static void test_mid_stack_start(void)
 	struct hwt_stack_stats st;
 	hwt_stack_get_stats(stack, &st);
 	CHECK_U64(st.inferred, 2);
+	/* g 1; f ran 100-103 with g inside it for 1; main 100-104. */
+	CHECK_U64(self_times[0], 1);
+	CHECK_U64(self_times[1], 2);
+	CHECK_U64(self_times[2], 1);
 	hwt_stack_free(stack);
 }
 
