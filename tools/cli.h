@@ -18,6 +18,12 @@ int cmd_record(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* decode's --time START,END (ns, or seconds with a '.'; either end may be
+ * empty) into @o's time filter. Returns 0, or -1 when malformed. */
+struct hwt_decode_opts;
+int cli_parse_time_range(const char *s, struct hwt_decode_opts *o);
 
 /* Prints "hwtrace: " and the library's detailed message for @err (or its
  * short description when there is none) to stderr; returns EXIT_RUNTIME. */

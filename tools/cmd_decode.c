@@ -146,7 +146,7 @@ static int parse_time(const char *s, size_t len, uint64_t *out)
 	return 0;
 }
 
-static int parse_time_range(const char *s, struct hwt_decode_opts *o)
+int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)
 {
 	const char *comma = strchr(s, ',');
 	if (!comma)
@@ -273,7 +273,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->opts.cpu_model = optarg;
 			break;
 		case OPT_TIME:
-			if (parse_time_range(optarg, &a->opts))
+			if (cli_parse_time_range(optarg, &a->opts))
 				return cli_usage_error("decode",
 						       "--time %s: expected START,END", optarg);
 			break;

@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{"decode", cmd_decode, "decode a capture, raw trace or snapshot directory"},
 	{"dump", cmd_dump, "print every record of a perf.data file"},
 	{"info", cmd_info, "summarise what a capture holds"},
+	{"report", cmd_report, "functions by instructions and time; folded stacks"},
 };
 
 static void print_help(FILE *out)

@@ -1,0 +1,165 @@
+/* Calls and returns as lines (include/hwtrace/calls.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/util/func_name.h"
+#include "hwtrace/calls.h"
+#include "hwtrace/error.h"
+
+struct hwt_calls_writer {
+	FILE *out;
+	enum hwt_output_format format;
+	struct hwt_func_namer namer;
+};
+
+/* Text lines are indented by depth; callers inferred after their callees
+ * have negative depths and start at the margin. */
+static int indent_of(int depth)
+{
+	return depth > 0 ? (depth > 200 ? 200 : depth) * 2 : 0;
+}
+
+static void text_prefix(FILE *out, const struct hwt_frame *f, bool has_time,
+			uint64_t time)
+{
+	if (has_time)
+		fprintf(out, "%" PRIu64 ".%09" PRIu64 " ", time / 1000000000u,
+			time % 1000000000u);
+	else
+		fputs("- ", out);
+	if (f->cpu >= 0)
+		fprintf(out, "[%03" PRId32 "] ", f->cpu);
+	fprintf(out, "%" PRId32 "/%" PRId32 " ", f->pid, f->tid);
+}
+
+/* A JSON string of a symbol name: names hold no control characters, but
+ * quotes and backslashes are escaped all the same. */
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void json_common(FILE *out, const char *type,
+			const struct hwt_frame *f, bool has_time,
+			uint64_t time)
+{
+	fprintf(out, "{\"type\":\"%s\"", type);
+	if (f->cpu >= 0)
+		fprintf(out, ",\"cpu\":%" PRId32, f->cpu);
+	if (f->pid >= 0)
+		fprintf(out, ",\"pid\":%" PRId32, f->pid);
+	if (f->tid >= 0)
+		fprintf(out, ",\"tid\":%" PRId32, f->tid);
+	if (has_time)
+		fprintf(out, ",\"time\":%" PRIu64, time);
+	fprintf(out, ",\"depth\":%d,\"addr\":\"0x%" PRIx64 "\",\"sym\":",
+		f->depth, f->func);
+}
+
+static int check(struct hwt_calls_writer *w)
+{
+	if (ferror(w->out))
+		return hwt_error(HWT_ERR_IO, "writing calls failed: %s",
+				 strerror(errno));
+	return 0;
+}
+
+static int frame_enter(void *arg, const struct hwt_frame *f)
+{
+	struct hwt_calls_writer *w = arg;
+	char buf[24];
+	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
+	if (w->format == HWT_OUTPUT_JSONL) {
+		json_common(w->out, "call", f, f->has_time, f->call_time);
+		json_str(w->out, name);
+		if (f->call_site)
+			fprintf(w->out, ",\"from\":\"0x%" PRIx64 "\"",
+				f->call_site);
+		fprintf(w->out, ",\"start\":\"%s\"}\n",
+			hwt_frame_start_name(f->start));
+		return check(w);
+	}
+	text_prefix(w->out, f, f->has_time, f->call_time);
+	fprintf(w->out, "%*s-> %s", indent_of(f->depth), "", name);
+	if (f->start != HWT_FRAME_CALLED)
+		fprintf(w->out, " [%s]", hwt_frame_start_name(f->start));
+	fputc('\n', w->out);
+	return check(w);
+}
+
+static int frame_exit(void *arg, const struct hwt_frame *f)
+{
+	struct hwt_calls_writer *w = arg;
+	char buf[24];
+	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
+	if (w->format == HWT_OUTPUT_JSONL) {
+		json_common(w->out, "return", f, f->has_time, f->return_time);
+		json_str(w->out, name);
+		fprintf(w->out,
+			",\"end\":\"%s\",\"insns\":%" PRIu64
+			",\"insns_self\":%" PRIu64 ",\"branches\":%" PRIu64,
+			hwt_frame_end_name(f->end), f->insns_total,
+			f->insns_self, f->branches_total);
+		if (f->has_time)
+			fprintf(w->out, ",\"duration\":%" PRIu64,
+				f->return_time - f->call_time);
+		fputs("}\n", w->out);
+		return check(w);
+	}
+	text_prefix(w->out, f, f->has_time, f->return_time);
+	fprintf(w->out, "%*s<- %s  %" PRIu64 " insns", indent_of(f->depth), "",
+		name, f->insns_total);
+	if (f->end != HWT_FRAME_RETURNED)
+		fprintf(w->out, " [%s]", hwt_frame_end_name(f->end));
+	fputc('\n', w->out);
+	return check(w);
+}
+
+static bool is_function_start(void *arg, int32_t pid, uint64_t addr)
+{
+	struct hwt_calls_writer *w = arg;
+	uint64_t start;
+	return w->namer.name &&
+	       w->namer.name(w->namer.arg, pid, addr, &start) && start == addr;
+}
+
+int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
+			 const struct hwt_func_namer *namer,
+			 struct hwt_calls_writer **writer)
+{
+	struct hwt_calls_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	w->out = out;
+	w->format = format;
+	if (namer)
+		w->namer = *namer;
+	*writer = w;
+	return 0;
+}
+
+void hwt_calls_writer_free(struct hwt_calls_writer *w)
+{
+	free(w);
+}
+
+struct hwt_stack_ops hwt_calls_writer_ops(struct hwt_calls_writer *w)
+{
+	struct hwt_stack_ops ops = {
+		.on_enter = frame_enter,
+		.on_exit = frame_exit,
+		.arg = w,
+		.is_function_start = is_function_start,
+		.sym_arg = w,
+	};
+	return ops;
+}

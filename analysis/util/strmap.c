@@ -1,0 +1,71 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/util/strmap.h"
+
+static uint64_t hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;  /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int grow(struct hwt_strmap *m)
+{
+	size_t nslots = m->nslots ? m->nslots * 2 : 256;
+	size_t *slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t h = hash(m->e[i].key, strlen(m->e[i].key)) & (nslots - 1);
+		while (slots[h])
+			h = (h + 1) & (nslots - 1);
+		slots[h] = i + 1;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->nslots = nslots;
+	return 0;
+}
+
+struct hwt_strmap_entry *hwt_strmap_get(struct hwt_strmap *m, const char *key,
+					size_t len)
+{
+	if ((m->n + 1) * 2 > m->nslots && grow(m))
+		return NULL;
+	size_t h = hash(key, len) & (m->nslots - 1);
+	while (m->slots[h]) {
+		struct hwt_strmap_entry *e = &m->e[m->slots[h] - 1];
+		if (!strncmp(e->key, key, len) && !e->key[len])
+			return e;
+		h = (h + 1) & (m->nslots - 1);
+	}
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct hwt_strmap_entry *v = realloc(m->e, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		m->e = v;
+		m->cap = cap;
+	}
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, key, len);
+	copy[len] = 0;
+	struct hwt_strmap_entry *e = &m->e[m->n];
+	memset(e, 0, sizeof(*e));
+	e->key = copy;
+	m->slots[h] = ++m->n;
+	return e;
+}
+
+void hwt_strmap_free(struct hwt_strmap *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->e[i].key);
+	free(m->e);
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,39 @@
+/* `hwtrace decode --calls`: one line per call and per return, indented by
+ * depth, as perf script's call/return trace. Built on hwtrace/stack.h: the
+ * writer's stack ops print what the stacks report. */
+#ifndef HWTRACE_CALLS_H
+#define HWTRACE_CALLS_H
+
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/output.h"
+#include "hwtrace/stack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_calls_writer;
+
+/* A writer of calls and returns to @out (borrowed, not closed) in text or
+ * JSON lines (`{"type":"call",...}`, `{"type":"return",...}`, see
+ * docs/decode.md). @namer may be NULL (addresses only) and is copied.
+ * Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
+				 const struct hwt_func_namer *namer,
+				 struct hwt_calls_writer **writer);
+
+/* Frees the writer; NULL is a no-op. */
+HWT_API void hwt_calls_writer_free(struct hwt_calls_writer *writer);
+
+/* Stack ops whose on_enter and on_exit write lines, and whose
+ * is_function_start asks the namer (tail calls); valid while @writer is.
+ * Their errors: HWT_ERR_IO when a write fails. */
+HWT_API struct hwt_stack_ops hwt_calls_writer_ops(struct hwt_calls_writer *writer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,73 @@
+/* `hwtrace report`: functions by the instructions (and time) spent in
+ * them, and folded stacks for flame graphs. Built on hwtrace/stack.h: the
+ * report's stack ops gather what the stacks report. */
+#ifndef HWTRACE_REPORT_H
+#define HWTRACE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/stack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a folded stack's count is. */
+enum hwt_report_weight {
+	HWT_WEIGHT_INSNS,  /* instructions executed in the leaf frame */
+	HWT_WEIGHT_TIME,   /* time in the leaf frame (trace time units) */
+	HWT_WEIGHT_CALLS,  /* how many times the leaf frame was entered */
+};
+
+/* One function's totals. Totals count a recursive function once: the
+ * outermost activation's total includes the inner ones. */
+struct hwt_report_func {
+	const char *name;       /* the namer's, or the address in hex */
+	uint64_t calls;         /* activations entered by a call or tail call */
+	uint64_t frames;        /* all activations, inferred ones included */
+	uint64_t insns_self, insns_total;
+	uint64_t branches_self;
+	uint64_t time_self, time_total;
+	uint64_t timed;         /* activations with a duration */
+	uint64_t duration_sum, duration_max;
+};
+
+struct hwt_report;
+
+/* A new report. @namer may be NULL (addresses only) and is copied.
+ * Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_report_new(const struct hwt_func_namer *namer,
+			   struct hwt_report **report);
+
+/* Frees the report; NULL is a no-op. */
+HWT_API void hwt_report_free(struct hwt_report *report);
+
+/* Stack ops that feed the report (and ask the namer about function
+ * starts, for tail calls); valid while @report is. Errors: HWT_ERR_NOMEM. */
+HWT_API struct hwt_stack_ops hwt_report_ops(struct hwt_report *report);
+
+/* The functions, in order of first appearance; valid until the next
+ * stack callback or hwt_report_free. */
+HWT_API const struct hwt_report_func *
+hwt_report_funcs(const struct hwt_report *report, size_t *count);
+
+/* Writes the @top functions with the most self instructions (0: all) as
+ * a table, with time columns when @has_time. Errors: HWT_ERR_IO. */
+HWT_API int hwt_report_write(const struct hwt_report *report, FILE *out,
+			     size_t top, bool has_time);
+
+/* Writes folded stacks, "outer;...;leaf COUNT" one per line (frames with
+ * spaces or semicolons in their names get '_' there), for flamegraph.pl
+ * and speedscope; stacks whose count is 0 are left out. Errors:
+ * HWT_ERR_IO. */
+HWT_API int hwt_report_write_collapsed(const struct hwt_report *report,
+				       FILE *out,
+				       enum hwt_report_weight weight);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,143 @@
+/* A program that knows its own call tree. Each instrumented function
+ * counts its calls per caller, and after tree_done() (where tracing stops)
+ * the program prints "CALLER CALLEE COUNT" for every edge, and "unwound
+ * F N" for frames it left by longjmp: the oracle for call-stack tests.
+ * Cases: recursion (fib(12): 465 calls, depth 12), longjmp out of depth 5,
+ * a tail call (tail_caller jumps to tail_target), a signal handler, two
+ * threads, and a forked child that is not traced. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+
+static unsigned main_fib, fib_fib, main_jump_outer, jump_outer_dive,
+	dive_dive, main_tail_caller, tail_caller_tail_target, on_signal_count,
+	thread_worker, worker_leaf, main_child_work;
+static unsigned dives_unwound;
+static jmp_buf env;
+static volatile int sink;
+
+int fib(int n);
+int NOINLINE fib(int n)
+{
+	if (n < 2)
+		return n;
+	fib_fib += 2;
+	return fib(n - 1) + fib(n - 2);
+}
+
+void dive(int depth);
+void NOINLINE dive(int depth)
+{
+	if (depth <= 0)
+		return;
+	if (depth == 1) {
+		dives_unwound = 5;
+		longjmp(env, 1);
+	}
+	dive_dive++;
+	dive(depth - 1);
+	sink++; /* never reached: keeps the call from being a tail call */
+}
+
+int jump_outer(void);
+int NOINLINE jump_outer(void)
+{
+	if (setjmp(env))
+		return 1;
+	jump_outer_dive++;
+	dive(5);
+	return 0;
+}
+
+int tail_target(int x);
+int NOINLINE tail_target(int x)
+{
+	return x * 3 + sink;
+}
+
+/* Compiled as at -O2 so that the call becomes a jump (a sibling call). */
+int tail_caller(int x);
+int NOINLINE __attribute__((optimize("O2", "optimize-sibling-calls")))
+tail_caller(int x)
+{
+	tail_caller_tail_target++;
+	return tail_target(x + 1);
+}
+
+void on_signal(int sig);
+void NOINLINE on_signal(int sig)
+{
+	(void)sig;
+	on_signal_count++;
+}
+
+int leaf(int x);
+int NOINLINE leaf(int x)
+{
+	return x + 1;
+}
+
+int worker(int x);
+int NOINLINE worker(int x)
+{
+	worker_leaf++;
+	return leaf(x) + leaf(x + 1) - leaf(x);
+}
+
+static void *thread_main(void *arg)
+{
+	__atomic_add_fetch(&thread_worker, 1, __ATOMIC_RELAXED);
+	sink += worker((int)(long)arg);
+	return NULL;
+}
+
+int child_work(int x);
+int NOINLINE child_work(int x)
+{
+	return x - 1;
+}
+
+void tree_done(void);
+void NOINLINE tree_done(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+int main(void)
+{
+	main_fib++;
+	sink = fib(12);
+	main_jump_outer++;
+	sink += jump_outer();
+	main_tail_caller++;
+	sink += tail_caller(4);
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+	pthread_t a, b;
+	if (pthread_create(&a, NULL, thread_main, (void *)1L) ||
+	    pthread_join(a, NULL) ||
+	    pthread_create(&b, NULL, thread_main, (void *)2L) ||
+	    pthread_join(b, NULL))
+		return 1;
+	pid_t child = fork();
+	if (child == 0)
+		_exit(child_work(1));
+	main_child_work++; /* the child's call, counted in the parent */
+	waitpid(child, NULL, 0);
+	tree_done();
+	printf("main fib %u\nfib fib %u\nmain jump_outer %u\n"
+	       "jump_outer dive %u\ndive dive %u\nmain tail_caller %u\n"
+	       "tail_caller tail_target %u\nsignal on_signal %u\n"
+	       "thread_main worker %u\nworker leaf %u\nchild child_work %u\n"
+	       "unwound dive %u\n",
+	       main_fib, fib_fib, main_jump_outer, jump_outer_dive, dive_dive,
+	       main_tail_caller, tail_caller_tail_target, on_signal_count,
+	       thread_worker, worker_leaf * 3, main_child_work, dives_unwound);
+	return 0;
+}

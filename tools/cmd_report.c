@@ -1,0 +1,207 @@
+/* hwtrace report */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hwtrace/error.h"
+#include "hwtrace/report.h"
+#include "stack_run.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace report FILE [options]\n\n"
+		"Rebuilds every thread's call stacks from a capture (its CPUs merged\n"
+		"by time) and prints the functions that ran, by the instructions\n"
+		"executed in them (self) and in what they called (total), with\n"
+		"calls and durations when the capture has time. See docs/analysis.md.\n\n"
+		"  --collapsed             folded stacks for flame graphs (a;b;c COUNT)\n"
+		"  --weight insns|time|calls  what a folded stack counts (default insns)\n"
+		"  --top N                 the N functions with most self instructions\n"
+		"                          (default 25; 0 for all)\n"
+		"  -o FILE                 write to FILE instead of standard output\n"
+		"  --per-cpu               take each CPU's stream whole, in file order\n"
+		"  --tid N, --cpu N        only that thread's or CPU's trace\n"
+		"  --time START,END        only trace in this perf time range\n"
+		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
+		"                          where the traced code is (as decode)\n"
+		"  -h, --help              this text\n\n"
+		"Exit status: 0 done, 1 failed, 2 usage.\n");
+}
+
+enum {
+	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP, OPT_PER_CPU, OPT_TID, OPT_CPU,
+	OPT_TIME, OPT_SYMFS, OPT_BUILDID_DIR, OPT_VMLINUX, OPT_KCORE,
+};
+
+static const struct option long_opts[] = {
+	{"collapsed", no_argument, NULL, OPT_COLLAPSED},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"top", required_argument, NULL, OPT_TOP},
+	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"cpu", required_argument, NULL, OPT_CPU},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"symfs", required_argument, NULL, OPT_SYMFS},
+	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
+	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
+	{"kcore", required_argument, NULL, OPT_KCORE},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct report_args {
+	struct hwt_decode_opts opts;
+	bool collapsed, per_cpu;
+	enum hwt_report_weight weight;
+	unsigned long top;
+	const char *output, *file;
+};
+
+/* A whole number in [@min, @max]; -1 when not. */
+static int parse_num(const char *s, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	int c;
+	long v;
+	a->opts.size = sizeof(a->opts);
+	a->opts.lookup.size = sizeof(a->opts.lookup);
+	a->top = 25;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_COLLAPSED:
+			a->collapsed = true;
+			break;
+		case OPT_WEIGHT:
+			if (!strcmp(optarg, "insns"))
+				a->weight = HWT_WEIGHT_INSNS;
+			else if (!strcmp(optarg, "time"))
+				a->weight = HWT_WEIGHT_TIME;
+			else if (!strcmp(optarg, "calls"))
+				a->weight = HWT_WEIGHT_CALLS;
+			else
+				return cli_usage_error("report", "--weight %s: use "
+						       "insns, time or calls", optarg);
+			break;
+		case OPT_TOP:
+			if (parse_num(optarg, 0, 1000000000, &v))
+				return cli_usage_error("report", "--top %s: a count "
+						       "from 0 (all) to 1000000000",
+						       optarg);
+			a->top = (unsigned long)v;
+			break;
+		case OPT_PER_CPU:
+			a->per_cpu = true;
+			break;
+		case OPT_TID:
+			if (parse_num(optarg, 0, INT32_MAX, &v))
+				return cli_usage_error("report", "--tid %s: a thread "
+						       "id from 0 to %d", optarg,
+						       INT32_MAX);
+			a->opts.filter_tid = true;
+			a->opts.tid = (int32_t)v;
+			break;
+		case OPT_CPU:
+			if (parse_num(optarg, 0, 65535, &v))
+				return cli_usage_error("report", "--cpu %s: a CPU "
+						       "number from 0 to 65535", optarg);
+			a->opts.filter_cpu = true;
+			a->opts.cpu = (int32_t)v;
+			break;
+		case OPT_TIME:
+			if (cli_parse_time_range(optarg, &a->opts))
+				return cli_usage_error("report", "--time %s: expected "
+						       "START,END", optarg);
+			break;
+		case OPT_SYMFS:
+			a->opts.lookup.symfs = optarg;
+			break;
+		case OPT_BUILDID_DIR:
+			a->opts.lookup.buildid_dir = optarg;
+			break;
+		case OPT_VMLINUX:
+			a->opts.lookup.vmlinux = optarg;
+			break;
+		case OPT_KCORE:
+			a->opts.kcore = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case ':':
+			return cli_usage_error("report", "%s needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("report", "unknown option %s",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("report", optind < argc
+				       ? "give one capture file" : "no capture file");
+	a->file = argv[optind];
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a;
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	memset(&a, 0, sizeof(a));
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	struct hwt_report *report;
+	int err = hwt_report_new(NULL, &report);
+	if (err)
+		return cli_report(err);
+	struct cli_stack_run run = {
+		.file = a.file,
+		.opts = &a.opts,
+		.per_cpu = a.per_cpu,
+		.ops = hwt_report_ops(report),
+	};
+	err = cli_stack_run(&run);
+	if (err) {
+		hwt_report_free(report);
+		return cli_report(err);
+	}
+	FILE *out = a.output ? fopen(a.output, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "hwtrace report: %s: %s\n", a.output,
+			strerror(errno));
+		hwt_report_free(report);
+		return EXIT_RUNTIME;
+	}
+	bool has_time = run.merge_stats.timed != 0 || run.per_cpu;
+	err = a.collapsed ? hwt_report_write_collapsed(report, out, a.weight)
+			  : hwt_report_write(report, out, a.top, has_time);
+	if (!err && fflush(out))
+		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
+				a.output ? a.output : "standard output",
+				strerror(errno));
+	if (out != stdout && fclose(out) && !err)
+		err = hwt_error(HWT_ERR_IO, "writing %s: %s", a.output,
+				strerror(errno));
+	cli_stack_run_summary(&run, "report");
+	hwt_report_free(report);
+	return err ? cli_report(err) : EXIT_OK;
+}

@@ -1,0 +1,76 @@
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "hwtrace/error.h"
+#include "stack_run.h"
+
+struct tee {
+	const struct hwt_elem_sink *first;
+	struct hwt_elem_sink second;
+};
+
+static int tee_emit(void *arg, const struct hwt_elem *e)
+{
+	struct tee *t = arg;
+	int err = t->first->emit(t->first->arg, e);
+	return err ? err : t->second.emit(t->second.arg, e);
+}
+
+int cli_stack_run(struct cli_stack_run *run)
+{
+	struct hwt_stack *stack = hwt_stack_new(&run->ops);
+	if (!stack)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	struct hwt_elem_sink into_stack = hwt_stack_sink(stack);
+	struct tee tee = {run->elements, into_stack};
+	struct hwt_elem_sink teed = {tee_emit, &tee};
+	const struct hwt_elem_sink *consumer = run->elements ? &teed
+							     : &into_stack;
+	struct hwt_merge *merge = NULL;
+	int err = 0;
+	if (!run->per_cpu)
+		err = hwt_merge_new(consumer, &merge);
+	if (!err) {
+		struct hwt_elem_sink into_merge;
+		if (merge)
+			into_merge = hwt_merge_sink(merge);
+		err = hwt_decode_file(run->file, run->opts,
+				      merge ? &into_merge : consumer);
+	}
+	if (!err && merge)
+		err = hwt_merge_finish(merge);
+	if (!err)
+		err = hwt_stack_finish(stack);
+	hwt_stack_get_stats(stack, &run->stack_stats);
+	if (merge) {
+		hwt_merge_get_stats(merge, &run->merge_stats);
+		run->merged = run->merge_stats.timed != 0;
+	}
+	hwt_merge_free(merge);
+	hwt_stack_free(stack);
+	return err;
+}
+
+void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd)
+{
+	const struct hwt_stack_stats *s = &run->stack_stats;
+	if (!run->per_cpu && run->merge_stats.streams > 1 && !run->merged)
+		fprintf(stderr,
+			"hwtrace %s: the capture has no timestamps: its %" PRIu64
+			" streams are in stream order, not merged by time\n",
+			cmd, run->merge_stats.streams);
+	fprintf(stderr,
+		"hwtrace %s: %" PRIu64 " calls, %" PRIu64 " returns in %" PRIu64
+		" threads (max depth %" PRIu64 "); %" PRIu64 " inferred callers, %"
+		PRIu64 " frames without return, %" PRIu64 " tail calls, %" PRIu64
+		" traps, %" PRIu64 " unmatched returns, %" PRIu64
+		" frames ended by lost trace",
+		cmd, s->calls, s->returns, s->threads, s->max_depth, s->inferred,
+		s->no_return, s->tail_calls, s->traps, s->unmatched_returns,
+		s->cut_by_gap);
+	if (s->time_backwards)
+		fprintf(stderr, "; %" PRIu64 " elements older than the one "
+			"before them in their thread (times clamped)",
+			s->time_backwards);
+	fputc('\n', stderr);
+}
