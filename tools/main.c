@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{"dump", cmd_dump, "print every record of a perf.data file"},
 	{"info", cmd_info, "summarise what a capture holds"},
 	{"report", cmd_report, "functions by instructions and time; folded stacks"},
+	{"timeline", cmd_timeline, "calls as a Perfetto or Chrome JSON timeline"},
 };
 
 static void print_help(FILE *out)

@@ -16,8 +16,19 @@ static int tee_emit(void *arg, const struct hwt_elem *e)
 	return err ? err : t->second.emit(t->second.arg, e);
 }
 
+static bool is_function_start(void *arg, int32_t pid, uint64_t addr)
+{
+	const struct hwt_func_namer *namer = arg;
+	uint64_t start;
+	return namer->name(namer->arg, pid, addr, &start) && start == addr;
+}
+
 int cli_stack_run(struct cli_stack_run *run)
 {
+	if (run->namer && run->namer->name) {
+		run->ops.is_function_start = is_function_start;
+		run->ops.sym_arg = (void *)run->namer;
+	}
 	struct hwt_stack *stack = hwt_stack_new(&run->ops);
 	if (!stack)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");

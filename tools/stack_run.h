@@ -14,6 +14,9 @@ struct cli_stack_run {
 	const struct hwt_decode_opts *opts;
 	bool per_cpu;                     /* stream order: no merge */
 	struct hwt_stack_ops ops;         /* where frames go */
+	/* Names functions; its starts make jumps to them tail calls. May be
+	 * NULL. */
+	const struct hwt_func_namer *namer;
 	/* Optional: every element, in the same order, before the stacks
 	 * see it (timelines mark gaps and trace on/off). */
 	const struct hwt_elem_sink *elements;

@@ -124,13 +124,6 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	return check(w);
 }
 
-static bool is_function_start(void *arg, int32_t pid, uint64_t addr)
-{
-	struct hwt_calls_writer *w = arg;
-	uint64_t start;
-	return w->namer.name &&
-	       w->namer.name(w->namer.arg, pid, addr, &start) && start == addr;
-}
 
 int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 			 const struct hwt_func_namer *namer,
@@ -158,8 +151,6 @@ struct hwt_stack_ops hwt_calls_writer_ops(struct hwt_calls_writer *w)
 		.on_enter = frame_enter,
 		.on_exit = frame_exit,
 		.arg = w,
-		.is_function_start = is_function_start,
-		.sym_arg = w,
 	};
 	return ops;
 }

@@ -190,13 +190,6 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	return 0;
 }
 
-static bool is_function_start(void *arg, int32_t pid, uint64_t addr)
-{
-	struct hwt_report *r = arg;
-	uint64_t start;
-	return r->namer.name &&
-	       r->namer.name(r->namer.arg, pid, addr, &start) && start == addr;
-}
 
 int hwt_report_new(const struct hwt_func_namer *namer,
 		   struct hwt_report **report)
@@ -232,8 +225,6 @@ struct hwt_stack_ops hwt_report_ops(struct hwt_report *r)
 		.on_enter = frame_enter,
 		.on_exit = frame_exit,
 		.arg = r,
-		.is_function_start = is_function_start,
-		.sym_arg = r,
 	};
 	return ops;
 }

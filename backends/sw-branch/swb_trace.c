@@ -177,7 +177,11 @@ static int maps_refresh(struct tracer *t)
 static int put_record(struct tracer *t, pid_t tid, uint64_t from, uint64_t to)
 {
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
-	struct hwt_bts_record r = {from, to, 0};
+	/* The tracer's clock, as the sideband's (CLOCK_MONOTONIC). */
+	struct hwt_bts_record r = {
+		from, to,
+		now_ns() << HWT_BTS_SWB_TIME_SHIFT | HWT_BTS_FLAG_SWB_TIME,
+	};
 	int err;
 
 	if (to && !known(t, to) && (err = maps_refresh(t)))

@@ -30,6 +30,10 @@ struct bts_dec {
 	/* which process a stream belongs to, from the sideband */
 	int32_t (*pid_at)(void *arg, int32_t cpu, int32_t tid, uint64_t time);
 	void *pid_at_arg;
+	/* sw_branch captures: each record carries the tracer's time */
+	bool swb_time;
+	bool have_time;
+	uint64_t time;
 	/* the stream */
 	int32_t cpu, tid, pid;
 	uint8_t pend[HWT_BTS_RECORD_SIZE];
@@ -58,6 +62,20 @@ static void elem_init(struct bts_dec *d, struct hwt_elem *e,
 		e->fields |= HWT_FIELD_TID;
 		e->tid = d->tid;
 	}
+	if (d->have_time) {
+		e->fields |= HWT_FIELD_TIME;
+		e->time = d->time;
+	}
+}
+
+/* sw_branch's clock is in the record's top 56 bits: it reads right for
+ * 2^56 ns (834 days) of uptime, after which it wraps. */
+static void record_time(struct bts_dec *d, const struct hwt_bts_record *rec)
+{
+	if (!d->swb_time || !(rec->flags & HWT_BTS_FLAG_SWB_TIME))
+		return;
+	d->time = rec->flags >> HWT_BTS_SWB_TIME_SHIFT;
+	d->have_time = true;
 }
 
 static int emit(struct bts_dec *d, const struct hwt_elem *e)
@@ -148,6 +166,7 @@ static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
 	hwt_bts_record_read(p, &rec);
 	if (!rec.from && !rec.to)
 		return 0;
+	record_time(d, &rec);
 	if (!rec.from) {
 		elem_init(d, &e, HWT_ELEM_TRACE_ON, offset);
 		e.fields |= HWT_FIELD_AT;
@@ -209,6 +228,8 @@ static int bts_create(const struct hwt_decode_params *params, void **priv)
 	}
 	if (params->info && params->info_words > HWT_BTS_INFO_SNAPSHOT_MODE)
 		d->snapshot = params->info[HWT_BTS_INFO_SNAPSHOT_MODE] != 0;
+	d->swb_time = params->info && params->info_words > HWT_BTS_INFO_PMU_TYPE &&
+		      params->info[HWT_BTS_INFO_PMU_TYPE] == HWT_BTS_SWB_PMU_TYPE;
 	if (params->info && params->info_words < HWT_BTS_INFO_SNAPSHOT_MODE) {
 		free(d);
 		return hwt_error(HWT_ERR_FORMAT,
@@ -409,6 +430,7 @@ static int bts_feed(void *priv, const struct hwt_aux_chunk *c)
 		d->have_expect = false;
 		d->have_last = false;
 		d->prev_size = 0;
+		d->have_time = false;
 	}
 	d->cpu = c->cpu;
 	d->tid = c->tid;

@@ -20,6 +20,15 @@ extern "C" {
 /* flags bit 4: the branch was predicted (perf prints "pred" / "miss"). */
 #define HWT_BTS_FLAG_PREDICTED 0x10u
 
+/* sw_branch captures (AUXTRACE_INFO priv[0], the PMU type, is this) use
+ * the BTS record layout; their flags word holds the tracer's clock
+ * (CLOCK_MONOTONIC, ns) at the branch in bits 63:8, its low 56 bits, with
+ * bit 0 set to say so. Hardware BTS leaves those bits 0, and perf reads
+ * only bit 4. */
+#define HWT_BTS_SWB_PMU_TYPE 0x5357u
+#define HWT_BTS_FLAG_SWB_TIME 0x1u
+#define HWT_BTS_SWB_TIME_SHIFT 8
+
 struct hwt_bts_record {
 	uint64_t from, to, flags;
 };

@@ -27,8 +27,8 @@ HWT_API int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 /* Frees the writer; NULL is a no-op. */
 HWT_API void hwt_calls_writer_free(struct hwt_calls_writer *writer);
 
-/* Stack ops whose on_enter and on_exit write lines, and whose
- * is_function_start asks the namer (tail calls); valid while @writer is.
+/* Stack ops whose on_enter and on_exit write lines; valid while @writer
+ * is (set is_function_start for tail calls).
  * Their errors: HWT_ERR_IO when a write fails. */
 HWT_API struct hwt_stack_ops hwt_calls_writer_ops(struct hwt_calls_writer *writer);
 

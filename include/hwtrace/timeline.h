@@ -1,0 +1,77 @@
+/* `hwtrace timeline`: a capture's calls as a timeline, one track per thread
+ * under its process, a slice per call, and instants where trace was lost
+ * or went off and on. Written as a Perfetto trace (protobuf, for
+ * ui.perfetto.dev and trace processor) or in the Chrome trace-event JSON
+ * format (chrome://tracing, speedscope). Built on hwtrace/stack.h. */
+#ifndef HWTRACE_TIMELINE_H
+#define HWTRACE_TIMELINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+#include "hwtrace/stack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwt_timeline_format {
+	HWT_TIMELINE_PERFETTO,
+	HWT_TIMELINE_CHROME,
+};
+
+/* Zero-initialise, then set size. */
+struct hwt_timeline_opts {
+	size_t size;                  /* sizeof(struct hwt_timeline_opts) */
+	enum hwt_timeline_format format;
+	uint64_t min_duration;        /* drop calls shorter than this (ns) */
+	int max_depth;                /* drop calls deeper than this; 0: all */
+	const struct hwt_func_namer *namer;  /* may be NULL; copied */
+};
+
+/* What was written. */
+struct hwt_timeline_stats {
+	uint64_t slices, dropped_short, dropped_deep, untimed, instants;
+	uint64_t threads, processes;
+};
+
+struct hwt_timeline;
+
+/* A timeline written to @out (borrowed; not closed: the caller checks its
+ * errors after hwt_timeline_finish). Errors: HWT_ERR_NOMEM,
+ * HWT_ERR_INVAL (opts). */
+HWT_API int hwt_timeline_new(FILE *out, const struct hwt_timeline_opts *opts,
+			     struct hwt_timeline **timeline);
+
+/* Frees it; NULL is a no-op. */
+HWT_API void hwt_timeline_free(struct hwt_timeline *timeline);
+
+/* Names thread @tid of process @pid (from the capture's COMM records;
+ * the last name given wins). Call before the thread's first frame.
+ * Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_timeline_name_thread(struct hwt_timeline *timeline,
+				     int32_t pid, int32_t tid,
+				     const char *name);
+
+/* Stack ops that write a slice per frame; valid while @timeline is.
+ * Frames without time are counted, not written. Errors: HWT_ERR_NOMEM,
+ * HWT_ERR_IO. */
+HWT_API struct hwt_stack_ops hwt_timeline_ops(struct hwt_timeline *timeline);
+
+/* A sink for the element stream (before the stacks) that marks gaps,
+ * decode errors and trace off/on as instants on their thread's track. */
+HWT_API struct hwt_elem_sink hwt_timeline_marks(struct hwt_timeline *timeline);
+
+/* Ends the file (the JSON's closing bracket). Errors: HWT_ERR_IO. */
+HWT_API int hwt_timeline_finish(struct hwt_timeline *timeline);
+
+HWT_API void hwt_timeline_get_stats(const struct hwt_timeline *timeline,
+				    struct hwt_timeline_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

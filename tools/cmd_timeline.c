@@ -1,0 +1,251 @@
+/* hwtrace timeline */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+#include "hwtrace/timeline.h"
+#include "stack_run.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace timeline FILE -o OUT [options]\n\n"
+		"Writes a capture's calls as a timeline: one track per thread under\n"
+		"its process (named from the capture), a slice per call, and\n"
+		"instants where trace was lost or went off and on. Open a Perfetto\n"
+		"trace in ui.perfetto.dev; Chrome JSON in chrome://tracing or\n"
+		"speedscope. See docs/analysis.md.\n\n"
+		"  -o FILE                 the timeline file (required)\n"
+		"  --format perfetto|chrome  Perfetto protobuf (default) or Chrome JSON\n"
+		"  --min-duration NS       leave out calls shorter than NS nanoseconds\n"
+		"  --max-depth N           leave out calls deeper than N (1: outermost)\n"
+		"  --per-cpu               take each CPU's stream whole, in file order\n"
+		"  --tid N, --cpu N        only that thread's or CPU's trace\n"
+		"  --time START,END        only trace in this perf time range\n"
+		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
+		"                          where the traced code is (as decode)\n"
+		"  -h, --help              this text\n\n"
+		"Exit status: 0 written, 1 failed, 2 usage.\n");
+}
+
+enum {
+	OPT_FORMAT = 256, OPT_MIN_DURATION, OPT_MAX_DEPTH, OPT_PER_CPU,
+	OPT_TID, OPT_CPU, OPT_TIME, OPT_SYMFS, OPT_BUILDID_DIR, OPT_VMLINUX,
+	OPT_KCORE,
+};
+
+static const struct option long_opts[] = {
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"min-duration", required_argument, NULL, OPT_MIN_DURATION},
+	{"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
+	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"cpu", required_argument, NULL, OPT_CPU},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"symfs", required_argument, NULL, OPT_SYMFS},
+	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
+	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
+	{"kcore", required_argument, NULL, OPT_KCORE},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct timeline_args {
+	struct hwt_decode_opts opts;
+	struct hwt_timeline_opts tl;
+	bool per_cpu;
+	const char *output, *file;
+};
+
+static int parse_num(const char *s, unsigned long long max,
+		     unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || *end || errno || *s == '-' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct timeline_args *a)
+{
+	int c;
+	unsigned long long v;
+	a->opts.size = sizeof(a->opts);
+	a->opts.lookup.size = sizeof(a->opts.lookup);
+	a->tl.size = sizeof(a->tl);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "perfetto"))
+				a->tl.format = HWT_TIMELINE_PERFETTO;
+			else if (!strcmp(optarg, "chrome"))
+				a->tl.format = HWT_TIMELINE_CHROME;
+			else
+				return cli_usage_error("timeline", "--format %s: "
+						       "use perfetto or chrome", optarg);
+			break;
+		case OPT_MIN_DURATION:
+			if (parse_num(optarg, UINT64_MAX, &v))
+				return cli_usage_error("timeline", "--min-duration "
+						       "%s: nanoseconds, from 0", optarg);
+			a->tl.min_duration = v;
+			break;
+		case OPT_MAX_DEPTH:
+			if (parse_num(optarg, 1000000, &v) || !v)
+				return cli_usage_error("timeline", "--max-depth %s: "
+						       "a depth from 1 to 1000000", optarg);
+			a->tl.max_depth = (int)v;
+			break;
+		case OPT_PER_CPU:
+			a->per_cpu = true;
+			break;
+		case OPT_TID:
+			if (parse_num(optarg, INT32_MAX, &v))
+				return cli_usage_error("timeline", "--tid %s: a thread "
+						       "id from 0 to %d", optarg, INT32_MAX);
+			a->opts.filter_tid = true;
+			a->opts.tid = (int32_t)v;
+			break;
+		case OPT_CPU:
+			if (parse_num(optarg, 65535, &v))
+				return cli_usage_error("timeline", "--cpu %s: a CPU "
+						       "number from 0 to 65535", optarg);
+			a->opts.filter_cpu = true;
+			a->opts.cpu = (int32_t)v;
+			break;
+		case OPT_TIME:
+			if (cli_parse_time_range(optarg, &a->opts))
+				return cli_usage_error("timeline", "--time %s: "
+						       "expected START,END", optarg);
+			break;
+		case OPT_SYMFS:
+			a->opts.lookup.symfs = optarg;
+			break;
+		case OPT_BUILDID_DIR:
+			a->opts.lookup.buildid_dir = optarg;
+			break;
+		case OPT_VMLINUX:
+			a->opts.lookup.vmlinux = optarg;
+			break;
+		case OPT_KCORE:
+			a->opts.kcore = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case ':':
+			return cli_usage_error("timeline", "%s needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("timeline", "unknown option %s",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("timeline", optind < argc
+				       ? "give one capture file" : "no capture file");
+	a->file = argv[optind];
+	if (!a->output)
+		return cli_usage_error("timeline", "-o OUT is required (the "
+				       "timeline is a binary or large file)");
+	return 0;
+}
+
+/* Thread and process names from the capture's COMM records: the last
+ * name of each thread (after exec) is the one shown. */
+static int name_threads(const char *file, struct hwt_timeline *tl)
+{
+	struct hwt_pd_reader *r;
+	int err = hwt_pd_reader_open(file, &r);
+	if (err)
+		return err;
+	uint32_t comm = PERF_RECORD_COMM;
+	hwt_pd_reader_set_load_aux(r, false);
+	hwt_pd_reader_select_types(r, &comm, 1);
+	struct hwt_pd_record rec;
+	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
+		const uint8_t *p = rec.data;
+		if (rec.size < 8 + 8 + 1)
+			continue;
+		int32_t pid, tid;
+		memcpy(&pid, p + 8, 4);
+		memcpy(&tid, p + 12, 4);
+		char name[64];
+		size_t room = (size_t)rec.size - 16;
+		size_t max = room < sizeof(name) - 1 ? room : sizeof(name) - 1;
+		memcpy(name, p + 16, max);
+		name[max] = 0;
+		err = hwt_timeline_name_thread(tl, pid, tid, name);
+		if (err)
+			break;
+	}
+	hwt_pd_reader_free(r);
+	return err < 0 ? err : 0;
+}
+
+int cmd_timeline(int argc, char **argv)
+{
+	struct timeline_args a;
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	memset(&a, 0, sizeof(a));
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	FILE *out = fopen(a.output, "wb");
+	if (!out) {
+		fprintf(stderr, "hwtrace timeline: %s: %s\n", a.output,
+			strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	struct hwt_timeline *tl = NULL;
+	int err = hwt_timeline_new(out, &a.tl, &tl);
+	if (!err)
+		err = name_threads(a.file, tl);
+	struct hwt_elem_sink marks;
+	struct cli_stack_run run = {
+		.file = a.file,
+		.opts = &a.opts,
+		.per_cpu = a.per_cpu,
+	};
+	if (!err) {
+		run.ops = hwt_timeline_ops(tl);
+		marks = hwt_timeline_marks(tl);
+		run.elements = &marks;
+		err = cli_stack_run(&run);
+	}
+	if (!err)
+		err = hwt_timeline_finish(tl);
+	if (fclose(out) && !err)
+		err = hwt_error(HWT_ERR_IO, "writing %s: %s", a.output,
+				strerror(errno));
+	if (!err) {
+		struct hwt_timeline_stats st;
+		hwt_timeline_get_stats(tl, &st);
+		cli_stack_run_summary(&run, "timeline");
+		fprintf(stderr,
+			"hwtrace timeline: wrote %s: %" PRIu64 " slices on %"
+			PRIu64 " threads of %" PRIu64 " processes, %" PRIu64
+			" instants; left out %" PRIu64 " shorter than "
+			"--min-duration, %" PRIu64 " deeper than --max-depth, %"
+			PRIu64 " without time\n",
+			a.output, st.slices, st.threads, st.processes,
+			st.instants, st.dropped_short, st.dropped_deep,
+			st.untimed);
+	}
+	hwt_timeline_free(tl);
+	return err ? cli_report(err) : EXIT_OK;
+}
