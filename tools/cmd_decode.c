@@ -8,7 +8,10 @@
 #include "cli.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
+#include "hwtrace/calls.h"
+#include "hwtrace/merge.h"
 #include "hwtrace/output.h"
+#include "stack_run.h"
 
 static void usage(FILE *out)
 {
@@ -23,6 +26,10 @@ static void usage(FILE *out)
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"  --packets               list the packet layer instead of decoding\n"
 		"  --disasm                one range per instruction, with its text\n"
+		"  --calls                 one line per call and return, indented by\n"
+		"                          depth (the rebuilt call stacks)\n"
+		"  --per-cpu               each CPU's (or thread's) elements together,\n"
+		"                          in file order, instead of merged by time\n"
 		"  --branch-profile        print FROM->TO COUNT of every branch and\n"
 		"                          AUX sample branch stack instead of elements\n"
 		"                          (FILE+0xOFFSET where the binary is known;\n"
@@ -165,12 +172,15 @@ enum {
 	OPT_FORMAT = 256, OPT_PACKETS, OPT_DISASM, OPT_TID, OPT_CPU,
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
+	OPT_CALLS, OPT_PER_CPU,
 };
 
 static const struct option long_opts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"packets", no_argument, NULL, OPT_PACKETS},
 	{"disasm", no_argument, NULL, OPT_DISASM},
+	{"calls", no_argument, NULL, OPT_CALLS},
+	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
 	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"tid", required_argument, NULL, OPT_TID},
@@ -195,6 +205,8 @@ struct args {
 	enum hwt_output_format format;
 	bool packets;
 	bool profile;
+	bool calls;
+	bool per_cpu;
 	const char *output;
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
@@ -248,6 +260,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_DISASM:
 			a->opts.disasm = true;
+			break;
+		case OPT_CALLS:
+			a->calls = true;
+			break;
+		case OPT_PER_CPU:
+			a->per_cpu = true;
 			break;
 		case OPT_BRANCH_PROFILE:
 			a->profile = true;
@@ -324,13 +342,65 @@ static int parse_args(int argc, char **argv, struct args *a)
 				       "give one input: FILE, --raw or --snapshot");
 	if (a->opts.nmaps && !a->raw)
 		return cli_usage_error("decode", "--map is for --raw input");
+	if (a->calls && !a->file)
+		return cli_usage_error("decode", "--calls is for perf.data captures");
+	if (a->calls && (a->packets || a->profile))
+		return cli_usage_error("decode", "--calls goes with neither "
+				       "--packets nor --branch-profile");
 	return 0;
+}
+
+/* A capture's streams merged by time (the default order). */
+static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
+{
+	struct hwt_merge *merge;
+	int err = hwt_merge_new(sink, &merge);
+	if (err)
+		return err;
+	struct hwt_elem_sink into = hwt_merge_sink(merge);
+	err = hwt_decode_file(a->file, &a->opts, &into);
+	if (!err)
+		err = hwt_merge_finish(merge);
+	struct hwt_merge_stats st;
+	hwt_merge_get_stats(merge, &st);
+	hwt_merge_free(merge);
+	if (!err && st.streams > 1 && !st.timed)
+		fprintf(stderr, "hwtrace decode: the capture has no timestamps: "
+			"its %" PRIu64 " streams are in stream order, not "
+			"merged by time\n", st.streams);
+	return err;
+}
+
+/* --calls: the rebuilt stacks' calls and returns instead of elements;
+ * the elements are still counted. */
+static int run_calls(struct args *a, FILE *out, struct counts *counts)
+{
+	struct hwt_calls_writer *w;
+	int err = hwt_calls_writer_new(out, a->format, NULL, &w);
+	if (err)
+		return err;
+	counts->next.emit = drop_emit;
+	struct hwt_elem_sink counted = {count_emit, counts};
+	struct cli_stack_run run = {
+		.file = a->file,
+		.opts = &a->opts,
+		.per_cpu = a->per_cpu,
+		.ops = hwt_calls_writer_ops(w),
+		.elements = &counted,
+	};
+	err = cli_stack_run(&run);
+	if (!err)
+		cli_stack_run_summary(&run, "decode");
+	hwt_calls_writer_free(w);
+	return err;
 }
 
 static int run(struct args *a, const struct hwt_elem_sink *sink)
 {
 	if (a->snapshot)
 		return hwt_decode_snapshot_dir(a->snapshot, &a->opts, sink);
+	if (a->file && sink && !a->per_cpu && !a->profile)
+		return run_merged(a, sink);
 	if (a->file)
 		return hwt_decode_file(a->file, &a->opts, sink);
 
@@ -395,7 +465,8 @@ int cmd_decode(int argc, char **argv)
 				counts.next.emit = drop_emit;
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
-			err = run(&a, &sink);
+			err = a.calls ? run_calls(&a, out, &counts)
+				      : run(&a, &sink);
 		}
 	}
 	if (fflush(out) && err >= 0)
