@@ -103,6 +103,8 @@ int hwt_decode_snapshot_dir(const char *dir,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
 	err = hwt_cs_snapshot_add_dumps(ss, image);
+	if (!err && opts->on_image)
+		opts->on_image(opts->on_image_arg, image);
 	/* --disasm: ranges as instructions with their text. */
 	struct hwt_disasm *dis = NULL;
 	struct hwt_elem_sink dsink;

@@ -1,0 +1,42 @@
+/* C++ names through libstdc++'s demangler, found at run time so that C
+ * programs linking libhwtrace do not pull in the C++ runtime. */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwtrace/symbols.h"
+
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+
+static cxa_demangle_fn find_demangler(void)
+{
+	static cxa_demangle_fn fn;
+	static int looked;
+	if (__atomic_load_n(&looked, __ATOMIC_ACQUIRE))
+		return fn;
+	void *f = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	if (!f) {
+		void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+		if (lib)
+			f = dlsym(lib, "__cxa_demangle");
+	}
+	fn = (cxa_demangle_fn)f;
+	__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+	return fn;
+}
+
+char *hwt_sym_demangle(const char *name)
+{
+	if (!name || strncmp(name, "_Z", 2))
+		return NULL;
+	cxa_demangle_fn fn = find_demangler();
+	if (!fn)
+		return NULL;
+	int status = 0;
+	char *out = fn(name, NULL, NULL, &status);
+	if (status) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
