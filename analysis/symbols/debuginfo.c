@@ -67,12 +67,14 @@ static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		}
 		goto refuse;
 	}
-	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (!dw)
-		goto refuse;
-	d->dwarf = dw;
-	d->dbg_elf = elf;
-	d->dbg_fd = fd;
+	/* DWARF is opened only for source lines: libdw inflates compressed
+	 * debug sections up front, which costs more than the whole decode. */
+	if (ctx->opts->srcline) {
+		Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (!dw)
+			goto refuse;
+		d->dwarf = dw;
+	}
 	d->debug_file = strdup(path);
 	d->debug_from = from;
 	if (!d->symbols_from || strcmp(d->symbols_from, ".symtab")) {
@@ -82,6 +84,13 @@ static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		dso_add_elf_symbols(ctx, d, elf, &had);
 		if (had)
 			d->symbols_from = "debug file";
+	}
+	if (d->dwarf) {
+		d->dbg_elf = elf;
+		d->dbg_fd = fd;
+	} else {
+		elf_end(elf);
+		close(fd);
 	}
 	return true;
 refuse:

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/symbols.h"
 
 struct buf {
@@ -26,19 +27,35 @@ static void put(struct buf *b, const char *fmt, ...)
 		b->len += (size_t)n;
 }
 
+static void put_raw(struct buf *b, const char *s, size_t n)
+{
+	if (b->len < b->size) {
+		size_t room = b->size - b->len - 1;
+		memcpy(b->p + b->len, s, n < room ? n : room);
+		b->p[b->len + (n < room ? n : room)] = 0;
+	}
+	b->len += n;
+}
+
 static void put_json_str(struct buf *b, const char *s)
 {
-	put(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	put_raw(b, "\"", 1);
+	while (*s) {
+		size_t run = 0;
+		while (s[run] && s[run] != '"' && s[run] != '\\' &&
+		       (unsigned char)s[run] >= 0x20)
+			run++;
+		put_raw(b, s, run);
+		s += run;
+		if (!*s)
+			break;
+		unsigned char c = (unsigned char)*s++;
 		if (c == '"' || c == '\\')
 			put(b, "\\%c", c);
-		else if (c < 0x20)
-			put(b, "\\u%04x", c);
 		else
-			put(b, "%c", c);
+			put(b, "\\u%04x", c);
 	}
-	put(b, "\"");
+	put_raw(b, "\"", 1);
 }
 
 static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
@@ -111,6 +128,64 @@ static void json_symbol(struct buf *b, const char *prefix,
 	put(b, "]");
 }
 
+/* Formatted symbol text per address: a trace shows the same few
+ * addresses over and over, and formatting costs more than the lookup. */
+#define OUT_CACHE 4096
+struct out_entry {
+	uint64_t addr;
+	int32_t pid;
+	uint8_t kind; /* 1 + enum: range text/json, from/to text/json */
+	uint8_t found;
+	uint16_t len;
+	char text[244];
+};
+
+enum { K_RANGE, K_FROM, K_TO };
+
+/* Appends the symbol text of @addr as @kind; returns 1 when the address
+ * is known, 0 when not, or a negative error. */
+static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
+		      uint64_t addr, int kind, enum hwt_output_format format)
+{
+	struct out_entry *cache = symbolizer_out_cache(sym, OUT_CACHE * sizeof(*cache));
+	uint8_t k = (uint8_t)(1 + kind * 2 + (format == HWT_OUTPUT_JSONL));
+	struct out_entry *ce = NULL;
+	if (cache) {
+		ce = &cache[(addr ^ (addr >> 11) ^ (uint64_t)kind * 0x9e37u) & (OUT_CACHE - 1)];
+		if (ce->kind == k && ce->addr == addr && ce->pid == pid) {
+			put_raw(b, ce->text, ce->len);
+			return ce->found;
+		}
+	}
+	struct hwt_symbol s;
+	int rc = hwt_symbolizer_lookup(sym, pid, addr, &s);
+	if (rc < 0)
+		return rc;
+	bool srcline = hwt_symbolizer_srcline(sym);
+	char tmp[4096];
+	struct buf t = {tmp, sizeof(tmp), 0};
+	tmp[0] = 0;
+	if (rc && format == HWT_OUTPUT_JSONL)
+		json_symbol(&t, kind == K_RANGE ? "" : kind == K_FROM ? "from_" : "to_",
+			    &s, srcline, kind == K_RANGE);
+	else if (rc) {
+		put(&t, kind == K_TO ? " -> " : "  ");
+		text_symbol(&t, &s, srcline);
+	}
+	if (t.len >= sizeof(tmp))
+		t.len = sizeof(tmp) - 1;
+	put_raw(b, tmp, t.len);
+	if (ce && t.len < sizeof(ce->text)) {
+		ce->addr = addr;
+		ce->pid = pid;
+		ce->kind = k;
+		ce->found = (uint8_t)rc;
+		ce->len = (uint16_t)t.len;
+		memcpy(ce->text, tmp, t.len);
+	}
+	return rc;
+}
+
 static int32_t pid_of(const struct hwt_elem *e)
 {
 	if (e->fields & HWT_FIELD_PID)
@@ -126,53 +201,33 @@ static int annotate(void *arg, const struct hwt_elem *e,
 		    size_t size)
 {
 	struct hwt_symbolizer *sym = arg;
-	bool srcline = hwt_symbolizer_srcline(sym);
 	struct buf b = {p, size, 0};
-	struct hwt_symbol s;
 	int32_t pid = pid_of(e);
 	if (size)
 		p[0] = 0;
 
 	if (e->type == HWT_ELEM_RANGE) {
-		int rc = hwt_symbolizer_lookup(sym, pid, e->u.range.start, &s);
-		if (rc <= 0)
-			return rc;
-		if (format == HWT_OUTPUT_JSONL) {
-			json_symbol(&b, "", &s, srcline, true);
-			return (int)b.len;
-		}
 		/* objdump's header at a function's first instruction. */
-		if (e->u.range.text && s.name && !s.offset)
-			fprintf(out, "\n%016" PRIx64 " <%s>:\n", s.start, s.name);
-		put(&b, "  ");
-		text_symbol(&b, &s, srcline);
-		return (int)b.len;
+		if (e->u.range.text && format == HWT_OUTPUT_TEXT) {
+			struct hwt_symbol s;
+			int rc = hwt_symbolizer_lookup(sym, pid, e->u.range.start, &s);
+			if (rc < 0)
+				return rc;
+			if (rc && s.name && !s.offset)
+				fprintf(out, "\n%016" PRIx64 " <%s>:\n", s.start, s.name);
+		}
+		int rc = put_symbol(sym, &b, pid, e->u.range.start, K_RANGE, format);
+		return rc < 0 ? rc : (int)b.len;
 	}
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
-	struct hwt_symbol to;
-	int rc = hwt_symbolizer_lookup(sym, pid, e->u.branch.from, &s);
+	int rc = put_symbol(sym, &b, pid, e->u.branch.from, K_FROM, format);
 	if (rc < 0)
 		return rc;
-	if (rc == 0)
-		memset(&s, 0, sizeof(s));
-	if (format == HWT_OUTPUT_JSONL)
-		json_symbol(&b, "from_", &s, srcline, false);
-	else if (rc) {
-		put(&b, "  ");
-		text_symbol(&b, &s, srcline);
-	}
-	int rc_to = hwt_symbolizer_lookup(sym, pid, e->u.branch.to, &to);
-	if (rc_to < 0)
-		return rc_to;
-	if (format == HWT_OUTPUT_JSONL) {
-		if (rc_to)
-			json_symbol(&b, "to_", &to, srcline, false);
-	} else if (rc_to) {
-		put(&b, rc ? " -> " : "  -> ");
-		text_symbol(&b, &to, srcline);
-	}
-	return (int)b.len;
+	if (!rc && format == HWT_OUTPUT_TEXT)
+		put(&b, "  [unknown]");
+	rc = put_symbol(sym, &b, pid, e->u.branch.to, K_TO, format);
+	return rc < 0 ? rc : (int)b.len;
 }
 
 struct hwt_output_annotator hwt_symbolizer_annotator(struct hwt_symbolizer *sym)

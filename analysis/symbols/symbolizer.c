@@ -48,6 +48,8 @@ struct hwt_symbolizer {
 	size_t nmaps;
 	/* The executable of the image, for `(binary)` marks. */
 	const char *main_path;
+	void *out_cache;
+	size_t out_cache_size;
 };
 
 static void warn(struct hwt_symbolizer *s, const char *fmt, ...)
@@ -118,6 +120,7 @@ void hwt_symbolizer_free(struct hwt_symbolizer *s)
 	free(s->maps);
 	sym_table_free(&s->ksyms);
 	free(s->lines);
+	free(s->out_cache);
 	str_pool_free(&s->pool);
 	free(s);
 }
@@ -132,6 +135,8 @@ void hwt_symbolizer_set_image(struct hwt_symbolizer *s, struct hwt_image *image)
 {
 	s->image = image;
 	s->main_path = NULL;
+	if (s->out_cache) /* the same address may hold other code now */
+		memset(s->out_cache, 0, s->out_cache_size);
 	/* The executable: the first file mapped that is not a shared
 	 * library, as perf's first MMAP of a process is its exec. */
 	for (size_t i = 0; image && i < hwt_image_count(image); i++) {
@@ -161,10 +166,10 @@ static void dso_load(struct hwt_symbolizer *s, struct dso *d)
 	}
 	dso_find_debuginfo(&s->ctx, d);
 	sym_table_finish(&d->syms);
-	if (!d->symbols_from && !d->dwarf)
+	if (!d->symbols_from && !d->debug_file)
 		warn(s, "%s: no symbols and no debug info (tried %s)", d->path,
 		     d->tried);
-	else if (s->opts.srcline && !d->dwarf)
+	else if (s->opts.srcline && !d->debug_file)
 		warn(s, "%s: no debug info, so no source lines (tried %s)",
 		     d->path, d->tried);
 }
@@ -418,4 +423,13 @@ int hwt_symbolizer_dso_info(struct hwt_symbolizer *s, const char *path,
 bool hwt_symbolizer_srcline(const struct hwt_symbolizer *s)
 {
 	return s->opts.srcline;
+}
+
+void *symbolizer_out_cache(struct hwt_symbolizer *s, size_t size)
+{
+	if (!s->out_cache) {
+		s->out_cache = calloc(1, size);
+		s->out_cache_size = s->out_cache ? size : 0;
+	}
+	return s->out_cache;
 }

@@ -99,4 +99,8 @@ int kallsyms_read(struct str_pool *pool, const char *path,
 int perf_map_read(struct str_pool *pool, const char *path,
 		  struct sym_table *out, size_t *bad);
 
+/* symbolizer.c: a zeroed block of @size bytes owned by @sym (allocated
+ * on first call), for the output's cache of formatted symbols. */
+void *symbolizer_out_cache(struct hwt_symbolizer *sym, size_t size);
+
 #endif
