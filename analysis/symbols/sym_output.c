@@ -219,6 +219,11 @@ static int annotate(void *arg, const struct hwt_elem *e,
 		int rc = put_symbol(sym, &b, pid, e->u.range.start, K_RANGE, format);
 		return rc < 0 ? rc : (int)b.len;
 	}
+	if ((e->type == HWT_ELEM_TRACE_ON || e->type == HWT_ELEM_TRACE_OFF) &&
+	    (e->fields & HWT_FIELD_AT)) {
+		int rc = put_symbol(sym, &b, pid, e->u.trace.at, K_RANGE, format);
+		return rc < 0 ? rc : (int)b.len;
+	}
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
 	int rc = put_symbol(sym, &b, pid, e->u.branch.from, K_FROM, format);
