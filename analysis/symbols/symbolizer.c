@@ -345,8 +345,9 @@ static int lookup_jit(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 	const struct sym_entry *e = t ? sym_table_find(t, addr) : NULL;
 	if (!e)
 		return 0;
-	char name[64];
-	snprintf(name, sizeof(name), "/tmp/perf-%" PRId32 ".map", pid);
+	char name[4096];
+	snprintf(name, sizeof(name), "%s/perf-%" PRId32 ".map",
+		 s->opts.perf_map_dir ? s->opts.perf_map_dir : "/tmp", pid);
 	out->dso = str_pool_intern(&s->pool, name);
 	out->name = e->name;
 	out->start = e->start;
