@@ -240,7 +240,7 @@ static const char *die_name(struct hwt_sym_ctx *ctx, Dwarf_Die *die)
 		name = dwarf_diename(die);
 	if (!name)
 		return NULL;
-	char *dm = ctx->opts->no_demangle ? NULL : hwt_sym_demangle(name);
+	char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
 	const char *in = str_pool_intern(ctx->pool, dm ? dm : name);
 	free(dm);
 	return in;

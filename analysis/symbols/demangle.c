@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/symbols.h"
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
@@ -39,4 +40,40 @@ char *hwt_sym_demangle(const char *name)
 		return NULL;
 	}
 	return out;
+}
+
+/* perf shows C++ functions without their parameter lists
+ * ("ns::Box<int>::grow", not "ns::Box<int>::grow(int)"): cut at the
+ * first '(' outside template arguments that is not "operator()". */
+char *sym_demangle_short(const char *name)
+{
+	char *full = hwt_sym_demangle(name);
+	if (!full)
+		return NULL;
+	int depth = 0;
+	for (char *p = full; *p; p++) {
+		if (!strncmp(p, "operator", 8)) {
+			/* operator<, operator<<, operator(), operator->... */
+			p += 8;
+			if (!strncmp(p, "()", 2))
+				p += 1;
+			else
+				while (*p && strchr("<>=!+-*/%&|^~[]", *p) && p[1] != '(')
+					p++;
+			continue;
+		}
+		if (*p == '<')
+			depth++;
+		else if (*p == '>' && depth)
+			depth--;
+		else if (*p == '(' && !depth && p != full) {
+			if (!strncmp(p, "(anonymous namespace)", 21)) {
+				p += 20;
+				continue;
+			}
+			*p = 0;
+			break;
+		}
+	}
+	return full;
 }

@@ -55,7 +55,7 @@ static int add_symbols_of(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf,
 		const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		char *dm = ctx->opts->no_demangle ? NULL : hwt_sym_demangle(name);
+		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
 		const char *in = str_pool_intern(ctx->pool, dm ? dm : name);
 		free(dm);
 		if (!in || !sym_table_add(&d->syms, s.st_value, s.st_size, in))
@@ -117,7 +117,7 @@ static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
 		const char *name = elf_strptr(elf, dsh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		char *dm = ctx->opts->no_demangle ? NULL : hwt_sym_demangle(name);
+		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
 		char buf[1024];
 		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
 		free(dm);

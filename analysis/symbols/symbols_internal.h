@@ -99,6 +99,10 @@ int kallsyms_read(struct str_pool *pool, const char *path,
 int perf_map_read(struct str_pool *pool, const char *path,
 		  struct sym_table *out, size_t *bad);
 
+/* demangle.c: a C++ name demangled as perf shows it (no parameter
+ * list), malloc'ed; NULL when not mangled. */
+char *sym_demangle_short(const char *name);
+
 /* symbolizer.c: a zeroed block of @size bytes owned by @sym (allocated
  * on first call), for the output's cache of formatted symbols. */
 void *symbolizer_out_cache(struct hwt_symbolizer *sym, size_t size);
