@@ -296,6 +296,12 @@ static bool exists(const char *path, const char *symfs)
 	return !access(buf, R_OK);
 }
 
+static void print_sym_warning(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "hwtrace info: %s\n", message);
+}
+
 /* Per binary: its symbols and debug info, and where they came from. */
 static void print_symbols(struct hwt_symbolizer *sym, const char *path)
 {
@@ -383,7 +389,8 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 		files += is_file(in->bins[i].path);
 	printf("binaries:    %zu files mapped\n", files);
 	struct hwt_symbolizer *sym = NULL;
-	struct hwt_sym_opts so = {.size = sizeof(so), .symfs = symfs};
+	struct hwt_sym_opts so = {.size = sizeof(so), .symfs = symfs,
+				  .warn = print_sym_warning};
 	if (hwt_symbolizer_new(&so, &sym) < 0)
 		sym = NULL;
 	for (size_t i = 0; i < in->nbins; i++) {

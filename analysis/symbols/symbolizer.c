@@ -48,6 +48,8 @@ struct hwt_symbolizer {
 	size_t nmaps;
 	/* The executable of the image, for `(binary)` marks. */
 	const char *main_path;
+	const char *main_found_at;
+	uint16_t main_machine; /* e_machine of the executable, once read */
 	void *out_cache;
 	size_t out_cache_size;
 };
@@ -135,6 +137,8 @@ void hwt_symbolizer_set_image(struct hwt_symbolizer *s, struct hwt_image *image)
 {
 	s->image = image;
 	s->main_path = NULL;
+	s->main_found_at = NULL;
+	s->main_machine = 0;
 	if (s->out_cache) /* the same address may hold other code now */
 		memset(s->out_cache, 0, s->out_cache_size);
 	/* The executable: the first file mapped that is not a shared
@@ -143,10 +147,14 @@ void hwt_symbolizer_set_image(struct hwt_symbolizer *s, struct hwt_image *image)
 		const struct hwt_image_section *sec = hwt_image_section(image, i);
 		if (is_file_path(sec->path) && !strstr(sec->path, ".so")) {
 			s->main_path = str_pool_intern(&s->pool, sec->path);
+			s->main_found_at = str_pool_intern(&s->pool, sec->found_at);
 			break;
 		}
 	}
 }
+
+static struct dso *dso_get(struct hwt_symbolizer *s, const char *path,
+			   const char *found_at);
 
 /* Loads the tables of one binary; problems are reported once, here. */
 static void dso_load(struct hwt_symbolizer *s, struct dso *d)
@@ -154,7 +162,7 @@ static void dso_load(struct hwt_symbolizer *s, struct dso *d)
 	char why[1024] = "";
 	d->loaded = true;
 	if (!d->found_at) {
-		warn(s, "%s: not found%s%s: no symbols", d->path,
+		warn(s, "%s: not found (or shorter than mapped)%s%s: no symbols", d->path,
 		     s->opts.symfs ? " here nor under --symfs " : "",
 		     s->opts.symfs ? s->opts.symfs : "");
 		return;
@@ -162,6 +170,22 @@ static void dso_load(struct hwt_symbolizer *s, struct dso *d)
 	int err = dso_read_elf(&s->ctx, d, why, sizeof(why));
 	if (err < 0) {
 		warn(s, "%s: no symbols: %s", d->path, why);
+		return;
+	}
+	if (s->main_path && !strcmp(d->path, s->main_path)) {
+		s->main_machine = d->machine;
+	} else if (s->main_path && !s->main_machine && s->main_found_at) {
+		struct dso *m = dso_get(s, s->main_path, s->main_found_at);
+		if (m)
+			s->main_machine = m->machine;
+	}
+	if (s->main_machine && d->machine != s->main_machine) {
+		/* e.g. a --symfs tree of another board: its names would be
+		 * those of unrelated code. */
+		warn(s, "%s: %s is an ELF file for machine %u, the traced program "
+		     "(%s) for machine %u: its symbols are not used", d->path,
+		     d->found_at, d->machine, s->main_path, s->main_machine);
+		d->syms.n = 0;
 		return;
 	}
 	dso_find_debuginfo(&s->ctx, d);
