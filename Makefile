@@ -4,7 +4,8 @@
 
 DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	libipt-dev libopencsd-dev libopencsd-bin libelf-dev libiniparser-dev \
-	libcapstone-dev linux-perf xz-utils binutils \
+	libcapstone-dev linux-perf xz-utils binutils libdw-dev \
+	libdebuginfod-dev debuginfod elfutils curl perl \
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -47,12 +48,9 @@ run: build
 	@echo
 	@echo "== summary =="
 	@awk -f tests/programs/run_summary.awk build/run-sw_branch.jsonl
-	@if command -v perf >/dev/null; then \
-		echo "  most called functions (perf script --itrace=b on the same file):"; \
-		perf script -i $(RUN_DATA) --itrace=b -F flags,ip,sym,addr 2>/dev/null | \
-			awk '$$1 == "call" { print $$NF }' | sort | uniq -c | sort -rn | \
-			head -n 6 | sed 's/^/  /'; \
-	fi
+	@echo "  most called functions (hwtrace's symbols):"
+	@sed -n 's/.*"kind":"call".*"to_sym":"\([^"]*\)".*/\1/p' build/run-sw_branch.jsonl | \
+		sort | uniq -c | sort -rn | head -n 6 | sed 's/^/  /'
 
 # The full suite runs last, so its summary closes the output.
 check: check-release check-fuzz check-tsan check-plain check-asan

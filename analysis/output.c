@@ -1,6 +1,7 @@
 /* Text and JSON-lines formatting of elements. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@ struct hwt_output {
 	FILE *out;
 	enum hwt_output_format format;
 	char line[4096];
+	struct hwt_output_annotator annotator;
+	char extra[4096];
 };
 
 /* A bounded appender: keeps counting past the end like snprintf. */
@@ -226,6 +229,36 @@ int hwt_elem_format(const struct hwt_elem *elem, enum hwt_output_format format,
 	return (int)l.len;
 }
 
+/* The line in o->line (@len bytes) with the annotator's text: at the end
+ * of a text line, before the closing brace of a JSON object. */
+static int emit_annotated(struct hwt_output *o, const struct hwt_elem *elem,
+			  size_t len)
+{
+	int n = o->annotator.annotate(o->annotator.arg, elem, o->format, o->out,
+				      o->extra, sizeof(o->extra));
+	if (n < 0)
+		return n;
+	bool json = o->format == HWT_OUTPUT_JSONL && len && o->line[len - 1] == '}';
+	fwrite(o->line, 1, json ? len - 1 : len, o->out);
+	fwrite(o->extra, 1, (size_t)n < sizeof(o->extra) ? (size_t)n
+							 : sizeof(o->extra) - 1,
+	       o->out);
+	if (json)
+		fputc('}', o->out);
+	if (fputc('\n', o->out) == EOF)
+		return hwt_error(HWT_ERR_IO, "writing decoded output failed");
+	return 0;
+}
+
+void hwt_output_set_annotator(struct hwt_output *output,
+			      const struct hwt_output_annotator *annotator)
+{
+	if (annotator)
+		output->annotator = *annotator;
+	else
+		memset(&output->annotator, 0, sizeof(output->annotator));
+}
+
 static int output_emit(void *arg, const struct hwt_elem *elem)
 {
 	struct hwt_output *o = arg;
@@ -238,6 +271,8 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		hwt_elem_format(elem, o->format, big, (size_t)n + 1);
 		fputs(big, o->out);
 		free(big);
+	} else if (o->annotator.annotate) {
+		return emit_annotated(o, elem, (size_t)n);
 	} else {
 		fputs(o->line, o->out);
 	}

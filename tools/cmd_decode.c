@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "decode_symbols.h"
+#include "hwtrace/calls.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
-#include "hwtrace/calls.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/output.h"
 #include "stack_run.h"
@@ -45,6 +46,7 @@ static void usage(FILE *out)
 		"  --buildid-dir DIR       a ~/.debug-style build-id cache\n"
 		"  --vmlinux FILE          the kernel image for [kernel.kallsyms]\n"
 		"  --kcore DIR             a directory holding kcore and kallsyms\n"
+		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Gaps (lost or undecodable trace) are always shown, and counted on\n"
 		"standard error at the end. Exit status: 0 decoded, 1 failed, 2 usage.\n");
@@ -196,6 +198,7 @@ static const struct option long_opts[] = {
 	{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
+	DECODE_SYMBOL_LONG_OPTS,
 	{NULL, 0, NULL, 0},
 };
 
@@ -211,6 +214,7 @@ struct args {
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
 	const char *file;
+	struct decode_symbols symbols;
 };
 
 static int add_map(struct args *a, char *spec)
@@ -325,6 +329,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			return cli_usage_error("decode", "%s needs a value",
 					       argv[optind - 1]);
 		default:
+			if (decode_symbols_option(&a->symbols, c, optarg))
+				break;
 			return cli_usage_error("decode", "unknown option %s",
 					       argv[optind - 1]);
 		}
@@ -465,8 +471,10 @@ int cmd_decode(int argc, char **argv)
 				counts.next.emit = drop_emit;
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
-			err = a.calls ? run_calls(&a, out, &counts)
-				      : run(&a, &sink);
+			err = decode_symbols_start(&a.symbols, &a.opts, output);
+			if (err >= 0)
+				err = a.calls ? run_calls(&a, out, &counts)
+					      : run(&a, &sink);
 		}
 	}
 	if (fflush(out) && err >= 0)
@@ -474,6 +482,7 @@ int cmd_decode(int argc, char **argv)
 				a.output ? a.output : "standard output",
 				strerror(errno));
 	hwt_output_free(output);
+	decode_symbols_end(&a.symbols);
 	if (out != stdout)
 		fclose(out);
 	free(a.maps);

@@ -10,6 +10,7 @@
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/symbols.h"
 
 struct thread {
 	int32_t pid, tid;
@@ -295,6 +296,31 @@ static bool exists(const char *path, const char *symfs)
 	return !access(buf, R_OK);
 }
 
+static void print_sym_warning(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "hwtrace info: %s\n", message);
+}
+
+/* Per binary: its symbols and debug info, and where they came from. */
+static void print_symbols(struct hwt_symbolizer *sym, const char *path)
+{
+	struct hwt_sym_dso_info di;
+	if (!sym || hwt_symbolizer_dso_info(sym, path, &di) < 0)
+		return;
+	if (di.symbols_from)
+		printf("      symbols:    %zu functions from %s\n", di.nsymbols,
+		       di.symbols_from);
+	else
+		printf("      symbols:    missing (%zu PLT entries only)\n",
+		       di.nsymbols);
+	if (di.debug_file)
+		printf("      debug info: %s (from the %s)\n", di.debug_file,
+		       di.debug_from);
+	else
+		printf("      debug info: missing (tried %s)\n", di.tried);
+}
+
 static void print_info(struct hwt_pd_reader *r, struct info *in,
 		       const char *symfs)
 {
@@ -362,6 +388,11 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	for (size_t i = 0; i < in->nbins; i++)
 		files += is_file(in->bins[i].path);
 	printf("binaries:    %zu files mapped\n", files);
+	struct hwt_symbolizer *sym = NULL;
+	struct hwt_sym_opts so = {.size = sizeof(so), .symfs = symfs,
+				  .warn = print_sym_warning};
+	if (hwt_symbolizer_new(&so, &sym) < 0)
+		sym = NULL;
 	for (size_t i = 0; i < in->nbins; i++) {
 		const char *path = in->bins[i].path;
 
@@ -376,11 +407,13 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 		}
 		if (exists(path, symfs)) {
 			printf("  %s\n", path);
+			print_symbols(sym, path);
 		} else {
 			printf("  %s MISSING\n", path);
 			missing++;
 		}
 	}
+	hwt_symbolizer_free(sym);
 	printf("missing:     %zu of %zu binaries are not on this machine%s%s%s\n",
 	       missing, files, symfs ? " nor under " : "", symfs ? symfs : "",
 	       missing ? "; decoding cannot follow code in them (use --symfs "

@@ -2,6 +2,7 @@
  * of an OpenCSD snapshot directory, as OpenCSD's trc_pkt_lister does. The
  * core (core/decode/decode_snapshot.c) filters and disassembles. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,9 @@ int hwt_cs_decode_snapshot_dir(const char *dir,
 	if (err)
 		return err;
 	err = hwt_cs_snapshot_add_dumps(ss, params->image);
+	if (!err && params->size > offsetof(struct hwt_decode_params, on_image) &&
+	    params->on_image)
+		params->on_image(params->on_image_arg, params->image);
 	for (size_t i = 0; i < ss->nbuffers && !err; i++)
 		err = decode_buffer(&ss->buffers[i], params->image,
 				    params->sink, packets);

@@ -610,6 +610,8 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		goto out;
 	}
 	hwt_sideband_sort(&st.sb);
+	if (opts.on_image)
+		opts.on_image(opts.on_image_arg, st.image);
 	/* --branch-profile: count the branches on their way to the sink. */
 	struct hwt_profile_sink ps = {NULL, sink};
 	struct hwt_elem_sink psink;

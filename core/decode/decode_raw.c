@@ -58,6 +58,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	err = build_image(&opts, &image);
 	if (err < 0)
 		goto out;
+	if (opts.on_image)
+		opts.on_image(opts.on_image_arg, image);
 
 	struct hwt_decode_filter filter = {&opts, sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);

@@ -66,6 +66,8 @@ int hwt_decode_snapshot_dir(const char *dir,
 		.sink = sink,
 		.cpu_model = opts.cpu_model,
 		.disasm = opts.disasm,
+		.on_image = opts.on_image,
+		.on_image_arg = opts.on_image_arg,
 	};
 	if (!err)
 		err = backend->decoder->snapshot_dir(dir, &params, opts.packets);

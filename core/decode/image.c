@@ -27,16 +27,27 @@ struct hwt_image {
 	size_t last_hit;
 	int32_t cache_pid;
 	int cache_valid;
+	unsigned refs;  /* hwt_image_new's, plus hwt_image_ref's */
 };
 
 struct hwt_image *hwt_image_new(void)
 {
-	return calloc(1, sizeof(struct hwt_image));
+	struct hwt_image *image = calloc(1, sizeof(struct hwt_image));
+	if (image)
+		image->refs = 1;
+	return image;
+}
+
+struct hwt_image *hwt_image_ref(struct hwt_image *image)
+{
+	if (image)
+		image->refs++;
+	return image;
 }
 
 void hwt_image_free(struct hwt_image *image)
 {
-	if (!image)
+	if (!image || --image->refs)
 		return;
 	for (size_t i = 0; i < image->count; i++) {
 		struct hwt_image_section *s = &image->sections[i];

@@ -70,6 +70,11 @@ struct hwt_decode_params {
 	 * the AUXTRACE_INFO does not, e.g. Intel PT's MTC period); NULL for
 	 * raw input. */
 	const struct perf_event_attr *aux_attr;
+	/* Optional: for a decoder that builds the memory image itself (the
+	 * snapshot_dir op), to call once the image is complete and before
+	 * the first element, so consumers (symbols) can read it. */
+	void (*on_image)(void *arg, struct hwt_image *image);
+	void *on_image_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

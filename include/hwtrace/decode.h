@@ -41,6 +41,13 @@ struct hwt_decode_opts {
 	 * branch and every AUX sample's branch stack here ("FROM->TO COUNT",
 	 * addresses as FILE+0xOFFSET where the image knows the file). */
 	FILE *branch_profile;
+	/* Non-NULL: called once the memory image is complete (every MMAP
+	 * record read, --map and snapshot dumps added), before the first
+	 * element, so that element consumers such as a symbolizer
+	 * (symbols.h) can look addresses up in it. The image is borrowed
+	 * and valid until the decode call returns. */
+	void (*on_image)(void *arg, struct hwt_image *image);
+	void *on_image_arg;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

@@ -43,8 +43,14 @@ struct hwt_image_lookup {
 /* Returns a new empty image, or NULL when out of memory. */
 HWT_API struct hwt_image *hwt_image_new(void);
 
-/* Frees the image and unmaps its files; NULL is a no-op. */
+/* Drops a reference: the last one frees the image and unmaps its files;
+ * NULL is a no-op. */
 HWT_API void hwt_image_free(struct hwt_image *image);
+
+/* Takes another reference to @image (one per hwt_image_new), for a
+ * consumer that reads it after its decode has returned (symbols of
+ * elements that a time-ordered merge emits later). Returns @image. */
+HWT_API struct hwt_image *hwt_image_ref(struct hwt_image *image);
 
 /* Maps @size bytes of @path from @file_offset at @vaddr for @pid. @path is
  * copied. A later section hides an earlier one where they overlap, as a new

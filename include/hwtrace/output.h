@@ -28,6 +28,23 @@ HWT_API void hwt_output_free(struct hwt_output *output);
 /* A sink that writes each element it receives; valid while @output is. */
 HWT_API struct hwt_elem_sink hwt_output_sink(struct hwt_output *output);
 
+/* Adds to each element's line what the element stream alone does not
+ * know, e.g. symbols (symbols.h). @annotate writes into @buf, as snprintf
+ * does (returning the length it needed), the text that ends a text line or
+ * the extra `,"key":value` members of a JSON object; it may first write
+ * whole lines of its own to @out (objdump's `<sym>:` before a function's
+ * first instruction). Returns the length, or a negative hwt_err to stop. */
+struct hwt_output_annotator {
+	int (*annotate)(void *arg, const struct hwt_elem *elem,
+			enum hwt_output_format format, FILE *out, char *buf,
+			size_t size);
+	void *arg;
+};
+
+/* Sets (or with NULL clears) the annotator; @annotator is copied. */
+HWT_API void hwt_output_set_annotator(struct hwt_output *output,
+				      const struct hwt_output_annotator *annotator);
+
 /* Formats one element as one line (no newline) into @buf. Returns the
  * length it needed, as snprintf does. */
 HWT_API int hwt_elem_format(const struct hwt_elem *elem,

@@ -35,7 +35,8 @@ record() { le64 "$1"; le64 "$2"; le64 0; }
 expect_eq "stream size" "$(stat -c %s "$TMP/stream.bts")" 144
 
 hex() { printf '0x%x' "$1"; }
-"$HWTRACE" decode --format jsonl --raw "intel_bts:$TMP/stream.bts" --map "$PROG@0" \
+# --no-symbols: the elements alone (symbols: test_symbols_*).
+"$HWTRACE" decode --format jsonl --no-symbols --raw "intel_bts:$TMP/stream.bts" --map "$PROG@0" \
 	>"$TMP/out.jsonl" 2>"$TMP/err" || fail "decode: $(cat "$TMP/err")"
 sed -e 's/,"offset":[0-9]*//' "$TMP/out.jsonl" >"$TMP/got"
 cat >"$TMP/want" <<WANT
@@ -59,7 +60,7 @@ dd if="$TMP/stream.bts" of="$TMP/ring" bs=1 count=96 status=none
 dd if="$TMP/stream.bts" of="$TMP/ring100" bs=1 skip=96 seek=0 count=48 conv=notrunc status=none
 { tail -c +49 "$TMP/ring100"; head -c 48 "$TMP/ring100"; } >"$TMP/snap.bts"
 expect_eq "snapshot size" "$(stat -c %s "$TMP/snap.bts")" 100
-"$HWTRACE" decode --format jsonl --raw "intel_bts,snapshot:$TMP/snap.bts" --map "$PROG@0" \
+"$HWTRACE" decode --format jsonl --no-symbols --raw "intel_bts,snapshot:$TMP/snap.bts" --map "$PROG@0" \
 	>"$TMP/out.jsonl" 2>"$TMP/err" || fail "decode snapshot: $(cat "$TMP/err")"
 sed -e 's/,"offset":[0-9]*//' "$TMP/out.jsonl" >"$TMP/got"
 # The newest 4 records: from the odd test on; the first has no range
@@ -69,7 +70,7 @@ expect_eq "wrapped snapshot elements" "$(cat "$TMP/got")" "$(cat "$TMP/want.snap
 
 # Cut inside the last record: a counted truncated gap of 10 bytes.
 head -c 130 "$TMP/stream.bts" >"$TMP/cut.bts"
-"$HWTRACE" decode --format jsonl --raw "intel_bts:$TMP/cut.bts" --map "$PROG@0" \
+"$HWTRACE" decode --format jsonl --no-symbols --raw "intel_bts:$TMP/cut.bts" --map "$PROG@0" \
 	>"$TMP/out.jsonl" 2>"$TMP/err" || fail "decode cut: $(cat "$TMP/err")"
 expect_contains "cut record" "$(tail -n 1 "$TMP/out.jsonl")" '"type":"gap","reason":"truncated","bytes":10'
 finish

@@ -1,0 +1,213 @@
+/* A binary's load segments, build id, function symbols (.symtab, else
+ * .dynsym) and PLT entries, named `sym@plt` as perf names them. */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/symbols/symbols_internal.h"
+#include "hwtrace/error.h"
+
+bool elf_build_id(void *elf_, uint8_t *out, size_t *size)
+{
+	Elf *elf = elf_;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+		while (data && (off = gelf_getnote(data, off, &nh, &name_off,
+						   &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)data->d_buf + name_off, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= 64) {
+				memcpy(out, (char *)data->d_buf + desc_off,
+				       nh.n_descsz);
+				*size = nh.n_descsz;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static int add_symbols_of(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf,
+			  Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data || !sh->sh_entsize)
+		return 0;
+	size_t n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		int type = GELF_ST_TYPE(s.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    s.st_shndx == SHN_UNDEF || !s.st_value)
+			continue;
+		const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
+		const char *in = str_pool_intern(ctx->pool, dm ? dm : name);
+		free(dm);
+		if (!in || !sym_table_add(&d->syms, s.st_value, s.st_size, in))
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
+	}
+	return 0;
+}
+
+/* PLT stubs: entry i of .plt (after its header) or .plt.sec jumps through
+ * the i-th .rela.plt slot, whose symbol names the stub. */
+static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Shdr sh, rela_sh = {0}, plt_sh = {0}, sec_sh = {0};
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".plt"))
+			plt_sh = sh;
+		else if (!strcmp(name, ".plt.sec"))
+			sec_sh = sh;
+		else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+			rela_sh = sh;
+		}
+	}
+	if (!rela || (!plt_sh.sh_size && !sec_sh.sh_size) || !rela_sh.sh_entsize)
+		return 0;
+	uint64_t first, entsize = 16;
+	if (sec_sh.sh_size)
+		first = sec_sh.sh_addr;
+	else if (d->machine == EM_AARCH64)
+		first = plt_sh.sh_addr + 32;
+	else if (d->machine == EM_X86_64 || d->machine == EM_386)
+		first = plt_sh.sh_addr + 16;
+	else
+		return 0;
+	Elf_Scn *dynsym = elf_getscn(elf, rela_sh.sh_link);
+	GElf_Shdr dsh;
+	Elf_Data *rdata = elf_getdata(rela, NULL);
+	Elf_Data *sdata = dynsym ? elf_getdata(dynsym, NULL) : NULL;
+	if (!rdata || !sdata || !gelf_getshdr(dynsym, &dsh))
+		return 0;
+	size_t n = rela_sh.sh_size / rela_sh.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		if (!gelf_getrela(rdata, (int)i, &r))
+			break;
+		if (!GELF_R_SYM(r.r_info) ||
+		    !gelf_getsym(sdata, (int)GELF_R_SYM(r.r_info), &s))
+			continue;
+		const char *name = elf_strptr(elf, dsh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+		free(dm);
+		const char *in = str_pool_intern(ctx->pool, buf);
+		if (!in || !sym_table_add(&d->syms, first + i * entsize, entsize, in))
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
+	}
+	return 0;
+}
+
+int dso_add_elf_symbols(struct hwt_sym_ctx *ctx, struct dso *d, void *elf_,
+			bool *had_symtab)
+{
+	Elf *elf = elf_;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh, symtab_sh = {0}, dynsym_sh = {0};
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			symtab = scn;
+			symtab_sh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dynsym = scn;
+			dynsym_sh = sh;
+		}
+	}
+	size_t before = d->syms.n;
+	int err = 0;
+	*had_symtab = false;
+	if (symtab) {
+		err = add_symbols_of(ctx, d, elf, symtab, &symtab_sh);
+		*had_symtab = d->syms.n > before;
+	}
+	if (err >= 0 && !*had_symtab && dynsym) {
+		err = add_symbols_of(ctx, d, elf, dynsym, &dynsym_sh);
+		if (d->syms.n > before && !d->symbols_from)
+			d->symbols_from = ".dynsym";
+	}
+	if (*had_symtab && !d->symbols_from)
+		d->symbols_from = ".symtab";
+	if (err >= 0)
+		err = add_plt(ctx, d, elf);
+	return err;
+}
+
+int dso_read_elf(struct hwt_sym_ctx *ctx, struct dso *d, char *why,
+		 size_t why_size)
+{
+	int fd = open(d->found_at, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, why_size, "cannot open %s", d->found_at);
+		return HWT_ERR_NOENT;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	int err = 0;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		snprintf(why, why_size, "%s is not a readable ELF file (%s)",
+			 d->found_at, elf_errmsg(-1));
+		err = HWT_ERR_FORMAT;
+		goto out;
+	}
+	d->machine = eh.e_machine;
+	d->type = eh.e_type;
+	size_t nph;
+	if (elf_getphdrnum(elf, &nph)) {
+		snprintf(why, why_size, "%s: damaged program headers (%s)",
+			 d->found_at, elf_errmsg(-1));
+		err = HWT_ERR_FORMAT;
+		goto out;
+	}
+	d->segs = calloc(nph ? nph : 1, sizeof(*d->segs));
+	if (!d->segs) {
+		err = HWT_ERR_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			d->segs[d->nsegs++] = (struct seg){ph.p_offset, ph.p_vaddr,
+							   ph.p_filesz};
+	}
+	d->build_id_size = 0;
+	elf_build_id(elf, d->build_id, &d->build_id_size);
+	bool had_symtab;
+	err = dso_add_elf_symbols(ctx, d, elf, &had_symtab);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}

@@ -1,0 +1,247 @@
+/* Symbols in the decode output: the annotator behind `hwtrace decode`'s
+ * names, source lines and objdump-style function headers. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/symbols/symbols_internal.h"
+#include "hwtrace/symbols.h"
+
+struct buf {
+	char *p;
+	size_t size, len;
+};
+
+static void put(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = b->len < b->size ? b->size - b->len : 0;
+	va_start(ap, fmt);
+	int n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n;
+}
+
+static void put_raw(struct buf *b, const char *s, size_t n)
+{
+	if (b->len < b->size) {
+		size_t room = b->size - b->len - 1;
+		memcpy(b->p + b->len, s, n < room ? n : room);
+		b->p[b->len + (n < room ? n : room)] = 0;
+	}
+	b->len += n;
+}
+
+static void put_json_str(struct buf *b, const char *s)
+{
+	put_raw(b, "\"", 1);
+	while (*s) {
+		size_t run = 0;
+		while (s[run] && s[run] != '"' && s[run] != '\\' &&
+		       (unsigned char)s[run] >= 0x20)
+			run++;
+		put_raw(b, s, run);
+		s += run;
+		if (!*s)
+			break;
+		unsigned char c = (unsigned char)*s++;
+		if (c == '"' || c == '\\')
+			put(b, "\\%c", c);
+		else
+			put(b, "\\u%04x", c);
+	}
+	put_raw(b, "\"", 1);
+}
+
+static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
+{
+	put(b, " %s:%" PRIu32, file ? file : "??", line);
+}
+
+/* Text: "sym+0xoff (dso) file:line [inlined: a file:line <- b ...]". */
+static void text_symbol(struct buf *b, const struct hwt_symbol *s, bool srcline)
+{
+	if (s->name)
+		put(b, "%s+0x%" PRIx64, s->name, s->offset);
+	else
+		put(b, "[unknown]");
+	if (s->dso && !s->main_program)
+		put(b, " (%s)", s->dso);
+	if (srcline && s->file) {
+		put_srcline_text(b, s->file, s->line);
+		for (size_t i = 0; i < s->ninlines; i++) {
+			put(b, "%s%s", i ? " <- " : " [inlined: ",
+			    s->inlines[i].name ? s->inlines[i].name : "??");
+			put_srcline_text(b, s->inlines[i].file, s->inlines[i].line);
+		}
+		if (s->ninlines)
+			put(b, "]");
+	}
+}
+
+static void json_srcline(struct buf *b, const char *key, const char *file,
+			 uint32_t line)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s:%" PRIu32, file, line);
+	put(b, ",\"%s\":", key);
+	put_json_str(b, tmp);
+}
+
+static void json_symbol(struct buf *b, const char *prefix,
+			const struct hwt_symbol *s, bool srcline, bool inlines)
+{
+	if (s->name) {
+		put(b, ",\"%ssym\":", prefix);
+		put_json_str(b, s->name);
+		put(b, ",\"%ssymoff\":%" PRIu64, prefix, s->offset);
+	}
+	if (s->dso) {
+		put(b, ",\"%sdso\":", prefix);
+		put_json_str(b, s->dso);
+	}
+	if (!srcline || !s->file)
+		return;
+	char key[32];
+	snprintf(key, sizeof(key), "%ssrcline", prefix);
+	json_srcline(b, key, s->file, s->line);
+	if (!inlines || !s->ninlines)
+		return;
+	put(b, ",\"inlines\":[");
+	for (size_t i = 0; i < s->ninlines; i++) {
+		put(b, "%s{\"sym\":", i ? "," : "");
+		put_json_str(b, s->inlines[i].name ? s->inlines[i].name : "??");
+		if (s->inlines[i].file) {
+			char tmp[4200];
+			snprintf(tmp, sizeof(tmp), "%s:%" PRIu32, s->inlines[i].file,
+				 s->inlines[i].line);
+			put(b, ",\"srcline\":");
+			put_json_str(b, tmp);
+		}
+		put(b, "}");
+	}
+	put(b, "]");
+}
+
+/* Formatted symbol text per address: a trace shows the same few
+ * addresses over and over, and formatting costs more than the lookup. */
+#define OUT_CACHE 4096
+struct out_entry {
+	uint64_t addr;
+	int32_t pid;
+	uint8_t kind; /* 1 + enum: range text/json, from/to text/json */
+	uint8_t found;
+	uint16_t len;
+	char text[244];
+};
+
+enum { K_RANGE, K_FROM, K_TO };
+
+/* Appends the symbol text of @addr as @kind; returns 1 when the address
+ * is known, 0 when not, or a negative error. */
+static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
+		      uint64_t addr, int kind, enum hwt_output_format format)
+{
+	struct out_entry *cache = symbolizer_out_cache(sym, OUT_CACHE * sizeof(*cache));
+	uint8_t k = (uint8_t)(1 + kind * 2 + (format == HWT_OUTPUT_JSONL));
+	struct out_entry *ce = NULL;
+	if (cache) {
+		ce = &cache[(addr ^ (addr >> 11) ^ (uint64_t)kind * 0x9e37u) & (OUT_CACHE - 1)];
+		if (ce->kind == k && ce->addr == addr && ce->pid == pid) {
+			put_raw(b, ce->text, ce->len);
+			return ce->found;
+		}
+	}
+	struct hwt_symbol s;
+	int rc = hwt_symbolizer_lookup(sym, pid, addr, &s);
+	if (rc < 0)
+		return rc;
+	bool srcline = hwt_symbolizer_srcline(sym);
+	char tmp[4096];
+	struct buf t = {tmp, sizeof(tmp), 0};
+	tmp[0] = 0;
+	if (rc && format == HWT_OUTPUT_JSONL)
+		json_symbol(&t, kind == K_RANGE ? "" : kind == K_FROM ? "from_" : "to_",
+			    &s, srcline, kind == K_RANGE);
+	else if (rc) {
+		put(&t, kind == K_TO ? " -> " : "  ");
+		text_symbol(&t, &s, srcline);
+	}
+	if (t.len >= sizeof(tmp))
+		t.len = sizeof(tmp) - 1;
+	put_raw(b, tmp, t.len);
+	if (ce && t.len < sizeof(ce->text)) {
+		ce->addr = addr;
+		ce->pid = pid;
+		ce->kind = k;
+		ce->found = (uint8_t)rc;
+		ce->len = (uint16_t)t.len;
+		memcpy(ce->text, tmp, t.len);
+	}
+	return rc;
+}
+
+static int32_t pid_of(const struct hwt_elem *e)
+{
+	if (e->fields & HWT_FIELD_PID)
+		return e->pid;
+	if (e->fields & HWT_FIELD_TID)
+		return e->tid; /* a process's first thread has its pid */
+	return HWT_PID_ANY;
+}
+
+
+static int annotate(void *arg, const struct hwt_elem *e,
+		    enum hwt_output_format format, FILE *out, char *p,
+		    size_t size)
+{
+	struct hwt_symbolizer *sym = arg;
+	struct buf b = {p, size, 0};
+	int32_t pid = pid_of(e);
+	if (size)
+		p[0] = 0;
+
+	if (e->type == HWT_ELEM_RANGE) {
+		/* objdump's header at a function's first instruction. */
+		if (e->u.range.text && format == HWT_OUTPUT_TEXT) {
+			struct hwt_symbol s;
+			int rc = hwt_symbolizer_lookup(sym, pid, e->u.range.start, &s);
+			if (rc < 0)
+				return rc;
+			if (rc && s.name && !s.offset)
+				fprintf(out, "\n%016" PRIx64 " <%s>:\n", s.start, s.name);
+		}
+		int rc = put_symbol(sym, &b, pid, e->u.range.start, K_RANGE, format);
+		return rc < 0 ? rc : (int)b.len;
+	}
+	if ((e->type == HWT_ELEM_TRACE_ON || e->type == HWT_ELEM_TRACE_OFF) &&
+	    (e->fields & HWT_FIELD_AT)) {
+		int rc = put_symbol(sym, &b, pid, e->u.trace.at, K_RANGE, format);
+		return rc < 0 ? rc : (int)b.len;
+	}
+	if (e->type != HWT_ELEM_BRANCH)
+		return 0;
+	int rc = put_symbol(sym, &b, pid, e->u.branch.from, K_FROM, format);
+	if (rc < 0)
+		return rc;
+	if (!rc && format == HWT_OUTPUT_TEXT)
+		put(&b, "  [unknown]");
+	rc = put_symbol(sym, &b, pid, e->u.branch.to, K_TO, format);
+	return rc < 0 ? rc : (int)b.len;
+}
+
+struct hwt_output_annotator hwt_symbolizer_annotator(struct hwt_symbolizer *sym)
+{
+	struct hwt_output_annotator a = {annotate, sym};
+	return a;
+}
+
+void hwt_symbolizer_on_image(void *arg, struct hwt_image *image)
+{
+	hwt_symbolizer_set_image(arg, image);
+}

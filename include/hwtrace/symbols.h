@@ -1,0 +1,137 @@
+/* Symbols for addresses: which binary, which function and how far into it,
+ * and with debug info the source line and the chain of inlined functions.
+ *
+ * The symbolizer reads the binaries of a memory image (struct hwt_image,
+ * see image.h): each section names the file that was mapped and where, so
+ * no other view of the capture's MMAP records is needed. A decode hands its
+ * image over through hwt_decode_opts.on_image once the sideband is read;
+ * the symbolizer keeps its own per-binary tables (sorted symbols, line
+ * tables) across images, keyed by the file that was read. */
+#ifndef HWTRACE_SYMBOLS_H
+#define HWTRACE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/image.h"
+#include "hwtrace/output.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_symbolizer;
+
+/* Options. Zero-initialise, then set size. Strings are borrowed and must
+ * outlive the symbolizer. */
+struct hwt_sym_opts {
+	size_t size;             /* sizeof(struct hwt_sym_opts) */
+	bool srcline;            /* read DWARF: source lines and inlines */
+	bool no_demangle;        /* keep C++ names as in the symbol table */
+	const char *symfs;       /* look for binaries and debug files under DIR */
+	const char *buildid_dir; /* a ~/.debug-style cache (perf's layout) */
+	/* Debuginfod server URLs (space separated). NULL: $DEBUGINFOD_URLS,
+	 * when set. */
+	const char *debuginfod_urls;
+	int debuginfod_timeout;  /* seconds; 0: libdebuginfod's default */
+	const char *debug_root;  /* NULL: /usr/lib/debug (tests move it) */
+	const char *kallsyms;    /* NULL: /proc/kallsyms */
+	const char *vmlinux;     /* the kernel image, for its symbols */
+	const char *perf_map_dir; /* NULL: /tmp (perf-PID.map files) */
+	/* Called once per binary or source that lacks symbols or debug info
+	 * (saying what was tried), and for damaged input; NULL: silent. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+
+/* One frame of an inline chain. */
+struct hwt_sym_frame {
+	const char *name;    /* function name, NULL when unknown */
+	const char *file;    /* source file, NULL when unknown */
+	uint32_t line;
+};
+
+/* What is known about one address. Pointers are valid until the next
+ * lookup or until the symbolizer is freed. Unknown strings are NULL. */
+struct hwt_symbol {
+	const char *dso;      /* the binary's path as recorded */
+	bool main_program;    /* the dso is the process's executable */
+	const char *name;     /* function (demangled unless no_demangle) */
+	uint64_t start;       /* the function's address (as traced) */
+	uint64_t size;
+	uint64_t offset;      /* address - start */
+	uint64_t dso_offset;  /* the address's offset in the dso's file */
+	const char *file;     /* with srcline: source file of the address */
+	uint32_t line;
+	/* With srcline and inlining: innermost first; the last frame is the
+	 * function holding the code, with the line of the outermost call. */
+	const struct hwt_sym_frame *inlines;
+	size_t ninlines;
+};
+
+/* Per-binary report for `hwtrace info`. Strings are valid as long as the
+ * symbolizer. */
+struct hwt_sym_dso_info {
+	const char *path;        /* as recorded */
+	const char *found_at;    /* the file read, NULL when not found */
+	size_t nsymbols;         /* functions in the symbol tables */
+	const char *symbols_from; /* ".symtab", ".dynsym", "debug file", ... */
+	const char *debug_file;  /* the file with DWARF, NULL when none */
+	const char *debug_from;  /* "binary", "debuglink", "build-id dir",
+				    "buildid-dir", "symfs", "debuginfod" */
+	const char *tried;       /* where debug info was looked for */
+};
+
+/* Creates a symbolizer. Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (size). */
+HWT_API int hwt_symbolizer_new(const struct hwt_sym_opts *opts,
+			       struct hwt_symbolizer **out);
+
+/* Frees the symbolizer and its tables; NULL is a no-op. */
+HWT_API void hwt_symbolizer_free(struct hwt_symbolizer *sym);
+
+/* The image later lookups search (NULL to forget it). The symbolizer
+ * holds a reference (hwt_image_ref) until it is given another image or
+ * freed, so it can name elements emitted after their decode returned. */
+HWT_API void hwt_symbolizer_set_image(struct hwt_symbolizer *sym,
+				      struct hwt_image *image);
+
+/* Looks @addr up for process @pid (HWT_PID_ANY when unknown). Returns 1
+ * with *out filled (at least dso, or name for kernel and JIT code), 0
+ * when nothing is known about the address, HWT_ERR_NOMEM. */
+HWT_API int hwt_symbolizer_lookup(struct hwt_symbolizer *sym, int32_t pid,
+				  uint64_t addr, struct hwt_symbol *out);
+
+/* Loads the binary at @path (as recorded; found through symfs etc.) and
+ * fills *info. Returns 0, HWT_ERR_NOENT (not found: info->found_at NULL),
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_symbolizer_dso_info(struct hwt_symbolizer *sym,
+				    const char *path,
+				    struct hwt_sym_dso_info *info);
+
+/* Whether the symbolizer reads source lines (opts.srcline). */
+HWT_API bool hwt_symbolizer_srcline(const struct hwt_symbolizer *sym);
+
+/* For hwt_decode_opts.on_image with @arg the symbolizer: searches that
+ * image from now on. */
+HWT_API void hwt_symbolizer_on_image(void *arg, struct hwt_image *image);
+
+/* An output annotator (output.h) that names the symbols of ranges and
+ * branches: in text `sym+0xoff` (and `(dso)` outside the main program),
+ * with srcline `file:line` and the inline chain; with instructions
+ * (`--disasm`) an objdump-style `ADDR <sym>:` line at each function entry;
+ * in jsonl the fields of docs/decode.md (`sym`, `symoff`, `dso`,
+ * `srcline`, `inlines`; `from_*`, `to_*`). Valid while @sym is. */
+HWT_API struct hwt_output_annotator
+hwt_symbolizer_annotator(struct hwt_symbolizer *sym);
+
+/* Demangles a C++ (Itanium ABI) name into a malloc'ed string; NULL when
+ * @name is not a mangled name or no demangler is available. */
+HWT_API char *hwt_sym_demangle(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,38 @@
+# Kernel addresses of the real quipper Intel PT capture (trace starts and
+# stops at 0xffffffffb960d302 / 0xffffffffb960d300) named from a kallsyms
+# file written here: the function before each address and the offset
+# from it; module code named by its module; a kallsyms whose addresses
+# are all 0 (kernel.kptr_restrict) is explained once, with the fix.
+source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+[ -f "$Q" ] || { echo "FAIL: $Q is missing" >&2; exit 1; }
+
+cat >"$TMP/kallsyms" <<'KS'
+ffffffffb9600000 T _text
+ffffffffb960d100 D some_data
+ffffffffb960d2f0 T demo_entry
+ffffffffb960d301 t demo_inner
+ffffffffb960d400 t demo_after
+ffffffffc0001000 t demo_mod_fn	[demo_mod]
+KS
+"$HWTRACE" decode --format jsonl --kallsyms "$TMP/kallsyms" "$Q" >"$TMP/k.jsonl" 2>"$TMP/k.err"
+# trace_on at ...d302 is demo_inner+1 (the t symbol just before it);
+# trace_off at ...d300 is demo_entry+0x10.
+expect_eq "trace on named" "$(grep -c '"type":"trace_on".*"at":"0xffffffffb960d302","time":[0-9]*,"sym":"demo_inner","symoff":1,"dso":"\[kernel.kallsyms\]"' "$TMP/k.jsonl")" 3
+expect_eq "trace off named" "$(grep -c '"type":"trace_off".*"at":"0xffffffffb960d300","time":[0-9]*,"sym":"demo_entry","symoff":16,"dso":"\[kernel.kallsyms\]"' "$TMP/k.jsonl")" 1
+"$HWTRACE" decode --kallsyms "$TMP/kallsyms" "$Q" 2>/dev/null | grep -m1 'trace off' >"$TMP/k.txt"
+expect_contains "text: sym+0xoff (dso)" "$(cat "$TMP/k.txt")" "at 0xffffffffb960d300  demo_entry+0x10 ([kernel.kallsyms])"
+
+# kptr_restrict: every address 0.
+sed 's/^[0-9a-f]*/0000000000000000/' "$TMP/kallsyms" >"$TMP/hidden"
+"$HWTRACE" decode --format jsonl --kallsyms "$TMP/hidden" "$Q" >"$TMP/h.jsonl" 2>"$TMP/h.err"
+expect_eq "hidden: explained once" "$(grep -c 'kptr_restrict' "$TMP/h.err")" 1
+expect_contains "hidden: the fix" "$(cat "$TMP/h.err")" "sysctl kernel.kptr_restrict=0"
+expect_eq "hidden: nothing named" "$(grep -c '"sym"' "$TMP/h.jsonl")" 0
+expect_eq "hidden: decode goes on" "$(grep -c '"type":"trace_on"' "$TMP/h.jsonl")" 3
+
+# A missing kallsyms file: one message, decode goes on.
+"$HWTRACE" decode --format jsonl --kallsyms "$TMP/nope" "$Q" >"$TMP/n.jsonl" 2>"$TMP/n.err"
+expect_eq "missing kallsyms: exit status" "$?" 0
+expect_eq "missing kallsyms: one message" "$(grep -c "$TMP/nope" "$TMP/n.err")" 1
+finish

@@ -1,0 +1,66 @@
+/* hwtrace decode: symbol options and the symbolizer's hookup. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "decode_symbols.h"
+
+static void print_warning(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "hwtrace decode: %s\n", message);
+}
+
+int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_SYM_SRCLINE:
+		ds->opts.srcline = true;
+		return 1;
+	case OPT_SYM_NO_DEMANGLE:
+		ds->opts.no_demangle = true;
+		return 1;
+	case OPT_SYM_NO_SYMBOLS:
+		ds->off = true;
+		return 1;
+	case OPT_SYM_DEBUGINFOD:
+		/* libdebuginfod takes its servers from the environment. */
+		setenv("DEBUGINFOD_URLS", arg, 1);
+		return 1;
+	case OPT_SYM_KALLSYMS:
+		ds->opts.kallsyms = arg;
+		return 1;
+	case OPT_SYM_PERF_MAP:
+		ds->opts.perf_map_dir = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int decode_symbols_start(struct decode_symbols *ds,
+			 struct hwt_decode_opts *opts, struct hwt_output *output)
+{
+	if (ds->off)
+		return 0;
+	ds->opts.size = sizeof(ds->opts);
+	ds->opts.symfs = opts->lookup.symfs;
+	ds->opts.buildid_dir = opts->lookup.buildid_dir;
+	ds->opts.vmlinux = opts->lookup.vmlinux;
+	ds->opts.warn = print_warning;
+	int err = hwt_symbolizer_new(&ds->opts, &ds->sym);
+	if (err < 0)
+		return err;
+	opts->on_image = hwt_symbolizer_on_image;
+	opts->on_image_arg = ds->sym;
+	if (output) {
+		struct hwt_output_annotator a = hwt_symbolizer_annotator(ds->sym);
+		hwt_output_set_annotator(output, &a);
+	}
+	return 0;
+}
+
+void decode_symbols_end(struct decode_symbols *ds)
+{
+	hwt_symbolizer_free(ds->sym);
+	ds->sym = NULL;
+}

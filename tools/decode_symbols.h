@@ -1,0 +1,50 @@
+/* hwtrace decode's symbol options (tools/decode_symbols.c), kept apart
+ * from cmd_decode.c: names, source lines, kernel and JIT symbols. */
+#ifndef HWT_TOOLS_DECODE_SYMBOLS_H
+#define HWT_TOOLS_DECODE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hwtrace/decode.h"
+#include "hwtrace/output.h"
+#include "hwtrace/symbols.h"
+
+enum {
+	OPT_SYM_SRCLINE = 512, OPT_SYM_NO_DEMANGLE, OPT_SYM_NO_SYMBOLS,
+	OPT_SYM_DEBUGINFOD, OPT_SYM_KALLSYMS, OPT_SYM_PERF_MAP,
+};
+
+#define DECODE_SYMBOL_LONG_OPTS                                             \
+	{"srcline", no_argument, NULL, OPT_SYM_SRCLINE},                    \
+	{"no-demangle", no_argument, NULL, OPT_SYM_NO_DEMANGLE},            \
+	{"no-symbols", no_argument, NULL, OPT_SYM_NO_SYMBOLS},              \
+	{"debuginfod", required_argument, NULL, OPT_SYM_DEBUGINFOD},        \
+	{"kallsyms", required_argument, NULL, OPT_SYM_KALLSYMS},            \
+	{"perf-map", required_argument, NULL, OPT_SYM_PERF_MAP}
+
+#define DECODE_SYMBOL_USAGE                                                 \
+	"  --srcline               add file:line and inlined functions\n"      \
+	"  --no-demangle           C++ names as in the symbol table\n"         \
+	"  --no-symbols            addresses only (no symbol lookup)\n"        \
+	"  --debuginfod URL        debug info server (else $DEBUGINFOD_URLS)\n" \
+	"  --kallsyms FILE         kernel symbols (default /proc/kallsyms)\n"  \
+	"  --perf-map DIR          where JIT perf-PID.map files are (/tmp)\n"
+
+struct decode_symbols {
+	struct hwt_sym_opts opts;
+	bool off;
+	struct hwt_symbolizer *sym;
+};
+
+/* Takes option @opt if it is one of the symbol options: 1 when taken. */
+int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg);
+
+/* Creates the symbolizer and hooks it into the decode (opts->on_image)
+ * and the output's annotator (@output may be NULL). */
+int decode_symbols_start(struct decode_symbols *ds,
+			 struct hwt_decode_opts *opts, struct hwt_output *output);
+
+void decode_symbols_end(struct decode_symbols *ds);
+
+#endif
