@@ -452,6 +452,11 @@ int cmd_record(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	{
+		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile};
+		if ((ret = cli_output_check("record", o.output, inputs, 3)))
+			return ret;
+	}
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
 	so.pid = -1;
@@ -780,9 +785,14 @@ int cmd_record(int argc, char **argv)
 	goto out;
 fail:
 	status = cli_report(ret);
-out:
-	if (w)
+	/* A full disk ends the capture where it is: the file reads up to its
+	 * last whole record and takes the path. */
+	if (ret == HWT_ERR_NOSPC && w) {
 		hwt_pd_writer_close(w);
+		w = NULL;
+	}
+out:
+	hwt_pd_writer_discard(w);
 	hwt_session_free(s);
 	hwt_control_free(ctl);
 	hwt_workload_free(wl);

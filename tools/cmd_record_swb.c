@@ -123,6 +123,9 @@ int cmd_record_sw_branch(int argc, char **argv)
 		return cli_usage_error("record", "-e sw_branch needs a command "
 				       "to run after --");
 	o.argv = argv + i;
+	int rc = cli_output_check("record", o.output, NULL, 0);
+	if (rc)
+		return rc;
 	int err = hwt_swb_record(&o, &st);
 	if (err)
 		return cli_report(err);

@@ -668,12 +668,12 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
 	err = finish_capture(&o, err, stats);
-out:;
-	int cerr = hwt_pd_writer_close(o.w);
-	if (!err)
-		err = cerr;
+out:
+	/* A failed capture leaves whatever was at the output path alone. */
 	if (err)
-		unlink(opts->output);
+		hwt_pd_writer_discard(o.w);
+	else
+		err = hwt_pd_writer_close(o.w);
 	for (size_t i = 0; i < o.nthreads; i++) {
 		hwt_session_free(o.threads[i]->s);
 		free(o.threads[i]->chunk);
