@@ -55,8 +55,11 @@ int cli_stream_close(const char *cmd, FILE *f, const char *path)
 
 int cli_finish_stdout(const char *cmd, int status)
 {
+	/* A command that failed has said why (cli_stream_close included). */
+	if (status != EXIT_OK)
+		return status;
 	int rc = cli_stream_close(cmd, stdout, NULL);
 	if (!rc && fclose(stdout) && errno != EBADF)
 		rc = cli_write_failed(cmd, NULL, errno);
-	return rc && status == EXIT_OK ? rc : status;
+	return rc;
 }

@@ -8,11 +8,14 @@
  * into the emulated data ring; the emulated driver adds ITRACE_START and
  * a PERF_RECORD_AUX per write. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -723,6 +726,7 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	if (pipe(p))
 		return hwt_error(HWT_ERR_IO, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t tracer = fork();
 	if (tracer < 0) {
 		close(p[0]);
@@ -731,6 +735,12 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	}
 	if (tracer == 0) {
 		close(p[0]);
+		/* Never outlive the caller: killed with it, the tracer takes
+		 * the program it still steps along (PTRACE_O_EXITKILL). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		hwt_swb_trace_catch_stop();
 		memset(&res, 0, sizeof(res));
 		res.err = record(opts, &res.stats);
 		if (res.err)
@@ -746,7 +756,16 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	}
 	close(p[1]);
 	size_t got = 0;
+	sig_atomic_t forwarded = 0;
 	while (got < sizeof(res)) {
+		/* Each stop request of the caller goes on to the tracer. */
+		while (opts->stop_requests && forwarded < *opts->stop_requests) {
+			forwarded++;
+			kill(tracer, SIGTERM);
+		}
+		struct pollfd pfd = {p[0], POLLIN, 0};
+		if (poll(&pfd, 1, 100) <= 0)
+			continue; /* nothing yet, or a signal */
 		ssize_t n = read(p[0], (char *)&res + got, sizeof(res) - got);
 		if (n < 0 && errno == EINTR)
 			continue;
