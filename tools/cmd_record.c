@@ -621,6 +621,10 @@ int cmd_record(int argc, char **argv)
 				goto fail;
 		}
 	}
+	/* From the moment the file exists, a signal ends the capture with a
+	 * complete file (at once, when it comes before the first read). */
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
 	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
 	{
@@ -721,8 +725,6 @@ int cmd_record(int argc, char **argv)
 	if (o.control && (ret = hwt_control_open(o.control, &ctl)) < 0)
 		goto fail;
 
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
 	signal(SIGUSR2, on_snapshot);
 	if (wl && (ret = hwt_workload_start(wl)) < 0)
 		goto fail;

@@ -726,9 +726,16 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	if (pipe(p))
 		return hwt_error(HWT_ERR_IO, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	/* A stop request forwarded before the tracer has its handler would
+	 * kill it: SIGTERM waits until then. */
+	sigset_t term, old_mask;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old_mask);
 	pid_t parent = getpid();
 	pid_t tracer = fork();
 	if (tracer < 0) {
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		close(p[0]);
 		close(p[1]);
 		return hwt_error(HWT_ERR_IO, "fork: %s", strerror(errno));
@@ -741,6 +748,7 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 		if (getppid() != parent)
 			_exit(1);
 		hwt_swb_trace_catch_stop();
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		memset(&res, 0, sizeof(res));
 		res.err = record(opts, &res.stats);
 		if (res.err)
@@ -754,6 +762,7 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 		}
 		_exit(0);
 	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(p[1]);
 	size_t got = 0;
 	sig_atomic_t forwarded = 0;

@@ -100,6 +100,21 @@ expect_contains "Ctrl-C: summary" "$(cat tty.txt)" "hwtrace record: wrote int.da
 expect_eq "Ctrl-C: the capture reads" "$?" 0
 expect_eq "Ctrl-C: no traced program left" "$(pgrep -f "$DEMO 10000000" | wc -l)" 0
 
+# The emulated machine (--emulate at 0.05 MB/s: seconds of replay) stops
+# the same way.
+"$HWTRACE" record --emulate "$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14" \
+	--emulate-rate 0.05 -o emu.data 2> emu.err &
+hp=$!
+pids_to_reap="$pids_to_reap $hp"
+sleep 1
+kill -TERM "$hp"
+wait_exit
+expect_eq "--emulate SIGTERM: exit" "$rc" 0
+expect_contains "--emulate SIGTERM: summary" "$(cat emu.err)" "hwtrace record: per CPU:"
+expect_contains "--emulate SIGTERM: wrote" "$(cat emu.err)" "hwtrace record: wrote emu.data"
+perf report -D -i emu.data > /dev/null 2>&1
+expect_eq "--emulate SIGTERM: perf report -D reads it" "$?" 0
+
 # SIGKILL: nothing to write, nothing left running, -o untouched.
 echo "old" > kill.data
 start_record kill.data "$DEMO" 10000000
