@@ -453,8 +453,9 @@ int cmd_record(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	{
-		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile};
-		if ((ret = cli_output_check("record", o.output, inputs, 3)))
+		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile,
+					o.argv[0]};
+		if ((ret = cli_output_check("record", o.output, inputs, 4)))
 			return ret;
 	}
 	memset(&so, 0, sizeof(so));

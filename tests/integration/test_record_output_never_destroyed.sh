@@ -42,6 +42,12 @@ expect_eq "record --emulate X -o X exit" "$?" 2
 expect_contains "input as output named" "$(cat err)" "output keep.data is the input file keep.data"
 cmp -s "$PT" keep.data
 expect_eq "input unchanged" "$?" 0
+cp "$PROG" prog
+"$HWTRACE" record -e sw_branch -q -o prog -- ./prog 10 2>err
+expect_eq "record -o PROG -- PROG exit" "$?" 2
+expect_contains "program as output named" "$(cat err)" "output prog is the input file ./prog"
+cmp -s "$PROG" prog
+expect_eq "traced program unchanged" "$?" 0
 "$HWTRACE" decode keep.data -o keep.data 2>err
 expect_eq "decode X -o X exit" "$?" 2
 cmp -s "$PT" keep.data
