@@ -1,4 +1,5 @@
 /* Text and JSON-lines formatting of elements. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -277,7 +278,8 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		fputs(o->line, o->out);
 	}
 	if (fputc('\n', o->out) == EOF)
-		return hwt_error(HWT_ERR_IO, "writing decoded output failed");
+		return hwt_error(HWT_ERR_IO, "writing decoded output failed: %s",
+				 strerror(errno));
 	return 0;
 }
 

@@ -35,6 +35,24 @@ int cli_report(int err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Output (tools/cli_output.c). Checks that @path may be written as the
+ * output of a command reading @inputs (hwt_outfile_check): 0, or the exit
+ * status after printing why not (EXIT_USAGE for a directory, device,
+ * symbolic link or input file). */
+int cli_output_check(const char *cmd, const char *path,
+		     const char *const *inputs, size_t ninputs);
+/* Prints "hwtrace CMD: writing PATH failed: ERRNO TEXT" (PATH NULL:
+ * standard output); returns EXIT_RUNTIME. */
+int cli_write_failed(const char *cmd, const char *path, int err);
+/* Flushes @f and, unless it is stdout, closes it; 0, or the message of
+ * cli_write_failed and EXIT_RUNTIME when a write, the flush or the close
+ * failed. */
+int cli_stream_close(const char *cmd, FILE *f, const char *path);
+/* At the end of every command: flushes and closes standard output, and
+ * turns @status into EXIT_RUNTIME (with the message) when anything
+ * written there was lost. */
+int cli_finish_stdout(const char *cmd, int status);
+
 /* Whether argv holds -h or --help before a "--". */
 int cli_wants_help(int argc, char **argv);
 

@@ -11,6 +11,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
+#include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
 #include "stack_run.h"
 
@@ -443,13 +444,23 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	FILE *out = stdout;
+	struct hwt_outfile *of = NULL;
 	if (a.output) {
-		out = fopen(a.output, "w");
-		if (!out) {
-			fprintf(stderr, "hwtrace: %s: %s\n", a.output, strerror(errno));
-			free(a.maps);
-			return EXIT_RUNTIME;
+		/* Written beside -o's path, renamed over it once complete. */
+		const char *raw_file = a.raw ? strchr(a.raw, ':') + 1 : NULL;
+		const char *inputs[] = {a.file, raw_file, a.opts.lookup.vmlinux};
+		rc = cli_output_check("decode", a.output, inputs, 3);
+		if (!rc && hwt_outfile_open(a.output, inputs, 3, 0666, &of))
+			rc = cli_report(HWT_ERR_IO);
+		if (!rc && !(out = fdopen(hwt_outfile_fd(of), "w"))) {
+			rc = cli_write_failed("decode", a.output, errno);
+			hwt_outfile_discard(of);
 		}
+		if (rc) {
+			free(a.maps);
+			return rc;
+		}
+		hwt_outfile_release_fd(of);
 	}
 
 	struct hwt_output *output = NULL;
@@ -477,15 +488,20 @@ int cmd_decode(int argc, char **argv)
 					      : run(&a, &sink);
 		}
 	}
-	if (fflush(out) && err >= 0)
-		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
-				a.output ? a.output : "standard output",
-				strerror(errno));
 	hwt_output_free(output);
 	decode_symbols_end(&a.symbols);
-	if (out != stdout)
-		fclose(out);
+	/* A lost write is the error to report, whatever the decoder said
+	 * after it. */
+	int wrc = cli_stream_close("decode", out, a.output);
+	if (of) {
+		if (wrc || err < 0)
+			hwt_outfile_discard(of);
+		else if (hwt_outfile_commit(of))
+			wrc = cli_report(HWT_ERR_IO);
+	}
 	free(a.maps);
+	if (wrc)
+		return wrc;
 	if (!a.packets)
 		print_counts(&counts);
 	return err < 0 ? cli_report(err) : EXIT_OK;

@@ -452,6 +452,12 @@ int cmd_record(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	{
+		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile,
+					o.argv[0]};
+		if ((ret = cli_output_check("record", o.output, inputs, 4)))
+			return ret;
+	}
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
 	so.pid = -1;
@@ -616,6 +622,10 @@ int cmd_record(int argc, char **argv)
 				goto fail;
 		}
 	}
+	/* From the moment the file exists, a signal ends the capture with a
+	 * complete file (at once, when it comes before the first read). */
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
 	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
 	{
@@ -713,8 +723,6 @@ int cmd_record(int argc, char **argv)
 	if (o.control && (ret = hwt_control_open(o.control, &ctl)) < 0)
 		goto fail;
 
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
 	signal(SIGUSR2, on_snapshot);
 	if (wl && (ret = hwt_workload_start(wl)) < 0)
 		goto fail;
@@ -777,9 +785,14 @@ int cmd_record(int argc, char **argv)
 	goto out;
 fail:
 	status = cli_report(ret);
-out:
-	if (w)
+	/* A full disk ends the capture where it is: the file reads up to its
+	 * last whole record and takes the path. */
+	if (ret == HWT_ERR_NOSPC && w) {
 		hwt_pd_writer_close(w);
+		w = NULL;
+	}
+out:
+	hwt_pd_writer_discard(w);
 	hwt_session_free(s);
 	hwt_control_free(ctl);
 	hwt_workload_free(wl);

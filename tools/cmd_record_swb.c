@@ -2,9 +2,11 @@
  * stepped under ptrace from --start to --stop and its branches written as
  * Intel BTS records into a perf.data file (hwt_swb_record). */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "hwtrace/emulator.h"
@@ -29,6 +31,31 @@ static bool is_sw_branch(const char *ev)
 {
 	/* "sw_branch", "sw_branch//", "sw_branch//u" */
 	return !strncmp(ev, "sw_branch", 9) && (!ev[9] || ev[9] == '/');
+}
+
+/* SIGINT and SIGTERM: each one is a stop request for hwt_swb_record. */
+static volatile sig_atomic_t stop_requests;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requests++;
+}
+
+/* On a terminal: instructions stepped and their rate, on one line
+ * rewritten in place, cleared when stepping ends. Runs in the tracer
+ * process. */
+static void show_progress(void *arg, const struct hwt_swb_progress *p)
+{
+	(void)arg;
+	if (p->done) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double secs = p->elapsed_ns / 1e9;
+	fprintf(stderr, "\r\033[Khwtrace record: sw_branch: %" PRIu64
+		" instructions stepped, %" PRIu64 " branches, %.0f instructions/s",
+		p->insns, p->branches, secs > 0 ? p->insns / secs : 0.0);
 }
 
 bool cli_record_is_sw_branch(int argc, char **argv)
@@ -123,6 +150,20 @@ int cmd_record_sw_branch(int argc, char **argv)
 		return cli_usage_error("record", "-e sw_branch needs a command "
 				       "to run after --");
 	o.argv = argv + i;
+	/* The program traced is an input too. */
+	const char *inputs[] = {o.argv[0]};
+	int rc = cli_output_check("record", o.output, inputs, 1);
+	if (rc)
+		return rc;
+	o.stop_requests = &stop_requests;
+	if (!o.quiet_child && isatty(STDERR_FILENO))
+		o.progress = show_progress;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop; /* no SA_RESTART: waits see the request */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	int err = hwt_swb_record(&o, &st);
 	if (err)
 		return cli_report(err);
@@ -135,6 +176,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "
 		"from %s\nhwtrace record: wrote %s\n", st.insns, st.branches,
 		secs, secs > 0 ? st.insns / secs : 0.0,
+		st.interrupted ? "stopped by a signal" :
 		st.stopped ? "stopped at --stop" : st.exited ?
 		"the program exited" : "--max reached",
 		st.kernel_sideband ? "the kernel" : "/proc/PID/maps", o.output);

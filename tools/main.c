@@ -73,15 +73,16 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		print_help(stdout);
-		return EXIT_OK;
+		return cli_finish_stdout("--help", EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("hwtrace %s\n", hwt_version());
-		return EXIT_OK;
+		return cli_finish_stdout("--version", EXIT_OK);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_finish_stdout(commands[i].name,
+						 commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "hwtrace: unknown command '%s'\n\n", argv[1]);
 	print_help(stderr);
 	return EXIT_USAGE;

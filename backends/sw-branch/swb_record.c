@@ -8,11 +8,14 @@
  * into the emulated data ring; the emulated driver adds ITRACE_START and
  * a PERF_RECORD_AUX per write. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -668,12 +671,12 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
 	err = finish_capture(&o, err, stats);
-out:;
-	int cerr = hwt_pd_writer_close(o.w);
-	if (!err)
-		err = cerr;
+out:
+	/* A failed capture leaves whatever was at the output path alone. */
 	if (err)
-		unlink(opts->output);
+		hwt_pd_writer_discard(o.w);
+	else
+		err = hwt_pd_writer_close(o.w);
 	for (size_t i = 0; i < o.nthreads; i++) {
 		hwt_session_free(o.threads[i]->s);
 		free(o.threads[i]->chunk);
@@ -723,14 +726,29 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	if (pipe(p))
 		return hwt_error(HWT_ERR_IO, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	/* A stop request forwarded before the tracer has its handler would
+	 * kill it: SIGTERM waits until then. */
+	sigset_t term, old_mask;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old_mask);
+	pid_t parent = getpid();
 	pid_t tracer = fork();
 	if (tracer < 0) {
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		close(p[0]);
 		close(p[1]);
 		return hwt_error(HWT_ERR_IO, "fork: %s", strerror(errno));
 	}
 	if (tracer == 0) {
 		close(p[0]);
+		/* Never outlive the caller: killed with it, the tracer takes
+		 * the program it still steps along (PTRACE_O_EXITKILL). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		hwt_swb_trace_catch_stop();
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		memset(&res, 0, sizeof(res));
 		res.err = record(opts, &res.stats);
 		if (res.err)
@@ -744,9 +762,19 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 		}
 		_exit(0);
 	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(p[1]);
 	size_t got = 0;
+	sig_atomic_t forwarded = 0;
 	while (got < sizeof(res)) {
+		/* Each stop request of the caller goes on to the tracer. */
+		while (opts->stop_requests && forwarded < *opts->stop_requests) {
+			forwarded++;
+			kill(tracer, SIGTERM);
+		}
+		struct pollfd pfd = {p[0], POLLIN, 0};
+		if (poll(&pfd, 1, 100) <= 0)
+			continue; /* nothing yet, or a signal */
 		ssize_t n = read(p[0], (char *)&res + got, sizeof(res) - got);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -26,6 +26,47 @@
 
 #if defined(__x86_64__)
 
+/* Stop requests reach the tracer process as SIGTERM (hwt_swb_record
+ * forwards its caller's). While the program runs untraced (before the
+ * start, after the stop) the handler passes the request on to it at
+ * once; while it is stepped, the step loop ends tracing first. A second
+ * request kills it. */
+static volatile sig_atomic_t stop_requests;
+static volatile sig_atomic_t untraced = 1;
+static volatile pid_t tracee;
+
+static void on_stop_request(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	stop_requests++;
+	if (tracee > 0 && stop_requests > 1)
+		kill(tracee, SIGKILL);
+	else if (tracee > 0 && untraced)
+		kill(tracee, SIGTERM);
+	errno = saved;
+}
+
+/* SIGINT from the terminal reaches the whole process group: the caller
+ * counts it and forwards it as SIGTERM, and the program gets its own. */
+static void on_terminal_interrupt(int sig)
+{
+	(void)sig;
+}
+
+void hwt_swb_trace_catch_stop(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop_request;
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_terminal_interrupt;
+	sigaction(SIGINT, &sa, NULL);
+}
+
 #define ICACHE_BITS 16
 #define ICACHE_SIZE (1u << ICACHE_BITS)
 
@@ -58,6 +99,10 @@ struct tracer {
 	bool until_return;  /* --filter: stop is the return address ... */
 	uint64_t entry_sp;  /* ... reached with the stack above this */
 	int mem_fd;
+	/* Progress reports (hwt_swb_opts.progress). */
+	void (*progress)(void *arg, const struct hwt_swb_progress *p);
+	void *progress_arg;
+	uint64_t progress_ns, t0, last_progress, next_progress_check;
 	struct hwt_insn_decoder *dec;
 	struct icache_entry *icache;
 	struct range *known;  /* executable mappings at the last maps read */
@@ -72,6 +117,23 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The clock is read once every 4096 instructions (about every 30 ms at
+ * the stepping rate), a report made at most every progress_ns. */
+static void report_progress(struct tracer *t, bool done)
+{
+	uint64_t now = now_ns();
+
+	t->next_progress_check = t->st->insns + 4096;
+	if (!done && now - t->last_progress < t->progress_ns)
+		return;
+	t->last_progress = now;
+	struct hwt_swb_progress p = {
+		.insns = t->st->insns, .branches = t->st->branches,
+		.elapsed_ns = now - t->t0, .done = done,
+	};
+	t->progress(t->progress_arg, &p);
 }
 
 static int get_reg(pid_t pid, size_t offset, uint64_t *value)
@@ -219,6 +281,11 @@ static int run_to(struct tracer *t, uint64_t addr, const char *what)
 		if (r == 0) {
 			t->st->exited = true;
 			t->st->exit_status = status;
+			if (stop_requests)
+				return hwt_error(HWT_ERR_IO, "stopped before the "
+						 "program reached %s (0x%llx): "
+						 "nothing was traced", what,
+						 (unsigned long long)addr);
 			return hwt_error(HWT_ERR_NOENT, "the program ended before "
 					 "it reached %s (0x%llx)", what,
 					 (unsigned long long)addr);
@@ -477,6 +544,12 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		}
 		if (max_insns && t->st->insns >= max_insns)
 			return finish(t, th);
+		if (stop_requests) {
+			t->st->interrupted = true;
+			return finish(t, th);
+		}
+		if (t->progress && t->st->insns >= t->next_progress_check)
+			report_progress(t, false);
 		if ((err = step(t, th)))
 			return err;
 	}
@@ -577,9 +650,17 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	if (err)
 		return err;
 
-	uint64_t t0 = now_ns();
+	t->t0 = now_ns();
+	t->last_progress = t->t0;
+	untraced = 0;
 	err = step_loop(t, start, stop, o->max_insns);
-	t->st->elapsed_ns = now_ns() - t0;
+	untraced = 1;
+	t->st->elapsed_ns = now_ns() - t->t0;
+	if (t->progress)
+		report_progress(t, true);
+	/* The request came while stepping: the program gets it now. */
+	if (stop_requests)
+		kill(t->pid, SIGTERM);
 	return err ? err : end_maps(t);
 }
 
@@ -600,9 +681,15 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 		hwt_insn_decoder_free(t.dec);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for sw_branch");
 	}
+	t.progress = o->progress;
+	t.progress_arg = o->progress_arg;
+	t.progress_ns = (o->progress_ms ? o->progress_ms : 250) * 1000000ull;
 	err = hwt_swb_launch(o, &t.pid);
 	if (!err) {
 		stats->pid = t.pid;
+		tracee = t.pid;
+		if (stop_requests)
+			kill(t.pid, SIGTERM);
 		err = trace(&t, o);
 		if (err)
 			kill(t.pid, SIGKILL);
@@ -625,6 +712,7 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 						      0 : WSTOPSIG(status)));
 		}
 	}
+	tracee = 0;
 	if (t.mem_fd >= 0)
 		close(t.mem_fd);
 	free(t.thr);
@@ -642,6 +730,10 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 {
 	return hwt_error(HWT_ERR_NOSUP, "sw_branch steps x86-64 programs only "
 			 "in this version");
+}
+
+void hwt_swb_trace_catch_stop(void)
+{
 }
 
 #endif

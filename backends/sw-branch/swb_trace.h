@@ -38,4 +38,9 @@ int hwt_swb_trace(const struct hwt_swb_opts *opts,
 		  const struct hwt_swb_trace_cbs *cbs,
 		  struct hwt_swb_stats *stats);
 
+/* In the tracer process: SIGTERM becomes a stop request (the first ends
+ * tracing and passes SIGTERM on to the program, the second kills it) and
+ * SIGINT is left to the caller, which forwards it. */
+void hwt_swb_trace_catch_stop(void);
+
 #endif

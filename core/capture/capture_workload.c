@@ -113,13 +113,23 @@ void hwt_workload_free(struct hwt_workload *w)
 
 	if (!w)
 		return;
+	bool started = w->go_fd < 0;
 	if (w->go_fd >= 0)
 		close(w->go_fd);
 	if (w->err_fd >= 0)
 		close(w->err_fd);
 	if (!w->reaped) {
-		kill(w->pid, SIGKILL);
-		waitpid(w->pid, &status, 0);
+		/* As perf record: the command gets SIGTERM, so it can end
+		 * cleanly; one that has not ended 2 s later is killed. */
+		pid_t r = 0;
+		kill(w->pid, started ? SIGTERM : SIGKILL);
+		for (int i = 0; started && i < 200 &&
+				(r = waitpid(w->pid, &status, WNOHANG)) == 0; i++)
+			usleep(10000);
+		if (r <= 0) {
+			kill(w->pid, SIGKILL);
+			waitpid(w->pid, &status, 0);
+		}
 	}
 	free(w);
 }

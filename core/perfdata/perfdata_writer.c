@@ -12,6 +12,7 @@
 
 #include "core/perfdata/perfdata_writer_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 #define BUFFER_SIZE (256 * 1024)
 
@@ -66,18 +67,15 @@ int hwt_pd_writer_open(const char *path, struct hwt_pd_writer **out)
 		free(w);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory creating %s", path);
 	}
-	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (w->fd < 0) {
-		err = errno;
+	/* Written beside @path and renamed over it at close: a capture that
+	 * fails leaves what was at @path untouched. */
+	if ((err = hwt_outfile_open(path, NULL, 0, 0600, &w->out))) {
 		free(w->path);
 		free(w->buf);
 		free(w);
-		if (err == EACCES || err == EPERM || err == EROFS)
-			return hwt_error(HWT_ERR_PERM, "cannot create %s: %s",
-					 path, strerror(err));
-		return hwt_error(HWT_ERR_IO, "cannot create %s: %s", path,
-				 strerror(err));
+		return err;
 	}
+	w->fd = hwt_outfile_fd(w->out);
 	*out = w;
 	return 0;
 }
@@ -401,18 +399,8 @@ uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *w)
 	return w->data_size + w->buf_len;
 }
 
-int hwt_pd_writer_close(struct hwt_pd_writer *w)
+static void writer_free(struct hwt_pd_writer *w)
 {
-	int err;
-
-	if (!w)
-		return 0;
-	err = hwt_pd_writer_flush(w);
-	if (!err)
-		err = pd_writer_write_features(w);
-	if (close(w->fd) && !err)
-		err = hwt_error(HWT_ERR_IO, "%s: close failed: %s", w->path,
-				strerror(errno));
 	for (size_t i = 0; i < w->nattrs; i++) {
 		free(w->attrs[i].ids);
 		free(w->attrs[i].name);
@@ -426,5 +414,35 @@ int hwt_pd_writer_close(struct hwt_pd_writer *w)
 	free(w->path);
 	pd_buf_free(&w->build_ids);
 	free(w);
+}
+
+int hwt_pd_writer_close(struct hwt_pd_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	err = hwt_pd_writer_flush(w);
+	if (!err)
+		err = pd_writer_write_features(w);
+	/* A full disk is a counted stop: the file reads up to its last
+	 * whole record and takes the path. Any other failure leaves the
+	 * path as it was. */
+	if (!err || err == HWT_ERR_NOSPC) {
+		int cerr = hwt_outfile_commit(w->out);
+		if (!err)
+			err = cerr;
+	} else {
+		hwt_outfile_discard(w->out);
+	}
+	writer_free(w);
 	return err;
+}
+
+void hwt_pd_writer_discard(struct hwt_pd_writer *w)
+{
+	if (!w)
+		return;
+	hwt_outfile_discard(w->out);
+	writer_free(w);
 }

@@ -24,7 +24,8 @@ struct index_entry {
 
 struct hwt_pd_writer {
 	char *path;
-	int fd;
+	struct hwt_outfile *out; /* the temporary file, renamed at close */
+	int fd;                  /* its descriptor */
 	struct wattr *attrs;
 	size_t nattrs;
 	bool started;

@@ -300,7 +300,11 @@ HWT_API void hwt_pd_aux_queues_free(struct hwt_pd_aux_queues *q);
 
 struct hwt_pd_writer;
 
-/* Creates @path (truncating it, mode 0600 as perf does). The header is
+/* Creates the capture @path (mode 0600 as perf does) through
+ * hwtrace/outfile.h: written as PATH.tmp.XXXXXX beside it and renamed over
+ * @path by hwt_pd_writer_close, so whatever was at @path stays until the
+ * capture is complete; a directory, device, symbolic link or other
+ * non-regular @path is refused (HWT_ERR_CONFIG). The header is
  * kept valid as data is written: records are buffered and written, with
  * the header's data size, at every FINISHED_ROUND, flush and full buffer,
  * so a capture killed without close reads up to there. After the first
@@ -386,9 +390,15 @@ HWT_API uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *writer);
 /* Flushes, writes the feature sections (build ids, hostname, osrelease,
  * version, arch, nrcpus, cpudesc, cpuid, cmdline, event_desc, and the
  * auxtrace index when there are AUXTRACE records) and the final header,
- * then closes the file. Frees the writer even on error; NULL is a no-op.
- * After a full disk the file keeps its records and lacks the features. */
+ * then closes the file and renames it to the path given to open. Frees
+ * the writer even on error; NULL is a no-op. After a full disk the file
+ * keeps its records, lacks the features and takes the path (a counted
+ * stop); after any other failure the path is left as it was. */
 HWT_API int hwt_pd_writer_close(struct hwt_pd_writer *writer);
+
+/* Abandons the capture: removes the temporary file, leaves the path given
+ * to open as it was, and frees the writer. NULL is a no-op. */
+HWT_API void hwt_pd_writer_discard(struct hwt_pd_writer *writer);
 
 #ifdef __cplusplus
 }

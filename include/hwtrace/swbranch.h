@@ -13,6 +13,7 @@
 #ifndef HWTRACE_SWBRANCH_H
 #define HWTRACE_SWBRANCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,6 +24,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Where stepping stands, for a progress display. */
+struct hwt_swb_progress {
+	uint64_t insns;       /* instructions stepped so far */
+	uint64_t branches;    /* taken branches recorded so far */
+	uint64_t elapsed_ns;  /* since stepping began */
+	bool done;            /* the last call: stepping has ended */
+};
 
 /* Where to start or stop: a symbol of the program or of a library it has
  * loaded ("main", "exit", "parse+0x10"), a symbol of one file
@@ -55,6 +64,19 @@ struct hwt_swb_opts {
 	/* The capture session's rings (powers of two; 0: 128 data pages
 	 * and an AUX ring of at least two writes). */
 	uint32_t data_pages, aux_pages;
+	/* How many times the caller was told to stop (its SIGINT and
+	 * SIGTERM handlers count them here); NULL: never. The first request
+	 * ends tracing as --max does, sends SIGTERM to the program and
+	 * writes the capture once it has ended; the second kills the
+	 * program (SIGKILL) at once, and the capture is written all the
+	 * same. hwt_swb_record looks at it at least every 100 ms. */
+	volatile const sig_atomic_t *stop_requests;
+	/* Called about every @progress_ms milliseconds while stepping (0:
+	 * 250), and once with @done true when stepping ends; NULL: never.
+	 * It runs in the tracer process, a fork of the caller. */
+	void (*progress)(void *arg, const struct hwt_swb_progress *p);
+	void *progress_arg;
+	uint32_t progress_ms;
 };
 
 /* Threads whose capture counters hwt_swb_stats carries. */
@@ -72,6 +94,7 @@ struct hwt_swb_stats {
 	bool kernel_sideband;  /* MMAP2 records came from the kernel's dummy
 				  event (else from /proc/PID/maps) */
 	int exit_status;       /* its wait status when it exited */
+	bool interrupted;      /* stopped by a request (opts.stop_requests) */
 	/* The capture session's counters, one per traced thread (the first
 	 * HWT_SWB_MAX_RINGS), and the emulated trace unit's of each. */
 	size_t nrings;

@@ -11,6 +11,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -575,9 +576,15 @@ static void test_unknown_symbol_is_named(void)
 		.size = sizeof(o), .argv = argv, .start = "no_such_function",
 		.output = data_path, .quiet_child = true,
 	};
+	/* What was at the output path (an earlier test's capture) stays. */
+	struct stat before, after;
+	CHECK_INT(stat(data_path, &before), 0);
 	CHECK_INT(hwt_swb_record(&o, NULL), HWT_ERR_NOENT);
 	CHECK_CONTAINS(hwt_errmsg(), "symbol 'no_such_function'");
-	CHECK(access(data_path, F_OK) != 0); /* no half-written capture left */
+	CHECK_INT(stat(data_path, &after), 0);
+	CHECK(after.st_ino == before.st_ino && after.st_size == before.st_size &&
+	      after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+	      after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
 
 	char *missing[] = {"/nonexistent/program", NULL};
 	o.argv = missing;

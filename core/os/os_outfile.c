@@ -1,0 +1,202 @@
+/* Output files: checked, written beside their path under a temporary name
+ * and renamed into place once complete, so no failure ever truncates,
+ * removes or writes through what the user named. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
+
+struct hwt_outfile {
+	char *path;
+	char *temp;
+	int fd;
+};
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	return "not a regular file";
+}
+
+/* The directory part of @path ("." when it has none), in @buf. */
+static void dir_of(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, size, ".");
+	else if (slash == path)
+		snprintf(buf, size, "/");
+	else
+		snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+int hwt_outfile_check(const char *path, const char *const *inputs,
+		      size_t ninputs)
+{
+	struct stat st, in;
+	char dir[4096];
+
+	if (!path || !*path)
+		return hwt_error(HWT_ERR_CONFIG, "the output file name is empty");
+	if (path[strlen(path) - 1] == '/')
+		return hwt_error(HWT_ERR_CONFIG, "output %s names a directory; "
+				 "give a file name", path);
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return hwt_error(HWT_ERR_CONFIG, "output %s is a symbolic "
+					 "link; it is not written through: give "
+					 "its target, or remove the link", path);
+		if (!S_ISREG(st.st_mode))
+			return hwt_error(HWT_ERR_CONFIG, "output %s is %s; only a "
+					 "regular file or a new name can be "
+					 "written", path, kind_of(st.st_mode));
+		for (size_t i = 0; i < ninputs; i++) {
+			if (inputs[i] && stat(inputs[i], &in) == 0 &&
+			    in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+				return hwt_error(HWT_ERR_CONFIG, "output %s is the "
+						 "input file %s; write to another "
+						 "file", path, inputs[i]);
+		}
+	} else if (errno != ENOENT) {
+		return hwt_error(errno == EACCES ? HWT_ERR_PERM : HWT_ERR_IO,
+				 "output %s: %s", path, strerror(errno));
+	}
+	dir_of(path, dir, sizeof(dir));
+	if (stat(dir, &st) != 0)
+		return hwt_error(HWT_ERR_NOENT, "cannot create %s: directory %s: "
+				 "%s", path, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return hwt_error(HWT_ERR_CONFIG, "cannot create %s: %s is not a "
+				 "directory", path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return hwt_error(HWT_ERR_PERM, "cannot create %s: directory %s: "
+				 "%s", path, dir, strerror(errno));
+	return 0;
+}
+
+int hwt_outfile_open(const char *path, const char *const *inputs,
+		     size_t ninputs, unsigned int mode, struct hwt_outfile **out)
+{
+	struct hwt_outfile *f;
+	int err;
+
+	*out = NULL;
+	if ((err = hwt_outfile_check(path, inputs, ninputs)))
+		return err;
+	f = calloc(1, sizeof(*f));
+	size_t len = strlen(path) + sizeof(".tmp.XXXXXX");
+	if (f) {
+		f->path = strdup(path);
+		f->temp = malloc(len);
+	}
+	if (!f || !f->path || !f->temp) {
+		if (f) {
+			free(f->path);
+			free(f->temp);
+		}
+		free(f);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory creating %s", path);
+	}
+	/* O_EXCL with a name of our own: never opens what someone else made. */
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	uint64_t r = (uint64_t)getpid() * 2654435761u ^ (uint64_t)time(NULL) ^
+		     (uint64_t)(uintptr_t)f;
+	f->fd = -1;
+	for (int attempt = 0; attempt < 100 && f->fd < 0; attempt++) {
+		char suffix[7];
+		for (int i = 0; i < 6; i++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			suffix[i] = letters[(r >> 33) % (sizeof(letters) - 1)];
+		}
+		suffix[6] = 0;
+		snprintf(f->temp, len, "%s.tmp.%s", path, suffix);
+		f->fd = open(f->temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+			     (mode_t)mode);
+		if (f->fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (f->fd < 0) {
+		int e = errno;
+		err = hwt_error(e == EACCES || e == EPERM || e == EROFS ?
+					HWT_ERR_PERM : HWT_ERR_IO,
+				"cannot create %s (as %s until it is complete): "
+				"%s", path, f->temp, strerror(e));
+		free(f->path);
+		free(f->temp);
+		free(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+int hwt_outfile_fd(const struct hwt_outfile *f)
+{
+	return f->fd;
+}
+
+const char *hwt_outfile_temp_path(const struct hwt_outfile *f)
+{
+	return f->temp;
+}
+
+void hwt_outfile_release_fd(struct hwt_outfile *f)
+{
+	f->fd = -1;
+}
+
+static void outfile_free(struct hwt_outfile *f)
+{
+	free(f->path);
+	free(f->temp);
+	free(f);
+}
+
+int hwt_outfile_commit(struct hwt_outfile *f)
+{
+	int err = 0;
+
+	if (f->fd >= 0 && close(f->fd))
+		err = hwt_error(errno == ENOSPC || errno == EDQUOT ?
+					HWT_ERR_NOSPC : HWT_ERR_IO,
+				"%s: close failed: %s", f->path, strerror(errno));
+	f->fd = -1;
+	if (!err && rename(f->temp, f->path))
+		err = hwt_error(HWT_ERR_IO, "cannot rename %s to %s: %s", f->temp,
+				f->path, strerror(errno));
+	if (err)
+		unlink(f->temp);
+	outfile_free(f);
+	return err;
+}
+
+void hwt_outfile_discard(struct hwt_outfile *f)
+{
+	if (!f)
+		return;
+	if (f->fd >= 0)
+		close(f->fd);
+	unlink(f->temp);
+	outfile_free(f);
+}

@@ -1,0 +1,65 @@
+/* What every subcommand does with its output: files named by -o are
+ * checked and written through hwtrace/outfile.h (a temporary file renamed
+ * into place when complete), and every write, flush and close is checked,
+ * so a command whose output was lost says where and why and exits 1. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
+
+int cli_output_check(const char *cmd, const char *path,
+		     const char *const *inputs, size_t ninputs)
+{
+	int err = hwt_outfile_check(path, inputs, ninputs);
+
+	if (!err)
+		return 0;
+	if (err == HWT_ERR_CONFIG)
+		return cli_usage_error(cmd, "-o: %s", hwt_errmsg());
+	fprintf(stderr, "hwtrace %s: -o: %s\n", cmd, hwt_errmsg());
+	return EXIT_RUNTIME;
+}
+
+int cli_write_failed(const char *cmd, const char *path, int err)
+{
+	fprintf(stderr, "hwtrace %s: writing %s failed: %s\n", cmd,
+		path ? path : "standard output", strerror(err ? err : EIO));
+	return EXIT_RUNTIME;
+}
+
+int cli_stream_close(const char *cmd, FILE *f, const char *path)
+{
+	int e = errno;
+	int bad = ferror(f);
+
+	/* A failed flush sets errno now; an earlier failed write left its
+	 * errno behind, unless something succeeded since. */
+	if (fflush(f)) {
+		bad = 1;
+		e = errno;
+	}
+	if (f == stdout) {
+		if (bad)
+			return cli_write_failed(cmd, path, e);
+		return 0;
+	}
+	if (fclose(f) && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	return bad ? cli_write_failed(cmd, path, e) : 0;
+}
+
+int cli_finish_stdout(const char *cmd, int status)
+{
+	/* A command that failed has said why (cli_stream_close included). */
+	if (status != EXIT_OK)
+		return status;
+	int rc = cli_stream_close(cmd, stdout, NULL);
+	if (!rc && fclose(stdout) && errno != EBADF)
+		rc = cli_write_failed(cmd, NULL, errno);
+	return rc;
+}
