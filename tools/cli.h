@@ -48,6 +48,18 @@ int cli_write_failed(const char *cmd, const char *path, int err);
  * cli_write_failed and EXIT_RUNTIME when a write, the flush or the close
  * failed. */
 int cli_stream_close(const char *cmd, FILE *f, const char *path);
+/* -o PATH for a command that reads @inputs: *out is a stream on the
+ * temporary file beside PATH (standard output when @path is NULL).
+ * Returns 0 or the exit status after printing why not. */
+struct hwt_outfile;
+int cli_output_open(const char *cmd, const char *path,
+		    const char *const *inputs, size_t ninputs, FILE **out,
+		    struct hwt_outfile **of);
+/* Closes what cli_output_open gave: the file is renamed over PATH unless
+ * @failed or a write failed (then PATH is left as it was). Returns 0 or
+ * EXIT_RUNTIME after printing why. */
+int cli_output_close(const char *cmd, FILE *out, const char *path,
+		     struct hwt_outfile *of, bool failed);
 /* At the end of every command: flushes and closes standard output, and
  * turns @status into EXIT_RUNTIME (with the message) when anything
  * written there was lost. */

@@ -63,3 +63,40 @@ int cli_finish_stdout(const char *cmd, int status)
 		rc = cli_write_failed(cmd, NULL, errno);
 	return rc;
 }
+
+int cli_output_open(const char *cmd, const char *path,
+		    const char *const *inputs, size_t ninputs, FILE **out,
+		    struct hwt_outfile **of)
+{
+	*out = stdout;
+	*of = NULL;
+	if (!path)
+		return 0;
+	int rc = cli_output_check(cmd, path, inputs, ninputs);
+	if (!rc && hwt_outfile_open(path, inputs, ninputs, 0666, of))
+		rc = cli_report(HWT_ERR_IO);
+	if (!rc && !(*out = fdopen(hwt_outfile_fd(*of), "w"))) {
+		rc = cli_write_failed(cmd, path, errno);
+		hwt_outfile_discard(*of);
+	}
+	if (rc) {
+		*out = stdout;
+		*of = NULL;
+		return rc;
+	}
+	hwt_outfile_release_fd(*of);
+	return 0;
+}
+
+int cli_output_close(const char *cmd, FILE *out, const char *path,
+		     struct hwt_outfile *of, bool failed)
+{
+	int wrc = cli_stream_close(cmd, out, path);
+	if (of) {
+		if (wrc || failed)
+			hwt_outfile_discard(of);
+		else if (hwt_outfile_commit(of))
+			wrc = cli_report(HWT_ERR_IO);
+	}
+	return wrc;
+}

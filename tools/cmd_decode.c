@@ -383,7 +383,8 @@ static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 static int run_calls(struct args *a, FILE *out, struct counts *counts)
 {
 	struct hwt_calls_writer *w;
-	int err = hwt_calls_writer_new(out, a->format, NULL, &w);
+	struct hwt_func_namer namer = decode_symbols_namer(&a->symbols);
+	int err = hwt_calls_writer_new(out, a->format, &namer, &w);
 	if (err)
 		return err;
 	counts->next.emit = drop_emit;
@@ -393,6 +394,7 @@ static int run_calls(struct args *a, FILE *out, struct counts *counts)
 		.opts = &a->opts,
 		.per_cpu = a->per_cpu,
 		.ops = hwt_calls_writer_ops(w),
+		.namer = &namer,
 		.elements = &counted,
 	};
 	err = cli_stack_run(&run);
@@ -443,24 +445,15 @@ int cmd_decode(int argc, char **argv)
 		}
 	}
 
-	FILE *out = stdout;
-	struct hwt_outfile *of = NULL;
-	if (a.output) {
-		/* Written beside -o's path, renamed over it once complete. */
-		const char *raw_file = a.raw ? strchr(a.raw, ':') + 1 : NULL;
-		const char *inputs[] = {a.file, raw_file, a.opts.lookup.vmlinux};
-		rc = cli_output_check("decode", a.output, inputs, 3);
-		if (!rc && hwt_outfile_open(a.output, inputs, 3, 0666, &of))
-			rc = cli_report(HWT_ERR_IO);
-		if (!rc && !(out = fdopen(hwt_outfile_fd(of), "w"))) {
-			rc = cli_write_failed("decode", a.output, errno);
-			hwt_outfile_discard(of);
-		}
-		if (rc) {
-			free(a.maps);
-			return rc;
-		}
-		hwt_outfile_release_fd(of);
+	/* Written beside -o's path, renamed over it once complete. */
+	FILE *out;
+	struct hwt_outfile *of;
+	const char *raw_file = a.raw ? strchr(a.raw, ':') + 1 : NULL;
+	const char *inputs[] = {a.file, raw_file, a.opts.lookup.vmlinux};
+	rc = cli_output_open("decode", a.output, inputs, 3, &out, &of);
+	if (rc) {
+		free(a.maps);
+		return rc;
 	}
 
 	struct hwt_output *output = NULL;
@@ -492,13 +485,7 @@ int cmd_decode(int argc, char **argv)
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
 	 * after it. */
-	int wrc = cli_stream_close("decode", out, a.output);
-	if (of) {
-		if (wrc || err < 0)
-			hwt_outfile_discard(of);
-		else if (hwt_outfile_commit(of))
-			wrc = cli_report(HWT_ERR_IO);
-	}
+	int wrc = cli_output_close("decode", out, a.output, of, err < 0);
 	free(a.maps);
 	if (wrc)
 		return wrc;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "decode_symbols.h"
 #include "hwtrace/error.h"
 #include "hwtrace/report.h"
 #include "stack_run.h"
@@ -27,6 +28,7 @@ static void usage(FILE *out)
 		"  --time START,END        only trace in this perf time range\n"
 		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
 		"                          where the traced code is (as decode)\n"
+		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed, 2 usage.\n");
 }
@@ -48,6 +50,7 @@ static const struct option long_opts[] = {
 	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
 	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
 	{"kcore", required_argument, NULL, OPT_KCORE},
+	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -59,6 +62,7 @@ struct report_args {
 	enum hwt_report_weight weight;
 	unsigned long top;
 	const char *output, *file;
+	struct decode_symbols symbols;
 };
 
 /* A whole number in [@min, @max]; -1 when not. */
@@ -143,10 +147,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'o':
 			a->output = optarg;
 			break;
-		case ':':
-			return cli_usage_error("report", "%s needs a value",
-					       argv[optind - 1]);
 		default:
+			if (decode_symbols_option(&a->symbols, c, optarg))
+				break;
+			if (c == ':')
+				return cli_usage_error("report", "%s needs a value",
+						       argv[optind - 1]);
 			return cli_usage_error("report", "unknown option %s",
 					       argv[optind - 1]);
 		}
@@ -166,42 +172,43 @@ int cmd_report(int argc, char **argv)
 		return EXIT_OK;
 	}
 	memset(&a, 0, sizeof(a));
+	a.symbols.cmd = "report";
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	struct hwt_report *report;
-	int err = hwt_report_new(NULL, &report);
-	if (err)
-		return cli_report(err);
+	FILE *out;
+	struct hwt_outfile *of;
+	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	rc = cli_output_open("report", a.output, inputs, 2, &out, &of);
+	if (rc)
+		return rc;
+	struct hwt_report *report = NULL;
+	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
+	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
+	if (!err)
+		err = hwt_report_new(&namer, &report);
 	struct cli_stack_run run = {
 		.file = a.file,
 		.opts = &a.opts,
 		.per_cpu = a.per_cpu,
-		.ops = hwt_report_ops(report),
+		.namer = &namer,
 	};
-	err = cli_stack_run(&run);
-	if (err) {
-		hwt_report_free(report);
-		return cli_report(err);
+	if (!err) {
+		run.ops = hwt_report_ops(report);
+		err = cli_stack_run(&run);
 	}
-	FILE *out = a.output ? fopen(a.output, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "hwtrace report: %s: %s\n", a.output,
-			strerror(errno));
-		hwt_report_free(report);
-		return EXIT_RUNTIME;
+	if (!err) {
+		bool has_time = run.merge_stats.timed != 0;
+		err = a.collapsed
+			      ? hwt_report_write_collapsed(report, out, a.weight)
+			      : hwt_report_write(report, out, a.top, has_time);
 	}
-	bool has_time = run.merge_stats.timed != 0 || run.per_cpu;
-	err = a.collapsed ? hwt_report_write_collapsed(report, out, a.weight)
-			  : hwt_report_write(report, out, a.top, has_time);
-	if (!err && fflush(out))
-		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
-				a.output ? a.output : "standard output",
-				strerror(errno));
-	if (out != stdout && fclose(out) && !err)
-		err = hwt_error(HWT_ERR_IO, "writing %s: %s", a.output,
-				strerror(errno));
-	cli_stack_run_summary(&run, "report");
+	int wrc = cli_output_close("report", out, a.output, of, err < 0);
+	if (!err && !wrc)
+		cli_stack_run_summary(&run, "report");
 	hwt_report_free(report);
+	decode_symbols_end(&a.symbols);
+	if (wrc)
+		return wrc;
 	return err ? cli_report(err) : EXIT_OK;
 }

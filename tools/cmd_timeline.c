@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "decode_symbols.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/timeline.h"
@@ -29,6 +30,7 @@ static void usage(FILE *out)
 		"  --time START,END        only trace in this perf time range\n"
 		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
 		"                          where the traced code is (as decode)\n"
+		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 written, 1 failed, 2 usage.\n");
 }
@@ -51,6 +53,7 @@ static const struct option long_opts[] = {
 	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
 	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
 	{"kcore", required_argument, NULL, OPT_KCORE},
+	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -61,6 +64,7 @@ struct timeline_args {
 	struct hwt_timeline_opts tl;
 	bool per_cpu;
 	const char *output, *file;
+	struct decode_symbols symbols;
 };
 
 static int parse_num(const char *s, unsigned long long max,
@@ -144,10 +148,12 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 		case 'o':
 			a->output = optarg;
 			break;
-		case ':':
-			return cli_usage_error("timeline", "%s needs a value",
-					       argv[optind - 1]);
 		default:
+			if (decode_symbols_option(&a->symbols, c, optarg))
+				break;
+			if (c == ':')
+				return cli_usage_error("timeline", "%s needs a value",
+						       argv[optind - 1]);
 			return cli_usage_error("timeline", "unknown option %s",
 					       argv[optind - 1]);
 		}
@@ -202,17 +208,22 @@ int cmd_timeline(int argc, char **argv)
 		return EXIT_OK;
 	}
 	memset(&a, 0, sizeof(a));
+	a.symbols.cmd = "timeline";
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	FILE *out = fopen(a.output, "wb");
-	if (!out) {
-		fprintf(stderr, "hwtrace timeline: %s: %s\n", a.output,
-			strerror(errno));
-		return EXIT_RUNTIME;
-	}
+	FILE *out;
+	struct hwt_outfile *of;
+	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	rc = cli_output_open("timeline", a.output, inputs, 2, &out, &of);
+	if (rc)
+		return rc;
 	struct hwt_timeline *tl = NULL;
-	int err = hwt_timeline_new(out, &a.tl, &tl);
+	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
+	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
+	a.tl.namer = &namer;
+	if (!err)
+		err = hwt_timeline_new(out, &a.tl, &tl);
 	if (!err)
 		err = name_threads(a.file, tl);
 	struct hwt_elem_sink marks;
@@ -220,6 +231,7 @@ int cmd_timeline(int argc, char **argv)
 		.file = a.file,
 		.opts = &a.opts,
 		.per_cpu = a.per_cpu,
+		.namer = &namer,
 	};
 	if (!err) {
 		run.ops = hwt_timeline_ops(tl);
@@ -229,10 +241,8 @@ int cmd_timeline(int argc, char **argv)
 	}
 	if (!err)
 		err = hwt_timeline_finish(tl);
-	if (fclose(out) && !err)
-		err = hwt_error(HWT_ERR_IO, "writing %s: %s", a.output,
-				strerror(errno));
-	if (!err) {
+	int wrc = cli_output_close("timeline", out, a.output, of, err < 0);
+	if (!err && !wrc) {
 		struct hwt_timeline_stats st;
 		hwt_timeline_get_stats(tl, &st);
 		cli_stack_run_summary(&run, "timeline");
@@ -247,5 +257,8 @@ int cmd_timeline(int argc, char **argv)
 			st.untimed);
 	}
 	hwt_timeline_free(tl);
+	decode_symbols_end(&a.symbols);
+	if (wrc)
+		return wrc;
 	return err ? cli_report(err) : EXIT_OK;
 }

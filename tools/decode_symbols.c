@@ -7,8 +7,9 @@
 
 static void print_warning(void *arg, const char *message)
 {
-	(void)arg;
-	fprintf(stderr, "hwtrace decode: %s\n", message);
+	const struct decode_symbols *ds = arg;
+	fprintf(stderr, "hwtrace %s: %s\n", ds->cmd ? ds->cmd : "decode",
+		message);
 }
 
 int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg)
@@ -47,6 +48,7 @@ int decode_symbols_start(struct decode_symbols *ds,
 	ds->opts.buildid_dir = opts->lookup.buildid_dir;
 	ds->opts.vmlinux = opts->lookup.vmlinux;
 	ds->opts.warn = print_warning;
+	ds->opts.warn_arg = ds;
 	int err = hwt_symbolizer_new(&ds->opts, &ds->sym);
 	if (err < 0)
 		return err;
@@ -63,4 +65,23 @@ void decode_symbols_end(struct decode_symbols *ds)
 {
 	hwt_symbolizer_free(ds->sym);
 	ds->sym = NULL;
+}
+
+static const char *namer_name(void *arg, int32_t pid, uint64_t addr,
+			      uint64_t *start)
+{
+	struct decode_symbols *ds = arg;
+	struct hwt_symbol sym;
+	if (!ds->sym ||
+	    hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
+				  &sym) != 1 || !sym.name)
+		return NULL;
+	*start = sym.start;
+	return sym.name;
+}
+
+struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
+{
+	struct hwt_func_namer namer = {namer_name, ds};
+	return namer;
 }

@@ -8,6 +8,7 @@
 
 #include "hwtrace/decode.h"
 #include "hwtrace/output.h"
+#include "hwtrace/stack.h"
 #include "hwtrace/symbols.h"
 
 enum {
@@ -32,6 +33,7 @@ enum {
 	"  --perf-map DIR          where JIT perf-PID.map files are (/tmp)\n"
 
 struct decode_symbols {
+	const char *cmd;          /* for warnings: "decode", "report", ... */
 	struct hwt_sym_opts opts;
 	bool off;
 	struct hwt_symbolizer *sym;
@@ -46,5 +48,9 @@ int decode_symbols_start(struct decode_symbols *ds,
 			 struct hwt_decode_opts *opts, struct hwt_output *output);
 
 void decode_symbols_end(struct decode_symbols *ds);
+
+/* Function names for call stacks, reports and timelines, from the
+ * symbolizer once started (addresses when symbols are off). */
+struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds);
 
 #endif
