@@ -52,6 +52,8 @@ int decode_symbols_start(struct decode_symbols *ds,
 		return err;
 	opts->on_image = hwt_symbolizer_on_image;
 	opts->on_image_arg = ds->sym;
+	opts->name_addr = hwt_symbolizer_name;
+	opts->name_addr_arg = ds->sym;
 	if (output) {
 		struct hwt_output_annotator a = hwt_symbolizer_annotator(ds->sym);
 		hwt_output_set_annotator(output, &a);

@@ -109,6 +109,12 @@ HWT_API int hwt_symbolizer_dso_info(struct hwt_symbolizer *sym,
 				    const char *path,
 				    struct hwt_sym_dso_info *info);
 
+/* For hwt_decode_opts.name_addr with @arg the symbolizer: writes
+ * "sym+0xoff" (or "[unknown]" in a known binary) into @buf; returns the
+ * length, 0 when nothing is known about @addr, or a negative error. */
+HWT_API int hwt_symbolizer_name(void *arg, int32_t pid, uint64_t addr,
+				char *buf, size_t size);
+
 /* Whether the symbolizer reads source lines (opts.srcline). */
 HWT_API bool hwt_symbolizer_srcline(const struct hwt_symbolizer *sym);
 
