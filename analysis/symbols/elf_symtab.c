@@ -55,9 +55,9 @@ static int add_symbols_of(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf,
 		const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
-		const char *in = str_pool_intern(ctx->pool, dm ? dm : name);
-		free(dm);
+		/* Names are demangled when first shown (symbolizer.c): most
+		 * are never looked at. */
+		const char *in = str_pool_intern(ctx->pool, name);
 		if (!in || !sym_table_add(&d->syms, s.st_value, s.st_size, in))
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
 	}
@@ -117,10 +117,8 @@ static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
 		const char *name = elf_strptr(elf, dsh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
 		char buf[1024];
-		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
-		free(dm);
+		snprintf(buf, sizeof(buf), "%s@plt", name);
 		const char *in = str_pool_intern(ctx->pool, buf);
 		if (!in || !sym_table_add(&d->syms, first + i * entsize, entsize, in))
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
