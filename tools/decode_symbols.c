@@ -47,6 +47,12 @@ int decode_symbols_start(struct decode_symbols *ds,
 	ds->opts.buildid_dir = opts->lookup.buildid_dir;
 	ds->opts.vmlinux = opts->lookup.vmlinux;
 	ds->opts.warn = print_warning;
+	if (opts->kcore && !ds->opts.kallsyms) {
+		/* --kcore DIR holds the kallsyms saved with it. */
+		snprintf(ds->kcore_kallsyms, sizeof(ds->kcore_kallsyms),
+			 "%s/kallsyms", opts->kcore);
+		ds->opts.kallsyms = ds->kcore_kallsyms;
+	}
 	int err = hwt_symbolizer_new(&ds->opts, &ds->sym);
 	if (err < 0)
 		return err;

@@ -383,6 +383,14 @@ static int lookup_jit(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 	return 1;
 }
 
+/* --kcore's code: an ELF image of memory, without symbols of its own. */
+static bool is_kcore(const char *path)
+{
+	size_t len = strlen(path);
+	return len >= 5 && !strcmp(path + len - 5, "kcore") &&
+	       (len == 5 || path[len - 6] == '/');
+}
+
 int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 			  struct hwt_symbol *out)
 {
@@ -391,7 +399,8 @@ int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 		s->image ? hwt_image_find(s->image, pid, addr) : NULL;
 	if (!sec && s->image && pid != HWT_PID_ANY)
 		sec = hwt_image_find(s->image, HWT_PID_ANY, addr);
-	if ((sec && !strncmp(sec->path, "[kernel.kallsyms]", 17)) ||
+	if ((sec && (!strncmp(sec->path, "[kernel.kallsyms]", 17) ||
+		     is_kcore(sec->path))) ||
 	    (!sec && addr >> 63))
 		return lookup_kernel(s, addr, out);
 	if (!sec || !is_file_path(sec->path))
