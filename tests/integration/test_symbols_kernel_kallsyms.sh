@@ -1,9 +1,9 @@
 # Kernel addresses of the real quipper Intel PT capture (trace starts and
 # stops at 0xffffffffb960d302 / 0xffffffffb960d300) named from a kallsyms
 # file written here (and from a stand-in --vmlinux): the function before
-# each address and the offset
-# from it; module code named by its module; a kallsyms whose addresses
-# are all 0 (kernel.kptr_restrict) is explained once, with the fix.
+# each address and the offset from it; a kallsyms whose addresses are all
+# 0 (kernel.kptr_restrict) is explained once, with the fix. (Module code:
+# tests/unit/test_symbols_text_tables.c.)
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 [ -f "$Q" ] || { echo "FAIL: $Q is missing" >&2; exit 1; }
