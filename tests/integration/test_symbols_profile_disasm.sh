@@ -1,7 +1,8 @@
 # Symbols in the other outputs: --branch-profile's two name columns
 # count the same symbol pairs as the jsonl branches of the same decode;
 # --disasm prints objdump's "ADDR <sym>:" line at every entry into a
-# function (sp_leaf: once per call, at the call's target address).
+# function (sp_leaf: once per call, at the call's target address);
+# --srcline text shows file:line after the symbol.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 PROGS="$HWT_BUILD_DIR/tests/programs"
 prog="$TMP/sym_path"
@@ -31,4 +32,12 @@ expect_eq "disasm: header addresses are the call targets" \
 	"$(sed -n 's/^0*\([0-9a-f]*\) <sp_leaf>:$/\1/p' "$TMP/dis.txt" | sort -u)" "$(sort -u <<<"$calls")"
 expect_eq "disasm: the header precedes sp_leaf's first instruction" \
 	"$(grep -A1 '<sp_leaf>:$' "$TMP/dis.txt" | grep -c 'sp_leaf+0x0$')" 7
+
+# Text --srcline: the range's function, then file:line as eu-addr2line
+# gives it for the same address (the jsonl srcline, checked there).
+line=$("$HWTRACE" decode --srcline "$TMP/s.data" 2>/dev/null | grep -m1 ' range .*  sp_leaf+0x0 ')
+src=$("$HWTRACE" decode --format jsonl --srcline "$TMP/s.data" 2>/dev/null |
+	grep -m1 '"type":"range".*"sym":"sp_leaf","symoff":0,' | sed 's/.*"srcline":"\([^"]*\)".*/\1/')
+expect_contains "text srcline" "$line" "  sp_leaf+0x0 $src"
+expect_contains "text srcline: the source file" "$src" "tests/programs/sym_path.c:"
 finish
