@@ -103,6 +103,9 @@ static void dso_free(struct dso *d)
 		return;
 	dso_free_debuginfo(d);
 	sym_table_free(&d->syms);
+	for (size_t i = 0; i < d->nstrtabs; i++)
+		free(d->strtabs[i]);
+	free(d->strtabs);
 	free(d->segs);
 	free(d->path);
 	free(d->found_at);

@@ -56,6 +56,10 @@ struct dso {
 	struct seg *segs;
 	size_t nsegs;
 	struct sym_table syms;
+	/* Copies of the string tables the names point into: one block each,
+	 * cheaper than a string per symbol. */
+	char **strtabs;
+	size_t nstrtabs;
 	const char *symbols_from;
 	/* Debug info (libdw), NULL when none. */
 	void *dwarf;     /* Dwarf * */
