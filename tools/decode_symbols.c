@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "decode_symbols.h"
 
 static void print_warning(void *arg, const char *message)
