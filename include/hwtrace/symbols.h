@@ -32,11 +32,10 @@ struct hwt_sym_opts {
 	bool no_demangle;        /* keep C++ names as in the symbol table */
 	const char *symfs;       /* look for binaries and debug files under DIR */
 	const char *buildid_dir; /* a ~/.debug-style cache (perf's layout) */
-	/* Debuginfod server URLs (space separated). NULL: $DEBUGINFOD_URLS,
-	 * when set. */
-	const char *debuginfod_urls;
-	int debuginfod_timeout;  /* seconds; 0: libdebuginfod's default */
-	const char *debug_root;  /* NULL: /usr/lib/debug (tests move it) */
+	/* Debuginfod servers come from $DEBUGINFOD_URLS (and its timeout
+	 * and cache from $DEBUGINFOD_TIMEOUT, $DEBUGINFOD_CACHE_PATH), as
+	 * every elfutils tool takes them. */
+	const char *debug_root;  /* NULL: /usr/lib/debug */
 	const char *kallsyms;    /* NULL: /proc/kallsyms */
 	const char *vmlinux;     /* the kernel image, for its symbols */
 	const char *perf_map_dir; /* NULL: /tmp (perf-PID.map files) */
