@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "decode_symbols.h"
 
 static void print_warning(void *arg, const char *message)
@@ -49,11 +48,19 @@ int decode_symbols_start(struct decode_symbols *ds,
 	ds->opts.vmlinux = opts->lookup.vmlinux;
 	ds->opts.warn = print_warning;
 	ds->opts.warn_arg = ds;
+	if (opts->kcore && !ds->opts.kallsyms) {
+		/* --kcore DIR holds the kallsyms saved with it. */
+		snprintf(ds->kcore_kallsyms, sizeof(ds->kcore_kallsyms),
+			 "%s/kallsyms", opts->kcore);
+		ds->opts.kallsyms = ds->kcore_kallsyms;
+	}
 	int err = hwt_symbolizer_new(&ds->opts, &ds->sym);
 	if (err < 0)
 		return err;
 	opts->on_image = hwt_symbolizer_on_image;
 	opts->on_image_arg = ds->sym;
+	opts->name_addr = hwt_symbolizer_name;
+	opts->name_addr_arg = ds->sym;
 	if (output) {
 		struct hwt_output_annotator a = hwt_symbolizer_annotator(ds->sym);
 		hwt_output_set_annotator(output, &a);

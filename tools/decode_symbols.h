@@ -37,6 +37,7 @@ struct decode_symbols {
 	struct hwt_sym_opts opts;
 	bool off;
 	struct hwt_symbolizer *sym;
+	char kcore_kallsyms[4096];
 };
 
 /* Takes option @opt if it is one of the symbol options: 1 when taken. */

@@ -7,6 +7,7 @@
 #include <elfutils/debuginfod.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -146,6 +147,33 @@ static bool try_debuglink(struct hwt_sym_ctx *ctx, struct dso *d,
 	return false;
 }
 
+/* libdebuginfod is loaded only when a server is configured: linking it
+ * would bring libcurl and its TLS stack into every hwtrace command. */
+struct debuginfod_api {
+	debuginfod_client *(*begin)(void);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int,
+			      char **);
+	void (*end)(debuginfod_client *);
+};
+
+static const struct debuginfod_api *debuginfod_api(void)
+{
+	static struct debuginfod_api api;
+	static int state; /* 0: not tried, 1: loaded, -1: unavailable */
+	if (state)
+		return state > 0 ? &api : NULL;
+	state = -1;
+	void *lib = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (!lib)
+		return NULL;
+	*(void **)&api.begin = dlsym(lib, "debuginfod_begin");
+	*(void **)&api.find_debuginfo = dlsym(lib, "debuginfod_find_debuginfo");
+	*(void **)&api.end = dlsym(lib, "debuginfod_end");
+	if (api.begin && api.find_debuginfo && api.end)
+		state = 1;
+	return state > 0 ? &api : NULL;
+}
+
 static bool try_debuginfod(struct hwt_sym_ctx *ctx, struct dso *d)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
@@ -154,13 +182,17 @@ static bool try_debuginfod(struct hwt_sym_ctx *ctx, struct dso *d)
 	char what[512];
 	snprintf(what, sizeof(what), "debuginfod (%s)", urls);
 	note_tried(d, what);
-	debuginfod_client *c = debuginfod_begin();
+	const struct debuginfod_api *api = debuginfod_api();
+	if (!api) {
+		note_tried(d, "(libdebuginfod.so.1 could not be loaded)");
+		return false;
+	}
+	debuginfod_client *c = api->begin();
 	if (!c)
 		return false;
 	char *path = NULL;
-	int fd = debuginfod_find_debuginfo(c, d->build_id, (int)d->build_id_size,
-					   &path);
-	debuginfod_end(c);
+	int fd = api->find_debuginfo(c, d->build_id, (int)d->build_id_size, &path);
+	api->end(c);
 	bool ok = false;
 	if (fd >= 0) {
 		ok = try_file(ctx, d, path ? path : "(debuginfod)", "debuginfod", fd);

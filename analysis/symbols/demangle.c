@@ -77,3 +77,26 @@ char *sym_demangle_short(const char *name)
 	}
 	return full;
 }
+
+const char *sym_entry_name(struct hwt_sym_ctx *ctx, struct sym_entry *e)
+{
+	if (e->shown || ctx->opts->no_demangle || strncmp(e->name, "_Z", 2)) {
+		e->shown = true;
+		return e->name;
+	}
+	e->shown = true;
+	size_t len = strlen(e->name);
+	bool plt = len > 4 && !strcmp(e->name + len - 4, "@plt");
+	char raw[1024];
+	snprintf(raw, sizeof(raw), "%.*s", (int)(plt ? len - 4 : len), e->name);
+	char *dm = sym_demangle_short(raw);
+	if (!dm)
+		return e->name;
+	char shown[2048];
+	snprintf(shown, sizeof(shown), "%s%s", dm, plt ? "@plt" : "");
+	free(dm);
+	const char *in = str_pool_intern(ctx->pool, shown);
+	if (in)
+		e->name = in;
+	return e->name;
+}

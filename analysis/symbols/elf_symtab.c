@@ -37,12 +37,26 @@ bool elf_build_id(void *elf_, uint8_t *out, size_t *size)
 	return false;
 }
 
-static int add_symbols_of(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf,
+static int add_symbols_of(struct dso *d, Elf *elf,
 			  Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!data || !sh->sh_entsize)
+	Elf_Scn *str_scn = elf_getscn(elf, sh->sh_link);
+	Elf_Data *str = str_scn ? elf_getdata(str_scn, NULL) : NULL;
+	if (!data || !sh->sh_entsize || !str || !str->d_buf || !str->d_size)
 		return 0;
+	void *grown = realloc(d->strtabs, (d->nstrtabs + 1) * sizeof(*d->strtabs));
+	char *copy = malloc(str->d_size + 1);
+	if (!grown || !copy) {
+		free(copy);
+		if (grown)
+			d->strtabs = grown;
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
+	}
+	d->strtabs = grown;
+	d->strtabs[d->nstrtabs++] = copy;
+	memcpy(copy, str->d_buf, str->d_size);
+	copy[str->d_size] = 0; /* a damaged table still ends */
 	size_t n = sh->sh_size / sh->sh_entsize;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
@@ -52,13 +66,11 @@ static int add_symbols_of(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf,
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
 		    s.st_shndx == SHN_UNDEF || !s.st_value)
 			continue;
-		const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
-		if (!name || !*name)
+		if (s.st_name >= str->d_size || !copy[s.st_name])
 			continue;
-		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
-		const char *in = str_pool_intern(ctx->pool, dm ? dm : name);
-		free(dm);
-		if (!in || !sym_table_add(&d->syms, s.st_value, s.st_size, in))
+		/* Names are demangled when first shown (symbolizer.c): most
+		 * are never looked at. */
+		if (!sym_table_add(&d->syms, s.st_value, s.st_size, copy + s.st_name))
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
 	}
 	return 0;
@@ -117,10 +129,8 @@ static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
 		const char *name = elf_strptr(elf, dsh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		char *dm = ctx->opts->no_demangle ? NULL : sym_demangle_short(name);
 		char buf[1024];
-		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
-		free(dm);
+		snprintf(buf, sizeof(buf), "%s@plt", name);
 		const char *in = str_pool_intern(ctx->pool, buf);
 		if (!in || !sym_table_add(&d->syms, first + i * entsize, entsize, in))
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
@@ -149,11 +159,11 @@ int dso_add_elf_symbols(struct hwt_sym_ctx *ctx, struct dso *d, void *elf_,
 	int err = 0;
 	*had_symtab = false;
 	if (symtab) {
-		err = add_symbols_of(ctx, d, elf, symtab, &symtab_sh);
+		err = add_symbols_of(d, elf, symtab, &symtab_sh);
 		*had_symtab = d->syms.n > before;
 	}
 	if (err >= 0 && !*had_symtab && dynsym) {
-		err = add_symbols_of(ctx, d, elf, dynsym, &dynsym_sh);
+		err = add_symbols_of(d, elf, dynsym, &dynsym_sh);
 		if (d->syms.n > before && !d->symbols_from)
 			d->symbols_from = ".dynsym";
 	}

@@ -245,3 +245,15 @@ void hwt_symbolizer_on_image(void *arg, struct hwt_image *image)
 {
 	hwt_symbolizer_set_image(arg, image);
 }
+
+int hwt_symbolizer_name(void *arg, int32_t pid, uint64_t addr, char *buf,
+			size_t size)
+{
+	struct hwt_symbol s;
+	int rc = hwt_symbolizer_lookup(arg, pid, addr, &s);
+	if (rc <= 0)
+		return rc;
+	if (s.name)
+		return snprintf(buf, size, "%s+0x%" PRIx64, s.name, s.offset);
+	return snprintf(buf, size, "[unknown]");
+}

@@ -67,7 +67,7 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 		t->cap = cap;
 	}
 	struct sym_entry *e = &t->e[t->n++];
-	*e = (struct sym_entry){start, size, name, NULL};
+	*e = (struct sym_entry){start, size, name, NULL, false};
 	return e;
 }
 
@@ -109,7 +109,7 @@ void sym_table_finish(struct sym_table *t)
 			t->e[i].size = t->e[i + 1].start - t->e[i].start;
 }
 
-const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)
+struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -121,7 +121,7 @@ const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	const struct sym_entry *e = &t->e[lo - 1];
+	struct sym_entry *e = &t->e[lo - 1];
 	return addr - e->start < e->size ? e : NULL;
 }
 

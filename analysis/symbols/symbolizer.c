@@ -103,6 +103,9 @@ static void dso_free(struct dso *d)
 		return;
 	dso_free_debuginfo(d);
 	sym_table_free(&d->syms);
+	for (size_t i = 0; i < d->nstrtabs; i++)
+		free(d->strtabs[i]);
+	free(d->strtabs);
 	free(d->segs);
 	free(d->path);
 	free(d->found_at);
@@ -144,8 +147,11 @@ void hwt_symbolizer_set_image(struct hwt_symbolizer *s, struct hwt_image *image)
 	s->main_path = NULL;
 	s->main_found_at = NULL;
 	s->main_machine = 0;
-	if (s->out_cache) /* the same address may hold other code now */
-		memset(s->out_cache, 0, s->out_cache_size);
+	/* The same address may hold other code now; a fresh block is
+	 * zeroed by the kernel page by page as it is used. */
+	free(s->out_cache);
+	s->out_cache = NULL;
+	s->out_cache_size = 0;
 	/* The executable: the first file mapped that is not a shared
 	 * library, as perf's first MMAP of a process is its exec. */
 	for (size_t i = 0; image && i < hwt_image_count(image); i++) {
@@ -312,10 +318,10 @@ static int lookup_kernel(struct hwt_symbolizer *s, uint64_t addr,
 	if (!s->ksyms_loaded)
 		read_kallsyms(s);
 	if (s->vmlinux) {
-		const struct sym_entry *e = sym_table_find(&s->vmlinux->syms, addr);
+		struct sym_entry *e = sym_table_find(&s->vmlinux->syms, addr);
 		out->dso = "[kernel.kallsyms]";
 		if (e) {
-			out->name = e->name;
+			out->name = sym_entry_name(&s->ctx, e);
 			out->start = e->start;
 			out->size = e->size;
 			out->offset = addr - e->start;
@@ -323,13 +329,13 @@ static int lookup_kernel(struct hwt_symbolizer *s, uint64_t addr,
 		fill_lines(s, s->vmlinux, addr, out);
 		return 1;
 	}
-	const struct sym_entry *e = sym_table_find(&s->ksyms, addr);
+	struct sym_entry *e = sym_table_find(&s->ksyms, addr);
 	/* The last symbol has no end: perf's kallsyms end is the next one,
 	 * so the final entry only covers its own address. */
 	if (!e)
 		return 0;
 	out->dso = e->module ? e->module : "[kernel.kallsyms]";
-	out->name = e->name;
+	out->name = sym_entry_name(&s->ctx, e);
 	out->start = e->start;
 	out->size = e->size;
 	out->offset = addr - e->start;
@@ -371,18 +377,26 @@ static int lookup_jit(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 	if (pid == HWT_PID_ANY)
 		return 0;
 	const struct sym_table *t = perf_map_of(s, pid);
-	const struct sym_entry *e = t ? sym_table_find(t, addr) : NULL;
+	struct sym_entry *e = t ? sym_table_find(t, addr) : NULL;
 	if (!e)
 		return 0;
 	char name[4096];
 	snprintf(name, sizeof(name), "%s/perf-%" PRId32 ".map",
 		 s->opts.perf_map_dir ? s->opts.perf_map_dir : "/tmp", pid);
 	out->dso = str_pool_intern(&s->pool, name);
-	out->name = e->name;
+	out->name = sym_entry_name(&s->ctx, e);
 	out->start = e->start;
 	out->size = e->size;
 	out->offset = addr - e->start;
 	return 1;
+}
+
+/* --kcore's code: an ELF image of memory, without symbols of its own. */
+static bool is_kcore(const char *path)
+{
+	size_t len = strlen(path);
+	return len >= 5 && !strcmp(path + len - 5, "kcore") &&
+	       (len == 5 || path[len - 6] == '/');
 }
 
 int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
@@ -393,7 +407,8 @@ int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 		s->image ? hwt_image_find(s->image, pid, addr) : NULL;
 	if (!sec && s->image && pid != HWT_PID_ANY)
 		sec = hwt_image_find(s->image, HWT_PID_ANY, addr);
-	if ((sec && !strncmp(sec->path, "[kernel.kallsyms]", 17)) ||
+	if ((sec && (!strncmp(sec->path, "[kernel.kallsyms]", 17) ||
+		     is_kcore(sec->path))) ||
 	    (!sec && addr >> 63))
 		return lookup_kernel(s, addr, out);
 	if (!sec || !is_file_path(sec->path))
@@ -408,9 +423,9 @@ int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 	uint64_t vaddr;
 	if (!file_to_vaddr(d, out->dso_offset, &vaddr))
 		return 1;
-	const struct sym_entry *e = sym_table_find(&d->syms, vaddr);
+	struct sym_entry *e = sym_table_find(&d->syms, vaddr);
 	if (e) {
-		out->name = e->name;
+		out->name = sym_entry_name(&s->ctx, e);
 		out->start = addr - (vaddr - e->start);
 		out->size = e->size;
 		out->offset = vaddr - e->start;

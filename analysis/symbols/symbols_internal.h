@@ -14,6 +14,7 @@ struct sym_entry {
 	uint64_t start, size;
 	const char *name; /* interned */
 	const char *module; /* kallsyms: "[mod]" for module code, else NULL */
+	bool shown;         /* name already demangled for showing */
 };
 
 struct sym_table {
@@ -36,7 +37,7 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 /* Sorts, drops duplicates (keeping the best name per address), and gives
  * zero-size symbols the room up to the next one, as perf does. */
 void sym_table_finish(struct sym_table *t);
-const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr);
+struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr);
 void sym_table_free(struct sym_table *t);
 
 /* A loaded load segment of a binary, to turn file offsets into the ELF
@@ -55,6 +56,10 @@ struct dso {
 	struct seg *segs;
 	size_t nsegs;
 	struct sym_table syms;
+	/* Copies of the string tables the names point into: one block each,
+	 * cheaper than a string per symbol. */
+	char **strtabs;
+	size_t nstrtabs;
 	const char *symbols_from;
 	/* Debug info (libdw), NULL when none. */
 	void *dwarf;     /* Dwarf * */
@@ -102,6 +107,10 @@ int perf_map_read(struct str_pool *pool, const char *path,
 /* demangle.c: a C++ name demangled as perf shows it (no parameter
  * list), malloc'ed; NULL when not mangled. */
 char *sym_demangle_short(const char *name);
+
+/* The name of @e as shown: demangled (once, on first use) unless the
+ * options say not to; a `@plt` suffix is kept. */
+const char *sym_entry_name(struct hwt_sym_ctx *ctx, struct sym_entry *e);
 
 /* symbolizer.c: a zeroed block of @size bytes owned by @sym (allocated
  * on first call), for the output's cache of formatted symbols. */

@@ -628,7 +628,10 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	if (err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
 	if (err >= 0 && ps.p)
-		err = hwt_branch_profile_write(ps.p, st.image, opts.branch_profile);
+		err = hwt_branch_profile_write_named(ps.p, st.image,
+						     opts.branch_profile,
+						     opts.name_addr,
+						     opts.name_addr_arg);
 	hwt_branch_profile_free(ps.p);
 	if (err >= 0 && read_err)
 		err = hwt_error(read_err, "%s (the trace before it was decoded)",

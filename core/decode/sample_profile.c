@@ -145,6 +145,15 @@ static void put_addr(FILE *out, struct hwt_image *image, int32_t pid,
 int hwt_branch_profile_write(const struct hwt_branch_profile *p,
 			     struct hwt_image *image, FILE *out)
 {
+	return hwt_branch_profile_write_named(p, image, out, NULL, NULL);
+}
+
+int hwt_branch_profile_write_named(
+	const struct hwt_branch_profile *p, struct hwt_image *image, FILE *out,
+	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
+			 size_t size),
+	void *name_addr_arg)
+{
 	struct slot *v = malloc((p->n ? p->n : 1) * sizeof(*v));
 	if (!v)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the branch profile");
@@ -157,7 +166,15 @@ int hwt_branch_profile_write(const struct hwt_branch_profile *p,
 		put_addr(out, image, v[i].pid, v[i].from);
 		fputs("->", out);
 		put_addr(out, image, v[i].pid, v[i].to);
-		fprintf(out, " %" PRIu64 "\n", v[i].count);
+		fprintf(out, " %" PRIu64, v[i].count);
+		for (int end = 0; name_addr && end < 2; end++) {
+			char name[1024];
+			int len = name_addr(name_addr_arg, v[i].pid,
+					    end ? v[i].to : v[i].from, name,
+					    sizeof(name));
+			fprintf(out, " %s", len > 0 ? name : "?");
+		}
+		fputc('\n', out);
 	}
 	free(v);
 	if (ferror(out))

@@ -48,6 +48,13 @@ struct hwt_decode_opts {
 	 * and valid until the decode call returns. */
 	void (*on_image)(void *arg, struct hwt_image *image);
 	void *on_image_arg;
+	/* Non-NULL: the branch profile gains two columns, the names of FROM
+	 * and TO ("sym+0xoff", "?" when unknown), from this callback, which
+	 * writes a name into @buf and returns its length (0: unknown), e.g.
+	 * hwt_symbolizer_name (symbols.h). */
+	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
+			 size_t size);
+	void *name_addr_arg;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

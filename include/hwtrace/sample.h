@@ -123,6 +123,15 @@ HWT_API uint64_t hwt_branch_profile_count(const struct hwt_branch_profile *p,
 HWT_API int hwt_branch_profile_write(const struct hwt_branch_profile *p,
 				     struct hwt_image *image, FILE *out);
 
+/* The same with two more columns, the names of FROM and TO, from
+ * @name_addr (see hwt_decode_opts.name_addr; "?" where it knows none).
+ * @name_addr NULL: as hwt_branch_profile_write. */
+HWT_API int hwt_branch_profile_write_named(
+	const struct hwt_branch_profile *p, struct hwt_image *image, FILE *out,
+	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
+			 size_t size),
+	void *name_addr_arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,11 +32,10 @@ struct hwt_sym_opts {
 	bool no_demangle;        /* keep C++ names as in the symbol table */
 	const char *symfs;       /* look for binaries and debug files under DIR */
 	const char *buildid_dir; /* a ~/.debug-style cache (perf's layout) */
-	/* Debuginfod server URLs (space separated). NULL: $DEBUGINFOD_URLS,
-	 * when set. */
-	const char *debuginfod_urls;
-	int debuginfod_timeout;  /* seconds; 0: libdebuginfod's default */
-	const char *debug_root;  /* NULL: /usr/lib/debug (tests move it) */
+	/* Debuginfod servers come from $DEBUGINFOD_URLS (and its timeout
+	 * and cache from $DEBUGINFOD_TIMEOUT, $DEBUGINFOD_CACHE_PATH), as
+	 * every elfutils tool takes them. */
+	const char *debug_root;  /* NULL: /usr/lib/debug */
 	const char *kallsyms;    /* NULL: /proc/kallsyms */
 	const char *vmlinux;     /* the kernel image, for its symbols */
 	const char *perf_map_dir; /* NULL: /tmp (perf-PID.map files) */
@@ -109,6 +108,12 @@ HWT_API int hwt_symbolizer_lookup(struct hwt_symbolizer *sym, int32_t pid,
 HWT_API int hwt_symbolizer_dso_info(struct hwt_symbolizer *sym,
 				    const char *path,
 				    struct hwt_sym_dso_info *info);
+
+/* For hwt_decode_opts.name_addr with @arg the symbolizer: writes
+ * "sym+0xoff" (or "[unknown]" in a known binary) into @buf; returns the
+ * length, 0 when nothing is known about @addr, or a negative error. */
+HWT_API int hwt_symbolizer_name(void *arg, int32_t pid, uint64_t addr,
+				char *buf, size_t size);
 
 /* Whether the symbolizer reads source lines (opts.srcline). */
 HWT_API bool hwt_symbolizer_srcline(const struct hwt_symbolizer *sym);

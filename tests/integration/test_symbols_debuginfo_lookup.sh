@@ -1,5 +1,5 @@
-# Debug info for a stripped binary: found under a build-id directory
-# (perf's ~/.debug layout, --buildid-dir), served by a real debuginfod
+# Debug info for a stripped binary: found through .gnu_debuglink, under a
+# build-id directory (perf's ~/.debug layout, --buildid-dir), served by a real debuginfod
 # (started here on 127.0.0.1, scanning a directory that holds the debug
 # file), refused when its build id does not match, and, when nowhere,
 # the binary is named once as lacking it. Names and lines found through
@@ -46,6 +46,17 @@ cp "$TMP/sym_path.debug" "$TMP/buildid/.build-id/${id:0:2}/${id:2}/debug"
 expect_eq "--buildid-dir: same names and lines as unstripped" "$(cat "$TMP/bid")" "$(cat "$TMP/want")"
 expect_eq "--buildid-dir: no warning about the binary" "$(grep -c "$prog" "$TMP/bid.err")" 0
 
+# .gnu_debuglink: the debug file next to the binary, named by its link.
+objcopy --add-gnu-debuglink="$TMP/sym_path.debug" "$prog" "$TMP/linked"
+cp "$TMP/linked" "$prog"
+cp "$TMP/sym_path.debug" "$TMP/bin/"
+"$HWTRACE" decode --format jsonl --srcline "$TMP/s.data" 2>"$TMP/link.err" | ranges >"$TMP/link"
+expect_eq "debuglink: same names and lines as unstripped" "$(cat "$TMP/link")" "$(cat "$TMP/want")"
+expect_contains "debuglink: info says so" "$("$HWTRACE" info "$TMP/s.data" 2>&1)" \
+	"debug info: $TMP/bin/sym_path.debug (from the debuglink)"
+rm "$TMP/bin/sym_path.debug"
+cp "$TMP/stripped" "$prog"
+
 # A debug file of another build is refused, with a message.
 gcc -g -O0 -Wl,--build-id -o "$TMP/other" "$HWT_SOURCE_DIR/tests/programs/sym_path.c"
 objcopy --only-keep-debug "$TMP/other" "$TMP/buildid/.build-id/${id:0:2}/${id:2}/debug"
@@ -73,8 +84,25 @@ expect_eq "debuginfod: no warning about the binary" "$(grep -c "$prog" "$TMP/dfd
 DEBUGINFOD_CACHE_PATH="$TMP/cache2" "$HWTRACE" decode --format jsonl --srcline \
 	--debuginfod "http://127.0.0.1:$port" "$TMP/s.data" 2>/dev/null | ranges >"$TMP/dfd2"
 expect_eq "--debuginfod URL: same names and lines" "$(cat "$TMP/dfd2")" "$(cat "$TMP/want")"
-"$HWTRACE" info "$TMP/s.data" >"$TMP/info" 2>&1
+# hwtrace info: per binary, where the debug info came from, or what was
+# tried.
+DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$TMP/cache4" \
+	"$HWTRACE" info "$TMP/s.data" >"$TMP/info" 2>&1
+# Functions: the debug file's FUNC symbols (distinct addresses) and the
+# binary's PLT slots, as readelf lists them.
+nfuncs=$(( $(readelf -sW "$TMP/sym_path.debug" 2>/dev/null |
+	awk '$4 == "FUNC" && $2 !~ /^0+$/ && $7 != "UND" { print $2 }' | sort -u | wc -l) +
+	$(readelf -rW "$TMP/full" | grep -c JUMP_SLOT) ))
+expect_eq "info with debuginfod: the stripped binary" \
+	"$(grep -A2 "^  $prog\$" "$TMP/info" | tail -2 | sed 's/  */ /g')" \
+	"$(printf ' symbols: %d functions from debug file\n debug info: %s (from the debuginfod)' \
+		"$nfuncs" "$TMP/cache4/$id/debuginfo")"
 kill $dfd; wait $dfd 2>/dev/null
+"$HWTRACE" info "$TMP/s.data" >"$TMP/info" 2>"$TMP/info.err"
+expect_contains "info without: symbols missing" "$(grep -A2 "^  $prog\$" "$TMP/info")" \
+	"symbols:    missing ("
+expect_contains "info without: what was tried" "$(grep -A2 "^  $prog\$" "$TMP/info")" \
+	"debug info: missing (tried the binary, /usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug)"
 
 # A server that accepts and never answers: a timeout, named once, and
 # the decode goes on.

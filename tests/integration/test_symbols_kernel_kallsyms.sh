@@ -1,8 +1,9 @@
 # Kernel addresses of the real quipper Intel PT capture (trace starts and
 # stops at 0xffffffffb960d302 / 0xffffffffb960d300) named from a kallsyms
-# file written here: the function before each address and the offset
-# from it; module code named by its module; a kallsyms whose addresses
-# are all 0 (kernel.kptr_restrict) is explained once, with the fix.
+# file written here (and from a stand-in --vmlinux): the function before
+# each address and the offset from it; a kallsyms whose addresses are all
+# 0 (kernel.kptr_restrict) is explained once, with the fix. (Module code:
+# tests/unit/test_symbols_text_tables.c.)
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 [ -f "$Q" ] || { echo "FAIL: $Q is missing" >&2; exit 1; }
@@ -35,4 +36,26 @@ expect_eq "hidden: decode goes on" "$(grep -c '"type":"trace_on"' "$TMP/h.jsonl"
 "$HWTRACE" decode --format jsonl --kallsyms "$TMP/nope" "$Q" >"$TMP/n.jsonl" 2>"$TMP/n.err"
 expect_eq "missing kallsyms: exit status" "$?" 0
 expect_eq "missing kallsyms: one message" "$(grep -c "$TMP/nope" "$TMP/n.err")" 1
+# --vmlinux: an ELF standing in for the kernel (a 56 KiB function, so
+# that the trace's kernel addresses fall in it), placed where the
+# capture's kernel MMAP says _text ran: names as addr2line gives them at
+# the same offsets from the first executable segment.
+cat >"$TMP/fake_vmlinux.c" <<'C'
+void before_big(void) {}
+void big_fn(void) { __asm__ volatile(".fill 0xe000, 1, 0x90"); }
+void after_big(void) {}
+int main(void) { return 0; }
+C
+gcc -g -O0 -o "$TMP/vmlinux" "$TMP/fake_vmlinux.c" || fail "gcc fake vmlinux"
+text=$(readelf -lW "$TMP/vmlinux" | awk '$1 == "LOAD" && / R?W?E / { print $3; exit }')
+[ -n "$text" ] || fail "no executable segment in the stand-in vmlinux"
+"$HWTRACE" decode --format jsonl --vmlinux "$TMP/vmlinux" "$Q" >"$TMP/v.jsonl" 2>"$TMP/v.err"
+for at in 0xffffffffb960d302 0xffffffffb960d300; do
+	off=$(printf '0x%x' $((at - 0xffffffffb9600000 + text)))
+	want=$(addr2line -f -e "$TMP/vmlinux" "$off" | head -1)
+	start=$(nm "$TMP/vmlinux" | awk -v w="$want" '$3 == w { print "0x" $1 }')
+	got=$(grep -m1 "\"at\":\"$at\"" "$TMP/v.jsonl" | sed -n 's/.*"sym":"\([^"]*\)","symoff":\([0-9]*\).*/\1+\2/p')
+	expect_eq "--vmlinux: $at" "$got" "$want+$((off - start))"
+done
+expect_eq "--vmlinux: trace on/off in big_fn" "$(grep -c '"type":"trace_o\(n\|ff\)".*"sym":"big_fn"' "$TMP/v.jsonl")" 4
 finish
