@@ -168,23 +168,33 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 	return 0;
 }
 
-/* Thread and process names from the capture's COMM records: the last
- * name of each thread (after exec) is the one shown. */
+/* Thread and process names from the capture's COMM records (the last
+ * name of each thread, after exec, is the one shown), and the process of
+ * each thread from FORK records, for traces whose elements lack it. */
 static int name_threads(const char *file, struct hwt_timeline *tl)
 {
 	struct hwt_pd_reader *r;
 	int err = hwt_pd_reader_open(file, &r);
 	if (err)
 		return err;
-	uint32_t comm = PERF_RECORD_COMM;
+	uint32_t types[] = {PERF_RECORD_COMM, PERF_RECORD_FORK};
 	hwt_pd_reader_set_load_aux(r, false);
-	hwt_pd_reader_select_types(r, &comm, 1);
+	hwt_pd_reader_select_types(r, types, 2);
 	struct hwt_pd_record rec;
 	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
 		const uint8_t *p = rec.data;
-		if (rec.size < 8 + 8 + 1)
-			continue;
 		int32_t pid, tid;
+		if (rec.type == PERF_RECORD_FORK && rec.size >= 8 + 16) {
+			/* {pid, ppid, tid, ptid, time} */
+			memcpy(&pid, p + 8, 4);
+			memcpy(&tid, p + 16, 4);
+			err = hwt_timeline_name_thread(tl, pid, tid, NULL);
+			if (err)
+				break;
+			continue;
+		}
+		if (rec.type != PERF_RECORD_COMM || rec.size < 8 + 8 + 1)
+			continue;
 		memcpy(&pid, p + 8, 4);
 		memcpy(&tid, p + 12, 4);
 		char name[64];
