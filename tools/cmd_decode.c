@@ -475,6 +475,7 @@ int cmd_decode(int argc, char **argv)
 				counts.next.emit = drop_emit;
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
+			a.symbols.capture = a.file;
 			err = decode_symbols_start(&a.symbols, &a.opts, output);
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counts)

@@ -183,6 +183,7 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return rc;
 	struct hwt_report *report = NULL;
+	a.symbols.capture = a.file;
 	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)

@@ -229,6 +229,7 @@ int cmd_timeline(int argc, char **argv)
 	if (rc)
 		return rc;
 	struct hwt_timeline *tl = NULL;
+	a.symbols.capture = a.file;
 	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	a.tl.namer = &namer;

@@ -34,6 +34,7 @@ enum {
 
 struct decode_symbols {
 	const char *cmd;          /* for warnings: "decode", "report", ... */
+	const char *capture;      /* the perf.data file, or NULL */
 	struct hwt_sym_opts opts;
 	bool off;
 	struct hwt_symbolizer *sym;

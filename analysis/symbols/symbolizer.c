@@ -295,6 +295,8 @@ static void read_kallsyms(struct hwt_symbolizer *s)
 		}
 		return;
 	}
+	if (!s->opts.kallsyms && s->opts.no_host_kallsyms)
+		return;
 	const char *path = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
 	size_t bad = 0;
 	bool hidden = false;

@@ -43,6 +43,10 @@ struct hwt_sym_opts {
 	 * (saying what was tried), and for damaged input; NULL: silent. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* Kernel addresses get no symbols from /proc/kallsyms (the capture
+	 * comes from another machine or kernel); --kallsyms and --vmlinux
+	 * still apply. */
+	bool no_host_kallsyms;
 };
 
 /* One frame of an inline chain. */

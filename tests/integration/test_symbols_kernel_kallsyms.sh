@@ -58,4 +58,10 @@ for at in 0xffffffffb960d302 0xffffffffb960d300; do
 	expect_eq "--vmlinux: $at" "$got" "$want+$((off - start))"
 done
 expect_eq "--vmlinux: trace on/off in big_fn" "$(grep -c '"type":"trace_o\(n\|ff\)".*"sym":"big_fn"' "$TMP/v.jsonl")" 4
+# A capture of another machine is never named from this machine's
+# /proc/kallsyms: said once, kernel addresses left unnamed.
+"$HWTRACE" decode --format jsonl "$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14" \
+	>"$TMP/host.jsonl" 2>"$TMP/host.err"
+expect_eq "foreign capture: no kernel names" "$(grep -c '"sym"' "$TMP/host.jsonl")" "0"
+expect_eq "foreign capture: said once" "$(grep -c 'recorded on localhost (kernel 4.14.18)' "$TMP/host.err")" "1"
 finish
