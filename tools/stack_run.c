@@ -16,17 +16,17 @@ static int tee_emit(void *arg, const struct hwt_elem *e)
 	return err ? err : t->second.emit(t->second.arg, e);
 }
 
-static bool is_function_start(void *arg, int32_t pid, uint64_t addr)
+static bool function_start(void *arg, int32_t pid, uint64_t addr,
+			   uint64_t *start)
 {
 	const struct hwt_func_namer *namer = arg;
-	uint64_t start;
-	return namer->name(namer->arg, pid, addr, &start) && start == addr;
+	return namer->name(namer->arg, pid, addr, start) != NULL;
 }
 
 int cli_stack_run(struct cli_stack_run *run)
 {
 	if (run->namer && run->namer->name) {
-		run->ops.is_function_start = is_function_start;
+		run->ops.function_start = function_start;
 		run->ops.sym_arg = (void *)run->namer;
 	}
 	struct hwt_stack *stack = hwt_stack_new(&run->ops);

@@ -301,6 +301,41 @@ static int enter_trap(struct hwt_stack *s, struct thread *t,
 	return push(s, t, &f);
 }
 
+/* The first address of the function frame @r runs in (inferred frames
+ * hold the first address seen in them, not their function's start). */
+static uint64_t frame_function(struct hwt_stack *s, const struct thread *t,
+			       const struct frame_rec *r)
+{
+	uint64_t start;
+	if (r->f.start != HWT_FRAME_INFERRED)
+		return r->f.func;
+	return s->ops.function_start(s->ops.sym_arg, t->pid, r->f.func, &start)
+		       ? start
+		       : r->f.func;
+}
+
+/* An indirect jump into function @start, mid-body: when that function is
+ * a frame further down this level (longjmp, an exception's landing pad),
+ * the frames above it end without returning, now. A jump inside the top
+ * frame's own function (a switch) changes nothing. */
+static int unwind_into(struct hwt_stack *s, struct thread *t, uint64_t start)
+{
+	size_t lo = level_base(t);
+	if (frame_function(s, t, &t->v[t->n - 1]) == start)
+		return 0;
+	for (size_t i = t->n - 1; i-- > lo;) {
+		if (frame_function(s, t, &t->v[i]) != start)
+			continue;
+		int err = 0;
+		while (t->n - 1 > i && !err) {
+			s->stats.no_return++;
+			err = pop(s, t, HWT_FRAME_NO_RETURN);
+		}
+		return err;
+	}
+	return 0;
+}
+
 static int on_branch(struct hwt_stack *s, struct thread *t,
 		     const struct hwt_elem *e)
 {
@@ -328,9 +363,14 @@ static int on_branch(struct hwt_stack *s, struct thread *t,
 		return on_return(s, t, to);
 	case HWT_BRANCH_JUMP:
 	case HWT_BRANCH_INDIRECT: {
-		if (!s->ops.is_function_start ||
-		    !s->ops.is_function_start(s->ops.sym_arg, t->pid, to))
+		uint64_t start;
+		if (!s->ops.function_start ||
+		    !s->ops.function_start(s->ops.sym_arg, t->pid, to, &start))
 			return 0;
+		if (start != to)
+			return e->u.branch.kind == HWT_BRANCH_INDIRECT
+				       ? unwind_into(s, t, start)
+				       : 0;
 		s->stats.tail_calls++;
 		struct hwt_frame f = {
 			.func = to,

@@ -51,13 +51,39 @@ struct hwt_insn_decoder {
 	bool fallback; /* the last decode used vex_length */
 };
 
+/* Where the instruction ends after its ModRM byte at @p[@i] (with its SIB
+ * and displacement, 64-bit addressing); 0 when cut short. */
+static size_t modrm_length(const uint8_t *p, size_t n, size_t i)
+{
+	size_t disp = 0;
+	if (i + 1 > n)
+		return 0;
+	uint8_t modrm = p[i++];
+	unsigned mod = modrm >> 6, rm = modrm & 7;
+	if (mod != 3 && rm == 4) {
+		if (i + 1 > n)
+			return 0;
+		if (mod == 0 && (p[i] & 7) == 5)
+			disp = 4;
+		i++;
+	}
+	if (mod == 0 && rm == 5)
+		disp = 4;
+	else if (mod == 1)
+		disp = 1;
+	else if (mod == 2)
+		disp = 4;
+	i += disp;
+	return i <= n ? i : 0;
+}
+
 /* The length of a VEX- or EVEX-encoded instruction (64-bit mode), for the
  * AVX-512 and mask-register instructions Capstone 4 does not know (glibc's
  * string functions use them). None of them branches. Returns 0 when @p is
  * not such an instruction or is cut short. */
 static size_t vex_length(const uint8_t *p, size_t n)
 {
-	size_t i = 0, disp = 0, imm = 0;
+	size_t i = 0, imm = 0;
 	unsigned map;
 
 	while (i < n && i < 4 && (p[i] == 0x26 || p[i] == 0x2e || p[i] == 0x36 ||
@@ -83,28 +109,34 @@ static size_t vex_length(const uint8_t *p, size_t n)
 	uint8_t op = p[i++];
 	if (map == 1 && op == 0x77)
 		return i; /* vzeroupper, vzeroall: no ModRM */
-	if (i + 1 > n)
+	size_t m = modrm_length(p, n, i);
+	if (!m)
 		return 0;
-	uint8_t modrm = p[i++];
-	unsigned mod = modrm >> 6, rm = modrm & 7;
-	if (mod != 3 && rm == 4) {
-		if (i + 1 > n)
-			return 0;
-		if (mod == 0 && (p[i] & 7) == 5)
-			disp = 4;
-		i++;
-	}
-	if (mod == 0 && rm == 5)
-		disp = 4;
-	else if (mod == 1)
-		disp = 1;
-	else if (mod == 2)
-		disp = 4;
+	i = m;
 	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
 				      (op >= 0xc4 && op <= 0xc6))))
 		imm = 1;
-	i += disp + imm;
+	i += imm;
 	return i <= n && i <= 15 ? i : 0;
+}
+
+/* The length of an instruction in the 0F 18..1F hint-NOP space, where CET
+ * puts rdssp, incssp, endbr and the like: executed as NOPs where CET is
+ * off and never a branch, but not all known to Capstone 4 (libgcc's
+ * unwinder runs rdsspq). Returns 0 when @p is not one or is cut short. */
+static size_t hint_nop_length(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n && i < 4 && (p[i] == 0x66 || p[i] == 0xf2 || p[i] == 0xf3 ||
+				  p[i] == 0x2e || p[i] == 0x3e || p[i] == 0x26 ||
+				  p[i] == 0x64 || p[i] == 0x65 || p[i] == 0x36))
+		i++;
+	if (i < n && (p[i] & 0xf0) == 0x40)
+		i++;  /* REX */
+	if (i + 2 > n || p[i] != 0x0f || p[i + 1] < 0x18 || p[i + 1] > 0x1f)
+		return 0;
+	size_t len = modrm_length(p, n, i + 2);
+	return len <= 15 ? len : 0;
 }
 
 int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
@@ -267,8 +299,10 @@ int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
 	insn->addr = addr;
 	dec->fallback = false;
 	if (!cs_disasm_iter(dec->handle, &p, &left, &at, dec->insn)) {
-		size_t len = dec->arch == CS_ARCH_X86 && dec->mode == CS_MODE_64 ?
-			     vex_length(code, size) : 0;
+		bool x64 = dec->arch == CS_ARCH_X86 && dec->mode == CS_MODE_64;
+		size_t len = x64 ? vex_length(code, size) : 0;
+		if (x64 && !len)
+			len = hint_nop_length(code, size);
 		if (len) {
 			dec->fallback = true;
 			insn->size = (uint8_t)len;
@@ -297,7 +331,7 @@ int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
 	if (err)
 		return err;
 	if (bufsize && dec->fallback)
-		snprintf(buf, bufsize, "(%u-byte VEX/EVEX instruction)",
+		snprintf(buf, bufsize, "(%u-byte VEX/EVEX or hint-NOP instruction)",
 			 (unsigned)insn->size);
 	else if (bufsize)
 		snprintf(buf, bufsize, "%s%s%s", dec->insn->mnemonic,

@@ -28,7 +28,7 @@ HWT_API int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 HWT_API void hwt_calls_writer_free(struct hwt_calls_writer *writer);
 
 /* Stack ops whose on_enter and on_exit write lines; valid while @writer
- * is (set is_function_start for tail calls).
+ * is (set function_start for tail calls and unwinding).
  * Their errors: HWT_ERR_IO when a write fails. */
 HWT_API struct hwt_stack_ops hwt_calls_writer_ops(struct hwt_calls_writer *writer);
 

@@ -45,7 +45,7 @@ HWT_API int hwt_report_new(const struct hwt_func_namer *namer,
 HWT_API void hwt_report_free(struct hwt_report *report);
 
 /* Stack ops that feed the report; valid while @report is (set
- * is_function_start for tail calls). Errors: HWT_ERR_NOMEM. */
+ * function_start for tail calls and unwinding). Errors: HWT_ERR_NOMEM. */
 HWT_API struct hwt_stack_ops hwt_report_ops(struct hwt_report *report);
 
 /* The functions, in order of first appearance; valid until the next

@@ -5,7 +5,8 @@
  * with nothing to pop means the trace began inside a function (its caller
  * becomes an inferred frame that starts at the thread's first element); a
  * jump to the start of a function is a tail call (the top frame is
- * replaced); syscalls, interrupts and exceptions nest a new level which
+ * replaced), and an indirect jump into a function further down the stack
+ * unwinds to it (longjmp, exception landing pads); syscalls, interrupts and exceptions nest a new level which
  * their return (sysret, eret, rt_sigreturn) unwinds. A gap, a decode error
  * or trace going off (unless it comes back on where it went off) ends every
  * open frame with that marker: nothing is guessed across lost trace.
@@ -79,10 +80,14 @@ struct hwt_stack_ops {
 	int (*on_enter)(void *arg, const struct hwt_frame *frame);
 	int (*on_exit)(void *arg, const struct hwt_frame *frame);
 	void *arg;
-	/* Optional: whether @addr is the first instruction of a function of
-	 * process @pid (-1 when unknown), from symbols. Without it no tail
-	 * call is recognised. */
-	bool (*is_function_start)(void *sym_arg, int32_t pid, uint64_t addr);
+	/* Optional, from symbols: the first address of the function holding
+	 * @addr in process @pid (-1 when unknown) in *start; false when not
+	 * known. With it, a jump to a function's first instruction is a tail
+	 * call, and an indirect jump into a function further down the stack
+	 * (longjmp, an exception's landing pad) unwinds to that frame at
+	 * once; without it neither is recognised. */
+	bool (*function_start)(void *sym_arg, int32_t pid, uint64_t addr,
+			       uint64_t *start);
 	void *sym_arg;
 };
 

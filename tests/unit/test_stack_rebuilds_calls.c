@@ -33,22 +33,26 @@ static int on_exit_log(void *arg, const struct hwt_frame *f)
 	return 0;
 }
 
-static bool starts_at_0x500(void *arg, int32_t pid, uint64_t addr)
+/* Symbols for the tests that have them: functions are 0x100 bytes long
+ * and start at a multiple of 0x100 (0x500's is the tail-call target). */
+static bool function_start(void *arg, int32_t pid, uint64_t addr,
+			   uint64_t *start)
 {
 	(void)arg;
 	(void)pid;
-	return addr == 0x500;
+	*start = addr & ~0xffull;
+	return true;
 }
 
 static struct hwt_stack *stack;
 static struct hwt_elem_sink sink;
 static uint64_t now;
 
-static void begin(bool tail_calls)
+static void begin(bool symbols)
 {
 	struct hwt_stack_ops ops = {.on_exit = on_exit_log};
-	if (tail_calls)
-		ops.is_function_start = starts_at_0x500;
+	if (symbols)
+		ops.function_start = function_start;
 	stack = hwt_stack_new(&ops);
 	sink = hwt_stack_sink(stack);
 	log_len = 0;
@@ -175,6 +179,35 @@ static void test_longjmp(void)
 	struct hwt_stack_stats st;
 	hwt_stack_get_stats(stack, &st);
 	CHECK_U64(st.no_return, 2);
+	hwt_stack_free(stack);
+}
+
+/* The same longjmp with symbols: the indirect jump lands in the middle of
+ * a's function, a frame further down, so b and c end at the jump. */
+static void test_longjmp_with_symbols(void)
+{
+	begin(true);
+	call(0x100, 0x104, 0x200);
+	call(0x200, 0x204, 0x300);
+	call(0x300, 0x304, 0x400);
+	range(0x400, 0x404);
+	branch(0x400, 0x240, HWT_BRANCH_INDIRECT);
+	ret(0x240, 0x244, 0x104);
+	end_and_check("400 d3 called..no_return t105-107 i1/1 b1/1 up300\n"
+		      "300 d2 called..no_return t103-107 i1/2 b1/2 up200\n"
+		      "200 d1 called..returned t101-109 i2/4 b2/4 up100\n"
+		      "100 d0 inferred..end t100-109 i1/5 b1/5 up0\n",
+		      "longjmp with symbols");
+	hwt_stack_free(stack);
+	/* A jump inside the top frame's own function (a switch) is nothing. */
+	begin(true);
+	call(0x100, 0x104, 0x200);
+	range(0x200, 0x204);
+	branch(0x200, 0x280, HWT_BRANCH_INDIRECT);
+	ret(0x280, 0x284, 0x104);
+	end_and_check("200 d1 called..returned t101-105 i2/2 b2/2 up100\n"
+		      "100 d0 inferred..end t100-105 i1/3 b1/3 up0\n",
+		      "switch jump");
 	hwt_stack_free(stack);
 }
 
@@ -310,6 +343,7 @@ int main(void)
 	test_nesting();
 	test_mid_stack_start();
 	test_longjmp();
+	test_longjmp_with_symbols();
 	test_tail_call();
 	test_traps();
 	test_off_on_and_gaps();
