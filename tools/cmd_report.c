@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_opts.h"
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
@@ -23,33 +24,19 @@ static void usage(FILE *out)
 		"  --top N                 the N functions with most self instructions\n"
 		"                          (default 25; 0 for all)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
-		"  --per-cpu               take each CPU's stream whole, in file order\n"
-		"  --tid N, --cpu N        only that thread's or CPU's trace\n"
-		"  --time START,END        only trace in this perf time range\n"
-		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
-		"                          where the traced code is (as decode)\n"
+		CAPTURE_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed, 2 usage.\n");
 }
 
-enum {
-	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP, OPT_PER_CPU, OPT_TID, OPT_CPU,
-	OPT_TIME, OPT_SYMFS, OPT_BUILDID_DIR, OPT_VMLINUX, OPT_KCORE,
-};
+enum { OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP };
 
 static const struct option long_opts[] = {
 	{"collapsed", no_argument, NULL, OPT_COLLAPSED},
 	{"weight", required_argument, NULL, OPT_WEIGHT},
 	{"top", required_argument, NULL, OPT_TOP},
-	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"cpu", required_argument, NULL, OPT_CPU},
-	{"time", required_argument, NULL, OPT_TIME},
-	{"symfs", required_argument, NULL, OPT_SYMFS},
-	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-	{"kcore", required_argument, NULL, OPT_KCORE},
+	CAPTURE_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -57,32 +44,18 @@ static const struct option long_opts[] = {
 };
 
 struct report_args {
-	struct hwt_decode_opts opts;
-	bool collapsed, per_cpu;
+	struct capture_opts cap;
+	bool collapsed;
 	enum hwt_report_weight weight;
-	unsigned long top;
+	unsigned long long top;
 	const char *output, *file;
 	struct decode_symbols symbols;
 };
 
-/* A whole number in [@min, @max]; -1 when not. */
-static int parse_num(const char *s, long min, long max, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	int c;
-	long v;
-	a->opts.size = sizeof(a->opts);
-	a->opts.lookup.size = sizeof(a->opts.lookup);
+	int c, rc;
+	capture_opts_init(&a->cap);
 	a->top = 25;
 	optind = 1;
 	opterr = 0;
@@ -103,52 +76,18 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						       "insns, time or calls", optarg);
 			break;
 		case OPT_TOP:
-			if (parse_num(optarg, 0, 1000000000, &v))
-				return cli_usage_error("report", "--top %s: a count "
-						       "from 0 (all) to 1000000000",
-						       optarg);
-			a->top = (unsigned long)v;
-			break;
-		case OPT_PER_CPU:
-			a->per_cpu = true;
-			break;
-		case OPT_TID:
-			if (parse_num(optarg, 0, INT32_MAX, &v))
-				return cli_usage_error("report", "--tid %s: a thread "
-						       "id from 0 to %d", optarg,
-						       INT32_MAX);
-			a->opts.filter_tid = true;
-			a->opts.tid = (int32_t)v;
-			break;
-		case OPT_CPU:
-			if (parse_num(optarg, 0, 65535, &v))
-				return cli_usage_error("report", "--cpu %s: a CPU "
-						       "number from 0 to 65535", optarg);
-			a->opts.filter_cpu = true;
-			a->opts.cpu = (int32_t)v;
-			break;
-		case OPT_TIME:
-			if (cli_parse_time_range(optarg, &a->opts))
-				return cli_usage_error("report", "--time %s: expected "
-						       "START,END", optarg);
-			break;
-		case OPT_SYMFS:
-			a->opts.lookup.symfs = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			a->opts.lookup.buildid_dir = optarg;
-			break;
-		case OPT_VMLINUX:
-			a->opts.lookup.vmlinux = optarg;
-			break;
-		case OPT_KCORE:
-			a->opts.kcore = optarg;
+			if ((rc = capture_opts_number("report", "--top", optarg, 0,
+						      1000000000, &a->top)))
+				return rc;
 			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		default:
-			if (decode_symbols_option(&a->symbols, c, optarg))
+			rc = capture_opts_option(&a->cap, "report", c, optarg);
+			if (rc > 1)
+				return rc;
+			if (rc == 1 || decode_symbols_option(&a->symbols, c, optarg))
 				break;
 			if (c == ':')
 				return cli_usage_error("report", "%s needs a value",
@@ -178,20 +117,20 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	const char *inputs[] = {a.file, a.cap.decode.lookup.vmlinux};
 	rc = cli_output_open("report", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
 	struct hwt_report *report = NULL;
 	a.symbols.capture = a.file;
-	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
+	int err = decode_symbols_start(&a.symbols, &a.cap.decode, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)
 		err = hwt_report_new(&namer, &report);
 	struct cli_stack_run run = {
 		.file = a.file,
-		.opts = &a.opts,
-		.per_cpu = a.per_cpu,
+		.opts = &a.cap.decode,
+		.per_cpu = a.cap.per_cpu,
 		.namer = &namer,
 	};
 	if (!err) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_opts.h"
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
@@ -25,34 +26,19 @@ static void usage(FILE *out)
 		"  --format perfetto|chrome  Perfetto protobuf (default) or Chrome JSON\n"
 		"  --min-duration NS       leave out calls shorter than NS nanoseconds\n"
 		"  --max-depth N           leave out calls deeper than N (1: outermost)\n"
-		"  --per-cpu               take each CPU's stream whole, in file order\n"
-		"  --tid N, --cpu N        only that thread's or CPU's trace\n"
-		"  --time START,END        only trace in this perf time range\n"
-		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
-		"                          where the traced code is (as decode)\n"
+		CAPTURE_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 written, 1 failed, 2 usage.\n");
 }
 
-enum {
-	OPT_FORMAT = 256, OPT_MIN_DURATION, OPT_MAX_DEPTH, OPT_PER_CPU,
-	OPT_TID, OPT_CPU, OPT_TIME, OPT_SYMFS, OPT_BUILDID_DIR, OPT_VMLINUX,
-	OPT_KCORE,
-};
+enum { OPT_FORMAT = 256, OPT_MIN_DURATION, OPT_MAX_DEPTH };
 
 static const struct option long_opts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"min-duration", required_argument, NULL, OPT_MIN_DURATION},
 	{"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
-	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"cpu", required_argument, NULL, OPT_CPU},
-	{"time", required_argument, NULL, OPT_TIME},
-	{"symfs", required_argument, NULL, OPT_SYMFS},
-	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-	{"kcore", required_argument, NULL, OPT_KCORE},
+	CAPTURE_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -60,31 +46,17 @@ static const struct option long_opts[] = {
 };
 
 struct timeline_args {
-	struct hwt_decode_opts opts;
+	struct capture_opts cap;
 	struct hwt_timeline_opts tl;
-	bool per_cpu;
 	const char *output, *file;
 	struct decode_symbols symbols;
 };
 
-static int parse_num(const char *s, unsigned long long max,
-		     unsigned long long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || *end || errno || *s == '-' || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct timeline_args *a)
 {
-	int c;
+	int c, rc;
 	unsigned long long v;
-	a->opts.size = sizeof(a->opts);
-	a->opts.lookup.size = sizeof(a->opts.lookup);
+	capture_opts_init(&a->cap);
 	a->tl.size = sizeof(a->tl);
 	optind = 1;
 	opterr = 0;
@@ -100,56 +72,25 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 						       "use perfetto or chrome", optarg);
 			break;
 		case OPT_MIN_DURATION:
-			if (parse_num(optarg, UINT64_MAX, &v))
-				return cli_usage_error("timeline", "--min-duration "
-						       "%s: nanoseconds, from 0", optarg);
+			if ((rc = capture_opts_number("timeline", "--min-duration",
+						      optarg, 0, UINT64_MAX, &v)))
+				return rc;
 			a->tl.min_duration = v;
 			break;
 		case OPT_MAX_DEPTH:
-			if (parse_num(optarg, 1000000, &v) || !v)
-				return cli_usage_error("timeline", "--max-depth %s: "
-						       "a depth from 1 to 1000000", optarg);
+			if ((rc = capture_opts_number("timeline", "--max-depth",
+						      optarg, 1, 1000000, &v)))
+				return rc;
 			a->tl.max_depth = (int)v;
-			break;
-		case OPT_PER_CPU:
-			a->per_cpu = true;
-			break;
-		case OPT_TID:
-			if (parse_num(optarg, INT32_MAX, &v))
-				return cli_usage_error("timeline", "--tid %s: a thread "
-						       "id from 0 to %d", optarg, INT32_MAX);
-			a->opts.filter_tid = true;
-			a->opts.tid = (int32_t)v;
-			break;
-		case OPT_CPU:
-			if (parse_num(optarg, 65535, &v))
-				return cli_usage_error("timeline", "--cpu %s: a CPU "
-						       "number from 0 to 65535", optarg);
-			a->opts.filter_cpu = true;
-			a->opts.cpu = (int32_t)v;
-			break;
-		case OPT_TIME:
-			if (cli_parse_time_range(optarg, &a->opts))
-				return cli_usage_error("timeline", "--time %s: "
-						       "expected START,END", optarg);
-			break;
-		case OPT_SYMFS:
-			a->opts.lookup.symfs = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			a->opts.lookup.buildid_dir = optarg;
-			break;
-		case OPT_VMLINUX:
-			a->opts.lookup.vmlinux = optarg;
-			break;
-		case OPT_KCORE:
-			a->opts.kcore = optarg;
 			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		default:
-			if (decode_symbols_option(&a->symbols, c, optarg))
+			rc = capture_opts_option(&a->cap, "timeline", c, optarg);
+			if (rc > 1)
+				return rc;
+			if (rc == 1 || decode_symbols_option(&a->symbols, c, optarg))
 				break;
 			if (c == ':')
 				return cli_usage_error("timeline", "%s needs a value",
@@ -224,13 +165,13 @@ int cmd_timeline(int argc, char **argv)
 		return rc;
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	const char *inputs[] = {a.file, a.cap.decode.lookup.vmlinux};
 	rc = cli_output_open("timeline", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
 	struct hwt_timeline *tl = NULL;
 	a.symbols.capture = a.file;
-	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
+	int err = decode_symbols_start(&a.symbols, &a.cap.decode, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	a.tl.namer = &namer;
 	if (!err)
@@ -240,8 +181,8 @@ int cmd_timeline(int argc, char **argv)
 	struct hwt_elem_sink marks;
 	struct cli_stack_run run = {
 		.file = a.file,
-		.opts = &a.opts,
-		.per_cpu = a.per_cpu,
+		.opts = &a.cap.decode,
+		.per_cpu = a.cap.per_cpu,
 		.namer = &namer,
 	};
 	if (!err) {
