@@ -112,17 +112,6 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_i32(const char *s, int32_t *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 0);
-	if (end == s || *end || errno || v < -1 || v > INT32_MAX)
-		return -1;
-	*out = (int32_t)v;
-	return 0;
-}
-
 /* A perf time: ns, or seconds with a fraction ("641256.038"). */
 static int parse_time(const char *s, size_t len, uint64_t *out)
 {
@@ -253,21 +242,33 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->profile = true;
 			break;
 		case OPT_TID:
-			if (parse_i32(optarg, &a->opts.tid))
-				return cli_usage_error("decode", "--tid %s: not a thread id",
-						       optarg);
+		{
+			uint64_t tid;
+			int r = cli_number_u64(&(struct cli_number){"decode",
+					"--tid", 0, CLI_MAX_PID, "a thread id, 0 "
+					"to 4194304"}, optarg, &tid);
+			if (r)
+				return r;
+			a->opts.tid = (int32_t)tid;
 			a->opts.filter_tid = true;
+		}
 			break;
 		case OPT_CPU:
 			if (strchr(optarg, '/')) {
 				a->opts.cpu_model = optarg;
 				break;
 			}
-			if (parse_i32(optarg, &a->opts.cpu) || a->opts.cpu < 0)
-				return cli_usage_error("decode",
-						       "--cpu %s: not a CPU number or "
-						       "FAMILY/MODEL/STEPPING", optarg);
+		{
+			uint64_t cpu;
+			int r = cli_number_u64(&(struct cli_number){"decode",
+					"--cpu", 0, 4095, "a CPU number, 0 to "
+					"4095, or FAMILY/MODEL[/STEPPING]"},
+					optarg, &cpu);
+			if (r)
+				return r;
+			a->opts.cpu = (int32_t)cpu;
 			a->opts.filter_cpu = true;
+		}
 			break;
 		case OPT_CPU_MODEL:
 			a->opts.cpu_model = optarg;

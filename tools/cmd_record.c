@@ -137,7 +137,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	const char *snap_arg = NULL;
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
 	o->output = "perf.data";
@@ -172,32 +172,46 @@ static int parse(int argc, char **argv, struct opts *o)
 			snap_arg = optarg;
 			break;
 		case 'm':
-			if (cli_parse_pages(optarg, &o->data_pages, &o->aux_pages))
-				return cli_usage_error("record", "-m %s: expected "
-						       "DATA_PAGES,AUX_PAGES", optarg);
+			if ((r = cli_parse_pages("record", "-m", optarg,
+						 &o->data_pages, &o->aux_pages)))
+				return r;
 			break;
 		case 'a': o->all_cpus = true; break;
 		case 'C': o->cpus = optarg; break;
-		case 'p': o->pid = (pid_t)atoi(optarg); break;
+		case 'p': {
+			uint64_t pid;
+			if ((r = cli_number_u64(&(struct cli_number){"record", "-p",
+					1, CLI_MAX_PID, "a process id, 1 to 4194304"},
+					optarg, &pid)))
+				return r;
+			o->pid = (pid_t)pid;
+			break;
+		}
 		case O_PT: o->per_thread = true; break;
 		case 'o': o->output = optarg; break;
 		case O_CONTROL: o->control = optarg; break;
 		case O_INTERVAL:
-			o->interval_ms = atol(optarg);
-			if (o->interval_ms <= 0)
-				return cli_usage_error("record", "--snapshot-interval "
-						       "%s: expected milliseconds > 0", optarg);
+		{
+			uint64_t ms;
+			if ((r = cli_number_u64(&(struct cli_number){"record",
+					"--snapshot-interval", 1, 86400000,
+					"milliseconds, 1 to 86400000 (a day)"},
+					optarg, &ms)))
+				return r;
+			o->interval_ms = (long)ms;
 			break;
+		}
 		case O_EMU: o->emulate = optarg; break;
 		case O_SYSFS: o->sysfs = optarg; break;
 		case O_ETRACE: o->emulate_trace = optarg; break;
 		case O_ETSC: o->emulate_tsc = true; break;
 		case O_LOSSLESS: o->emulate_lossless = true; break;
 		case O_RATE:
-			o->emulate_rate = atof(optarg);
-			if (o->emulate_rate <= 0)
-				return cli_usage_error("record", "--emulate-rate %s: "
-						       "expected MB/s > 0", optarg);
+			if ((r = cli_number_double(&(struct cli_number){"record",
+					"--emulate-rate", 0, 0, "MB/s, more than 0 "
+					"and at most 1000000"}, optarg, 0, 1e6,
+					&o->emulate_rate)))
+				return r;
 			break;
 		case 'h':
 			usage(stdout);
@@ -214,8 +228,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->snapshot_on_exit = true;
 			snap_arg = snap_arg[1] == ',' ? snap_arg + 2 : snap_arg + 1;
 		}
-		if (*snap_arg)
-			o->snapshot_size = strtoull(snap_arg, NULL, 0);
+		if (*snap_arg &&
+		    (r = cli_number_size(&(struct cli_number){"record", "-S",
+				1, (uint64_t)CLI_MAX_RING_PAGES * 4096,
+				"a size from 1 to 4G, the largest AUX area "
+				"(e.g. -S64K, -Se,4M)"}, snap_arg,
+				&o->snapshot_size)))
+			return r;
 	}
 	o->argv = argv + optind;
 	if ((o->emulate_trace || o->emulate_tsc) && !o->sysfs)
@@ -237,20 +256,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (!o->emulate && !o->event && !o->profile)
 		return cli_usage_error("record", "which trace? give -e BACKEND "
 				       "(see `hwtrace list`) or -c PROFILE");
-	return 0;
-}
-
-int cli_parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
-{
-	char *end;
-	unsigned long d = strtoul(arg, &end, 0), a = 0;
-
-	if (*end == ',')
-		a = strtoul(end + 1, &end, 0);
-	if (*end)
-		return -1;
-	*data = (uint32_t)d;
-	*aux = (uint32_t)a;
 	return 0;
 }
 
@@ -779,7 +784,7 @@ int cmd_record(int argc, char **argv)
 	status = EXIT_OK;
 	goto out;
 fail:
-	status = cli_report(ret);
+	status = cli_report_status(ret);
 out:
 	if (w)
 		hwt_pd_writer_close(w);

@@ -39,6 +39,12 @@ int cli_report(int err)
 	return EXIT_RUNTIME;
 }
 
+int cli_report_status(int err)
+{
+	cli_report(err);
+	return err == HWT_ERR_CONFIG ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
