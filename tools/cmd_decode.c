@@ -407,7 +407,9 @@ int cmd_decode(int argc, char **argv)
 	if (out != stdout)
 		fclose(out);
 	free(a.maps);
-	if (!a.packets)
+	/* The counts describe a decode: none when it failed before the
+	 * first element (a missing file, a file that is no capture). */
+	if (!a.packets && (err >= 0 || counts.elems))
 		print_counts(&counts);
 	return err < 0 ? cli_report(err) : EXIT_OK;
 }
