@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "decode_jsonl.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/output.h"
@@ -208,6 +209,13 @@ static int add_map(struct args *a, char *spec)
 	return 0;
 }
 
+/* The decode's warnings: on standard error, never in the output. */
+static void warn(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "hwtrace decode: warning: %s\n", message);
+}
+
 static int drop_emit(void *arg, const struct hwt_elem *e)
 {
 	(void)arg;
@@ -381,8 +389,20 @@ int cmd_decode(int argc, char **argv)
 	struct counts counts;
 	memset(&counts, 0, sizeof(counts));
 	int err;
-	if (a.packets) {
-		a.opts.packets = out;
+	bool jsonl = a.format == HWT_OUTPUT_JSONL;
+	/* --packets and --branch-profile write text lines; in jsonl each
+	 * becomes an object on its way out. */
+	FILE *listing = out;
+	a.opts.warn = warn;
+	if (jsonl)
+		cli_jsonl_header(out, a.packets ? "packets" : a.profile ?
+				 "branch_profile" : "elements", hwt_version());
+	if (jsonl && (a.packets || a.profile) &&
+	    !(listing = cli_jsonl_listing(out, a.packets ? CLI_JSONL_PACKETS :
+					  CLI_JSONL_BRANCH_PROFILE))) {
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	} else if (a.packets) {
+		a.opts.packets = listing;
 		err = run(&a, NULL);
 	} else {
 		output = hwt_output_new(out, a.format);
@@ -392,13 +412,17 @@ int cmd_decode(int argc, char **argv)
 			counts.next = hwt_output_sink(output);
 			if (a.profile) {
 				/* The profile replaces the element listing. */
-				a.opts.branch_profile = out;
+				a.opts.branch_profile = listing;
 				counts.next.emit = drop_emit;
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
 			err = run(&a, &sink);
 		}
 	}
+	if (listing && listing != out && fclose(listing) && err >= 0)
+		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
+				a.output ? a.output : "standard output",
+				strerror(errno));
 	if (fflush(out) && err >= 0)
 		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
 				a.output ? a.output : "standard output",

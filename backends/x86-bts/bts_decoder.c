@@ -472,6 +472,9 @@ static int bts_packets(const struct hwt_decode_params *params,
 		       const struct hwt_aux_chunk *c, FILE *out)
 {
 	size_t pos = 0;
+	bool stepped = params->info && params->info_words > HWT_BTS_INFO_PMU_TYPE &&
+		       params->info[HWT_BTS_INFO_PMU_TYPE] ==
+			       HWT_BTS_SW_BRANCH_PMU_TYPE;
 
 	fprintf(out, ". ... Intel BTS data: size %" PRIu64 " bytes\n", c->size);
 	for (; c->size - pos >= HWT_BTS_RECORD_SIZE; pos += HWT_BTS_RECORD_SIZE) {
@@ -479,6 +482,7 @@ static int bts_packets(const struct hwt_decode_params *params,
 		hwt_bts_record_read(c->data + pos, &rec);
 		fprintf(out, "  %08" PRIx64 ": %" PRIx64 " -> %" PRIx64 " %s\n",
 			c->offset + pos, rec.from, rec.to,
+			stepped ? "unknown" :
 			rec.flags & HWT_BTS_FLAG_PREDICTED ? "pred" : "miss");
 	}
 	if (pos < c->size)

@@ -13,6 +13,10 @@
 #define HWT_BTS_RECORD_SIZE 24
 /* flags bit 4: the branch was predicted (perf prints "pred" / "miss"). */
 #define HWT_BTS_FLAG_PREDICTED 0x10u
+/* The PMU type sw_branch writes into AUXTRACE_INFO: its records come from
+ * stepping, not a branch predictor, so their flags say nothing about
+ * prediction. */
+#define HWT_BTS_SW_BRANCH_PMU_TYPE 0x5357u
 
 struct hwt_bts_record {
 	uint64_t from, to, flags;

@@ -2,6 +2,7 @@
  * the element filters. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -87,6 +88,28 @@ void hwt_mapped_close(struct hwt_mapped *m)
 		munmap((void *)m->data, m->size);
 	m->data = NULL;
 	m->size = 0;
+}
+
+int hwt_decode_warn(const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (opts->warn) {
+		opts->warn(opts->warn_arg, msg);
+		return 0;
+	}
+	if (!sink)
+		return 0;
+	struct hwt_elem e;
+	memset(&e, 0, sizeof(e));
+	e.type = HWT_ELEM_ERROR;
+	e.u.error.message = msg;
+	return sink->emit(sink->arg, &e);
 }
 
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts)

@@ -401,14 +401,10 @@ static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out
 		per_cpu |= st->queues.q[i].cpu != (int32_t)UINT32_MAX;
 	if (!per_cpu || st->sb.have_switch)
 		return 0;
-	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
-	e.type = HWT_ELEM_ERROR;
-	e.u.error.message =
+	return hwt_decode_warn(st->opts, out,
 		"per-CPU trace without context-switch records: elements are "
 		"attributed to the task that started tracing on each CPU (record "
-		"with context_switch sideband, as perf record does by default)";
-	return out->emit(out->arg, &e);
+		"with context_switch sideband, as perf record does by default)");
 }
 
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
@@ -472,7 +468,9 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			continue;
 		/* Per-CPU streams take their task from the sideband; a
 		 * per-thread stream is its thread. */
-		hwt_ctx_sink_start(&cs, &st->sb, cpu, -1, cpu >= 0 ? -1 : tid);
+		hwt_ctx_sink_start(&cs, &st->sb, cpu,
+				   cpu >= 0 ? -1 : hwt_sideband_thread_pid(&st->sb, tid),
+				   cpu >= 0 ? -1 : tid);
 		for (size_t j = 0; j < q->npieces && err >= 0; j++) {
 			struct hwt_aux_piece *pc = &q->pieces[j];
 			struct hwt_aux_chunk chunk = {

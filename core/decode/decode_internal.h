@@ -21,6 +21,12 @@ struct hwt_decode_filter {
 struct hwt_elem_sink hwt_decode_filter_sink(struct hwt_decode_filter *f);
 
 /* Whether any filter is set in @opts. */
+/* A warning of the decode: to opts->warn when the caller set one,
+ * otherwise as an error element (no offset) to @sink, which may be NULL
+ * (packet listings), then it is dropped. */
+int hwt_decode_warn(const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts);
 
 /* A whole file mapped read-only. */

@@ -41,6 +41,11 @@ struct hwt_decode_opts {
 	 * branch and every AUX sample's branch stack here ("FROM->TO COUNT",
 	 * addresses as FILE+0xOFFSET where the image knows the file). */
 	FILE *branch_profile;
+	/* Non-NULL: warnings (the trace can be decoded, but not as well as
+	 * it could be, or a filter or input looks wrong) go here, one
+	 * sentence each, instead of into the element stream as errors. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the
