@@ -41,6 +41,8 @@ static void usage(FILE *out)
 		"                      [--control fifo:CTL[,ACK]] [--snapshot-interval MS]\n"
 		"                      [--aux-sample[=SIZE] -e cycles/period=N/]\n"
 		"                      [-o FILE] -- CMD [ARGS]\n"
+		"       hwtrace record -e sw_branch [--start SYM] [--stop SYM] [--max N]\n"
+		"                      [-q] [-m DATA,AUX] [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
 		"       hwtrace record --sysfs DIR [--emulate-trace FILE] [--emulate-tsc]\n"
 		"                      -e BACKEND -o OUT\n\n"
@@ -48,7 +50,14 @@ static void usage(FILE *out)
 		"comm, task and context-switch records) into a perf.data file that\n"
 		"`hwtrace decode` and `perf script` read.\n\n"
 		"  -c, --config PROFILE  INI profile (see configs/)\n"
-		"  -e, --event EVENT     backend and terms: intel_pt/cyc/u, cs_etm/@tmc_etr0/\n"
+		"  -e, --event EVENT     backend and terms: intel_pt/cyc/u, cs_etm/@tmc_etr0/,\n"
+		"                        or sw_branch: no trace hardware, the program is\n"
+		"                        stepped under ptrace (slow; docs/sw-branch.md)\n"
+		"      --start SYM       sw_branch: start stepping at a symbol or address\n"
+		"      --stop SYM        sw_branch: stop there (default: at exit)\n"
+		"      --max N           sw_branch: stop after N instructions\n"
+		"  -q, --quiet           sw_branch: the program's output goes to /dev/null\n"
+		"                        (`hwtrace record -e sw_branch --help`: all of it)\n"
 		"      --sink NAME       CoreSight sink (like cs_etm/@NAME/)\n"
 		"      --filter F        address filters, as perf's: filter|start|stop|\n"
 		"                        tracestop SYM|ADDR[/SIZE] [@ FILE], separated by\n"
@@ -63,7 +72,7 @@ static void usage(FILE *out)
 		"                        (-e cycles/period=N/ or /freq=N/) carries the\n"
 		"                        last SIZE bytes of trace (default 4K, at most\n"
 		"                        60K); see docs/aux-sampling.md\n"
-		"  -m, --mmap-pages D,A  data and AUX ring pages (powers of two)\n"
+		"  -m, --mmap-pages D,A  data and AUX ring pages (powers of two, 1 to 1048576)\n"
 		"  -a, --all-cpus        every CPU, every task\n"
 		"  -C, --cpu CPUS        these CPUs (0-3,6)\n"
 		"  -p, --pid PID         an existing process\n"
@@ -282,9 +291,22 @@ void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
 			" partial, %" PRIu64 " records in %" PRIu64 " LOST events",
 			st->truncated, st->reenables, st->collision, st->partial,
 			st->lost_records, st->lost_events);
-		if (trace && trace[i])
+		if (trace && trace[i] && st->snapshots) {
+			/* Snapshot mode overwrites by design: what the
+			 * snapshots kept is the result, the rest was
+			 * overwritten in the buffer, not lost. */
+			uint64_t written = trace[i]->written;
+			uint64_t kept = st->aux_bytes < written ? st->aux_bytes
+								  : written;
+			fprintf(stderr, "; of %" PRIu64 " trace bytes produced, %"
+				PRIu64 " kept by the snapshots, %" PRIu64
+				" overwritten before one, %" PRIu64 " dropped",
+				trace[i]->produced, kept, written - kept,
+				trace[i]->dropped);
+		} else if (trace && trace[i]) {
 			fprintf(stderr, ", %" PRIu64 " trace bytes dropped (of %" PRIu64
 				" produced)", trace[i]->dropped, trace[i]->produced);
+		}
 		if (st->unmatched)
 			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
 				st->unmatched);
