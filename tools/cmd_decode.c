@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "decode_jsonl.h"
@@ -333,6 +334,25 @@ static int parse_args(int argc, char **argv, struct args *a)
 				       "give one input: FILE, --raw or --snapshot");
 	if (a->opts.nmaps && !a->raw)
 		return cli_usage_error("decode", "--map is for --raw input");
+	/* A path that is not there would decode as if it were not given. */
+	const struct { const char *opt, *path; bool dir; } paths[] = {
+		{"--symfs", a->opts.lookup.symfs, true},
+		{"--buildid-dir", a->opts.lookup.buildid_dir, true},
+		{"--kcore", a->opts.kcore, true},
+		{"--vmlinux", a->opts.lookup.vmlinux, false},
+	};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct stat st;
+		if (!paths[i].path)
+			continue;
+		if (stat(paths[i].path, &st))
+			return cli_usage_error("decode", "%s %s: %s", paths[i].opt,
+					       paths[i].path, strerror(errno));
+		if (paths[i].dir != !!S_ISDIR(st.st_mode))
+			return cli_usage_error("decode", "%s %s: not a %s",
+					       paths[i].opt, paths[i].path,
+					       paths[i].dir ? "directory" : "file");
+	}
 	return 0;
 }
 

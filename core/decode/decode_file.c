@@ -407,11 +407,41 @@ static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out
 		"with context_switch sideband, as perf record does by default)");
 }
 
+/* --cpu N on a capture without trace of CPU N: say which CPUs it has
+ * (or that it traced threads, not CPUs) instead of an empty result. */
+static int warn_cpu_absent(struct file_state *st, const struct hwt_elem_sink *out)
+{
+	char cpus[256] = "";
+	size_t len = 0;
+	bool per_thread = true;
+
+	if (!st->opts->filter_cpu)
+		return 0;
+	for (size_t i = 0; i < st->queues.n; i++) {
+		int32_t cpu = st->queues.q[i].cpu;
+		if (cpu == (int32_t)UINT32_MAX)
+			continue;
+		if (cpu == st->opts->cpu)
+			return 0;
+		per_thread = false;
+		if (len < sizeof(cpus))
+			len += (size_t)snprintf(cpus + len, sizeof(cpus) - len,
+						"%s%" PRId32, len ? ", " : "", cpu);
+	}
+	if (per_thread)
+		return hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches "
+				       "nothing: the capture traced threads, not "
+				       "CPUs, so its trace carries no CPU (use --tid)",
+				       st->opts->cpu);
+	return hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches nothing: "
+			       "the capture has CPUs %s", st->opts->cpu, cpus);
+}
+
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			 const struct hwt_elem_sink *user_sink)
 {
 	const struct hwt_decode_opts *opts = st->opts;
-	struct hwt_decode_filter filter = {opts, user_sink};
+	struct hwt_decode_filter filter = {.opts = opts, .next = user_sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *out = hwt_decode_has_filter(opts) ? &fsink
 								     : user_sink;
@@ -451,6 +481,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		if (err < 0)
 			goto out;
 		err = warn_no_switch(st, out);
+		if (err >= 0)
+			err = warn_cpu_absent(st, out);
 		if (err < 0)
 			goto out;
 		for (size_t i = 0; i < st->nhw_ids && b->decoder->hw_id; i++) {
@@ -505,6 +537,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		err = b->decoder->flush(priv);
 	if (err >= 0 && !opts->packets)
 		err = flush_losses(st, -1, UINT64_MAX, done, out);
+	if (err >= 0 && !opts->packets)
+		err = hwt_decode_filter_report(&filter, user_sink);
 out:
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
@@ -517,7 +551,7 @@ out:
 static int decode_samples(struct file_state *st, const struct hwt_backend *b,
 			  const struct hwt_elem_sink *user_sink)
 {
-	struct hwt_decode_filter filter = {st->opts, user_sink};
+	struct hwt_decode_filter filter = {.opts = st->opts, .next = user_sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
@@ -532,6 +566,20 @@ static int decode_samples(struct file_state *st, const struct hwt_backend *b,
 				       st->image,
 				       hwt_decode_has_filter(st->opts) ? &fsink
 								       : user_sink);
+}
+
+/* Counts the error elements on their way to @next. */
+struct error_count {
+	const struct hwt_elem_sink *next;
+	uint64_t errors;
+};
+
+static int count_errors(void *arg, const struct hwt_elem *e)
+{
+	struct error_count *c = arg;
+
+	c->errors += e->type == HWT_ELEM_ERROR;
+	return c->next->emit(c->next->arg, e);
 }
 
 int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
@@ -620,9 +668,25 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		psink = hwt_profile_sink(&ps);
 		sink = &psink;
 	}
+	/* Intel PT without a CPU model: libipt applies no errata
+	 * workarounds, and a CPU's erratum reads as a decode error. */
+	struct error_count ec = {sink, 0};
+	struct hwt_elem_sink ecsink = {count_errors, &ec};
+	bool no_model = !opts.cpu_model && !opts.packets &&
+			b->auxtrace_type == HWT_AUXTRACE_INTEL_PT;
+	if (no_model)
+		sink = &ecsink;
 	err = decode_queues(&st, b, sink);
 	if (err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
+	if (err >= 0 && no_model && ec.errors)
+		err = hwt_decode_warn(&opts, ec.next, "%s names no CPU (it has no "
+				      "cpuid feature%s), so no errata workarounds "
+				      "were applied, and the decode gave %" PRIu64
+				      " errors: give --cpu-model FAMILY/MODEL/STEPPING "
+				      "of the traced CPU", path,
+				      read_err ? ": the file is cut short before its "
+				      "feature sections" : "", ec.errors);
 	if (err >= 0 && ps.p)
 		err = hwt_branch_profile_write(ps.p, st.image, opts.branch_profile);
 	hwt_branch_profile_free(ps.p);

@@ -70,6 +70,10 @@ struct hwt_decode_params {
 	 * the AUXTRACE_INFO does not, e.g. Intel PT's MTC period); NULL for
 	 * raw input. */
 	const struct perf_event_attr *aux_attr;
+	/* Optional: where a decoder says that its input looks wrong (a
+	 * warning, not an element of the trace); one sentence. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

@@ -59,6 +59,7 @@ expect_eq "raw bad option status" "$?" 1
 expect_contains "raw bad option message" "$(cat "$TMP/raw2.err")" '"wrong"'
 
 # Without the binary, the decode still ends cleanly and says what is missing.
+mkdir -p "$TMP/nowhere" # an empty tree: a missing one is refused
 "$HWTRACE" decode "$ETM/perf_etm.data" --symfs "$TMP/nowhere" --format jsonl \
 	>"$TMP/noimg.jsonl" 2>"$TMP/noimg.err"
 expect_eq "no image exit status" "$?" 0
