@@ -15,6 +15,7 @@
 
 struct file_state {
 	const char *path;
+	uint64_t decode_errors; /* error elements of the decoder itself */
 	const struct hwt_decode_opts *opts;
 	struct hwt_image *image;
 	struct hwt_sideband sb;
@@ -437,6 +438,20 @@ static int warn_cpu_absent(struct file_state *st, const struct hwt_elem_sink *ou
 			       "the capture has CPUs %s", st->opts->cpu, cpus);
 }
 
+/* Counts the error elements on their way to @next. */
+struct error_count {
+	const struct hwt_elem_sink *next;
+	uint64_t errors;
+};
+
+static int count_errors(void *arg, const struct hwt_elem *e)
+{
+	struct error_count *c = arg;
+
+	c->errors += e->type == HWT_ELEM_ERROR;
+	return c->next->emit(c->next->arg, e);
+}
+
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			 const struct hwt_elem_sink *user_sink)
 {
@@ -456,12 +471,14 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			return derr;
 		dsink = hwt_disasm_sink(dis);
 	}
+	struct error_count ec = {&dsink, 0};
+	struct hwt_elem_sink esink = {count_errors, &ec};
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.info = st->info,
 		.info_words = st->info_words,
 		.image = st->image,
-		.sink = &dsink,
+		.sink = &esink,
 		.cpu_model = opts->cpu_model,
 		.disasm = opts->disasm,
 		.pid_at = hwt_sideband_pid_at,
@@ -540,6 +557,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	if (err >= 0 && !opts->packets)
 		err = hwt_decode_filter_report(&filter, user_sink);
 out:
+	st->decode_errors += ec.errors;
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
 	hwt_disasm_free(dis);
@@ -566,20 +584,6 @@ static int decode_samples(struct file_state *st, const struct hwt_backend *b,
 				       st->image,
 				       hwt_decode_has_filter(st->opts) ? &fsink
 								       : user_sink);
-}
-
-/* Counts the error elements on their way to @next. */
-struct error_count {
-	const struct hwt_elem_sink *next;
-	uint64_t errors;
-};
-
-static int count_errors(void *arg, const struct hwt_elem *e)
-{
-	struct error_count *c = arg;
-
-	c->errors += e->type == HWT_ELEM_ERROR;
-	return c->next->emit(c->next->arg, e);
 }
 
 int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
@@ -670,23 +674,19 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	}
 	/* Intel PT without a CPU model: libipt applies no errata
 	 * workarounds, and a CPU's erratum reads as a decode error. */
-	struct error_count ec = {sink, 0};
-	struct hwt_elem_sink ecsink = {count_errors, &ec};
 	bool no_model = !opts.cpu_model && !opts.packets &&
 			b->auxtrace_type == HWT_AUXTRACE_INTEL_PT;
-	if (no_model)
-		sink = &ecsink;
 	err = decode_queues(&st, b, sink);
 	if (err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
-	if (err >= 0 && no_model && ec.errors)
-		err = hwt_decode_warn(&opts, ec.next, "%s names no CPU (it has no "
+	if (err >= 0 && no_model && st.decode_errors)
+		err = hwt_decode_warn(&opts, sink, "%s names no CPU (it has no "
 				      "cpuid feature%s), so no errata workarounds "
 				      "were applied, and the decode gave %" PRIu64
 				      " errors: give --cpu-model FAMILY/MODEL/STEPPING "
 				      "of the traced CPU", path,
 				      read_err ? ": the file is cut short before its "
-				      "feature sections" : "", ec.errors);
+				      "feature sections" : "", st.decode_errors);
 	if (err >= 0 && ps.p)
 		err = hwt_branch_profile_write(ps.p, st.image, opts.branch_profile);
 	hwt_branch_profile_free(ps.p);

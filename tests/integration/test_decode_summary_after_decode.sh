@@ -18,7 +18,7 @@ head -c 100000 "$Q" >"$TMP/cut.data"
 "$HWTRACE" decode "$TMP/cut.data" >/dev/null 2>"$TMP/err"
 expect_eq "cut capture: exit" "$?" 1
 expect_eq "cut capture: counts of the decoded part" \
-	"$(grep '^hwtrace decode:' "$TMP/err")" \
+	"$(grep '^hwtrace decode: [0-9]' "$TMP/err")" \
 	"hwtrace decode: 0 ranges (0 instructions), 0 branches, 1 errors, 1 gaps (1 decode_error; 12144 bytes of trace skipped)"
 expect_contains "cut capture: the cut named" "$(cat "$TMP/err")" "is cut short"
 finish
