@@ -60,6 +60,23 @@ check etm "bad 0 branch=207 context=2 gap=1 header=1 range=208 trace_on=2" -- \
 expect_contains "etm: the no-switch warning on stderr" "$(cat "$TMP/etm.err")" \
 	"hwtrace decode: warning: per-CPU trace without context-switch records"
 expect_eq "etm: no warning in the output" "$(grep -c '"type":"error"' "$TMP/etm.jsonl")" 0
+# OpenCSD's TRACE_ON has no address: each trace_on carries where the next
+# range starts.
+expect_eq "etm: every trace_on at the next range's start" "$(python3 - "$TMP/etm.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+ok = bad = 0
+for i, e in enumerate(lines):
+    if e["type"] != "trace_on":
+        continue
+    nxt = next((x for x in lines[i + 1:] if x["type"] == "range"), None)
+    if nxt and e.get("at") == nxt["start"]:
+        ok += 1
+    else:
+        bad += 1
+print(ok, bad)
+PY
+)" "2 0"
 check etm-profile "bad 0 branch_count=9 header=1" -- --branch-profile --symfs "$TMP/symfs" \
 	"$ETM/perf_etm.data"
 expect_contains "etm profile: the golden's first edge" "$(cat "$TMP/etm-profile.jsonl")" \
