@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hwtrace/error.h"
 
@@ -39,11 +40,16 @@ const char *hwt_errmsg(void)
 
 int hwt_error(int err, const char *fmt, ...)
 {
+	char msg[sizeof(last_message)];
 	va_list ap;
 
+	/* Formatted aside first: callers wrap the previous message
+	 * ("%s: %s", where, hwt_errmsg()), which must not be overwritten
+	 * while it is read. */
 	va_start(ap, fmt);
-	vsnprintf(last_message, sizeof(last_message), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	memcpy(last_message, msg, sizeof(msg));
 	return err;
 }
 

@@ -30,6 +30,10 @@ int cli_parse_time_range(const char *s, struct hwt_decode_opts *o);
  * short description when there is none) to stderr; returns EXIT_RUNTIME. */
 int cli_report(int err);
 
+/* As cli_report, but a wrong option or profile value (HWT_ERR_CONFIG)
+ * is a usage error: returns EXIT_USAGE for it, EXIT_RUNTIME otherwise. */
+int cli_report_status(int err);
+
 /* Prints a usage error and a pointer to `hwtrace CMD --help`; returns
  * EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -73,8 +77,30 @@ int cli_wants_help(int argc, char **argv);
 bool cli_record_is_sw_branch(int argc, char **argv);
 int cmd_record_sw_branch(int argc, char **argv);
 
-/* hwtrace record's -m DATA_PAGES[,AUX_PAGES]; -1 when malformed. */
-int cli_parse_pages(const char *arg, uint32_t *data, uint32_t *aux);
+/* Numeric options (tools/cli_number.c). Each parser prints the usage
+ * error itself, naming the command, the option, the value and the valid
+ * range, and returns EXIT_USAGE; 0 when @text was a number in range. */
+struct cli_number {
+	const char *cmd;    /* "record" */
+	const char *option; /* "--max" */
+	uint64_t min, max;
+	const char *valid;  /* the range in words: "1 to 4194304" */
+};
+int cli_number_u64(const struct cli_number *n, const char *text,
+		   uint64_t *out);
+/* A byte count with an optional K, M or G suffix (powers of 1024). */
+int cli_number_size(const struct cli_number *n, const char *text,
+		    uint64_t *out);
+/* A number in (lo, hi]; n->min and n->max are unused. */
+int cli_number_double(const struct cli_number *n, const char *text,
+		      double lo, double hi, double *out);
+/* -m DATA_PAGES[,AUX_PAGES]: each a power of two from 1 to
+ * CLI_MAX_RING_PAGES; an empty or missing part is 0 (the default). */
+#define CLI_MAX_RING_PAGES 1048576u
+/* The kernel's largest pid_max. */
+#define CLI_MAX_PID 4194304u
+int cli_parse_pages(const char *cmd, const char *option, const char *arg,
+		    uint32_t *data, uint32_t *aux);
 /* hwtrace record's closing lines: per CPU or thread, what was captured
  * and every loss; @trace (the emulated trace unit's counters of each
  * ring) and @filters (each ring's emulated address filters) may be NULL,

@@ -213,7 +213,11 @@ static int check(int argc, char **argv)
 		goto out;
 	}
 	print_plan(&plan, file, resolved);
-	printf("\nOK: the profile is valid for this machine\n");
+	if (sysfs)
+		printf("\nOK: the profile is valid for the machine whose sysfs "
+		       "tree is %s (not checked against this one)\n", sysfs);
+	else
+		printf("\nOK: the profile is valid for this machine\n");
 	hwt_event_plan_release(&plan);
 	status = EXIT_OK;
 out:

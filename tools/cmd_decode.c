@@ -4,10 +4,12 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
+#include "decode_jsonl.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
@@ -122,17 +124,6 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_i32(const char *s, int32_t *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 0);
-	if (end == s || *end || errno || v < -1 || v > INT32_MAX)
-		return -1;
-	*out = (int32_t)v;
-	return 0;
-}
-
 /* A perf time: ns, or seconds with a fraction ("641256.038"). */
 static int parse_time(const char *s, size_t len, uint64_t *out)
 {
@@ -236,6 +227,13 @@ static int add_map(struct args *a, char *spec)
 	return 0;
 }
 
+/* The decode's warnings: on standard error, never in the output. */
+static void warn(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "hwtrace decode: warning: %s\n", message);
+}
+
 static int drop_emit(void *arg, const struct hwt_elem *e)
 {
 	(void)arg;
@@ -276,21 +274,33 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->profile = true;
 			break;
 		case OPT_TID:
-			if (parse_i32(optarg, &a->opts.tid))
-				return cli_usage_error("decode", "--tid %s: not a thread id",
-						       optarg);
+		{
+			uint64_t tid;
+			int r = cli_number_u64(&(struct cli_number){"decode",
+					"--tid", 0, CLI_MAX_PID, "a thread id, 0 "
+					"to 4194304"}, optarg, &tid);
+			if (r)
+				return r;
+			a->opts.tid = (int32_t)tid;
 			a->opts.filter_tid = true;
+		}
 			break;
 		case OPT_CPU:
 			if (strchr(optarg, '/')) {
 				a->opts.cpu_model = optarg;
 				break;
 			}
-			if (parse_i32(optarg, &a->opts.cpu) || a->opts.cpu < 0)
-				return cli_usage_error("decode",
-						       "--cpu %s: not a CPU number or "
-						       "FAMILY/MODEL/STEPPING", optarg);
+		{
+			uint64_t cpu;
+			int r = cli_number_u64(&(struct cli_number){"decode",
+					"--cpu", 0, 4095, "a CPU number, 0 to "
+					"4095, or FAMILY/MODEL[/STEPPING]"},
+					optarg, &cpu);
+			if (r)
+				return r;
+			a->opts.cpu = (int32_t)cpu;
 			a->opts.filter_cpu = true;
+		}
 			break;
 		case OPT_CPU_MODEL:
 			a->opts.cpu_model = optarg;
@@ -354,6 +364,25 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->calls && (a->packets || a->profile))
 		return cli_usage_error("decode", "--calls goes with neither "
 				       "--packets nor --branch-profile");
+	/* A path that is not there would decode as if it were not given. */
+	const struct { const char *opt, *path; bool dir; } paths[] = {
+		{"--symfs", a->opts.lookup.symfs, true},
+		{"--buildid-dir", a->opts.lookup.buildid_dir, true},
+		{"--kcore", a->opts.kcore, true},
+		{"--vmlinux", a->opts.lookup.vmlinux, false},
+	};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct stat st;
+		if (!paths[i].path)
+			continue;
+		if (stat(paths[i].path, &st))
+			return cli_usage_error("decode", "%s %s: %s", paths[i].opt,
+					       paths[i].path, strerror(errno));
+		if (paths[i].dir != !!S_ISDIR(st.st_mode))
+			return cli_usage_error("decode", "%s %s: not a %s",
+					       paths[i].opt, paths[i].path,
+					       paths[i].dir ? "directory" : "file");
+	}
 	return 0;
 }
 
@@ -366,8 +395,10 @@ static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 		return err;
 	struct hwt_elem_sink into = hwt_merge_sink(merge);
 	err = hwt_decode_file(a->file, &a->opts, &into);
+	/* A decode that failed part way still shows what came before. */
+	int ferr = hwt_merge_finish(merge);
 	if (!err)
-		err = hwt_merge_finish(merge);
+		err = ferr;
 	struct hwt_merge_stats st;
 	hwt_merge_get_stats(merge, &st);
 	hwt_merge_free(merge);
@@ -460,8 +491,21 @@ int cmd_decode(int argc, char **argv)
 	struct counts counts;
 	memset(&counts, 0, sizeof(counts));
 	int err;
-	if (a.packets) {
-		a.opts.packets = out;
+	bool jsonl = a.format == HWT_OUTPUT_JSONL;
+	/* --packets and --branch-profile write text lines; in jsonl each
+	 * becomes an object on its way out. */
+	FILE *listing = out;
+	a.opts.warn = warn;
+	if (jsonl)
+		cli_jsonl_header(out, a.packets ? "packets" : a.profile ?
+				 "branch_profile" : a.calls ? "calls" : "elements",
+				 hwt_version());
+	if (jsonl && (a.packets || a.profile) &&
+	    !(listing = cli_jsonl_listing(out, a.packets ? CLI_JSONL_PACKETS :
+					  CLI_JSONL_BRANCH_PROFILE))) {
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	} else if (a.packets) {
+		a.opts.packets = listing;
 		err = run(&a, NULL);
 	} else {
 		output = hwt_output_new(out, a.format);
@@ -471,7 +515,7 @@ int cmd_decode(int argc, char **argv)
 			counts.next = hwt_output_sink(output);
 			if (a.profile) {
 				/* The profile replaces the element listing. */
-				a.opts.branch_profile = out;
+				a.opts.branch_profile = listing;
 				counts.next.emit = drop_emit;
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
@@ -482,6 +526,10 @@ int cmd_decode(int argc, char **argv)
 					      : run(&a, &sink);
 		}
 	}
+	if (listing && listing != out && fclose(listing) && err >= 0)
+		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
+				a.output ? a.output : "standard output",
+				strerror(errno));
 	hwt_output_free(output);
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
@@ -490,7 +538,9 @@ int cmd_decode(int argc, char **argv)
 	free(a.maps);
 	if (wrc)
 		return wrc;
-	if (!a.packets)
+	/* The counts describe a decode: none when it failed before the
+	 * first element (a missing file, a file that is no capture). */
+	if (!a.packets && (err >= 0 || counts.elems))
 		print_counts(&counts);
 	return err < 0 ? cli_report(err) : EXIT_OK;
 }

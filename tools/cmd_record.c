@@ -41,6 +41,8 @@ static void usage(FILE *out)
 		"                      [--control fifo:CTL[,ACK]] [--snapshot-interval MS]\n"
 		"                      [--aux-sample[=SIZE] -e cycles/period=N/]\n"
 		"                      [-o FILE] -- CMD [ARGS]\n"
+		"       hwtrace record -e sw_branch [--start SYM] [--stop SYM] [--max N]\n"
+		"                      [-q] [-m DATA,AUX] [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
 		"       hwtrace record --sysfs DIR [--emulate-trace FILE] [--emulate-tsc]\n"
 		"                      -e BACKEND -o OUT\n\n"
@@ -48,7 +50,14 @@ static void usage(FILE *out)
 		"comm, task and context-switch records) into a perf.data file that\n"
 		"`hwtrace decode` and `perf script` read.\n\n"
 		"  -c, --config PROFILE  INI profile (see configs/)\n"
-		"  -e, --event EVENT     backend and terms: intel_pt/cyc/u, cs_etm/@tmc_etr0/\n"
+		"  -e, --event EVENT     backend and terms: intel_pt/cyc/u, cs_etm/@tmc_etr0/,\n"
+		"                        or sw_branch: no trace hardware, the program is\n"
+		"                        stepped under ptrace (slow; docs/sw-branch.md)\n"
+		"      --start SYM       sw_branch: start stepping at a symbol or address\n"
+		"      --stop SYM        sw_branch: stop there (default: at exit)\n"
+		"      --max N           sw_branch: stop after N instructions\n"
+		"  -q, --quiet           sw_branch: the program's output goes to /dev/null\n"
+		"                        (`hwtrace record -e sw_branch --help`: all of it)\n"
 		"      --sink NAME       CoreSight sink (like cs_etm/@NAME/)\n"
 		"      --filter F        address filters, as perf's: filter|start|stop|\n"
 		"                        tracestop SYM|ADDR[/SIZE] [@ FILE], separated by\n"
@@ -63,7 +72,7 @@ static void usage(FILE *out)
 		"                        (-e cycles/period=N/ or /freq=N/) carries the\n"
 		"                        last SIZE bytes of trace (default 4K, at most\n"
 		"                        60K); see docs/aux-sampling.md\n"
-		"  -m, --mmap-pages D,A  data and AUX ring pages (powers of two)\n"
+		"  -m, --mmap-pages D,A  data and AUX ring pages (powers of two, 1 to 1048576)\n"
 		"  -a, --all-cpus        every CPU, every task\n"
 		"  -C, --cpu CPUS        these CPUs (0-3,6)\n"
 		"  -p, --pid PID         an existing process\n"
@@ -137,7 +146,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	const char *snap_arg = NULL;
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
 	o->output = "perf.data";
@@ -172,32 +181,46 @@ static int parse(int argc, char **argv, struct opts *o)
 			snap_arg = optarg;
 			break;
 		case 'm':
-			if (cli_parse_pages(optarg, &o->data_pages, &o->aux_pages))
-				return cli_usage_error("record", "-m %s: expected "
-						       "DATA_PAGES,AUX_PAGES", optarg);
+			if ((r = cli_parse_pages("record", "-m", optarg,
+						 &o->data_pages, &o->aux_pages)))
+				return r;
 			break;
 		case 'a': o->all_cpus = true; break;
 		case 'C': o->cpus = optarg; break;
-		case 'p': o->pid = (pid_t)atoi(optarg); break;
+		case 'p': {
+			uint64_t pid;
+			if ((r = cli_number_u64(&(struct cli_number){"record", "-p",
+					1, CLI_MAX_PID, "a process id, 1 to 4194304"},
+					optarg, &pid)))
+				return r;
+			o->pid = (pid_t)pid;
+			break;
+		}
 		case O_PT: o->per_thread = true; break;
 		case 'o': o->output = optarg; break;
 		case O_CONTROL: o->control = optarg; break;
 		case O_INTERVAL:
-			o->interval_ms = atol(optarg);
-			if (o->interval_ms <= 0)
-				return cli_usage_error("record", "--snapshot-interval "
-						       "%s: expected milliseconds > 0", optarg);
+		{
+			uint64_t ms;
+			if ((r = cli_number_u64(&(struct cli_number){"record",
+					"--snapshot-interval", 1, 86400000,
+					"milliseconds, 1 to 86400000 (a day)"},
+					optarg, &ms)))
+				return r;
+			o->interval_ms = (long)ms;
 			break;
+		}
 		case O_EMU: o->emulate = optarg; break;
 		case O_SYSFS: o->sysfs = optarg; break;
 		case O_ETRACE: o->emulate_trace = optarg; break;
 		case O_ETSC: o->emulate_tsc = true; break;
 		case O_LOSSLESS: o->emulate_lossless = true; break;
 		case O_RATE:
-			o->emulate_rate = atof(optarg);
-			if (o->emulate_rate <= 0)
-				return cli_usage_error("record", "--emulate-rate %s: "
-						       "expected MB/s > 0", optarg);
+			if ((r = cli_number_double(&(struct cli_number){"record",
+					"--emulate-rate", 0, 0, "MB/s, more than 0 "
+					"and at most 1000000"}, optarg, 0, 1e6,
+					&o->emulate_rate)))
+				return r;
 			break;
 		case 'h':
 			usage(stdout);
@@ -214,8 +237,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->snapshot_on_exit = true;
 			snap_arg = snap_arg[1] == ',' ? snap_arg + 2 : snap_arg + 1;
 		}
-		if (*snap_arg)
-			o->snapshot_size = strtoull(snap_arg, NULL, 0);
+		if (*snap_arg &&
+		    (r = cli_number_size(&(struct cli_number){"record", "-S",
+				1, (uint64_t)CLI_MAX_RING_PAGES * 4096,
+				"a size from 1 to 4G, the largest AUX area "
+				"(e.g. -S64K, -Se,4M)"}, snap_arg,
+				&o->snapshot_size)))
+			return r;
 	}
 	o->argv = argv + optind;
 	if ((o->emulate_trace || o->emulate_tsc) && !o->sysfs)
@@ -237,20 +265,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (!o->emulate && !o->event && !o->profile)
 		return cli_usage_error("record", "which trace? give -e BACKEND "
 				       "(see `hwtrace list`) or -c PROFILE");
-	return 0;
-}
-
-int cli_parse_pages(const char *arg, uint32_t *data, uint32_t *aux)
-{
-	char *end;
-	unsigned long d = strtoul(arg, &end, 0), a = 0;
-
-	if (*end == ',')
-		a = strtoul(end + 1, &end, 0);
-	if (*end)
-		return -1;
-	*data = (uint32_t)d;
-	*aux = (uint32_t)a;
 	return 0;
 }
 
@@ -277,9 +291,22 @@ void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
 			" partial, %" PRIu64 " records in %" PRIu64 " LOST events",
 			st->truncated, st->reenables, st->collision, st->partial,
 			st->lost_records, st->lost_events);
-		if (trace && trace[i])
+		if (trace && trace[i] && st->snapshots) {
+			/* Snapshot mode overwrites by design: what the
+			 * snapshots kept is the result, the rest was
+			 * overwritten in the buffer, not lost. */
+			uint64_t written = trace[i]->written;
+			uint64_t kept = st->aux_bytes < written ? st->aux_bytes
+								  : written;
+			fprintf(stderr, "; of %" PRIu64 " trace bytes produced, %"
+				PRIu64 " kept by the snapshots, %" PRIu64
+				" overwritten before one, %" PRIu64 " dropped",
+				trace[i]->produced, kept, written - kept,
+				trace[i]->dropped);
+		} else if (trace && trace[i]) {
 			fprintf(stderr, ", %" PRIu64 " trace bytes dropped (of %" PRIu64
 				" produced)", trace[i]->dropped, trace[i]->produced);
+		}
 		if (st->unmatched)
 			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
 				st->unmatched);
@@ -784,7 +811,7 @@ int cmd_record(int argc, char **argv)
 	status = EXIT_OK;
 	goto out;
 fail:
-	status = cli_report(ret);
+	status = cli_report_status(ret);
 	/* A full disk ends the capture where it is: the file reads up to its
 	 * last whole record and takes the path. */
 	if (ret == HWT_ERR_NOSPC && w) {

@@ -58,6 +58,14 @@ static void show_progress(void *arg, const struct hwt_swb_progress *p)
 		p->insns, p->branches, secs > 0 ? p->insns / secs : 0.0);
 }
 
+/* "sw_branch", "sw_branch//" and "sw_branch//u": it has nothing to
+ * configure, and traces user code only. */
+static bool sw_branch_event_ok(const char *ev)
+{
+	return !strcmp(ev, "sw_branch") || !strcmp(ev, "sw_branch//") ||
+	       !strcmp(ev, "sw_branch//u") || !strcmp(ev, "sw_branch/u");
+}
+
 bool cli_record_is_sw_branch(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -109,7 +117,14 @@ int cmd_record_sw_branch(int argc, char **argv)
 			i++;
 			break;
 		}
-		if (event_arg(argc, argv, &i))
+		const char *ev = event_arg(argc, argv, &i);
+		if (ev && !sw_branch_event_ok(ev))
+			return cli_usage_error("record", "-e %s: sw_branch takes no "
+					       "terms and only the u modifier "
+					       "(sw_branch, sw_branch//u): it "
+					       "traces user code by stepping it, "
+					       "with no hardware to configure", ev);
+		if (ev)
 			continue;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
@@ -119,9 +134,10 @@ int cmd_record_sw_branch(int argc, char **argv)
 			o.output = argv[++i];
 		else if ((!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) &&
 			 i + 1 < argc) {
-			if (cli_parse_pages(argv[++i], &o.data_pages, &o.aux_pages))
-				return cli_usage_error("record", "-m %s: expected "
-						       "DATA_PAGES,AUX_PAGES", argv[i]);
+			int r = cli_parse_pages("record", a, argv[++i],
+						&o.data_pages, &o.aux_pages);
+			if (r)
+				return r;
 		} else if (!strcmp(a, "--start") && i + 1 < argc)
 			o.start = argv[++i];
 		else if (!strcmp(a, "--stop") && i + 1 < argc)
@@ -129,12 +145,12 @@ int cmd_record_sw_branch(int argc, char **argv)
 		else if (!strcmp(a, "--filter") && i + 1 < argc)
 			o.filter = argv[++i];
 		else if (!strcmp(a, "--max") && i + 1 < argc) {
-			char *end;
-			o.max_insns = strtoull(argv[++i], &end, 0);
-			if (*end || !o.max_insns)
-				return cli_usage_error("record", "--max %s: want a "
-						       "number of instructions",
-						       argv[i]);
+			int r = cli_number_u64(&(struct cli_number){"record",
+					"--max", 1, UINT64_MAX, "a number of "
+					"instructions, 1 to 18446744073709551615"},
+					argv[++i], &o.max_insns);
+			if (r)
+				return r;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			o.quiet_child = true;
 		else if (a[0] == '-')
@@ -166,7 +182,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	int err = hwt_swb_record(&o, &st);
 	if (err)
-		return cli_report(err);
+		return cli_report_status(err);
 	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
 	for (size_t r = 0; r < st.nrings; r++)
 		trace[r] = &st.trace[r];

@@ -53,11 +53,13 @@ static bool recorded_elsewhere(const char *capture, char *why, size_t size)
 		return false;
 	/* Pipe-mode input is read once, by the decode itself: where it was
 	 * recorded cannot be known before its kernel addresses come. */
-	if (stat(capture, &st) || !S_ISREG(st.st_mode)) {
+	bool piped = !strcmp(capture, "-") ||
+		     (!stat(capture, &st) && !S_ISREG(st.st_mode));
+	if (piped) {
 		snprintf(why, size, "a machine this pipe does not name");
 		return true;
 	}
-	if (uname(&u) || hwt_pd_reader_open(capture, &r))
+	if (stat(capture, &st) || uname(&u) || hwt_pd_reader_open(capture, &r))
 		return false;
 	bool other = false;
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HOSTNAME, host,

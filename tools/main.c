@@ -31,7 +31,8 @@ static void print_help(FILE *out)
 		"CoreSight)\nthrough the Linux perf AUX area.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nRun 'hwtrace COMMAND --help' for a command's options.\n");
+	fprintf(out, "\nRun 'hwtrace COMMAND --help' or 'hwtrace help COMMAND' for a "
+		"command's options.\n");
 }
 
 int cli_report(int err)
@@ -39,6 +40,12 @@ int cli_report(int err)
 	const char *msg = hwt_errmsg();
 	fprintf(stderr, "hwtrace: %s\n", msg[0] ? msg : hwt_errstr(err));
 	return EXIT_RUNTIME;
+}
+
+int cli_report_status(int err)
+{
+	cli_report(err);
+	return err == HWT_ERR_CONFIG ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -67,6 +74,17 @@ int cli_wants_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	/* `hwtrace help COMMAND` is `hwtrace COMMAND --help`. */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				char *help[] = {argv[2], "--help", NULL};
+				return commands[i].run(2, help);
+			}
+		fprintf(stderr, "hwtrace help: unknown command '%s'\n\n", argv[2]);
 		print_help(stderr);
 		return EXIT_USAGE;
 	}

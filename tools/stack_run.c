@@ -48,10 +48,14 @@ int cli_stack_run(struct cli_stack_run *run)
 		err = hwt_decode_file(run->file, run->opts,
 				      merge ? &into_merge : consumer);
 	}
-	if (!err && merge)
-		err = hwt_merge_finish(merge);
+	/* A decode that failed part way still ends with what came before:
+	 * its first error is the one returned. */
+	int ferr = merge ? hwt_merge_finish(merge) : 0;
 	if (!err)
-		err = hwt_stack_finish(stack);
+		err = ferr;
+	ferr = hwt_stack_finish(stack);
+	if (!err)
+		err = ferr;
 	hwt_stack_get_stats(stack, &run->stack_stats);
 	if (merge) {
 		hwt_merge_get_stats(merge, &run->merge_stats);

@@ -32,6 +32,13 @@ static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 	 * address is the best guess left. */
 	if (n == 0 && pid != HWT_PID_ANY)
 		n = hwt_image_read(t->image, HWT_PID_ANY, addr, buf, req);
+	/* The first code read after a trace_on is where tracing resumed;
+	 * another channel's held elements came before this read. */
+	if (t->holder && t->holder != ch &&
+	    hwt_cs_release_held(t, t->holder, false, 0))
+		return 0;
+	if (ch->nheld && hwt_cs_release_held(t, ch, true, addr))
+		return 0;
 	if (n == HWT_ERR_NOENT) {
 		struct hwt_image_section *s =
 			hwt_image_find(t->image, pid, addr);
@@ -338,8 +345,11 @@ void hwt_cs_tree_reset(struct hwt_cs_tree *t)
 {
 	uint32_t n;
 	ocsd_dt_process_data(t->dt, OCSD_OP_RESET, t->index, 0, NULL, &n);
-	for (int i = 0; i < CS_NCHAN; i++)
+	for (int i = 0; i < CS_NCHAN; i++) {
 		t->chan[i].pending = false;
+		t->chan[i].nheld = 0;
+	}
+	t->holder = NULL;
 }
 
 void hwt_cs_tree_counts(const struct hwt_cs_tree *t,

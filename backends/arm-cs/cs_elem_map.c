@@ -124,12 +124,49 @@ static int resolve_pending(struct hwt_cs_tree *t, struct cs_chan *ch,
 	return emit(t, &e);
 }
 
+/* Emits the held trace_on, with @at when the trace said where tracing
+ * resumed, and the elements held after it. */
+int hwt_cs_release_held(struct hwt_cs_tree *t, struct cs_chan *ch,
+			bool have_at, uint64_t at)
+{
+	int n = ch->nheld, err = 0;
+
+	ch->nheld = 0;
+	if (t->holder == ch)
+		t->holder = NULL;
+	if (n && have_at) {
+		ch->held[0].u.trace.at = at;
+		ch->held[0].fields |= HWT_FIELD_AT;
+	}
+	for (int i = 0; i < n && !err; i++)
+		err = emit(t, &ch->held[i]);
+	return err;
+}
+
+/* Emits @e, or holds it behind a held trace_on (see struct cs_chan). */
+static int hold_or_emit(struct hwt_cs_tree *t, struct cs_chan *ch,
+			const struct hwt_elem *e)
+{
+	if (!ch->nheld && e->type != HWT_ELEM_TRACE_ON)
+		return emit(t, e);
+	t->holder = ch;
+	if (ch->nheld == (int)(sizeof(ch->held) / sizeof(ch->held[0]))) {
+		int err = hwt_cs_release_held(t, ch, false, 0);
+		return err ? err : emit(t, e);
+	}
+	ch->held[ch->nheld++] = *e;
+	return 0;
+}
+
 /* The trace breaks off (trace off, lost sync, end of buffer) after a taken
  * branch or exception whose target it never reached: reported with target
- * 0, as perf reports a branch into the end of trace ("tr end"). */
+ * 0, as perf reports a branch into the end of trace ("tr end"). A held
+ * trace_on goes out without an address. */
 int hwt_cs_drop_pending(struct hwt_cs_tree *t, struct cs_chan *ch)
 {
-	return resolve_pending(t, ch, 0);
+	int err = hwt_cs_release_held(t, ch, false, 0);
+
+	return err ? err : resolve_pending(t, ch, 0);
 }
 
 int hwt_cs_emit_gap(struct hwt_cs_tree *t, struct cs_chan *ch,
@@ -172,6 +209,21 @@ static int map_elem(struct hwt_cs_tree *t, struct cs_chan *ch, uint64_t off,
 	struct hwt_elem e;
 	int err;
 
+	/* Another channel's held elements go first, as they came. */
+	if (t->holder && t->holder != ch &&
+	    (err = hwt_cs_release_held(t, t->holder, false, 0)))
+		return err;
+	/* A held trace_on learns its address from the first range or
+	 * unreadable address; anything else but context and time sends it
+	 * out without one. */
+	if (ch->nheld && g->elem_type != OCSD_GEN_TRC_ELEM_PE_CONTEXT &&
+	    g->elem_type != OCSD_GEN_TRC_ELEM_TIMESTAMP) {
+		bool addr = g->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE ||
+			    g->elem_type == OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH ||
+			    g->elem_type == OCSD_GEN_TRC_ELEM_ADDR_NACC;
+		if ((err = hwt_cs_release_held(t, ch, addr, g->st_addr)))
+			return err;
+	}
 	switch (g->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
 	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
@@ -247,7 +299,7 @@ static int map_elem(struct hwt_cs_tree *t, struct cs_chan *ch, uint64_t off,
 				return err;
 		}
 		elem_init(t, ch, &e, HWT_ELEM_TRACE_ON, off);
-		return emit(t, &e);
+		return hold_or_emit(t, ch, &e);
 	case OCSD_GEN_TRC_ELEM_EO_TRACE:
 		return hwt_cs_drop_pending(t, ch);
 	case OCSD_GEN_TRC_ELEM_PE_CONTEXT:
@@ -271,12 +323,12 @@ static int map_elem(struct hwt_cs_tree *t, struct cs_chan *ch, uint64_t off,
 			e.u.context.vmid = ch->vmid;
 			e.fields |= HWT_FIELD_VMID;
 		}
-		return emit(t, &e);
+		return hold_or_emit(t, ch, &e);
 	case OCSD_GEN_TRC_ELEM_TIMESTAMP:
 		ch->time = g->timestamp;
 		ch->have_time = true;
 		elem_init(t, ch, &e, HWT_ELEM_TIMESTAMP, off);
-		return emit(t, &e);
+		return hold_or_emit(t, ch, &e);
 	default:
 		/* Cycle counts, events, sync markers, transactional memory
 		 * and software trace carry no control flow. */

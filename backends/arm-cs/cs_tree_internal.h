@@ -33,6 +33,12 @@ struct cs_chan {
 	enum hwt_branch_kind p_kind;
 	uint32_t p_exc;
 	bool p_has_exc;
+	/* A trace_on waits for the address tracing resumed at (the next
+	 * range or unreadable address), with the context and timestamp
+	 * elements that came after it, so that it carries `at` and the
+	 * order stays as OpenCSD gave it. held[0] is the trace_on. */
+	struct hwt_elem held[8];
+	int nheld;
 };
 
 struct hwt_cs_tree {
@@ -45,6 +51,9 @@ struct hwt_cs_tree {
 	bool out_set;
 	int sink_err;
 	int32_t def_cpu, def_tid;
+	/* The channel holding a trace_on, if any: one at a time, so that
+	 * the element order across channels stays OpenCSD's. */
+	struct cs_chan *holder;
 	/* OpenCSD's index is 32-bit: map it back to 64-bit stream offsets. */
 	uint32_t index;
 	uint32_t chunk_index;
@@ -73,6 +82,11 @@ int hwt_cs_emit_gap(struct hwt_cs_tree *t, struct cs_chan *ch,
 /* Emits OpenCSD's last error (or @resp) as an error element. */
 int hwt_cs_emit_decode_error(struct hwt_cs_tree *t, ocsd_datapath_resp_t resp,
 			     uint64_t offset);
+/* Emits @ch's held trace_on (with @at when @have_at) and the elements
+ * held behind it. */
+int hwt_cs_release_held(struct hwt_cs_tree *t, struct cs_chan *ch,
+			bool have_at, uint64_t at);
+
 /* Emits @ch's pending taken branch with an unknown target, if any. */
 int hwt_cs_drop_pending(struct hwt_cs_tree *t, struct cs_chan *ch);
 

@@ -33,7 +33,7 @@
 /* The perf event type the capture declares for its trace event, and the
  * emulated PMU's. There is no kernel PMU behind it; the decoder matches
  * the event by this number (AUXTRACE_INFO priv[0]), as perf does. */
-#define SWB_PMU_TYPE HWT_BTS_SWB_PMU_TYPE
+#define SWB_PMU_TYPE HWT_BTS_SW_BRANCH_PMU_TYPE
 /* Sample ids when the kernel gives none (no sideband event): */
 #define SWB_AUX_ID 1
 #define SWB_DUMMY_ID 2

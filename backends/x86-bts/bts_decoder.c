@@ -42,6 +42,11 @@ struct bts_dec {
 	uint64_t expect_off;
 	bool have_last;
 	uint64_t last_to;
+	/* raw input: branch records, and those with an end no --map covers */
+	bool raw;
+	uint64_t branches, unmapped;
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 	/* snapshot mode: the previous snapshot, for the overlap */
 	uint8_t *prev;
 	size_t prev_size, prev_cap;
@@ -184,6 +189,10 @@ static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
 		d->have_last = false;
 		return emit(d, &e);
 	}
+	d->branches++;
+	if (d->raw && (!d->image || !hwt_image_find(d->image, image_pid(d), rec.from) ||
+		       !hwt_image_find(d->image, image_pid(d), rec.to)))
+		d->unmapped++;
 	bool async;
 	enum hwt_branch_kind kind = branch_kind(d, rec.from, rec.to, &async);
 	if (d->have_last && (err = emit_range(d, rec.from, !async, offset)))
@@ -226,10 +235,16 @@ static int bts_create(const struct hwt_decode_params *params, void **priv)
 		d->pid_at = params->pid_at;
 		d->pid_at_arg = params->pid_at_arg;
 	}
+	d->raw = !params->info;
+	if (params->size >= offsetof(struct hwt_decode_params, warn_arg) +
+			    sizeof(params->warn_arg)) {
+		d->warn = params->warn;
+		d->warn_arg = params->warn_arg;
+	}
 	if (params->info && params->info_words > HWT_BTS_INFO_SNAPSHOT_MODE)
 		d->snapshot = params->info[HWT_BTS_INFO_SNAPSHOT_MODE] != 0;
 	d->swb_time = params->info && params->info_words > HWT_BTS_INFO_PMU_TYPE &&
-		      params->info[HWT_BTS_INFO_PMU_TYPE] == HWT_BTS_SWB_PMU_TYPE;
+		      params->info[HWT_BTS_INFO_PMU_TYPE] == HWT_BTS_SW_BRANCH_PMU_TYPE;
 	if (params->info && params->info_words < HWT_BTS_INFO_SNAPSHOT_MODE) {
 		free(d);
 		return hwt_error(HWT_ERR_FORMAT,
@@ -465,6 +480,19 @@ static int bts_flush(void *priv)
 		err = emit_gap(d, HWT_GAP_TRUNCATED, d->expect_off - d->npend,
 			       d->npend, "the trace ends inside a BTS record");
 	d->npend = 0;
+	/* A raw stream whose branches lead nowhere the maps cover is not
+	 * BTS records of that code (random bytes, another format), or the
+	 * maps are wrong. */
+	if (d->raw && d->warn && d->unmapped && d->unmapped * 2 >= d->branches) {
+		char msg[320];
+		snprintf(msg, sizeof(msg), "%" PRIu64 " of the %" PRIu64 " BTS "
+			 "branch records lead from or to addresses that no --map "
+			 "covers: is the input an Intel BTS stream of the mapped "
+			 "code, and are the --map addresses right?",
+			 d->unmapped, d->branches);
+		d->warn(d->warn_arg, msg);
+		d->unmapped = 0;
+	}
 	return err;
 }
 
@@ -494,6 +522,9 @@ static int bts_packets(const struct hwt_decode_params *params,
 		       const struct hwt_aux_chunk *c, FILE *out)
 {
 	size_t pos = 0;
+	bool stepped = params->info && params->info_words > HWT_BTS_INFO_PMU_TYPE &&
+		       params->info[HWT_BTS_INFO_PMU_TYPE] ==
+			       HWT_BTS_SW_BRANCH_PMU_TYPE;
 
 	fprintf(out, ". ... Intel BTS data: size %" PRIu64 " bytes\n", c->size);
 	for (; c->size - pos >= HWT_BTS_RECORD_SIZE; pos += HWT_BTS_RECORD_SIZE) {
@@ -501,6 +532,7 @@ static int bts_packets(const struct hwt_decode_params *params,
 		hwt_bts_record_read(c->data + pos, &rec);
 		fprintf(out, "  %08" PRIx64 ": %" PRIx64 " -> %" PRIx64 " %s\n",
 			c->offset + pos, rec.from, rec.to,
+			stepped ? "unknown" :
 			rec.flags & HWT_BTS_FLAG_PREDICTED ? "pred" : "miss");
 	}
 	if (pos < c->size)

@@ -34,6 +34,11 @@ const char *hwt_config_nearest(const char *word, const char *const *candidates,
 			       size_t count);
 
 /* The origin of a key for messages: the INI path, "-e", "--set". */
+/* Refuses a profile path that is not a regular file and a key set twice
+ * in one section (config_ini_check.c): 0 or HWT_ERR_CONFIG naming the
+ * path, the line and the key. */
+int hwt_ini_check_file(const char *path);
+
 const char *hwt_config_where(const struct hwt_profile *p, const char *key);
 
 #endif

@@ -175,6 +175,8 @@ int hwt_profile_load(const char *path, struct hwt_profile **out)
 				 "cannot open profile %s: %s", path,
 				 strerror(errno));
 	fclose(f);
+	if ((ret = hwt_ini_check_file(path)) < 0)
+		return ret;
 	ini_error[0] = '\0';
 	iniparser_set_error_callback(ini_errback);
 	d = iniparser_load(path);

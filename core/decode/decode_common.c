@@ -2,6 +2,8 @@
  * the element filters. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -89,6 +91,28 @@ void hwt_mapped_close(struct hwt_mapped *m)
 	m->size = 0;
 }
 
+int hwt_decode_warn(const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (opts->warn) {
+		opts->warn(opts->warn_arg, msg);
+		return 0;
+	}
+	if (!sink)
+		return 0;
+	struct hwt_elem e;
+	memset(&e, 0, sizeof(e));
+	e.type = HWT_ELEM_ERROR;
+	e.u.error.message = msg;
+	return sink->emit(sink->arg, &e);
+}
+
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts)
 {
 	return opts->filter_cpu || opts->filter_tid || opts->filter_time;
@@ -96,10 +120,17 @@ int hwt_decode_has_filter(const struct hwt_decode_opts *opts)
 
 static int filter_emit(void *arg, const struct hwt_elem *e)
 {
-	const struct hwt_decode_filter *f = arg;
+	struct hwt_decode_filter *f = arg;
 	const struct hwt_decode_opts *o = f->opts;
 
 	if (e->type != HWT_ELEM_GAP && e->type != HWT_ELEM_ERROR) {
+		f->seen++;
+		if (e->fields & HWT_FIELD_TIME) {
+			if (!f->timed++ || e->time < f->tmin)
+				f->tmin = e->time;
+			if (e->time > f->tmax)
+				f->tmax = e->time;
+		}
 		if (o->filter_cpu &&
 		    (!(e->fields & HWT_FIELD_CPU) || e->cpu != o->cpu))
 			return 0;
@@ -110,8 +141,43 @@ static int filter_emit(void *arg, const struct hwt_elem *e)
 		    (!(e->fields & HWT_FIELD_TIME) || e->time < o->time_start ||
 		     e->time > o->time_end))
 			return 0;
+		f->passed++;
 	}
 	return f->next->emit(f->next->arg, e);
+}
+
+int hwt_decode_filter_report(const struct hwt_decode_filter *f,
+			     const struct hwt_elem_sink *sink)
+{
+	const struct hwt_decode_opts *o = f->opts;
+	char a[32] = "", b[32] = "";
+
+	if (!f->seen || f->passed)
+		return 0;
+	if (o->filter_time && !f->timed)
+		return hwt_decode_warn(o, sink, "--time matches nothing: none of "
+				       "the capture's %" PRIu64 " elements carries "
+				       "a timestamp", f->seen);
+	if (o->filter_time) {
+		if (o->time_start)
+			snprintf(a, sizeof(a), "%" PRIu64 ".%09" PRIu64,
+				 o->time_start / 1000000000u,
+				 o->time_start % 1000000000u);
+		if (o->time_end != UINT64_MAX)
+			snprintf(b, sizeof(b), "%" PRIu64 ".%09" PRIu64,
+				 o->time_end / 1000000000u,
+				 o->time_end % 1000000000u);
+		return hwt_decode_warn(o, sink, "--time %s,%s matches nothing: the "
+				       "capture's elements span %" PRIu64 ".%09" PRIu64
+				       " to %" PRIu64 ".%09" PRIu64 " s", a, b,
+				       f->tmin / 1000000000u, f->tmin % 1000000000u,
+				       f->tmax / 1000000000u, f->tmax % 1000000000u);
+	}
+	if (o->filter_tid)
+		return hwt_decode_warn(o, sink, "--tid %" PRId32 " matches nothing: "
+				       "no element of the capture is of that thread "
+				       "(hwtrace info lists its threads)", o->tid);
+	return 0;
 }
 
 struct hwt_elem_sink hwt_decode_filter_sink(struct hwt_decode_filter *f)

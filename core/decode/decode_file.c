@@ -15,6 +15,7 @@
 
 struct file_state {
 	const char *path;
+	uint64_t decode_errors; /* error elements of the decoder itself */
 	const struct hwt_decode_opts *opts;
 	struct hwt_image *image;
 	struct hwt_sideband sb;
@@ -401,21 +402,61 @@ static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out
 		per_cpu |= st->queues.q[i].cpu != (int32_t)UINT32_MAX;
 	if (!per_cpu || st->sb.have_switch)
 		return 0;
-	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
-	e.type = HWT_ELEM_ERROR;
-	e.u.error.message =
+	return hwt_decode_warn(st->opts, out,
 		"per-CPU trace without context-switch records: elements are "
 		"attributed to the task that started tracing on each CPU (record "
-		"with context_switch sideband, as perf record does by default)";
-	return out->emit(out->arg, &e);
+		"with context_switch sideband, as perf record does by default)");
+}
+
+/* --cpu N on a capture without trace of CPU N: say which CPUs it has
+ * (or that it traced threads, not CPUs) instead of an empty result. */
+static int warn_cpu_absent(struct file_state *st, const struct hwt_elem_sink *out)
+{
+	char cpus[256] = "";
+	size_t len = 0;
+	bool per_thread = true;
+
+	if (!st->opts->filter_cpu)
+		return 0;
+	for (size_t i = 0; i < st->queues.n; i++) {
+		int32_t cpu = st->queues.q[i].cpu;
+		if (cpu == (int32_t)UINT32_MAX)
+			continue;
+		if (cpu == st->opts->cpu)
+			return 0;
+		per_thread = false;
+		if (len < sizeof(cpus))
+			len += (size_t)snprintf(cpus + len, sizeof(cpus) - len,
+						"%s%" PRId32, len ? ", " : "", cpu);
+	}
+	if (per_thread)
+		return hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches "
+				       "nothing: the capture traced threads, not "
+				       "CPUs, so its trace carries no CPU (use --tid)",
+				       st->opts->cpu);
+	return hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches nothing: "
+			       "the capture has CPUs %s", st->opts->cpu, cpus);
+}
+
+/* Counts the error elements on their way to @next. */
+struct error_count {
+	const struct hwt_elem_sink *next;
+	uint64_t errors;
+};
+
+static int count_errors(void *arg, const struct hwt_elem *e)
+{
+	struct error_count *c = arg;
+
+	c->errors += e->type == HWT_ELEM_ERROR;
+	return c->next->emit(c->next->arg, e);
 }
 
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			 const struct hwt_elem_sink *user_sink)
 {
 	const struct hwt_decode_opts *opts = st->opts;
-	struct hwt_decode_filter filter = {opts, user_sink};
+	struct hwt_decode_filter filter = {.opts = opts, .next = user_sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *out = hwt_decode_has_filter(opts) ? &fsink
 								     : user_sink;
@@ -430,12 +471,14 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			return derr;
 		dsink = hwt_disasm_sink(dis);
 	}
+	struct error_count ec = {&dsink, 0};
+	struct hwt_elem_sink esink = {count_errors, &ec};
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.info = st->info,
 		.info_words = st->info_words,
 		.image = st->image,
-		.sink = &dsink,
+		.sink = &esink,
 		.cpu_model = opts->cpu_model,
 		.disasm = opts->disasm,
 		.pid_at = hwt_sideband_pid_at,
@@ -455,6 +498,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		if (err < 0)
 			goto out;
 		err = warn_no_switch(st, out);
+		if (err >= 0)
+			err = warn_cpu_absent(st, out);
 		if (err < 0)
 			goto out;
 		for (size_t i = 0; i < st->nhw_ids && b->decoder->hw_id; i++) {
@@ -472,7 +517,9 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			continue;
 		/* Per-CPU streams take their task from the sideband; a
 		 * per-thread stream is its thread. */
-		hwt_ctx_sink_start(&cs, &st->sb, cpu, -1, cpu >= 0 ? -1 : tid);
+		hwt_ctx_sink_start(&cs, &st->sb, cpu,
+				   cpu >= 0 ? -1 : hwt_sideband_thread_pid(&st->sb, tid),
+				   cpu >= 0 ? -1 : tid);
 		for (size_t j = 0; j < q->npieces && err >= 0; j++) {
 			struct hwt_aux_piece *pc = &q->pieces[j];
 			struct hwt_aux_chunk chunk = {
@@ -507,7 +554,10 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		err = b->decoder->flush(priv);
 	if (err >= 0 && !opts->packets)
 		err = flush_losses(st, -1, UINT64_MAX, done, out);
+	if (err >= 0 && !opts->packets)
+		err = hwt_decode_filter_report(&filter, user_sink);
 out:
+	st->decode_errors += ec.errors;
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
 	hwt_disasm_free(dis);
@@ -519,7 +569,7 @@ out:
 static int decode_samples(struct file_state *st, const struct hwt_backend *b,
 			  const struct hwt_elem_sink *user_sink)
 {
-	struct hwt_decode_filter filter = {st->opts, user_sink};
+	struct hwt_decode_filter filter = {.opts = st->opts, .next = user_sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
@@ -624,9 +674,21 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		psink = hwt_profile_sink(&ps);
 		sink = &psink;
 	}
+	/* Intel PT without a CPU model: libipt applies no errata
+	 * workarounds, and a CPU's erratum reads as a decode error. */
+	bool no_model = !opts.cpu_model && !opts.packets &&
+			b->auxtrace_type == HWT_AUXTRACE_INTEL_PT;
 	err = decode_queues(&st, b, sink);
 	if (err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
+	if (err >= 0 && no_model && st.decode_errors)
+		err = hwt_decode_warn(&opts, sink, "%s names no CPU (it has no "
+				      "cpuid feature%s), so no errata workarounds "
+				      "were applied, and the decode gave %" PRIu64
+				      " errors: give --cpu-model FAMILY/MODEL/STEPPING "
+				      "of the traced CPU", path,
+				      read_err ? ": the file is cut short before its "
+				      "feature sections" : "", st.decode_errors);
 	if (err >= 0 && ps.p)
 		err = hwt_branch_profile_write_named(ps.p, st.image,
 						     opts.branch_profile,

@@ -15,11 +15,26 @@
 struct hwt_decode_filter {
 	const struct hwt_decode_opts *opts;
 	const struct hwt_elem_sink *next;
+	/* What went through, for saying when a filter matched nothing:
+	 * elements that filters apply to, those that passed, and the time
+	 * span of those that carry a time. */
+	uint64_t seen, passed, timed, tmin, tmax;
 };
 
 /* A sink over @f, valid while @f is. */
 struct hwt_elem_sink hwt_decode_filter_sink(struct hwt_decode_filter *f);
 
+/* After a decode through @f: warns (hwt_decode_warn) when --tid or
+ * --time let no element through although there were elements, naming the
+ * capture's time span or that it has no timestamps. */
+int hwt_decode_filter_report(const struct hwt_decode_filter *f,
+			     const struct hwt_elem_sink *sink);
+/* A warning of the decode: to opts->warn when the caller set one,
+ * otherwise as an error element (no offset) to @sink, which may be NULL
+ * (packet listings), then it is dropped. */
+int hwt_decode_warn(const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Whether any filter is set in @opts. */
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts);
 

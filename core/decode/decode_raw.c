@@ -1,5 +1,6 @@
 /* Raw trace streams with `--map FILE@ADDR` memory images. */
 #include <sys/stat.h>
+#include <string.h>
 
 #include "core/decode/decode_internal.h"
 #include "hwtrace/insn.h"
@@ -32,6 +33,19 @@ static int build_image(const struct hwt_decode_opts *opts,
 	return 0;
 }
 
+/* A decoder's warnings about a raw stream, through the caller's. */
+struct raw_warn {
+	const struct hwt_decode_opts *opts;
+	const struct hwt_elem_sink *sink;
+};
+
+static void raw_warn(void *arg, const char *message)
+{
+	struct raw_warn *w = arg;
+
+	hwt_decode_warn(w->opts, w->sink, "%s", message);
+}
+
 int hwt_decode_raw(const char *backend, const char *backend_options,
 		   const char *trace_path, const struct hwt_decode_opts *opts_in,
 		   const struct hwt_elem_sink *sink)
@@ -55,13 +69,21 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	err = hwt_mapped_open(&trace, trace_path, "trace file");
 	if (err < 0)
 		return err;
+	/* A capture given as a raw stream decodes into nonsense: refuse it. */
+	if (trace.size >= 8 && !memcmp(trace.data, "PERFILE2", 8)) {
+		err = hwt_error(HWT_ERR_FORMAT, "%s is a perf.data file, not a raw "
+				"%s trace stream: decode it without --raw "
+				"(hwtrace decode %s)", trace_path, b->name,
+				trace_path);
+		goto out;
+	}
 	err = build_image(&opts, &image);
 	if (err < 0)
 		goto out;
 	if (opts.on_image)
 		opts.on_image(opts.on_image_arg, image);
 
-	struct hwt_decode_filter filter = {&opts, sink};
+	struct hwt_decode_filter filter = {.opts = &opts, .next = sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	/* --disasm: every backend's ranges as instructions with their text. */
 	const struct hwt_elem_sink *inner = hwt_decode_has_filter(&opts) ? &fsink
@@ -74,8 +96,11 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		dsink = hwt_disasm_sink(dis);
 		inner = &dsink;
 	}
+	struct raw_warn rw = {&opts, sink};
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
+		.warn = raw_warn,
+		.warn_arg = &rw,
 		.image = image,
 		.sink = inner,
 		.cpu_model = opts.cpu_model,

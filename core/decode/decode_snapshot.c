@@ -43,7 +43,7 @@ int hwt_decode_snapshot_dir(const char *dir,
 	if (err)
 		return err;
 	/* --cpu, --tid and --time apply as to any other input. */
-	struct hwt_decode_filter filter = {&opts, user_sink};
+	struct hwt_decode_filter filter = {.opts = &opts, .next = user_sink};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *sink =
 		hwt_decode_has_filter(&opts) ? &fsink : user_sink;

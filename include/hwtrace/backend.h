@@ -75,6 +75,10 @@ struct hwt_decode_params {
 	 * the first element, so consumers (symbols) can read it. */
 	void (*on_image)(void *arg, struct hwt_image *image);
 	void *on_image_arg;
+	/* Optional: where a decoder says that its input looks wrong (a
+	 * warning, not an element of the trace); one sentence. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

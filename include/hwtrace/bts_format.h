@@ -19,13 +19,12 @@ extern "C" {
 #define HWT_BTS_RECORD_SIZE 24
 /* flags bit 4: the branch was predicted (perf prints "pred" / "miss"). */
 #define HWT_BTS_FLAG_PREDICTED 0x10u
-
-/* sw_branch captures (AUXTRACE_INFO priv[0], the PMU type, is this) use
- * the BTS record layout; their flags word holds the tracer's clock
- * (CLOCK_MONOTONIC, ns) at the branch in bits 63:8, its low 56 bits, with
- * bit 0 set to say so. Hardware BTS leaves those bits 0, and perf reads
- * only bit 4. */
-#define HWT_BTS_SWB_PMU_TYPE 0x5357u
+/* The PMU type sw_branch writes into AUXTRACE_INFO (priv[0]). Its records
+ * come from stepping, not a branch predictor, so their flags say nothing
+ * about prediction: instead they hold the tracer's clock (CLOCK_MONOTONIC,
+ * ns) at the branch in bits 63:8, its low 56 bits, with bit 0 set to say
+ * so. Hardware BTS leaves those bits 0, and perf reads only bit 4. */
+#define HWT_BTS_SW_BRANCH_PMU_TYPE 0x5357u
 #define HWT_BTS_FLAG_SWB_TIME 0x1u
 #define HWT_BTS_SWB_TIME_SHIFT 8
 

@@ -55,6 +55,11 @@ struct hwt_decode_opts {
 	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
 			 size_t size);
 	void *name_addr_arg;
+	/* Non-NULL: warnings (the trace can be decoded, but not as well as
+	 * it could be, or a filter or input looks wrong) go here, one
+	 * sentence each, instead of into the element stream as errors. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

@@ -15,7 +15,7 @@ expect_eq "pt full exit" "$rc" 0
 expect_eq "pt full config" "$(field config "$out")" "0x300e601"
 expect_eq "pt type" "$(field type "$out")" "6 (intel_pt)"
 expect_eq "pt sample_type" "$(field sample_type "$out")" "IP|TID|TIME|CPU|IDENTIFIER"
-expect_contains "ok" "$out" "OK: the profile is valid for this machine"
+expect_contains "ok" "$out" "OK: the profile is valid for the machine whose sysfs tree is $FIX/intel-client"
 expect_contains "dummy" "$out" "event 2: dummy:u (sideband)"
 
 out=$("$HWTRACE" config check "$CFG/intel_pt_snapshot.ini" --sysfs "$FIX/intel-client"); rc=$?

@@ -23,9 +23,9 @@ check_merge() {
 	expect_eq "$name: time never goes back" "$(sed -n 's/.*"time":\([0-9]*\).*/\1/p' "$TMP/$name.merged" |
 		awk 'NR > 1 && $1 < last { bad++ } { last = $1 } END { print bad + 0 }')" "0"
 	expect_eq "$name: per-CPU order starts with CPU 0" \
-		"$(head -1 "$TMP/$name.percpu" | sed -n 's/.*"cpu":\([0-9]*\),.*/\1/p')" "0"
+		"$(grep -m1 -v '"type":"header"' "$TMP/$name.percpu" | sed -n 's/.*"cpu":\([0-9]*\),.*/\1/p')" "0"
 	expect_eq "$name: merged order starts with CPU 3" \
-		"$(head -1 "$TMP/$name.merged" | sed -n 's/.*"cpu":\([0-9]*\),.*/\1/p')" "3"
+		"$(grep -m1 -v '"type":"header"' "$TMP/$name.merged" | sed -n 's/.*"cpu":\([0-9]*\),.*/\1/p')" "3"
 }
 
 check_merge quipper "$Q"

@@ -72,7 +72,7 @@ expect_contains "config check --filter" "$out" "as the kernel takes them: $WANT"
 # has, --filter on a replay.
 "$HWTRACE" record --sysfs "$FIX" -e intel_pt//u -C 0 \
 	--filter "filter no_such_fn @ $PROG" -o "$TMP/h.data" 2> "$TMP/err"
-expect_eq "unknown symbol status" "$?" 1
+expect_eq "unknown symbol status" "$?" 2
 expect_eq "unknown symbol message" "$(cat "$TMP/err")" \
 	"hwtrace: filter \"filter no_such_fn @ $PROG\": no symbol no_such_fn in $PROG (list its symbols with: nm $PROG)"
 "$HWTRACE" config check --sysfs "$FIX" -e intel_pt//u \

@@ -100,7 +100,7 @@ expect_eq "one snapshot by the FIFO" "$(snapshots "$TMP/err" 3)" 1
 exec 7<&-
 
 "$HWTRACE" record --emulate "$PT" --control "pipe:x" -o "$TMP/x" 2> "$TMP/err"
-expect_eq "bad --control" "$?" 1
+expect_eq "bad --control" "$?" 2
 expect_contains "bad --control message" "$(cat "$TMP/err")" "expected fifo:CTL[,ACK]"
 
 finish

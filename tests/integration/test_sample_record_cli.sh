@@ -89,7 +89,7 @@ if command -v perf > /dev/null; then
 fi
 "$HWTRACE" record --sysfs "$FX" --emulate-trace "$PT" -c "$TMP/s.ini" \
 	-e cycles/freq=100,period=10/ --aux-sample -o "$TMP/pf.data" 2> "$TMP/pf"
-expect_eq "period and freq: exit status" "$?" 1
+expect_eq "period and freq: exit status" "$?" 2
 expect_contains "period and freq" "$(cat "$TMP/pf")" "period and freq are both set"
 
 # Replaying the quipper capture (cpu 0: 12,240 bytes, cpu 3: 137,728) with
@@ -127,11 +127,11 @@ expect_contains "replay windows" "$want" "3:600 "
 # A sampling event needs --aux-sample (or its aux-sample-size term).
 "$HWTRACE" record --sysfs "$FX" -C 0 --emulate-trace "$PT" \
 	-e intel_pt// -e cycles/period=8/ -o "$TMP/x.data" 2> "$TMP/x"
-expect_eq "sampling event alone: exit status" "$?" 1
+expect_eq "sampling event alone: exit status" "$?" 2
 expect_contains "sampling event alone" "$(cat "$TMP/x")" "needs --aux-sample"
 "$HWTRACE" record --sysfs "$FX" -C 0 --emulate-trace "$PT" --aux-sample=70000 \
 	-e intel_pt// -e cycles/period=8/ -o "$TMP/y.data" 2> "$TMP/y"
-expect_eq "too big: exit status" "$?" 1
+expect_eq "too big: exit status" "$?" 2
 expect_contains "too big" "$(cat "$TMP/y")" "61440"
 
 finish

@@ -15,7 +15,7 @@ PROGS="$HWT_BUILD_DIR/tests/programs"
 # replay opens).
 elements() {
 	"$HWTRACE" decode --format jsonl "$1" 2>/dev/null |
-		sed -e 's/,"offset":[0-9]*//' -e 's/,"time":[0-9]*//' -e 's/,"tid":[0-9]*//'
+		sed -e 's/,"offset":[0-9]*//' -e 's/,"time":[0-9]*//' -e 's/,"tid":[0-9]*//' -e 's/,"pid":[0-9]*//'
 }
 elements "$TMP/orig.data" >"$TMP/orig.jsonl"
 elements "$TMP/replay.data" >"$TMP/replay.jsonl"

@@ -56,7 +56,7 @@ check_same swb_demo "$TMP/demo.data" $((n + 2))
 "$PROGS/swb_record" -o "$TMP/th.data" --quiet --start main --stop exit \
 	-- "$PROGS/threads_path" 2>"$TMP/rec.err" || { cat "$TMP/rec.err"; fail "record threads_path"; }
 "$HWTRACE" decode --format jsonl "$TMP/th.data" 2>/dev/null | sed -n \
-	's/.*"type":"branch","tid":\([0-9]*\),"from":"0x\([0-9a-f]*\)","to":"0x\([0-9a-f]*\)".*/\1 \2 \3/p' |
+	's/.*"type":"branch",.*"tid":\([0-9]*\),"from":"0x\([0-9a-f]*\)","to":"0x\([0-9a-f]*\)".*/\1 \2 \3/p' |
 	sort -s -k1,1n >"$TMP/th.hwt"
 "$PERF" script -i "$TMP/th.data" --itrace=b -F tid,ip,addr 2>/dev/null |
 	awk '$2 != "0" && $4 != "0" { print $1, $2, $4 }' | sort -s -k1,1n >"$TMP/th.perf"
