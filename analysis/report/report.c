@@ -28,13 +28,14 @@ struct thread_path {
 	size_t n, cap;
 	char *path;       /* "outer;...;inner" of the open frames */
 	size_t path_cap;
+	uint64_t *active; /* open activations of each function here */
+	size_t nactive;
 };
 
 struct hwt_report {
 	struct hwt_func_namer namer;
 	struct hwt_strmap names;        /* name -> F_INDEX */
 	struct hwt_report_func *funcs;
-	uint64_t *active;               /* open activations of each */
 	size_t nfuncs, cap;
 	struct hwt_strmap stacks;       /* folded path -> S_* */
 	struct thread_path *threads;
@@ -85,15 +86,10 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 		if (!v)
 			return -1;
 		r->funcs = v;
-		uint64_t *a = realloc(r->active, cap * sizeof(*a));
-		if (!a)
-			return -1;
-		r->active = a;
 		r->cap = cap;
 	}
 	memset(&r->funcs[r->nfuncs], 0, sizeof(r->funcs[0]));
 	r->funcs[r->nfuncs].name = e->key;
-	r->active[r->nfuncs] = 0;
 	e->v[F_INDEX] = ++r->nfuncs;
 	return (long)r->nfuncs - 1;
 }
@@ -142,8 +138,17 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	 * is the bottom of the stack from now on. */
 	if (f->start == HWT_FRAME_INFERRED)
 		t->n = 0;
+	if ((size_t)func >= t->nactive) {
+		size_t n = r->cap;
+		uint64_t *a = realloc(t->active, n * sizeof(*a));
+		if (!a)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		memset(a + t->nactive, 0, (n - t->nactive) * sizeof(*a));
+		t->active = a;
+		t->nactive = n;
+	}
 	t->v[t->n++] = (struct open_frame){(size_t)func, 0};
-	r->active[func]++;
+	t->active[func]++;
 	if (path_push(t, r->funcs[func].name))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	return 0;
@@ -172,8 +177,10 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		if (duration > fn->duration_max)
 			fn->duration_max = duration;
 	}
-	/* Recursion: only the outermost activation adds to the total. */
-	if (r->active[of.func] && --r->active[of.func] == 0) {
+	/* Recursion: only the thread's outermost activation adds to the
+	 * total (other threads' activations are theirs). */
+	if (of.func < t->nactive && t->active[of.func] &&
+	    --t->active[of.func] == 0) {
 		fn->insns_total += f->insns_total;
 		fn->time_total += duration;
 	}
@@ -212,10 +219,10 @@ void hwt_report_free(struct hwt_report *r)
 	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].v);
 		free(r->threads[i].path);
+		free(r->threads[i].active);
 	}
 	free(r->threads);
 	free(r->funcs);
-	free(r->active);
 	free(r);
 }
 
