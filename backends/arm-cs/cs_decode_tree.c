@@ -39,9 +39,13 @@ static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 			s = hwt_image_find(t->image, HWT_PID_ANY, addr);
 		if (s && !s->missing_reported) {
 			s->missing_reported = 1;
-			snprintf(t->detail, sizeof(t->detail),
-				 "%s: file not found (use --symfs, "
-				 "--buildid-dir or --map)", s->path);
+			if (s->missing_detail)
+				snprintf(t->detail, sizeof(t->detail), "%s",
+					 s->missing_detail);
+			else
+				snprintf(t->detail, sizeof(t->detail),
+					 "%s: file not found (use --symfs, "
+					 "--buildid-dir or --map)", s->path);
 			hwt_cs_emit_gap(t, ch, t->chunk_offset, HWT_GAP_NO_IMAGE,
 					t->detail);
 		}

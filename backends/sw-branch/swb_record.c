@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/sw-branch/swb_buildid.h"
 #include "backends/sw-branch/swb_sideband.h"
 #include "backends/sw-branch/swb_trace.h"
 #include "backends/x86-bts/bts_format.h"
@@ -66,6 +67,7 @@ struct swb_out {
 	bool kernel_sideband;
 	uint64_t aux_id, dummy_id;
 	struct hwt_swb_maps written;  /* executable mappings written so far */
+	struct hwt_swb_binaries binaries; /* every file mapped executable */
 	size_t cap;      /* chunk size: one write of the emulated trace unit */
 	uint32_t data_pages, aux_pages;
 	struct hwt_emu *emu;
@@ -242,6 +244,9 @@ static int copy_record(void *arg, const struct perf_event_header *h)
  * them for a running process. */
 static int sideband(struct swb_out *o, pid_t pid, const struct hwt_swb_maps *maps)
 {
+	int err = hwt_swb_binaries_note(&o->binaries, maps);
+	if (err)
+		return err;
 	if (o->kernel_sideband)
 		return hwt_swb_sideband_drain(&o->sb, copy_record, o);
 	return maps ? write_new_mappings(o, pid, maps) : 0;
@@ -517,7 +522,8 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 	}
 	if ((err = add_attrs(o, &dummy)) || (err = write_info(o->w)) ||
 	    (err = stream_of(o, pid, &th)) || (err = write_comm(o, pid, exe)) ||
-	    (err = write_new_mappings(o, pid, maps)))
+	    (err = write_new_mappings(o, pid, maps)) ||
+	    (err = hwt_swb_binaries_note(&o->binaries, maps)))
 		return err;
 	if (pthread_create(&o->capture, NULL, capture_main, o))
 		return hwt_error(HWT_ERR_NOMEM, "sw_branch: no capture thread");
@@ -668,6 +674,8 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
 	err = finish_capture(&o, err, stats);
+	if (!err)
+		err = hwt_swb_binaries_write(&o.binaries, o.w, o.pid);
 out:;
 	int cerr = hwt_pd_writer_close(o.w);
 	if (!err)
@@ -684,6 +692,7 @@ out:;
 	hwt_writer_sink_free(o.wsink);
 	hwt_swb_sideband_close(&o.sb);
 	hwt_swb_maps_clear(&o.written);
+	hwt_swb_binaries_free(&o.binaries);
 	pthread_mutex_destroy(&o.lock);
 	pthread_cond_destroy(&o.done_cond);
 	return err;

@@ -41,6 +41,14 @@ struct hwt_decode_opts {
 	 * branch and every AUX sample's branch stack here ("FROM->TO COUNT",
 	 * addresses as FILE+0xOFFSET where the image knows the file). */
 	FILE *branch_profile;
+	/* Use the files found for a capture's mappings even when their build
+	 * id or ELF machine is not the capture's (perf's --ignore-build-ids);
+	 * by default such a file is treated as missing. */
+	bool ignore_build_ids;
+	/* Called once per refused file with a message naming it (and, when
+	 * the file was used anyway, saying so); NULL: not told. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the
