@@ -1,6 +1,7 @@
 # Runs one libFuzzer target for SECONDS on CORPUS, seeded from the test data
-# files listed in SEEDS. Fails when a seed is missing or the fuzzer finds a
-# crash, a leak or a sanitizer report.
+# files listed in SEEDS and from the kept corpus KEPT (tests/fuzz/corpus/
+# NAME). Fails when a seed is missing or the fuzzer finds a crash, a leak
+# or a sanitizer report.
 file(MAKE_DIRECTORY ${CORPUS})
 if(EXISTS ${SEEDS})
   file(STRINGS ${SEEDS} seeds REGEX "^[^#]")
@@ -11,6 +12,12 @@ if(EXISTS ${SEEDS})
     get_filename_component(base ${seed} NAME)
     file(COPY ${TESTDATA}/${seed} DESTINATION ${CORPUS})
   endforeach()
+endif()
+if(KEPT AND IS_DIRECTORY ${KEPT})
+  file(GLOB kept_inputs ${KEPT}/*)
+  if(kept_inputs)
+    file(COPY ${kept_inputs} DESTINATION ${CORPUS})
+  endif()
 endif()
 execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1
                         -artifact_prefix=${CORPUS}/../ ${CORPUS}

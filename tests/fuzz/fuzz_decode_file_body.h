@@ -1,0 +1,84 @@
+/* The body of the perf.data decode fuzz targets: the input as a file,
+ * decoded (elements, then --packets) when its first AUXTRACE_INFO is of
+ * the type FUZZ_AUXTRACE_TYPE, so each target spends its time on one
+ * backend's decoder behind the shared pipeline (sideband to image and
+ * task context, build-id and ISA checks, AUXTRACE queues, losses). */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64];
+static int fd = -1;
+static FILE *devnull;
+
+/* Whether the first AUXTRACE_INFO is of the wanted type; a file the
+ * reader refuses goes to the decoder, which must report it. */
+static int wanted(const char *file)
+{
+	struct hwt_pd_reader *r;
+	struct hwt_pd_record rec;
+	int yes = 0;
+	if (hwt_pd_reader_open(file, &r) < 0)
+		return 1;
+	while (hwt_pd_reader_next(r, &rec) > 0) {
+		if (rec.type == HWT_PD_RECORD_AUXTRACE_INFO && rec.size >= 12) {
+			uint32_t type;
+			memcpy(&type, (const uint8_t *)rec.data + 8, 4);
+			yes = type == FUZZ_AUXTRACE_TYPE;
+			break;
+		}
+	}
+	hwt_pd_reader_free(r);
+	return yes;
+}
+
+static int count(void *arg, const struct hwt_elem *e)
+{
+	(*(size_t *)arg)++;
+	if (e->type == HWT_ELEM_ERROR && !e->u.error.message)
+		abort();
+	if (e->type == HWT_ELEM_RANGE && e->u.range.end < e->u.range.start)
+		abort();
+	return 0;
+}
+
+static void warned(void *arg, const char *message)
+{
+	(void)arg;
+	if (!message || !message[0])
+		abort(); /* a warning names what it is about */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (fd < 0) {
+		fd = memfd_create("fuzz-decode-file", 0);
+		devnull = fopen("/dev/null", "w");
+		if (fd < 0 || !devnull)
+			abort();
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	if (!wanted(path))
+		return 0;
+	size_t n = 0;
+	struct hwt_elem_sink sink = {count, &n};
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned};
+	if (hwt_decode_file(path, &opts, &sink) < 0 && !hwt_errmsg()[0])
+		abort(); /* every failure says why */
+	opts.packets = devnull;
+	if (hwt_decode_file(path, &opts, NULL) < 0 && !hwt_errmsg()[0])
+		abort();
+	return 0;
+}
