@@ -23,6 +23,7 @@
 #include "backends/sw-branch/swb_trace.h"
 #include "backends/x86-bts/bts_format.h"
 #include "hwtrace/backend.h"
+#include "hwtrace/elfid.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -184,8 +185,19 @@ static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m
 	prot |= m->prot[2] == 'x' ? PROT_EXEC : 0;
 	memcpy(p, ids, 8); p += 8;
 	memcpy(p, geom, 24); p += 24;
-	memcpy(p, dev, 8); p += 8;
-	memcpy(p, ino, 16); p += 16;
+	/* The build id in place of device and inode, as the kernel writes
+	 * MMAP2 for an event with build_id set, when the file has one. */
+	struct hwt_elf_id id;
+	if (hwt_elf_id_from_file(name, &id) == 1 && id.build_id_size) {
+		h->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		p[0] = id.build_id_size;
+		memcpy(p + 4, id.build_id, id.build_id_size);
+		p += 24;
+	} else {
+		hwt_error_clear();
+		memcpy(p, dev, 8); p += 8;
+		memcpy(p, ino, 16); p += 16;
+	}
 	memcpy(p, &prot, 4); p += 4;
 	memcpy(p, &flags, 4); p += 4;
 	memcpy(p, name, nlen); p += padded;
@@ -509,7 +521,18 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 
 	o->pid = pid;
 	dummy_attr(&dummy);
-	if (!o->opts->proc_sideband && !hwt_swb_sideband_open(&o->sb, pid, &dummy)) {
+	/* Build ids in the kernel's MMAP2 records (Linux 5.12 and later;
+	 * an older kernel refuses the bit and gets the event without it). */
+	dummy.build_id = 1;
+	bool opened = !o->opts->proc_sideband &&
+		      !hwt_swb_sideband_open(&o->sb, pid, &dummy);
+	if (!opened && !o->opts->proc_sideband) {
+		dummy.build_id = 0;
+		opened = !hwt_swb_sideband_open(&o->sb, pid, &dummy);
+	}
+	if (!opened)
+		dummy.build_id = 0;
+	if (opened) {
 		o->kernel_sideband = true;
 		o->dummy_id = o->sb.id;
 		/* Not an id of this capture's kernel event; perf's synthesized

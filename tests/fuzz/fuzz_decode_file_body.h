@@ -13,6 +13,7 @@
 
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
+#include "fuzz_elem_check.h"
 #include "hwtrace/perfdata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,16 +43,6 @@ static int wanted(const char *file)
 	return yes;
 }
 
-static int count(void *arg, const struct hwt_elem *e)
-{
-	(*(size_t *)arg)++;
-	if (e->type == HWT_ELEM_ERROR && !e->u.error.message)
-		abort();
-	if (e->type == HWT_ELEM_RANGE && e->u.range.end < e->u.range.start)
-		abort();
-	return 0;
-}
-
 static void warned(void *arg, const char *message)
 {
 	(void)arg;
@@ -73,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!wanted(path))
 		return 0;
 	size_t n = 0;
-	struct hwt_elem_sink sink = {count, &n};
+	struct hwt_elem_sink sink = {fuzz_check_elem, &n};
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned};
 	if (hwt_decode_file(path, &opts, &sink) < 0 && !hwt_errmsg()[0])
 		abort(); /* every failure says why */

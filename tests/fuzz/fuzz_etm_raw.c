@@ -12,6 +12,7 @@
 
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
+#include "fuzz_elem_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,16 +51,6 @@ static void setup(void)
 	map.vaddr = 0;
 }
 
-static int count(void *arg, const struct hwt_elem *e)
-{
-	(*(size_t *)arg)++;
-	if (e->type == HWT_ELEM_ERROR && !e->u.error.message)
-		abort();
-	if (e->type == HWT_ELEM_RANGE && e->u.range.end < e->u.range.start)
-		abort();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const proto[] = {"etmv4", "ete", "etmv3", "ptm"};
@@ -77,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    pwrite(trace_fd, data + 1, size - 1, 0) != (ssize_t)(size - 1))
 		abort();
 	size_t n = 0;
-	struct hwt_elem_sink sink = {count, &n};
+	struct hwt_elem_sink sink = {fuzz_check_elem, &n};
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map,
 				       .nmaps = 1, .disasm = (sel & 0x20) != 0};
 	if (hwt_decode_raw("cs_etm", options, trace_path, &opts, &sink) < 0 &&

@@ -17,6 +17,7 @@
 
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
+#include "fuzz_elem_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -75,14 +76,6 @@ static const uint8_t *find_marker(const uint8_t *p, const uint8_t *end)
 	return NULL;
 }
 
-static int count(void *arg, const struct hwt_elem *e)
-{
-	(*(size_t *)arg)++;
-	if (e->type == HWT_ELEM_ERROR && !e->u.error.message)
-		abort();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!dir[0]) {
@@ -108,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = next;
 	}
 	size_t n = 0;
-	struct hwt_elem_sink sink = {count, &n};
+	struct hwt_elem_sink sink = {fuzz_check_elem, &n};
 	struct hwt_decode_opts opts = {.size = sizeof(opts)};
 	if (hwt_decode_snapshot_dir(dir, &opts, &sink) < 0 && !hwt_errmsg()[0])
 		abort(); /* every failure says why */

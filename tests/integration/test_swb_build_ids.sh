@@ -1,6 +1,7 @@
 # sw_branch captures carry the build ids of the binaries they traced, and
 # decode refuses a program rebuilt after recording: perf buildid-list lists
-# the program with the build id readelf -n gives; after a rebuild with
+# the program with the build id readelf -n gives, and so does its MMAP2
+# record; after a rebuild with
 # other code at the same path, decode names the program once on stderr
 # with both build ids and shows gaps naming it (not decode errors asking
 # whether a record is missing); --ignore-build-ids decodes it as before.
@@ -36,6 +37,9 @@ expect_contains "perf buildid-list: libc listed" "$libc" "/libc.so"
 expect_eq "perf buildid-list: libc" \
 	"$(perf buildid-list -i "$TMP/s.data" 2>/dev/null | awk '/\/libc\.so/ { print $1 }')" \
 	"$(readelf -n "${libc:-/nonexistent}" 2>/dev/null | sed -n 's/.*Build ID: //p')"
+expect_contains "perf script: the program's MMAP2 build id" \
+	"$(perf script -i "$TMP/s.data" --show-mmap-events 2>/dev/null | grep 'PERF_RECORD_MMAP2' | grep " $TMP/prog\$")" \
+	"<$id>]: r-xp $TMP/prog"
 "$HWTRACE" decode "$TMP/s.data" >"$TMP/before.txt" 2>"$TMP/before.err"
 expect_eq "decode before the rebuild: gaps" "$(grep -c ' gap ' "$TMP/before.txt")" 0
 
