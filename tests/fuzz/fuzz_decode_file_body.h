@@ -1,5 +1,5 @@
 /* The body of the perf.data decode fuzz targets: the input as a file,
- * decoded (elements, then --packets) when its first AUXTRACE_INFO is of
+ * listed as packets, then decoded to elements, when its first AUXTRACE_INFO is of
  * the type FUZZ_AUXTRACE_TYPE, so each target spends its time on one
  * backend's decoder behind the shared pipeline (sideband to image and
  * task context, build-id and ISA checks, AUXTRACE queues, losses). */
@@ -14,13 +14,15 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
+#if FUZZ_AUXTRACE_TYPE == 3
+#include "fuzz_opencsd_guard.h"
+#endif
 #include "hwtrace/perfdata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char path[64];
 static int fd = -1;
-static FILE *devnull;
 
 /* Whether the first AUXTRACE_INFO is of the wanted type; a file the
  * reader refuses goes to the decoder, which must report it. */
@@ -50,12 +52,20 @@ static void warned(void *arg, const char *message)
 		abort(); /* a warning names what it is about */
 }
 
+/* The packet listing, which must explain any failure too. */
+static void list_packets(void *arg, FILE *f)
+{
+	struct hwt_decode_opts *opts = arg;
+	opts->packets = f;
+	if (hwt_decode_file(path, opts, NULL) < 0 && !hwt_errmsg()[0])
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (fd < 0) {
 		fd = memfd_create("fuzz-decode-file", 0);
-		devnull = fopen("/dev/null", "w");
-		if (fd < 0 || !devnull)
+		if (fd < 0)
 			abort();
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}
@@ -63,13 +73,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!wanted(path))
 		return 0;
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned};
+#if FUZZ_AUXTRACE_TYPE == 3 /* CoreSight: see fuzz_opencsd_guard.h */
+	if (fuzz_opencsd_unsafe(list_packets, &opts))
+		return 0;
+#else
+	static FILE *devnull;
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	list_packets(&opts, devnull);
+#endif
 	size_t n = 0;
 	struct hwt_elem_sink sink = {fuzz_check_elem, &n};
-	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned};
+	opts.packets = NULL;
 	if (hwt_decode_file(path, &opts, &sink) < 0 && !hwt_errmsg()[0])
 		abort(); /* every failure says why */
-	opts.packets = devnull;
-	if (hwt_decode_file(path, &opts, NULL) < 0 && !hwt_errmsg()[0])
-		abort();
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* libFuzzer target for raw CoreSight trace streams (decode --raw
  * cs_etm,...): the first byte picks the protocol (ETMv4, ETE, ETMv3,
  * PTM), formatted or raw, and the trace ID; the rest is the stream,
- * decoded to elements and listed as packets, over a page of A64 code. */
+ * listed as packets and decoded to elements, over a page of A64 code. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -13,12 +13,12 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
+#include "fuzz_opencsd_guard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char trace_path[64], code_path[64];
 static int trace_fd = -1;
-static FILE *devnull;
 static struct hwt_map_spec map;
 
 /* A loop of A64 branches of each kind, so decoded ranges follow code. */
@@ -39,8 +39,7 @@ static void setup(void)
 {
 	int cfd = memfd_create("fuzz-etm-code", 0);
 	trace_fd = memfd_create("fuzz-etm-trace", 0);
-	devnull = fopen("/dev/null", "w");
-	if (cfd < 0 || trace_fd < 0 || !devnull)
+	if (cfd < 0 || trace_fd < 0)
 		abort();
 	for (int i = 0; i < 4096 / (int)sizeof(code); i++)
 		if (write(cfd, code, sizeof(code)) != (ssize_t)sizeof(code))
@@ -49,6 +48,21 @@ static void setup(void)
 	snprintf(trace_path, sizeof(trace_path), "/proc/self/fd/%d", trace_fd);
 	map.path = code_path;
 	map.vaddr = 0;
+}
+
+struct run {
+	const char *options;
+	struct hwt_decode_opts opts;
+};
+
+/* The packet listing, which must explain any failure. */
+static void list_packets(void *arg, FILE *f)
+{
+	struct run *r = arg;
+	r->opts.packets = f;
+	if (hwt_decode_raw("cs_etm", r->options, trace_path, &r->opts, NULL) < 0 &&
+	    !hwt_errmsg()[0])
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -67,16 +81,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(trace_fd, 0) ||
 	    pwrite(trace_fd, data + 1, size - 1, 0) != (ssize_t)(size - 1))
 		abort();
+	struct run r = {options, {.size = sizeof(r.opts), .maps = &map,
+				  .nmaps = 1}};
+	if (fuzz_opencsd_unsafe(list_packets, &r))
+		return 0;
 	size_t n = 0;
 	struct hwt_elem_sink sink = {fuzz_check_elem, &n};
-	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map,
-				       .nmaps = 1, .disasm = (sel & 0x20) != 0};
-	if (hwt_decode_raw("cs_etm", options, trace_path, &opts, &sink) < 0 &&
-	    !hwt_errmsg()[0])
-		abort();
-	opts.packets = devnull;
-	opts.disasm = false;
-	if (hwt_decode_raw("cs_etm", options, trace_path, &opts, NULL) < 0 &&
+	r.opts.packets = NULL;
+	r.opts.disasm = (sel & 0x20) != 0;
+	if (hwt_decode_raw("cs_etm", options, trace_path, &r.opts, &sink) < 0 &&
 	    !hwt_errmsg()[0])
 		abort();
 	return 0;

@@ -3,7 +3,8 @@
  * followed by its bytes up to the next such line. The members are written
  * into an empty directory (names of letters, digits, '.', '_' and '-'
  * only) and decoded: snapshot.ini, trace.ini and the device INIs name the
- * trace buffers and memory dumps, as in the real snapshots that seed it. */
+ * trace buffers and memory dumps, as in the real snapshots that seed it.
+ * Packets are listed, then elements decoded. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
+#include "fuzz_opencsd_guard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -76,6 +78,15 @@ static const uint8_t *find_marker(const uint8_t *p, const uint8_t *end)
 	return NULL;
 }
 
+/* The packet listing, which must explain any failure too. */
+static void list_packets(void *arg, FILE *f)
+{
+	struct hwt_decode_opts *opts = arg;
+	opts->packets = f;
+	if (hwt_decode_snapshot_dir(dir, opts, NULL) < 0 && !hwt_errmsg()[0])
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!dir[0]) {
@@ -100,9 +111,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     stop > body ? (size_t)(stop - body) : 0);
 		p = next;
 	}
+	struct hwt_decode_opts opts = {.size = sizeof(opts)};
+	if (fuzz_opencsd_unsafe(list_packets, &opts))
+		return 0;
 	size_t n = 0;
 	struct hwt_elem_sink sink = {fuzz_check_elem, &n};
-	struct hwt_decode_opts opts = {.size = sizeof(opts)};
+	opts.packets = NULL;
 	if (hwt_decode_snapshot_dir(dir, &opts, &sink) < 0 && !hwt_errmsg()[0])
 		abort(); /* every failure says why */
 	return 0;
