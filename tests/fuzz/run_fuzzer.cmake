@@ -19,7 +19,7 @@ if(KEPT AND IS_DIRECTORY ${KEPT})
     file(COPY ${kept_inputs} DESTINATION ${CORPUS})
   endif()
 endif()
-execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1 ${EXTRA}
                         -artifact_prefix=${CORPUS}/../ ${CORPUS}
                 RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
