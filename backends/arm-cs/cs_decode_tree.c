@@ -205,7 +205,6 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 		pc->t = t;
 		pc->proto = proto_ocsd(use->proto);
 		pc->id = id;
-		ch->pkt = pc;
 		oerr = ocsd_dt_attach_packet_callback(t->dt, csid,
 						      OCSD_C_API_CB_PKT_SINK,
 						      (void *)pkt_in, pc);
@@ -216,6 +215,9 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 					 "(trace ID 0x%x)",
 					 proto_name(src->proto), id);
 		}
+		/* The channel owns it (hwt_cs_tree_free) only once attached:
+		 * a failed attach freed it above. */
+		ch->pkt = pc;
 	}
 	ch->used = true;
 	ch->proto = src->proto;
