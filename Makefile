@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 # Seconds each fuzz target fuzzes in check-fuzz (11 targets; their kept
 # corpora are replayed besides).
-FUZZ_TIME ?= 20
+FUZZ_TIME ?= 17
 
 .PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz clean
 
