@@ -11,6 +11,9 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
+# Seconds each fuzz target fuzzes in check-fuzz (11 targets; their kept
+# corpora are replayed besides).
+FUZZ_TIME ?= 17
 
 .PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz check-release clean
 
@@ -78,7 +81,8 @@ check-tsan: deps
 	cd build-tsan && ctest --output-on-failure --no-tests=ignore -L tsan
 
 check-fuzz: deps
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_FUZZ=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_FUZZ=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON \
+		-DHWT_FUZZ_TIME=$(FUZZ_TIME)
 	cmake --build build-fuzz -j$(JOBS)
 	cd build-fuzz && ctest --output-on-failure --no-tests=ignore -L fuzz
 

@@ -50,6 +50,8 @@ static void usage(FILE *out)
 		"  --vmlinux FILE          the kernel image for [kernel.kallsyms]\n"
 		"  --kcore DIR             a directory holding kcore and kallsyms\n"
 		DECODE_SYMBOL_USAGE
+		"  --ignore-build-ids      use a found binary even when its build id\n"
+		"                          or ELF machine is not the capture's\n"
 		"  -h, --help              this text\n\n"
 		"Gaps (lost or undecodable trace) are always shown, and counted on\n"
 		"standard error at the end. Exit status: 0 decoded, 1 failed, 2 usage.\n");
@@ -162,11 +164,18 @@ int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)
 	return o->time_start <= o->time_end ? 0 : -1;
 }
 
+/* Binaries refused (or used anyway) for not being the traced ones. */
+static void warn_stderr(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "hwtrace decode: %s\n", message);
+}
+
 enum {
 	OPT_FORMAT = 256, OPT_PACKETS, OPT_DISASM, OPT_TID, OPT_CPU,
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
-	OPT_CALLS, OPT_PER_CPU,
+	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS,
 };
 
 static const struct option long_opts[] = {
@@ -186,6 +195,7 @@ static const struct option long_opts[] = {
 	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
 	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
 	{"kcore", required_argument, NULL, OPT_KCORE},
+	{"ignore-build-ids", no_argument, NULL, OPT_IGNORE_BUILD_IDS},
 	{"raw", required_argument, NULL, OPT_RAW},
 	{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 	{"output", required_argument, NULL, 'o'},
@@ -246,6 +256,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	a->opts.size = sizeof(a->opts);
+	a->opts.warn = warn_stderr;
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->format = HWT_OUTPUT_TEXT;
 	optind = 1;
@@ -326,6 +337,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_KCORE:
 			a->opts.kcore = optarg;
+			break;
+		case OPT_IGNORE_BUILD_IDS:
+			a->opts.ignore_build_ids = true;
 			break;
 		case OPT_RAW:
 			a->raw = optarg;

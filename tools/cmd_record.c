@@ -348,40 +348,39 @@ out:
 	free(filters);
 }
 
-/* Copies the string features a decoder may want from the capture. */
-static void copy_features(const char *path, struct hwt_pd_writer *w)
+/* Keeps the capture's description of the machine it was recorded on and
+ * of the binaries it traced, byte for byte: a replay describes the
+ * original's machine (its cpuid picks the decoder's errata), and its build
+ * ids make perf and hwtrace decode refuse binaries that are not the
+ * traced ones. A feature the capture lacks stays out of the replay rather
+ * than describing this machine. */
+static int copy_features(const char *path, struct hwt_pd_writer *w)
 {
-	static const enum hwt_pd_feature feats[] = {
-		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
-		HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
+	static const unsigned int feats[] = {
+		HWT_PD_FEAT_BUILD_ID, HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE,
+		HWT_PD_FEAT_VERSION, HWT_PD_FEAT_ARCH, HWT_PD_FEAT_NRCPUS,
+		HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID, HWT_PD_FEAT_TOTAL_MEM,
+		HWT_PD_FEAT_CPU_TOPOLOGY, HWT_PD_FEAT_NUMA_TOPOLOGY,
+		HWT_PD_FEAT_PMU_MAPPINGS, HWT_PD_FEAT_CACHE,
+		HWT_PD_FEAT_MEM_TOPOLOGY, HWT_PD_FEAT_CLOCKID,
+		HWT_PD_FEAT_CPU_PMU_CAPS, HWT_PD_FEAT_CLOCK_DATA,
+		HWT_PD_FEAT_HYBRID_TOPOLOGY, HWT_PD_FEAT_PMU_CAPS,
 	};
 	struct hwt_pd_reader *r;
+	int err = hwt_pd_reader_open(path, &r);
 
-	if (hwt_pd_reader_open(path, &r) < 0)
-		return;
-	for (size_t i = 0; i < sizeof(feats) / sizeof(*feats); i++) {
-		const void *data;
-		uint64_t size;
-		uint32_t len;
-		if (hwt_pd_reader_feature(r, feats[i], &data, &size) < 0 || size < 4)
-			continue;
-		memcpy(&len, data, 4);
-		if (len > size - 4)
-			continue;
-		hwt_pd_writer_set_feature(w, feats[i], (const char *)data + 4,
-					  strnlen((const char *)data + 4, len));
-	}
-	{
-		const void *data;
-		uint64_t size;
-		uint32_t nr[2];
-		if (hwt_pd_reader_feature(r, HWT_PD_FEAT_NRCPUS, &data, &size) == 0 &&
-		    size >= 8) {
-			memcpy(nr, data, 8);
-			hwt_pd_writer_set_nr_cpus(w, nr[0], nr[1]);
-		}
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < sizeof(feats) / sizeof(*feats) && err >= 0; i++) {
+		const void *data = NULL;
+		uint64_t offset, size = 0;
+		if (hwt_pd_reader_feature_raw(r, feats[i], &offset, &data,
+					      &size) < 0)
+			data = NULL;
+		err = hwt_pd_writer_copy_feature(w, feats[i], data, (size_t)size);
 	}
 	hwt_pd_reader_free(r);
+	return err;
 }
 
 static int read_file(const char *path, uint8_t **data, size_t *len)
@@ -698,7 +697,7 @@ int cmd_record(int argc, char **argv)
 		if (ret >= 0 && rp.time_conv)
 			ret = hwt_pd_writer_record(w, rp.time_conv);
 		if (ret >= 0)
-			copy_features(o.emulate, w);
+			ret = copy_features(o.emulate, w);
 	} else {
 		uint64_t priv[512];
 		const struct perf_event_attr *a;

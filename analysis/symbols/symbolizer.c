@@ -167,11 +167,25 @@ void hwt_symbolizer_set_image(struct hwt_symbolizer *s, struct hwt_image *image)
 static struct dso *dso_get(struct hwt_symbolizer *s, const char *path,
 			   const char *found_at);
 
+/* Whether the decode refused the file it found for @path (another build
+ * id or machine): it has said so already. */
+static bool path_refused(const struct hwt_symbolizer *s, const char *path)
+{
+	for (size_t i = 0; s->image && i < hwt_image_count(s->image); i++) {
+		const struct hwt_image_section *sec = hwt_image_section(s->image, i);
+		if (sec->missing_detail && !strcmp(sec->path, path))
+			return true;
+	}
+	return false;
+}
+
 /* Loads the tables of one binary; problems are reported once, here. */
 static void dso_load(struct hwt_symbolizer *s, struct dso *d)
 {
 	char why[1024] = "";
 	d->loaded = true;
+	if (!d->found_at && path_refused(s, d->path))
+		return; /* the decode said why, naming the file */
 	if (!d->found_at) {
 		warn(s, "%s: not found (or shorter than mapped)%s%s: no symbols", d->path,
 		     s->opts.symfs ? " here nor under --symfs " : "",

@@ -46,9 +46,13 @@ static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 			s = hwt_image_find(t->image, HWT_PID_ANY, addr);
 		if (s && !s->missing_reported) {
 			s->missing_reported = 1;
-			snprintf(t->detail, sizeof(t->detail),
-				 "%s: file not found (use --symfs, "
-				 "--buildid-dir or --map)", s->path);
+			if (s->missing_detail)
+				snprintf(t->detail, sizeof(t->detail), "%s",
+					 s->missing_detail);
+			else
+				snprintf(t->detail, sizeof(t->detail),
+					 "%s: file not found (use --symfs, "
+					 "--buildid-dir or --map)", s->path);
 			hwt_cs_emit_gap(t, ch, t->chunk_offset, HWT_GAP_NO_IMAGE,
 					t->detail);
 		}
@@ -208,7 +212,6 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 		pc->t = t;
 		pc->proto = proto_ocsd(use->proto);
 		pc->id = id;
-		ch->pkt = pc;
 		oerr = ocsd_dt_attach_packet_callback(t->dt, csid,
 						      OCSD_C_API_CB_PKT_SINK,
 						      (void *)pkt_in, pc);
@@ -219,6 +222,9 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 					 "(trace ID 0x%x)",
 					 proto_name(src->proto), id);
 		}
+		/* The channel owns it (hwt_cs_tree_free) only once attached:
+		 * a failed attach freed it above. */
+		ch->pkt = pc;
 	}
 	ch->used = true;
 	ch->proto = src->proto;

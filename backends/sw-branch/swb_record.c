@@ -21,10 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/sw-branch/swb_buildid.h"
 #include "backends/sw-branch/swb_sideband.h"
 #include "backends/sw-branch/swb_trace.h"
 #include "hwtrace/bts_format.h"
 #include "hwtrace/backend.h"
+#include "hwtrace/elfid.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -69,6 +71,7 @@ struct swb_out {
 	bool kernel_sideband;
 	uint64_t aux_id, dummy_id;
 	struct hwt_swb_maps written;  /* executable mappings written so far */
+	struct hwt_swb_binaries binaries; /* every file mapped executable */
 	size_t cap;      /* chunk size: one write of the emulated trace unit */
 	uint32_t data_pages, aux_pages;
 	struct hwt_emu *emu;
@@ -185,8 +188,19 @@ static int write_mmap2(struct swb_out *o, pid_t pid, const struct hwt_swb_map *m
 	prot |= m->prot[2] == 'x' ? PROT_EXEC : 0;
 	memcpy(p, ids, 8); p += 8;
 	memcpy(p, geom, 24); p += 24;
-	memcpy(p, dev, 8); p += 8;
-	memcpy(p, ino, 16); p += 16;
+	/* The build id in place of device and inode, as the kernel writes
+	 * MMAP2 for an event with build_id set, when the file has one. */
+	struct hwt_elf_id id;
+	if (hwt_elf_id_from_file(name, &id) == 1 && id.build_id_size) {
+		h->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		p[0] = id.build_id_size;
+		memcpy(p + 4, id.build_id, id.build_id_size);
+		p += 24;
+	} else {
+		hwt_error_clear();
+		memcpy(p, dev, 8); p += 8;
+		memcpy(p, ino, 16); p += 16;
+	}
 	memcpy(p, &prot, 4); p += 4;
 	memcpy(p, &flags, 4); p += 4;
 	memcpy(p, name, nlen); p += padded;
@@ -245,6 +259,9 @@ static int copy_record(void *arg, const struct perf_event_header *h)
  * them for a running process. */
 static int sideband(struct swb_out *o, pid_t pid, const struct hwt_swb_maps *maps)
 {
+	int err = hwt_swb_binaries_note(&o->binaries, maps);
+	if (err)
+		return err;
 	if (o->kernel_sideband)
 		return hwt_swb_sideband_drain(&o->sb, copy_record, o);
 	return maps ? write_new_mappings(o, pid, maps) : 0;
@@ -507,7 +524,18 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 
 	o->pid = pid;
 	dummy_attr(&dummy);
-	if (!o->opts->proc_sideband && !hwt_swb_sideband_open(&o->sb, pid, &dummy)) {
+	/* Build ids in the kernel's MMAP2 records (Linux 5.12 and later;
+	 * an older kernel refuses the bit and gets the event without it). */
+	dummy.build_id = 1;
+	bool opened = !o->opts->proc_sideband &&
+		      !hwt_swb_sideband_open(&o->sb, pid, &dummy);
+	if (!opened && !o->opts->proc_sideband) {
+		dummy.build_id = 0;
+		opened = !hwt_swb_sideband_open(&o->sb, pid, &dummy);
+	}
+	if (!opened)
+		dummy.build_id = 0;
+	if (opened) {
 		o->kernel_sideband = true;
 		o->dummy_id = o->sb.id;
 		/* Not an id of this capture's kernel event; perf's synthesized
@@ -520,7 +548,8 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 	}
 	if ((err = add_attrs(o, &dummy)) || (err = write_info(o->w)) ||
 	    (err = stream_of(o, pid, &th)) || (err = write_comm(o, pid, exe)) ||
-	    (err = write_new_mappings(o, pid, maps)))
+	    (err = write_new_mappings(o, pid, maps)) ||
+	    (err = hwt_swb_binaries_note(&o->binaries, maps)))
 		return err;
 	if (pthread_create(&o->capture, NULL, capture_main, o))
 		return hwt_error(HWT_ERR_NOMEM, "sw_branch: no capture thread");
@@ -671,6 +700,8 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
 	err = finish_capture(&o, err, stats);
+	if (!err)
+		err = hwt_swb_binaries_write(&o.binaries, o.w, o.pid);
 out:
 	/* A failed capture leaves whatever was at the output path alone. */
 	if (err)
@@ -687,6 +718,7 @@ out:
 	hwt_writer_sink_free(o.wsink);
 	hwt_swb_sideband_close(&o.sb);
 	hwt_swb_maps_clear(&o.written);
+	hwt_swb_binaries_free(&o.binaries);
 	pthread_mutex_destroy(&o.lock);
 	pthread_cond_destroy(&o.done_cond);
 	return err;

@@ -72,7 +72,8 @@ static int code_at(struct hwt_bts_walk *walk, int32_t pid, uint64_t addr,
 	if (!s)
 		return 0;
 	if (!s->data) {
-		*detail = s->path;
+		/* The file was refused (wrong build id or ISA): say why. */
+		*detail = s->missing_detail ? s->missing_detail : s->path;
 		return HWT_ERR_NOENT;
 	}
 	uint64_t avail = s->vaddr + s->size - addr;

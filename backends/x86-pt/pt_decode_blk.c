@@ -427,8 +427,12 @@ static const char *missing_detail(struct pt_dec *d, uint64_t ip)
 	}
 	if (s->missing_reported++)
 		return NULL;
-	snprintf(d->msg, sizeof(d->msg), "%s not found (code at 0x%llx)",
-		 s->path, (unsigned long long)ip);
+	if (s->missing_detail)
+		snprintf(d->msg, sizeof(d->msg), "%s (code at 0x%llx)",
+			 s->missing_detail, (unsigned long long)ip);
+	else
+		snprintf(d->msg, sizeof(d->msg), "%s not found (code at 0x%llx)",
+			 s->path, (unsigned long long)ip);
 	return d->msg;
 }
 

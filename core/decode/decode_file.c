@@ -26,6 +26,7 @@ struct file_state {
 	bool have_info;
 	uint64_t lost_records;
 	struct hwt_pd_reader *reader; /* for the build id feature */
+	struct hwt_image_check check; /* build ids the found files must have */
 	bool kernel_added;
 	struct hwt_sample_store samples; /* AUX sampling captures */
 	/* Per CPU: the PMU format bits of its PERF_RECORD_AUX records (e.g.
@@ -141,24 +142,39 @@ static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 	name[n] = 0;
 	/* The kernel: kcore (added after all records, so it wins) or a
 	 * vmlinux placed where this record says the kernel ran. */
+	/* The header names the kernel [kernel.kallsyms], its MMAP record
+	 * [kernel.kallsyms]_text. */
+	if (!build_id)
+		build_id = header_build_id(st, strncmp(name, "[kernel.kallsyms]", 17)
+						       ? name : "[kernel.kallsyms]",
+					   &build_id_size);
+	size_t first = hwt_image_count(st->image);
+	int err;
 	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
 		if (st->opts->kcore)
 			return 0;
 		if (st->opts->lookup.vmlinux && !st->kernel_added) {
 			st->kernel_added = true;
-			return hwt_decode_add_vmlinux(st->image,
-						      st->opts->lookup.vmlinux,
-						      start);
+			err = hwt_decode_add_vmlinux(st->image,
+						     st->opts->lookup.vmlinux,
+						     start);
+			goto expect;
 		}
 	}
-	if (!build_id && st->opts->lookup.buildid_dir)
-		build_id = header_build_id(st, name, &build_id_size);
-	int err = hwt_image_add_mapping(st->image, &st->opts->lookup, pid_of(pid),
-					start, len, pgoff, name, build_id,
-					build_id_size);
+	err = hwt_image_add_mapping(st->image, &st->opts->lookup, pid_of(pid),
+				    start, len, pgoff, name, build_id,
+				    build_id_size);
 	/* A missing file is kept as a missing section: the decoder names it
 	 * when trace runs into it. */
-	return err == HWT_ERR_NOENT || err == HWT_ERR_IO ? 0 : err;
+	if (err == HWT_ERR_NOENT || err == HWT_ERR_IO)
+		return 0;
+expect:
+	/* The file found must be the one traced: checked once the trace's
+	 * ISA is known (hwt_image_check_run). */
+	for (size_t i = first; err >= 0 && i < hwt_image_count(st->image); i++)
+		err = hwt_image_check_expect(&st->check, i, build_id,
+					     build_id_size);
+	return err;
 }
 
 static int add_ctx(struct file_state *st, const struct hwt_pd_record *rec,
@@ -655,6 +671,10 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	err = hwt_decode_find_backend(b->name, &b);
 	if (err < 0)
 		goto out;
+	err = hwt_image_check_run(&st.check, st.image,
+				  (enum hwt_auxtrace_type)st.auxtrace_type, &opts);
+	if (err < 0)
+		goto out;
 	if (opts.packets && !b->decoder->packets) {
 		err = hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
 		goto out;
@@ -703,6 +723,7 @@ out:
 	hwt_aux_queues_free(&st.queues);
 	hwt_sample_store_free(&st.samples);
 	hwt_sideband_free(&st.sb);
+	hwt_image_check_free(&st.check);
 	hwt_image_free(st.image);
 	free(st.info);
 	free(st.aux_formats);

@@ -67,6 +67,35 @@ int hwt_decode_add_kcore(struct hwt_image *image, const char *dir);
 int hwt_decode_add_vmlinux(struct hwt_image *image, const char *path,
 			   uint64_t text_start);
 
+/* --- the files found for a capture's mappings, checked against it --- */
+
+/* The build id a capture gives for the file behind a section. */
+struct hwt_image_expect {
+	size_t section;
+	uint8_t size;
+	uint8_t id[20];
+};
+
+struct hwt_image_check {
+	struct hwt_image_expect *v;
+	size_t n, cap;
+};
+
+/* Notes that section @section (a file found for a mapping) must have build
+ * id @id; a NULL @id or size 0 is a no-op. */
+int hwt_image_check_expect(struct hwt_image_check *c, size_t section,
+			   const uint8_t *id, size_t size);
+void hwt_image_check_free(struct hwt_image_check *c);
+
+/* Checks every file the image read against the build ids noted in @c and
+ * the ELF machines of trace type @type: a file that is not the traced one
+ * is refused (its sections become missing, naming why) and reported once
+ * through opts->warn; with opts->ignore_build_ids it is reported and kept.
+ * Errors: HWT_ERR_NOMEM. */
+int hwt_image_check_run(const struct hwt_image_check *c,
+			struct hwt_image *image, enum hwt_auxtrace_type type,
+			const struct hwt_decode_opts *opts);
+
 /* --- perf.data pipeline --- */
 
 /* Who ran on a CPU from a time on (ITRACE_START, SWITCH, SWITCH_CPU_WIDE). */

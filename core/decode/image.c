@@ -56,6 +56,7 @@ void hwt_image_free(struct hwt_image *image)
 			free((void *)s->data);
 		free((void *)s->path);
 		free((void *)s->found_at);
+		free((void *)s->missing_detail);
 	}
 	for (size_t i = 0; i < image->nfiles; i++) {
 		if (image->files[i].base)
@@ -244,6 +245,38 @@ int hwt_image_add_mapping(struct hwt_image *image,
 	if (!found && file_exists(filename))
 		found = filename;
 	return add_section(image, pid, vaddr, len, filename, found, pgoff);
+}
+
+int hwt_image_refuse(struct hwt_image *image, const char *found_at,
+		     const char *why)
+{
+	int n = 0;
+	/* @found_at may be one of the strings freed below. */
+	char *file = strdup(found_at);
+
+	if (!file)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < image->count; i++) {
+		struct hwt_image_section *s = &image->sections[i];
+		if (!s->found_at || strcmp(s->found_at, file))
+			continue;
+		char *copy = strdup(why);
+		if (!copy) {
+			free(file);
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		}
+		/* Sections of files keep pointing into the shared mapping,
+		 * which the image frees on its own. */
+		free((void *)s->found_at);
+		free((void *)s->missing_detail);
+		s->found_at = NULL;
+		s->data = NULL;
+		s->missing_detail = copy;
+		n++;
+	}
+	free(file);
+	image->cache_valid = 0;
+	return n;
 }
 
 static int pid_matches(const struct hwt_image_section *s, int32_t pid)

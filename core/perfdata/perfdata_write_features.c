@@ -61,6 +61,25 @@ int hwt_pd_writer_add_build_id(struct hwt_pd_writer *w, int32_t pid,
 	return 0;
 }
 
+int hwt_pd_writer_copy_feature(struct hwt_pd_writer *w, unsigned int feature,
+			       const void *data, size_t size)
+{
+	if (feature >= NR_STRING_FEATURES || feature == HWT_PD_FEAT_EVENT_DESC ||
+	    feature == HWT_PD_FEAT_AUXTRACE || feature == HWT_PD_FEAT_DIR_FORMAT ||
+	    feature == HWT_PD_FEAT_COMPRESSED)
+		return hwt_error(HWT_ERR_INVAL, "%s: feature %u describes the "
+				 "file itself and cannot be copied", w->path,
+				 feature);
+	pd_buf_free(&w->copy[feature]);
+	memset(&w->copy[feature], 0, sizeof(w->copy[feature]));
+	w->copied[feature] = true;
+	if (data && size)
+		pd_buf_put(&w->copy[feature], data, size);
+	if (w->copy[feature].oom)
+		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
+	return 0;
+}
+
 int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *w, uint32_t nr_avail,
 			      uint32_t nr_online)
 {
@@ -76,6 +95,10 @@ static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
 {
 	char *s;
 
+	if (bit < NR_STRING_FEATURES && w->copied[bit]) {
+		pd_buf_put(b, w->copy[bit].p, w->copy[bit].len);
+		return w->copy[bit].len > 0;
+	}
 	switch (bit) {
 	case HWT_PD_FEAT_BUILD_ID:
 		pd_buf_put(b, w->build_ids.p, w->build_ids.len);
@@ -146,13 +169,10 @@ static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
 	return false;
 }
 
-static const unsigned int written_features[] = {
-	HWT_PD_FEAT_BUILD_ID, HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE,
-	HWT_PD_FEAT_VERSION, HWT_PD_FEAT_ARCH, HWT_PD_FEAT_NRCPUS,
-	HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID, HWT_PD_FEAT_CMDLINE,
-	HWT_PD_FEAT_EVENT_DESC, HWT_PD_FEAT_AUXTRACE,
-};
-#define NR_WRITTEN (sizeof(written_features) / sizeof(written_features[0]))
+/* Every feature bit a file can get, in the ascending order perf reads
+ * the section table in; those neither encoded below nor copied are
+ * left out. */
+#define NR_WRITTEN NR_STRING_FEATURES
 
 int pd_writer_write_features(struct hwt_pd_writer *w)
 {
@@ -164,11 +184,10 @@ int pd_writer_write_features(struct hwt_pd_writer *w)
 	bool have[NR_WRITTEN];
 	int err = 0;
 
-	for (size_t i = 0; i < NR_WRITTEN; i++) {
-		have[i] = encode_feature(w, written_features[i], &sections[i]);
+	for (unsigned int i = 0; i < NR_WRITTEN; i++) {
+		have[i] = encode_feature(w, i, &sections[i]);
 		if (have[i]) {
-			features[written_features[i] / 64] |=
-				1ULL << (written_features[i] % 64);
+			features[i / 64] |= 1ULL << (i % 64);
 			nfeat++;
 		}
 	}

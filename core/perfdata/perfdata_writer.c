@@ -405,8 +405,10 @@ static void writer_free(struct hwt_pd_writer *w)
 		free(w->attrs[i].ids);
 		free(w->attrs[i].name);
 	}
-	for (int i = 0; i < NR_STRING_FEATURES; i++)
+	for (int i = 0; i < NR_STRING_FEATURES; i++) {
 		free(w->strings[i]);
+		pd_buf_free(&w->copy[i]);
+	}
 	free(w->attrs);
 	free(w->index);
 	free(w->cmdline);

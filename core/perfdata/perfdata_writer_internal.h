@@ -41,6 +41,11 @@ struct hwt_pd_writer {
 	size_t cmdline_size;
 	bool have_nr_cpus;
 	uint32_t nr_avail, nr_online;
+	/* Features given as they are (hwt_pd_writer_copy_feature): another
+	 * capture's description of its machine, written unchanged; a copied
+	 * feature with no bytes is left out of the file. */
+	bool copied[NR_STRING_FEATURES];
+	struct pd_buf copy[NR_STRING_FEATURES];
 	int error;               /* sticky after a failed write */
 };
 

@@ -55,9 +55,14 @@ struct hwt_decode_opts {
 	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
 			 size_t size);
 	void *name_addr_arg;
+	/* Use the files found for a capture's mappings even when their build
+	 * id or ELF machine is not the capture's (perf's --ignore-build-ids);
+	 * by default such a file is treated as missing. */
+	bool ignore_build_ids;
 	/* Non-NULL: warnings (the trace can be decoded, but not as well as
-	 * it could be, or a filter or input looks wrong) go here, one
-	 * sentence each, instead of into the element stream as errors. */
+	 * it could be, a filter or input looks wrong, a file found for a
+	 * mapping was refused or used anyway) go here, one sentence each,
+	 * instead of into the element stream as errors. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
 };

@@ -28,6 +28,9 @@ struct hwt_image_section {
 	int32_t pid;          /* HWT_PID_ANY for every process */
 	const uint8_t *data;  /* @size bytes of code, or NULL */
 	uint32_t missing_reported; /* for decoders: report a missing file once */
+	/* Why a found file was refused (a build id or machine that is not
+	 * the capture's), naming the file; NULL when it was not found at all. */
+	const char *missing_detail;
 };
 
 /* Where hwt_image_add_mapping looks for files, in perf's order: the build-id
@@ -75,6 +78,12 @@ HWT_API int hwt_image_add_mapping(struct hwt_image *image,
 				  int32_t pid, uint64_t vaddr, uint64_t len,
 				  uint64_t pgoff, const char *filename,
 				  const uint8_t *build_id, size_t build_id_size);
+
+/* Turns every section read from @found_at into a missing one whose
+ * missing_detail is @why (copied): the file was found but is not the one
+ * that was traced. Returns how many sections, or HWT_ERR_NOMEM. */
+HWT_API int hwt_image_refuse(struct hwt_image *image, const char *found_at,
+			     const char *why);
 
 /* Copies up to @size bytes at @vaddr as seen by @pid into @buf, stopping at
  * the end of the section. Returns the number of bytes copied, 0 when nothing

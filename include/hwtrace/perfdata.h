@@ -351,6 +351,16 @@ HWT_API int hwt_pd_writer_add_build_id(struct hwt_pd_writer *writer,
 				       const uint8_t *build_id, size_t size,
 				       const char *filename);
 
+/* Writes feature @feature as the @size bytes of @data, unchanged (another
+ * capture's section, as hwt_pd_reader_feature_raw gives it); @data NULL
+ * leaves the feature out of the file instead of describing this machine.
+ * Replays use it to keep the recording machine's description and build
+ * ids. The features that describe this file itself (event_desc,
+ * auxtrace, dir_format, compressed) and bits past 31: HWT_ERR_INVAL. */
+HWT_API int hwt_pd_writer_copy_feature(struct hwt_pd_writer *writer,
+				       unsigned int feature, const void *data,
+				       size_t size);
+
 /* Sets the number of CPUs (HWT_PD_FEAT_NRCPUS): available and online.
  * Without it, close writes this machine's numbers. */
 HWT_API int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *writer,

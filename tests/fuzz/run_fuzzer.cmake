@@ -1,6 +1,7 @@
 # Runs one libFuzzer target for SECONDS on CORPUS, seeded from the test data
-# files listed in SEEDS. Fails when a seed is missing or the fuzzer finds a
-# crash, a leak or a sanitizer report.
+# files listed in SEEDS and from the kept corpus KEPT (tests/fuzz/corpus/
+# NAME). Fails when a seed is missing or the fuzzer finds a crash, a leak
+# or a sanitizer report.
 file(MAKE_DIRECTORY ${CORPUS})
 if(EXISTS ${SEEDS})
   file(STRINGS ${SEEDS} seeds REGEX "^[^#]")
@@ -12,7 +13,13 @@ if(EXISTS ${SEEDS})
     file(COPY ${TESTDATA}/${seed} DESTINATION ${CORPUS})
   endforeach()
 endif()
-execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1
+if(KEPT AND IS_DIRECTORY ${KEPT})
+  file(GLOB kept_inputs ${KEPT}/*)
+  if(kept_inputs)
+    file(COPY ${kept_inputs} DESTINATION ${CORPUS})
+  endif()
+endif()
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1 ${EXTRA}
                         -artifact_prefix=${CORPUS}/../ ${CORPUS}
                 RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
