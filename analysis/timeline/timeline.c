@@ -104,12 +104,14 @@ int hwt_timeline_name_thread(struct hwt_timeline *tl, int32_t pid,
 	struct tl_thread *t = find_thread(tl, tid);
 	if (!t && !(t = add_thread(tl, pid, tid)))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	t->pid = pid;
+	if (!name)
+		return 0;
 	char *copy = strdup(name);
 	if (!copy)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	free(t->name);
 	t->name = copy;
-	t->pid = pid;
 	return 0;
 }
 
