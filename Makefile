@@ -7,7 +7,11 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	libcapstone-dev linux-perf xz-utils binutils libdw-dev \
 	libdebuginfod-dev debuginfod elfutils curl perl \
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler bsdutils procps \
-	python3-pyside2.qtsql g++ python3-jsonschema jq
+	python3-pyside2.qtsql g++ python3-jsonschema jq chromium nodejs
+# npm packages the tests load from disk (no network at test time): the
+# flame-graph viewer that the timeline test opens hwtrace's file in.
+NPM_DIR := build/npm
+NPM_PACKAGES := speedscope@1.25.0
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
@@ -29,6 +33,15 @@ deps:
 		$(SUDO) apt-get update && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; \
 	fi
+	@for p in $(NPM_PACKAGES); do \
+		name=$${p%@*}; want=$${p##*@}; \
+		have=$$(node -p "require('./$(NPM_DIR)/node_modules/$$name/package.json').version" 2>/dev/null); \
+		if [ "$$have" != "$$want" ]; then \
+			echo "installing $$p into $(NPM_DIR)"; \
+			mkdir -p $(NPM_DIR) && \
+			npm install --prefix $(NPM_DIR) --no-audit --no-fund $$p || exit 1; \
+		fi; \
+	done
 
 build: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON

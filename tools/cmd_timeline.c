@@ -109,9 +109,46 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 	return 0;
 }
 
-/* Thread and process names from the capture's COMM records (the last
- * name of each thread, after exec, is the one shown), and the process of
- * each thread from FORK records, for traces whose elements lack it. */
+/* The names given so far, by thread, for FORK records to copy. */
+struct thread_names {
+	struct {
+		int32_t tid;
+		char name[64];
+	} *v;
+	size_t n, cap;
+};
+
+static const char *thread_names_find(const struct thread_names *tn,
+				     int32_t tid)
+{
+	for (size_t i = tn->n; i-- > 0;)
+		if (tn->v[i].tid == tid)
+			return tn->v[i].name;
+	return NULL;
+}
+
+static int thread_names_set(struct thread_names *tn, int32_t tid,
+			    const char *name)
+{
+	if (tn->n == tn->cap) {
+		size_t cap = tn->cap ? tn->cap * 2 : 16;
+		void *v = realloc(tn->v, cap * sizeof(*tn->v));
+		if (!v)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		tn->v = v;
+		tn->cap = cap;
+	}
+	tn->v[tn->n].tid = tid;
+	snprintf(tn->v[tn->n].name, sizeof(tn->v[tn->n].name), "%s", name);
+	tn->n++;
+	return 0;
+}
+
+/* Thread and process names from the capture's COMM records, and the
+ * process of each thread from its FORK record: a new thread has no COMM
+ * record of its own (the kernel writes one only at exec or a rename), so
+ * it takes its parent's name until one comes, as perf shows it. The last
+ * name of each thread (after exec) is the one shown. */
 static int name_threads(const char *file, struct hwt_timeline *tl)
 {
 	struct hwt_pd_reader *r;
@@ -121,32 +158,41 @@ static int name_threads(const char *file, struct hwt_timeline *tl)
 	uint32_t types[] = {PERF_RECORD_COMM, PERF_RECORD_FORK};
 	hwt_pd_reader_set_load_aux(r, false);
 	hwt_pd_reader_select_types(r, types, 2);
+	struct thread_names names = {0};
 	struct hwt_pd_record rec;
 	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
 		const uint8_t *p = rec.data;
-		int32_t pid, tid;
-		if (rec.type == PERF_RECORD_FORK && rec.size >= 8 + 16) {
-			/* {pid, ppid, tid, ptid, time} */
-			memcpy(&pid, p + 8, 4);
-			memcpy(&tid, p + 16, 4);
-			err = hwt_timeline_name_thread(tl, pid, tid, NULL);
-			if (err)
-				break;
-			continue;
+		int32_t ids[4];
+		const char *name;
+		char comm[64];
+		if (rec.type == PERF_RECORD_FORK) {
+			/* pid, ppid, tid, ptid */
+			if (rec.size < 8 + 16)
+				continue;
+			memcpy(ids, p + 8, 16);
+			name = thread_names_find(&names, ids[3]);
+			if (name)
+				snprintf(comm, sizeof(comm), "%s", name);
+		} else {
+			if (rec.size < 8 + 8 + 1)
+				continue;
+			memcpy(ids, p + 8, 8);
+			ids[2] = ids[1];
+			size_t room = (size_t)rec.size - 16;
+			size_t max = room < sizeof(comm) - 1 ? room
+							    : sizeof(comm) - 1;
+			memcpy(comm, p + 16, max);
+			comm[max] = 0;
+			name = comm;
 		}
-		if (rec.type != PERF_RECORD_COMM || rec.size < 8 + 8 + 1)
-			continue;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&tid, p + 12, 4);
-		char name[64];
-		size_t room = (size_t)rec.size - 16;
-		size_t max = room < sizeof(name) - 1 ? room : sizeof(name) - 1;
-		memcpy(name, p + 16, max);
-		name[max] = 0;
-		err = hwt_timeline_name_thread(tl, pid, tid, name);
+		err = name ? thread_names_set(&names, ids[2], comm) : 0;
+		if (!err)
+			err = hwt_timeline_name_thread(tl, ids[0], ids[2],
+						       name ? comm : NULL);
 		if (err)
 			break;
 	}
+	free(names.v);
 	hwt_pd_reader_free(r);
 	return err < 0 ? err : 0;
 }

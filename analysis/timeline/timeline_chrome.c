@@ -1,6 +1,14 @@
 /* The Chrome trace-event JSON format: {"traceEvents":[...]} with metadata
  * events naming processes and threads, a complete event ("ph":"X") per
- * call with its start and duration in microseconds, and instants. */
+ * call with its start and duration in microseconds, and instants.
+ *
+ * A call's event has no "args": speedscope names a frame by its name and
+ * its args together, so per-call args (an instruction count) would make
+ * every call of a function a function of its own there, and its totals
+ * and sandwich view useless. How a frame ended, when it did not return,
+ * goes in its category instead ("call,no_return"), which chrome://tracing
+ * and Perfetto show and filter on; the Perfetto format keeps the
+ * instruction count and the end as the slice's arguments. */
 #include <inttypes.h>
 
 #include "analysis/timeline/timeline_internal.h"
@@ -27,10 +35,31 @@ static void sep(struct hwt_timeline *tl)
 	tl->first_event = false;
 }
 
-/* Microseconds with the nanoseconds as decimals. */
-static void micros(FILE *out, uint64_t ns)
+/* Times in microseconds, on a grid of 1/1024 us (under half a nanosecond
+ * from the true time, so distinct nanoseconds stay distinct and in
+ * order): a viewer adds "dur" to "ts" in doubles, and only binary
+ * fractions add up exactly. With thousandths, a slice that ends where its
+ * caller or the next one does (longjmp, trace off, a tail call) could end
+ * a rounding error later, and speedscope then nests everything after it
+ * wrongly. Exact while the time is under 2^43 us (101 days of the perf
+ * clock, which counts from boot). */
+static uint64_t grid(uint64_t ns)
 {
-	fprintf(out, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+	return ns / 125 * 128 + (ns % 125 * 128 + 62) / 125;
+}
+
+static void micros(FILE *out, uint64_t g)
+{
+	fprintf(out, "%" PRIu64, g >> 10);
+	uint64_t frac = (g & 1023) * 9765625; /* 10^10 / 1024 */
+	if (!frac)
+		return;
+	char digits[11];
+	snprintf(digits, sizeof(digits), "%010" PRIu64, frac);
+	size_t n = 10;
+	while (digits[n - 1] == '0')
+		n--;
+	fprintf(out, ".%.*s", (int)n, digits);
 }
 
 int tl_chrome_start(struct hwt_timeline *tl)
@@ -68,13 +97,15 @@ int tl_chrome_slice(struct hwt_timeline *tl, const struct tl_thread *t,
 	sep(tl);
 	fputs("{\"name\":", tl->out);
 	json_str(tl->out, name);
-	fprintf(tl->out, ",\"cat\":\"call\",\"ph\":\"X\",\"pid\":%" PRId32
+	fputs(",\"cat\":\"call", tl->out);
+	if (f->end != HWT_FRAME_RETURNED)
+		fprintf(tl->out, ",%s", hwt_frame_end_name(f->end));
+	fprintf(tl->out, "\",\"ph\":\"X\",\"pid\":%" PRId32
 		",\"tid\":%" PRId32 ",\"ts\":", t->pid, t->tid);
-	micros(tl->out, ts);
+	micros(tl->out, grid(ts));
 	fputs(",\"dur\":", tl->out);
-	micros(tl->out, dur);
-	fprintf(tl->out, ",\"args\":{\"insns\":%" PRIu64 ",\"end\":\"%s\"}}",
-		f->insns_total, hwt_frame_end_name(f->end));
+	micros(tl->out, grid(ts + dur) - grid(ts));
+	fputc('}', tl->out);
 	return tl_check_io(tl);
 }
 
@@ -86,7 +117,7 @@ int tl_chrome_instant(struct hwt_timeline *tl, const struct tl_thread *t,
 	json_str(tl->out, name);
 	fprintf(tl->out, ",\"cat\":\"trace\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%"
 		PRId32 ",\"tid\":%" PRId32 ",\"ts\":", t->pid, t->tid);
-	micros(tl->out, ts);
+	micros(tl->out, grid(ts));
 	fputc('}', tl->out);
 	return tl_check_io(tl);
 }

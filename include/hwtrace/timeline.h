@@ -48,10 +48,10 @@ HWT_API int hwt_timeline_new(FILE *out, const struct hwt_timeline_opts *opts,
 /* Frees it; NULL is a no-op. */
 HWT_API void hwt_timeline_free(struct hwt_timeline *timeline);
 
-/* Names thread @tid of process @pid (from the capture's COMM records;
- * the last name given wins; NULL: only says which process the thread is
- * in, from a FORK record). Call before the thread's first frame. Errors:
- * HWT_ERR_NOMEM. */
+/* Names thread @tid of process @pid (from the capture's COMM and FORK
+ * records; the last name given wins). A NULL @name tells only the
+ * thread's process. Call before the thread's first frame.
+ * Errors: HWT_ERR_NOMEM. */
 HWT_API int hwt_timeline_name_thread(struct hwt_timeline *timeline,
 				     int32_t pid, int32_t tid,
 				     const char *name);
