@@ -35,6 +35,7 @@ enum hwt_pd_user_type {
 	HWT_PD_RECORD_HEADER_FEATURE = 80,
 	HWT_PD_RECORD_COMPRESSED = 81,
 	HWT_PD_RECORD_FINISHED_INIT = 82,
+	HWT_PD_RECORD_COMPRESSED2 = 83, /* perf 6.15+: 8-byte aligned */
 };
 
 /* Header feature bits (perf's HEADER_* enum). */
@@ -129,9 +130,13 @@ HWT_API void hwt_pd_reader_free(struct hwt_pd_reader *reader);
 
 /* Reads the next record. Returns 1 with *rec filled, 0 at the end of the
  * data, or a negative error (HWT_ERR_TRUNCATED, HWT_ERR_FORMAT, HWT_ERR_IO,
- * HWT_ERR_NOMEM, HWT_ERR_NOSUP for zstd-compressed records) naming the
- * file, byte offset and record type; records before it were valid, and
- * the same error is returned from then on. In pipe mode ATTR and FEATURE
+ * HWT_ERR_NOMEM, HWT_ERR_NOSUP for a compression other than zstd) naming
+ * the file, byte offset and record type; records before it were valid, and
+ * the same error is returned from then on. The records held in
+ * COMPRESSED and COMPRESSED2 records (perf record -z) are decompressed as
+ * they are read and returned in their place (the compressed records
+ * themselves are counted, not returned); such a record's file_offset is
+ * the byte offset of the compressed record its bytes start in. In pipe mode ATTR and FEATURE
  * records also add events and features to the reader. */
 HWT_API int hwt_pd_reader_next(struct hwt_pd_reader *reader,
 			       struct hwt_pd_record *rec);
