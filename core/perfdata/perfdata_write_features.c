@@ -142,6 +142,8 @@ static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
 			pd_buf_put_u64(b, w->index[i].size);
 		}
 		return true;
+	case HWT_PD_FEAT_COMPRESSED:
+		return pd_writer_compression_feature(w, b);
 	}
 	return false;
 }
@@ -150,7 +152,7 @@ static const unsigned int written_features[] = {
 	HWT_PD_FEAT_BUILD_ID, HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE,
 	HWT_PD_FEAT_VERSION, HWT_PD_FEAT_ARCH, HWT_PD_FEAT_NRCPUS,
 	HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID, HWT_PD_FEAT_CMDLINE,
-	HWT_PD_FEAT_EVENT_DESC, HWT_PD_FEAT_AUXTRACE,
+	HWT_PD_FEAT_EVENT_DESC, HWT_PD_FEAT_AUXTRACE, HWT_PD_FEAT_COMPRESSED,
 };
 #define NR_WRITTEN (sizeof(written_features) / sizeof(written_features[0]))
 

@@ -385,6 +385,25 @@ HWT_API int hwt_pd_writer_finished_round(struct hwt_pd_writer *writer);
  * file reads up to here even if the process dies next. */
 HWT_API int hwt_pd_writer_flush(struct hwt_pd_writer *writer);
 
+/* Flags of hwt_pd_writer_set_compression. */
+#define HWT_PD_COMPRESS_AUX 1u /* AUXTRACE payloads too: hwtrace-only files */
+
+/* Compresses what follows as perf record -z does: kernel records go into
+ * PERF_RECORD_COMPRESSED records (one zstd stream at @level, 1-22), and
+ * the compressed feature says so; perf 5.1+ and hwtrace read the file.
+ * With HWT_PD_COMPRESS_AUX the AUXTRACE records and their payloads are
+ * compressed too and are left out of the auxtrace index: perf cannot read
+ * such a file's trace (it reads AUX data by file offset), hwtrace can.
+ * Must come before the first record. Errors: HWT_ERR_INVAL (bad level,
+ * too late), HWT_ERR_NOMEM. */
+HWT_API int hwt_pd_writer_set_compression(struct hwt_pd_writer *writer,
+					  int level, unsigned flags);
+
+/* Bytes given to the compressor so far and bytes of COMPRESSED records
+ * written for them (both 0 without compression). */
+HWT_API void hwt_pd_writer_compression_stats(const struct hwt_pd_writer *writer,
+					     uint64_t *in, uint64_t *out);
+
 /* Bytes of data section written (and kept) so far. */
 HWT_API uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *writer);
 
