@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/version.h"
 
 /* Large enough for a path, a key and a hint on how to fix it. */
 static _Thread_local char last_message[2048];
