@@ -28,6 +28,10 @@ int cli_report(int err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* hwtrace --plugin FILE (tools/plugin.c): loads FILE and runs its
+ * hwt_plugin_init(). Returns EXIT_OK, or EXIT_RUNTIME with a message. */
+int cli_load_plugin(const char *path);
+
 /* Whether argv holds -h or --help before a "--". */
 int cli_wants_help(int argc, char **argv);
 
