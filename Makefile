@@ -10,7 +10,9 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 
-.PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz check-release clean
+PREFIX ?= /usr/local
+
+.PHONY: all deps build install run check check-plain check-asan check-tsan check-fuzz check-release clean
 
 all: build
 
@@ -28,6 +30,11 @@ deps:
 build: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON
 	cmake --build build -j$(JOBS)
+
+# Installs the library, headers, pkg-config and CMake files, the CLI, man
+# pages and bash completion under PREFIX (DESTDIR is honoured too).
+install: build
+	cmake --install build --prefix $(PREFIX)
 
 # The main job: on a machine without trace hardware, record a small real
 # program with the software branch tracer (sw_branch: ptrace single-step,

@@ -27,6 +27,7 @@ endif()
 if(HWT_WITH_CAPSTONE)
   string(APPEND HWT_PC_REQUIRES " capstone")
 endif()
+file(RELATIVE_PATH HWT_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/hwtrace.pc.in
                ${CMAKE_BINARY_DIR}/hwtrace.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/hwtrace.pc
