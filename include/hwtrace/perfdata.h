@@ -141,6 +141,9 @@ HWT_API void hwt_pd_reader_free(struct hwt_pd_reader *reader);
 HWT_API int hwt_pd_reader_next(struct hwt_pd_reader *reader,
 			       struct hwt_pd_record *rec);
 
+/* The events of the file (in pipe mode: of the ATTR records read so far)
+ * and the @index-th of them, NULL past the end. The attributes belong to
+ * the reader and live until hwt_pd_reader_free. */
 HWT_API size_t hwt_pd_reader_nr_attrs(const struct hwt_pd_reader *reader);
 HWT_API const struct hwt_pd_attr *
 hwt_pd_reader_attr(const struct hwt_pd_reader *reader, size_t index);
@@ -170,6 +173,8 @@ struct hwt_pd_file_header {
 	uint64_t features[4];   /* bitmap; bits 128 and up are simpleperf's */
 };
 
+/* The file header as read (in pipe mode: only size and the features met
+ * so far are set); owned by the reader. */
 HWT_API const struct hwt_pd_file_header *
 hwt_pd_reader_header(const struct hwt_pd_reader *reader);
 
@@ -289,6 +294,7 @@ HWT_API int hwt_pd_aux_queues_build(struct hwt_pd_reader *reader,
 /* Whether the queues came from the auxtrace index feature. */
 HWT_API bool hwt_pd_aux_queues_from_index(const struct hwt_pd_aux_queues *q);
 
+/* How many queues there are (one per mmap index). */
 HWT_API size_t hwt_pd_aux_queues_count(const struct hwt_pd_aux_queues *q);
 
 /* Queues in increasing idx order; NULL past the end. */
