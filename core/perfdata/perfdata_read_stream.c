@@ -71,7 +71,9 @@ static int stream_error(struct hwt_pd_reader *r, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->error_msg, sizeof(r->error_msg), fmt, ap);
 	va_end(ap);
-	if (r->in_z) {
+	/* A record of the decompressed stream: say which compressed record
+	 * holds it (errors of the compressed records themselves name it). */
+	if (r->in_z && !strstr(r->error_msg, "COMPRESSED")) {
 		size_t len = strlen(r->error_msg);
 
 		snprintf(r->error_msg + len, sizeof(r->error_msg) - len,

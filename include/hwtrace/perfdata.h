@@ -241,8 +241,10 @@ HWT_API void hwt_pd_reader_select_types(struct hwt_pd_reader *reader,
 HWT_API int hwt_pd_reader_read_at(struct hwt_pd_reader *reader,
 				  uint64_t offset, void *buf, size_t len);
 
-/* How many records of each type hwt_pd_reader_next returned so far; types
- * 0..127 are counted, others in the last slot (simpleperf's own types). */
+/* How many records of each type hwt_pd_reader_next returned so far, and
+ * how many COMPRESSED and COMPRESSED2 records it decompressed them from
+ * (as perf report -D counts them); types 0..127 are counted, others in the
+ * last slot (simpleperf's own types). Owned by the reader. */
 #define HWT_PD_NR_COUNTED_TYPES 129
 HWT_API const uint64_t *
 hwt_pd_reader_counts(const struct hwt_pd_reader *reader);

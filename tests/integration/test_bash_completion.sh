@@ -28,7 +28,7 @@ complete_at() {
 lines() { printf '%s\n' "$@"; }
 
 expect_eq "subcommands" "$(complete_words hwtrace "")" \
-	"$(lines --help --version config decode dump info list record)"
+	"$(lines --help --plugin --version config decode dump info list record)"
 expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode dump)"
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"
@@ -56,6 +56,14 @@ expect_eq "juno sinks after @" \
 expect_eq "juno --sink, --sysfs after the cursor" \
 	"$(complete_at 3 hwtrace record --sink "" --sysfs "$SYSFS/juno")" \
 	"$(lines tmc_etf0 tmc_etr0 tpiu0)"
+
+# --plugin FILE before the command: shared objects, then the command and
+# its options as without it.
+touch "$TMP/p/toy.so" 2>/dev/null || { mkdir -p "$TMP/p"; touch "$TMP/p/toy.so"; }
+expect_eq "--plugin offers .so files" "$(complete_words hwtrace --plugin "$TMP/p/t")" "$TMP/p/toy.so"
+expect_eq "command after --plugin" "$(complete_words hwtrace --plugin x.so d)" "$(lines decode dump)"
+expect_eq "PMUs after --plugin" \
+	"$(complete_words hwtrace --plugin x.so record --sysfs "$SYSFS/juno" -e "")" "$(lines cs_etm sw_branch)"
 
 # INI profiles: only .ini files (and directories) are offered.
 mkdir -p "$TMP/p/sub"

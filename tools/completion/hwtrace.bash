@@ -51,13 +51,26 @@ _hwtrace()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmd=${COMP_WORDS[1]:-} opts=""
+	local cmd opts="" first=1
 	COMPREPLY=()
 
-	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info --version --help" -- "$cur"))
+	# Global options before the command: --plugin FILE, any number.
+	while [[ ${COMP_WORDS[first]:-} == --plugin ]] && ((first + 1 < COMP_CWORD)); do
+		first=$((first + 2))
+	done
+	if [[ $prev == --plugin ]] && ((COMP_CWORD == first + 1)); then
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -d -S / -- "$cur") $(compgen -f -X '!*.so' -- "$cur"))
+		compopt -o nospace 2>/dev/null
 		return
 	fi
+	cmd=${COMP_WORDS[first]:-}
+	if ((COMP_CWORD == first)); then
+		COMPREPLY=($(compgen -W "list config record decode dump info --version --help --plugin" -- "$cur"))
+		return
+	fi
+	# Positions below count from the command.
+	local cword=$((COMP_CWORD - first + 1))
 	case $cmd in
 	record)
 		case $prev in
@@ -94,7 +107,7 @@ _hwtrace()
 		      --vmlinux --kcore -h --help"
 		;;
 	config)
-		if ((COMP_CWORD == 2)); then
+		if ((cword == 2)); then
 			COMPREPLY=($(compgen -W "check" -- "$cur"))
 			return
 		fi
