@@ -119,9 +119,17 @@ static int compress(struct hwt_pd_writer *w, const uint8_t *data, size_t len)
 		data += take;
 		len -= take;
 	}
-	if (z->out.oom)
+	return 0;
+}
+
+/* Hands out what was put in z->out, unless memory ran out on the way. */
+static int output(struct hwt_pd_writer *w, uint8_t **out, size_t *out_len)
+{
+	if (w->z->out.oom)
 		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory compressing",
 				 w->path);
+	*out = w->z->out.p;
+	*out_len = w->z->out.len;
 	return 0;
 }
 
@@ -156,12 +164,7 @@ int pd_writer_compress_records(struct hwt_pd_writer *w, const uint8_t *buf,
 	}
 	if (in_run && (err = compress(w, buf + run, pos - run)))
 		return err;
-	if (z->out.oom)
-		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory compressing",
-				 w->path);
-	*out = z->out.p;
-	*out_len = z->out.len;
-	return 0;
+	return output(w, out, out_len);
 }
 
 int pd_writer_compress_payload(struct hwt_pd_writer *w, const uint8_t *data,
@@ -172,9 +175,7 @@ int pd_writer_compress_payload(struct hwt_pd_writer *w, const uint8_t *data,
 	w->z->out.len = 0;
 	if ((err = compress(w, data, len)))
 		return err;
-	*out = w->z->out.p;
-	*out_len = w->z->out.len;
-	return 0;
+	return output(w, out, out_len);
 }
 
 bool pd_writer_compression_feature(const struct hwt_pd_writer *w,

@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "hwtrace/perfdata.h"
+#include "fuzz_read_records.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,7 +53,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint8_t pipe_header[16] = {'P', 'E', 'R', 'F', 'I', 'L',
 						'E', '2', 16};
 	struct hwt_pd_reader *r = NULL;
-	struct hwt_pd_record rec;
 	uint8_t *z = NULL;
 	size_t zlen, chunk;
 	char path[64];
@@ -91,15 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(z);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (hwt_pd_reader_open(path, &r) == 0) {
-		while (hwt_pd_reader_next(r, &rec) > 0) {
-			volatile uint8_t sum = 0;
-
-			for (size_t i = 0; i < rec.size; i++)
-				sum += ((const uint8_t *)rec.data)[i];
-			if (rec.aux_data && rec.aux.size)
-				sum += rec.aux_data[rec.aux.size - 1];
-			(void)sum;
-		}
+		fuzz_read_records(r);
 		hwt_pd_reader_free(r);
 	}
 	close(fd);
