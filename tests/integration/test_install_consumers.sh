@@ -30,7 +30,7 @@ HW="$P/bin/hwtrace"
 ETM="$HWT_TESTDATA/perf-data/simpleperf-etm"
 mkdir -p "$TMP/symfs/data/local/tmp"
 ln -s "$ETM/etm_test_loop" "$TMP/symfs/data/local/tmp/etm_test_loop"
-"$HW" record --emulate "$ETM/perf_etm.data" -o "$TMP/etm.data" 2>/dev/null
+"$HW" record --emulate "$ETM/perf_etm.data" --emulate-lossless -o "$TMP/etm.data" 2>/dev/null
 "$HW" decode --format jsonl --symfs "$TMP/symfs" "$TMP/etm.data" >"$TMP/etm.jsonl" 2>/dev/null
 sed -n 's/.*"type":"branch".*"from":"\(0x[0-9a-f]*\)","to":"\(0x[0-9a-f]*\)","kind":"\([a-z]*\)".*/\3 \1 \2/p' \
 	"$TMP/etm.jsonl" >"$TMP/want.branches"
