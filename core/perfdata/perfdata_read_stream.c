@@ -151,7 +151,9 @@ static int take_trailing(struct hwt_pd_reader *r, uint16_t size,
 		r->aux = p;
 		r->aux_cap = in_win;
 	}
-	if (keep)
+	/* Nothing of the payload may be in the window yet (decompressed data
+	 * comes in pieces), and then there may be no buffer yet either. */
+	if (keep && in_win)
 		memcpy(r->aux, r->win + r->win_pos + size, in_win);
 	have = in_win;
 	/* The rest bypasses the window; the record itself stays in it. */

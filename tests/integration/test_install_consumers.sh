@@ -25,6 +25,12 @@ for f in "$libdir/libhwtrace.a" "$libdir/cmake/hwtrace/hwtraceConfig.cmake" \
 	expect_eq "installed ${f#$P/}" "$([ -s "$f" ] && echo yes)" yes
 done
 HW="$P/bin/hwtrace"
+# A sanitizer build installs an instrumented library: its consumers are
+# built with the same runtime.
+SAN=""
+if readelf -d "$libdir/libhwtrace.so" | grep -q 'libasan'; then
+	SAN="-fsanitize=address,undefined"
+fi
 
 # A capture to decode: the real ETM capture replayed by the installed CLI.
 ETM="$HWT_TESTDATA/perf-data/simpleperf-etm"
@@ -39,15 +45,16 @@ expect_eq "hwtrace decode branches" "$(wc -l <"$TMP/want.branches")" 207
 # 1. The C example of docs/api.md, as the document shows it.
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$HWT_SOURCE_DIR/docs/api.md" >"$TMP/branches.c"
 # shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror "$TMP/branches.c" -o "$TMP/branches" \
+cc -std=c11 -Wall -Wextra -Werror $SAN "$TMP/branches.c" -o "$TMP/branches" \
 	$(pkg-config --cflags --libs hwtrace) 2>"$TMP/cc.err"
 expect_eq "api.md example builds (shared)" "$?" 0
 cat "$TMP/cc.err" >&2
 # shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror "$TMP/branches.c" -o "$TMP/branches-static" \
+cc -std=c11 -Wall -Wextra -Werror $SAN "$TMP/branches.c" -o "$TMP/branches-static" \
 	$(pkg-config --cflags hwtrace) "$libdir/libhwtrace.a" \
 	$(pkg-config --libs --static hwtrace | sed 's/-lhwtrace//') 2>"$TMP/cc.err"
-expect_eq "api.md example builds (static)" "$?" 0
+status=$?
+expect_eq "api.md example builds (static)" "$status" 0
 cat "$TMP/cc.err" >&2
 expect_eq "static: no libhwtrace.so needed" \
 	"$(readelf -d "$TMP/branches-static" | grep -c 'libhwtrace')" 0
@@ -62,9 +69,12 @@ done
 
 # 2. C++ through find_package(hwtrace).
 cmake -S "$HWT_SOURCE_DIR/examples/cxx-consumer" -B "$TMP/cxx" -DCMAKE_PREFIX_PATH="$P" \
-	-DCMAKE_BUILD_TYPE=Release >"$TMP/cxx.log" 2>&1 &&
+	-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" \
+	-DCMAKE_EXE_LINKER_FLAGS="$SAN" >"$TMP/cxx.log" 2>&1 &&
 	cmake --build "$TMP/cxx" -j2 >>"$TMP/cxx.log" 2>&1
-expect_eq "cxx-consumer builds" "$?" 0 || cat "$TMP/cxx.log" >&2
+status=$?
+expect_eq "cxx-consumer builds" "$status" 0
+[ "$status" = 0 ] || tail -20 "$TMP/cxx.log" >&2
 want=$(sed -n 's/^{"type":"\([a-z_]*\)".*/\1/p' "$TMP/etm.jsonl" | sort | uniq -c | awk '{ print $2, $1 }')
 for prog in element_counts element_counts_static; do
 	LD_LIBRARY_PATH="$libdir" "$TMP/cxx/$prog" "$TMP/etm.data" "$TMP/symfs" >"$TMP/$prog.out" 2>/dev/null
@@ -77,7 +87,9 @@ expect_eq "element_counts links the shared library" \
 # 3. The out-of-tree backend, built as its Makefile builds it.
 cp -r "$HWT_SOURCE_DIR/examples/out-of-tree-backend" "$TMP/toy"
 make -C "$TMP/toy" CFLAGS="-O2 -Wall -Wextra -Wno-unused-parameter -Werror" >"$TMP/toy.log" 2>&1
-expect_eq "toy_trace builds against the install" "$?" 0 || cat "$TMP/toy.log" >&2
+status=$?
+expect_eq "toy_trace builds against the install" "$status" 0
+[ "$status" = 0 ] || cat "$TMP/toy.log" >&2
 # Two branches, 16-byte records {from, to}: 0x401000->0x402000, 0x402008->0x403000.
 printf '\x00\x10\x40\0\0\0\0\0\x00\x20\x40\0\0\0\0\0\x08\x20\x40\0\0\0\0\0\x00\x30\x40\0\0\0\0\0' >"$TMP/toy.bin"
 "$HW" --plugin "$TMP/toy/toy_trace.so" list --sysfs "$TMP/toy/sysfs" >"$TMP/toy.list"
