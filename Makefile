@@ -5,7 +5,7 @@
 DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	libipt-dev libopencsd-dev libopencsd-bin libelf-dev libiniparser-dev \
 	libcapstone-dev libzstd-dev linux-perf xz-utils binutils \
-	scdoc g++ man-db
+	scdoc g++ man-db bsdextrautils
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
