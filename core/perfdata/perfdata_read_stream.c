@@ -276,10 +276,13 @@ again:
 				    size);
 	if (pd_is_compressed_type(type)) {
 		if (r->in_z)
-			return stream_error(r, HWT_ERR_FORMAT, "%s: record %s at "
-					    "byte offset %" PRIu64 " is a "
-					    "compressed record inside compressed "
-					    "data", r->path, label, r->pos);
+			return stream_error(r, HWT_ERR_FORMAT, "%s: the data "
+					    "decompressed from the COMPRESSED "
+					    "record at byte offset %" PRIu64
+					    " holds a compressed record (%s) "
+					    "itself, at decompressed byte %" PRIu64,
+					    r->path, pd_z_file_offset(r, r->pos),
+					    label, r->pos);
 		err = pd_z_enter(r, p, type, size);
 		if (err)
 			return stream_error(r, err, "%s", hwt_errmsg());

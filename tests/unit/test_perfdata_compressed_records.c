@@ -259,6 +259,35 @@ int main(void)
 		CHECK_INT(hwt_pd_reader_next(r, &rec), HWT_ERR_FORMAT);
 		hwt_pd_reader_free(r);
 	}
+	/* A compressed record inside compressed data: refused, named. */
+	{
+		uint8_t inner[16] = {HWT_PD_RECORD_COMPRESSED, 0, 0, 0, 0, 0, 16};
+		uint8_t z[128], *p = stream;
+		size_t zlen = ZSTD_compress(z, sizeof(z), inner, sizeof(inner), 1);
+		uint64_t hsize = 16, dsize = zlen;
+		uint16_t size = (uint16_t)((16 + zlen + 7) / 8 * 8);
+		uint32_t type = HWT_PD_RECORD_COMPRESSED2;
+		struct hwt_pd_reader *r;
+		struct hwt_pd_record rec;
+		char want[320];
+
+		memcpy(p, "PERFILE2", 8);
+		memcpy(p + 8, &hsize, 8);
+		memset(p + 16, 0, size);
+		memcpy(p + 16, &type, 4);
+		memcpy(p + 16 + 6, &size, 2);
+		memcpy(p + 16 + 8, &dsize, 8);
+		memcpy(p + 16 + 16, z, zlen);
+		CHECK_INT(write_bytes(pipe2, stream, 16 + size), 0);
+		CHECK_INT(hwt_pd_reader_open(pipe2, &r), 0);
+		CHECK_INT(hwt_pd_reader_next(r, &rec), HWT_ERR_FORMAT);
+		snprintf(want, sizeof(want), "%s: the data decompressed from the "
+			 "COMPRESSED record at byte offset 16 holds a compressed "
+			 "record (COMPRESSED (81)) itself, at decompressed byte 0",
+			 pipe2);
+		CHECK_STR(hwt_errmsg(), want);
+		hwt_pd_reader_free(r);
+	}
 	unlink(plain);
 	unlink(comp);
 	unlink(comp_aux);
