@@ -34,17 +34,6 @@ perf_counts() {
 		     END { for (t in n) if (t != "ATTR")
 				print t, (t == "TOTAL" ? n[t] - n["ATTR"] : n[t]) }' | sort
 }
-# The AUX payload bytes as "cpu byte" lines, in file order.
-aux_bytes() {
-	"$HWTRACE" dump --hex "$1" | awk '
-		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
-		/^\.  [0-9a-f]+:/ && inaux {
-			n = split(substr($0, 11, 48), b, " ")
-			for (i = 1; i <= n; i++) print cpu, b[i]
-			next
-		}
-		{ inaux = 0 }' | sort -s -k1,1n
-}
 
 twins() {
 	local name=$1 capture=$2 want_lines=$3 u="$TMP/$1.u"
@@ -87,9 +76,9 @@ twins() {
 	expect_eq "$name: record -z9 --compress-aux" "$?" 0
 	expect_eq "$name.rz: perf counts every type as hwtrace" \
 		"$(hwt_counts "$TMP/$name.rz")" "$(perf_counts "$TMP/$name.rz")"
-	aux_bytes "$capture" >"$TMP/$name.want.aux"
+	aux_bytes "$capture" | sort -s -k1,1n >"$TMP/$name.want.aux"
 	for v in rz rza; do
-		aux_bytes "$TMP/$name.$v" >"$TMP/$name.$v.aux"
+		aux_bytes "$TMP/$name.$v" | sort -s -k1,1n >"$TMP/$name.$v.aux"
 		expect_eq "$name.$v: AUX bytes per CPU are the capture's" \
 			"$(same "$TMP/$name.want.aux" "$TMP/$name.$v.aux")" same
 		dec "$TMP/$name.$v" >"$TMP/$name.$v.dec"
