@@ -4,10 +4,11 @@
 
 DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	libipt-dev libopencsd-dev libopencsd-bin libelf-dev libiniparser-dev \
-	libcapstone-dev linux-perf xz-utils binutils libdw-dev \
+	libcapstone-dev libzstd-dev linux-perf xz-utils binutils libdw-dev \
 	libdebuginfod-dev debuginfod elfutils curl perl \
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler bsdutils procps \
-	python3-pyside2.qtsql g++ python3-jsonschema jq chromium nodejs
+	python3-pyside2.qtsql g++ python3-jsonschema jq chromium nodejs \
+	scdoc man-db bsdextrautils
 # npm packages the tests load from disk (no network at test time): the
 # flame-graph viewer that the timeline test opens hwtrace's file in.
 NPM_DIR := build/npm
@@ -19,7 +20,9 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 # corpora are replayed besides).
 FUZZ_TIME ?= 17
 
-.PHONY: all deps build run check check-plain check-asan check-tsan check-fuzz check-release clean
+PREFIX ?= /usr/local
+
+.PHONY: all deps build install run check check-plain check-asan check-tsan check-fuzz check-release clean
 
 all: build
 
@@ -46,6 +49,11 @@ deps:
 build: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON
 	cmake --build build -j$(JOBS)
+
+# Installs the library, headers, pkg-config and CMake files, the CLI, man
+# pages and bash completion under PREFIX (DESTDIR is honoured too).
+install: build
+	cmake --install build --prefix $(PREFIX)
 
 # The main job: on a machine without trace hardware, record a small real
 # program with the software branch tracer (sw_branch: ptrace single-step,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/version.h"
 
 /* Large enough for a path, a key and a hint on how to fix it. */
 static _Thread_local char last_message[2048];

@@ -68,6 +68,9 @@ int cli_output_close(const char *cmd, FILE *out, const char *path,
  * turns @status into EXIT_RUNTIME (with the message) when anything
  * written there was lost. */
 int cli_finish_stdout(const char *cmd, int status);
+/* hwtrace --plugin FILE (tools/plugin.c): loads FILE and runs its
+ * hwt_plugin_init(). Returns EXIT_OK, or EXIT_RUNTIME with a message. */
+int cli_load_plugin(const char *path);
 
 /* Whether argv holds -h or --help before a "--". */
 int cli_wants_help(int argc, char **argv);

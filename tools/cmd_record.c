@@ -40,7 +40,7 @@ static void usage(FILE *out)
 		"                      [-a | -C CPUS | -p PID | --per-thread]\n"
 		"                      [--control fifo:CTL[,ACK]] [--snapshot-interval MS]\n"
 		"                      [--aux-sample[=SIZE] -e cycles/period=N/]\n"
-		"                      [-o FILE] -- CMD [ARGS]\n"
+		"                      [-z[LEVEL] [--compress-aux]] [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record -e sw_branch [--start SYM] [--stop SYM] [--max N]\n"
 		"                      [-q] [-m DATA,AUX] [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
@@ -78,6 +78,12 @@ static void usage(FILE *out)
 		"  -p, --pid PID         an existing process\n"
 		"      --per-thread      one event for the task instead of one per CPU\n"
 		"  -o, --output FILE     output file (default perf.data)\n"
+		"  -z, --compression-level[=LEVEL]  zstd-compress the sideband records\n"
+		"                        as perf record -z does (LEVEL 1-22, default 1);\n"
+		"                        perf and hwtrace read the file\n"
+		"      --compress-aux    with -z: compress the AUX trace too (perf leaves\n"
+		"                        it uncompressed); such a file is for hwtrace\n"
+		"                        only: perf cannot read its trace\n"
 		"      --emulate CAPTURE replay CAPTURE's trace and sideband through the\n"
 		"                        kernel emulator and the normal capture path\n"
 		"      --emulate-rate R  trace bytes per second per CPU, in MB/s\n"
@@ -114,13 +120,16 @@ struct opts {
 	bool emulate_lossless;
 	pid_t pid;
 	uint32_t data_pages, aux_pages;
+	int compress_level;         /* 0: no compression */
+	bool compress_aux;
 	char **argv;
 };
 
 static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
-	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS, O_FILTER };
+	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS, O_FILTER,
+	       O_COMPRESS_AUX };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -142,6 +151,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"emulate-trace", required_argument, NULL, O_ETRACE},
 		{"emulate-tsc", no_argument, NULL, O_ETSC},
 		{"aux-sample", optional_argument, NULL, O_AUX_SAMPLE},
+		{"compression-level", optional_argument, NULL, 'z'},
+		{"compress-aux", no_argument, NULL, O_COMPRESS_AUX},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -153,7 +164,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->pid = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:e:S::m:aC:p:o:h", longopts,
+	while ((c = getopt_long(argc, argv, "+c:e:S::m:aC:p:o:z::h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c': o->profile = optarg; break;
@@ -198,6 +209,20 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 		case O_PT: o->per_thread = true; break;
 		case 'o': o->output = optarg; break;
+		case 'z': {
+			char *end;
+			long level = optarg ? strtol(optarg, &end, 10) : 1;
+
+			if (optarg && (*end || end == optarg || level < 1 ||
+				       level > 22))
+				return cli_usage_error("record", "-z%s: the "
+						       "compression level is a "
+						       "number from 1 to 22",
+						       optarg);
+			o->compress_level = (int)level;
+			break;
+		}
+		case O_COMPRESS_AUX: o->compress_aux = true; break;
 		case O_CONTROL: o->control = optarg; break;
 		case O_INTERVAL:
 		{
@@ -245,6 +270,9 @@ static int parse(int argc, char **argv, struct opts *o)
 				&o->snapshot_size)))
 			return r;
 	}
+	if (o->compress_aux && !o->compress_level)
+		return cli_usage_error("record", "--compress-aux compresses "
+				       "with -z: give -z[LEVEL] too");
 	o->argv = argv + optind;
 	if ((o->emulate_trace || o->emulate_tsc) && !o->sysfs)
 		return cli_usage_error("record", "--emulate-trace and --emulate-tsc "
@@ -654,6 +682,11 @@ int cmd_record(int argc, char **argv)
 	signal(SIGTERM, on_stop);
 	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
+	if (o.compress_level &&
+	    (ret = hwt_pd_writer_set_compression(w, o.compress_level,
+						 o.compress_aux ? HWT_PD_COMPRESS_AUX
+								: 0)) < 0)
+		goto fail;
 	{
 		/* perf's cmdline feature: the arguments joined by NULs. */
 		size_t len = 0;
@@ -802,6 +835,17 @@ int cmd_record(int argc, char **argv)
 	if ((ret = hwt_session_stop(s)) < 0)
 		goto fail;
 	print_stats(s, emu);
+	if (o.compress_level) {
+		uint64_t zin, zout;
+
+		/* Flushed first so that the numbers count every record. */
+		hwt_pd_writer_flush(w);
+		hwt_pd_writer_compression_stats(w, &zin, &zout);
+		fprintf(stderr, "hwtrace record: compressed %" PRIu64 " bytes of "
+			"%s to %" PRIu64 " (ratio %.3f)\n", zin,
+			o.compress_aux ? "records and trace" : "records", zout,
+			zout ? (double)zin / (double)zout : 0.0);
+	}
 	ret = hwt_pd_writer_close(w);
 	w = NULL;
 	if (ret < 0)

@@ -26,11 +26,13 @@ static const struct command commands[] = {
 static void print_help(FILE *out)
 {
 	fprintf(out,
-		"usage: hwtrace [--version] [--help] COMMAND [ARGS]\n\n"
+		"usage: hwtrace [--version] [--help] [--plugin FILE]... COMMAND [ARGS]\n\n"
 		"Record and decode CPU hardware traces (Intel PT, Intel BTS, Arm "
 		"CoreSight)\nthrough the Linux perf AUX area.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n  --plugin FILE  load an out-of-tree backend (a shared object whose\n"
+		"                 hwt_plugin_init() registers it; docs/porting.md)\n");
 	fprintf(out, "\nRun 'hwtrace COMMAND --help' or 'hwtrace help COMMAND' for a "
 		"command's options.\n");
 }
@@ -73,6 +75,19 @@ int cli_wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	while (argc >= 2 && !strcmp(argv[1], "--plugin")) {
+		int status;
+
+		if (argc < 3) {
+			fprintf(stderr, "hwtrace: --plugin needs a FILE\n");
+			return EXIT_USAGE;
+		}
+		if ((status = cli_load_plugin(argv[2])) != EXIT_OK)
+			return status;
+		argv[2] = argv[0];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;

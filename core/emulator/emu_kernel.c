@@ -11,6 +11,7 @@
 #include "core/capture/barrier.h"
 #include "core/emulator/emu_internal.h"
 #include "hwtrace/addrfilter.h"
+#include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 
 static const char *const aux_pmu_prefixes[] = {
@@ -498,16 +499,29 @@ static int add_pmu_locked(struct hwt_emu *emu, const char *name, uint32_t type)
 	return 0;
 }
 
+/* A fixture PMU is an AUX PMU when hwtrace knows its name, or when a
+ * registered backend (an out-of-tree one too) drives it. */
+static bool is_aux_pmu_name(const char *name)
+{
+	const struct hwt_backend *b;
+
+	for (size_t i = 0; i < sizeof(aux_pmu_prefixes) / sizeof(*aux_pmu_prefixes);
+	     i++)
+		if (!strncmp(name, aux_pmu_prefixes[i], strlen(aux_pmu_prefixes[i])))
+			return true;
+	for (size_t i = 0; (b = hwt_backend_at(i)); i++)
+		if (b->pmu_name && !strcmp(b->pmu_name, name))
+			return true;
+	return false;
+}
+
 static int fixture_pmu(void *arg, const char *name, int is_dir)
 {
 	struct hwt_emu *emu = arg;
 	char path[512];
 	uint64_t type;
 
-	for (size_t i = 0; i < sizeof(aux_pmu_prefixes) / sizeof(*aux_pmu_prefixes);
-	     i++) {
-		if (strncmp(name, aux_pmu_prefixes[i], strlen(aux_pmu_prefixes[i])))
-			continue;
+	if (is_aux_pmu_name(name)) {
 		snprintf(path, sizeof(path), "bus/event_source/devices/%s/type", name);
 		if (hwt_os_sysfs_read_u64(emu->sysfs, path, &type) == 0 &&
 		    add_pmu_locked(emu, name, (uint32_t)type) == 0) {

@@ -7,6 +7,7 @@
 
 #include "core/perfdata/perfdata_format.h"
 #include "hwtrace/os.h"
+#include "hwtrace/version.h"
 
 void pd_buf_put(struct pd_buf *b, const void *data, size_t len)
 {

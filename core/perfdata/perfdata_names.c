@@ -32,6 +32,7 @@ static const char *const user_types[] = {
 	"ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR",
 	"THREAD_MAP", "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND",
 	"EVENT_UPDATE", "TIME_CONV", "FEATURE", "COMPRESSED", "FINISHED_INIT",
+	"COMPRESSED2",
 };
 
 /* simpleperf's own record types, from 32769. */

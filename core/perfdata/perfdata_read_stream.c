@@ -16,6 +16,8 @@ static ssize_t src_read(struct hwt_pd_reader *r, void *buf, size_t len)
 {
 	ssize_t n;
 
+	if (r->in_z)
+		return pd_z_read(r, buf, len);
 	if (!r->pipe) {
 		if (r->src_off >= r->limit)
 			return 0;
@@ -69,6 +71,16 @@ static int stream_error(struct hwt_pd_reader *r, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->error_msg, sizeof(r->error_msg), fmt, ap);
 	va_end(ap);
+	/* A record of the decompressed stream: say which compressed record
+	 * holds it (errors of the compressed records themselves name it). */
+	if (r->in_z && !strstr(r->error_msg, "COMPRESSED")) {
+		size_t len = strlen(r->error_msg);
+
+		snprintf(r->error_msg + len, sizeof(r->error_msg) - len,
+			 " (offsets count decompressed bytes of the COMPRESSED "
+			 "record at byte offset %" PRIu64 ")",
+			 pd_z_file_offset(r, r->pos));
+	}
 	r->error = err;
 	return hwt_error(err, "%s", r->error_msg);
 }
@@ -122,7 +134,7 @@ static int take_trailing(struct hwt_pd_reader *r, uint16_t size,
 	size_t in_win = r->win_len - r->win_pos - size, have;
 
 	/* pos + size is within the data: the record was read whole. */
-	if (!r->pipe && trailing > r->data_end - r->pos - size)
+	if (!r->pipe && !r->in_z && trailing > r->data_end - r->pos - size)
 		return stream_error(r, HWT_ERR_FORMAT, "%s: record %s at byte "
 				    "offset %" PRIu64 " claims %" PRIu64 " bytes "
 				    "of payload, past the end of the data "
@@ -139,12 +151,14 @@ static int take_trailing(struct hwt_pd_reader *r, uint16_t size,
 		r->aux = p;
 		r->aux_cap = in_win;
 	}
-	if (keep)
+	/* Nothing of the payload may be in the window yet (decompressed data
+	 * comes in pieces), and then there may be no buffer yet either. */
+	if (keep && in_win)
 		memcpy(r->aux, r->win + r->win_pos + size, in_win);
 	have = in_win;
 	/* The rest bypasses the window; the record itself stays in it. */
 	r->win_len = r->win_pos + size;
-	if (!keep && !r->pipe) {
+	if (!keep && !r->pipe && !r->in_z) {
 		uint64_t skip = trailing - have;
 		uint64_t left = r->limit - r->src_off;
 
@@ -211,9 +225,15 @@ static int next_any(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
 		return hwt_error(r->error, "%s", r->error_msg);
 	if (r->done)
 		return 0;
+again:
 	n = pd_reader_fill(r, PD_EVENT_HEADER_SIZE);
 	if (n < 0)
 		return stream_error(r, (int)n, "%s", hwt_errmsg());
+	if (n == 0 && r->in_z) {
+		/* The compressed records ended; the file goes on. */
+		pd_z_leave(r);
+		goto again;
+	}
 	if (n == 0) {
 		if (!r->pipe && r->limit < r->data_end)
 			return stream_error(r, HWT_ERR_TRUNCATED, "%s: the file "
@@ -254,13 +274,20 @@ static int next_any(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
 				    "offset %" PRIu64 " has size %u, too small "
 				    "for its fields", r->path, label, r->pos,
 				    size);
-	if (type == HWT_PD_RECORD_COMPRESSED)
-		return stream_error(r, HWT_ERR_NOSUP, "%s: record %s at byte "
-				    "offset %" PRIu64 " holds zstd-compressed "
-				    "records (perf record -z), which hwtrace does "
-				    "not read; write an uncompressed copy with "
-				    "`perf inject -i FILE -o COPY`", r->path, label,
-				    r->pos);
+	if (pd_is_compressed_type(type)) {
+		if (r->in_z)
+			return stream_error(r, HWT_ERR_FORMAT, "%s: the data "
+					    "decompressed from the COMPRESSED "
+					    "record at byte offset %" PRIu64
+					    " holds a compressed record (%s) "
+					    "itself, at decompressed byte %" PRIu64,
+					    r->path, pd_z_file_offset(r, r->pos),
+					    label, r->pos);
+		err = pd_z_enter(r, p, type, size);
+		if (err)
+			return stream_error(r, err, "%s", hwt_errmsg());
+		goto again;
+	}
 	trailing = pd_trailing_bytes(p, type, size);
 	memset(rec, 0, sizeof(*rec));
 	if (type == HWT_PD_RECORD_AUXTRACE)
@@ -285,7 +312,7 @@ static int next_any(struct hwt_pd_reader *r, struct hwt_pd_record *rec)
 	rec->type = type;
 	rec->misc = pd_u16(p + 4);
 	rec->size = size;
-	rec->file_offset = r->pos;
+	rec->file_offset = r->in_z ? pd_z_file_offset(r, r->pos) : r->pos;
 	rec->data = p;
 	if (r->pipe && type >= PD_USER_TYPE_START) {
 		err = pd_reader_pipe_record(r, p, type, size);

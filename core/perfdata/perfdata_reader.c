@@ -143,6 +143,7 @@ void hwt_pd_reader_free(struct hwt_pd_reader *r)
 		free(r->owned[i]);
 	free(r->attrs);
 	free(r->ids);
+	pd_z_free(r);
 	free(r->win);
 	free(r->aux);
 	free(r->path);

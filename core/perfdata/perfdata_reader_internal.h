@@ -61,6 +61,10 @@ struct hwt_pd_reader {
 	char *owned[16];    /* event names the reader made */
 	size_t nowned;
 	uint64_t select_mask[2];
+	/* perf record -z: while in_z, the window and pos above are those of
+	 * the decompressed stream (perfdata_read_zstd.c). */
+	struct pd_zstream *z;
+	bool in_z;
 };
 
 /* Header sections of a file-mode file, read in this order at open. */
@@ -92,5 +96,21 @@ ssize_t pd_reader_fill(struct hwt_pd_reader *r, size_t need);
  * negative hwt_err with its message set. */
 int pd_reader_pipe_record(struct hwt_pd_reader *r, const uint8_t *rec,
 			  uint32_t type, uint16_t size);
+
+/* Compressed records (perfdata_read_zstd.c). */
+bool pd_is_compressed_type(uint32_t type);
+/* Takes the compressed record @rec, whole at pos in the window, and
+ * switches the reader to the stream it decompresses to. */
+int pd_z_enter(struct hwt_pd_reader *r, const uint8_t *rec, uint32_t type,
+	       uint16_t size);
+/* Switches back to the file's window (a no-op outside compressed data). */
+void pd_z_leave(struct hwt_pd_reader *r);
+/* Reads decompressed bytes, taking the next compressed records of the file
+ * as input while they follow each other; 0 when they end. */
+ssize_t pd_z_read(struct hwt_pd_reader *r, void *buf, size_t len);
+/* The byte offset of the compressed record decompressed offset @dpos came
+ * from. */
+uint64_t pd_z_file_offset(const struct hwt_pd_reader *r, uint64_t dpos);
+void pd_z_free(struct hwt_pd_reader *r);
 
 #endif

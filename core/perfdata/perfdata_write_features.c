@@ -165,6 +165,8 @@ static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
 			pd_buf_put_u64(b, w->index[i].size);
 		}
 		return true;
+	case HWT_PD_FEAT_COMPRESSED:
+		return pd_writer_compression_feature(w, b);
 	}
 	return false;
 }

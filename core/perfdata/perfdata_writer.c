@@ -231,9 +231,44 @@ int hwt_pd_writer_flush(struct hwt_pd_writer *w)
 		return err;
 	if (!w->buf_len)
 		return 0;
-	err = append(w, w->buf, w->buf_len);
+	if (w->z) {
+		uint8_t *out;
+		size_t out_len;
+
+		err = pd_writer_compress_records(w, w->buf, w->buf_len, &out,
+						 &out_len);
+		if (!err)
+			err = append(w, out, out_len);
+	} else {
+		err = append(w, w->buf, w->buf_len);
+	}
 	w->buf_len = 0;
 	return err;
+}
+
+void pd_writer_moved(struct hwt_pd_writer *w, uint32_t type, size_t old_pos,
+		     size_t new_pos)
+{
+	uint64_t base = w->data_offset + w->data_size;
+
+	if (type != HWT_PD_RECORD_AUXTRACE)
+		return;
+	for (size_t i = w->nindex; i-- > 0 && w->index[i].offset >= base;)
+		if (w->index[i].offset == base + old_pos) {
+			w->index[i].offset = base + new_pos;
+			return;
+		}
+}
+
+/* A payload too big for the buffer, through the compressor. */
+static int append_compressed(struct hwt_pd_writer *w, const void *data,
+			     size_t len)
+{
+	uint8_t *out;
+	size_t out_len;
+	int err = pd_writer_compress_payload(w, data, len, &out, &out_len);
+
+	return err ? err : append(w, out, out_len);
 }
 
 static int buffer(struct hwt_pd_writer *w, const void *data, size_t len)
@@ -284,13 +319,16 @@ int hwt_pd_writer_auxtrace(struct hwt_pd_writer *w,
 	static const uint8_t zeros[8];
 	uint64_t padded = pd_align8(aux->size), offset;
 	size_t pad = (size_t)(padded - aux->size);
+	bool indexed;
 	int err;
 
 	if (w->error)
 		return w->error;
 	if (!w->started && (err = start(w)))
 		return err;
-	if (w->nindex == w->index_cap) {
+	/* Compressed AUXTRACE records have no file offset to index. */
+	indexed = !pd_writer_compresses(w, HWT_PD_RECORD_AUXTRACE);
+	if (indexed && w->nindex == w->index_cap) {
 		size_t cap = w->index_cap ? w->index_cap * 2 : 64;
 		struct index_entry *p = realloc(w->index, cap * sizeof(*p));
 
@@ -318,6 +356,12 @@ int hwt_pd_writer_auxtrace(struct hwt_pd_writer *w,
 		memcpy(w->buf + w->buf_len + sizeof(h), data, (size_t)aux->size);
 		memcpy(w->buf + w->buf_len + sizeof(h) + aux->size, zeros, pad);
 		w->buf_len += sizeof(h) + (size_t)padded;
+	} else if (!indexed) {
+		if ((err = hwt_pd_writer_flush(w)) ||
+		    (err = append_compressed(w, h, sizeof(h))) ||
+		    (err = append_compressed(w, data, (size_t)aux->size)) ||
+		    (pad && (err = append_compressed(w, zeros, pad))))
+			return err;
 	} else {
 		uint64_t at;
 		size_t n;
@@ -340,8 +384,10 @@ int hwt_pd_writer_auxtrace(struct hwt_pd_writer *w,
 		if ((err = update_header_size(w)))
 			return err;
 	}
-	w->index[w->nindex].offset = offset;
-	w->index[w->nindex++].size = PD_AUXTRACE_HEADER_SIZE;
+	if (indexed) {
+		w->index[w->nindex].offset = offset;
+		w->index[w->nindex++].size = PD_AUXTRACE_HEADER_SIZE;
+	}
 	return 0;
 }
 
@@ -415,6 +461,7 @@ static void writer_free(struct hwt_pd_writer *w)
 	free(w->buf);
 	free(w->path);
 	pd_buf_free(&w->build_ids);
+	pd_writer_free_compression(w);
 	free(w);
 }
 

@@ -47,6 +47,7 @@ struct hwt_pd_writer {
 	bool copied[NR_STRING_FEATURES];
 	struct pd_buf copy[NR_STRING_FEATURES];
 	int error;               /* sticky after a failed write */
+	struct pd_wzstd *z;      /* perf record -z; NULL when not compressing */
 };
 
 /* Records a failed write as the writer's sticky error and returns it:
@@ -66,5 +67,25 @@ uint64_t pd_writer_attrs_offset(const struct hwt_pd_writer *w);
 /* At close, after the last record: the feature table and sections, then
  * the final header. */
 int pd_writer_write_features(struct hwt_pd_writer *w);
+
+/* Compression (perfdata_write_zstd.c). Whether records of @type go into
+ * COMPRESSED records. */
+bool pd_writer_compresses(const struct hwt_pd_writer *w, uint32_t type);
+/* The @len bytes of whole records in @buf as they go to the file: runs of
+ * compressed types as COMPRESSED records, the others as they are. *out
+ * stays the writer's until the next call. */
+int pd_writer_compress_records(struct hwt_pd_writer *w, const uint8_t *buf,
+			       size_t len, uint8_t **out, size_t *out_len);
+/* @len bytes of one record's payload as COMPRESSED records. */
+int pd_writer_compress_payload(struct hwt_pd_writer *w, const uint8_t *data,
+			       size_t len, uint8_t **out, size_t *out_len);
+/* A plain record of @type at @old_pos of the buffer goes to @new_pos of
+ * what is written instead: moves its AUXTRACE index entry. */
+void pd_writer_moved(struct hwt_pd_writer *w, uint32_t type, size_t old_pos,
+		     size_t new_pos);
+/* HEADER_COMPRESSED's section; false when not compressing. */
+bool pd_writer_compression_feature(const struct hwt_pd_writer *w,
+				   struct pd_buf *b);
+void pd_writer_free_compression(struct hwt_pd_writer *w);
 
 #endif

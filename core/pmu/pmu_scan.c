@@ -65,11 +65,14 @@ static enum hwt_pmu_kind kind_of(const char *name)
 	return HWT_PMU_OTHER_AUX;
 }
 
-/* AUX-area PMUs that hwtrace names; everything else under devices/ is a
- * counting PMU and not listed. */
+static int backend_supports(const char *pmu_name);
+
+/* AUX-area PMUs that hwtrace names, and those of registered backends;
+ * everything else under devices/ is a counting PMU and not listed. */
 static int is_trace_pmu(const char *name)
 {
-	return !strcmp(name, "intel_pt") || !strcmp(name, "intel_bts") ||
+	return backend_supports(name) ||
+	       !strcmp(name, "intel_pt") || !strcmp(name, "intel_bts") ||
 	       !strcmp(name, "cs_etm") || !strncmp(name, "arm_spe", 7) ||
 	       !strncmp(name, "hisi_ptt", 8) || !strcmp(name, "cpum_sf");
 }
@@ -198,8 +201,9 @@ static int scan_one(const struct hwt_os *os, const char *name,
 
 	snprintf(pmu->name, sizeof(pmu->name), "%s", name);
 	pmu->kind = kind_of(name);
-	pmu->supported = pmu->kind != HWT_PMU_OTHER_AUX &&
-			 pmu->kind != HWT_PMU_ARM_SPE && backend_supports(name);
+	/* A PMU of a registered backend (in-tree or out-of-tree) is driven
+	 * by it, whatever its name. */
+	pmu->supported = pmu->kind != HWT_PMU_ARM_SPE && backend_supports(name);
 	pmu->nr_addr_filters = -1;
 	snprintf(path, sizeof(path), DEVICES "/%s/type", name);
 	ret = hwt_pmu_read_u64(os, path, &v);

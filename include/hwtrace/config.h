@@ -57,6 +57,7 @@ HWT_API struct hwt_profile *hwt_profile_new(void);
  * validated here; see hwt_profile_build_attrs. @path is copied. */
 HWT_API int hwt_profile_load(const char *path, struct hwt_profile **out);
 
+/* Frees a profile and every string it holds; NULL is a no-op. */
 HWT_API void hwt_profile_free(struct hwt_profile *profile);
 
 /* Sets "section:key" (or "section.key") to @value, replacing the file's
@@ -185,6 +186,8 @@ HWT_API void hwt_event_plan_release(struct hwt_event_plan *plan);
 HWT_API int hwt_attr_format(const struct perf_event_attr *attr,
 			    const char *pmu_name, char *buf, size_t size);
 
+/* "full", "snapshot" or "sample"; never NULL ("?" for other
+ * values). Static storage. */
 HWT_API const char *hwt_mode_name(enum hwt_mode mode);
 
 /* --- For backends' configure ops (backend-author API) --- */

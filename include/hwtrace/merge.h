@@ -51,6 +51,7 @@ HWT_API struct hwt_elem_sink hwt_merge_sink(struct hwt_merge *merge);
  * returns. */
 HWT_API int hwt_merge_finish(struct hwt_merge *merge);
 
+/* What the merge has seen so far (streams, elements, the spilled bytes). */
 HWT_API void hwt_merge_get_stats(const struct hwt_merge *merge,
 				 struct hwt_merge_stats *stats);
 

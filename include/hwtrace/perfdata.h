@@ -35,6 +35,7 @@ enum hwt_pd_user_type {
 	HWT_PD_RECORD_HEADER_FEATURE = 80,
 	HWT_PD_RECORD_COMPRESSED = 81,
 	HWT_PD_RECORD_FINISHED_INIT = 82,
+	HWT_PD_RECORD_COMPRESSED2 = 83, /* perf 6.15+: 8-byte aligned */
 };
 
 /* Header feature bits (perf's HEADER_* enum). */
@@ -129,13 +130,20 @@ HWT_API void hwt_pd_reader_free(struct hwt_pd_reader *reader);
 
 /* Reads the next record. Returns 1 with *rec filled, 0 at the end of the
  * data, or a negative error (HWT_ERR_TRUNCATED, HWT_ERR_FORMAT, HWT_ERR_IO,
- * HWT_ERR_NOMEM, HWT_ERR_NOSUP for zstd-compressed records) naming the
- * file, byte offset and record type; records before it were valid, and
- * the same error is returned from then on. In pipe mode ATTR and FEATURE
+ * HWT_ERR_NOMEM, HWT_ERR_NOSUP for a compression other than zstd) naming
+ * the file, byte offset and record type; records before it were valid, and
+ * the same error is returned from then on. The records held in
+ * COMPRESSED and COMPRESSED2 records (perf record -z) are decompressed as
+ * they are read and returned in their place (the compressed records
+ * themselves are counted, not returned); such a record's file_offset is
+ * the byte offset of the compressed record its bytes start in. In pipe mode ATTR and FEATURE
  * records also add events and features to the reader. */
 HWT_API int hwt_pd_reader_next(struct hwt_pd_reader *reader,
 			       struct hwt_pd_record *rec);
 
+/* The events of the file (in pipe mode: of the ATTR records read so far)
+ * and the @index-th of them, NULL past the end. The attributes belong to
+ * the reader and live until hwt_pd_reader_free. */
 HWT_API size_t hwt_pd_reader_nr_attrs(const struct hwt_pd_reader *reader);
 HWT_API const struct hwt_pd_attr *
 hwt_pd_reader_attr(const struct hwt_pd_reader *reader, size_t index);
@@ -165,6 +173,8 @@ struct hwt_pd_file_header {
 	uint64_t features[4];   /* bitmap; bits 128 and up are simpleperf's */
 };
 
+/* The file header as read (in pipe mode: only size and the features met
+ * so far are set); owned by the reader. */
 HWT_API const struct hwt_pd_file_header *
 hwt_pd_reader_header(const struct hwt_pd_reader *reader);
 
@@ -231,8 +241,10 @@ HWT_API void hwt_pd_reader_select_types(struct hwt_pd_reader *reader,
 HWT_API int hwt_pd_reader_read_at(struct hwt_pd_reader *reader,
 				  uint64_t offset, void *buf, size_t len);
 
-/* How many records of each type hwt_pd_reader_next returned so far; types
- * 0..127 are counted, others in the last slot (simpleperf's own types). */
+/* How many records of each type hwt_pd_reader_next returned so far, and
+ * how many COMPRESSED and COMPRESSED2 records it decompressed them from
+ * (as perf report -D counts them); types 0..127 are counted, others in the
+ * last slot (simpleperf's own types). Owned by the reader. */
 #define HWT_PD_NR_COUNTED_TYPES 129
 HWT_API const uint64_t *
 hwt_pd_reader_counts(const struct hwt_pd_reader *reader);
@@ -284,6 +296,7 @@ HWT_API int hwt_pd_aux_queues_build(struct hwt_pd_reader *reader,
 /* Whether the queues came from the auxtrace index feature. */
 HWT_API bool hwt_pd_aux_queues_from_index(const struct hwt_pd_aux_queues *q);
 
+/* How many queues there are (one per mmap index). */
 HWT_API size_t hwt_pd_aux_queues_count(const struct hwt_pd_aux_queues *q);
 
 /* Queues in increasing idx order; NULL past the end. */
@@ -393,6 +406,25 @@ HWT_API int hwt_pd_writer_finished_round(struct hwt_pd_writer *writer);
 /* Writes the buffered records and makes the header describe them, so the
  * file reads up to here even if the process dies next. */
 HWT_API int hwt_pd_writer_flush(struct hwt_pd_writer *writer);
+
+/* Flags of hwt_pd_writer_set_compression. */
+#define HWT_PD_COMPRESS_AUX 1u /* AUXTRACE payloads too: hwtrace-only files */
+
+/* Compresses what follows as perf record -z does: kernel records go into
+ * PERF_RECORD_COMPRESSED records (one zstd stream at @level, 1-22), and
+ * the compressed feature says so; perf 5.1+ and hwtrace read the file.
+ * With HWT_PD_COMPRESS_AUX the AUXTRACE records and their payloads are
+ * compressed too and are left out of the auxtrace index: perf cannot read
+ * such a file's trace (it reads AUX data by file offset), hwtrace can.
+ * Must come before the first record. Errors: HWT_ERR_INVAL (bad level,
+ * too late), HWT_ERR_NOMEM. */
+HWT_API int hwt_pd_writer_set_compression(struct hwt_pd_writer *writer,
+					  int level, unsigned flags);
+
+/* Bytes given to the compressor so far and bytes of COMPRESSED records
+ * written for them (both 0 without compression). */
+HWT_API void hwt_pd_writer_compression_stats(const struct hwt_pd_writer *writer,
+					     uint64_t *in, uint64_t *out);
 
 /* Bytes of data section written (and kept) so far. */
 HWT_API uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *writer);

@@ -172,6 +172,9 @@ HWT_API int hwt_session_stop(struct hwt_session *s);
 HWT_API int hwt_session_time_conv(const struct hwt_session *s,
 				  struct hwt_pd_time_conv *tc);
 
+/* The session's rings (one per CPU, or one per thread) and the counters of
+ * ring @ring: bytes captured, losses and why, wakeups. Stats are copied
+ * into @stats; HWT_ERR_NOENT when @ring is past the end. */
 HWT_API size_t hwt_session_nr_rings(const struct hwt_session *s);
 HWT_API int hwt_session_stats(const struct hwt_session *s, size_t ring,
 			      struct hwt_capture_stats *stats);

@@ -68,6 +68,7 @@ HWT_API struct hwt_elem_sink hwt_timeline_marks(struct hwt_timeline *timeline);
 /* Ends the file (the JSON's closing bracket). Errors: HWT_ERR_IO. */
 HWT_API int hwt_timeline_finish(struct hwt_timeline *timeline);
 
+/* What the timeline has written and left out so far. */
 HWT_API void hwt_timeline_get_stats(const struct hwt_timeline *timeline,
 				    struct hwt_timeline_stats *stats);
 

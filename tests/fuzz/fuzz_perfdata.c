@@ -10,6 +10,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "fuzz_read_records.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,9 +57,8 @@ static void queues(struct hwt_pd_reader *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hwt_pd_reader *r = NULL;
-	struct hwt_pd_record rec;
 	char path[64];
-	int fd, n;
+	int fd;
 
 	/* The reader opens paths: give it the input as an in-memory file. */
 	fd = memfd_create("perfdata", MFD_CLOEXEC);
@@ -74,15 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++)
 			hwt_pd_reader_attr_by_id(r, hwt_pd_reader_attr(r, i)->nids ?
 						 hwt_pd_reader_attr(r, i)->ids[0] : 0);
-		while ((n = hwt_pd_reader_next(r, &rec)) > 0) {
-			volatile uint8_t sum = 0;
-
-			for (size_t i = 0; i < rec.size; i++)
-				sum += ((const uint8_t *)rec.data)[i];
-			if (rec.aux_data && rec.aux.size)
-				sum += rec.aux_data[rec.aux.size - 1];
-			(void)sum;
-		}
+		fuzz_read_records(r);
 		if (!hwt_pd_reader_is_pipe(r))
 			queues(r);
 		hwt_pd_reader_free(r);

@@ -20,6 +20,19 @@ expect_contains() {
 	case "$2" in *"$3"*) ;; *) fail "$1: '$2' does not contain '$3'" ;; esac
 }
 
+# The AUX payload bytes of a perf.data file as "cpu byte" lines (bytes in
+# hex), in file order, from hwtrace dump --hex.
+aux_bytes() {
+	"$HWTRACE" dump --hex "$1" | awk '
+		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
+		/^\.  [0-9a-f]+:/ && inaux {
+			n = split(substr($0, 11, 48), b, " ")
+			for (i = 1; i <= n; i++) print cpu, b[i]
+			next
+		}
+		{ inaux = 0 }'
+}
+
 finish() {
 	echo "$checks checks, $failures failed" >&2
 	[ "$failures" -eq 0 ]

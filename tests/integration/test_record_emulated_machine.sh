@@ -9,16 +9,6 @@ FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs"
 PTT="$HWT_TESTDATA/ptt/expected"
 DAP="$PTT/dump-all-packets.pt"   # 314 bytes, every PT packet kind
 
-aux_bytes() {
-	"$HWTRACE" dump --hex "$1" | awk '
-		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
-		/^\.  [0-9a-f]+:/ && inaux {
-			n = split(substr($0, 11, 48), b, " ")
-			for (i = 1; i <= n; i++) print cpu, b[i]
-			next
-		}
-		{ inaux = 0 }'
-}
 file_bytes() { od -An -tx1 -v "$1" | tr -s ' ' '\n' | grep -v '^$'; }
 
 # One CPU: the packets equal libipt's ptdump of the stream (spacing

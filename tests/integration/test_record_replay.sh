@@ -7,18 +7,6 @@
 PT="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 ETM="$HWT_TESTDATA/perf-data/simpleperf-etm/perf_etm.data"
 
-# The AUX payload bytes of a file as "cpu hex" lines, in file order.
-aux_bytes() {
-	"$HWTRACE" dump --hex "$1" | awk '
-		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
-		/^\.  [0-9a-f]+:/ && inaux {
-			n = split(substr($0, 11, 48), b, " ")
-			for (i = 1; i <= n; i++) print cpu, b[i]
-			next
-		}
-		{ inaux = 0 }'
-}
-
 aux_bytes "$PT" > "$TMP/pt.want"
 # The capture's two buffers: cpu0 12,240 B and cpu3 137,728 B (README).
 expect_eq "bytes of cpu 0 in the capture" "$(grep -c '^0 ' "$TMP/pt.want")" 12240

@@ -5,16 +5,6 @@
 
 PT="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 
-aux_bytes() {
-	"$HWTRACE" dump --hex "$1" | awk '
-		/PERF_RECORD_AUXTRACE / { cpu = $NF; inaux = 1; next }
-		/^\.  [0-9a-f]+:/ && inaux {
-			n = split(substr($0, 11, 48), b, " ")
-			for (i = 1; i <= n; i++) print cpu, b[i]
-			next
-		}
-		{ inaux = 0 }'
-}
 snapshots() { # FILE CPU
 	grep "cpu $2:" "$1" | sed -E 's/.* ([0-9]+) snapshots.*/\1/'
 }

@@ -1,0 +1,69 @@
+/* pd_compress IN OUT LEVEL [aux]: rewrites the perf.data IN as OUT with
+ * the writer's zstd compression (LEVEL 1-22; "aux" compresses AUXTRACE
+ * too), record for record: the compressed twin of a capture, for tests
+ * that compare how the two decode. Events, ids, names, CPU counts, build
+ * ids and string features are copied; records a file-mode writer cannot
+ * carry (pipe-mode ATTR, FEATURE, BUILD_ID) are left out. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+#include "unit/pd_copy.h"
+
+static int copy(const char *in, const char *out, int level, unsigned flags)
+{
+	static const enum hwt_pd_feature strings[] = {
+		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
+		HWT_PD_FEAT_VERSION, HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
+	};
+	struct hwt_pd_reader *r;
+	struct hwt_pd_writer *w;
+	struct hwt_pd_record rec;
+	struct hwt_pd_build_id b;
+	int err = hwt_test_pd_copy_open(in, out, &r, &w), cerr;
+
+	if (err)
+		return err;
+	err = hwt_pd_writer_set_compression(w, level, flags);
+	for (size_t i = 0; !err && i < sizeof(strings) / sizeof(*strings); i++) {
+		char buf[512];
+
+		if (hwt_pd_reader_feature_string(r, strings[i], buf, sizeof(buf)) == 0)
+			err = hwt_pd_writer_set_feature(w, strings[i], buf,
+							strlen(buf) + 1);
+	}
+	for (size_t i = 0; !err && hwt_pd_reader_build_id(r, i, &b) > 0; i++)
+		err = hwt_pd_writer_add_build_id(w, b.pid, b.misc, b.id, b.size,
+						 b.filename);
+	while (!err && (err = hwt_pd_reader_next(r, &rec)) == 1) {
+		err = 0;
+		if (rec.type == HWT_PD_RECORD_AUXTRACE)
+			err = hwt_pd_writer_auxtrace(w, &rec.aux, rec.aux_data);
+		else if (rec.type != HWT_PD_RECORD_HEADER_ATTR &&
+			 rec.type != HWT_PD_RECORD_HEADER_FEATURE &&
+			 rec.type != HWT_PD_RECORD_HEADER_BUILD_ID)
+			err = hwt_pd_writer_record(w, rec.data);
+	}
+	cerr = hwt_pd_writer_close(w);
+	hwt_pd_reader_free(r);
+	return err ? err : cerr;
+}
+
+int main(int argc, char **argv)
+{
+	int err;
+
+	if (argc < 4 || (argc > 4 && strcmp(argv[4], "aux"))) {
+		fprintf(stderr, "usage: pd_compress IN OUT LEVEL [aux]\n");
+		return 2;
+	}
+	err = copy(argv[1], argv[2], atoi(argv[3]),
+		   argc > 4 ? HWT_PD_COMPRESS_AUX : 0);
+	if (err < 0) {
+		fprintf(stderr, "pd_compress: %s\n", hwt_errmsg());
+		return 1;
+	}
+	return 0;
+}
