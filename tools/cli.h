@@ -23,6 +23,10 @@ int cmd_info(int argc, char **argv);
  * short description when there is none) to stderr; returns EXIT_RUNTIME. */
 int cli_report(int err);
 
+/* Prints @label and the backends whose decoder this build has, then one
+ * line per backend without one, saying why (tools/decoders_line.c). */
+void cli_print_decoders(const char *label);
+
 /* Prints a usage error and a pointer to `hwtrace CMD --help`; returns
  * EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
