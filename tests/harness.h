@@ -71,10 +71,31 @@ static int hwt_test_checks;
 			hwt_test_failures == before_ ? "ok  " : "FAIL", #test);          \
 	} while (0)
 
+/* A part of a test this run cannot do, left out with its reason printed
+ * and counted in the summary (for the whole test, use a needs-* label). */
+static int hwt_test_skipped_parts;
+
+#define HWT_SKIP_PART(...)                                                   \
+	do {                                                                     \
+		fprintf(stderr, "SKIP part: ");                                      \
+		fprintf(stderr, __VA_ARGS__);                                        \
+		fputc('\n', stderr);                                                 \
+		hwt_test_skipped_parts++;                                            \
+	} while (0)
+
+/* The emulator a cross build's tests run under (HWT_TARGET_RUN, e.g.
+ * qemu-aarch64), or NULL when the test runs natively. */
+static inline const char *hwt_test_emulator(void)
+{
+	const char *e = getenv("HWT_TARGET_RUN");
+
+	return e && *e ? e : NULL;
+}
+
 static inline int hwt_test_summary(void)
 {
-	fprintf(stderr, "%d checks, %d failed\n", hwt_test_checks,
-		hwt_test_failures);
+	fprintf(stderr, "%d checks, %d failed, %d parts skipped\n",
+		hwt_test_checks, hwt_test_failures, hwt_test_skipped_parts);
 	return hwt_test_failures ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 

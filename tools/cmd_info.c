@@ -267,6 +267,7 @@ static void print_backend(const struct info *in)
 		printf(", decoder not built: %s", b->no_decoder_reason ?
 		       b->no_decoder_reason : "unknown reason");
 	putchar('\n');
+	cli_print_decoders("decoders:   ");
 }
 
 static int cpu_cmp(const void *a, const void *b)

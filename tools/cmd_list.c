@@ -233,6 +233,8 @@ int cmd_list(int argc, char **argv)
 				print_coresight(p);
 		}
 	}
+	printf("\n");
+	cli_print_decoders("Decoders in this build:");
 	hwt_pmu_list_free(list);
 	hwt_os_free(own);
 	return EXIT_OK;

@@ -10,9 +10,16 @@ const struct hwt_backend hwt_backend_sw_branch = {
 	.pmu_name = NULL,
 	/* The rate: swb_demo 3000 traced from main to exit (265,563
 	 * instructions) on a 2-core AMD EPYC VM; see docs/sw-branch.md. */
+#if defined(__x86_64__)
 	.description = "software branch tracer (ptrace single-step, Intel "
 		       "BTS records); slow: every instruction traps, "
 		       "80,000 to 145,000 instructions/s measured",
+#else
+	/* Its captures still decode here; recording is refused. */
+	.description = "software branch tracer: not supported on this "
+		       "architecture (it steps x86-64 programs only); its "
+		       "captures decode here",
+#endif
 	.auxtrace_type = HWT_AUXTRACE_INTEL_BTS,
 	.aux_sampling = false,
 	.record = &hwt_swb_record_ops,

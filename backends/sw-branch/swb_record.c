@@ -681,6 +681,8 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	struct swb_out o = {0};
 	int err;
 
+	if ((err = hwt_swb_check_arch()))
+		return err; /* before the output file is opened */
 	o.cap = opts->chunk_size ? (size_t)opts->chunk_size : DEFAULT_CHUNK;
 	o.opts = opts;
 	o.sb.fd = -1;

@@ -722,14 +722,35 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	return err;
 }
 
+int hwt_swb_check_arch(void)
+{
+	return 0;
+}
+
 #else
+
+#if defined(__aarch64__)
+#define SWB_ARCH "arm64"
+#else
+#define SWB_ARCH "this architecture"
+#endif
+
+/* Stepping needs the architecture's single-step and branch classes: A64's
+ * would be PTRACE_SINGLESTEP with its own instruction classifier, not
+ * written yet. */
+int hwt_swb_check_arch(void)
+{
+	return hwt_error(HWT_ERR_NOSUP, "sw_branch is not supported on "
+			 SWB_ARCH ": it steps x86-64 programs only; on an Arm "
+			 "board record with cs_etm (CoreSight), or decode "
+			 "captures made elsewhere");
+}
 
 int hwt_swb_trace(const struct hwt_swb_opts *o,
 		  const struct hwt_swb_trace_cbs *cbs,
 		  struct hwt_swb_stats *stats)
 {
-	return hwt_error(HWT_ERR_NOSUP, "sw_branch steps x86-64 programs only "
-			 "in this version");
+	return hwt_swb_check_arch();
 }
 
 void hwt_swb_trace_catch_stop(void)

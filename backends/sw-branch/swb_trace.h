@@ -32,6 +32,10 @@ struct hwt_swb_trace_cbs {
 	void *arg;
 };
 
+/* 0 when this build can step programs (x86-64); otherwise HWT_ERR_NOSUP
+ * with the reason, so a record is refused before it writes anything. */
+int hwt_swb_check_arch(void);
+
 /* Traces opts->argv from opts->start to opts->stop. Returns 0 or a
  * negative hwt_err (those of hwt_swb_record, or a callback's). */
 int hwt_swb_trace(const struct hwt_swb_opts *opts,

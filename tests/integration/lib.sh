@@ -3,6 +3,7 @@ set -u
 : "${HWTRACE:?the hwtrace binary}" "${HWT_SOURCE_DIR:?}" "${HWT_TESTDATA:?}"
 failures=0
 checks=0
+skipped_parts=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -33,7 +34,17 @@ aux_bytes() {
 		{ inaux = 0 }'
 }
 
+# have_pt_decoder PART: whether this build decodes Intel PT. In a build
+# without libipt it says that PART is left out and why, checks that decode
+# names the missing decoder instead, and counts the part for finish.
+have_pt_decoder() {
+	[ "${HWT_HAVE_LIBIPT:-1}" = 1 ] && return 0
+	echo "SKIP part: $1: built without libipt (no Intel PT decoder)" >&2
+	skipped_parts=$((skipped_parts + 1))
+	return 1
+}
+
 finish() {
-	echo "$checks checks, $failures failed" >&2
+	echo "$checks checks, $failures failed, $skipped_parts parts skipped" >&2
 	[ "$failures" -eq 0 ]
 }

@@ -4,7 +4,7 @@
 # the same records in a wrapped 100-byte snapshot buffer (4 records and 4
 # bytes of padding at the wrap point).
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
-PROG="$HWT_BUILD_DIR/tests/programs/known_path"
+PROG="$HWT_BUILD_DIR/tests/programs/known_path_x86"
 command -v nm >/dev/null || { echo "FAIL: nm (binutils) is needed" >&2; exit 1; }
 [ -x "$PROG" ] || { echo "FAIL: $PROG is not built" >&2; exit 1; }
 

@@ -4,7 +4,7 @@
 # real addresses; the assembly is in known_path.c), in text and JSON lines.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 PTT="$HWT_TESTDATA/ptt"
-PROG="$HWT_BUILD_DIR/tests/programs/known_path"
+PROG="$HWT_BUILD_DIR/tests/programs/known_path_x86"
 [ -f "$PTT/expected/loop-tnt.pt" ] || { echo "FAIL: $PTT/expected/loop-tnt.pt is missing (HWT_TESTDATA)" >&2; exit 1; }
 
 # loop-tnt.ptt: l1: mov rax, 0x0; l2: jmp l4; l4: cmp rax, 0x1; l5: jle l3;

@@ -57,6 +57,13 @@ expect_eq "several periodic snapshots ($n)" "$([ "$n" -ge 2 ] && echo yes)" yes
 "$HWTRACE" record --emulate "$PT" -S --emulate-rate 0.1 -o "$TMP/sig.data" \
 	2> "$TMP/err" &
 pid=$!
+# Time from when the capture opened its file, not from the start of the
+# process (a slow start, as under qemu-user, would otherwise eat the 0.4 s).
+# (It is written beside its name and renamed into place at the end.)
+for _ in $(seq 100); do
+	ls "$TMP"/sig.data.tmp.* >/dev/null 2>&1 && break
+	sleep 0.1
+done
 sleep 0.4
 kill -USR2 $pid
 sleep 0.3

@@ -4,9 +4,14 @@
  * with a global label at every branch and after it, so tests can read the
  * exact addresses from the symbol table and need no disassembler.
  *
- * Instructions executed from kp_run up to (not including) kp_done, for n
- * calls of which `odd` are odd: 3 + n * (1 + 2) + odd * 4 + (n - odd) * 5
- * + 1 (for n = 5: 41). */
+ * x86-64: instructions executed from kp_run up to (not including) kp_done,
+ * for n calls of which `odd` are odd: 3 + n * (1 + 2) + odd * 4
+ * + (n - odd) * 5 + 1 (for n = 5: 41).
+ *
+ * A64 twin, same labels and path (the link register is saved because kp_run
+ * calls): 4 + n * (1 + 2) + odd * 3 + (n - odd) * 4 + 1 (for n = 5: 37).
+ * The BTS decoder tests read the x86-64 build of this file as data on every
+ * host (tests/programs/CMakeLists.txt: known_path_x86). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -52,8 +57,49 @@ __asm__(
 	"	ret\n"
 	".size kp_done, . - kp_done\n"
 	".att_syntax prefix\n");
+#elif defined(__aarch64__)
+__asm__(
+	".text\n"
+	".globl kp_run, kp_loop, kp_call_site, kp_after_call, kp_jcc\n"
+	".globl kp_after_jcc, kp_done_call, kp_after_done_call\n"
+	".globl kp_leaf, kp_leaf_jcc, kp_leaf_fall, kp_leaf_ret, kp_done\n"
+	".type kp_run, %function\n"
+	"kp_run:\n"
+	"	stp x29, x30, [sp, #-16]!\n"
+	"	mov w3, w0\n"
+	"	mov w1, #0\n"
+	"	mov w2, #0\n"
+	"kp_loop:\n"
+	"kp_call_site:\n"
+	"	bl kp_leaf\n"
+	"kp_after_call:\n"
+	"	subs w3, w3, #1\n"
+	"kp_jcc:\n"
+	"	b.ne kp_loop\n"
+	"kp_after_jcc:\n"
+	"kp_done_call:\n"
+	"	bl kp_done\n"
+	"kp_after_done_call:\n"
+	"	mov w0, w2\n"
+	"	ldp x29, x30, [sp], #16\n"
+	"	ret\n"
+	".size kp_run, . - kp_run\n"
+	".type kp_leaf, %function\n"
+	"kp_leaf:\n"
+	"	add w1, w1, #1\n"
+	"kp_leaf_jcc:\n"
+	"	tbnz w1, #0, kp_leaf_ret\n"
+	"kp_leaf_fall:\n"
+	"	add w2, w2, #1\n"
+	"kp_leaf_ret:\n"
+	"	ret\n"
+	".size kp_leaf, . - kp_leaf\n"
+	".type kp_done, %function\n"
+	"kp_done:\n"
+	"	ret\n"
+	".size kp_done, . - kp_done\n");
 #else
-#error "known_path needs x86-64"
+#error "known_path has no twin for this architecture (x86-64, arm64)"
 #endif
 
 int kp_run(int n);

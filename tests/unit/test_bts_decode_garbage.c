@@ -108,7 +108,7 @@ static void run(bool snapshot, const char *prog, uint64_t vaddr, uint64_t off,
 
 int main(void)
 {
-	const char *prog = test_program("known_path");
+	const char *prog = test_program("known_path_x86");
 	uint64_t vaddr = 0, off = 0, size = 0;
 	CHECK_INT(test_elf_text(prog, &vaddr, &off, &size), 0);
 	text_lo = vaddr;

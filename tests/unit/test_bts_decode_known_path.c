@@ -390,7 +390,7 @@ static void test_disasm_gives_one_range_per_instruction(void)
 
 int main(void)
 {
-	prog = test_program("known_path");
+	prog = test_program("known_path_x86");
 CHECK_INT(load_syms(prog, 0), 0);
 	RUN(test_one_buffer_gives_the_known_path);
 	RUN(test_record_cut_at_buffer_edge_is_kept);
