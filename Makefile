@@ -26,7 +26,7 @@ FUZZ_TIME ?= 17
 # it (the project uses it: it is in DEBIAN_PACKAGES) and is left out, with a
 # note, when it cannot be; the build configures without it. Add a library
 # the project starts to use to one of the two lists.
-ARM64_HOST_PACKAGES := gcc-aarch64-linux-gnu qemu-user
+ARM64_HOST_PACKAGES := gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
 ARM64_LIBS := libc6 libopencsd-dev libelf-dev libdw-dev libiniparser-dev \
 	libcapstone-dev libzstd-dev libdebuginfod-dev libprotobuf-c-dev
 ARM64_OPTIONAL_LIBS := libsqlite3-dev libpq-dev
