@@ -7,7 +7,8 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	libcapstone-dev linux-perf xz-utils binutils libdw-dev \
 	libdebuginfod-dev debuginfod elfutils curl perl \
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler bsdutils procps \
-	python3-pyside2.qtsql g++
+	python3-pyside2.qtsql g++ libsqlite3-dev zlib1g-dev golang-go \
+	golang-github-google-pprof-dev
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)

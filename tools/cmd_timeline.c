@@ -8,9 +8,9 @@
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
-#include "hwtrace/perfdata.h"
 #include "hwtrace/timeline.h"
 #include "stack_run.h"
+#include "thread_names.h"
 
 static void usage(FILE *out)
 {
@@ -168,46 +168,9 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 	return 0;
 }
 
-/* Thread and process names from the capture's COMM records (the last
- * name of each thread, after exec, is the one shown), and the process of
- * each thread from FORK records, for traces whose elements lack it. */
-static int name_threads(const char *file, struct hwt_timeline *tl)
+static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
 {
-	struct hwt_pd_reader *r;
-	int err = hwt_pd_reader_open(file, &r);
-	if (err)
-		return err;
-	uint32_t types[] = {PERF_RECORD_COMM, PERF_RECORD_FORK};
-	hwt_pd_reader_set_load_aux(r, false);
-	hwt_pd_reader_select_types(r, types, 2);
-	struct hwt_pd_record rec;
-	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
-		const uint8_t *p = rec.data;
-		int32_t pid, tid;
-		if (rec.type == PERF_RECORD_FORK && rec.size >= 8 + 16) {
-			/* {pid, ppid, tid, ptid, time} */
-			memcpy(&pid, p + 8, 4);
-			memcpy(&tid, p + 16, 4);
-			err = hwt_timeline_name_thread(tl, pid, tid, NULL);
-			if (err)
-				break;
-			continue;
-		}
-		if (rec.type != PERF_RECORD_COMM || rec.size < 8 + 8 + 1)
-			continue;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&tid, p + 12, 4);
-		char name[64];
-		size_t room = (size_t)rec.size - 16;
-		size_t max = room < sizeof(name) - 1 ? room : sizeof(name) - 1;
-		memcpy(name, p + 16, max);
-		name[max] = 0;
-		err = hwt_timeline_name_thread(tl, pid, tid, name);
-		if (err)
-			break;
-	}
-	hwt_pd_reader_free(r);
-	return err < 0 ? err : 0;
+	return hwt_timeline_name_thread(arg, pid, tid, comm);
 }
 
 int cmd_timeline(int argc, char **argv)
@@ -236,7 +199,7 @@ int cmd_timeline(int argc, char **argv)
 	if (!err)
 		err = hwt_timeline_new(out, &a.tl, &tl);
 	if (!err)
-		err = name_threads(a.file, tl);
+		err = cli_thread_names(a.file, name_thread, tl);
 	struct hwt_elem_sink marks;
 	struct cli_stack_run run = {
 		.file = a.file,
