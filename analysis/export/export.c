@@ -53,7 +53,6 @@ struct export_thread *hwt_export_thread(struct hwt_export *ex, int32_t pid,
 	t->pid = pid;
 	t->tid = tid;
 	t->id = ex->nthreads;
-	ex->stats.threads = ex->nthreads;
 	return t;
 }
 
@@ -200,6 +199,9 @@ struct hwt_stack_ops hwt_export_ops(struct hwt_export *ex)
 
 int hwt_export_finish(struct hwt_export *ex, bool has_time)
 {
+	ex->stats.threads = 0;
+	for (size_t i = 0; i < ex->nthreads; i++)
+		ex->stats.threads += ex->threads[i].traced;
 	return ex->fmt->finish(ex, has_time);
 }
 

@@ -333,12 +333,10 @@ static int sqlite_exit(struct hwt_export *ex, struct export_thread *t,
 static int write_threads(struct hwt_export *ex)
 {
 	struct sqlite_export *s = impl(ex);
-	ex->stats.threads = 0;
 	for (size_t i = 0; i < ex->nthreads; i++) {
 		const struct export_thread *t = &ex->threads[i];
 		if (!t->traced)
 			continue;
-		ex->stats.threads++;
 		uint64_t process = t->id;
 		const char *comm = t->comm;
 		for (size_t j = 0; j < ex->nthreads; j++) {

@@ -34,7 +34,9 @@ struct hwt_report {
 	struct hwt_func_namer namer;
 	struct hwt_strmap names;        /* name -> F_INDEX */
 	struct hwt_report_func *funcs;
-	uint64_t *active;               /* open activations of each */
+	/* Open activations of each function in each thread ("T:F" ->
+	 * v[0]): recursion is a function open twice in one thread. */
+	struct hwt_strmap active;
 	size_t nfuncs, cap;
 	struct hwt_strmap stacks;       /* folded path -> S_* */
 	struct thread_path *threads;
@@ -85,15 +87,10 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 		if (!v)
 			return -1;
 		r->funcs = v;
-		uint64_t *a = realloc(r->active, cap * sizeof(*a));
-		if (!a)
-			return -1;
-		r->active = a;
 		r->cap = cap;
 	}
 	memset(&r->funcs[r->nfuncs], 0, sizeof(r->funcs[0]));
 	r->funcs[r->nfuncs].name = e->key;
-	r->active[r->nfuncs] = 0;
 	e->v[F_INDEX] = ++r->nfuncs;
 	return (long)r->nfuncs - 1;
 }
@@ -123,6 +120,18 @@ static int path_push(struct thread_path *t, const char *name)
 	return 0;
 }
 
+/* The count of open activations of @func in thread @t. */
+static uint64_t *active_of(struct hwt_report *r, const struct thread_path *t,
+			   size_t func)
+{
+	char key[48];
+	int len = snprintf(key, sizeof(key), "%zu:%zu",
+			   (size_t)(t - r->threads), func);
+	struct hwt_strmap_entry *e = hwt_strmap_get(&r->active, key,
+						    (size_t)len);
+	return e ? &e->v[0] : NULL;
+}
+
 static int frame_enter(void *arg, const struct hwt_frame *f)
 {
 	struct hwt_report *r = arg;
@@ -143,7 +152,10 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	if (f->start == HWT_FRAME_INFERRED)
 		t->n = 0;
 	t->v[t->n++] = (struct open_frame){(size_t)func, 0};
-	r->active[func]++;
+	uint64_t *active = active_of(r, t, (size_t)func);
+	if (!active)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	(*active)++;
 	if (path_push(t, r->funcs[func].name))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	return 0;
@@ -172,8 +184,12 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		if (duration > fn->duration_max)
 			fn->duration_max = duration;
 	}
-	/* Recursion: only the outermost activation adds to the total. */
-	if (r->active[of.func] && --r->active[of.func] == 0) {
+	/* Recursion: only the outermost activation in its thread adds to
+	 * the total. */
+	uint64_t *active = active_of(r, t, of.func);
+	if (!active)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (*active && --*active == 0) {
 		fn->insns_total += f->insns_total;
 		fn->time_total += duration;
 	}
@@ -215,7 +231,7 @@ void hwt_report_free(struct hwt_report *r)
 	}
 	free(r->threads);
 	free(r->funcs);
-	free(r->active);
+	hwt_strmap_free(&r->active);
 	free(r);
 }
 
