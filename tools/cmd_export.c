@@ -12,7 +12,7 @@
 #include "hwtrace/export.h"
 #include "hwtrace/outfile.h"
 #include "stack_run.h"
-#include "thread_names.h"
+#include "capture_names.h"
 
 static void usage(FILE *out)
 {
@@ -172,6 +172,11 @@ static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
 	return hwt_export_name_thread(arg, pid, tid, comm);
 }
 
+static int build_id(void *arg, const char *path, const char *hex)
+{
+	return hwt_export_set_build_id(arg, path, hex);
+}
+
 static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 {
 	struct hwt_export_stats s;
@@ -241,6 +246,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!err)
 		err = cli_thread_names(a.file, name_thread, ex);
+	if (!err)
+		err = cli_build_ids(a.file, build_id, ex);
 	struct hwt_elem_sink elements;
 	if (!err) {
 		run.ops = hwt_export_ops(ex);

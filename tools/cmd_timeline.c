@@ -10,7 +10,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/timeline.h"
 #include "stack_run.h"
-#include "thread_names.h"
+#include "capture_names.h"
 
 static void usage(FILE *out)
 {

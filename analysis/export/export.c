@@ -99,7 +99,55 @@ void hwt_export_free(struct hwt_export *ex)
 	}
 	free(ex->threads);
 	hwt_strmap_free(&ex->paths);
+	hwt_strmap_free(&ex->build_ids);
+	for (size_t i = 0; i < ex->nbids; i++)
+		free(ex->bids[i]);
+	free(ex->bids);
 	free(ex);
+}
+
+int hwt_export_set_build_id(struct hwt_export *ex, const char *path,
+			    const char *hex)
+{
+	struct hwt_strmap_entry *e = hwt_strmap_get(&ex->build_ids, path,
+						    strlen(path));
+	char *copy = strdup(hex);
+	char **v = realloc(ex->bids, (ex->nbids + 1) * sizeof(*v));
+	if (!e || !copy || !v) {
+		free(copy);
+		if (v)
+			ex->bids = v;
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
+	ex->bids = v;
+	if (e->v[0]) { /* the last one recorded wins */
+		free(ex->bids[e->v[0] - 1]);
+		ex->bids[e->v[0] - 1] = copy;
+		return 0;
+	}
+	ex->bids[ex->nbids++] = copy;
+	e->v[0] = ex->nbids;
+	return 0;
+}
+
+const char *hwt_export_build_id(struct hwt_export *ex, const char *path)
+{
+	struct hwt_strmap_entry *e = hwt_strmap_get(&ex->build_ids, path,
+						    strlen(path));
+	if (e && e->v[0])
+		return ex->bids[e->v[0] - 1];
+	/* Not in the capture's table (sw_branch writes none): the
+	 * binary's own, as perf reads it. */
+	struct hwt_sym_dso_info info;
+	char hex[2 * 64 + 1] = "";
+	if (ex->opts.sym &&
+	    hwt_symbolizer_dso_info(ex->opts.sym, path, &info) == 0)
+		for (size_t i = 0; i < info.build_id_size && i < 64; i++)
+			snprintf(hex + 2 * i, 3, "%02x", info.build_id[i]);
+	if (hwt_export_set_build_id(ex, path, hex))
+		return "";
+	e = hwt_strmap_get(&ex->build_ids, path, strlen(path));
+	return e && e->v[0] ? ex->bids[e->v[0] - 1] : "";
 }
 
 int hwt_export_name_thread(struct hwt_export *ex, int32_t pid, int32_t tid,

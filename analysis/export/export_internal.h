@@ -51,7 +51,13 @@ struct hwt_export {
 	size_t nthreads, threads_cap;
 	struct hwt_strmap paths;   /* "parent:func:ip" -> v[0] id */
 	struct hwt_export_stats stats;
+	struct hwt_strmap build_ids; /* path -> v[0] index + 1 in bids */
+	char **bids;
+	size_t nbids;
 };
+
+/* The build id of the binary @path, "" when the capture has none. */
+const char *hwt_export_build_id(struct hwt_export *ex, const char *path);
 
 extern const struct export_format hwt_export_sqlite_format;
 extern const struct export_format hwt_export_pprof_format;

@@ -32,7 +32,7 @@ struct line {
 
 struct mapping {
 	uint64_t start, limit, bias; /* bias: address - file offset */
-	int64_t filename;
+	int64_t filename, build_id;
 };
 
 struct path {
@@ -143,9 +143,10 @@ static int add_line(struct pprof_export *p, int64_t function, int64_t line)
 	return 0;
 }
 
-static uint64_t mapping_id(struct pprof_export *p, const struct hwt_symbol *s,
+static uint64_t mapping_id(struct hwt_export *ex, const struct hwt_symbol *s,
 			   uint64_t addr)
 {
+	struct pprof_export *p = impl(ex);
 	struct hwt_strmap_entry *e = hwt_strmap_get(&p->mappings, s->dso,
 						    strlen(s->dso));
 	if (!e)
@@ -155,13 +156,15 @@ static uint64_t mapping_id(struct pprof_export *p, const struct hwt_symbol *s,
 			 sizeof(*p->maps)))
 			return UINT64_MAX;
 		int64_t name = str_index(p, s->dso);
-		if (name < 0)
+		int64_t bid = str_index(p, hwt_export_build_id(ex, s->dso));
+		if (name < 0 || bid < 0)
 			return UINT64_MAX;
 		struct mapping *m = &p->maps[p->nmaps];
 		m->start = addr;
 		m->limit = addr + 1;
 		m->bias = addr - s->dso_offset;
 		m->filename = name;
+		m->build_id = bid;
 		e->v[V_ID] = ++p->nmaps;
 	}
 	struct mapping *m = &p->maps[e->v[V_ID] - 1];
@@ -203,7 +206,7 @@ static int location_id(struct hwt_export *ex, int32_t pid, uint64_t addr,
 	l->addr = at;
 	l->first_line = p->nlines;
 	if (rc == 1 && sym.dso) {
-		l->mapping = mapping_id(p, &sym, at);
+		l->mapping = mapping_id(ex, &sym, at);
 		if (l->mapping == UINT64_MAX)
 			return nomem();
 	}
@@ -444,6 +447,7 @@ static int build_tables(struct hwt_export *ex, struct built *b)
 		m->memory_limit = p->maps[i].limit;
 		m->file_offset = p->maps[i].start - p->maps[i].bias;
 		m->filename = p->maps[i].filename;
+		m->build_id = p->maps[i].build_id;
 		m->has_functions = true;
 		m->has_filenames = m->has_line_numbers = m->has_inline_frames =
 			srcline;

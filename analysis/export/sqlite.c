@@ -111,8 +111,9 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static int dso_id(struct sqlite_export *s, const char *path, uint64_t *id)
+static int dso_id(struct hwt_export *ex, const char *path, uint64_t *id)
 {
+	struct sqlite_export *s = impl(ex);
 	struct hwt_strmap_entry *e = hwt_strmap_get(&s->dsos, path,
 						    strlen(path));
 	if (!e)
@@ -126,7 +127,7 @@ static int dso_id(struct sqlite_export *s, const char *path, uint64_t *id)
 	b_int(s, ST_DSO, 2, 1);
 	b_text(s, ST_DSO, 3, base_name(path));
 	b_text(s, ST_DSO, 4, path);
-	b_text(s, ST_DSO, 5, "");
+	b_text(s, ST_DSO, 5, hwt_export_build_id(ex, path));
 	return step(s, ST_DSO);
 }
 
@@ -151,7 +152,7 @@ static int place_of(struct hwt_export *ex, int32_t pid, uint64_t addr,
 	if (rc < 0)
 		return rc;
 	if (rc == 1 && sym.dso) {
-		int err = dso_id(s, sym.dso, &p->dso_id);
+		int err = dso_id(ex, sym.dso, &p->dso_id);
 		if (err)
 			return err;
 	}

@@ -86,6 +86,12 @@ HWT_API void hwt_export_free(struct hwt_export *ex);
 HWT_API int hwt_export_name_thread(struct hwt_export *ex, int32_t pid,
 				   int32_t tid, const char *name);
 
+/* The build id (hex) of the binary recorded as @path (the capture's
+ * build-id table), for dsos.build_id and the pprof mapping. Errors:
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_export_set_build_id(struct hwt_export *ex, const char *path,
+				    const char *hex);
+
 /* The sink for the element stream, before the stacks see each element. */
 HWT_API struct hwt_elem_sink hwt_export_elements(struct hwt_export *ex);
 

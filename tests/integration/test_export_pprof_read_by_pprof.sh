@@ -56,6 +56,11 @@ expect_eq "pprof: fib's time (ns) = report's self time" \
 	"$("$PPROF" -top -sample_index=time -unit=ns "$TMP/ct.pb.gz" 2>/dev/null | awk '$NF == "fib" { sub("ns", "", $1); print $1 }')" \
 	"$(awk '$NF == "fib" { print $6 }' "$TMP/report.txt")"
 
+# Mappings name the binary and its build id (readelf's).
+bid=$(readelf -n "$PROG" | sed -n 's/.*Build ID: //p')
+expect_contains "pprof -raw: call_tree's mapping with its build id" \
+	"$("$PPROF" -raw "$TMP/ct.pb.gz" 2>/dev/null | grep " $PROG ")" "$PROG $bid"
+
 # -traces: one sample per distinct stack, labelled.
 "$PPROF" -traces "$TMP/ct.pb.gz" >"$TMP/traces.txt" 2>/dev/null
 deepest=$(awk '/^-+\+/ { if (n > m) m = n; n = 0; next } $NF == "fib" { n++ } END { if (n > m) m = n; print m }' "$TMP/traces.txt")

@@ -46,6 +46,9 @@ expect_eq "branch_types = perf's" "$(q "$TMP/hw.db" 'select * from branch_types 
 	"$(q "$TMP/perf.db" 'select * from branch_types order by id')"
 expect_eq "machines = perf's" "$(q "$TMP/hw.db" 'select * from machines')" \
 	"$(q "$TMP/perf.db" 'select * from machines')"
+expect_eq "dsos (name, path, build id) = perf's" \
+	"$(q "$TMP/hw.db" 'select short_name, long_name, build_id from dsos order by short_name')" \
+	"$(q "$TMP/perf.db" 'select short_name, long_name, build_id from dsos order by short_name')"
 expect_eq "threads (pid, tid) = perf's" \
 	"$(q "$TMP/hw.db" 'select pid, tid from threads order by tid')" \
 	"$(q "$TMP/perf.db" 'select pid, tid from threads order by tid')"

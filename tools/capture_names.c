@@ -1,7 +1,8 @@
+#include <stdio.h>
 #include <string.h>
 
 #include "hwtrace/perfdata.h"
-#include "thread_names.h"
+#include "capture_names.h"
 
 int cli_thread_names(const char *file,
 		     int (*name)(void *arg, int32_t pid, int32_t tid,
@@ -43,4 +44,28 @@ int cli_thread_names(const char *file,
 	}
 	hwt_pd_reader_free(r);
 	return err < 0 ? err : 0;
+}
+
+int cli_build_ids(const char *file,
+		  int (*id)(void *arg, const char *path, const char *hex),
+		  void *arg)
+{
+	struct hwt_pd_reader *r;
+	int err = hwt_pd_reader_open(file, &r);
+	if (err)
+		return err;
+	struct hwt_pd_build_id b;
+	int n;
+	for (size_t i = 0; (n = hwt_pd_reader_build_id(r, i, &b)) > 0; i++) {
+		char hex[2 * sizeof(b.id) + 1] = "";
+		for (size_t k = 0; k < b.size && k < sizeof(b.id); k++)
+			snprintf(hex + 2 * k, 3, "%02x", b.id[k]);
+		if (b.filename && (err = id(arg, b.filename, hex)))
+			break;
+	}
+	hwt_pd_reader_free(r);
+	if (err)
+		return err;
+	/* A malformed table: the ids are a label, the export goes on. */
+	return 0;
 }
