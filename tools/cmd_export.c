@@ -198,7 +198,7 @@ static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 		"errors (%" PRIu64 " trace bytes lost; frames end there, nothing "
 		"is invented across them); %" PRIu64 " %s in code no symbol "
 		"names (kept as addresses)\n", s.gaps, s.gap_bytes,
-		s.unknown_addrs, f == HWT_EXPORT_SQLITE ? "branches" : "locations");
+		s.unknown_addrs, f == HWT_EXPORT_SQLITE ? "samples" : "locations");
 }
 
 int cmd_export(int argc, char **argv)

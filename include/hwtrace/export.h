@@ -64,7 +64,8 @@ struct hwt_export_stats {
 	uint64_t insns;          /* instructions in the frames exported */
 	uint64_t gaps;           /* gap and decode error elements */
 	uint64_t gap_bytes;      /* trace bytes they say were lost */
-	uint64_t unknown_addrs;  /* distinct addresses no symbol names */
+	uint64_t unknown_addrs;  /* sqlite: samples with an end no symbol
+				  * names; pprof: such locations */
 	uint64_t symbols, dsos, threads;
 };
 
