@@ -1,5 +1,4 @@
 /* hwtrace export */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -30,33 +29,21 @@ static void usage(FILE *out)
 		"  -o FILE                 the output file (required)\n"
 		"  --replace               replace an existing database (sqlite)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
-		"  --per-cpu               take each CPU's stream whole, in file order\n"
-		"  --tid N, --cpu N        only that thread's or CPU's trace\n"
-		"  --time START,END        only trace in this perf time range\n"
-		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
-		"                          where the traced code is (as decode)\n"
+		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 written, 1 failed, 2 usage.\n");
 }
 
 enum {
-	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_PER_CPU, OPT_TID,
-	OPT_CPU, OPT_TIME, OPT_SYMFS, OPT_BUILDID_DIR, OPT_VMLINUX, OPT_KCORE,
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS,
 };
 
 static const struct option long_opts[] = {
 	{"to", required_argument, NULL, OPT_TO},
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
-	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"cpu", required_argument, NULL, OPT_CPU},
-	{"time", required_argument, NULL, OPT_TIME},
-	{"symfs", required_argument, NULL, OPT_SYMFS},
-	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-	{"kcore", required_argument, NULL, OPT_KCORE},
+	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -71,21 +58,9 @@ struct export_args {
 	struct decode_symbols symbols;
 };
 
-/* A whole number in [@min, @max]; -1 when not. */
-static int parse_id(const char *s, long max, int32_t *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < 0 || v > max)
-		return -1;
-	*out = (int32_t)v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
-	int c;
+	int c, rc;
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->ex.size = sizeof(a->ex);
@@ -109,43 +84,16 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		case OPT_NO_LABELS:
 			a->ex.no_labels = true;
 			break;
-		case OPT_PER_CPU:
-			a->per_cpu = true;
-			break;
-		case OPT_TID:
-			if (parse_id(optarg, INT32_MAX, &a->opts.tid))
-				return cli_usage_error("export", "--tid %s: a thread "
-						       "id from 0 to %d", optarg,
-						       INT32_MAX);
-			a->opts.filter_tid = true;
-			break;
-		case OPT_CPU:
-			if (parse_id(optarg, 65535, &a->opts.cpu))
-				return cli_usage_error("export", "--cpu %s: a CPU "
-						       "number from 0 to 65535", optarg);
-			a->opts.filter_cpu = true;
-			break;
-		case OPT_TIME:
-			if (cli_parse_time_range(optarg, &a->opts))
-				return cli_usage_error("export", "--time %s: expected "
-						       "START,END", optarg);
-			break;
-		case OPT_SYMFS:
-			a->opts.lookup.symfs = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			a->opts.lookup.buildid_dir = optarg;
-			break;
-		case OPT_VMLINUX:
-			a->opts.lookup.vmlinux = optarg;
-			break;
-		case OPT_KCORE:
-			a->opts.kcore = optarg;
-			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		default:
+			rc = cli_stack_run_option("export", &a->opts, &a->per_cpu,
+						  c, optarg);
+			if (rc == 1)
+				break;
+			if (rc)
+				return rc;
 			if (decode_symbols_option(&a->symbols, c, optarg))
 				break;
 			if (c == ':')

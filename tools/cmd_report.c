@@ -23,33 +23,21 @@ static void usage(FILE *out)
 		"  --top N                 the N functions with most self instructions\n"
 		"                          (default 25; 0 for all)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
-		"  --per-cpu               take each CPU's stream whole, in file order\n"
-		"  --tid N, --cpu N        only that thread's or CPU's trace\n"
-		"  --time START,END        only trace in this perf time range\n"
-		"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"
-		"                          where the traced code is (as decode)\n"
+		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed, 2 usage.\n");
 }
 
 enum {
-	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP, OPT_PER_CPU, OPT_TID, OPT_CPU,
-	OPT_TIME, OPT_SYMFS, OPT_BUILDID_DIR, OPT_VMLINUX, OPT_KCORE,
+	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP,
 };
 
 static const struct option long_opts[] = {
 	{"collapsed", no_argument, NULL, OPT_COLLAPSED},
 	{"weight", required_argument, NULL, OPT_WEIGHT},
 	{"top", required_argument, NULL, OPT_TOP},
-	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"cpu", required_argument, NULL, OPT_CPU},
-	{"time", required_argument, NULL, OPT_TIME},
-	{"symfs", required_argument, NULL, OPT_SYMFS},
-	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-	{"kcore", required_argument, NULL, OPT_KCORE},
+	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -79,7 +67,7 @@ static int parse_num(const char *s, long min, long max, long *out)
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	int c;
+	int c, rc;
 	long v;
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
@@ -109,45 +97,16 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						       optarg);
 			a->top = (unsigned long)v;
 			break;
-		case OPT_PER_CPU:
-			a->per_cpu = true;
-			break;
-		case OPT_TID:
-			if (parse_num(optarg, 0, INT32_MAX, &v))
-				return cli_usage_error("report", "--tid %s: a thread "
-						       "id from 0 to %d", optarg,
-						       INT32_MAX);
-			a->opts.filter_tid = true;
-			a->opts.tid = (int32_t)v;
-			break;
-		case OPT_CPU:
-			if (parse_num(optarg, 0, 65535, &v))
-				return cli_usage_error("report", "--cpu %s: a CPU "
-						       "number from 0 to 65535", optarg);
-			a->opts.filter_cpu = true;
-			a->opts.cpu = (int32_t)v;
-			break;
-		case OPT_TIME:
-			if (cli_parse_time_range(optarg, &a->opts))
-				return cli_usage_error("report", "--time %s: expected "
-						       "START,END", optarg);
-			break;
-		case OPT_SYMFS:
-			a->opts.lookup.symfs = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			a->opts.lookup.buildid_dir = optarg;
-			break;
-		case OPT_VMLINUX:
-			a->opts.lookup.vmlinux = optarg;
-			break;
-		case OPT_KCORE:
-			a->opts.kcore = optarg;
-			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		default:
+			rc = cli_stack_run_option("report", &a->opts, &a->per_cpu,
+						  c, optarg);
+			if (rc == 1)
+				break;
+			if (rc)
+				return rc;
 			if (decode_symbols_option(&a->symbols, c, optarg))
 				break;
 			if (c == ':')
