@@ -88,7 +88,8 @@ static int step(struct sqlite_export *s, int which)
 	sqlite3_stmt *st = s->st[which];
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	/* Every statement binds all its columns but symbols' binding,
+	 * which stays NULL. */
 	if (rc != SQLITE_DONE)
 		return db_error(s, rc, "insert");
 	if (++s->rows % ROWS_PER_TRANSACTION)
@@ -497,7 +498,8 @@ int hwt_export_sqlite_open(struct hwt_export *ex)
 	ex->impl = s;
 	s->path = ex->opts.db_path;
 	int rc = sqlite3_open_v2(s->path, &s->db,
-				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+					 SQLITE_OPEN_NOMUTEX, /* one thread */
 				 NULL);
 	if (rc != SQLITE_OK)
 		return db_error(s, rc, "cannot open the database");
@@ -518,6 +520,12 @@ int hwt_export_sqlite_open(struct hwt_export *ex)
 	int err = exec(s, "PRAGMA journal_mode = OFF");
 	if (!err)
 		err = exec(s, "PRAGMA synchronous = OFF");
+	/* Nobody else opens the temporary file; 64 MiB of page cache keeps
+	 * the tables' growing pages in memory between commits. */
+	if (!err)
+		err = exec(s, "PRAGMA locking_mode = EXCLUSIVE");
+	if (!err)
+		err = exec(s, "PRAGMA cache_size = -65536");
 	if (!err)
 		err = exec(s, "BEGIN");
 	size_t n = sizeof(hwt_sqlite_tables) / sizeof(hwt_sqlite_tables[0]);
