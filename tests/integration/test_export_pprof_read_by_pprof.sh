@@ -88,6 +88,19 @@ expect_eq "protoc: samples = pprof's" "$(grep -c '^sample {' "$TMP/decoded.txt")
 expect_eq "--no-labels: same flat/cum" "$(top "$TMP/nl.pb.gz")" "$want"
 expect_eq "--no-labels: no labels" "$("$PPROF" -traces "$TMP/nl.pb.gz" 2>/dev/null | grep -c 'tid:')" "0"
 
+# Without symbols every function is its address, with report's counts.
+"$HWTRACE" export "$data" --to pprof --no-symbols -o "$TMP/ns.pb.gz" 2>"$TMP/ns.err" ||
+	fail "export --no-symbols"
+want_ns=$("$HWTRACE" report "$data" --no-symbols --top 0 2>/dev/null |
+	awk '!/^#/ && $3 > 0 { print $NF, $1, $3 }' | sort)
+expect_eq "--no-symbols: pprof -top = report --no-symbols (addresses)" \
+	"$(top "$TMP/ns.pb.gz")" "$want_ns"
+expect_contains "--no-symbols: functions are addresses" "$(top "$TMP/ns.pb.gz" | head -1)" "0x"
+nloc=$(gzip -dc "$TMP/ns.pb.gz" | protoc --proto_path="$HWT_SOURCE_DIR/analysis/export" \
+	--decode=perftools.profiles.Profile profile.proto 2>/dev/null | grep -c '^location {')
+expect_contains "--no-symbols: every location counted as unnamed" "$(cat "$TMP/ns.err")" \
+	"; $nloc locations in code no symbol names"
+
 # Bad input: an unwritable output is refused and nothing is left there.
 if [ "$(id -u)" = 0 ]; then ro="/proc/hwtrace-export.pb.gz"; else
 	mkdir "$TMP/ro" && chmod 555 "$TMP/ro" && ro="$TMP/ro/x.pb.gz"; fi

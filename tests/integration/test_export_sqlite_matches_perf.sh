@@ -115,6 +115,15 @@ expect_eq "samples_view: calls of fib" "$(q "$TMP/hw.db" "select count(*) from s
 expect_contains "stderr: branch samples" "$(cat "$TMP/export.err")" "branch samples"
 expect_contains "stderr: what was skipped" "$(cat "$TMP/export.err")" "skipped: 0 gaps"
 
+# Without symbols: addresses kept, every sample's symbol unknown, counted.
+"$HWTRACE" export "$data" --to sqlite --no-symbols -o "$TMP/ns.db" 2>"$TMP/ns.err" ||
+	fail "export --no-symbols"
+expect_eq "--no-symbols: only the unknown symbol" "$(q "$TMP/ns.db" 'select count(*) from symbols')" "1"
+expect_eq "--no-symbols: addresses kept" \
+	"$(q "$TMP/ns.db" 'select count(*) from samples where id > 0 and (ip > 0 or to_ip > 0)')" "$nb"
+expect_contains "--no-symbols: every sample counted as unnamed" "$(cat "$TMP/ns.err")" \
+	"; $nb samples in code no symbol names"
+
 # Bad input: an existing database is kept unless --replace.
 before=$(cksum <"$TMP/hw.db")
 "$HWTRACE" export "$data" --to sqlite -o "$TMP/hw.db" 2>"$TMP/again.err"
