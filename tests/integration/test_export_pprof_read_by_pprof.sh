@@ -101,6 +101,16 @@ nloc=$(gzip -dc "$TMP/ns.pb.gz" | protoc --proto_path="$HWT_SOURCE_DIR/analysis/
 expect_contains "--no-symbols: every location counted as unnamed" "$(cat "$TMP/ns.err")" \
 	"; $nloc locations in code no symbol names"
 
+# No room to write (a file size limit, as a full disk): exit 1, the old
+# profile kept, no temporary file left.
+before=$(cksum <"$TMP/ct.pb.gz")
+(ulimit -f 2; trap '' XFSZ; exec "$HWTRACE" export "$data" --per-cpu --to pprof \
+	-o "$TMP/ct.pb.gz") 2>"$TMP/full.err"
+expect_eq "no room: exit 1" "$?" "1"
+expect_contains "no room: says so" "$(cat "$TMP/full.err")" "writing $TMP/ct.pb.gz failed"
+expect_eq "no room: profile untouched" "$(cksum <"$TMP/ct.pb.gz")" "$before"
+expect_eq "no room: no temporary file left" "$(ls "$TMP" | grep -c 'ct.pb.gz.tmp')" "0"
+
 # Bad input: an unwritable output is refused and nothing is left there.
 if [ "$(id -u)" = 0 ]; then ro="/proc/hwtrace-export.pb.gz"; else
 	mkdir "$TMP/ro" && chmod 555 "$TMP/ro" && ro="$TMP/ro/x.pb.gz"; fi

@@ -133,6 +133,16 @@ expect_eq "second export: database untouched" "$(cksum <"$TMP/hw.db")" "$before"
 "$HWTRACE" export "$data" --to sqlite -o "$TMP/hw.db" --replace 2>/dev/null
 expect_eq "--replace: exit 0" "$?" "0"
 expect_eq "--replace: same samples" "$(q "$TMP/hw.db" 'select count(*) from samples where id > 0')" "$nb"
+# No room to write (a file size limit, as a full disk; --per-cpu so the
+# merge's temporary file is not what hits it): exit 1, the database as it
+# was, no temporary file left.
+before=$(cksum <"$TMP/hw.db")
+(ulimit -f 50; trap '' XFSZ; exec "$HWTRACE" export "$data" --per-cpu --to sqlite \
+	--replace -o "$TMP/hw.db") 2>"$TMP/full.err"
+expect_eq "no room: exit 1" "$?" "1"
+expect_contains "no room: says so" "$(cat "$TMP/full.err")" "I/O error"
+expect_eq "no room: database untouched" "$(cksum <"$TMP/hw.db")" "$before"
+expect_eq "no room: no temporary file left" "$(ls "$TMP" | grep -c 'hw.db.tmp')" "0"
 mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
 if [ "$(id -u)" = 0 ]; then ro="/proc/hwtrace-export.db"; else ro="$TMP/ro/x.db"; fi
 "$HWTRACE" export "$data" --to sqlite -o "$ro" 2>"$TMP/ro.err"
