@@ -88,25 +88,16 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 			a->output = optarg;
 			break;
 		default:
-			rc = cli_stack_run_option("export", &a->opts, &a->per_cpu,
-						  c, optarg);
-			if (rc == 1)
-				break;
+			rc = cli_stack_run_default("export", &a->opts, &a->per_cpu,
+						   &a->symbols, c, optarg, argv);
 			if (rc)
 				return rc;
-			if (decode_symbols_option(&a->symbols, c, optarg))
-				break;
-			if (c == ':')
-				return cli_usage_error("export", "%s needs a value",
-						       argv[optind - 1]);
-			return cli_usage_error("export", "unknown option %s",
-					       argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("export", optind < argc
-				       ? "give one capture file" : "no capture file");
-	a->file = argv[optind];
+	rc = cli_stack_run_file("export", argc, argv, &a->file);
+	if (rc)
+		return rc;
 	if (!a->have_format)
 		return cli_usage_error("export", "--to FORMAT is required "
 				       "(sqlite or pprof)");

@@ -102,25 +102,16 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 			a->output = optarg;
 			break;
 		default:
-			rc = cli_stack_run_option("timeline", &a->opts, &a->per_cpu,
-						  c, optarg);
-			if (rc == 1)
-				break;
+			rc = cli_stack_run_default("timeline", &a->opts, &a->per_cpu,
+						   &a->symbols, c, optarg, argv);
 			if (rc)
 				return rc;
-			if (decode_symbols_option(&a->symbols, c, optarg))
-				break;
-			if (c == ':')
-				return cli_usage_error("timeline", "%s needs a value",
-						       argv[optind - 1]);
-			return cli_usage_error("timeline", "unknown option %s",
-					       argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("timeline", optind < argc
-				       ? "give one capture file" : "no capture file");
-	a->file = argv[optind];
+	rc = cli_stack_run_file("timeline", argc, argv, &a->file);
+	if (rc)
+		return rc;
 	if (!a->output)
 		return cli_usage_error("timeline", "-o OUT is required (the "
 				       "timeline is a binary or large file)");

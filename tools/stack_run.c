@@ -4,7 +4,10 @@
 #include <stdlib.h>
 
 #include "hwtrace/error.h"
+#include <getopt.h>
+
 #include "cli.h"
+#include "decode_symbols.h"
 #include "stack_run.h"
 
 /* A whole number from 0 to @max; -1 when not. */
@@ -76,6 +79,30 @@ static bool function_start(void *arg, int32_t pid, uint64_t addr,
 {
 	const struct hwt_func_namer *namer = arg;
 	return namer->name(namer->arg, pid, addr, start) != NULL;
+}
+
+int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
+			  bool *per_cpu, struct decode_symbols *ds, int opt,
+			  const char *arg, char **argv)
+{
+	int rc = cli_stack_run_option(cmd, opts, per_cpu, opt, arg);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (decode_symbols_option(ds, opt, arg))
+		return 0;
+	if (opt == ':')
+		return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+	return cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
+}
+
+int cli_stack_run_file(const char *cmd, int argc, char **argv,
+		       const char **file)
+{
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind < argc ? "give one capture file"
+					    : "no capture file");
+	*file = argv[optind];
+	return 0;
 }
 
 int cli_stack_run(struct cli_stack_run *run)

@@ -56,6 +56,20 @@ enum {
 int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *opts,
 			 bool *per_cpu, int opt, const char *arg);
 
+/* What a stack command's option loop does with an option it has no case
+ * for: the options above, the symbol options (@ds), else a usage error (a
+ * missing value, an unknown option; @argv for its name). 0 when taken,
+ * else the exit status after the message. */
+struct decode_symbols;
+int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
+			  bool *per_cpu, struct decode_symbols *ds, int opt,
+			  const char *arg, char **argv);
+
+/* The one capture file left after the options: 0 with *file set, else
+ * EXIT_USAGE after the message. */
+int cli_stack_run_file(const char *cmd, int argc, char **argv,
+		       const char **file);
+
 /* Decodes, merges, rebuilds stacks, and closes every open frame at the
  * end. Returns 0 or a negative hwt error (the library's message set). */
 int cli_stack_run(struct cli_stack_run *run);
