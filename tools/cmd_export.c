@@ -172,6 +172,7 @@ int cmd_export(int argc, char **argv)
 	a.ex.sym = a.symbols.sym;
 	a.ex.out = out;
 	a.ex.db_path = hwt_outfile_temp_path(of);
+	a.ex.db_name = a.output;
 	struct cli_stack_run run = {
 		.file = a.file,
 		.opts = &a.opts,

@@ -496,8 +496,8 @@ int hwt_export_sqlite_open(struct hwt_export *ex)
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	ex->impl = s;
-	s->path = ex->opts.db_path;
-	int rc = sqlite3_open_v2(s->path, &s->db,
+	s->path = ex->opts.db_name ? ex->opts.db_name : ex->opts.db_path;
+	int rc = sqlite3_open_v2(ex->opts.db_path, &s->db,
 				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 					 SQLITE_OPEN_NOMUTEX, /* one thread */
 				 NULL);

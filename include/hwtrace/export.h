@@ -42,6 +42,9 @@ struct hwt_export_opts {
 	 * file with tables is refused): write to a temporary file and
 	 * rename it, so a failed export leaves nothing half-written. */
 	const char *db_path;
+	/* The name messages give the database (NULL: db_path): the path
+	 * the temporary file will be renamed to. */
+	const char *db_name;
 	/* pprof: where the compressed profile goes (borrowed). */
 	FILE *out;
 	/* Names addresses (binary, function, source line); may be NULL:

@@ -140,7 +140,7 @@ before=$(cksum <"$TMP/hw.db")
 (ulimit -f 50; trap '' XFSZ; exec "$HWTRACE" export "$data" --per-cpu --to sqlite \
 	--replace -o "$TMP/hw.db") 2>"$TMP/full.err"
 expect_eq "no room: exit 1" "$?" "1"
-expect_contains "no room: says so" "$(cat "$TMP/full.err")" "I/O error"
+expect_contains "no room: says so" "$(cat "$TMP/full.err")" "$TMP/hw.db: COMMIT: disk I/O error"
 expect_eq "no room: database untouched" "$(cksum <"$TMP/hw.db")" "$before"
 expect_eq "no room: no temporary file left" "$(ls "$TMP" | grep -c 'hw.db.tmp')" "0"
 mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
