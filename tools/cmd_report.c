@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture_opts.h"
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
@@ -24,19 +23,21 @@ static void usage(FILE *out)
 		"  --top N                 the N functions with most self instructions\n"
 		"                          (default 25; 0 for all)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
-		CAPTURE_USAGE
+		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed, 2 usage.\n");
 }
 
-enum { OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP };
+enum {
+	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP,
+};
 
 static const struct option long_opts[] = {
 	{"collapsed", no_argument, NULL, OPT_COLLAPSED},
 	{"weight", required_argument, NULL, OPT_WEIGHT},
 	{"top", required_argument, NULL, OPT_TOP},
-	CAPTURE_LONG_OPTS,
+	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -44,18 +45,32 @@ static const struct option long_opts[] = {
 };
 
 struct report_args {
-	struct capture_opts cap;
-	bool collapsed;
+	struct hwt_decode_opts opts;
+	bool collapsed, per_cpu;
 	enum hwt_report_weight weight;
-	unsigned long long top;
+	unsigned long top;
 	const char *output, *file;
 	struct decode_symbols symbols;
 };
 
+/* A whole number in [@min, @max]; -1 when not. */
+static int parse_num(const char *s, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	int c, rc;
-	capture_opts_init(&a->cap);
+	long v;
+	a->opts.size = sizeof(a->opts);
+	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->top = 25;
 	optind = 1;
 	opterr = 0;
@@ -76,30 +91,26 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						       "insns, time or calls", optarg);
 			break;
 		case OPT_TOP:
-			if ((rc = capture_opts_number("report", "--top", optarg, 0,
-						      1000000000, &a->top)))
-				return rc;
+			if (parse_num(optarg, 0, 1000000000, &v))
+				return cli_usage_error("report", "--top %s: a count "
+						       "from 0 (all) to 1000000000",
+						       optarg);
+			a->top = (unsigned long)v;
 			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		default:
-			rc = capture_opts_option(&a->cap, "report", c, optarg);
-			if (rc > 1)
+			rc = cli_stack_run_default("report", &a->opts, &a->per_cpu,
+						   &a->symbols, c, optarg, argv);
+			if (rc)
 				return rc;
-			if (rc == 1 || decode_symbols_option(&a->symbols, c, optarg))
-				break;
-			if (c == ':')
-				return cli_usage_error("report", "%s needs a value",
-						       argv[optind - 1]);
-			return cli_usage_error("report", "unknown option %s",
-					       argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("report", optind < argc
-				       ? "give one capture file" : "no capture file");
-	a->file = argv[optind];
+	rc = cli_stack_run_file("report", argc, argv, &a->file);
+	if (rc)
+		return rc;
 	return 0;
 }
 
@@ -117,20 +128,20 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *inputs[] = {a.file, a.cap.decode.lookup.vmlinux};
+	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
 	rc = cli_output_open("report", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
 	struct hwt_report *report = NULL;
 	a.symbols.capture = a.file;
-	int err = decode_symbols_start(&a.symbols, &a.cap.decode, NULL);
+	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)
 		err = hwt_report_new(&namer, &report);
 	struct cli_stack_run run = {
 		.file = a.file,
-		.opts = &a.cap.decode,
-		.per_cpu = a.cap.per_cpu,
+		.opts = &a.opts,
+		.per_cpu = a.per_cpu,
 		.namer = &namer,
 	};
 	if (!err) {

@@ -5,13 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture_opts.h"
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
-#include "hwtrace/perfdata.h"
 #include "hwtrace/timeline.h"
 #include "stack_run.h"
+#include "capture_names.h"
 
 static void usage(FILE *out)
 {
@@ -26,19 +25,21 @@ static void usage(FILE *out)
 		"  --format perfetto|chrome  Perfetto protobuf (default) or Chrome JSON\n"
 		"  --min-duration NS       leave out calls shorter than NS nanoseconds\n"
 		"  --max-depth N           leave out calls deeper than N (1: outermost)\n"
-		CAPTURE_USAGE
+		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 written, 1 failed, 2 usage.\n");
 }
 
-enum { OPT_FORMAT = 256, OPT_MIN_DURATION, OPT_MAX_DEPTH };
+enum {
+	OPT_FORMAT = 256, OPT_MIN_DURATION, OPT_MAX_DEPTH,
+};
 
 static const struct option long_opts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"min-duration", required_argument, NULL, OPT_MIN_DURATION},
 	{"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
-	CAPTURE_LONG_OPTS,
+	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -46,17 +47,31 @@ static const struct option long_opts[] = {
 };
 
 struct timeline_args {
-	struct capture_opts cap;
+	struct hwt_decode_opts opts;
 	struct hwt_timeline_opts tl;
+	bool per_cpu;
 	const char *output, *file;
 	struct decode_symbols symbols;
 };
+
+static int parse_num(const char *s, unsigned long long max,
+		     unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || *end || errno || *s == '-' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct timeline_args *a)
 {
 	int c, rc;
 	unsigned long long v;
-	capture_opts_init(&a->cap);
+	a->opts.size = sizeof(a->opts);
+	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->tl.size = sizeof(a->tl);
 	optind = 1;
 	opterr = 0;
@@ -72,129 +87,40 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 						       "use perfetto or chrome", optarg);
 			break;
 		case OPT_MIN_DURATION:
-			if ((rc = capture_opts_number("timeline", "--min-duration",
-						      optarg, 0, UINT64_MAX, &v)))
-				return rc;
+			if (parse_num(optarg, UINT64_MAX, &v))
+				return cli_usage_error("timeline", "--min-duration "
+						       "%s: nanoseconds, from 0", optarg);
 			a->tl.min_duration = v;
 			break;
 		case OPT_MAX_DEPTH:
-			if ((rc = capture_opts_number("timeline", "--max-depth",
-						      optarg, 1, 1000000, &v)))
-				return rc;
+			if (parse_num(optarg, 1000000, &v) || !v)
+				return cli_usage_error("timeline", "--max-depth %s: "
+						       "a depth from 1 to 1000000", optarg);
 			a->tl.max_depth = (int)v;
 			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		default:
-			rc = capture_opts_option(&a->cap, "timeline", c, optarg);
-			if (rc > 1)
+			rc = cli_stack_run_default("timeline", &a->opts, &a->per_cpu,
+						   &a->symbols, c, optarg, argv);
+			if (rc)
 				return rc;
-			if (rc == 1 || decode_symbols_option(&a->symbols, c, optarg))
-				break;
-			if (c == ':')
-				return cli_usage_error("timeline", "%s needs a value",
-						       argv[optind - 1]);
-			return cli_usage_error("timeline", "unknown option %s",
-					       argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("timeline", optind < argc
-				       ? "give one capture file" : "no capture file");
-	a->file = argv[optind];
+	rc = cli_stack_run_file("timeline", argc, argv, &a->file);
+	if (rc)
+		return rc;
 	if (!a->output)
 		return cli_usage_error("timeline", "-o OUT is required (the "
 				       "timeline is a binary or large file)");
 	return 0;
 }
 
-/* The names given so far, by thread, for FORK records to copy. */
-struct thread_names {
-	struct {
-		int32_t tid;
-		char name[64];
-	} *v;
-	size_t n, cap;
-};
-
-static const char *thread_names_find(const struct thread_names *tn,
-				     int32_t tid)
+static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
 {
-	for (size_t i = tn->n; i-- > 0;)
-		if (tn->v[i].tid == tid)
-			return tn->v[i].name;
-	return NULL;
-}
-
-static int thread_names_set(struct thread_names *tn, int32_t tid,
-			    const char *name)
-{
-	if (tn->n == tn->cap) {
-		size_t cap = tn->cap ? tn->cap * 2 : 16;
-		void *v = realloc(tn->v, cap * sizeof(*tn->v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		tn->v = v;
-		tn->cap = cap;
-	}
-	tn->v[tn->n].tid = tid;
-	snprintf(tn->v[tn->n].name, sizeof(tn->v[tn->n].name), "%s", name);
-	tn->n++;
-	return 0;
-}
-
-/* Thread and process names from the capture's COMM records, and the
- * process of each thread from its FORK record: a new thread has no COMM
- * record of its own (the kernel writes one only at exec or a rename), so
- * it takes its parent's name until one comes, as perf shows it. The last
- * name of each thread (after exec) is the one shown. */
-static int name_threads(const char *file, struct hwt_timeline *tl)
-{
-	struct hwt_pd_reader *r;
-	int err = hwt_pd_reader_open(file, &r);
-	if (err)
-		return err;
-	uint32_t types[] = {PERF_RECORD_COMM, PERF_RECORD_FORK};
-	hwt_pd_reader_set_load_aux(r, false);
-	hwt_pd_reader_select_types(r, types, 2);
-	struct thread_names names = {0};
-	struct hwt_pd_record rec;
-	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
-		const uint8_t *p = rec.data;
-		int32_t ids[4];
-		const char *name;
-		char comm[64];
-		if (rec.type == PERF_RECORD_FORK) {
-			/* pid, ppid, tid, ptid */
-			if (rec.size < 8 + 16)
-				continue;
-			memcpy(ids, p + 8, 16);
-			name = thread_names_find(&names, ids[3]);
-			if (name)
-				snprintf(comm, sizeof(comm), "%s", name);
-		} else {
-			if (rec.size < 8 + 8 + 1)
-				continue;
-			memcpy(ids, p + 8, 8);
-			ids[2] = ids[1];
-			size_t room = (size_t)rec.size - 16;
-			size_t max = room < sizeof(comm) - 1 ? room
-							    : sizeof(comm) - 1;
-			memcpy(comm, p + 16, max);
-			comm[max] = 0;
-			name = comm;
-		}
-		err = name ? thread_names_set(&names, ids[2], comm) : 0;
-		if (!err)
-			err = hwt_timeline_name_thread(tl, ids[0], ids[2],
-						       name ? comm : NULL);
-		if (err)
-			break;
-	}
-	free(names.v);
-	hwt_pd_reader_free(r);
-	return err < 0 ? err : 0;
+	return hwt_timeline_name_thread(arg, pid, tid, comm);
 }
 
 int cmd_timeline(int argc, char **argv)
@@ -211,24 +137,24 @@ int cmd_timeline(int argc, char **argv)
 		return rc;
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *inputs[] = {a.file, a.cap.decode.lookup.vmlinux};
+	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
 	rc = cli_output_open("timeline", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
 	struct hwt_timeline *tl = NULL;
 	a.symbols.capture = a.file;
-	int err = decode_symbols_start(&a.symbols, &a.cap.decode, NULL);
+	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	a.tl.namer = &namer;
 	if (!err)
 		err = hwt_timeline_new(out, &a.tl, &tl);
 	if (!err)
-		err = name_threads(a.file, tl);
+		err = cli_thread_names(a.file, name_thread, tl);
 	struct hwt_elem_sink marks;
 	struct cli_stack_run run = {
 		.file = a.file,
-		.opts = &a.cap.decode,
-		.per_cpu = a.cap.per_cpu,
+		.opts = &a.opts,
+		.per_cpu = a.per_cpu,
 		.namer = &namer,
 	};
 	if (!err) {

@@ -1,8 +1,66 @@
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "hwtrace/error.h"
+#include <getopt.h>
+
+#include "cli.h"
+#include "decode_symbols.h"
 #include "stack_run.h"
+
+/* A whole number from 0 to @max; -1 when not. */
+static int parse_id(const char *s, long max, int32_t *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 0 || v > max)
+		return -1;
+	*out = (int32_t)v;
+	return 0;
+}
+
+int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
+			 bool *per_cpu, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_RUN_PER_CPU:
+		*per_cpu = true;
+		return 1;
+	case OPT_RUN_TID:
+		if (parse_id(arg, INT32_MAX, &o->tid))
+			return cli_usage_error(cmd, "--tid %s: a thread id from "
+					       "0 to %d", arg, INT32_MAX);
+		o->filter_tid = true;
+		return 1;
+	case OPT_RUN_CPU:
+		if (parse_id(arg, 65535, &o->cpu))
+			return cli_usage_error(cmd, "--cpu %s: a CPU number from "
+					       "0 to 65535", arg);
+		o->filter_cpu = true;
+		return 1;
+	case OPT_RUN_TIME:
+		if (cli_parse_time_range(arg, o))
+			return cli_usage_error(cmd, "--time %s: expected "
+					       "START,END", arg);
+		return 1;
+	case OPT_RUN_SYMFS:
+		o->lookup.symfs = arg;
+		return 1;
+	case OPT_RUN_BUILDID_DIR:
+		o->lookup.buildid_dir = arg;
+		return 1;
+	case OPT_RUN_VMLINUX:
+		o->lookup.vmlinux = arg;
+		return 1;
+	case OPT_RUN_KCORE:
+		o->kcore = arg;
+		return 1;
+	}
+	return 0;
+}
 
 struct tee {
 	const struct hwt_elem_sink *first;
@@ -21,6 +79,30 @@ static bool function_start(void *arg, int32_t pid, uint64_t addr,
 {
 	const struct hwt_func_namer *namer = arg;
 	return namer->name(namer->arg, pid, addr, start) != NULL;
+}
+
+int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
+			  bool *per_cpu, struct decode_symbols *ds, int opt,
+			  const char *arg, char **argv)
+{
+	int rc = cli_stack_run_option(cmd, opts, per_cpu, opt, arg);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (decode_symbols_option(ds, opt, arg))
+		return 0;
+	if (opt == ':')
+		return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+	return cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
+}
+
+int cli_stack_run_file(const char *cmd, int argc, char **argv,
+		       const char **file)
+{
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind < argc ? "give one capture file"
+					    : "no capture file");
+	*file = argv[optind];
+	return 0;
 }
 
 int cli_stack_run(struct cli_stack_run *run)

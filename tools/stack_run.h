@@ -26,6 +26,50 @@ struct cli_stack_run {
 	bool merged;
 };
 
+/* The options that choose what a stack command reads (report, timeline,
+ * export): --per-cpu, --tid, --cpu, --time and where the code is. */
+enum {
+	OPT_RUN_PER_CPU = 700, OPT_RUN_TID, OPT_RUN_CPU, OPT_RUN_TIME,
+	OPT_RUN_SYMFS, OPT_RUN_BUILDID_DIR, OPT_RUN_VMLINUX, OPT_RUN_KCORE,
+};
+
+#define STACK_RUN_LONG_OPTS                                                 \
+	{"per-cpu", no_argument, NULL, OPT_RUN_PER_CPU},                    \
+	{"tid", required_argument, NULL, OPT_RUN_TID},                      \
+	{"cpu", required_argument, NULL, OPT_RUN_CPU},                      \
+	{"time", required_argument, NULL, OPT_RUN_TIME},                    \
+	{"symfs", required_argument, NULL, OPT_RUN_SYMFS},                  \
+	{"buildid-dir", required_argument, NULL, OPT_RUN_BUILDID_DIR},      \
+	{"vmlinux", required_argument, NULL, OPT_RUN_VMLINUX},              \
+	{"kcore", required_argument, NULL, OPT_RUN_KCORE}
+
+#define STACK_RUN_USAGE                                                     \
+	"  --per-cpu               take each CPU's stream whole, in file order\n" \
+	"  --tid N, --cpu N        only that thread's or CPU's trace\n"      \
+	"  --time START,END        only trace in this perf time range\n"     \
+	"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"   \
+	"                          where the traced code is (as decode)\n"
+
+/* Takes option @opt of command @cmd into @opts and *per_cpu when it is
+ * one of STACK_RUN_LONG_OPTS: 1 taken, 0 not one of them, or EXIT_USAGE
+ * (2) after printing why @arg is wrong. */
+int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *opts,
+			 bool *per_cpu, int opt, const char *arg);
+
+/* What a stack command's option loop does with an option it has no case
+ * for: the options above, the symbol options (@ds), else a usage error (a
+ * missing value, an unknown option; @argv for its name). 0 when taken,
+ * else the exit status after the message. */
+struct decode_symbols;
+int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
+			  bool *per_cpu, struct decode_symbols *ds, int opt,
+			  const char *arg, char **argv);
+
+/* The one capture file left after the options: 0 with *file set, else
+ * EXIT_USAGE after the message. */
+int cli_stack_run_file(const char *cmd, int argc, char **argv,
+		       const char **file);
+
 /* Decodes, merges, rebuilds stacks, and closes every open frame at the
  * end. Returns 0 or a negative hwt error (the library's message set). */
 int cli_stack_run(struct cli_stack_run *run);

@@ -28,14 +28,15 @@ struct thread_path {
 	size_t n, cap;
 	char *path;       /* "outer;...;inner" of the open frames */
 	size_t path_cap;
-	uint64_t *active; /* open activations of each function here */
-	size_t nactive;
 };
 
 struct hwt_report {
 	struct hwt_func_namer namer;
 	struct hwt_strmap names;        /* name -> F_INDEX */
 	struct hwt_report_func *funcs;
+	/* Open activations of each function in each thread ("T:F" ->
+	 * v[0]): recursion is a function open twice in one thread. */
+	struct hwt_strmap active;
 	size_t nfuncs, cap;
 	struct hwt_strmap stacks;       /* folded path -> S_* */
 	struct thread_path *threads;
@@ -119,6 +120,18 @@ static int path_push(struct thread_path *t, const char *name)
 	return 0;
 }
 
+/* The count of open activations of @func in thread @t. */
+static uint64_t *active_of(struct hwt_report *r, const struct thread_path *t,
+			   size_t func)
+{
+	char key[48];
+	int len = snprintf(key, sizeof(key), "%zu:%zu",
+			   (size_t)(t - r->threads), func);
+	struct hwt_strmap_entry *e = hwt_strmap_get(&r->active, key,
+						    (size_t)len);
+	return e ? &e->v[0] : NULL;
+}
+
 static int frame_enter(void *arg, const struct hwt_frame *f)
 {
 	struct hwt_report *r = arg;
@@ -138,17 +151,11 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	 * is the bottom of the stack from now on. */
 	if (f->start == HWT_FRAME_INFERRED)
 		t->n = 0;
-	if ((size_t)func >= t->nactive) {
-		size_t n = r->cap;
-		uint64_t *a = realloc(t->active, n * sizeof(*a));
-		if (!a)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		memset(a + t->nactive, 0, (n - t->nactive) * sizeof(*a));
-		t->active = a;
-		t->nactive = n;
-	}
 	t->v[t->n++] = (struct open_frame){(size_t)func, 0};
-	t->active[func]++;
+	uint64_t *active = active_of(r, t, (size_t)func);
+	if (!active)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	(*active)++;
 	if (path_push(t, r->funcs[func].name))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	return 0;
@@ -177,10 +184,12 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		if (duration > fn->duration_max)
 			fn->duration_max = duration;
 	}
-	/* Recursion: only the thread's outermost activation adds to the
-	 * total (other threads' activations are theirs). */
-	if (of.func < t->nactive && t->active[of.func] &&
-	    --t->active[of.func] == 0) {
+	/* Recursion: only the outermost activation in its thread adds to
+	 * the total. */
+	uint64_t *active = active_of(r, t, of.func);
+	if (!active)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (*active && --*active == 0) {
 		fn->insns_total += f->insns_total;
 		fn->time_total += duration;
 	}
@@ -219,10 +228,10 @@ void hwt_report_free(struct hwt_report *r)
 	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].v);
 		free(r->threads[i].path);
-		free(r->threads[i].active);
 	}
 	free(r->threads);
 	free(r->funcs);
+	hwt_strmap_free(&r->active);
 	free(r);
 }
 

@@ -478,6 +478,8 @@ int hwt_symbolizer_dso_info(struct hwt_symbolizer *s, const char *path,
 	info->debug_file = d->debug_file;
 	info->debug_from = d->debug_from;
 	info->tried = d->tried;
+	info->build_id = d->build_id;
+	info->build_id_size = d->build_id_size;
 	return d->found_at ? 0 : HWT_ERR_NOENT;
 }
 

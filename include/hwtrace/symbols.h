@@ -85,6 +85,8 @@ struct hwt_sym_dso_info {
 	const char *debug_from;  /* "binary", "debuglink", "build-id dir",
 				    "buildid-dir", "symfs", "debuginfod" */
 	const char *tried;       /* where debug info was looked for */
+	const uint8_t *build_id; /* the binary's GNU build id (size 0: none) */
+	size_t build_id_size;
 };
 
 /* Creates a symbolizer. Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (size). */

@@ -28,7 +28,7 @@ complete_at() {
 lines() { printf '%s\n' "$@"; }
 
 expect_eq "subcommands" "$(complete_words hwtrace "")" \
-	"$(lines --help --plugin --version config decode dump info list record report timeline)"
+	"$(lines --help --plugin --version config decode dump export info list record report timeline)"
 expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode dump)"
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"

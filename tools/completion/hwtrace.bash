@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report timeline --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -108,8 +108,9 @@ _hwtrace()
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -h --help"
 		;;
-	report | timeline)
+	report | timeline | export)
 		case $prev in
+		--to) COMPREPLY=($(compgen -W "sqlite pprof" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -120,6 +121,8 @@ _hwtrace()
 		      --debuginfod --kallsyms --perf-map -h --help"
 		if [ "$cmd" = report ]; then
 			opts="$opts --collapsed --weight --top"
+		elif [ "$cmd" = export ]; then
+			opts="$opts --to --replace --no-labels"
 		else
 			opts="$opts --format --min-duration --max-depth"
 		fi

@@ -1,0 +1,119 @@
+/* `hwtrace export`: a capture's branches, functions and reconstructed
+ * calls in formats other tools read.
+ *
+ * - SQLite: the database perf's export-to-sqlite.py writes (its tables,
+ *   columns and views), so perf's exported-sql-viewer.py and SQL queries
+ *   written for perf work on it: one sample per branch (trace begin and
+ *   end included), the symbols and binaries they are in, the call path
+ *   tree and one row per call from hwtrace's stacks.
+ * - pprof: a gzip-compressed profile.proto, one sample per distinct call
+ *   stack and thread with the instructions and branches executed in its
+ *   leaf (and the time, when the capture has time).
+ *
+ * An export takes the element stream (before the stacks see it) through
+ * hwt_export_elements and the frames through hwt_export_ops, the way
+ * hwtrace/stack.h's writers do. */
+#ifndef HWTRACE_EXPORT_H
+#define HWTRACE_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+#include "hwtrace/stack.h"
+#include "hwtrace/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwt_export_format {
+	HWT_EXPORT_SQLITE,
+	HWT_EXPORT_PPROF,
+};
+
+/* Options. Zero-initialise, then set size. */
+struct hwt_export_opts {
+	size_t size;                  /* sizeof(struct hwt_export_opts) */
+	enum hwt_export_format format;
+	/* SQLite: the database file to fill. It must be empty or new (a
+	 * file with tables is refused): write to a temporary file and
+	 * rename it, so a failed export leaves nothing half-written. */
+	const char *db_path;
+	/* The name messages give the database (NULL: db_path): the path
+	 * the temporary file will be renamed to. */
+	const char *db_name;
+	/* pprof: where the compressed profile goes (borrowed). */
+	FILE *out;
+	/* Names addresses (binary, function, source line); may be NULL:
+	 * then every function is its address and every binary unknown. */
+	struct hwt_symbolizer *sym;
+	/* pprof: no pid/tid/comm/cpu labels (samples of threads running the
+	 * same stack then merge). */
+	bool no_labels;
+	/* The event name for selected_events (NULL: "branches"). */
+	const char *event;
+};
+
+/* What an export counted and what it skipped, for the user. */
+struct hwt_export_stats {
+	uint64_t branches;       /* taken branches written (sqlite samples) */
+	uint64_t trace_marks;    /* trace begin / end samples */
+	uint64_t calls;          /* call rows (sqlite) */
+	uint64_t call_paths;
+	uint64_t samples;        /* pprof: distinct stacks */
+	uint64_t insns;          /* instructions in the frames exported */
+	uint64_t gaps;           /* gap and decode error elements */
+	uint64_t gap_bytes;      /* trace bytes they say were lost */
+	uint64_t unknown_addrs;  /* sqlite: samples with an end no symbol
+				  * names; pprof: such locations */
+	uint64_t symbols, dsos, threads;
+};
+
+struct hwt_export;
+
+/* A new export. Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (opts), HWT_ERR_IO
+ * (the database cannot be opened or written; the message says why),
+ * HWT_ERR_CONFIG (the database already has tables). */
+HWT_API int hwt_export_new(const struct hwt_export_opts *opts,
+			   struct hwt_export **out);
+
+/* Frees the export (an unfinished database is closed as it is); NULL is
+ * a no-op. */
+HWT_API void hwt_export_free(struct hwt_export *ex);
+
+/* Names thread @tid of process @pid (the capture's COMM records; the last
+ * name wins; NULL only says which process it is in). Errors:
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_export_name_thread(struct hwt_export *ex, int32_t pid,
+				   int32_t tid, const char *name);
+
+/* The build id (hex) of the binary recorded as @path (the capture's
+ * build-id table), for dsos.build_id and the pprof mapping. Errors:
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_export_set_build_id(struct hwt_export *ex, const char *path,
+				    const char *hex);
+
+/* The sink for the element stream, before the stacks see each element. */
+HWT_API struct hwt_elem_sink hwt_export_elements(struct hwt_export *ex);
+
+/* The stack ops for the frames; valid while @ex is. */
+HWT_API struct hwt_stack_ops hwt_export_ops(struct hwt_export *ex);
+
+/* Writes what is left (pprof: the whole profile, with a time/nanoseconds
+ * sample type when @has_time, the capture's elements having carried
+ * times; SQLite: indexes, and commits). Errors: HWT_ERR_IO,
+ * HWT_ERR_NOSPC, HWT_ERR_NOMEM. */
+HWT_API int hwt_export_finish(struct hwt_export *ex, bool has_time);
+
+/* What the export has written and skipped so far. */
+HWT_API void hwt_export_get_stats(const struct hwt_export *ex,
+				  struct hwt_export_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+# Exports of a capture whose trace is mostly lost (quipper's Intel PT
+# file: its binaries are not on this machine, so every stretch of trace
+# is a no_image gap): each export says how many gaps and how many trace
+# bytes they lost, the same as the decode's gap elements, and invents
+# nothing across them: no branches, no calls, only the trace begin/end
+# samples (at addresses no symbol names, counted). Both files are still
+# valid for their readers.
+source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+DATA=$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14
+
+"$HWTRACE" decode "$DATA" --format jsonl >"$TMP/d.jsonl" 2>/dev/null ||
+	fail "decode"
+gaps=$(grep -c '"type":"gap"' "$TMP/d.jsonl")
+bytes=$(grep '"type":"gap"' "$TMP/d.jsonl" | sed -n 's/.*"bytes":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+marks=$(grep -c '"type":"trace_o[nf]f*"' "$TMP/d.jsonl")
+expect_eq "the capture's gaps (decode)" "$gaps" "10"
+expect_eq "the capture's lost bytes (decode)" "$bytes" "149018"
+
+"$HWTRACE" export "$DATA" --to sqlite -o "$TMP/q.db" 2>"$TMP/sqlite.err" ||
+	fail "sqlite export: $(cat "$TMP/sqlite.err")"
+expect_contains "sqlite: gaps and bytes on stderr" "$(cat "$TMP/sqlite.err")" \
+	"skipped: $gaps gaps and decode errors ($bytes trace bytes lost"
+expect_contains "sqlite: unnamed samples counted" "$(cat "$TMP/sqlite.err")" \
+	"; $marks samples in code no symbol names"
+q() { python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"; }
+expect_eq "sqlite: only trace begin/end samples" \
+	"$(q "$TMP/q.db" 'select count(*) from samples where id > 0')" "$marks"
+expect_eq "sqlite: they are trace begin/end" \
+	"$(q "$TMP/q.db" 'select count(*) from samples where branch_type in (257, 513)')" "$marks"
+expect_eq "sqlite: no calls invented" "$(q "$TMP/q.db" 'select count(*) from calls where id > 0')" "0"
+
+"$HWTRACE" export "$DATA" --to pprof -o "$TMP/q.pb.gz" 2>"$TMP/pprof.err" ||
+	fail "pprof export: $(cat "$TMP/pprof.err")"
+expect_contains "pprof: gaps and bytes on stderr" "$(cat "$TMP/pprof.err")" \
+	"skipped: $gaps gaps and decode errors ($bytes trace bytes lost"
+gzip -dc "$TMP/q.pb.gz" | protoc --proto_path="$HWT_SOURCE_DIR/analysis/export" \
+	--decode=perftools.profiles.Profile profile.proto >"$TMP/q.txt" 2>&1 ||
+	fail "protoc --decode: $(head -3 "$TMP/q.txt")"
+expect_eq "pprof: no samples invented" "$(grep -c '^sample {' "$TMP/q.txt")" "0"
+expect_eq "pprof: its sample types" "$(grep -c '^sample_type' "$TMP/q.txt")" "3"
+finish

@@ -1,0 +1,210 @@
+/* hwtrace export */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "decode_symbols.h"
+#include "hwtrace/error.h"
+#include "hwtrace/export.h"
+#include "hwtrace/outfile.h"
+#include "stack_run.h"
+#include "capture_names.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace export FILE --to FORMAT -o OUT [options]\n\n"
+		"Writes a capture's branches, functions and calls (its CPUs merged\n"
+		"by time, call stacks rebuilt per thread) for other tools:\n"
+		"  sqlite   perf's export-to-sqlite.py database (tables, columns and\n"
+		"           views), for exported-sql-viewer.py and SQL queries: a\n"
+		"           sample per branch, a calls row per call, call paths\n"
+		"  pprof    a gzip-compressed profile.proto for pprof: a sample per\n"
+		"           distinct call stack with its instructions and branches\n"
+		"See docs/analysis.md.\n\n"
+		"  --to sqlite|pprof       the format (required)\n"
+		"  -o FILE                 the output file (required)\n"
+		"  --replace               replace an existing database (sqlite)\n"
+		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
+		STACK_RUN_USAGE
+		DECODE_SYMBOL_USAGE
+		"  -h, --help              this text\n\n"
+		"Exit status: 0 written, 1 failed, 2 usage.\n");
+}
+
+enum {
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS,
+};
+
+static const struct option long_opts[] = {
+	{"to", required_argument, NULL, OPT_TO},
+	{"replace", no_argument, NULL, OPT_REPLACE},
+	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
+	STACK_RUN_LONG_OPTS,
+	DECODE_SYMBOL_LONG_OPTS,
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct export_args {
+	struct hwt_decode_opts opts;
+	struct hwt_export_opts ex;
+	bool per_cpu, replace, have_format;
+	const char *output, *file;
+	struct decode_symbols symbols;
+};
+
+static int parse_args(int argc, char **argv, struct export_args *a)
+{
+	int c, rc;
+	a->opts.size = sizeof(a->opts);
+	a->opts.lookup.size = sizeof(a->opts.lookup);
+	a->ex.size = sizeof(a->ex);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TO:
+			if (!strcmp(optarg, "sqlite"))
+				a->ex.format = HWT_EXPORT_SQLITE;
+			else if (!strcmp(optarg, "pprof"))
+				a->ex.format = HWT_EXPORT_PPROF;
+			else
+				return cli_usage_error("export", "--to %s: use "
+						       "sqlite or pprof", optarg);
+			a->have_format = true;
+			break;
+		case OPT_REPLACE:
+			a->replace = true;
+			break;
+		case OPT_NO_LABELS:
+			a->ex.no_labels = true;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		default:
+			rc = cli_stack_run_default("export", &a->opts, &a->per_cpu,
+						   &a->symbols, c, optarg, argv);
+			if (rc)
+				return rc;
+			break;
+		}
+	}
+	rc = cli_stack_run_file("export", argc, argv, &a->file);
+	if (rc)
+		return rc;
+	if (!a->have_format)
+		return cli_usage_error("export", "--to FORMAT is required "
+				       "(sqlite or pprof)");
+	if (!a->output)
+		return cli_usage_error("export", "-o OUT is required");
+	return 0;
+}
+
+static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
+{
+	return hwt_export_name_thread(arg, pid, tid, comm);
+}
+
+static int build_id(void *arg, const char *path, const char *hex)
+{
+	return hwt_export_set_build_id(arg, path, hex);
+}
+
+static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
+{
+	struct hwt_export_stats s;
+	hwt_export_get_stats(ex, &s);
+	if (f == HWT_EXPORT_SQLITE)
+		fprintf(stderr, "hwtrace export: %" PRIu64 " branch samples, %"
+			PRIu64 " trace begin/end samples, %" PRIu64 " calls, %"
+			PRIu64 " call paths, %" PRIu64 " symbols in %" PRIu64
+			" binaries, %" PRIu64 " threads\n", s.branches,
+			s.trace_marks, s.calls, s.call_paths, s.symbols, s.dsos,
+			s.threads);
+	else
+		fprintf(stderr, "hwtrace export: %" PRIu64 " samples (distinct "
+			"stacks) with %" PRIu64 " instructions, %" PRIu64
+			" locations, %" PRIu64 " functions, %" PRIu64
+			" threads\n", s.samples, s.insns, s.call_paths,
+			s.symbols, s.threads);
+	fprintf(stderr, "hwtrace export: skipped: %" PRIu64 " gaps and decode "
+		"errors (%" PRIu64 " trace bytes lost; frames end there, nothing "
+		"is invented across them); %" PRIu64 " %s in code no symbol "
+		"names (kept as addresses)\n", s.gaps, s.gap_bytes,
+		s.unknown_addrs, f == HWT_EXPORT_SQLITE ? "samples" : "locations");
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_args a;
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	memset(&a, 0, sizeof(a));
+	a.symbols.cmd = "export";
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	struct stat st;
+	if (a.ex.format == HWT_EXPORT_SQLITE && !a.replace &&
+	    stat(a.output, &st) == 0) {
+		fprintf(stderr, "hwtrace export: %s exists: give --replace to "
+			"replace the database, or another -o\n", a.output);
+		return EXIT_USAGE;
+	}
+	FILE *out;
+	struct hwt_outfile *of;
+	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
+	if (rc)
+		return rc;
+	a.symbols.capture = a.file;
+	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
+	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
+	struct hwt_export *ex = NULL;
+	a.ex.sym = a.symbols.sym;
+	a.ex.out = out;
+	a.ex.db_path = hwt_outfile_temp_path(of);
+	a.ex.db_name = a.output;
+	struct cli_stack_run run = {
+		.file = a.file,
+		.opts = &a.opts,
+		.per_cpu = a.per_cpu,
+		.namer = &namer,
+	};
+	if (!err) {
+		/* Whether the capture has time is known after the decode;
+		 * pprof asks at the end. */
+		err = hwt_export_new(&a.ex, &ex);
+	}
+	if (!err)
+		err = cli_thread_names(a.file, name_thread, ex);
+	if (!err)
+		err = cli_build_ids(a.file, build_id, ex);
+	struct hwt_elem_sink elements;
+	if (!err) {
+		run.ops = hwt_export_ops(ex);
+		elements = hwt_export_elements(ex);
+		run.elements = &elements;
+		err = cli_stack_run(&run);
+	}
+	if (!err)
+		err = hwt_export_finish(ex, run.merge_stats.timed != 0);
+	int wrc = cli_output_close("export", out, a.output, of, err < 0);
+	if (!err && !wrc) {
+		cli_stack_run_summary(&run, "export");
+		print_stats(ex, a.ex.format);
+	}
+	hwt_export_free(ex);
+	decode_symbols_end(&a.symbols);
+	if (wrc)
+		return wrc;
+	return err ? cli_report(err) : EXIT_OK;
+}
