@@ -53,22 +53,10 @@ struct report_args {
 	struct decode_symbols symbols;
 };
 
-/* A whole number in [@min, @max]; -1 when not. */
-static int parse_num(const char *s, long min, long max, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	int c, rc;
-	long v;
+	uint64_t v;
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->top = 25;
@@ -91,10 +79,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						       "insns, time or calls", optarg);
 			break;
 		case OPT_TOP:
-			if (parse_num(optarg, 0, 1000000000, &v))
-				return cli_usage_error("report", "--top %s: a count "
-						       "from 0 (all) to 1000000000",
-						       optarg);
+			if ((rc = cli_number_u64(&(struct cli_number){"report",
+					"--top", 0, 1000000000,
+					"a count from 0 (all) to 1000000000"},
+					optarg, &v)))
+				return rc;
 			a->top = (unsigned long)v;
 			break;
 		case 'o':

@@ -54,22 +54,10 @@ struct timeline_args {
 	struct decode_symbols symbols;
 };
 
-static int parse_num(const char *s, unsigned long long max,
-		     unsigned long long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || *end || errno || *s == '-' || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct timeline_args *a)
 {
 	int c, rc;
-	unsigned long long v;
+	uint64_t v;
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->tl.size = sizeof(a->tl);
@@ -87,15 +75,17 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 						       "use perfetto or chrome", optarg);
 			break;
 		case OPT_MIN_DURATION:
-			if (parse_num(optarg, UINT64_MAX, &v))
-				return cli_usage_error("timeline", "--min-duration "
-						       "%s: nanoseconds, from 0", optarg);
+			if ((rc = cli_number_u64(&(struct cli_number){"timeline",
+					"--min-duration", 0, UINT64_MAX,
+					"nanoseconds, from 0"}, optarg, &v)))
+				return rc;
 			a->tl.min_duration = v;
 			break;
 		case OPT_MAX_DEPTH:
-			if (parse_num(optarg, 1000000, &v) || !v)
-				return cli_usage_error("timeline", "--max-depth %s: "
-						       "a depth from 1 to 1000000", optarg);
+			if ((rc = cli_number_u64(&(struct cli_number){"timeline",
+					"--max-depth", 1, 1000000,
+					"a depth from 1 to 1000000"}, optarg, &v)))
+				return rc;
 			a->tl.max_depth = (int)v;
 			break;
 		case 'o':

@@ -10,18 +10,6 @@
 #include "decode_symbols.h"
 #include "stack_run.h"
 
-/* A whole number from 0 to @max; -1 when not. */
-static int parse_id(const char *s, long max, int32_t *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < 0 || v > max)
-		return -1;
-	*out = (int32_t)v;
-	return 0;
-}
-
 int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 			 bool *per_cpu, int opt, const char *arg)
 {
@@ -30,17 +18,28 @@ int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 		*per_cpu = true;
 		return 1;
 	case OPT_RUN_TID:
-		if (parse_id(arg, INT32_MAX, &o->tid))
-			return cli_usage_error(cmd, "--tid %s: a thread id from "
-					       "0 to %d", arg, INT32_MAX);
+	{
+		uint64_t v;
+		int rc = cli_number_u64(&(struct cli_number){cmd, "--tid", 0,
+				INT32_MAX, "a thread id from 0 to 2147483647"},
+				arg, &v);
+		if (rc)
+			return rc;
+		o->tid = (int32_t)v;
 		o->filter_tid = true;
 		return 1;
+	}
 	case OPT_RUN_CPU:
-		if (parse_id(arg, 65535, &o->cpu))
-			return cli_usage_error(cmd, "--cpu %s: a CPU number from "
-					       "0 to 65535", arg);
+	{
+		uint64_t v;
+		int rc = cli_number_u64(&(struct cli_number){cmd, "--cpu", 0,
+				65535, "a CPU number from 0 to 65535"}, arg, &v);
+		if (rc)
+			return rc;
+		o->cpu = (int32_t)v;
 		o->filter_cpu = true;
 		return 1;
+	}
 	case OPT_RUN_TIME:
 		if (cli_parse_time_range(arg, o))
 			return cli_usage_error(cmd, "--time %s: expected "
