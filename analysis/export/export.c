@@ -75,6 +75,12 @@ int hwt_export_new(const struct hwt_export_opts *opts, struct hwt_export **out)
 		ex->fmt = &hwt_export_pprof_format;
 		err = hwt_export_pprof_open(ex);
 		break;
+	case HWT_EXPORT_AUTOFDO:
+	case HWT_EXPORT_BOLT:
+	case HWT_EXPORT_BOLT_PREAGG:
+		ex->fmt = &hwt_export_pgo_format;
+		err = hwt_export_pgo_open(ex);
+		break;
 	default:
 		err = hwt_error(HWT_ERR_INVAL, "export: unknown format %d",
 				(int)opts->format);

@@ -63,6 +63,8 @@ extern const struct export_format hwt_export_sqlite_format;
 extern const struct export_format hwt_export_pprof_format;
 int hwt_export_sqlite_open(struct hwt_export *ex);
 int hwt_export_pprof_open(struct hwt_export *ex);
+extern const struct export_format hwt_export_pgo_format; /* AutoFDO, BOLT */
+int hwt_export_pgo_open(struct hwt_export *ex);
 
 /* The node of the call path tree under @parent (0: the root) for the
  * function the format numbers @func, entered at @ip; *created says it is

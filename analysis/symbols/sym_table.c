@@ -67,7 +67,7 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 		t->cap = cap;
 	}
 	struct sym_entry *e = &t->e[t->n++];
-	*e = (struct sym_entry){start, size, name, NULL, false};
+	*e = (struct sym_entry){start, size, name, NULL, false, false};
 	return e;
 }
 
@@ -105,8 +105,10 @@ void sym_table_finish(struct sym_table *t)
 	}
 	t->n = out;
 	for (size_t i = 0; i + 1 < t->n; i++)
-		if (!t->e[i].size)
+		if (!t->e[i].size) {
 			t->e[i].size = t->e[i + 1].start - t->e[i].start;
+			t->e[i].size_guessed = true;
+		}
 }
 
 struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)

@@ -15,6 +15,7 @@ struct sym_entry {
 	const char *name; /* interned */
 	const char *module; /* kallsyms: "[mod]" for module code, else NULL */
 	bool shown;         /* name already demangled for showing */
+	bool size_guessed;  /* no size in the table: up to the next symbol */
 };
 
 struct sym_table {
