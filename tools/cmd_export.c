@@ -160,9 +160,9 @@ static void print_pgo_stats(const struct hwt_export *ex,
 	fprintf(stderr, "hwtrace export: %" PRIu64 " ranges (%" PRIu64
 		" ended without a taken branch) and %" PRIu64 " taken branches;"
 		" %" PRIu64 " distinct ranges and %" PRIu64 " distinct branches"
-		" in %" PRIu64 " files, one per binary:\n", s->ranges,
+		" in %" PRIu64 " files, one per binary%s\n", s->ranges,
 		s->ranges_open, s->branches, s->distinct_ranges,
-		s->distinct_branches, s->files);
+		s->distinct_branches, s->files, s->files ? ":" : "");
 	const char *binary;
 	const char *path;
 	for (size_t i = 0; (path = hwt_export_file(ex, i, &binary)); i++)

@@ -12,7 +12,8 @@
 #   has head samples CALLS and CALLS*N samples on the loop body line;
 # - a stripped binary (found through --symfs): named once on stderr, the
 #   same file (addresses kept); an unwritable -o: refused before the
-#   decode, nothing written; --no-symbols: a usage error.
+#   decode, nothing written; no room to write: exit 1, the files there
+#   before untouched; --no-symbols: a usage error.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 for tool in clang create_llvm_prof llvm-profdata-15 objdump; do
 	command -v "$tool" >/dev/null ||
@@ -112,6 +113,15 @@ expect_eq "unwritable output: exit 1" "$?" "1"
 expect_contains "unwritable output: names it" "$(cat "$TMP/ro.err")" "$(dirname "$ro")"
 expect_eq "unwritable output: refused before the decode" \
 	"$(grep -c 'ranges (' "$TMP/ro.err")" "0"
+# No room to write (a file size limit, as a full disk): exit 1, the
+# files of the earlier export untouched, no temporary file left.
+before=$(cat "$TMP"/p.*.afdo.txt | cksum)
+(ulimit -f 4; trap '' XFSZ; exec "$HWTRACE" export "$data" --per-cpu --to autofdo \
+	-o "$TMP/p") 2>"$TMP/full.err"
+expect_eq "no room: exit 1" "$?" "1"
+expect_contains "no room: says which file" "$(cat "$TMP/full.err")" "writing $TMP/p."
+expect_eq "no room: the earlier files untouched" "$(cat "$TMP"/p.*.afdo.txt | cksum)" "$before"
+expect_eq "no room: no temporary file left" "$(ls "$TMP" | grep -c '\.tmp')" "0"
 "$HWTRACE" export "$data" --to autofdo --no-symbols -o "$TMP/n" 2>"$TMP/ns.err"
 expect_eq "--no-symbols: usage error" "$?" "2"
 expect_eq "--no-symbols: nothing written" "$(ls "$TMP" | grep -c '^n\.')" "0"
