@@ -56,6 +56,9 @@ struct hwt_export {
 	size_t nbids;
 };
 
+/* Grows @v (of @size-byte items) to hold @n + 1; -1 when out of memory. */
+int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size);
+
 /* The build id of the binary @path, "" when the capture has none. */
 const char *hwt_export_build_id(struct hwt_export *ex, const char *path);
 

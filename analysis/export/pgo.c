@@ -65,20 +65,6 @@ static int nomem(void)
 	return hwt_error(HWT_ERR_NOMEM, "out of memory");
 }
 
-/* Grows @v (of @size-byte items) to hold @n + 1; -1 when out of memory. */
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 static size_t slot_of(const struct pgo_table *t, int32_t pid, uint64_t a,
 		      uint64_t b)
 {
@@ -255,7 +241,8 @@ static int locate(struct hwt_export *ex, int32_t pid, uint64_t addr,
 	if (!e)
 		return nomem();
 	if (!e->v[0]) {
-		if (grow((void **)&p->b, &p->b_cap, p->nb, sizeof(*p->b)))
+		if (hwt_export_grow((void **)&p->b, &p->b_cap, p->nb,
+				    sizeof(*p->b)))
 			return nomem();
 		struct pgo_binary *b = &p->b[p->nb];
 		memset(b, 0, sizeof(*b));
@@ -274,8 +261,8 @@ static int locate(struct hwt_export *ex, int32_t pid, uint64_t addr,
 static int add_range(struct pgo_binary *b, uint64_t start, uint64_t last,
 		     uint64_t n)
 {
-	if (grow((void **)&b->ranges, &b->ranges_cap, b->nranges,
-		 sizeof(*b->ranges)))
+	if (hwt_export_grow((void **)&b->ranges, &b->ranges_cap, b->nranges,
+			    sizeof(*b->ranges)))
 		return nomem();
 	b->ranges[b->nranges++] = (struct pgo_range){start, last, n};
 	return 0;
@@ -284,8 +271,8 @@ static int add_range(struct pgo_binary *b, uint64_t start, uint64_t last,
 static int add_branch(struct pgo_binary *b, const struct pgo_end *from,
 		      const struct pgo_end *to, uint64_t n)
 {
-	if (grow((void **)&b->branches, &b->branches_cap, b->nbranches,
-		 sizeof(*b->branches)))
+	if (hwt_export_grow((void **)&b->branches, &b->branches_cap,
+			    b->nbranches, sizeof(*b->branches)))
 		return nomem();
 	struct pgo_branch *r = &b->branches[b->nbranches++];
 	r->from = *from;
@@ -400,12 +387,12 @@ static int sort_into_binaries(struct hwt_export *ex)
 		merge_lines(&p->b[i]);
 		ex->stats.distinct_ranges += p->b[i].nranges;
 		ex->stats.distinct_branches += p->b[i].nbranches;
-		if (ex->opts.format == HWT_EXPORT_BOLT)
-			for (size_t j = 0; j < p->b[i].nbranches; j++) {
-				const struct pgo_branch *r = &p->b[i].branches[j];
-				ex->stats.unnamed += (r->from.inside && !r->from.sym) +
-						     (r->to.inside && !r->to.sym);
-			}
+		for (size_t j = 0; ex->opts.format == HWT_EXPORT_BOLT &&
+				   j < p->b[i].nbranches; j++) {
+			const struct pgo_branch *r = &p->b[i].branches[j];
+			ex->stats.unnamed += (r->from.inside && !r->from.sym) +
+					     (r->to.inside && !r->to.sym);
+		}
 	}
 	return 0;
 }

@@ -33,9 +33,7 @@ expect_contains "perf script: that return goes to 0x...10a4" \
 # Instructions the ranges hold (A64: 4 bytes each) = the decode's count.
 "$HWTRACE" decode "$TMP/perf_etm.data" --symfs "$TMP/symfs" >/dev/null 2>"$TMP/decode.err"
 insns=$(sed -n 's/.* ranges (\([0-9]*\) instructions).*/\1/p' "$TMP/decode.err")
-HEX='function hex(s,  i, n) { n = 0; for (i = 1; i <= length(s); i++)
-	n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }'
-expect_eq "ranges hold the decode's 944 instructions" "$(awk "$HEX"'
+expect_eq "ranges hold the decode's 944 instructions" "$(awk "$AWK_HEX"'
 	/^[0-9a-f]+-[0-9a-f]+:/ { split($0, p, /[-:]/); t += p[3] * ((hex(p[2]) - hex(p[1])) / 4 + 1) }
 	END { print t }' "$txt")" "$insns"
 expect_eq "that is 944" "$insns" "944"

@@ -60,10 +60,7 @@ expect_eq "PIE: first loadable segment at 0" \
 # Instructions objdump lists in hot, each counted by the ranges holding it.
 objdump -d --no-show-raw-insn "$PROG" | awk -F: '/^ +[0-9a-f]+:/ { print $1 }' |
 	tr -d ' ' >"$TMP/insns.txt"
-# mawk has no strtonum.
-HEX='function hex(s,  i, n) { n = 0; for (i = 1; i <= length(s); i++)
-	n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }'
-insns=$(awk -v lo="$hot" -v hi="$end" "$HEX"'
+insns=$(awk -v lo="$hot" -v hi="$end" "$AWK_HEX"'
 	FNR == NR { a[NR] = hex($1); na = NR; next }
 	/^[0-9a-f]+-[0-9a-f]+:/ {
 		split($0, p, /[-:]/); s = hex(p[1]); l = hex(p[2])
@@ -74,11 +71,11 @@ insns=$(awk -v lo="$hot" -v hi="$end" "$HEX"'
 "$HWTRACE" report "$data" --top 0 >"$TMP/report.txt" 2>/dev/null || fail "report"
 expect_eq "ranges in hot = report's self instructions of hot" "$insns" \
 	"$(awk '$NF == "hot" { print $1 }' "$TMP/report.txt")"
-expect_eq "hot's loop back edge taken CALLS*(N-1) times" "$(awk -v lo="$hot" -v hi="$end" "$HEX"'
+expect_eq "hot's loop back edge taken CALLS*(N-1) times" "$(awk -v lo="$hot" -v hi="$end" "$AWK_HEX"'
 	/->/ { split($0, p, /->|:/); f = hex(p[1]); t = hex(p[2])
 	       if (f >= lo && f < hi && t >= lo && t < f) print p[3] }' "$txt")" \
 	"$((CALLS * (N - 1)))"
-expect_eq "branches into hot's entry: CALLS" "$(awk -v lo="$hot" "$HEX"'
+expect_eq "branches into hot's entry: CALLS" "$(awk -v lo="$hot" "$AWK_HEX"'
 	/->/ { split($0, p, /->|:/); if (hex(p[2]) == lo) n += p[3] }
 	END { print n + 0 }' "$txt")" "$CALLS"
 

@@ -26,8 +26,6 @@ data="$TMP/pl.data"
 "$HWTRACE" record -e sw_branch --start main -o "$data" -- "$PROG" "$N" \
 	>"$TMP/program.txt" 2>"$TMP/record.err" ||
 	{ cat "$TMP/record.err" >&2; fail "record"; finish; exit 1; }
-HEX='function hex(s,  i, n) { n = 0; for (i = 1; i <= length(s); i++)
-	n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }'
 
 # fdata
 "$HWTRACE" export "$data" --to bolt -o "$TMP/p" 2>"$TMP/fdata.err" ||
@@ -71,10 +69,10 @@ expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*N times" \
 	"$((CALLS * N))"
 # The program's own functions (crt code and the PLT, which BOLT builds
 # no CFG for, are left out): no trace mismatches their code.
-range() { nm -S "$PROG" | awk -v f="$1" "$HEX"'$4 == f { print hex($1), hex($1) + hex($2) }'; }
+range() { nm -S "$PROG" | awk -v f="$1" "$AWK_HEX"'$4 == f { print hex($1), hex($1) + hex($2) }'; }
 read -r hlo hhi <<<"$(range hot)"
 read -r mlo mhi <<<"$(range main)"
-awk -v hlo="$hlo" -v hhi="$hhi" -v mlo="$mlo" -v mhi="$mhi" "$HEX"'
+awk -v hlo="$hlo" -v hhi="$hhi" -v mlo="$mlo" -v mhi="$mhi" "$AWK_HEX"'
 	function ours(a) { return (a >= hlo && a < hhi) || (a >= mlo && a < mhi) }
 	ours(hex($2)) && ours(hex($3))' "$pa" >"$TMP/own.preagg"
 expect_eq "preagg: hot and main have traces" "$([ -s "$TMP/own.preagg" ] && echo yes)" "yes"
