@@ -364,8 +364,10 @@ static int sort_into_binaries(struct hwt_export *ex)
 		if (autofdo) {
 			/* The binary the branch leaves; a target in another
 			 * binary is 0, as simpleperf writes it. */
-			if (fb == SIZE_MAX)
+			if (fb == SIZE_MAX) { /* from the kernel, JIT code */
+				ex->stats.outside += c->n;
 				continue;
+			}
 			from.addr -= p->b[fb].base;
 			to.addr = tb == fb ? to.addr - p->b[fb].base : 0;
 			if ((err = add_branch(&p->b[fb], &from, &to, c->n)))
