@@ -7,7 +7,7 @@
 # `perf script` shows it) and simpleperf writes as 0. The ranges imply
 # the 944 instructions the decode counts. Ranges cut by a not-taken
 # branch (105c-106c, then 1070-1070) stay two ranges, as simpleperf has
-# them.
+# them; BOLT's pre-aggregated form joins them into one trace.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 src="$HWT_TESTDATA/perf-data/simpleperf-etm"
 mkdir -p "$TMP/symfs/data/local/tmp"
@@ -41,4 +41,20 @@ expect_contains "stderr: ranges and branches counted" "$(cat "$TMP/export.err")"
 	"208 ranges (1 ended without a taken branch) and 207 taken branches; 10 distinct ranges and 9 distinct branches in 1 files"
 expect_contains "the build id from the capture" "$(cat "$txt")" \
 	"// build_id: 0x0c9a20bf9c009d0e4e8bbf9fad0300ae"
+
+# BOLT's pre-aggregated form of the same capture joins the range cut by
+# the not-taken branch with the one it ran on into (a fall-through trace
+# ends at a taken branch): F 105c 1070 once, the loop's 99 others end at
+# 106c, and no trace 1070-1070; its branches are the AutoFDO file's.
+"$HWTRACE" export "$TMP/perf_etm.data" --symfs "$TMP/symfs" --to bolt-preagg \
+	-o "$TMP/etm" 2>/dev/null || fail "export --to bolt-preagg"
+pa="$TMP/etm.etm_test_loop.preagg"
+expect_eq "preagg: the loop's traces" "$(grep '^F 105c ' "$pa" | tr '\n' ' ')" \
+	"F 105c 106c 99 F 105c 1070 1 "
+expect_eq "preagg: no trace starts at the not-taken branch's successor" \
+	"$(grep -c '^F 1070 ' "$pa")" "0"
+expect_eq "preagg: 10 traces, 9 branches" "$(grep -c '^F' "$pa") $(grep -c '^B' "$pa")" "10 9"
+expect_eq "preagg: the branches of the AutoFDO file" \
+	"$(awk '$1 == "B" { print $2 "->" $3 ":" $4 }' "$pa")" \
+	"$(sections "$txt" | grep -- '->')"
 finish
