@@ -4,17 +4,12 @@
  * process address; at the end looks each distinct address up once,
  * sorts the counts into the binaries that hold them, in the addresses
  * of the binary's own program headers, and writes one file per binary
- * (pgo_autofdo.c, pgo_bolt.c). */
-#include <errno.h>
-#include <inttypes.h>
+ * (pgo_files.c, with the text of pgo_autofdo.c and pgo_bolt.c). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/export/pgo_internal.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
 
 /* A count keyed by process and two addresses; n == 0: an empty slot. */
 struct pgo_count {
@@ -33,11 +28,6 @@ struct pgo_open {
 	int32_t pid;
 	uint64_t start, end, insns;
 	enum hwt_isa isa;
-};
-
-struct pgo_file {
-	char *path;
-	const char *binary;
 };
 
 struct pgo_export {
@@ -399,124 +389,6 @@ static int sort_into_binaries(struct hwt_export *ex)
 	return 0;
 }
 
-static const char *extension(enum hwt_export_format f)
-{
-	return f == HWT_EXPORT_AUTOFDO ? "afdo.txt"
-	       : f == HWT_EXPORT_BOLT  ? "fdata"
-				       : "preagg";
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The file name of binary @i: PREFIX.NAME.EXT or DIR/NAME.EXT, NAME
- * the binary's file name, with .2, .3, ... when an earlier binary had
- * it. NULL when out of memory. */
-static char *file_name(struct hwt_export *ex, struct hwt_strmap *seen,
-		       size_t i)
-{
-	struct pgo_export *p = impl(ex);
-	const char *path = p->b[i].path;
-	const char *slash = strrchr(path, '/');
-	const char *name = slash && slash[1] ? slash + 1 : path;
-	struct hwt_strmap_entry *e = hwt_strmap_get(seen, name, strlen(name));
-	if (!e)
-		return NULL;
-	char nth[24] = "";
-	if (e->v[0]++)
-		snprintf(nth, sizeof(nth), ".%" PRIu64, e->v[0]);
-	const char *prefix = ex->opts.out_prefix;
-	bool dir = is_dir(prefix);
-	size_t len = strlen(prefix) + strlen(name) + strlen(nth) + 16;
-	char *out = malloc(len);
-	if (!out)
-		return NULL;
-	snprintf(out, len, "%s%s%s%s.%s", prefix,
-		 dir ? (prefix[strlen(prefix) - 1] == '/' ? "" : "/") : ".",
-		 name, nth, extension(ex->opts.format));
-	return out;
-}
-
-static void write_binary(struct hwt_export *ex, const struct pgo_binary *b,
-			 FILE *f)
-{
-	switch (ex->opts.format) {
-	case HWT_EXPORT_AUTOFDO:
-		hwt_pgo_write_autofdo(b, f);
-		break;
-	case HWT_EXPORT_BOLT:
-		hwt_pgo_write_fdata(b, f);
-		break;
-	default:
-		hwt_pgo_write_preagg(b, f);
-	}
-}
-
-/* Writes every binary's file to a temporary file, then renames them all
- * into place: a failure leaves none half-written. */
-static int write_files(struct hwt_export *ex)
-{
-	struct pgo_export *p = impl(ex);
-	struct hwt_outfile **of = calloc(p->nb ? p->nb : 1, sizeof(*of));
-	p->files = calloc(p->nb ? p->nb : 1, sizeof(*p->files));
-	if (!of || !p->files) {
-		free(of);
-		return nomem();
-	}
-	struct hwt_strmap seen = {0};
-	int err = 0;
-	for (size_t i = 0; i < p->nb && !err; i++) {
-		char *path = file_name(ex, &seen, i);
-		if (!path) {
-			err = nomem();
-			break;
-		}
-		p->files[i].path = path;
-		p->files[i].binary = p->b[i].path;
-		p->nfiles = i + 1;
-		if ((err = hwt_outfile_open(path, NULL, 0, 0666, &of[i])))
-			break;
-		FILE *f = fdopen(hwt_outfile_fd(of[i]), "w");
-		if (!f) {
-			err = hwt_error(HWT_ERR_IO, "%s: %s", path,
-					strerror(errno));
-			break;
-		}
-		hwt_outfile_release_fd(of[i]);
-		write_binary(ex, &p->b[i], f);
-		int bad = ferror(f) || fflush(f);
-		int e = errno;
-		if (fclose(f) && !bad) {
-			bad = 1;
-			e = errno;
-		}
-		if (bad)
-			err = hwt_error(e == ENOSPC || e == EFBIG ? HWT_ERR_NOSPC
-								  : HWT_ERR_IO,
-					"writing %s failed: %s", path,
-					strerror(e ? e : EIO));
-	}
-	for (size_t i = 0; i < p->nfiles; i++) {
-		if (!of[i])
-			continue;
-		if (err)
-			hwt_outfile_discard(of[i]);
-		else if ((err = hwt_outfile_commit(of[i])))
-			for (size_t j = i + 1; j < p->nfiles; j++)
-				hwt_outfile_discard(of[j]), of[j] = NULL;
-		else
-			ex->stats.files++;
-	}
-	if (err)
-		ex->stats.files = 0;
-	hwt_strmap_free(&seen);
-	free(of);
-	return err;
-}
-
 static int pgo_finish(struct hwt_export *ex, bool has_time)
 {
 	(void)has_time;
@@ -529,7 +401,10 @@ static int pgo_finish(struct hwt_export *ex, bool has_time)
 	if ((err = sort_into_binaries(ex)))
 		return err;
 	ex->stats.dsos = p->nb;
-	return write_files(ex);
+	err = hwt_pgo_write_files(ex->opts.format, ex->opts.out_prefix, p->b,
+				  p->nb, &p->files, &p->nfiles);
+	ex->stats.files = err ? 0 : p->nfiles;
+	return err;
 }
 
 static void pgo_free(struct hwt_export *ex)
@@ -562,25 +437,10 @@ const struct export_format hwt_export_pgo_format = {
 
 int hwt_export_pgo_open(struct hwt_export *ex)
 {
-	const char *prefix = ex->opts.out_prefix;
-	if (!prefix || !*prefix)
-		return hwt_error(HWT_ERR_INVAL, "export: no out_prefix for "
-				 "the per-binary files");
 	/* Refuse an unwritable place now, not after the decode. */
-	if (!is_dir(prefix)) {
-		size_t len = strlen(prefix) + 8;
-		char *probe = malloc(len);
-		if (!probe)
-			return nomem();
-		snprintf(probe, len, "%s.%s", prefix, "x");
-		int err = hwt_outfile_check(probe, NULL, 0);
-		free(probe);
-		if (err) /* the message names the directory */
-			return err;
-	} else if (access(prefix, W_OK | X_OK)) {
-		return hwt_error(HWT_ERR_PERM, "%s: cannot write in the "
-				 "directory: %s", prefix, strerror(errno));
-	}
+	int err = hwt_pgo_check_prefix(ex->opts.out_prefix);
+	if (err)
+		return err;
 	struct pgo_export *p = calloc(1, sizeof(*p));
 	if (!p)
 		return nomem();

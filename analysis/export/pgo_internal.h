@@ -40,6 +40,25 @@ struct pgo_binary {
 	size_t nbranches, branches_cap;
 };
 
+/* A file written: its path (malloc'ed) and the binary it profiles. */
+struct pgo_file {
+	char *path;
+	const char *binary;
+};
+
+/* Whether the files named from @prefix can be written (pgo_files.c):
+ * 0, or the error hwt_outfile_check gives, naming the place. */
+int hwt_pgo_check_prefix(const char *prefix);
+
+/* Writes the profiles of @b[0..@nb) in format @f, one file each named
+ * from @prefix (include/hwtrace/export.h says how), all renamed into
+ * place when all are written; *files (free each path, then the array)
+ * and *nfiles name them, also on failure. Errors: HWT_ERR_IO,
+ * HWT_ERR_NOSPC, HWT_ERR_NOMEM, hwt_outfile_open's. */
+int hwt_pgo_write_files(enum hwt_export_format f, const char *prefix,
+			const struct pgo_binary *b, size_t nb,
+			struct pgo_file **files, size_t *nfiles);
+
 /* The writers: the text of @b's file in the format, to @out. The caller
  * checks the stream. */
 void hwt_pgo_write_autofdo(const struct pgo_binary *b, FILE *out);
