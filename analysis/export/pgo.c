@@ -5,6 +5,7 @@
  * sorts the counts into the binaries that hold them, in the addresses
  * of the binary's own program headers, and writes one file per binary
  * (pgo_files.c, with the text of pgo_autofdo.c and pgo_bolt.c). */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,9 +224,19 @@ static int locate(struct hwt_export *ex, int32_t pid, uint64_t addr,
 	end->off = s.offset;
 	end->inside = true;
 	/* A symbol of no size (_init) would name the code after it (the
-	 * PLT) as offsets BOLT finds no instruction at. */
-	if (s.name && !s.size_guessed && !(end->sym = intern(p, s.name)))
-		return nomem();
+	 * PLT) as offsets BOLT finds no instruction at. A static function
+	 * is "name/N", as BOLT numbers the local symbols of one name. */
+	if (s.name && !s.size_guessed) {
+		char local[4096];
+		const char *name = s.name;
+		if (s.local_nth) {
+			snprintf(local, sizeof(local), "%s/%" PRIu32, s.name,
+				 s.local_nth);
+			name = local;
+		}
+		if (!(end->sym = intern(p, name)))
+			return nomem();
+	}
 	struct hwt_strmap_entry *e = hwt_strmap_get(&p->bins, s.dso,
 						    strlen(s.dso));
 	if (!e)

@@ -2,7 +2,8 @@
  * DataAggregator):
  * - fdata, what `llvm-bolt -data=FILE` reads: a line per taken branch,
  *   "1 FROM_SYM FROM_OFF 1 TO_SYM TO_OFF MISPREDS COUNT", offsets in hex
- *   into the function (symbol-table names, so C++ names mangled); a side
+ *   into the function (symbol-table names, so C++ names mangled, and a
+ *   static function "name/N" as BOLT numbers local symbols); a side
  *   in another binary, or in code no symbol names, is "0 [unknown] ADDR"
  *   (ADDR 0 outside the binary). A full trace has no mispredictions: 0.
  *   BOLT infers the fall-through counts from the branches.

@@ -448,6 +448,7 @@ int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 		out->start = addr - (vaddr - e->start);
 		out->size = e->size;
 		out->size_guessed = e->size_guessed;
+		out->local_nth = e->local_nth;
 		out->offset = vaddr - e->start;
 	}
 	fill_lines(s, d, vaddr, out);

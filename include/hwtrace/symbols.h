@@ -65,6 +65,9 @@ struct hwt_symbol {
 	uint64_t start;       /* the function's address (as traced) */
 	uint64_t size;        /* up to the next symbol when size_guessed */
 	bool size_guessed;    /* the symbol table gave it no size */
+	/* A file-local (static) function: 1 for the first of its name in
+	 * the binary, 2 for the next, ... in address order; 0: global. */
+	uint32_t local_nth;
 	uint64_t offset;      /* address - start */
 	uint64_t dso_offset;  /* the address's offset in the dso's file */
 	const char *file;     /* with srcline: source file of the address */

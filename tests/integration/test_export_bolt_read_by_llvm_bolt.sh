@@ -3,9 +3,10 @@
 # capture of pgo_loop (main calls hot() CALLS=10 times, hot's loop runs
 # N=100 times a call; built with -Wl,--emit-relocs as BOLT wants):
 # - fdata: hot's back edge "1 hot OFF 1 hot OFF 0 CALLS*(N-1)" and
-#   main's calls of it; llvm-bolt accepts it with no stale (mismatching)
+#   main's calls of it and of the static mix ("mix/1", as BOLT names
+#   file-local functions); llvm-bolt accepts it with no stale (mismatching)
 #   function, gives hot an execution count of CALLS and ranks it first
-#   by executed instructions;
+#   by executed instructions, and mix has its profile;
 # - pre-aggregated: llvm-bolt -pa accepts it; hot's loop block runs
 #   CALLS*N times, and the instructions BOLT counts in hot equal
 #   `hwtrace report`'s self instructions of hot; the traces in pgo_loop's
@@ -39,6 +40,8 @@ expect_eq "fdata: hot's back edge taken CALLS*(N-1) times" \
 	"$((CALLS * (N - 1)))"
 expect_eq "fdata: main calls hot CALLS times" \
 	"$(awk '$2 == "main" && $5 == "hot" && $6 == "0" { print $8 }' "$fdata")" "$CALLS"
+expect_eq "fdata: and the static mix, named mix/1 as BOLT names it, CALLS times" \
+	"$(awk '$2 == "main" && $5 == "mix/1" && $6 == "0" { print $8 }' "$fdata")" "$CALLS"
 llvm-bolt-15 "$PROG" -o "$TMP/pl.bolt" -data="$fdata" -print-profile-stats \
 	-report-stale -print-cfg -print-only=hot \
 	-print-sorted-by=executed-instructions >"$TMP/bolt.out" 2>&1 ||
@@ -48,6 +51,9 @@ expect_eq "llvm-bolt -data: no stale (mismatching) function profile" \
 expect_eq "llvm-bolt -data: hot executed CALLS times" \
 	"$(sed -n '/^Binary Function "hot"/,/^}/p' "$TMP/bolt.out" | awk '/^  Exec Count  :/ { print $NF; exit }')" \
 	"$CALLS"
+expect_contains "llvm-bolt -data: the static mix has its profile" \
+	"$(sed -n '/top functions sorted by (executed instructions)/,/^BOLT/p' "$TMP/bolt.out")" \
+	"  mix/1"
 expect_eq "llvm-bolt -data: hot first by executed instructions" \
 	"$(sed -n '/top functions sorted by (executed instructions)/{n;p;q}' "$TMP/bolt.out" | awk '{ print $1 }')" "hot"
 

@@ -2,7 +2,8 @@
  * themselves (it is not in CMakeLists.txt), with clang and the flags each
  * consumer needs: -gdwarf-4 -fdebug-info-for-profiling for
  * create_llvm_prof, -Wl,--emit-relocs for llvm-bolt. main calls hot()
- * CALLS times; hot's loop runs N times per call (N from argv[1]). */
+ * CALLS times; hot's loop runs N times per call (N from argv[1]); the
+ * static mix() takes each result (BOLT names static functions apart). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +18,11 @@ __attribute__((noinline)) unsigned hot(unsigned n, unsigned k)
 	return s;
 }
 
+static __attribute__((noinline)) unsigned mix(unsigned t, unsigned v)
+{
+	return t ^ (v + (t << 1));
+}
+
 int main(int argc, char **argv)
 {
 	/* strtoul, not atoi: glibc inlines atoi, and Debian's
@@ -24,7 +30,7 @@ int main(int argc, char **argv)
 	unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 100;
 	unsigned t = 0;
 	for (unsigned k = 0; k < CALLS; k++)
-		t += hot(n, k);
+		t = mix(t, hot(n, k));
 	printf("%u\n", t);
 	return 0;
 }
