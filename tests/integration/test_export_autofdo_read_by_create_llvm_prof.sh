@@ -15,20 +15,9 @@
 #   decode, nothing written; no room to write: exit 1, the files there
 #   before untouched; --no-symbols: a usage error.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
-for tool in clang create_llvm_prof llvm-profdata-15 objdump; do
-	command -v "$tool" >/dev/null ||
-		{ fail "$tool missing: install clang autofdo llvm-15 binutils (make deps)"; finish; exit 1; }
-done
-CALLS=10
-N=100
-PROG="$TMP/pgo_loop"
-SRC="$HWT_SOURCE_DIR/tests/programs/pgo_loop.c"
-clang -O1 -gdwarf-4 -fdebug-info-for-profiling -o "$PROG" "$SRC" ||
-	{ fail "building pgo_loop"; finish; exit 1; }
-data="$TMP/pl.data"
-"$HWTRACE" record -e sw_branch --start main -o "$data" -- "$PROG" "$N" \
-	>"$TMP/program.txt" 2>"$TMP/record.err" ||
-	{ cat "$TMP/record.err" >&2; fail "record"; finish; exit 1; }
+source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
+pgo_loop_capture "clang create_llvm_prof llvm-profdata-15 objdump" \
+	"clang autofdo llvm-15 binutils" -gdwarf-4 -fdebug-info-for-profiling
 
 "$HWTRACE" export "$data" --to autofdo -o "$TMP/p" 2>"$TMP/export.err" ||
 	fail "export: $(cat "$TMP/export.err")"

@@ -14,19 +14,8 @@
 # - a stripped binary (through --symfs): fdata gives addresses, counted
 #   on stderr; the pre-aggregated file is the same (addresses kept).
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
-for tool in clang llvm-bolt-15 nm; do
-	command -v "$tool" >/dev/null ||
-		{ fail "$tool missing: install clang bolt-15 binutils (make deps)"; finish; exit 1; }
-done
-CALLS=10
-N=100
-PROG="$TMP/pgo_loop"
-clang -O1 -g -Wl,--emit-relocs -o "$PROG" "$HWT_SOURCE_DIR/tests/programs/pgo_loop.c" ||
-	{ fail "building pgo_loop"; finish; exit 1; }
-data="$TMP/pl.data"
-"$HWTRACE" record -e sw_branch --start main -o "$data" -- "$PROG" "$N" \
-	>"$TMP/program.txt" 2>"$TMP/record.err" ||
-	{ cat "$TMP/record.err" >&2; fail "record"; finish; exit 1; }
+source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
+pgo_loop_capture "clang llvm-bolt-15 nm" "clang bolt-15 binutils" -g -Wl,--emit-relocs
 
 # fdata
 "$HWTRACE" export "$data" --to bolt -o "$TMP/p" 2>"$TMP/fdata.err" ||
