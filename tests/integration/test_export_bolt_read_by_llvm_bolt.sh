@@ -7,7 +7,8 @@
 #   file-local functions); llvm-bolt accepts it with no stale (mismatching)
 #   function, gives hot an execution count of CALLS and ranks it first
 #   by executed instructions, and mix has its profile;
-# - pre-aggregated: llvm-bolt -pa accepts it; hot's loop block runs
+# - pre-aggregated (-o a directory: the same file there as DIR/NAME.preagg):
+#   llvm-bolt -pa accepts it; hot's loop block runs
 #   CALLS*N times, and the instructions BOLT counts in hot equal
 #   `hwtrace report`'s self instructions of hot; the traces in pgo_loop's
 #   own functions (hot, main) mismatch nothing;
@@ -52,6 +53,11 @@ expect_eq "llvm-bolt -data: hot first by executed instructions" \
 pa="$TMP/p.pgo_loop.preagg"
 expect_eq "preagg: every line is 'B FROM TO COUNT 0' or 'F START END COUNT'" \
 	"$(grep -cvE '^(B [0-9a-f]+ [0-9a-f]+ [0-9]+ 0|F [0-9a-f]+ [0-9a-f]+ [0-9]+)$' "$pa")" "0"
+mkdir "$TMP/dir"
+"$HWTRACE" export "$data" --to bolt-preagg -o "$TMP/dir" 2>/dev/null ||
+	fail "export --to bolt-preagg -o DIR"
+expect_eq "-o DIR: DIR/NAME.preagg, the same file" \
+	"$(cksum <"$TMP/dir/pgo_loop.preagg" 2>&1)" "$(cksum <"$pa")"
 llvm-bolt-15 "$PROG" -o "$TMP/pa.bolt" -pa -p "$pa" -print-cfg -print-only=hot \
 	-print-sorted-by=executed-instructions >"$TMP/pa.out" 2>&1 ||
 	fail "llvm-bolt -pa: $(grep -i error "$TMP/pa.out" | head -3)"
