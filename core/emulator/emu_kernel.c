@@ -472,6 +472,19 @@ static int emu_close(void *ctx, int fd)
 	return 0;
 }
 
+static int emu_event_enabled(void *ctx, int fd)
+{
+	struct hwt_emu *emu = ctx;
+	struct emu_event *ev;
+	int ret;
+
+	pthread_mutex_lock(&emu->lock);
+	ev = find_event(emu, fd);
+	ret = !ev ? -EBADF : ev->enabled ? 1 : 0;
+	pthread_mutex_unlock(&emu->lock);
+	return ret;
+}
+
 static const struct hwt_os_ops emu_ops = {
 	.size = sizeof(struct hwt_os_ops),
 	.sysfs_read = emu_sysfs_read,
@@ -483,6 +496,7 @@ static const struct hwt_os_ops emu_ops = {
 	.ioctl = emu_ioctl,
 	.poll = emu_poll,
 	.close = emu_close,
+	.event_enabled = emu_event_enabled,
 };
 
 static int add_pmu_locked(struct hwt_emu *emu, const char *name, uint32_t type)
