@@ -76,6 +76,18 @@ struct hwt_emu_stats {
 	uint64_t lost_records;  /* data-ring records that did not fit */
 	uint64_t wakeups;
 	bool finished;          /* the whole source was produced */
+	/* A loaded capture (hwt_emu_load_capture) replays each of its
+	 * PERF_RECORD_AUX as one write with its flags: */
+	uint64_t capture_writes;    /* writes that replayed one */
+	uint64_t capture_truncated; /* ... flagged TRUNCATED: the capture's
+				       own losses, not the replay's
+				       (truncations counts those) */
+	uint64_t capture_collision; /* ... flagged COLLISION */
+	uint64_t capture_partial;   /* ... flagged PARTIAL */
+	uint64_t barriers;          /* CoreSight barrier packets the
+				       emulated sink driver put at the start
+				       of a write after the replay's own
+				       loss */
 };
 
 /* Where AUX stream bytes came from: bytes [aux_pos, aux_pos + len) of the

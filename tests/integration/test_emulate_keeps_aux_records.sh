@@ -1,0 +1,84 @@
+# hwtrace record --emulate replays each PERF_RECORD_AUX of a capture as
+# one AUX write of the same size with the same flags, so the replay has
+# the original's record structure: Linux perf (which resets its CoreSight
+# decoder at every AUX record) dumps the same packets from both, hwtrace
+# decodes both alike, and the capture's losses stay losses in the replay,
+# counted apart from the replay's own.
+#
+# Captures: the real simpleperf ETM capture (4 AUX records), the real
+# quipper Intel PT capture (1 + 9 AUX records), and the ETM capture with
+# the structure of a lossy one (pd_aux_losses): records 2 and 3 TRUNCATED
+# with the ETR driver's barrier packet at their start, record 4 reported
+# as two writes of 0x20 and 0x70 bytes. Replayed as a byte stream (4 KiB
+# writes, no flags), perf dumps 23 packets from that one instead of 5 and
+# hwtrace finds no truncation in it.
+. "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+: "${HWT_PD_AUX_LOSSES:?the pd_aux_losses helper}"
+command -v perf >/dev/null || fail "perf (linux-perf) is not installed: the perf side cannot be checked"
+
+ETM="$HWT_TESTDATA/perf-data/simpleperf-etm/perf_etm.data"
+PT="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+cp "$ETM" "$PT" "$TMP/"
+${HWT_TARGET_RUN:-} "$HWT_PD_AUX_LOSSES" "$TMP/perf_etm.data" "$TMP/etm_lossy.data" 2 3 4/32
+expect_eq "pd_aux_losses status" "$?" 0
+
+# "cpu offset size flags" of every PERF_RECORD_AUX, sorted.
+aux_records() {
+	perf report -D -i "$1" 2>/dev/null |
+		sed -n 's/^\([0-9]*\) [0-9]* 0x[0-9a-f]* \[0x[0-9a-f]*\]: PERF_RECORD_AUX offset: \([0-9a-fx]*\) size: \([0-9a-fx]*\) flags: \([0-9a-fx]*\) .*/\1 \2 \3 \4/p' |
+		sort
+}
+# perf's packet dump: CoreSight "Idx:" lines, Intel PT packet lines.
+packets() {
+	perf report -D -i "$1" 2>/dev/null | grep -E '^	Idx:|^\.  [0-9a-f]{8}:' | sort
+}
+
+# replay NAME CAPTURE AUX_RECORDS PACKETS TRUNCATED
+replay() {
+	"$HWTRACE" record --emulate "$2" -o "$TMP/$1.out" 2>"$TMP/$1.err"
+	expect_eq "$1: record --emulate status" "$?" 0
+	aux_records "$2" >"$TMP/$1.aux.want"
+	aux_records "$TMP/$1.out" >"$TMP/$1.aux.got"
+	expect_eq "$1: AUX records in the capture" "$(wc -l <"$TMP/$1.aux.want")" "$3"
+	expect_eq "$1: the replay's AUX records (cpu, offset, size, flags) are the capture's" \
+		"$(cmp -s "$TMP/$1.aux.want" "$TMP/$1.aux.got" && echo same)" same
+	packets "$2" >"$TMP/$1.pk.want"
+	packets "$TMP/$1.out" >"$TMP/$1.pk.got"
+	expect_eq "$1: perf's packets in the capture" "$(wc -l <"$TMP/$1.pk.want")" "$4"
+	expect_eq "$1: perf dumps the same packets from the replay" \
+		"$(cmp -s "$TMP/$1.pk.want" "$TMP/$1.pk.got" && echo same)" same
+	expect_contains "$1: the summary counts the capture's losses" \
+		"$(cat "$TMP/$1.err")" "the capture's losses $5 truncated, 0 collisions, 0 partial; the replay's 0 truncated, 0 disabled with no room, 0 barrier packets inserted"
+}
+
+# hwtrace decodes the replay as it decodes the capture.
+decodes_alike() {
+	"$HWTRACE" decode --format jsonl "$2" >"$TMP/$1.dec.want" 2>/dev/null
+	"$HWTRACE" decode --format jsonl "$TMP/$1.out" >"$TMP/$1.dec.got" 2>/dev/null
+	expect_eq "$1: the capture decodes to something" \
+		"$([ -s "$TMP/$1.dec.want" ] && echo yes)" yes
+	expect_eq "$1: hwtrace decodes the replay as the capture" \
+		"$(cmp -s "$TMP/$1.dec.want" "$TMP/$1.dec.got" && echo same)" same
+}
+
+replay etm "$TMP/perf_etm.data" 4 27 0
+decodes_alike etm "$TMP/perf_etm.data"
+
+replay pt "$TMP/perf.data.intel_pt-4.14" 10 86631 0
+if have_pt_decoder "decode of the intel_pt replay"; then
+	decodes_alike pt "$TMP/perf.data.intel_pt-4.14"
+fi
+
+replay etm_lossy "$TMP/etm_lossy.data" 5 5 2
+decodes_alike etm_lossy "$TMP/etm_lossy.data"
+err=$(cat "$TMP/etm_lossy.err")
+# Each TRUNCATED record disabled the event and the capture engine enabled
+# it again, as perf did in the original.
+expect_contains "etm_lossy: two losses, two re-enables" "$err" \
+	"lost: 2 truncated (buffer full, 2 re-enabled)"
+expect_contains "etm_lossy: every byte replayed" "$err" \
+	"0 trace bytes dropped (of 384 produced)"
+expect_eq "etm_lossy: hwtrace finds both truncations" \
+	"$(grep -c '"reason":"truncated"' "$TMP/etm_lossy.dec.got")" 2
+
+finish
