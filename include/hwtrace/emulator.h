@@ -215,10 +215,15 @@ HWT_API int hwt_emu_stream_segments(struct hwt_emu *emu, int cpu,
 HWT_API int hwt_emu_stream_source_byte(struct hwt_emu *emu, int cpu,
 				       uint64_t src_pos);
 
-/* Streams from a capture: every AUXTRACE buffer of the perf.data file at
- * @path becomes source bytes of the stream of its CPU, every sideband
- * record (all but AUX, LOST, AUXTRACE and the synthesized types) a record
- * of that stream, in file order; its AUX PMU is declared. The capture's
+/* Streams from a capture: every PERF_RECORD_AUX of the perf.data file at
+ * @path becomes one write in the stream of its CPU, of its bytes (from
+ * the AUXTRACE buffers) with its flags and time, and every sideband record
+ * (all but AUX, LOST, AUXTRACE and the synthesized types) a record of that
+ * stream, in file order; its AUX PMU is declared. A replayed TRUNCATED
+ * disables the event as the kernel does, and the stream waits for the
+ * enable. A CPU whose AUX records do not map onto its AUXTRACE bytes
+ * (overwrite mode, bytes no record reports) has its AUXTRACE bytes as
+ * plain source bytes instead. The capture's
  * attributes, AUXTRACE_INFO and ids are kept for the caller
  * (hwt_emu_replay_*). Errors: those of hwt_pd_reader_open/next;
  * HWT_ERR_FORMAT when the file holds no AUXTRACE_INFO or AUX event. */
