@@ -87,30 +87,23 @@ static void put_barriers(const struct hwt_pd_auxtrace *aux, uint8_t *data)
 
 static int copy(const char *in, const char *out)
 {
-	static const enum hwt_pd_feature strings[] = {
-		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
-		HWT_PD_FEAT_VERSION, HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
-	};
 	struct hwt_pd_reader *r;
 	struct hwt_pd_writer *w;
 	struct hwt_pd_record rec;
 	unsigned long n = 0;
-	int err = hwt_test_pd_copy_open(in, out, &r, &w), cerr;
+	int err = hwt_test_pd_copy_open(in, out, &r, &w);
 
 	if (err)
 		return err;
-	for (size_t i = 0; !err && i < sizeof(strings) / sizeof(*strings); i++) {
-		char buf[512];
-		if (hwt_pd_reader_feature_string(r, strings[i], buf, sizeof(buf)) == 0)
-			err = hwt_pd_writer_set_feature(w, strings[i], buf,
-							strlen(buf) + 1);
-	}
+	err = hwt_test_pd_copy_strings(r, w);
 	while (!err && (err = hwt_pd_reader_next(r, &rec)) == 1) {
 		err = 0;
 		if (rec.type == HWT_PD_RECORD_AUXTRACE) {
 			uint8_t *data = malloc(rec.aux.size ? rec.aux.size : 1);
-			if (!data)
-				return HWT_ERR_NOMEM;
+			if (!data) {
+				err = HWT_ERR_NOMEM;
+				break;
+			}
 			memcpy(data, rec.aux_data, rec.aux.size);
 			put_barriers(&rec.aux, data);
 			err = hwt_pd_writer_auxtrace(w, &rec.aux, data);
@@ -131,15 +124,11 @@ static int copy(const char *in, const char *out)
 			}
 			if (!err)
 				err = hwt_pd_writer_record(w, copy);
-		} else if (rec.type != HWT_PD_RECORD_HEADER_ATTR &&
-			   rec.type != HWT_PD_RECORD_HEADER_FEATURE &&
-			   rec.type != HWT_PD_RECORD_HEADER_BUILD_ID) {
+		} else if (hwt_test_pd_copyable(rec.type)) {
 			err = hwt_pd_writer_record(w, rec.data);
 		}
 	}
-	cerr = hwt_pd_writer_close(w);
-	hwt_pd_reader_free(r);
-	return err ? err : cerr;
+	return hwt_test_pd_copy_close(r, w, err);
 }
 
 int main(int argc, char **argv)
