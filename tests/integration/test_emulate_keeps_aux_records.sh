@@ -11,7 +11,8 @@
 # with the ETR driver's barrier packet at their start, record 4 reported
 # as two writes of 0x20 and 0x70 bytes. Replayed as a byte stream (4 KiB
 # writes, no flags), perf dumps 23 packets from that one instead of 5 and
-# hwtrace finds no truncation in it.
+# hwtrace finds no truncation in it. Last, the PT capture through an 8 KiB
+# AUX ring: the replay's own losses are counted as the replay's.
 . "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 : "${HWT_PD_AUX_LOSSES:?the pd_aux_losses helper}"
 command -v perf >/dev/null || fail "perf (linux-perf) is not installed: the perf side cannot be checked"
@@ -80,5 +81,19 @@ expect_contains "etm_lossy: every byte replayed" "$err" \
 	"0 trace bytes dropped (of 384 produced)"
 expect_eq "etm_lossy: hwtrace finds both truncations" \
 	"$(grep -c '"reason":"truncated"' "$TMP/etm_lossy.dec.got")" 2
+
+# A reader slower than the emulated trace unit (8 KiB AUX ring, records up
+# to 28 KiB): the replay loses trace of its own, as TRUNCATED writes, and
+# the summary tells them from the capture's (none here).
+"$HWTRACE" record --emulate "$TMP/perf.data.intel_pt-4.14" -m 4,2 \
+	-o "$TMP/pt_lossy.out" 2>"$TMP/pt_lossy.err"
+expect_eq "pt_lossy: record --emulate status" "$?" 0
+got=$(grep -A2 'cpu 3:' "$TMP/pt_lossy.err" | tr '\n' ' ')
+session=$(echo "$got" | sed -E 's/.*lost: ([0-9]+) truncated.*/\1/')
+capture=$(echo "$got" | sed -E "s/.*the capture's losses ([0-9]+) truncated.*/\1/")
+own=$(echo "$got" | sed -E "s/.*the replay's ([0-9]+) truncated.*/\1/")
+expect_eq "pt_lossy: the capture's losses" "$capture" 0
+expect_eq "pt_lossy: every truncation counted is the replay's" "$own" "$session"
+[ "${own:-0}" -gt 0 ] || fail "pt_lossy: the 8 KiB ring lost nothing: $got"
 
 finish
