@@ -221,9 +221,9 @@ HWT_API int hwt_emu_stream_source_byte(struct hwt_emu *emu, int cpu,
  * (all but AUX, LOST, AUXTRACE and the synthesized types) a record of that
  * stream, in file order; its AUX PMU is declared. A replayed TRUNCATED
  * disables the event as the kernel does, and the stream waits for the
- * enable. A CPU whose AUX records do not map onto its AUXTRACE bytes
- * (overwrite mode, bytes no record reports) has its AUXTRACE bytes as
- * plain source bytes instead. The capture's
+ * enable; bytes no record reports are a write of their own at their
+ * place. A CPU whose AUX records do not map onto its AUXTRACE bytes
+ * (overwrite mode) has its AUXTRACE bytes as plain source bytes instead. The capture's
  * attributes, AUXTRACE_INFO and ids are kept for the caller
  * (hwt_emu_replay_*). Errors: those of hwt_pd_reader_open/next;
  * HWT_ERR_FORMAT when the file holds no AUXTRACE_INFO or AUX event. */

@@ -107,6 +107,21 @@ expect_contains "etm_lossy: every byte replayed" "$err" \
 expect_eq "etm_lossy: hwtrace finds both truncations" \
 	"$(grep -c '"reason":"truncated"' "$TMP/etm_lossy.dec.got")" 2
 
+# The ETM capture without its second AUX record, as if a full data ring
+# had lost it: the bytes it reported are replayed as a write of their own
+# at their place, so the replay has the original's four records again.
+${HWT_TARGET_RUN:-} "$HWT_PD_AUX_LOSSES" "$TMP/perf_etm.data" "$TMP/etm_unreported.data" 2-
+expect_eq "pd_aux_losses 2- status" "$?" 0
+"$HWTRACE" record --emulate "$TMP/etm_unreported.data" -o "$TMP/etm_unreported.out" \
+	2>"$TMP/etm_unreported.err"
+expect_eq "etm_unreported: record --emulate status" "$?" 0
+expect_eq "etm_unreported: AUX records in the capture" \
+	"$(aux_records "$TMP/etm_unreported.data" | wc -l)" 3
+expect_eq "etm_unreported: the replay has the original's four records" \
+	"$(aux_records "$TMP/etm_unreported.out")" "$(aux_records "$TMP/perf_etm.data")"
+expect_eq "etm_unreported: every byte replayed" \
+	"$(aux_bytes "$TMP/etm_unreported.out" | md5sum)" "$(aux_bytes "$TMP/perf_etm.data" | md5sum)"
+
 # A reader slower than the emulated trace unit (8 KiB AUX ring, records up
 # to 28 KiB): the replay loses trace of its own, as TRUNCATED writes, and
 # the summary tells them from the capture's (none here).

@@ -1,10 +1,11 @@
-/* pd_aux_losses IN OUT N[/K]...: rewrites the CoreSight capture IN as OUT
+/* pd_aux_losses IN OUT N[/K|-]...: rewrites the CoreSight capture IN as OUT
  * with another AUX record structure. For N alone, the PERF_RECORD_AUX
  * numbered N (from 1, in file order) gets the TRUNCATED flag, and the
  * first 16 bytes of its trace become the barrier packet the TMC ETR/ETF
  * drivers write at the start of a write that follows lost trace. For N/K,
  * record N is split into two writes, its first K bytes and the rest, as a
- * driver that wrote them in two goes would report them. Every other
+ * driver that wrote them in two goes would report them. For N-, record N
+ * is left out, as if a full data ring had lost it. Every other
  * record, event, id and string feature is copied unchanged: captures with
  * the record structure of real ones, for tests of replays that must keep
  * it. */
@@ -23,6 +24,7 @@
 struct mark {
 	unsigned long index;
 	uint64_t split;    /* 0: mark TRUNCATED; else split after this */
+	bool drop;
 	int cpu;
 	uint64_t offset, size;
 };
@@ -74,7 +76,7 @@ static void put_barriers(const struct hwt_pd_auxtrace *aux, uint8_t *data)
 
 	for (size_t i = 0; i < nmarks; i++) {
 		const struct mark *m = &marks[i];
-		if (m->split || m->size < sizeof(barrier) ||
+		if (m->split || m->drop || m->size < sizeof(barrier) ||
 		    m->offset < aux->offset ||
 		    m->offset + sizeof(barrier) > aux->offset + aux->size)
 			continue;
@@ -113,6 +115,8 @@ static int copy(const char *in, const char *out)
 			uint8_t copy[65536];
 			uint64_t *body = (uint64_t *)(copy + 8);
 			memcpy(copy, rec.data, rec.size);
+			if (m->drop)
+				continue;
 			if (!m->split) {
 				body[2] |= PERF_AUX_FLAG_TRUNCATED;
 			} else if (m->split < body[1]) {
@@ -136,7 +140,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 4 || argc - 3 > MAX_MARKS) {
-		fprintf(stderr, "usage: pd_aux_losses IN OUT N[/K]...\n");
+		fprintf(stderr, "usage: pd_aux_losses IN OUT N[/K|-]...\n");
 		return 2;
 	}
 	for (int i = 3; i < argc; i++) {
@@ -144,6 +148,7 @@ int main(int argc, char **argv)
 		marks[nmarks].index = strtoul(argv[i], &end, 10);
 		if (*end == '/')
 			marks[nmarks].split = strtoull(end + 1, NULL, 10);
+		marks[nmarks].drop = *end == '-';
 		nmarks++;
 	}
 	err = find_marks(argv[1]);
