@@ -144,8 +144,10 @@ static void emit_itrace_start(struct emu_event *ev)
 	hwt_emu_ring_write(ev, rec, n);
 }
 
+/* PERF_RECORD_AUX; a replayed one keeps its sample @time (0: now), as the
+ * sideband around it does. */
 static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
-		     uint64_t flags)
+		     uint64_t flags, uint64_t time)
 {
 	uint8_t rec[8 + 24 + 48];
 	struct perf_event_header h = {PERF_RECORD_AUX, 0, 0};
@@ -155,7 +157,9 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	memcpy(rec + n + 8, &size, 8);
 	memcpy(rec + n + 16, &flags, 8);
 	n += 24;
+	ev->record_time = time;
 	n += hwt_emu_sample_id(ev, rec + n);
+	ev->record_time = 0;
 	h.size = (uint16_t)n;
 	memcpy(rec, &h, sizeof(h));
 	ev->stream->st.aux_records++;
@@ -246,17 +250,6 @@ static void put_barrier(struct emu_event *ev, uint64_t pos)
 	ev->stream->st.barriers++;
 }
 
-/* The flags a replayed PERF_RECORD_AUX brings: on the last piece of its
- * write only (a write bigger than the ring goes in pieces when paced). */
-static uint64_t capture_flags(const struct emu_stream *s, uint64_t n)
-{
-	const struct emu_item *it = &s->items[s->item];
-
-	if (!it->write || s->item_off + n != it->len * it->repeat)
-		return 0;
-	return it->flags;
-}
-
 static void count_capture(struct emu_stream *s, uint64_t flags)
 {
 	s->st.capture_writes++;
@@ -271,9 +264,12 @@ static void produce(struct emu_event *ev, uint64_t n)
 {
 	struct emu_stream *s = ev->stream;
 	const struct emu_item *it = &s->items[s->item];
+	/* A replayed PERF_RECORD_AUX brings its flags and time, with the
+	 * last piece of its write (a write bigger than the ring goes in
+	 * pieces when paced). */
 	bool replayed = it->write && s->item_off + n == it->len * it->repeat;
+	uint64_t orig = replayed ? it->flags : 0, time = it->write ? it->time : 0;
 	uint64_t size = ev->aux_len, head = ev->aux_pos, m, skip = 0, flags = 0;
-	uint64_t orig = capture_flags(s, n);
 	bool own, barrier = false;
 
 	if (ev->kernel_disabled) {
@@ -303,9 +299,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 		advance(s, n);
 		if (replayed)
 			count_capture(s, orig);
-		ev->record_time = it->write ? it->time : 0;
-		emit_aux(ev, reported, m, flags);
-		ev->record_time = 0;
+		emit_aux(ev, reported, m, flags, time);
 		hwt_emu_sample_fire(ev);
 		return;
 	}
@@ -361,10 +355,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 	advance(s, n);
 	if (replayed)
 		count_capture(s, orig);
-	/* A replayed record keeps its time, as the sideband around it. */
-	ev->record_time = it->write ? it->time : 0;
-	emit_aux(ev, head, m, flags);
-	ev->record_time = 0;
+	emit_aux(ev, head, m, flags, time);
 	hwt_emu_sample_fire(ev);
 	if (own) {
 		s->st.truncations++;
