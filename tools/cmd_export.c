@@ -229,6 +229,10 @@ int cmd_export(int argc, char **argv)
 	FILE *out = NULL;
 	struct hwt_outfile *of = NULL;
 	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	/* A database is a regular file: even /dev/null is refused for it. */
+	if (a.ex.format == HWT_EXPORT_SQLITE &&
+	    (rc = cli_output_check("export", a.output, inputs, 2)))
+		return rc;
 	if (!per_binary(a.ex.format)) /* those name their files */
 		rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
 	if (rc)
