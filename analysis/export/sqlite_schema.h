@@ -114,23 +114,4 @@ static const char *const hwt_sqlite_tables[] = {
 	" INNER JOIN comms AS comm_in ON comm_in.id = context_switches.comm_in_id",
 };
 
-/* perf's branch types: PERF_IP_FLAG_* bits (branch 1, call 2, return 4,
- * conditional 8, syscall/sysret 16, async 32, interrupt 64, tx abort
- * 128, trace begin 256, trace end 512, vm entry 2048, vm exit 4096) with
- * its names. Each base type is also written with trace begin and with
- * trace end, as perf's table has them. */
-struct hwt_sqlite_branch_type {
-	int id;
-	const char *name;
-};
-
-static const struct hwt_sqlite_branch_type hwt_sqlite_branch_types[] = {
-	{0, "no branch"}, {1, "unconditional jump"}, {3, "call"},
-	{5, "return"}, {9, "conditional jump"}, {19, "system call"},
-	{21, "return from system call"}, {33, "asynchronous branch"},
-	{67, "software interrupt"}, {69, "return from interrupt"},
-	{99, "hardware interrupt"}, {129, "transaction abort"},
-	{2051, "vm entry"}, {4099, "vm exit"},
-};
-
 #endif

@@ -32,6 +32,9 @@ extern "C" {
 enum hwt_export_format {
 	HWT_EXPORT_SQLITE,
 	HWT_EXPORT_PPROF,
+	/* The SQLite schema in a PostgreSQL database (libpq): tables
+	 * filled with binary COPY, then keys, indexes and views. */
+	HWT_EXPORT_POSTGRESQL,
 };
 
 /* Options. Zero-initialise, then set size. */
@@ -55,6 +58,13 @@ struct hwt_export_opts {
 	bool no_labels;
 	/* The event name for selected_events (NULL: "branches"). */
 	const char *event;
+	/* PostgreSQL: the libpq connection string ("host=... dbname=...").
+	 * The export is one transaction: a failed one leaves the database
+	 * as it was. */
+	const char *conninfo;
+	/* PostgreSQL: drop the schema's tables and views when the database
+	 * has them (else such a database is refused). */
+	bool replace;
 };
 
 /* What an export counted and what it skipped, for the user. */
@@ -70,13 +80,27 @@ struct hwt_export_stats {
 	uint64_t unknown_addrs;  /* sqlite: samples with an end no symbol
 				  * names; pprof: such locations */
 	uint64_t symbols, dsos, threads;
+	uint64_t switches;       /* context_switches rows (sqlite, postgresql) */
+};
+
+/* A context switch of the capture (a SWITCH or SWITCH_CPU_WIDE record),
+ * as perf's export writes it: the thread switched out and the one
+ * switched in, pid/tid -1 for one the capture does not name. */
+struct hwt_export_switch {
+	uint64_t time;
+	int32_t cpu;
+	int32_t out_pid, out_tid;
+	int32_t in_pid, in_tid;
+	int flags;               /* 0 in, 1 out, 3 out preempted */
 };
 
 struct hwt_export;
 
 /* A new export. Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (opts), HWT_ERR_IO
- * (the database cannot be opened or written; the message says why),
- * HWT_ERR_CONFIG (the database already has tables). */
+ * (the database cannot be opened or written, the server cannot be
+ * reached or refuses the login; the message says why), HWT_ERR_CONFIG
+ * (the database already has tables), HWT_ERR_NOSUP (PostgreSQL in a
+ * build without libpq). */
 HWT_API int hwt_export_new(const struct hwt_export_opts *opts,
 			   struct hwt_export **out);
 
@@ -95,6 +119,11 @@ HWT_API int hwt_export_name_thread(struct hwt_export *ex, int32_t pid,
  * HWT_ERR_NOMEM. */
 HWT_API int hwt_export_set_build_id(struct hwt_export *ex, const char *path,
 				    const char *hex);
+
+/* Adds a context switch (sqlite, postgresql; other formats ignore it).
+ * Errors: those of the database's writes, HWT_ERR_NOMEM. */
+HWT_API int hwt_export_context_switch(struct hwt_export *ex,
+				      const struct hwt_export_switch *sw);
 
 /* The sink for the element stream, before the stacks see each element. */
 HWT_API struct hwt_elem_sink hwt_export_elements(struct hwt_export *ex);
