@@ -12,6 +12,7 @@
 #include "hwtrace/outfile.h"
 #include "stack_run.h"
 #include "capture_names.h"
+#include "capture_switches.h"
 
 static void usage(FILE *out)
 {
@@ -24,10 +25,15 @@ static void usage(FILE *out)
 		"           sample per branch, a calls row per call, call paths\n"
 		"  pprof    a gzip-compressed profile.proto for pprof: a sample per\n"
 		"           distinct call stack with its instructions and branches\n"
+		"  postgresql  the sqlite tables and views in a PostgreSQL database\n"
+		"           (--db CONNINFO instead of -o), filled with binary COPY\n"
 		"See docs/analysis.md.\n\n"
-		"  --to sqlite|pprof       the format (required)\n"
-		"  -o FILE                 the output file (required)\n"
-		"  --replace               replace an existing database (sqlite)\n"
+		"  --to sqlite|pprof|postgresql  the format (required)\n"
+		"  -o FILE                 the output file (required but for postgresql)\n"
+		"  --db CONNINFO           postgresql: the libpq connection string,\n"
+		"                          e.g. 'host=/run/postgresql dbname=perf'\n"
+		"  --replace               replace an existing database (sqlite) or\n"
+		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
 		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
@@ -36,13 +42,14 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS,
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB,
 };
 
 static const struct option long_opts[] = {
 	{"to", required_argument, NULL, OPT_TO},
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
+	{"db", required_argument, NULL, OPT_DB},
 	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
@@ -73,13 +80,20 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				a->ex.format = HWT_EXPORT_SQLITE;
 			else if (!strcmp(optarg, "pprof"))
 				a->ex.format = HWT_EXPORT_PPROF;
+			else if (!strcmp(optarg, "postgresql"))
+				a->ex.format = HWT_EXPORT_POSTGRESQL;
 			else
 				return cli_usage_error("export", "--to %s: use "
-						       "sqlite or pprof", optarg);
+						       "sqlite, pprof or "
+						       "postgresql", optarg);
 			a->have_format = true;
 			break;
 		case OPT_REPLACE:
 			a->replace = true;
+			a->ex.replace = true;
+			break;
+		case OPT_DB:
+			a->ex.conninfo = optarg;
 			break;
 		case OPT_NO_LABELS:
 			a->ex.no_labels = true;
@@ -100,8 +114,15 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		return rc;
 	if (!a->have_format)
 		return cli_usage_error("export", "--to FORMAT is required "
-				       "(sqlite or pprof)");
-	if (!a->output)
+				       "(sqlite, pprof or postgresql)");
+	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
+	if (pg && (!a->ex.conninfo || a->output))
+		return cli_usage_error("export", "--to postgresql takes --db "
+				       "CONNINFO (a libpq connection string), "
+				       "not -o");
+	if (!pg && a->ex.conninfo)
+		return cli_usage_error("export", "--db is for --to postgresql");
+	if (!pg && !a->output)
 		return cli_usage_error("export", "-o OUT is required");
 	return 0;
 }
@@ -116,17 +137,23 @@ static int build_id(void *arg, const char *path, const char *hex)
 	return hwt_export_set_build_id(arg, path, hex);
 }
 
+static int context_switch(void *arg, const struct hwt_export_switch *s)
+{
+	return hwt_export_context_switch(arg, s);
+}
+
 static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 {
 	struct hwt_export_stats s;
 	hwt_export_get_stats(ex, &s);
-	if (f == HWT_EXPORT_SQLITE)
+	bool db = f != HWT_EXPORT_PPROF;
+	if (db)
 		fprintf(stderr, "hwtrace export: %" PRIu64 " branch samples, %"
 			PRIu64 " trace begin/end samples, %" PRIu64 " calls, %"
 			PRIu64 " call paths, %" PRIu64 " symbols in %" PRIu64
-			" binaries, %" PRIu64 " threads\n", s.branches,
-			s.trace_marks, s.calls, s.call_paths, s.symbols, s.dsos,
-			s.threads);
+			" binaries, %" PRIu64 " threads, %" PRIu64 " context "
+			"switches\n", s.branches, s.trace_marks, s.calls,
+			s.call_paths, s.symbols, s.dsos, s.threads, s.switches);
 	else
 		fprintf(stderr, "hwtrace export: %" PRIu64 " samples (distinct "
 			"stacks) with %" PRIu64 " instructions, %" PRIu64
@@ -137,7 +164,7 @@ static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 		"errors (%" PRIu64 " trace bytes lost; frames end there, nothing "
 		"is invented across them); %" PRIu64 " %s in code no symbol "
 		"names (kept as addresses)\n", s.gaps, s.gap_bytes,
-		s.unknown_addrs, f == HWT_EXPORT_SQLITE ? "samples" : "locations");
+		s.unknown_addrs, db ? "samples" : "locations");
 }
 
 int cmd_export(int argc, char **argv)
@@ -159,10 +186,11 @@ int cmd_export(int argc, char **argv)
 			"replace the database, or another -o\n", a.output);
 		return EXIT_USAGE;
 	}
-	FILE *out;
-	struct hwt_outfile *of;
+	FILE *out = NULL;
+	struct hwt_outfile *of = NULL;
 	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
-	rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
+	bool pg = a.ex.format == HWT_EXPORT_POSTGRESQL; /* no file */
+	rc = pg ? 0 : cli_output_open("export", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
 	a.symbols.capture = a.file;
@@ -171,7 +199,7 @@ int cmd_export(int argc, char **argv)
 	struct hwt_export *ex = NULL;
 	a.ex.sym = a.symbols.sym;
 	a.ex.out = out;
-	a.ex.db_path = hwt_outfile_temp_path(of);
+	a.ex.db_path = of ? hwt_outfile_temp_path(of) : NULL;
 	a.ex.db_name = a.output;
 	struct cli_stack_run run = {
 		.file = a.file,
@@ -188,6 +216,8 @@ int cmd_export(int argc, char **argv)
 		err = cli_thread_names(a.file, name_thread, ex);
 	if (!err)
 		err = cli_build_ids(a.file, build_id, ex);
+	if (!err)
+		err = cli_context_switches(a.file, context_switch, ex);
 	struct hwt_elem_sink elements;
 	if (!err) {
 		run.ops = hwt_export_ops(ex);
@@ -197,7 +227,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!err)
 		err = hwt_export_finish(ex, run.merge_stats.timed != 0);
-	int wrc = cli_output_close("export", out, a.output, of, err < 0);
+	int wrc = pg ? 0 : cli_output_close("export", out, a.output, of,
+					    err < 0);
 	if (!err && !wrc) {
 		cli_stack_run_summary(&run, "export");
 		print_stats(ex, a.ex.format);
@@ -206,5 +237,7 @@ int cmd_export(int argc, char **argv)
 	decode_symbols_end(&a.symbols);
 	if (wrc)
 		return wrc;
-	return err ? cli_report(err) : EXIT_OK;
+	/* A database that has the tables already is a usage error, as an
+	 * existing -o without --replace. */
+	return err ? cli_report_status(err) : EXIT_OK;
 }

@@ -57,10 +57,22 @@ struct place {
 	uint64_t sym_addr;    /* the function's address as traced */
 };
 
+/* A context switch, written after the threads: its comms need their
+ * ids. */
+struct pending_switch {
+	uint64_t time;
+	int32_t cpu;
+	int flags;
+	uint64_t out, in;        /* thread ids, 0 unknown */
+	char *out_comm, *in_comm;
+};
+
 struct perfdb {
 	const struct perfdb_backend *be;
 	void *db;
-	uint64_t next_sample, next_call, next_switch;
+	uint64_t next_sample, next_call;
+	struct pending_switch *sw;
+	size_t nsw, sw_cap;
 	struct hwt_strmap dsos;    /* path -> v[0] id */
 	struct hwt_strmap symbols; /* "dso_id:name" -> v[0] id */
 	struct place cache[CACHE_SLOTS];
@@ -374,18 +386,20 @@ static int write_threads(struct hwt_export *ex)
 	return 0;
 }
 
-/* A side of a switch: its thread and comm ids, 0 when unknown. */
+/* A side of a switch: its thread's id, 0 when unknown, and a copy of
+ * its name then. */
 static int switch_side(struct hwt_export *ex, int32_t pid, int32_t tid,
-		       int64_t *id)
+		       const char *comm, uint64_t *id, char **copy)
 {
 	*id = 0;
+	*copy = NULL;
 	if (tid < 0)
 		return 0;
 	struct export_thread *t = hwt_export_thread(ex, pid, tid, -1);
-	if (!t)
+	if (!t || (comm && !(*copy = strdup(comm))))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	t->listed = true;
-	*id = (int64_t)t->id;
+	*id = t->id;
 	return 0;
 }
 
@@ -395,16 +409,82 @@ int hwt_export_context_switch(struct hwt_export *ex,
 	if (ex->fmt != &hwt_export_perfdb_format)
 		return 0;
 	struct perfdb *s = impl(ex);
-	int64_t out, in;
-	int err = switch_side(ex, sw->out_pid, sw->out_tid, &out);
+	if (s->nsw == s->sw_cap) {
+		size_t cap = s->sw_cap ? s->sw_cap * 2 : 64;
+		struct pending_switch *v = realloc(s->sw, cap * sizeof(*v));
+		if (!v)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		s->sw = v;
+		s->sw_cap = cap;
+	}
+	struct pending_switch *p = &s->sw[s->nsw++];
+	memset(p, 0, sizeof(*p));
+	p->time = sw->time;
+	p->cpu = sw->cpu;
+	p->flags = sw->flags;
+	int err = switch_side(ex, sw->out_pid, sw->out_tid, sw->out_comm,
+			      &p->out, &p->out_comm);
 	if (!err)
-		err = switch_side(ex, sw->in_pid, sw->in_tid, &in);
-	if (err)
-		return err;
+		err = switch_side(ex, sw->in_pid, sw->in_tid, sw->in_comm,
+				  &p->in, &p->in_comm);
 	ex->stats.switches++;
-	int64_t v[9] = {(int64_t)++s->next_switch, 1, (int64_t)sw->time,
-			sw->cpu, out, out, in, in, sw->flags};
-	return ints(s, PT_CONTEXT_SWITCHES, v);
+	return err;
+}
+
+/* The comm id of thread @id named @name at a switch: the thread's own
+ * comm row when the name is its row's, else a row of its own (perf has
+ * a comm row per name a thread had) numbered after the threads. */
+static int switch_comm(struct hwt_export *ex, uint64_t id, const char *name,
+		       struct hwt_strmap *comms, uint64_t *comm)
+{
+	struct perfdb *s = impl(ex);
+	*comm = id;
+	if (!id || !name)
+		return 0;
+	char row_name[32];
+	comm_name(ex, &ex->threads[id - 1], row_name, sizeof(row_name));
+	if (!strcmp(row_name, name))
+		return 0;
+	char key[64];
+	int len = snprintf(key, sizeof(key), "%" PRIu64 ":%s", id, name);
+	struct hwt_strmap_entry *e = hwt_strmap_get(comms, key, (size_t)len);
+	if (!e)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (!e->v[0]) {
+		e->v[0] = ex->nthreads + comms->n;
+		struct perfdb_val c[5] = {I((int64_t)e->v[0]), S(name),
+					  I((int64_t)id), I(0), I(0)};
+		int64_t ct[3] = {(int64_t)e->v[0], (int64_t)e->v[0],
+				 (int64_t)id};
+		int err = row(s, PT_COMMS, c);
+		if (!err)
+			err = ints(s, PT_COMM_THREADS, ct);
+		if (err)
+			return err;
+	}
+	*comm = e->v[0];
+	return 0;
+}
+
+static int write_switches(struct hwt_export *ex)
+{
+	struct perfdb *s = impl(ex);
+	struct hwt_strmap comms = {0};
+	int err = 0;
+	for (size_t i = 0; !err && i < s->nsw; i++) {
+		const struct pending_switch *p = &s->sw[i];
+		uint64_t cout, cin;
+		err = switch_comm(ex, p->out, p->out_comm, &comms, &cout);
+		if (!err)
+			err = switch_comm(ex, p->in, p->in_comm, &comms, &cin);
+		int64_t v[9] = {(int64_t)i + 1, 1, (int64_t)p->time, p->cpu,
+				(int64_t)p->out, (int64_t)cout, (int64_t)p->in,
+				(int64_t)cin, p->flags};
+		if (!err)
+			err = ints(s, PT_CONTEXT_SWITCHES, v);
+	}
+	hwt_strmap_free(&comms);
+	return err;
 }
 
 static int perfdb_finish(struct hwt_export *ex, bool has_time)
@@ -412,7 +492,9 @@ static int perfdb_finish(struct hwt_export *ex, bool has_time)
 	(void)has_time;
 	struct perfdb *s = impl(ex);
 	int err = write_threads(ex);
-	return err ? err : s->be->finish(s->db, s->next_switch != 0);
+	if (!err)
+		err = write_switches(ex);
+	return err ? err : s->be->finish(s->db, s->nsw != 0);
 }
 
 static void perfdb_free(struct hwt_export *ex)
@@ -422,6 +504,11 @@ static void perfdb_free(struct hwt_export *ex)
 		s->be->free(s->db);
 	hwt_strmap_free(&s->dsos);
 	hwt_strmap_free(&s->symbols);
+	for (size_t i = 0; i < s->nsw; i++) {
+		free(s->sw[i].out_comm);
+		free(s->sw[i].in_comm);
+	}
+	free(s->sw);
 	free(s);
 }
 

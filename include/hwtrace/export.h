@@ -92,6 +92,9 @@ struct hwt_export_switch {
 	int32_t out_pid, out_tid;
 	int32_t in_pid, in_tid;
 	int flags;               /* 0 in, 1 out, 3 out preempted */
+	/* Each side's name at the switch (its COMM record then), NULL for
+	 * the thread's last; copied. */
+	const char *out_comm, *in_comm;
 };
 
 struct hwt_export;
