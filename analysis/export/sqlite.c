@@ -1,7 +1,10 @@
 /* SQLite database for perf's export schema (perfdb.h, sqlite_schema.h):
- * rows go through one prepared statement per table, bound and stepped,
- * in transactions of a million rows, with the journal off: the file is a
- * temporary one the caller renames when the export succeeds. */
+ * rows go through prepared statements in transactions of a million rows,
+ * with the journal off: the file is a temporary one the caller renames
+ * when the export succeeds. The tables of numbers only (samples, calls:
+ * nearly every row) are inserted BATCH rows a statement, which spares
+ * SQLite most of its per-statement work (a step's set-up and halt, the
+ * cursor opened and closed) that a row a statement repeats. */
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -13,11 +16,21 @@
 #include "hwtrace/error.h"
 
 #define ROWS_PER_TRANSACTION 1000000
+#define BATCH 64
+#define MAX_COLUMNS 21
+
+/* Rows of a numbers-only table waiting for a full batch. */
+struct batch {
+	sqlite3_stmt *st;      /* BATCH rows a statement */
+	int64_t v[BATCH * MAX_COLUMNS];
+	int n, cols;
+};
 
 struct sqlite_db {
 	sqlite3 *db;
 	const char *path;
 	sqlite3_stmt *st[PT_COUNT];
+	struct batch *batch[PT_COUNT]; /* NULL: the table has text */
 	uint64_t rows;
 };
 
@@ -35,13 +48,56 @@ static int exec(struct sqlite_db *s, const char *sql)
 	return rc == SQLITE_OK ? 0 : db_error(s, rc, sql);
 }
 
-/* Binds the row and steps; every million rows the transaction is
- * committed and a new one begun. Text is bound without a copy: it
- * lives until the step. */
+static int step(struct sqlite_db *s, sqlite3_stmt *st, uint64_t rows)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, rc, "insert");
+	uint64_t before = s->rows / ROWS_PER_TRANSACTION;
+	s->rows += rows;
+	if (s->rows / ROWS_PER_TRANSACTION == before)
+		return 0;
+	int err = exec(s, "COMMIT");
+	return err ? err : exec(s, "BEGIN");
+}
+
+/* Inserts the batch's rows: a full batch with its statement, fewer (at
+ * the end) one by one. */
+static int flush(struct sqlite_db *s, enum perfdb_table t)
+{
+	struct batch *b = s->batch[t];
+	bool full = b->n == BATCH;
+	sqlite3_stmt *st = full ? b->st : s->st[t];
+	int err = 0;
+	for (int r = 0; !err && r < b->n; r++) {
+		const int64_t *v = b->v + r * b->cols;
+		int first = full ? r * b->cols : 0;
+		for (int i = 0; i < b->cols; i++)
+			sqlite3_bind_int64(st, first + i + 1, v[i]);
+		if (!full)
+			err = step(s, st, 1);
+	}
+	if (!err && full)
+		err = step(s, st, BATCH);
+	b->n = 0;
+	return err;
+}
+
+/* Binds the row and steps (numbers: into the table's batch); every
+ * million rows the transaction is committed and a new one begun. Text
+ * is bound without a copy: it lives until the step. */
 static int sqlite_row(void *db, enum perfdb_table t,
 		      const struct perfdb_val *v)
 {
 	struct sqlite_db *s = db;
+	struct batch *b = s->batch[t];
+	if (b) {
+		int64_t *dst = b->v + b->n * b->cols;
+		for (int i = 0; i < b->cols; i++)
+			dst[i] = v[i].i;
+		return ++b->n == BATCH ? flush(s, t) : 0;
+	}
 	sqlite3_stmt *st = s->st[t];
 	int n = (int)strlen(hwt_perfdb_tables[t].types);
 	for (int i = 0; i < n; i++) {
@@ -52,14 +108,7 @@ static int sqlite_row(void *db, enum perfdb_table t,
 		else
 			sqlite3_bind_int64(st, i + 1, v[i].i);
 	}
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_error(s, rc, "insert");
-	if (++s->rows % ROWS_PER_TRANSACTION)
-		return 0;
-	int err = exec(s, "COMMIT");
-	return err ? err : exec(s, "BEGIN");
+	return step(s, st, 1);
 }
 
 static void finalize(struct sqlite_db *s)
@@ -67,6 +116,11 @@ static void finalize(struct sqlite_db *s)
 	for (int i = 0; i < PT_COUNT; i++) {
 		sqlite3_finalize(s->st[i]);
 		s->st[i] = NULL;
+		if (s->batch[i]) {
+			sqlite3_finalize(s->batch[i]->st);
+			free(s->batch[i]);
+			s->batch[i] = NULL;
+		}
 	}
 }
 
@@ -85,8 +139,11 @@ static int sqlite_finish(void *db, bool switches)
 		"DROP TABLE context_switches",
 	};
 	size_t n = sizeof(tail) / sizeof(tail[0]) - (switches ? 2 : 0);
-	finalize(s);
 	int err = 0;
+	for (int t = 0; !err && t < PT_COUNT; t++)
+		if (s->batch[t] && s->batch[t]->n)
+			err = flush(s, (enum perfdb_table)t);
+	finalize(s);
 	for (size_t i = 0; !err && i < n; i++)
 		err = exec(s, tail[i]);
 	int rc = sqlite3_close(s->db);
@@ -113,19 +170,39 @@ static const struct perfdb_backend sqlite_backend = {
 	.free = sqlite_free,
 };
 
-/* "INSERT INTO t VALUES (?,...)" with a ? per column. */
-static int prepare(struct sqlite_db *s, enum perfdb_table t)
+/* "INSERT INTO t VALUES (?,...),..." with a ? per column, @rows rows. */
+static int prepare(struct sqlite_db *s, enum perfdb_table t, int rows,
+		   sqlite3_stmt **st)
 {
-	char sql[256];
 	const struct perfdb_table_info *info = &hwt_perfdb_tables[t];
-	int len = snprintf(sql, sizeof(sql), "INSERT INTO %s VALUES (",
-			   info->name);
-	for (size_t i = 0; info->types[i]; i++)
-		len += snprintf(sql + len, sizeof(sql) - (size_t)len, "%s?",
-				i ? "," : "");
-	snprintf(sql + len, sizeof(sql) - (size_t)len, ")");
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &s->st[t], NULL);
-	return rc == SQLITE_OK ? 0 : db_error(s, rc, sql);
+	size_t cols = strlen(info->types);
+	size_t size = 64 + (size_t)rows * (cols * 2 + 4);
+	char *sql = malloc(size);
+	if (!sql)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	int len = snprintf(sql, size, "INSERT INTO %s VALUES ", info->name);
+	for (int r = 0; r < rows; r++)
+		for (size_t i = 0; i < cols; i++)
+			len += snprintf(sql + len, size - (size_t)len, "%s%s%s",
+					r && !i ? "," : "", i ? "," : "(",
+					i + 1 == cols ? "?)" : "?");
+	int rc = sqlite3_prepare_v2(s->db, sql, len, st, NULL);
+	int err = rc == SQLITE_OK ? 0 : db_error(s, rc, "prepare");
+	free(sql);
+	return err;
+}
+
+static int prepare_table(struct sqlite_db *s, enum perfdb_table t)
+{
+	int err = prepare(s, t, 1, &s->st[t]);
+	if (err || strchr(hwt_perfdb_tables[t].types, 's'))
+		return err;
+	struct batch *b = calloc(1, sizeof(*b));
+	if (!b)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	s->batch[t] = b;
+	b->cols = (int)strlen(hwt_perfdb_tables[t].types);
+	return prepare(s, t, BATCH, &b->st);
 }
 
 static int sqlite_db_open(struct sqlite_db *s, const char *file)
@@ -169,7 +246,7 @@ static int sqlite_db_open(struct sqlite_db *s, const char *file)
 	for (size_t i = 0; !err && i < n; i++)
 		err = exec(s, hwt_sqlite_tables[i]);
 	for (int t = 0; !err && t < PT_COUNT; t++)
-		err = prepare(s, (enum perfdb_table)t);
+		err = prepare_table(s, (enum perfdb_table)t);
 	return err;
 }
 
