@@ -1,9 +1,10 @@
 /* PostgreSQL database for perf's export schema (perfdb.h, pg_schema.h),
  * through libpq, the way perf's export-to-postgresql.py fills one: the
- * rows of each table are encoded in COPY's binary format into a
- * temporary file of their own while the export runs, then each file is
- * sent with COPY ... FROM STDIN (FORMAT binary), and the keys, indexes
- * and views are added. All of it is one transaction: a failed export
+ * rows of each table are encoded in COPY's binary format while the export
+ * runs (in memory, the first ROWS_IN_MEMORY bytes of each table; a
+ * temporary file of its own takes the rest), then each table is sent
+ * with COPY ... FROM STDIN (FORMAT binary), and the keys, indexes and
+ * views are added. All of it is one transaction: a failed export
  * leaves the database as it was. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +29,18 @@ int hwt_export_postgresql_open(struct hwt_export *ex)
 
 #include "analysis/export/pg_schema.h"
 
+#define ROWS_IN_MEMORY (8u << 20)
+
+/* A table's COPY data so far: the spill file's, then buf's. */
+struct rows {
+	uint8_t *buf;
+	size_t len;
+	FILE *spill;
+};
+
 struct pg_db {
 	PGconn *conn;
-	FILE *rows[PT_COUNT];     /* each table's COPY data so far */
-	bool write_failed;
+	struct rows rows[PT_COUNT];
 };
 
 static int pg_error(struct pg_db *s, const char *what)
@@ -59,10 +68,27 @@ static int pg_run(struct pg_db *s, const char *sql)
 	return pg_exec(s, sql, PGRES_COMMAND_OK, NULL);
 }
 
-static void put_be(uint8_t *p, uint64_t v, int bytes)
+static uint8_t *put_be(uint8_t *p, uint64_t v, int bytes)
 {
 	for (int i = bytes - 1; i >= 0; i--, v >>= 8)
 		p[i] = (uint8_t)v;
+	return p + bytes;
+}
+
+/* Room for @need more bytes in @t's buffer: what it holds goes to the
+ * spill file when the buffer is full. */
+static int room(struct pg_db *s, enum perfdb_table t, size_t need)
+{
+	struct rows *r = &s->rows[t];
+	if (r->len + need <= ROWS_IN_MEMORY)
+		return 0;
+	if ((!r->spill && !(r->spill = tmpfile())) ||
+	    fwrite(r->buf, 1, r->len, r->spill) != r->len)
+		return hwt_error(HWT_ERR_NOSPC, "postgresql export: writing the "
+				 "rows of %s to a temporary file failed (is "
+				 "TMPDIR full?)", hwt_perfdb_tables[t].name);
+	r->len = 0;
+	return 0;
 }
 
 /* One tuple: the field count, then each field's length (-1: NULL) and
@@ -71,39 +97,31 @@ static int pg_row(void *db, enum perfdb_table t, const struct perfdb_val *v)
 {
 	struct pg_db *s = db;
 	const char *types = hwt_perfdb_tables[t].types;
-	uint8_t buf[512];
-	size_t n = strlen(types), len = 2;
-	put_be(buf, n, 2);
-	FILE *f = s->rows[t];
+	size_t n = strlen(types), need = 2;
+	for (size_t i = 0; i < n; i++)
+		need += 4 + (v[i].null ? 0 : v[i].s ? strlen(v[i].s) : 8);
+	if (need > ROWS_IN_MEMORY)
+		return hwt_error(HWT_ERR_INVAL, "postgresql export: a row of "
+				 "%s too long", hwt_perfdb_tables[t].name);
+	int err = room(s, t, need);
+	if (err)
+		return err;
+	uint8_t *p = put_be(s->rows[t].buf + s->rows[t].len, n, 2);
 	for (size_t i = 0; i < n; i++) {
-		if (len + 4 + 8 > sizeof(buf)) {
-			s->write_failed |= fwrite(buf, 1, len, f) != len;
-			len = 0;
-		}
-		uint8_t *p = buf + len;
 		if (v[i].null) {
-			put_be(p, (uint32_t)-1, 4);
-			len += 4;
-			continue;
-		}
-		int bytes = types[i] == 'q' ? 8 : types[i] == 'i' ? 4 : 1;
-		if (types[i] == 's') {
+			p = put_be(p, (uint32_t)-1, 4);
+		} else if (types[i] == 's') {
 			size_t slen = strlen(v[i].s);
-			put_be(p, slen, 4);
-			s->write_failed |= fwrite(buf, 1, len + 4, f) != len + 4;
-			s->write_failed |= fwrite(v[i].s, 1, slen, f) != slen;
-			len = 0;
-			continue;
+			p = put_be(p, slen, 4);
+			memcpy(p, v[i].s, slen);
+			p += slen;
+		} else {
+			int bytes = types[i] == 'q' ? 8 : types[i] == 'i' ? 4 : 1;
+			p = put_be(p, (uint64_t)bytes, 4);
+			p = put_be(p, (uint64_t)v[i].i, bytes);
 		}
-		put_be(p, (uint64_t)bytes, 4);
-		put_be(p + 4, (uint64_t)v[i].i, bytes);
-		len += 4 + (size_t)bytes;
 	}
-	s->write_failed |= fwrite(buf, 1, len, f) != len;
-	if (s->write_failed)
-		return hwt_error(HWT_ERR_NOSPC, "postgresql export: writing the "
-				 "rows of %s to a temporary file failed (is "
-				 "TMPDIR full?)", hwt_perfdb_tables[t].name);
+	s->rows[t].len = (size_t)(p - s->rows[t].buf);
 	return 0;
 }
 
@@ -119,15 +137,23 @@ static int copy_table(struct pg_db *s, enum perfdb_table t)
 	/* Signature, flags 0, no header extension. */
 	static const char header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
 	static const char trailer[2] = "\377\377";
-	FILE *f = s->rows[t];
-	bool ok = fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0 &&
-		  PQputCopyData(s->conn, header, sizeof(header)) == 1;
-	char buf[65536];
-	size_t n;
-	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		ok = PQputCopyData(s->conn, buf, (int)n) == 1;
-	ok = ok && !ferror(f) &&
-	     PQputCopyData(s->conn, trailer, sizeof(trailer)) == 1;
+	struct rows *rows = &s->rows[t];
+	FILE *f = rows->spill;
+	bool ok = PQputCopyData(s->conn, header, sizeof(header)) == 1;
+	if (f) {
+		ok = ok && fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0;
+		char buf[65536];
+		size_t n;
+		while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			ok = PQputCopyData(s->conn, buf, (int)n) == 1;
+		ok = ok && !ferror(f);
+	}
+	for (size_t off = 0; ok && off < rows->len; off += 65536) {
+		size_t n = rows->len - off < 65536 ? rows->len - off : 65536;
+		ok = PQputCopyData(s->conn, (const char *)rows->buf + off,
+				   (int)n) == 1;
+	}
+	ok = ok && PQputCopyData(s->conn, trailer, sizeof(trailer)) == 1;
 	if (PQputCopyEnd(s->conn, ok ? NULL : "hwtrace: reading the rows "
 			 "failed") != 1)
 		ok = false;
@@ -174,9 +200,11 @@ static void pg_free(void *db)
 	struct pg_db *s = db;
 	if (!s)
 		return;
-	for (int t = 0; t < PT_COUNT; t++)
-		if (s->rows[t])
-			fclose(s->rows[t]);
+	for (int t = 0; t < PT_COUNT; t++) {
+		if (s->rows[t].spill)
+			fclose(s->rows[t].spill);
+		free(s->rows[t].buf);
+	}
 	/* Closing without COMMIT rolls an unfinished export back. */
 	if (s->conn)
 		PQfinish(s->conn);
@@ -245,13 +273,9 @@ static int pg_open(struct hwt_export *ex, struct pg_db *s)
 	size_t k = sizeof(hwt_pg_tables) / sizeof(hwt_pg_tables[0]);
 	for (size_t i = 0; !err && i < k; i++)
 		err = pg_run(s, hwt_pg_tables[i]);
-	for (int t = 0; !err && t < PT_COUNT; t++) {
-		s->rows[t] = tmpfile();
-		if (!s->rows[t])
-			err = hwt_error(HWT_ERR_IO, "postgresql export: cannot "
-					"create a temporary file for %s (TMPDIR)",
-					hwt_perfdb_tables[t].name);
-	}
+	for (int t = 0; !err && t < PT_COUNT; t++)
+		if (!(s->rows[t].buf = malloc(ROWS_IN_MEMORY)))
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 	return err;
 }
 
