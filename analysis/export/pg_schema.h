@@ -5,6 +5,8 @@
 #ifndef HWT_ANALYSIS_EXPORT_PG_SCHEMA_H
 #define HWT_ANALYSIS_EXPORT_PG_SCHEMA_H
 
+#include "analysis/export/perfdb_views.h"
+
 static const char *const hwt_pg_tables[] = {
 	"CREATE TABLE selected_events (id bigint NOT NULL, name varchar(80))",
 	"CREATE TABLE machines (id bigint NOT NULL, pid integer,"
@@ -107,24 +109,7 @@ static const char *const hwt_pg_switch_keys[] = {
 	" END AS IPC"
 
 static const char *const hwt_pg_views[] = {
-	"CREATE VIEW machines_view AS SELECT id, pid, root_dir,"
-	" CASE WHEN id=0 THEN 'unknown' WHEN pid=-1 THEN 'host' ELSE 'guest'"
-	" END AS host_or_guest FROM machines",
-	"CREATE VIEW dsos_view AS SELECT id, machine_id,"
-	" (SELECT host_or_guest FROM machines_view WHERE id = machine_id)"
-	" AS host_or_guest, short_name, long_name, build_id FROM dsos",
-	"CREATE VIEW symbols_view AS SELECT id, name,"
-	" (SELECT short_name FROM dsos WHERE id=dso_id) AS dso, dso_id,"
-	" sym_start, sym_end, CASE WHEN binding=0 THEN 'local'"
-	" WHEN binding=1 THEN 'global' ELSE 'weak' END AS binding FROM symbols",
-	"CREATE VIEW threads_view AS SELECT id, machine_id,"
-	" (SELECT host_or_guest FROM machines_view WHERE id = machine_id)"
-	" AS host_or_guest, process_id, pid, tid FROM threads",
-	"CREATE VIEW comm_threads_view AS SELECT comm_id,"
-	" (SELECT comm FROM comms WHERE id = comm_id) AS command, thread_id,"
-	" (SELECT pid FROM threads WHERE id = thread_id) AS pid,"
-	" (SELECT tid FROM threads WHERE id = thread_id) AS tid"
-	" FROM comm_threads",
+	HWT_PERFDB_COMMON_VIEWS,
 	"CREATE VIEW call_paths_view AS SELECT c.id, to_hex(c.ip) AS ip,"
 	" c.symbol_id, (SELECT name FROM symbols WHERE id = c.symbol_id)"
 	" AS symbol, (SELECT dso_id FROM symbols WHERE id = c.symbol_id)"
