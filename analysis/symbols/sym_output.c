@@ -230,7 +230,7 @@ static int annotate(void *arg, const struct hwt_elem *e,
 	if (rc < 0)
 		return rc;
 	if (!rc && format == HWT_OUTPUT_TEXT)
-		put(&b, "  [unknown]");
+		put_raw(&b, "  [unknown]", 11);
 	rc = put_symbol(sym, &b, pid, e->u.branch.to, K_TO, format);
 	return rc < 0 ? rc : (int)b.len;
 }

@@ -1,0 +1,125 @@
+/* Appending text to a bounded buffer without printf: the writers of the
+ * element stream format tens of millions of lines, and a vsnprintf per
+ * field was most of the decode's time. An appender counts past the end
+ * as snprintf does (len is what the whole text needs) and never writes
+ * beyond size; the caller adds the terminating NUL where it needs one. */
+#ifndef HWT_ANALYSIS_TEXT_APPEND_H
+#define HWT_ANALYSIS_TEXT_APPEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct hwt_text {
+	char *buf;
+	size_t size, len;
+};
+
+static inline void hwt_text_put(struct hwt_text *t, const char *s, size_t n)
+{
+	size_t room = t->size > t->len ? t->size - t->len : 0;
+	memcpy(t->buf + t->len, s, n < room ? n : room);
+	t->len += n;
+}
+
+/* A string constant: its length is known when compiling. */
+#define hwt_text_lit(t, s) hwt_text_put((t), (s), sizeof(s) - 1)
+
+static inline void hwt_text_str(struct hwt_text *t, const char *s)
+{
+	hwt_text_put(t, s, strlen(s));
+}
+
+static inline void hwt_text_char(struct hwt_text *t, char c)
+{
+	if (t->len < t->size)
+		t->buf[t->len] = c;
+	t->len++;
+}
+
+/* Lower-case hex without leading zeros ("%" PRIx64). */
+static inline void hwt_text_hex(struct hwt_text *t, uint64_t v)
+{
+	char d[16];
+	size_t i = sizeof(d);
+	do {
+		d[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	hwt_text_put(t, d + i, sizeof(d) - i);
+}
+
+/* The digits of @v, right-aligned in @d[20]; returns where they start. */
+static inline size_t hwt_text_digits(char d[20], uint64_t v)
+{
+	size_t i = 20;
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return i;
+}
+
+/* "%" PRIu64 */
+static inline void hwt_text_u64(struct hwt_text *t, uint64_t v)
+{
+	char d[20];
+	size_t i = hwt_text_digits(d, v);
+	hwt_text_put(t, d + i, 20 - i);
+}
+
+/* A signed number in at least @width characters, as printf's "%*d" (@zero
+ * false: spaces before the sign) or "%0*d" (@zero: zeros after it). */
+static inline void hwt_text_i64_pad(struct hwt_text *t, int64_t v,
+				    size_t width, int zero)
+{
+	char d[20];
+	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t i = hwt_text_digits(d, mag);
+	size_t need = 20 - i + (v < 0);
+	size_t pad = need < width ? width - need : 0;
+	if (!zero)
+		for (size_t k = 0; k < pad; k++)
+			hwt_text_char(t, ' ');
+	if (v < 0)
+		hwt_text_char(t, '-');
+	if (zero)
+		for (size_t k = 0; k < pad; k++)
+			hwt_text_char(t, '0');
+	hwt_text_put(t, d + i, 20 - i);
+}
+
+static inline void hwt_text_i64(struct hwt_text *t, int64_t v)
+{
+	hwt_text_i64_pad(t, v, 0, 0);
+}
+
+/* @s inside JSON quotes: '"' and '\\' escaped with a backslash, other
+ * control characters as \u00XX. */
+static inline void hwt_text_json_str(struct hwt_text *t, const char *s)
+{
+	hwt_text_char(t, '"');
+	while (*s) {
+		size_t run = 0;
+		while (s[run] && s[run] != '"' && s[run] != '\\' &&
+		       (unsigned char)s[run] >= 0x20)
+			run++;
+		hwt_text_put(t, s, run);
+		s += run;
+		if (!*s)
+			break;
+		unsigned char c = (unsigned char)*s++;
+		if (c == '"' || c == '\\') {
+			hwt_text_char(t, '\\');
+			hwt_text_char(t, (char)c);
+		} else {
+			char u[6] = {'\\', 'u', '0', '0',
+				     "0123456789abcdef"[c >> 4],
+				     "0123456789abcdef"[c & 15]};
+			hwt_text_put(t, u, sizeof(u));
+		}
+	}
+	hwt_text_char(t, '"');
+}
+
+#endif
