@@ -96,7 +96,8 @@ static void format_sample_text(struct hwt_text *l, const struct hwt_elem *e)
 	hwt_text_lit(l, " branches");
 	for (size_t i = 0; i < e->u.sample.nbranches; i++) {
 		const struct hwt_branch_entry *b = &e->u.sample.branches[i];
-		hwt_text_lit(l, i ? ", 0x" : ": 0x");
+		hwt_text_char(l, i ? ',' : ':');
+		hwt_text_lit(l, " 0x");
 		hwt_text_hex(l, b->from);
 		hwt_text_lit(l, "->0x");
 		hwt_text_hex(l, b->to);

@@ -15,15 +15,26 @@ struct hwt_text {
 	size_t size, len;
 };
 
+/* What fits of @s when not all of it does. */
+static __attribute__((noinline, unused)) void
+hwt_text_put_part(struct hwt_text *t, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && t->len + i < t->size; i++)
+		t->buf[t->len + i] = s[i];
+}
+
 static inline void hwt_text_put(struct hwt_text *t, const char *s, size_t n)
 {
-	size_t room = t->size > t->len ? t->size - t->len : 0;
-	memcpy(t->buf + t->len, s, n < room ? n : room);
+	/* The usual case first: a constant @n makes this a few moves. */
+	if (t->len <= t->size && t->size - t->len >= n)
+		memcpy(t->buf + t->len, s, n);
+	else
+		hwt_text_put_part(t, s, n);
 	t->len += n;
 }
 
 /* A string constant: its length is known when compiling. */
-#define hwt_text_lit(t, s) hwt_text_put((t), (s), sizeof(s) - 1)
+#define hwt_text_lit(t, s) hwt_text_put((t), "" s, sizeof(s) - 1)
 
 static inline void hwt_text_str(struct hwt_text *t, const char *s)
 {
@@ -37,16 +48,29 @@ static inline void hwt_text_char(struct hwt_text *t, char c)
 	t->len++;
 }
 
-/* Lower-case hex without leading zeros ("%" PRIx64). */
+/* Lower-case hex without leading zeros ("%" PRIx64), written in place
+ * from its last digit back when it fits. */
 static inline void hwt_text_hex(struct hwt_text *t, uint64_t v)
 {
-	char d[16];
-	size_t i = sizeof(d);
-	do {
-		d[--i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	hwt_text_put(t, d + i, sizeof(d) - i);
+	size_t n = (size_t)(64 - __builtin_clzll(v | 1) + 3) / 4;
+	char tmp[16];
+	char *d = t->len <= t->size && t->size - t->len >= n ? t->buf + t->len
+							    : tmp;
+	for (size_t i = n; i-- > 0; v >>= 4)
+		d[i] = "0123456789abcdef"[v & 15];
+	if (d == tmp)
+		hwt_text_put(t, tmp, n);
+	else
+		t->len += n;
+}
+
+/* The number of decimal digits of @v. */
+static inline size_t hwt_text_ndigits(uint64_t v)
+{
+	size_t n = 1;
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
 /* The digits of @v, right-aligned in @d[20]; returns where they start. */
@@ -63,6 +87,14 @@ static inline size_t hwt_text_digits(char d[20], uint64_t v)
 /* "%" PRIu64 */
 static inline void hwt_text_u64(struct hwt_text *t, uint64_t v)
 {
+	size_t n = hwt_text_ndigits(v);
+	if (t->len <= t->size && t->size - t->len >= n) {
+		char *d = t->buf + t->len;
+		for (size_t i = n; i-- > 0; v /= 10)
+			d[i] = (char)('0' + v % 10);
+		t->len += n;
+		return;
+	}
 	char d[20];
 	size_t i = hwt_text_digits(d, v);
 	hwt_text_put(t, d + i, 20 - i);
