@@ -15,6 +15,12 @@ struct hwt_output {
 	struct hwt_output_annotator annotator;
 	char *buf;  /* OUT_BUF bytes of lines not yet written */
 	size_t len;
+	/* The last text line's "[CPU] TID ", and what it was made of. */
+	char task[32];
+	size_t task_len;
+	bool task_valid;
+	uint32_t task_fields;
+	int32_t task_cpu, task_tid;
 };
 
 /* Lines are formatted straight into one large buffer that goes out in
@@ -184,7 +190,8 @@ static void format_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 	hwt_text_char(l, '}');
 }
 
-static void format_text(struct hwt_text *l, const struct hwt_elem *e)
+/* "[CPU] TID " of a text line. */
+static void text_task(struct hwt_text *l, const struct hwt_elem *e)
 {
 	if (e->fields & HWT_FIELD_CPU) {
 		hwt_text_char(l, '[');
@@ -195,6 +202,11 @@ static void format_text(struct hwt_text *l, const struct hwt_elem *e)
 		hwt_text_i64_pad(l, e->tid, 6, 0);
 		hwt_text_char(l, ' ');
 	}
+}
+
+/* A text line after its "[CPU] TID ". */
+static void format_text_rest(struct hwt_text *l, const struct hwt_elem *e)
+{
 	if (e->fields & HWT_FIELD_TIME) {
 		hwt_text_u64(l, e->time);
 		hwt_text_lit(l, ": ");
@@ -290,10 +302,31 @@ static void format_text(struct hwt_text *l, const struct hwt_elem *e)
 static void format_line(struct hwt_text *l, const struct hwt_elem *elem,
 			enum hwt_output_format format)
 {
-	if (format == HWT_OUTPUT_JSONL)
+	if (format == HWT_OUTPUT_JSONL) {
 		format_jsonl(l, elem);
-	else
-		format_text(l, elem);
+	} else {
+		text_task(l, elem);
+		format_text_rest(l, elem);
+	}
+}
+
+/* A stream's elements share their "[CPU] TID ": formatted once. */
+static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
+			    const struct hwt_elem *e)
+{
+	uint32_t f = e->fields & (HWT_FIELD_CPU | HWT_FIELD_TID);
+	if (!o->task_valid || f != o->task_fields ||
+	    ((f & HWT_FIELD_CPU) && e->cpu != o->task_cpu) ||
+	    ((f & HWT_FIELD_TID) && e->tid != o->task_tid)) {
+		struct hwt_text t = {o->task, sizeof(o->task), 0};
+		text_task(&t, e);
+		o->task_len = t.len;
+		o->task_fields = f;
+		o->task_cpu = e->cpu;
+		o->task_tid = e->tid;
+		o->task_valid = true;
+	}
+	hwt_text_put(l, o->task, o->task_len);
 }
 
 int hwt_elem_format(const struct hwt_elem *elem, enum hwt_output_format format,
@@ -363,7 +396,12 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		return err;
 	char *p = o->buf + o->len;
 	struct hwt_text l = {p, OUT_LINE_MAX, 0};
-	format_line(&l, elem, o->format);
+	if (o->format == HWT_OUTPUT_TEXT) {
+		put_task_cached(o, &l, elem);
+		format_text_rest(&l, elem);
+	} else {
+		format_jsonl(&l, elem);
+	}
 	size_t n = l.len;
 	if (n >= OUT_LINE_MAX)
 		return emit_long(o, elem, n);

@@ -36,9 +36,14 @@ static inline void hwt_text_put(struct hwt_text *t, const char *s, size_t n)
 /* A string constant: its length is known when compiling. */
 #define hwt_text_lit(t, s) hwt_text_put((t), "" s, sizeof(s) - 1)
 
+/* A NUL-terminated string: names are short, so copied a byte at a time
+ * while there is room rather than measured first. */
 static inline void hwt_text_str(struct hwt_text *t, const char *s)
 {
-	hwt_text_put(t, s, strlen(s));
+	size_t i = t->len;
+	while (*s && i < t->size)
+		t->buf[i++] = *s++;
+	t->len = i + strlen(s);
 }
 
 static inline void hwt_text_char(struct hwt_text *t, char c)
@@ -105,11 +110,30 @@ static inline void hwt_text_u64(struct hwt_text *t, uint64_t v)
 static inline void hwt_text_i64_pad(struct hwt_text *t, int64_t v,
 				    size_t width, int zero)
 {
-	char d[20];
 	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t i = hwt_text_digits(d, mag);
-	size_t need = 20 - i + (v < 0);
+	size_t nd = hwt_text_ndigits(mag);
+	size_t need = nd + (v < 0);
 	size_t pad = need < width ? width - need : 0;
+	if (t->len <= t->size && t->size - t->len >= need + pad) {
+		char *d = t->buf + t->len;
+		if (zero) {
+			if (v < 0)
+				*d++ = '-';
+			memset(d, '0', pad);
+			d += pad;
+		} else {
+			memset(d, ' ', pad);
+			d += pad;
+			if (v < 0)
+				*d++ = '-';
+		}
+		for (size_t i = nd; i-- > 0; mag /= 10)
+			d[i] = (char)('0' + mag % 10);
+		t->len += need + pad;
+		return;
+	}
+	char d[20];
+	size_t i = hwt_text_digits(d, mag);
 	if (!zero)
 		for (size_t k = 0; k < pad; k++)
 			hwt_text_char(t, ' ');
