@@ -37,6 +37,19 @@ static void put_raw(struct buf *b, const char *s, size_t n)
 	b->len += n;
 }
 
+/* A cached text (@s has 32 bytes or more, @n < 32): one fixed-size move
+ * where the buffer has room for it, as most have. */
+static void put_cached(struct buf *b, const char *s, size_t n)
+{
+	if (n < 32 && b->len < b->size && b->size - b->len > 32) {
+		memcpy(b->p + b->len, s, 32);
+		b->p[b->len + n] = 0;
+		b->len += n;
+		return;
+	}
+	put_raw(b, s, n);
+}
+
 static void put_json_str(struct buf *b, const char *s)
 {
 	put_raw(b, "\"", 1);
@@ -153,7 +166,7 @@ static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
 	if (cache) {
 		ce = &cache[(addr ^ (addr >> 11) ^ (uint64_t)kind * 0x9e37u) & (OUT_CACHE - 1)];
 		if (ce->kind == k && ce->addr == addr && ce->pid == pid) {
-			put_raw(b, ce->text, ce->len);
+			put_cached(b, ce->text, ce->len);
 			return ce->found;
 		}
 	}

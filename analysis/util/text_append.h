@@ -43,7 +43,7 @@ static inline void hwt_text_str(struct hwt_text *t, const char *s)
 	size_t i = t->len;
 	while (*s && i < t->size)
 		t->buf[i++] = *s++;
-	t->len = i + strlen(s);
+	t->len = *s ? i + strlen(s) : i;
 }
 
 static inline void hwt_text_char(struct hwt_text *t, char c)
@@ -54,15 +54,27 @@ static inline void hwt_text_char(struct hwt_text *t, char c)
 }
 
 /* Lower-case hex without leading zeros ("%" PRIx64), written in place
- * from its last digit back when it fits. */
+ * from its last digit back, two digits a step, when it fits. */
 static inline void hwt_text_hex(struct hwt_text *t, uint64_t v)
 {
+	static const char pairs[513] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 	size_t n = (size_t)(64 - __builtin_clzll(v | 1) + 3) / 4;
 	char tmp[16];
 	char *d = t->len <= t->size && t->size - t->len >= n ? t->buf + t->len
 							    : tmp;
-	for (size_t i = n; i-- > 0; v >>= 4)
-		d[i] = "0123456789abcdef"[v & 15];
+	size_t i = n;
+	for (; i >= 2; i -= 2, v >>= 8)
+		memcpy(d + i - 2, pairs + 2 * (v & 0xff), 2);
+	if (i)
+		d[0] = "0123456789abcdef"[v & 15];
 	if (d == tmp)
 		hwt_text_put(t, tmp, n);
 	else
