@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "analysis/util/text_append.h"
 #include "hwtrace/symbols.h"
 
 struct buf {
@@ -52,23 +53,12 @@ static void put_cached(struct buf *b, const char *s, size_t n)
 
 static void put_json_str(struct buf *b, const char *s)
 {
-	put_raw(b, "\"", 1);
-	while (*s) {
-		size_t run = 0;
-		while (s[run] && s[run] != '"' && s[run] != '\\' &&
-		       (unsigned char)s[run] >= 0x20)
-			run++;
-		put_raw(b, s, run);
-		s += run;
-		if (!*s)
-			break;
-		unsigned char c = (unsigned char)*s++;
-		if (c == '"' || c == '\\')
-			put(b, "\\%c", c);
-		else
-			put(b, "\\u%04x", c);
-	}
-	put_raw(b, "\"", 1);
+	/* The shared escaper, on a view that keeps room for the NUL. */
+	struct hwt_text t = {b->p, b->size ? b->size - 1 : 0, b->len};
+	hwt_text_json_str(&t, s);
+	b->len = t.len;
+	if (b->size)
+		b->p[b->len < b->size ? b->len : b->size - 1] = 0;
 }
 
 static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
