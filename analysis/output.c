@@ -9,18 +9,33 @@
 #include "hwtrace/output.h"
 #include "analysis/util/text_append.h"
 
+/* A range's or branch's body and annotation, for the next element that
+ * equals it in all but time, CPU and thread (loops repeat a few lines
+ * millions of times). tag 0: empty. */
+#define LINE_CACHE_BITS 9
+struct line_entry {
+	uint64_t a, b, c;     /* start, end, insns; from, to, exception */
+	int32_t proc;         /* the pid, else the tid, else INT32_MIN */
+	uint32_t tag;         /* type, ISA or kind, exception flag */
+	uint8_t body_len, annot_len;
+	char text[150];       /* the body, then the annotation */
+};
+
 struct hwt_output {
 	FILE *out;
 	enum hwt_output_format format;
 	struct hwt_output_annotator annotator;
 	char *buf;  /* OUT_BUF bytes of lines not yet written */
 	size_t len;
-	/* The last text line's "[CPU] TID ", and what it was made of. */
-	char task[32];
+	/* Bodies and annotations of ranges and branches seen before. */
+	struct line_entry *cache;
+	/* The last line's task (text's "[CPU] TID ", JSON's cpu, pid and
+	 * tid members; 72 bytes at most) and what it was made of. */
+	char task[80];
 	size_t task_len;
 	bool task_valid;
 	uint32_t task_fields;
-	int32_t task_cpu, task_tid;
+	int32_t task_cpu, task_pid, task_tid;
 };
 
 /* Lines are formatted straight into one large buffer that goes out in
@@ -112,11 +127,17 @@ static void format_sample_text(struct hwt_text *l, const struct hwt_elem *e)
 	}
 }
 
-static void format_jsonl(struct hwt_text *l, const struct hwt_elem *e)
+/* {"type":"T" */
+static void jsonl_type(struct hwt_text *l, const struct hwt_elem *e)
 {
 	hwt_text_lit(l, "{\"type\":\"");
 	hwt_text_str(l, hwt_elem_type_name(e->type));
 	hwt_text_char(l, '"');
+}
+
+/* ,"cpu":C,"pid":P,"tid":T */
+static void jsonl_task(struct hwt_text *l, const struct hwt_elem *e)
+{
 	if (e->fields & HWT_FIELD_CPU) {
 		hwt_text_lit(l, ",\"cpu\":");
 		hwt_text_i64(l, e->cpu);
@@ -129,7 +150,11 @@ static void format_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 		hwt_text_lit(l, ",\"tid\":");
 		hwt_text_i64(l, e->tid);
 	}
+}
 
+/* The members of the element's type. */
+static void jsonl_body(struct hwt_text *l, const struct hwt_elem *e)
+{
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
 		put_json_hex(l, "start", e->u.range.start);
@@ -185,9 +210,12 @@ static void format_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 		format_sample_jsonl(l, e);
 		break;
 	}
+}
+
+static void jsonl_time(struct hwt_text *l, const struct hwt_elem *e)
+{
 	if (e->fields & HWT_FIELD_TIME)
 		put_json_u64(l, "time", e->time);
-	hwt_text_char(l, '}');
 }
 
 /* "[CPU] TID " of a text line. */
@@ -204,14 +232,17 @@ static void text_task(struct hwt_text *l, const struct hwt_elem *e)
 	}
 }
 
-/* A text line after its "[CPU] TID ". */
-static void format_text_rest(struct hwt_text *l, const struct hwt_elem *e)
+static void text_time(struct hwt_text *l, const struct hwt_elem *e)
 {
 	if (e->fields & HWT_FIELD_TIME) {
 		hwt_text_u64(l, e->time);
 		hwt_text_lit(l, ": ");
 	}
+}
 
+/* A text line after its "[CPU] TID TIME: ". */
+static void text_body(struct hwt_text *l, const struct hwt_elem *e)
+{
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
 		hwt_text_lit(l, "range     0x");
@@ -303,26 +334,38 @@ static void format_line(struct hwt_text *l, const struct hwt_elem *elem,
 			enum hwt_output_format format)
 {
 	if (format == HWT_OUTPUT_JSONL) {
-		format_jsonl(l, elem);
+		jsonl_type(l, elem);
+		jsonl_task(l, elem);
+		jsonl_body(l, elem);
+		jsonl_time(l, elem);
+		hwt_text_char(l, '}');
 	} else {
 		text_task(l, elem);
-		format_text_rest(l, elem);
+		text_time(l, elem);
+		text_body(l, elem);
 	}
 }
 
-/* A stream's elements share their "[CPU] TID ": formatted once. */
+/* A stream's elements share their task: text's "[CPU] TID ", JSON's
+ * cpu, pid and tid members, formatted once per change. */
 static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
 			    const struct hwt_elem *e)
 {
-	uint32_t f = e->fields & (HWT_FIELD_CPU | HWT_FIELD_TID);
+	bool json = o->format == HWT_OUTPUT_JSONL;
+	uint32_t f = e->fields & (HWT_FIELD_CPU | HWT_FIELD_PID | HWT_FIELD_TID);
 	if (!o->task_valid || f != o->task_fields ||
 	    ((f & HWT_FIELD_CPU) && e->cpu != o->task_cpu) ||
+	    ((f & HWT_FIELD_PID) && e->pid != o->task_pid) ||
 	    ((f & HWT_FIELD_TID) && e->tid != o->task_tid)) {
 		struct hwt_text t = {o->task, sizeof(o->task), 0};
-		text_task(&t, e);
+		if (json)
+			jsonl_task(&t, e);
+		else
+			text_task(&t, e);
 		o->task_len = t.len;
 		o->task_fields = f;
 		o->task_cpu = e->cpu;
+		o->task_pid = e->pid;
 		o->task_tid = e->tid;
 		o->task_valid = true;
 	}
@@ -359,6 +402,10 @@ void hwt_output_set_annotator(struct hwt_output *output,
 		output->annotator = *annotator;
 	else
 		memset(&output->annotator, 0, sizeof(output->annotator));
+	/* Cached annotations were the last annotator's. */
+	if (output->cache)
+		memset(output->cache, 0,
+		       sizeof(*output->cache) << LINE_CACHE_BITS);
 }
 
 /* A line of OUT_LINE_MAX bytes or more: formatted in a buffer of its own. */
@@ -381,6 +428,42 @@ static int emit_long(struct hwt_output *o, const struct hwt_elem *elem,
 	return 0;
 }
 
+/* The cache slot of a range (without instruction text) or branch and its
+ * key in @k; NULL for other elements, whose lines are not cached. */
+static struct line_entry *cache_slot(struct hwt_output *o,
+				     const struct hwt_elem *e,
+				     struct line_entry *k)
+{
+	if (!o->cache)
+		return NULL;
+	if (e->type == HWT_ELEM_RANGE && !e->u.range.text) {
+		k->a = e->u.range.start;
+		k->b = e->u.range.end;
+		k->c = e->u.range.insns;
+		k->tag = 1u | (uint32_t)e->u.range.isa << 8;
+	} else if (e->type == HWT_ELEM_BRANCH) {
+		bool exc = e->fields & HWT_FIELD_EXC_NUM;
+		k->a = e->u.branch.from;
+		k->b = e->u.branch.to;
+		k->c = exc ? e->u.branch.exception : 0;
+		k->tag = 2u | (uint32_t)e->u.branch.kind << 8 | (exc ? 4u : 0);
+	} else {
+		return NULL;
+	}
+	/* The process the annotator names symbols in. */
+	k->proc = (e->fields & HWT_FIELD_PID) ? e->pid
+		  : (e->fields & HWT_FIELD_TID) ? e->tid : INT32_MIN;
+	uint64_t h = (k->a ^ (k->b << 7) ^ (k->c << 29) ^ (uint64_t)(uint32_t)k->proc ^
+		      k->tag) * 0x9e3779b97f4a7c15ull;
+	return &o->cache[h >> (64 - LINE_CACHE_BITS)];
+}
+
+static bool cache_hit(const struct line_entry *ce, const struct line_entry *k)
+{
+	return ce->tag == k->tag && ce->a == k->a && ce->b == k->b &&
+	       ce->c == k->c && ce->proc == k->proc;
+}
+
 static int output_emit(void *arg, const struct hwt_elem *elem)
 {
 	struct hwt_output *o = arg;
@@ -396,29 +479,59 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		return err;
 	char *p = o->buf + o->len;
 	struct hwt_text l = {p, OUT_LINE_MAX, 0};
-	if (o->format == HWT_OUTPUT_TEXT) {
-		put_task_cached(o, &l, elem);
-		format_text_rest(&l, elem);
-	} else {
-		format_jsonl(&l, elem);
+	bool json = o->format == HWT_OUTPUT_JSONL;
+	if (json)
+		jsonl_type(&l, elem);
+	put_task_cached(o, &l, elem);
+	if (!json)
+		text_time(&l, elem);
+	/* Text: task, time, body, annotation. JSON: head, body, time,
+	 * annotation, '}'. The body and annotation of a repeated range or
+	 * branch come from the cache. */
+	struct line_entry key, *ce = cache_slot(o, elem, &key);
+	if (ce && cache_hit(ce, &key)) {
+		hwt_text_put(&l, ce->text, ce->body_len);
+		if (json)
+			jsonl_time(&l, elem);
+		hwt_text_put(&l, ce->text + ce->body_len, ce->annot_len);
+		if (json)
+			hwt_text_char(&l, '}');
+		hwt_text_char(&l, '\n');
+		o->len += l.len;
+		return 0;
 	}
-	size_t n = l.len;
-	if (n >= OUT_LINE_MAX)
-		return emit_long(o, elem, n);
+	size_t body_at = l.len;
+	if (json)
+		jsonl_body(&l, elem);
+	else
+		text_body(&l, elem);
+	size_t body_len = l.len - body_at;
+	if (json)
+		jsonl_time(&l, elem);
+	/* The whole line as hwt_elem_format gives it (with JSON's '}'). */
+	if (l.len + json >= OUT_LINE_MAX)
+		return emit_long(o, elem, l.len + json);
+	size_t n = l.len, annot_len = 0;
 	if (o->annotator.annotate) {
 		/* The annotation ends a text line, or goes before the
 		 * closing brace of a JSON object. */
-		bool json = o->format == HWT_OUTPUT_JSONL && n && p[n - 1] == '}';
-		if (json)
-			n--;
 		int x = o->annotator.annotate(o->annotator.arg, elem, o->format,
 					      o->out, p + n, OUT_EXTRA_MAX);
 		if (x < 0)
 			return x;
-		n += (size_t)x < OUT_EXTRA_MAX ? (size_t)x : OUT_EXTRA_MAX - 1;
-		if (json)
-			p[n++] = '}';
+		annot_len = (size_t)x < OUT_EXTRA_MAX ? (size_t)x
+						       : OUT_EXTRA_MAX - 1;
 	}
+	if (ce && body_len + annot_len <= sizeof(ce->text)) {
+		*ce = key;
+		ce->body_len = (uint8_t)body_len;
+		ce->annot_len = (uint8_t)annot_len;
+		memcpy(ce->text, p + body_at, body_len);
+		memcpy(ce->text + body_len, p + n, annot_len);
+	}
+	n += annot_len;
+	if (json)
+		p[n++] = '}';
 	p[n++] = '\n';
 	o->len += n;
 	return 0;
@@ -427,7 +540,10 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 struct hwt_output *hwt_output_new(FILE *out, enum hwt_output_format format)
 {
 	struct hwt_output *o = calloc(1, sizeof(*o));
-	if (o && !(o->buf = malloc(OUT_BUF))) {
+	if (o && (!(o->buf = malloc(OUT_BUF)) ||
+		  !(o->cache = calloc((size_t)1 << LINE_CACHE_BITS,
+				      sizeof(*o->cache))))) {
+		free(o->buf);
 		free(o);
 		o = NULL;
 	}
@@ -444,6 +560,7 @@ void hwt_output_free(struct hwt_output *output)
 		return;
 	/* A failed write leaves the FILE's error flag set for its closer. */
 	hwt_output_flush(output);
+	free(output->cache);
 	free(output->buf);
 	free(output);
 }

@@ -44,7 +44,12 @@ HWT_API struct hwt_elem_sink hwt_output_sink(struct hwt_output *output);
  * first write whole lines of its own to @out (objdump's `<sym>:` before a
  * function's first instruction): the output has written everything before
  * that element to @out by then. Returns the length, or a negative hwt_err
- * to stop. */
+ * to stop. The output reuses annotations: a range without instruction
+ * text, or a branch, that equals an element annotated before in type,
+ * addresses, instruction count, ISA, kind, exception number and process
+ * (its pid, or its tid when it has no pid) may get that element's
+ * annotation without a call, so an annotation must depend on nothing
+ * else (not on the time, CPU or thread). */
 struct hwt_output_annotator {
 	int (*annotate)(void *arg, const struct hwt_elem *elem,
 			enum hwt_output_format format, FILE *out, char *buf,
