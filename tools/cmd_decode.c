@@ -446,6 +446,7 @@ static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 	a->counts->written_base = a->counts->elems;
 	/* What went straight out is not written again. */
 	a->counts->written_total = before.elements - a->counts->elems;
+	cli_progress_written(&a->progress, 0, a->counts->written_total);
 	/* A decode that failed part way still shows what came before. */
 	int ferr = hwt_merge_finish(merge);
 	a->counts->written_total = 0;

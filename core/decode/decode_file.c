@@ -520,7 +520,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		.aux_attr = aux_attr(st->reader),
 	};
 	struct hwt_progress pr = {0};
-	hwt_progress_params(&pr, &params);
+	hwt_progress_params(&pr, opts, &params);
 	void *priv = NULL;
 	int err = 0;
 	bool *done = calloc(st->sb.nloss + 1, sizeof(bool));

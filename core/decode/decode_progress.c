@@ -29,9 +29,11 @@ static void within_chunk(void *arg, uint64_t chunk_done)
 }
 
 void hwt_progress_params(struct hwt_progress *pr,
+			 const struct hwt_decode_opts *opts,
 			 struct hwt_decode_params *params)
 {
-	if (!pr->opts || !pr->opts->progress)
+	pr->opts = opts;
+	if (!opts || !opts->progress)
 		return;
 	params->progress = within_chunk;
 	params->progress_arg = pr;

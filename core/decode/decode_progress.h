@@ -18,8 +18,10 @@ void hwt_progress_start(struct hwt_progress *pr,
 			const struct hwt_decode_opts *opts, uint64_t total,
 			uint32_t streams);
 
-/* Hooks @pr into the backend's params (progress within a chunk). */
+/* Hooks @pr into the backend's params (progress within a chunk), before
+ * the decoder is created from them. */
 void hwt_progress_params(struct hwt_progress *pr,
+			 const struct hwt_decode_opts *opts,
 			 struct hwt_decode_params *params);
 
 /* A chunk of @bytes is done: the next one starts after it. */

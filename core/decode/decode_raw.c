@@ -121,7 +121,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	}
 	void *priv = NULL;
 	struct hwt_progress pr = {0};
-	hwt_progress_params(&pr, &params);
+	hwt_progress_params(&pr, &opts, &params);
 	err = b->decoder->create(&params, &priv);
 	if (err < 0)
 		goto out;
