@@ -1,146 +1,221 @@
 /* Text and JSON-lines formatting of elements. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwtrace/error.h"
 #include "hwtrace/output.h"
+#include "analysis/util/text_append.h"
+
+/* A range's or branch's body and annotation, for the next element that
+ * equals it in all but time, CPU and thread (loops repeat a few lines
+ * millions of times). tag 0: empty. */
+#define LINE_CACHE_BITS 9
+struct line_entry {
+	uint64_t a, b, c;     /* start, end, insns; from, to, exception */
+	int32_t proc;         /* the pid, else the tid, else INT32_MIN */
+	uint32_t tag;         /* type, ISA or kind, exception flag */
+	uint8_t body_len, annot_len;
+	char body[88];
+	char annot[104];
+};
+
+/* @n bytes of @src (an array of @size): copied whole where the line has
+ * room, a fixed-size move being much cheaper than a variable one. */
+static inline void put_fixed(struct hwt_text *l, const char *src, size_t n,
+			     size_t size)
+{
+	if (l->len + size <= l->size) {
+		memcpy(l->buf + l->len, src, size);
+		l->len += n;
+	} else {
+		hwt_text_put(l, src, n);
+	}
+}
 
 struct hwt_output {
 	FILE *out;
 	enum hwt_output_format format;
-	char line[4096];
 	struct hwt_output_annotator annotator;
-	char extra[4096];
+	char *buf;  /* OUT_BUF bytes of lines not yet written */
+	size_t len;
+	/* Bodies and annotations of ranges and branches seen before. */
+	struct line_entry *cache;
+	/* The last line's task (text's "[CPU] TID ", JSON's cpu, pid and
+	 * tid members; 72 bytes at most) and what it was made of. */
+	char task[80];
+	size_t task_len;
+	bool task_valid;
+	uint32_t task_fields;
+	int32_t task_cpu, task_pid, task_tid;
 };
 
-/* A bounded appender: keeps counting past the end like snprintf. */
-struct line {
-	char *buf;
-	size_t size, len;
-};
+/* Lines are formatted straight into one large buffer that goes out in
+ * big writes: per-field printf and per-line stdio calls were most of a
+ * decode's time. A line longer than OUT_LINE_MAX is written on its own
+ * (through a buffer of its size) and, as always, without annotation. */
+#define OUT_BUF (256u * 1024)
+#define OUT_LINE_MAX 4096
+#define OUT_EXTRA_MAX 4096
 
-static void put(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put(struct line *l, const char *fmt, ...)
+static void put_json_key_str(struct hwt_text *l, const char *key, size_t klen,
+			     const char *s)
 {
-	va_list ap;
-	size_t room = l->len < l->size ? l->size - l->len : 0;
-
-	va_start(ap, fmt);
-	int n = vsnprintf(room ? l->buf + l->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->len += (size_t)n;
+	hwt_text_put(l, key, klen);
+	hwt_text_json_str(l, s);
 }
 
-static void put_json_string(struct line *l, const char *key, const char *s)
-{
-	put(l, ",\"%s\":\"", key);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			put(l, "\\%c", c);
-		else if (c < 0x20)
-			put(l, "\\u%04x", c);
-		else
-			put(l, "%c", c);
-	}
-	put(l, "\"");
-}
+#define put_json_string(l, key, s) \
+	put_json_key_str((l), ",\"" key "\":", sizeof(",\"" key "\":") - 1, (s))
 
-static void format_sample_jsonl(struct line *l, const struct hwt_elem *e)
+/* ,"key":"0xHEX" */
+#define put_json_hex(l, key, v) \
+	do { \
+		hwt_text_lit((l), ",\"" key "\":\"0x"); \
+		hwt_text_hex((l), (v)); \
+		hwt_text_char((l), '"'); \
+	} while (0)
+
+/* ,"key":DECIMAL */
+#define put_json_u64(l, key, v) \
+	do { \
+		hwt_text_lit((l), ",\"" key "\":"); \
+		hwt_text_u64((l), (v)); \
+	} while (0)
+
+static void format_sample_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 {
-	put(l, ",\"ip\":\"0x%" PRIx64 "\"", e->u.sample.ip);
+	put_json_hex(l, "ip", e->u.sample.ip);
 	if (e->u.sample.period)
-		put(l, ",\"period\":%" PRIu64, e->u.sample.period);
-	put(l, ",\"window\":%" PRIu64, e->u.sample.window);
+		put_json_u64(l, "period", e->u.sample.period);
+	put_json_u64(l, "window", e->u.sample.window);
 	if (e->u.sample.sync < e->u.sample.window)
-		put(l, ",\"sync\":%" PRIu64, e->u.sample.sync);
-	put(l, ",\"branches\":[");
+		put_json_u64(l, "sync", e->u.sample.sync);
+	hwt_text_lit(l, ",\"branches\":[");
 	for (size_t i = 0; i < e->u.sample.nbranches; i++) {
 		const struct hwt_branch_entry *b = &e->u.sample.branches[i];
-		put(l, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
-		    "\",\"kind\":\"%s\"}", i ? "," : "", b->from, b->to,
-		    hwt_branch_kind_name(b->kind));
+		if (i)
+			hwt_text_char(l, ',');
+		hwt_text_lit(l, "{\"from\":\"0x");
+		hwt_text_hex(l, b->from);
+		hwt_text_lit(l, "\",\"to\":\"0x");
+		hwt_text_hex(l, b->to);
+		hwt_text_lit(l, "\",\"kind\":\"");
+		hwt_text_str(l, hwt_branch_kind_name(b->kind));
+		hwt_text_lit(l, "\"}");
 	}
-	put(l, "]");
+	hwt_text_char(l, ']');
 }
 
-static void format_sample_text(struct line *l, const struct hwt_elem *e)
+static void format_sample_text(struct hwt_text *l, const struct hwt_elem *e)
 {
-	put(l, "sample    ip 0x%" PRIx64, e->u.sample.ip);
-	if (e->u.sample.period)
-		put(l, " period %" PRIu64, e->u.sample.period);
-	if (e->u.sample.sync < e->u.sample.window)
-		put(l, " window %" PRIu64 " bytes (sync at %" PRIu64 ")",
-		    e->u.sample.window, e->u.sample.sync);
-	else
-		put(l, " window %" PRIu64 " bytes (no sync point)",
-		    e->u.sample.window);
-	put(l, " %zu branches", e->u.sample.nbranches);
+	hwt_text_lit(l, "sample    ip 0x");
+	hwt_text_hex(l, e->u.sample.ip);
+	if (e->u.sample.period) {
+		hwt_text_lit(l, " period ");
+		hwt_text_u64(l, e->u.sample.period);
+	}
+	hwt_text_lit(l, " window ");
+	hwt_text_u64(l, e->u.sample.window);
+	if (e->u.sample.sync < e->u.sample.window) {
+		hwt_text_lit(l, " bytes (sync at ");
+		hwt_text_u64(l, e->u.sample.sync);
+		hwt_text_char(l, ')');
+	} else {
+		hwt_text_lit(l, " bytes (no sync point)");
+	}
+	hwt_text_char(l, ' ');
+	hwt_text_u64(l, e->u.sample.nbranches);
+	hwt_text_lit(l, " branches");
 	for (size_t i = 0; i < e->u.sample.nbranches; i++) {
 		const struct hwt_branch_entry *b = &e->u.sample.branches[i];
-		put(l, "%s 0x%" PRIx64 "->0x%" PRIx64 " %s", i ? "," : ":",
-		    b->from, b->to, hwt_branch_kind_name(b->kind));
+		hwt_text_char(l, i ? ',' : ':');
+		hwt_text_lit(l, " 0x");
+		hwt_text_hex(l, b->from);
+		hwt_text_lit(l, "->0x");
+		hwt_text_hex(l, b->to);
+		hwt_text_char(l, ' ');
+		hwt_text_str(l, hwt_branch_kind_name(b->kind));
 	}
 }
 
-static void format_jsonl(struct line *l, const struct hwt_elem *e)
+/* {"type":"T" */
+static void jsonl_type(struct hwt_text *l, const struct hwt_elem *e)
 {
-	put(l, "{\"type\":\"%s\"", hwt_elem_type_name(e->type));
-	if (e->fields & HWT_FIELD_CPU)
-		put(l, ",\"cpu\":%" PRId32, e->cpu);
-	if (e->fields & HWT_FIELD_PID)
-		put(l, ",\"pid\":%" PRId32, e->pid);
-	if (e->fields & HWT_FIELD_TID)
-		put(l, ",\"tid\":%" PRId32, e->tid);
+	hwt_text_lit(l, "{\"type\":\"");
+	hwt_text_str(l, hwt_elem_type_name(e->type));
+	hwt_text_char(l, '"');
+}
 
+/* ,"cpu":C,"pid":P,"tid":T */
+static void jsonl_task(struct hwt_text *l, const struct hwt_elem *e)
+{
+	if (e->fields & HWT_FIELD_CPU) {
+		hwt_text_lit(l, ",\"cpu\":");
+		hwt_text_i64(l, e->cpu);
+	}
+	if (e->fields & HWT_FIELD_PID) {
+		hwt_text_lit(l, ",\"pid\":");
+		hwt_text_i64(l, e->pid);
+	}
+	if (e->fields & HWT_FIELD_TID) {
+		hwt_text_lit(l, ",\"tid\":");
+		hwt_text_i64(l, e->tid);
+	}
+}
+
+/* The members of the element's type. */
+static void jsonl_body(struct hwt_text *l, const struct hwt_elem *e)
+{
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
-		put(l, ",\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
-		    "\",\"insns\":%" PRIu64,
-		    e->u.range.start, e->u.range.end, e->u.range.insns);
-		if (e->u.range.isa != HWT_ISA_UNKNOWN)
-			put(l, ",\"isa\":\"%s\"", hwt_isa_name(e->u.range.isa));
+		put_json_hex(l, "start", e->u.range.start);
+		put_json_hex(l, "end", e->u.range.end);
+		put_json_u64(l, "insns", e->u.range.insns);
+		if (e->u.range.isa != HWT_ISA_UNKNOWN) {
+			hwt_text_lit(l, ",\"isa\":\"");
+			hwt_text_str(l, hwt_isa_name(e->u.range.isa));
+			hwt_text_char(l, '"');
+		}
 		if (e->u.range.text)
 			put_json_string(l, "insn", e->u.range.text);
 		break;
 	case HWT_ELEM_BRANCH:
-		put(l, ",\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
-		    "\",\"kind\":\"%s\"",
-		    e->u.branch.from, e->u.branch.to,
-		    hwt_branch_kind_name(e->u.branch.kind));
+		put_json_hex(l, "from", e->u.branch.from);
+		put_json_hex(l, "to", e->u.branch.to);
+		hwt_text_lit(l, ",\"kind\":\"");
+		hwt_text_str(l, hwt_branch_kind_name(e->u.branch.kind));
+		hwt_text_char(l, '"');
 		if (e->fields & HWT_FIELD_EXC_NUM)
-			put(l, ",\"exception\":%" PRIu32, e->u.branch.exception);
+			put_json_u64(l, "exception", e->u.branch.exception);
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:
 		if (e->fields & HWT_FIELD_AT)
-			put(l, ",\"at\":\"0x%" PRIx64 "\"", e->u.trace.at);
+			put_json_hex(l, "at", e->u.trace.at);
 		break;
 	case HWT_ELEM_CONTEXT:
 		if (e->fields & HWT_FIELD_EL)
-			put(l, ",\"el\":%" PRIu32, e->u.context.el);
+			put_json_u64(l, "el", e->u.context.el);
 		if (e->fields & HWT_FIELD_VMID)
-			put(l, ",\"vmid\":%" PRIu32, e->u.context.vmid);
+			put_json_u64(l, "vmid", e->u.context.vmid);
 		break;
 	case HWT_ELEM_GAP:
-		put(l, ",\"reason\":\"%s\"", hwt_gap_reason_name(e->u.gap.reason));
+		hwt_text_lit(l, ",\"reason\":\"");
+		hwt_text_str(l, hwt_gap_reason_name(e->u.gap.reason));
+		hwt_text_char(l, '"');
 		if (e->fields & HWT_FIELD_GAP_BYTES)
-			put(l, ",\"bytes\":%" PRIu64, e->u.gap.bytes);
+			put_json_u64(l, "bytes", e->u.gap.bytes);
 		if (e->fields & HWT_FIELD_OFFSET)
-			put(l, ",\"offset\":%" PRIu64, e->trace_offset);
+			put_json_u64(l, "offset", e->trace_offset);
 		if (e->u.gap.detail)
 			put_json_string(l, "detail", e->u.gap.detail);
 		break;
 	case HWT_ELEM_ERROR:
 		if (e->fields & HWT_FIELD_OFFSET)
-			put(l, ",\"offset\":%" PRIu64, e->trace_offset);
+			put_json_u64(l, "offset", e->trace_offset);
 		put_json_string(l, "message", e->u.error.message);
 		break;
 	case HWT_ELEM_TIMESTAMP:
@@ -149,66 +224,119 @@ static void format_jsonl(struct line *l, const struct hwt_elem *e)
 		format_sample_jsonl(l, e);
 		break;
 	}
-	if (e->fields & HWT_FIELD_TIME)
-		put(l, ",\"time\":%" PRIu64, e->time);
-	put(l, "}");
 }
 
-static void format_text(struct line *l, const struct hwt_elem *e)
+static void jsonl_time(struct hwt_text *l, const struct hwt_elem *e)
 {
-	if (e->fields & HWT_FIELD_CPU)
-		put(l, "[%03" PRId32 "] ", e->cpu);
-	if (e->fields & HWT_FIELD_TID)
-		put(l, "%6" PRId32 " ", e->tid);
 	if (e->fields & HWT_FIELD_TIME)
-		put(l, "%" PRIu64 ": ", e->time);
+		put_json_u64(l, "time", e->time);
+}
 
+/* "[CPU] TID " of a text line. */
+static void text_task(struct hwt_text *l, const struct hwt_elem *e)
+{
+	if (e->fields & HWT_FIELD_CPU) {
+		hwt_text_char(l, '[');
+		hwt_text_i64_pad(l, e->cpu, 3, 1);
+		hwt_text_lit(l, "] ");
+	}
+	if (e->fields & HWT_FIELD_TID) {
+		hwt_text_i64_pad(l, e->tid, 6, 0);
+		hwt_text_char(l, ' ');
+	}
+}
+
+static void text_time(struct hwt_text *l, const struct hwt_elem *e)
+{
+	if (e->fields & HWT_FIELD_TIME) {
+		hwt_text_u64(l, e->time);
+		hwt_text_lit(l, ": ");
+	}
+}
+
+/* A text line after its "[CPU] TID TIME: ". */
+static void text_body(struct hwt_text *l, const struct hwt_elem *e)
+{
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
-		put(l, "range     0x%" PRIx64 "..0x%" PRIx64 " %" PRIu64 " insns",
-		    e->u.range.start, e->u.range.end, e->u.range.insns);
-		if (e->u.range.isa != HWT_ISA_UNKNOWN)
-			put(l, " %s", hwt_isa_name(e->u.range.isa));
-		if (e->u.range.text)
-			put(l, "  %s", e->u.range.text);
+		hwt_text_lit(l, "range     0x");
+		hwt_text_hex(l, e->u.range.start);
+		hwt_text_lit(l, "..0x");
+		hwt_text_hex(l, e->u.range.end);
+		hwt_text_char(l, ' ');
+		hwt_text_u64(l, e->u.range.insns);
+		hwt_text_lit(l, " insns");
+		if (e->u.range.isa != HWT_ISA_UNKNOWN) {
+			hwt_text_char(l, ' ');
+			hwt_text_str(l, hwt_isa_name(e->u.range.isa));
+		}
+		if (e->u.range.text) {
+			hwt_text_lit(l, "  ");
+			hwt_text_str(l, e->u.range.text);
+		}
 		break;
 	case HWT_ELEM_BRANCH:
-		put(l, "branch    0x%" PRIx64 " -> 0x%" PRIx64 " %s",
-		    e->u.branch.from, e->u.branch.to,
-		    hwt_branch_kind_name(e->u.branch.kind));
-		if (e->fields & HWT_FIELD_EXC_NUM)
-			put(l, " #%" PRIu32, e->u.branch.exception);
+		hwt_text_lit(l, "branch    0x");
+		hwt_text_hex(l, e->u.branch.from);
+		hwt_text_lit(l, " -> 0x");
+		hwt_text_hex(l, e->u.branch.to);
+		hwt_text_char(l, ' ');
+		hwt_text_str(l, hwt_branch_kind_name(e->u.branch.kind));
+		if (e->fields & HWT_FIELD_EXC_NUM) {
+			hwt_text_lit(l, " #");
+			hwt_text_u64(l, e->u.branch.exception);
+		}
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:
-		put(l, "%s", e->type == HWT_ELEM_TRACE_ON ? "trace on " : "trace off");
-		if (e->fields & HWT_FIELD_AT)
-			put(l, " at 0x%" PRIx64, e->u.trace.at);
+		if (e->type == HWT_ELEM_TRACE_ON)
+			hwt_text_lit(l, "trace on ");
+		else
+			hwt_text_lit(l, "trace off");
+		if (e->fields & HWT_FIELD_AT) {
+			hwt_text_lit(l, " at 0x");
+			hwt_text_hex(l, e->u.trace.at);
+		}
 		break;
 	case HWT_ELEM_TIMESTAMP:
-		put(l, "timestamp");
+		hwt_text_lit(l, "timestamp");
 		break;
 	case HWT_ELEM_CONTEXT:
-		put(l, "context  ");
-		if (e->fields & HWT_FIELD_PID)
-			put(l, " pid %" PRId32, e->pid);
-		if (e->fields & HWT_FIELD_EL)
-			put(l, " el%" PRIu32, e->u.context.el);
-		if (e->fields & HWT_FIELD_VMID)
-			put(l, " vmid %" PRIu32, e->u.context.vmid);
+		hwt_text_lit(l, "context  ");
+		if (e->fields & HWT_FIELD_PID) {
+			hwt_text_lit(l, " pid ");
+			hwt_text_i64(l, e->pid);
+		}
+		if (e->fields & HWT_FIELD_EL) {
+			hwt_text_lit(l, " el");
+			hwt_text_u64(l, e->u.context.el);
+		}
+		if (e->fields & HWT_FIELD_VMID) {
+			hwt_text_lit(l, " vmid ");
+			hwt_text_u64(l, e->u.context.vmid);
+		}
 		break;
 	case HWT_ELEM_GAP:
-		put(l, "gap       %s", hwt_gap_reason_name(e->u.gap.reason));
-		if (e->fields & HWT_FIELD_GAP_BYTES)
-			put(l, " %" PRIu64 " bytes", e->u.gap.bytes);
-		if (e->u.gap.detail)
-			put(l, ": %s", e->u.gap.detail);
+		hwt_text_lit(l, "gap       ");
+		hwt_text_str(l, hwt_gap_reason_name(e->u.gap.reason));
+		if (e->fields & HWT_FIELD_GAP_BYTES) {
+			hwt_text_char(l, ' ');
+			hwt_text_u64(l, e->u.gap.bytes);
+			hwt_text_lit(l, " bytes");
+		}
+		if (e->u.gap.detail) {
+			hwt_text_lit(l, ": ");
+			hwt_text_str(l, e->u.gap.detail);
+		}
 		break;
 	case HWT_ELEM_ERROR:
-		put(l, "error    ");
-		if (e->fields & HWT_FIELD_OFFSET)
-			put(l, " at offset %" PRIu64, e->trace_offset);
-		put(l, ": %s", e->u.error.message);
+		hwt_text_lit(l, "error    ");
+		if (e->fields & HWT_FIELD_OFFSET) {
+			hwt_text_lit(l, " at offset ");
+			hwt_text_u64(l, e->trace_offset);
+		}
+		hwt_text_lit(l, ": ");
+		hwt_text_str(l, e->u.error.message);
 		break;
 	case HWT_ELEM_SAMPLE:
 		format_sample_text(l, e);
@@ -216,38 +344,68 @@ static void format_text(struct line *l, const struct hwt_elem *e)
 	}
 }
 
+static void format_line(struct hwt_text *l, const struct hwt_elem *elem,
+			enum hwt_output_format format)
+{
+	if (format == HWT_OUTPUT_JSONL) {
+		jsonl_type(l, elem);
+		jsonl_task(l, elem);
+		jsonl_body(l, elem);
+		jsonl_time(l, elem);
+		hwt_text_char(l, '}');
+	} else {
+		text_task(l, elem);
+		text_time(l, elem);
+		text_body(l, elem);
+	}
+}
+
+/* A stream's elements share their task: text's "[CPU] TID ", JSON's
+ * cpu, pid and tid members, formatted once per change. */
+static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
+			    const struct hwt_elem *e)
+{
+	bool json = o->format == HWT_OUTPUT_JSONL;
+	uint32_t f = e->fields & (HWT_FIELD_CPU | HWT_FIELD_PID | HWT_FIELD_TID);
+	if (!o->task_valid || f != o->task_fields ||
+	    ((f & HWT_FIELD_CPU) && e->cpu != o->task_cpu) ||
+	    ((f & HWT_FIELD_PID) && e->pid != o->task_pid) ||
+	    ((f & HWT_FIELD_TID) && e->tid != o->task_tid)) {
+		struct hwt_text t = {o->task, sizeof(o->task), 0};
+		if (json)
+			jsonl_task(&t, e);
+		else
+			text_task(&t, e);
+		o->task_len = t.len;
+		o->task_fields = f;
+		o->task_cpu = e->cpu;
+		o->task_pid = e->pid;
+		o->task_tid = e->tid;
+		o->task_valid = true;
+	}
+	hwt_text_put(l, o->task, o->task_len);
+}
+
 int hwt_elem_format(const struct hwt_elem *elem, enum hwt_output_format format,
 		    char *buf, size_t size)
 {
-	struct line l = {buf, size, 0};
+	struct hwt_text l = {buf, size, 0};
 
+	format_line(&l, elem, format);
 	if (size)
-		buf[0] = '\0';
-	if (format == HWT_OUTPUT_JSONL)
-		format_jsonl(&l, elem);
-	else
-		format_text(&l, elem);
+		buf[l.len < size ? l.len : size - 1] = '\0';
 	return (int)l.len;
 }
 
-/* The line in o->line (@len bytes) with the annotator's text: at the end
- * of a text line, before the closing brace of a JSON object. */
-static int emit_annotated(struct hwt_output *o, const struct hwt_elem *elem,
-			  size_t len)
+int hwt_output_flush(struct hwt_output *o)
 {
-	int n = o->annotator.annotate(o->annotator.arg, elem, o->format, o->out,
-				      o->extra, sizeof(o->extra));
-	if (n < 0)
-		return n;
-	bool json = o->format == HWT_OUTPUT_JSONL && len && o->line[len - 1] == '}';
-	fwrite(o->line, 1, json ? len - 1 : len, o->out);
-	fwrite(o->extra, 1, (size_t)n < sizeof(o->extra) ? (size_t)n
-							 : sizeof(o->extra) - 1,
-	       o->out);
-	if (json)
-		fputc('}', o->out);
-	if (fputc('\n', o->out) == EOF)
-		return hwt_error(HWT_ERR_IO, "writing decoded output failed");
+	if (!o || !o->len)
+		return 0;
+	size_t n = o->len;
+	o->len = 0;
+	if (fwrite(o->buf, 1, n, o->out) != n)
+		return hwt_error(HWT_ERR_IO, "writing decoded output failed: %s",
+				 strerror(errno));
 	return 0;
 }
 
@@ -258,34 +416,152 @@ void hwt_output_set_annotator(struct hwt_output *output,
 		output->annotator = *annotator;
 	else
 		memset(&output->annotator, 0, sizeof(output->annotator));
+	/* Cached annotations were the last annotator's. */
+	if (output->cache)
+		memset(output->cache, 0,
+		       sizeof(*output->cache) << LINE_CACHE_BITS);
+}
+
+/* A line of OUT_LINE_MAX bytes or more: formatted in a buffer of its own. */
+static int emit_long(struct hwt_output *o, const struct hwt_elem *elem,
+		     size_t n)
+{
+	int err = hwt_output_flush(o);
+	if (err < 0)
+		return err;
+	char *big = malloc(n + 1);
+	if (!big)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory formatting output");
+	hwt_elem_format(elem, o->format, big, n + 1);
+	big[n] = '\n';
+	size_t w = fwrite(big, 1, n + 1, o->out);
+	free(big);
+	if (w != n + 1)
+		return hwt_error(HWT_ERR_IO, "writing decoded output failed: %s",
+				 strerror(errno));
+	return 0;
+}
+
+/* The cache slot of a range (without instruction text) or branch and its
+ * key in @k; NULL for other elements, whose lines are not cached. */
+static struct line_entry *cache_slot(struct hwt_output *o,
+				     const struct hwt_elem *e,
+				     struct line_entry *k)
+{
+	if (!o->cache)
+		return NULL;
+	if (e->type == HWT_ELEM_RANGE && !e->u.range.text) {
+		k->a = e->u.range.start;
+		k->b = e->u.range.end;
+		k->c = e->u.range.insns;
+		k->tag = 1u | (uint32_t)e->u.range.isa << 8;
+	} else if (e->type == HWT_ELEM_BRANCH) {
+		bool exc = e->fields & HWT_FIELD_EXC_NUM;
+		k->a = e->u.branch.from;
+		k->b = e->u.branch.to;
+		k->c = exc ? e->u.branch.exception : 0;
+		k->tag = 2u | (uint32_t)e->u.branch.kind << 8 | (exc ? 4u : 0);
+	} else {
+		return NULL;
+	}
+	/* The process the annotator names symbols in. */
+	k->proc = (e->fields & HWT_FIELD_PID) ? e->pid
+		  : (e->fields & HWT_FIELD_TID) ? e->tid : INT32_MIN;
+	uint64_t h = (k->a ^ (k->b << 7) ^ (k->c << 29) ^ (uint64_t)(uint32_t)k->proc ^
+		      k->tag) * 0x9e3779b97f4a7c15ull;
+	return &o->cache[h >> (64 - LINE_CACHE_BITS)];
+}
+
+static bool cache_hit(const struct line_entry *ce, const struct line_entry *k)
+{
+	return ce->tag == k->tag && ce->a == k->a && ce->b == k->b &&
+	       ce->c == k->c && ce->proc == k->proc;
 }
 
 static int output_emit(void *arg, const struct hwt_elem *elem)
 {
 	struct hwt_output *o = arg;
-	int n = hwt_elem_format(elem, o->format, o->line, sizeof(o->line));
+	int err;
 
-	if ((size_t)n >= sizeof(o->line)) {
-		char *big = malloc((size_t)n + 1);
-		if (!big)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory formatting output");
-		hwt_elem_format(elem, o->format, big, (size_t)n + 1);
-		fputs(big, o->out);
-		free(big);
-	} else if (o->annotator.annotate) {
-		return emit_annotated(o, elem, (size_t)n);
-	} else {
-		fputs(o->line, o->out);
+	/* An annotator may write lines of its own to the FILE (objdump's
+	 * header before an instruction): what came before goes first. */
+	if (o->annotator.annotate && elem->type == HWT_ELEM_RANGE &&
+	    elem->u.range.text && (err = hwt_output_flush(o)) < 0)
+		return err;
+	if (OUT_BUF - o->len < OUT_LINE_MAX + OUT_EXTRA_MAX + 2 &&
+	    (err = hwt_output_flush(o)) < 0)
+		return err;
+	char *p = o->buf + o->len;
+	struct hwt_text l = {p, OUT_LINE_MAX, 0};
+	bool json = o->format == HWT_OUTPUT_JSONL;
+	if (json)
+		jsonl_type(&l, elem);
+	put_task_cached(o, &l, elem);
+	if (!json)
+		text_time(&l, elem);
+	/* Text: task, time, body, annotation. JSON: head, body, time,
+	 * annotation, '}'. The body and annotation of a repeated range or
+	 * branch come from the cache. */
+	struct line_entry key, *ce = cache_slot(o, elem, &key);
+	if (ce && cache_hit(ce, &key)) {
+		put_fixed(&l, ce->body, ce->body_len, sizeof(ce->body));
+		if (json)
+			jsonl_time(&l, elem);
+		put_fixed(&l, ce->annot, ce->annot_len, sizeof(ce->annot));
+		if (json)
+			hwt_text_char(&l, '}');
+		hwt_text_char(&l, '\n');
+		o->len += l.len;
+		return 0;
 	}
-	if (fputc('\n', o->out) == EOF)
-		return hwt_error(HWT_ERR_IO, "writing decoded output failed: %s",
-				 strerror(errno));
+	size_t body_at = l.len;
+	if (json)
+		jsonl_body(&l, elem);
+	else
+		text_body(&l, elem);
+	size_t body_len = l.len - body_at;
+	if (json)
+		jsonl_time(&l, elem);
+	/* The whole line as hwt_elem_format gives it (with JSON's '}'). */
+	if (l.len + json >= OUT_LINE_MAX)
+		return emit_long(o, elem, l.len + json);
+	size_t n = l.len, annot_len = 0;
+	if (o->annotator.annotate) {
+		/* The annotation ends a text line, or goes before the
+		 * closing brace of a JSON object. */
+		int x = o->annotator.annotate(o->annotator.arg, elem, o->format,
+					      o->out, p + n, OUT_EXTRA_MAX);
+		if (x < 0)
+			return x;
+		annot_len = (size_t)x < OUT_EXTRA_MAX ? (size_t)x
+						       : OUT_EXTRA_MAX - 1;
+	}
+	if (ce && body_len <= sizeof(ce->body) &&
+	    annot_len <= sizeof(ce->annot)) {
+		*ce = key;
+		ce->body_len = (uint8_t)body_len;
+		ce->annot_len = (uint8_t)annot_len;
+		memcpy(ce->body, p + body_at, body_len);
+		memcpy(ce->annot, p + n, annot_len);
+	}
+	n += annot_len;
+	if (json)
+		p[n++] = '}';
+	p[n++] = '\n';
+	o->len += n;
 	return 0;
 }
 
 struct hwt_output *hwt_output_new(FILE *out, enum hwt_output_format format)
 {
 	struct hwt_output *o = calloc(1, sizeof(*o));
+	if (o && (!(o->buf = malloc(OUT_BUF)) ||
+		  !(o->cache = calloc((size_t)1 << LINE_CACHE_BITS,
+				      sizeof(*o->cache))))) {
+		free(o->buf);
+		free(o);
+		o = NULL;
+	}
 	if (o) {
 		o->out = out;
 		o->format = format;
@@ -295,6 +571,12 @@ struct hwt_output *hwt_output_new(FILE *out, enum hwt_output_format format)
 
 void hwt_output_free(struct hwt_output *output)
 {
+	if (!output)
+		return;
+	/* A failed write leaves the FILE's error flag set for its closer. */
+	hwt_output_flush(output);
+	free(output->cache);
+	free(output->buf);
 	free(output);
 }
 

@@ -13,15 +13,21 @@
  * The trace is made here with libipt's packet encoder: a loop whose
  * conditional branch follows a pseudo-random pattern and whose call and
  * compressed return run on about half the iterations, with a PSB+ every
- * 4 KiB, as a real capture has. Each time is the best of three runs.
+ * 4 KiB, as a real capture has. Each time is the best of three runs,
+ * in CPU seconds (user + system, perf's included).
  *
- * Usage: bench_pt_decode [TRACE_KIB]   (default 1024) */
+ * Usage: bench_pt_decode [TRACE_KIB]   (default 1024)
+ *        bench_pt_decode --write DIR [TRACE_KIB]
+ * The second form only writes DIR/code.bin, DIR/trace.pt and
+ * DIR/perf.data (whose MMAP2 names DIR/code.bin) and times nothing, for
+ * timing command lines on them (bench_cli_decode.sh). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,11 +59,17 @@ static const uint8_t code[0x25] = {
 	0xc3,
 };
 
+/* CPU time, of this process and of its waited-for children (perf): on a
+ * shared machine, time spent waiting for a core is not decoding. */
 static double now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	struct rusage ru;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return ts.tv_sec + ts.tv_nsec / 1e9 + ru.ru_utime.tv_sec +
+	       ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
 }
 
 struct gen {
@@ -332,7 +344,7 @@ static double time_libipt(uint8_t *trace, size_t size, const char *bin,
 
 static double time_perf(const char *data)
 {
-	char cmd[1024];
+	char cmd[4400];
 	snprintf(cmd, sizeof(cmd),
 		 "perf script -i '%s' --itrace=b >/dev/null 2>&1", data);
 	double best = 1e30;
@@ -348,9 +360,16 @@ static double time_perf(const char *data)
 
 int main(int argc, char **argv)
 {
+	const char *keep = NULL;
+	if (argc > 2 && !strcmp(argv[1], "--write")) {
+		keep = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	size_t kib = argc > 1 ? strtoul(argv[1], NULL, 0) : 1024;
-	char dir[] = "/tmp/hwt-bench-pt-XXXXXX", bin[256], pt[256], data[256];
-	if (!mkdtemp(dir) || !kib)
+	char tmp[] = "/tmp/hwt-bench-pt-XXXXXX", bin[4200], pt[4200], data[4200];
+	const char *dir = keep ? keep : mkdtemp(tmp);
+	if (!dir || !kib || strlen(dir) > 4000)
 		return 2;
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
 	snprintf(pt, sizeof(pt), "%s/trace.pt", dir);
@@ -374,6 +393,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (keep) {
+		printf("%s: %zu bytes of trace, %" PRIu64 " instructions\n",
+		       data, size, made_insns);
+		free(trace);
+		return 0;
+	}
 	double mb = size / 1e6;
 	double t_raw = time_raw(pt, bin);
 	uint64_t raw_insns = counted_insns, raw_elems = counted_elems;
@@ -408,7 +433,7 @@ int main(int argc, char **argv)
 		printf("ratio hwtrace perf.data / perf script speed: %.2f\n",
 		       t_perf / t_file);
 
-	char cmd[300];
+	char cmd[4300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "decode_jsonl.h"
+#include "decode_progress.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
@@ -28,6 +30,7 @@ static void usage(FILE *out)
 		"errors. See docs/decode.md.\n\n"
 		"  --format text|jsonl     output format (default text)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
+		"  -q, --quiet             no progress line on the terminal\n"
 		"  --packets               list the packet layer instead of decoding\n"
 		"  --disasm                one range per instruction, with its text\n"
 		"  --calls                 one line per call and return, indented by\n"
@@ -59,6 +62,10 @@ static void usage(FILE *out)
 
 struct counts {
 	struct hwt_elem_sink next;
+	/* While the merge writes its elements: the progress line, and the
+	 * count when it started and the number it writes. */
+	struct cli_progress *progress;
+	uint64_t written_base, written_total;
 	uint64_t elems, ranges, insns, branches, errors, gaps;
 	uint64_t samples, sample_branches, samples_nosync;
 	uint64_t gap_by[HWT_GAP_NO_IMAGE + 1];
@@ -87,6 +94,9 @@ static int count_emit(void *arg, const struct hwt_elem *e)
 		if (e->fields & HWT_FIELD_GAP_BYTES)
 			c->gap_bytes += e->u.gap.bytes;
 	}
+	if (c->written_total && !(c->elems & 0xffff))
+		cli_progress_written(c->progress, c->elems - c->written_base,
+				     c->written_total);
 	return c->next.emit(c->next.arg, e);
 }
 
@@ -175,7 +185,7 @@ enum {
 	OPT_FORMAT = 256, OPT_PACKETS, OPT_DISASM, OPT_TID, OPT_CPU,
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
-	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS,
+	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET,
 };
 
 static const struct option long_opts[] = {
@@ -199,6 +209,7 @@ static const struct option long_opts[] = {
 	{"raw", required_argument, NULL, OPT_RAW},
 	{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 	{"output", required_argument, NULL, 'o'},
+	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	DECODE_SYMBOL_LONG_OPTS,
 	{NULL, 0, NULL, 0},
@@ -217,6 +228,10 @@ struct args {
 	const char *snapshot;
 	const char *file;
 	struct decode_symbols symbols;
+	bool quiet;
+	struct cli_progress progress;
+	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
+	struct counts *counts;
 };
 
 static int add_map(struct args *a, char *spec)
@@ -240,8 +255,19 @@ static int add_map(struct args *a, char *spec)
 /* The decode's warnings: on standard error, never in the output. */
 static void warn(void *arg, const char *message)
 {
-	(void)arg;
+	struct args *a = arg;
+	cli_progress_erase(&a->progress);
 	fprintf(stderr, "hwtrace decode: warning: %s\n", message);
+}
+
+/* The decode's progress: the line on the terminal, and the merge told
+ * when there is only one stream (nothing to order, nothing to keep). */
+static void on_progress(void *arg, const struct hwt_decode_progress *p)
+{
+	struct args *a = arg;
+	if (!p->done && a->merge)
+		hwt_merge_expect_streams(a->merge, p->streams);
+	cli_progress_decode(&a->progress, p);
 }
 
 static int drop_emit(void *arg, const struct hwt_elem *e)
@@ -261,7 +287,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->format = HWT_OUTPUT_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:hq", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (hwt_output_format_parse(optarg, &a->format) < 0)
@@ -350,6 +376,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'o':
 			a->output = optarg;
 			break;
+		case 'q':
+			a->quiet = true;
+			break;
 		case ':':
 			return cli_usage_error("decode", "%s needs a value",
 					       argv[optind - 1]);
@@ -408,9 +437,19 @@ static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 	if (err)
 		return err;
 	struct hwt_elem_sink into = hwt_merge_sink(merge);
+	a->merge = merge;
 	err = hwt_decode_file(a->file, &a->opts, &into);
+	a->merge = NULL;
+	struct hwt_merge_stats before;
+	hwt_merge_get_stats(merge, &before);
+	a->counts->progress = &a->progress;
+	a->counts->written_base = a->counts->elems;
+	/* What went straight out is not written again. */
+	a->counts->written_total = before.elements - a->counts->elems;
+	cli_progress_written(&a->progress, 0, a->counts->written_total);
 	/* A decode that failed part way still shows what came before. */
 	int ferr = hwt_merge_finish(merge);
+	a->counts->written_total = 0;
 	if (!err)
 		err = ferr;
 	struct hwt_merge_stats st;
@@ -510,6 +549,13 @@ int cmd_decode(int argc, char **argv)
 	 * becomes an object on its way out. */
 	FILE *listing = out;
 	a.opts.warn = warn;
+	a.opts.warn_arg = &a;
+	a.opts.progress = on_progress;
+	a.opts.progress_arg = &a;
+	a.counts = &counts;
+	/* Elements written to the terminal show the progress themselves. */
+	cli_progress_init(&a.progress, a.quiet ||
+			  (!a.output && isatty(STDOUT_FILENO)));
 	if (jsonl)
 		cli_jsonl_header(out, a.packets ? "packets" : a.profile ?
 				 "branch_profile" : a.calls ? "calls" : "elements",
@@ -540,6 +586,7 @@ int cmd_decode(int argc, char **argv)
 					      : run(&a, &sink);
 		}
 	}
+	cli_progress_erase(&a.progress);
 	if (listing && listing != out && fclose(listing) && err >= 0)
 		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
 				a.output ? a.output : "standard output",

@@ -54,6 +54,10 @@ struct hwt_merge {
 	FILE *spill;
 	uint64_t spill_size;
 	struct hwt_merge_stats stats;
+	/* The decode said it has one stream (hwt_merge_expect_streams):
+	 * the first stream's elements go straight out while it is the only
+	 * one. */
+	bool direct;
 };
 
 static int64_t stream_key(const struct hwt_elem *e)
@@ -203,7 +207,15 @@ static int merge_emit(void *arg, const struct hwt_elem *e)
 			s->last_time = e->time;
 		s->has_time = true;
 	}
+	if (m->direct && s == m->streams)
+		return m->out.emit(m->out.arg, e);
+	m->direct = false;
 	return append(m, s, e, s->last_time);
+}
+
+void hwt_merge_expect_streams(struct hwt_merge *m, uint64_t streams)
+{
+	m->direct = streams == 1 && !m->stats.elements;
 }
 
 int hwt_merge_new(const struct hwt_elem_sink *out, struct hwt_merge **merge)

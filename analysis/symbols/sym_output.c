@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "analysis/util/text_append.h"
 #include "hwtrace/symbols.h"
 
 struct buf {
@@ -37,25 +38,27 @@ static void put_raw(struct buf *b, const char *s, size_t n)
 	b->len += n;
 }
 
+/* A cached text (@s has 32 bytes or more, @n < 32): one fixed-size move
+ * where the buffer has room for it, as most have. */
+static void put_cached(struct buf *b, const char *s, size_t n)
+{
+	if (n < 32 && b->len < b->size && b->size - b->len > 32) {
+		memcpy(b->p + b->len, s, 32);
+		b->p[b->len + n] = 0;
+		b->len += n;
+		return;
+	}
+	put_raw(b, s, n);
+}
+
 static void put_json_str(struct buf *b, const char *s)
 {
-	put_raw(b, "\"", 1);
-	while (*s) {
-		size_t run = 0;
-		while (s[run] && s[run] != '"' && s[run] != '\\' &&
-		       (unsigned char)s[run] >= 0x20)
-			run++;
-		put_raw(b, s, run);
-		s += run;
-		if (!*s)
-			break;
-		unsigned char c = (unsigned char)*s++;
-		if (c == '"' || c == '\\')
-			put(b, "\\%c", c);
-		else
-			put(b, "\\u%04x", c);
-	}
-	put_raw(b, "\"", 1);
+	/* The shared escaper, on a view that keeps room for the NUL. */
+	struct hwt_text t = {b->p, b->size ? b->size - 1 : 0, b->len};
+	hwt_text_json_str(&t, s);
+	b->len = t.len;
+	if (b->size)
+		b->p[b->len < b->size ? b->len : b->size - 1] = 0;
 }
 
 static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
@@ -153,7 +156,7 @@ static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
 	if (cache) {
 		ce = &cache[(addr ^ (addr >> 11) ^ (uint64_t)kind * 0x9e37u) & (OUT_CACHE - 1)];
 		if (ce->kind == k && ce->addr == addr && ce->pid == pid) {
-			put_raw(b, ce->text, ce->len);
+			put_cached(b, ce->text, ce->len);
 			return ce->found;
 		}
 	}
@@ -230,7 +233,7 @@ static int annotate(void *arg, const struct hwt_elem *e,
 	if (rc < 0)
 		return rc;
 	if (!rc && format == HWT_OUTPUT_TEXT)
-		put(&b, "  [unknown]");
+		put_raw(&b, "  [unknown]", 11);
 	rc = put_symbol(sym, &b, pid, e->u.branch.to, K_TO, format);
 	return rc < 0 ? rc : (int)b.len;
 }

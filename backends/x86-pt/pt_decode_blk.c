@@ -363,6 +363,7 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 /* Decodes from a synchronisation point until an error or the end. */
 static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 {
+	unsigned int blocks = 0;
 	for (;;) {
 		while (status & pts_event_pending) {
 			struct pt_event ev;
@@ -395,6 +396,11 @@ static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 			d->fail_ip = b.ninsn ? d->pend_next : b.ip;
 			return status;
 		}
+		/* How far into the chunk, now and then (progress reports). */
+		uint64_t off;
+		if (d->params.progress && !(++blocks & 8191) &&
+		    pt_blk_get_offset(dec, &off) >= 0)
+			d->params.progress(d->params.progress_arg, off);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/decode/decode_internal.h"
+#include "core/decode/decode_progress.h"
 #include "hwtrace/insn.h"
 #include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
@@ -468,6 +469,23 @@ static int count_errors(void *arg, const struct hwt_elem *e)
 	return c->next->emit(c->next->arg, e);
 }
 
+/* The bytes and streams the decode of the queues will go through. */
+static void start_progress(struct file_state *st, struct hwt_progress *pr)
+{
+	uint64_t total = 0;
+	uint32_t streams = st->sb.nloss || st->samples.n;
+	for (size_t i = 0; i < st->queues.n; i++) {
+		const struct hwt_aux_queue *q = &st->queues.q[i];
+		if (st->opts->filter_cpu && q->cpu != (int32_t)UINT32_MAX &&
+		    q->cpu != st->opts->cpu)
+			continue;
+		streams++;
+		for (size_t j = 0; j < q->npieces; j++)
+			total += q->pieces[j].size;
+	}
+	hwt_progress_start(pr, st->opts, total, streams);
+}
+
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			 const struct hwt_elem_sink *user_sink)
 {
@@ -501,6 +519,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		.pid_at_arg = &st->sb,
 		.aux_attr = aux_attr(st->reader),
 	};
+	struct hwt_progress pr = {0};
+	hwt_progress_params(&pr, opts, &params);
 	void *priv = NULL;
 	int err = 0;
 	bool *done = calloc(st->sb.nloss + 1, sizeof(bool));
@@ -524,6 +544,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			if (err < 0)
 				goto out;
 		}
+		start_progress(st, &pr);
 	}
 	for (size_t i = 0; i < st->queues.n && err >= 0; i++) {
 		struct hwt_aux_queue *q = &st->queues.q[i];
@@ -561,6 +582,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			if (j && b->decoder->reset)
 				b->decoder->reset(priv);
 			err = b->decoder->feed(priv, &chunk);
+			hwt_progress_chunk_done(&pr, pc->size);
 			if (err >= 0)
 				err = flush_losses(st, cpu, pc->offset + pc->size,
 						   done, &csink);
@@ -568,8 +590,10 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	}
 	if (err >= 0 && priv && b->decoder->flush)
 		err = b->decoder->flush(priv);
-	if (err >= 0 && !opts->packets)
+	if (err >= 0 && !opts->packets) {
+		hwt_progress_finish(&pr);
 		err = flush_losses(st, -1, UINT64_MAX, done, out);
+	}
 	if (err >= 0 && !opts->packets)
 		err = hwt_decode_filter_report(&filter, user_sink);
 out:

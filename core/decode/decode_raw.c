@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/decode/decode_internal.h"
+#include "core/decode/decode_progress.h"
 #include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
@@ -119,12 +120,17 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		goto out;
 	}
 	void *priv = NULL;
+	struct hwt_progress pr = {0};
+	hwt_progress_params(&pr, &opts, &params);
 	err = b->decoder->create(&params, &priv);
 	if (err < 0)
 		goto out;
+	hwt_progress_start(&pr, &opts, trace.size, 1);
 	err = b->decoder->feed(priv, &chunk);
 	if (err >= 0 && b->decoder->flush)
 		err = b->decoder->flush(priv);
+	if (err >= 0)
+		hwt_progress_finish(&pr);
 	if (b->decoder->destroy)
 		b->decoder->destroy(priv);
 out:

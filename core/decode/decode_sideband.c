@@ -131,10 +131,43 @@ void hwt_ctx_sink_start(struct hwt_ctx_sink *cs, const struct hwt_sideband *sb,
 	cs->end = i;
 }
 
+/* Ranges and branches, nearly every element, copied field by field,
+ * each load as wide as the decoder's store of that field: a whole-struct
+ * copy's wide loads span several of those fresh stores and each waits
+ * for them to reach the cache (a store-forwarding stall per element). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
+static void copy_elem(struct hwt_elem *to, const struct hwt_elem *e)
+{
+	to->type = e->type;
+	to->fields = e->fields;
+	to->cpu = e->cpu;
+	to->pid = e->pid;
+	to->tid = e->tid;
+	to->time = e->time;
+	to->trace_offset = e->trace_offset;
+	if (e->type == HWT_ELEM_RANGE) {
+		to->u.range.start = e->u.range.start;
+		to->u.range.end = e->u.range.end;
+		to->u.range.insns = e->u.range.insns;
+		to->u.range.isa = e->u.range.isa;
+		to->u.range.text = e->u.range.text;
+	} else if (e->type == HWT_ELEM_BRANCH) {
+		to->u.branch.from = e->u.branch.from;
+		to->u.branch.to = e->u.branch.to;
+		to->u.branch.kind = e->u.branch.kind;
+		to->u.branch.exception = e->u.branch.exception;
+	} else {
+		to->u = e->u;
+	}
+}
+
 static int ctx_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_ctx_sink *cs = arg;
-	struct hwt_elem copy = *e;
+	struct hwt_elem copy;
+	copy_elem(&copy, e);
 
 	if (e->fields & HWT_FIELD_TIME) {
 		while (cs->pos < cs->end && cs->sb->ctx[cs->pos].time <= e->time) {

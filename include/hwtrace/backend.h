@@ -79,6 +79,12 @@ struct hwt_decode_params {
 	 * warning, not an element of the trace); one sentence. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* Optional: a decoder may call this from time to time while it
+	 * decodes a chunk (every few thousand blocks, not per element) with
+	 * how many of the chunk's bytes it has decoded, for progress
+	 * reports (hwt_decode_opts.progress). */
+	void (*progress)(void *arg, uint64_t chunk_done);
+	void *progress_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

@@ -21,6 +21,17 @@ struct hwt_map_spec {
 	uint64_t vaddr;
 };
 
+/* How far a decode is, for progress reports (hwt_decode_opts.progress). */
+struct hwt_decode_progress {
+	uint64_t done;    /* bytes of trace decoded so far */
+	uint64_t total;   /* bytes of trace the decode will read */
+	/* Element streams the decode can produce: its trace streams (one
+	 * per CPU or thread), plus one when the capture also holds losses
+	 * or AUX samples, whose elements may carry other CPUs. With 1,
+	 * every element comes from one stream, in order. */
+	uint32_t streams;
+};
+
 /* Options of every decode entry point. Zero-initialise, then set size. */
 struct hwt_decode_opts {
 	size_t size;                     /* sizeof(struct hwt_decode_opts) */
@@ -65,6 +76,15 @@ struct hwt_decode_opts {
 	 * instead of into the element stream as errors. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* Non-NULL: called with how far the decode is, first with done 0
+	 * before the first element, then from time to time while it
+	 * decodes (between chunks, and within a chunk where the backend
+	 * says how far it is: Intel PT every few thousand blocks), and last
+	 * with done == total. Only hwt_decode_file and hwt_decode_raw call
+	 * it. The callback must be cheap; it may not call back into the
+	 * decode. */
+	void (*progress)(void *arg, const struct hwt_decode_progress *p);
+	void *progress_arg;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

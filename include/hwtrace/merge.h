@@ -46,6 +46,15 @@ HWT_API void hwt_merge_free(struct hwt_merge *merge);
  * the message says where and why). */
 HWT_API struct hwt_elem_sink hwt_merge_sink(struct hwt_merge *merge);
 
+/* The decode says it produces at most @streams element streams
+ * (hwt_decode_progress.streams). With one there is nothing to order:
+ * elements go straight to @out as they come, and nothing is kept or
+ * spilled. Call before the first element (a later call only turns this
+ * off). If another stream shows up after all, it and the rest are merged
+ * by time after what went out. */
+HWT_API void hwt_merge_expect_streams(struct hwt_merge *merge,
+				      uint64_t streams);
+
 /* Emits everything received, by time (in stream order when no element
  * had a time). Errors: HWT_ERR_IO, HWT_ERR_NOMEM, and whatever @out
  * returns. */

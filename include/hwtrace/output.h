@@ -18,11 +18,19 @@ enum hwt_output_format {
 
 struct hwt_output;
 
-/* Writes elements to @out (borrowed; not closed). NULL when out of memory. */
+/* Writes elements to @out (borrowed; not closed). Lines are gathered in a
+ * buffer of the output's own and written to @out in large blocks: call
+ * hwt_output_flush before writing anything else to @out or closing it.
+ * NULL when out of memory. */
 HWT_API struct hwt_output *hwt_output_new(FILE *out,
 					  enum hwt_output_format format);
 
-/* Frees the output; NULL is a no-op. */
+/* Writes the buffered lines to @out. Returns 0, or HWT_ERR_IO saying
+ * why the write failed. */
+HWT_API int hwt_output_flush(struct hwt_output *output);
+
+/* Flushes (a failed write leaves @out's error indicator set) and frees
+ * the output; NULL is a no-op. */
 HWT_API void hwt_output_free(struct hwt_output *output);
 
 /* A sink that writes each element it receives; valid while @output is. */
@@ -31,9 +39,17 @@ HWT_API struct hwt_elem_sink hwt_output_sink(struct hwt_output *output);
 /* Adds to each element's line what the element stream alone does not
  * know, e.g. symbols (symbols.h). @annotate writes into @buf, as snprintf
  * does (returning the length it needed), the text that ends a text line or
- * the extra `,"key":value` members of a JSON object; it may first write
- * whole lines of its own to @out (objdump's `<sym>:` before a function's
- * first instruction). Returns the length, or a negative hwt_err to stop. */
+ * the extra `,"key":value` members of a JSON object. For a range that
+ * carries instruction text (elem->u.range.text), and only then, it may
+ * first write whole lines of its own to @out (objdump's `<sym>:` before a
+ * function's first instruction): the output has written everything before
+ * that element to @out by then. Returns the length, or a negative hwt_err
+ * to stop. The output reuses annotations: a range without instruction
+ * text, or a branch, that equals an element annotated before in type,
+ * addresses, instruction count, ISA, kind, exception number and process
+ * (its pid, or its tid when it has no pid) may get that element's
+ * annotation without a call, so an annotation must depend on nothing
+ * else (not on the time, CPU or thread). */
 struct hwt_output_annotator {
 	int (*annotate)(void *arg, const struct hwt_elem *elem,
 			enum hwt_output_format format, FILE *out, char *buf,

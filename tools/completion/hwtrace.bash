@@ -106,7 +106,7 @@ _hwtrace()
 		      --per-cpu --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
-		      --perf-map -h --help"
+		      --perf-map -q --quiet -h --help"
 		;;
 	report | timeline | export)
 		case $prev in
