@@ -271,7 +271,8 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
-	if (d->timing && pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+	if ((d->timing || d->timed_image) &&
+	    pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
 		set_time(d, tsc);
 
 	resolve_pending(d, b->ip, true);

@@ -25,8 +25,11 @@ struct entry {
 	struct hwt_image_section s; /* first: handed out as the section */
 	void *owned;    /* a copied buffer this entry frees, or NULL */
 	/* Another section of a matching process covers some of the same
-	 * addresses: which one a lookup finds depends on its time, so the
-	 * entry is never cached and an untimed hit on it is noted. */
+	 * addresses: a hit here says nothing about its neighbours, so the
+	 * entry is never cached. */
+	bool overlapped;
+	/* ... and one of the two replaced the other: which one a lookup
+	 * finds depends on its time, so an untimed hit on it is noted. */
 	bool contested;
 };
 
@@ -159,7 +162,7 @@ static int add_rest(struct hwt_image *image, size_t old, uint64_t from,
 	e->s.pid = o->pid;
 	e->s.data = o->data ? o->data + delta : NULL;
 	e->s.valid_until = until;
-	e->contested = true;
+	e->overlapped = e->contested = true;
 	return fail ? HWT_ERR_NOMEM : 0;
 }
 
@@ -179,9 +182,10 @@ static int replace_overlapped(struct hwt_image *image)
 		if (!(oa < b && a < ob))
 			continue;
 		if (pid_matches(o, s->pid))
-			image->entries[i].contested = image->entries[n].contested = true;
+			image->entries[i].overlapped = image->entries[n].overlapped = true;
 		if (o->pid != s->pid && s->pid != HWT_PID_ANY)
 			continue;
+		image->entries[i].contested = image->entries[n].contested = true;
 		if (o->valid_until <= now)
 			continue; /* gone before */
 		uint64_t until = o->valid_until;
@@ -453,12 +457,13 @@ struct hwt_image_section *hwt_image_find_at(struct hwt_image *image,
 		if (!pid_matches(s, pid) || vaddr - s->vaddr >= s->size ||
 		    !valid_at(s, time))
 			continue;
-		if (!e->contested) {
+		if (!e->overlapped) {
 			last_hit.version = image->version;
 			last_hit.index = i;
 			last_hit.pid = pid;
-		} else if (time == HWT_TIME_UNKNOWN &&
-			   !atomic_load_explicit(&image->untimed,
+		}
+		if (e->contested && time == HWT_TIME_UNKNOWN &&
+		    !atomic_load_explicit(&image->untimed,
 						 memory_order_relaxed)) {
 			atomic_store_explicit(&image->untimed, true,
 					      memory_order_relaxed);
