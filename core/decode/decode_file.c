@@ -53,6 +53,13 @@ struct file_state {
 		uint32_t flags;
 	} *aux_formats;
 	size_t naux_formats;
+	/* PERF_RECORD_AUX records: where each write of a stream ended, and
+	 * when, for the time of each AUXTRACE buffer. */
+	struct aux_write {
+		int32_t cpu, tid;
+		uint64_t offset, size, time;
+	} *aux_writes;
+	size_t naux_writes;
 	/* PERF_RECORD_AUX_OUTPUT_HW_ID values, in file order. */
 	struct cpu_hw_id {
 		int32_t cpu;
@@ -407,6 +414,17 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (body < 24)
 			return 0;
 		memcpy(u64, p, 24);
+		if (rec->sid.present & PERF_SAMPLE_TIME) {
+			void *n = grow(st->aux_writes, &st->naux_writes,
+				       sizeof(*st->aux_writes));
+			if (!n)
+				return hwt_error(HWT_ERR_NOMEM, "out of memory");
+			st->aux_writes = n;
+			st->aux_writes[st->naux_writes - 1] = (struct aux_write){
+				rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
+				rec->sid.present & PERF_SAMPLE_TID ? (int32_t)rec->sid.tid : -1,
+				u64[0], u64[1], rec->sid.time};
+		}
 		if (u64[2] & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
 			int ferr = note_aux_format(
 				st, rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
@@ -481,6 +499,21 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 	default:
 		return 0;
 	}
+}
+
+/* The time of the AUX write that holds stream offset @offset of @cpu (or,
+ * per-thread, @tid); 0 when no AUX record says. */
+static uint64_t aux_time_of(const struct file_state *st, int32_t cpu,
+			    int32_t tid, uint64_t offset)
+{
+	for (size_t i = 0; i < st->naux_writes; i++) {
+		const struct aux_write *w = &st->aux_writes[i];
+		if ((cpu >= 0 ? w->cpu != cpu : w->tid != tid) ||
+		    offset - w->offset >= w->size)
+			continue;
+		return w->time;
+	}
+	return 0;
 }
 
 /* The traced CPU from the cpuid feature ("GenuineIntel,6,78,3"), as
@@ -674,6 +707,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 				.cpu = cpu,
 				.tid = cpu >= 0 ? -1 : tid,
 				.aux_flags = aux_format_of(st, cpu),
+				.time = aux_time_of(st, cpu, tid, pc->offset),
 			};
 			if (opts->packets) {
 				fprintf(opts->packets,
@@ -832,7 +866,8 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		err = decode_samples(&st, b, sink);
 	if (err >= 0 && hwt_image_untimed_hits(st.image))
 		err = hwt_decode_warn(&opts, sink, "code was read without the "
-				      "time it ran at an address whose mapping "
+				      "time it ran (or at a time after its "
+				      "mappings ended) at an address whose mapping "
 				      "changed during the capture (exec, or code "
 				      "unmapped and mapped again): the latest "
 				      "mapping there was used, which may not be "
@@ -865,5 +900,6 @@ out:
 	free(st.info);
 	free(st.aux_formats);
 	free(st.hw_ids);
+	free(st.aux_writes);
 	return err < 0 ? err : 0;
 }

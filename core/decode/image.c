@@ -441,6 +441,14 @@ static bool valid_at(const struct hwt_image_section *s, uint64_t time)
 	       (s->valid_from <= time && time < s->valid_until);
 }
 
+/* A read whose time did not decide which of several mappings it saw.
+ * Readers of one image may run at once: the flag only goes up. */
+static void note_untimed(struct hwt_image *image)
+{
+	if (!atomic_load_explicit(&image->untimed, memory_order_relaxed))
+		atomic_store_explicit(&image->untimed, true, memory_order_relaxed);
+}
+
 struct hwt_image_section *hwt_image_find_at(struct hwt_image *image,
 					    int32_t pid, uint64_t vaddr,
 					    uint64_t time)
@@ -451,26 +459,43 @@ struct hwt_image_section *hwt_image_find_at(struct hwt_image *image,
 		if (vaddr - s->vaddr < s->size && valid_at(s, time))
 			return s;
 	}
+	/* Code runs only where something is mapped: when nothing was at
+	 * @time, the time does not fit the sideband. Before any mapping of
+	 * the address, the mapping record came late (a recorder that writes
+	 * the mappings it found at the end, or a time stamp coarser than the
+	 * record's): the first mapping there after @time. After every one
+	 * ended (a replay's own clock, trace written after the exit): the
+	 * last one. */
+	struct hwt_image_section *later = NULL, *earlier = NULL;
+	bool earlier_contested = false;
 	for (size_t i = image->count; i-- > 0;) {
 		struct entry *e = &image->entries[i];
 		struct hwt_image_section *s = &e->s;
-		if (!pid_matches(s, pid) || vaddr - s->vaddr >= s->size ||
-		    !valid_at(s, time))
+		if (!pid_matches(s, pid) || vaddr - s->vaddr >= s->size)
 			continue;
+		if (!valid_at(s, time)) {
+			if (s->valid_from > time &&
+			    (!later || s->valid_from <= later->valid_from))
+				later = s;
+			if (s->valid_until <= time &&
+			    (!earlier || s->valid_until > earlier->valid_until)) {
+				earlier = s;
+				earlier_contested = e->contested;
+			}
+			continue;
+		}
 		if (!e->overlapped) {
 			last_hit.version = image->version;
 			last_hit.index = i;
 			last_hit.pid = pid;
 		}
-		if (e->contested && time == HWT_TIME_UNKNOWN &&
-		    !atomic_load_explicit(&image->untimed,
-						 memory_order_relaxed)) {
-			atomic_store_explicit(&image->untimed, true,
-					      memory_order_relaxed);
-		}
+		if (e->contested && time == HWT_TIME_UNKNOWN)
+			note_untimed(image);
 		return s;
 	}
-	return NULL;
+	if (!later && earlier && earlier_contested)
+		note_untimed(image);
+	return later ? later : earlier;
 }
 
 struct hwt_image_section *hwt_image_find(struct hwt_image *image, int32_t pid,

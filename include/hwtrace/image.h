@@ -94,9 +94,10 @@ HWT_API size_t hwt_image_end_process(struct hwt_image *image, int32_t pid,
  * then decoders must give the time of the code they read. */
 HWT_API bool hwt_image_changes(const struct hwt_image *image);
 
-/* Whether some lookup with HWT_TIME_UNKNOWN hit an address whose mapping
- * changed over time, so that the latest mapping was used where another may
- * have run; for a warning once the decode is over. */
+/* Whether some lookup hit an address whose mapping changed over time
+ * without a time that decided between them (HWT_TIME_UNKNOWN, or a time
+ * after all of them ended), so that the latest mapping was used where
+ * another may have run; for a warning once the decode is over. */
 HWT_API bool hwt_image_untimed_hits(const struct hwt_image *image);
 
 /* Maps @size bytes of @path from @file_offset at @vaddr for @pid. @path is
@@ -138,8 +139,12 @@ HWT_API int hwt_image_read_at(struct hwt_image *image, int32_t pid,
 			      size_t size);
 
 /* The section that covers @vaddr for @pid at perf time @time
- * (HWT_TIME_UNKNOWN: the latest one), missing ones included, or NULL. The
- * pointer is valid until the image is changed or freed. */
+ * (HWT_TIME_UNKNOWN: the latest one), missing ones included, or NULL. Code
+ * runs only where something is mapped, so when no section covered it then
+ * the time does not fit the sideband: the first section mapped there after
+ * @time (its record came late: a recorder that writes the mappings it found
+ * at the end), else the last one before it. The pointer is valid until the
+ * image is changed or freed. */
 HWT_API struct hwt_image_section *hwt_image_find_at(struct hwt_image *image,
 						    int32_t pid, uint64_t vaddr,
 						    uint64_t time);
