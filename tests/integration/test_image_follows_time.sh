@@ -82,12 +82,16 @@ libb="$PROGS/libswap_lib_b.so"
 read -r _ a _ b <"$TMP/dl.out"
 [ -n "$a" ] && [ "$a" = "$b" ] ||
 	fail "the loader did not map libswap_lib_b.so where libswap_lib_a.so was ('$(cat "$TMP/dl.out")'): the test cannot show anything"
+# first_time DATA OPTION AWK-CONDITION [FILE]: the time (ns) of the first
+# record perf script (with OPTION) shows that matches; FILE is $NF.
+first_time() {
+	perf script --ns "$2" -i "$1" 2>/dev/null |
+		awk -v f="${4:-}" "$3"' { t = $4; sub(":", "", t); split(t, p, ".");
+			printf "%d%09d\n", p[1], p[2]; exit }'
+}
 # When each library was mapped, by perf's reading of the sideband.
 maptime() {
-	perf script --ns --show-mmap-events -i "$TMP/dl.data" 2>/dev/null |
-		awk -v f="$1" '/PERF_RECORD_MMAP2/ && $NF == f && /r-xp/ {
-			t = $4; sub(":", "", t); split(t, p, ".");
-			printf "%d%09d\n", p[1], p[2]; exit }'
+	first_time "$TMP/dl.data" --show-mmap-events '/PERF_RECORD_MMAP2/ && $NF == f && /r-xp/' "$1"
 }
 ta=$(maptime "$liba")
 tb=$(maptime "$libb")
@@ -113,9 +117,7 @@ expect_eq "dl_swap: no decode errors or missing code" \
 "$PROGS/swb_record" -o "$TMP/ex.data" -- "$PROGS/exec_path" "$PROGS/exec_target" \
 	>"$TMP/ex.out" 2>"$TMP/ex.rec" || { cat "$TMP/ex.rec" >&2; fail "record exec_path"; }
 expect_eq "exec_target ran" "$(cat "$TMP/ex.out")" "exec_target 9"
-texec=$(perf script --ns --show-task-events -i "$TMP/ex.data" 2>/dev/null |
-	awk '/PERF_RECORD_COMM exec:/ { t = $4; sub(":", "", t); split(t, p, ".");
-		printf "%d%09d\n", p[1], p[2]; exit }')
+texec=$(first_time "$TMP/ex.data" --show-task-events '/PERF_RECORD_COMM exec:/')
 [ -n "$texec" ] || fail "perf script shows no COMM exec record"
 check ex "$TMP/ex.data" "0 $PROGS/exec_path 0
 $texec $PROGS/exec_target 0"
