@@ -33,9 +33,20 @@ struct entry {
 	bool contested;
 };
 
+/* The entries of one process, oldest first: a new mapping or an exec
+ * looks only at its own process's sections (and the shared ones). */
+struct pid_bucket {
+	int32_t pid;
+	bool used;
+	size_t *idx;
+	size_t n, cap;
+};
+
 struct hwt_image {
 	struct entry *entries;
 	size_t count, cap;
+	struct pid_bucket *buckets; /* open addressing, power-of-two size */
+	size_t nbuckets, buckets_used;
 	struct mapped_file *files;
 	size_t nfiles, files_cap;
 	uint64_t now;          /* hwt_image_set_time's */
@@ -96,6 +107,9 @@ void hwt_image_free(struct hwt_image *image)
 			munmap(image->files[i].base, image->files[i].size);
 		free(image->files[i].path);
 	}
+	for (size_t i = 0; i < image->nbuckets; i++)
+		free(image->buckets[i].idx);
+	free(image->buckets);
 	free(image->files);
 	free(image->entries);
 	free(image);
@@ -135,6 +149,66 @@ static int pid_matches(const struct hwt_image_section *s, int32_t pid)
 	return s->pid == pid || s->pid == HWT_PID_ANY || pid == HWT_PID_ANY;
 }
 
+static size_t pid_slot(const struct hwt_image *image, int32_t pid)
+{
+	size_t mask = image->nbuckets - 1;
+	size_t h = ((uint32_t)pid * 2654435761u) & mask;
+	while (image->buckets[h].used && image->buckets[h].pid != pid)
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* The bucket of @pid, or NULL when it has none. */
+static struct pid_bucket *bucket_of(struct hwt_image *image, int32_t pid)
+{
+	if (!image->nbuckets)
+		return NULL;
+	struct pid_bucket *b = &image->buckets[pid_slot(image, pid)];
+	return b->used ? b : NULL;
+}
+
+static int grow_buckets(struct hwt_image *image)
+{
+	size_t n = image->nbuckets ? image->nbuckets * 2 : 16;
+	struct pid_bucket *old = image->buckets;
+	size_t nold = image->nbuckets;
+	image->buckets = calloc(n, sizeof(*image->buckets));
+	if (!image->buckets) {
+		image->buckets = old;
+		return HWT_ERR_NOMEM;
+	}
+	image->nbuckets = n;
+	for (size_t i = 0; i < nold; i++)
+		if (old[i].used)
+			image->buckets[pid_slot(image, old[i].pid)] = old[i];
+	free(old);
+	return 0;
+}
+
+/* Files entry @index under its process. */
+static int index_entry(struct hwt_image *image, size_t index)
+{
+	int32_t pid = image->entries[index].s.pid;
+	if ((image->buckets_used + 1) * 2 > image->nbuckets && grow_buckets(image))
+		return HWT_ERR_NOMEM;
+	struct pid_bucket *b = &image->buckets[pid_slot(image, pid)];
+	if (!b->used) {
+		b->used = true;
+		b->pid = pid;
+		image->buckets_used++;
+	}
+	if (b->n == b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 8;
+		size_t *n = realloc(b->idx, ncap * sizeof(*n));
+		if (!n)
+			return HWT_ERR_NOMEM;
+		b->idx = n;
+		b->cap = ncap;
+	}
+	b->idx[b->n++] = index;
+	return 0;
+}
+
 static char *dup_or_null(const char *s, bool *fail)
 {
 	char *d = s ? strdup(s) : NULL;
@@ -163,7 +237,58 @@ static int add_rest(struct hwt_image *image, size_t old, uint64_t from,
 	e->s.data = o->data ? o->data + delta : NULL;
 	e->s.valid_until = until;
 	e->overlapped = e->contested = true;
-	return fail ? HWT_ERR_NOMEM : 0;
+	if (fail)
+		return HWT_ERR_NOMEM;
+	return index_entry(image, image->count - 1);
+}
+
+/* The newest section (the last) replaces, from the image's time on, what
+ * the sections of its process map where they overlap it; their parts
+ * outside it stay mapped as sections of their own. */
+/* The newest section @n replaces old section @i where they overlap. */
+static int replace_one(struct hwt_image *image, size_t i, size_t n)
+{
+	uint64_t now = image->now;
+	struct hwt_image_section *o = &image->entries[i].s;
+	const struct hwt_image_section *s = &image->entries[n].s;
+	uint64_t a = s->vaddr, b = s->vaddr + s->size;
+	uint64_t oa = o->vaddr, ob = o->vaddr + o->size;
+	if (!(oa < b && a < ob))
+		return 0;
+	if (pid_matches(o, s->pid))
+		image->entries[i].overlapped = image->entries[n].overlapped = true;
+	if (o->pid != s->pid && s->pid != HWT_PID_ANY)
+		return 0;
+	image->entries[i].contested = image->entries[n].contested = true;
+	if (o->valid_until <= now)
+		return 0; /* gone before */
+	uint64_t until = o->valid_until;
+	o->valid_until = o->valid_from > now ? o->valid_from : now;
+	image->changes = true;
+	int err = 0;
+	if (oa < a)
+		err = add_rest(image, i, oa, a, until);
+	if (!err && b < ob)
+		err = add_rest(image, i, b, ob, until);
+	return err;
+}
+
+/* Replaces the sections of @pid's bucket (as it was before the new
+ * section @n) that @n overlaps. */
+static int replace_in(struct hwt_image *image, int32_t pid, size_t n)
+{
+	struct pid_bucket *b = bucket_of(image, pid);
+	size_t len = b ? b->n : 0;
+	for (size_t k = 0; k < len; k++) {
+		/* Re-read: replacing adds sections and may move the bucket. */
+		size_t i = bucket_of(image, pid)->idx[k];
+		if (i == n)
+			continue;
+		int err = replace_one(image, i, n);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* The newest section (the last) replaces, from the image's time on, what
@@ -172,46 +297,30 @@ static int add_rest(struct hwt_image *image, size_t old, uint64_t from,
 static int replace_overlapped(struct hwt_image *image)
 {
 	size_t n = image->count - 1;
-	uint64_t now = image->now;
+	int32_t pid = image->entries[n].s.pid;
+	int err = index_entry(image, n);
 
-	for (size_t i = 0; i < n; i++) {
-		struct hwt_image_section *o = &image->entries[i].s;
-		const struct hwt_image_section *s = &image->entries[n].s;
-		uint64_t a = s->vaddr, b = s->vaddr + s->size;
-		uint64_t oa = o->vaddr, ob = o->vaddr + o->size;
-		if (!(oa < b && a < ob))
-			continue;
-		if (pid_matches(o, s->pid))
-			image->entries[i].overlapped = image->entries[n].overlapped = true;
-		if (o->pid != s->pid && s->pid != HWT_PID_ANY)
-			continue;
-		image->entries[i].contested = image->entries[n].contested = true;
-		if (o->valid_until <= now)
-			continue; /* gone before */
-		uint64_t until = o->valid_until;
-		o->valid_until = o->valid_from > now ? o->valid_from : now;
-		image->changes = true;
-		int err = 0;
-		if (oa < a)
-			err = add_rest(image, i, oa, a, until);
-		if (!err && b < ob)
-			err = add_rest(image, i, b, ob, until);
-		if (err)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (!err && pid == HWT_PID_ANY) {
+		/* Shared code (the kernel, --map): every process's. */
+		for (size_t i = 0; i < n && !err; i++)
+			err = replace_one(image, i, n);
+	} else if (!err) {
+		err = replace_in(image, pid, n);
+		if (!err)
+			err = replace_in(image, HWT_PID_ANY, n);
 	}
-	return 0;
+	return err ? hwt_error(HWT_ERR_NOMEM, "out of memory") : 0;
 }
 
 size_t hwt_image_end_process(struct hwt_image *image, int32_t pid,
 			     uint64_t time)
 {
 	size_t n = 0;
+	struct pid_bucket *b = pid == HWT_PID_ANY ? NULL : bucket_of(image, pid);
 
-	if (pid == HWT_PID_ANY)
-		return 0;
-	for (size_t i = 0; i < image->count; i++) {
-		struct hwt_image_section *s = &image->entries[i].s;
-		if (s->pid != pid || s->valid_from > time || s->valid_until <= time)
+	for (size_t k = 0; b && k < b->n; k++) {
+		struct hwt_image_section *s = &image->entries[b->idx[k]].s;
+		if (s->valid_from > time || s->valid_until <= time)
 			continue;
 		s->valid_until = time;
 		n++;
