@@ -74,6 +74,17 @@ check() {
 		}' <"$TMP/$1.jsonl" >"$TMP/$1.check"
 }
 
+# expect_checked NAME WHAT CALLS WANT: every range of check NAME is named
+# from the file of its time, and its call lines matching CALLS (grep -E)
+# are WANT, counted.
+expect_checked() {
+	expect_eq "$2: every range named from the file mapped then" \
+		"$(grep -c '^bad' "$TMP/$1.check")" "0"
+	grep -m5 '^bad' "$TMP/$1.check" >&2
+	expect_eq "$2: calls into each file's functions, by nm's addresses" \
+		"$(grep -E "$3" "$TMP/$1.check" | sort | uniq -c | sed "s/^ *//" | paste -sd" ")" "$4"
+}
+
 # --- dlclose + dlopen at the same address
 liba="$PROGS/libswap_lib_a.so"
 libb="$PROGS/libswap_lib_b.so"
@@ -98,13 +109,9 @@ tb=$(maptime "$libb")
 [ -n "$ta" ] && [ -n "$tb" ] && [ "$ta" -lt "$tb" ] || fail "perf script shows no MMAP2 of both libraries ($ta, $tb)"
 check dl "$TMP/dl.data" "$ta $liba $a
 $tb $libb $b"
-expect_eq "dl_swap: every library range named from the file mapped then" \
-	"$(grep -c '^bad' "$TMP/dl.check")" "0"
-grep -m5 '^bad' "$TMP/dl.check" >&2
 # The program's calls: work(5) in A calls swap_a_inner 3 times; work(6)
 # in B calls swap_b_twice(7), which calls swap_b_step twice.
-expect_eq "dl_swap: calls into each library's functions, by nm's addresses" \
-	"$(grep '^call .* swap_' "$TMP/dl.check" | sort | uniq -c | sed "s/^ *//" | paste -sd" ")" \
+expect_checked dl dl_swap '^call .* swap_' \
 	"3 call $liba swap_a_inner 1 call $liba swap_work 2 call $libb swap_b_step 1 call $libb swap_b_twice 1 call $libb swap_work"
 for f in "$liba swap_a_inner" "$libb swap_b_step"; do
 	expect_eq "dl_swap: ranges named $f" "$(grep -c "^ok $f\$" "$TMP/dl.check")" \
@@ -121,11 +128,7 @@ texec=$(first_time "$TMP/ex.data" --show-task-events '/PERF_RECORD_COMM exec:/')
 [ -n "$texec" ] || fail "perf script shows no COMM exec record"
 check ex "$TMP/ex.data" "0 $PROGS/exec_path 0
 $texec $PROGS/exec_target 0"
-expect_eq "exec: every program range named from the program running then" \
-	"$(grep -c '^bad' "$TMP/ex.check")" "0"
-grep -m5 '^bad' "$TMP/ex.check" >&2
-expect_eq "exec: calls into each program's functions, by nm's addresses" \
-	"$(grep -E '^call .*(before_exec|target_step|main)$' "$TMP/ex.check" | sort | uniq -c | sed "s/^ *//" | paste -sd" ")" \
+expect_checked ex exec '^call .*(before_exec|target_step|main)$' \
 	"1 call $PROGS/exec_path before_exec 1 call $PROGS/exec_path main 1 call $PROGS/exec_target main 3 call $PROGS/exec_target target_step"
 # target_step is one straight-line block: one range per call.
 expect_eq "exec: ranges named target_step" \
