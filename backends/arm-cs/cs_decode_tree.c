@@ -46,8 +46,7 @@ static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 		if (!s)
 			s = hwt_image_find_at(t->image, HWT_PID_ANY, addr,
 					      t->code_time);
-		if (s && !s->missing_reported) {
-			s->missing_reported = 1;
+		if (s && hwt_image_section_first_report(s)) {
 			if (s->missing_detail)
 				snprintf(t->detail, sizeof(t->detail), "%s",
 					 s->missing_detail);

@@ -447,7 +447,7 @@ static const char *missing_detail(struct pt_dec *d, uint64_t ip)
 			 (unsigned long long)ip);
 		return d->msg;
 	}
-	if (s->missing_reported++)
+	if (!hwt_image_section_first_report(s))
 		return NULL;
 	if (s->missing_detail)
 		snprintf(d->msg, sizeof(d->msg), "%s (code at 0x%llx)",

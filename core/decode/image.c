@@ -633,6 +633,12 @@ int hwt_image_read(struct hwt_image *image, int32_t pid, uint64_t vaddr,
 	return hwt_image_read_at(image, pid, vaddr, HWT_TIME_UNKNOWN, buf, size);
 }
 
+bool hwt_image_section_first_report(struct hwt_image_section *section)
+{
+	return __atomic_exchange_n(&section->missing_reported, 1u,
+				   __ATOMIC_RELAXED) == 0;
+}
+
 size_t hwt_image_count(const struct hwt_image *image)
 {
 	return image->count;

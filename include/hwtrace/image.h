@@ -44,7 +44,10 @@ struct hwt_image_section {
 	uint64_t file_offset;
 	int32_t pid;          /* HWT_PID_ANY for every process */
 	const uint8_t *data;  /* @size bytes of code, or NULL */
-	uint32_t missing_reported; /* for decoders: report a missing file once */
+	/* For decoders: a missing file is reported once (through
+	 * hwt_image_section_first_report, safe when decoders share the image
+	 * across threads). */
+	uint32_t missing_reported;
 	/* Why a found file was refused (a build id or machine that is not
 	 * the capture's), naming the file; NULL when it was not found at all. */
 	const char *missing_detail;
@@ -154,6 +157,11 @@ HWT_API int hwt_image_read(struct hwt_image *image, int32_t pid,
 			   uint64_t vaddr, void *buf, size_t size);
 HWT_API struct hwt_image_section *hwt_image_find(struct hwt_image *image,
 						 int32_t pid, uint64_t vaddr);
+
+/* Whether this is the first call for @section: the decoder that gets true
+ * names its missing file, the others stay silent. Safe for decoders on
+ * several threads sharing one image. */
+HWT_API bool hwt_image_section_first_report(struct hwt_image_section *section);
 
 /* Iteration over all sections, oldest first. */
 HWT_API size_t hwt_image_count(const struct hwt_image *image);
