@@ -15,6 +15,7 @@
 #define LINE_CACHE_BITS 9
 struct line_entry {
 	uint64_t a, b, c;     /* start, end, insns; from, to, exception */
+	uint64_t annot_tag;   /* the annotator's cache_tag, else 0 */
 	int32_t proc;         /* the pid, else the tid, else INT32_MIN */
 	uint32_t tag;         /* type, ISA or kind, exception flag */
 	uint8_t body_len, annot_len;
@@ -467,15 +468,18 @@ static struct line_entry *cache_slot(struct hwt_output *o,
 	/* The process the annotator names symbols in. */
 	k->proc = (e->fields & HWT_FIELD_PID) ? e->pid
 		  : (e->fields & HWT_FIELD_TID) ? e->tid : INT32_MIN;
+	k->annot_tag = o->annotator.cache_tag ?
+		       o->annotator.cache_tag(o->annotator.arg, e) : 0;
 	uint64_t h = (k->a ^ (k->b << 7) ^ (k->c << 29) ^ (uint64_t)(uint32_t)k->proc ^
-		      k->tag) * 0x9e3779b97f4a7c15ull;
+		      k->tag ^ k->annot_tag) * 0x9e3779b97f4a7c15ull;
 	return &o->cache[h >> (64 - LINE_CACHE_BITS)];
 }
 
 static bool cache_hit(const struct line_entry *ce, const struct line_entry *k)
 {
 	return ce->tag == k->tag && ce->a == k->a && ce->b == k->b &&
-	       ce->c == k->c && ce->proc == k->proc;
+	       ce->c == k->c && ce->proc == k->proc &&
+	       ce->annot_tag == k->annot_tag;
 }
 
 static int output_emit(void *arg, const struct hwt_elem *elem)

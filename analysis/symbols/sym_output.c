@@ -136,6 +136,7 @@ static void json_symbol(struct buf *b, const char *prefix,
 #define OUT_CACHE 4096
 struct out_entry {
 	uint64_t addr;
+	const void *section; /* the mapping the name came from */
 	int32_t pid;
 	uint8_t kind; /* 1 + enum: range text/json, from/to text/json */
 	uint8_t found;
@@ -148,20 +149,23 @@ enum { K_RANGE, K_FROM, K_TO };
 /* Appends the symbol text of @addr as @kind; returns 1 when the address
  * is known, 0 when not, or a negative error. */
 static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
-		      uint64_t addr, int kind, enum hwt_output_format format)
+		      uint64_t addr, uint64_t time, int kind,
+		      enum hwt_output_format format)
 {
+	const void *section = symbolizer_section(sym, pid, addr, time);
 	struct out_entry *cache = symbolizer_out_cache(sym, OUT_CACHE * sizeof(*cache));
 	uint8_t k = (uint8_t)(1 + kind * 2 + (format == HWT_OUTPUT_JSONL));
 	struct out_entry *ce = NULL;
 	if (cache) {
 		ce = &cache[(addr ^ (addr >> 11) ^ (uint64_t)kind * 0x9e37u) & (OUT_CACHE - 1)];
-		if (ce->kind == k && ce->addr == addr && ce->pid == pid) {
+		if (ce->kind == k && ce->addr == addr && ce->pid == pid &&
+		    ce->section == section) {
 			put_cached(b, ce->text, ce->len);
 			return ce->found;
 		}
 	}
 	struct hwt_symbol s;
-	int rc = hwt_symbolizer_lookup(sym, pid, addr, &s);
+	int rc = hwt_symbolizer_lookup_at(sym, pid, addr, time, &s);
 	if (rc < 0)
 		return rc;
 	bool srcline = hwt_symbolizer_srcline(sym);
@@ -180,6 +184,7 @@ static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
 	put_raw(b, tmp, t.len);
 	if (ce && t.len < sizeof(ce->text)) {
 		ce->addr = addr;
+		ce->section = section;
 		ce->pid = pid;
 		ce->kind = k;
 		ce->found = (uint8_t)rc;
@@ -206,6 +211,9 @@ static int annotate(void *arg, const struct hwt_elem *e,
 	struct hwt_symbolizer *sym = arg;
 	struct buf b = {p, size, 0};
 	int32_t pid = pid_of(e);
+	/* The code of the element's time: the same address may hold
+	 * another binary before or after it. */
+	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
 	if (size)
 		p[0] = 0;
 
@@ -213,34 +221,59 @@ static int annotate(void *arg, const struct hwt_elem *e,
 		/* objdump's header at a function's first instruction. */
 		if (e->u.range.text && format == HWT_OUTPUT_TEXT) {
 			struct hwt_symbol s;
-			int rc = hwt_symbolizer_lookup(sym, pid, e->u.range.start, &s);
+			int rc = hwt_symbolizer_lookup_at(sym, pid, e->u.range.start,
+							  time, &s);
 			if (rc < 0)
 				return rc;
 			if (rc && s.name && !s.offset)
 				fprintf(out, "\n%016" PRIx64 " <%s>:\n", s.start, s.name);
 		}
-		int rc = put_symbol(sym, &b, pid, e->u.range.start, K_RANGE, format);
+		int rc = put_symbol(sym, &b, pid, e->u.range.start, time, K_RANGE,
+				    format);
 		return rc < 0 ? rc : (int)b.len;
 	}
 	if ((e->type == HWT_ELEM_TRACE_ON || e->type == HWT_ELEM_TRACE_OFF) &&
 	    (e->fields & HWT_FIELD_AT)) {
-		int rc = put_symbol(sym, &b, pid, e->u.trace.at, K_RANGE, format);
+		int rc = put_symbol(sym, &b, pid, e->u.trace.at, time, K_RANGE,
+				    format);
 		return rc < 0 ? rc : (int)b.len;
 	}
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
-	int rc = put_symbol(sym, &b, pid, e->u.branch.from, K_FROM, format);
+	int rc = put_symbol(sym, &b, pid, e->u.branch.from, time, K_FROM, format);
 	if (rc < 0)
 		return rc;
 	if (!rc && format == HWT_OUTPUT_TEXT)
 		put_raw(&b, "  [unknown]", 11);
-	rc = put_symbol(sym, &b, pid, e->u.branch.to, K_TO, format);
+	rc = put_symbol(sym, &b, pid, e->u.branch.to, time, K_TO, format);
 	return rc < 0 ? rc : (int)b.len;
+}
+
+/* Where the image never changed, an address names the same code at every
+ * time: no tag. Else the mappings the element's addresses fall in at its
+ * time tell apart the annotations of one address at different times. */
+static uint64_t cache_tag(void *arg, const struct hwt_elem *e)
+{
+	struct hwt_symbolizer *sym = arg;
+	if (!symbolizer_image_changes(sym))
+		return 0;
+	int32_t pid = pid_of(e);
+	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
+	if (e->type == HWT_ELEM_RANGE)
+		return (uintptr_t)symbolizer_section(sym, pid, e->u.range.start,
+						     time);
+	if (e->type != HWT_ELEM_BRANCH)
+		return 0;
+	uint64_t from = (uintptr_t)symbolizer_section(sym, pid, e->u.branch.from,
+						      time);
+	uint64_t to = (uintptr_t)symbolizer_section(sym, pid, e->u.branch.to,
+						    time);
+	return from ^ (to * 0x9e3779b97f4a7c15ull);
 }
 
 struct hwt_output_annotator hwt_symbolizer_annotator(struct hwt_symbolizer *sym)
 {
-	struct hwt_output_annotator a = {annotate, sym};
+	struct hwt_output_annotator a = {annotate, sym, cache_tag};
 	return a;
 }
 

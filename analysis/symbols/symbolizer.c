@@ -415,14 +415,32 @@ static bool is_kcore(const char *path)
 	       (len == 5 || path[len - 6] == '/');
 }
 
+bool symbolizer_image_changes(const struct hwt_symbolizer *s)
+{
+	return s->image && hwt_image_changes(s->image);
+}
+
+const void *symbolizer_section(struct hwt_symbolizer *s, int32_t pid,
+			       uint64_t addr, uint64_t time)
+{
+	struct hwt_image_section *sec =
+		s->image ? hwt_image_find_at(s->image, pid, addr, time) : NULL;
+	if (!sec && s->image && pid != HWT_PID_ANY)
+		sec = hwt_image_find_at(s->image, HWT_PID_ANY, addr, time);
+	return sec;
+}
+
 int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 			  struct hwt_symbol *out)
 {
+	return hwt_symbolizer_lookup_at(s, pid, addr, HWT_TIME_UNKNOWN, out);
+}
+
+int hwt_symbolizer_lookup_at(struct hwt_symbolizer *s, int32_t pid,
+			     uint64_t addr, uint64_t time, struct hwt_symbol *out)
+{
 	memset(out, 0, sizeof(*out));
-	struct hwt_image_section *sec =
-		s->image ? hwt_image_find(s->image, pid, addr) : NULL;
-	if (!sec && s->image && pid != HWT_PID_ANY)
-		sec = hwt_image_find(s->image, HWT_PID_ANY, addr);
+	const struct hwt_image_section *sec = symbolizer_section(s, pid, addr, time);
 	if ((sec && (!strncmp(sec->path, "[kernel.kallsyms]", 17) ||
 		     is_kcore(sec->path))) ||
 	    (!sec && addr >> 63))

@@ -117,6 +117,15 @@ const char *sym_entry_name(struct hwt_sym_ctx *ctx, struct sym_entry *e);
 
 /* symbolizer.c: a zeroed block of @size bytes owned by @sym (allocated
  * on first call), for the output's cache of formatted symbols. */
+/* Whether the symbolizer's image ever mapped other code where code was
+ * (so an address's name depends on the time). */
+bool symbolizer_image_changes(const struct hwt_symbolizer *sym);
+
+/* The image section that names @addr of @pid at @time, or NULL: what a
+ * cached name of the address is only good for. */
+const void *symbolizer_section(struct hwt_symbolizer *sym, int32_t pid,
+			       uint64_t addr, uint64_t time);
+
 void *symbolizer_out_cache(struct hwt_symbolizer *sym, size_t size);
 
 #endif

@@ -25,13 +25,14 @@ static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 	struct hwt_cs_tree *t = (struct hwt_cs_tree *)ctx;
 	struct cs_chan *ch = &t->chan[trc_id & (CS_NCHAN - 1)];
 	int32_t pid = ch->tid >= 0 ? ch->tid : t->def_tid;
-	int n = hwt_image_read(t->image, pid, addr, buf, req);
+	int n = hwt_image_read_at(t->image, pid, addr, t->code_time, buf, req);
 
 	/* CONTEXTIDR holds the thread ID, the image is keyed by process:
 	 * for a thread other than the main one, any process's code at the
 	 * address is the best guess left. */
 	if (n == 0 && pid != HWT_PID_ANY)
-		n = hwt_image_read(t->image, HWT_PID_ANY, addr, buf, req);
+		n = hwt_image_read_at(t->image, HWT_PID_ANY, addr, t->code_time,
+				      buf, req);
 	/* The first code read after a trace_on is where tracing resumed;
 	 * another channel's held elements came before this read. */
 	if (t->holder && t->holder != ch &&
@@ -41,11 +42,11 @@ static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 		return 0;
 	if (n == HWT_ERR_NOENT) {
 		struct hwt_image_section *s =
-			hwt_image_find(t->image, pid, addr);
+			hwt_image_find_at(t->image, pid, addr, t->code_time);
 		if (!s)
-			s = hwt_image_find(t->image, HWT_PID_ANY, addr);
-		if (s && !s->missing_reported) {
-			s->missing_reported = 1;
+			s = hwt_image_find_at(t->image, HWT_PID_ANY, addr,
+					      t->code_time);
+		if (s && hwt_image_section_first_report(s)) {
 			if (s->missing_detail)
 				snprintf(t->detail, sizeof(t->detail), "%s",
 					 s->missing_detail);
@@ -92,6 +93,7 @@ int hwt_cs_tree_new(uint32_t frame_flags, struct hwt_image *image,
 	bool formatted = frame_flags != 0;
 	t->formatted = formatted;
 	t->image = image;
+	t->code_time = HWT_TIME_UNKNOWN;
 	t->sink = sink;
 	t->packets = packets;
 	t->def_cpu = -1;
@@ -276,6 +278,11 @@ static void set_output(struct hwt_cs_tree *t)
 	ocsd_dt_set_gen_elem_outfn(t->dt, hwt_cs_elem_in, t);
 	LSAN_ON();
 	t->out_set = true;
+}
+
+void hwt_cs_tree_set_time(struct hwt_cs_tree *t, uint64_t time)
+{
+	t->code_time = time;
 }
 
 int hwt_cs_tree_feed(struct hwt_cs_tree *t, const uint8_t *data, size_t size,

@@ -44,6 +44,11 @@ void hwt_cs_tree_set_default_ctx(struct hwt_cs_tree *tree, int32_t cpu,
  * elements' trace_offset. Follows OpenCSD's WAIT/flush protocol. Decoder
  * failures become error elements and decoding resumes; the return is 0 or
  * the sink's error. */
+/* The perf time the code fed from now on ran at, for reading the image
+ * (HWT_TIME_UNKNOWN: the latest mapping). CoreSight timestamps are the
+ * trace's own clock, not perf time: the AUX record's time is used. */
+void hwt_cs_tree_set_time(struct hwt_cs_tree *tree, uint64_t time);
+
 int hwt_cs_tree_feed(struct hwt_cs_tree *tree, const uint8_t *data,
 		     size_t size, uint64_t offset);
 

@@ -173,6 +173,7 @@ static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
 	if (err)
 		return err;
 	hwt_cs_tree_set_default_ctx(s->tree, c->cpu, c->tid);
+	hwt_cs_tree_set_time(s->tree, c->time ? c->time : HWT_TIME_UNKNOWN);
 	err = hwt_cs_tree_feed(s->tree, c->data, c->size, c->offset);
 	if (!err)
 		err = hwt_cs_tree_eot(s->tree);

@@ -45,6 +45,7 @@ struct hwt_cs_tree {
 	dcd_tree_handle_t dt;
 	bool formatted;
 	struct hwt_image *image;
+	uint64_t code_time; /* perf time to read the image at */
 	const struct hwt_elem_sink *sink;
 	FILE *packets;
 	int nsources;

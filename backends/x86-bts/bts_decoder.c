@@ -83,6 +83,13 @@ static void record_time(struct bts_dec *d, const struct hwt_bts_record *rec)
 	d->have_time = true;
 }
 
+/* The time code is read at: the record's (the code before a branch ran
+ * just before it was recorded); Intel BTS records carry none. */
+static uint64_t code_time(const struct bts_dec *d)
+{
+	return d->have_time ? d->time : HWT_TIME_UNKNOWN;
+}
+
 static int emit(struct bts_dec *d, const struct hwt_elem *e)
 {
 	return d->sink.emit ? d->sink.emit(d->sink.arg, e) : 0;
@@ -119,6 +126,7 @@ static int emit_range(struct bts_dec *d, uint64_t from, bool inclusive,
 
 	if (!d->walk)
 		return 0;
+	hwt_bts_walk_set_time(d->walk, code_time(d));
 	hwt_bts_walk_range(d->walk, image_pid(d), d->last_to, from, inclusive,
 			   &blk);
 	if (blk.status == HWT_BTS_WALK_NO_IMAGE)
@@ -151,6 +159,8 @@ static enum hwt_branch_kind branch_kind(struct bts_dec *d, uint64_t from,
 	enum hwt_branch_kind kind = HWT_BRANCH_JUMP;
 
 	*async = false;
+	if (d->walk)
+		hwt_bts_walk_set_time(d->walk, code_time(d));
 	if (d->walk && !hwt_bts_walk_insn(d->walk, image_pid(d), from, &insn,
 					  &detail)) {
 		kind = hwt_insn_branch_kind(insn.iclass);
@@ -171,7 +181,11 @@ static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
 	hwt_bts_record_read(p, &rec);
 	if (!rec.from && !rec.to)
 		return 0;
-	record_time(d, &rec);
+	/* The record that ends tracing is written when the tracer sees the
+	 * end (after the process's exit, say): the code before it ran at the
+	 * time of the branch before. */
+	if (rec.to || !d->have_time)
+		record_time(d, &rec);
 	if (!rec.from) {
 		elem_init(d, &e, HWT_ELEM_TRACE_ON, offset);
 		e.fields |= HWT_FIELD_AT;
@@ -190,8 +204,9 @@ static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
 		return emit(d, &e);
 	}
 	d->branches++;
-	if (d->raw && (!d->image || !hwt_image_find(d->image, image_pid(d), rec.from) ||
-		       !hwt_image_find(d->image, image_pid(d), rec.to)))
+	if (d->raw && (!d->image ||
+		       !hwt_image_find_at(d->image, image_pid(d), rec.from, code_time(d)) ||
+		       !hwt_image_find_at(d->image, image_pid(d), rec.to, code_time(d))))
 		d->unmapped++;
 	bool async;
 	enum hwt_branch_kind kind = branch_kind(d, rec.from, rec.to, &async);

@@ -13,6 +13,7 @@
 struct cache_entry {
 	uint64_t start, stop;
 	int32_t pid;
+	const struct hwt_image_section *section; /* where @start was read */
 	bool inclusive, valid;
 	struct hwt_bts_block blk;
 };
@@ -21,6 +22,7 @@ struct hwt_bts_walk {
 	struct hwt_image *image;
 	struct hwt_insn_decoder *dec;
 	struct cache_entry *cache;
+	uint64_t time;
 };
 
 int hwt_bts_walk_new(struct hwt_image *image, struct hwt_bts_walk **out)
@@ -33,6 +35,7 @@ int hwt_bts_walk_new(struct hwt_image *image, struct hwt_bts_walk **out)
 		free(walk);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the BTS decoder");
 	}
+	walk->time = HWT_TIME_UNKNOWN;
 	int err = hwt_insn_decoder_new(HWT_ISA_X86_64, &walk->dec);
 	if (err) {
 		free(walk->cache);
@@ -58,6 +61,22 @@ struct hwt_insn_decoder *hwt_bts_walk_decoder(struct hwt_bts_walk *walk)
 	return walk->dec;
 }
 
+void hwt_bts_walk_set_time(struct hwt_bts_walk *walk, uint64_t time)
+{
+	walk->time = time;
+}
+
+/* The section of @pid (or of every process) at @addr at the walk's time. */
+static struct hwt_image_section *section_at(struct hwt_bts_walk *walk,
+					    int32_t pid, uint64_t addr)
+{
+	struct hwt_image_section *s =
+		hwt_image_find_at(walk->image, pid, addr, walk->time);
+	if (!s && pid != HWT_PID_ANY)
+		s = hwt_image_find_at(walk->image, HWT_PID_ANY, addr, walk->time);
+	return s;
+}
+
 /* Points *code at the bytes at @addr (up to HWT_INSN_MAX_SIZE of them, in
  * @buf when they must be copied). Returns how many, 0 when unmapped, or
  * HWT_ERR_NOENT when the section's file is missing. */
@@ -66,9 +85,7 @@ static int code_at(struct hwt_bts_walk *walk, int32_t pid, uint64_t addr,
 {
 	if (!walk->image)
 		return 0;
-	struct hwt_image_section *s = hwt_image_find(walk->image, pid, addr);
-	if (!s && pid != HWT_PID_ANY)
-		s = hwt_image_find(walk->image, HWT_PID_ANY, addr);
+	struct hwt_image_section *s = section_at(walk, pid, addr);
 	if (!s)
 		return 0;
 	if (!s->data) {
@@ -82,10 +99,12 @@ static int code_at(struct hwt_bts_walk *walk, int32_t pid, uint64_t addr,
 		return HWT_INSN_MAX_SIZE;
 	}
 	/* The instruction may continue in the next section. */
-	int n = hwt_image_read(walk->image, s->pid, addr, buf, HWT_INSN_MAX_SIZE);
+	int n = hwt_image_read_at(walk->image, s->pid, addr, walk->time, buf,
+				  HWT_INSN_MAX_SIZE);
 	if (n > 0 && (uint64_t)n < HWT_INSN_MAX_SIZE) {
-		int m = hwt_image_read(walk->image, s->pid, addr + (uint64_t)n,
-				       buf + n, HWT_INSN_MAX_SIZE - (size_t)n);
+		int m = hwt_image_read_at(walk->image, s->pid, addr + (uint64_t)n,
+					  walk->time, buf + n,
+					  HWT_INSN_MAX_SIZE - (size_t)n);
 		if (m > 0)
 			n += m;
 	}
@@ -177,9 +196,12 @@ void hwt_bts_walk_range(struct hwt_bts_walk *walk, int32_t pid,
 {
 	uint64_t h = (start * 0x9e3779b97f4a7c15ull) ^ (stop * 0xc2b2ae3d27d4eb4full);
 	struct cache_entry *e = &walk->cache[(h >> 40) & (CACHE_SIZE - 1)];
+	/* Other code may sit at the same addresses at another time. */
+	const struct hwt_image_section *section =
+		walk->image ? section_at(walk, pid, start) : NULL;
 
 	if (e->valid && e->start == start && e->stop == stop && e->pid == pid &&
-	    e->inclusive == inclusive) {
+	    e->inclusive == inclusive && e->section == section) {
 		*blk = e->blk;
 		return;
 	}
@@ -192,6 +214,7 @@ void hwt_bts_walk_range(struct hwt_bts_walk *walk, int32_t pid,
 	e->start = start;
 	e->stop = stop;
 	e->pid = pid;
+	e->section = section;
 	e->inclusive = inclusive;
 	e->blk = *blk;
 }

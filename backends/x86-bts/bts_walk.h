@@ -32,6 +32,10 @@ struct hwt_bts_walk;
 int hwt_bts_walk_new(struct hwt_image *image, struct hwt_bts_walk **out);
 void hwt_bts_walk_free(struct hwt_bts_walk *walk);
 
+/* The perf time of the code walked from now on (HWT_TIME_UNKNOWN: the
+ * latest mapping), so that code mapped over other code reads right. */
+void hwt_bts_walk_set_time(struct hwt_bts_walk *walk, uint64_t time);
+
 /* Walks [start, stop] (with the instruction at @stop when @inclusive,
  * else up to it) of process @pid into @blk. */
 void hwt_bts_walk_range(struct hwt_bts_walk *walk, int32_t pid,

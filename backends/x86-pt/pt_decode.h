@@ -61,9 +61,11 @@ struct pt_image_adapter;
 int pt_image_adapter_new(struct hwt_image *image,
 			 struct pt_image_adapter **out);
 void pt_image_adapter_free(struct pt_image_adapter *ad);
-/* The libipt image for @pid (HWT_PID_ANY: every section), built on first
- * use. NULL when out of memory. */
-struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid);
+/* The libipt image for @pid (HWT_PID_ANY: every section) at perf time
+ * @time (HWT_TIME_UNKNOWN: the latest sections), built on first use; it
+ * holds until *until (exclusive). NULL when out of memory. */
+struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid,
+				      uint64_t time, uint64_t *until);
 
 /* Instruction lengths for range ends and per-instruction splitting. */
 struct pt_insn_len;
@@ -115,6 +117,12 @@ struct pt_dec {
 	struct pt_block_decoder *dec;
 	int32_t img_pid;
 	uint64_t pid_time;     /* the time img_pid was asked for */
+	/* The perf time of the code decoded (HWT_TIME_UNKNOWN before the
+	 * first time stamp), and the span [img_from, img_until) of the
+	 * libipt image in use. */
+	uint64_t code_time;
+	uint64_t img_from, img_until;
+	bool timed_image;      /* the image changes over time */
 	uint64_t fail_ip; /* where the last error struck */
 	char msg[160];
 };

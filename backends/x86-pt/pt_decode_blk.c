@@ -20,26 +20,47 @@ static void emit(struct pt_dec *d, struct hwt_elem *e)
 		d->stop = err;
 }
 
-/* Reads code from the image of @pid from now on. */
-static void use_pid(struct pt_dec *d, int32_t pid)
+/* Reads code from the image of @pid at the code's time from now on. */
+static void use_image(struct pt_dec *d, int32_t pid)
 {
-	if (pid == d->img_pid || !d->dec)
+	if (!d->dec)
 		return;
-	struct pt_image *img = pt_image_adapter_get(d->ad, pid);
-	if (img && pt_blk_set_image(d->dec, img) >= 0)
+	bool same_span = d->code_time == HWT_TIME_UNKNOWN
+				 ? d->img_from == HWT_TIME_UNKNOWN
+				 : d->img_from != HWT_TIME_UNKNOWN &&
+					   d->img_from <= d->code_time &&
+					   d->code_time < d->img_until;
+	if (pid == d->img_pid && same_span)
+		return;
+	uint64_t until;
+	struct pt_image *img = pt_image_adapter_get(d->ad, pid, d->code_time,
+						    &until);
+	if (img && pt_blk_set_image(d->dec, img) >= 0) {
 		d->img_pid = pid;
+		d->img_from = d->code_time;
+		d->img_until = until;
+	}
+}
+
+/* The code runs at perf time @time from now on: per-CPU trace runs
+ * whatever the scheduler ran, and a process's code may change. */
+static void follow(struct pt_dec *d, uint64_t time)
+{
+	int32_t pid = d->img_pid;
+	if (d->timed_image)
+		d->code_time = time;
+	if (d->params.pid_at && d->cpu >= 0 && time != d->pid_time) {
+		d->pid_time = time;
+		pid = d->params.pid_at(d->params.pid_at_arg, d->cpu, d->tid, time);
+	}
+	use_image(d, pid);
 }
 
 static void set_time(struct pt_dec *d, uint64_t tsc)
 {
 	d->have_time = true;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
-	/* Per-CPU trace runs whatever the scheduler ran: follow it. */
-	if (d->params.pid_at && d->cpu >= 0 && d->time != d->pid_time) {
-		d->pid_time = d->time;
-		use_pid(d, d->params.pid_at(d->params.pid_at_arg, d->cpu, d->tid,
-					    d->time));
-	}
+	follow(d, d->time);
 }
 
 static enum hwt_isa isa_of(enum pt_exec_mode mode)
@@ -200,8 +221,8 @@ static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf)
 {
 	if (!d->params.image)
 		return 0;
-	int n = hwt_image_read(d->params.image, d->img_pid, ip, buf,
-			       pt_max_insn_size);
+	int n = hwt_image_read_at(d->params.image, d->img_pid, ip, d->code_time,
+				  buf, pt_max_insn_size);
 	return n > 0 ? (size_t)n : 0;
 }
 
@@ -250,7 +271,8 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
-	if (d->timing && pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+	if ((d->timing || d->timed_image) &&
+	    pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
 		set_time(d, tsc);
 
 	resolve_pending(d, b->ip, true);
@@ -425,13 +447,13 @@ static const char *missing_detail(struct pt_dec *d, uint64_t ip)
 	if (!d->params.image)
 		return NULL;
 	struct hwt_image_section *s =
-		hwt_image_find(d->params.image, d->img_pid, ip);
+		hwt_image_find_at(d->params.image, d->img_pid, ip, d->code_time);
 	if (!s) {
 		snprintf(d->msg, sizeof(d->msg), "no code mapped at 0x%llx",
 			 (unsigned long long)ip);
 		return d->msg;
 	}
-	if (s->missing_reported++)
+	if (!hwt_image_section_first_report(s))
 		return NULL;
 	if (s->missing_detail)
 		snprintf(d->msg, sizeof(d->msg), "%s (code at 0x%llx)",
@@ -467,13 +489,19 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	int32_t pid = HWT_PID_ANY;
 	if (d->params.pid_at && chunk->cpu < 0 && chunk->tid >= 0)
 		pid = d->params.pid_at(d->params.pid_at_arg, -1, chunk->tid, 0);
-	struct pt_image *img = pt_image_adapter_get(d->ad, pid);
+	/* Until its first time stamp, the code of the latest mappings. */
+	d->code_time = HWT_TIME_UNKNOWN;
+	uint64_t until;
+	struct pt_image *img = pt_image_adapter_get(d->ad, pid, d->code_time,
+						    &until);
 	if (!img || pt_blk_set_image(dec, img) < 0) {
 		pt_blk_free_decoder(dec);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
 	}
 	d->dec = dec;
 	d->img_pid = pid;
+	d->img_from = d->code_time;
+	d->img_until = until;
 	d->pid_time = 0;
 
 	uint64_t from = 0; /* where trace was last good */
@@ -494,11 +522,15 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 				 at > from ? at - from : 0, detail);
 		if (status < 0 || d->stop)
 			break;
-		if (!d->timing) {
+		if (!d->timing || d->timed_image) {
 			uint64_t tsc;
 			uint32_t lost_mtc, lost_cyc;
-			d->timing = pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 &&
-				    tsc;
+			bool timing = pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 &&
+				      tsc;
+			d->timing |= timing;
+			/* The PSB's time stamp: the code that follows ran then. */
+			if (timing && d->timed_image)
+				follow(d, pt_tsc_to_time(&d->tc, tsc));
 		}
 
 		status = run(d, dec, status);

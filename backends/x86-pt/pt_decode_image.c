@@ -1,7 +1,9 @@
 /* The hwtrace image as libipt sees it. File-backed sections are added to
  * one pt_image_section_cache, so every CPU's stream shares the mapped
  * files and libipt's decoded-block caches; copied buffers and missing files
- * are served through the image's read callback. */
+ * are served through the image's read callback. A libipt image holds the
+ * sections of one process over a span of time in which none of them
+ * changes; decoding moves to another when its time leaves the span. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,9 @@
 struct pid_image {
 	struct pt_image_adapter *ad;
 	int32_t pid;
+	/* [from, until): the span whose sections it holds; from is
+	 * HWT_TIME_UNKNOWN for the image of the latest sections. */
+	uint64_t from, until;
 	struct pt_image *img;
 };
 
@@ -59,7 +64,8 @@ static int read_memory(uint8_t *buffer, size_t size, const struct pt_asid *asid,
 	(void)asid;
 	if (!pi->ad->image)
 		return -pte_nomap;
-	int n = hwt_image_read(pi->ad->image, pi->pid, ip, buffer, size);
+	int n = hwt_image_read_at(pi->ad->image, pi->pid, ip, pi->from, buffer,
+				  size);
 	return n > 0 ? n : -pte_nomap;
 }
 
@@ -98,6 +104,9 @@ static int build(struct pt_image_adapter *ad, struct pid_image *pi)
 		if (pi->pid != HWT_PID_ANY && s->pid != HWT_PID_ANY &&
 		    s->pid != pi->pid)
 			continue;
+		if (pi->from != HWT_TIME_UNKNOWN &&
+		    (s->valid_from > pi->from || s->valid_until <= pi->from))
+			continue;
 		int isid = section_isid(ad, i, s);
 		if (isid <= 0)
 			continue; /* unreadable: the callback reads it */
@@ -108,11 +117,39 @@ static int build(struct pt_image_adapter *ad, struct pid_image *pi)
 	return 0;
 }
 
-struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid)
+/* The span around @time in which no section of @pid starts or ends. */
+static void span_of(struct hwt_image *image, int32_t pid, uint64_t time,
+		    uint64_t *from, uint64_t *until)
 {
-	for (size_t i = 0; i < ad->nimgs; i++)
-		if (ad->imgs[i]->pid == pid)
+	*from = 0;
+	*until = HWT_TIME_END;
+	size_t n = image && hwt_image_changes(image) ? hwt_image_count(image) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwt_image_section *s = hwt_image_section(image, i);
+		if (pid != HWT_PID_ANY && s->pid != HWT_PID_ANY && s->pid != pid)
+			continue;
+		uint64_t edge[2] = {s->valid_from, s->valid_until};
+		for (int k = 0; k < 2; k++) {
+			if (edge[k] <= time && edge[k] > *from)
+				*from = edge[k];
+			else if (edge[k] > time && edge[k] < *until)
+				*until = edge[k];
+		}
+	}
+}
+
+struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid,
+				      uint64_t time, uint64_t *until)
+{
+	uint64_t from = HWT_TIME_UNKNOWN, end = HWT_TIME_END;
+	if (time != HWT_TIME_UNKNOWN)
+		span_of(ad->image, pid, time, &from, &end);
+	for (size_t i = 0; i < ad->nimgs; i++) {
+		if (ad->imgs[i]->pid == pid && ad->imgs[i]->from == from) {
+			*until = ad->imgs[i]->until;
 			return ad->imgs[i]->img;
+		}
+	}
 
 	struct pid_image *pi = calloc(1, sizeof(*pi));
 	void *n = realloc(ad->imgs, (ad->nimgs + 1) * sizeof(*ad->imgs));
@@ -125,11 +162,14 @@ struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid)
 	ad->imgs = n;
 	pi->ad = ad;
 	pi->pid = pid;
+	pi->from = from;
+	pi->until = end;
 	if (build(ad, pi) < 0) {
 		pt_image_free(pi->img);
 		free(pi);
 		return NULL;
 	}
 	ad->imgs[ad->nimgs++] = pi;
+	*until = end;
 	return pi->img;
 }

@@ -38,6 +38,11 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 		free(d);
 		return err;
 	}
+	/* Code that changes over time: stop at every time update (tick
+	 * events), so that the next block is read from the code of then. */
+	d->timed_image = params->image && hwt_image_changes(params->image);
+	if (d->timed_image)
+		d->config.flags.variant.block.enable_tick_events = 1;
 	d->il = pt_insn_len_new();
 	if (!d->il) {
 		pt_destroy(d);

@@ -12,7 +12,22 @@
 #include "hwtrace/error.h"
 
 #define MISC_SWITCH_OUT (1u << 13)
+#define MISC_COMM_EXEC (1u << 13)
 #define MISC_MMAP_BUILD_ID (1u << 14)
+
+/* What changes the memory image, kept until every record is read and then
+ * applied in time order: records of different CPUs come out of order. */
+struct image_event {
+	uint64_t time;
+	size_t seq;          /* file order, for equal times */
+	bool ends;           /* the process exec'd or exited */
+	int32_t pid;
+	uint64_t start, len, pgoff;
+	char *name;
+	uint8_t build_id[20];
+	size_t build_id_size;
+	bool has_build_id;
+};
 
 struct file_state {
 	const char *path;
@@ -29,6 +44,8 @@ struct file_state {
 	struct hwt_pd_reader *reader; /* for the build id feature */
 	struct hwt_image_check check; /* build ids the found files must have */
 	bool kernel_added;
+	struct image_event *img_events;
+	size_t nimg_events;
 	struct hwt_sample_store samples; /* AUX sampling captures */
 	/* Per CPU: the PMU format bits of its PERF_RECORD_AUX records (e.g.
 	 * CoreSight's raw TRBE format), handed to the decoder with each chunk. */
@@ -37,6 +54,13 @@ struct file_state {
 		uint32_t flags;
 	} *aux_formats;
 	size_t naux_formats;
+	/* PERF_RECORD_AUX records: where each write of a stream ended, and
+	 * when, for the time of each AUXTRACE buffer. */
+	struct aux_write {
+		int32_t cpu, tid;
+		uint64_t offset, size, time;
+	} *aux_writes;
+	size_t naux_writes;
 	/* PERF_RECORD_AUX_OUTPUT_HW_ID values, in file order. */
 	struct cpu_hw_id {
 		int32_t cpu;
@@ -111,6 +135,25 @@ static int32_t pid_of(uint32_t pid)
 	return pid == UINT32_MAX ? HWT_PID_ANY : (int32_t)pid;
 }
 
+static uint64_t time_of(const struct hwt_pd_record *rec)
+{
+	return rec->sid.present & PERF_SAMPLE_TIME ? rec->sid.time : 0;
+}
+
+static struct image_event *new_image_event(struct file_state *st,
+					   const struct hwt_pd_record *rec)
+{
+	void *n = grow(st->img_events, &st->nimg_events, sizeof(*st->img_events));
+	if (!n)
+		return NULL;
+	st->img_events = n;
+	struct image_event *ev = &st->img_events[st->nimg_events - 1];
+	memset(ev, 0, sizeof(*ev));
+	ev->time = time_of(rec);
+	ev->seq = st->nimg_events - 1;
+	return ev;
+}
+
 static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 		   bool v2)
 {
@@ -120,27 +163,51 @@ static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 	if (body <= fixed)
 		return 0;
 	uint32_t pid;
-	uint64_t start, len, pgoff;
-	memcpy(&pid, p, 4);
-	memcpy(&start, p + 8, 8);
-	memcpy(&len, p + 16, 8);
-	memcpy(&pgoff, p + 24, 8);
-	const uint8_t *build_id = NULL;
-	size_t build_id_size = 0;
 	if (v2) {
 		uint32_t prot;
 		memcpy(&prot, p + 32 + 24, 4);
 		if (!(prot & 4 /* PROT_EXEC */))
 			return 0;
-		if (rec->misc & MISC_MMAP_BUILD_ID) {
-			build_id_size = p[32] > 20 ? 20 : p[32];
-			build_id = p + 36;
-		}
 	}
-	char name[4096];
-	size_t n = body - fixed < sizeof(name) - 1 ? body - fixed : sizeof(name) - 1;
-	memcpy(name, p + fixed, n);
-	name[n] = 0;
+	struct image_event *ev = new_image_event(st, rec);
+	if (!ev)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	memcpy(&pid, p, 4);
+	ev->pid = pid_of(pid);
+	memcpy(&ev->start, p + 8, 8);
+	memcpy(&ev->len, p + 16, 8);
+	memcpy(&ev->pgoff, p + 24, 8);
+	if (v2 && (rec->misc & MISC_MMAP_BUILD_ID)) {
+		ev->build_id_size = p[32] > 20 ? 20 : p[32];
+		memcpy(ev->build_id, p + 36, ev->build_id_size);
+		ev->has_build_id = true;
+	}
+	size_t n = body - fixed;
+	ev->name = malloc(n + 1);
+	if (!ev->name)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	memcpy(ev->name, p + fixed, n);
+	ev->name[n] = 0;
+	return 0;
+}
+
+/* The process @pid execs or exits at the record's time: its mappings end. */
+static int on_process_end(struct file_state *st, const struct hwt_pd_record *rec,
+			  uint32_t pid)
+{
+	struct image_event *ev = new_image_event(st, rec);
+	if (!ev)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	ev->ends = true;
+	ev->pid = pid_of(pid);
+	return 0;
+}
+
+static int add_mapping(struct file_state *st, const struct image_event *ev)
+{
+	const char *name = ev->name;
+	const uint8_t *build_id = ev->has_build_id ? ev->build_id : NULL;
+	size_t build_id_size = ev->build_id_size;
 	/* The kernel: kcore (added after all records, so it wins) or a
 	 * vmlinux placed where this record says the kernel ran. */
 	/* The header names the kernel [kernel.kallsyms], its MMAP record
@@ -158,24 +225,66 @@ static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 			st->kernel_added = true;
 			err = hwt_decode_add_vmlinux(st->image,
 						     st->opts->lookup.vmlinux,
-						     start);
+						     ev->start);
 			goto expect;
 		}
 	}
-	err = hwt_image_add_mapping(st->image, &st->opts->lookup, pid_of(pid),
-				    start, len, pgoff, name, build_id,
-				    build_id_size);
+	err = hwt_image_add_mapping(st->image, &st->opts->lookup, ev->pid,
+				    ev->start, ev->len, ev->pgoff, name,
+				    build_id, build_id_size);
 	/* A missing file is kept as a missing section: the decoder names it
 	 * when trace runs into it. */
 	if (err == HWT_ERR_NOENT || err == HWT_ERR_IO)
 		return 0;
 expect:
 	/* The file found must be the one traced: checked once the trace's
-	 * ISA is known (hwt_image_check_run). */
-	for (size_t i = first; err >= 0 && i < hwt_image_count(st->image); i++)
+	 * ISA is known (hwt_image_check_run). The sections added are the new
+	 * mapping's and what is left of those it replaced (other files). */
+	for (size_t i = first; err >= 0 && i < hwt_image_count(st->image); i++) {
+		const struct hwt_image_section *s = hwt_image_section(st->image, i);
+		const struct hwt_image_section *added =
+			hwt_image_section(st->image, first);
+		if (s->found_at && added->found_at && strcmp(s->found_at, added->found_at))
+			continue;
 		err = hwt_image_check_expect(&st->check, i, build_id,
 					     build_id_size);
+	}
 	return err;
+}
+
+static int cmp_image_events(const void *a, const void *b)
+{
+	const struct image_event *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The memory image from the mappings, exec's and exits, in time order. */
+static int build_image(struct file_state *st)
+{
+	int err = 0;
+
+	qsort(st->img_events, st->nimg_events, sizeof(*st->img_events),
+	      cmp_image_events);
+	for (size_t i = 0; i < st->nimg_events && err >= 0; i++) {
+		const struct image_event *ev = &st->img_events[i];
+		hwt_image_set_time(st->image, ev->time);
+		if (ev->ends)
+			hwt_image_end_process(st->image, ev->pid, ev->time);
+		else
+			err = add_mapping(st, ev);
+	}
+	/* What is added after the records (kcore) holds throughout. */
+	hwt_image_set_time(st->image, 0);
+	return err;
+}
+
+static void free_image_events(struct file_state *st)
+{
+	for (size_t i = 0; i < st->nimg_events; i++)
+		free(st->img_events[i].name);
+	free(st->img_events);
 }
 
 static int add_ctx(struct file_state *st, const struct hwt_pd_record *rec,
@@ -248,8 +357,33 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (body < 8)
 			return 0;
 		memcpy(u32, p, 8);
+		/* A new program: the old one's mappings are gone. */
+		if ((rec->misc & MISC_COMM_EXEC) && u32[0] == u32[1]) {
+			int eerr = on_process_end(st, rec, u32[0]);
+			if (eerr < 0)
+				return eerr;
+		}
 		return hwt_sideband_add_thread(&st->sb, (int32_t)u32[0],
 					       (int32_t)u32[1]);
+	case PERF_RECORD_EXIT:
+		/* pid, ppid, tid, ptid, time: the process ends with its
+		 * main thread. */
+		if (body < 24)
+			return 0;
+		{
+			uint32_t f[4];
+			uint64_t t;
+			memcpy(f, p, 16);
+			memcpy(&t, p + 16, 8);
+			if (f[0] != f[2])
+				return 0;
+			struct hwt_pd_record r = *rec;
+			if (!(r.sid.present & PERF_SAMPLE_TIME)) {
+				r.sid.present |= PERF_SAMPLE_TIME;
+				r.sid.time = t;
+			}
+			return on_process_end(st, &r, f[0]);
+		}
 	case PERF_RECORD_FORK:
 		/* pid, ppid, tid, ptid: the new thread's process */
 		if (body < 16)
@@ -281,6 +415,17 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (body < 24)
 			return 0;
 		memcpy(u64, p, 24);
+		if (rec->sid.present & PERF_SAMPLE_TIME) {
+			void *n = grow(st->aux_writes, &st->naux_writes,
+				       sizeof(*st->aux_writes));
+			if (!n)
+				return hwt_error(HWT_ERR_NOMEM, "out of memory");
+			st->aux_writes = n;
+			st->aux_writes[st->naux_writes - 1] = (struct aux_write){
+				rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
+				rec->sid.present & PERF_SAMPLE_TID ? (int32_t)rec->sid.tid : -1,
+				u64[0], u64[1], rec->sid.time};
+		}
 		if (u64[2] & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
 			int ferr = note_aux_format(
 				st, rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
@@ -355,6 +500,21 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 	default:
 		return 0;
 	}
+}
+
+/* The time of the AUX write that holds stream offset @offset of @cpu (or,
+ * per-thread, @tid); 0 when no AUX record says. */
+static uint64_t aux_time_of(const struct file_state *st, int32_t cpu,
+			    int32_t tid, uint64_t offset)
+{
+	for (size_t i = 0; i < st->naux_writes; i++) {
+		const struct aux_write *w = &st->aux_writes[i];
+		if ((cpu >= 0 ? w->cpu != cpu : w->tid != tid) ||
+		    offset - w->offset >= w->size)
+			continue;
+		return w->time;
+	}
+	return 0;
 }
 
 /* The traced CPU from the cpuid feature ("GenuineIntel,6,78,3"), as
@@ -568,6 +728,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 				.cpu = cpu,
 				.tid = cpu >= 0 ? -1 : tid,
 				.aux_flags = aux_format_of(st, cpu),
+				.time = aux_time_of(st, cpu, tid, pc->offset),
 			};
 			if (opts->packets) {
 				fprintf(opts->packets,
@@ -676,6 +837,8 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		if (cpu_model[0])
 			opts.cpu_model = cpu_model;
 	}
+	if ((err = build_image(&st)) < 0)
+		goto out;
 	if (opts.kcore && (err = hwt_decode_add_kcore(st.image, opts.kcore)) < 0)
 		goto out;
 	if (!st.have_info) {
@@ -725,6 +888,14 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	err = decode_queues(&st, b, sink);
 	if (err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
+	if (err >= 0 && hwt_image_untimed_hits(st.image))
+		err = hwt_decode_warn(&opts, sink, "code was read without the "
+				      "time it ran (or at a time after its "
+				      "mappings ended) at an address whose mapping "
+				      "changed during the capture (exec, or code "
+				      "unmapped and mapped again): the latest "
+				      "mapping there was used, which may not be "
+				      "the code that ran");
 	if (err >= 0 && no_model && st.decode_errors)
 		err = hwt_decode_warn(&opts, sink, "%s names no CPU (it has no "
 				      "cpuid feature%s), so no errata workarounds "
@@ -748,9 +919,11 @@ out:
 	hwt_sample_store_free(&st.samples);
 	hwt_sideband_free(&st.sb);
 	hwt_image_check_free(&st.check);
+	free_image_events(&st);
 	hwt_image_free(st.image);
 	free(st.info);
 	free(st.aux_formats);
 	free(st.hw_ids);
+	free(st.aux_writes);
 	return err < 0 ? err : 0;
 }

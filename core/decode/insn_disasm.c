@@ -55,10 +55,13 @@ static int read_code(struct hwt_disasm *dis, const struct hwt_elem *e,
 {
 	int32_t pid = e->fields & HWT_FIELD_PID ? e->pid :
 		      e->fields & HWT_FIELD_TID ? e->tid : HWT_PID_ANY;
-	int n = hwt_image_read(dis->image, pid, addr, buf, HWT_INSN_MAX_SIZE);
+	/* The code of the element's time (another may sit there later). */
+	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
+	int n = hwt_image_read_at(dis->image, pid, addr, time, buf,
+				  HWT_INSN_MAX_SIZE);
 	if (n <= 0 && pid != HWT_PID_ANY)
-		n = hwt_image_read(dis->image, HWT_PID_ANY, addr, buf,
-				   HWT_INSN_MAX_SIZE);
+		n = hwt_image_read_at(dis->image, HWT_PID_ANY, addr, time, buf,
+				      HWT_INSN_MAX_SIZE);
 	return n;
 }
 

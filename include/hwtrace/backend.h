@@ -48,6 +48,10 @@ struct hwt_aux_chunk {
 	int32_t cpu;           /* -1 when per-thread */
 	int32_t tid;           /* -1 when per-CPU */
 	uint32_t aux_flags;    /* PERF_RECORD_AUX flags seen for this data */
+	/* The perf time of the PERF_RECORD_AUX that reported the start of
+	 * this data (the code in it ran before then), for reading the memory
+	 * image when the trace has no time of its own; 0 when not known. */
+	uint64_t time;
 };
 
 /* What a decoder is created with. Pointers are borrowed and outlive it. */

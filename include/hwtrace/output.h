@@ -49,12 +49,17 @@ HWT_API struct hwt_elem_sink hwt_output_sink(struct hwt_output *output);
  * addresses, instruction count, ISA, kind, exception number and process
  * (its pid, or its tid when it has no pid) may get that element's
  * annotation without a call, so an annotation must depend on nothing
- * else (not on the time, CPU or thread). */
+ * else (not on the time, CPU or thread) but what @cache_tag returns. */
 struct hwt_output_annotator {
 	int (*annotate)(void *arg, const struct hwt_elem *elem,
 			enum hwt_output_format format, FILE *out, char *buf,
 			size_t size);
 	void *arg;
+	/* Optional: a value that, for elements equal in the fields above,
+	 * differs whenever their annotations may differ (symbols: the
+	 * mappings valid at the element's time, when the same address held
+	 * other code at other times). NULL: the fields above suffice. */
+	uint64_t (*cache_tag)(void *arg, const struct hwt_elem *elem);
 };
 
 /* Sets (or with NULL clears) the annotator; @annotator is copied. */

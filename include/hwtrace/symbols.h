@@ -119,6 +119,14 @@ HWT_API void hwt_symbolizer_set_image(struct hwt_symbolizer *sym,
 HWT_API int hwt_symbolizer_lookup(struct hwt_symbolizer *sym, int32_t pid,
 				  uint64_t addr, struct hwt_symbol *out);
 
+/* hwt_symbolizer_lookup as of perf time @time: the binary mapped at @addr
+ * then (another library may sit at the same address before a dlclose or
+ * after an exec). HWT_TIME_UNKNOWN: the latest mapping, as
+ * hwt_symbolizer_lookup. */
+HWT_API int hwt_symbolizer_lookup_at(struct hwt_symbolizer *sym, int32_t pid,
+				     uint64_t addr, uint64_t time,
+				     struct hwt_symbol *out);
+
 /* Loads the binary at @path (as recorded; found through symfs etc.) and
  * fills *info. Returns 0, HWT_ERR_NOENT (not found: info->found_at NULL),
  * HWT_ERR_NOMEM. */

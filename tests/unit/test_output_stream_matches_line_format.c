@@ -112,7 +112,7 @@ static void check_format(enum hwt_output_format f)
 	char *want = expected(f, &want_len), *got;
 	FILE *m = open_memstream(&got, &got_len);
 	struct hwt_output *o = hwt_output_new(m, f);
-	struct hwt_output_annotator a = {annotate, NULL};
+	struct hwt_output_annotator a = {annotate, NULL, NULL};
 	hwt_output_set_annotator(o, &a);
 	struct hwt_elem_sink sink = hwt_output_sink(o);
 	calls = 0;

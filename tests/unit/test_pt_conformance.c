@@ -1,5 +1,8 @@
 /* libipt's conformance suite (ptt): every test's raw PT stream and code,
- * decoded through hwt_decode_raw, against the expectations pttc wrote:
+ * decoded through hwt_decode_raw (the pevent tests: written with their .sb
+ * perf sideband into a perf.data file and decoded through
+ * hwt_decode_file, so that the memory image follows the sideband's
+ * mappings and exec's in time), against the expectations pttc wrote:
  * -ptxed*.exp (instruction addresses, overflows and errors, in order) and
  * -ptdump*.exp (the packet listing). Expectations this decoder cannot be
  * held to are left out by the table below, each with its reason, and are
@@ -10,12 +13,14 @@
 #include <stdbool.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backends/x86-pt/pt_decode.h"
 #include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
 
 #define PTT HWT_TESTDATA "/ptt"
 
@@ -30,10 +35,10 @@ struct left_out {
 };
 
 static const struct left_out left_out[] = {
-	{"pevent*", NULL,
-	 "drives ptxed/ptdump's --pevent perf-sideband options on the .sb file; "
-	 "raw --map decoding has no sideband (perf.data sideband is covered by "
-	 "hwt_decode_file)", true},
+	{"pevent*", "ptdump",
+	 "ptdump --pevent prints the .sb sideband records among the packets; "
+	 "hwtrace's packet listing (decode --packets) lists the trace's packets "
+	 "only", true},
 	{"truncated", "ptxed",
 	 "needs a second image section at a file offset (ptxed --raw "
 	 "truncated.bin:0x2:0x1002); --map FILE@ADDR maps whole files", true},
@@ -123,6 +128,11 @@ static int read_ptt(const char *name, uint64_t *org, char *ptxed_opts,
 	char path[512];
 	snprintf(path, sizeof(path), PTT "/src/%s.ptt", name);
 	char *text = read_text(path);
+	if (!text) { /* grouped: src/pevent/pevent-fork.ptt */
+		snprintf(path, sizeof(path), PTT "/src/%.*s/%s.ptt",
+			 (int)strcspn(name, "-"), name, name);
+		text = read_text(path);
+	}
 	if (!text)
 		return -1;
 	*org = 0;
@@ -198,6 +208,7 @@ static void ptxed_expected(const char *text, struct lines *out)
 
 struct collector {
 	struct lines lines;
+	struct lines warnings; /* hwt_decode_opts.warn's */
 	bool quiet;          /* ptxed --quiet: no instruction lines */
 	unsigned long long insns;
 };
@@ -232,6 +243,11 @@ static int collect(void *arg, const struct hwt_elem *e)
 		break;
 	}
 	return 0;
+}
+
+static void collect_warning(void *arg, const char *message)
+{
+	add_line(&((struct collector *)arg)->warnings, "%s", message);
 }
 
 /* Whitespace-normalised packet lines. @time_cols: drop ptdump's time and
@@ -414,6 +430,191 @@ static void cpu_of(const char *suffix, char *cpu, size_t n)
 		snprintf(cpu, n, "%u/%u", f, m);
 }
 
+/* The pevent tests: ptxed reads perf sideband records (libipt's pevent
+ * format: kernel records with the sample_id fields of the sample type the
+ * file's name gives, the primary file of the traced CPU, secondary ones of
+ * others) next to the trace. They become a perf.data file: the records of
+ * each .sb file with their sample ids rewritten to TID, TIME and CPU
+ * (primary CPU 0, secondary CPU 1; the thread from the .sb's TID, else from
+ * the record's own pid/tid), the trace as CPU 0's AUXTRACE buffer, and an
+ * intel_pt AUXTRACE_INFO whose time conversion is the .sb's (perf time =
+ * TSC: time-zero 0, time-shift 0, time-mult 1). ptxed also maps the test's
+ * .bin at its org for every process (`--raw BIN:ORG`, as libipt's
+ * script/test.bash runs it): here an MMAP of pid -1 at time 0, as perf
+ * records code shared by all processes. */
+#define SB_SID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* The pid and tid a record's body names (MMAP, COMM, ITRACE_START, MMAP2:
+ * pid, tid; FORK, EXIT: pid, ppid, tid, ptid); false for others. */
+static bool body_task(const uint8_t *rec, uint32_t *pid, uint32_t *tid)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	uint32_t f[4];
+	if (h->size < sizeof(*h) + 16)
+		return false;
+	memcpy(f, rec + sizeof(*h), 16);
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_ITRACE_START:
+		*pid = f[0];
+		*tid = f[1];
+		return true;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		*pid = f[0];
+		*tid = f[2];
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Copies the records of one .sb file into @w with CPU @cpu. */
+static int sb_copy(struct hwt_pd_writer *w, const char *path,
+		   uint64_t sample_type, uint32_t cpu)
+{
+	size_t len;
+	uint8_t *data = hwt_test_slurp(path, &len);
+	size_t trailer = 8u * (size_t)__builtin_popcountll(sample_type & SB_SID_BITS);
+	int err = data ? 0 : -1;
+	for (size_t pos = 0; !err && pos + sizeof(struct perf_event_header) <= len;) {
+		const struct perf_event_header *h = (const void *)(data + pos);
+		if (h->size < sizeof(*h) + trailer || pos + h->size > len) {
+			err = -1;
+			break;
+		}
+		struct hwt_pd_sample_id sid;
+		memset(&sid, 0, sizeof(sid));
+		if (hwt_pd_parse_sample_id(h, sample_type, true, &sid) < 0) {
+			err = -1;
+			break;
+		}
+		uint8_t out[4096];
+		size_t body = h->size - trailer;
+		uint32_t pid = UINT32_MAX, tid = UINT32_MAX;
+		if (sid.present & PERF_SAMPLE_TID) {
+			pid = sid.pid;
+			tid = sid.tid;
+		} else {
+			body_task(data + pos, &pid, &tid);
+		}
+		uint32_t t[2] = {pid, tid}, c[2] = {cpu, 0};
+		if (body + 24 > sizeof(out)) {
+			err = -1;
+			break;
+		}
+		memcpy(out, h, body);
+		memcpy(out + body, t, 8);
+		memcpy(out + body + 8, &sid.time, 8);
+		memcpy(out + body + 16, c, 8);
+		((struct perf_event_header *)out)->size = (uint16_t)(body + 24);
+		err = hwt_pd_writer_record(w, out);
+		pos += h->size;
+	}
+	free(data);
+	return err;
+}
+
+/* The .sb files of test @name, primary first: their paths and sample
+ * types. Returns how many. */
+static int sb_files(const char *name, char paths[][512], uint64_t *types, int max)
+{
+	DIR *dir = opendir(PTT "/expected");
+	int n = 0;
+	struct dirent *de;
+	char prefix[300];
+	snprintf(prefix, sizeof(prefix), "%s-pevent-", name);
+	while (dir && (de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+		if (strncmp(de->d_name, prefix, strlen(prefix)) || len < 4 ||
+		    strcmp(de->d_name + len - 3, ".sb") || n == max)
+			continue;
+		const char *st = strstr(de->d_name, "sample-type=");
+		bool primary = !strncmp(de->d_name + strlen(prefix), "primary", 7);
+		int at = primary ? 0 : n;
+		if (primary && n) { /* keep the primary first */
+			memcpy(paths[n], paths[0], sizeof(paths[0]));
+			types[n] = types[0];
+		}
+		snprintf(paths[at], sizeof(paths[0]), PTT "/expected/%s", de->d_name);
+		types[at] = st ? strtoull(st + 12, NULL, 16) : 0;
+		n++;
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* The MMAP record of @bin at @org for every process, at time 0. */
+static int raw_mmap(struct hwt_pd_writer *w, const char *name, uint64_t org)
+{
+	char bin[512], file[300];
+	struct stat st;
+	snprintf(bin, sizeof(bin), PTT "/expected/%s.bin", name);
+	snprintf(file, sizeof(file), "%s.bin", name);
+	if (stat(bin, &st))
+		return -1;
+	uint8_t rec[512];
+	memset(rec, 0, sizeof(rec));
+	size_t name_len = (strlen(file) + 8) & ~(size_t)7;
+	struct perf_event_header *h = (void *)rec;
+	h->type = PERF_RECORD_MMAP;
+	h->size = (uint16_t)(sizeof(*h) + 32 + name_len + 24);
+	uint32_t ids[2] = {UINT32_MAX, UINT32_MAX};
+	uint64_t m[3] = {org, (uint64_t)st.st_size, 0};
+	memcpy(rec + 8, ids, 8);
+	memcpy(rec + 16, m, 24);
+	memcpy(rec + 40, file, strlen(file));
+	memcpy(rec + 40 + name_len, ids, 8); /* sample id: tid, time 0, cpu 0 */
+	return hwt_pd_writer_record(w, rec);
+}
+
+/* Writes test @name's trace and sideband into perf.data @out. */
+static int pevent_capture(const char *name, uint64_t org, const char *out)
+{
+	char paths[4][512];
+	uint64_t types[4];
+	int nsb = sb_files(name, paths, types, 4);
+	if (nsb < 1)
+		return -1;
+	struct hwt_pd_writer *w;
+	if (hwt_pd_writer_open(out, &w) < 0)
+		return -1;
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = 8; /* a dynamic PMU's type, as intel_pt's */
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	attr.sample_id_all = 1;
+	uint64_t id = 1, info[PT_INFO_WORDS_MIN];
+	memset(info, 0, sizeof(info));
+	info[PT_INFO_PMU_TYPE] = 8;
+	info[PT_INFO_TIME_MULT] = 1;
+	info[PT_INFO_CAP_USER_TIME_ZERO] = 1;
+	int err = hwt_pd_writer_add_attr(w, &attr, &id, 1, "intel_pt//");
+	if (!err)
+		err = hwt_pd_writer_auxtrace_info(w, HWT_AUXTRACE_INTEL_PT, info,
+						  PT_INFO_WORDS_MIN);
+	if (!err)
+		err = raw_mmap(w, name, org);
+	for (int i = 0; i < nsb && !err; i++)
+		err = sb_copy(w, paths[i], types[i], i ? 1 : 0);
+	char pt[512];
+	snprintf(pt, sizeof(pt), PTT "/expected/%s.pt", name);
+	size_t len = 0;
+	uint8_t *trace = hwt_test_slurp(pt, &len);
+	if (!err && trace) {
+		struct hwt_pd_auxtrace aux = {.size = len, .cpu = 0, .tid = UINT32_MAX};
+		err = hwt_pd_writer_auxtrace(w, &aux, trace);
+	}
+	free(trace);
+	int cerr = hwt_pd_writer_close(w);
+	return err || !trace ? -1 : cerr;
+}
+
 static void run_ptxed(const char *name, const char *suffix, const char *exp_path)
 {
 	char what[512], pt[512], bin[512], cpu[32], xo[512], dopts[512];
@@ -456,8 +657,28 @@ static void run_ptxed(const char *name, const char *suffix, const char *exp_path
 	struct hwt_elem_sink sink = {collect, &col};
 	char raw_opts[512];
 	raw_options_of(xo, raw_opts, sizeof(raw_opts));
-	int err = hwt_decode_raw("intel_pt", raw_opts[0] ? raw_opts : NULL, pt,
-				 &opts, &sink);
+	int err;
+	if (!strncmp(name, "pevent-", 7)) {
+		/* The image from the sideband; files are found under symfs. */
+		char dir[] = "/tmp/hwt-ptt-XXXXXX", data[64];
+		err = mkdtemp(dir) ? 0 : HWT_ERR_IO;
+		snprintf(data, sizeof(data), "%s/perf.data", dir);
+		if (!err && pevent_capture(name, org, data) < 0)
+			err = hwt_error(HWT_ERR_IO, "cannot write %s", data);
+		opts.maps = NULL;
+		opts.nmaps = 0;
+		opts.lookup.size = sizeof(opts.lookup);
+		opts.lookup.symfs = PTT "/expected";
+		opts.warn = collect_warning;
+		opts.warn_arg = &col;
+		if (!err)
+			err = hwt_decode_file(data, &opts, &sink);
+		unlink(data);
+		rmdir(dir);
+	} else {
+		err = hwt_decode_raw("intel_pt", raw_opts[0] ? raw_opts : NULL, pt,
+				     &opts, &sink);
+	}
 	if (want.buf && strstr(want.buf, "[insns: "))
 		add_line(&col.lines, "[insns: %llu]", col.insns);
 	struct lines got = col.lines;
@@ -472,6 +693,10 @@ static void run_ptxed(const char *name, const char *suffix, const char *exp_path
 				hwt_errmsg());
 			nfail[0]++;
 		}
+	} else if (col.warnings.buf && strstr(col.warnings.buf, "without the time")) {
+		/* The sideband's times must have placed every read. */
+		fprintf(stderr, "  FAIL %s: %s", what, col.warnings.buf);
+		nfail[0]++;
 	} else if (want.count == 0 && got.count == 0) {
 		/* The expectation is that nothing executes. */
 		npass[0]++;
@@ -499,9 +724,11 @@ static void run_ptxed(const char *name, const char *suffix, const char *exp_path
 		} else {
 			report_diff(what, &want, &got);
 			if (getenv("HWT_PTT_VERBOSE"))
-				fprintf(stderr, "want:\n%sgot:\n%slibipt 2.0.5:\n%s",
+				fprintf(stderr, "want:\n%sgot:\n%slibipt 2.0.5:\n%s"
+					"warnings:\n%s",
 					want.buf ? want.buf : "", got.buf ? got.buf : "",
-					ref.buf ? ref.buf : "");
+					ref.buf ? ref.buf : "",
+					col.warnings.buf ? col.warnings.buf : "");
 			nfail[0]++;
 		}
 		free(ref.buf);
@@ -511,6 +738,7 @@ static void run_ptxed(const char *name, const char *suffix, const char *exp_path
 	free(text);
 	free(want.buf);
 	free(got.buf);
+	free(col.warnings.buf);
 }
 
 static void run_ptdump(const char *name, const char *suffix, const char *exp_path)
