@@ -122,7 +122,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	err = b->decoder->create(&params, &priv);
 	if (err < 0)
 		goto out;
-	err = b->decoder->feed(priv, &chunk);
+	err = hwt_decode_feed(b, priv, &chunk, &opts);
 	if (err >= 0 && b->decoder->flush)
 		err = b->decoder->flush(priv);
 	if (b->decoder->destroy)
