@@ -28,8 +28,8 @@
 #include "hwtrace/error.h"
 #include "hwtrace/insn.h"
 
-#define BB_SLOTS 65536u      /* cached blocks, direct-mapped */
-#define RUN_SLOTS 65536u     /* cached TNT runs, direct-mapped */
+#define BB_SLOTS 16384u      /* cached blocks, direct-mapped */
+#define RUN_SLOTS 16384u     /* cached TNT runs, direct-mapped */
 #define BB_MAX_EDGES 12      /* direct branches kept in one block */
 #define WALK_LIMIT 4096      /* instructions walked for one block */
 #define RETSTACK 64          /* libipt's return stack depth */
@@ -120,8 +120,10 @@ static void edges_retarget(struct pt_edges *e, struct hwt_edges *map,
 {
 	if (e->map == map && e->image == image && e->pid == pid)
 		return;
-	memset(e->bbs, 0, BB_SLOTS * sizeof(*e->bbs));
-	memset(e->runs, 0, RUN_SLOTS * sizeof(*e->runs));
+	if (e->map) { /* calloc'd pages need no clearing */
+		memset(e->bbs, 0, BB_SLOTS * sizeof(*e->bbs));
+		memset(e->runs, 0, RUN_SLOTS * sizeof(*e->runs));
+	}
 	e->map = map;
 	e->image = image;
 	e->pid = pid;
@@ -536,7 +538,6 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 		if (!in_psb && !fup && e->have_ip && off < size && !(data[off] & 1) &&
 		    data[off] > 2) {
 			if (!tnt_short(e, data[off])) {
-				if (getenv("DBG")) fprintf(stderr, "DBG short tnt fail at %llu\n", (unsigned long long)off);
 				stop = off;
 				break;
 			}
@@ -614,7 +615,9 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 			fup_ip = ip;
 			break;
 		case ppt_tip_pge:
-			ok = !fup && full_ip(e, &p.payload.ip, &ip);
+			/* Enabled while enabled is an erratum (BDM70) the
+			 * block decoder knows about, or an error. */
+			ok = !fup && !e->have_ip && full_ip(e, &p.payload.ip, &ip);
 			if (ok) {
 				e->ip = ip;
 				e->have_ip = true;
@@ -662,7 +665,6 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 			break;
 		}
 		if (!ok || e->nomem) {
-			if (getenv("DBG")) fprintf(stderr, "DBG stop at %llu type %d have_ip %d in_psb %d\n", (unsigned long long)at, p.type, e->have_ip, in_psb);
 			stop = at;
 			break;
 		}
