@@ -18,8 +18,10 @@
  *   400028: c3              ret                  TNT (compressed) or TIP
  *   400029: c3              ret                  TNT (compressed) or TIP
  *   400030: 48 cf           iretq                TIP (interrupt handler)
+ * With PT_EDGES_DIRECT, the jmp rbx is a direct jmp 400010 (eb 02) and
+ * every return is compressed: a trace of TNT packets, as most code makes.
  * Each iteration's branches follow a pseudo-random sequence; with
- * PT_EDGES_INTERRUPTS, some iterations are interrupted at 400003 (FUP,
+ * PT_EDGES_INTERRUPTS, one iteration in 64 is interrupted at 400003 (FUP,
  * TIP to the handler, whose iretq returns there). A PSB+ every 4 KiB. */
 #ifndef HWT_BENCH_PT_EDGES_TRACE_H
 #define HWT_BENCH_PT_EDGES_TRACE_H
@@ -44,7 +46,18 @@ enum {
 	PT_EDGES_INTERRUPTS = 1, /* FUP+TIP interrupts and iretq TIPs */
 	PT_EDGES_OVERFLOW = 2,   /* one OVF (and FUP) in the middle */
 	PT_EDGES_ERROR = 4,      /* one TNT where the jmp rbx needs a TIP */
+	PT_EDGES_DIRECT = 8,     /* no indirect jump, compressed returns */
 };
+
+/* The code for a trace made with @what, in @code. */
+static void pt_edges_code_for(int what, uint8_t code[sizeof(pt_edges_code)])
+{
+	memcpy(code, pt_edges_code, sizeof(pt_edges_code));
+	if (what & PT_EDGES_DIRECT) {
+		code[0xc] = 0xeb;
+		code[0xd] = 0x02;
+	}
+}
 
 struct pt_edges_gen {
 	struct pt_encoder *enc;
@@ -141,7 +154,7 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 			ovf_done = true;
 		}
 		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
-		if ((what & PT_EDGES_INTERRUPTS) && (lfsr & 0x30) == 0x30) {
+		if ((what & PT_EDGES_INTERRUPTS) && (lfsr & 0x1f8) == 0x1f8) {
 			pt_edges_ip(&g, ppt_fup, PT_EDGES_ORG + 3);
 			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0x30);
 			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 3);
@@ -150,12 +163,14 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 		pt_edges_tnt(&g, skip); /* jz 40000c */
 		if (!skip) {
 			pt_edges_tnt(&g, (lfsr >> 1) & 1); /* jz 400029 */
-			if (lfsr & 4)
+			if ((lfsr & 4) || (what & PT_EDGES_DIRECT))
 				pt_edges_tnt(&g, 1); /* compressed ret */
 			else
 				pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0xc);
 		}
-		if ((what & PT_EDGES_ERROR) && !err_done && off >= size / 3) {
+		if (what & PT_EDGES_DIRECT) {
+			/* jmp 400010: no packet */
+		} else if ((what & PT_EDGES_ERROR) && !err_done && off >= size / 3) {
 			pt_edges_tnt(&g, 1); /* jmp rbx has no TNT */
 			err_done = true;
 		} else {

@@ -106,10 +106,9 @@ int hwt_edges_add(struct hwt_edges *e, uint64_t from, uint64_t to,
 	return 0;
 }
 
-void hwt_edges_count_indices(struct hwt_edges *e, const uint32_t *idx, size_t n)
+void hwt_edges_count_index(struct hwt_edges *e, uint32_t idx, uint64_t count)
 {
-	for (size_t i = 0; i < n; i++)
-		e->v[idx[i]].count++;
+	e->v[idx].count += count;
 }
 
 struct hwt_edges_stats *hwt_edges_stats(struct hwt_edges *e)

@@ -33,7 +33,9 @@
 #define BB_MAX_EDGES 12      /* direct branches kept in one block */
 #define WALK_LIMIT 4096      /* instructions walked for one block */
 #define RETSTACK 64          /* libipt's return stack depth */
-#define COMMIT_AT (1u << 22) /* held edges that make a PSB a commit point */
+#define COMMIT_AT (16u << 20) /* trace bytes that make a PSB a commit point */
+#define REC_MAX (WALK_LIMIT + 64) /* edges one recording holds */
+#define RUN_POPS 4           /* returns a cached run may check and pop */
 
 enum bb_end {
 	BB_NONE,  /* slot unused */
@@ -54,6 +56,8 @@ struct bb {
 	uint64_t next;        /* the instruction after it */
 	uint64_t target;      /* BB_COND's target */
 	int64_t taken;        /* BB_COND's taken edge, -1 when it is next */
+	uint64_t tip_to;      /* the last TIP or return target seen here, */
+	int64_t tip_edge;     /* and its edge (-1: none yet) */
 	uint32_t edges[BB_MAX_EDGES];
 	uint64_t push[BB_MAX_EDGES]; /* return addresses of direct calls */
 };
@@ -64,6 +68,9 @@ struct run {
 	uint8_t mode;
 	uint8_t tnt;          /* the packet byte; 0: slot unused */
 	uint8_t nedges, npush;
+	uint8_t depth;        /* the most return addresses it held at once */
+	uint8_t npop;         /* returns to popv[] (the stack's top first) */
+	uint64_t popv[RUN_POPS];
 	uint64_t end;         /* where the bits leave the walk */
 	uint32_t edges[BB_MAX_EDGES * 2];
 	uint64_t push[BB_MAX_EDGES];
@@ -76,8 +83,15 @@ struct pt_edges {
 	struct hwt_insn_decoder *insn[3]; /* 64, 32, 16 bit */
 	struct bb *bbs;
 	struct run *runs;
-	uint32_t *log;        /* edges taken since the last commit */
-	size_t nlog, caplog;
+	/* Takings since the last commit, by edge index: added to the map
+	 * at a commit, dropped when the block decoder redoes the part. */
+	uint64_t *delta;
+	size_t ndelta, dmax;  /* capacity; indices below dmax were taken */
+	/* The edges taken while recording (a TNT run to cache, a walk that
+	 * may be undone); nrec > REC_MAX: too many to keep. */
+	bool recording;
+	size_t nrec;
+	uint32_t rec[REC_MAX];
 	bool nomem;
 	/* The walk. */
 	uint64_t ip, last_ip;
@@ -85,7 +99,15 @@ struct pt_edges {
 	uint8_t mode;         /* enum pt_exec_mode */
 	uint64_t ret[RETSTACK];
 	unsigned int rtop, rn;
-	uint64_t pushed;      /* pushes ever made, for the run cache */
+	/* While recording a TNT run: the return addresses it pushed and
+	 * has not popped, the most it held, and whether it popped one it
+	 * did not push (then its outcome depends on the stack before it). */
+	uint64_t own[BB_MAX_EDGES];
+	unsigned int nown, maxown;
+	bool own_lost;
+	/* ... and the addresses it popped from the stack before it. */
+	uint64_t fpop[RUN_POPS];
+	unsigned int nfpop;
 };
 
 void pt_edges_free(struct pt_edges *e)
@@ -96,7 +118,7 @@ void pt_edges_free(struct pt_edges *e)
 		hwt_insn_decoder_free(e->insn[i]);
 	free(e->bbs);
 	free(e->runs);
-	free(e->log);
+	free(e->delta);
 	free(e);
 }
 
@@ -129,40 +151,60 @@ static void edges_retarget(struct pt_edges *e, struct hwt_edges *map,
 	e->pid = pid;
 }
 
+/* @idx was made room for in delta by edge_index. */
 static inline void take(struct pt_edges *e, uint32_t idx)
 {
-	if (e->nlog == e->caplog) {
-		size_t cap = e->caplog ? e->caplog * 2 : 4096;
-		uint32_t *n = realloc(e->log, cap * sizeof(*n));
-		if (!n) {
-			e->nomem = true;
-			return;
-		}
-		e->log = n;
-		e->caplog = cap;
-	}
-	e->log[e->nlog++] = idx;
+	e->delta[idx]++;
+	if (idx >= e->dmax)
+		e->dmax = idx + 1;
+	if (e->recording && e->nrec++ < REC_MAX)
+		e->rec[e->nrec - 1] = idx;
 }
 
 static void commit(struct pt_edges *e)
 {
-	hwt_edges_count_indices(e->map, e->log, e->nlog);
-	e->nlog = 0;
+	for (size_t i = 0; i < e->dmax; i++) {
+		if (e->delta[i])
+			hwt_edges_count_index(e->map, (uint32_t)i, e->delta[i]);
+		e->delta[i] = 0;
+	}
+	e->dmax = 0;
+}
+
+static void drop(struct pt_edges *e)
+{
+	memset(e->delta, 0, e->dmax * sizeof(*e->delta));
+	e->dmax = 0;
 }
 
 static inline void push(struct pt_edges *e, uint64_t ret)
 {
 	e->rtop = (e->rtop + 1) % RETSTACK;
 	e->ret[e->rtop] = ret;
-	e->pushed++;
 	if (e->rn < RETSTACK)
 		e->rn++;
+	if (e->recording) {
+		if (e->nown < BB_MAX_EDGES)
+			e->own[e->nown++] = ret;
+		else
+			e->own_lost = true;
+		if (e->nown > e->maxown)
+			e->maxown = e->nown;
+	}
 }
 
 static inline bool pop(struct pt_edges *e, uint64_t *ret)
 {
 	if (!e->rn)
 		return false;
+	if (e->recording) {
+		if (e->nown)
+			e->nown--;
+		else if (e->nfpop < RUN_POPS)
+			e->fpop[e->nfpop++] = e->ret[e->rtop];
+		else
+			e->own_lost = true;
+	}
 	*ret = e->ret[e->rtop];
 	e->rtop = (e->rtop + RETSTACK - 1) % RETSTACK;
 	e->rn--;
@@ -172,6 +214,19 @@ static inline bool pop(struct pt_edges *e, uint64_t *ret)
 static int64_t edge_index(struct pt_edges *e, uint64_t from, uint64_t to)
 {
 	int64_t i = hwt_edges_index(e->map, from, to);
+	if (i >= 0 && (size_t)i >= e->ndelta) {
+		size_t n = e->ndelta ? e->ndelta : 1024;
+		while (n <= (size_t)i)
+			n *= 2;
+		uint64_t *d = realloc(e->delta, n * sizeof(*d));
+		if (!d) {
+			e->nomem = true;
+			return -1;
+		}
+		memset(d + e->ndelta, 0, (n - e->ndelta) * sizeof(*d));
+		e->delta = d;
+		e->ndelta = n;
+	}
 	if (i < 0)
 		e->nomem = true;
 	return i;
@@ -207,6 +262,7 @@ static void bb_build(struct pt_edges *e, struct bb *b, uint64_t ip)
 	b->ip = ip;
 	b->mode = e->mode;
 	b->end = BB_FAIL;
+	b->tip_edge = -1;
 	struct hwt_insn_decoder *dec = insn_decoder(e);
 	if (!dec || (e->mode != ptem_64bit && e->mode != ptem_32bit &&
 		     e->mode != ptem_16bit))
@@ -320,10 +376,13 @@ static bool tnt_bit(struct pt_edges *e, bool taken, bool *cond)
 		if (!pop(e, &to))
 			return false;
 		if (to != b->next) {
-			int64_t i = edge_index(e, b->at, to);
-			if (i < 0)
-				return false;
-			take(e, (uint32_t)i);
+			if (b->tip_edge < 0 || b->tip_to != to) {
+				b->tip_edge = edge_index(e, b->at, to);
+				b->tip_to = to;
+				if (b->tip_edge < 0)
+					return false;
+			}
+			take(e, (uint32_t)b->tip_edge);
 		}
 		e->ip = to;
 		return true;
@@ -337,7 +396,17 @@ static bool tnt_short(struct pt_edges *e, uint8_t tnt)
 	uint64_t ip = e->ip;
 	struct run *r = &e->runs[(ip ^ (ip >> 12) ^ ((uint64_t)tnt << 8)) &
 				 (RUN_SLOTS - 1)];
-	if (r->tnt == tnt && r->ip == ip && r->mode == e->mode) {
+	/* Replayed only where its pushes drop nothing from the stack, as
+	 * when it was recorded. */
+	if (r->tnt == tnt && r->ip == ip && r->mode == e->mode &&
+	    e->rn + r->depth <= RETSTACK && e->rn >= r->npop) {
+		/* Its returns to addresses pushed before it go where the
+		 * stack says now. */
+		for (unsigned i = 0; i < r->npop; i++)
+			if (e->ret[(e->rtop + RETSTACK - i) % RETSTACK] != r->popv[i])
+				goto walk;
+		e->rtop = (e->rtop + RETSTACK - r->npop) % RETSTACK;
+		e->rn -= r->npop;
 		for (unsigned i = 0; i < r->nedges; i++)
 			take(e, r->edges[i]);
 		for (unsigned i = 0; i < r->npush; i++)
@@ -345,34 +414,39 @@ static bool tnt_short(struct pt_edges *e, uint8_t tnt)
 		e->ip = r->end;
 		return true;
 	}
+walk:;
 	int top = 31 - __builtin_clz(tnt); /* the stop bit */
-	/* Cacheable while the bits meet conditional branches only (no
-	 * return pops the stack). */
-	size_t log0 = e->nlog;
-	uint64_t pushed0 = e->pushed;
-	bool cacheable = true;
+	/* Cacheable unless a compressed return pops an address pushed
+	 * before the run, or the stack overflows during it. */
+	e->recording = true;
+	e->nrec = 0;
+	e->nown = e->maxown = e->nfpop = 0;
+	e->own_lost = false;
+	unsigned int rn0 = e->rn;
 	for (int bit = top - 1; bit >= 1; bit--) {
 		bool cond;
-		if (!tnt_bit(e, (tnt >> bit) & 1, &cond))
+		if (!tnt_bit(e, (tnt >> bit) & 1, &cond)) {
+			e->recording = false;
 			return false;
-		cacheable &= cond;
+		}
 	}
-	size_t nedges = e->nlog - log0;
-	uint64_t npush = e->pushed - pushed0;
-	if (!cacheable || nedges > BB_MAX_EDGES * 2 || npush > BB_MAX_EDGES ||
-	    e->nomem)
+	e->recording = false;
+	size_t nedges = e->nrec;
+	unsigned int npush = e->nown;
+	if (e->own_lost || rn0 + e->maxown > RETSTACK ||
+	    nedges > BB_MAX_EDGES * 2 || e->nomem)
 		return true;
 	r->ip = ip;
 	r->mode = e->mode;
 	r->tnt = tnt;
 	r->end = e->ip;
 	r->nedges = (uint8_t)nedges;
-	memcpy(r->edges, e->log + log0, nedges * sizeof(*r->edges));
+	memcpy(r->edges, e->rec, nedges * sizeof(*r->edges));
 	r->npush = (uint8_t)npush;
-	/* The last npush entries of the stack, oldest first. */
-	for (unsigned i = 0; i < npush; i++)
-		r->push[i] = e->ret[(e->rtop + RETSTACK - (unsigned)npush + 1 + i) %
-				    RETSTACK];
+	r->depth = (uint8_t)e->maxown;
+	r->npop = (uint8_t)e->nfpop;
+	memcpy(r->popv, e->fpop, e->nfpop * sizeof(*r->popv));
+	memcpy(r->push, e->own, npush * sizeof(*r->push));
 	return true;
 }
 
@@ -385,17 +459,21 @@ static bool tip(struct pt_edges *e, uint64_t to)
 	if (b->push_next)
 		push(e, b->next);
 	if (to != b->next) {
-		int64_t i = edge_index(e, b->at, to);
-		if (i < 0)
-			return false;
-		take(e, (uint32_t)i);
+		/* Most indirect branches go to one place most of the time. */
+		if (b->tip_edge < 0 || b->tip_to != to) {
+			b->tip_edge = edge_index(e, b->at, to);
+			b->tip_to = to;
+			if (b->tip_edge < 0)
+				return false;
+		}
+		take(e, (uint32_t)b->tip_edge);
 	}
 	e->ip = to;
 	return true;
 }
 
-static bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
-		    uint64_t *ip);
+static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
+			   uint64_t *ip);
 
 /* Walks from the walk's address to @to through instructions that need no
  * trace (the direct branches on the way are taken): where an
@@ -448,15 +526,20 @@ static bool disable(struct pt_edges *e, const struct pt_packet_ip *p)
 	if (known) {
 		/* Tried on a copy: a walk that meets a branch first is
 		 * undone. */
-		size_t nlog = e->nlog;
-		uint64_t ret[RETSTACK], pushed = e->pushed, ip = e->ip;
+		uint64_t ret[RETSTACK], ip = e->ip;
 		unsigned int rtop = e->rtop, rn = e->rn;
 		memcpy(ret, e->ret, sizeof(ret));
-		if (walk_to(e, to))
+		e->recording = true;
+		e->nrec = 0;
+		bool reached = walk_to(e, to);
+		e->recording = false;
+		if (reached)
 			return true;
-		e->nlog = nlog;
+		if (e->nrec > REC_MAX)
+			return false; /* cannot undo: the block decoder redoes it */
+		for (size_t i = 0; i < e->nrec; i++)
+			e->delta[e->rec[i]]--;
 		memcpy(e->ret, ret, sizeof(ret));
-		e->pushed = pushed;
 		e->rtop = rtop;
 		e->rn = rn;
 		e->ip = ip;
@@ -480,7 +563,7 @@ static bool disable(struct pt_edges *e, const struct pt_packet_ip *p)
 }
 
 /* libipt's last-IP decompression; false for a suppressed IP. */
-static bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
+static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
 		    uint64_t *ip)
 {
 	switch (p->ipc) {
@@ -544,6 +627,33 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 			off++;
 			continue;
 		}
+		/* TIP, the other frequent packet, read here too: opcode
+		 * xxx01101, the IP compression in the top three bits. */
+		if (!in_psb && !fup && e->have_ip && pending_mode < 0 &&
+		    off < size && (data[off] & 0x1f) == 0x0d) {
+			static const uint8_t ip_bytes[8] = {0, 2, 4, 6, 6, 0, 8, 0};
+			unsigned int ipc = data[off] >> 5, n = ip_bytes[ipc];
+			if (n && off + 1 + n <= size) {
+				struct pt_packet_ip tp = {(enum pt_ip_compression)ipc, 0};
+				uint64_t to;
+				/* One 8-byte load where the buffer allows (a
+				 * store of n bytes read back whole would
+				 * stall); the payload is little-endian. */
+				if (off + 9 <= size) {
+					memcpy(&tp.ip, data + off + 1, 8);
+					if (n < 8)
+						tp.ip &= (1ull << (n * 8)) - 1;
+				} else {
+					memcpy(&tp.ip, data + off + 1, n);
+				}
+				if (!full_ip(e, &tp, &to) || !tip(e, to)) {
+					stop = off;
+					break;
+				}
+				off += 1 + n;
+				continue;
+			}
+		}
 		if (off >= size)
 			break;
 		struct pt_packet p;
@@ -572,7 +682,7 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 			break;
 		case ppt_psb:
 			/* A PSB resets IP compression. */
-			if (e->nlog >= COMMIT_AT && e->have_ip) {
+			if (at - *commit_at >= COMMIT_AT && e->have_ip) {
 				commit(e);
 				*commit_at = at;
 			}
@@ -695,7 +805,7 @@ int pt_edges_chunk(void *priv, const struct hwt_aux_chunk *chunk,
 	edges_retarget(e, map, d->params.image, pid);
 
 	uint64_t commit_at = 0, first_sync = 0;
-	e->nlog = 0;
+	drop(e);
 	int64_t stop = fast(e, &d->config, chunk, &commit_at, &first_sync);
 	if (stop < 0)
 		return (int)stop;
@@ -708,7 +818,7 @@ int pt_edges_chunk(void *priv, const struct hwt_aux_chunk *chunk,
 		return 0;
 	}
 	/* The rest, from the last commit, through the block decoder. */
-	e->nlog = 0;
+	drop(e);
 	hwt_edges_stats(map)->fallbacks++;
 	struct hwt_aux_chunk rest = *chunk;
 	rest.data += commit_at;

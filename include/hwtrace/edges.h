@@ -47,16 +47,15 @@ HWT_API int hwt_edges_add(struct hwt_edges *edges, uint64_t from, uint64_t to,
 			  uint64_t count);
 
 /* The index of the edge @from -> @to, inserting it with count 0 when new,
- * so that a decoder can remember it and count with hwt_edges_count_indices.
+ * so that a decoder can remember it and count with hwt_edges_count_index.
  * Indices stay valid for the map's life. Returns the index (>= 0) or
  * HWT_ERR_NOMEM. */
 HWT_API int64_t hwt_edges_index(struct hwt_edges *edges, uint64_t from,
 				uint64_t to);
 
-/* Counts one taking of each edge whose index (hwt_edges_index) is in
- * @idx[0..@n); an index may repeat. */
-HWT_API void hwt_edges_count_indices(struct hwt_edges *edges,
-				     const uint32_t *idx, size_t n);
+/* Adds @count takings of the edge of index @idx (from hwt_edges_index). */
+HWT_API void hwt_edges_count_index(struct hwt_edges *edges, uint32_t idx,
+				   uint64_t count);
 
 /* The counters of what was not a branch; the decoders add to them. */
 HWT_API struct hwt_edges_stats *hwt_edges_stats(struct hwt_edges *edges);
