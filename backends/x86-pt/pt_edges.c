@@ -19,7 +19,6 @@
  * errors are counted into the same map. Edges are committed at the end of
  * a chunk, or at a PSB once many are held, so a fallback normally redoes
  * the whole chunk and gives exactly what the block decoder gives. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +28,7 @@
 #include "hwtrace/insn.h"
 
 #define BB_SLOTS 16384u      /* cached blocks, direct-mapped */
-#define RUN_SLOTS 16384u     /* cached TNT runs, direct-mapped */
+#define RUN_SLOTS 16384u     /* cached TNT runs, direct-mapped (2^14) */
 #define BB_MAX_EDGES 12      /* direct branches kept in one block */
 #define WALK_LIMIT 4096      /* instructions walked for one block */
 #define RETSTACK 64          /* libipt's return stack depth */
@@ -86,7 +85,7 @@ struct pt_edges {
 	/* Takings since the last commit, by edge index: added to the map
 	 * at a commit, dropped when the block decoder redoes the part. */
 	uint64_t *delta;
-	size_t ndelta, dmax;  /* capacity; indices below dmax were taken */
+	size_t ndelta, dmax;  /* capacity; indices below dmax were made */
 	/* The edges taken while recording (a TNT run to cache, a walk that
 	 * may be undone); nrec > REC_MAX: too many to keep. */
 	bool recording;
@@ -155,8 +154,6 @@ static void edges_retarget(struct pt_edges *e, struct hwt_edges *map,
 static inline void take(struct pt_edges *e, uint32_t idx)
 {
 	e->delta[idx]++;
-	if (idx >= e->dmax)
-		e->dmax = idx + 1;
 	if (e->recording && e->nrec++ < REC_MAX)
 		e->rec[e->nrec - 1] = idx;
 }
@@ -168,13 +165,11 @@ static void commit(struct pt_edges *e)
 			hwt_edges_count_index(e->map, (uint32_t)i, e->delta[i]);
 		e->delta[i] = 0;
 	}
-	e->dmax = 0;
 }
 
 static void drop(struct pt_edges *e)
 {
 	memset(e->delta, 0, e->dmax * sizeof(*e->delta));
-	e->dmax = 0;
 }
 
 static inline void push(struct pt_edges *e, uint64_t ret)
@@ -229,6 +224,8 @@ static int64_t edge_index(struct pt_edges *e, uint64_t from, uint64_t to)
 	}
 	if (i < 0)
 		e->nomem = true;
+	else if ((size_t)i >= e->dmax)
+		e->dmax = (size_t)i + 1;
 	return i;
 }
 
@@ -394,8 +391,8 @@ static bool tnt_bit(struct pt_edges *e, bool taken, bool *cond)
 static bool tnt_short(struct pt_edges *e, uint8_t tnt)
 {
 	uint64_t ip = e->ip;
-	struct run *r = &e->runs[(ip ^ (ip >> 12) ^ ((uint64_t)tnt << 8)) &
-				 (RUN_SLOTS - 1)];
+	struct run *r = &e->runs[((ip ^ ((uint64_t)tnt << 56)) *
+				  0x9e3779b97f4a7c15ull) >> 50];
 	/* Replayed only where its pushes drop nothing from the stack, as
 	 * when it was recorded. */
 	if (r->tnt == tnt && r->ip == ip && r->mode == e->mode &&
@@ -408,7 +405,7 @@ static bool tnt_short(struct pt_edges *e, uint8_t tnt)
 		e->rtop = (e->rtop + RETSTACK - r->npop) % RETSTACK;
 		e->rn -= r->npop;
 		for (unsigned i = 0; i < r->nedges; i++)
-			take(e, r->edges[i]);
+			e->delta[r->edges[i]]++;
 		for (unsigned i = 0; i < r->npush; i++)
 			push(e, r->push[i]);
 		e->ip = r->end;
