@@ -77,8 +77,10 @@ static struct times bare_libipt(uint8_t *trace, size_t size, const char *bin,
 				       PT_EDGES_ORG);
 	pt_image_add_cached(pt_blk_get_image(d), isc, isid, NULL);
 	uint64_t n = 0;
-	while (pt_blk_sync_forward(d) >= 0) {
-		int s = 0;
+	for (;;) {
+		int s = pt_blk_sync_forward(d);
+		if (s < 0)
+			break;
 		for (;;) {
 			while (s >= 0 && (s & pts_event_pending)) {
 				struct pt_event ev;

@@ -351,6 +351,25 @@ static struct bb *walk(struct pt_edges *e)
 	return NULL;
 }
 
+/* The branch ending @b went to @to (a TIP, or a compressed return's
+ * address): its edge, unless it fell through. */
+static bool go(struct pt_edges *e, struct bb *b, uint64_t to)
+{
+	if (to != b->next) {
+		/* Most indirect branches and returns go to one place most of
+		 * the time. */
+		if (b->tip_edge < 0 || b->tip_to != to) {
+			b->tip_edge = edge_index(e, b->at, to);
+			b->tip_to = to;
+			if (b->tip_edge < 0)
+				return false;
+		}
+		take(e, (uint32_t)b->tip_edge);
+	}
+	e->ip = to;
+	return true;
+}
+
 /* One TNT bit. Returns false when the trace does not fit the code. */
 static bool tnt_bit(struct pt_edges *e, bool taken, bool *cond)
 {
@@ -372,17 +391,7 @@ static bool tnt_bit(struct pt_edges *e, bool taken, bool *cond)
 		uint64_t to;
 		if (!pop(e, &to))
 			return false;
-		if (to != b->next) {
-			if (b->tip_edge < 0 || b->tip_to != to) {
-				b->tip_edge = edge_index(e, b->at, to);
-				b->tip_to = to;
-				if (b->tip_edge < 0)
-					return false;
-			}
-			take(e, (uint32_t)b->tip_edge);
-		}
-		e->ip = to;
-		return true;
+		return go(e, b, to);
 	}
 	return false;
 }
@@ -455,18 +464,7 @@ static bool tip(struct pt_edges *e, uint64_t to)
 		return false;
 	if (b->push_next)
 		push(e, b->next);
-	if (to != b->next) {
-		/* Most indirect branches go to one place most of the time. */
-		if (b->tip_edge < 0 || b->tip_to != to) {
-			b->tip_edge = edge_index(e, b->at, to);
-			b->tip_to = to;
-			if (b->tip_edge < 0)
-				return false;
-		}
-		take(e, (uint32_t)b->tip_edge);
-	}
-	e->ip = to;
-	return true;
+	return go(e, b, to);
 }
 
 static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
