@@ -2,7 +2,8 @@
  * libipt's ptt suite (raw, its code at the .ptt's org) and for generated
  * traces with every kind of taken branch (conditional, direct call,
  * compressed and uncompressed return, indirect jump, interrupt and iretq;
- * a trace of TNT packets alone, whose cached runs cross calls and returns),
+ * a trace of TNT packets alone, whose cached runs cross calls and returns;
+ * raw and in a perf.data),
  * an overflow and a decode error, the edge map holds exactly the (from, to)
  * pairs of the full decode's branch elements with their counts, and counts
  * its overflow gaps and error elements; the AFL bitmap equals one computed
@@ -17,6 +18,7 @@
 #include "bench/pt_edges_trace.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/edges.h"
+#include "test_pt_capture.h"
 
 #define PTT HWT_TESTDATA "/ptt"
 
@@ -91,7 +93,17 @@ struct outcome {
 	bool bitmap_same;
 };
 
-static struct outcome compare(const char *pt, const char *bin, uint64_t org)
+/* Decodes @data (a perf.data) when given, otherwise the raw @pt. */
+static int decode(const char *data, const char *pt,
+		  const struct hwt_decode_opts *opts,
+		  const struct hwt_elem_sink *sink)
+{
+	return data ? hwt_decode_file(data, opts, sink)
+		    : hwt_decode_raw("intel_pt", NULL, pt, opts, sink);
+}
+
+static struct outcome compare(const char *pt, const char *bin, uint64_t org,
+			      const char *data)
 {
 	struct outcome o = {0};
 	struct hwt_map_spec map = {bin, org};
@@ -99,14 +111,16 @@ static struct outcome compare(const char *pt, const char *bin, uint64_t org)
 				       .nmaps = 1};
 	struct branches want = {0};
 	struct hwt_elem_sink full = {collect, &want};
-	if (hwt_decode_raw("intel_pt", NULL, pt, &opts, &full) < 0)
+	if (data)
+		opts.nmaps = 0;
+	if (decode(data, pt, &opts, &full) < 0)
 		return o;
 	count(&want);
 
 	struct hwt_edges *edges = hwt_edges_new();
 	opts.edges = edges;
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
-	int err = hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink);
+	int err = decode(data, pt, &opts, &sink);
 	struct hwt_edge *got = NULL;
 	size_t n = 0;
 	if (!err && !hwt_edges_sorted(edges, &got, &n)) {
@@ -161,7 +175,7 @@ static void ptt_streams_match(void)
 				break;
 		fclose(f);
 		streams++;
-		struct outcome o = compare(pt, bin, org);
+		struct outcome o = compare(pt, bin, org, NULL);
 		if (!o.same || !o.counts_same || !o.bitmap_same)
 			fprintf(stderr, "%s: edges %s, overflows/errors %s, "
 				"bitmap %s\n", name, o.same ? "same" : "DIFFER",
@@ -183,14 +197,17 @@ static void ptt_streams_match(void)
 	CHECK_INT(packet_only, 128);
 }
 
-static struct outcome generated(int what, size_t size)
+/* A generated trace, raw (@perf_data false) or in a perf.data of one
+ * thread with an MMAP2 of the code. */
+static struct outcome generated(int what, size_t size, bool perf_data)
 {
-	char dir[] = "/tmp/hwt-edges-XXXXXX", pt[64], bin[64];
+	char dir[] = "/tmp/hwt-edges-XXXXXX", pt[64], bin[64], data[64];
 	struct outcome o = {0};
 	if (!mkdtemp(dir))
 		return o;
 	snprintf(pt, sizeof(pt), "%s/trace.pt", dir);
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	uint8_t *trace = malloc(size + 4096);
 	size_t n = trace ? pt_edges_make(trace, size + 4096, size, what) : 0;
 	FILE *f = fopen(pt, "wb");
@@ -203,11 +220,17 @@ static struct outcome generated(int what, size_t size)
 	ok &= f && fwrite(code, 1, sizeof(code), f) == sizeof(code);
 	if (f)
 		ok &= !fclose(f);
+	struct pt_capture cap = {.code_path = bin, .code_addr = PT_EDGES_ORG,
+				 .code_size = sizeof(code), .trace = trace,
+				 .trace_size = n};
+	if (ok && perf_data)
+		ok = pt_capture_write(data, &cap) == 0;
 	if (ok)
-		o = compare(pt, bin, PT_EDGES_ORG);
+		o = compare(pt, bin, PT_EDGES_ORG, perf_data ? data : NULL);
 	free(trace);
 	unlink(pt);
 	unlink(bin);
+	unlink(data);
 	rmdir(dir);
 	return o;
 }
@@ -215,20 +238,20 @@ static struct outcome generated(int what, size_t size)
 static void generated_traces_match(void)
 {
 	/* Every branch kind, on the packet path alone. */
-	struct outcome o = generated(PT_EDGES_INTERRUPTS, 256 * 1024);
+	struct outcome o = generated(PT_EDGES_INTERRUPTS, 256 * 1024, false);
 	CHECK(o.same);
 	CHECK(o.bitmap_same);
 	CHECK_U64(o.fallbacks, 0);
 	CHECK(o.total > 50000);
 	/* Compressed returns only: TNT runs cached across calls and
 	 * returns. */
-	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_DIRECT, 256 * 1024);
+	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_DIRECT, 256 * 1024, false);
 	CHECK(o.same);
 	CHECK(o.bitmap_same);
 	CHECK_U64(o.fallbacks, 0);
 	CHECK(o.total > 500000);
 	/* An overflow: counted, not fatal, the rest still decoded. */
-	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_OVERFLOW, 64 * 1024);
+	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_OVERFLOW, 64 * 1024, false);
 	CHECK(o.same);
 	CHECK(o.counts_same);
 	CHECK(o.bitmap_same);
@@ -236,12 +259,23 @@ static void generated_traces_match(void)
 	CHECK_U64(o.fallbacks, 1);
 	CHECK(o.total > 10000);
 	/* A decode error: counted, the decode resynchronises. */
-	o = generated(PT_EDGES_ERROR, 64 * 1024);
+	o = generated(PT_EDGES_ERROR, 64 * 1024, false);
 	CHECK(o.same);
 	CHECK(o.counts_same);
 	CHECK(o.bitmap_same);
 	CHECK_U64(o.errors, 1);
 	CHECK(o.total > 10000);
+	/* The same traces in a perf.data (one thread, code from its MMAP2
+	 * record): the packet path, and an overflow through the block
+	 * decoder. */
+	o = generated(PT_EDGES_INTERRUPTS, 64 * 1024, true);
+	CHECK(o.same);
+	CHECK_U64(o.fallbacks, 0);
+	CHECK(o.total > 10000);
+	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_OVERFLOW, 64 * 1024, true);
+	CHECK(o.same);
+	CHECK(o.counts_same);
+	CHECK_U64(o.overflows, 1);
 }
 
 int main(void)
