@@ -197,6 +197,7 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		int err = b->decoder->edges(priv, chunk, opts->edges);
 		if (err != HWT_ERR_NOSUP)
 			return err;
+		hwt_edges_stats(opts->edges)->fallbacks++;
 	}
 	return b->decoder->feed(priv, chunk);
 }

@@ -28,8 +28,9 @@ struct hwt_edges_stats {
 	uint64_t overflows; /* trace the hardware dropped (Intel PT OVF, ...) */
 	uint64_t errors;    /* decode errors (the decode resynchronised) */
 	uint64_t gaps;      /* other gaps: lost data, missing code, no sync */
-	/* Chunks an edges op could not decode from the packets alone, so that
-	 * (part of) each went through the element decoder. */
+	/* Chunks that went (in part) through the element decoder: the
+	 * backend's edges op could not decode them from the packets alone,
+	 * or does not take such chunks (Intel PT's per-CPU streams). */
 	uint64_t fallbacks;
 };
 

@@ -3,7 +3,8 @@
 # process): text and jsonl output of the loop stream, exactly; the
 # --edges-bitmap file equals one computed here (python) from the full
 # decode's jsonl branches with AFL's hash as docs/decode.md gives it; an
-# overflow stream and a decode-error stream count them and exit 0; usage
+# overflow stream and a decode-error stream count them and exit 0; the
+# quipper perf.data's per-CPU buffers go through the element decoder; usage
 # errors exit 2.
 . "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 
@@ -69,6 +70,17 @@ expect_eq "decode error exit status" "$?" 0
 	2> "$TMP/bad.full"
 expect_contains "full decode's error" "$(cat "$TMP/bad.full")" "branches, 1 errors"
 expect_contains "decode error counted" "$(cat "$TMP/bad.err")" ", 0 overflows, 1 errors,"
+
+# A perf.data: the quipper capture's two per-CPU buffers (the processes on
+# a CPU change with the scheduler) go through the element decoder; without
+# the traced binaries, its 10 no_image gaps are all there is.
+"$HWTRACE" decode --edges "$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14" \
+	> "$TMP/q.edges" 2> "$TMP/q.err"
+expect_eq "quipper exit status" "$?" 0
+expect_eq "quipper edges" "$(wc -c < "$TMP/q.edges")" 0
+expect_eq "quipper summary" "$(cat "$TMP/q.err")" "hwtrace decode: 0 edges (0 taken \
+branches), 0 overflows, 0 errors, 10 other gaps; 2 chunks decoded (in part) by the \
+element decoder"
 
 # Usage errors.
 "$HWTRACE" decode --raw intel_pt:"$LOOP.pt" --map "$LOOP.bin@0x100000" \
