@@ -169,7 +169,8 @@ static void commit(struct pt_edges *e)
 
 static void drop(struct pt_edges *e)
 {
-	memset(e->delta, 0, e->dmax * sizeof(*e->delta));
+	if (e->dmax)
+		memset(e->delta, 0, e->dmax * sizeof(*e->delta));
 }
 
 static inline void push(struct pt_edges *e, uint64_t ret)
