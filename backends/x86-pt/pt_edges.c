@@ -671,10 +671,16 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 		case ppt_cyc:
 		case ppt_cbr:
 		case ppt_tma:
-		case ppt_pip:
-		case ppt_vmcs:
 		case ppt_mnt:
 		case ppt_unknown:
+			break;
+		case ppt_pip:
+		case ppt_vmcs:
+			/* While tracing, the block decoder binds these to a
+			 * MOV CR3, VMLAUNCH or far branch it walks to: not
+			 * modelled. In PSB+ or before TIP.PGE they only say
+			 * what is current. */
+			ok = in_psb || !e->have_ip;
 			break;
 		case ppt_psb:
 			/* A PSB resets IP compression. */
@@ -775,6 +781,11 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 			break;
 		}
 	}
+	/* A MODE.exec with no TIP after it leaves the block decoder
+	 * waiting at the end, so that the last branch is not shown: that
+	 * decoder decides. */
+	if (pending_mode >= 0 && stop == size)
+		stop = 0;
 out:
 	pt_pkt_free_decoder(dec);
 	if (e->nomem)
