@@ -13,6 +13,7 @@
 #include "decode_jsonl.h"
 #include "decode_progress.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/outfile.h"
@@ -41,6 +42,10 @@ static void usage(FILE *out)
 		"                          AUX sample branch stack instead of elements\n"
 		"                          (FILE+0xOFFSET where the binary is known;\n"
 		"                          also --profile; see docs/aux-sampling.md)\n"
+		"  --edges                 print FROM->TO COUNT of every distinct\n"
+		"                          taken branch instead of elements (coverage)\n"
+		"  --edges-bitmap SIZE     with --edges: write an AFL-style bitmap of\n"
+		"                          SIZE bytes (a power of two) instead\n"
 		"  --tid N                 only elements of thread N\n"
 		"  --cpu N                 only elements of CPU N\n"
 		"  --cpu F/M[/S]           (with a slash) the traced CPU, as --cpu-model\n"
@@ -185,7 +190,8 @@ enum {
 	OPT_FORMAT = 256, OPT_PACKETS, OPT_DISASM, OPT_TID, OPT_CPU,
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
-	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET,
+	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
+	OPT_EDGES_BITMAP,
 };
 
 static const struct option long_opts[] = {
@@ -196,6 +202,8 @@ static const struct option long_opts[] = {
 	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
 	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
+	{"edges", no_argument, NULL, OPT_EDGES},
+	{"edges-bitmap", required_argument, NULL, OPT_EDGES_BITMAP},
 	{"tid", required_argument, NULL, OPT_TID},
 	{"cpu", required_argument, NULL, OPT_CPU},
 	{"cpu-model", required_argument, NULL, OPT_CPU_MODEL},
@@ -223,6 +231,8 @@ struct args {
 	bool profile;
 	bool calls;
 	bool per_cpu;
+	bool edges;
+	uint64_t bitmap;   /* --edges-bitmap SIZE, 0 when not given */
 	const char *output;
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
@@ -309,6 +319,25 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_BRANCH_PROFILE:
 			a->profile = true;
+			break;
+		case OPT_EDGES:
+			a->edges = true;
+			break;
+		case OPT_EDGES_BITMAP:
+		{
+			int r = cli_number_size(&(struct cli_number){"decode",
+					"--edges-bitmap", 1, 1ull << 30, "a power "
+					"of two from 1 to 1G bytes"}, optarg,
+					&a->bitmap);
+			if (r)
+				return r;
+			if (a->bitmap & (a->bitmap - 1))
+				return cli_usage_error("decode", "--edges-bitmap "
+						       "%s: the size must be a "
+						       "power of two (65536, 64K)",
+						       optarg);
+			a->edges = true;
+		}
 			break;
 		case OPT_TID:
 		{
@@ -407,6 +436,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->calls && (a->packets || a->profile))
 		return cli_usage_error("decode", "--calls goes with neither "
 				       "--packets nor --branch-profile");
+	if (a->edges && (a->packets || a->profile || a->calls || a->opts.disasm))
+		return cli_usage_error("decode", "--edges goes with none of "
+				       "--packets, --branch-profile, --calls "
+				       "and --disasm");
 	/* A path that is not there would decode as if it were not given. */
 	const struct { const char *opt, *path; bool dir; } paths[] = {
 		{"--symfs", a->opts.lookup.symfs, true},
@@ -492,7 +525,7 @@ static int run(struct args *a, const struct hwt_elem_sink *sink)
 {
 	if (a->snapshot)
 		return hwt_decode_snapshot_dir(a->snapshot, &a->opts, sink);
-	if (a->file && sink && !a->per_cpu && !a->profile)
+	if (a->file && sink && !a->per_cpu && !a->profile && !a->edges)
 		return run_merged(a, sink);
 	if (a->file)
 		return hwt_decode_file(a->file, &a->opts, sink);
@@ -504,6 +537,45 @@ static int run(struct args *a, const struct hwt_elem_sink *sink)
 	if (options)
 		*options++ = 0;
 	return hwt_decode_raw(a->raw, options, colon + 1, &a->opts, sink);
+}
+
+/* --edges: the decode's taken branches counted into a map (through the
+ * backend's edges op where it has one), then written as lines or as a
+ * bitmap; the summary counts what was not a branch. */
+static int run_edges(struct args *a, FILE *out)
+{
+	struct hwt_edges *edges = hwt_edges_new();
+	if (!edges)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
+	a->opts.edges = edges;
+	struct hwt_elem_sink sink = hwt_edges_sink(edges);
+	int err = run(a, &sink);
+	if (err >= 0 && a->bitmap) {
+		uint8_t *map = malloc(a->bitmap);
+		if (!map)
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory for a "
+					"%" PRIu64 "-byte bitmap", a->bitmap);
+		else
+			err = hwt_edges_bitmap(edges, map, a->bitmap);
+		if (err >= 0 && fwrite(map, 1, a->bitmap, out) != a->bitmap)
+			err = hwt_error(HWT_ERR_IO, "writing %s: %s", a->output ?
+					a->output : "standard output",
+					strerror(errno));
+		free(map);
+	} else if (err >= 0) {
+		err = hwt_edges_write(edges, out, a->format);
+	}
+	const struct hwt_edges_stats *st = hwt_edges_stats(edges);
+	fprintf(stderr, "hwtrace decode: %zu edges (%" PRIu64 " taken "
+		"branches), %" PRIu64 " overflows, %" PRIu64 " errors, %"
+		PRIu64 " other gaps", hwt_edges_size(edges),
+		hwt_edges_total(edges), st->overflows, st->errors, st->gaps);
+	if (st->fallbacks)
+		fprintf(stderr, "; %" PRIu64 " chunks decoded (in part) by the "
+			"element decoder", st->fallbacks);
+	fputc('\n', stderr);
+	hwt_edges_free(edges);
+	return err;
 }
 
 int cmd_decode(int argc, char **argv)
@@ -556,14 +628,16 @@ int cmd_decode(int argc, char **argv)
 	/* Elements written to the terminal show the progress themselves. */
 	cli_progress_init(&a.progress, a.quiet ||
 			  (!a.output && isatty(STDOUT_FILENO)));
-	if (jsonl)
-		cli_jsonl_header(out, a.packets ? "packets" : a.profile ?
+	if (jsonl && !a.bitmap)
+		cli_jsonl_header(out, a.edges ? "edges" : a.packets ? "packets" : a.profile ?
 				 "branch_profile" : a.calls ? "calls" : "elements",
 				 hwt_version());
 	if (jsonl && (a.packets || a.profile) &&
 	    !(listing = cli_jsonl_listing(out, a.packets ? CLI_JSONL_PACKETS :
 					  CLI_JSONL_BRANCH_PROFILE))) {
 		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	} else if (a.edges) {
+		err = run_edges(&a, out);
 	} else if (a.packets) {
 		a.opts.packets = listing;
 		err = run(&a, NULL);
@@ -601,7 +675,7 @@ int cmd_decode(int argc, char **argv)
 		return wrc;
 	/* The counts describe a decode: none when it failed before the
 	 * first element (a missing file, a file that is no capture). */
-	if (!a.packets && (err >= 0 || counts.elems))
+	if (!a.packets && !a.edges && (err >= 0 || counts.elems))
 		print_counts(&counts);
 	return err < 0 ? cli_report(err) : EXIT_OK;
 }

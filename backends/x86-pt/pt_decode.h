@@ -125,11 +125,19 @@ struct pt_dec {
 	bool timed_image;      /* the image changes over time */
 	uint64_t fail_ip; /* where the last error struck */
 	char msg[160];
+	struct pt_edges *edges; /* --edges state, made on first use */
 };
 
 /* Decodes one chunk completely, resynchronising at the next PSB after
  * every error. Returns 0, or the sink's error, or HWT_ERR_NOMEM. */
 int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk);
+
+/* The edges op (pt_edges.c): one chunk into @map, from the packets where
+ * it can, through pt_dec_chunk where it cannot. */
+struct pt_edges;
+int pt_edges_chunk(void *priv, const struct hwt_aux_chunk *chunk,
+		   struct hwt_edges *map);
+void pt_edges_free(struct pt_edges *e);
 
 /* Packets libipt 2.0 does not know (TRIG, CFE, EVD). The callback goes in
  * pt_config.decode; the size is that of the packet at @pos, or a negative

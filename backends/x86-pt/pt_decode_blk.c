@@ -354,7 +354,9 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		emit(d, &e);
 		break;
 	case ptev_async_branch:
-		d->pend = false;
+		/* The branch before the interrupted instruction went there
+		 * (the next block would have shown it). */
+		resolve_pending(d, ev->variant.async_branch.from, true);
 		if (ev->ip_suppressed)
 			break;
 		e.type = HWT_ELEM_BRANCH;

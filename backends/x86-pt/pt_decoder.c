@@ -15,6 +15,7 @@ static void pt_destroy(void *priv)
 		return;
 	pt_image_adapter_free(d->ad);
 	pt_insn_len_free(d->il);
+	pt_edges_free(d->edges);
 	free(d);
 }
 
@@ -74,5 +75,6 @@ const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.reset = pt_reset,
 	.destroy = pt_destroy,
 	.packets = pt_packets_dump,
+	.edges = pt_edges_chunk,
 };
 #endif

@@ -185,3 +185,19 @@ struct hwt_elem_sink hwt_decode_filter_sink(struct hwt_decode_filter *f)
 	struct hwt_elem_sink s = {filter_emit, f};
 	return s;
 }
+
+int hwt_decode_feed(const struct hwt_backend *b, void *priv,
+		    const struct hwt_aux_chunk *chunk,
+		    const struct hwt_decode_opts *opts)
+{
+	/* --tid and --time select elements, which the edges op never
+	 * makes: those decodes count the elements' branches instead. */
+	if (opts->edges && b->decoder->edges && !opts->filter_tid &&
+	    !opts->filter_time && !opts->disasm) {
+		int err = b->decoder->edges(priv, chunk, opts->edges);
+		if (err != HWT_ERR_NOSUP)
+			return err;
+		hwt_edges_stats(opts->edges)->fallbacks++;
+	}
+	return b->decoder->feed(priv, chunk);
+}

@@ -742,7 +742,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			}
 			if (j && b->decoder->reset)
 				b->decoder->reset(priv);
-			err = b->decoder->feed(priv, &chunk);
+			err = hwt_decode_feed(b, priv, &chunk, opts);
 			hwt_progress_chunk_done(&pr, pc->size);
 			if (err >= 0)
 				err = flush_losses(st, cpu, pc->offset + pc->size,

@@ -53,6 +53,12 @@ void hwt_mapped_close(struct hwt_mapped *m);
  * listing the known ones), HWT_ERR_NOSUP (no decoder, saying why). */
 int hwt_decode_find_backend(const char *name, const struct hwt_backend **out);
 
+/* Hands @chunk to the decoder: to its edges op when opts->edges asks
+ * for edges and the op takes the chunk, otherwise to feed(). */
+int hwt_decode_feed(const struct hwt_backend *b, void *priv,
+		    const struct hwt_aux_chunk *chunk,
+		    const struct hwt_decode_opts *opts);
+
 /* Checks opts->size and returns a zero-extended copy in @out. */
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out);

@@ -126,7 +126,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (err < 0)
 		goto out;
 	hwt_progress_start(&pr, &opts, trace.size, 1);
-	err = b->decoder->feed(priv, &chunk);
+	err = hwt_decode_feed(b, priv, &chunk, &opts);
 	if (err >= 0 && b->decoder->flush)
 		err = b->decoder->flush(priv);
 	if (err >= 0)

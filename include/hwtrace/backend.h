@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 
 #include "hwtrace/common.h"
+#include "hwtrace/edges.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
 
@@ -120,6 +121,16 @@ struct hwt_decoder_ops {
 	int (*snapshot_dir)(const char *dir,
 			    const struct hwt_decode_params *params,
 			    FILE *packets);
+	/* `decode --edges`: decodes a chunk (in place of feed()) straight
+	 * into taken-branch edges, adding them to @edges and counting
+	 * overflows and decode errors in hwt_edges_stats(@edges); nothing
+	 * goes to the sink but what feed() would send for parts the op
+	 * hands to it. The edges and counts must be those of the branch
+	 * elements feed() would emit. Returns 0, a negative error, or
+	 * HWT_ERR_NOSUP when it cannot take this chunk (the core then calls
+	 * feed() and counts the branch elements). Optional. */
+	int (*edges)(void *priv, const struct hwt_aux_chunk *chunk,
+		     struct hwt_edges *edges);
 };
 
 struct hwt_os;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "hwtrace/common.h"
+#include "hwtrace/edges.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
 
@@ -85,6 +86,11 @@ struct hwt_decode_opts {
 	 * decode. */
 	void (*progress)(void *arg, const struct hwt_decode_progress *p);
 	void *progress_arg;
+	/* Non-NULL (`--edges`): chunks go through the backend's edges op
+	 * (backend.h) into this map where it has one and no --tid, --time or
+	 * --disasm asks for elements; the sink gets the rest of the element
+	 * stream, which the caller counts with hwt_edges_sink. */
+	struct hwt_edges *edges;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

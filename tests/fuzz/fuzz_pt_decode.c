@@ -1,6 +1,7 @@
 /* libFuzzer target for Intel PT decoding of raw trace streams: the packet
  * listing and the flow decoder (libipt's block decoder, the hwtrace
- * element mapping, branch resolution, instruction lengths) on any bytes.
+ * element mapping, branch resolution, instruction lengths) and the
+ * --edges packet walk on any bytes.
  * The input's size and last byte pick the traced CPU (errata) and whether
  * instructions are split; the code image is fixed: a loop, a call and a return, and
  * an indirect jump, mapped at the addresses the ptt suite uses. */
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "hwtrace/decode.h"
+#include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -89,6 +91,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (hwt_decode_raw("intel_pt", NULL, trace_path, &opts, &sink) < 0 &&
 	    !hwt_errmsg()[0])
 		abort(); /* every failure says why */
+	/* --edges: the packet walk, its hand-over to the block decoder,
+	 * and the writers. */
+	struct hwt_edges *edges = hwt_edges_new();
+	if (!edges)
+		abort();
+	struct hwt_decode_opts eopts = opts;
+	eopts.disasm = false;
+	eopts.edges = edges;
+	struct hwt_elem_sink esink = hwt_edges_sink(edges);
+	static uint8_t bitmap[4096];
+	if ((hwt_decode_raw("intel_pt", NULL, trace_path, &eopts, &esink) < 0 &&
+	     !hwt_errmsg()[0]) || hwt_edges_write(edges, devnull, HWT_OUTPUT_JSONL) < 0 ||
+	    hwt_edges_bitmap(edges, bitmap, sizeof(bitmap)) < 0)
+		abort();
+	hwt_edges_free(edges);
 	opts.packets = devnull;
 	if (hwt_decode_raw("intel_pt", NULL, trace_path, &opts, NULL) < 0 &&
 	    !hwt_errmsg()[0])

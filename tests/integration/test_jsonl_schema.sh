@@ -1,5 +1,5 @@
-# Every backend's `decode --format jsonl` output, and the --packets and
-# --branch-profile listings in jsonl, validate line by line against the
+# Every backend's `decode --format jsonl` output, and the --packets,
+# --branch-profile and --edges listings in jsonl, validate line by line against the
 # documented schema (docs/jsonl.schema.json, described in docs/jsonl.md):
 # the Intel PT quipper capture, the simpleperf ETM capture, an Intel BTS
 # capture of the emulated machine, and a sw_branch capture. Each output
@@ -91,6 +91,12 @@ check etm-profile "bad 0 branch_count=9 header=1" -- --branch-profile --symfs "$
 expect_contains "etm profile: the golden's first edge" "$(cat "$TMP/etm-profile.jsonl")" \
 	'"from":"/data/local/tmp/etm_test_loop+0x106c","to":"/data/local/tmp/etm_test_loop+0x1074","count":100'
 check etm-packets "bad 0 aux_buffer=1 header=1 packet=27" -- --packets "$ETM/perf_etm.data"
+# --edges on CoreSight (the element path): the 207 branches as 9 edges,
+# with the golden's count for its first edge (perf_inject.data: 106c->1074:100).
+check etm-edges "bad 0 edge=9 header=1" -- --edges --symfs "$TMP/symfs" "$ETM/perf_etm.data"
+expect_contains "etm edges: the golden's first edge" "$(cat "$TMP/etm-edges.jsonl")" \
+	'{"type":"edge","from":"0x582b2b106c","to":"0x582b2b1074","count":100}'
+
 
 # sw_branch: known_path 5 from kp_run to kp_done, 41 instructions, 18 branches.
 "$HWTRACE" record -e sw_branch --start kp_run --stop kp_done -q -o "$TMP/swb.data" \
@@ -102,6 +108,7 @@ check swb-packets "bad 0 aux_buffer=1 header=1 packet=22" -- --packets "$TMP/swb
 expect_eq "swb packets: prediction unknown" "$(grep -c ' unknown"' "$TMP/swb-packets.jsonl")" 21
 expect_eq "swb packets: never miss" "$(grep -c ' miss"' "$TMP/swb-packets.jsonl")" 0
 check swb-profile "bad 0 branch_count=5 header=1" -- --branch-profile "$TMP/swb.data"
+check swb-edges "bad 0 edge=5 header=1" -- --edges "$TMP/swb.data"
 
 # Intel BTS through the emulated machine: the sw_branch capture's records as
 # the trace unit's bytes, known_path mapped at its run's address.

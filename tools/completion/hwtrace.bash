@@ -102,7 +102,8 @@ _hwtrace()
 		--symfs | --buildid-dir | --kcore | --snapshot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --vmlinux | --map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
-		opts="--format -o --packets --disasm --branch-profile --calls
+		opts="--format -o --packets --disasm --branch-profile --edges
+		      --edges-bitmap --calls
 		      --per-cpu --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms

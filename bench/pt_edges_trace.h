@@ -1,0 +1,188 @@
+/* An Intel PT trace with every kind of taken branch, made with libipt's
+ * packet encoder for the edges benchmark (bench_pt_edges) and its test
+ * (tests/unit/test_pt_edges_match_decode.c). Header only.
+ *
+ * The code, at PT_EDGES_ORG, 64-bit:
+ *   400000: 48 ff c0        inc rax
+ *   400003: a8 01           test al, 1
+ *   400005: 74 05           jz 40000c            TNT
+ *   400007: e8 14 00 00 00  call 400020          (direct)
+ *   40000c: ff e3           jmp rbx              TIP 400010
+ *   40000e: 90 90           nop; nop
+ *   400010: 48 39 d8        cmp rax, rbx
+ *   400013: 75 eb           jne 400000           TNT
+ *   400015: c3              ret
+ *   400020: 48 83 c1 01     add rcx, 1
+ *   400024: a8 02           test al, 2
+ *   400026: 74 01           jz 400029            TNT
+ *   400028: c3              ret                  TNT (compressed) or TIP
+ *   400029: c3              ret                  TNT (compressed) or TIP
+ *   400030: 48 cf           iretq                TIP (interrupt handler)
+ * With PT_EDGES_DIRECT, the jmp rbx is a direct jmp 400010 (eb 02) and
+ * every return is compressed: a trace of TNT packets, as most code makes.
+ * Each iteration's branches follow a pseudo-random sequence; with
+ * PT_EDGES_INTERRUPTS, one iteration in 64 is interrupted at 400003 (FUP,
+ * TIP to the handler, whose iretq returns there). A PSB+ every 4 KiB. */
+#ifndef HWT_BENCH_PT_EDGES_TRACE_H
+#define HWT_BENCH_PT_EDGES_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <intel-pt.h>
+
+#define PT_EDGES_ORG 0x400000ull
+
+static const uint8_t pt_edges_code[0x32] = {
+	0x48, 0xff, 0xc0, 0xa8, 0x01, 0x74, 0x05, 0xe8, 0x14, 0x00, 0x00, 0x00,
+	0xff, 0xe3, 0x90, 0x90, 0x48, 0x39, 0xd8, 0x75, 0xeb, 0xc3,
+	[0x20] = 0x48, 0x83, 0xc1, 0x01, 0xa8, 0x02, 0x74, 0x01, 0xc3, 0xc3,
+	[0x30] = 0x48, 0xcf,
+};
+
+/* What to put in the trace besides the loop. */
+enum {
+	PT_EDGES_INTERRUPTS = 1, /* FUP+TIP interrupts and iretq TIPs */
+	PT_EDGES_OVERFLOW = 2,   /* one OVF (and FUP) in the middle */
+	PT_EDGES_ERROR = 4,      /* one TNT where the jmp rbx needs a TIP */
+	PT_EDGES_DIRECT = 8,     /* no indirect jump, compressed returns */
+};
+
+/* The code for a trace made with @what, in @code. */
+static void pt_edges_code_for(int what, uint8_t code[sizeof(pt_edges_code)])
+{
+	memcpy(code, pt_edges_code, sizeof(pt_edges_code));
+	if (what & PT_EDGES_DIRECT) {
+		code[0xc] = 0xeb;
+		code[0xd] = 0x02;
+	}
+}
+
+struct pt_edges_gen {
+	struct pt_encoder *enc;
+	uint64_t bits;
+	uint8_t nbits;
+	int err;
+};
+
+static void pt_edges_put(struct pt_edges_gen *g, struct pt_packet *p)
+{
+	if (pt_enc_next(g->enc, p) < 0)
+		g->err = 1;
+}
+
+static void pt_edges_flush(struct pt_edges_gen *g)
+{
+	if (!g->nbits)
+		return;
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tnt_8;
+	p.payload.tnt.bit_size = g->nbits;
+	p.payload.tnt.payload = g->bits;
+	g->bits = 0;
+	g->nbits = 0;
+	pt_edges_put(g, &p);
+}
+
+static void pt_edges_tnt(struct pt_edges_gen *g, int taken)
+{
+	g->bits = g->bits << 1 | (taken ? 1u : 0u);
+	if (++g->nbits == 6)
+		pt_edges_flush(g);
+}
+
+/* A packet with an IP (TIP, FUP), after the bits before it. */
+static void pt_edges_ip(struct pt_edges_gen *g, enum pt_packet_type type,
+			uint64_t ip)
+{
+	pt_edges_flush(g);
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = type;
+	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ip = ip;
+	pt_edges_put(g, &p);
+}
+
+static void pt_edges_psb(struct pt_edges_gen *g, uint64_t ip)
+{
+	struct pt_packet p;
+	pt_edges_flush(g);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_psb;
+	pt_edges_put(g, &p);
+	pt_edges_ip(g, ppt_fup, ip);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	pt_edges_put(g, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_psbend;
+	pt_edges_put(g, &p);
+}
+
+/* Fills @buf (@cap bytes, of which about @size are used) with a trace;
+ * returns its length, or 0 when the encoder failed. */
+static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + cap;
+	struct pt_edges_gen g = {.enc = pt_alloc_encoder(&c)};
+	uint32_t lfsr = 0xace1u;
+	uint64_t off = 0, next_psb = 0;
+	bool ovf_done = false, err_done = false;
+
+	while (g.enc && !g.err) {
+		if (pt_enc_get_offset(g.enc, &off) < 0 || off + 64 >= size)
+			break;
+		if (off >= next_psb) {
+			pt_edges_psb(&g, PT_EDGES_ORG);
+			next_psb += 4096;
+		}
+		if ((what & PT_EDGES_OVERFLOW) && !ovf_done && off >= size / 2) {
+			struct pt_packet p;
+			pt_edges_flush(&g);
+			memset(&p, 0, sizeof(p));
+			p.type = ppt_ovf;
+			pt_edges_put(&g, &p);
+			pt_edges_ip(&g, ppt_fup, PT_EDGES_ORG);
+			ovf_done = true;
+		}
+		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
+		if ((what & PT_EDGES_INTERRUPTS) && (lfsr & 0x1f8) == 0x1f8) {
+			pt_edges_ip(&g, ppt_fup, PT_EDGES_ORG + 3);
+			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0x30);
+			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 3);
+		}
+		int skip = lfsr & 1;
+		pt_edges_tnt(&g, skip); /* jz 40000c */
+		if (!skip) {
+			pt_edges_tnt(&g, (lfsr >> 1) & 1); /* jz 400029 */
+			if ((lfsr & 4) || (what & PT_EDGES_DIRECT))
+				pt_edges_tnt(&g, 1); /* compressed ret */
+			else
+				pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0xc);
+		}
+		if (what & PT_EDGES_DIRECT) {
+			/* jmp 400010: no packet */
+		} else if ((what & PT_EDGES_ERROR) && !err_done && off >= size / 3) {
+			pt_edges_tnt(&g, 1); /* jmp rbx has no TNT */
+			err_done = true;
+		} else {
+			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0x10); /* jmp rbx */
+		}
+		pt_edges_tnt(&g, 1); /* jne 400000 */
+	}
+	pt_edges_flush(&g);
+	if (g.enc)
+		pt_enc_get_offset(g.enc, &off);
+	pt_free_encoder(g.enc);
+	return g.enc && !g.err ? (size_t)off : 0;
+}
+
+#endif

@@ -1,0 +1,287 @@
+/* decode --edges against the full decode, in process: for every stream of
+ * libipt's ptt suite (raw, its code at the .ptt's org) and for generated
+ * traces with every kind of taken branch (conditional, direct call,
+ * compressed and uncompressed return, indirect jump, interrupt and iretq;
+ * a trace of TNT packets alone, whose cached runs cross calls and returns;
+ * raw and in a perf.data),
+ * an overflow and a decode error, the edge map holds exactly the (from, to)
+ * pairs of the full decode's branch elements with their counts, and counts
+ * its overflow gaps and error elements; the AFL bitmap equals one computed
+ * here from those branches. The clean traces take the packet path alone. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "bench/pt_edges_trace.h"
+#include "hwtrace/decode.h"
+#include "hwtrace/edges.h"
+#include "test_pt_capture.h"
+
+#define PTT HWT_TESTDATA "/ptt"
+
+/* The full decode's branches, kept as a plain list. */
+struct branches {
+	struct hwt_edge *v; /* count 1 each until counted */
+	size_t n, cap;
+	uint64_t overflows, errors;
+};
+
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	struct branches *b = arg;
+	if (e->type == HWT_ELEM_GAP && e->u.gap.reason == HWT_GAP_OVERFLOW)
+		b->overflows++;
+	if (e->type == HWT_ELEM_ERROR)
+		b->errors++;
+	if (e->type != HWT_ELEM_BRANCH)
+		return 0;
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->v = realloc(b->v, b->cap * sizeof(*b->v));
+		if (!b->v)
+			return -1;
+	}
+	b->v[b->n++] = (struct hwt_edge){e->u.branch.from, e->u.branch.to, 1};
+	return 0;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct hwt_edge *x = a, *y = b;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* Sorts and merges equal pairs, summing their counts. */
+static void count(struct branches *b)
+{
+	if (!b->n)
+		return;
+	qsort(b->v, b->n, sizeof(*b->v), cmp_edge);
+	size_t k = 0;
+	for (size_t i = 1; i < b->n; i++) {
+		if (!cmp_edge(&b->v[k], &b->v[i]))
+			b->v[k].count++;
+		else
+			b->v[++k] = b->v[i];
+	}
+	b->n = k + 1;
+}
+
+/* AFL's slot, written out again here: H(a) = high half of a * golden. */
+static uint8_t *bitmap_of(const struct branches *b, size_t size)
+{
+	uint8_t *map = calloc(1, size);
+	for (size_t i = 0; map && i < b->n; i++) {
+		uint32_t f = (uint32_t)((b->v[i].from * 0x9e3779b97f4a7c15ull) >> 32);
+		uint32_t t = (uint32_t)((b->v[i].to * 0x9e3779b97f4a7c15ull) >> 32);
+		size_t s = (t ^ (f >> 1)) & (size - 1);
+		uint64_t c = map[s] + b->v[i].count;
+		map[s] = c > 255 ? 255 : (uint8_t)c;
+	}
+	return map;
+}
+
+struct outcome {
+	bool same;          /* edges and counts equal */
+	bool counts_same;   /* overflows and errors equal */
+	uint64_t fallbacks, total, overflows, errors;
+	bool bitmap_same;
+};
+
+/* Decodes @data (a perf.data) when given, otherwise the raw @pt. */
+static int decode(const char *data, const char *pt,
+		  const struct hwt_decode_opts *opts,
+		  const struct hwt_elem_sink *sink)
+{
+	return data ? hwt_decode_file(data, opts, sink)
+		    : hwt_decode_raw("intel_pt", NULL, pt, opts, sink);
+}
+
+static struct outcome compare(const char *pt, const char *bin, uint64_t org,
+			      const char *data)
+{
+	struct outcome o = {0};
+	struct hwt_map_spec map = {bin, org};
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map,
+				       .nmaps = 1};
+	struct branches want = {0};
+	struct hwt_elem_sink full = {collect, &want};
+	if (data)
+		opts.nmaps = 0;
+	if (decode(data, pt, &opts, &full) < 0)
+		return o;
+	count(&want);
+
+	struct hwt_edges *edges = hwt_edges_new();
+	opts.edges = edges;
+	struct hwt_elem_sink sink = hwt_edges_sink(edges);
+	int err = decode(data, pt, &opts, &sink);
+	struct hwt_edge *got = NULL;
+	size_t n = 0;
+	if (!err && !hwt_edges_sorted(edges, &got, &n)) {
+		o.same = n == want.n &&
+			 (!n || !memcmp(got, want.v, n * sizeof(*got)));
+		const struct hwt_edges_stats *st = hwt_edges_stats(edges);
+		o.counts_same = st->overflows == want.overflows &&
+				st->errors == want.errors;
+		o.fallbacks = st->fallbacks;
+		o.overflows = st->overflows;
+		o.errors = st->errors;
+		o.total = hwt_edges_total(edges);
+		uint8_t *mine = bitmap_of(&want, 65536), *theirs = malloc(65536);
+		o.bitmap_same = mine && theirs &&
+				!hwt_edges_bitmap(edges, theirs, 65536) &&
+				!memcmp(mine, theirs, 65536);
+		free(mine);
+		free(theirs);
+	}
+	free(got);
+	free(want.v);
+	hwt_edges_free(edges);
+	return o;
+}
+
+static void ptt_streams_match(void)
+{
+	DIR *dir = opendir(PTT "/expected");
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	int streams = 0, same = 0, counts = 0, bitmaps = 0, packet_only = 0;
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+		if (len < 4 || strcmp(de->d_name + len - 3, ".pt"))
+			continue;
+		char name[256], pt[512], bin[512], src[512], line[256];
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 3), de->d_name);
+		snprintf(pt, sizeof(pt), PTT "/expected/%s.pt", name);
+		snprintf(bin, sizeof(bin), PTT "/expected/%s.bin", name);
+		snprintf(src, sizeof(src), PTT "/src/%s.ptt", name);
+		FILE *f = fopen(src, "r");
+		if (!f || access(bin, R_OK)) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		unsigned long long org = 0;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "org %llx", &org) == 1)
+				break;
+		fclose(f);
+		streams++;
+		struct outcome o = compare(pt, bin, org, NULL);
+		if (!o.same || !o.counts_same || !o.bitmap_same)
+			fprintf(stderr, "%s: edges %s, overflows/errors %s, "
+				"bitmap %s\n", name, o.same ? "same" : "DIFFER",
+				o.counts_same ? "same" : "DIFFER",
+				o.bitmap_same ? "same" : "DIFFERS");
+		same += o.same;
+		counts += o.counts_same;
+		bitmaps += o.bitmap_same;
+		packet_only += !o.fallbacks;
+	}
+	closedir(dir);
+	/* 230 of the suite's streams have their code beside them. */
+	CHECK_INT(streams, 230);
+	CHECK_INT(same, streams);
+	CHECK_INT(counts, streams);
+	CHECK_INT(bitmaps, streams);
+	/* Those that need nothing the packet walk leaves to the block
+	 * decoder (overflows, errors, TSX and power events, PIP and VMCS
+	 * while tracing, ...). */
+	CHECK_INT(packet_only, 120);
+}
+
+/* A generated trace, raw (@perf_data false) or in a perf.data of one
+ * thread with an MMAP2 of the code. */
+static struct outcome generated(int what, size_t size, bool perf_data)
+{
+	char dir[] = "/tmp/hwt-edges-XXXXXX", pt[64], bin[64], data[64];
+	struct outcome o = {0};
+	if (!mkdtemp(dir))
+		return o;
+	snprintf(pt, sizeof(pt), "%s/trace.pt", dir);
+	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	uint8_t *trace = malloc(size + 4096);
+	size_t n = trace ? pt_edges_make(trace, size + 4096, size, what) : 0;
+	FILE *f = fopen(pt, "wb");
+	bool ok = n && f && fwrite(trace, 1, n, f) == n;
+	if (f)
+		ok &= !fclose(f);
+	uint8_t code[sizeof(pt_edges_code)];
+	pt_edges_code_for(what, code);
+	f = fopen(bin, "wb");
+	ok &= f && fwrite(code, 1, sizeof(code), f) == sizeof(code);
+	if (f)
+		ok &= !fclose(f);
+	struct pt_capture cap = {.code_path = bin, .code_addr = PT_EDGES_ORG,
+				 .code_size = sizeof(code), .trace = trace,
+				 .trace_size = n};
+	if (ok && perf_data)
+		ok = pt_capture_write(data, &cap) == 0;
+	if (ok)
+		o = compare(pt, bin, PT_EDGES_ORG, perf_data ? data : NULL);
+	free(trace);
+	unlink(pt);
+	unlink(bin);
+	unlink(data);
+	rmdir(dir);
+	return o;
+}
+
+static void generated_traces_match(void)
+{
+	/* Every branch kind, on the packet path alone. */
+	struct outcome o = generated(PT_EDGES_INTERRUPTS, 256 * 1024, false);
+	CHECK(o.same);
+	CHECK(o.bitmap_same);
+	CHECK_U64(o.fallbacks, 0);
+	CHECK(o.total > 50000);
+	/* Compressed returns only: TNT runs cached across calls and
+	 * returns. */
+	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_DIRECT, 256 * 1024, false);
+	CHECK(o.same);
+	CHECK(o.bitmap_same);
+	CHECK_U64(o.fallbacks, 0);
+	CHECK(o.total > 500000);
+	/* An overflow: counted, not fatal, the rest still decoded. */
+	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_OVERFLOW, 64 * 1024, false);
+	CHECK(o.same);
+	CHECK(o.counts_same);
+	CHECK(o.bitmap_same);
+	CHECK_U64(o.overflows, 1);
+	CHECK_U64(o.fallbacks, 1);
+	CHECK(o.total > 10000);
+	/* A decode error: counted, the decode resynchronises. */
+	o = generated(PT_EDGES_ERROR, 64 * 1024, false);
+	CHECK(o.same);
+	CHECK(o.counts_same);
+	CHECK(o.bitmap_same);
+	CHECK_U64(o.errors, 1);
+	CHECK(o.total > 10000);
+	/* The same traces in a perf.data (one thread, code from its MMAP2
+	 * record): the packet path, and an overflow through the block
+	 * decoder. */
+	o = generated(PT_EDGES_INTERRUPTS, 64 * 1024, true);
+	CHECK(o.same);
+	CHECK_U64(o.fallbacks, 0);
+	CHECK(o.total > 10000);
+	o = generated(PT_EDGES_INTERRUPTS | PT_EDGES_OVERFLOW, 64 * 1024, true);
+	CHECK(o.same);
+	CHECK(o.counts_same);
+	CHECK_U64(o.overflows, 1);
+}
+
+int main(void)
+{
+	RUN(ptt_streams_match);
+	RUN(generated_traces_match);
+	return hwt_test_summary();
+}
