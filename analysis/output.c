@@ -99,6 +99,8 @@ static void format_jsonl(struct line *l, const struct hwt_elem *e)
 		put(l, ",\"pid\":%" PRId32, e->pid);
 	if (e->fields & HWT_FIELD_TID)
 		put(l, ",\"tid\":%" PRId32, e->tid);
+	if (e->fields & HWT_FIELD_TASK_AMBIGUOUS)
+		put(l, ",\"task\":\"ambiguous\"");
 
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
@@ -160,6 +162,8 @@ static void format_text(struct line *l, const struct hwt_elem *e)
 		put(l, "[%03" PRId32 "] ", e->cpu);
 	if (e->fields & HWT_FIELD_TID)
 		put(l, "%6" PRId32 " ", e->tid);
+	else if (e->fields & HWT_FIELD_TASK_AMBIGUOUS)
+		put(l, "     ? ");
 	if (e->fields & HWT_FIELD_TIME)
 		put(l, "%" PRIu64 ": ", e->time);
 

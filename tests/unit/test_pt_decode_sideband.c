@@ -1,6 +1,7 @@
 /* Per-CPU Intel PT trace attributed by sideband: two processes run on
  * cpu 0 one after the other, each with different code mapped at the same
- * address. ITRACE_START and a SWITCH_CPU_WIDE record say who ran when;
+ * address. ITRACE_START and a pair of SWITCH_CPU_WIDE records (out, then
+ * in) say who ran when;
  * the trace's TSC packets say when each part ran. hwt_decode_file must
  * read each part's code from its own process's mappings (the two codes
  * have different instruction lengths, so the ranges show which was read)
@@ -26,6 +27,7 @@
 #define PID_B 200
 #define T_A 1000   /* TSC of A's part; perf time = TSC (mult 1, shift 0) */
 #define T_SWITCH 3000
+#define T_SWITCH_IN 3100
 #define T_B 5000
 
 /* A: 400000 inc rax (3); 400003 jne 400000 (2); 400005 ret */
@@ -43,7 +45,8 @@ static int enc(struct pt_encoder *e, struct pt_packet *p)
 }
 
 /* PSB+ at @tsc with tracing off, enabled at ORG (TIP.PGE), a taken and a
- * not-taken conditional branch, then an asynchronous disable at @end. */
+ * not-taken conditional branch, a TSC, then an asynchronous disable at
+ * @end. */
 static int part(struct pt_encoder *e, uint64_t tsc, uint64_t end)
 {
 	struct pt_packet p;
@@ -67,6 +70,12 @@ static int part(struct pt_encoder *e, uint64_t tsc, uint64_t end)
 	p.type = ppt_tnt_8;
 	p.payload.tnt.bit_size = 2;
 	p.payload.tnt.payload = 2; /* taken, then not taken */
+	err |= enc(e, &p);
+	/* A second time stamp, before the disable: the part ran within
+	 * [tsc, tsc + 1000], so the switch between the parts is not in a
+	 * span of trace that no time stamp bounds. */
+	p.type = ppt_tsc;
+	p.payload.tsc.tsc = tsc + 1000;
 	err |= enc(e, &p);
 	p.type = ppt_fup;
 	p.payload.ip.ipc = pt_ipc_sext_48;
@@ -197,8 +206,16 @@ static int write_capture(const char *path, const char *file_a,
 	put_header(rec, PERF_RECORD_SWITCH_CPU_WIDE, PERF_RECORD_MISC_SWITCH_OUT, n);
 	if (!err && with_switch)
 		err = hwt_pd_writer_record(w, rec);
+	/* B, switched in, says so at T_SWITCH_IN. */
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, pa, 8);
+	n = 16 + sid(rec + 16, PID_B, T_SWITCH_IN);
+	put_header(rec, PERF_RECORD_SWITCH_CPU_WIDE, 0, n);
+	if (!err && with_switch)
+		err = hwt_pd_writer_record(w, rec);
 
-	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0, .tid = PID_A,
+	/* Traced CPU-wide (perf record -a): the buffer names no task. */
+	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0, .tid = UINT32_MAX,
 				      .cpu = 0};
 	if (!err)
 		err = hwt_pd_writer_auxtrace(w, &aux, trace);
@@ -276,14 +293,19 @@ static void each_part_reads_its_process(void)
 	CHECK_INT(hwt_decode_file(data, &opts, &sink), 0);
 	/* A: inc, jne taken back, inc, jne not taken; disabled at 400005.
 	 * B: nop, nop, jne taken back, nop, nop, jne not taken; disabled at
-	 * 400004. */
+	 * 400004. A part's second range has the part's second time: libipt
+	 * reads the TSC after the TNT packet once it used the packet's last
+	 * bit. Each part's second range may have run after the switch by its
+	 * times alone; the trace leaves out the kernel, so each
+	 * trace_on..trace_off stretch is one task's, the one its first
+	 * range's times place. */
 	CHECK_STR(s.text,
 		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
 		  "branch 400003-400000 pid100\n"
-		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
+		  "range 400000-400005/2 cpu0 pid100 tid100 t2000\n"
 		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n"
 		  "branch 400002-400000 pid200\n"
-		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n");
+		  "range 400000-400004/3 cpu0 pid200 tid200 t6000\n");
 
 	/* --tid keeps one process's part. */
 	memset(&s, 0, sizeof(s));
@@ -293,7 +315,7 @@ static void each_part_reads_its_process(void)
 	CHECK_STR(s.text,
 		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n"
 		  "branch 400002-400000 pid200\n"
-		  "range 400000-400004/3 cpu0 pid200 tid200 t5000\n");
+		  "range 400000-400004/3 cpu0 pid200 tid200 t6000\n");
 
 	/* --time keeps what ran in [START, END]. */
 	memset(&s, 0, sizeof(s));
@@ -305,7 +327,7 @@ static void each_part_reads_its_process(void)
 	CHECK_STR(s.text,
 		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
 		  "branch 400003-400000 pid100\n"
-		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n");
+		  "range 400000-400005/2 cpu0 pid100 tid100 t2000\n");
 
 	/* Without the switch record everything is A's: B's part is read
 	 * from A's code, which B's trace does not fit (libipt finds the
@@ -318,11 +340,11 @@ static void each_part_reads_its_process(void)
 		  "error per-CPU trace without context-switch rec\n"
 		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
 		  "branch 400003-400000 pid100\n"
-		  "range 400000-400005/2 cpu0 pid100 tid100 t1000\n"
+		  "range 400000-400005/2 cpu0 pid100 tid100 t2000\n"
 		  "range 400000-400005/2 cpu0 pid100 tid100 t5000\n"
 		  "branch 400003-400000 pid100\n"
-		  "range 400000-400005/2 cpu0 pid100 tid100 t5000\n"
-		  "range 400005-400006/1 cpu0 pid100 tid100 t5000\n"
+		  "range 400000-400005/2 cpu0 pid100 tid100 t6000\n"
+		  "range 400005-400006/1 cpu0 pid100 tid100 t6000\n"
 		  "error trace stream does not match query\n"
 		  "gap\n");
 }
