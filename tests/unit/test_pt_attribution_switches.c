@@ -1,0 +1,405 @@
+/* Per-CPU Intel PT trace of two threads (101 and 102 of process 100) that
+ * take turns on cpu 0, six slices with five switches, as perf record -a
+ * writes it: ITRACE_START, then at each switch a SWITCH_CPU_WIDE out record
+ * (written by the thread leaving, naming the next) and, 4000 ns later, an
+ * in record (written by the thread coming in). In each slice its thread
+ * runs its own loop (101 at 0x401000, 102 at 0x402000), so every element's
+ * address says who really ran it. Each slice is TSC, TIP.PGE, taken jne,
+ * TSC, taken jne, TSC, not-taken jne, FUP + TIP.PGD (a kernel entry).
+ *
+ * Checked for every element of every slice: a pid/tid it gets is the one
+ * that ran (never a wrong one), and how many are left ambiguous:
+ * - user-only trace, a TSC in every slice: every element, including those
+ *   whose times alone span a switch, gets its thread (none ambiguous);
+ * - the same with slice 3 carrying no TSC of its own: slice 3's elements
+ *   are ambiguous (their times span three slices), the others still exact;
+ * - the same trace said to include the kernel (so a trace_on..trace_off
+ *   stretch may hold a switch): what the times alone place is exact, the
+ *   elements whose time span holds a switch are ambiguous;
+ * and the decode's warning counts the ambiguous elements. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <intel-pt.h>
+
+#include "harness.h"
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+
+#define PID 100
+#define T1 101
+#define T2 102
+#define ADDR1 0x401000ull
+#define ADDR2 0x402000ull
+#define SLICES 6
+#define SLICE_NS 10000
+
+/* 101: inc rax; jne 401000; ret. 102: nop; nop; jne 402000; ret. */
+static const uint8_t code1[] = {0x48, 0xff, 0xc0, 0x75, 0xfb, 0xc3};
+static const uint8_t code2[] = {0x90, 0x90, 0x75, 0xfc, 0xc3};
+
+static char tmp[] = "/tmp/hwt-pt-attr-XXXXXX";
+
+static int32_t thread_of(int slice) { return slice % 2 ? T2 : T1; }
+/* Slice s: in record at base, TSCs at base + 100, 2000, 4000, out record
+ * at base + 6000, next slice's in record at base + 10000. */
+static uint64_t slice_base(int slice) { return 10000 + (uint64_t)slice * SLICE_NS; }
+
+static int enc(struct pt_encoder *e, struct pt_packet *p)
+{
+	int n = pt_enc_next(e, p);
+	memset(p, 0, sizeof(*p));
+	return n < 0;
+}
+
+static int tsc(struct pt_encoder *e, uint64_t t)
+{
+	struct pt_packet p = {.type = ppt_tsc};
+	p.payload.tsc.tsc = t;
+	return enc(e, &p);
+}
+
+static int tnt1(struct pt_encoder *e, int taken)
+{
+	struct pt_packet p = {.type = ppt_tnt_8};
+	p.payload.tnt.bit_size = 1;
+	p.payload.tnt.payload = (uint64_t)taken;
+	return enc(e, &p);
+}
+
+static int ip_packet(struct pt_encoder *e, enum pt_packet_type type,
+		     uint64_t ip, enum pt_ip_compression ipc)
+{
+	struct pt_packet p = {.type = type};
+	p.payload.ip.ipc = ipc;
+	p.payload.ip.ip = ip;
+	return enc(e, &p);
+}
+
+static int mode_exec(struct pt_encoder *e)
+{
+	struct pt_packet p = {.type = ppt_mode};
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	return enc(e, &p);
+}
+
+/* The trace of all slices; slice @untimed (-1: none) has no TSC. */
+static size_t make_trace(uint8_t *buf, size_t size, int untimed)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + size;
+	struct pt_encoder *e = pt_alloc_encoder(&c);
+	if (!e)
+		return 0;
+	struct pt_packet p = {.type = ppt_psb};
+	int err = enc(e, &p);
+	err |= tsc(e, slice_base(0) + 50);
+	err |= mode_exec(e);
+	p.type = ppt_psbend;
+	err |= enc(e, &p);
+	for (int s = 0; s < SLICES; s++) {
+		uint64_t base = slice_base(s);
+		uint64_t addr = thread_of(s) == T1 ? ADDR1 : ADDR2;
+		uint64_t end = addr + (thread_of(s) == T1 ? 5 : 4);
+		bool timed = s != untimed;
+		if (timed)
+			err |= tsc(e, base + 100);
+		err |= mode_exec(e);
+		err |= ip_packet(e, ppt_tip_pge, addr, pt_ipc_sext_48);
+		err |= tnt1(e, 1);
+		if (timed)
+			err |= tsc(e, base + 2000);
+		err |= tnt1(e, 1);
+		if (timed)
+			err |= tsc(e, base + 4000);
+		err |= tnt1(e, 0);
+		err |= ip_packet(e, ppt_fup, end, pt_ipc_sext_48);
+		err |= ip_packet(e, ppt_tip_pgd, 0, pt_ipc_suppressed);
+	}
+	uint64_t n = 0;
+	pt_enc_get_offset(e, &n);
+	pt_free_encoder(e);
+	return err ? 0 : (size_t)n;
+}
+
+static void header(uint8_t *rec, uint32_t type, uint16_t misc, size_t size)
+{
+	struct perf_event_header h = {type, misc, (uint16_t)size};
+	memcpy(rec, &h, sizeof(h));
+}
+
+/* sample_id (TID, TIME, CPU, IDENTIFIER) of thread @tid of PID. */
+static size_t sid(uint8_t *p, int32_t tid, uint64_t time)
+{
+	uint32_t pt[2] = {PID, (uint32_t)tid}, cpu[2] = {0, 0};
+	uint64_t id = 2;
+	memcpy(p, pt, 8);
+	memcpy(p + 8, &time, 8);
+	memcpy(p + 16, cpu, 8);
+	memcpy(p + 24, &id, 8);
+	return 32;
+}
+
+static int record(struct hwt_pd_writer *w, uint32_t type, uint16_t misc,
+		  const void *body, size_t len, int32_t tid, uint64_t time)
+{
+	uint8_t rec[512];
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, body, len);
+	size_t n = 8 + ((len + 7) & ~(size_t)7);
+	n += sid(rec + n, tid, time);
+	header(rec, type, misc, n);
+	return hwt_pd_writer_record(w, rec);
+}
+
+static int mmap2(struct hwt_pd_writer *w, uint64_t addr, const char *file,
+		 uint64_t len)
+{
+	uint8_t body[400];
+	memset(body, 0, sizeof(body));
+	uint32_t pt[2] = {PID, T1};
+	uint64_t mm[3] = {addr, len, 0};
+	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
+	memcpy(body, pt, 8);
+	memcpy(body + 8, mm, 24);
+	memcpy(body + 56, prot_flags, 8);
+	size_t fn = strlen(file) + 1;
+	memcpy(body + 64, file, fn);
+	return record(w, PERF_RECORD_MMAP2, 0, body, 64 + fn, T1, 1);
+}
+
+static int write_capture(const char *path, const char *f1, const char *f2,
+			 const uint8_t *trace, size_t size, bool user_only)
+{
+	struct hwt_pd_writer *w;
+	int err = hwt_pd_writer_open(path, &w);
+	if (err)
+		return err;
+	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			    PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr pt = {
+		.type = 8, .size = sizeof(pt), .config = 0x400 /* tsc */,
+		.sample_type = st | PERF_SAMPLE_IP, .sample_id_all = 1,
+		.exclude_kernel = user_only, .disabled = 1,
+	};
+	struct perf_event_attr dummy = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(dummy),
+		.config = PERF_COUNT_SW_DUMMY, .sample_type = st,
+		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1, .task = 1,
+		.context_switch = 1,
+	};
+	uint64_t id1 = 1, id2 = 2;
+	err = hwt_pd_writer_add_attr(w, &pt, &id1, 1, user_only ? "intel_pt//u"
+								: "intel_pt//");
+	if (!err)
+		err = hwt_pd_writer_add_attr(w, &dummy, &id2, 1, "dummy");
+	if (!err)
+		err = hwt_pd_writer_set_nr_cpus(w, 1, 1);
+	if (!err)
+		err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUID,
+						"GenuineIntel,6,142,10",
+						sizeof("GenuineIntel,6,142,10"));
+	/* perf time == TSC; CPU-wide switch records, per-CPU buffers. */
+	uint64_t priv[17] = {8, 0, 1, 0, 1, 0x400, 0x800, 3, 0, 1,
+			     0x200, 0x3c000, 0, 0, 0x2, 0, 0};
+	uint8_t rec[256];
+	uint32_t type_res[2] = {1, 0};
+	memset(rec, 0, sizeof(rec));
+	header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
+	memcpy(rec + 8, type_res, 8);
+	memcpy(rec + 16, priv, sizeof(priv));
+	if (!err)
+		err = hwt_pd_writer_record(w, rec);
+	uint32_t comm[6] = {PID, T1, 0, 0, 0, 0};
+	memcpy(comm + 2, "prog", 5);
+	if (!err)
+		err = record(w, PERF_RECORD_COMM, 0, comm, sizeof(comm), T1, 1);
+	/* FORK: pid, ppid, tid, ptid, time: 101 makes thread 102. */
+	uint32_t fork[6] = {PID, PID, T2, T1, 0, 0};
+	if (!err)
+		err = record(w, PERF_RECORD_FORK, 0, fork, sizeof(fork), T1, 2);
+	if (!err)
+		err = mmap2(w, ADDR1, f1, sizeof(code1));
+	if (!err)
+		err = mmap2(w, ADDR2, f2, sizeof(code2));
+	uint32_t who[2] = {PID, T1};
+	if (!err)
+		err = record(w, PERF_RECORD_ITRACE_START, 0, who, 8, T1,
+			     slice_base(0));
+	for (int s = 0; s + 1 < SLICES && !err; s++) {
+		uint64_t base = slice_base(s);
+		uint32_t next[2] = {PID, (uint32_t)thread_of(s + 1)};
+		uint32_t prev[2] = {PID, (uint32_t)thread_of(s)};
+		err = record(w, PERF_RECORD_SWITCH_CPU_WIDE,
+			     PERF_RECORD_MISC_SWITCH_OUT, next, 8, thread_of(s),
+			     base + 6000);
+		if (!err)
+			err = record(w, PERF_RECORD_SWITCH_CPU_WIDE, 0, prev, 8,
+				     thread_of(s + 1), slice_base(s + 1));
+	}
+	/* Traced CPU-wide: the buffer names no task. */
+	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0, .tid = UINT32_MAX,
+				      .cpu = 0};
+	if (!err)
+		err = hwt_pd_writer_auxtrace(w, &aux, trace);
+	int cerr = hwt_pd_writer_close(w);
+	return err ? err : cerr;
+}
+
+struct tally {
+	int elems, exact, ambiguous, wrong, unattributed;
+	int ambiguous_of_t2; /* ambiguous elements that 102 ran */
+	char first_wrong[160];
+	char warning[256];
+};
+
+/* Who really ran an address: the loop it lies in. */
+static int32_t truth(uint64_t addr)
+{
+	if (addr >= ADDR1 && addr < ADDR1 + sizeof(code1))
+		return T1;
+	if (addr >= ADDR2 && addr < ADDR2 + sizeof(code2))
+		return T2;
+	return -1;
+}
+
+static int count(void *arg, const struct hwt_elem *e)
+{
+	struct tally *t = arg;
+	uint64_t addr;
+	switch (e->type) {
+	case HWT_ELEM_RANGE:
+		addr = e->u.range.start;
+		break;
+	case HWT_ELEM_BRANCH:
+		addr = e->u.branch.from;
+		break;
+	case HWT_ELEM_TRACE_ON:
+	case HWT_ELEM_TRACE_OFF:
+		if (!(e->fields & HWT_FIELD_AT))
+			return 0;
+		addr = e->u.trace.at;
+		break;
+	default:
+		return 0;
+	}
+	int32_t who = truth(addr);
+	t->elems++;
+	if (e->fields & HWT_FIELD_TASK_AMBIGUOUS) {
+		t->ambiguous++;
+		t->ambiguous_of_t2 += who == T2;
+		if (e->fields & (HWT_FIELD_PID | HWT_FIELD_TID))
+			t->wrong++;
+	} else if (!(e->fields & HWT_FIELD_TID)) {
+		t->unattributed++;
+	} else if (e->tid == who && e->pid == PID && (e->fields & HWT_FIELD_PID)) {
+		t->exact++;
+	} else {
+		if (!t->wrong++)
+			snprintf(t->first_wrong, sizeof(t->first_wrong),
+				 "type %d at %llx time %llu: tid %d, ran %d",
+				 (int)e->type, (unsigned long long)addr,
+				 (unsigned long long)e->time, e->tid, who);
+	}
+	return 0;
+}
+
+static void on_warn(void *arg, const char *msg)
+{
+	struct tally *t = arg;
+	snprintf(t->warning, sizeof(t->warning), "%s", msg);
+}
+
+static void decode(const char *data, struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = on_warn,
+				       .warn_arg = t};
+	struct hwt_elem_sink sink = {count, t};
+	CHECK_INT(hwt_decode_file(data, &opts, &sink), 0);
+	CHECK_STR(t->first_wrong, "");
+	CHECK_INT(t->wrong, 0);
+	CHECK_INT(t->unattributed, 0);
+}
+
+static void write_file(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(b, 1, n, f) == n);
+	if (f)
+		fclose(f);
+}
+
+static void every_switch_boundary(void)
+{
+	char f1[300], f2[300], data[300];
+	snprintf(f1, sizeof(f1), "%s/t1.bin", tmp);
+	snprintf(f2, sizeof(f2), "%s/t2.bin", tmp);
+	snprintf(data, sizeof(data), "%s/perf.data", tmp);
+	write_file(f1, code1, sizeof(code1));
+	write_file(f2, code2, sizeof(code2));
+	static uint8_t trace[8192];
+	struct tally t;
+
+	/* Per slice: trace_on, range + branch, range + branch, range,
+	 * trace_off: 7 elements, 42 in all. */
+	size_t n = make_trace(trace, sizeof(trace), -1);
+	CHECK(n > 0);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.elems, 42);
+	CHECK_INT(t.exact, 42);
+	CHECK_INT(t.ambiguous, 0);
+	CHECK_STR(t.warning, "");
+
+	/* Slice 3 without its own time stamps: its 7 elements could be
+	 * either thread's, the rest are still exact. */
+	n = make_trace(trace, sizeof(trace), 3);
+	CHECK(n > 0);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.elems, 42);
+	CHECK_INT(t.exact, 35);
+	CHECK_INT(t.ambiguous, 7);
+	CHECK_INT(t.ambiguous_of_t2, 7); /* slice 3 is 102's */
+	CHECK_STR(t.warning, "7 elements ran across a context switch that the "
+		  "trace's times do not place: their task is left out and they "
+		  "are marked ambiguous (a finer MTC period or CYC packets "
+		  "narrow it)");
+
+	/* Kernel traced: only times count. An element ran between the time
+	 * of the elements before it and of those after: the middle of each
+	 * slice is placed, the edges next to a switch are not. */
+	n = make_trace(trace, sizeof(trace), -1);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false), 0);
+	decode(data, &t);
+	/* Slice 0: its first two runs (10100: trace_on, range; 12000:
+	 * branch, range) lie before the first switch-out (16000); its last
+	 * run (14000: branch, range, trace_off) may have run up to the next
+	 * time, 20100, past the switch. Slices 1 to 4: only the middle run
+	 * (branch, range) lies between the slice's switch-in and switch-out.
+	 * Slice 5: all but its first run (60100, which ran after slice 4's
+	 * last time, 54000, so perhaps before the switch). 4 + 4 * 2 + 5 =
+	 * 17 placed, 25 ambiguous. */
+	CHECK_INT(t.elems, 42);
+	CHECK_INT(t.exact, 17);
+	CHECK_INT(t.ambiguous, 25);
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(tmp) != NULL);
+	RUN(every_switch_boundary);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), getenv("HWT_KEEP") ? "true %s" : "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp);
+	return hwt_test_summary();
+}
