@@ -16,6 +16,9 @@
  * - the same trace said to include the kernel (so a trace_on..trace_off
  *   stretch may hold a switch): what the times alone place is exact, the
  *   elements whose time span holds a switch are ambiguous;
+ * - kernel traced, recorded for the process (per-task) while 101 takes
+ *   turns with a task of another process, which leaves no trace: every
+ *   element is 101's, exactly;
  * and the decode's warning counts the ambiguous elements. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +47,10 @@ static const uint8_t code2[] = {0x90, 0x90, 0x75, 0xfc, 0xc3};
 
 static char tmp[] = "/tmp/hwt-pt-attr-XXXXXX";
 
-static int32_t thread_of(int slice) { return slice % 2 ? T2 : T1; }
+/* Who runs the odd slices: 102, or a task of another process. */
+static int32_t other_pid = PID, other_tid = T2;
+
+static int32_t thread_of(int slice) { return slice % 2 ? other_tid : T1; }
 /* Slice s: in record at base, TSCs at base + 100, 2000, 4000, out record
  * at base + 6000, next slice's in record at base + 10000. */
 static uint64_t slice_base(int slice) { return 10000 + (uint64_t)slice * SLICE_NS; }
@@ -88,8 +94,9 @@ static int mode_exec(struct pt_encoder *e)
 	return enc(e, &p);
 }
 
-/* The trace of all slices; slice @untimed (-1: none) has no TSC. */
-static size_t make_trace(uint8_t *buf, size_t size, int untimed)
+/* The trace of all slices (@odd: also of the odd ones); slice @untimed
+ * (-1: none) has no TSC. */
+static size_t make_trace(uint8_t *buf, size_t size, int untimed, bool odd)
 {
 	struct pt_config c;
 	pt_config_init(&c);
@@ -105,6 +112,8 @@ static size_t make_trace(uint8_t *buf, size_t size, int untimed)
 	p.type = ppt_psbend;
 	err |= enc(e, &p);
 	for (int s = 0; s < SLICES; s++) {
+		if (s % 2 && !odd)
+			continue;
 		uint64_t base = slice_base(s);
 		uint64_t addr = thread_of(s) == T1 ? ADDR1 : ADDR2;
 		uint64_t end = addr + (thread_of(s) == T1 ? 5 : 4);
@@ -138,7 +147,8 @@ static void header(uint8_t *rec, uint32_t type, uint16_t misc, size_t size)
 /* sample_id (TID, TIME, CPU, IDENTIFIER) of thread @tid of PID. */
 static size_t sid(uint8_t *p, int32_t tid, uint64_t time)
 {
-	uint32_t pt[2] = {PID, (uint32_t)tid}, cpu[2] = {0, 0};
+	uint32_t pt[2] = {tid == other_tid ? other_pid : PID, (uint32_t)tid};
+	uint32_t cpu[2] = {0, 0};
 	uint64_t id = 2;
 	memcpy(p, pt, 8);
 	memcpy(p + 8, &time, 8);
@@ -175,8 +185,11 @@ static int mmap2(struct hwt_pd_writer *w, uint64_t addr, const char *file,
 	return record(w, PERF_RECORD_MMAP2, 0, body, 64 + fn, T1, 1);
 }
 
+/* @per_task: recorded for process PID (the buffer names it), else
+ * CPU-wide. */
 static int write_capture(const char *path, const char *f1, const char *f2,
-			 const uint8_t *trace, size_t size, bool user_only)
+			 const uint8_t *trace, size_t size, bool user_only,
+			 bool per_task)
 {
 	struct hwt_pd_writer *w;
 	int err = hwt_pd_writer_open(path, &w);
@@ -235,8 +248,8 @@ static int write_capture(const char *path, const char *f1, const char *f2,
 			     slice_base(0));
 	for (int s = 0; s + 1 < SLICES && !err; s++) {
 		uint64_t base = slice_base(s);
-		uint32_t next[2] = {PID, (uint32_t)thread_of(s + 1)};
-		uint32_t prev[2] = {PID, (uint32_t)thread_of(s)};
+		uint32_t next[2] = {s % 2 ? PID : other_pid, (uint32_t)thread_of(s + 1)};
+		uint32_t prev[2] = {s % 2 ? other_pid : PID, (uint32_t)thread_of(s)};
 		err = record(w, PERF_RECORD_SWITCH_CPU_WIDE,
 			     PERF_RECORD_MISC_SWITCH_OUT, next, 8, thread_of(s),
 			     base + 6000);
@@ -244,9 +257,8 @@ static int write_capture(const char *path, const char *f1, const char *f2,
 			err = record(w, PERF_RECORD_SWITCH_CPU_WIDE, 0, prev, 8,
 				     thread_of(s + 1), slice_base(s + 1));
 	}
-	/* Traced CPU-wide: the buffer names no task. */
-	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0, .tid = UINT32_MAX,
-				      .cpu = 0};
+	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0,
+				      .tid = per_task ? PID : UINT32_MAX, .cpu = 0};
 	if (!err)
 		err = hwt_pd_writer_auxtrace(w, &aux, trace);
 	int cerr = hwt_pd_writer_close(w);
@@ -350,9 +362,9 @@ static void every_switch_boundary(void)
 
 	/* Per slice: trace_on, range + branch, range + branch, range,
 	 * trace_off: 7 elements, 42 in all. */
-	size_t n = make_trace(trace, sizeof(trace), -1);
+	size_t n = make_trace(trace, sizeof(trace), -1, true);
 	CHECK(n > 0);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, true), 0);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, true, false), 0);
 	decode(data, &t);
 	CHECK_INT(t.elems, 42);
 	CHECK_INT(t.exact, 42);
@@ -361,9 +373,9 @@ static void every_switch_boundary(void)
 
 	/* Slice 3 without its own time stamps: its 7 elements could be
 	 * either thread's, the rest are still exact. */
-	n = make_trace(trace, sizeof(trace), 3);
+	n = make_trace(trace, sizeof(trace), 3, true);
 	CHECK(n > 0);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, true), 0);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, true, false), 0);
 	decode(data, &t);
 	CHECK_INT(t.elems, 42);
 	CHECK_INT(t.exact, 35);
@@ -377,8 +389,8 @@ static void every_switch_boundary(void)
 	/* Kernel traced: only times count. An element ran between the time
 	 * of the elements before it and of those after: the middle of each
 	 * slice is placed, the edges next to a switch are not. */
-	n = make_trace(trace, sizeof(trace), -1);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false), 0);
+	n = make_trace(trace, sizeof(trace), -1, true);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, false), 0);
 	decode(data, &t);
 	/* Slice 0: its first two runs (10100: trace_on, range; 12000:
 	 * branch, range) lie before the first switch-out (16000); its last
@@ -391,6 +403,30 @@ static void every_switch_boundary(void)
 	CHECK_INT(t.elems, 42);
 	CHECK_INT(t.exact, 17);
 	CHECK_INT(t.ambiguous, 25);
+
+	/* Recorded for process 100 (perf record -- prog), taking turns with
+	 * task 999 of another process: 999 has no trace event, so the odd
+	 * slices leave no trace, and every span's candidates (101 or 999)
+	 * come down to 101: all 21 elements of slices 0, 2, 4 are placed,
+	 * kernel trace and all. */
+	other_pid = 999;
+	other_tid = 999;
+	n = make_trace(trace, sizeof(trace), -1, false);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.elems, 21);
+	CHECK_INT(t.exact, 21);
+	CHECK_INT(t.ambiguous, 0);
+	/* The same capture CPU-wide: 999 might have run the spans that hold a
+	 * switch, those of the last run of each slice (3 elements) and of the
+	 * first of slices 2 and 4 (2): 8 placed, 13 ambiguous. */
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, false), 0);
+	decode(data, &t);
+	CHECK_INT(t.elems, 21);
+	CHECK_INT(t.exact, 8);
+	CHECK_INT(t.ambiguous, 13);
+	other_pid = PID;
+	other_tid = T2;
 }
 
 int main(void)
