@@ -614,8 +614,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		err = hwt_decode_warn(opts, out, "%" PRIu64 " elements ran across "
 				      "a context switch that the trace's times "
 				      "do not place: their task is left out and "
-				      "they are marked ambiguous (a finer MTC "
-				      "period or CYC packets narrow it)",
+				      "they are marked ambiguous (docs/decode.md, "
+				      "\"Which task ran\")",
 				      cs.ambiguous);
 	if (err >= 0 && !opts->packets)
 		err = hwt_decode_filter_report(&filter, user_sink);

@@ -29,6 +29,21 @@ expect_eq "elements of 3174" "$ours" 14
 expect_eq "ambiguous elements" "$(grep -c '"task":"ambiguous"' "$TMP/flow.jsonl")" 0
 expect_eq "no ambiguity warning" "$(grep -c ambiguous "$TMP/flow.err")" 0
 
+# The same capture said to be CPU-wide (perf record -a: its buffers name no
+# task): then 1760, or anyone the switch records name, may have run every
+# span, and each element's span holds a switch (its times are far apart
+# because the gaps hide most of the trace), so all 14 are ambiguous rather
+# than guessed, and the warning counts them.
+cpu_wide_copy "$Q" "$TMP/cw.data"
+"$HWTRACE" decode --format jsonl "$TMP/cw.data" >"$TMP/cw.jsonl" 2>"$TMP/cw.err"
+expect_eq "cpu-wide: decode exit status" "$?" 0
+expect_eq "cpu-wide: ambiguous elements" "$(grep -c '"task":"ambiguous"' "$TMP/cw.jsonl")" 14
+expect_eq "cpu-wide: elements with a pid" "$(grep -c '"pid":' "$TMP/cw.jsonl")" 0
+expect_contains "cpu-wide: the trace-off" "$(grep '"time":641257183253' "$TMP/cw.jsonl" | grep trace_off)" \
+	'"type":"trace_off","cpu":3,"task":"ambiguous","at":"0xffffffffb960d300"'
+expect_contains "cpu-wide: warning" "$(cat "$TMP/cw.err")" \
+	"warning: 14 elements ran across a context switch"
+
 command -v perf >/dev/null || { fail "perf (linux-perf) is not installed: the perf side cannot be checked"; finish; exit 1; }
 
 # perf's branches (trace starts and ends decode without the binaries) and

@@ -383,8 +383,7 @@ static void every_switch_boundary(void)
 	CHECK_INT(t.ambiguous_of_t2, 7); /* slice 3 is 102's */
 	CHECK_STR(t.warning, "7 elements ran across a context switch that the "
 		  "trace's times do not place: their task is left out and they "
-		  "are marked ambiguous (a finer MTC period or CYC packets "
-		  "narrow it)");
+		  "are marked ambiguous (docs/decode.md, \"Which task ran\")");
 
 	/* Kernel traced: only times count. An element ran between the time
 	 * of the elements before it and of those after: the middle of each
