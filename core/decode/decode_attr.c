@@ -64,6 +64,10 @@ struct hwt_attr_state {
 	uint64_t seg_id, seg_base;
 	struct segment *segs;
 	size_t segs_cap;
+	/* The open run's candidates if it ran until the end of the trace,
+	 * for deciding early (too many waiting); valid for run @open_run. */
+	uint64_t open_run;
+	struct task_set open_set;
 };
 
 static const struct task_set set_any = {.any = true};
@@ -188,6 +192,26 @@ static void close_run(struct hwt_ctx_sink *cs, uint64_t hi)
 	}
 }
 
+/* The candidates of @w's run: when it is closed, its own; when it is
+ * still open and @force, those of the widest span it may have (until the
+ * end of the trace); else NULL. */
+static const struct task_set *run_set(struct hwt_ctx_sink *cs,
+				      const struct waiting *w, bool force)
+{
+	struct hwt_attr_state *st = cs->st;
+	struct run *r = run_at(st, w->run);
+	if (r->closed)
+		return &r->set;
+	if (!force)
+		return NULL;
+	if (st->open_run != w->run) {
+		uint64_t from = st->have_prev && st->prev < st->lo ? st->prev : st->lo;
+		st->open_set = set_of(cs, from, UINT64_MAX);
+		st->open_run = w->run;
+	}
+	return &st->open_set;
+}
+
 static void decide_set(struct waiting *w, const struct task_set *s)
 {
 	w->decided = true;
@@ -202,12 +226,10 @@ static void decide_set(struct waiting *w, const struct task_set *s)
 static void try_decide(struct hwt_ctx_sink *cs, struct waiting *w, bool force)
 {
 	struct hwt_attr_state *st = cs->st;
-	struct run *r = run_at(st, w->run);
+	const struct task_set *rs = run_set(cs, w, force);
 	if (!cs->segments) {
-		if (r->closed)
-			decide_set(w, &r->set);
-		else if (force)
-			decide_set(w, &set_any);
+		if (rs)
+			decide_set(w, rs);
 		return;
 	}
 	struct segment *g = seg_at(st, w->seg);
@@ -217,10 +239,10 @@ static void try_decide(struct hwt_ctx_sink *cs, struct waiting *w, bool force)
 		g->task = g->inter.t[0];
 	}
 	if (g->locked) {
-		if (!r->closed && !force)
+		if (!rs)
 			return;
 		w->decided = true;
-		if (r->closed && set_has(&r->set, g->task.tid)) {
+		if (set_has(rs, g->task.tid)) {
 			w->task = g->task;
 		} else {
 			/* The times contradict the segment's task (clocks
@@ -232,8 +254,13 @@ static void try_decide(struct hwt_ctx_sink *cs, struct waiting *w, bool force)
 	}
 	bool known = g->ended && g->last_run != UINT64_MAX &&
 		     run_at(st, g->last_run)->closed;
-	if (known || force)
+	if (known) {
 		decide_set(w, g->closed_runs ? &g->inter : &set_any);
+	} else if (force && rs) {
+		struct task_set s = g->closed_runs ? g->inter : set_any;
+		set_intersect(&s, rs);
+		decide_set(w, &s);
+	}
 }
 
 static int pass_on(struct hwt_ctx_sink *cs, struct waiting *w)
@@ -381,6 +408,7 @@ static int ensure_state(struct hwt_ctx_sink *cs)
 		return err;
 	cs->st->segs[0] = (struct segment){.inter = set_any,
 					   .last_run = UINT64_MAX};
+	cs->st->open_run = UINT64_MAX;
 	return 0;
 }
 
@@ -487,6 +515,7 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs)
 	st->head = st->n = st->alen = 0;
 	st->have_run = st->have_prev = false;
 	st->run_id = st->run_base = 0;
+	st->open_run = UINT64_MAX;
 	st->seg_id = st->seg_base = 0;
 	st->runs[0] = (struct run){.closed = false};
 	st->segs[0] = (struct segment){.inter = set_any, .last_run = UINT64_MAX};

@@ -428,10 +428,79 @@ static void every_switch_boundary(void)
 	other_tid = T2;
 }
 
+/* 101's loop for @iters taken branches under one TSC, then the trace
+ * stops: far more elements than the sink holds while their run is open. */
+static size_t make_long_trace(uint8_t *buf, size_t size, int iters)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + size;
+	struct pt_encoder *e = pt_alloc_encoder(&c);
+	if (!e)
+		return 0;
+	struct pt_packet p = {.type = ppt_psb};
+	int err = enc(e, &p);
+	err |= tsc(e, slice_base(0) + 50);
+	err |= mode_exec(e);
+	p.type = ppt_psbend;
+	err |= enc(e, &p);
+	err |= ip_packet(e, ppt_tip_pge, ADDR1, pt_ipc_sext_48);
+	for (int i = 0; i < iters; i += 6) {
+		p.type = ppt_tnt_8;
+		p.payload.tnt.bit_size = 6;
+		p.payload.tnt.payload = 0x3f;
+		err |= enc(e, &p);
+	}
+	err |= tnt1(e, 0);
+	err |= ip_packet(e, ppt_fup, ADDR1 + 5, pt_ipc_sext_48);
+	err |= ip_packet(e, ppt_tip_pgd, 0, pt_ipc_suppressed);
+	uint64_t n = 0;
+	pt_enc_get_offset(e, &n);
+	pt_free_encoder(e);
+	return err ? 0 : (size_t)n;
+}
+
+/* A run longer than the sink holds (one TSC for 144,003 elements): the
+ * oldest elements are decided while their run is still open, from the
+ * widest span they may have (to the end of the trace). CPU-wide, the
+ * switch records later on hand the CPU to 102, so that span may hold 102:
+ * all ambiguous, none wrong. Recorded for process 100 and taking turns
+ * with an untraced task of another process: all are 101's. */
+static void long_run(void)
+{
+	char f1[300], f2[300], data[300];
+	snprintf(f1, sizeof(f1), "%s/t1.bin", tmp);
+	snprintf(f2, sizeof(f2), "%s/t2.bin", tmp);
+	snprintf(data, sizeof(data), "%s/long.data", tmp);
+	write_file(f1, code1, sizeof(code1));
+	write_file(f2, code2, sizeof(code2));
+	static uint8_t trace[1 << 16];
+	/* 72,000 taken branches: a range and a branch each, then the last
+	 * range and the trace_on/off: 144,003 elements. */
+	size_t n = make_long_trace(trace, sizeof(trace), 72000);
+	CHECK(n > 0);
+	struct tally t;
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, false), 0);
+	decode(data, &t);
+	CHECK_INT(t.elems, 144003);
+	CHECK_INT(t.exact, 0);
+	CHECK_INT(t.ambiguous, 144003);
+	other_pid = 999;
+	other_tid = 999;
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.elems, 144003);
+	CHECK_INT(t.exact, 144003);
+	other_pid = PID;
+	other_tid = T2;
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(tmp) != NULL);
 	RUN(every_switch_boundary);
+	RUN(long_run);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), getenv("HWT_KEEP") ? "true %s" : "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
