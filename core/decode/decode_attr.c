@@ -340,15 +340,12 @@ static int keep_data(struct hwt_attr_state *st, struct waiting *w)
 	switch (w->e.type) {
 	case HWT_ELEM_RANGE:
 		p = w->e.u.range.text;
-		len = p ? strlen(p) + 1 : 0;
 		break;
 	case HWT_ELEM_GAP:
 		p = w->e.u.gap.detail;
-		len = p ? strlen(p) + 1 : 0;
 		break;
 	case HWT_ELEM_ERROR:
 		p = w->e.u.error.message;
-		len = p ? strlen(p) + 1 : 0;
 		break;
 	case HWT_ELEM_SAMPLE:
 		p = w->e.u.sample.branches;
@@ -357,6 +354,8 @@ static int keep_data(struct hwt_attr_state *st, struct waiting *w)
 	default:
 		break;
 	}
+	if (p && w->e.type != HWT_ELEM_SAMPLE)
+		len = strlen(p) + 1;
 	w->data = 0;
 	if (!p || !len)
 		return 0;

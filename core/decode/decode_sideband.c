@@ -5,6 +5,21 @@
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
+/* Makes room in *@v (@n used of *@cap, @size bytes each) for one more. */
+static int grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	void **pv = v;
+	if (n < *cap)
+		return 0;
+	size_t ncap = *cap ? *cap * 2 : 64;
+	void *nv = realloc(*pv, ncap * size);
+	if (!nv)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
+	*pv = nv;
+	*cap = ncap;
+	return 0;
+}
+
 void hwt_sideband_free(struct hwt_sideband *sb)
 {
 	free(sb->ctx);
@@ -17,14 +32,9 @@ void hwt_sideband_free(struct hwt_sideband *sb)
 
 int hwt_sideband_add_ctx(struct hwt_sideband *sb, const struct hwt_ctx_event *ev)
 {
-	if (sb->nctx == sb->ctx_cap) {
-		size_t ncap = sb->ctx_cap ? sb->ctx_cap * 2 : 64;
-		void *n = realloc(sb->ctx, ncap * sizeof(*sb->ctx));
-		if (!n)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
-		sb->ctx = n;
-		sb->ctx_cap = ncap;
-	}
+	int err = grow(&sb->ctx, sb->nctx, &sb->ctx_cap, sizeof(*sb->ctx));
+	if (err)
+		return err;
 	sb->ctx[sb->nctx] = *ev;
 	sb->ctx[sb->nctx].seq = (uint32_t)sb->nctx;
 	sb->nctx++;
@@ -35,14 +45,9 @@ int hwt_sideband_add_thread(struct hwt_sideband *sb, int32_t pid, int32_t tid)
 {
 	if (pid < 0 || tid < 0 || hwt_sideband_thread_pid(sb, tid) == pid)
 		return 0;
-	if (sb->nthreads == sb->threads_cap) {
-		size_t ncap = sb->threads_cap ? sb->threads_cap * 2 : 64;
-		void *n = realloc(sb->threads, ncap * sizeof(*sb->threads));
-		if (!n)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
-		sb->threads = n;
-		sb->threads_cap = ncap;
-	}
+	int err = grow(&sb->threads, sb->nthreads, &sb->threads_cap, sizeof(*sb->threads));
+	if (err)
+		return err;
 	sb->threads[sb->nthreads].tid = tid;
 	sb->threads[sb->nthreads].pid = pid;
 	sb->nthreads++;
@@ -62,14 +67,9 @@ int hwt_sideband_add_fork(struct hwt_sideband *sb, int32_t ptid, int32_t tid)
 {
 	if (ptid < 0 || tid < 0 || ptid == tid)
 		return 0;
-	if (sb->nforks == sb->forks_cap) {
-		size_t ncap = sb->forks_cap ? sb->forks_cap * 2 : 16;
-		void *n = realloc(sb->forks, ncap * sizeof(*sb->forks));
-		if (!n)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
-		sb->forks = n;
-		sb->forks_cap = ncap;
-	}
+	int err = grow(&sb->forks, sb->nforks, &sb->forks_cap, sizeof(*sb->forks));
+	if (err)
+		return err;
 	sb->forks[sb->nforks].ptid = ptid;
 	sb->forks[sb->nforks].tid = tid;
 	sb->nforks++;
@@ -78,14 +78,9 @@ int hwt_sideband_add_fork(struct hwt_sideband *sb, int32_t ptid, int32_t tid)
 
 int hwt_sideband_add_loss(struct hwt_sideband *sb, const struct hwt_loss_event *ev)
 {
-	if (sb->nloss == sb->loss_cap) {
-		size_t ncap = sb->loss_cap ? sb->loss_cap * 2 : 16;
-		void *n = realloc(sb->loss, ncap * sizeof(*sb->loss));
-		if (!n)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory for sideband");
-		sb->loss = n;
-		sb->loss_cap = ncap;
-	}
+	int err = grow(&sb->loss, sb->nloss, &sb->loss_cap, sizeof(*sb->loss));
+	if (err)
+		return err;
 	sb->loss[sb->nloss++] = *ev;
 	return 0;
 }

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <intel-pt.h>
@@ -32,6 +31,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "pt_percpu_capture.h"
 
 #define PID 100
 #define T1 101
@@ -138,52 +138,8 @@ static size_t make_trace(uint8_t *buf, size_t size, int untimed, bool odd)
 	return err ? 0 : (size_t)n;
 }
 
-static void header(uint8_t *rec, uint32_t type, uint16_t misc, size_t size)
-{
-	struct perf_event_header h = {type, misc, (uint16_t)size};
-	memcpy(rec, &h, sizeof(h));
-}
-
-/* sample_id (TID, TIME, CPU, IDENTIFIER) of thread @tid of PID. */
-static size_t sid(uint8_t *p, int32_t tid, uint64_t time)
-{
-	uint32_t pt[2] = {tid == other_tid ? other_pid : PID, (uint32_t)tid};
-	uint32_t cpu[2] = {0, 0};
-	uint64_t id = 2;
-	memcpy(p, pt, 8);
-	memcpy(p + 8, &time, 8);
-	memcpy(p + 16, cpu, 8);
-	memcpy(p + 24, &id, 8);
-	return 32;
-}
-
-static int record(struct hwt_pd_writer *w, uint32_t type, uint16_t misc,
-		  const void *body, size_t len, int32_t tid, uint64_t time)
-{
-	uint8_t rec[512];
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + 8, body, len);
-	size_t n = 8 + ((len + 7) & ~(size_t)7);
-	n += sid(rec + n, tid, time);
-	header(rec, type, misc, n);
-	return hwt_pd_writer_record(w, rec);
-}
-
-static int mmap2(struct hwt_pd_writer *w, uint64_t addr, const char *file,
-		 uint64_t len)
-{
-	uint8_t body[400];
-	memset(body, 0, sizeof(body));
-	uint32_t pt[2] = {PID, T1};
-	uint64_t mm[3] = {addr, len, 0};
-	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
-	memcpy(body, pt, 8);
-	memcpy(body + 8, mm, 24);
-	memcpy(body + 56, prot_flags, 8);
-	size_t fn = strlen(file) + 1;
-	memcpy(body + 64, file, fn);
-	return record(w, PERF_RECORD_MMAP2, 0, body, 64 + fn, T1, 1);
-}
+/* The sample_id pid of thread @tid. */
+static uint32_t pid_of(int32_t tid) { return tid == other_tid ? (uint32_t)other_pid : PID; }
 
 /* @per_task: recorded for process PID (the buffer names it), else
  * CPU-wide. */
@@ -192,70 +148,39 @@ static int write_capture(const char *path, const char *f1, const char *f2,
 			 bool per_task)
 {
 	struct hwt_pd_writer *w;
-	int err = hwt_pd_writer_open(path, &w);
+	int err = pt_percpu_open(path, user_only, &w);
 	if (err)
 		return err;
-	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			    PERF_SAMPLE_IDENTIFIER;
-	struct perf_event_attr pt = {
-		.type = 8, .size = sizeof(pt), .config = 0x400 /* tsc */,
-		.sample_type = st | PERF_SAMPLE_IP, .sample_id_all = 1,
-		.exclude_kernel = user_only, .disabled = 1,
-	};
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(dummy),
-		.config = PERF_COUNT_SW_DUMMY, .sample_type = st,
-		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1, .task = 1,
-		.context_switch = 1,
-	};
-	uint64_t id1 = 1, id2 = 2;
-	err = hwt_pd_writer_add_attr(w, &pt, &id1, 1, user_only ? "intel_pt//u"
-								: "intel_pt//");
-	if (!err)
-		err = hwt_pd_writer_add_attr(w, &dummy, &id2, 1, "dummy");
-	if (!err)
-		err = hwt_pd_writer_set_nr_cpus(w, 1, 1);
-	if (!err)
-		err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUID,
-						"GenuineIntel,6,142,10",
-						sizeof("GenuineIntel,6,142,10"));
-	/* perf time == TSC; CPU-wide switch records, per-CPU buffers. */
-	uint64_t priv[17] = {8, 0, 1, 0, 1, 0x400, 0x800, 3, 0, 1,
-			     0x200, 0x3c000, 0, 0, 0x2, 0, 0};
-	uint8_t rec[256];
-	uint32_t type_res[2] = {1, 0};
-	memset(rec, 0, sizeof(rec));
-	header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
 	uint32_t comm[6] = {PID, T1, 0, 0, 0, 0};
 	memcpy(comm + 2, "prog", 5);
 	if (!err)
-		err = record(w, PERF_RECORD_COMM, 0, comm, sizeof(comm), T1, 1);
+		err = pt_percpu_record(w, PERF_RECORD_COMM, 0, comm, sizeof(comm),
+				       PID, T1, 1);
 	/* FORK: pid, ppid, tid, ptid, time: 101 makes thread 102. */
 	uint32_t fork[6] = {PID, PID, T2, T1, 0, 0};
 	if (!err)
-		err = record(w, PERF_RECORD_FORK, 0, fork, sizeof(fork), T1, 2);
+		err = pt_percpu_record(w, PERF_RECORD_FORK, 0, fork, sizeof(fork),
+				       PID, T1, 2);
 	if (!err)
-		err = mmap2(w, ADDR1, f1, sizeof(code1));
+		err = pt_percpu_mmap2(w, PID, ADDR1, sizeof(code1), f1);
 	if (!err)
-		err = mmap2(w, ADDR2, f2, sizeof(code2));
+		err = pt_percpu_mmap2(w, PID, ADDR2, sizeof(code2), f2);
 	uint32_t who[2] = {PID, T1};
 	if (!err)
-		err = record(w, PERF_RECORD_ITRACE_START, 0, who, 8, T1,
-			     slice_base(0));
+		err = pt_percpu_record(w, PERF_RECORD_ITRACE_START, 0, who, 8, PID,
+				       T1, slice_base(0));
 	for (int s = 0; s + 1 < SLICES && !err; s++) {
-		uint64_t base = slice_base(s);
-		uint32_t next[2] = {s % 2 ? PID : other_pid, (uint32_t)thread_of(s + 1)};
-		uint32_t prev[2] = {s % 2 ? other_pid : PID, (uint32_t)thread_of(s)};
-		err = record(w, PERF_RECORD_SWITCH_CPU_WIDE,
-			     PERF_RECORD_MISC_SWITCH_OUT, next, 8, thread_of(s),
-			     base + 6000);
+		int32_t from = thread_of(s), to = thread_of(s + 1);
+		uint32_t next[2] = {pid_of(to), (uint32_t)to};
+		uint32_t prev[2] = {pid_of(from), (uint32_t)from};
+		err = pt_percpu_record(w, PERF_RECORD_SWITCH_CPU_WIDE,
+				       PERF_RECORD_MISC_SWITCH_OUT, next, 8,
+				       pid_of(from), (uint32_t)from,
+				       slice_base(s) + 6000);
 		if (!err)
-			err = record(w, PERF_RECORD_SWITCH_CPU_WIDE, 0, prev, 8,
-				     thread_of(s + 1), slice_base(s + 1));
+			err = pt_percpu_record(w, PERF_RECORD_SWITCH_CPU_WIDE, 0,
+					       prev, 8, pid_of(to), (uint32_t)to,
+					       slice_base(s + 1));
 	}
 	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0,
 				      .tid = per_task ? PID : UINT32_MAX, .cpu = 0};
@@ -349,14 +274,21 @@ static void write_file(const char *path, const uint8_t *b, size_t n)
 		fclose(f);
 }
 
+/* Writes the two loops' code files; @data is the capture's path. */
+static void code_files(char f1[300], char f2[300], char data[300],
+		       const char *name)
+{
+	snprintf(f1, 300, "%s/t1.bin", tmp);
+	snprintf(f2, 300, "%s/t2.bin", tmp);
+	snprintf(data, 300, "%s/%s", tmp, name);
+	write_file(f1, code1, sizeof(code1));
+	write_file(f2, code2, sizeof(code2));
+}
+
 static void every_switch_boundary(void)
 {
 	char f1[300], f2[300], data[300];
-	snprintf(f1, sizeof(f1), "%s/t1.bin", tmp);
-	snprintf(f2, sizeof(f2), "%s/t2.bin", tmp);
-	snprintf(data, sizeof(data), "%s/perf.data", tmp);
-	write_file(f1, code1, sizeof(code1));
-	write_file(f2, code2, sizeof(code2));
+	code_files(f1, f2, data, "perf.data");
 	static uint8_t trace[8192];
 	struct tally t;
 
@@ -470,11 +402,7 @@ static size_t make_long_trace(uint8_t *buf, size_t size, int iters)
 static void long_run(void)
 {
 	char f1[300], f2[300], data[300];
-	snprintf(f1, sizeof(f1), "%s/t1.bin", tmp);
-	snprintf(f2, sizeof(f2), "%s/t2.bin", tmp);
-	snprintf(data, sizeof(data), "%s/long.data", tmp);
-	write_file(f1, code1, sizeof(code1));
-	write_file(f2, code2, sizeof(code2));
+	code_files(f1, f2, data, "long.data");
 	static uint8_t trace[1 << 16];
 	/* 72,000 taken branches: a range and a branch each, then the last
 	 * range and the trace_on/off: 144,003 elements. */
