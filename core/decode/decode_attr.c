@@ -301,6 +301,33 @@ static int pass_on(struct hwt_ctx_sink *cs, struct waiting *w)
 	return cs->next->emit(cs->next->arg, &e);
 }
 
+/* Drops what the elements passed on no longer need: their slots, their
+ * strings, and the runs and segments before the oldest waiting one (a run
+ * or segment is never older than the elements in it). */
+static void compact(struct hwt_attr_state *st)
+{
+	size_t left = st->n - st->head;
+	memmove(st->q, st->q + st->head, left * sizeof(*st->q));
+	st->head = 0;
+	st->n = left;
+	size_t cut = st->alen;
+	for (size_t i = 0; i < left && cut == st->alen; i++)
+		if (st->q[i].data)
+			cut = st->q[i].data - 1;
+	cut &= ~(size_t)7; /* keep the arena's alignment */
+	memmove(st->arena, st->arena + cut, st->alen - cut);
+	st->alen -= cut;
+	for (size_t i = 0; i < left; i++)
+		if (st->q[i].data)
+			st->q[i].data -= cut;
+	uint64_t run = left ? st->q[0].run : st->run_id;
+	uint64_t seg = left ? st->q[0].seg : st->seg_id;
+	memmove(st->runs, run_at(st, run), (st->run_id - run + 1) * sizeof(*st->runs));
+	st->run_base = run;
+	memmove(st->segs, seg_at(st, seg), (st->seg_id - seg + 1) * sizeof(*st->segs));
+	st->seg_base = seg;
+}
+
 /* Passes on the decided elements at the head; @force decides all. */
 static int flush(struct hwt_ctx_sink *cs, bool force)
 {
@@ -316,19 +343,8 @@ static int flush(struct hwt_ctx_sink *cs, bool force)
 		if (err < 0)
 			return err;
 	}
-	if (st->head == st->n) {
-		/* Nothing waits: start the arrays over from the open run
-		 * and segment. */
-		st->head = st->n = st->alen = 0;
-		if (st->run_id != st->run_base) {
-			st->runs[0] = *run_at(st, st->run_id);
-			st->run_base = st->run_id;
-		}
-		if (st->seg_id != st->seg_base) {
-			st->segs[0] = *seg_at(st, st->seg_id);
-			st->seg_base = st->seg_id;
-		}
-	}
+	if (st->head >= 256 && st->head >= st->n - st->head)
+		compact(st);
 	return 0;
 }
 
