@@ -315,8 +315,10 @@ static void compact(struct hwt_attr_state *st)
 		if (st->q[i].data)
 			cut = st->q[i].data - 1;
 	cut &= ~(size_t)7; /* keep the arena's alignment */
-	memmove(st->arena, st->arena + cut, st->alen - cut);
-	st->alen -= cut;
+	if (cut) {
+		memmove(st->arena, st->arena + cut, st->alen - cut);
+		st->alen -= cut;
+	}
 	for (size_t i = 0; i < left; i++)
 		if (st->q[i].data)
 			st->q[i].data -= cut;
