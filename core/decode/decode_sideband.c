@@ -202,9 +202,14 @@ static size_t add_event(const struct hwt_sideband *sb,
 			const struct hwt_ctx_event *e, struct hwt_task *out,
 			size_t n, size_t max)
 {
-	if (e->in_switch)
+	if (e->in_switch) {
 		n = add_task(sb, (struct hwt_task){e->prev_pid, e->prev_tid},
 			     out, n, max);
+		/* No switch-in followed: in a per-task capture the task
+		 * coming in was not traced (a traced one writes its own). */
+		if (e->tid < 0 && sb->per_task)
+			return n;
+	}
 	return add_task(sb, (struct hwt_task){e->pid, e->tid}, out, n, max);
 }
 

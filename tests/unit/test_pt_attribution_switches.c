@@ -16,9 +16,12 @@
  * - the same trace said to include the kernel (so a trace_on..trace_off
  *   stretch may hold a switch): what the times alone place is exact, the
  *   elements whose time span holds a switch are ambiguous;
+ * - both again with per-thread SWITCH records, which name only their own
+ *   task: the same counts;
  * - kernel traced, recorded for the process (per-task) while 101 takes
  *   turns with a task of another process, which leaves no trace: every
- *   element is 101's, exactly;
+ *   element is 101's, exactly, with CPU-wide switch records and with
+ *   per-thread ones (which that task does not write);
  * and the decode's warning counts the ambiguous elements. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +52,9 @@ static char tmp[] = "/tmp/hwt-pt-attr-XXXXXX";
 
 /* Who runs the odd slices: 102, or a task of another process. */
 static int32_t other_pid = PID, other_tid = T2;
+/* Switch records as a per-task sideband event writes them (SWITCH: only
+ * the task's own, no next or previous task named), not CPU-wide ones. */
+static bool per_thread_switch;
 
 static int32_t thread_of(int slice) { return slice % 2 ? other_tid : T1; }
 /* Slice s: in record at base, TSCs at base + 100, 2000, 4000, out record
@@ -173,14 +179,17 @@ static int write_capture(const char *path, const char *f1, const char *f2,
 		int32_t from = thread_of(s), to = thread_of(s + 1);
 		uint32_t next[2] = {pid_of(to), (uint32_t)to};
 		uint32_t prev[2] = {pid_of(from), (uint32_t)from};
-		err = pt_percpu_record(w, PERF_RECORD_SWITCH_CPU_WIDE,
-				       PERF_RECORD_MISC_SWITCH_OUT, next, 8,
-				       pid_of(from), (uint32_t)from,
-				       slice_base(s) + 6000);
-		if (!err)
-			err = pt_percpu_record(w, PERF_RECORD_SWITCH_CPU_WIDE, 0,
-					       prev, 8, pid_of(to), (uint32_t)to,
-					       slice_base(s + 1));
+		uint32_t type = per_thread_switch ? PERF_RECORD_SWITCH
+						  : PERF_RECORD_SWITCH_CPU_WIDE;
+		size_t len = per_thread_switch ? 0 : 8;
+		/* A per-task sideband event is only in the traced process. */
+		if (!per_thread_switch || pid_of(from) == PID)
+			err = pt_percpu_record(w, type, PERF_RECORD_MISC_SWITCH_OUT,
+					       next, len, pid_of(from),
+					       (uint32_t)from, slice_base(s) + 6000);
+		if (!err && (!per_thread_switch || pid_of(to) == PID))
+			err = pt_percpu_record(w, type, 0, prev, len, pid_of(to),
+					       (uint32_t)to, slice_base(s + 1));
 	}
 	struct hwt_pd_auxtrace aux = {.size = size, .idx = 0,
 				      .tid = per_task ? PID : UINT32_MAX, .cpu = 0};
@@ -335,6 +344,19 @@ static void every_switch_boundary(void)
 	CHECK_INT(t.exact, 17);
 	CHECK_INT(t.ambiguous, 25);
 
+	/* Recorded for process 100 with per-thread switch records (each
+	 * names only its own task: the next task of a switch-out is the one
+	 * of the next switch-in): the same, user-only and kernel traced. */
+	per_thread_switch = true;
+	CHECK_INT(write_capture(data, f1, f2, trace, n, true, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.exact, 42);
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.exact, 17);
+	CHECK_INT(t.ambiguous, 25);
+	per_thread_switch = false;
+
 	/* Recorded for process 100 (perf record -- prog), taking turns with
 	 * task 999 of another process: 999 has no trace event, so the odd
 	 * slices leave no trace, and every span's candidates (101 or 999)
@@ -348,6 +370,14 @@ static void every_switch_boundary(void)
 	CHECK_INT(t.elems, 21);
 	CHECK_INT(t.exact, 21);
 	CHECK_INT(t.ambiguous, 0);
+	/* With per-thread switch records 999 writes none: a switch-out of
+	 * 101 lasts until 101's next switch-in, which names the task coming
+	 * in; all 21 are 101's again. */
+	per_thread_switch = true;
+	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
+	decode(data, &t);
+	CHECK_INT(t.exact, 21);
+	per_thread_switch = false;
 	/* The same capture CPU-wide: 999 might have run the spans that hold a
 	 * switch, those of the last run of each slice (3 elements) and of the
 	 * first of slices 2 and 4 (2): 8 placed, 13 ambiguous. */
