@@ -1,15 +1,19 @@
 /* CoreSight decode speed, measured in one run beside two peers on the same
  * trace:
- *  - OpenCSD's trc_pkt_lister -decode_only (Debian libopencsd-bin) on an
- *    OpenCSD snapshot: Snowball's PTM trace buffer repeated to a few MB;
+ *  - OpenCSD's trc_pkt_lister (Debian libopencsd-bin) with -decode_only
+ *    and with -decode (packets and elements printed) on an OpenCSD
+ *    snapshot: Snowball's PTM trace buffer repeated to a few MB;
  *  - perf 6.1's `perf script --itrace=b` on a perf.data holding the real
  *    simpleperf ETMv4 buffer many times over (written with hwt_pd_writer).
- * hwtrace decodes the same inputs into a counting sink. Each time is the
- * best of a few runs; the peers' times include their process start-up and
- * text output (to /dev/null), which is what a user of them pays.
+ * hwtrace is timed twice on each input: as users run it (the `hwtrace
+ * decode` command, text to /dev/null) and as a library into a counting
+ * sink. Every time is the median of RUNS runs, printed with its spread
+ * (fastest and slowest); the peers' times include their process start-up
+ * and text output (to /dev/null), as the command's do.
  *
  * Usage: bench_cs_decode [SNAPSHOT_REPEATS [PERF_BUFFERS]]
- * The test data is found through $HWT_TESTDATA. */
+ * The test data is found through $HWT_TESTDATA, the command through
+ * $HWT_CLI (default: tools/hwtrace in the build tree beside bench/). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -82,29 +86,72 @@ static int copy_file(const char *from, const char *to, int repeat)
 	return ok ? 0 : -1;
 }
 
-/* Times a shell command, best of RUNS; negative when it fails. */
-static double time_cmd(const char *cmd)
+/* RUNS times of one thing: median, fastest, slowest. */
+struct timing {
+	double median, min, max;
+};
+
+static int by_value(const void *a, const void *b)
 {
-	double best = -1;
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static struct timing summarise(double *t)
+{
+	qsort(t, RUNS, sizeof(*t), by_value);
+	return (struct timing){t[RUNS / 2], t[0], t[RUNS - 1]};
+}
+
+/* Times a shell command RUNS times; median negative when it fails. */
+static struct timing time_cmd(const char *cmd)
+{
+	double t[RUNS];
 	for (int i = 0; i < RUNS; i++) {
 		double t0 = now();
 		if (system(cmd) != 0)
-			return -1;
-		double t = now() - t0;
-		if (best < 0 || t < best)
-			best = t;
+			return (struct timing){-1, -1, -1};
+		t[i] = now() - t0;
 	}
-	return best;
+	return summarise(t);
+}
+
+/* The hwtrace command: $HWT_CLI, else tools/hwtrace of this build tree. */
+static const char *cli(void)
+{
+	static char path[1024];
+	const char *env = getenv("HWT_CLI");
+	if (env && *env)
+		return env;
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	if (n <= 0)
+		return "hwtrace";
+	path[n] = '\0';
+	char *slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0'; /* .../build/bench */
+	slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0'; /* .../build */
+	strcat(path, "/tools/hwtrace");
+	return path;
+}
+
+static void print_row(const char *name, struct timing t, double mb)
+{
+	printf("  %-28s %8.3f s (%.3f-%.3f)  %8.2f MB/s\n", name, t.median,
+	       t.min, t.max, mb / t.median);
 }
 
 typedef int (*decode_fn)(const char *path, const struct hwt_decode_opts *opts,
 			 const struct hwt_elem_sink *sink);
 
-/* The best of RUNS decodes of @path; @symfs is set when not NULL. */
-static double time_decode(decode_fn decode, const char *path,
-			  const char *symfs, uint64_t *elems)
+/* RUNS decodes of @path into a counting sink; @symfs is set when not
+ * NULL. */
+static struct timing time_decode(decode_fn decode, const char *path,
+				 const char *symfs, uint64_t *elems)
 {
-	double best = -1;
+	double t[RUNS];
 	for (int i = 0; i < RUNS; i++) {
 		struct hwt_decode_opts opts = {.size = sizeof(opts)};
 		if (symfs) {
@@ -116,14 +163,12 @@ static double time_decode(decode_fn decode, const char *path,
 		double t0 = now();
 		if (decode(path, &opts, &sink) != 0) {
 			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
-			return -1;
+			return (struct timing){-1, -1, -1};
 		}
-		double t = now() - t0;
-		if (best < 0 || t < best)
-			best = t;
+		t[i] = now() - t0;
 	}
 	*elems = counted;
-	return best;
+	return summarise(t);
 }
 
 /* The simpleperf capture with its one AUXTRACE buffer written @copies
@@ -225,21 +270,35 @@ int main(int argc, char **argv)
 	double mb = st.st_size / 1e6;
 
 	uint64_t elems = 0;
-	double ours = time_decode(hwt_decode_snapshot_dir, ss, NULL, &elems);
+	struct timing lib = time_decode(hwt_decode_snapshot_dir, ss, NULL, &elems);
+	snprintf(cmd, sizeof(cmd), "'%s' decode --snapshot '%s' -o /dev/null "
+		 "2>/dev/null", cli(), ss);
+	struct timing ours = time_cmd(cmd);
 	snprintf(cmd, sizeof(cmd),
 		 "trc_pkt_lister -ss_dir '%s' -decode_only -logfilename /dev/null "
 		 ">/dev/null 2>&1", ss);
-	double peer = time_cmd(cmd);
-	printf("snapshot (Snowball PTM x%d, %.2f MB, %" PRIu64 " elements):\n",
-	       repeats, mb, elems);
-	if (ours < 0 || peer < 0) {
+	struct timing only = time_cmd(cmd);
+	snprintf(cmd, sizeof(cmd),
+		 "trc_pkt_lister -ss_dir '%s' -decode -logfilename /dev/null "
+		 ">/dev/null 2>&1", ss);
+	struct timing full = time_cmd(cmd);
+	printf("snapshot (Snowball PTM x%d, %.2f MB, %" PRIu64 " elements), "
+	       "median of %d (fastest-slowest):\n", repeats, mb, elems, RUNS);
+	if (lib.median < 0 || ours.median < 0 || only.median < 0 ||
+	    full.median < 0) {
 		printf("  failed (hwtrace %s, trc_pkt_lister %s)\n",
-		       ours < 0 ? "failed" : "ok", peer < 0 ? "failed" : "ok");
+		       ours.median < 0 || lib.median < 0 ? "failed" : "ok",
+		       only.median < 0 || full.median < 0 ? "failed" : "ok");
 		status = 1;
 	} else {
-		printf("  hwtrace        %8.3f s  %8.2f MB/s\n", ours, mb / ours);
-		printf("  trc_pkt_lister %8.3f s  %8.2f MB/s\n", peer, mb / peer);
-		printf("  ratio hwtrace/trc_pkt_lister speed: %.2f\n", peer / ours);
+		print_row("hwtrace decode (command)", ours, mb);
+		print_row("hwtrace library, no output", lib, mb);
+		print_row("trc_pkt_lister -decode_only", only, mb);
+		print_row("trc_pkt_lister -decode", full, mb);
+		printf("  ratio command/trc_pkt_lister -decode_only speed: %.2f\n",
+		       only.median / ours.median);
+		printf("  ratio command/trc_pkt_lister -decode speed: %.2f\n",
+		       full.median / ours.median);
 	}
 
 	snprintf(symfs, sizeof(symfs), "%s/symfs", tmp);
@@ -258,21 +317,28 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mb = bytes / 1e6;
-	ours = time_decode(hwt_decode_file, big, symfs, &elems);
+	lib = time_decode(hwt_decode_file, big, symfs, &elems);
+	snprintf(cmd, sizeof(cmd), "'%s' decode '%s' --symfs '%s' -o /dev/null "
+		 "2>/dev/null", cli(), big, symfs);
+	ours = time_cmd(cmd);
 	snprintf(cmd, sizeof(cmd),
 		 "perf script -i '%s' --itrace=b -F flags,ip,addr --symfs '%s' "
 		 ">/dev/null 2>&1", big, symfs);
-	peer = time_cmd(cmd);
+	struct timing peer = time_cmd(cmd);
 	printf("perf.data (simpleperf ETMv4 buffer x%d, %.2f MB of trace, %"
-	       PRIu64 " elements):\n", copies, mb, elems);
-	if (ours < 0 || peer < 0) {
+	       PRIu64 " elements), median of %d (fastest-slowest):\n", copies,
+	       mb, elems, RUNS);
+	if (lib.median < 0 || ours.median < 0 || peer.median < 0) {
 		printf("  failed (hwtrace %s, perf script %s)\n",
-		       ours < 0 ? "failed" : "ok", peer < 0 ? "failed" : "ok");
+		       ours.median < 0 || lib.median < 0 ? "failed" : "ok",
+		       peer.median < 0 ? "failed" : "ok");
 		status = 1;
 	} else {
-		printf("  hwtrace        %8.3f s  %8.2f MB/s\n", ours, mb / ours);
-		printf("  perf script    %8.3f s  %8.2f MB/s\n", peer, mb / peer);
-		printf("  ratio hwtrace/perf script speed: %.2f\n", peer / ours);
+		print_row("hwtrace decode (command)", ours, mb);
+		print_row("hwtrace library, no output", lib, mb);
+		print_row("perf script --itrace=b", peer, mb);
+		printf("  ratio command/perf script speed: %.2f\n",
+		       peer.median / ours.median);
 	}
 	if (getenv("HWT_BENCH_KEEP")) { printf("kept %s\n", tmp); return status; }
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

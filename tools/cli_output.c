@@ -5,10 +5,23 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cli.h"
 #include "hwtrace/error.h"
 #include "hwtrace/outfile.h"
+
+/* Whether @path is the null device itself (not a link to it): text
+ * written there is meant to be discarded, as when a decode is timed, so
+ * it is written straight through; no other device is. */
+static bool is_null_device(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == makedev(1, 3);
+}
 
 int cli_output_check(const char *cmd, const char *path,
 		     const char *const *inputs, size_t ninputs)
@@ -72,6 +85,10 @@ int cli_output_open(const char *cmd, const char *path,
 	*of = NULL;
 	if (!path)
 		return 0;
+	if (is_null_device(path)) {
+		*out = fopen(path, "w");
+		return *out ? 0 : cli_write_failed(cmd, path, errno);
+	}
 	int rc = cli_output_check(cmd, path, inputs, ninputs);
 	if (!rc && hwt_outfile_open(path, inputs, ninputs, 0666, of))
 		rc = cli_report(HWT_ERR_IO);

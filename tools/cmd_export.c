@@ -24,9 +24,18 @@ static void usage(FILE *out)
 		"           sample per branch, a calls row per call, call paths\n"
 		"  pprof    a gzip-compressed profile.proto for pprof: a sample per\n"
 		"           distinct call stack with its instructions and branches\n"
+		"  autofdo  AutoFDO's text profile (create_llvm_prof --profiler\n"
+		"           text): address ranges and branches with counts\n"
+		"  bolt     BOLT's fdata (llvm-bolt -data): branches by function\n"
+		"  bolt-preagg  BOLT's pre-aggregated B/F records (llvm-bolt -pa)\n"
+		"           autofdo and bolt write one file per binary: OUT.NAME.EXT\n"
+		"           (DIR/NAME.EXT when -o is a directory), EXT afdo.txt,\n"
+		"           fdata or preagg\n"
 		"See docs/analysis.md.\n\n"
-		"  --to sqlite|pprof       the format (required)\n"
-		"  -o FILE                 the output file (required)\n"
+		"  --to FORMAT             sqlite, pprof, autofdo, bolt or\n"
+		"                          bolt-preagg (required)\n"
+		"  -o OUT                  the output file, prefix or directory\n"
+		"                          (required)\n"
 		"  --replace               replace an existing database (sqlite)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
 		STACK_RUN_USAGE
@@ -58,6 +67,26 @@ struct export_args {
 	struct decode_symbols symbols;
 };
 
+static bool per_binary(enum hwt_export_format f)
+{
+	return f == HWT_EXPORT_AUTOFDO || f == HWT_EXPORT_BOLT ||
+	       f == HWT_EXPORT_BOLT_PREAGG;
+}
+
+/* AutoFDO and BOLT: -o names the files, the binaries are needed for
+ * their addresses, and BOLT matches symbol-table (mangled) names. */
+static int pgo_args(struct export_args *a)
+{
+	if (a->symbols.off)
+		return cli_usage_error("export", "--to autofdo and bolt need "
+				       "the binaries for their addresses: "
+				       "drop --no-symbols");
+	if (a->ex.format == HWT_EXPORT_BOLT)
+		a->symbols.opts.no_demangle = true;
+	a->ex.out_prefix = a->output;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
 	int c, rc;
@@ -73,9 +102,17 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				a->ex.format = HWT_EXPORT_SQLITE;
 			else if (!strcmp(optarg, "pprof"))
 				a->ex.format = HWT_EXPORT_PPROF;
+			else if (!strcmp(optarg, "autofdo"))
+				a->ex.format = HWT_EXPORT_AUTOFDO;
+			else if (!strcmp(optarg, "bolt"))
+				a->ex.format = HWT_EXPORT_BOLT;
+			else if (!strcmp(optarg, "bolt-preagg"))
+				a->ex.format = HWT_EXPORT_BOLT_PREAGG;
 			else
 				return cli_usage_error("export", "--to %s: use "
-						       "sqlite or pprof", optarg);
+						       "sqlite, pprof, autofdo, "
+						       "bolt or bolt-preagg",
+						       optarg);
 			a->have_format = true;
 			break;
 		case OPT_REPLACE:
@@ -100,10 +137,11 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		return rc;
 	if (!a->have_format)
 		return cli_usage_error("export", "--to FORMAT is required "
-				       "(sqlite or pprof)");
+				       "(sqlite, pprof, autofdo, bolt or "
+				       "bolt-preagg)");
 	if (!a->output)
 		return cli_usage_error("export", "-o OUT is required");
-	return 0;
+	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
 
 static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
@@ -116,10 +154,39 @@ static int build_id(void *arg, const char *path, const char *hex)
 	return hwt_export_set_build_id(arg, path, hex);
 }
 
+static void print_pgo_stats(const struct hwt_export *ex,
+			    const struct hwt_export_stats *s)
+{
+	fprintf(stderr, "hwtrace export: %" PRIu64 " ranges (%" PRIu64
+		" ended without a taken branch) and %" PRIu64 " taken branches;"
+		" %" PRIu64 " distinct ranges and %" PRIu64 " distinct branches"
+		" in %" PRIu64 " files, one per binary%s\n", s->ranges,
+		s->ranges_open, s->branches, s->distinct_ranges,
+		s->distinct_branches, s->files, s->files ? ":" : "");
+	const char *binary;
+	const char *path;
+	for (size_t i = 0; (path = hwt_export_file(ex, i, &binary)); i++)
+		fprintf(stderr, "  %s (%s)\n", path, binary);
+	fprintf(stderr, "hwtrace export: skipped: %" PRIu64 " gaps and decode "
+		"errors (%" PRIu64 " trace bytes lost; ranges end there, nothing "
+		"is invented across them); %" PRIu64 " ranges and branches in "
+		"code no binary file holds (kernel, JIT, binaries not found)",
+		s->gaps, s->gap_bytes, s->outside);
+	if (s->unnamed)
+		fprintf(stderr, "; %" PRIu64 " branch ends in code no symbol "
+			"names (fdata gives their addresses; bolt-preagg keeps "
+			"them all)", s->unnamed);
+	fputc('\n', stderr);
+}
+
 static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 {
 	struct hwt_export_stats s;
 	hwt_export_get_stats(ex, &s);
+	if (per_binary(f)) {
+		print_pgo_stats(ex, &s);
+		return;
+	}
 	if (f == HWT_EXPORT_SQLITE)
 		fprintf(stderr, "hwtrace export: %" PRIu64 " branch samples, %"
 			PRIu64 " trace begin/end samples, %" PRIu64 " calls, %"
@@ -159,10 +226,15 @@ int cmd_export(int argc, char **argv)
 			"replace the database, or another -o\n", a.output);
 		return EXIT_USAGE;
 	}
-	FILE *out;
-	struct hwt_outfile *of;
+	FILE *out = NULL;
+	struct hwt_outfile *of = NULL;
 	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
-	rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
+	/* A database is a regular file: even /dev/null is refused for it. */
+	if (a.ex.format == HWT_EXPORT_SQLITE &&
+	    (rc = cli_output_check("export", a.output, inputs, 2)))
+		return rc;
+	if (!per_binary(a.ex.format)) /* those name their files */
+		rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
 	a.symbols.capture = a.file;
@@ -171,7 +243,7 @@ int cmd_export(int argc, char **argv)
 	struct hwt_export *ex = NULL;
 	a.ex.sym = a.symbols.sym;
 	a.ex.out = out;
-	a.ex.db_path = hwt_outfile_temp_path(of);
+	a.ex.db_path = of ? hwt_outfile_temp_path(of) : NULL;
 	a.ex.db_name = a.output;
 	struct cli_stack_run run = {
 		.file = a.file,
@@ -197,7 +269,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!err)
 		err = hwt_export_finish(ex, run.merge_stats.timed != 0);
-	int wrc = cli_output_close("export", out, a.output, of, err < 0);
+	int wrc = out ? cli_output_close("export", out, a.output, of, err < 0)
+		      : 0;
 	if (!err && !wrc) {
 		cli_stack_run_summary(&run, "export");
 		print_stats(ex, a.ex.format);

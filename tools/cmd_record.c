@@ -339,6 +339,19 @@ void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
 			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
 				st->unmatched);
 		fprintf(stderr, "\n");
+		if (trace && trace[i] && trace[i]->capture_writes)
+			/* The truncated count above holds both: the losses
+			 * the capture replays and those of the replay. */
+			fprintf(stderr, "    replay of %" PRIu64 " AUX records: the "
+				"capture's losses %" PRIu64 " truncated, %" PRIu64
+				" collisions, %" PRIu64 " partial; the replay's %"
+				PRIu64 " truncated, %" PRIu64 " disabled with no "
+				"room, %" PRIu64 " barrier packets inserted\n",
+				trace[i]->capture_writes,
+				trace[i]->capture_truncated,
+				trace[i]->capture_collision,
+				trace[i]->capture_partial, trace[i]->truncations,
+				trace[i]->full_disables, trace[i]->barriers);
 		if (filters && filters[i] && filters[i][0])
 			fprintf(stderr, "    emulated kernel's address filters: %s\n",
 				filters[i]);

@@ -9,6 +9,21 @@
 #include "analysis/export/export_internal.h"
 #include "hwtrace/error.h"
 
+int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 64;
+	while (c <= n)
+		c *= 2;
+	void *p = realloc(*v, c * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
 int hwt_export_path(struct hwt_export *ex, uint64_t parent, uint64_t func,
 		    uint64_t ip, uint64_t *id, bool *created)
 {
@@ -74,6 +89,12 @@ int hwt_export_new(const struct hwt_export_opts *opts, struct hwt_export **out)
 	case HWT_EXPORT_PPROF:
 		ex->fmt = &hwt_export_pprof_format;
 		err = hwt_export_pprof_open(ex);
+		break;
+	case HWT_EXPORT_AUTOFDO:
+	case HWT_EXPORT_BOLT:
+	case HWT_EXPORT_BOLT_PREAGG:
+		ex->fmt = &hwt_export_pgo_format;
+		err = hwt_export_pgo_open(ex);
 		break;
 	default:
 		err = hwt_error(HWT_ERR_INVAL, "export: unknown format %d",

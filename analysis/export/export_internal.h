@@ -56,6 +56,9 @@ struct hwt_export {
 	size_t nbids;
 };
 
+/* Grows @v (of @size-byte items) to hold @n + 1; -1 when out of memory. */
+int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size);
+
 /* The build id of the binary @path, "" when the capture has none. */
 const char *hwt_export_build_id(struct hwt_export *ex, const char *path);
 
@@ -63,6 +66,8 @@ extern const struct export_format hwt_export_sqlite_format;
 extern const struct export_format hwt_export_pprof_format;
 int hwt_export_sqlite_open(struct hwt_export *ex);
 int hwt_export_pprof_open(struct hwt_export *ex);
+extern const struct export_format hwt_export_pgo_format; /* AutoFDO, BOLT */
+int hwt_export_pgo_open(struct hwt_export *ex);
 
 /* The node of the call path tree under @parent (0: the root) for the
  * function the format numbers @func, entered at @ip; *created says it is

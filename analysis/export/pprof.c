@@ -67,22 +67,6 @@ static int nomem(void)
 	return hwt_error(HWT_ERR_NOMEM, "out of memory");
 }
 
-/* Grows @v (of @size-byte items) to hold @n + 1; -1 when out of memory. */
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c <= n)
-		c *= 2;
-	void *p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 /* The string table index of @s ("" is 0). -1 when out of memory. */
 static int64_t str_index(struct pprof_export *p, const char *s)
 {
@@ -112,13 +96,13 @@ static int64_t function_id(struct hwt_export *ex, const char *name,
 		return (int64_t)e->v[V_ID];
 	size_t i = p->nfuncs;
 	size_t cap = p->funcs_cap;
-	if (grow((void **)&p->func_name, &cap, i, sizeof(uint64_t)))
+	if (hwt_export_grow((void **)&p->func_name, &cap, i, sizeof(uint64_t)))
 		return -1;
 	cap = p->funcs_cap;
-	if (grow((void **)&p->func_file, &cap, i, sizeof(uint64_t)))
+	if (hwt_export_grow((void **)&p->func_file, &cap, i, sizeof(uint64_t)))
 		return -1;
 	cap = p->funcs_cap;
-	if (grow((void **)&p->func_line, &cap, i, sizeof(uint64_t)))
+	if (hwt_export_grow((void **)&p->func_line, &cap, i, sizeof(uint64_t)))
 		return -1;
 	p->funcs_cap = cap;
 	int64_t n = str_index(p, name), f = str_index(p, file);
@@ -134,8 +118,8 @@ static int64_t function_id(struct hwt_export *ex, const char *name,
 
 static int add_line(struct pprof_export *p, int64_t function, int64_t line)
 {
-	if (grow((void **)&p->lines, &p->lines_cap, p->nlines,
-		 sizeof(*p->lines)))
+	if (hwt_export_grow((void **)&p->lines, &p->lines_cap, p->nlines,
+			    sizeof(*p->lines)))
 		return -1;
 	p->lines[p->nlines].function = (uint64_t)function;
 	p->lines[p->nlines].line = line;
@@ -152,8 +136,8 @@ static uint64_t mapping_id(struct hwt_export *ex, const struct hwt_symbol *s,
 	if (!e)
 		return UINT64_MAX;
 	if (!e->v[V_ID]) {
-		if (grow((void **)&p->maps, &p->maps_cap, p->nmaps,
-			 sizeof(*p->maps)))
+		if (hwt_export_grow((void **)&p->maps, &p->maps_cap, p->nmaps,
+				    sizeof(*p->maps)))
 			return UINT64_MAX;
 		int64_t name = str_index(p, s->dso);
 		int64_t bid = str_index(p, hwt_export_build_id(ex, s->dso));
@@ -199,7 +183,8 @@ static int location_id(struct hwt_export *ex, int32_t pid, uint64_t addr,
 		*id = e->v[V_ID];
 		return 0;
 	}
-	if (grow((void **)&p->locs, &p->locs_cap, p->nlocs, sizeof(*p->locs)))
+	if (hwt_export_grow((void **)&p->locs, &p->locs_cap, p->nlocs,
+			    sizeof(*p->locs)))
 		return nomem();
 	struct loc *l = &p->locs[p->nlocs];
 	memset(l, 0, sizeof(*l));
@@ -250,8 +235,8 @@ static int pprof_enter(struct hwt_export *ex, struct export_thread *t,
 	if (err)
 		return err;
 	if (created) {
-		if (grow((void **)&p->paths, &p->paths_cap, top->path_id - 1,
-			 sizeof(*p->paths)))
+		if (hwt_export_grow((void **)&p->paths, &p->paths_cap,
+				    top->path_id - 1, sizeof(*p->paths)))
 			return nomem();
 		p->paths[top->path_id - 1].parent = parent;
 		p->paths[top->path_id - 1].loc = loc;

@@ -70,8 +70,11 @@ static int add_symbols_of(struct dso *d, Elf *elf,
 			continue;
 		/* Names are demangled when first shown (symbolizer.c): most
 		 * are never looked at. */
-		if (!sym_table_add(&d->syms, s.st_value, s.st_size, copy + s.st_name))
+		struct sym_entry *e = sym_table_add(&d->syms, s.st_value,
+						    s.st_size, copy + s.st_name);
+		if (!e)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
+		e->local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
 	}
 	return 0;
 }

@@ -67,7 +67,7 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 		t->cap = cap;
 	}
 	struct sym_entry *e = &t->e[t->n++];
-	*e = (struct sym_entry){start, size, name, NULL, false};
+	*e = (struct sym_entry){start, size, name, NULL, false, false, false, 0};
 	return e;
 }
 
@@ -92,6 +92,40 @@ static int by_start(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int by_name_start(const void *a, const void *b)
+{
+	const struct sym_entry *x = *(struct sym_entry *const *)a;
+	const struct sym_entry *y = *(struct sym_entry *const *)b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Numbers the local symbols of one name in address order (1, 2, ...),
+ * as BOLT tells file-local functions apart ("name/1"). */
+static void number_locals(struct sym_table *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		n += t->e[i].local;
+	struct sym_entry **v = n ? malloc(n * sizeof(*v)) : NULL;
+	if (!v) { /* out of memory (or none): all first of their name */
+		for (size_t i = 0; i < t->n; i++)
+			t->e[i].local_nth = t->e[i].local;
+		return;
+	}
+	n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].local)
+			v[n++] = &t->e[i];
+	qsort(v, n, sizeof(*v), by_name_start);
+	for (size_t i = 0; i < n; i++)
+		v[i]->local_nth = i && !strcmp(v[i - 1]->name, v[i]->name)
+					  ? v[i - 1]->local_nth + 1 : 1;
+	free(v);
+}
+
 void sym_table_finish(struct sym_table *t)
 {
 	if (!t->n)
@@ -105,8 +139,11 @@ void sym_table_finish(struct sym_table *t)
 	}
 	t->n = out;
 	for (size_t i = 0; i + 1 < t->n; i++)
-		if (!t->e[i].size)
+		if (!t->e[i].size) {
 			t->e[i].size = t->e[i + 1].start - t->e[i].start;
+			t->e[i].size_guessed = true;
+		}
+	number_locals(t);
 }
 
 struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)

@@ -439,11 +439,16 @@ int hwt_symbolizer_lookup(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 	uint64_t vaddr;
 	if (!file_to_vaddr(d, out->dso_offset, &vaddr))
 		return 1;
+	out->in_elf = true;
+	out->elf_vaddr = vaddr;
+	out->elf_base = d->segs[0].vaddr;
 	struct sym_entry *e = sym_table_find(&d->syms, vaddr);
 	if (e) {
 		out->name = sym_entry_name(&s->ctx, e);
 		out->start = addr - (vaddr - e->start);
 		out->size = e->size;
+		out->size_guessed = e->size_guessed;
+		out->local_nth = e->local_nth;
 		out->offset = vaddr - e->start;
 	}
 	fill_lines(s, d, vaddr, out);

@@ -15,6 +15,9 @@ struct sym_entry {
 	const char *name; /* interned */
 	const char *module; /* kallsyms: "[mod]" for module code, else NULL */
 	bool shown;         /* name already demangled for showing */
+	bool size_guessed;  /* no size in the table: up to the next symbol */
+	bool local;         /* STB_LOCAL (a static function) */
+	uint32_t local_nth; /* local: 1 for the first of its name, ... */
 };
 
 struct sym_table {

@@ -1,5 +1,6 @@
 /* A capture session: events, rings, and moving their contents to a sink. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,6 +487,19 @@ static int emit_aux(struct hwt_session *s, struct ring *r, size_t idx,
 	return 0;
 }
 
+/* Whether the AUX event of @r is still enabled; when the OS cannot tell
+ * (the Linux kernel), false: it may have been disabled. */
+static bool event_enabled(const struct hwt_session *s, const struct ring *r)
+{
+	const struct hwt_os_ops *ops = s->os->ops;
+
+	if (ops->size < offsetof(struct hwt_os_ops, event_enabled) +
+				sizeof(ops->event_enabled) ||
+	    !ops->event_enabled)
+		return false;
+	return ops->event_enabled(s->os->ctx, r->fd) == 1;
+}
+
 /* Full-trace mode. Before the final read only whole 8-byte words are taken,
  * so no AUXTRACE record needs padding inside the stream. */
 static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
@@ -493,6 +507,7 @@ static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
 {
 	struct hwt_aux_span sp[2];
 	uint64_t total, l1, l2;
+	bool no_room;
 	int n, err;
 
 	if (!r->have_aux || r->auxr.snapshot || !r->aux)
@@ -505,11 +520,11 @@ static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
 	l1 = sp[0].len;
 	l2 = n == 2 ? sp[1].len : 0;
 	total = l1 + l2;
-	/* A driver that found no room disables the event without a
-	 * record (perf_aux_output_begin); a ring found three quarters full
-	 * may have been full, so enable the event again once emptied. */
-	if (total >= r->aux_len - r->aux_len / 4)
-		r->reenable = true;
+	/* perf_aux_output_begin() disables the event without a record when
+	 * CIRC_SPACE(aux_head, aux_tail, size) is 0: the ring holds size - 1
+	 * bytes or more. aux_head only grows and aux_tail is ours, so the
+	 * ring was never fuller since the last read than it is now. */
+	no_room = total + 1 >= r->aux_len;
 	if (!all)
 		total &= ~(uint64_t)7;
 	if (total < l1)
@@ -522,6 +537,10 @@ static int read_aux(struct hwt_session *s, struct ring *r, size_t idx,
 			return err;
 		hwt_ring_aux_consume(&r->auxr, sp[0].offset + total);
 	}
+	/* Asked once the tail moved: a disable for want of room happened
+	 * before this answer or not at all. */
+	if (no_room && !event_enabled(s, r))
+		r->reenable = true;
 	/* Records reported more than the ring holds: not matched. */
 	if (r->next_aux > r->auxr.pos + 7)
 		r->st.unmatched++;

@@ -19,6 +19,12 @@ struct emu_item {
 	uint64_t len;          /* AUX: bytes per repeat; RECORD: record size */
 	uint64_t repeat;
 	bool owned;            /* AUX bytes copied by a live push */
+	/* AUX: one PERF_RECORD_AUX of a loaded capture, replayed as one
+	 * write of @len bytes carrying its @flags (TRUNCATED, PARTIAL,
+	 * COLLISION, the PMU's format bits). */
+	bool write;
+	uint64_t flags;
+	uint64_t time;         /* its sample time; 0: none (now) */
 };
 
 struct emu_event;
@@ -54,6 +60,12 @@ struct emu_event {
 	bool aux_pmu;
 	uint64_t id;
 	bool enabled, kernel_disabled, closed;
+	/* A CoreSight sink's driver: after a loss its next write starts
+	 * with a barrier packet (see emu_producer.c). */
+	bool cs_sink;
+	bool lost_since_write;
+	/* The sample time of the record being written; 0: now. */
+	uint64_t record_time;
 	struct emu_event *output;
 	uint8_t *map;
 	size_t map_len;
@@ -127,6 +139,11 @@ struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 				      bool create);
 struct emu_stream *hwt_emu_stream_at(struct hwt_emu *emu, int cpu, int tid,
 				     bool create);
+/* Appends one replayed PERF_RECORD_AUX to the stream of @cpu: @len bytes
+ * (borrowed; may be 0) written at once, reported with @flags and, when
+ * not 0, the sample @time of the original record. */
+int hwt_emu_stream_write(struct hwt_emu *emu, int cpu, const void *data,
+			 uint64_t len, uint64_t flags, uint64_t time);
 
 /* emu_sample.c: a sampling event in an AUX event's group whose samples
  * carry the last aux_sample_size bytes the producer wrote. Opens it

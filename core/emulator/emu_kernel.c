@@ -181,6 +181,8 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	pthread_mutex_lock(&emu->lock);
 	ev->id = emu->next_id++;
 	if (aux) {
+		const struct emu_pmu *pmu = find_pmu(emu, attr->type);
+		ev->cs_sink = pmu && !strncmp(pmu->name, "cs_etm", 6);
 		ev->stream = NULL;
 		if (cpu == -1 && pid != -1)
 			ev->stream = hwt_emu_stream_at(emu, -1, pid, false);
@@ -472,6 +474,19 @@ static int emu_close(void *ctx, int fd)
 	return 0;
 }
 
+static int emu_event_enabled(void *ctx, int fd)
+{
+	struct hwt_emu *emu = ctx;
+	struct emu_event *ev;
+	int ret;
+
+	pthread_mutex_lock(&emu->lock);
+	ev = find_event(emu, fd);
+	ret = !ev ? -EBADF : ev->enabled ? 1 : 0;
+	pthread_mutex_unlock(&emu->lock);
+	return ret;
+}
+
 static const struct hwt_os_ops emu_ops = {
 	.size = sizeof(struct hwt_os_ops),
 	.sysfs_read = emu_sysfs_read,
@@ -483,6 +498,7 @@ static const struct hwt_os_ops emu_ops = {
 	.ioctl = emu_ioctl,
 	.poll = emu_poll,
 	.close = emu_close,
+	.event_enabled = emu_event_enabled,
 };
 
 static int add_pmu_locked(struct hwt_emu *emu, const char *name, uint32_t type)
@@ -694,10 +710,20 @@ static int push_item(struct hwt_emu *emu, int cpu, struct emu_item item)
 int hwt_emu_stream_aux(struct hwt_emu *emu, int cpu, const void *data,
 		       uint64_t len, uint64_t repeat)
 {
-	struct emu_item item = {EMU_ITEM_AUX, data, len, repeat ? repeat : 1, false};
+	struct emu_item item = {EMU_ITEM_AUX, data, len, repeat ? repeat : 1,
+				false, false, 0, 0};
 
 	if (!len)
 		return 0;
+	return push_item(emu, cpu, item);
+}
+
+int hwt_emu_stream_write(struct hwt_emu *emu, int cpu, const void *data,
+			 uint64_t len, uint64_t flags, uint64_t time)
+{
+	struct emu_item item = {EMU_ITEM_AUX, data, len, 1, false, true, flags,
+				time};
+
 	return push_item(emu, cpu, item);
 }
 
@@ -714,14 +740,15 @@ static int copy_record(const void *record, struct emu_item *item)
 	if (!copy)
 		return hwt_error(HWT_ERR_NOMEM, "no memory for an emulator record");
 	memcpy(copy, record, h->size);
-	*item = (struct emu_item){EMU_ITEM_RECORD, copy, h->size, 1, false};
+	*item = (struct emu_item){EMU_ITEM_RECORD, copy, h->size, 1, false,
+				 false, 0, 0};
 	return 0;
 }
 
 int hwt_emu_stream_push_aux(struct hwt_emu *emu, int cpu, int tid,
 			    const void *data, uint64_t len)
 {
-	struct emu_item item = {EMU_ITEM_AUX, NULL, len, 1, true};
+	struct emu_item item = {EMU_ITEM_AUX, NULL, len, 1, true, false, 0, 0};
 	uint8_t *copy;
 	int ret;
 
@@ -788,7 +815,8 @@ int hwt_emu_stream_set_thread(struct hwt_emu *emu, int pid, int tid,
 int hwt_emu_stream_record(struct hwt_emu *emu, int cpu, const void *record)
 {
 	const struct perf_event_header *h = record;
-	struct emu_item item = {EMU_ITEM_RECORD, NULL, h->size, 1, false};
+	struct emu_item item = {EMU_ITEM_RECORD, NULL, h->size, 1, false, false,
+				0, 0};
 	uint8_t *copy;
 	int ret;
 

@@ -44,7 +44,7 @@ size_t hwt_emu_sample_id(const struct emu_event *ev, uint8_t *buf)
 		n += 8;
 	}
 	if (st & PERF_SAMPLE_TIME) {
-		uint64_t t = hwt_emu_now_ns();
+		uint64_t t = ev->record_time ? ev->record_time : hwt_emu_now_ns();
 		memcpy(buf + n, &t, 8);
 		n += 8;
 	}
@@ -144,8 +144,10 @@ static void emit_itrace_start(struct emu_event *ev)
 	hwt_emu_ring_write(ev, rec, n);
 }
 
+/* PERF_RECORD_AUX; a replayed one keeps its sample @time (0: now), as the
+ * sideband around it does. */
 static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
-		     uint64_t flags)
+		     uint64_t flags, uint64_t time)
 {
 	uint8_t rec[8 + 24 + 48];
 	struct perf_event_header h = {PERF_RECORD_AUX, 0, 0};
@@ -155,7 +157,9 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	memcpy(rec + n + 8, &size, 8);
 	memcpy(rec + n + 16, &flags, 8);
 	n += 24;
+	ev->record_time = time;
 	n += hwt_emu_sample_id(ev, rec + n);
+	ev->record_time = 0;
 	h.size = (uint16_t)n;
 	memcpy(rec, &h, sizeof(h));
 	ev->stream->st.aux_records++;
@@ -229,16 +233,49 @@ static void advance(struct emu_stream *s, uint64_t n)
 	}
 }
 
+/* The CoreSight barrier packet (coresight_barrier_pkt: four frame syncs,
+ * 0x7fffffff each, little-endian): the TMC ETR/ETF drivers write it over
+ * the first 16 bytes of an AUX write that follows lost trace, so the
+ * deformatter resynchronises there instead of joining two unrelated
+ * frames. */
+static const uint8_t cs_barrier[16] = {
+	0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f,
+	0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f,
+};
+
+static void put_barrier(struct emu_event *ev, uint64_t pos)
+{
+	for (unsigned int i = 0; i < sizeof(cs_barrier); i++)
+		ev->aux[(pos + i) % ev->aux_len] = cs_barrier[i];
+	ev->stream->st.barriers++;
+}
+
+static void count_capture(struct emu_stream *s, uint64_t flags)
+{
+	s->st.capture_writes++;
+	s->st.capture_truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
+	s->st.capture_collision += !!(flags & PERF_AUX_FLAG_COLLISION);
+	s->st.capture_partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
+}
+
 /* One write of up to @n bytes of the current AUX item, as the driver's
  * perf_aux_output_begin/end pair would do it. */
 static void produce(struct emu_event *ev, uint64_t n)
 {
 	struct emu_stream *s = ev->stream;
 	const struct emu_item *it = &s->items[s->item];
-	uint64_t size = ev->aux_len, head = ev->aux_pos, m, flags = 0;
+	/* A replayed PERF_RECORD_AUX brings its flags and time, with the
+	 * last piece of its write (a write bigger than the ring goes in
+	 * pieces when paced). */
+	bool replayed = it->write && s->item_off + n == it->len * it->repeat;
+	uint64_t orig = replayed ? it->flags : 0, time = it->write ? it->time : 0;
+	uint64_t size = ev->aux_len, head = ev->aux_pos, m, skip = 0, flags = 0;
+	bool own, barrier = false;
 
 	if (ev->kernel_disabled) {
 		s->st.dropped += n;
+		if (n)
+			ev->lost_since_write = true;
 		advance(s, n);
 		return;
 	}
@@ -252,7 +289,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 		bool in_buffer = ev->emu->opts.head_in_buffer || wrap != size;
 		uint64_t reported = in_buffer ? head % wrap : head;
 		m = n;
-		flags = PERF_AUX_FLAG_OVERWRITE;
+		flags = PERF_AUX_FLAG_OVERWRITE | orig;
 		aux_fill(ev, it, s->item_off, head, m, wrap);
 		log_segment(s, head, s->src_pos, m);
 		ev->aux_pos = head + m;
@@ -260,7 +297,9 @@ static void produce(struct emu_event *ev, uint64_t n)
 			       in_buffer ? ev->aux_pos % wrap : ev->aux_pos);
 		s->st.written += m;
 		advance(s, n);
-		emit_aux(ev, reported, m, flags);
+		if (replayed)
+			count_capture(s, orig);
+		emit_aux(ev, reported, m, flags, time);
 		hwt_emu_sample_fire(ev);
 		return;
 	}
@@ -274,6 +313,8 @@ static void produce(struct emu_event *ev, uint64_t n)
 			 * disabled and pollers woken, with no record. */
 			s->st.full_disables++;
 			s->st.dropped += n;
+			if (n)
+				ev->lost_since_write = true;
 			advance(s, n);
 			ev->enabled = false;
 			ev->kernel_disabled = true;
@@ -282,23 +323,52 @@ static void produce(struct emu_event *ev, uint64_t n)
 		}
 		m = n < space ? n : space;
 	}
-	if (m < n)
+	own = m < n;
+	if (own) {
 		flags |= PERF_AUX_FLAG_TRUNCATED;
-	if (m) {
-		aux_fill(ev, it, s->item_off, head, m, size);
-		log_segment(s, head, s->src_pos, m);
+		/* A CoreSight sink keeps the newest trace, in whole 16-byte
+		 * frames (tmc_update_etr_buffer, tmc_get_memwidth_mask). */
+		if (ev->cs_sink) {
+			m &= ~(uint64_t)15;
+			skip = n - m;
+		}
 	}
+	if (m)
+		aux_fill(ev, it, s->item_off + skip, head, m, size);
+	if (ev->cs_sink && (own || ev->lost_since_write)) {
+		barrier = m >= sizeof(cs_barrier);
+		ev->lost_since_write = !barrier;
+		if (barrier)
+			put_barrier(ev, head);
+	}
+	{
+		/* The source map leaves the barrier out. */
+		uint64_t b = barrier ? sizeof(cs_barrier) : 0;
+		if (m > b)
+			log_segment(s, head + b, s->src_pos + skip + b, m - b);
+	}
+	flags |= orig;
 	ev->aux_pos = head + m;
 	hwt_head_store(&ev->up->aux_head, ev->aux_pos);
 	s->st.written += m;
 	s->st.dropped += n - m;
 	advance(s, n);
-	emit_aux(ev, head, m, flags);
+	if (replayed)
+		count_capture(s, orig);
+	emit_aux(ev, head, m, flags, time);
 	hwt_emu_sample_fire(ev);
-	if (flags & PERF_AUX_FLAG_TRUNCATED) {
+	if (own) {
 		s->st.truncations++;
 		ev->enabled = false;
 		ev->kernel_disabled = true;
+		ev->wakeup_mark = ev->aux_pos;
+		hwt_emu_wake(ev);
+	} else if (orig & PERF_AUX_FLAG_TRUNCATED) {
+		/* The capture lost trace here and its reader enabled the
+		 * event again: its next bytes are those traced after that,
+		 * so the source waits for the enable rather than flowing
+		 * into the void, as after the replay's own losses. */
+		ev->enabled = false;
 		ev->wakeup_mark = ev->aux_pos;
 		hwt_emu_wake(ev);
 	} else if (ev->aux_pos - ev->wakeup_mark >= ev->watermark) {
@@ -340,7 +410,9 @@ static uint64_t paced_allowance(const struct emu_event *ev,
 	uint64_t head = ev->aux_pos, size = ev->aux_len;
 	uint64_t tail = hwt_tail_load(&ev->up->aux_tail);
 	uint64_t space = head - tail < size ? (tail - head - 1) & (size - 1) : 0;
-	uint64_t want = n < size - 1 ? n : size - 1;
+	/* The reader takes whole 8-byte words until the end, so up to 7
+	 * bytes may stay: a piece of size - 8 always finds room in time. */
+	uint64_t want = n < size - 8 ? n : size - 8;
 	return space >= want ? want : 0;
 }
 
@@ -393,11 +465,13 @@ void *hwt_emu_producer_main(void *arg)
 			continue;
 		}
 		remain = it->len * it->repeat - s->item_off;
-		n = remain < burst ? remain : burst;
+		/* A replayed PERF_RECORD_AUX is one write, whatever its
+		 * size; other sources go in bursts. */
+		n = remain < burst || it->write ? remain : burst;
 		if (ev->overwrite && n > aux_wrap(ev))
 			n = aux_wrap(ev);
 		n = hwt_emu_sample_clamp(ev, n);
-		if (emu->opts.paced) {
+		if (emu->opts.paced && n) {
 			uint64_t allowed = paced_allowance(ev, it, n);
 			if (!allowed) {
 				pthread_mutex_unlock(&emu->lock);

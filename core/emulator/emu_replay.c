@@ -24,6 +24,9 @@ void hwt_emu_replay_free(struct emu_replay_data *r)
 	for (size_t i = 0; i < r->nbufs; i++)
 		free(r->bufs[i]);
 	free(r->bufs);
+	free(r->abufs);
+	free(r->auxs);
+	free(r->structured);
 	free(r);
 }
 

@@ -76,6 +76,18 @@ struct hwt_emu_stats {
 	uint64_t lost_records;  /* data-ring records that did not fit */
 	uint64_t wakeups;
 	bool finished;          /* the whole source was produced */
+	/* A loaded capture (hwt_emu_load_capture) replays each of its
+	 * PERF_RECORD_AUX as one write with its flags: */
+	uint64_t capture_writes;    /* writes that replayed one */
+	uint64_t capture_truncated; /* ... flagged TRUNCATED: the capture's
+				       own losses, not the replay's
+				       (truncations counts those) */
+	uint64_t capture_collision; /* ... flagged COLLISION */
+	uint64_t capture_partial;   /* ... flagged PARTIAL */
+	uint64_t barriers;          /* CoreSight barrier packets the
+				       emulated sink driver put at the start
+				       of a write after the replay's own
+				       loss */
 };
 
 /* Where AUX stream bytes came from: bytes [aux_pos, aux_pos + len) of the
@@ -203,10 +215,15 @@ HWT_API int hwt_emu_stream_segments(struct hwt_emu *emu, int cpu,
 HWT_API int hwt_emu_stream_source_byte(struct hwt_emu *emu, int cpu,
 				       uint64_t src_pos);
 
-/* Streams from a capture: every AUXTRACE buffer of the perf.data file at
- * @path becomes source bytes of the stream of its CPU, every sideband
- * record (all but AUX, LOST, AUXTRACE and the synthesized types) a record
- * of that stream, in file order; its AUX PMU is declared. The capture's
+/* Streams from a capture: every PERF_RECORD_AUX of the perf.data file at
+ * @path becomes one write in the stream of its CPU, of its bytes (from
+ * the AUXTRACE buffers) with its flags and time, and every sideband record
+ * (all but AUX, LOST, AUXTRACE and the synthesized types) a record of that
+ * stream, in file order; its AUX PMU is declared. A replayed TRUNCATED
+ * disables the event as the kernel does, and the stream waits for the
+ * enable; bytes no record reports are a write of their own at their
+ * place. A CPU whose AUX records do not map onto its AUXTRACE bytes
+ * (overwrite mode) has its AUXTRACE bytes as plain source bytes instead. The capture's
  * attributes, AUXTRACE_INFO and ids are kept for the caller
  * (hwt_emu_replay_*). Errors: those of hwt_pd_reader_open/next;
  * HWT_ERR_FORMAT when the file holds no AUXTRACE_INFO or AUX event. */

@@ -9,6 +9,11 @@
  * - pprof: a gzip-compressed profile.proto, one sample per distinct call
  *   stack and thread with the instructions and branches executed in its
  *   leaf (and the time, when the capture has time).
+ * - AutoFDO, BOLT: per binary, how often each address range ran and each
+ *   taken branch was taken, in the binary's own addresses: the text that
+ *   AutoFDO's `create_llvm_prof --profiler text` reads, BOLT's fdata
+ *   (function + offset) or BOLT's pre-aggregated `B`/`F` records; one
+ *   file per binary (hwt_export_file names them).
  *
  * An export takes the element stream (before the stacks see it) through
  * hwt_export_elements and the frames through hwt_export_ops, the way
@@ -32,6 +37,9 @@ extern "C" {
 enum hwt_export_format {
 	HWT_EXPORT_SQLITE,
 	HWT_EXPORT_PPROF,
+	HWT_EXPORT_AUTOFDO,
+	HWT_EXPORT_BOLT,          /* BOLT's fdata: functions and offsets */
+	HWT_EXPORT_BOLT_PREAGG,   /* BOLT's pre-aggregated B/F records */
 };
 
 /* Options. Zero-initialise, then set size. */
@@ -55,6 +63,13 @@ struct hwt_export_opts {
 	bool no_labels;
 	/* The event name for selected_events (NULL: "branches"). */
 	const char *event;
+	/* AutoFDO, BOLT: where the files go, one per binary: in the
+	 * directory @out_prefix names when it is one (DIR/BINARY.EXT),
+	 * else beside it (PREFIX.BINARY.EXT), BINARY being the binary's
+	 * file name (.2, .3, ... after it when two binaries share one).
+	 * EXT: afdo.txt, fdata, preagg. Each file is written to a
+	 * temporary file and renamed when all are complete. */
+	const char *out_prefix;
 };
 
 /* What an export counted and what it skipped, for the user. */
@@ -70,6 +85,16 @@ struct hwt_export_stats {
 	uint64_t unknown_addrs;  /* sqlite: samples with an end no symbol
 				  * names; pprof: such locations */
 	uint64_t symbols, dsos, threads;
+	/* AutoFDO, BOLT: */
+	uint64_t ranges;         /* address ranges executed (a count each) */
+	uint64_t ranges_open;    /* of them, ending without a taken branch
+				  * (trace off, a gap, the end) */
+	uint64_t distinct_ranges, distinct_branches; /* lines written */
+	uint64_t outside;        /* ranges and branches in code no binary
+				  * file holds (kernel, JIT, not found) */
+	uint64_t unnamed;        /* BOLT fdata: branch ends no symbol names
+				  * (written as addresses in the binary) */
+	uint64_t files;          /* files written */
 };
 
 struct hwt_export;
@@ -107,6 +132,12 @@ HWT_API struct hwt_stack_ops hwt_export_ops(struct hwt_export *ex);
  * times; SQLite: indexes, and commits). Errors: HWT_ERR_IO,
  * HWT_ERR_NOSPC, HWT_ERR_NOMEM. */
 HWT_API int hwt_export_finish(struct hwt_export *ex, bool has_time);
+
+/* AutoFDO, BOLT: the path of the @i-th file written (after
+ * hwt_export_finish) and the binary whose profile it holds; NULL past
+ * the last one. */
+HWT_API const char *hwt_export_file(const struct hwt_export *ex, size_t i,
+				    const char **binary);
 
 /* What the export has written and skipped so far. */
 HWT_API void hwt_export_get_stats(const struct hwt_export *ex,

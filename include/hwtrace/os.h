@@ -42,6 +42,11 @@ struct hwt_os_ops {
 	int (*poll)(void *ctx, struct pollfd *fds, unsigned int nfds,
 		    int timeout_ms);
 	int (*close)(void *ctx, int fd);
+	/* Optional: 1 while the event @fd is enabled, 0 once it was disabled
+	 * (by PERF_EVENT_IOC_DISABLE or by the kernel itself, as on an AUX
+	 * buffer with no room). NULL or -EOPNOTSUPP: the OS cannot tell; the
+	 * Linux kernel has no such query, the kernel emulator answers. */
+	int (*event_enabled)(void *ctx, int fd);
 };
 
 /* An OS: a table and the context its operations receive. */

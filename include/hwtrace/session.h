@@ -108,10 +108,11 @@ struct hwt_capture_stats {
 	uint64_t unmatched;         /* records not matching the ring's bytes */
 	uint64_t lost_events;       /* PERF_RECORD_LOST seen */
 	uint64_t lost_records;      /* records they say were lost */
-	uint64_t reenables;         /* enables after the kernel may have
-				       disabled the event on a full buffer
-				       (a TRUNCATED record, or a ring found
-				       three quarters full) */
+	uint64_t reenables;         /* enables after the kernel disabled
+				       the event: a TRUNCATED record, or a
+				       ring with no room left whose event
+				       is disabled (where the OS cannot
+				       tell, as Linux: no room left) */
 	uint64_t wakeups;           /* polls that found the ring readable */
 	uint64_t snapshots;
 	uint64_t snapshot_wraps;    /* snapshots whose buffer had wrapped */

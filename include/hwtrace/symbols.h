@@ -63,7 +63,11 @@ struct hwt_symbol {
 	bool main_program;    /* the dso is the process's executable */
 	const char *name;     /* function (demangled unless no_demangle) */
 	uint64_t start;       /* the function's address (as traced) */
-	uint64_t size;
+	uint64_t size;        /* up to the next symbol when size_guessed */
+	bool size_guessed;    /* the symbol table gave it no size */
+	/* A file-local (static) function: 1 for the first of its name in
+	 * the binary, 2 for the next, ... in address order; 0: global. */
+	uint32_t local_nth;
 	uint64_t offset;      /* address - start */
 	uint64_t dso_offset;  /* the address's offset in the dso's file */
 	const char *file;     /* with srcline: source file of the address */
@@ -72,6 +76,13 @@ struct hwt_symbol {
 	 * function holding the code, with the line of the outermost call. */
 	const struct hwt_sym_frame *inlines;
 	size_t ninlines;
+	/* When the binary was read (in_elf): the address as the binary's
+	 * own program headers place it (p_vaddr terms, what objdump and
+	 * BOLT show), and the p_vaddr of its first loadable segment (the
+	 * base AutoFDO adds to the addresses of its text profiles). */
+	bool in_elf;
+	uint64_t elf_vaddr;
+	uint64_t elf_base;
 };
 
 /* Per-binary report for `hwtrace info`. Strings are valid as long as the

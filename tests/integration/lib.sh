@@ -9,6 +9,11 @@ trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
+# An awk function hex(S): the value of hex digits S (no 0x, lower case),
+# for scripts that give it to awk (mawk has no strtonum).
+AWK_HEX='function hex(s,  i, n) { n = 0; for (i = 1; i <= length(s); i++)
+	n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }'
+
 # expect_eq WHAT GOT WANT
 expect_eq() {
 	checks=$((checks + 1))

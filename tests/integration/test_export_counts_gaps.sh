@@ -4,7 +4,9 @@
 # bytes they lost, the same as the decode's gap elements, and invents
 # nothing across them: no branches, no calls, only the trace begin/end
 # samples (at addresses no symbol names, counted). Both files are still
-# valid for their readers.
+# valid for their readers. The per-binary profiles (autofdo, bolt-preagg)
+# count the same gaps and write no file: no range or branch ran in a
+# binary that is here.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 DATA=$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14
 
@@ -39,4 +41,14 @@ gzip -dc "$TMP/q.pb.gz" | protoc --proto_path="$HWT_SOURCE_DIR/analysis/export" 
 	fail "protoc --decode: $(head -3 "$TMP/q.txt")"
 expect_eq "pprof: no samples invented" "$(grep -c '^sample {' "$TMP/q.txt")" "0"
 expect_eq "pprof: its sample types" "$(grep -c '^sample_type' "$TMP/q.txt")" "3"
+
+for f in autofdo bolt-preagg; do
+	"$HWTRACE" export "$DATA" --to "$f" -o "$TMP/pgo" 2>"$TMP/$f.err" ||
+		fail "$f export: $(cat "$TMP/$f.err")"
+	expect_contains "$f: gaps and bytes on stderr" "$(cat "$TMP/$f.err")" \
+		"skipped: $gaps gaps and decode errors ($bytes trace bytes lost"
+	expect_contains "$f: nothing invented" "$(cat "$TMP/$f.err")" \
+		" 0 ranges (0 ended without a taken branch) and 0 taken branches; 0 distinct ranges and 0 distinct branches in 0 files"
+	expect_eq "$f: no file" "$(ls "$TMP" | grep -c '^pgo\.')" "0"
+done
 finish

@@ -14,26 +14,17 @@
 
 static int copy(const char *in, const char *out, int level, unsigned flags)
 {
-	static const enum hwt_pd_feature strings[] = {
-		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
-		HWT_PD_FEAT_VERSION, HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
-	};
 	struct hwt_pd_reader *r;
 	struct hwt_pd_writer *w;
 	struct hwt_pd_record rec;
 	struct hwt_pd_build_id b;
-	int err = hwt_test_pd_copy_open(in, out, &r, &w), cerr;
+	int err = hwt_test_pd_copy_open(in, out, &r, &w);
 
 	if (err)
 		return err;
 	err = hwt_pd_writer_set_compression(w, level, flags);
-	for (size_t i = 0; !err && i < sizeof(strings) / sizeof(*strings); i++) {
-		char buf[512];
-
-		if (hwt_pd_reader_feature_string(r, strings[i], buf, sizeof(buf)) == 0)
-			err = hwt_pd_writer_set_feature(w, strings[i], buf,
-							strlen(buf) + 1);
-	}
+	if (!err)
+		err = hwt_test_pd_copy_strings(r, w);
 	for (size_t i = 0; !err && hwt_pd_reader_build_id(r, i, &b) > 0; i++)
 		err = hwt_pd_writer_add_build_id(w, b.pid, b.misc, b.id, b.size,
 						 b.filename);
@@ -41,14 +32,10 @@ static int copy(const char *in, const char *out, int level, unsigned flags)
 		err = 0;
 		if (rec.type == HWT_PD_RECORD_AUXTRACE)
 			err = hwt_pd_writer_auxtrace(w, &rec.aux, rec.aux_data);
-		else if (rec.type != HWT_PD_RECORD_HEADER_ATTR &&
-			 rec.type != HWT_PD_RECORD_HEADER_FEATURE &&
-			 rec.type != HWT_PD_RECORD_HEADER_BUILD_ID)
+		else if (hwt_test_pd_copyable(rec.type))
 			err = hwt_pd_writer_record(w, rec.data);
 	}
-	cerr = hwt_pd_writer_close(w);
-	hwt_pd_reader_free(r);
-	return err ? err : cerr;
+	return hwt_test_pd_copy_close(r, w, err);
 }
 
 int main(int argc, char **argv)

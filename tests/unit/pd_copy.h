@@ -3,7 +3,9 @@
 #ifndef HWT_TESTS_PD_COPY_H
 #define HWT_TESTS_PD_COPY_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hwtrace/perfdata.h"
 
@@ -37,6 +39,45 @@ static inline int hwt_test_pd_copy_open(const char *src, const char *dst,
 		hwt_pd_reader_free(*r);
 	}
 	return err;
+}
+
+/* Copies the string features (hostname, os release, arch, version, CPU
+ * description, cpuid) that @r has. */
+static inline int hwt_test_pd_copy_strings(struct hwt_pd_reader *r,
+					   struct hwt_pd_writer *w)
+{
+	static const enum hwt_pd_feature strings[] = {
+		HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE, HWT_PD_FEAT_ARCH,
+		HWT_PD_FEAT_VERSION, HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
+	};
+	int err = 0;
+
+	for (size_t i = 0; !err && i < sizeof(strings) / sizeof(*strings); i++) {
+		char buf[512];
+		if (hwt_pd_reader_feature_string(r, strings[i], buf, sizeof(buf)) == 0)
+			err = hwt_pd_writer_set_feature(w, strings[i], buf,
+							strlen(buf) + 1);
+	}
+	return err;
+}
+
+/* Whether a file-mode writer carries a record of @type as a record:
+ * pipe-mode ATTR, FEATURE and BUILD_ID records are not. */
+static inline bool hwt_test_pd_copyable(uint32_t type)
+{
+	return type != HWT_PD_RECORD_HEADER_ATTR &&
+	       type != HWT_PD_RECORD_HEADER_FEATURE &&
+	       type != HWT_PD_RECORD_HEADER_BUILD_ID;
+}
+
+/* Closes both; the first error of @err and the close. */
+static inline int hwt_test_pd_copy_close(struct hwt_pd_reader *r,
+					 struct hwt_pd_writer *w, int err)
+{
+	int cerr = hwt_pd_writer_close(w);
+
+	hwt_pd_reader_free(r);
+	return err ? err : cerr;
 }
 
 #endif

@@ -35,6 +35,9 @@ struct mem_sink {
 	uint64_t aux_flags_truncated;
 	uint32_t last_cpu, last_tid;
 	int stall_once_ms;  /* a slow writer, once */
+	/* PERF_RECORD_AUX offset, size, flags, in order */
+	uint64_t aux_recs[4096][3];
+	size_t naux_recs;
 };
 
 static int sink_record(void *ctx, const struct perf_event_header *h)
@@ -46,6 +49,8 @@ static int sink_record(void *ctx, const struct perf_event_header *h)
 	if (h->type == PERF_RECORD_AUX &&
 	    (((const uint64_t *)(h + 1))[2] & HWT_AUX_FLAG_TRUNCATED))
 		m->aux_flags_truncated++;
+	if (h->type == PERF_RECORD_AUX && m->naux_recs < 4096)
+		memcpy(m->aux_recs[m->naux_recs++], h + 1, 24);
 	if (h->type == PERF_RECORD_COMM) {
 		m->recs = realloc(m->recs, m->recs_len + h->size);
 		memcpy(m->recs + m->recs_len, h, h->size);
@@ -420,6 +425,10 @@ static void test_full_buffer_back_pressure_accounts_every_byte(void)
 	CHECK_U64(cs.truncated, es.truncations);
 	CHECK_U64(m.aux_flags_truncated, es.truncations);
 	CHECK(cs.reenables > 0);
+	/* One enable per disable, none where nothing was lost (the last
+	 * disable may come after the reader's last enable). */
+	CHECK(cs.reenables <= es.truncations + es.full_disables);
+	CHECK(cs.reenables + 1 >= es.truncations + es.full_disables);
 	CHECK_U64(cs.unmatched, 0);
 	CHECK(m.offsets_contiguous);
 	check_bytes_against_source(emu, &m, src);
@@ -463,6 +472,66 @@ static void test_silent_disable_on_a_full_ring_is_undone(void)
 		(unsigned long long)es.full_disables,
 		(unsigned long long)es.truncations,
 		(unsigned long long)cs.reenables,
+		(unsigned long long)cs.aux_bytes, (unsigned long long)total);
+	teardown(s, emu, &m, src);
+}
+
+/* A CoreSight sink's driver after lost trace (TMC ETR/ETF): a write that
+ * does not fit keeps its newest whole 16-byte frames, flagged TRUNCATED,
+ * and a write after a loss starts with the barrier packet (four
+ * 0x7fffffff frame syncs) over its first 16 bytes. Every other captured
+ * byte is the source byte the emulator's map gives for it. */
+static void test_cs_sink_writes_a_barrier_after_each_loss(void)
+{
+	static const uint8_t barrier[16] = {
+		0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f,
+		0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f,
+	};
+	const uint64_t total = 2u << 20;
+	uint8_t *src = pattern(total, 11);
+	struct hwt_emu_opts o = {.size = sizeof(o), .burst = 3000};
+	struct hwt_emu *emu = NULL;
+	struct mem_sink m;
+	struct hwt_session *s;
+	struct hwt_capture_stats cs;
+	struct hwt_emu_stats es;
+	const struct hwt_emu_segment *segs;
+	size_t nsegs, with_barrier = 0, bad = 0;
+	uint64_t mapped = 0;
+
+	CHECK_INT(hwt_emu_new(&o, &emu), 0);
+	CHECK_INT(hwt_emu_add_pmu(emu, "cs_etm", PMU_TYPE), 0);
+	sink_init(&m);
+	s = capture_all(emu, &m, src, total, 16, 2, &cs, &es);
+	CHECK(es.truncations > 0);
+	CHECK(m.offsets_contiguous);
+	CHECK(m.nchunks > 0 && m.chunks[0].offset == 0);
+	CHECK(m.naux_recs < 4096);
+	for (size_t i = 0; i < m.naux_recs; i++) {
+		uint64_t off = m.aux_recs[i][0], size = m.aux_recs[i][1];
+		bool trunc = m.aux_recs[i][2] & HWT_AUX_FLAG_TRUNCATED;
+		bool has = size >= 16 && off + 16 <= m.aux_len &&
+			   !memcmp(m.aux + off, barrier, 16);
+		with_barrier += has;
+		if (trunc && (size % 16 || (size && !has)))
+			bad++;
+	}
+	CHECK_U64(bad, 0);
+	CHECK_U64(with_barrier, es.barriers);
+	CHECK(es.barriers >= es.truncations);
+	/* The rest is source bytes: the map covers all but the barriers. */
+	CHECK_INT(hwt_emu_stream_segments(emu, 0, &segs, &nsegs), 0);
+	for (size_t k = 0; k < nsegs; k++) {
+		mapped += segs[k].len;
+		if (memcmp(m.aux + segs[k].aux_pos, src + segs[k].src_pos,
+			   segs[k].len))
+			bad++;
+	}
+	CHECK_U64(bad, 0);
+	CHECK_U64(mapped + 16 * es.barriers, cs.aux_bytes);
+	fprintf(stderr, "  cs sink: %llu truncations, %llu barriers, %llu of "
+		"%llu bytes captured\n", (unsigned long long)es.truncations,
+		(unsigned long long)es.barriers,
 		(unsigned long long)cs.aux_bytes, (unsigned long long)total);
 	teardown(s, emu, &m, src);
 }
@@ -778,6 +847,7 @@ int main(void)
 	RUN(test_zero_length_stream_gives_no_aux_data);
 	RUN(test_full_buffer_back_pressure_accounts_every_byte);
 	RUN(test_silent_disable_on_a_full_ring_is_undone);
+	RUN(test_cs_sink_writes_a_barrier_after_each_loss);
 	RUN(test_overwrite_wrap_default_snapshot_is_newest_bytes);
 	RUN(test_overwrite_without_wrap_takes_what_was_written);
 	RUN(test_overwrite_wrap_with_find_snapshot);

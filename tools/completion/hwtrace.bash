@@ -110,7 +110,7 @@ _hwtrace()
 		;;
 	report | timeline | export)
 		case $prev in
-		--to) COMPREPLY=($(compgen -W "sqlite pprof" -- "$cur")); return ;;
+		--to) COMPREPLY=($(compgen -W "sqlite pprof autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -1,0 +1,23 @@
+# Shared by the AutoFDO and BOLT export tests (sourced after lib.sh, not
+# a test itself): checks the consumer's tools are here, builds
+# tests/programs/pgo_loop.c with clang and the flags given, and records it
+# with sw_branch from main. Sets CALLS, N (its loop counts), SRC, PROG and
+# data (the capture); on failure it says why and exits.
+# usage: pgo_loop_capture "TOOLS" "PACKAGES" CLANG_FLAGS...
+pgo_loop_capture() {
+	local tool
+	for tool in $1; do
+		command -v "$tool" >/dev/null ||
+			{ fail "$tool missing: install $2 (make deps)"; finish; exit 1; }
+	done
+	shift 2
+	CALLS=10
+	N=100
+	SRC="$HWT_SOURCE_DIR/tests/programs/pgo_loop.c"
+	PROG="$TMP/pgo_loop"
+	clang -O1 "$@" -o "$PROG" "$SRC" || { fail "building pgo_loop"; finish; exit 1; }
+	data="$TMP/pl.data"
+	"$HWTRACE" record -e sw_branch --start main -o "$data" -- "$PROG" "$N" \
+		>"$TMP/program.txt" 2>"$TMP/record.err" ||
+		{ cat "$TMP/record.err" >&2; fail "record"; finish; exit 1; }
+}
