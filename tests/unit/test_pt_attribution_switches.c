@@ -100,9 +100,8 @@ static int mode_exec(struct pt_encoder *e)
 	return enc(e, &p);
 }
 
-/* The trace of all slices (@odd: also of the odd ones); slice @untimed
- * (-1: none) has no TSC. */
-static size_t make_trace(uint8_t *buf, size_t size, int untimed, bool odd)
+/* An encoder into @buf that has written a PSB+ with a TSC, or NULL. */
+static struct pt_encoder *start_trace(uint8_t *buf, size_t size)
 {
 	struct pt_config c;
 	pt_config_init(&c);
@@ -110,13 +109,37 @@ static size_t make_trace(uint8_t *buf, size_t size, int untimed, bool odd)
 	c.end = buf + size;
 	struct pt_encoder *e = pt_alloc_encoder(&c);
 	if (!e)
-		return 0;
+		return NULL;
 	struct pt_packet p = {.type = ppt_psb};
 	int err = enc(e, &p);
 	err |= tsc(e, slice_base(0) + 50);
 	err |= mode_exec(e);
 	p.type = ppt_psbend;
 	err |= enc(e, &p);
+	if (err) {
+		pt_free_encoder(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The size written by @e (0 after an error), which it frees. */
+static size_t end_trace(struct pt_encoder *e, int err)
+{
+	uint64_t n = 0;
+	pt_enc_get_offset(e, &n);
+	pt_free_encoder(e);
+	return err ? 0 : (size_t)n;
+}
+
+/* The trace of all slices (@odd: also of the odd ones); slice @untimed
+ * (-1: none) has no TSC. */
+static size_t make_trace(uint8_t *buf, size_t size, int untimed, bool odd)
+{
+	struct pt_encoder *e = start_trace(buf, size);
+	if (!e)
+		return 0;
+	int err = 0;
 	for (int s = 0; s < SLICES; s++) {
 		if (s % 2 && !odd)
 			continue;
@@ -138,10 +161,7 @@ static size_t make_trace(uint8_t *buf, size_t size, int untimed, bool odd)
 		err |= ip_packet(e, ppt_fup, end, pt_ipc_sext_48);
 		err |= ip_packet(e, ppt_tip_pgd, 0, pt_ipc_suppressed);
 	}
-	uint64_t n = 0;
-	pt_enc_get_offset(e, &n);
-	pt_free_encoder(e);
-	return err ? 0 : (size_t)n;
+	return end_trace(e, err);
 }
 
 /* The sample_id pid of thread @tid. */
@@ -283,6 +303,19 @@ static void write_file(const char *path, const uint8_t *b, size_t n)
 		fclose(f);
 }
 
+/* Writes the capture of @n bytes of trace, decodes it into @t and checks
+ * how many elements there are, placed and ambiguous (a macro: a failure
+ * names the line of the case). */
+#define EXPECT_COUNTS(t, user_only, per_task, n_elems, n_exact, n_ambiguous) \
+	do {                                                                  \
+		CHECK_INT(write_capture(data, f1, f2, trace, n, user_only,    \
+					per_task), 0);                        \
+		decode(data, &(t));                                           \
+		CHECK_INT((t).elems, n_elems);                                \
+		CHECK_INT((t).exact, n_exact);                                \
+		CHECK_INT((t).ambiguous, n_ambiguous);                        \
+	} while (0)
+
 /* Writes the two loops' code files; @data is the capture's path. */
 static void code_files(char f1[300], char f2[300], char data[300],
 		       const char *name)
@@ -305,22 +338,14 @@ static void every_switch_boundary(void)
 	 * trace_off: 7 elements, 42 in all. */
 	size_t n = make_trace(trace, sizeof(trace), -1, true);
 	CHECK(n > 0);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, true, false), 0);
-	decode(data, &t);
-	CHECK_INT(t.elems, 42);
-	CHECK_INT(t.exact, 42);
-	CHECK_INT(t.ambiguous, 0);
+	EXPECT_COUNTS(t, true, false, 42, 42, 0);
 	CHECK_STR(t.warning, "");
 
 	/* Slice 3 without its own time stamps: its 7 elements could be
 	 * either thread's, the rest are still exact. */
 	n = make_trace(trace, sizeof(trace), 3, true);
 	CHECK(n > 0);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, true, false), 0);
-	decode(data, &t);
-	CHECK_INT(t.elems, 42);
-	CHECK_INT(t.exact, 35);
-	CHECK_INT(t.ambiguous, 7);
+	EXPECT_COUNTS(t, true, false, 42, 35, 7);
 	CHECK_INT(t.ambiguous_of_t2, 7); /* slice 3 is 102's */
 	CHECK_STR(t.warning, "7 elements ran across a context switch that the "
 		  "trace's times do not place: their task is left out and they "
@@ -330,8 +355,6 @@ static void every_switch_boundary(void)
 	 * of the elements before it and of those after: the middle of each
 	 * slice is placed, the edges next to a switch are not. */
 	n = make_trace(trace, sizeof(trace), -1, true);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, false), 0);
-	decode(data, &t);
 	/* Slice 0: its first two runs (10100: trace_on, range; 12000:
 	 * branch, range) lie before the first switch-out (16000); its last
 	 * run (14000: branch, range, trace_off) may have run up to the next
@@ -340,21 +363,14 @@ static void every_switch_boundary(void)
 	 * Slice 5: all but its first run (60100, which ran after slice 4's
 	 * last time, 54000, so perhaps before the switch). 4 + 4 * 2 + 5 =
 	 * 17 placed, 25 ambiguous. */
-	CHECK_INT(t.elems, 42);
-	CHECK_INT(t.exact, 17);
-	CHECK_INT(t.ambiguous, 25);
+	EXPECT_COUNTS(t, false, false, 42, 17, 25);
 
 	/* Recorded for process 100 with per-thread switch records (each
 	 * names only its own task: the next task of a switch-out is the one
 	 * of the next switch-in): the same, user-only and kernel traced. */
 	per_thread_switch = true;
-	CHECK_INT(write_capture(data, f1, f2, trace, n, true, true), 0);
-	decode(data, &t);
-	CHECK_INT(t.exact, 42);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
-	decode(data, &t);
-	CHECK_INT(t.exact, 17);
-	CHECK_INT(t.ambiguous, 25);
+	EXPECT_COUNTS(t, true, true, 42, 42, 0);
+	EXPECT_COUNTS(t, false, true, 42, 17, 25);
 	per_thread_switch = false;
 
 	/* Recorded for process 100 (perf record -- prog), taking turns with
@@ -365,27 +381,17 @@ static void every_switch_boundary(void)
 	other_pid = 999;
 	other_tid = 999;
 	n = make_trace(trace, sizeof(trace), -1, false);
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
-	decode(data, &t);
-	CHECK_INT(t.elems, 21);
-	CHECK_INT(t.exact, 21);
-	CHECK_INT(t.ambiguous, 0);
+	EXPECT_COUNTS(t, false, true, 21, 21, 0);
 	/* With per-thread switch records 999 writes none: a switch-out of
 	 * 101 lasts until 101's next switch-in, which names the task coming
 	 * in; all 21 are 101's again. */
 	per_thread_switch = true;
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
-	decode(data, &t);
-	CHECK_INT(t.exact, 21);
+	EXPECT_COUNTS(t, false, true, 21, 21, 0);
 	per_thread_switch = false;
 	/* The same capture CPU-wide: 999 might have run the spans that hold a
 	 * switch, those of the last run of each slice (3 elements) and of the
 	 * first of slices 2 and 4 (2): 8 placed, 13 ambiguous. */
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, false), 0);
-	decode(data, &t);
-	CHECK_INT(t.elems, 21);
-	CHECK_INT(t.exact, 8);
-	CHECK_INT(t.ambiguous, 13);
+	EXPECT_COUNTS(t, false, false, 21, 8, 13);
 	other_pid = PID;
 	other_tid = T2;
 }
@@ -394,19 +400,11 @@ static void every_switch_boundary(void)
  * stops: far more elements than the sink holds while their run is open. */
 static size_t make_long_trace(uint8_t *buf, size_t size, int iters)
 {
-	struct pt_config c;
-	pt_config_init(&c);
-	c.begin = buf;
-	c.end = buf + size;
-	struct pt_encoder *e = pt_alloc_encoder(&c);
+	struct pt_encoder *e = start_trace(buf, size);
 	if (!e)
 		return 0;
-	struct pt_packet p = {.type = ppt_psb};
-	int err = enc(e, &p);
-	err |= tsc(e, slice_base(0) + 50);
-	err |= mode_exec(e);
-	p.type = ppt_psbend;
-	err |= enc(e, &p);
+	struct pt_packet p;
+	int err = 0;
 	err |= ip_packet(e, ppt_tip_pge, ADDR1, pt_ipc_sext_48);
 	for (int i = 0; i < iters; i += 6) {
 		p.type = ppt_tnt_8;
@@ -417,10 +415,7 @@ static size_t make_long_trace(uint8_t *buf, size_t size, int iters)
 	err |= tnt1(e, 0);
 	err |= ip_packet(e, ppt_fup, ADDR1 + 5, pt_ipc_sext_48);
 	err |= ip_packet(e, ppt_tip_pgd, 0, pt_ipc_suppressed);
-	uint64_t n = 0;
-	pt_enc_get_offset(e, &n);
-	pt_free_encoder(e);
-	return err ? 0 : (size_t)n;
+	return end_trace(e, err);
 }
 
 /* A run longer than the sink holds (one TSC for 144,003 elements): the
@@ -439,17 +434,10 @@ static void long_run(void)
 	size_t n = make_long_trace(trace, sizeof(trace), 72000);
 	CHECK(n > 0);
 	struct tally t;
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, false), 0);
-	decode(data, &t);
-	CHECK_INT(t.elems, 144003);
-	CHECK_INT(t.exact, 0);
-	CHECK_INT(t.ambiguous, 144003);
+	EXPECT_COUNTS(t, false, false, 144003, 0, 144003);
 	other_pid = 999;
 	other_tid = 999;
-	CHECK_INT(write_capture(data, f1, f2, trace, n, false, true), 0);
-	decode(data, &t);
-	CHECK_INT(t.elems, 144003);
-	CHECK_INT(t.exact, 144003);
+	EXPECT_COUNTS(t, false, true, 144003, 144003, 0);
 	other_pid = PID;
 	other_tid = T2;
 }
