@@ -9,7 +9,8 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler bsdutils procps \
 	python3-pyside2.qtsql g++ python3-jsonschema jq chromium nodejs \
 	scdoc man-db bsdextrautils libsqlite3-dev zlib1g-dev golang-go \
-	golang-github-google-pprof-dev autofdo bolt-15 llvm-15
+	golang-github-google-pprof-dev autofdo bolt-15 llvm-15 libpq-dev \
+	postgresql
 # npm packages the tests load from disk (no network at test time): the
 # flame-graph viewer that the timeline test opens hwtrace's file in.
 NPM_DIR := build/npm
@@ -42,10 +43,15 @@ PREFIX ?= /usr/local
 
 all: build
 
+# A package is there when installed for this machine's architecture (or
+# for all): libpq-dev:arm64 alone does not count for the host build.
+HOST_HAS = dpkg-query -W -f='$${db:Status-Abbrev}$${Architecture}\n' $$p 2>/dev/null | \
+	grep -Eqx "ii *($$(dpkg --print-architecture)|all)"
+
 deps:
 	@missing=""; \
 	for p in $(DEBIAN_PACKAGES); do \
-		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+		$(HOST_HAS) || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
@@ -139,8 +145,12 @@ deps-arm64: deps
 		  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; }; \
 	fi
 	@for p in $(ARM64_OPTIONAL_LIBS); do \
-		dpkg -s $$p >/dev/null 2>&1 || continue; \
+		$(HOST_HAS) || continue; \
 		dpkg -s $$p:arm64 >/dev/null 2>&1 && continue; \
+		if $(SUDO) apt-get install -s -y $$p:arm64 2>/dev/null | grep -q '^Remv'; then \
+			echo "arm64: $$p:arm64 would remove host packages (it is not Multi-Arch: same); building without it"; \
+			continue; \
+		fi; \
 		echo "installing (optional): $$p:arm64"; \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$p:arm64 || \
 			echo "arm64: $$p:arm64 could not be installed; building without it"; \

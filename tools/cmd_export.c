@@ -12,6 +12,7 @@
 #include "hwtrace/outfile.h"
 #include "stack_run.h"
 #include "capture_names.h"
+#include "capture_switches.h"
 
 static void usage(FILE *out)
 {
@@ -28,15 +29,20 @@ static void usage(FILE *out)
 		"           text): address ranges and branches with counts\n"
 		"  bolt     BOLT's fdata (llvm-bolt -data): branches by function\n"
 		"  bolt-preagg  BOLT's pre-aggregated B/F records (llvm-bolt -pa)\n"
+		"  postgresql  the sqlite tables and views in a PostgreSQL database\n"
+		"           (--db CONNINFO instead of -o), filled with binary COPY\n"
 		"           autofdo and bolt write one file per binary: OUT.NAME.EXT\n"
 		"           (DIR/NAME.EXT when -o is a directory), EXT afdo.txt,\n"
 		"           fdata or preagg\n"
 		"See docs/analysis.md.\n\n"
-		"  --to FORMAT             sqlite, pprof, autofdo, bolt or\n"
-		"                          bolt-preagg (required)\n"
+		"  --to FORMAT             sqlite, pprof, postgresql, autofdo, bolt\n"
+		"                          or bolt-preagg (required)\n"
 		"  -o OUT                  the output file, prefix or directory\n"
-		"                          (required)\n"
-		"  --replace               replace an existing database (sqlite)\n"
+		"                          (required but for postgresql)\n"
+		"  --db CONNINFO           postgresql: the libpq connection string,\n"
+		"                          e.g. 'host=/run/postgresql dbname=perf'\n"
+		"  --replace               replace an existing database (sqlite) or\n"
+		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
 		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
@@ -45,13 +51,14 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS,
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB,
 };
 
 static const struct option long_opts[] = {
 	{"to", required_argument, NULL, OPT_TO},
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
+	{"db", required_argument, NULL, OPT_DB},
 	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
@@ -108,15 +115,21 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				a->ex.format = HWT_EXPORT_BOLT;
 			else if (!strcmp(optarg, "bolt-preagg"))
 				a->ex.format = HWT_EXPORT_BOLT_PREAGG;
+			else if (!strcmp(optarg, "postgresql"))
+				a->ex.format = HWT_EXPORT_POSTGRESQL;
 			else
 				return cli_usage_error("export", "--to %s: use "
-						       "sqlite, pprof, autofdo, "
-						       "bolt or bolt-preagg",
-						       optarg);
+						       "sqlite, pprof, postgresql, "
+						       "autofdo, bolt or "
+						       "bolt-preagg", optarg);
 			a->have_format = true;
 			break;
 		case OPT_REPLACE:
 			a->replace = true;
+			a->ex.replace = true;
+			break;
+		case OPT_DB:
+			a->ex.conninfo = optarg;
 			break;
 		case OPT_NO_LABELS:
 			a->ex.no_labels = true;
@@ -137,9 +150,16 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		return rc;
 	if (!a->have_format)
 		return cli_usage_error("export", "--to FORMAT is required "
-				       "(sqlite, pprof, autofdo, bolt or "
-				       "bolt-preagg)");
-	if (!a->output)
+				       "(sqlite, pprof, postgresql, autofdo, "
+				       "bolt or bolt-preagg)");
+	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
+	if (pg && (!a->ex.conninfo || a->output))
+		return cli_usage_error("export", "--to postgresql takes --db "
+				       "CONNINFO (a libpq connection string), "
+				       "not -o");
+	if (!pg && a->ex.conninfo)
+		return cli_usage_error("export", "--db is for --to postgresql");
+	if (!pg && !a->output)
 		return cli_usage_error("export", "-o OUT is required");
 	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
@@ -179,6 +199,11 @@ static void print_pgo_stats(const struct hwt_export *ex,
 	fputc('\n', stderr);
 }
 
+static int context_switch(void *arg, const struct hwt_export_switch *s)
+{
+	return hwt_export_context_switch(arg, s);
+}
+
 static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 {
 	struct hwt_export_stats s;
@@ -187,13 +212,14 @@ static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 		print_pgo_stats(ex, &s);
 		return;
 	}
-	if (f == HWT_EXPORT_SQLITE)
+	bool db = f == HWT_EXPORT_SQLITE || f == HWT_EXPORT_POSTGRESQL;
+	if (db)
 		fprintf(stderr, "hwtrace export: %" PRIu64 " branch samples, %"
 			PRIu64 " trace begin/end samples, %" PRIu64 " calls, %"
 			PRIu64 " call paths, %" PRIu64 " symbols in %" PRIu64
-			" binaries, %" PRIu64 " threads\n", s.branches,
-			s.trace_marks, s.calls, s.call_paths, s.symbols, s.dsos,
-			s.threads);
+			" binaries, %" PRIu64 " threads, %" PRIu64 " context "
+			"switches\n", s.branches, s.trace_marks, s.calls,
+			s.call_paths, s.symbols, s.dsos, s.threads, s.switches);
 	else
 		fprintf(stderr, "hwtrace export: %" PRIu64 " samples (distinct "
 			"stacks) with %" PRIu64 " instructions, %" PRIu64
@@ -204,7 +230,7 @@ static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 		"errors (%" PRIu64 " trace bytes lost; frames end there, nothing "
 		"is invented across them); %" PRIu64 " %s in code no symbol "
 		"names (kept as addresses)\n", s.gaps, s.gap_bytes,
-		s.unknown_addrs, f == HWT_EXPORT_SQLITE ? "samples" : "locations");
+		s.unknown_addrs, db ? "samples" : "locations");
 }
 
 int cmd_export(int argc, char **argv)
@@ -229,11 +255,12 @@ int cmd_export(int argc, char **argv)
 	FILE *out = NULL;
 	struct hwt_outfile *of = NULL;
 	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
+	bool pg = a.ex.format == HWT_EXPORT_POSTGRESQL; /* no file */
 	/* A database is a regular file: even /dev/null is refused for it. */
 	if (a.ex.format == HWT_EXPORT_SQLITE &&
 	    (rc = cli_output_check("export", a.output, inputs, 2)))
 		return rc;
-	if (!per_binary(a.ex.format)) /* those name their files */
+	if (!pg && !per_binary(a.ex.format)) /* those name their files */
 		rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
@@ -260,6 +287,8 @@ int cmd_export(int argc, char **argv)
 		err = cli_thread_names(a.file, name_thread, ex);
 	if (!err)
 		err = cli_build_ids(a.file, build_id, ex);
+	if (!err)
+		err = cli_context_switches(a.file, context_switch, ex);
 	struct hwt_elem_sink elements;
 	if (!err) {
 		run.ops = hwt_export_ops(ex);
@@ -279,5 +308,7 @@ int cmd_export(int argc, char **argv)
 	decode_symbols_end(&a.symbols);
 	if (wrc)
 		return wrc;
-	return err ? cli_report(err) : EXIT_OK;
+	/* A database that has the tables already is a usage error, as an
+	 * existing -o without --replace. */
+	return err ? cli_report_status(err) : EXIT_OK;
 }

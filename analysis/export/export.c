@@ -83,8 +83,10 @@ int hwt_export_new(const struct hwt_export_opts *opts, struct hwt_export **out)
 	int err;
 	switch (opts->format) {
 	case HWT_EXPORT_SQLITE:
-		ex->fmt = &hwt_export_sqlite_format;
 		err = hwt_export_sqlite_open(ex);
+		break;
+	case HWT_EXPORT_POSTGRESQL:
+		err = hwt_export_postgresql_open(ex);
 		break;
 	case HWT_EXPORT_PPROF:
 		ex->fmt = &hwt_export_pprof_format;

@@ -23,6 +23,8 @@ struct export_thread {
 	char *comm;            /* NULL until a COMM record names it */
 	uint64_t id;           /* 1, 2, ... in order of first sight */
 	bool traced;           /* it has elements (not only a COMM record) */
+	bool listed;           /* a context switch or a listed thread
+				* names it (sqlite, postgresql) */
 	struct export_open *v; /* open frames, outermost first */
 	size_t n, cap;
 	uint64_t last_sample;  /* sqlite: the thread's latest sample */
@@ -62,9 +64,10 @@ int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size);
 /* The build id of the binary @path, "" when the capture has none. */
 const char *hwt_export_build_id(struct hwt_export *ex, const char *path);
 
-extern const struct export_format hwt_export_sqlite_format;
 extern const struct export_format hwt_export_pprof_format;
+/* Each sets ex->fmt and ex->impl. */
 int hwt_export_sqlite_open(struct hwt_export *ex);
+int hwt_export_postgresql_open(struct hwt_export *ex);
 int hwt_export_pprof_open(struct hwt_export *ex);
 extern const struct export_format hwt_export_pgo_format; /* AutoFDO, BOLT */
 int hwt_export_pgo_open(struct hwt_export *ex);

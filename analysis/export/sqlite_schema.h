@@ -5,6 +5,8 @@
 #ifndef HWT_ANALYSIS_EXPORT_SQLITE_SCHEMA_H
 #define HWT_ANALYSIS_EXPORT_SQLITE_SCHEMA_H
 
+#include "analysis/export/perfdb_views.h"
+
 static const char *const hwt_sqlite_tables[] = {
 	"CREATE TABLE selected_events (id integer NOT NULL PRIMARY KEY,"
 	" name varchar(80))",
@@ -42,24 +44,7 @@ static const char *const hwt_sqlite_tables[] = {
 	" machine_id bigint, time bigint, cpu integer, thread_out_id bigint,"
 	" comm_out_id bigint, thread_in_id bigint, comm_in_id bigint,"
 	" flags integer)",
-	"CREATE VIEW machines_view AS SELECT id, pid, root_dir,"
-	" CASE WHEN id=0 THEN 'unknown' WHEN pid=-1 THEN 'host' ELSE 'guest'"
-	" END AS host_or_guest FROM machines",
-	"CREATE VIEW dsos_view AS SELECT id, machine_id,"
-	" (SELECT host_or_guest FROM machines_view WHERE id = machine_id)"
-	" AS host_or_guest, short_name, long_name, build_id FROM dsos",
-	"CREATE VIEW symbols_view AS SELECT id, name,"
-	" (SELECT short_name FROM dsos WHERE id=dso_id) AS dso, dso_id,"
-	" sym_start, sym_end, CASE WHEN binding=0 THEN 'local'"
-	" WHEN binding=1 THEN 'global' ELSE 'weak' END AS binding FROM symbols",
-	"CREATE VIEW threads_view AS SELECT id, machine_id,"
-	" (SELECT host_or_guest FROM machines_view WHERE id = machine_id)"
-	" AS host_or_guest, process_id, pid, tid FROM threads",
-	"CREATE VIEW comm_threads_view AS SELECT comm_id,"
-	" (SELECT comm FROM comms WHERE id = comm_id) AS command, thread_id,"
-	" (SELECT pid FROM threads WHERE id = thread_id) AS pid,"
-	" (SELECT tid FROM threads WHERE id = thread_id) AS tid"
-	" FROM comm_threads",
+	HWT_PERFDB_COMMON_VIEWS,
 	"CREATE VIEW call_paths_view AS SELECT c.id, printf(\"%x\", c.ip) AS ip,"
 	" c.symbol_id, (SELECT name FROM symbols WHERE id = c.symbol_id)"
 	" AS symbol, (SELECT dso_id FROM symbols WHERE id = c.symbol_id)"
@@ -112,25 +97,6 @@ static const char *const hwt_sqlite_tables[] = {
 	" INNER JOIN threads AS th_in ON th_in.id = context_switches.thread_in_id"
 	" INNER JOIN comms AS comm_out ON comm_out.id = context_switches.comm_out_id"
 	" INNER JOIN comms AS comm_in ON comm_in.id = context_switches.comm_in_id",
-};
-
-/* perf's branch types: PERF_IP_FLAG_* bits (branch 1, call 2, return 4,
- * conditional 8, syscall/sysret 16, async 32, interrupt 64, tx abort
- * 128, trace begin 256, trace end 512, vm entry 2048, vm exit 4096) with
- * its names. Each base type is also written with trace begin and with
- * trace end, as perf's table has them. */
-struct hwt_sqlite_branch_type {
-	int id;
-	const char *name;
-};
-
-static const struct hwt_sqlite_branch_type hwt_sqlite_branch_types[] = {
-	{0, "no branch"}, {1, "unconditional jump"}, {3, "call"},
-	{5, "return"}, {9, "conditional jump"}, {19, "system call"},
-	{21, "return from system call"}, {33, "asynchronous branch"},
-	{67, "software interrupt"}, {69, "return from interrupt"},
-	{99, "hardware interrupt"}, {129, "transaction abort"},
-	{2051, "vm entry"}, {4099, "vm exit"},
 };
 
 #endif

@@ -40,6 +40,9 @@ enum hwt_export_format {
 	HWT_EXPORT_AUTOFDO,
 	HWT_EXPORT_BOLT,          /* BOLT's fdata: functions and offsets */
 	HWT_EXPORT_BOLT_PREAGG,   /* BOLT's pre-aggregated B/F records */
+	/* The SQLite schema in a PostgreSQL database (libpq): tables
+	 * filled with binary COPY, then keys, indexes and views. */
+	HWT_EXPORT_POSTGRESQL,
 };
 
 /* Options. Zero-initialise, then set size. */
@@ -70,6 +73,13 @@ struct hwt_export_opts {
 	 * EXT: afdo.txt, fdata, preagg. Each file is written to a
 	 * temporary file and renamed when all are complete. */
 	const char *out_prefix;
+	/* PostgreSQL: the libpq connection string ("host=... dbname=...").
+	 * The export is one transaction: a failed one leaves the database
+	 * as it was. */
+	const char *conninfo;
+	/* PostgreSQL: drop the schema's tables and views when the database
+	 * has them (else such a database is refused). */
+	bool replace;
 };
 
 /* What an export counted and what it skipped, for the user. */
@@ -95,13 +105,31 @@ struct hwt_export_stats {
 	uint64_t unnamed;        /* BOLT fdata: branch ends no symbol names
 				  * (written as addresses in the binary) */
 	uint64_t files;          /* files written */
+	/* sqlite, postgresql: */
+	uint64_t switches;       /* context_switches rows (sqlite, postgresql) */
+};
+
+/* A context switch of the capture (a SWITCH or SWITCH_CPU_WIDE record),
+ * as perf's export writes it: the thread switched out and the one
+ * switched in, pid/tid -1 for one the capture does not name. */
+struct hwt_export_switch {
+	uint64_t time;
+	int32_t cpu;
+	int32_t out_pid, out_tid;
+	int32_t in_pid, in_tid;
+	int flags;               /* 0 in, 1 out, 3 out preempted */
+	/* Each side's name at the switch (its COMM record then), NULL for
+	 * the thread's last; copied. */
+	const char *out_comm, *in_comm;
 };
 
 struct hwt_export;
 
 /* A new export. Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (opts), HWT_ERR_IO
- * (the database cannot be opened or written; the message says why),
- * HWT_ERR_CONFIG (the database already has tables). */
+ * (the database cannot be opened or written, the server cannot be
+ * reached or refuses the login; the message says why), HWT_ERR_CONFIG
+ * (the database already has tables), HWT_ERR_NOSUP (PostgreSQL in a
+ * build without libpq). */
 HWT_API int hwt_export_new(const struct hwt_export_opts *opts,
 			   struct hwt_export **out);
 
@@ -120,6 +148,11 @@ HWT_API int hwt_export_name_thread(struct hwt_export *ex, int32_t pid,
  * HWT_ERR_NOMEM. */
 HWT_API int hwt_export_set_build_id(struct hwt_export *ex, const char *path,
 				    const char *hex);
+
+/* Adds a context switch (sqlite, postgresql; other formats ignore it).
+ * Errors: those of the database's writes, HWT_ERR_NOMEM. */
+HWT_API int hwt_export_context_switch(struct hwt_export *ex,
+				      const struct hwt_export_switch *sw);
 
 /* The sink for the element stream, before the stacks see each element. */
 HWT_API struct hwt_elem_sink hwt_export_elements(struct hwt_export *ex);

@@ -4,8 +4,12 @@
 # columns, the same branch types, the same number of branch samples per
 # type as perf's `--itrace=b` export, and the same calls per (caller,
 # callee) as perf's calls table, except where perf's heuristics differ
-# (the cases named in test_stacks_match_program_and_perf.sh). Bad input:
-# an existing database without --replace, an unwritable directory.
+# (the cases named in test_stacks_match_program_and_perf.sh). Context
+# switches: on quipper's Intel PT capture (152 SWITCH_CPU_WIDE records)
+# the same context_switches rows as perf's export (time, cpu, the threads
+# out and in with their comm then, flags). Bad input: an existing
+# database without --replace, a full disk, /dev/full, an unwritable
+# directory.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 PROG="$HWT_BUILD_DIR/tests/programs/call_tree"
 PERF=${PERF:-perf}
@@ -150,4 +154,32 @@ rc=$?
 expect_eq "unwritable output: refused" "$([ "$rc" -ne 0 ] && echo yes)" "yes"
 expect_eq "unwritable output: nothing written" "$([ -e "$ro" ] && echo exists)" ""
 expect_contains "unwritable output: names it" "$(cat "$TMP/ro.err")" "$ro"
+# /dev/full is no database file: refused before anything is written, with
+# or without --replace (the device is not replaced by a file).
+"$HWTRACE" export "$data" --to sqlite -o /dev/full 2>"$TMP/devfull.err"
+expect_eq "/dev/full: exit 2" "$?" "2"
+expect_contains "/dev/full: exists" "$(cat "$TMP/devfull.err")" "/dev/full exists: give --replace"
+"$HWTRACE" export "$data" --to sqlite --replace -o /dev/full 2>"$TMP/devfull.err"
+expect_eq "/dev/full --replace: exit 2" "$?" "2"
+expect_contains "/dev/full --replace: not a file to replace" "$(cat "$TMP/devfull.err")" \
+	"/dev/full is a character device"
+expect_eq "/dev/full: still the device" "$(stat -c %F /dev/full)" "character special file"
+
+# Context switches, against perf's export of the same capture.
+cp "$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14" "$TMP/q.data"
+"$HWTRACE" export "$TMP/q.data" --to sqlite -o "$TMP/q.db" 2>"$TMP/q.err" ||
+	fail "export q.data: $(cat "$TMP/q.err")"
+(cd "$TMP" && "$PERF" script -i q.data -s "$EXPORT" pq.db branches calls \
+	>"$TMP/pq.out" 2>&1) || fail "perf export q.data: $(tail -3 "$TMP/pq.out")"
+sw='select id, machine_id, time, cpu, pid_out, tid_out, comm_out, pid_in, tid_in, comm_in, flags from context_switches_view order by id'
+expect_eq "context_switches_view = perf's" "$(q "$TMP/q.db" "$sw")" "$(q "$TMP/pq.db" "$sw")"
+expect_eq "context switches: 60 of the 152 records (perf leaves out idle/unknown pairs)" \
+	"$(q "$TMP/q.db" 'select count(*) from context_switches')" "60"
+expect_eq "context switches: perf's table has as many" \
+	"$(q "$TMP/pq.db" 'select count(*) from context_switches')" "60"
+expect_eq "context switches: threads switched in and out, by name then" \
+	"$(q "$TMP/q.db" 'select comm_out, comm_in, flags, count(*) from context_switches_view group by 1, 2, 3 order by 1, 2, 3')" \
+	"$(q "$TMP/pq.db" 'select comm_out, comm_in, flags, count(*) from context_switches_view group by 1, 2, 3 order by 1, 2, 3')"
+expect_contains "stderr: context switches counted" "$(cat "$TMP/q.err")" "60 context switches"
+expect_eq "the capture's switch records" "$("$HWTRACE" dump "$TMP/q.data" | grep -c 'PERF_RECORD_SWITCH_CPU_WIDE')" "152"
 finish

@@ -110,7 +110,8 @@ _hwtrace()
 		;;
 	report | timeline | export)
 		case $prev in
-		--to) COMPREPLY=($(compgen -W "sqlite pprof autofdo bolt bolt-preagg" -- "$cur")); return ;;
+		--to) COMPREPLY=($(compgen -W "sqlite pprof postgresql autofdo bolt bolt-preagg" -- "$cur")); return ;;
+		--db) return ;;
 		--format) COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -122,7 +123,7 @@ _hwtrace()
 		if [ "$cmd" = report ]; then
 			opts="$opts --collapsed --weight --top"
 		elif [ "$cmd" = export ]; then
-			opts="$opts --to --replace --no-labels"
+			opts="$opts --to --replace --no-labels --db"
 		else
 			opts="$opts --format --min-duration --max-depth"
 		fi

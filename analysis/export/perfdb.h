@@ -1,0 +1,52 @@
+/* perf's export schema (export-to-sqlite.py, export-to-postgresql.py):
+ * the rows perfdb.c makes from the element stream, frames and context
+ * switches, and the databases that store them (sqlite.c, postgresql.c). */
+#ifndef HWT_ANALYSIS_EXPORT_PERFDB_H
+#define HWT_ANALYSIS_EXPORT_PERFDB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/export/export_internal.h"
+
+enum perfdb_table {
+	PT_SELECTED_EVENTS, PT_MACHINES, PT_THREADS, PT_COMMS,
+	PT_COMM_THREADS, PT_DSOS, PT_SYMBOLS, PT_BRANCH_TYPES, PT_SAMPLES,
+	PT_CALL_PATHS, PT_CALLS, PT_CONTEXT_SWITCHES, PT_COUNT
+};
+
+/* A table's name and its columns' types, one letter each as perf's
+ * PostgreSQL script declares them: q bigint, i integer, b boolean,
+ * s varchar. */
+struct perfdb_table_info {
+	const char *name;
+	const char *types;
+};
+
+extern const struct perfdb_table_info hwt_perfdb_tables[PT_COUNT];
+
+/* One column's value: text when s is set, SQL NULL when null. */
+struct perfdb_val {
+	int64_t i;
+	const char *s;
+	bool null;
+};
+
+/* Where the rows go. @db is the database's own state. */
+struct perfdb_backend {
+	/* One row of @t, every column in order (strlen of its types). */
+	int (*row)(void *db, enum perfdb_table t, const struct perfdb_val *v);
+	/* After the last row: keys, indexes and views; @switches says
+	 * context_switches has rows (perf drops the table when empty). */
+	int (*finish)(void *db, bool switches);
+	void (*free)(void *db);
+};
+
+/* Makes @ex write perf's rows to @db through @be (which then belongs to
+ * @ex: freed with it, also when this fails). */
+int hwt_perfdb_open(struct hwt_export *ex, const struct perfdb_backend *be,
+		    void *db);
+
+extern const struct export_format hwt_export_perfdb_format;
+
+#endif
