@@ -165,6 +165,8 @@ static void jsonl_task(struct hwt_text *l, const struct hwt_elem *e)
 		hwt_text_lit(l, ",\"tid\":");
 		hwt_text_i64(l, e->tid);
 	}
+	if (e->fields & HWT_FIELD_TASK_AMBIGUOUS)
+		hwt_text_lit(l, ",\"task\":\"ambiguous\"");
 }
 
 /* The members of the element's type. */
@@ -244,6 +246,8 @@ static void text_task(struct hwt_text *l, const struct hwt_elem *e)
 	if (e->fields & HWT_FIELD_TID) {
 		hwt_text_i64_pad(l, e->tid, 6, 0);
 		hwt_text_char(l, ' ');
+	} else if (e->fields & HWT_FIELD_TASK_AMBIGUOUS) {
+		hwt_text_lit(l, "     ? ");
 	}
 }
 
@@ -367,7 +371,8 @@ static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
 			    const struct hwt_elem *e)
 {
 	bool json = o->format == HWT_OUTPUT_JSONL;
-	uint32_t f = e->fields & (HWT_FIELD_CPU | HWT_FIELD_PID | HWT_FIELD_TID);
+	uint32_t f = e->fields & (HWT_FIELD_CPU | HWT_FIELD_PID | HWT_FIELD_TID |
+				  HWT_FIELD_TASK_AMBIGUOUS);
 	if (!o->task_valid || f != o->task_fields ||
 	    ((f & HWT_FIELD_CPU) && e->cpu != o->task_cpu) ||
 	    ((f & HWT_FIELD_PID) && e->pid != o->task_pid) ||

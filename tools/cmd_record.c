@@ -480,6 +480,29 @@ static void record_info_ctx(const struct hwt_session *s,
 	ctx->filter = so->aux_filter && *so->aux_filter ? so->aux_filter : NULL;
 }
 
+/* The task whose trace the per-CPU buffers of capture @path hold (perf
+ * names it in each AUXTRACE record of a per-task session), or -1 for a
+ * CPU-wide or per-thread capture. */
+static pid_t traced_task(const char *path)
+{
+	struct hwt_pd_reader *r;
+	struct hwt_pd_record rec;
+	pid_t pid = -1;
+
+	if (hwt_pd_reader_open(path, &r) < 0)
+		return -1;
+	while (hwt_pd_reader_next(r, &rec) > 0) {
+		if (rec.type != HWT_PD_RECORD_AUXTRACE)
+			continue;
+		if (rec.aux.cpu != UINT32_MAX && rec.aux.tid != UINT32_MAX &&
+		    rec.aux.tid > 0 && rec.aux.tid <= INT32_MAX)
+			pid = (pid_t)rec.aux.tid;
+		break;
+	}
+	hwt_pd_reader_free(r);
+	return pid;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -560,6 +583,9 @@ int cmd_record(int argc, char **argv)
 		} else {
 			so.cpus = rp.cpus;
 			so.ncpus = rp.ncpus;
+			/* A capture of one task replays as one: its buffers
+			 * keep naming it. */
+			so.pid = traced_task(o.emulate);
 		}
 		if ((o.aux_sample || o.sample_event) &&
 		    (ret = cli_sample_replay(o.sample_event, o.aux_sample,

@@ -102,7 +102,10 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 	for (size_t i = 0; i < s->nrings; i++) {
 		struct ring *r = &s->rings[i];
 		r->cpu = opts->per_thread ? -1 : opts->cpus[i];
-		r->tid = opts->per_thread ? opts->pid : -1;
+		/* A per-CPU buffer of a session that follows a task names
+		 * it, as perf does: decoders then know that the buffer holds
+		 * only that task's (and its children's) trace. */
+		r->tid = opts->per_thread || opts->pid > 0 ? opts->pid : -1;
 		r->fd = -1;
 		r->sb_fd = -1;
 		r->samp_fd = -1;

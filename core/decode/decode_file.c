@@ -287,18 +287,33 @@ static void free_image_events(struct file_state *st)
 	free(st->img_events);
 }
 
+/* A context event of @rec's CPU at its time: @task runs from then on, or
+ * with @in_switch a switch from @prev to @task (-1: not named) begins. */
 static int add_ctx(struct file_state *st, const struct hwt_pd_record *rec,
-		   uint32_t pid, uint32_t tid)
+		   struct hwt_task task, bool in_switch, struct hwt_task prev,
+		   bool itrace_start)
 {
 	if (!(rec->sid.present & PERF_SAMPLE_CPU))
 		return 0;
 	struct hwt_ctx_event ev = {
 		.time = rec->sid.present & PERF_SAMPLE_TIME ? rec->sid.time : 0,
 		.cpu = (int32_t)rec->sid.cpu,
-		.pid = (int32_t)pid,
-		.tid = (int32_t)tid,
+		.pid = task.pid,
+		.tid = task.tid,
+		.prev_pid = prev.pid,
+		.prev_tid = prev.tid,
+		.in_switch = in_switch,
+		.itrace_start = itrace_start,
 	};
 	return hwt_sideband_add_ctx(&st->sb, &ev);
+}
+
+/* The task of @rec's sample_id, or -1/-1 when it has none. */
+static struct hwt_task sample_task(const struct hwt_pd_record *rec)
+{
+	if (!(rec->sid.present & PERF_SAMPLE_TID))
+		return (struct hwt_task){-1, -1};
+	return (struct hwt_task){(int32_t)rec->sid.pid, (int32_t)rec->sid.tid};
 }
 
 static int add_loss(struct file_state *st, const struct hwt_pd_record *rec,
@@ -352,7 +367,8 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (hwt_sideband_add_thread(&st->sb, (int32_t)u32[0],
 					    (int32_t)u32[1]) < 0)
 			return HWT_ERR_NOMEM;
-		return add_ctx(st, rec, u32[0], u32[1]);
+		return add_ctx(st, rec, (struct hwt_task){(int32_t)u32[0], (int32_t)u32[1]},
+			       false, (struct hwt_task){-1, -1}, true);
 	case PERF_RECORD_COMM:
 		if (body < 8)
 			return 0;
@@ -385,31 +401,46 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 			return on_process_end(st, &r, f[0]);
 		}
 	case PERF_RECORD_FORK:
-		/* pid, ppid, tid, ptid: the new thread's process */
+		/* pid, ppid, tid, ptid: the new thread's process, and who
+		 * made it (a per-task trace event follows it there). */
 		if (body < 16)
 			return 0;
 		{
 			uint32_t f[4];
 			memcpy(f, p, 16);
+			int ferr = hwt_sideband_add_fork(&st->sb, (int32_t)f[3],
+							 (int32_t)f[2]);
+			if (ferr < 0)
+				return ferr;
 			return hwt_sideband_add_thread(&st->sb, (int32_t)f[0],
 						       (int32_t)f[2]);
 		}
 	case PERF_RECORD_SWITCH:
-		/* Per-thread switch records: the task switching in is the
-		 * record's own. */
-		if ((rec->misc & MISC_SWITCH_OUT) || !(rec->sid.present & PERF_SAMPLE_TID))
+		/* Per-thread switch records: the record's own task goes out
+		 * (the switch lasts until the next switch-in on that CPU) or
+		 * comes in. */
+		if (!(rec->sid.present & PERF_SAMPLE_TID))
 			return 0;
 		st->sb.have_switch = true;
-		return add_ctx(st, rec, rec->sid.pid, rec->sid.tid);
+		if (rec->misc & MISC_SWITCH_OUT)
+			return add_ctx(st, rec, (struct hwt_task){-1, -1}, true,
+				       sample_task(rec), false);
+		return add_ctx(st, rec, sample_task(rec), false,
+			       (struct hwt_task){-1, -1}, false);
 	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* Written by the task going out, naming the next, and by the
+		 * task coming in, naming the previous one. */
 		if (body < 8)
 			return 0;
 		memcpy(u32, p, 8);
 		st->sb.have_switch = true;
 		if (rec->misc & MISC_SWITCH_OUT)
-			return add_ctx(st, rec, u32[0], u32[1]);
+			return add_ctx(st, rec,
+				       (struct hwt_task){(int32_t)u32[0], (int32_t)u32[1]},
+				       true, sample_task(rec), false);
 		if (rec->sid.present & PERF_SAMPLE_TID)
-			return add_ctx(st, rec, rec->sid.pid, rec->sid.tid);
+			return add_ctx(st, rec, sample_task(rec), false,
+				       (struct hwt_task){-1, -1}, false);
 		return 0;
 	case PERF_RECORD_AUX:
 		if (body < 24)
@@ -538,9 +569,11 @@ static void cpu_from_header(struct hwt_pd_reader *reader, char *buf, size_t size
 		snprintf(buf, size, "%u/%u/%u", family, model, stepping);
 }
 
-/* Shows the losses of @cpu that lie before @upto in its AUX stream. */
+/* Shows the losses of @cpu that lie before @upto in its AUX stream: into
+ * the stream's attribution @cs when given, else to @sink. */
 static int flush_losses(struct file_state *st, int32_t cpu, uint64_t upto,
-			bool *done, const struct hwt_elem_sink *sink)
+			bool *done, struct hwt_ctx_sink *cs,
+			const struct hwt_elem_sink *sink)
 {
 	for (size_t i = 0; i < st->sb.nloss; i++) {
 		struct hwt_loss_event *l = &st->sb.loss[i];
@@ -551,7 +584,8 @@ static int flush_losses(struct file_state *st, int32_t cpu, uint64_t upto,
 			l->elem.u.gap.detail = l->text;
 		else
 			l->elem.u.error.message = l->text;
-		int err = sink->emit(sink->arg, &l->elem);
+		int err = cs ? hwt_ctx_sink_loss(cs, &l->elem)
+			     : sink->emit(sink->arg, &l->elem);
 		if (err < 0)
 			return err;
 	}
@@ -654,7 +688,11 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *out = hwt_decode_has_filter(opts) ? &fsink
 								     : user_sink;
-	struct hwt_ctx_sink cs = {.next = out};
+	/* Without the kernel in the trace, tasks switch where the trace is
+	 * off: each trace_on..trace_off stretch is one task's. */
+	const struct perf_event_attr *attr = aux_attr(st->reader);
+	struct hwt_ctx_sink cs = {.next = out,
+				  .segments = attr && attr->exclude_kernel};
 	struct hwt_elem_sink csink = hwt_ctx_sink(&cs);
 	/* --disasm: every backend's ranges as instructions with their text. */
 	struct hwt_disasm *dis = NULL;
@@ -714,9 +752,9 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			continue;
 		/* Per-CPU streams take their task from the sideband; a
 		 * per-thread stream is its thread. */
-		hwt_ctx_sink_start(&cs, &st->sb, cpu,
-				   cpu >= 0 ? -1 : hwt_sideband_thread_pid(&st->sb, tid),
-				   cpu >= 0 ? -1 : tid);
+		err = hwt_ctx_sink_start(&cs, &st->sb, cpu,
+					 cpu >= 0 ? -1 : hwt_sideband_thread_pid(&st->sb, tid),
+					 cpu >= 0 ? -1 : tid);
 		for (size_t j = 0; j < q->npieces && err >= 0; j++) {
 			struct hwt_aux_piece *pc = &q->pieces[j];
 			struct hwt_aux_chunk chunk = {
@@ -746,21 +784,31 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			hwt_progress_chunk_done(&pr, pc->size);
 			if (err >= 0)
 				err = flush_losses(st, cpu, pc->offset + pc->size,
-						   done, &csink);
+						   done, &cs, NULL);
 		}
 	}
 	if (err >= 0 && priv && b->decoder->flush)
 		err = b->decoder->flush(priv);
+	if (err >= 0)
+		err = hwt_ctx_sink_end(&cs);
 	if (err >= 0 && !opts->packets) {
 		hwt_progress_finish(&pr);
-		err = flush_losses(st, -1, UINT64_MAX, done, out);
+		err = flush_losses(st, -1, UINT64_MAX, done, NULL, out);
 	}
+	if (err >= 0 && cs.ambiguous)
+		err = hwt_decode_warn(opts, out, "%" PRIu64 " elements ran across "
+				      "a context switch that the trace's times "
+				      "do not place: their task is left out and "
+				      "they are marked ambiguous (docs/decode.md, "
+				      "\"Which task ran\")",
+				      cs.ambiguous);
 	if (err >= 0 && !opts->packets)
 		err = hwt_decode_filter_report(&filter, user_sink);
 out:
 	st->decode_errors += ec.errors;
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
+	hwt_ctx_sink_free(&cs);
 	hwt_disasm_free(dis);
 	free(done);
 	return err;
@@ -866,7 +914,13 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		err = hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
 		goto out;
 	}
-	hwt_sideband_sort(&st.sb);
+	/* A per-CPU buffer that names a task belongs to a trace event that
+	 * follows tasks (perf writes the traced pid as its tid). */
+	for (size_t i = 0; i < st.queues.n; i++)
+		st.sb.per_task |= st.queues.q[i].cpu != (int32_t)UINT32_MAX &&
+				  st.queues.q[i].tid != (int32_t)UINT32_MAX;
+	if ((err = hwt_sideband_finish(&st.sb)) < 0)
+		goto out;
 	if (opts.on_image)
 		opts.on_image(opts.on_image_arg, st.image);
 	/* --branch-profile: count the branches on their way to the sink. */

@@ -104,11 +104,20 @@ int hwt_image_check_run(const struct hwt_image_check *c,
 
 /* --- perf.data pipeline --- */
 
-/* Who ran on a CPU from a time on (ITRACE_START, SWITCH, SWITCH_CPU_WIDE). */
+/* Who ran on a CPU from a time on. ITRACE_START and switch-in records say
+ * that a task runs from their time; a switch-out record opens a switch
+ * that lasts until the next of those: the kernel writes it before the
+ * task leaves (its trace may go on a little) and the switch-in record
+ * after the next task came in (its trace may start a little before). */
 struct hwt_ctx_event {
 	uint64_t time;
 	int32_t cpu;
-	int32_t pid, tid;
+	int32_t pid, tid;           /* the task from @time on (in a switch:
+				     * the one coming in; -1 unknown) */
+	int32_t prev_pid, prev_tid; /* in a switch: the one going out */
+	bool in_switch;
+	bool itrace_start;
+	uint32_t seq;               /* file order, for equal times */
 };
 
 /* A loss the kernel reported (AUX flags, LOST) or a perf AUXTRACE_ERROR,
@@ -119,6 +128,11 @@ struct hwt_loss_event {
 	uint64_t aux_offset; /* AUX records: where the lost data was */
 	struct hwt_elem elem;
 	char text[96];
+};
+
+/* A task: thread @tid of process @pid (-1: not known). */
+struct hwt_task {
+	int32_t pid, tid;
 };
 
 struct hwt_sideband {
@@ -132,35 +146,87 @@ struct hwt_sideband {
 		int32_t tid, pid;
 	} *threads;
 	size_t nthreads, threads_cap;
+	/* FORK records: thread @tid was made by thread @ptid. */
+	struct hwt_fork {
+		int32_t ptid, tid;
+	} *forks;
+	size_t nforks, forks_cap;
+	/* A per-task capture (perf record -p/-t/-- command: the trace event
+	 * follows tasks, not CPUs) traces only the tasks that started it
+	 * (ITRACE_START) and those they forked: @traced, sorted, set by
+	 * hwt_sideband_finish when @per_task. */
+	bool per_task;
+	int32_t *traced;
+	size_t ntraced;
 };
 
 /* Notes that thread @tid belongs to process @pid. */
 int hwt_sideband_add_thread(struct hwt_sideband *sb, int32_t pid, int32_t tid);
 /* The process of thread @tid, or -1 when the sideband does not say. */
 int32_t hwt_sideband_thread_pid(const struct hwt_sideband *sb, int32_t tid);
+/* Notes that thread @ptid forked thread @tid. */
+int hwt_sideband_add_fork(struct hwt_sideband *sb, int32_t ptid, int32_t tid);
 
 void hwt_sideband_free(struct hwt_sideband *sb);
 int hwt_sideband_add_ctx(struct hwt_sideband *sb, const struct hwt_ctx_event *ev);
 int hwt_sideband_add_loss(struct hwt_sideband *sb, const struct hwt_loss_event *ev);
-/* Sorts the context events by cpu, then time. */
-void hwt_sideband_sort(struct hwt_sideband *sb);
+/* After the last record (and after setting @per_task): sorts the context
+ * events by cpu, then time; fills in the tasks a switch record leaves
+ * unnamed (the next task of a per-thread SWITCH is the one the next
+ * switch-in names); builds the traced set. From here on the sideband is
+ * only read, so streams may be attributed in parallel. Errors:
+ * HWT_ERR_NOMEM. */
+int hwt_sideband_finish(struct hwt_sideband *sb);
 
-/* hwt_decode_params.pid_at over a sorted sideband (@arg). */
+/* Whether thread @tid is traced: always, unless @sb is per-task. */
+bool hwt_sideband_traced(const struct hwt_sideband *sb, int32_t tid);
+
+/* The tasks that may have run on @cpu at some time in [@lo, @hi): those
+ * of the last event at or before @lo and of every event after @lo and
+ * before @hi, leaving out tasks a per-task capture did not trace. A task
+ * with tid -1 stands for "not known" (no event yet). Writes up to @max
+ * into @out and returns how many there are (more than @max: some were
+ * not written). */
+size_t hwt_sideband_tasks_in(const struct hwt_sideband *sb, int32_t cpu,
+			     uint64_t lo, uint64_t hi, struct hwt_task *out,
+			     size_t max);
+
+/* hwt_decode_params.pid_at over a finished sideband (@arg). */
 int32_t hwt_sideband_pid_at(void *arg, int32_t cpu, int32_t tid, uint64_t time);
 
-/* Attaches cpu/pid/tid from the sideband to elements of one CPU's stream
- * by their time; elements without a time keep the last context. */
+/* Attaches cpu/pid/tid to the elements of one stream. Per-thread streams
+ * are their thread. A per-CPU stream's element gets the task the sideband
+ * says ran during its time: an element's time is that of the trace's last
+ * timing packet, so it ran between that time and the next element's; when
+ * that span holds a switch, the candidates narrow down to the traced
+ * tasks (per-task captures) and, when the trace leaves out the kernel
+ * (@segments), to a task all of one trace_on..trace_off stretch shares,
+ * since tasks switch only in the kernel. A task the trace itself names
+ * (CoreSight CONTEXTIDR as the tid) is used as it is. What stays open is
+ * marked HWT_FIELD_TASK_AMBIGUOUS and counted. Elements wait in the sink
+ * until their task is known: hwt_ctx_sink_end flushes them. */
 struct hwt_ctx_sink {
 	const struct hwt_sideband *sb;
 	const struct hwt_elem_sink *next;
 	int32_t cpu;         /* the stream's cpu, -1 when per-thread */
-	int32_t pid, tid;    /* current context, -1 unknown */
-	size_t pos, end;     /* this cpu's range in sb->ctx */
+	int32_t pid, tid;    /* per-thread: the stream's task, -1 unknown */
+	bool segments;       /* the trace leaves out the kernel */
+	uint64_t ambiguous;  /* elements marked ambiguous so far */
+	struct hwt_attr_state *st; /* waiting elements; NULL while none */
 };
 
-void hwt_ctx_sink_start(struct hwt_ctx_sink *cs, const struct hwt_sideband *sb,
-			int32_t cpu, int32_t pid, int32_t tid);
+/* Starts stream @cpu (or per-thread @pid/@tid) on @cs, whose @next,
+ * @segments and @ambiguous the caller keeps. Ends a stream still open. */
+int hwt_ctx_sink_start(struct hwt_ctx_sink *cs, const struct hwt_sideband *sb,
+		       int32_t cpu, int32_t pid, int32_t tid);
 struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs);
+/* A loss record's element, placed after the elements given so far and
+ * attributed by its own time. */
+int hwt_ctx_sink_loss(struct hwt_ctx_sink *cs, const struct hwt_elem *e);
+/* The stream ended: decides and passes on every waiting element. */
+int hwt_ctx_sink_end(struct hwt_ctx_sink *cs);
+/* Frees what the sink holds (after hwt_ctx_sink_end, or on an error). */
+void hwt_ctx_sink_free(struct hwt_ctx_sink *cs);
 
 /* One AUX stream (one mmap index) and its buffers, copied from the file;
  * contiguous buffers are joined so decoding continues across them. */

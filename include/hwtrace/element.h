@@ -74,6 +74,12 @@ enum hwt_elem_field {
 	HWT_FIELD_EXC_NUM = 1u << 7,  /* branch.exception */
 	HWT_FIELD_GAP_BYTES = 1u << 8, /* gap.bytes */
 	HWT_FIELD_AT = 1u << 9,       /* trace_on/trace_off.at */
+	/* Per-CPU trace only: the element ran in one of several tasks (the
+	 * two sides of a context switch, or more) and neither the trace's
+	 * timestamps nor its structure tell which, so pid and tid are left
+	 * out rather than guessed. Without this bit and without
+	 * HWT_FIELD_PID/TID the task is simply unknown (no sideband). */
+	HWT_FIELD_TASK_AMBIGUOUS = 1u << 10,
 };
 
 struct hwt_elem {

@@ -39,6 +39,18 @@ aux_bytes() {
 		{ inaux = 0 }'
 }
 
+# cpu_wide_copy SRC DST: DST is SRC with every AUXTRACE record's tid set to
+# -1, as a CPU-wide (perf record -a) capture has it; SRC's AUXTRACE records
+# are found at the file offsets hwtrace dump prints.
+cpu_wide_copy() {
+	cp "$1" "$2"
+	"$HWTRACE" dump "$1" | awk '/PERF_RECORD_AUXTRACE / { print $3 }' |
+		while read -r off; do
+			printf '\377\377\377\377' |
+				dd of="$2" bs=1 seek=$(($off + 36)) conv=notrunc status=none
+		done
+}
+
 # have_pt_decoder PART: whether this build decodes Intel PT. In a build
 # without libipt it says that PART is left out and why, checks that decode
 # names the missing decoder instead, and counts the part for finish.

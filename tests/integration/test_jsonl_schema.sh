@@ -58,6 +58,10 @@ check() {
 }
 
 check pt "bad 0 gap=10 header=1 trace_off=1 trace_on=3" -- "$Q"
+# Said to be CPU-wide, its elements' tasks are ambiguous ("task").
+cpu_wide_copy "$Q" "$TMP/cw.data"
+check pt-cpu-wide "bad 0 gap=10 header=1 trace_off=1 trace_on=3" -- "$TMP/cw.data"
+expect_eq "pt-cpu-wide: ambiguous" "$(grep -c '"task":"ambiguous"' "$TMP/pt-cpu-wide.jsonl")" 14
 check pt-packets "bad 0 aux_buffer=2 header=1 packet=105109" -- --packets "$Q"
 expect_eq "pt packets: libipt's count of non-pad packets" \
 	"$(grep '"type":"packet"' "$TMP/pt-packets.jsonl" | grep -vc '  pad"')" 85093
