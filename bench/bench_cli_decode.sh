@@ -10,9 +10,6 @@
 # ratios of the medians. On a shared machine the CPU time is the fairer
 # of the two: waiting for a core is not work.
 #
-# (`-o /dev/null` is refused by design, as every -o that is not a
-# regular file: standard output goes to /dev/null instead.)
-#
 # usage: bench/bench_cli_decode.sh BUILD_DIR [TRACE_KIB] [N]
 #        (TRACE_KIB default 2048: about 2.5 s of single-threaded decode)
 set -eu
