@@ -10,6 +10,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
+#include "core/decode/decode_internal.h"
 
 /* A file is mapped once however many sections point into it. */
 struct mapped_file {
@@ -28,6 +29,9 @@ struct hwt_image {
 	int32_t cache_pid;
 	int cache_valid;
 	unsigned refs;  /* hwt_image_new's, plus hwt_image_ref's */
+	/* A view (hwt_image_view_new): its sections are copies of @parent's
+	 * whose strings and data @parent owns. */
+	struct hwt_image *parent;
 };
 
 struct hwt_image *hwt_image_new(void)
@@ -49,6 +53,12 @@ void hwt_image_free(struct hwt_image *image)
 {
 	if (!image || --image->refs)
 		return;
+	if (image->parent) {
+		hwt_image_free(image->parent);
+		free(image->sections);
+		free(image);
+		return;
+	}
 	for (size_t i = 0; i < image->count; i++) {
 		struct hwt_image_section *s = &image->sections[i];
 		/* Buffers are owned (found_at == NULL and data != NULL). */
@@ -340,4 +350,24 @@ struct hwt_image_section *hwt_image_section(struct hwt_image *image,
 					    size_t index)
 {
 	return index < image->count ? &image->sections[index] : NULL;
+}
+
+struct hwt_image *hwt_image_view_new(struct hwt_image *image)
+{
+	struct hwt_image *v = calloc(1, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->sections = malloc((image->count ? image->count : 1) *
+			     sizeof(*v->sections));
+	if (!v->sections) {
+		free(v);
+		return NULL;
+	}
+	if (image->count)
+		memcpy(v->sections, image->sections,
+		       image->count * sizeof(*v->sections));
+	v->count = v->cap = image->count;
+	v->refs = 1;
+	v->parent = hwt_image_ref(image);
+	return v;
 }

@@ -65,6 +65,15 @@ struct hwt_decode_opts {
 	 * instead of into the element stream as errors. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* Threads decoding a perf.data capture's trace (`decode -j`): 0 or
+	 * 1 decodes on the calling thread alone. With more, the trace is cut
+	 * into units (every AUXTRACE piece of every CPU or thread, and the
+	 * segments the backend's split op gives), each decoded by a decoder
+	 * instance of its own thread; elements are buffered per unit and sent
+	 * to the sink in unit order on the calling thread, so the stream is
+	 * the same for every value. Backends without a split op, raw input
+	 * and snapshot directories decode on one thread whatever the value. */
+	unsigned int jobs;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

@@ -103,7 +103,7 @@ _hwtrace()
 		-o | --vmlinux | --map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		opts="--format -o --packets --disasm --branch-profile --calls
-		      --per-cpu --ignore-build-ids --tid --cpu --cpu-model --time
+		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -h --help"
