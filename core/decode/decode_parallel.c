@@ -3,19 +3,23 @@
  * and hands them to worker threads, each with a decoder instance and an
  * image view of its own. Workers buffer the elements of a segment in
  * batches; the calling thread sends them to the sink in segment order, so
- * the stream is the one a single decoder gives. Memory stays bounded:
- * at most WINDOW segments are in flight, and a worker whose segment is not
- * the oldest waits once it holds MAX_BATCHES unsent batches. */
+ * the stream is the one a single decoder gives. Memory stays bounded: at
+ * most 2 * jobs + 2 segments are in flight, and a segment's batches past
+ * MAX_BATCHES in memory go to its worker's temporary file (as the
+ * time-ordered merge spills its streams), to be read back in turn. */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
 #define BATCH_ELEMS 4096
-#define MAX_BATCHES 16
+#define MAX_BATCHES 8
 #define MAX_SEGMENTS 4096
 
 /* Elements with their strings copied: pointer fields hold 1 + the offset
@@ -29,6 +33,9 @@ struct batch {
 	/* Published while the unit had marked no section missing_reported:
 	 * its elements are the same whatever the image's marks were. */
 	bool safe;
+	/* Spilled: e and arena are NULL, their bytes at @at in @fd. */
+	int fd;
+	uint64_t at;
 };
 
 enum { UNIT_QUEUED, UNIT_RUNNING, UNIT_DONE };
@@ -40,7 +47,7 @@ struct unit {
 	void *owned;              /* the piece's bytes, freed after its last */
 	int state;
 	struct batch *head, *tail; /* published batches, oldest first */
-	size_t nbatches;
+	size_t nmem;              /* of them, those in memory */
 	struct batch *filling;    /* the worker's, not yet published */
 	int err;                  /* the feed's result */
 	char msg[512];
@@ -56,6 +63,8 @@ struct worker {
 	void *priv;
 	struct hwt_image *view;
 	struct hwt_elem_sink sink; /* into the unit's batches */
+	FILE *spill;              /* batches that did not fit in memory */
+	uint64_t spill_end;
 	struct unit *u;           /* the unit being decoded */
 };
 
@@ -66,7 +75,6 @@ struct par {
 	pthread_mutex_t lock;
 	pthread_cond_t work;      /* a unit was queued, or stop */
 	pthread_cond_t progress;  /* a batch was published or a unit done */
-	pthread_cond_t drained;   /* the calling thread took batches */
 	struct unit *ring;
 	size_t window;
 	size_t first, next_run, count; /* ring positions: oldest, next to run, end */
@@ -134,14 +142,33 @@ static void append(struct par *p, struct unit *u, struct batch *b)
 	else
 		u->head = b;
 	u->tail = b;
-	u->nbatches++;
 	pthread_cond_broadcast(&p->progress);
 }
 
-/* Publishes the worker's full batch. A unit whose batches are safe waits
- * while it holds too many that the calling thread has not taken; one that
- * marked a section keeps all (the calling thread takes them only when the
- * unit is done, as it may decode the unit again). */
+/* Writes @b's elements and strings to the worker's file and frees them;
+ * on failure @b stays in memory. */
+static void spill(struct worker *w, struct batch *b)
+{
+	size_t ne = b->n * sizeof(*b->e);
+	if (!w->spill && !(w->spill = tmpfile()))
+		return;
+	int fd = fileno(w->spill);
+	if (pwrite(fd, b->e, ne, (off_t)w->spill_end) != (ssize_t)ne ||
+	    (b->used && pwrite(fd, b->arena, b->used,
+			       (off_t)(w->spill_end + ne)) != (ssize_t)b->used))
+		return;
+	b->fd = fd;
+	b->at = w->spill_end;
+	w->spill_end += ne + b->used;
+	free(b->e);
+	free(b->arena);
+	b->e = NULL;
+	b->arena = NULL;
+	b->cap = 0;
+}
+
+/* Publishes the worker's batch: in memory while its unit holds fewer
+ * than MAX_BATCHES there, else through the worker's file. */
 static void publish(struct worker *w, struct unit *u)
 {
 	struct par *p = w->p;
@@ -149,9 +176,13 @@ static void publish(struct worker *w, struct unit *u)
 	u->filling = NULL;
 	b->safe = !view_marked(w->view);
 	pthread_mutex_lock(&p->lock);
+	bool full = u->nmem >= MAX_BATCHES;
+	pthread_mutex_unlock(&p->lock);
+	if (full)
+		spill(w, b);
+	pthread_mutex_lock(&p->lock);
+	u->nmem += b->e != NULL;
 	append(p, u, b);
-	while (b->safe && u->nbatches >= MAX_BATCHES && !p->stop)
-		pthread_cond_wait(&p->drained, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -223,8 +254,33 @@ static const void *unstash(const struct batch *b, const void *p)
 	return off ? b->arena + off - 1 : NULL;
 }
 
-static int replay(const struct batch *b, const struct hwt_elem_sink *sink)
+/* Reads a spilled batch back into memory. */
+static int unspill(struct batch *b)
 {
+	size_t ne = b->n * sizeof(*b->e);
+	b->e = malloc(ne ? ne : 1);
+	b->arena = malloc(b->used ? b->used : 1);
+	if (!b->e || !b->arena)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory reading decoded "
+				 "elements back");
+	if (pread(b->fd, b->e, ne, (off_t)b->at) != (ssize_t)ne ||
+	    (b->used && pread(b->fd, b->arena, b->used, (off_t)(b->at + ne)) !=
+				(ssize_t)b->used))
+		return hwt_error(HWT_ERR_IO, "cannot read decoded elements back "
+				 "from a temporary file");
+	/* Read once: give the disk space back. */
+	fallocate(b->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		  (off_t)b->at, (off_t)(ne + b->used));
+	return 0;
+}
+
+static int replay(struct batch *b, const struct hwt_elem_sink *sink)
+{
+	if (!b->e) {
+		int err = unspill(b);
+		if (err < 0)
+			return err;
+	}
 	for (size_t i = 0; i < b->n; i++) {
 		struct hwt_elem e = b->e[i];
 		switch (e.type) {
@@ -305,8 +361,10 @@ static void *worker_main(void *arg)
 		if (b)
 			b->safe = !u->ntouched;
 		pthread_mutex_lock(&p->lock);
-		if (b)
+		if (b) {
+			u->nmem++;
 			append(p, u, b);
+		}
 		u->state = UNIT_DONE;
 		pthread_cond_broadcast(&p->progress);
 	}
@@ -378,8 +436,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 			u->head = b->next;
 			if (!u->head)
 				u->tail = NULL;
-			u->nbatches--;
-			pthread_cond_broadcast(&p->drained);
+			u->nmem -= b->e != NULL;
 			pthread_mutex_unlock(&p->lock);
 			err = replay(b, sink);
 			sent += b->n;
@@ -402,7 +459,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 		err = ops->feed(main_priv, &u->chunk);
 		*p->main_sink = saved;
 	} else if (err >= 0) {
-		for (const struct batch *b = u->head; b && err >= 0; b = b->next)
+		for (struct batch *b = u->head; b && err >= 0; b = b->next)
 			err = replay(b, sink);
 		if (err >= 0 && u->err < 0)
 			err = hwt_error(u->err, "%s", u->msg);
@@ -418,7 +475,6 @@ static int emit_oldest(struct par *p, void *main_priv)
 	pthread_mutex_lock(&p->lock);
 	unit_clear(u);
 	p->first++;
-	pthread_cond_broadcast(&p->drained);
 	pthread_mutex_unlock(&p->lock);
 	return err;
 }
@@ -428,7 +484,6 @@ static void stop_workers(struct par *p)
 	pthread_mutex_lock(&p->lock);
 	p->stop = true;
 	pthread_cond_broadcast(&p->work);
-	pthread_cond_broadcast(&p->drained);
 	pthread_mutex_unlock(&p->lock);
 	for (unsigned i = 0; i < p->nw; i++)
 		if (p->w[i].started)
@@ -548,7 +603,6 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.work, NULL);
 	pthread_cond_init(&p.progress, NULL);
-	pthread_cond_init(&p.drained, NULL);
 	err = start_workers(&p, jobs);
 	for (size_t i = 0; err >= 0 && i < src->n; i++) {
 		struct hwt_aux_chunk chunk;
@@ -568,12 +622,13 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 		if (p.w[i].priv && b->decoder->destroy)
 			b->decoder->destroy(p.w[i].priv);
 		hwt_image_free(p.w[i].view);
+		if (p.w[i].spill)
+			fclose(p.w[i].spill);
 	}
 	free(p.w);
 	free(p.ring);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.work);
 	pthread_cond_destroy(&p.progress);
-	pthread_cond_destroy(&p.drained);
 	return err;
 }

@@ -157,10 +157,10 @@ static size_t piece(struct gen *g, unsigned k)
 		err |= psb(g, enabled);
 		if (!enabled)
 			err |= tip(g, ppt_tip_pge, ORG);
-		unsigned n = g->big ? 600 + rnd(g) % 400 : 1 + rnd(g) % 12;
+		unsigned n = g->big ? 2500 + rnd(g) % 1000 : 1 + rnd(g) % 12;
 		for (unsigned j = 0; j < n && !err; j++) {
 			err |= tnt(g);
-			switch (g->big && j < 500 ? 3 : rnd(g) % 16) {
+			switch (g->big && j < 2400 ? 3 : rnd(g) % 16) {
 			case 0: {
 				/* Lost packets, then trace resumes at ORG. */
 				struct pt_packet p;
