@@ -2,7 +2,7 @@
  *  (b) hwt_decode_file with jobs=2 against jobs=1 on the same per-CPU
  *      Intel PT capture (4 CPUs, equal trace each), elements into a
  *      counting sink; and, when HWTRACE names the CLI, `hwtrace decode
- *      -j2` against `-j1` writing text to /dev/null (the formatting runs
+ *      -j2` against `-j1` writing text to /dev/null (--per-cpu) (the formatting runs
  *      on one thread whatever -j is);
  *  (f) the peak RSS of a child process decoding the capture (jobs=1 and
  *      jobs=2), at 1x and at 10x the trace, in two layouts: pieces of
@@ -32,11 +32,12 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "tests/unit/pt_enc_psb.h"
+#include "tests/unit/test_pt_capture.h"
 
 #define RUNS 3
 #define NCPU 4
 #define ORG 0x400000ull
-#define PID 4242
 #define PIECE (1u << 20)
 
 /* 400000 inc rax; 400003 jne 400000; 400005 ret */
@@ -47,44 +48,6 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int put(struct pt_encoder *e, struct pt_packet *p)
-{
-	int n = pt_enc_next(e, p);
-	memset(p, 0, sizeof(*p));
-	return n < 0;
-}
-
-static int psb_plus(struct pt_encoder *e, uint64_t tsc, bool enabled)
-{
-	struct pt_packet p;
-	int err = 0;
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_psb;
-	err |= put(e, &p);
-	p.type = ppt_tsc;
-	p.payload.tsc.tsc = tsc;
-	err |= put(e, &p);
-	p.type = ppt_mode;
-	p.payload.mode.leaf = pt_mol_exec;
-	p.payload.mode.bits.exec.csl = 1;
-	err |= put(e, &p);
-	if (enabled) {
-		p.type = ppt_fup;
-		p.payload.ip.ipc = pt_ipc_sext_48;
-		p.payload.ip.ip = ORG;
-		err |= put(e, &p);
-	}
-	p.type = ppt_psbend;
-	err |= put(e, &p);
-	if (!enabled) {
-		p.type = ppt_tip_pge;
-		p.payload.ip.ipc = pt_ipc_sext_48;
-		p.payload.ip.ip = ORG;
-		err |= put(e, &p);
-	}
-	return err;
 }
 
 /* @size bytes of trace, a PSB+ every 4 KiB; the first one enables. */
@@ -104,14 +67,16 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
 		struct pt_packet p;
 		memset(&p, 0, sizeof(p));
 		if (off >= next_psb) {
-			err = psb_plus(e, tsc += 100, !first);
+			err = pt_enc_psb_plus(e, tsc += 100, first ? 0 : ORG);
+			if (first)
+				err |= pt_enc_ip(e, ppt_tip_pge, ORG);
 			first = false;
 			next_psb = off + 4096;
 		} else {
 			p.type = ppt_tnt_64;
 			p.payload.tnt.bit_size = 47;
 			p.payload.tnt.payload = (1ull << 47) - 1;
-			err = put(e, &p);
+			err = pt_enc_put(e, &p);
 		}
 		pt_enc_get_offset(e, &off);
 	}
@@ -119,88 +84,31 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
 	return err ? 0 : (size_t)off;
 }
 
-static void sample_id(uint8_t *p, uint32_t cpu)
-{
-	uint32_t pt[2] = {PID, PID}, c[2] = {cpu, 0};
-	uint64_t time = 1, id = 2;
-	memcpy(p, pt, 8);
-	memcpy(p + 8, &time, 8);
-	memcpy(p + 16, c, 8);
-	memcpy(p + 24, &id, 8);
-}
-
-static void header(uint8_t *rec, uint32_t type, size_t size)
-{
-	struct perf_event_header h = {type, 0, (uint16_t)size};
-	memcpy(rec, &h, sizeof(h));
-}
-
-/* NCPU queues of @size bytes each; @pieces: one buffer per PIECE bytes
- * with a gap in the AUX offsets after each (else one contiguous run of
- * PIECE-sized buffers, joined by the decoder). */
+/* NCPU queues of @size bytes each, in buffers of PIECE bytes; with
+ * @pieces, a gap in the AUX offsets after each buffer (else they continue
+ * each other and the decoder joins them into one piece per CPU). */
 static int write_capture(const char *path, const char *bin, const uint8_t *trace,
 			 size_t size, bool pieces)
 {
-	struct hwt_pd_writer *w;
-	int err = hwt_pd_writer_open(path, &w);
-	if (err)
-		return err;
-	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			    PERF_SAMPLE_IDENTIFIER;
-	struct perf_event_attr pt = {
-		.type = 8, .size = sizeof(pt), .config = 0x400,
-		.sample_type = st | PERF_SAMPLE_IP,
-		.sample_id_all = 1, .exclude_kernel = 1, .disabled = 1,
-	};
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(dummy),
-		.config = PERF_COUNT_SW_DUMMY, .sample_type = st,
-		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .exclude_kernel = 1,
-	};
-	uint64_t id1 = 1, id2 = 2;
-	err = hwt_pd_writer_add_attr(w, &pt, &id1, 1, "intel_pt//u");
-	if (!err)
-		err = hwt_pd_writer_add_attr(w, &dummy, &id2, 1, "dummy:u");
-	if (!err)
-		err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUID,
-						"GenuineIntel,6,142,10",
-						sizeof("GenuineIntel,6,142,10"));
-	uint8_t rec[512];
-	uint64_t priv[17] = {8, 0, 1, 0, 1, 0x400, 0x800, 0, 0, 1,
-			     0x200, 0x3c000, 0, 0, 0x2, 0, 0};
-	uint32_t type_res[2] = {1, 0};
-	memset(rec, 0, sizeof(rec));
-	header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 16 + sizeof(priv));
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-	memset(rec, 0, sizeof(rec));
-	uint32_t pids[2] = {PID, PID};
-	uint64_t mm[3] = {ORG, sizeof(code), 0};
-	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
-	memcpy(rec + 8, pids, 8);
-	memcpy(rec + 16, mm, 24);
-	memcpy(rec + 64, prot_flags, 8);
-	size_t fn = strlen(bin) + 1, n = 72 + ((fn + 7) & ~(size_t)7);
-	memcpy(rec + 72, bin, fn);
-	sample_id(rec + n, 0);
-	header(rec, PERF_RECORD_MMAP2, n + 32);
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
+	size_t nbuf = (size + PIECE - 1) / PIECE * NCPU, k = 0;
+	struct pt_capture_buffer *bufs = calloc(nbuf, sizeof(*bufs));
 	uint64_t offset[NCPU] = {0};
-	for (size_t at = 0; at < size && !err; at += PIECE) {
+	if (!bufs)
+		return HWT_ERR_NOMEM;
+	for (size_t at = 0; at < size; at += PIECE) {
 		size_t len = size - at < PIECE ? size - at : PIECE;
-		for (uint32_t cpu = 0; cpu < NCPU && !err; cpu++) {
-			struct hwt_pd_auxtrace aux = {.size = len,
-				.offset = offset[cpu], .idx = cpu,
-				.tid = (uint32_t)-1, .cpu = cpu};
-			err = hwt_pd_writer_auxtrace(w, &aux, trace + at);
+		for (uint32_t cpu = 0; cpu < NCPU; cpu++) {
+			bufs[k++] = (struct pt_capture_buffer){cpu, offset[cpu],
+							       trace + at, len};
 			offset[cpu] += len + (pieces ? 4096 : 0);
 		}
 	}
-	int cerr = hwt_pd_writer_close(w);
-	return err ? err : cerr;
+	struct pt_capture c = {.code_path = bin, .code_addr = ORG,
+			       .code_size = sizeof(code), .buffers = bufs,
+			       .nbuffers = k};
+	int err = pt_capture_write(path, &c);
+	free(bufs);
+	return err;
 }
 
 static uint64_t counted;
@@ -229,8 +137,8 @@ static double time_lib(const char *data, unsigned jobs)
 static double time_cli(const char *hwtrace, const char *data, unsigned jobs)
 {
 	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "'%s' decode -j%u --per-cpu '%s' -o /dev/null "
-		 "2>/dev/null", hwtrace, jobs, data);
+	snprintf(cmd, sizeof(cmd), "'%s' decode -j%u --per-cpu '%s' >/dev/null "
+		 "2>&1", hwtrace, jobs, data);
 	double t = now();
 	if (system(cmd) != 0)
 		return -1;
@@ -315,8 +223,8 @@ int main(int argc, char **argv)
 	print_times("library jobs=2 (counting sink)", t2);
 	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
 	if (hwtrace) {
-		print_times("hwtrace decode -j1 -o /dev/null", c1);
-		print_times("hwtrace decode -j2 -o /dev/null", c2);
+		print_times("hwtrace decode -j1 >/dev/null", c1);
+		print_times("hwtrace decode -j2 >/dev/null", c2);
 		printf("ratio -j1 / -j2 time: %.2f\n", c1[RUNS / 2] / c2[RUNS / 2]);
 	}
 	load();

@@ -26,10 +26,11 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "pt_enc_psb.h"
+#include "test_pt_capture.h"
 
 #define ORG 0x400000ull     /* code_a, found */
 #define ORG_MISSING 0x500000ull /* a file that is not there */
-#define PID 100
 #define NCPU 3
 #define NPIECES 18
 
@@ -56,9 +57,7 @@ static unsigned rnd(struct gen *g)
 
 static int enc(struct gen *g, struct pt_packet *p)
 {
-	int n = pt_enc_next(g->e, p);
-	memset(p, 0, sizeof(*p));
-	return n < 0;
+	return pt_enc_put(g->e, p);
 }
 
 static uint64_t pos(struct gen *g)
@@ -76,41 +75,17 @@ static void raw(struct gen *g, const uint8_t *bytes, size_t n)
 	pt_enc_sync_set(g->e, off + n);
 }
 
+/* Every TNT bit written is a taken jne: with tracing on, the loop is at
+ * ORG. */
 static int psb(struct gen *g, bool enabled)
 {
-	struct pt_packet p;
-	int err = 0;
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_psb;
-	err |= enc(g, &p);
-	p.type = ppt_tsc;
 	g->tsc += 1000;
-	p.payload.tsc.tsc = g->tsc;
-	err |= enc(g, &p);
-	p.type = ppt_mode;
-	p.payload.mode.leaf = pt_mol_exec;
-	p.payload.mode.bits.exec.csl = 1;
-	err |= enc(g, &p);
-	if (enabled) {
-		/* Every TNT bit written is a taken jne: the loop is at ORG. */
-		p.type = ppt_fup;
-		p.payload.ip.ipc = pt_ipc_sext_48;
-		p.payload.ip.ip = ORG;
-		err |= enc(g, &p);
-	}
-	p.type = ppt_psbend;
-	err |= enc(g, &p);
-	return err;
+	return pt_enc_psb_plus(g->e, g->tsc, enabled ? ORG : 0);
 }
 
 static int tip(struct gen *g, enum pt_packet_type type, uint64_t ip)
 {
-	struct pt_packet p;
-	memset(&p, 0, sizeof(p));
-	p.type = type;
-	p.payload.ip.ipc = ip ? pt_ipc_sext_48 : pt_ipc_suppressed;
-	p.payload.ip.ip = ip;
-	return enc(g, &p);
+	return pt_enc_ip(g->e, type, ip);
 }
 
 static int tnt(struct gen *g)
@@ -198,139 +173,73 @@ static size_t piece(struct gen *g, unsigned k)
 	return size;
 }
 
-static void put_header(uint8_t *rec, uint32_t type, uint16_t misc, size_t size)
-{
-	struct perf_event_header h = {type, misc, (uint16_t)size};
-	memcpy(rec, &h, sizeof(h));
-}
-
-static size_t sid(uint8_t *p, uint32_t pid, uint64_t time, uint32_t cpu)
-{
-	uint32_t pt[2] = {pid, pid}, c[2] = {cpu, 0};
-	uint64_t id = 2;
-	memcpy(p, pt, 8);
-	memcpy(p + 8, &time, 8);
-	memcpy(p + 16, c, 8);
-	memcpy(p + 24, &id, 8);
-	return 32;
-}
-
-static int mmap2(struct hwt_pd_writer *w, const char *file, uint64_t addr,
-		 uint64_t len)
-{
-	uint8_t rec[512];
-	memset(rec, 0, sizeof(rec));
-	uint32_t pt[2] = {PID, PID};
-	uint64_t mm[3] = {addr, len, 0};
-	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
-	memcpy(rec + 8, pt, 8);
-	memcpy(rec + 16, mm, 24);
-	memcpy(rec + 64, prot_flags, 8);
-	size_t fn = strlen(file) + 1, n = 72 + ((fn + 7) & ~(size_t)7);
-	memcpy(rec + 72, file, fn);
-	n += sid(rec + n, PID, 1, 0);
-	put_header(rec, PERF_RECORD_MMAP2, 0, n);
-	return hwt_pd_writer_record(w, rec);
-}
-
 /* A PERF_RECORD_AUX saying the buffer of @cpu was full after @off. */
-static int aux_lost(struct hwt_pd_writer *w, uint32_t cpu, uint64_t off)
+static void aux_lost(uint8_t *rec, uint32_t cpu, uint64_t off)
 {
-	uint8_t rec[128];
-	memset(rec, 0, sizeof(rec));
+	memset(rec, 0, 128);
 	uint64_t body[3] = {off, 0, 0x1 /* TRUNCATED */};
 	memcpy(rec + 8, body, sizeof(body));
 	size_t n = 8 + sizeof(body);
-	n += sid(rec + n, PID, 2, cpu);
-	put_header(rec, PERF_RECORD_AUX, 0, n);
-	return hwt_pd_writer_record(w, rec);
+	n += pt_capture_sample_id(rec + n, 2, 2);
+	memcpy(rec + n - 16, &cpu, 4); /* the sample_id's cpu */
+	pt_capture_header(rec, PERF_RECORD_AUX, 0, n);
 }
 
 static int write_capture(const char *path, const char *file, unsigned seed,
 			 unsigned *ovf, unsigned *bad)
 {
-	struct hwt_pd_writer *w;
-	int err = hwt_pd_writer_open(path, &w);
-	if (err)
-		return err;
-	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			    PERF_SAMPLE_IDENTIFIER;
-	struct perf_event_attr pt = {
-		.type = 8, .size = sizeof(pt), .config = 0x400 /* tsc */,
-		.sample_type = st | PERF_SAMPLE_IP,
-		.sample_id_all = 1, .exclude_kernel = 1, .disabled = 1,
-	};
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(dummy),
-		.config = PERF_COUNT_SW_DUMMY, .sample_type = st,
-		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1,
-		.exclude_kernel = 1,
-	};
-	uint64_t id1 = 1, id2 = 2;
-	err = hwt_pd_writer_add_attr(w, &pt, &id1, 1, "intel_pt//u");
-	if (!err)
-		err = hwt_pd_writer_add_attr(w, &dummy, &id2, 1, "dummy:u");
-	if (!err)
-		err = hwt_pd_writer_set_nr_cpus(w, NCPU, NCPU);
-	if (!err)
-		err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CPUID,
-						"GenuineIntel,6,142,10",
-						sizeof("GenuineIntel,6,142,10"));
-	uint8_t rec[512];
-	uint64_t conv[3] = {0, 1, 0};
-	memset(rec, 0, sizeof(rec));
-	put_header(rec, HWT_PD_RECORD_TIME_CONV, 0, 8 + sizeof(conv));
-	memcpy(rec + 8, conv, sizeof(conv));
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-	uint64_t priv[17] = {8, 0, 1, 0, 1, 0x400, 0x800, 0, 0, 1,
-			     0x200, 0x3c000, 0, 0, 0x2, 0, 0};
-	uint32_t type_res[2] = {1, 0};
-	memset(rec, 0, sizeof(rec));
-	put_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
-	if (!err)
-		err = hwt_pd_writer_record(w, rec);
-	if (!err)
-		err = mmap2(w, file, ORG, sizeof(code));
-	if (!err)
-		err = mmap2(w, "/nonexistent/hwt-jobs-missing.so", ORG_MISSING,
-			    0x1000);
-
+	enum { NBUF = NCPU * NPIECES * 3, NLOST = NCPU * NPIECES / 4 + 1 };
+	static struct pt_capture_buffer bufs[NBUF];
+	static uint8_t lost[NLOST][128], missing[512];
+	static const void *extra[NLOST + 1];
+	size_t nbufs = 0, nextra = 0;
 	struct gen g = {.cap = 1 << 16, .seed = seed, .big = seed == 7};
+	uint8_t *all = malloc((size_t)NCPU * NPIECES * g.cap);
 	g.buf = malloc(g.cap);
 	uint64_t offset[NCPU] = {0};
-	for (unsigned k = 0; k < NCPU * NPIECES && !err && g.buf; k++) {
+	int err = all && g.buf ? 0 : HWT_ERR_NOMEM;
+
+	pt_capture_mmap2(missing, "/nonexistent/hwt-jobs-missing.so",
+			 ORG_MISSING, 0x1000, NULL, 0, 2);
+	extra[nextra++] = missing;
+	for (unsigned k = 0; k < NCPU * NPIECES && !err; k++) {
 		uint32_t cpu = k % NCPU;
 		size_t size = piece(&g, k / NCPU);
 		if (!size) {
 			err = HWT_ERR_INVAL;
 			break;
 		}
+		uint8_t *data = all + (size_t)k * g.cap;
+		memcpy(data, g.buf, size);
 		/* A piece of one to three buffers that continue each other. */
 		size_t parts = 1 + k % 3, at = 0;
-		for (size_t p = 0; p < parts && !err; p++) {
+		for (size_t p = 0; p < parts; p++) {
 			size_t n = p + 1 == parts ? size - at : size / parts;
-			struct hwt_pd_auxtrace aux = {.size = n, .offset = offset[cpu],
-						      .reference = k, .idx = cpu,
-						      .tid = (uint32_t)-1, .cpu = cpu};
-			err = hwt_pd_writer_auxtrace(w, &aux, g.buf + at);
+			bufs[nbufs++] = (struct pt_capture_buffer){cpu, offset[cpu],
+								   data + at, n};
 			offset[cpu] += n;
 			at += n;
 		}
 		/* The next piece does not continue this one: a loss between. */
-		if (!err && k % 4 == 1)
-			err = aux_lost(w, cpu, offset[cpu]);
+		if (k % 4 == 1) {
+			aux_lost(lost[nextra - 1], cpu, offset[cpu]);
+			extra[nextra] = lost[nextra - 1];
+			nextra++;
+		}
 		offset[cpu] += 4096;
 	}
-	if (!g.buf)
-		err = HWT_ERR_NOMEM;
+	struct pt_capture c = {
+		.code_path = file, .code_addr = ORG, .code_size = sizeof(code),
+		.extra = extra, .nextra = nextra, .buffers = bufs,
+		.nbuffers = nbufs,
+	};
+	if (!err)
+		err = pt_capture_write(path, &c);
 	free(g.buf);
+	free(all);
 	*ovf = g.ovf;
 	*bad = g.bad;
-	int cerr = hwt_pd_writer_close(w);
-	return err ? err : cerr;
+	return err;
 }
 
 /* Every field of every element, one line each. */
