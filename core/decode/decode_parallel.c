@@ -192,8 +192,9 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 	struct unit *u = w->u;
 	struct batch *b = u->filling;
 
-	if (w->p->stop)
-		return HWT_ERR_EOF; /* stopped: the calling thread has the error */
+	/* Stopped: the calling thread has the error. */
+	if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
+		return HWT_ERR_EOF;
 	if (!b) {
 		b = calloc(1, sizeof(*b));
 		if (b)
@@ -482,7 +483,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 static void stop_workers(struct par *p)
 {
 	pthread_mutex_lock(&p->lock);
-	p->stop = true;
+	__atomic_store_n(&p->stop, true, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
 	for (unsigned i = 0; i < p->nw; i++)

@@ -247,12 +247,15 @@ struct text {
 	char *s;
 	size_t len, cap;
 	unsigned ovf, errors, named, ranges;
+	uint64_t n, stop_after; /* stop_after: refuse the element after */
 };
 
 static int collect(void *arg, const struct hwt_elem *e)
 {
 	struct text *t = arg;
 	char line[512];
+	if (t->stop_after && t->n++ == t->stop_after)
+		return HWT_ERR_NOSPC;
 	int n = snprintf(line, sizeof(line), "%d %x c%d p%d t%d @%" PRIu64
 			 " o%" PRIu64, e->type, e->fields, e->cpu, e->pid,
 			 e->tid, e->time, e->trace_offset);
@@ -309,12 +312,14 @@ static int collect(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-static int decode(const char *data, unsigned jobs, bool disasm, struct text *t)
+static int decode(const char *data, unsigned jobs, bool disasm, struct text *t,
+		  uint64_t stop_after)
 {
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = jobs,
 				       .disasm = disasm};
 	struct hwt_elem_sink sink = {collect, t};
 	memset(t, 0, sizeof(*t));
+	t->stop_after = stop_after;
 	return hwt_decode_file(data, &opts, &sink);
 }
 
@@ -331,7 +336,7 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	CHECK_INT(write_capture(data, file, seed, &ovf, &bad), 0);
 
 	struct text one, many;
-	CHECK_INT(decode(data, 1, disasm, &one), 0);
+	CHECK_INT(decode(data, 1, disasm, &one, 0), 0);
 	CHECK(one.s != NULL);
 	if (!one.s)
 		return;
@@ -343,7 +348,7 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	CHECK(bad > 0 && one.errors > 0 && one.errors <= bad + NCPU * NPIECES);
 	CHECK_INT(one.named, 1);
 	for (unsigned jobs = 2; jobs <= 8; jobs += jobs == 3 ? 5 : 1) {
-		CHECK_INT(decode(data, jobs, disasm, &many), 0);
+		CHECK_INT(decode(data, jobs, disasm, &many, 0), 0);
 		CHECK_U64(many.len, one.len);
 		CHECK(many.s && !strcmp(many.s, one.s));
 		if (many.s && strcmp(many.s, one.s)) {
@@ -357,6 +362,15 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 				one.s + i, many.s + i);
 		}
 		free(many.s);
+	}
+	/* A sink that refuses an element stops the decode there, with its
+	 * error, whatever the threads had decoded ahead. */
+	for (unsigned jobs = 1; jobs <= 3; jobs += 2) {
+		struct text cut;
+		CHECK_INT(decode(data, jobs, disasm, &cut, one.ranges), HWT_ERR_NOSPC);
+		CHECK(cut.s && !strncmp(cut.s, one.s, cut.len));
+		CHECK(cut.len > 0 && cut.len < one.len);
+		free(cut.s);
 	}
 	free(one.s);
 	unlink(data);
