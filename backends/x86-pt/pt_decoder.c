@@ -86,28 +86,18 @@ static void pt_reset(void *priv)
 	d->pend = false;
 }
 
-/* Every chunk starts a libipt decoder of its own that synchronises at its
- * first PSB, and pt_dec_chunk starts from a clean state: a chunk decodes
- * the same in any instance. Not cut further: a segment starting at a
+/* split: every chunk starts a libipt decoder of its own that
+ * synchronises at its first PSB, and pt_dec_chunk starts from a clean
+ * state: a chunk decodes the same in any instance. Not cut further: a segment starting at a
  * later PSB would lose what one decoder carries over it (the branch that
  * ends the block before it, the return-compression stack, CYC
  * calibration, the process whose code was being read). */
-static int pt_split(void *priv, const struct hwt_aux_chunk *chunk,
-		    uint64_t *starts, size_t max)
-{
-	(void)priv;
-	(void)chunk;
-	(void)max;
-	starts[0] = 0;
-	return 1;
-}
-
 const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.create = pt_create,
 	.feed = pt_feed,
 	.reset = pt_reset,
 	.destroy = pt_destroy,
 	.packets = pt_packets_dump,
-	.split = pt_split,
+	.split = hwt_decoder_split_whole,
 };
 #endif

@@ -211,6 +211,13 @@ struct hwt_backend {
 	const char *no_decoder_reason;
 };
 
+/* A split op (hwt_decoder_ops.split) for a decoder whose chunks decode
+ * alone, as the op promises, and are not cut: writes starts[0] = 0 and
+ * returns 1. */
+HWT_API int hwt_decoder_split_whole(void *priv,
+				    const struct hwt_aux_chunk *chunk,
+				    uint64_t *starts, size_t max);
+
 /* Registers an out-of-tree backend. @backend is borrowed and must stay
  * valid. Errors: HWT_ERR_BUSY (the name is taken), HWT_ERR_NOMEM. */
 HWT_API int hwt_backend_register(const struct hwt_backend *backend);
