@@ -121,16 +121,28 @@ static int count(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
+/* CPU seconds (user + system) of this process so far. */
+static double cpu_time(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static double last_cpu; /* CPU seconds of the last time_lib */
+
 static double time_lib(const char *data, unsigned jobs)
 {
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = jobs};
 	struct hwt_elem_sink sink = {count, NULL};
 	counted = 0;
-	double t = now();
+	double t = now(), c = cpu_time();
 	if (hwt_decode_file(data, &opts, &sink) < 0) {
 		fprintf(stderr, "decode: %s\n", hwt_errmsg());
 		return -1;
 	}
+	last_cpu = cpu_time() - c;
 	return now() - t;
 }
 
@@ -169,6 +181,7 @@ static void print_times(const char *what, double *t)
 	qsort(t, RUNS, sizeof(*t), cmp_double);
 	printf("%-34s median %7.3f s  spread %.3f s\n", what, t[RUNS / 2],
 	       t[RUNS - 1] - t[0]);
+	fflush(stdout);
 }
 
 static void load(void)
@@ -209,10 +222,12 @@ int main(int argc, char **argv)
 	printf("capture: %d CPUs x %.1f MiB of Intel PT\n", NCPU,
 	       size1 / 1048576.0);
 	load();
-	double t1[RUNS], t2[RUNS], c1[RUNS], c2[RUNS];
+	double t1[RUNS], t2[RUNS], c1[RUNS], c2[RUNS], u1[RUNS], u2[RUNS];
 	for (int r = 0; r < RUNS; r++) {
 		t1[r] = time_lib(data, 1);
+		u1[r] = last_cpu;
 		t2[r] = time_lib(data, 2);
+		u2[r] = last_cpu;
 		if (hwtrace) {
 			c1[r] = time_cli(hwtrace, data, 1);
 			c2[r] = time_cli(hwtrace, data, 2);
@@ -222,6 +237,8 @@ int main(int argc, char **argv)
 	print_times("library jobs=1 (counting sink)", t1);
 	print_times("library jobs=2 (counting sink)", t2);
 	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
+	print_times("library jobs=1 CPU time", u1);
+	print_times("library jobs=2 CPU time", u2);
 	if (hwtrace) {
 		print_times("hwtrace decode -j1 >/dev/null", c1);
 		print_times("hwtrace decode -j2 >/dev/null", c2);
