@@ -12,6 +12,13 @@
  * was written: as many overflow gaps as OVF packets, the missing file
  * named once, one error per bad byte run that decoding reached.
  *
+ * From seed 4 on, the code at ORG is replaced half way through the
+ * capture (an MMAP2 of another file there, timed between the pieces'
+ * TSCs): every thread must read the code of the time it decodes, and the
+ * one-thread stream holds ranges of both files. Progress reports are the
+ * same bytes for every thread count: done 0 first, never backwards, the
+ * last done == total.
+ *
  * The trace is made with libipt's encoder. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,6 +43,9 @@
 
 /* 400000 inc rax (3); 400003 jne 400000 (2); 400005 ret */
 static const uint8_t code[] = {0x48, 0xff, 0xc0, 0x75, 0xfb, 0xc3};
+/* The replacement: 400000 nop; 400001 inc rax (3); 400004 jne 400000
+ * (2); 400006 ret */
+static const uint8_t code_b[] = {0x90, 0x48, 0xff, 0xc0, 0x75, 0xfa, 0xc3};
 
 static char tmp[] = "/tmp/hwt-jobs-XXXXXX";
 
@@ -185,14 +195,15 @@ static void aux_lost(uint8_t *rec, uint32_t cpu, uint64_t off)
 	pt_capture_header(rec, PERF_RECORD_AUX, 0, n);
 }
 
-static int write_capture(const char *path, const char *file, unsigned seed,
-			 unsigned *ovf, unsigned *bad)
+static int write_capture(const char *path, const char *file,
+			 const char *file_b, unsigned seed, unsigned *ovf,
+			 unsigned *bad)
 {
 	enum { NBUF = NCPU * NPIECES * 3, NLOST = NCPU * NPIECES / 4 + 1 };
 	static struct pt_capture_buffer bufs[NBUF];
-	static uint8_t lost[NLOST][128], missing[512];
-	static const void *extra[NLOST + 1];
-	size_t nbufs = 0, nextra = 0;
+	static uint8_t lost[NLOST][128], missing[512], remap[512];
+	static const void *extra[NLOST + 2];
+	size_t nbufs = 0, nextra = 0, nlost = 0;
 	struct gen g = {.cap = 1 << 16, .seed = seed, .big = seed == 7};
 	uint8_t *all = malloc((size_t)NCPU * NPIECES * g.cap);
 	g.buf = malloc(g.cap);
@@ -204,6 +215,17 @@ static int write_capture(const char *path, const char *file, unsigned seed,
 	extra[nextra++] = missing;
 	for (unsigned k = 0; k < NCPU * NPIECES && !err; k++) {
 		uint32_t cpu = k % NCPU;
+		if (file_b && k == NCPU * NPIECES / 2) {
+			/* code_b replaces code at ORG from the time reached
+			 * (perf time = TSC: the capture has no TIME_CONV). */
+			pt_capture_mmap2(remap, file_b, ORG, sizeof(code_b), NULL,
+					 0, 2);
+			struct perf_event_header h;
+			memcpy(&h, remap, sizeof(h));
+			uint64_t t = g.tsc + 5;
+			memcpy(remap + h.size - 24, &t, 8);
+			extra[nextra++] = remap;
+		}
 		size_t size = piece(&g, k / NCPU);
 		if (!size) {
 			err = HWT_ERR_INVAL;
@@ -222,9 +244,8 @@ static int write_capture(const char *path, const char *file, unsigned seed,
 		}
 		/* The next piece does not continue this one: a loss between. */
 		if (k % 4 == 1) {
-			aux_lost(lost[nextra - 1], cpu, offset[cpu]);
-			extra[nextra] = lost[nextra - 1];
-			nextra++;
+			aux_lost(lost[nlost], cpu, offset[cpu]);
+			extra[nextra++] = lost[nlost++];
 		}
 		offset[cpu] += 4096;
 	}
@@ -247,6 +268,7 @@ struct text {
 	char *s;
 	size_t len, cap;
 	unsigned ovf, errors, named, ranges;
+	unsigned ranges_b; /* of code_b's loop */
 	uint64_t n, stop_after; /* stop_after: refuse the element after */
 };
 
@@ -262,6 +284,11 @@ static int collect(void *arg, const struct hwt_elem *e)
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
 		t->ranges++;
+		/* Its last instruction, at 400004, or its end, 400006:
+		 * code's are at 400003 and 400005. */
+		t->ranges_b += e->u.range.start == ORG + 1 ||
+			       e->u.range.end == ORG + 4 ||
+			       e->u.range.end == ORG + 6;
 		n += snprintf(line + n, sizeof(line) - n, " %" PRIx64 "-%" PRIx64
 			      "/%" PRIu64 " %d %s", e->u.range.start,
 			      e->u.range.end, e->u.range.insns, e->u.range.isa,
@@ -312,31 +339,59 @@ static int collect(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
+/* The progress reports of a decode, checked as they come. */
+struct reports {
+	unsigned n, backwards, first_not_zero;
+	uint64_t last_done, total;
+};
+
+static void on_progress(void *arg, const struct hwt_decode_progress *p)
+{
+	struct reports *r = arg;
+	r->first_not_zero += r->n == 0 && p->done != 0;
+	r->backwards += r->n && p->done < r->last_done;
+	r->last_done = p->done;
+	r->total = p->total;
+	r->n++;
+}
+
 static int decode(const char *data, unsigned jobs, bool disasm, struct text *t,
-		  uint64_t stop_after)
+		  uint64_t stop_after, struct reports *r)
 {
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = jobs,
-				       .disasm = disasm};
+				       .disasm = disasm,
+				       .progress = r ? on_progress : NULL,
+				       .progress_arg = r};
 	struct hwt_elem_sink sink = {collect, t};
 	memset(t, 0, sizeof(*t));
+	if (r)
+		memset(r, 0, sizeof(*r));
 	t->stop_after = stop_after;
 	return hwt_decode_file(data, &opts, &sink);
 }
 
 static void same_for_every_job_count(unsigned seed, bool disasm)
 {
-	char file[300], data[300];
+	char file[300], file_b[300], data[300];
 	snprintf(file, sizeof(file), "%s/code.bin", tmp);
+	snprintf(file_b, sizeof(file_b), "%s/code_b.bin", tmp);
 	snprintf(data, sizeof(data), "%s/perf-%u.data", tmp, seed);
 	FILE *f = fopen(file, "wb");
 	CHECK(f && fwrite(code, 1, sizeof(code), f) == sizeof(code));
 	if (f)
 		fclose(f);
+	f = fopen(file_b, "wb");
+	CHECK(f && fwrite(code_b, 1, sizeof(code_b), f) == sizeof(code_b));
+	if (f)
+		fclose(f);
+	bool remap = seed >= 4;
 	unsigned ovf = 0, bad = 0;
-	CHECK_INT(write_capture(data, file, seed, &ovf, &bad), 0);
+	CHECK_INT(write_capture(data, file, remap ? file_b : NULL, seed, &ovf,
+				&bad), 0);
 
 	struct text one, many;
-	CHECK_INT(decode(data, 1, disasm, &one, 0), 0);
+	struct reports r1, rn;
+	CHECK_INT(decode(data, 1, disasm, &one, 0, &r1), 0);
 	CHECK(one.s != NULL);
 	if (!one.s)
 		return;
@@ -347,8 +402,22 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	CHECK(one.ranges > 100);
 	CHECK(bad > 0 && one.errors > 0 && one.errors <= bad + NCPU * NPIECES);
 	CHECK_INT(one.named, 1);
+	/* Code of both times, or of the one file. */
+	if (remap)
+		CHECK(one.ranges_b > 0 && one.ranges_b < one.ranges);
+	else
+		CHECK_INT(one.ranges_b, 0);
+	CHECK(r1.n >= 2 && r1.total > 0);
+	CHECK_INT(r1.first_not_zero, 0);
+	CHECK_INT(r1.backwards, 0);
+	CHECK_U64(r1.last_done, r1.total);
 	for (unsigned jobs = 2; jobs <= 8; jobs += jobs == 3 ? 5 : 1) {
-		CHECK_INT(decode(data, jobs, disasm, &many, 0), 0);
+		CHECK_INT(decode(data, jobs, disasm, &many, 0, &rn), 0);
+		CHECK_INT(rn.first_not_zero, 0);
+		CHECK_INT(rn.backwards, 0);
+		CHECK_U64(rn.total, r1.total);
+		CHECK_U64(rn.last_done, r1.total);
+		CHECK(rn.n >= 2);
 		CHECK_U64(many.len, one.len);
 		CHECK(many.s && !strcmp(many.s, one.s));
 		if (many.s && strcmp(many.s, one.s)) {
@@ -367,7 +436,8 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	 * error, whatever the threads had decoded ahead. */
 	for (unsigned jobs = 1; jobs <= 3; jobs += 2) {
 		struct text cut;
-		CHECK_INT(decode(data, jobs, disasm, &cut, one.ranges), HWT_ERR_NOSPC);
+		CHECK_INT(decode(data, jobs, disasm, &cut, one.ranges, NULL),
+			  HWT_ERR_NOSPC);
 		CHECK(cut.s && !strncmp(cut.s, one.s, cut.len));
 		CHECK(cut.len > 0 && cut.len < one.len);
 		free(cut.s);
@@ -388,6 +458,8 @@ int main(void)
 		same_for_every_job_count(seed, seed == 6);
 	char path[300];
 	snprintf(path, sizeof(path), "%s/code.bin", tmp);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/code_b.bin", tmp);
 	unlink(path);
 	rmdir(tmp);
 	return hwt_test_summary();
