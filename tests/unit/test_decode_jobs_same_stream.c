@@ -370,20 +370,22 @@ static int decode(const char *data, unsigned jobs, bool disasm, struct text *t,
 	return hwt_decode_file(data, &opts, &sink);
 }
 
+static void write_code(const char *path, const uint8_t *bytes, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(bytes, 1, n, f) == n);
+	if (f)
+		fclose(f);
+}
+
 static void same_for_every_job_count(unsigned seed, bool disasm)
 {
 	char file[300], file_b[300], data[300];
 	snprintf(file, sizeof(file), "%s/code.bin", tmp);
 	snprintf(file_b, sizeof(file_b), "%s/code_b.bin", tmp);
 	snprintf(data, sizeof(data), "%s/perf-%u.data", tmp, seed);
-	FILE *f = fopen(file, "wb");
-	CHECK(f && fwrite(code, 1, sizeof(code), f) == sizeof(code));
-	if (f)
-		fclose(f);
-	f = fopen(file_b, "wb");
-	CHECK(f && fwrite(code_b, 1, sizeof(code_b), f) == sizeof(code_b));
-	if (f)
-		fclose(f);
+	write_code(file, code, sizeof(code));
+	write_code(file_b, code_b, sizeof(code_b));
 	bool remap = seed >= 4;
 	unsigned ovf = 0, bad = 0;
 	CHECK_INT(write_capture(data, file, remap ? file_b : NULL, seed, &ovf,
