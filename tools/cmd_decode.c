@@ -58,6 +58,8 @@ static void usage(FILE *out)
 		"  --vmlinux FILE          the kernel image for [kernel.kallsyms]\n"
 		"  --kcore DIR             a directory holding kcore and kallsyms\n"
 		DECODE_SYMBOL_USAGE
+		"  -j, --jobs N            decode with N threads (1 to 256; default:\n"
+		"                          the online CPUs); the output is the same\n"
 		"  --ignore-build-ids      use a found binary even when its build id\n"
 		"                          or ELF machine is not the capture's\n"
 		"  -h, --help              this text\n\n"
@@ -218,6 +220,7 @@ static const struct option long_opts[] = {
 	{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 	{"output", required_argument, NULL, 'o'},
 	{"quiet", no_argument, NULL, 'q'},
+	{"jobs", required_argument, NULL, 'j'},
 	{"help", no_argument, NULL, 'h'},
 	DECODE_SYMBOL_LONG_OPTS,
 	{NULL, 0, NULL, 0},
@@ -295,9 +298,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->opts.warn = warn_stderr;
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->format = HWT_OUTPUT_TEXT;
+	/* As many threads as CPUs are online, at most 256. */
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	a->opts.jobs = ncpu < 1 ? 1 : ncpu > 256 ? 256 : (unsigned int)ncpu;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:hq", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:hq", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (hwt_output_format_parse(optarg, &a->format) < 0)
@@ -407,6 +413,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'q':
 			a->quiet = true;
+			break;
+		case 'j':
+		{
+			uint64_t jobs;
+			int r = cli_number_u64(&(struct cli_number){"decode",
+					"--jobs", 1, 256, "1 to 256"}, optarg, &jobs);
+			if (r)
+				return r;
+			a->opts.jobs = (unsigned int)jobs;
+		}
 			break;
 		case ':':
 			return cli_usage_error("decode", "%s needs a value",

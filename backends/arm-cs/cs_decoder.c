@@ -216,6 +216,10 @@ static int cs_packets(const struct hwt_decode_params *p,
 	return err;
 }
 
+/* split: each chunk is fed to its source's decode tree after a reset
+ * and ends with end-of-trace, so it decodes the same in any instance. Not cut at
+ * A-sync points: the formatter frames and each trace ID's decoder would
+ * have to be resynchronised exactly as one tree does. */
 const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.create = cs_create,
 	.feed = cs_feed,
@@ -223,5 +227,6 @@ const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.packets = cs_packets,
 	.hw_id = cs_hw_id,
 	.snapshot_dir = hwt_cs_decode_snapshot_dir,
+	.split = hwt_decoder_split_whole,
 };
 #endif

@@ -96,6 +96,7 @@ struct pt_dec {
 	struct pt_config config;
 	struct pt_time_conv tc;
 	struct pt_image_adapter *ad;
+	bool fed;              /* a chunk went through ad and il */
 	struct pt_insn_len *il;
 	int stop; /* the sink's error: stop decoding */
 

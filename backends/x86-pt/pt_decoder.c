@@ -58,9 +58,32 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 	return 0;
 }
 
+/* libipt's block cache lives in the image section cache and decides
+ * where blocks end: a chunk decoded after others could come out as other
+ * ranges than the same chunk decoded first. Every chunk starts with a new
+ * cache (and instruction lengths keyed by its section ids), so that it
+ * decodes the same whatever was decoded before it, in this instance or
+ * another (--jobs, --cpu). */
 static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 {
-	return pt_dec_chunk(priv, chunk);
+	struct pt_dec *d = priv;
+	if (d->fed) {
+		struct pt_image_adapter *ad = NULL;
+		struct pt_insn_len *il = pt_insn_len_new();
+		int err = il ? pt_image_adapter_new(d->params.image, &ad)
+			     : hwt_error(HWT_ERR_NOMEM, "out of memory for a "
+					 "PT decoder");
+		if (err < 0) {
+			pt_insn_len_free(il);
+			return err;
+		}
+		pt_image_adapter_free(d->ad);
+		pt_insn_len_free(d->il);
+		d->ad = ad;
+		d->il = il;
+	}
+	d->fed = true;
+	return pt_dec_chunk(d, chunk);
 }
 
 static void pt_reset(void *priv)
@@ -69,6 +92,12 @@ static void pt_reset(void *priv)
 	d->pend = false;
 }
 
+/* split: every chunk starts a libipt decoder of its own that
+ * synchronises at its first PSB, and pt_dec_chunk starts from a clean
+ * state: a chunk decodes the same in any instance. Not cut further: a segment starting at a
+ * later PSB would lose what one decoder carries over it (the branch that
+ * ends the block before it, the return-compression stack, CYC
+ * calibration, the process whose code was being read). */
 const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.create = pt_create,
 	.feed = pt_feed,
@@ -76,5 +105,6 @@ const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.destroy = pt_destroy,
 	.packets = pt_packets_dump,
 	.edges = pt_edges_chunk,
+	.split = hwt_decoder_split_whole,
 };
 #endif

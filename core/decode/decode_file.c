@@ -42,6 +42,9 @@ struct file_state {
 	bool have_info;
 	uint64_t lost_records;
 	struct hwt_pd_reader *reader; /* for the build id feature */
+	/* AUXTRACE payloads are noted by their place in the file and read
+	 * piece by piece when decoded (a file, not compressed). */
+	bool stream_aux;
 	struct hwt_image_check check; /* build ids the found files must have */
 	bool kernel_added;
 	struct image_event *img_events;
@@ -509,6 +512,9 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		st->have_info = true;
 		return 0;
 	case HWT_PD_RECORD_AUXTRACE:
+		if (st->stream_aux)
+			return hwt_aux_queues_add_at(&st->queues, &rec->aux,
+						     rec->file_offset + rec->size);
 		if (!rec->aux_data)
 			return 0;
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
@@ -680,6 +686,104 @@ static void start_progress(struct file_state *st, struct hwt_progress *pr)
 	hwt_progress_start(pr, st->opts, total, streams);
 }
 
+/* The pieces of every queue the decode takes, in the order -j 1 feeds
+ * them, with the hooks that run between them on the calling thread. */
+struct piece_ref {
+	struct hwt_aux_queue *q;
+	const struct hwt_aux_piece *pc;
+	int32_t cpu, tid;
+	bool queue_first;
+};
+
+struct pieces {
+	struct file_state *st;
+	struct hwt_ctx_sink *cs;
+	struct hwt_progress *pr;
+	bool *done;
+	const struct hwt_backend *b;
+	struct piece_ref *v;
+	size_t n;
+};
+
+static int list_pieces(struct pieces *ps)
+{
+	const struct hwt_decode_opts *opts = ps->st->opts;
+	size_t total = 0;
+	for (size_t i = 0; i < ps->st->queues.n; i++)
+		total += ps->st->queues.q[i].npieces;
+	ps->v = calloc(total ? total : 1, sizeof(*ps->v));
+	if (!ps->v)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ps->st->queues.n; i++) {
+		struct hwt_aux_queue *q = &ps->st->queues.q[i];
+		int32_t cpu = q->cpu == (int32_t)UINT32_MAX ? -1 : q->cpu;
+		int32_t tid = q->tid == (int32_t)UINT32_MAX ? -1 : q->tid;
+		if (opts->filter_cpu && cpu >= 0 && cpu != opts->cpu)
+			continue;
+		for (size_t j = 0; j < q->npieces; j++)
+			ps->v[ps->n++] = (struct piece_ref){q, &q->pieces[j],
+							    cpu, tid, j == 0};
+	}
+	return 0;
+}
+
+static int piece_load(void *arg, size_t i, struct hwt_aux_chunk *chunk,
+		      void **owned)
+{
+	struct pieces *ps = arg;
+	const struct piece_ref *r = &ps->v[i];
+	const uint8_t *data;
+	int err = hwt_aux_piece_load(r->pc, ps->st->reader, &data, owned);
+	if (err < 0)
+		return err;
+	*chunk = (struct hwt_aux_chunk){
+		.data = data,
+		.size = r->pc->size,
+		.offset = r->pc->offset,
+		.reference = r->pc->reference,
+		.idx = r->q->idx,
+		.cpu = r->cpu,
+		.tid = r->cpu >= 0 ? -1 : r->tid,
+		.aux_flags = aux_format_of(ps->st, r->cpu),
+		.time = aux_time_of(ps->st, r->cpu, r->tid, r->pc->offset),
+	};
+	return 0;
+}
+
+/* Per-CPU streams take their task from the sideband; a per-thread stream
+ * is its thread. */
+static int piece_before(void *arg, size_t i)
+{
+	struct pieces *ps = arg;
+	const struct piece_ref *r = &ps->v[i];
+	if (!r->queue_first)
+		return 0;
+	return hwt_ctx_sink_start(ps->cs, &ps->st->sb, r->cpu,
+				  r->cpu >= 0 ? -1 : hwt_sideband_thread_pid(&ps->st->sb, r->tid),
+				  r->cpu >= 0 ? -1 : r->tid);
+}
+
+/* The piece's bytes count as decoded once its elements are sent. */
+static int piece_after(void *arg, size_t i)
+{
+	struct pieces *ps = arg;
+	const struct piece_ref *r = &ps->v[i];
+	hwt_progress_chunk_done(ps->pr, r->pc->size);
+	return flush_losses(ps->st, r->cpu, r->pc->offset + r->pc->size,
+			    ps->done, ps->cs, NULL);
+}
+
+static int piece_setup(void *arg, void *priv)
+{
+	struct pieces *ps = arg;
+	int err = 0;
+	for (size_t i = 0; i < ps->st->nhw_ids && ps->b->decoder->hw_id &&
+			   err >= 0; i++)
+		err = ps->b->decoder->hw_id(priv, ps->st->hw_ids[i].cpu,
+					    ps->st->hw_ids[i].hw_id);
+	return err;
+}
+
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			 const struct hwt_elem_sink *user_sink)
 {
@@ -705,12 +809,15 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	}
 	struct error_count ec = {&dsink, 0};
 	struct hwt_elem_sink esink = {count_errors, &ec};
+	/* The calling thread's instance emits through msink, which a
+	 * parallel decode may point elsewhere for a while. */
+	struct hwt_elem_sink msink = esink;
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.info = st->info,
 		.info_words = st->info_words,
 		.image = st->image,
-		.sink = &esink,
+		.sink = &msink,
 		.cpu_model = opts->cpu_model,
 		.disasm = opts->disasm,
 		.pid_at = hwt_sideband_pid_at,
@@ -734,59 +841,57 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		err = warn_no_switch(st, out);
 		if (err >= 0)
 			err = warn_cpu_absent(st, out);
+		if (err >= 0)
+			err = piece_setup(&(struct pieces){.st = st, .b = b}, priv);
 		if (err < 0)
 			goto out;
-		for (size_t i = 0; i < st->nhw_ids && b->decoder->hw_id; i++) {
-			err = b->decoder->hw_id(priv, st->hw_ids[i].cpu,
-						st->hw_ids[i].hw_id);
-			if (err < 0)
-				goto out;
-		}
 		start_progress(st, &pr);
 	}
-	for (size_t i = 0; i < st->queues.n && err >= 0; i++) {
-		struct hwt_aux_queue *q = &st->queues.q[i];
-		int32_t cpu = q->cpu == (int32_t)UINT32_MAX ? -1 : q->cpu;
-		int32_t tid = q->tid == (int32_t)UINT32_MAX ? -1 : q->tid;
-		if (opts->filter_cpu && cpu >= 0 && cpu != opts->cpu)
-			continue;
-		/* Per-CPU streams take their task from the sideband; a
-		 * per-thread stream is its thread. */
-		err = hwt_ctx_sink_start(&cs, &st->sb, cpu,
-					 cpu >= 0 ? -1 : hwt_sideband_thread_pid(&st->sb, tid),
-					 cpu >= 0 ? -1 : tid);
-		for (size_t j = 0; j < q->npieces && err >= 0; j++) {
-			struct hwt_aux_piece *pc = &q->pieces[j];
-			struct hwt_aux_chunk chunk = {
-				.data = pc->data,
-				.size = pc->size,
-				.offset = pc->offset,
-				.reference = pc->reference,
-				.idx = q->idx,
-				.cpu = cpu,
-				.tid = cpu >= 0 ? -1 : tid,
-				.aux_flags = aux_format_of(st, cpu),
-				.time = aux_time_of(st, cpu, tid, pc->offset),
-			};
+	struct pieces ps = {.st = st, .cs = &cs, .pr = &pr, .done = done,
+			    .b = b};
+	err = err < 0 ? err : list_pieces(&ps);
+	/* --edges keeps to one thread: its map and the edges op's caches
+	 * are the instance's. */
+	if (err >= 0 && !opts->packets && !opts->edges && opts->jobs > 1 &&
+	    b->decoder->split && ps.n > 1) {
+		struct hwt_par_source src = {ps.n, piece_load, piece_before,
+					     piece_after, piece_setup, &ps};
+		params.sink = &esink;
+		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
+					  opts->jobs);
+	} else {
+		for (size_t i = 0; i < ps.n && err >= 0; i++) {
+			struct hwt_aux_chunk chunk;
+			void *owned = NULL;
+			err = piece_load(&ps, i, &chunk, &owned);
+			if (err >= 0)
+				err = piece_before(&ps, i);
+			if (err < 0) {
+				free(owned);
+				break;
+			}
 			if (opts->packets) {
+				const struct hwt_aux_piece *pc = ps.v[i].pc;
 				fprintf(opts->packets,
 					"# AUXTRACE idx %" PRIu32 " cpu %" PRId32
 					" tid %" PRId32 " offset 0x%" PRIx64
 					" size 0x%" PRIx64 "\n",
-					q->idx, cpu, tid, pc->offset, pc->size);
+					ps.v[i].q->idx, chunk.cpu, ps.v[i].tid,
+					pc->offset, pc->size);
 				err = b->decoder->packets(&params, &chunk,
 							  opts->packets);
+				free(owned);
 				continue;
 			}
-			if (j && b->decoder->reset)
+			if (!ps.v[i].queue_first && b->decoder->reset)
 				b->decoder->reset(priv);
 			err = hwt_decode_feed(b, priv, &chunk, opts);
-			hwt_progress_chunk_done(&pr, pc->size);
+			free(owned);
 			if (err >= 0)
-				err = flush_losses(st, cpu, pc->offset + pc->size,
-						   done, &cs, NULL);
+				err = piece_after(&ps, i);
 		}
 	}
+	free(ps.v);
 	if (err >= 0 && priv && b->decoder->flush)
 		err = b->decoder->flush(priv);
 	if (err >= 0)
@@ -859,6 +964,14 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	if (err < 0)
 		goto out;
 	st.reader = reader;
+	{
+		const void *fdata;
+		uint64_t flen;
+		st.stream_aux = !hwt_pd_reader_is_pipe(reader) &&
+				hwt_pd_reader_feature(reader, HWT_PD_FEAT_COMPRESSED,
+						      &fdata, &flen) < 0;
+		hwt_pd_reader_set_load_aux(reader, !st.stream_aux);
+	}
 	/* A file cut short or damaged part way is decoded up to the damage;
 	 * the reader's error is returned afterwards. */
 	int read_err = 0;

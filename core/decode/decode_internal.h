@@ -59,6 +59,48 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts);
 
+/* A view of @image for one decoding thread: the same sections, time
+ * spans included (strings and code shared, read-only), with missing_reported
+ * marks of its own, starting at zero. Lookups of a built image are safe on
+ * any thread already; the view exists for the marks, so that a parallel
+ * decode sees which units would name a missing file and the stream names
+ * it where one thread would (decode_parallel.c). Its untimed reads count
+ * as @image's. Holds a reference to @image; freed with hwt_image_free.
+ * Sections added to @image afterwards are not seen. NULL when out of
+ * memory or @image is NULL. */
+struct hwt_image *hwt_image_view_new(struct hwt_image *image);
+
+/* --- parallel decode (decode_parallel.c) --- */
+
+/* The trace of a decode, piece by piece (every piece follows a reset). */
+struct hwt_par_source {
+	size_t n;
+	/* Fills @chunk with piece @i and its bytes; *owned (NULL when the
+	 * bytes are borrowed) is freed once the piece is decoded. */
+	int (*load)(void *arg, size_t i, struct hwt_aux_chunk *chunk,
+		    void **owned);
+	/* On the calling thread, in piece order: before the first element
+	 * of piece @i, and after its last. Optional. */
+	int (*before)(void *arg, size_t i);
+	int (*after)(void *arg, size_t i);
+	/* On every decoder instance the decode creates, before its first
+	 * chunk (hw_id records). Optional. */
+	int (*setup)(void *arg, void *priv);
+	void *arg;
+};
+
+/* Decodes @src with @jobs threads, each with an instance of @b's decoder
+ * (created with @params, its own image view and a buffering sink), and
+ * sends the elements to params->sink in piece order. @main_priv is an
+ * instance of the calling thread, created with the sink *@main_sink and
+ * params->image: it answers split and decodes again a unit whose missing
+ * files the stream named already. @b must have a split op. The last
+ * piece's elements are all sent when this returns; the caller flushes. */
+int hwt_decode_parallel(const struct hwt_backend *b,
+			const struct hwt_decode_params *params, void *main_priv,
+			struct hwt_elem_sink *main_sink,
+			const struct hwt_par_source *src, unsigned jobs);
+
 /* Checks opts->size and returns a zero-extended copy in @out. */
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out);
@@ -228,13 +270,22 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs);
 /* Frees what the sink holds (after hwt_ctx_sink_end, or on an error). */
 void hwt_ctx_sink_free(struct hwt_ctx_sink *cs);
 
-/* One AUX stream (one mmap index) and its buffers, copied from the file;
- * contiguous buffers are joined so decoding continues across them. */
+/* One AUX stream (one mmap index) and its buffers; contiguous buffers are
+ * joined so decoding continues across them. A piece holds its bytes
+ * (@data, copied from the file: pipes, compressed captures) or where they
+ * lie in the file (@ext), read just before it is decoded, so that memory
+ * does not grow with the trace. */
+struct hwt_aux_extent {
+	uint64_t file_offset, size;
+};
+
 struct hwt_aux_piece {
 	uint8_t *data;
 	uint64_t size, cap;
 	uint64_t offset;
 	uint64_t reference;
+	struct hwt_aux_extent *ext;
+	size_t next, ext_cap;
 };
 
 struct hwt_aux_queue {
@@ -252,4 +303,12 @@ struct hwt_aux_queues {
 
 int hwt_aux_queues_add(struct hwt_aux_queues *qs,
 		       const struct hwt_pd_auxtrace *aux, const uint8_t *data);
+/* Notes a buffer by where its payload lies in the file. */
+int hwt_aux_queues_add_at(struct hwt_aux_queues *qs,
+			  const struct hwt_pd_auxtrace *aux,
+			  uint64_t file_offset);
+/* The bytes of @pc: its own, or read from @reader into *owned (free()). */
+int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
+		       struct hwt_pd_reader *reader, const uint8_t **data,
+		       void **owned);
 void hwt_aux_queues_free(struct hwt_aux_queues *qs);

@@ -34,20 +34,20 @@ static struct hwt_aux_queue *queue_for(struct hwt_aux_queues *qs,
 	return q;
 }
 
-int hwt_aux_queues_add(struct hwt_aux_queues *qs,
-		       const struct hwt_pd_auxtrace *aux, const uint8_t *data)
+/* The piece that @aux continues, or a new one. */
+static struct hwt_aux_piece *piece_for(struct hwt_aux_queues *qs,
+				       const struct hwt_pd_auxtrace *aux)
 {
 	struct hwt_aux_queue *q = queue_for(qs, aux);
 	if (!q)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory queueing trace");
+		return NULL;
 	struct hwt_aux_piece *last = q->npieces ? &q->pieces[q->npieces - 1] : NULL;
 	if (!last || last->offset + last->size != aux->offset) {
 		if (q->npieces == q->cap) {
 			size_t ncap = q->cap ? q->cap * 2 : 4;
 			void *n = realloc(q->pieces, ncap * sizeof(*q->pieces));
 			if (!n)
-				return hwt_error(HWT_ERR_NOMEM,
-						 "out of memory queueing trace");
+				return NULL;
 			q->pieces = n;
 			q->cap = ncap;
 		}
@@ -56,6 +56,16 @@ int hwt_aux_queues_add(struct hwt_aux_queues *qs,
 		last->offset = aux->offset;
 		last->reference = aux->reference;
 	}
+	q->bytes += aux->size;
+	return last;
+}
+
+int hwt_aux_queues_add(struct hwt_aux_queues *qs,
+		       const struct hwt_pd_auxtrace *aux, const uint8_t *data)
+{
+	struct hwt_aux_piece *last = piece_for(qs, aux);
+	if (!last)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory queueing trace");
 	if (last->size + aux->size > last->cap) {
 		uint64_t ncap = (last->size + aux->size) * 3 / 2 + 4096;
 		void *n = realloc(last->data, ncap);
@@ -68,15 +78,64 @@ int hwt_aux_queues_add(struct hwt_aux_queues *qs,
 	}
 	memcpy(last->data + last->size, data, aux->size);
 	last->size += aux->size;
-	q->bytes += aux->size;
+	return 0;
+}
+
+int hwt_aux_queues_add_at(struct hwt_aux_queues *qs,
+			  const struct hwt_pd_auxtrace *aux,
+			  uint64_t file_offset)
+{
+	struct hwt_aux_piece *last = piece_for(qs, aux);
+	if (!last)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory queueing trace");
+	if (last->next == last->ext_cap) {
+		size_t ncap = last->ext_cap ? last->ext_cap * 2 : 4;
+		void *n = realloc(last->ext, ncap * sizeof(*last->ext));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory queueing trace");
+		last->ext = n;
+		last->ext_cap = ncap;
+	}
+	last->ext[last->next++] = (struct hwt_aux_extent){file_offset, aux->size};
+	last->size += aux->size;
+	return 0;
+}
+
+int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
+		       struct hwt_pd_reader *reader, const uint8_t **data,
+		       void **owned)
+{
+	*owned = NULL;
+	if (!pc->ext) {
+		*data = pc->data;
+		return 0;
+	}
+	uint8_t *buf = malloc(pc->size ? pc->size : 1);
+	if (!buf)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for %llu bytes "
+				 "of trace", (unsigned long long)pc->size);
+	uint64_t at = 0;
+	for (size_t i = 0; i < pc->next; i++) {
+		int err = hwt_pd_reader_read_at(reader, pc->ext[i].file_offset,
+						buf + at, (size_t)pc->ext[i].size);
+		if (err < 0) {
+			free(buf);
+			return err;
+		}
+		at += pc->ext[i].size;
+	}
+	*data = buf;
+	*owned = buf;
 	return 0;
 }
 
 void hwt_aux_queues_free(struct hwt_aux_queues *qs)
 {
 	for (size_t i = 0; i < qs->n; i++) {
-		for (size_t j = 0; j < qs->q[i].npieces; j++)
+		for (size_t j = 0; j < qs->q[i].npieces; j++) {
 			free(qs->q[i].pieces[j].data);
+			free(qs->q[i].pieces[j].ext);
+		}
 		free(qs->q[i].pieces);
 	}
 	free(qs->q);

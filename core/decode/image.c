@@ -12,6 +12,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
+#include "core/decode/decode_internal.h"
 
 /* A file is mapped once however many sections point into it. */
 struct mapped_file {
@@ -56,6 +57,9 @@ struct hwt_image {
 	 * a thread's lookup cache never outlives what it cached. */
 	uint64_t version;
 	unsigned refs;  /* hwt_image_new's, plus hwt_image_ref's */
+	/* A view (hwt_image_view_new): its entries are copies of @parent's
+	 * whose strings and data @parent owns; it has no buckets or files. */
+	struct hwt_image *parent;
 };
 
 static atomic_uint_fast64_t next_version = 1;
@@ -95,6 +99,12 @@ void hwt_image_free(struct hwt_image *image)
 {
 	if (!image || --image->refs)
 		return;
+	if (image->parent) {
+		hwt_image_free(image->parent);
+		free(image->entries);
+		free(image);
+		return;
+	}
 	for (size_t i = 0; i < image->count; i++) {
 		struct entry *e = &image->entries[i];
 		free(e->owned);
@@ -554,6 +564,8 @@ static bool valid_at(const struct hwt_image_section *s, uint64_t time)
  * Readers of one image may run at once: the flag only goes up. */
 static void note_untimed(struct hwt_image *image)
 {
+	if (image->parent)
+		image = image->parent; /* a view's reads are the image's */
 	if (!atomic_load_explicit(&image->untimed, memory_order_relaxed))
 		atomic_store_explicit(&image->untimed, true, memory_order_relaxed);
 }
@@ -648,4 +660,30 @@ struct hwt_image_section *hwt_image_section(struct hwt_image *image,
 					    size_t index)
 {
 	return index < image->count ? &image->entries[index].s : NULL;
+}
+
+struct hwt_image *hwt_image_view_new(struct hwt_image *image)
+{
+	struct hwt_image *v = image ? calloc(1, sizeof(*v)) : NULL;
+	if (!v)
+		return NULL;
+	v->entries = malloc((image->count ? image->count : 1) *
+			    sizeof(*v->entries));
+	if (!v->entries) {
+		free(v);
+		return NULL;
+	}
+	for (size_t i = 0; i < image->count; i++) {
+		v->entries[i] = image->entries[i];
+		v->entries[i].owned = NULL; /* the image frees it */
+		v->entries[i].s.missing_reported = 0;
+	}
+	v->count = v->cap = image->count;
+	v->now = image->now;
+	v->changes = image->changes;
+	atomic_init(&v->untimed, false);
+	v->refs = 1;
+	v->parent = hwt_image_ref(image);
+	changed(v);
+	return v;
 }

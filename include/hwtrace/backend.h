@@ -131,6 +131,23 @@ struct hwt_decoder_ops {
 	 * feed() and counts the branch elements). Optional. */
 	int (*edges)(void *priv, const struct hwt_aux_chunk *chunk,
 		     struct hwt_edges *edges);
+	/* Parallel decode (hwt_decode_opts.jobs > 1). Writes to @starts (at
+	 * most @max, which is at least 1) the offsets in @chunk at which
+	 * segments start, the first 0, increasing, and returns how many. The
+	 * promise: a chunk fed after reset() (or as the first of its stream)
+	 * gives the same elements in a fresh instance as in one that decoded
+	 * anything before, and the segments [starts[i], starts[i+1]) fed to
+	 * separate instances, each after reset(), as chunks of their own
+	 * (offset chunk->offset + starts[i]) give, one after the other, the
+	 * elements the whole chunk gives. Such instances are created with
+	 * the same params (and hw_id calls), each used by one thread, reading
+	 * an image of its own that it may mark (missing_reported); flush(),
+	 * when there is one, is called on the calling thread's instance
+	 * alone and must not hold back anything of a chunk. Returns 1
+	 * for a chunk that is not to be cut; a negative error stops the
+	 * decode. Optional: without it the core decodes with one instance. */
+	int (*split)(void *priv, const struct hwt_aux_chunk *chunk,
+		     uint64_t *starts, size_t max);
 };
 
 struct hwt_os;
@@ -214,6 +231,13 @@ struct hwt_backend {
 	/* Why there is no decoder, for the user, when decoder is NULL. */
 	const char *no_decoder_reason;
 };
+
+/* A split op (hwt_decoder_ops.split) for a decoder whose chunks decode
+ * alone, as the op promises, and are not cut: writes starts[0] = 0 and
+ * returns 1. */
+HWT_API int hwt_decoder_split_whole(void *priv,
+				    const struct hwt_aux_chunk *chunk,
+				    uint64_t *starts, size_t max);
 
 /* Registers an out-of-tree backend. @backend is borrowed and must stay
  * valid. Errors: HWT_ERR_BUSY (the name is taken), HWT_ERR_NOMEM. */

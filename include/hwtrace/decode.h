@@ -91,6 +91,18 @@ struct hwt_decode_opts {
 	 * --disasm asks for elements; the sink gets the rest of the element
 	 * stream, which the caller counts with hwt_edges_sink. */
 	struct hwt_edges *edges;
+	/* Threads decoding a perf.data capture's trace (`decode -j`): 0 or
+	 * 1 decodes on the calling thread alone. With more, the trace is cut
+	 * into units (every AUXTRACE piece of every CPU or thread, and the
+	 * segments the backend's split op gives), each decoded by a decoder
+	 * instance of its own thread; elements are buffered per unit and sent
+	 * to the sink in unit order on the calling thread, so the stream is
+	 * the same for every value. Backends without a split op, raw input,
+	 * snapshot directories, packets and edges (the edges map and the
+	 * edges op's caches are one instance's) decode on one thread
+	 * whatever the value. Progress is counted on the calling thread,
+	 * a piece's bytes once its elements are sent. */
+	unsigned int jobs;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

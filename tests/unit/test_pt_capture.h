@@ -5,6 +5,7 @@
 #ifndef HWT_TESTS_UNIT_TEST_PT_CAPTURE_H
 #define HWT_TESTS_UNIT_TEST_PT_CAPTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,6 +30,17 @@ struct pt_capture {
 	/* Records written before the AUXTRACE one (headers included). */
 	const void *const *extra;
 	size_t nextra;
+	/* Instead of @trace: AUXTRACE buffers of per-CPU streams, in this
+	 * order (AUXTRACE_INFO then says per-CPU mmaps). */
+	const struct pt_capture_buffer *buffers;
+	size_t nbuffers;
+};
+
+struct pt_capture_buffer {
+	uint32_t cpu;
+	uint64_t offset;          /* in the CPU's AUX stream */
+	const uint8_t *data;
+	size_t size;
 };
 
 static inline size_t pt_capture_sample_id(uint8_t *p, uint64_t time, uint64_t id)
@@ -55,11 +67,11 @@ static inline void pt_capture_header(uint8_t *rec, uint32_t type, uint16_t misc,
  * length), then the COMM of PT_CAPTURE_PID with the sample_id of the
  * dummy event @id_dummy. */
 static inline int pt_capture_info_comm(struct hwt_pd_writer *w,
-				       uint64_t id_dummy)
+				       uint64_t id_dummy, bool per_cpu)
 {
 	uint8_t rec[256];
 	uint64_t priv[17] = {PT_CAPTURE_PMU_TYPE, 0, 1, 0, 0, 0x400, 0x800, 0, 0,
-			     0, 0x200, 0x3c000, 0, 0, 0x2, 0, 0};
+			     per_cpu, 0x200, 0x3c000, 0, 0, 0x2, 0, 0};
 	uint32_t type_res[2] = {1 /* PERF_AUXTRACE_INTEL_PT */, 0};
 	memset(rec, 0, sizeof(rec));
 	pt_capture_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 0, 16 + sizeof(priv));
@@ -77,6 +89,39 @@ static inline int pt_capture_info_comm(struct hwt_pd_writer *w,
 	if (!err)
 		err = hwt_pd_writer_record(w, rec);
 	return err;
+}
+
+/* An MMAP2 record of @size bytes of @path at @addr for PT_CAPTURE_PID
+ * (the kernel's: no process), with @build_id in it when set, into @rec
+ * (at least 512 bytes). */
+static inline void pt_capture_mmap2(uint8_t *rec, const char *path,
+				    uint64_t addr, uint64_t size,
+				    const uint8_t *build_id,
+				    size_t build_id_size, uint64_t id_dummy)
+{
+	memset(rec, 0, 512);
+	/* The kernel's mapping belongs to no process (pid -1), as perf
+	 * writes it. */
+	uint32_t map_pid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
+	if (!strncmp(path, "[kernel", 7))
+		map_pid[0] = map_pid[1] = UINT32_MAX;
+	memcpy(rec + 8, map_pid, 8);
+	uint64_t mm[3] = {addr, size, 0};
+	memcpy(rec + 16, mm, sizeof(mm));
+	uint16_t misc = 0;
+	if (build_id) {
+		/* PERF_RECORD_MISC_MMAP_BUILD_ID: size, 3 reserved, 20 bytes */
+		misc = 1u << 14;
+		rec[40] = (uint8_t)build_id_size;
+		memcpy(rec + 44, build_id, build_id_size);
+	}
+	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
+	memcpy(rec + 64, prot_flags, 8);
+	size_t fn = strlen(path) + 1;
+	memcpy(rec + 72, path, fn);
+	size_t n = 72 + ((fn + 7) & ~(size_t)7);
+	n += pt_capture_sample_id(rec + n, 2, id_dummy);
+	pt_capture_header(rec, PERF_RECORD_MMAP2, misc, n);
 }
 
 static inline int pt_capture_write(const char *path, const struct pt_capture *c)
@@ -110,33 +155,10 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 						 c->code_path);
 
 	uint8_t rec[1024];
-	size_t n;
 	if (!err)
-		err = pt_capture_info_comm(w, id_dummy);
-
-	memset(rec, 0, sizeof(rec));
-	/* The kernel's mapping belongs to no process (pid -1), as perf
-	 * writes it. */
-	uint32_t map_pid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
-	if (!strncmp(c->code_path, "[kernel", 7))
-		map_pid[0] = map_pid[1] = UINT32_MAX;
-	memcpy(rec + 8, map_pid, 8);
-	uint64_t mm[3] = {c->code_addr, c->code_size, 0};
-	memcpy(rec + 16, mm, sizeof(mm));
-	uint16_t misc = 0;
-	if (c->build_id) {
-		/* PERF_RECORD_MISC_MMAP_BUILD_ID: size, 3 reserved, 20 bytes */
-		misc = 1u << 14;
-		rec[40] = (uint8_t)c->build_id_size;
-		memcpy(rec + 44, c->build_id, c->build_id_size);
-	}
-	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
-	memcpy(rec + 64, prot_flags, 8);
-	size_t fn = strlen(c->code_path) + 1;
-	memcpy(rec + 72, c->code_path, fn);
-	n = 72 + ((fn + 7) & ~(size_t)7);
-	n += pt_capture_sample_id(rec + n, 2, id_dummy);
-	pt_capture_header(rec, PERF_RECORD_MMAP2, misc, n);
+		err = pt_capture_info_comm(w, id_dummy, c->nbuffers > 0);
+	pt_capture_mmap2(rec, c->code_path, c->code_addr, c->code_size,
+			 c->build_id, c->build_id_size, id_dummy);
 	if (!err)
 		err = hwt_pd_writer_record(w, rec);
 
@@ -148,8 +170,15 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 		.tid = PT_CAPTURE_PID,
 		.cpu = UINT32_MAX, /* per-thread */
 	};
-	if (!err)
+	if (!err && !c->nbuffers)
 		err = hwt_pd_writer_auxtrace(w, &aux, c->trace);
+	for (size_t i = 0; i < c->nbuffers && !err; i++) {
+		const struct pt_capture_buffer *b = &c->buffers[i];
+		aux = (struct hwt_pd_auxtrace){.size = b->size,
+			.offset = b->offset, .reference = i, .idx = b->cpu,
+			.tid = UINT32_MAX, .cpu = b->cpu};
+		err = hwt_pd_writer_auxtrace(w, &aux, b->data);
+	}
 	int cerr = hwt_pd_writer_close(w);
 	return err ? err : cerr;
 }

@@ -86,7 +86,7 @@ static int write_capture(const char *path, const char *bin, uint64_t org,
 	uint32_t pidtid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
 	size_t n;
 	if (!err)
-		err = pt_capture_info_comm(w, id_dummy);
+		err = pt_capture_info_comm(w, id_dummy, false);
 
 	memset(rec, 0, sizeof(rec));
 	memcpy(rec + 8, pidtid, 8);

@@ -1,0 +1,274 @@
+/* Parallel decode and memory, measured in one run:
+ *  (b) hwt_decode_file with jobs=2 against jobs=1 on the same per-CPU
+ *      Intel PT capture (4 CPUs, equal trace each), elements into a
+ *      counting sink; and, when HWTRACE names the CLI, `hwtrace decode
+ *      -j2` against `-j1` writing text to /dev/null (--per-cpu) (the formatting runs
+ *      on one thread whatever -j is);
+ *  (f) the peak RSS of a child process decoding the capture (jobs=1 and
+ *      jobs=2), at 1x and at 10x the trace, in two layouts: pieces of
+ *      1 MiB (AUX losses between them) and one contiguous piece per CPU.
+ * Each time is RUNS runs, alternated, reported as median and spread
+ * (max - min); the machine's load average is printed beside them, as
+ * other work on it slows every run.
+ *
+ * The trace is made here with libipt's packet encoder: a loop whose
+ * conditional branch is taken on every TNT bit, with a PSB+ every 4 KiB.
+ *
+ * Usage: bench_decode_jobs [MIB_PER_CPU [RSS_KIB_PER_CPU]]
+ *        (defaults 8 and 256: the RSS runs use 1x and 10x that) */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <intel-pt.h>
+
+#include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
+#include "tests/unit/pt_enc_psb.h"
+#include "tests/unit/test_pt_capture.h"
+
+#define RUNS 3
+#define NCPU 4
+#define ORG 0x400000ull
+#define PIECE (1u << 20)
+
+/* 400000 inc rax; 400003 jne 400000; 400005 ret */
+static const uint8_t code[] = {0x48, 0xff, 0xc0, 0x75, 0xfb, 0xc3};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* @size bytes of trace, a PSB+ every 4 KiB; the first one enables. */
+static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + size;
+	struct pt_encoder *e = pt_alloc_encoder(&c);
+	if (!e)
+		return 0;
+	uint64_t off = 0, next_psb = 0;
+	int err = 0;
+	bool first = true;
+	while (!err && off + 64 < size) {
+		struct pt_packet p;
+		memset(&p, 0, sizeof(p));
+		if (off >= next_psb) {
+			err = pt_enc_psb_plus(e, tsc += 100, first ? 0 : ORG);
+			if (first)
+				err |= pt_enc_ip(e, ppt_tip_pge, ORG);
+			first = false;
+			next_psb = off + 4096;
+		} else {
+			p.type = ppt_tnt_64;
+			p.payload.tnt.bit_size = 47;
+			p.payload.tnt.payload = (1ull << 47) - 1;
+			err = pt_enc_put(e, &p);
+		}
+		pt_enc_get_offset(e, &off);
+	}
+	pt_free_encoder(e);
+	return err ? 0 : (size_t)off;
+}
+
+/* NCPU queues of @size bytes each, in buffers of PIECE bytes; with
+ * @pieces, a gap in the AUX offsets after each buffer (else they continue
+ * each other and the decoder joins them into one piece per CPU). */
+static int write_capture(const char *path, const char *bin, const uint8_t *trace,
+			 size_t size, bool pieces)
+{
+	size_t nbuf = (size + PIECE - 1) / PIECE * NCPU, k = 0;
+	struct pt_capture_buffer *bufs = calloc(nbuf, sizeof(*bufs));
+	uint64_t offset[NCPU] = {0};
+	if (!bufs)
+		return HWT_ERR_NOMEM;
+	for (size_t at = 0; at < size; at += PIECE) {
+		size_t len = size - at < PIECE ? size - at : PIECE;
+		for (uint32_t cpu = 0; cpu < NCPU; cpu++) {
+			bufs[k++] = (struct pt_capture_buffer){cpu, offset[cpu],
+							       trace + at, len};
+			offset[cpu] += len + (pieces ? 4096 : 0);
+		}
+	}
+	struct pt_capture c = {.code_path = bin, .code_addr = ORG,
+			       .code_size = sizeof(code), .buffers = bufs,
+			       .nbuffers = k};
+	int err = pt_capture_write(path, &c);
+	free(bufs);
+	return err;
+}
+
+static uint64_t counted;
+
+static int count(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	(void)e;
+	counted++;
+	return 0;
+}
+
+/* CPU seconds (user + system) of this process so far. */
+static double cpu_time(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static double last_cpu; /* CPU seconds of the last time_lib */
+
+static double time_lib(const char *data, unsigned jobs)
+{
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = jobs};
+	struct hwt_elem_sink sink = {count, NULL};
+	counted = 0;
+	double t = now(), c = cpu_time();
+	if (hwt_decode_file(data, &opts, &sink) < 0) {
+		fprintf(stderr, "decode: %s\n", hwt_errmsg());
+		return -1;
+	}
+	last_cpu = cpu_time() - c;
+	return now() - t;
+}
+
+static double time_cli(const char *hwtrace, const char *data, unsigned jobs)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "'%s' decode -j%u --per-cpu '%s' >/dev/null "
+		 "2>&1", hwtrace, jobs, data);
+	double t = now();
+	if (system(cmd) != 0)
+		return -1;
+	return now() - t;
+}
+
+/* Peak RSS (KiB) of a child that decodes @data with @jobs threads. */
+static long child_rss(const char *data, unsigned jobs)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(time_lib(data, jobs) < 0);
+	int status;
+	struct rusage ru;
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || status)
+		return -1;
+	return ru.ru_maxrss;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void print_times(const char *what, double *t)
+{
+	qsort(t, RUNS, sizeof(*t), cmp_double);
+	printf("%-34s median %7.3f s  spread %.3f s\n", what, t[RUNS / 2],
+	       t[RUNS - 1] - t[0]);
+	fflush(stdout);
+}
+
+static void load(void)
+{
+	double l[3];
+	if (getloadavg(l, 3) == 3)
+		printf("load average %.2f %.2f %.2f on %ld CPUs\n", l[0], l[1],
+		       l[2], sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+int main(int argc, char **argv)
+{
+	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 8;
+	const char *hwtrace = getenv("HWTRACE");
+	char dir[] = "/tmp/hwt-bench-jobs-XXXXXX", bin[300], data[300], big[300];
+	if (!mib || !mkdtemp(dir))
+		return 1;
+	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	snprintf(big, sizeof(big), "%s/big.data", dir);
+	FILE *f = fopen(bin, "wb");
+	if (!f || fwrite(code, 1, sizeof(code), f) != sizeof(code))
+		return 1;
+	fclose(f);
+	size_t rss_kib = argc > 2 ? strtoul(argv[2], NULL, 0) : 256;
+	size_t cap = (mib << 20) > (rss_kib * 10 << 10) ? mib << 20
+							 : rss_kib * 10 << 10;
+	uint8_t *trace = malloc(cap);
+	size_t size1 = trace ? make_trace(trace, mib << 20, 1000) : 0;
+	if (!size1 || !rss_kib)
+		return 1;
+
+	/* (b) on the pieces layout at 1x. */
+	if (write_capture(data, bin, trace, size1, true) < 0) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return 1;
+	}
+	printf("capture: %d CPUs x %.1f MiB of Intel PT\n", NCPU,
+	       size1 / 1048576.0);
+	load();
+	double t1[RUNS], t2[RUNS], c1[RUNS], c2[RUNS], u1[RUNS], u2[RUNS];
+	for (int r = 0; r < RUNS; r++) {
+		t1[r] = time_lib(data, 1);
+		u1[r] = last_cpu;
+		t2[r] = time_lib(data, 2);
+		u2[r] = last_cpu;
+		if (hwtrace) {
+			c1[r] = time_cli(hwtrace, data, 1);
+			c2[r] = time_cli(hwtrace, data, 2);
+		}
+	}
+	printf("%" PRIu64 " elements\n", counted);
+	print_times("library jobs=1 (counting sink)", t1);
+	print_times("library jobs=2 (counting sink)", t2);
+	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
+	print_times("library jobs=1 CPU time", u1);
+	print_times("library jobs=2 CPU time", u2);
+	if (hwtrace) {
+		print_times("hwtrace decode -j1 >/dev/null", c1);
+		print_times("hwtrace decode -j2 >/dev/null", c2);
+		printf("ratio -j1 / -j2 time: %.2f\n", c1[RUNS / 2] / c2[RUNS / 2]);
+	}
+	load();
+
+	/* (f) peak RSS at 1x and 10x, in both layouts. */
+	size_t size10 = make_trace(trace, rss_kib * 10 << 10, 1000);
+	size1 = make_trace(trace, rss_kib << 10, 1000);
+	if (!size1 || !size10)
+		return 1;
+	for (int layout = 0; layout < 2; layout++) {
+		bool pieces = layout == 0;
+		if (write_capture(data, bin, trace, size1, pieces) < 0 ||
+		    write_capture(big, bin, trace, size10, pieces) < 0)
+			return 1;
+		for (unsigned jobs = 1; jobs <= 2; jobs++) {
+			long r1 = child_rss(data, jobs), r10 = child_rss(big, jobs);
+			printf("peak RSS jobs=%u, %s: 1x (%zu KiB) %ld KiB, "
+			       "10x %ld KiB, ratio %.2f\n", jobs,
+			       pieces ? "1 MiB pieces" : "one piece per CPU",
+			       NCPU * size1 >> 10, r1, r10,
+			       r1 > 0 ? (double)r10 / r1 : 0);
+		}
+	}
+	unlink(data);
+	unlink(big);
+	unlink(bin);
+	rmdir(dir);
+	free(trace);
+	return 0;
+}

@@ -1,0 +1,649 @@
+/* Parallel decode (hwt_decode_opts.jobs > 1): the calling thread loads the
+ * trace piece by piece, cuts each into segments (the backend's split op)
+ * and hands them to worker threads, each with a decoder instance and an
+ * image view of its own. Workers buffer the elements of a segment in
+ * batches; the calling thread sends them to the sink in segment order, so
+ * the stream is the one a single decoder gives. Memory stays bounded: at
+ * most 2 * jobs + 2 segments are in flight, and a segment's batches past
+ * MAX_BATCHES in memory go to its worker's temporary file (as the
+ * time-ordered merge spills its streams), to be read back in turn. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/decode/decode_internal.h"
+#include "hwtrace/error.h"
+
+#define BATCH_ELEMS 4096
+#define MAX_BATCHES 8
+#define MAX_SEGMENTS 4096
+
+/* Elements with their strings copied: pointer fields hold 1 + the offset
+ * of the copy in @arena until the batch is replayed. */
+struct batch {
+	struct batch *next;
+	struct hwt_elem *e;
+	size_t n;
+	char *arena;
+	size_t used, cap;
+	/* Published while the unit had marked no section missing_reported:
+	 * its elements are the same whatever the image's marks were. */
+	bool safe;
+	/* Spilled: e and arena are NULL, their bytes at @at in @fd. */
+	int fd;
+	uint64_t at;
+};
+
+enum { UNIT_QUEUED, UNIT_RUNNING, UNIT_DONE };
+
+struct unit {
+	struct hwt_aux_chunk chunk;
+	size_t piece;
+	bool piece_first, piece_last;
+	void *owned;              /* the piece's bytes, freed after its last */
+	int state;
+	struct batch *head, *tail; /* published batches, oldest first */
+	size_t nmem;              /* of them, those in memory */
+	struct batch *filling;    /* the worker's, not yet published */
+	int err;                  /* the feed's result */
+	char msg[512];
+	size_t *touched;          /* sections marked missing_reported */
+	size_t ntouched;
+	bool oom;
+};
+
+struct worker {
+	struct par *p;
+	pthread_t thread;
+	bool started;
+	void *priv;
+	struct hwt_image *view;
+	struct hwt_elem_sink sink; /* into the unit's batches */
+	FILE *spill;              /* batches that did not fit in memory */
+	uint64_t spill_end;
+	struct unit *u;           /* the unit being decoded */
+};
+
+struct par {
+	const struct hwt_backend *b;
+	const struct hwt_decode_params *params;
+	const struct hwt_par_source *src;
+	pthread_mutex_t lock;
+	pthread_cond_t work;      /* a unit was queued, or stop */
+	pthread_cond_t progress;  /* a batch was published or a unit done */
+	struct unit *ring;
+	size_t window;
+	size_t first, next_run, count; /* ring positions: oldest, next to run, end */
+	bool stop;
+	struct worker *w;
+	unsigned nw;
+	struct hwt_elem_sink *main_sink; /* where the main instance emits */
+};
+
+static struct unit *at(struct par *p, size_t i)
+{
+	return &p->ring[i % p->window];
+}
+
+static void batch_free(struct batch *b)
+{
+	if (!b)
+		return;
+	free(b->e);
+	free(b->arena);
+	free(b);
+}
+
+/* Copies @n bytes aligned to @align into the arena; 0 when out of memory,
+ * else 1 + the offset. */
+static uintptr_t stash(struct batch *b, const void *data, size_t n, size_t align)
+{
+	size_t off = (b->used + align - 1) & ~(align - 1);
+	if (off + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < off + n)
+			cap *= 2;
+		char *a = realloc(b->arena, cap);
+		if (!a)
+			return 0;
+		b->arena = a;
+		b->cap = cap;
+	}
+	memcpy(b->arena + off, data, n);
+	b->used = off + n;
+	return off + 1;
+}
+
+static uintptr_t stash_str(struct batch *b, const char *s)
+{
+	return s ? stash(b, s, strlen(s) + 1, 1) : 0;
+}
+
+/* Publishes the worker's batch; waits while its unit holds too many
+ * batches that the calling thread has not taken (it is not the oldest). */
+static bool view_marked(struct hwt_image *view)
+{
+	size_t n = hwt_image_count(view);
+	for (size_t i = 0; i < n; i++)
+		if (hwt_image_section(view, i)->missing_reported)
+			return true;
+	return false;
+}
+
+/* With the lock held. */
+static void append(struct par *p, struct unit *u, struct batch *b)
+{
+	if (u->tail)
+		u->tail->next = b;
+	else
+		u->head = b;
+	u->tail = b;
+	pthread_cond_broadcast(&p->progress);
+}
+
+/* Writes @b's elements and strings to the worker's file and frees them;
+ * on failure @b stays in memory. */
+static void spill(struct worker *w, struct batch *b)
+{
+	size_t ne = b->n * sizeof(*b->e);
+	if (!w->spill && !(w->spill = tmpfile()))
+		return;
+	int fd = fileno(w->spill);
+	if (pwrite(fd, b->e, ne, (off_t)w->spill_end) != (ssize_t)ne ||
+	    (b->used && pwrite(fd, b->arena, b->used,
+			       (off_t)(w->spill_end + ne)) != (ssize_t)b->used))
+		return;
+	b->fd = fd;
+	b->at = w->spill_end;
+	w->spill_end += ne + b->used;
+	free(b->e);
+	free(b->arena);
+	b->e = NULL;
+	b->arena = NULL;
+	b->cap = 0;
+}
+
+/* Publishes the worker's batch: in memory while its unit holds fewer
+ * than MAX_BATCHES there, else through the worker's file. */
+static void publish(struct worker *w, struct unit *u)
+{
+	struct par *p = w->p;
+	struct batch *b = u->filling;
+	u->filling = NULL;
+	b->safe = !view_marked(w->view);
+	pthread_mutex_lock(&p->lock);
+	bool full = u->nmem >= MAX_BATCHES;
+	pthread_mutex_unlock(&p->lock);
+	if (full)
+		spill(w, b);
+	pthread_mutex_lock(&p->lock);
+	u->nmem += b->e != NULL;
+	append(p, u, b);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static int buffer_emit(void *arg, const struct hwt_elem *e)
+{
+	struct worker *w = arg;
+	struct unit *u = w->u;
+	struct batch *b = u->filling;
+
+	/* Stopped: the calling thread has the error. */
+	if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
+		return HWT_ERR_EOF;
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (b)
+			b->e = malloc(BATCH_ELEMS * sizeof(*b->e));
+		if (!b || !b->e) {
+			batch_free(b);
+			u->oom = true;
+			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
+					 "decoded elements");
+		}
+		u->filling = b;
+	}
+	struct hwt_elem c = *e;
+	uintptr_t off = 0;
+	bool ok = true;
+	switch (e->type) {
+	case HWT_ELEM_RANGE:
+		off = stash_str(b, e->u.range.text);
+		ok = off || !e->u.range.text;
+		c.u.range.text = (const char *)off;
+		break;
+	case HWT_ELEM_GAP:
+		off = stash_str(b, e->u.gap.detail);
+		ok = off || !e->u.gap.detail;
+		c.u.gap.detail = (const char *)off;
+		break;
+	case HWT_ELEM_ERROR:
+		off = stash_str(b, e->u.error.message);
+		ok = off || !e->u.error.message;
+		c.u.error.message = (const char *)off;
+		break;
+	case HWT_ELEM_SAMPLE:
+		if (e->u.sample.nbranches) {
+			off = stash(b, e->u.sample.branches,
+				    e->u.sample.nbranches * sizeof(*e->u.sample.branches),
+				    alignof(struct hwt_branch_entry));
+			ok = off != 0;
+		}
+		c.u.sample.branches = (const struct hwt_branch_entry *)off;
+		break;
+	default:
+		break;
+	}
+	if (!ok) {
+		u->oom = true;
+		return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
+				 "decoded elements");
+	}
+	b->e[b->n++] = c;
+	if (b->n == BATCH_ELEMS)
+		publish(w, u);
+	return 0;
+}
+
+static const void *unstash(const struct batch *b, const void *p)
+{
+	uintptr_t off = (uintptr_t)p;
+	return off ? b->arena + off - 1 : NULL;
+}
+
+/* Reads a spilled batch back into memory. */
+static int unspill(struct batch *b)
+{
+	size_t ne = b->n * sizeof(*b->e);
+	b->e = malloc(ne ? ne : 1);
+	b->arena = malloc(b->used ? b->used : 1);
+	if (!b->e || !b->arena)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory reading decoded "
+				 "elements back");
+	if (pread(b->fd, b->e, ne, (off_t)b->at) != (ssize_t)ne ||
+	    (b->used && pread(b->fd, b->arena, b->used, (off_t)(b->at + ne)) !=
+				(ssize_t)b->used))
+		return hwt_error(HWT_ERR_IO, "cannot read decoded elements back "
+				 "from a temporary file");
+	/* Read once: give the disk space back. */
+	fallocate(b->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		  (off_t)b->at, (off_t)(ne + b->used));
+	return 0;
+}
+
+static int replay(struct batch *b, const struct hwt_elem_sink *sink)
+{
+	if (!b->e) {
+		int err = unspill(b);
+		if (err < 0)
+			return err;
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		struct hwt_elem e = b->e[i];
+		switch (e.type) {
+		case HWT_ELEM_RANGE:
+			e.u.range.text = unstash(b, e.u.range.text);
+			break;
+		case HWT_ELEM_GAP:
+			e.u.gap.detail = unstash(b, e.u.gap.detail);
+			break;
+		case HWT_ELEM_ERROR:
+			e.u.error.message = unstash(b, e.u.error.message);
+			break;
+		case HWT_ELEM_SAMPLE:
+			e.u.sample.branches = unstash(b, e.u.sample.branches);
+			break;
+		default:
+			break;
+		}
+		int err = sink->emit(sink->arg, &e);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The sections a unit marked: its view's marks, which start at zero. */
+static void note_touched(struct worker *w, struct unit *u)
+{
+	size_t n = hwt_image_count(w->view), k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += hwt_image_section(w->view, i)->missing_reported != 0;
+	if (!k)
+		return;
+	u->touched = malloc(k * sizeof(*u->touched));
+	if (!u->touched) {
+		u->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (hwt_image_section(w->view, i)->missing_reported)
+			u->touched[u->ntouched++] = i;
+}
+
+static void decode_unit(struct worker *w, struct unit *u)
+{
+	const struct hwt_decoder_ops *ops = w->p->b->decoder;
+	size_t n = hwt_image_count(w->view);
+
+	for (size_t i = 0; i < n; i++)
+		hwt_image_section(w->view, i)->missing_reported = 0;
+	w->u = u;
+	if (ops->reset)
+		ops->reset(w->priv);
+	int err = ops->feed(w->priv, &u->chunk);
+	if (err < 0)
+		snprintf(u->msg, sizeof(u->msg), "%s", hwt_errmsg());
+	u->err = err;
+	note_touched(w, u);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *p = w->p;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->stop && p->next_run == p->count)
+			pthread_cond_wait(&p->work, &p->lock);
+		if (p->stop)
+			break;
+		struct unit *u = at(p, p->next_run++);
+		u->state = UNIT_RUNNING;
+		pthread_mutex_unlock(&p->lock);
+		decode_unit(w, u);
+		struct batch *b = u->filling;
+		u->filling = NULL;
+		if (b)
+			b->safe = !u->ntouched;
+		pthread_mutex_lock(&p->lock);
+		if (b) {
+			u->nmem++;
+			append(p, u, b);
+		}
+		u->state = UNIT_DONE;
+		pthread_cond_broadcast(&p->progress);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void unit_clear(struct unit *u)
+{
+	while (u->head) {
+		struct batch *b = u->head;
+		u->head = b->next;
+		batch_free(b);
+	}
+	batch_free(u->filling);
+	free(u->touched);
+	if (u->piece_last)
+		free(u->owned);
+	memset(u, 0, sizeof(*u));
+}
+
+/* Whether a unit marked a section whose missing file the stream has
+ * already named: then its elements may name it again where one decoder
+ * would not, and the calling thread decodes it once more. Otherwise its
+ * marks become the image's. */
+static bool conflicts(struct hwt_image *image, const struct unit *u)
+{
+	for (size_t i = 0; i < u->ntouched; i++)
+		if (hwt_image_section(image, u->touched[i])->missing_reported)
+			return true;
+	return false;
+}
+
+/* Drops the first @skip elements: those already sent. */
+struct skip_sink {
+	const struct hwt_elem_sink *next;
+	uint64_t skip;
+};
+
+static int skip_emit(void *arg, const struct hwt_elem *e)
+{
+	struct skip_sink *s = arg;
+	if (s->skip) {
+		s->skip--;
+		return 0;
+	}
+	return s->next->emit(s->next->arg, e);
+}
+
+/* Sends the oldest unit's elements in order: safe batches as the worker
+ * publishes them, the rest once it is done (or, when the unit named a
+ * missing file that the stream already named, the calling thread decodes
+ * it again with the image's marks, after the elements already sent).
+ * Then runs the piece's hooks. */
+static int emit_oldest(struct par *p, void *main_priv)
+{
+	const struct hwt_decoder_ops *ops = p->b->decoder;
+	struct unit *u = at(p, p->first);
+	const struct hwt_elem_sink *sink = p->params->sink;
+	uint64_t sent = 0;
+	int err = 0;
+
+	if (u->piece_first && p->src->before)
+		err = p->src->before(p->src->arg, u->piece);
+	pthread_mutex_lock(&p->lock);
+	while (err >= 0) {
+		while (err >= 0 && u->head && u->head->safe) {
+			struct batch *b = u->head;
+			u->head = b->next;
+			if (!u->head)
+				u->tail = NULL;
+			u->nmem -= b->e != NULL;
+			pthread_mutex_unlock(&p->lock);
+			err = replay(b, sink);
+			sent += b->n;
+			batch_free(b);
+			pthread_mutex_lock(&p->lock);
+		}
+		if (u->state == UNIT_DONE)
+			break;
+		if (err >= 0)
+			pthread_cond_wait(&p->progress, &p->lock);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (err >= 0 && !u->oom && conflicts(p->params->image, u)) {
+		struct skip_sink ss = {sink, sent};
+		struct hwt_elem_sink direct = {skip_emit, &ss};
+		struct hwt_elem_sink saved = *p->main_sink;
+		*p->main_sink = direct;
+		if (ops->reset)
+			ops->reset(main_priv);
+		err = ops->feed(main_priv, &u->chunk);
+		*p->main_sink = saved;
+	} else if (err >= 0) {
+		for (struct batch *b = u->head; b && err >= 0; b = b->next)
+			err = replay(b, sink);
+		if (err >= 0 && u->err < 0)
+			err = hwt_error(u->err, "%s", u->msg);
+		for (size_t i = 0; err >= 0 && i < u->ntouched; i++)
+			hwt_image_section(p->params->image, u->touched[i])
+				->missing_reported = 1;
+		if (err >= 0 && u->oom)
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
+					"decoded elements");
+	}
+	if (err >= 0 && u->piece_last && p->src->after)
+		err = p->src->after(p->src->arg, u->piece);
+	pthread_mutex_lock(&p->lock);
+	unit_clear(u);
+	p->first++;
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
+static void stop_workers(struct par *p)
+{
+	pthread_mutex_lock(&p->lock);
+	__atomic_store_n(&p->stop, true, __ATOMIC_RELAXED);
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned i = 0; i < p->nw; i++)
+		if (p->w[i].started)
+			pthread_join(p->w[i].thread, NULL);
+}
+
+static int start_workers(struct par *p, unsigned n)
+{
+	const struct hwt_decoder_ops *ops = p->b->decoder;
+	p->w = calloc(n, sizeof(*p->w));
+	if (!p->w)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for %u decode "
+				 "threads", n);
+	p->nw = n;
+	for (unsigned i = 0; i < n; i++) {
+		struct worker *w = &p->w[i];
+		struct hwt_decode_params params = *p->params;
+		w->p = p;
+		w->view = hwt_image_view_new(p->params->image);
+		if (p->params->image && !w->view)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for a "
+					 "decode thread's image");
+		params.image = w->view;
+		/* Progress is counted on the calling thread as units are
+		 * sent (the source's after hook), not from the workers. */
+		params.progress = NULL;
+		params.progress_arg = NULL;
+		w->sink = (struct hwt_elem_sink){buffer_emit, w};
+		params.sink = &w->sink;
+		int err = ops->create(&params, &w->priv);
+		if (err >= 0 && p->src->setup)
+			err = p->src->setup(p->src->arg, w->priv);
+		if (err < 0)
+			return err;
+		if (pthread_create(&w->thread, NULL, worker_main, w))
+			return hwt_error(HWT_ERR_NOMEM, "cannot start decode "
+					 "thread %u of %u", i + 1, n);
+		w->started = true;
+	}
+	return 0;
+}
+
+/* Queues @chunk cut into segments; emits the oldest units while the ring
+ * is full. */
+static int queue_piece(struct par *p, void *main_priv, size_t piece,
+		       const struct hwt_aux_chunk *chunk, void *owned)
+{
+	static const size_t max = MAX_SEGMENTS;
+	uint64_t *starts = malloc(max * sizeof(*starts));
+	int err;
+
+	if (!starts) {
+		free(owned);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
+	int n = chunk->size ? p->b->decoder->split(main_priv, chunk, starts, max)
+			    : 1;
+	if (!chunk->size)
+		starts[0] = 0;
+	if (n < 1 || (size_t)n > max || starts[0] != 0) {
+		free(starts);
+		free(owned);
+		return n < 0 ? n : hwt_error(HWT_ERR_INVAL, "%s: split gave "
+					     "%d segments", p->b->name, n);
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
+		if (end < starts[i] || end > chunk->size) {
+			free(starts);
+			free(owned);
+			return hwt_error(HWT_ERR_INVAL, "%s: split gave segments "
+					 "out of order", p->b->name);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		while (p->count - p->first == p->window) {
+			if ((err = emit_oldest(p, main_priv)) < 0) {
+				if (i == 0)
+					free(owned);
+				free(starts);
+				return err;
+			}
+		}
+		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
+		pthread_mutex_lock(&p->lock);
+		struct unit *u = at(p, p->count);
+		memset(u, 0, sizeof(*u));
+		u->chunk = *chunk;
+		u->chunk.data = chunk->data + starts[i];
+		u->chunk.offset = chunk->offset + starts[i];
+		u->chunk.size = end - starts[i];
+		u->piece = piece;
+		u->piece_first = i == 0;
+		u->piece_last = i + 1 == n;
+		u->owned = i + 1 == n ? owned : NULL;
+		p->count++;
+		pthread_cond_signal(&p->work);
+		pthread_mutex_unlock(&p->lock);
+	}
+	free(starts);
+	return 0;
+}
+
+int hwt_decode_parallel(const struct hwt_backend *b,
+			const struct hwt_decode_params *params, void *main_priv,
+			struct hwt_elem_sink *main_sink,
+			const struct hwt_par_source *src, unsigned jobs)
+{
+	struct par p = {
+		.b = b,
+		.params = params,
+		.src = src,
+		.window = 2 * (size_t)jobs + 2,
+		.main_sink = main_sink,
+	};
+	int err = 0;
+
+	p.ring = calloc(p.window, sizeof(*p.ring));
+	if (!p.ring)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.work, NULL);
+	pthread_cond_init(&p.progress, NULL);
+	err = start_workers(&p, jobs);
+	for (size_t i = 0; err >= 0 && i < src->n; i++) {
+		struct hwt_aux_chunk chunk;
+		void *owned = NULL;
+		err = src->load(src->arg, i, &chunk, &owned);
+		if (err >= 0)
+			err = queue_piece(&p, main_priv, i, &chunk, owned);
+		else
+			free(owned);
+	}
+	while (err >= 0 && p.first < p.count)
+		err = emit_oldest(&p, main_priv);
+	stop_workers(&p);
+	for (size_t i = p.first; i < p.count; i++)
+		unit_clear(at(&p, i));
+	for (unsigned i = 0; i < p.nw; i++) {
+		if (p.w[i].priv && b->decoder->destroy)
+			b->decoder->destroy(p.w[i].priv);
+		hwt_image_free(p.w[i].view);
+		if (p.w[i].spill)
+			fclose(p.w[i].spill);
+	}
+	free(p.w);
+	free(p.ring);
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.work);
+	pthread_cond_destroy(&p.progress);
+	return err;
+}
+
+int hwt_decoder_split_whole(void *priv, const struct hwt_aux_chunk *chunk,
+			    uint64_t *starts, size_t max)
+{
+	(void)priv;
+	(void)chunk;
+	(void)max;
+	starts[0] = 0;
+	return 1;
+}
