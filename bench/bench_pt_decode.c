@@ -33,6 +33,8 @@
 
 #include <intel-pt.h>
 
+#include "bench/libipt_loop.h"
+
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -302,39 +304,8 @@ static double time_libipt(uint8_t *trace, size_t size, const char *bin,
 	double best = 1e30;
 	for (int r = 0; r < RUNS; r++) {
 		double t = now();
-		struct pt_config c;
-		pt_config_init(&c);
-		c.begin = trace;
-		c.end = trace + size;
-		c.flags.variant.block.end_on_call = end_on_branch;
-		c.flags.variant.block.end_on_jump = end_on_branch;
-		struct pt_block_decoder *d = pt_blk_alloc_decoder(&c);
-		struct pt_image_section_cache *isc = pt_iscache_alloc(NULL);
-		int isid = pt_iscache_add_file(isc, bin, 0, sizeof(code), ORG);
-		pt_image_add_cached(pt_blk_get_image(d), isc, isid, NULL);
-		uint64_t n = 0;
-		for (;;) {
-			int s = pt_blk_sync_forward(d);
-			if (s < 0)
-				break;
-			for (;;) {
-				while (s >= 0 && (s & pts_event_pending)) {
-					struct pt_event ev;
-					s = pt_blk_event(d, &ev, sizeof(ev));
-				}
-				if (s < 0 || (s & pts_eos))
-					break;
-				struct pt_block b;
-				s = pt_blk_next(d, &b, sizeof(b));
-				n += b.ninsn;
-				if (s < 0)
-					break;
-			}
-			if (s == -pte_eos || (s >= 0 && (s & pts_eos)))
-				break;
-		}
-		pt_blk_free_decoder(d);
-		pt_iscache_free(isc);
+		uint64_t n = libipt_block_loop(trace, size, bin, sizeof(code),
+					       ORG, end_on_branch);
 		t = now() - t;
 		*insns = n;
 		best = t < best ? t : best;
