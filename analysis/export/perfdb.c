@@ -473,7 +473,7 @@ static int write_switches(struct hwt_export *ex)
 	int err = 0;
 	for (size_t i = 0; !err && i < s->nsw; i++) {
 		const struct pending_switch *p = &s->sw[i];
-		uint64_t cout, cin;
+		uint64_t cout = 0, cin = 0;
 		err = switch_comm(ex, p->out, p->out_comm, &comms, &cout);
 		if (!err)
 			err = switch_comm(ex, p->in, p->in_comm, &comms, &cin);
