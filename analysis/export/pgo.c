@@ -305,7 +305,8 @@ static int cmp_branch(const void *x, const void *y)
  * ran the binary, or a branch left for two other binaries). */
 static void merge_lines(struct pgo_binary *b)
 {
-	qsort(b->ranges, b->nranges, sizeof(*b->ranges), cmp_range);
+	if (b->nranges) /* qsort must not be given NULL */
+		qsort(b->ranges, b->nranges, sizeof(*b->ranges), cmp_range);
 	size_t n = 0;
 	for (size_t i = 0; i < b->nranges; i++) {
 		if (n && !cmp_range(&b->ranges[n - 1], &b->ranges[i]))
@@ -314,7 +315,8 @@ static void merge_lines(struct pgo_binary *b)
 			b->ranges[n++] = b->ranges[i];
 	}
 	b->nranges = n;
-	qsort(b->branches, b->nbranches, sizeof(*b->branches), cmp_branch);
+	if (b->nbranches)
+		qsort(b->branches, b->nbranches, sizeof(*b->branches), cmp_branch);
 	n = 0;
 	for (size_t i = 0; i < b->nbranches; i++) {
 		if (n && !cmp_branch(&b->branches[n - 1], &b->branches[i]))

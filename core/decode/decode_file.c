@@ -268,8 +268,9 @@ static int build_image(struct file_state *st)
 {
 	int err = 0;
 
-	qsort(st->img_events, st->nimg_events, sizeof(*st->img_events),
-	      cmp_image_events);
+	if (st->nimg_events) /* qsort must not be given NULL */
+		qsort(st->img_events, st->nimg_events, sizeof(*st->img_events),
+		      cmp_image_events);
 	for (size_t i = 0; i < st->nimg_events && err >= 0; i++) {
 		const struct image_event *ev = &st->img_events[i];
 		hwt_image_set_time(st->image, ev->time);
