@@ -104,49 +104,15 @@ static const char *const hwt_pg_switch_keys[] = {
 	" ADD CONSTRAINT cinfk FOREIGN KEY (comm_in_id) REFERENCES comms (id)",
 };
 
+#define HWT_PG_HEX(x) "to_hex(" x ")"
 #define HWT_PG_IPC "CASE WHEN cyc_count=0 THEN CAST(0 AS NUMERIC(20, 2))" \
 	" ELSE CAST((CAST(insn_count AS FLOAT) / cyc_count) AS NUMERIC(20, 2))" \
 	" END AS IPC"
 
 static const char *const hwt_pg_views[] = {
 	HWT_PERFDB_COMMON_VIEWS,
-	"CREATE VIEW call_paths_view AS SELECT c.id, to_hex(c.ip) AS ip,"
-	" c.symbol_id, (SELECT name FROM symbols WHERE id = c.symbol_id)"
-	" AS symbol, (SELECT dso_id FROM symbols WHERE id = c.symbol_id)"
-	" AS dso_id, (SELECT dso FROM symbols_view WHERE id = c.symbol_id)"
-	" AS dso_short_name, c.parent_id, to_hex(p.ip) AS parent_ip,"
-	" p.symbol_id AS parent_symbol_id, (SELECT name FROM symbols"
-	" WHERE id = p.symbol_id) AS parent_symbol, (SELECT dso_id FROM symbols"
-	" WHERE id = p.symbol_id) AS parent_dso_id, (SELECT dso FROM"
-	" symbols_view WHERE id = p.symbol_id) AS parent_dso_short_name"
-	" FROM call_paths c INNER JOIN call_paths p ON p.id = c.parent_id",
-	"CREATE VIEW calls_view AS SELECT calls.id, thread_id,"
-	" (SELECT pid FROM threads WHERE id = thread_id) AS pid,"
-	" (SELECT tid FROM threads WHERE id = thread_id) AS tid,"
-	" (SELECT comm FROM comms WHERE id = comm_id) AS command,"
-	" call_path_id, to_hex(ip) AS ip, symbol_id,"
-	" (SELECT name FROM symbols WHERE id = symbol_id) AS symbol,"
-	" call_time, return_time, return_time - call_time AS elapsed_time,"
-	" branch_count, insn_count, cyc_count, " HWT_PG_IPC ", call_id,"
-	" return_id, CASE WHEN flags=0 THEN '' WHEN flags=1 THEN 'no call'"
-	" WHEN flags=2 THEN 'no return' WHEN flags=3 THEN 'no call/return'"
-	" WHEN flags=6 THEN 'jump' ELSE CAST (flags AS VARCHAR(6)) END"
-	" AS flags, parent_call_path_id, calls.parent_id"
-	" FROM calls INNER JOIN call_paths ON call_paths.id = call_path_id",
-	"CREATE VIEW samples_view AS SELECT id, time, cpu,"
-	" (SELECT pid FROM threads WHERE id = thread_id) AS pid,"
-	" (SELECT tid FROM threads WHERE id = thread_id) AS tid,"
-	" (SELECT comm FROM comms WHERE id = comm_id) AS command,"
-	" (SELECT name FROM selected_events WHERE id = evsel_id) AS event,"
-	" to_hex(ip) AS ip_hex,"
-	" (SELECT name FROM symbols WHERE id = symbol_id) AS symbol,"
-	" sym_offset, (SELECT short_name FROM dsos WHERE id = dso_id)"
-	" AS dso_short_name, to_hex(to_ip) AS to_ip_hex,"
-	" (SELECT name FROM symbols WHERE id = to_symbol_id) AS to_symbol,"
-	" to_sym_offset, (SELECT short_name FROM dsos WHERE id = to_dso_id)"
-	" AS to_dso_short_name, (SELECT name FROM branch_types"
-	" WHERE id = branch_type) AS branch_type_name, in_tx, insn_count,"
-	" cyc_count, " HWT_PG_IPC ", flags FROM samples",
+	HWT_PERFDB_DIALECT_VIEWS(HWT_PG_HEX, HWT_PG_IPC,
+				 "CAST (flags AS VARCHAR(6))"),
 };
 
 static const char *const hwt_pg_switch_view =

@@ -7,6 +7,10 @@
 
 #include "analysis/export/perfdb_views.h"
 
+#define HWT_SQLITE_HEX(x) "printf(\"%x\", " x ")"
+#define HWT_SQLITE_IPC "CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE" \
+	" ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC"
+
 static const char *const hwt_sqlite_tables[] = {
 	"CREATE TABLE selected_events (id integer NOT NULL PRIMARY KEY,"
 	" name varchar(80))",
@@ -45,46 +49,7 @@ static const char *const hwt_sqlite_tables[] = {
 	" comm_out_id bigint, thread_in_id bigint, comm_in_id bigint,"
 	" flags integer)",
 	HWT_PERFDB_COMMON_VIEWS,
-	"CREATE VIEW call_paths_view AS SELECT c.id, printf(\"%x\", c.ip) AS ip,"
-	" c.symbol_id, (SELECT name FROM symbols WHERE id = c.symbol_id)"
-	" AS symbol, (SELECT dso_id FROM symbols WHERE id = c.symbol_id)"
-	" AS dso_id, (SELECT dso FROM symbols_view WHERE id = c.symbol_id)"
-	" AS dso_short_name, c.parent_id, printf(\"%x\", p.ip) AS parent_ip,"
-	" p.symbol_id AS parent_symbol_id, (SELECT name FROM symbols"
-	" WHERE id = p.symbol_id) AS parent_symbol, (SELECT dso_id FROM symbols"
-	" WHERE id = p.symbol_id) AS parent_dso_id, (SELECT dso FROM"
-	" symbols_view WHERE id = p.symbol_id) AS parent_dso_short_name"
-	" FROM call_paths c INNER JOIN call_paths p ON p.id = c.parent_id",
-	"CREATE VIEW calls_view AS SELECT calls.id, thread_id,"
-	" (SELECT pid FROM threads WHERE id = thread_id) AS pid,"
-	" (SELECT tid FROM threads WHERE id = thread_id) AS tid,"
-	" (SELECT comm FROM comms WHERE id = comm_id) AS command,"
-	" call_path_id, printf(\"%x\", ip) AS ip, symbol_id,"
-	" (SELECT name FROM symbols WHERE id = symbol_id) AS symbol,"
-	" call_time, return_time, return_time - call_time AS elapsed_time,"
-	" branch_count, insn_count, cyc_count, CASE WHEN cyc_count=0"
-	" THEN CAST(0 AS FLOAT) ELSE ROUND(CAST(insn_count AS FLOAT) /"
-	" cyc_count, 2) END AS IPC, call_id, return_id, CASE WHEN flags=0"
-	" THEN '' WHEN flags=1 THEN 'no call' WHEN flags=2 THEN 'no return'"
-	" WHEN flags=3 THEN 'no call/return' WHEN flags=6 THEN 'jump'"
-	" ELSE flags END AS flags, parent_call_path_id, calls.parent_id"
-	" FROM calls INNER JOIN call_paths ON call_paths.id = call_path_id",
-	"CREATE VIEW samples_view AS SELECT id, time, cpu,"
-	" (SELECT pid FROM threads WHERE id = thread_id) AS pid,"
-	" (SELECT tid FROM threads WHERE id = thread_id) AS tid,"
-	" (SELECT comm FROM comms WHERE id = comm_id) AS command,"
-	" (SELECT name FROM selected_events WHERE id = evsel_id) AS event,"
-	" printf(\"%x\", ip) AS ip_hex,"
-	" (SELECT name FROM symbols WHERE id = symbol_id) AS symbol,"
-	" sym_offset, (SELECT short_name FROM dsos WHERE id = dso_id)"
-	" AS dso_short_name, printf(\"%x\", to_ip) AS to_ip_hex,"
-	" (SELECT name FROM symbols WHERE id = to_symbol_id) AS to_symbol,"
-	" to_sym_offset, (SELECT short_name FROM dsos WHERE id = to_dso_id)"
-	" AS to_dso_short_name, (SELECT name FROM branch_types"
-	" WHERE id = branch_type) AS branch_type_name, in_tx, insn_count,"
-	" cyc_count, CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE"
-	" ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC, flags"
-	" FROM samples",
+	HWT_PERFDB_DIALECT_VIEWS(HWT_SQLITE_HEX, HWT_SQLITE_IPC, "flags"),
 	"CREATE VIEW context_switches_view AS SELECT context_switches.id,"
 	" context_switches.machine_id, context_switches.time,"
 	" context_switches.cpu, th_out.pid AS pid_out, th_out.tid AS tid_out,"
