@@ -15,7 +15,10 @@
  * conditional branch is taken on every TNT bit, with a PSB+ every 4 KiB.
  *
  * Usage: bench_decode_jobs [MIB_PER_CPU [RSS_KIB_PER_CPU]]
- *        (defaults 8 and 256: the RSS runs use 1x and 10x that) */
+ *        (defaults 8 and 256: the RSS runs use 1x and 10x that)
+ *        bench_decode_jobs --write DIR [MIB_PER_CPU]
+ * The second form only writes DIR/code.bin and DIR/perf.data (the pieces
+ * layout) and times nothing, for profiling and timing command lines. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -194,10 +197,13 @@ static void load(void)
 
 int main(int argc, char **argv)
 {
-	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 8;
+	bool write_only = argc > 2 && !strcmp(argv[1], "--write");
+	size_t mib = argc > 1 + 2 * write_only
+			     ? strtoul(argv[1 + 2 * write_only], NULL, 0) : 8;
 	const char *hwtrace = getenv("HWTRACE");
-	char dir[] = "/tmp/hwt-bench-jobs-XXXXXX", bin[300], data[300], big[300];
-	if (!mib || !mkdtemp(dir))
+	char tmp[] = "/tmp/hwt-bench-jobs-XXXXXX", bin[300], data[300], big[300];
+	const char *dir = write_only ? argv[2] : mkdtemp(tmp);
+	if (!mib || !dir)
 		return 1;
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
@@ -206,7 +212,7 @@ int main(int argc, char **argv)
 	if (!f || fwrite(code, 1, sizeof(code), f) != sizeof(code))
 		return 1;
 	fclose(f);
-	size_t rss_kib = argc > 2 ? strtoul(argv[2], NULL, 0) : 256;
+	size_t rss_kib = !write_only && argc > 2 ? strtoul(argv[2], NULL, 0) : 256;
 	size_t cap = (mib << 20) > (rss_kib * 10 << 10) ? mib << 20
 							 : rss_kib * 10 << 10;
 	uint8_t *trace = malloc(cap);
@@ -221,6 +227,8 @@ int main(int argc, char **argv)
 	}
 	printf("capture: %d CPUs x %.1f MiB of Intel PT\n", NCPU,
 	       size1 / 1048576.0);
+	if (write_only)
+		return 0;
 	load();
 	double t1[RUNS], t2[RUNS], c1[RUNS], c2[RUNS], u1[RUNS], u2[RUNS];
 	for (int r = 0; r < RUNS; r++) {

@@ -55,8 +55,7 @@ static void elem_init(const struct hwt_cs_tree *t, const struct cs_chan *ch,
 		      struct hwt_elem *e, enum hwt_elem_type type,
 		      uint64_t offset)
 {
-	memset(e, 0, sizeof(*e));
-	e->type = type;
+	hwt_elem_clear(e, type);
 	e->fields = HWT_FIELD_OFFSET;
 	e->trace_offset = offset;
 	e->cpu = ch->cpu >= 0 ? ch->cpu : t->def_cpu;

@@ -55,8 +55,7 @@ struct bts_dec {
 static void elem_init(struct bts_dec *d, struct hwt_elem *e,
 		      enum hwt_elem_type type, uint64_t offset)
 {
-	memset(e, 0, sizeof(*e));
-	e->type = type;
+	hwt_elem_clear(e, type);
 	e->fields = HWT_FIELD_OFFSET;
 	e->trace_offset = offset;
 	if (d->cpu >= 0) {

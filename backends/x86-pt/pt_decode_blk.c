@@ -206,8 +206,7 @@ static void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
 	    !is_branch_class(d->pend_class))
 		return; /* fell through an instruction we could not size */
 	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
-	e.type = HWT_ELEM_BRANCH;
+	hwt_elem_clear(&e, HWT_ELEM_BRANCH);
 	e.fields = 0;
 	e.u.branch.from = d->pend_from;
 	e.u.branch.to = to;
@@ -230,8 +229,7 @@ static void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
 		       uint64_t insns, enum hwt_isa isa)
 {
 	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
-	e.type = HWT_ELEM_RANGE;
+	hwt_elem_clear(&e, HWT_ELEM_RANGE);
 	e.u.range.start = start;
 	e.u.range.end = end;
 	e.u.range.insns = insns;
@@ -318,7 +316,8 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 static void on_event(struct pt_dec *d, const struct pt_event *ev)
 {
 	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
+	/* Its type is set below, by the event. */
+	hwt_elem_clear(&e, HWT_ELEM_TIMESTAMP);
 
 	if (ev->has_tsc && ev->tsc) {
 		set_time(d, ev->tsc);
@@ -432,8 +431,7 @@ static void emit_gap(struct pt_dec *d, enum hwt_gap_reason reason,
 		     uint64_t offset, uint64_t bytes, const char *detail)
 {
 	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
-	e.type = HWT_ELEM_GAP;
+	hwt_elem_clear(&e, HWT_ELEM_GAP);
 	e.fields = HWT_FIELD_OFFSET | HWT_FIELD_GAP_BYTES;
 	e.trace_offset = offset;
 	e.u.gap.reason = reason;
@@ -553,8 +551,7 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 			}
 		} else {
 			struct hwt_elem e;
-			memset(&e, 0, sizeof(e));
-			e.type = HWT_ELEM_ERROR;
+			hwt_elem_clear(&e, HWT_ELEM_ERROR);
 			e.fields = HWT_FIELD_OFFSET;
 			e.trace_offset = chunk->offset + off;
 			e.u.error.message = pt_errstr(code);

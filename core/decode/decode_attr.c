@@ -52,9 +52,18 @@ struct waiting {
 	struct hwt_task task;
 };
 
+struct decision_memo {
+	bool valid, decided, ambiguous;
+	uint64_t run, seg;
+	struct hwt_task task;
+};
+
 struct hwt_attr_state {
+	/* A ring of cap (a power of two) slots: elements head..n-1 wait,
+	 * counted from the stream's start; slot() finds them. */
 	struct waiting *q;
 	size_t head, n, cap;
+	size_t compacted; /* head at the last compact() */
 	uint8_t *arena;
 	size_t alen, acap;
 	bool have_run, have_prev;
@@ -68,6 +77,16 @@ struct hwt_attr_state {
 	 * for deciding early (too many waiting); valid for run @open_run. */
 	uint64_t open_run;
 	struct task_set open_set;
+	/* Something that decides waiting elements changed (a run closed, a
+	 * segment ended) since the last flush: until then the oldest
+	 * undecided element stays undecided, and flush has nothing to do. */
+	bool changed;
+	/* The last decision try_decide made, forced ([1]) and not ([0]),
+	 * which stands for every element of the same run and segment until
+	 * something changes: with a run longer than WAIT_MAX, each new
+	 * element forces out the oldest and then finds the next one
+	 * undecided, and asking again each time cost more than the element. */
+	struct decision_memo memo[2];
 };
 
 static const struct task_set set_any = {.any = true};
@@ -125,6 +144,28 @@ static int room(void **v, size_t *cap, size_t size, size_t i)
 	return 0;
 }
 
+static struct waiting *slot(const struct hwt_attr_state *st, size_t i)
+{
+	return &st->q[i & (st->cap - 1)];
+}
+
+/* Doubles the ring when full, keeping each element at its index. */
+static int ring_room(struct hwt_attr_state *st)
+{
+	if (st->n - st->head < st->cap)
+		return 0;
+	size_t ncap = st->cap ? st->cap * 2 : 1024;
+	struct waiting *q = malloc(ncap * sizeof(*q));
+	if (!q)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for attribution");
+	for (size_t i = st->head; i < st->n; i++)
+		q[i & (ncap - 1)] = *slot(st, i);
+	free(st->q);
+	st->q = q;
+	st->cap = ncap;
+	return 0;
+}
+
 static struct run *run_at(struct hwt_attr_state *st, uint64_t id)
 {
 	return &st->runs[id - st->run_base];
@@ -156,6 +197,7 @@ static int new_run(struct hwt_attr_state *st, uint64_t lo)
 		return err;
 	*run_at(st, st->run_id) = (struct run){.closed = false};
 	st->have_run = true;
+	st->changed = true;
 	st->lo = lo;
 	return 0;
 }
@@ -176,6 +218,7 @@ static void close_run(struct hwt_ctx_sink *cs, uint64_t hi)
 		return;
 	struct run *r = run_at(st, st->run_id);
 	r->closed = true;
+	st->changed = true;
 	uint64_t from = st->have_prev && st->prev < st->lo ? st->prev : st->lo;
 	r->set = set_of(cs, from, hi > st->lo ? hi : st->lo + 1);
 	st->have_run = false;
@@ -265,65 +308,65 @@ static void try_decide(struct hwt_ctx_sink *cs, struct waiting *w, bool force)
 
 static int pass_on(struct hwt_ctx_sink *cs, struct waiting *w)
 {
-	struct hwt_elem e = w->e;
+	/* Passed on from its slot, which it leaves: no copy. */
+	struct hwt_elem *e = &w->e;
 	const void *data = w->data ? cs->st->arena + w->data - 1 : NULL;
 
-	switch (e.type) {
+	switch (e->type) {
 	case HWT_ELEM_RANGE:
-		e.u.range.text = data;
+		e->u.range.text = data;
 		break;
 	case HWT_ELEM_GAP:
-		e.u.gap.detail = data;
+		e->u.gap.detail = data;
 		break;
 	case HWT_ELEM_ERROR:
-		e.u.error.message = data ? data : "";
+		e->u.error.message = data ? data : "";
 		break;
 	case HWT_ELEM_SAMPLE:
-		e.u.sample.branches = data;
+		e->u.sample.branches = data;
 		break;
 	default:
 		break;
 	}
-	e.cpu = cs->cpu;
-	e.fields |= HWT_FIELD_CPU;
-	e.fields &= ~(uint32_t)(HWT_FIELD_PID | HWT_FIELD_TID);
+	e->cpu = cs->cpu;
+	e->fields |= HWT_FIELD_CPU;
+	e->fields &= ~(uint32_t)(HWT_FIELD_PID | HWT_FIELD_TID);
 	if (w->ambiguous) {
-		e.fields |= HWT_FIELD_TASK_AMBIGUOUS;
+		e->fields |= HWT_FIELD_TASK_AMBIGUOUS;
 		cs->ambiguous++;
 	} else if (w->task.tid >= 0) {
-		e.tid = w->task.tid;
-		e.fields |= HWT_FIELD_TID;
+		e->tid = w->task.tid;
+		e->fields |= HWT_FIELD_TID;
 		if (w->task.pid >= 0) {
-			e.pid = w->task.pid;
-			e.fields |= HWT_FIELD_PID;
+			e->pid = w->task.pid;
+			e->fields |= HWT_FIELD_PID;
 		}
 	}
-	return cs->next->emit(cs->next->arg, &e);
+	return cs->next->emit(cs->next->arg, e);
 }
 
-/* Drops what the elements passed on no longer need: their slots, their
+/* Drops what the elements passed on no longer need: their
  * strings, and the runs and segments before the oldest waiting one (a run
  * or segment is never older than the elements in it). */
 static void compact(struct hwt_attr_state *st)
 {
-	size_t left = st->n - st->head;
-	memmove(st->q, st->q + st->head, left * sizeof(*st->q));
-	st->head = 0;
-	st->n = left;
+	st->compacted = st->head;
+	bool left = st->head < st->n;
+	/* Most streams carry no strings: then there is no arena to walk. */
 	size_t cut = st->alen;
-	for (size_t i = 0; i < left && cut == st->alen; i++)
-		if (st->q[i].data)
-			cut = st->q[i].data - 1;
+	for (size_t i = st->head; i < st->n && cut && cut == st->alen; i++)
+		if (slot(st, i)->data)
+			cut = slot(st, i)->data - 1;
 	cut &= ~(size_t)7; /* keep the arena's alignment */
 	if (cut) {
 		memmove(st->arena, st->arena + cut, st->alen - cut);
 		st->alen -= cut;
+		for (size_t i = st->head; i < st->n; i++)
+			if (slot(st, i)->data)
+				slot(st, i)->data -= cut;
 	}
-	for (size_t i = 0; i < left; i++)
-		if (st->q[i].data)
-			st->q[i].data -= cut;
-	uint64_t run = left ? st->q[0].run : st->run_id;
-	uint64_t seg = left ? st->q[0].seg : st->seg_id;
+	uint64_t run = left ? slot(st, st->head)->run : st->run_id;
+	uint64_t seg = left ? slot(st, st->head)->seg : st->seg_id;
 	memmove(st->runs, run_at(st, run), (st->run_id - run + 1) * sizeof(*st->runs));
 	st->run_base = run;
 	memmove(st->segs, seg_at(st, seg), (st->seg_id - seg + 1) * sizeof(*st->segs));
@@ -334,10 +377,31 @@ static void compact(struct hwt_attr_state *st)
 static int flush(struct hwt_ctx_sink *cs, bool force)
 {
 	struct hwt_attr_state *st = cs->st;
+	bool over = st->n - st->head > WAIT_MAX;
+	if (!force && !over && !st->changed && st->head < st->n &&
+	    !slot(st, st->head)->decided)
+		return 0;
+	if (st->changed)
+		st->memo[0].valid = st->memo[1].valid = false;
+	st->changed = false;
 	while (st->head < st->n) {
-		struct waiting *w = &st->q[st->head];
-		if (!w->decided)
-			try_decide(cs, w, force || st->n - st->head > WAIT_MAX);
+		struct waiting *w = slot(st, st->head);
+		bool f = force || st->n - st->head > WAIT_MAX;
+		struct decision_memo *m = &st->memo[f];
+		if (!w->decided && m->valid && m->run == w->run &&
+		    m->seg == w->seg) {
+			w->decided = m->decided;
+			w->task = m->task;
+			w->ambiguous = m->ambiguous;
+		} else if (!w->decided) {
+			try_decide(cs, w, f);
+			m->valid = true;
+			m->decided = w->decided;
+			m->ambiguous = w->ambiguous;
+			m->run = w->run;
+			m->seg = w->seg;
+			m->task = w->task;
+		}
 		if (!w->decided)
 			break;
 		st->head++;
@@ -345,7 +409,8 @@ static int flush(struct hwt_ctx_sink *cs, bool force)
 		if (err < 0)
 			return err;
 	}
-	if (st->head >= 256 && st->head >= st->n - st->head)
+	size_t done = st->head - st->compacted;
+	if (done >= 256 && done >= st->n - st->head)
 		compact(st);
 	return 0;
 }
@@ -391,10 +456,10 @@ static int append(struct hwt_ctx_sink *cs, const struct hwt_elem *e,
 		  struct waiting **out)
 {
 	struct hwt_attr_state *st = cs->st;
-	int err = room((void **)&st->q, &st->cap, sizeof(*st->q), st->n);
+	int err = ring_room(st);
 	if (err)
 		return err;
-	struct waiting *w = &st->q[st->n];
+	struct waiting *w = slot(st, st->n);
 	memset(w, 0, sizeof(*w));
 	w->e = *e;
 	err = keep_data(st, w);
@@ -451,6 +516,7 @@ static int per_cpu_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 	if (breaks || (e->type == HWT_ELEM_TRACE_ON && g->last_run != UINT64_MAX) ||
 	    g->ended) {
 		g->ended = true;
+		st->changed = true;
 		if ((err = new_segment(st)) < 0)
 			return err;
 	}
@@ -470,17 +536,16 @@ static int per_cpu_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 		w->task = (struct hwt_task){-1, -1};
 	}
 	g->last_run = st->have_run ? st->run_id : g->last_run;
-	if (breaks || e->type == HWT_ELEM_TRACE_OFF)
+	if (breaks || e->type == HWT_ELEM_TRACE_OFF) {
 		g->ended = true;
+		st->changed = true;
+	}
 	return flush(cs, false);
 }
 
-static int ctx_emit(void *arg, const struct hwt_elem *e)
+/* A per-thread stream's element, given its task. */
+static int per_thread_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 {
-	struct hwt_ctx_sink *cs = arg;
-	if (cs->cpu >= 0)
-		return per_cpu_emit(cs, e);
-
 	struct hwt_elem copy = *e;
 	if (cs->pid >= 0) {
 		copy.pid = cs->pid;
@@ -493,6 +558,17 @@ static int ctx_emit(void *arg, const struct hwt_elem *e)
 	return cs->next->emit(cs->next->arg, &copy);
 }
 
+/* The decoder's elements; the decode errors among them are counted (a
+ * loss record's error is the capture's, given by hwt_ctx_sink_loss). */
+static int ctx_emit(void *arg, const struct hwt_elem *e)
+{
+	struct hwt_ctx_sink *cs = arg;
+	cs->errors += e->type == HWT_ELEM_ERROR;
+	if (cs->cpu >= 0)
+		return per_cpu_emit(cs, e);
+	return per_thread_emit(cs, e);
+}
+
 struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs)
 {
 	struct hwt_elem_sink s = {ctx_emit, cs};
@@ -502,7 +578,7 @@ struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs)
 int hwt_ctx_sink_loss(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 {
 	if (cs->cpu < 0)
-		return ctx_emit(cs, e);
+		return per_thread_emit(cs, e);
 	int err = ensure_state(cs);
 	struct waiting *w;
 	if (err || (err = append(cs, e, &w)) < 0)
@@ -529,7 +605,8 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs)
 	seg_at(st, st->seg_id)->ended = true;
 	int err = flush(cs, true);
 	/* The next stream starts from nothing. */
-	st->head = st->n = st->alen = 0;
+	st->head = st->n = st->alen = st->compacted = 0;
+	st->memo[0].valid = st->memo[1].valid = false;
 	st->have_run = st->have_prev = false;
 	st->run_id = st->run_base = 0;
 	st->open_run = UINT64_MAX;

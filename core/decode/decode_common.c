@@ -107,8 +107,7 @@ int hwt_decode_warn(const struct hwt_decode_opts *opts,
 	if (!sink)
 		return 0;
 	struct hwt_elem e;
-	memset(&e, 0, sizeof(e));
-	e.type = HWT_ELEM_ERROR;
+	hwt_elem_clear(&e, HWT_ELEM_ERROR);
 	e.u.error.message = msg;
 	return sink->emit(sink->arg, &e);
 }

@@ -656,20 +656,6 @@ static int warn_cpu_absent(struct file_state *st, const struct hwt_elem_sink *ou
 			       "the capture has CPUs %s", st->opts->cpu, cpus);
 }
 
-/* Counts the error elements on their way to @next. */
-struct error_count {
-	const struct hwt_elem_sink *next;
-	uint64_t errors;
-};
-
-static int count_errors(void *arg, const struct hwt_elem *e)
-{
-	struct error_count *c = arg;
-
-	c->errors += e->type == HWT_ELEM_ERROR;
-	return c->next->emit(c->next->arg, e);
-}
-
 /* The bytes and streams the decode of the queues will go through. */
 static void start_progress(struct file_state *st, struct hwt_progress *pr)
 {
@@ -808,11 +794,9 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 			return derr;
 		dsink = hwt_disasm_sink(dis);
 	}
-	struct error_count ec = {&dsink, 0};
-	struct hwt_elem_sink esink = {count_errors, &ec};
 	/* The calling thread's instance emits through msink, which a
 	 * parallel decode may point elsewhere for a while. */
-	struct hwt_elem_sink msink = esink;
+	struct hwt_elem_sink msink = dsink;
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.info = st->info,
@@ -857,7 +841,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	    b->decoder->split && ps.n > 1) {
 		struct hwt_par_source src = {ps.n, piece_load, piece_before,
 					     piece_after, piece_setup, &ps};
-		params.sink = &esink;
+		params.sink = &dsink;
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
 					  opts->jobs);
 	} else {
@@ -911,7 +895,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	if (err >= 0 && !opts->packets)
 		err = hwt_decode_filter_report(&filter, user_sink);
 out:
-	st->decode_errors += ec.errors;
+	st->decode_errors += cs.errors;
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
 	hwt_ctx_sink_free(&cs);

@@ -254,6 +254,7 @@ struct hwt_ctx_sink {
 	int32_t pid, tid;    /* per-thread: the stream's task, -1 unknown */
 	bool segments;       /* the trace leaves out the kernel */
 	uint64_t ambiguous;  /* elements marked ambiguous so far */
+	uint64_t errors;     /* error elements given so far */
 	struct hwt_attr_state *st; /* waiting elements; NULL while none */
 };
 
