@@ -1,14 +1,16 @@
 /* The time-ordered merge (include/hwtrace/merge.h). Each stream is a list
  * of records in chunks: the chunk being filled is in memory, full ones go
  * to one anonymous temporary file shared by all streams (one file, so a
- * capture with thousands of threads needs no more descriptors). At the
- * end, a heap over the streams' next records yields them by time. */
+ * capture with thousands of threads needs no more descriptors). Records
+ * are compact (merge_codec.h). At the end, a heap over the streams' next
+ * records yields them by time. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/merge/merge_codec.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
 
@@ -16,14 +18,6 @@
  * read buffer of each stream at the end: memory is about twice this per
  * stream, whatever the size of the trace. */
 #define CHUNK_BYTES (256u * 1024)
-
-/* A record: this header, the element as it is in memory, then what its
- * pointers point to. Records start 8-byte aligned. */
-struct rec_header {
-	uint32_t size;          /* the whole record, padded */
-	uint32_t payload;       /* bytes after the element */
-	uint64_t order_time;    /* the time it is merged by */
-};
 
 struct chunk_ref {
 	uint64_t offset;
@@ -43,7 +37,12 @@ struct stream {
 	size_t next_chunk;
 	size_t rpos, rlen;
 	bool tail_loaded;       /* buf holds the in-memory tail */
+	/* The next record, read: its element (pointing into buf), the time
+	 * it is merged by and its size. */
+	struct hwt_elem head;
 	uint64_t head_time;
+	size_t head_len;
+	struct merge_codec wc, rc; /* writing and reading */
 };
 
 struct hwt_merge {
@@ -96,11 +95,6 @@ static struct stream *get_stream(struct hwt_merge *m, const struct hwt_elem *e)
 	m->last = m->n++;
 	m->stats.streams = m->n;
 	return s;
-}
-
-static size_t pad8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
 }
 
 static int spill(struct hwt_merge *m, struct stream *s)
@@ -165,7 +159,7 @@ static int append(struct hwt_merge *m, struct stream *s,
 {
 	size_t psize;
 	const void *payload = payload_of(e, &psize);
-	size_t size = pad8(sizeof(struct rec_header) + sizeof(*e) + psize);
+	size_t size = merge_rec_max(psize);
 	if (s->len && s->len + size > CHUNK_BYTES) {
 		int err = spill(m, s);
 		if (err)
@@ -180,15 +174,8 @@ static int append(struct hwt_merge *m, struct stream *s,
 		s->buf = b;
 		s->cap = cap;
 	}
-	uint8_t *p = s->buf + s->len;
-	struct rec_header h = {(uint32_t)size, (uint32_t)psize, order_time};
-	memcpy(p, &h, sizeof(h));
-	memcpy(p + sizeof(h), e, sizeof(*e));
-	if (psize)
-		memcpy(p + sizeof(h) + sizeof(*e), payload, psize);
-	memset(p + sizeof(h) + sizeof(*e) + psize, 0,
-	       size - sizeof(h) - sizeof(*e) - psize);
-	s->len += size;
+	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, order_time,
+				payload, psize);
 	return 0;
 }
 
@@ -312,32 +299,6 @@ static int load_next(struct hwt_merge *m, struct stream *s, uint8_t **tmp,
 	return s->rlen > 0;
 }
 
-/* The stream's next record as an element whose pointers point into it. */
-static void read_rec(const struct stream *s, struct hwt_elem *e,
-		     struct rec_header *h)
-{
-	const uint8_t *p = s->buf + s->rpos;
-	memcpy(h, p, sizeof(*h));
-	memcpy(e, p + sizeof(*h), sizeof(*e));
-	const void *payload = h->payload ? p + sizeof(*h) + sizeof(*e) : NULL;
-	switch (e->type) {
-	case HWT_ELEM_RANGE:
-		e->u.range.text = payload;
-		break;
-	case HWT_ELEM_GAP:
-		e->u.gap.detail = payload;
-		break;
-	case HWT_ELEM_ERROR:
-		e->u.error.message = payload ? payload : "";
-		break;
-	case HWT_ELEM_SAMPLE:
-		e->u.sample.branches = payload;
-		break;
-	default:
-		break;
-	}
-}
-
 /* Reader state of every stream at the end: the tail each set aside. */
 struct reader {
 	uint8_t **tmp;
@@ -349,9 +310,14 @@ static int advance(struct hwt_merge *m, struct reader *r, size_t i)
 	struct stream *s = &m->streams[i];
 	int more = load_next(m, s, &r->tmp[i], &r->tmp_cap[i]);
 	if (more > 0) {
-		struct rec_header h;
-		memcpy(&h, s->buf + s->rpos, sizeof(h));
-		s->head_time = h.order_time;
+		s->head_len = merge_rec_get(&s->rc, s->buf + s->rpos,
+					    s->rlen - s->rpos, &s->head,
+					    &s->head_time);
+		if (!s->head_len)
+			return hwt_error(HWT_ERR_IO,
+					 "the time-ordered merge's temporary "
+					 "file holds a damaged record; decode "
+					 "with --per-cpu");
 	}
 	return more;
 }
@@ -391,11 +357,8 @@ static void sift_down(const struct hwt_merge *m, size_t *heap, size_t n,
 
 static int emit_head(struct hwt_merge *m, struct stream *s)
 {
-	struct hwt_elem e;
-	struct rec_header h;
-	read_rec(s, &e, &h);
-	s->rpos += h.size;
-	return m->out.emit(m->out.arg, &e);
+	s->rpos += s->head_len;
+	return m->out.emit(m->out.arg, &s->head);
 }
 
 int hwt_merge_finish(struct hwt_merge *m)

@@ -3,6 +3,7 @@
 #ifndef HWTRACE_ELEMENT_H
 #define HWTRACE_ELEMENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -136,18 +137,16 @@ struct hwt_elem {
 	} u;
 };
 
-/* Clears @elem to all zero fields and sets its @type: what every decoder
+/* Clears @elem to all zero bytes and sets its @type: what every decoder
  * does before filling an element in. A memset of the whole structure
  * compiles to `rep stos`, whose start-up cost was a large part of emitting
- * one element; field by field, and a memset of the union alone, compile to
- * a few plain stores. */
+ * one element; a memset of the fields before the union and one of the
+ * union compile to a few plain stores, and clear the padding as well. */
 static inline void hwt_elem_clear(struct hwt_elem *elem, enum hwt_elem_type type)
 {
-	elem->type = type;
-	elem->fields = 0;
-	elem->cpu = elem->pid = elem->tid = 0;
-	elem->time = elem->trace_offset = 0;
+	memset(elem, 0, offsetof(struct hwt_elem, u));
 	memset(&elem->u, 0, sizeof(elem->u));
+	elem->type = type;
 }
 
 /* Where decoders send elements. @emit returns 0 to continue, or a negative

@@ -3,7 +3,11 @@
  * once with its strings intact; ties go to the lower CPU; an element older
  * than its stream's last is counted and kept in stream order; untimed
  * captures keep stream order; 600,000 elements (several MB spilled to the
- * temporary file) come back whole. */
+ * temporary file) come back whole; elements of every type, with every
+ * field and pointer set or not, come back through the temporary file's
+ * compact records exactly as they went in. */
+#include <stdbool.h>
+
 #include "harness.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
@@ -159,11 +163,178 @@ static void test_spills(void)
 	free(g.text);
 }
 
+/* A pseudo-random element of every type in turn, with its strings and
+ * branches; @k picks it, the same @k gives the same element. */
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+struct any_elem {
+	struct hwt_elem e;
+	char text[24];
+	struct hwt_branch_entry br[3];
+};
+
+static void make_any(uint64_t k, int32_t cpu, uint64_t time,
+		     struct any_elem *a)
+{
+	uint64_t r = mix(k + 1);
+	struct hwt_elem *e = &a->e;
+	hwt_elem_clear(e, (enum hwt_elem_type)(k % (HWT_ELEM_SAMPLE + 1)));
+	e->fields = HWT_FIELD_CPU | HWT_FIELD_TIME | (uint32_t)(r & 0x3c);
+	e->cpu = cpu;
+	e->pid = (int32_t)(r >> 8 & 0xffff) - 1;
+	e->tid = (int32_t)(r >> 24 & 0xff);
+	e->time = time;
+	e->trace_offset = r % 3 ? k * 16 : UINT64_MAX - k;
+	snprintf(a->text, sizeof(a->text), "s%llu", (unsigned long long)k);
+	const char *text = r >> 40 & 1 ? a->text : NULL;
+	switch (e->type) {
+	case HWT_ELEM_RANGE:
+		e->u.range.start = 0x400000 + (r >> 20 & 0xffff);
+		e->u.range.end = e->u.range.start + (r & 31);
+		e->u.range.insns = r & 7;
+		e->u.range.isa = (enum hwt_isa)(r % 7);
+		e->u.range.text = text;
+		break;
+	case HWT_ELEM_BRANCH:
+		e->u.branch.from = r;
+		e->u.branch.to = ~r;
+		e->u.branch.kind = (enum hwt_branch_kind)(r % 5);
+		e->u.branch.exception = (uint32_t)(r >> 50);
+		break;
+	case HWT_ELEM_GAP:
+		e->u.gap.reason = (enum hwt_gap_reason)(r % 3);
+		e->u.gap.bytes = r >> 30;
+		e->u.gap.detail = text;
+		break;
+	case HWT_ELEM_ERROR:
+		e->u.error.message = text ? text : "";
+		break;
+	case HWT_ELEM_SAMPLE:
+		e->u.sample.ip = r;
+		e->u.sample.period = r >> 3;
+		e->u.sample.window = r >> 5;
+		e->u.sample.sync = r >> 7;
+		e->u.sample.nbranches = r % 4;
+		for (size_t i = 0; i < e->u.sample.nbranches; i++)
+			a->br[i] = (struct hwt_branch_entry){r + i, r - i,
+							     HWT_BRANCH_CALL};
+		e->u.sample.branches = e->u.sample.nbranches ? a->br : NULL;
+		break;
+	default:
+		e->u.trace.at = r;
+		break;
+	}
+}
+
+/* The element's pointer, whichever its type has; NULL when none. */
+static const void *pointer_in(struct hwt_elem *e)
+{
+	switch (e->type) {
+	case HWT_ELEM_RANGE:
+		return e->u.range.text;
+	case HWT_ELEM_GAP:
+		return e->u.gap.detail;
+	case HWT_ELEM_ERROR:
+		return e->u.error.message;
+	case HWT_ELEM_SAMPLE:
+		return e->u.sample.branches;
+	default:
+		return NULL;
+	}
+}
+
+static void clear_pointer(struct hwt_elem *e)
+{
+	switch (e->type) {
+	case HWT_ELEM_RANGE:
+		e->u.range.text = NULL;
+		break;
+	case HWT_ELEM_GAP:
+		e->u.gap.detail = NULL;
+		break;
+	case HWT_ELEM_ERROR:
+		e->u.error.message = NULL;
+		break;
+	case HWT_ELEM_SAMPLE:
+		e->u.sample.branches = NULL;
+		break;
+	default:
+		break;
+	}
+}
+
+struct exact {
+	size_t n, bad_fields, bad_data, misaligned;
+};
+
+static int check_exact(void *arg, const struct hwt_elem *got)
+{
+	struct exact *x = arg;
+	/* The two CPUs alternate by time: the n-th out is CPU n % 2's
+	 * (n / 2)-th element. */
+	struct any_elem want;
+	make_any(x->n, (int32_t)(x->n % 2), x->n + 1, &want);
+	struct hwt_elem g = *got, w = want.e;
+	const void *gp = pointer_in(&g), *wp = pointer_in(&w);
+	if (g.type == HWT_ELEM_SAMPLE) {
+		if (gp && (uintptr_t)gp % 8)
+			x->misaligned++;
+		bool same = (gp == NULL) == (wp == NULL);
+		for (size_t i = 0; same && wp && i < g.u.sample.nbranches; i++)
+			same = g.u.sample.branches[i].from == want.br[i].from &&
+			       g.u.sample.branches[i].to == want.br[i].to &&
+			       g.u.sample.branches[i].kind == want.br[i].kind;
+		x->bad_data += !same;
+	} else if ((gp == NULL) != (wp == NULL) ||
+		   (wp && strcmp(gp, wp))) {
+		x->bad_data++;
+	}
+	clear_pointer(&g);
+	clear_pointer(&w);
+	x->bad_fields += memcmp(&g, &w, sizeof(g)) != 0;
+	x->n++;
+	return 0;
+}
+
+/* Every type, field and pointer through the compact records. */
+static void test_every_type_round_trips(void)
+{
+	enum { N = 120000 };
+	struct exact x = {0};
+	struct hwt_elem_sink out = {check_exact, &x};
+	struct hwt_merge *m;
+	CHECK_INT(hwt_merge_new(&out, &m), 0);
+	struct hwt_elem_sink in = hwt_merge_sink(m);
+	for (int32_t cpu = 1; cpu >= 0; cpu--)
+		for (uint64_t i = 0; i < N; i++) {
+			struct any_elem a;
+			uint64_t k = 2 * i + (uint64_t)cpu;
+			make_any(k, cpu, k + 1, &a);
+			CHECK(in.emit(in.arg, &a.e) == 0);
+		}
+	CHECK_INT(hwt_merge_finish(m), 0);
+	CHECK_INT(x.n, 2 * N);
+	CHECK_INT(x.bad_fields, 0);
+	CHECK_INT(x.bad_data, 0);
+	CHECK_INT(x.misaligned, 0);
+	struct hwt_merge_stats st;
+	hwt_merge_get_stats(m, &st);
+	CHECK(st.spilled_bytes > 1024u * 1024);
+	hwt_merge_free(m);
+}
+
 int main(void)
 {
 	test_interleaved();
 	test_untimed_keeps_stream_order();
 	test_spills();
+	test_every_type_round_trips();
 	hwt_merge_free(NULL);
 	printf("%d checks, %d failed\n", hwt_test_checks, hwt_test_failures);
 	return hwt_test_failures != 0;
