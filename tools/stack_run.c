@@ -104,6 +104,22 @@ int cli_stack_run_file(const char *cmd, int argc, char **argv,
 	return 0;
 }
 
+/* Tells the merge when the decode has one stream (nothing to order, so
+ * nothing to keep), then reports as the caller asked. */
+struct merge_hint {
+	struct hwt_merge *merge;
+	const struct hwt_decode_opts *user;
+};
+
+static void hint_progress(void *arg, const struct hwt_decode_progress *p)
+{
+	struct merge_hint *h = arg;
+	if (!p->done && h->merge)
+		hwt_merge_expect_streams(h->merge, p->streams);
+	if (h->user->progress)
+		h->user->progress(h->user->progress_arg, p);
+}
+
 int cli_stack_run(struct cli_stack_run *run)
 {
 	if (run->namer && run->namer->name) {
@@ -124,9 +140,14 @@ int cli_stack_run(struct cli_stack_run *run)
 		err = hwt_merge_new(consumer, &merge);
 	if (!err) {
 		struct hwt_elem_sink into_merge;
-		if (merge)
+		struct merge_hint hint = {merge, run->opts};
+		struct hwt_decode_opts opts = *run->opts;
+		if (merge) {
 			into_merge = hwt_merge_sink(merge);
-		err = hwt_decode_file(run->file, run->opts,
+			opts.progress = hint_progress;
+			opts.progress_arg = &hint;
+		}
+		err = hwt_decode_file(run->file, &opts,
 				      merge ? &into_merge : consumer);
 	}
 	/* A decode that failed part way still ends with what came before:

@@ -1,4 +1,6 @@
-/* Straight-line walks over the memory image, with a direct-mapped cache. */
+/* Straight-line walks over the memory image, with direct-mapped caches of
+ * walks and of single instructions (every branch record's source is
+ * decoded for its kind: with Capstone, that was a tenth of an export). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +20,20 @@ struct cache_entry {
 	struct hwt_bts_block blk;
 };
 
+#define INSN_CACHE_SIZE 4096u
+
+/* An instruction decoded from a section's bytes, which do not change. */
+struct insn_entry {
+	uint64_t addr;
+	const struct hwt_image_section *section; /* NULL: empty */
+	struct hwt_insn insn;
+};
+
 struct hwt_bts_walk {
 	struct hwt_image *image;
 	struct hwt_insn_decoder *dec;
 	struct cache_entry *cache;
+	struct insn_entry *insns;
 	uint64_t time;
 };
 
@@ -31,7 +43,10 @@ int hwt_bts_walk_new(struct hwt_image *image, struct hwt_bts_walk **out)
 	if (!walk)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the BTS decoder");
 	walk->cache = calloc(CACHE_SIZE, sizeof(*walk->cache));
-	if (!walk->cache) {
+	walk->insns = calloc(INSN_CACHE_SIZE, sizeof(*walk->insns));
+	if (!walk->cache || !walk->insns) {
+		free(walk->cache);
+		free(walk->insns);
 		free(walk);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the BTS decoder");
 	}
@@ -39,6 +54,7 @@ int hwt_bts_walk_new(struct hwt_image *image, struct hwt_bts_walk **out)
 	int err = hwt_insn_decoder_new(HWT_ISA_X86_64, &walk->dec);
 	if (err) {
 		free(walk->cache);
+		free(walk->insns);
 		free(walk);
 		return err;
 	}
@@ -53,6 +69,7 @@ void hwt_bts_walk_free(struct hwt_bts_walk *walk)
 		return;
 	hwt_insn_decoder_free(walk->dec);
 	free(walk->cache);
+	free(walk->insns);
 	free(walk);
 }
 
@@ -80,12 +97,10 @@ static struct hwt_image_section *section_at(struct hwt_bts_walk *walk,
 /* Points *code at the bytes at @addr (up to HWT_INSN_MAX_SIZE of them, in
  * @buf when they must be copied). Returns how many, 0 when unmapped, or
  * HWT_ERR_NOENT when the section's file is missing. */
-static int code_at(struct hwt_bts_walk *walk, int32_t pid, uint64_t addr,
-		   uint8_t *buf, const uint8_t **code, const char **detail)
+static int code_at(struct hwt_bts_walk *walk, struct hwt_image_section *s,
+		   uint64_t addr, uint8_t *buf, const uint8_t **code,
+		   const char **detail)
 {
-	if (!walk->image)
-		return 0;
-	struct hwt_image_section *s = section_at(walk, pid, addr);
 	if (!s)
 		return 0;
 	if (!s->data) {
@@ -119,12 +134,24 @@ int hwt_bts_walk_insn(struct hwt_bts_walk *walk, int32_t pid, uint64_t addr,
 	const uint8_t *code = NULL;
 
 	*detail = NULL;
-	int n = code_at(walk, pid, addr, buf, &code, detail);
+	struct hwt_image_section *s = walk->image ? section_at(walk, pid, addr)
+						  : NULL;
+	struct insn_entry *c = &walk->insns[(addr ^ addr >> 12) &
+					    (INSN_CACHE_SIZE - 1)];
+	if (s && c->section == s && c->addr == addr) {
+		*insn = c->insn;
+		return 0;
+	}
+	int n = code_at(walk, s, addr, buf, &code, detail);
 	if (n < 0)
 		return n;
 	if (n == 0)
 		return HWT_ERR_NOENT;
-	return hwt_insn_decode(walk->dec, code, (size_t)n, addr, insn);
+	int err = hwt_insn_decode(walk->dec, code, (size_t)n, addr, insn);
+	/* Only what one section's bytes alone gave. */
+	if (!err && code != buf)
+		*c = (struct insn_entry){addr, s, *insn};
+	return err;
 }
 
 static void walk_uncached(struct hwt_bts_walk *walk, int32_t pid,
