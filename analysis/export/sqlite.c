@@ -6,7 +6,9 @@
  * SQLite most of its per-statement work (a step's set-up and halt, the
  * cursor opened and closed) that a row a statement repeats, and their
  * columns that hold a constant or repeat another are in the statement,
- * not bound (binding is a tenth of the export's time). */
+ * not bound (binding is a tenth of the export's time). Their ids, one
+ * more than the row before's, are left to SQLite (NULL): a given id is
+ * looked up in the table's tree first, a new one is appended at its end. */
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -22,14 +24,15 @@
 #define MAX_COLUMNS 21
 
 /* The batched rows' shape, a letter a column: '?' bound, a digit that
- * constant, 'a', 'b', ... the value of column 0, 1, ... A row of
- * another shape is inserted alone. */
+ * constant, 'a', 'b', ... the value of column 0, 1, ..., '+' the id one
+ * more than the table's last (NULL: SQLite's next). A row of another
+ * shape is inserted alone. */
 static const char *const shapes[PT_COUNT] = {
 	/* evsel_id and machine_id 1, comm_id = thread_id, in_tx and
 	 * cyc_count 0, flags = branch_type */
-	[PT_SAMPLES] = "?11?d???????????0??0p",
+	[PT_SAMPLES] = "+11?d???????????0??0p",
 	/* comm_id = thread_id, cyc_count 0 */
-	[PT_CALLS] = "??b??????????0",
+	[PT_CALLS] = "+?b??????????0",
 	[PT_CALL_PATHS] = "????",
 	[PT_THREADS] = "?????",
 	[PT_COMM_THREADS] = "???",
@@ -42,13 +45,19 @@ struct batch {
 	const char *shape;
 	int64_t v[BATCH * MAX_COLUMNS];
 	int n, cols, bound;    /* rows, columns, bound columns a row */
+	/* The largest id given to the table so far; 0 when none (SQLite
+	 * then gives 1, as after a row 0). */
+	int64_t last_id;
 };
 
-static bool fits(const char *shape, const struct perfdb_val *v)
+static bool fits(const struct batch *b, const struct perfdb_val *v)
 {
+	const char *shape = b->shape;
 	for (int i = 0; shape[i]; i++) {
 		char c = shape[i];
 		if (c >= '0' && c <= '9' && v[i].i != c - '0')
+			return false;
+		if (c == '+' && v[i].i != b->last_id + 1)
 			return false;
 		if (c >= 'a' && c <= 'z' && v[i].i != v[c - 'a'].i)
 			return false;
@@ -127,12 +136,16 @@ static int sqlite_row(void *db, enum perfdb_table t,
 {
 	struct sqlite_db *s = db;
 	struct batch *b = s->batch[t];
-	if (b && !fits(b->shape, v)) {
+	if (b) {
+		bool batched = fits(b, v);
+		if (v[0].i > b->last_id)
+			b->last_id = v[0].i;
 		/* Alone, after the rows before it. */
-		int err = b->n ? flush(s, t) : 0;
+		int err = !batched && b->n ? flush(s, t) : 0;
 		if (err)
 			return err;
-		b = NULL;
+		if (!batched)
+			b = NULL;
 	}
 	if (b) {
 		int64_t *dst = b->v + b->n * b->cols;
@@ -234,6 +247,9 @@ static int prepare(struct sqlite_db *s, enum perfdb_table t, int rows,
 			if (c >= '0' && c <= '9')
 				len += snprintf(sql + len, size - (size_t)len,
 						"%s%c", sep, c);
+			else if (c == '+')
+				len += snprintf(sql + len, size - (size_t)len,
+						"%sNULL", sep);
 			else
 				len += snprintf(sql + len, size - (size_t)len,
 						"%s?%d", sep, r * bound +
