@@ -4,9 +4,13 @@
  * image view of its own. Workers buffer the elements of a segment in
  * batches; the calling thread sends them to the sink in segment order, so
  * the stream is the one a single decoder gives. Memory stays bounded: at
- * most 2 * jobs + 2 segments are in flight, and a segment's batches past
- * MAX_BATCHES in memory go to its worker's temporary file (as the
- * time-ordered merge spills its streams), to be read back in turn. */
+ * most 2 * jobs + 2 segments are in flight, and a worker whose segment
+ * holds MAX_BATCHES batches in memory waits until the calling thread has
+ * sent one (the oldest segment's batches are sent as they come, so the
+ * worker decoding it and the calling thread run side by side). Only the
+ * batches that must wait for their segment's end (it named a missing
+ * file) go to the worker's temporary file past that, to be read back in
+ * turn. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -75,6 +79,7 @@ struct par {
 	pthread_mutex_t lock;
 	pthread_cond_t work;      /* a unit was queued, or stop */
 	pthread_cond_t progress;  /* a batch was published or a unit done */
+	pthread_cond_t drained;   /* a batch was taken, or stop */
 	struct unit *ring;
 	size_t window;
 	size_t first, next_run, count; /* ring positions: oldest, next to run, end */
@@ -82,6 +87,10 @@ struct par {
 	struct worker *w;
 	unsigned nw;
 	struct hwt_elem_sink *main_sink; /* where the main instance emits */
+	/* Sent batches kept for reuse: a new one was fresh memory from
+	 * the kernel (page faults, cold caches) each time. */
+	struct batch *spare;
+	size_t nspare;
 };
 
 static struct unit *at(struct par *p, size_t i)
@@ -96,6 +105,45 @@ static void batch_free(struct batch *b)
 	free(b->e);
 	free(b->arena);
 	free(b);
+}
+
+/* A batch from the spares, or a new one; NULL when out of memory. */
+static struct batch *batch_get(struct par *p)
+{
+	pthread_mutex_lock(&p->lock);
+	struct batch *b = p->spare;
+	if (b) {
+		p->spare = b->next;
+		p->nspare--;
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (b) {
+		b->next = NULL;
+		b->n = b->used = 0;
+		b->safe = false;
+		return b;
+	}
+	b = calloc(1, sizeof(*b));
+	if (b)
+		b->e = malloc(BATCH_ELEMS * sizeof(*b->e));
+	if (!b || !b->e) {
+		batch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* Keeps a sent batch for reuse (as many as may be in flight), or frees
+ * it. With the lock held. */
+static void batch_put(struct par *p, struct batch *b)
+{
+	if (b && b->e && p->nspare < 4 * (size_t)p->nw + MAX_BATCHES) {
+		b->next = p->spare;
+		p->spare = b;
+		p->nspare++;
+		return;
+	}
+	batch_free(b);
 }
 
 /* Copies @n bytes aligned to @align into the arena; 0 when out of memory,
@@ -176,6 +224,12 @@ static void publish(struct worker *w, struct unit *u)
 	u->filling = NULL;
 	b->safe = !view_marked(w->view);
 	pthread_mutex_lock(&p->lock);
+	/* A safe batch (and every one before it: marks only grow) is sent
+	 * once its unit is the oldest, without waiting for the unit's end:
+	 * wait for room. Writing it to the file instead cost more than the
+	 * decode (every byte through the kernel twice). */
+	while (b->safe && u->nmem >= MAX_BATCHES && !p->stop)
+		pthread_cond_wait(&p->drained, &p->lock);
 	bool full = u->nmem >= MAX_BATCHES;
 	pthread_mutex_unlock(&p->lock);
 	if (full)
@@ -196,35 +250,34 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 	if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
 		return HWT_ERR_EOF;
 	if (!b) {
-		b = calloc(1, sizeof(*b));
-		if (b)
-			b->e = malloc(BATCH_ELEMS * sizeof(*b->e));
-		if (!b || !b->e) {
-			batch_free(b);
+		b = batch_get(w->p);
+		if (!b) {
 			u->oom = true;
 			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
 					 "decoded elements");
 		}
 		u->filling = b;
 	}
-	struct hwt_elem c = *e;
+	/* Copied straight into its slot, then its pointer replaced. */
+	struct hwt_elem *c = &b->e[b->n];
+	*c = *e;
 	uintptr_t off = 0;
 	bool ok = true;
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
 		off = stash_str(b, e->u.range.text);
 		ok = off || !e->u.range.text;
-		c.u.range.text = (const char *)off;
+		c->u.range.text = (const char *)off;
 		break;
 	case HWT_ELEM_GAP:
 		off = stash_str(b, e->u.gap.detail);
 		ok = off || !e->u.gap.detail;
-		c.u.gap.detail = (const char *)off;
+		c->u.gap.detail = (const char *)off;
 		break;
 	case HWT_ELEM_ERROR:
 		off = stash_str(b, e->u.error.message);
 		ok = off || !e->u.error.message;
-		c.u.error.message = (const char *)off;
+		c->u.error.message = (const char *)off;
 		break;
 	case HWT_ELEM_SAMPLE:
 		if (e->u.sample.nbranches) {
@@ -233,7 +286,7 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 				    alignof(struct hwt_branch_entry));
 			ok = off != 0;
 		}
-		c.u.sample.branches = (const struct hwt_branch_entry *)off;
+		c->u.sample.branches = (const struct hwt_branch_entry *)off;
 		break;
 	default:
 		break;
@@ -243,7 +296,7 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
 				 "decoded elements");
 	}
-	b->e[b->n++] = c;
+	b->n++;
 	if (b->n == BATCH_ELEMS)
 		publish(w, u);
 	return 0;
@@ -282,25 +335,27 @@ static int replay(struct batch *b, const struct hwt_elem_sink *sink)
 		if (err < 0)
 			return err;
 	}
+	/* Each element is sent from its slot, its pointer restored in
+	 * place: a batch is replayed once. */
 	for (size_t i = 0; i < b->n; i++) {
-		struct hwt_elem e = b->e[i];
-		switch (e.type) {
+		struct hwt_elem *e = &b->e[i];
+		switch (e->type) {
 		case HWT_ELEM_RANGE:
-			e.u.range.text = unstash(b, e.u.range.text);
+			e->u.range.text = unstash(b, e->u.range.text);
 			break;
 		case HWT_ELEM_GAP:
-			e.u.gap.detail = unstash(b, e.u.gap.detail);
+			e->u.gap.detail = unstash(b, e->u.gap.detail);
 			break;
 		case HWT_ELEM_ERROR:
-			e.u.error.message = unstash(b, e.u.error.message);
+			e->u.error.message = unstash(b, e->u.error.message);
 			break;
 		case HWT_ELEM_SAMPLE:
-			e.u.sample.branches = unstash(b, e.u.sample.branches);
+			e->u.sample.branches = unstash(b, e->u.sample.branches);
 			break;
 		default:
 			break;
 		}
-		int err = sink->emit(sink->arg, &e);
+		int err = sink->emit(sink->arg, e);
 		if (err < 0)
 			return err;
 	}
@@ -438,11 +493,12 @@ static int emit_oldest(struct par *p, void *main_priv)
 			if (!u->head)
 				u->tail = NULL;
 			u->nmem -= b->e != NULL;
+			pthread_cond_broadcast(&p->drained);
 			pthread_mutex_unlock(&p->lock);
 			err = replay(b, sink);
 			sent += b->n;
-			batch_free(b);
 			pthread_mutex_lock(&p->lock);
+			batch_put(p, b);
 		}
 		if (u->state == UNIT_DONE)
 			break;
@@ -485,6 +541,7 @@ static void stop_workers(struct par *p)
 	pthread_mutex_lock(&p->lock);
 	__atomic_store_n(&p->stop, true, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&p->work);
+	pthread_cond_broadcast(&p->drained);
 	pthread_mutex_unlock(&p->lock);
 	for (unsigned i = 0; i < p->nw; i++)
 		if (p->w[i].started)
@@ -608,6 +665,7 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.work, NULL);
 	pthread_cond_init(&p.progress, NULL);
+	pthread_cond_init(&p.drained, NULL);
 	err = start_workers(&p, jobs);
 	for (size_t i = 0; err >= 0 && i < src->n; i++) {
 		struct hwt_aux_chunk chunk;
@@ -630,11 +688,17 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 		if (p.w[i].spill)
 			fclose(p.w[i].spill);
 	}
+	while (p.spare) {
+		struct batch *spare = p.spare;
+		p.spare = spare->next;
+		batch_free(spare);
+	}
 	free(p.w);
 	free(p.ring);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.work);
 	pthread_cond_destroy(&p.progress);
+	pthread_cond_destroy(&p.drained);
 	return err;
 }
 
