@@ -13,8 +13,9 @@
  * The trace is made here with libipt's packet encoder: a loop whose
  * conditional branch follows a pseudo-random pattern and whose call and
  * compressed return run on about half the iterations, with a PSB+ every
- * 4 KiB, as a real capture has. Each time is the best of three runs,
- * in CPU seconds (user + system, perf's included).
+ * 4 KiB, as a real capture has. Each time is the median of three runs,
+ * in CPU seconds (user + system, perf's included), with the spread
+ * (least..most) beside it; the ratios are of the medians.
  *
  * Usage: bench_pt_decode [TRACE_KIB]   (default 1024)
  *        bench_pt_decode --write DIR [TRACE_KIB]
@@ -252,6 +253,23 @@ static int write_perf_data(const char *path, const char *bin,
 
 static uint64_t counted_insns, counted_elems;
 
+/* The median and spread of RUNS times. */
+struct timing {
+	double med, lo, hi;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static struct timing summarize(double *t)
+{
+	qsort(t, RUNS, sizeof(*t), cmp_double);
+	return (struct timing){t[RUNS / 2], t[0], t[RUNS - 1]};
+}
+
 static int count(void *arg, const struct hwt_elem *e)
 {
 	(void)arg;
@@ -261,9 +279,9 @@ static int count(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-static double time_raw(const char *pt, const char *bin)
+static struct timing time_raw(const char *pt, const char *bin)
 {
-	double best = 1e30;
+	double runs[RUNS];
 	struct hwt_map_spec map = {bin, ORG};
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map, .nmaps = 1};
 	struct hwt_elem_sink sink = {count, NULL};
@@ -275,14 +293,14 @@ static double time_raw(const char *pt, const char *bin)
 			exit(1);
 		}
 		t = now() - t;
-		best = t < best ? t : best;
+		runs[r] = t;
 	}
-	return best;
+	return summarize(runs);
 }
 
-static double time_file(const char *data)
+static struct timing time_file(const char *data)
 {
-	double best = 1e30;
+	double runs[RUNS];
 	struct hwt_decode_opts opts = {.size = sizeof(opts)};
 	struct hwt_elem_sink sink = {count, NULL};
 	for (int r = 0; r < RUNS; r++) {
@@ -293,40 +311,51 @@ static double time_file(const char *data)
 			exit(1);
 		}
 		t = now() - t;
-		best = t < best ? t : best;
+		runs[r] = t;
 	}
-	return best;
+	return summarize(runs);
 }
 
-static double time_libipt(uint8_t *trace, size_t size, const char *bin,
-			  bool end_on_branch, uint64_t *insns)
+static struct timing time_libipt(uint8_t *trace, size_t size, const char *bin,
+				bool end_on_branch, uint64_t *insns)
 {
-	double best = 1e30;
+	double runs[RUNS];
 	for (int r = 0; r < RUNS; r++) {
 		double t = now();
 		uint64_t n = libipt_block_loop(trace, size, bin, sizeof(code),
 					       ORG, end_on_branch);
 		t = now() - t;
 		*insns = n;
-		best = t < best ? t : best;
+		runs[r] = t;
 	}
-	return best;
+	return summarize(runs);
 }
 
-static double time_perf(const char *data)
+static struct timing time_perf(const char *data)
 {
 	char cmd[4400];
 	snprintf(cmd, sizeof(cmd),
 		 "perf script -i '%s' --itrace=b >/dev/null 2>&1", data);
-	double best = 1e30;
+	double runs[RUNS];
 	for (int r = 0; r < RUNS; r++) {
 		double t = now();
 		if (system(cmd) != 0)
-			return -1;
+			return (struct timing){-1, -1, -1};
 		t = now() - t;
-		best = t < best ? t : best;
+		runs[r] = t;
 	}
-	return best;
+	return summarize(runs);
+}
+
+static void print_row(const char *what, const struct timing *t, double mb,
+		      uint64_t insns)
+{
+	printf("%-34s %8.4f s (%.4f..%.4f)  %7.1f MB/s", what, t->med, t->lo,
+	       t->hi, mb / t->med);
+	if (insns)
+		printf("  %7.1f Minsn/s  (%" PRIu64 " insns)", insns / t->med / 1e6,
+		       insns);
+	putchar('\n');
 }
 
 int main(int argc, char **argv)
@@ -371,38 +400,34 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	double mb = size / 1e6;
-	double t_raw = time_raw(pt, bin);
+	struct timing t_raw = time_raw(pt, bin);
 	uint64_t raw_insns = counted_insns, raw_elems = counted_elems;
-	double t_file = time_file(data);
+	struct timing t_file = time_file(data);
 	uint64_t file_insns = counted_insns;
 	uint64_t ipt_insns = 0;
-	double t_ipt = time_libipt(trace, size, bin, false, &ipt_insns);
+	struct timing t_ipt = time_libipt(trace, size, bin, false, &ipt_insns);
 	uint64_t ipt2_insns = 0;
-	double t_ipt2 = time_libipt(trace, size, bin, true, &ipt2_insns);
-	double t_perf = time_perf(data);
+	struct timing t_ipt2 = time_libipt(trace, size, bin, true, &ipt2_insns);
+	struct timing t_perf = time_perf(data);
 
-	printf("trace: %.2f MB, %" PRIu64 " instructions encoded\n", mb, made_insns);
-	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64
-	       " insns, %" PRIu64 " elements)\n", "hwtrace decode --raw", t_raw,
-	       mb / t_raw, raw_insns / t_raw / 1e6, raw_insns, raw_elems);
-	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64 " insns)\n",
-	       "hwtrace decode perf.data", t_file, mb / t_file,
-	       file_insns / t_file / 1e6, file_insns);
-	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64 " insns)\n",
-	       "libipt block decoder, bare loop", t_ipt, mb / t_ipt,
-	       ipt_insns / t_ipt / 1e6, ipt_insns);
-	printf("%-34s %8.4f s  %8.1f MB/s  %8.1f Minsn/s  (%" PRIu64 " insns)\n",
-	       "  same, blocks end at every branch", t_ipt2, mb / t_ipt2,
-	       ipt2_insns / t_ipt2 / 1e6, ipt2_insns);
-	if (t_perf > 0)
-		printf("%-34s %8.4f s  %8.1f MB/s\n",
-		       "perf script --itrace=b >/dev/null", t_perf, mb / t_perf);
+	printf("trace: %.2f MB, %" PRIu64 " instructions encoded; CPU s, "
+	       "median (least..most) of %d runs\n", mb, made_insns, RUNS);
+	print_row("hwtrace decode --raw", &t_raw, mb, raw_insns);
+	printf("    (%" PRIu64 " elements)\n", raw_elems);
+	print_row("hwtrace decode perf.data", &t_file, mb, file_insns);
+	print_row("libipt block decoder, bare loop", &t_ipt, mb, ipt_insns);
+	print_row("  same, blocks end at every branch", &t_ipt2, mb, ipt2_insns);
+	if (t_perf.med > 0)
+		print_row("perf script --itrace=b >/dev/null", &t_perf, mb, 0);
 	else
 		printf("perf script --itrace=b: could not run perf\n");
-	printf("ratio hwtrace raw / bare libipt speed: %.2f\n", t_ipt / t_raw);
-	if (t_perf > 0)
+	printf("ratio hwtrace raw / bare libipt speed: %.2f\n",
+	       t_ipt.med / t_raw.med);
+	printf("ratio hwtrace raw / libipt with blocks ending at every branch: "
+	       "%.2f\n", t_ipt2.med / t_raw.med);
+	if (t_perf.med > 0)
 		printf("ratio hwtrace perf.data / perf script speed: %.2f\n",
-		       t_perf / t_file);
+		       t_perf.med / t_file.med);
 
 	char cmd[4300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
