@@ -310,7 +310,7 @@ static int sqlite_db_open(struct sqlite_db *s, const char *file)
 		"PRAGMA journal_mode = OFF",
 		"PRAGMA synchronous = OFF",
 		"PRAGMA locking_mode = EXCLUSIVE",
-		"PRAGMA cache_size = -65536",
+		"PRAGMA cache_size = -8192",
 		"BEGIN",
 	};
 	int err = 0;
