@@ -279,6 +279,10 @@ int cmd_export(int argc, char **argv)
 		.namer = &namer,
 	};
 	if (!err) {
+		/* This process uses SQLite for the export alone: its memory
+		 * statistics are not read (and a failure changes nothing). */
+		if (a.ex.format == HWT_EXPORT_SQLITE)
+			(void)hwt_export_sqlite_quiet_memory();
 		/* Whether the capture has time is known after the decode;
 		 * pprof asks at the end. */
 		err = hwt_export_new(&a.ex, &ex);

@@ -18,6 +18,7 @@
 #include "analysis/export/perfdb.h"
 #include "analysis/export/sqlite_schema.h"
 #include "hwtrace/error.h"
+#include "hwtrace/export.h"
 
 #define ROWS_PER_TRANSACTION 1000000
 #define BATCH 64
@@ -277,6 +278,14 @@ static int prepare_table(struct sqlite_db *s, enum perfdb_table t)
 	for (int i = 0; i < b->cols; i++)
 		b->bound += b->shape[i] == '?';
 	return prepare(s, t, BATCH, b->shape, &b->st);
+}
+
+int hwt_export_sqlite_quiet_memory(void)
+{
+	if (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK)
+		return hwt_error(HWT_ERR_NOSUP, "SQLite is already initialised "
+				 "in this process: its memory statistics stay on");
+	return 0;
 }
 
 static int sqlite_db_open(struct sqlite_db *s, const char *file)

@@ -141,7 +141,13 @@ int main(void)
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
 	close(fd);
+	/* Before any SQLite use the statistics can be turned off: then the
+	 * export allocates without SQLite counting it. After, nothing can
+	 * change and the call says so. */
+	CHECK_INT(hwt_export_sqlite_quiet_memory(), 0);
 	test_rows(path);
+	CHECK_INT(sqlite3_memory_highwater(0), 0);
+	CHECK_INT(hwt_export_sqlite_quiet_memory(), HWT_ERR_NOSUP);
 	unlink(path);
 	return hwt_test_summary();
 }
