@@ -34,8 +34,10 @@ struct bts_dec {
 	bool swb_time;
 	bool have_time;
 	uint64_t time;
-	/* the stream */
+	/* the stream; pid: the process whose code is read */
 	int32_t cpu, tid, pid;
+	bool has_stream_pid; /* the capture names the stream's process */
+	int32_t stream_pid;
 	uint8_t pend[HWT_BTS_RECORD_SIZE];
 	size_t npend;
 	bool have_expect;
@@ -65,6 +67,10 @@ static void elem_init(struct bts_dec *d, struct hwt_elem *e,
 	if (d->tid >= 0) {
 		e->fields |= HWT_FIELD_TID;
 		e->tid = d->tid;
+	}
+	if (d->has_stream_pid) {
+		e->fields |= HWT_FIELD_PID;
+		e->pid = d->stream_pid;
 	}
 	if (d->have_time) {
 		e->fields |= HWT_FIELD_TIME;
@@ -463,6 +469,8 @@ static int bts_feed(void *priv, const struct hwt_aux_chunk *c)
 	}
 	d->cpu = c->cpu;
 	d->tid = c->tid;
+	d->has_stream_pid = c->has_pid;
+	d->stream_pid = c->pid;
 	/* BTS records carry no time: the buffer's reference places it. */
 	d->pid = d->pid_at ? d->pid_at(d->pid_at_arg, c->cpu, c->tid, c->reference)
 			   : HWT_PID_ANY;

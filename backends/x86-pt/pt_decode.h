@@ -102,6 +102,7 @@ struct pt_dec {
 
 	/* The stream being decoded. */
 	int32_t cpu, tid;
+	int32_t pid; /* the stream's process, with HWT_FIELD_PID in base_fields */
 	uint32_t base_fields;
 	bool have_time;
 	uint64_t time;

@@ -11,6 +11,7 @@ static void emit(struct pt_dec *d, struct hwt_elem *e)
 	e->fields |= d->base_fields;
 	e->cpu = d->cpu;
 	e->tid = d->tid;
+	e->pid = d->pid;
 	if (d->have_time) {
 		e->fields |= HWT_FIELD_TIME;
 		e->time = d->time;
@@ -473,7 +474,9 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	d->cpu = chunk->cpu;
 	d->tid = chunk->tid;
 	d->base_fields = (chunk->cpu >= 0 ? HWT_FIELD_CPU : 0) |
-			 (chunk->tid >= 0 ? HWT_FIELD_TID : 0);
+			 (chunk->tid >= 0 ? HWT_FIELD_TID : 0) |
+			 (chunk->has_pid ? HWT_FIELD_PID : 0);
+	d->pid = chunk->has_pid ? chunk->pid : 0;
 	d->pend = false;
 	d->have_time = false;
 	/* Asked per block only once the trace shows it has time. */

@@ -546,6 +546,10 @@ static int per_cpu_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 /* A per-thread stream's element, given its task. */
 static int per_thread_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 {
+	/* Most decoders put the stream's task on already: no copy. */
+	if ((cs->pid < 0 || ((e->fields & HWT_FIELD_PID) && e->pid == cs->pid)) &&
+	    (cs->tid < 0 || ((e->fields & HWT_FIELD_TID) && e->tid == cs->tid)))
+		return cs->next->emit(cs->next->arg, e);
 	struct hwt_elem copy = *e;
 	if (cs->pid >= 0) {
 		copy.pid = cs->pid;

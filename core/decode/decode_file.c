@@ -734,6 +734,11 @@ static int piece_load(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 		.aux_flags = aux_format_of(ps->st, r->cpu),
 		.time = aux_time_of(ps->st, r->cpu, r->tid, r->pc->offset),
 	};
+	/* The process the attribution gives a per-thread stream. */
+	if (r->cpu < 0) {
+		chunk->pid = hwt_sideband_thread_pid(&ps->st->sb, r->tid);
+		chunk->has_pid = chunk->pid >= 0;
+	}
 	return 0;
 }
 

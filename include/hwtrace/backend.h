@@ -53,6 +53,11 @@ struct hwt_aux_chunk {
 	 * this data (the code in it ran before then), for reading the memory
 	 * image when the trace has no time of its own; 0 when not known. */
 	uint64_t time;
+	/* A per-thread stream's process, when the capture names it
+	 * (has_pid): a decoder may put it on its elements (HWT_FIELD_PID),
+	 * which then need no copy to get it. */
+	bool has_pid;
+	int32_t pid;
 };
 
 /* What a decoder is created with. Pointers are borrowed and outlive it. */

@@ -135,7 +135,7 @@ HWT_API int hwt_export_new(const struct hwt_export_opts *opts,
 
 /* For a program that does nothing else with SQLite: turns off SQLite's
  * process-wide memory statistics, which take a lock around every
- * allocation (about 6% of an SQLite export's time). Call it before any
+ * allocation SQLite makes. Call it before any
  * other SQLite use in the process; sqlite3_memory_used() then reads 0.
  * hwtrace's command line does. Errors: HWT_ERR_NOSUP (SQLite is already
  * initialised in this process: nothing changed). */
