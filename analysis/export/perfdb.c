@@ -92,6 +92,8 @@ static int row(struct perfdb *s, enum perfdb_table t,
 /* A row of integers only. */
 static int ints(struct perfdb *s, enum perfdb_table t, const int64_t *v)
 {
+	if (s->be->row_ints)
+		return s->be->row_ints(s->db, t, v);
 	struct perfdb_val vals[MAX_COLUMNS];
 	size_t n = strlen(hwt_perfdb_tables[t].types);
 	for (size_t i = 0; i < n; i++)

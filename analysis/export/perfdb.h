@@ -36,6 +36,9 @@ struct perfdb_val {
 struct perfdb_backend {
 	/* One row of @t, every column in order (strlen of its types). */
 	int (*row)(void *db, enum perfdb_table t, const struct perfdb_val *v);
+	/* Optional: a row of @t whose columns are all numbers, for a table
+	 * that only has numbers (NULL: row() takes them). */
+	int (*row_ints)(void *db, enum perfdb_table t, const int64_t *v);
 	/* After the last row: keys, indexes and views; @switches says
 	 * context_switches has rows (perf drops the table when empty). */
 	int (*finish)(void *db, bool switches);

@@ -49,18 +49,44 @@ struct batch {
 	/* The largest id given to the table so far; 0 when none (SQLite
 	 * then gives 1, as after a row 0). */
 	int64_t last_id;
+	/* The shape as lists, read once a row: the bound columns; the
+	 * columns that must be a constant or equal another; the next-id
+	 * column (-1: none). */
+	uint8_t bound_col[MAX_COLUMNS];
+	uint8_t same_col[MAX_COLUMNS], same_as[MAX_COLUMNS];
+	int64_t same_const[MAX_COLUMNS];
+	int nsame, id_col;
 };
 
-static bool fits(const struct batch *b, const struct perfdb_val *v)
+/* Reads the batch's shape into its lists. */
+static void compile_shape(struct batch *b)
 {
-	const char *shape = b->shape;
-	for (int i = 0; shape[i]; i++) {
-		char c = shape[i];
-		if (c >= '0' && c <= '9' && v[i].i != c - '0')
-			return false;
-		if (c == '+' && v[i].i != b->last_id + 1)
-			return false;
-		if (c >= 'a' && c <= 'z' && v[i].i != v[c - 'a'].i)
+	b->id_col = -1;
+	for (int i = 0; i < b->cols; i++) {
+		char c = b->shape[i];
+		if (c == '?') {
+			b->bound_col[b->bound++] = (uint8_t)i;
+		} else if (c == '+') {
+			b->id_col = i;
+		} else {
+			/* A digit: that constant; a letter: that column. */
+			bool digit = c >= '0' && c <= '9';
+			b->same_col[b->nsame] = (uint8_t)i;
+			b->same_as[b->nsame] = digit ? UINT8_MAX : (uint8_t)(c - 'a');
+			b->same_const[b->nsame] = digit ? c - '0' : 0;
+			b->nsame++;
+		}
+	}
+}
+
+static bool fits(const struct batch *b, const int64_t *v)
+{
+	if (b->id_col >= 0 && v[b->id_col] != b->last_id + 1)
+		return false;
+	for (int k = 0; k < b->nsame; k++) {
+		uint8_t as = b->same_as[k];
+		int64_t want = as == UINT8_MAX ? b->same_const[k] : v[as];
+		if (v[b->same_col[k]] != want)
 			return false;
 	}
 	return true;
@@ -119,14 +145,44 @@ static int flush(struct sqlite_db *s, enum perfdb_table t)
 			continue;
 		}
 		int param = r * b->bound;
-		for (int i = 0; i < b->cols; i++)
-			if (b->shape[i] == '?')
-				sqlite3_bind_int64(st, ++param, v[i]);
+		for (int k = 0; k < b->bound; k++)
+			sqlite3_bind_int64(st, ++param, v[b->bound_col[k]]);
 	}
 	if (!err && full)
 		err = step(s, st, BATCH);
 	b->n = 0;
 	return err;
+}
+
+static int sqlite_row(void *db, enum perfdb_table t,
+		      const struct perfdb_val *v);
+
+/* A row of a numbers-only table: into its batch when it has the batch's
+ * shape, else alone after the rows before it. */
+static int sqlite_row_ints(void *db, enum perfdb_table t, const int64_t *v)
+{
+	struct sqlite_db *s = db;
+	struct batch *b = s->batch[t];
+	if (!b) {
+		/* A table without a batch: as any row. */
+		struct perfdb_val vals[MAX_COLUMNS];
+		size_t n = strlen(hwt_perfdb_tables[t].types);
+		for (size_t i = 0; i < n && i < MAX_COLUMNS; i++)
+			vals[i] = (struct perfdb_val){.i = v[i]};
+		return sqlite_row(db, t, vals);
+	}
+	bool batched = fits(b, v);
+	if (v[0] > b->last_id)
+		b->last_id = v[0];
+	if (batched) {
+		memcpy(b->v + b->n * b->cols, v, (size_t)b->cols * sizeof(*v));
+		return ++b->n == BATCH ? flush(s, t) : 0;
+	}
+	int err = b->n ? flush(s, t) : 0;
+	sqlite3_stmt *st = s->st[t];
+	for (int i = 0; !err && i < b->cols; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
+	return err ? err : step(s, st, 1);
 }
 
 /* Binds the row and steps (numbers: into the table's batch); every
@@ -138,21 +194,10 @@ static int sqlite_row(void *db, enum perfdb_table t,
 	struct sqlite_db *s = db;
 	struct batch *b = s->batch[t];
 	if (b) {
-		bool batched = fits(b, v);
-		if (v[0].i > b->last_id)
-			b->last_id = v[0].i;
-		/* Alone, after the rows before it. */
-		int err = !batched && b->n ? flush(s, t) : 0;
-		if (err)
-			return err;
-		if (!batched)
-			b = NULL;
-	}
-	if (b) {
-		int64_t *dst = b->v + b->n * b->cols;
+		int64_t ints[MAX_COLUMNS];
 		for (int i = 0; i < b->cols; i++)
-			dst[i] = v[i].i;
-		return ++b->n == BATCH ? flush(s, t) : 0;
+			ints[i] = v[i].i;
+		return sqlite_row_ints(db, t, ints);
 	}
 	sqlite3_stmt *st = s->st[t];
 	int n = (int)strlen(hwt_perfdb_tables[t].types);
@@ -222,6 +267,7 @@ static void sqlite_free(void *db)
 
 static const struct perfdb_backend sqlite_backend = {
 	.row = sqlite_row,
+	.row_ints = sqlite_row_ints,
 	.finish = sqlite_finish,
 	.free = sqlite_free,
 };
@@ -275,8 +321,7 @@ static int prepare_table(struct sqlite_db *s, enum perfdb_table t)
 	s->batch[t] = b;
 	b->shape = shapes[t];
 	b->cols = (int)strlen(hwt_perfdb_tables[t].types);
-	for (int i = 0; i < b->cols; i++)
-		b->bound += b->shape[i] == '?';
+	compile_shape(b);
 	return prepare(s, t, BATCH, b->shape, &b->st);
 }
 
