@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/export/perfdb.h"
+#include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
 
 const struct perfdb_table_info hwt_perfdb_tables[PT_COUNT] = {
@@ -160,13 +161,15 @@ static int place_of(struct hwt_export *ex, int32_t pid, uint64_t addr,
 			return err;
 	}
 	if (rc == 1 && sym.name) {
+		/* "DSO_ID:NAME", cut as snprintf would (without printf: a
+		 * new address looks its symbol up here). */
 		char key[2560];
-		int len = snprintf(key, sizeof(key), "%" PRIu64 ":%s",
-				   p->dso_id, sym.name);
-		if (len >= (int)sizeof(key))
-			len = (int)sizeof(key) - 1;
-		struct hwt_strmap_entry *e = hwt_strmap_get(&s->symbols, key,
-							    (size_t)len);
+		struct hwt_text t = {key, sizeof(key) - 1, 0};
+		hwt_text_u64(&t, p->dso_id);
+		hwt_text_char(&t, ':');
+		hwt_text_str(&t, sym.name);
+		size_t len = t.len < t.size ? t.len : t.size;
+		struct hwt_strmap_entry *e = hwt_strmap_get(&s->symbols, key, len);
 		if (!e)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 		if (!e->v[0]) {
