@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/export/export_internal.h"
+#include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
 
 int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size)
@@ -27,11 +28,15 @@ int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size)
 int hwt_export_path(struct hwt_export *ex, uint64_t parent, uint64_t func,
 		    uint64_t ip, uint64_t *id, bool *created)
 {
+	/* "PARENT:FUNC:IP" in hex, without printf (a call a key). */
 	char key[64];
-	int len = snprintf(key, sizeof(key), "%" PRIx64 ":%" PRIx64 ":%" PRIx64,
-			   parent, func, ip);
-	struct hwt_strmap_entry *e = hwt_strmap_get(&ex->paths, key,
-						    (size_t)len);
+	struct hwt_text t = {key, sizeof(key), 0};
+	hwt_text_hex(&t, parent);
+	hwt_text_char(&t, ':');
+	hwt_text_hex(&t, func);
+	hwt_text_char(&t, ':');
+	hwt_text_hex(&t, ip);
+	struct hwt_strmap_entry *e = hwt_strmap_get(&ex->paths, key, t.len);
 	if (!e)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	*created = !e->v[0];
