@@ -494,7 +494,10 @@ static int ensure_state(struct hwt_ctx_sink *cs)
 	return 0;
 }
 
-static int per_cpu_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
+/* Kept out of line: ctx_emit then stays a few instructions and a tail
+ * call for per-thread streams. */
+static __attribute__((noinline)) int per_cpu_emit(struct hwt_ctx_sink *cs,
+						 const struct hwt_elem *e)
 {
 	int err = ensure_state(cs);
 	if (err)
