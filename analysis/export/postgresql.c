@@ -25,9 +25,11 @@ int hwt_export_postgresql_open(struct hwt_export *ex)
 
 #else
 
-#include <libpq-fe.h>
-
 #include "analysis/export/pg_schema.h"
+#include "analysis/export/pq_api.h"
+
+/* libpq, loaded by pg_open before any other call. */
+static const struct pq_api *pq;
 
 #define ROWS_IN_MEMORY (8u << 20)
 
@@ -45,7 +47,7 @@ struct pg_db {
 
 static int pg_error(struct pg_db *s, const char *what)
 {
-	const char *msg = s->conn ? PQerrorMessage(s->conn) : "";
+	const char *msg = s->conn ? pq->PQerrorMessage(s->conn) : "";
 	size_t len = strlen(msg);
 	while (len && msg[len - 1] == '\n')
 		len--;
@@ -57,9 +59,9 @@ static int pg_error(struct pg_db *s, const char *what)
 static int pg_exec(struct pg_db *s, const char *sql, ExecStatusType want,
 		   const char *what)
 {
-	PGresult *r = PQexec(s->conn, sql);
-	ExecStatusType st = PQresultStatus(r);
-	PQclear(r);
+	PGresult *r = pq->PQexec(s->conn, sql);
+	ExecStatusType st = pq->PQresultStatus(r);
+	pq->PQclear(r);
 	return st == want ? 0 : pg_error(s, what ? what : sql);
 }
 
@@ -139,29 +141,29 @@ static int copy_table(struct pg_db *s, enum perfdb_table t)
 	static const char trailer[2] = "\377\377";
 	struct rows *rows = &s->rows[t];
 	FILE *f = rows->spill;
-	bool ok = PQputCopyData(s->conn, header, sizeof(header)) == 1;
+	bool ok = pq->PQputCopyData(s->conn, header, sizeof(header)) == 1;
 	if (f) {
 		ok = ok && fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0;
 		char buf[65536];
 		size_t n;
 		while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-			ok = PQputCopyData(s->conn, buf, (int)n) == 1;
+			ok = pq->PQputCopyData(s->conn, buf, (int)n) == 1;
 		ok = ok && !ferror(f);
 	}
 	for (size_t off = 0; ok && off < rows->len; off += 65536) {
 		size_t n = rows->len - off < 65536 ? rows->len - off : 65536;
-		ok = PQputCopyData(s->conn, (const char *)rows->buf + off,
+		ok = pq->PQputCopyData(s->conn, (const char *)rows->buf + off,
 				   (int)n) == 1;
 	}
-	ok = ok && PQputCopyData(s->conn, trailer, sizeof(trailer)) == 1;
-	if (PQputCopyEnd(s->conn, ok ? NULL : "hwtrace: reading the rows "
+	ok = ok && pq->PQputCopyData(s->conn, trailer, sizeof(trailer)) == 1;
+	if (pq->PQputCopyEnd(s->conn, ok ? NULL : "hwtrace: reading the rows "
 			 "failed") != 1)
 		ok = false;
 	PGresult *r;
 	bool done = true;
-	while ((r = PQgetResult(s->conn))) {
-		done = done && PQresultStatus(r) == PGRES_COMMAND_OK;
-		PQclear(r);
+	while ((r = pq->PQgetResult(s->conn))) {
+		done = done && pq->PQresultStatus(r) == PGRES_COMMAND_OK;
+		pq->PQclear(r);
 	}
 	if (!ok || !done) {
 		snprintf(sql, sizeof(sql), "copying %s", name);
@@ -207,7 +209,7 @@ static void pg_free(void *db)
 	}
 	/* Closing without COMMIT rolls an unfinished export back. */
 	if (s->conn)
-		PQfinish(s->conn);
+		pq->PQfinish(s->conn);
 	free(s);
 }
 
@@ -220,7 +222,7 @@ static const struct perfdb_backend pg_backend = {
 /* The schema's tables the database has already, in @names. */
 static int existing_tables(struct pg_db *s, char *names, size_t size)
 {
-	PGresult *r = PQexec(s->conn, "SELECT c.relname FROM pg_catalog.pg_class"
+	PGresult *r = pq->PQexec(s->conn, "SELECT c.relname FROM pg_catalog.pg_class"
 			     " c WHERE c.relkind IN ('r', 'v', 'p') AND"
 			     " pg_catalog.pg_table_is_visible(c.oid) AND"
 			     " c.relname IN ('selected_events', 'machines',"
@@ -228,17 +230,17 @@ static int existing_tables(struct pg_db *s, char *names, size_t size)
 			     " 'symbols', 'branch_types', 'samples',"
 			     " 'call_paths', 'calls', 'context_switches')"
 			     " ORDER BY 1");
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		PQclear(r);
+	if (pq->PQresultStatus(r) != PGRES_TUPLES_OK) {
+		pq->PQclear(r);
 		return pg_error(s, "listing the tables");
 	}
 	names[0] = 0;
 	size_t len = 0;
-	for (int i = 0; i < PQntuples(r) && len < size; i++)
+	for (int i = 0; i < pq->PQntuples(r) && len < size; i++)
 		len += (size_t)snprintf(names + len, size - len, "%s%s",
-					i ? ", " : "", PQgetvalue(r, i, 0));
-	int n = PQntuples(r);
-	PQclear(r);
+					i ? ", " : "", pq->PQgetvalue(r, i, 0));
+	int n = pq->PQntuples(r);
+	pq->PQclear(r);
 	return n;
 }
 
@@ -250,15 +252,18 @@ static void quiet(void *arg, const char *message)
 
 static int pg_open(struct hwt_export *ex, struct pg_db *s)
 {
-	s->conn = PQconnectdb(ex->opts.conninfo);
+	int loaded = hwt_pq_api(&pq);
+	if (loaded < 0)
+		return loaded;
+	s->conn = pq->PQconnectdb(ex->opts.conninfo);
 	if (!s->conn)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	if (PQstatus(s->conn) != CONNECTION_OK)
+	if (pq->PQstatus(s->conn) != CONNECTION_OK)
 		return pg_error(s, "cannot connect to the server (check the "
 				"connection string given to --db: host, port, "
 				"dbname, user, password)");
 	/* Messages in the server's words but without its notices. */
-	PQsetNoticeProcessor(s->conn, quiet, NULL);
+	pq->PQsetNoticeProcessor(s->conn, quiet, NULL);
 	int err = pg_run(s, "BEGIN");
 	char names[512];
 	int n = err ? err : existing_tables(s, names, sizeof(names));
@@ -268,7 +273,7 @@ static int pg_open(struct hwt_export *ex, struct pg_db *s)
 		return hwt_error(HWT_ERR_CONFIG, "postgresql: the database "
 				 "(%s) already has the tables %s: give --replace "
 				 "to drop them, or another dbname",
-				 PQdb(s->conn), names);
+				 pq->PQdb(s->conn), names);
 	err = n ? pg_run(s, hwt_pg_drop) : 0;
 	size_t k = sizeof(hwt_pg_tables) / sizeof(hwt_pg_tables[0]);
 	for (size_t i = 0; !err && i < k; i++)
