@@ -154,51 +154,11 @@ static int flush(struct sqlite_db *s, enum perfdb_table t)
 	return err;
 }
 
-static int sqlite_row(void *db, enum perfdb_table t,
-		      const struct perfdb_val *v);
-
-/* A row of a numbers-only table: into its batch when it has the batch's
- * shape, else alone after the rows before it. */
-static int sqlite_row_ints(void *db, enum perfdb_table t, const int64_t *v)
-{
-	struct sqlite_db *s = db;
-	struct batch *b = s->batch[t];
-	if (!b) {
-		/* A table without a batch: as any row. */
-		struct perfdb_val vals[MAX_COLUMNS];
-		size_t n = strlen(hwt_perfdb_tables[t].types);
-		for (size_t i = 0; i < n && i < MAX_COLUMNS; i++)
-			vals[i] = (struct perfdb_val){.i = v[i]};
-		return sqlite_row(db, t, vals);
-	}
-	bool batched = fits(b, v);
-	if (v[0] > b->last_id)
-		b->last_id = v[0];
-	if (batched) {
-		memcpy(b->v + b->n * b->cols, v, (size_t)b->cols * sizeof(*v));
-		return ++b->n == BATCH ? flush(s, t) : 0;
-	}
-	int err = b->n ? flush(s, t) : 0;
-	sqlite3_stmt *st = s->st[t];
-	for (int i = 0; !err && i < b->cols; i++)
-		sqlite3_bind_int64(st, i + 1, v[i]);
-	return err ? err : step(s, st, 1);
-}
-
-/* Binds the row and steps (numbers: into the table's batch); every
- * million rows the transaction is committed and a new one begun. Text
+/* Inserts one row of @t alone, with the table's one-row statement. Text
  * is bound without a copy: it lives until the step. */
-static int sqlite_row(void *db, enum perfdb_table t,
-		      const struct perfdb_val *v)
+static int insert_alone(struct sqlite_db *s, enum perfdb_table t,
+			const struct perfdb_val *v)
 {
-	struct sqlite_db *s = db;
-	struct batch *b = s->batch[t];
-	if (b) {
-		int64_t ints[MAX_COLUMNS];
-		for (int i = 0; i < b->cols; i++)
-			ints[i] = v[i].i;
-		return sqlite_row_ints(db, t, ints);
-	}
 	sqlite3_stmt *st = s->st[t];
 	int n = (int)strlen(hwt_perfdb_tables[t].types);
 	for (int i = 0; i < n; i++) {
@@ -210,6 +170,63 @@ static int sqlite_row(void *db, enum perfdb_table t,
 			sqlite3_bind_int64(st, i + 1, v[i].i);
 	}
 	return step(s, st, 1);
+}
+
+/* A row of @b's table, whose first column is its id: queued in the batch
+ * when it has the batch's shape, else inserted alone after the rows
+ * queued before it (@v, or @ints when every column is a number). */
+static int batch_row(struct sqlite_db *s, enum perfdb_table t,
+		     struct batch *b, const struct perfdb_val *v,
+		     const int64_t *ints)
+{
+	bool batched = ints && fits(b, ints);
+	int64_t id = ints ? ints[0] : v[0].i;
+	if (id > b->last_id)
+		b->last_id = id;
+	if (batched) {
+		memcpy(b->v + b->n * b->cols, ints, (size_t)b->cols * sizeof(*ints));
+		return ++b->n == BATCH ? flush(s, t) : 0;
+	}
+	int err = b->n ? flush(s, t) : 0;
+	if (err || v)
+		return err ? err : insert_alone(s, t, v);
+	sqlite3_stmt *st = s->st[t];
+	for (int i = 0; i < b->cols; i++)
+		sqlite3_bind_int64(st, i + 1, ints[i]);
+	return step(s, st, 1);
+}
+
+/* A row of a numbers-only table (perfdb's row_ints). */
+static int sqlite_row_ints(void *db, enum perfdb_table t, const int64_t *v)
+{
+	struct sqlite_db *s = db;
+	if (s->batch[t])
+		return batch_row(s, t, s->batch[t], NULL, v);
+	struct perfdb_val vals[MAX_COLUMNS];
+	size_t n = strlen(hwt_perfdb_tables[t].types);
+	for (size_t i = 0; i < n && i < MAX_COLUMNS; i++)
+		vals[i] = (struct perfdb_val){.i = v[i]};
+	return insert_alone(s, t, vals);
+}
+
+/* Any row (perfdb's row); every million rows the transaction is
+ * committed and a new one begun (step). A row of a batched table with
+ * text or NULL in it goes alone, bound as it is. */
+static int sqlite_row(void *db, enum perfdb_table t,
+		      const struct perfdb_val *v)
+{
+	struct sqlite_db *s = db;
+	struct batch *b = s->batch[t];
+	if (!b)
+		return insert_alone(s, t, v);
+	int64_t ints[MAX_COLUMNS];
+	bool numbers = true;
+	for (int i = 0; i < b->cols; i++) {
+		numbers = numbers && !v[i].s && !v[i].null;
+		ints[i] = v[i].i;
+	}
+	return numbers ? batch_row(s, t, b, NULL, ints)
+		       : batch_row(s, t, b, v, NULL);
 }
 
 static void finalize(struct sqlite_db *s)
