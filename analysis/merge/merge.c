@@ -130,36 +130,10 @@ static int spill(struct hwt_merge *m, struct stream *s)
 	return 0;
 }
 
-/* What the element's pointers point to, and its size. */
-static const void *payload_of(const struct hwt_elem *e, size_t *size)
-{
-	const char *str = NULL;
-	switch (e->type) {
-	case HWT_ELEM_RANGE:
-		str = e->u.range.text;
-		break;
-	case HWT_ELEM_GAP:
-		str = e->u.gap.detail;
-		break;
-	case HWT_ELEM_ERROR:
-		str = e->u.error.message;
-		break;
-	case HWT_ELEM_SAMPLE:
-		*size = e->u.sample.nbranches * sizeof(*e->u.sample.branches);
-		return e->u.sample.branches;
-	default:
-		break;
-	}
-	*size = str ? strlen(str) + 1 : 0;
-	return str;
-}
-
 static int append(struct hwt_merge *m, struct stream *s,
 		  const struct hwt_elem *e, uint64_t order_time)
 {
-	size_t psize;
-	const void *payload = payload_of(e, &psize);
-	size_t size = merge_rec_max(psize);
+	size_t size = merge_rec_max(e);
 	if (s->len && s->len + size > CHUNK_BYTES) {
 		int err = spill(m, s);
 		if (err)
@@ -174,8 +148,7 @@ static int append(struct hwt_merge *m, struct stream *s,
 		s->buf = b;
 		s->cap = cap;
 	}
-	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, order_time,
-				payload, psize);
+	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, order_time);
 	return 0;
 }
 

@@ -72,16 +72,33 @@ static const void **pointer_of(struct hwt_elem *e)
 	}
 }
 
-size_t merge_rec_max(size_t payload)
+/* What @e's pointer points to, and its size (0 when nothing). */
+static const void *payload_of(const struct hwt_elem *e, size_t *size)
 {
+	/* Only read through (the cast spares a second switch by type). */
+	const void **ptr = pointer_of((struct hwt_elem *)e);
+	const void *p = ptr ? *ptr : NULL;
+	if (e->type == HWT_ELEM_SAMPLE)
+		*size = p ? e->u.sample.nbranches * sizeof(*e->u.sample.branches)
+			  : 0;
+	else
+		*size = p ? strlen(p) + 1 : 0;
+	return p;
+}
+
+size_t merge_rec_max(const struct hwt_elem *e)
+{
+	size_t payload;
+	payload_of(e, &payload);
 	return 1 + VARINT_MAX + 2 + MERGE_ELEM_WORDS * VARINT_MAX +
 	       VARINT_MAX + 8 + payload;
 }
 
 size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
-		     const struct hwt_elem *e, uint64_t order_time,
-		     const void *payload, size_t payload_size)
+		     const struct hwt_elem *e, uint64_t order_time)
 {
+	size_t payload_size;
+	const void *payload = payload_of(e, &payload_size);
 	struct hwt_elem copy = *e;
 	const void **ptr = pointer_of(&copy);
 	if (ptr)

@@ -21,15 +21,15 @@ struct merge_codec {
 	uint64_t prev[MERGE_ELEM_TYPES][MERGE_ELEM_WORDS];
 };
 
-/* The most bytes a record with @payload bytes after the element takes. */
-size_t merge_rec_max(size_t payload);
+/* The most bytes the record of @e takes, with what its pointer points
+ * to (a string, a sample's branches). */
+size_t merge_rec_max(const struct hwt_elem *e);
 
-/* Writes @e (merged at @order_time) and the @payload bytes its pointer
- * points to (@payload_size, 0 when none) at @out, which has
- * merge_rec_max(@payload_size) bytes of room. Returns the bytes written. */
+/* Writes @e (merged at @order_time) and what its pointer points to at
+ * @out, which has merge_rec_max(@e) bytes of room. Returns the bytes
+ * written. */
 size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
-		     const struct hwt_elem *e, uint64_t order_time,
-		     const void *payload, size_t payload_size);
+		     const struct hwt_elem *e, uint64_t order_time);
 
 /* Reads the record at @in (@size bytes left) into @e, whose pointer then
  * points into @in, and its @order_time. Returns the bytes read, or 0 when
