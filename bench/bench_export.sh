@@ -1,12 +1,15 @@
 #!/bin/bash
-# Export throughput: on one capture, in the same run, CPU time of
+# Export throughput: on one capture, in the same run, CPU and wall time of
 # `hwtrace export --to sqlite`, `--to postgresql` and `--to pprof`
 # (symbols on, as a user runs them) against perf's own
 # export-to-sqlite.py (`perf script --itrace=b -s export-to-sqlite.py DB
 # branches calls`: the same samples, one per branch, and calls), N
 # interleaved runs each: the median, the spread (least and most) and the
 # median per million branches. The goal: sqlite at least 20 times perf's
-# speed. PostgreSQL goes to a server this script starts in a temporary
+# speed. sqlite and postgresql store rows on a thread of their own by
+# default (-j): their wall time is the throughput a user sees, their CPU
+# time the sum of both threads; sqlite-j1 is the one-thread path.
+# PostgreSQL goes to a server this script starts in a temporary
 # directory (Debian's postgresql; as the postgres user when run as
 # root): its CPU time is the client's (hwtrace encoding and sending the
 # rows), its wall time includes the server's COPY, keys and indexes.
@@ -53,45 +56,49 @@ else
 	echo "postgresql: no server binaries or no libpq in this build: left out"
 fi
 
-cpu_ms() {
-	perf stat -x, -e task-clock "$@" 2>&1 >/dev/null |
-		awk -F, '/task-clock/ { printf "%.1f\n", $1 }'
-}
-wall_ms() {
-	local t0 t1
+# run NAME COMMAND...: appends the command's CPU time (task-clock) to
+# $tmp/NAME and its wall time to $tmp/NAME.wall, both in ms.
+run() {
+	local name=$1 t0 t1
+	shift
 	t0=$(date +%s%N)
-	"$@" >/dev/null 2>&1
+	perf stat -x, -e task-clock "$@" 2>&1 >/dev/null |
+		awk -F, '/task-clock/ { printf "%.1f\n", $1 }' >>"$tmp/$name"
 	t1=$(date +%s%N)
-	echo "$(( (t1 - t0) / 1000000 ))"
+	echo "$(( (t1 - t0) / 1000000 ))" >>"$tmp/$name.wall"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 spread() { sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
 
 for _ in $(seq 1 "$n"); do
-	rm -f "$tmp/h.db" "$tmp/p.db"
-	cpu_ms "$hwtrace" export "$data" --to sqlite -o "$tmp/h.db" >>"$tmp/sqlite"
-	cpu_ms "$hwtrace" export "$data" --to pprof -o "$tmp/h.pb.gz" >>"$tmp/pprof"
-	cpu_ms "$hwtrace" export "$data" --to autofdo -o "$tmp/h" >>"$tmp/autofdo"
-	cpu_ms "$hwtrace" export "$data" --to bolt-preagg -o "$tmp/h" >>"$tmp/bolt-preagg"
+	rm -f "$tmp/h.db" "$tmp/h1.db" "$tmp/p.db"
+	run sqlite "$hwtrace" export "$data" --to sqlite -o "$tmp/h.db"
+	run sqlite-j1 "$hwtrace" export "$data" --to sqlite -j1 -o "$tmp/h1.db"
+	run pprof "$hwtrace" export "$data" --to pprof -o "$tmp/h.pb.gz"
+	run autofdo "$hwtrace" export "$data" --to autofdo -o "$tmp/h"
+	run bolt-preagg "$hwtrace" export "$data" --to bolt-preagg -o "$tmp/h"
 	if [ -n "$db" ]; then
-		cpu_ms "$hwtrace" export "$data" --to postgresql --replace --db "$db" \
-			>>"$tmp/postgresql"
-		wall_ms "$hwtrace" export "$data" --to postgresql --replace --db "$db" \
-			>>"$tmp/pg_wall"
+		run postgresql "$hwtrace" export "$data" --to postgresql \
+			--replace --db "$db"
 	fi
-	(cd "$tmp" && cpu_ms perf script -i "$data" --itrace=b -s "$export_py" \
-		p.db branches calls) >>"$tmp/perf"
+	(cd "$tmp" && run perf perf script -i "$data" --itrace=b -s "$export_py" \
+		p.db branches calls)
 done
 peer=$(median <"$tmp/perf")
-echo "capture: $data, $branches branches; CPU time, median of $n runs each (spread)"
-for v in perf sqlite postgresql pprof autofdo bolt-preagg; do
+peer_wall=$(median <"$tmp/perf.wall")
+echo "capture: $data, $branches branches; median of $n runs each (spread)"
+echo "sqlite, postgresql: rows stored on a thread of their own (-j default);"
+echo "sqlite-j1: one thread. postgresql wall includes the server's work."
+printf "%-11s %9s %13s %7s %9s %13s %7s\n" "" "CPU ms" "(spread)" \
+	"x perf" "wall ms" "(spread)" "x perf"
+for v in perf sqlite sqlite-j1 postgresql pprof autofdo bolt-preagg; do
 	[ -s "$tmp/$v" ] || continue
 	t=$(median <"$tmp/$v")
-	printf "%-11s %9s ms (%s)  %8s ms per million branches  %6sx perf's speed\n" "$v" "$t" \
-		"$(spread <"$tmp/$v")" "$(echo "scale=1; $t * 1000000 / $branches" | bc)" \
-		"$(echo "scale=1; $peer / $t" | bc)"
+	w=$(median <"$tmp/$v.wall")
+	printf "%-11s %9s %13s %7s %9s %13s %7s\n" "$v" "$t" "($(spread <"$tmp/$v"))" \
+		"$(echo "scale=1; $peer / $t" | bc)" "$w" \
+		"($(spread <"$tmp/$v.wall"))" "$(echo "scale=1; $peer_wall / $w" | bc)"
 done
-if [ -s "$tmp/pg_wall" ]; then
-	printf "postgresql wall time, server included: %s ms (%s)\n" \
-		"$(median <"$tmp/pg_wall")" "$(spread <"$tmp/pg_wall")"
-fi
+echo "per million branches (wall): sqlite $(echo "scale=1; \
+$(median <"$tmp/sqlite.wall") * 1000000 / $branches" | bc) ms, perf \
+$(echo "scale=1; $peer_wall * 1000000 / $branches" | bc) ms"

@@ -108,6 +108,11 @@ int cli_number_double(const struct cli_number *n, const char *text,
 #define CLI_MAX_PID 4194304u
 int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 		    uint32_t *data, uint32_t *aux);
+/* -j/--jobs N: threads, 1 to CLI_MAX_JOBS. */
+#define CLI_MAX_JOBS 256u
+int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs);
+/* The default of --jobs: the online CPUs, 1 to CLI_MAX_JOBS. */
+unsigned int cli_online_cpus(void);
 /* hwtrace record's closing lines: per CPU or thread, what was captured
  * and every loss; @trace (the emulated trace unit's counters of each
  * ring) and @filters (each ring's emulated address filters) may be NULL,

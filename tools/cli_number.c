@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -145,4 +146,20 @@ int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 	return comma ? ring_pages(cmd, option, arg, comma + 1,
 				  strlen(comma + 1), "AUX", aux) :
 		       (*aux = 0, 0);
+}
+
+int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs)
+{
+	uint64_t n;
+	int r = cli_number_u64(&(struct cli_number){cmd, "--jobs", 1,
+			CLI_MAX_JOBS, "1 to 256"}, arg, &n);
+	if (!r)
+		*jobs = (unsigned int)n;
+	return r;
+}
+
+unsigned int cli_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (unsigned int)n;
 }

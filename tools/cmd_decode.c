@@ -298,9 +298,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->opts.warn = warn_stderr;
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->format = HWT_OUTPUT_TEXT;
-	/* As many threads as CPUs are online, at most 256. */
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	a->opts.jobs = ncpu < 1 ? 1 : ncpu > 256 ? 256 : (unsigned int)ncpu;
+	a->opts.jobs = cli_online_cpus();
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:j:hq", long_opts, NULL)) != -1) {
@@ -416,12 +414,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'j':
 		{
-			uint64_t jobs;
-			int r = cli_number_u64(&(struct cli_number){"decode",
-					"--jobs", 1, 256, "1 to 256"}, optarg, &jobs);
+			int r = cli_jobs("decode", optarg, &a->opts.jobs);
 			if (r)
 				return r;
-			a->opts.jobs = (unsigned int)jobs;
 		}
 			break;
 		case ':':

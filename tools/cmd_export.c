@@ -44,6 +44,9 @@ static void usage(FILE *out)
 		"  --replace               replace an existing database (sqlite) or\n"
 		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
+		"  -j, --jobs N            sqlite, postgresql: with 2 or more, rows\n"
+		"                          are stored on a thread of their own\n"
+		"                          (1 to 256; default: the online CPUs)\n"
 		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
@@ -59,6 +62,7 @@ static const struct option long_opts[] = {
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
+	{"jobs", required_argument, NULL, 'j'},
 	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
@@ -100,9 +104,10 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->ex.size = sizeof(a->ex);
+	a->ex.jobs = cli_online_cpus();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TO:
 			if (!strcmp(optarg, "sqlite"))
@@ -133,6 +138,11 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 			break;
 		case OPT_NO_LABELS:
 			a->ex.no_labels = true;
+			break;
+		case 'j':
+			rc = cli_jobs("export", optarg, &a->ex.jobs);
+			if (rc)
+				return rc;
 			break;
 		case 'o':
 			a->output = optarg;

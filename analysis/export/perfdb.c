@@ -595,6 +595,11 @@ static int fixed_rows(struct hwt_export *ex)
 int hwt_perfdb_open(struct hwt_export *ex, const struct perfdb_backend *be,
 		    void *db)
 {
+	if (ex->opts.jobs > 1) {
+		int err = hwt_perfdb_thread_new(&be, &db);
+		if (err)
+			return err;
+	}
 	struct perfdb *s = calloc(1, sizeof(*s));
 	if (!s) {
 		be->free(db);

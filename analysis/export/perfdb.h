@@ -50,6 +50,12 @@ struct perfdb_backend {
 int hwt_perfdb_open(struct hwt_export *ex, const struct perfdb_backend *be,
 		    void *db);
 
+/* Puts a thread between perfdb and the database (perfdb_thread.c): rows
+ * given to the returned *be and *db are copied and stored by @be on that
+ * thread, in order; a failure there is returned by a later row or by
+ * finish. When this fails, *db is freed through *be. */
+int hwt_perfdb_thread_new(const struct perfdb_backend **be, void **db);
+
 extern const struct export_format hwt_export_perfdb_format;
 
 #endif

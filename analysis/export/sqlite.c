@@ -1,14 +1,18 @@
 /* SQLite database for perf's export schema (perfdb.h, sqlite_schema.h):
  * rows go through prepared statements in transactions of a million rows,
  * with the journal off: the file is a temporary one the caller renames
- * when the export succeeds. The tables of numbers only (samples, calls:
- * nearly every row) are inserted BATCH rows a statement, which spares
- * SQLite most of its per-statement work (a step's set-up and halt, the
- * cursor opened and closed) that a row a statement repeats, and their
- * columns that hold a constant or repeat another are in the statement,
- * not bound (binding is a tenth of the export's time). Their ids, one
+ * when the export succeeds.
+ *
+ * The tables of numbers only (samples, calls: nearly every row) are
+ * filled BATCH rows a statement, "INSERT INTO t SELECT ... FROM
+ * temp.hwt_t", from a virtual table (hwt_rows) that reads the queued
+ * rows where they are: no per-column binding, and a step's set-up and
+ * halt once a batch. Their columns that hold a constant or repeat
+ * another are in the statement, not read from the rows. Their ids, one
  * more than the row before's, are left to SQLite (NULL): a given id is
- * looked up in the table's tree first, a new one is appended at its end. */
+ * looked up in the table's tree first, a new one is appended at its end.
+ * A row of another shape is inserted alone, after the rows queued before
+ * it. */
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -16,18 +20,17 @@
 #include <string.h>
 
 #include "analysis/export/perfdb.h"
+#include "analysis/export/sqlite_rows.h"
 #include "analysis/export/sqlite_schema.h"
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
 
 #define ROWS_PER_TRANSACTION 1000000
-#define BATCH 64
-#define MAX_COLUMNS 21
+#define MAX_COLUMNS SQLITE_ROWS_MAX_COLUMNS
 
-/* The batched rows' shape, a letter a column: '?' bound, a digit that
- * constant, 'a', 'b', ... the value of column 0, 1, ..., '+' the id one
- * more than the table's last (NULL: SQLite's next). A row of another
- * shape is inserted alone. */
+/* The batched rows' shape, a letter a column: '?' from the row, a digit
+ * that constant, 'a', 'b', ... the value of column 0, 1, ..., '+' the id
+ * one more than the table's last (NULL: SQLite's next). */
 static const char *const shapes[PT_COUNT] = {
 	/* evsel_id and machine_id 1, comm_id = thread_id, in_tx and
 	 * cyc_count 0, flags = branch_type */
@@ -42,17 +45,15 @@ static const char *const shapes[PT_COUNT] = {
 
 /* Rows of a numbers-only table waiting for a full batch. */
 struct batch {
-	sqlite3_stmt *st;      /* BATCH rows a statement */
+	struct sqlite_rows rows;
+	int cols;
+	sqlite3_stmt *st;      /* inserts the queued rows */
 	const char *shape;
-	int64_t v[BATCH * MAX_COLUMNS];
-	int n, cols, bound;    /* rows, columns, bound columns a row */
 	/* The largest id given to the table so far; 0 when none (SQLite
 	 * then gives 1, as after a row 0). */
 	int64_t last_id;
-	/* The shape as lists, read once a row: the bound columns; the
-	 * columns that must be a constant or equal another; the next-id
-	 * column (-1: none). */
-	uint8_t bound_col[MAX_COLUMNS];
+	/* The shape as lists, read once a row: the columns that must be a
+	 * constant or equal another; the next-id column (-1: none). */
 	uint8_t same_col[MAX_COLUMNS], same_as[MAX_COLUMNS];
 	int64_t same_const[MAX_COLUMNS];
 	int nsame, id_col;
@@ -64,11 +65,9 @@ static void compile_shape(struct batch *b)
 	b->id_col = -1;
 	for (int i = 0; i < b->cols; i++) {
 		char c = b->shape[i];
-		if (c == '?') {
-			b->bound_col[b->bound++] = (uint8_t)i;
-		} else if (c == '+') {
+		if (c == '+') {
 			b->id_col = i;
-		} else {
+		} else if (c != '?') {
 			/* A digit: that constant; a letter: that column. */
 			bool digit = c >= '0' && c <= '9';
 			b->same_col[b->nsame] = (uint8_t)i;
@@ -128,29 +127,12 @@ static int step(struct sqlite_db *s, sqlite3_stmt *st, uint64_t rows)
 	return err ? err : exec(s, "BEGIN");
 }
 
-/* Inserts the batch's rows: a full batch with its statement, fewer (at
- * the end) one by one. */
+/* Inserts the batch's queued rows. */
 static int flush(struct sqlite_db *s, enum perfdb_table t)
 {
 	struct batch *b = s->batch[t];
-	bool full = b->n == BATCH;
-	sqlite3_stmt *st = full ? b->st : s->st[t];
-	int err = 0;
-	for (int r = 0; !err && r < b->n; r++) {
-		const int64_t *v = b->v + r * b->cols;
-		if (!full) {
-			for (int i = 0; i < b->cols; i++)
-				sqlite3_bind_int64(st, i + 1, v[i]);
-			err = step(s, st, 1);
-			continue;
-		}
-		int param = r * b->bound;
-		for (int k = 0; k < b->bound; k++)
-			sqlite3_bind_int64(st, ++param, v[b->bound_col[k]]);
-	}
-	if (!err && full)
-		err = step(s, st, BATCH);
-	b->n = 0;
+	int err = step(s, b->st, (uint64_t)b->rows.n);
+	b->rows.n = 0;
 	return err;
 }
 
@@ -184,10 +166,11 @@ static int batch_row(struct sqlite_db *s, enum perfdb_table t,
 	if (id > b->last_id)
 		b->last_id = id;
 	if (batched) {
-		memcpy(b->v + b->n * b->cols, ints, (size_t)b->cols * sizeof(*ints));
-		return ++b->n == BATCH ? flush(s, t) : 0;
+		memcpy(b->rows.v + b->rows.n * b->cols, ints,
+		       (size_t)b->cols * sizeof(*ints));
+		return ++b->rows.n == SQLITE_ROWS_BATCH ? flush(s, t) : 0;
 	}
-	int err = b->n ? flush(s, t) : 0;
+	int err = b->rows.n ? flush(s, t) : 0;
 	if (err || v)
 		return err ? err : insert_alone(s, t, v);
 	sqlite3_stmt *st = s->st[t];
@@ -259,7 +242,7 @@ static int sqlite_finish(void *db, bool switches)
 	size_t n = sizeof(tail) / sizeof(tail[0]) - (switches ? 2 : 0);
 	int err = 0;
 	for (int t = 0; !err && t < PT_COUNT; t++)
-		if (s->batch[t] && s->batch[t]->n)
+		if (s->batch[t] && s->batch[t]->rows.n)
 			err = flush(s, (enum perfdb_table)t);
 	finalize(s);
 	for (size_t i = 0; !err && i < n; i++)
@@ -289,47 +272,57 @@ static const struct perfdb_backend sqlite_backend = {
 	.free = sqlite_free,
 };
 
-/* "INSERT INTO t VALUES (?1,...),..." for @rows rows of @shape (NULL:
- * every column bound). */
-static int prepare(struct sqlite_db *s, enum perfdb_table t, int rows,
-		   const char *shape, sqlite3_stmt **st)
+/* "INSERT INTO t VALUES (?1,...)": one row, every column bound. */
+static int prepare_one(struct sqlite_db *s, enum perfdb_table t,
+		       sqlite3_stmt **st)
 {
 	const struct perfdb_table_info *info = &hwt_perfdb_tables[t];
-	size_t cols = strlen(info->types);
-	int bound = 0, param[MAX_COLUMNS];
-	for (size_t i = 0; i < cols; i++)
-		param[i] = !shape || shape[i] == '?' ? ++bound : 0;
-	size_t size = 64 + (size_t)rows * cols * 8;
-	char *sql = malloc(size);
-	if (!sql)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	int len = snprintf(sql, size, "INSERT INTO %s VALUES ", info->name);
-	for (int r = 0; r < rows; r++) {
-		for (size_t i = 0; i < cols; i++) {
-			char c = shape ? shape[i] : '?';
-			const char *sep = i ? "," : r ? ",(" : "(";
-			if (c >= '0' && c <= '9')
-				len += snprintf(sql + len, size - (size_t)len,
-						"%s%c", sep, c);
-			else if (c == '+')
-				len += snprintf(sql + len, size - (size_t)len,
-						"%sNULL", sep);
-			else
-				len += snprintf(sql + len, size - (size_t)len,
-						"%s?%d", sep, r * bound +
-						param[c == '?' ? i : (size_t)(c - 'a')]);
-		}
-		len += snprintf(sql + len, size - (size_t)len, ")");
-	}
+	char sql[64 + MAX_COLUMNS * 5];
+	int len = snprintf(sql, sizeof(sql), "INSERT INTO %s VALUES (",
+			   info->name);
+	for (size_t i = 0; info->types[i]; i++)
+		len += snprintf(sql + len, sizeof(sql) - (size_t)len, "%s?",
+				i ? "," : "");
+	len += snprintf(sql + len, sizeof(sql) - (size_t)len, ")");
 	int rc = sqlite3_prepare_v2(s->db, sql, len, st, NULL);
-	int err = rc == SQLITE_OK ? 0 : db_error(s, rc, "prepare");
-	free(sql);
-	return err;
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, "prepare");
+}
+
+/* The batch's queued rows as the virtual table temp.hwt_TABLE, and the
+ * statement that inserts them: "INSERT INTO t SELECT NULL,1,c2,c2,..."
+ * after the shape. */
+static int prepare_batch(struct sqlite_db *s, enum perfdb_table t,
+			 struct batch *b)
+{
+	const char *name = hwt_perfdb_tables[t].name;
+	char rows[64], sql[128 + MAX_COLUMNS * 8];
+	snprintf(rows, sizeof(rows), "hwt_%s", name);
+	int rc = hwt_sqlite_rows_table(s->db, rows, &b->rows);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, "the rows' virtual table");
+	int len = snprintf(sql, sizeof(sql), "INSERT INTO %s SELECT ", name);
+	for (int i = 0; i < b->cols; i++) {
+		char c = b->shape[i];
+		const char *sep = i ? "," : "";
+		if (c >= '0' && c <= '9')
+			len += snprintf(sql + len, sizeof(sql) - (size_t)len,
+					"%s%c", sep, c);
+		else if (c == '+')
+			len += snprintf(sql + len, sizeof(sql) - (size_t)len,
+					"%sNULL", sep);
+		else
+			len += snprintf(sql + len, sizeof(sql) - (size_t)len,
+					"%sc%d", sep, c == '?' ? i : c - 'a');
+	}
+	len += snprintf(sql + len, sizeof(sql) - (size_t)len, " FROM temp.%s",
+			rows);
+	rc = sqlite3_prepare_v2(s->db, sql, len, &b->st, NULL);
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, "prepare");
 }
 
 static int prepare_table(struct sqlite_db *s, enum perfdb_table t)
 {
-	int err = prepare(s, t, 1, NULL, &s->st[t]);
+	int err = prepare_one(s, t, &s->st[t]);
 	if (err || !shapes[t])
 		return err;
 	struct batch *b = calloc(1, sizeof(*b));
@@ -338,8 +331,9 @@ static int prepare_table(struct sqlite_db *s, enum perfdb_table t)
 	s->batch[t] = b;
 	b->shape = shapes[t];
 	b->cols = (int)strlen(hwt_perfdb_tables[t].types);
+	b->rows.cols = b->cols;
 	compile_shape(b);
-	return prepare(s, t, BATCH, b->shape, &b->st);
+	return prepare_batch(s, t, b);
 }
 
 int hwt_export_sqlite_quiet_memory(void)
@@ -382,6 +376,8 @@ static int sqlite_db_open(struct sqlite_db *s, const char *file)
 		"PRAGMA synchronous = OFF",
 		"PRAGMA locking_mode = EXCLUSIVE",
 		"PRAGMA cache_size = -8192",
+		/* The rows' virtual tables are in temp: no file for them. */
+		"PRAGMA temp_store = MEMORY",
 		"BEGIN",
 	};
 	int err = 0;

@@ -80,6 +80,9 @@ struct hwt_export_opts {
 	/* PostgreSQL: drop the schema's tables and views when the database
 	 * has them (else such a database is refused). */
 	bool replace;
+	/* SQLite, PostgreSQL: 2 or more stores the rows on a thread of its
+	 * own while the calling thread makes them (0 or 1: one thread). */
+	unsigned int jobs;
 };
 
 /* What an export counted and what it skipped, for the user. */

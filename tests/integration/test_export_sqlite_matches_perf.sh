@@ -119,6 +119,20 @@ expect_eq "samples_view: calls of fib" "$(q "$TMP/hw.db" "select count(*) from s
 expect_contains "stderr: branch samples" "$(cat "$TMP/export.err")" "branch samples"
 expect_contains "stderr: what was skipped" "$(cat "$TMP/export.err")" "skipped: 0 gaps"
 
+# One thread or a writer thread (-j): the same database, row for row.
+for j in 1 2; do
+	"$HWTRACE" export "$data" --to sqlite -j "$j" -o "$TMP/j$j.db" 2>/dev/null ||
+		fail "export -j $j"
+	python3 -c 'import sqlite3, sys
+for line in sqlite3.connect(sys.argv[1]).iterdump(): print(line)' \
+		"$TMP/j$j.db" >"$TMP/j$j.sql"
+done
+expect_eq "-j 1 and -j 2: the same database" "$(cmp -s "$TMP/j1.sql" "$TMP/j2.sql" && echo same)" "same"
+expect_eq "-j 1: every sample in it" "$(grep -c '^INSERT INTO "samples"' "$TMP/j1.sql")" "$((nb + 1))"
+"$HWTRACE" export "$data" --to sqlite -j 0 -o "$TMP/j0.db" 2>"$TMP/j0.err"
+expect_eq "-j 0: usage error" "$?" "2"
+expect_contains "-j 0: says the range" "$(cat "$TMP/j0.err")" "--jobs 0"
+
 # Without symbols: addresses kept, every sample's symbol unknown, counted.
 "$HWTRACE" export "$data" --to sqlite --no-symbols -o "$TMP/ns.db" 2>"$TMP/ns.err" ||
 	fail "export --no-symbols"

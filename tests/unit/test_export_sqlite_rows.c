@@ -68,12 +68,14 @@ static const char *rows(sqlite3 *db, const char *sql)
 	return out;
 }
 
-static void test_rows(const char *path)
+/* @jobs 2: the rows are stored on a thread of their own. */
+static void test_rows(const char *path, unsigned int jobs)
 {
 	struct hwt_export_opts o = {.size = sizeof(o),
 				    .format = HWT_EXPORT_SQLITE,
-				    .db_path = path};
+				    .db_path = path, .jobs = jobs};
 	struct hwt_export *ex;
+	now = 100;
 	CHECK_INT(hwt_export_new(&o, &ex), 0);
 	CHECK_INT(hwt_export_name_thread(ex, 7, 7, "prog"), 0);
 	struct hwt_stack_ops ops = hwt_export_ops(ex);
@@ -145,7 +147,9 @@ int main(void)
 	 * export allocates without SQLite counting it. After, nothing can
 	 * change and the call says so. */
 	CHECK_INT(hwt_export_sqlite_quiet_memory(), 0);
-	test_rows(path);
+	test_rows(path, 1);
+	CHECK_INT(truncate(path, 0), 0);
+	test_rows(path, 2);
 	CHECK_INT(sqlite3_memory_highwater(0), 0);
 	CHECK_INT(hwt_export_sqlite_quiet_memory(), HWT_ERR_NOSUP);
 	unlink(path);

@@ -124,7 +124,7 @@ _hwtrace()
 		if [ "$cmd" = report ]; then
 			opts="$opts --collapsed --weight --top"
 		elif [ "$cmd" = export ]; then
-			opts="$opts --to --replace --no-labels --db"
+			opts="$opts --to --replace --no-labels --db -j --jobs"
 		else
 			opts="$opts --format --min-duration --max-depth"
 		fi
