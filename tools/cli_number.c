@@ -150,7 +150,7 @@ int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 
 int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs)
 {
-	uint64_t n;
+	uint64_t n = 0;
 	int r = cli_number_u64(&(struct cli_number){cmd, "--jobs", 1,
 			CLI_MAX_JOBS, "1 to 256"}, arg, &n);
 	if (!r)
