@@ -55,41 +55,10 @@ static uint64_t unzigzag(uint64_t z)
 	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
 }
 
-/* Where the element of @type keeps its pointer; NULL when it has none. */
-static const void **pointer_of(struct hwt_elem *e)
-{
-	switch (e->type) {
-	case HWT_ELEM_RANGE:
-		return (const void **)&e->u.range.text;
-	case HWT_ELEM_GAP:
-		return (const void **)&e->u.gap.detail;
-	case HWT_ELEM_ERROR:
-		return (const void **)&e->u.error.message;
-	case HWT_ELEM_SAMPLE:
-		return (const void **)&e->u.sample.branches;
-	default:
-		return NULL;
-	}
-}
-
-/* What @e's pointer points to, and its size (0 when nothing). */
-static const void *payload_of(const struct hwt_elem *e, size_t *size)
-{
-	/* Only read through (the cast spares a second switch by type). */
-	const void **ptr = pointer_of((struct hwt_elem *)e);
-	const void *p = ptr ? *ptr : NULL;
-	if (e->type == HWT_ELEM_SAMPLE)
-		*size = p ? e->u.sample.nbranches * sizeof(*e->u.sample.branches)
-			  : 0;
-	else
-		*size = p ? strlen(p) + 1 : 0;
-	return p;
-}
-
 size_t merge_rec_max(const struct hwt_elem *e)
 {
 	size_t payload;
-	payload_of(e, &payload);
+	hwt_elem_payload(e, &payload);
 	return 1 + VARINT_MAX + 2 + MERGE_ELEM_WORDS * VARINT_MAX +
 	       VARINT_MAX + 8 + payload;
 }
@@ -98,9 +67,9 @@ size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
 		     const struct hwt_elem *e, uint64_t order_time)
 {
 	size_t payload_size;
-	const void *payload = payload_of(e, &payload_size);
+	const void *payload = hwt_elem_payload(e, &payload_size);
 	struct hwt_elem copy = *e;
-	const void **ptr = pointer_of(&copy);
+	const void **ptr = hwt_elem_pointer(&copy);
 	if (ptr)
 		*ptr = NULL;
 	uint64_t w[MERGE_ELEM_WORDS];
@@ -168,7 +137,7 @@ size_t merge_rec_get(struct merge_codec *c, const uint8_t *in, size_t size,
 	if (payload_size > size - n)
 		return 0;
 	memcpy(e, prev, sizeof(*e));
-	const void **ptr = pointer_of(e);
+	const void **ptr = hwt_elem_pointer(e);
 	if (ptr)
 		*ptr = payload_size ? in + n : NULL;
 	if (e->type == HWT_ELEM_ERROR && !payload_size)

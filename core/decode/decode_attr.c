@@ -311,23 +311,9 @@ static int pass_on(struct hwt_ctx_sink *cs, struct waiting *w)
 	/* Passed on from its slot, which it leaves: no copy. */
 	struct hwt_elem *e = &w->e;
 	const void *data = w->data ? cs->st->arena + w->data - 1 : NULL;
-
-	switch (e->type) {
-	case HWT_ELEM_RANGE:
-		e->u.range.text = data;
-		break;
-	case HWT_ELEM_GAP:
-		e->u.gap.detail = data;
-		break;
-	case HWT_ELEM_ERROR:
-		e->u.error.message = data ? data : "";
-		break;
-	case HWT_ELEM_SAMPLE:
-		e->u.sample.branches = data;
-		break;
-	default:
-		break;
-	}
+	const void **ptr = hwt_elem_pointer(e);
+	if (ptr)
+		*ptr = data || e->type != HWT_ELEM_ERROR ? data : "";
 	e->cpu = cs->cpu;
 	e->fields |= HWT_FIELD_CPU;
 	e->fields &= ~(uint32_t)(HWT_FIELD_PID | HWT_FIELD_TID);
@@ -418,27 +404,8 @@ static int flush(struct hwt_ctx_sink *cs, bool force)
 /* Copies the element's string or branch array into the arena. */
 static int keep_data(struct hwt_attr_state *st, struct waiting *w)
 {
-	const void *p = NULL;
-	size_t len = 0;
-	switch (w->e.type) {
-	case HWT_ELEM_RANGE:
-		p = w->e.u.range.text;
-		break;
-	case HWT_ELEM_GAP:
-		p = w->e.u.gap.detail;
-		break;
-	case HWT_ELEM_ERROR:
-		p = w->e.u.error.message;
-		break;
-	case HWT_ELEM_SAMPLE:
-		p = w->e.u.sample.branches;
-		len = w->e.u.sample.nbranches * sizeof(*w->e.u.sample.branches);
-		break;
-	default:
-		break;
-	}
-	if (p && w->e.type != HWT_ELEM_SAMPLE)
-		len = strlen(p) + 1;
+	size_t len;
+	const void *p = hwt_elem_payload(&w->e, &len);
 	w->data = 0;
 	if (!p || !len)
 		return 0;

@@ -166,11 +166,6 @@ static uintptr_t stash(struct batch *b, const void *data, size_t n, size_t align
 	return off + 1;
 }
 
-static uintptr_t stash_str(struct batch *b, const char *s)
-{
-	return s ? stash(b, s, strlen(s) + 1, 1) : 0;
-}
-
 /* Publishes the worker's batch; waits while its unit holds too many
  * batches that the calling thread has not taken (it is not the oldest). */
 static bool view_marked(struct hwt_image *view)
@@ -261,35 +256,18 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 	/* Copied straight into its slot, then its pointer replaced. */
 	struct hwt_elem *c = &b->e[b->n];
 	*c = *e;
-	uintptr_t off = 0;
+	size_t size;
+	const void *data = hwt_elem_payload(e, &size);
 	bool ok = true;
-	switch (e->type) {
-	case HWT_ELEM_RANGE:
-		off = stash_str(b, e->u.range.text);
-		ok = off || !e->u.range.text;
-		c->u.range.text = (const char *)off;
-		break;
-	case HWT_ELEM_GAP:
-		off = stash_str(b, e->u.gap.detail);
-		ok = off || !e->u.gap.detail;
-		c->u.gap.detail = (const char *)off;
-		break;
-	case HWT_ELEM_ERROR:
-		off = stash_str(b, e->u.error.message);
-		ok = off || !e->u.error.message;
-		c->u.error.message = (const char *)off;
-		break;
-	case HWT_ELEM_SAMPLE:
-		if (e->u.sample.nbranches) {
-			off = stash(b, e->u.sample.branches,
-				    e->u.sample.nbranches * sizeof(*e->u.sample.branches),
-				    alignof(struct hwt_branch_entry));
-			ok = off != 0;
-		}
-		c->u.sample.branches = (const struct hwt_branch_entry *)off;
-		break;
-	default:
-		break;
+	if (data) {
+		/* A branch array is read in place: aligned. An empty one
+		 * becomes NULL. */
+		uintptr_t off = size ? stash(b, data, size,
+					     e->type == HWT_ELEM_SAMPLE ?
+					     alignof(struct hwt_branch_entry) : 1)
+				     : 0;
+		ok = off != 0 || !size;
+		*hwt_elem_pointer(c) = (const void *)off;
 	}
 	if (!ok) {
 		u->oom = true;
@@ -339,22 +317,9 @@ static int replay(struct batch *b, const struct hwt_elem_sink *sink)
 	 * place: a batch is replayed once. */
 	for (size_t i = 0; i < b->n; i++) {
 		struct hwt_elem *e = &b->e[i];
-		switch (e->type) {
-		case HWT_ELEM_RANGE:
-			e->u.range.text = unstash(b, e->u.range.text);
-			break;
-		case HWT_ELEM_GAP:
-			e->u.gap.detail = unstash(b, e->u.gap.detail);
-			break;
-		case HWT_ELEM_ERROR:
-			e->u.error.message = unstash(b, e->u.error.message);
-			break;
-		case HWT_ELEM_SAMPLE:
-			e->u.sample.branches = unstash(b, e->u.sample.branches);
-			break;
-		default:
-			break;
-		}
+		const void **ptr = hwt_elem_pointer(e);
+		if (ptr)
+			*ptr = unstash(b, *ptr);
 		int err = sink->emit(sink->arg, e);
 		if (err < 0)
 			return err;

@@ -149,6 +149,42 @@ static inline void hwt_elem_clear(struct hwt_elem *elem, enum hwt_elem_type type
 	elem->type = type;
 }
 
+/* For code that keeps elements past a sink call (queues, buffers, files):
+ * the one pointer an element may hold, a range's text, a gap's detail, an
+ * error's message or a sample's branch array. hwt_elem_pointer gives where
+ * @elem keeps it (NULL: its type has none), to read or replace it;
+ * hwt_elem_payload what it points to and its size in bytes (a string's
+ * with its NUL), NULL and 0 when nothing. */
+static inline const void **hwt_elem_pointer(struct hwt_elem *elem)
+{
+	switch (elem->type) {
+	case HWT_ELEM_RANGE:
+		return (const void **)&elem->u.range.text;
+	case HWT_ELEM_GAP:
+		return (const void **)&elem->u.gap.detail;
+	case HWT_ELEM_ERROR:
+		return (const void **)&elem->u.error.message;
+	case HWT_ELEM_SAMPLE:
+		return (const void **)&elem->u.sample.branches;
+	default:
+		return NULL;
+	}
+}
+
+static inline const void *hwt_elem_payload(const struct hwt_elem *elem,
+					   size_t *size)
+{
+	/* Only read through: the cast spares a second switch by type. */
+	const void **ptr = hwt_elem_pointer((struct hwt_elem *)elem);
+	const void *p = ptr ? *ptr : NULL;
+	if (elem->type == HWT_ELEM_SAMPLE)
+		*size = p ? elem->u.sample.nbranches *
+				    sizeof(*elem->u.sample.branches) : 0;
+	else
+		*size = p ? strlen((const char *)p) + 1 : 0;
+	return p;
+}
+
 /* Where decoders send elements. @emit returns 0 to continue, or a negative
  * hwt_err to stop decoding (which the decoder then returns). The element and
  * the strings it points to are valid only during the call. */
