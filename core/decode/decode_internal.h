@@ -101,6 +101,17 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 			struct hwt_elem_sink *main_sink,
 			const struct hwt_par_source *src, unsigned jobs);
 
+/* The parallel decode's batches: elements a batch, and batches a unit
+ * holds in memory before its worker waits (or, for batches that must
+ * wait for the unit's end, writes them to its file). Read when a decode
+ * starts; tests make them small to reach the file. */
+struct hwt_par_batches {
+	size_t elems;
+	size_t max_in_memory;
+	size_t spilled;   /* batches written to a file so far (atomic) */
+};
+extern struct hwt_par_batches hwt_par_batches;
+
 /* Checks opts->size and returns a zero-extended copy in @out. */
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out);

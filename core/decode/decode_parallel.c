@@ -5,10 +5,10 @@
  * batches; the calling thread sends them to the sink in segment order, so
  * the stream is the one a single decoder gives. Memory stays bounded: at
  * most 2 * jobs + 2 segments are in flight, and a worker whose segment
- * holds MAX_BATCHES batches in memory waits until the calling thread has
- * sent one (the oldest segment's batches are sent as they come, so the
- * worker decoding it and the calling thread run side by side). Only the
- * batches that must wait for their segment's end (it named a missing
+ * holds its most batches in memory waits until the calling thread has
+ * sent half of them (the oldest segment's batches are sent while it is
+ * decoded, so its worker and the calling thread run side by side). Only
+ * the batches that must wait for their segment's end (it named a missing
  * file) go to the worker's temporary file past that, to be read back in
  * turn. */
 #define _GNU_SOURCE
@@ -22,8 +22,9 @@
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
-#define BATCH_ELEMS 4096
-#define MAX_BATCHES 8
+/* Large batches: each hand-over between threads costs a wake-up, about
+ * what sending a batch of a few thousand elements does. */
+struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 4};
 #define MAX_SEGMENTS 4096
 
 /* Elements with their strings copied: pointer fields hold 1 + the offset
@@ -87,6 +88,7 @@ struct par {
 	struct worker *w;
 	unsigned nw;
 	struct hwt_elem_sink *main_sink; /* where the main instance emits */
+	size_t batch_elems, max_batches; /* hwt_par_batches */
 	/* Sent batches kept for reuse: a new one was fresh memory from
 	 * the kernel (page faults, cold caches) each time. */
 	struct batch *spare;
@@ -125,7 +127,7 @@ static struct batch *batch_get(struct par *p)
 	}
 	b = calloc(1, sizeof(*b));
 	if (b)
-		b->e = malloc(BATCH_ELEMS * sizeof(*b->e));
+		b->e = malloc(p->batch_elems * sizeof(*b->e));
 	if (!b || !b->e) {
 		batch_free(b);
 		return NULL;
@@ -137,7 +139,7 @@ static struct batch *batch_get(struct par *p)
  * it. With the lock held. */
 static void batch_put(struct par *p, struct batch *b)
 {
-	if (b && b->e && p->nspare < 4 * (size_t)p->nw + MAX_BATCHES) {
+	if (b && b->e && p->nspare < 4 * (size_t)p->nw + p->max_batches) {
 		b->next = p->spare;
 		p->spare = b;
 		p->nspare++;
@@ -177,7 +179,9 @@ static bool view_marked(struct hwt_image *view)
 	return false;
 }
 
-/* With the lock held. */
+/* With the lock held. The calling thread, waiting for the oldest unit,
+ * is woken once half its batches are ready, not for each one: a wake-up
+ * costs about what sending a small batch does. */
 static void append(struct par *p, struct unit *u, struct batch *b)
 {
 	if (u->tail)
@@ -185,7 +189,8 @@ static void append(struct par *p, struct unit *u, struct batch *b)
 	else
 		u->head = b;
 	u->tail = b;
-	pthread_cond_broadcast(&p->progress);
+	if (u == at(p, p->first) && (u->nmem >= p->max_batches / 2 || !b->safe))
+		pthread_cond_broadcast(&p->progress);
 }
 
 /* Writes @b's elements and strings to the worker's file and frees them;
@@ -200,6 +205,7 @@ static void spill(struct worker *w, struct batch *b)
 	    (b->used && pwrite(fd, b->arena, b->used,
 			       (off_t)(w->spill_end + ne)) != (ssize_t)b->used))
 		return;
+	__atomic_add_fetch(&hwt_par_batches.spilled, 1, __ATOMIC_RELAXED);
 	b->fd = fd;
 	b->at = w->spill_end;
 	w->spill_end += ne + b->used;
@@ -211,7 +217,7 @@ static void spill(struct worker *w, struct batch *b)
 }
 
 /* Publishes the worker's batch: in memory while its unit holds fewer
- * than MAX_BATCHES there, else through the worker's file. */
+ * than its most there, else through the worker's file. */
 static void publish(struct worker *w, struct unit *u)
 {
 	struct par *p = w->p;
@@ -223,9 +229,10 @@ static void publish(struct worker *w, struct unit *u)
 	 * once its unit is the oldest, without waiting for the unit's end:
 	 * wait for room. Writing it to the file instead cost more than the
 	 * decode (every byte through the kernel twice). */
-	while (b->safe && u->nmem >= MAX_BATCHES && !p->stop)
-		pthread_cond_wait(&p->drained, &p->lock);
-	bool full = u->nmem >= MAX_BATCHES;
+	if (b->safe && u->nmem >= p->max_batches)
+		while (u->nmem > p->max_batches / 2 && !p->stop)
+			pthread_cond_wait(&p->drained, &p->lock);
+	bool full = u->nmem >= p->max_batches;
 	pthread_mutex_unlock(&p->lock);
 	if (full)
 		spill(w, b);
@@ -275,7 +282,7 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 				 "decoded elements");
 	}
 	b->n++;
-	if (b->n == BATCH_ELEMS)
+	if (b->n == w->p->batch_elems)
 		publish(w, u);
 	return 0;
 }
@@ -458,7 +465,9 @@ static int emit_oldest(struct par *p, void *main_priv)
 			if (!u->head)
 				u->tail = NULL;
 			u->nmem -= b->e != NULL;
-			pthread_cond_broadcast(&p->drained);
+			/* A worker waiting for room goes on at half. */
+			if (u->nmem == p->max_batches / 2)
+				pthread_cond_broadcast(&p->drained);
 			pthread_mutex_unlock(&p->lock);
 			err = replay(b, sink);
 			sent += b->n;
@@ -621,6 +630,9 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 		.src = src,
 		.window = 2 * (size_t)jobs + 2,
 		.main_sink = main_sink,
+		.batch_elems = hwt_par_batches.elems ? hwt_par_batches.elems : 1,
+		.max_batches = hwt_par_batches.max_in_memory > 1 ?
+			       hwt_par_batches.max_in_memory : 2,
 	};
 	int err = 0;
 

@@ -17,7 +17,8 @@
  * TSCs): every thread must read the code of the time it decodes, and the
  * one-thread stream holds ranges of both files. Progress reports are the
  * same bytes for every thread count: done 0 first, never backwards, the
- * last done == total.
+ * last done == total. Then all again with small batches, so that some
+ * go through the workers' temporary files.
  *
  * The trace is made with libipt's encoder. */
 #include <inttypes.h>
@@ -29,6 +30,7 @@
 
 #include <intel-pt.h>
 
+#include "core/decode/decode_internal.h"
 #include "harness.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
@@ -458,6 +460,15 @@ int main(void)
 	 * decode runs, before it reaches the missing file. */
 	for (unsigned seed = 1; seed <= 7; seed++)
 		same_for_every_job_count(seed, seed == 6);
+	/* Small batches: a unit fills its memory before its end, and the
+	 * batches that must wait for it (after the missing file) go to the
+	 * worker's file and are read back. */
+	CHECK_U64(hwt_par_batches.spilled, 0);
+	hwt_par_batches = (struct hwt_par_batches){.elems = 4096,
+						   .max_in_memory = 8};
+	for (unsigned seed = 1; seed <= 7; seed++)
+		same_for_every_job_count(seed, seed == 6);
+	CHECK(hwt_par_batches.spilled > 0);
 	char path[300];
 	snprintf(path, sizeof(path), "%s/code.bin", tmp);
 	unlink(path);
