@@ -3,6 +3,7 @@
  * the stacks, and hands both to the format. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,12 +80,19 @@ struct export_thread *hwt_export_thread(struct hwt_export *ex, int32_t pid,
 int hwt_export_new(const struct hwt_export_opts *opts, struct hwt_export **out)
 {
 	*out = NULL;
-	if (!opts || opts->size < sizeof(*opts))
-		return hwt_error(HWT_ERR_INVAL, "export options: bad size");
+	/* A caller built before the last fields were added passes a
+	 * smaller size: those fields are then zero. */
+	size_t oldest = offsetof(struct hwt_export_opts, jobs);
+	if (!opts || opts->size < oldest)
+		return hwt_error(HWT_ERR_INVAL, "struct hwt_export_opts: size %zu "
+				 "is too small (set it to sizeof(struct "
+				 "hwt_export_opts))", opts ? opts->size : 0);
 	struct hwt_export *ex = calloc(1, sizeof(*ex));
 	if (!ex)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	ex->opts = *opts;
+	memcpy(&ex->opts, opts, opts->size < sizeof(*opts) ? opts->size
+							   : sizeof(*opts));
+	ex->opts.size = sizeof(*opts);
 	int err;
 	switch (opts->format) {
 	case HWT_EXPORT_SQLITE:

@@ -6,6 +6,7 @@
  * and "no return" for frames ended by the gap; call and return samples;
  * parent rows), the counts, and that a database with tables is refused. */
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,22 @@ static void test_rows(const char *path, unsigned int jobs)
 	CHECK_CONTAINS(hwt_errmsg(), "already has");
 }
 
+/* Options from a caller built before `jobs` existed are taken (one
+ * thread); a size smaller than that is refused, saying what to set. */
+static void test_options_size(const char *path)
+{
+	struct hwt_export_opts o = {.format = HWT_EXPORT_SQLITE,
+				    .db_path = path, .jobs = 2};
+	struct hwt_export *ex;
+	o.size = offsetof(struct hwt_export_opts, jobs);
+	CHECK_INT(hwt_export_new(&o, &ex), 0);
+	hwt_export_free(ex);
+	o.size = offsetof(struct hwt_export_opts, jobs) - 1;
+	CHECK_INT(hwt_export_new(&o, &ex), HWT_ERR_INVAL);
+	CHECK_CONTAINS(hwt_errmsg(), "set it to sizeof(struct hwt_export_opts)");
+	CHECK(ex == NULL);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/hwt_export_XXXXXX";
@@ -150,6 +167,8 @@ int main(void)
 	test_rows(path, 1);
 	CHECK_INT(truncate(path, 0), 0);
 	test_rows(path, 2);
+	CHECK_INT(truncate(path, 0), 0);
+	test_options_size(path);
 	CHECK_INT(sqlite3_memory_highwater(0), 0);
 	CHECK_INT(hwt_export_sqlite_quiet_memory(), HWT_ERR_NOSUP);
 	unlink(path);
