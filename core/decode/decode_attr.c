@@ -426,9 +426,10 @@ static int append(struct hwt_ctx_sink *cs, const struct hwt_elem *e,
 	int err = ring_room(st);
 	if (err)
 		return err;
+	/* Every field is set here or, for the task, when decided. */
 	struct waiting *w = slot(st, st->n);
-	memset(w, 0, sizeof(*w));
 	w->e = *e;
+	w->decided = w->ambiguous = false;
 	err = keep_data(st, w);
 	if (err)
 		return err;
