@@ -47,7 +47,7 @@ static const struct perfdb_branch_type perfdb_branch_types[] = {
 };
 
 #define CACHE_SLOTS 4096 /* addresses whose symbol is remembered */
-#define MAX_COLUMNS 21
+#define MAX_COLUMNS PERFDB_MAX_COLUMNS
 
 /* Where an address is: 0 ids when unknown. */
 struct place {
@@ -90,16 +90,22 @@ static int row(struct perfdb *s, enum perfdb_table t,
 	return s->be->row(s->db, t, v);
 }
 
-/* A row of integers only. */
-static int ints(struct perfdb *s, enum perfdb_table t, const int64_t *v)
+int hwt_perfdb_row_of_ints(const struct perfdb_backend *be, void *db,
+			   enum perfdb_table t, const int64_t *v)
 {
-	if (s->be->row_ints)
-		return s->be->row_ints(s->db, t, v);
+	if (be->row_ints)
+		return be->row_ints(db, t, v);
 	struct perfdb_val vals[MAX_COLUMNS];
 	size_t n = strlen(hwt_perfdb_tables[t].types);
 	for (size_t i = 0; i < n; i++)
 		vals[i] = (struct perfdb_val){.i = v[i]};
-	return row(s, t, vals);
+	return be->row(db, t, vals);
+}
+
+/* A row of integers only. */
+static int ints(struct perfdb *s, enum perfdb_table t, const int64_t *v)
+{
+	return hwt_perfdb_row_of_ints(s->be, s->db, t, v);
 }
 
 static struct perfdb_val I(int64_t i)

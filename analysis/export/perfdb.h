@@ -25,6 +25,9 @@ struct perfdb_table_info {
 
 extern const struct perfdb_table_info hwt_perfdb_tables[PT_COUNT];
 
+/* The most columns a table has (samples). */
+#define PERFDB_MAX_COLUMNS 21
+
 /* One column's value: text when s is set, SQL NULL when null. */
 struct perfdb_val {
 	int64_t i;
@@ -44,6 +47,11 @@ struct perfdb_backend {
 	int (*finish)(void *db, bool switches);
 	void (*free)(void *db);
 };
+
+/* A row of numbers only (@v, every column of @t) to @be: through its
+ * row_ints when it has one, else as a row of values. */
+int hwt_perfdb_row_of_ints(const struct perfdb_backend *be, void *db,
+			   enum perfdb_table t, const int64_t *v);
 
 /* Makes @ex write perf's rows to @db through @be (which then belongs to
  * @ex: freed with it, also when this fails). */

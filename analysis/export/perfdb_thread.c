@@ -20,7 +20,6 @@
 
 #define CHUNK_BYTES (256u << 10)
 #define QUEUE_CHUNKS 4
-#define MAX_COLUMNS 32
 
 enum rec_kind { REC_INTS, REC_VALS };
 enum col_kind { COL_INT, COL_NULL, COL_TEXT };
@@ -84,23 +83,21 @@ static int replay(struct perfdb_thread *t, const struct chunk *c)
 		const int64_t *w = (const int64_t *)(h + 1);
 		at += sizeof(*h) + h->words * sizeof(int64_t);
 		enum perfdb_table tab = (enum perfdb_table)h->table;
-		if (h->kind == REC_INTS && t->be->row_ints) {
-			int err = t->be->row_ints(t->db, tab, w);
+		if (h->kind == REC_INTS) {
+			int err = hwt_perfdb_row_of_ints(t->be, t->db, tab, w);
 			if (err)
 				return err;
 			continue;
 		}
 		size_t cols = strlen(hwt_perfdb_tables[tab].types);
-		bool ints = h->kind == REC_INTS;
 		const uint8_t *kinds = (const uint8_t *)w;
-		const int64_t *nums = ints ? w : w + (cols + 7) / 8;
+		const int64_t *nums = w + (cols + 7) / 8;
 		const char *text = (const char *)(nums + cols);
-		struct perfdb_val v[MAX_COLUMNS];
+		struct perfdb_val v[PERFDB_MAX_COLUMNS];
 		for (size_t i = 0; i < cols; i++) {
-			enum col_kind k = ints ? COL_INT : (enum col_kind)kinds[i];
 			v[i] = (struct perfdb_val){.i = nums[i],
-						   .null = k == COL_NULL};
-			if (k == COL_TEXT) {
+						   .null = kinds[i] == COL_NULL};
+			if (kinds[i] == COL_TEXT) {
 				v[i].s = text;
 				text += strlen(text) + 1;
 			}
@@ -230,9 +227,6 @@ static int thread_row(void *db, enum perfdb_table tab,
 {
 	struct perfdb_thread *t = db;
 	size_t cols = strlen(hwt_perfdb_tables[tab].types), text = 0;
-	if (cols > MAX_COLUMNS)
-		return hwt_error(HWT_ERR_INVAL, "table %s: %zu columns",
-				 hwt_perfdb_tables[tab].name, cols);
 	for (size_t i = 0; i < cols; i++)
 		text += v[i].s ? strlen(v[i].s) + 1 : 0;
 	size_t kind_words = (cols + 7) / 8;

@@ -26,7 +26,9 @@
 #include "hwtrace/export.h"
 
 #define ROWS_PER_TRANSACTION 1000000
-#define MAX_COLUMNS SQLITE_ROWS_MAX_COLUMNS
+#define MAX_COLUMNS PERFDB_MAX_COLUMNS
+_Static_assert(MAX_COLUMNS <= SQLITE_ROWS_MAX_COLUMNS,
+	       "a batch holds rows of every table");
 
 /* The batched rows' shape, a letter a column: '?' from the row, a digit
  * that constant, 'a', 'b', ... the value of column 0, 1, ..., '+' the id
@@ -179,19 +181,6 @@ static int batch_row(struct sqlite_db *s, enum perfdb_table t,
 	return step(s, st, 1);
 }
 
-/* A row of a numbers-only table (perfdb's row_ints). */
-static int sqlite_row_ints(void *db, enum perfdb_table t, const int64_t *v)
-{
-	struct sqlite_db *s = db;
-	if (s->batch[t])
-		return batch_row(s, t, s->batch[t], NULL, v);
-	struct perfdb_val vals[MAX_COLUMNS];
-	size_t n = strlen(hwt_perfdb_tables[t].types);
-	for (size_t i = 0; i < n && i < MAX_COLUMNS; i++)
-		vals[i] = (struct perfdb_val){.i = v[i]};
-	return insert_alone(s, t, vals);
-}
-
 /* Any row (perfdb's row); every million rows the transaction is
  * committed and a new one begun (step). A row of a batched table with
  * text or NULL in it goes alone, bound as it is. */
@@ -210,6 +199,17 @@ static int sqlite_row(void *db, enum perfdb_table t,
 	}
 	return numbers ? batch_row(s, t, b, NULL, ints)
 		       : batch_row(s, t, b, v, NULL);
+}
+
+/* A row of a numbers-only table (perfdb's row_ints). */
+static int sqlite_row_ints(void *db, enum perfdb_table t, const int64_t *v)
+{
+	struct sqlite_db *s = db;
+	if (s->batch[t])
+		return batch_row(s, t, s->batch[t], NULL, v);
+	/* A table without a batch: as any row. */
+	static const struct perfdb_backend as_rows = {.row = sqlite_row};
+	return hwt_perfdb_row_of_ints(&as_rows, db, t, v);
 }
 
 static void finalize(struct sqlite_db *s)
