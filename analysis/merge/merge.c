@@ -133,7 +133,9 @@ static int spill(struct hwt_merge *m, struct stream *s)
 static int append(struct hwt_merge *m, struct stream *s,
 		  const struct hwt_elem *e, uint64_t order_time)
 {
-	size_t size = merge_rec_max(e);
+	size_t payload_size;
+	hwt_elem_payload(e, &payload_size);
+	size_t size = merge_rec_max(payload_size);
 	if (s->len && s->len + size > CHUNK_BYTES) {
 		int err = spill(m, s);
 		if (err)
@@ -148,7 +150,8 @@ static int append(struct hwt_merge *m, struct stream *s,
 		s->buf = b;
 		s->cap = cap;
 	}
-	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, order_time);
+	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, payload_size,
+				order_time);
 	return 0;
 }
 

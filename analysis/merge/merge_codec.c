@@ -55,21 +55,19 @@ static uint64_t unzigzag(uint64_t z)
 	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
 }
 
-size_t merge_rec_max(const struct hwt_elem *e)
+size_t merge_rec_max(size_t payload_size)
 {
-	size_t payload;
-	hwt_elem_payload(e, &payload);
 	return 1 + VARINT_MAX + 2 + MERGE_ELEM_WORDS * VARINT_MAX +
-	       VARINT_MAX + 8 + payload;
+	       VARINT_MAX + 8 + payload_size;
 }
 
 size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
-		     const struct hwt_elem *e, uint64_t order_time)
+		     const struct hwt_elem *e, size_t payload_size,
+		     uint64_t order_time)
 {
-	size_t payload_size;
-	const void *payload = hwt_elem_payload(e, &payload_size);
 	struct hwt_elem copy = *e;
 	const void **ptr = hwt_elem_pointer(&copy);
+	const void *payload = ptr ? *ptr : NULL;
 	if (ptr)
 		*ptr = NULL;
 	uint64_t w[MERGE_ELEM_WORDS];

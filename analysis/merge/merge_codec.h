@@ -21,15 +21,16 @@ struct merge_codec {
 	uint64_t prev[MERGE_ELEM_TYPES][MERGE_ELEM_WORDS];
 };
 
-/* The most bytes the record of @e takes, with what its pointer points
- * to (a string, a sample's branches). */
-size_t merge_rec_max(const struct hwt_elem *e);
+/* The most bytes a record takes whose element points to @payload_size
+ * bytes (a string with its NUL, a sample's branches: hwt_elem_payload). */
+size_t merge_rec_max(size_t payload_size);
 
-/* Writes @e (merged at @order_time) and what its pointer points to at
- * @out, which has merge_rec_max(@e) bytes of room. Returns the bytes
- * written. */
+/* Writes @e (merged at @order_time) and the @payload_size bytes its
+ * pointer points to at @out, which has merge_rec_max(@payload_size)
+ * bytes of room. Returns the bytes written. */
 size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
-		     const struct hwt_elem *e, uint64_t order_time);
+		     const struct hwt_elem *e, size_t payload_size,
+		     uint64_t order_time);
 
 /* Reads the record at @in (@size bytes left) into @e, whose pointer then
  * points into @in, and its @order_time. Returns the bytes read, or 0 when
