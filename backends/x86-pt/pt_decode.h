@@ -78,10 +78,76 @@ void pt_insn_len_free(struct pt_insn_len *il);
 unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
 			    uint64_t ip, int isid, const uint8_t *code,
 			    size_t size);
-/* The length remembered for @ip in section @isid (> 0), without reading
- * the code; 0 when not known yet. */
-unsigned int pt_insn_len_cached(struct pt_insn_len *il, enum pt_exec_mode mode,
-				uint64_t ip, int isid);
+/* What a libipt block holds (pt_block_shape.c): the direct calls and
+ * jumps it went through, each cutting it into address ranges. */
+#define PT_SHAPE_CUTS 2 /* cuts kept in a cache entry */
+
+struct pt_shape_cut {
+	uint64_t from, to; /* the branch and its target */
+	uint16_t insns;    /* instructions since the block's start or the
+			    * cut before, the branch included */
+	uint8_t len;       /* the branch's length */
+	uint8_t kind;      /* HWT_BRANCH_CALL or HWT_BRANCH_JUMP */
+};
+
+struct pt_block_shape {
+	uint64_t ip, tag, end_ip; /* the block: its start, code and end */
+	uint16_t ninsn;
+	uint8_t mode;
+	uint8_t last_len; /* length of the instruction at end_ip; 0: unknown */
+	uint16_t ncuts;
+	/* Its path could not be followed to end_ip: it is not cut, and the
+	 * caller has said so (reported) or has yet to. */
+	bool uncut, reported;
+	const struct pt_shape_cut *cut;
+	struct pt_shape_cut inline_cuts[PT_SHAPE_CUTS];
+};
+
+#define PT_SHAPE_CACHE_SIZE 4096u
+
+struct pt_shapes {
+	/* Direct-mapped by start and length. */
+	struct pt_block_shape cache[PT_SHAPE_CACHE_SIZE];
+	/* A shape with more cuts than a cache entry holds: walked each time. */
+	struct pt_block_shape scratch;
+	struct pt_shape_cut *cuts; /* the walk's */
+	size_t cuts_cap;
+	/* The walk's libipt instruction decoder and the trace it reads. */
+	struct pt_insn_decoder *walker;
+	uint8_t trace[64];
+};
+
+struct pt_shapes *pt_shapes_new(void);
+void pt_shapes_free(struct pt_shapes *s);
+
+static inline struct pt_block_shape *pt_shape_slot(struct pt_shapes *s,
+						   const struct pt_block *b)
+{
+	uint64_t h = b->ip ^ (b->ip >> 12) ^ ((uint64_t)b->ninsn << 5);
+	return &s->cache[h % PT_SHAPE_CACHE_SIZE];
+}
+
+/* Walks @b's path; the shape is cached when it fits. */
+struct pt_block_shape *pt_shape_walk(struct pt_shapes *s, const struct pt_block *b,
+				     uint64_t tag, struct pt_image *img);
+
+/* The shape of @b, decoded from @img (the libipt image the block was),
+ * cached or walked now. The cache knows code by libipt's section id, or
+ * by @img when there is none (b->isid 0: code read through the image's
+ * callback). The result holds until the next call. Inline: it is asked
+ * once per block, and nearly always found. */
+static inline struct pt_block_shape *pt_shape_of(struct pt_shapes *s,
+						 const struct pt_block *b,
+						 struct pt_image *img)
+{
+	uint64_t tag = b->isid > 0 ? (uint64_t)b->isid
+				   : (uint64_t)(uintptr_t)img | 1ull << 63;
+	struct pt_block_shape *sh = pt_shape_slot(s, b);
+	if (sh->ip == b->ip && sh->end_ip == b->end_ip && sh->tag == tag &&
+	    sh->ninsn == b->ninsn && sh->mode == b->mode && !b->truncated)
+		return sh;
+	return pt_shape_walk(s, b, tag, img);
+}
 
 /* The ptdump-like packet listing of one buffer. */
 int pt_packets_dump(const struct hwt_decode_params *params,
@@ -98,6 +164,7 @@ struct pt_dec {
 	struct pt_image_adapter *ad;
 	bool fed;              /* a chunk went through ad and il */
 	struct pt_insn_len *il;
+	struct pt_shapes *shapes;
 	int stop; /* the sink's error: stop decoding */
 
 	/* The stream being decoded. */
@@ -114,9 +181,15 @@ struct pt_dec {
 	uint8_t pend_op[16];   /* its bytes, read when needed */
 	bool pend_op_valid;
 	uint8_t pend_len;      /* its length, 0 when unknown */
+	bool pend_kind_known;  /* a cut's branch: its kind is pend_kind */
+	uint8_t pend_kind;
+	/* The range and branch elements every block emits, with the
+	 * stream's fields and time already in (stamp()). */
+	struct hwt_elem range_elem, branch_elem;
 	bool timing;           /* the trace has time: ask for it per block */
 	/* Whose memory image the block decoder reads. */
 	struct pt_block_decoder *dec;
+	struct pt_image *img;  /* the one it reads: block shapes' tag */
 	int32_t img_pid;
 	uint64_t pid_time;     /* the time img_pid was asked for */
 	/* The perf time of the code decoded (HWT_TIME_UNKNOWN before the

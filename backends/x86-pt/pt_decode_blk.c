@@ -4,6 +4,30 @@
 #include "backends/x86-pt/pt_decode.h"
 #include "hwtrace/error.h"
 
+/* Puts the stream's fields and time into the range and branch elements
+ * that every block emits: done when they change, not per element. */
+static void stamp(struct pt_dec *d)
+{
+	struct hwt_elem *t[2] = {&d->range_elem, &d->branch_elem};
+	for (int i = 0; i < 2; i++) {
+		t[i]->fields = d->base_fields | (d->have_time ? HWT_FIELD_TIME : 0);
+		t[i]->cpu = d->cpu;
+		t[i]->tid = d->tid;
+		t[i]->pid = d->pid;
+		t[i]->time = d->have_time ? d->time : 0;
+	}
+}
+
+/* Hands over an element stamp() filled in. */
+static void emit_stamped(struct pt_dec *d, const struct hwt_elem *e)
+{
+	if (d->stop)
+		return;
+	int err = d->params.sink->emit(d->params.sink->arg, e);
+	if (err < 0)
+		d->stop = err;
+}
+
 static void emit(struct pt_dec *d, struct hwt_elem *e)
 {
 	if (d->stop)
@@ -37,6 +61,7 @@ static void use_image(struct pt_dec *d, int32_t pid)
 	struct pt_image *img = pt_image_adapter_get(d->ad, pid, d->code_time,
 						    &until);
 	if (img && pt_blk_set_image(d->dec, img) >= 0) {
+		d->img = img;
 		d->img_pid = pid;
 		d->img_from = d->code_time;
 		d->img_until = until;
@@ -61,6 +86,7 @@ static void set_time(struct pt_dec *d, uint64_t tsc)
 {
 	d->have_time = true;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
+	stamp(d);
 	follow(d, d->time);
 }
 
@@ -136,6 +162,8 @@ static const uint8_t *pend_op(struct pt_dec *d)
 
 static enum hwt_branch_kind kind_of(struct pt_dec *d)
 {
+	if (d->pend_kind_known)
+		return (enum hwt_branch_kind)d->pend_kind;
 	switch (d->pend_class) {
 	case ptic_call:
 		return HWT_BRANCH_CALL;
@@ -206,14 +234,11 @@ static void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
 	if (!d->pend_len && to > d->pend_from && to - d->pend_from < 16 &&
 	    !is_branch_class(d->pend_class))
 		return; /* fell through an instruction we could not size */
-	struct hwt_elem e;
-	hwt_elem_clear(&e, HWT_ELEM_BRANCH);
-	e.fields = 0;
-	e.u.branch.from = d->pend_from;
-	e.u.branch.to = to;
-	e.u.branch.kind = kind_of(d);
-	e.u.branch.exception = 0;
-	emit(d, &e);
+	struct hwt_elem *e = &d->branch_elem;
+	e->u.branch.from = d->pend_from;
+	e->u.branch.to = to;
+	e->u.branch.kind = kind_of(d);
+	emit_stamped(d, e);
 }
 
 /* Reads the code at @ip as the decoder saw it. */
@@ -229,35 +254,37 @@ static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf)
 static void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
 		       uint64_t insns, enum hwt_isa isa)
 {
-	struct hwt_elem e;
-	hwt_elem_clear(&e, HWT_ELEM_RANGE);
-	e.u.range.start = start;
-	e.u.range.end = end;
-	e.u.range.insns = insns;
-	e.u.range.isa = isa;
-	emit(d, &e);
+	struct hwt_elem *e = &d->range_elem;
+	e->u.range.start = start;
+	e->u.range.end = end;
+	e->u.range.insns = insns;
+	e->u.range.isa = isa;
+	emit_stamped(d, e);
 }
 
-/* One instruction per range, for output that shows instructions. */
-static uint64_t emit_split(struct pt_dec *d, const struct pt_block *b,
-			   enum hwt_isa isa)
+/* One range per instruction, for output that shows instructions: the
+ * @ninsn contiguous instructions from @start to @end. Apart from the
+ * common path, since its code buffer costs every caller a stack guard. */
+static __attribute__((noinline)) uint64_t
+emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
+	   unsigned int last_len, uint64_t end, uint16_t ninsn,
+	   enum pt_exec_mode mode)
 {
+	enum hwt_isa isa = isa_of(mode);
 	uint8_t code[pt_max_insn_size];
-	uint64_t ip = b->ip;
-
-	for (uint16_t i = 0; i < b->ninsn && !d->stop; i++) {
-		size_t n;
+	uint64_t ip = start;
+	for (uint16_t i = 0; i < ninsn && !d->stop; i++) {
 		unsigned int len = 0;
-		if (i + 1 == b->ninsn && b->truncated) {
-			len = b->size;
+		if (ip == last && last_len) {
+			len = last_len;
 		} else {
-			n = read_code(d, ip, code);
-			len = n ? pt_insn_len_at(d->il, b->mode, ip, 0, code, n) : 0;
+			size_t n = read_code(d, ip, code);
+			len = n ? pt_insn_len_at(d->il, mode, ip, 0, code, n) : 0;
 		}
 		if (!len) {
 			/* Cannot split further: the rest as one range. */
-			emit_range(d, ip, b->end_ip + 1, b->ninsn - i, isa);
-			return b->end_ip + 1;
+			emit_range(d, ip, end, ninsn - i, isa);
+			return end;
 		}
 		emit_range(d, ip, ip + len, 1, isa);
 		ip += len;
@@ -265,41 +292,80 @@ static uint64_t emit_split(struct pt_dec *d, const struct pt_block *b,
 	return ip;
 }
 
+/* The @ninsn contiguous instructions from @start to the one at @last
+ * (@last_len bytes long, 0 when unknown) as a range, or as ranges of one
+ * instruction each. Returns where the last ends. */
+static inline uint64_t emit_segment(struct pt_dec *d, uint64_t start,
+				    uint64_t last, unsigned int last_len,
+				    uint16_t ninsn, enum pt_exec_mode mode)
+{
+	uint64_t end = last + (last_len ? last_len : 1);
+	if (d->params.disasm)
+		return emit_split(d, start, last, last_len, end, ninsn, mode);
+	emit_range(d, start, end, ninsn, isa_of(mode));
+	return end;
+}
+
+/* A block whose path through direct branches could not be followed:
+ * its branches are missing from the output, which says so once. */
+static void report_uncut(struct pt_dec *d, struct pt_block_shape *sh)
+{
+	sh->reported = true;
+	struct hwt_elem e;
+	hwt_elem_clear(&e, HWT_ELEM_ERROR);
+	snprintf(d->msg, sizeof(d->msg),
+		 "cannot follow the code of the block at 0x%llx to its end at "
+		 "0x%llx: it is shown as one range, without the direct calls "
+		 "and jumps it went through",
+		 (unsigned long long)sh->ip, (unsigned long long)sh->end_ip);
+	e.u.error.message = d->msg;
+	emit(d, &e);
+}
+
+/* The previous block's last branch, or a cut's, went to @to. */
+static void pend_cut(struct pt_dec *d, const struct pt_shape_cut *c)
+{
+	d->pend = true;
+	d->pend_from = c->from;
+	d->pend_next = c->from + c->len;
+	d->pend_class = c->kind == HWT_BRANCH_CALL ? ptic_call : ptic_jump;
+	d->pend_len = c->len;
+	d->pend_kind_known = true;
+	d->pend_kind = c->kind;
+	d->pend_op_valid = false;
+}
+
 static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 		     const struct pt_block *b)
 {
+	/* The code as libipt read it: before a new time may change it. */
+	struct pt_block_shape *sh = pt_shape_of(d->shapes, b, d->img);
+	if (sh->uncut && !sh->reported)
+		report_uncut(d, sh);
+
+	/* The parts before the last cut come out as blocks that end at
+	 * every call and jump would: before the time this block's trace
+	 * brings, which the last cut's branch and the last part carry. */
+	uint64_t start = b->ip;
+	uint16_t left = b->ninsn;
+	for (uint16_t i = 0; i < sh->ncuts && !d->stop; i++) {
+		const struct pt_shape_cut *c = &sh->cut[i];
+		resolve_pending(d, start, true);
+		emit_segment(d, start, c->from, c->len, c->insns, b->mode);
+		pend_cut(d, c);
+		start = c->to;
+		left -= c->insns;
+	}
+
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
 	if ((d->timing || d->timed_image) &&
 	    pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
 		set_time(d, tsc);
 
-	resolve_pending(d, b->ip, true);
-
-	enum hwt_isa isa = isa_of(b->mode);
-	uint8_t code[pt_max_insn_size];
-	size_t n = 0;
-	unsigned int len;
-	d->pend_op_valid = false;
-	if (b->truncated) {
-		memcpy(code, b->raw, b->size);
-		n = b->size;
-		len = b->size;
-		d->pend_op_valid = true;
-	} else {
-		len = pt_insn_len_cached(d->il, b->mode, b->end_ip, b->isid);
-		if (!len) {
-			n = read_code(d, b->end_ip, code);
-			len = n ? pt_insn_len_at(d->il, b->mode, b->end_ip,
-						 b->isid, code, n) : 0;
-			d->pend_op_valid = true;
-		}
-	}
-	uint64_t end = b->end_ip + (len ? len : 1);
-	if (d->params.disasm)
-		end = emit_split(d, b, isa);
-	else
-		emit_range(d, b->ip, end, b->ninsn, isa);
+	resolve_pending(d, start, true);
+	uint64_t end = emit_segment(d, start, b->end_ip, sh->last_len, left,
+				    b->mode);
 
 	/* Instructions that never branch (ptwrite, ...) leave nothing to
 	 * resolve; a class libipt left out is judged by the next block. */
@@ -307,10 +373,13 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	d->pend_from = b->end_ip;
 	d->pend_next = end;
 	d->pend_class = b->iclass;
-	d->pend_len = (uint8_t)len;
-	if (d->pend_op_valid) {
+	d->pend_len = sh->last_len;
+	d->pend_kind_known = false;
+	d->pend_op_valid = b->truncated;
+	if (b->truncated) {
 		memset(d->pend_op, 0, sizeof(d->pend_op));
-		memcpy(d->pend_op, code, n < sizeof(d->pend_op) ? n : sizeof(d->pend_op));
+		memcpy(d->pend_op, b->raw,
+		       b->size < sizeof(d->pend_op) ? b->size : sizeof(d->pend_op));
 	}
 }
 
@@ -384,6 +453,17 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 	}
 }
 
+/* Where decoding failed after a block: libipt follows a direct call or
+ * jump that ends a block into its target, the code it could not read. */
+static uint64_t failed_at(struct pt_dec *d)
+{
+	uint64_t to;
+	if ((d->pend_class == ptic_call || d->pend_class == ptic_jump) &&
+	    direct_target(d, &to))
+		return to;
+	return d->pend_next;
+}
+
 /* Decodes from a synchronisation point until an error or the end. */
 static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 {
@@ -417,7 +497,7 @@ static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 		if (d->stop)
 			return -pte_eos;
 		if (status < 0) {
-			d->fail_ip = b.ninsn ? d->pend_next : b.ip;
+			d->fail_ip = b.ninsn ? failed_at(d) : b.ip;
 			return status;
 		}
 		/* How far into the chunk, now and then (progress reports). */
@@ -479,6 +559,9 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	d->pid = chunk->has_pid ? chunk->pid : 0;
 	d->pend = false;
 	d->have_time = false;
+	hwt_elem_clear(&d->range_elem, HWT_ELEM_RANGE);
+	hwt_elem_clear(&d->branch_elem, HWT_ELEM_BRANCH);
+	stamp(d);
 	/* Asked per block only once the trace shows it has time. */
 	d->timing = false;
 	if (!chunk->size)
@@ -502,6 +585,7 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
 	}
 	d->dec = dec;
+	d->img = img;
 	d->img_pid = pid;
 	d->img_from = d->code_time;
 	d->img_until = until;

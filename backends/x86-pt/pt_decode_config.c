@@ -128,9 +128,10 @@ int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
 
 	config->decode.callback = pt_ext_packet_callback;
 
-	/* Every block ends at a branch so that it is one contiguous range. */
-	config->flags.variant.block.end_on_call = 1;
-	config->flags.variant.block.end_on_jump = 1;
+	/* Blocks in libipt's default mode, its fastest, run on through
+	 * direct calls and jumps: pt_block_shape.c cuts them there. */
+	config->flags.variant.block.end_on_call = 0;
+	config->flags.variant.block.end_on_jump = 0;
 
 	if (params->cpu_model && params->cpu_model[0]) {
 		if (pt_cpu_parse(params->cpu_model, &config->cpu))

@@ -15,6 +15,7 @@ static void pt_destroy(void *priv)
 		return;
 	pt_image_adapter_free(d->ad);
 	pt_insn_len_free(d->il);
+	pt_shapes_free(d->shapes);
 	pt_edges_free(d->edges);
 	free(d);
 }
@@ -45,7 +46,8 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 	if (d->timed_image)
 		d->config.flags.variant.block.enable_tick_events = 1;
 	d->il = pt_insn_len_new();
-	if (!d->il) {
+	d->shapes = pt_shapes_new();
+	if (!d->il || !d->shapes) {
 		pt_destroy(d);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
 	}
@@ -61,26 +63,31 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 /* libipt's block cache lives in the image section cache and decides
  * where blocks end: a chunk decoded after others could come out as other
  * ranges than the same chunk decoded first. Every chunk starts with a new
- * cache (and instruction lengths keyed by its section ids), so that it
- * decodes the same whatever was decoded before it, in this instance or
- * another (--jobs, --cpu). */
+ * cache (and instruction lengths and block shapes keyed by its section
+ * ids), so that it decodes the same whatever was decoded before it, in
+ * this instance or another (--jobs, --cpu). */
 static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 {
 	struct pt_dec *d = priv;
 	if (d->fed) {
 		struct pt_image_adapter *ad = NULL;
 		struct pt_insn_len *il = pt_insn_len_new();
-		int err = il ? pt_image_adapter_new(d->params.image, &ad)
-			     : hwt_error(HWT_ERR_NOMEM, "out of memory for a "
-					 "PT decoder");
+		struct pt_shapes *shapes = pt_shapes_new();
+		int err = il && shapes
+				  ? pt_image_adapter_new(d->params.image, &ad)
+				  : hwt_error(HWT_ERR_NOMEM, "out of memory for a "
+					      "PT decoder");
 		if (err < 0) {
 			pt_insn_len_free(il);
+			pt_shapes_free(shapes);
 			return err;
 		}
 		pt_image_adapter_free(d->ad);
 		pt_insn_len_free(d->il);
+		pt_shapes_free(d->shapes);
 		d->ad = ad;
 		d->il = il;
+		d->shapes = shapes;
 	}
 	d->fed = true;
 	return pt_dec_chunk(d, chunk);

@@ -1,7 +1,8 @@
 /* x86 instruction lengths. libipt's block gives the address of its last
- * instruction but not where that instruction ends; a range needs the end.
- * Capstone decodes the length; a direct-mapped cache keeps the cost per
- * block to a lookup, since the same blocks end at the same branches. */
+ * instruction but not where that instruction ends; a range needs the end,
+ * and the walk along a block's path (pt_block_shape.c) needs every
+ * instruction's. Capstone decodes the length; a direct-mapped cache keeps
+ * it for code walked again. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,16 +85,6 @@ static int mode_index(enum pt_exec_mode mode)
 static struct len_entry *entry(struct pt_insn_len *il, uint64_t ip)
 {
 	return &il->cache[(ip ^ (ip >> 13)) % LEN_CACHE_SIZE];
-}
-
-unsigned int pt_insn_len_cached(struct pt_insn_len *il, enum pt_exec_mode mode,
-				uint64_t ip, int isid)
-{
-	struct len_entry *e = entry(il, ip);
-	if (isid > 0 && e->len && e->ip == ip &&
-	    e->tag == ((uint64_t)isid | 1ull << 63) && e->mode == mode_index(mode))
-		return e->len;
-	return 0;
 }
 
 unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,

@@ -54,9 +54,10 @@ static void config_from_quipper_info(void)
 	/* Skylake (6/78) has BDM70/SKD024 and SKD022; libipt sets them. */
 	CHECK_INT(c.errata.bdm70, 1);
 	CHECK_INT(c.errata.skd022, 1);
-	/* Blocks end at every branch so that each is one address range. */
-	CHECK_INT(c.flags.variant.block.end_on_call, 1);
-	CHECK_INT(c.flags.variant.block.end_on_jump, 1);
+	/* libipt's default blocks, which run on through direct calls and
+	 * jumps (the decoder cuts them there). */
+	CHECK_INT(c.flags.variant.block.end_on_call, 0);
+	CHECK_INT(c.flags.variant.block.end_on_jump, 0);
 
 	/* The MTC period from the event's config: `perf evlist -v` gives
 	 * the capture's intel_pt config as 0x300e601 (mtc, mtc_period=3). */
