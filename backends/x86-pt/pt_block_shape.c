@@ -6,29 +6,44 @@
  * event, or where its section ends. hwtrace's elements are address ranges
  * and the branches between them, so a block that went through direct
  * branches is cut there. Nothing but the code decides where those are: a
- * block's path is fixed by its start and its number of instructions. The
- * path is walked once, with the instruction lengths capstone gives, and
- * kept in a direct-mapped cache keyed by the block's start, length, mode
- * and code (libipt's section id, or the libipt image when the code is
- * read through a callback).
+ * block's path is fixed by its start and its number of instructions.
  *
- * A walk that does not end at the instruction libipt ends the block with
- * (an instruction capstone cannot decode, code that cannot be read) gives
- * a shape that is not cut: the caller reports it. */
+ * The path is walked once by libipt's instruction decoder, so that its
+ * instruction lengths and classes are the block decoder's own, and the
+ * shape is kept by the block's start, length, mode and code (libipt's
+ * section id, or the libipt image when code is read through a callback).
+ *
+ * A walk that does not reach the instruction libipt ends the block with
+ * gives a shape that is not cut: the caller reports it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/x86-pt/pt_decode.h"
 
+#define FIRST_SLOTS 4096u
+/* Past this many shapes (about 40 MB), the table starts again empty. */
+#define MAX_SLOTS (1u << 20)
+
 struct pt_shapes *pt_shapes_new(void)
 {
-	return calloc(1, sizeof(struct pt_shapes));
+	struct pt_shapes *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->slot = calloc(FIRST_SLOTS, sizeof(*s->slot));
+	if (!s->slot) {
+		free(s);
+		return NULL;
+	}
+	s->mask = FIRST_SLOTS - 1;
+	s->trace_mode = -1;
+	return s;
 }
 
 void pt_shapes_free(struct pt_shapes *s)
 {
 	if (!s)
 		return;
+	free(s->slot);
 	free(s->cuts);
 	pt_insn_free_decoder(s->walker);
 	free(s);
@@ -36,10 +51,9 @@ void pt_shapes_free(struct pt_shapes *s)
 
 /* The walker: libipt's instruction decoder, given a trace that only
  * says "tracing starts at IP in MODE". It runs on without trace through
- * the instructions a block runs through without trace, with libipt's own
- * instruction decoding, so that its path is libipt's. */
-/* Returns the decoder's status at the start, or a negative error. */
-static int start_walker(struct pt_shapes *s, uint64_t ip, enum pt_exec_mode mode)
+ * the instructions a block runs through without trace. The packets are
+ * written once per mode; a start only rewrites the IP. */
+static int write_start(struct pt_shapes *s, enum pt_exec_mode mode)
 {
 	struct pt_config c;
 	pt_config_init(&c);
@@ -53,33 +67,49 @@ static int start_walker(struct pt_shapes *s, uint64_t ip, enum pt_exec_mode mode
 	p[0].type = ppt_psb;
 	p[1].type = ppt_fup;
 	p[1].payload.ip.ipc = pt_ipc_full;
-	p[1].payload.ip.ip = ip;
 	p[2].type = ppt_mode;
 	p[2].payload.mode.leaf = pt_mol_exec;
 	p[2].payload.mode.bits.exec.csl = mode == ptem_64bit;
 	p[2].payload.mode.bits.exec.csd = mode == ptem_32bit;
 	p[3].type = ppt_psbend;
-	bool ok = true;
-	for (int i = 0; i < 4 && ok; i++)
+	bool ok = pt_enc_next(enc, &p[0]) > 0;
+	uint64_t fup = 0, size = 0;
+	ok = ok && pt_enc_get_offset(enc, &fup) >= 0;
+	for (int i = 1; i < 4 && ok; i++)
 		ok = pt_enc_next(enc, &p[i]) > 0;
-	uint64_t size = 0;
 	ok = ok && pt_enc_get_offset(enc, &size) >= 0;
 	pt_free_encoder(enc);
 	if (!ok)
 		return -pte_internal;
-	/* The same packets, so the same size, at every start: the decoder
-	 * is made once, over them, and set back to their start. */
+	/* The same packets, so the same size, in every mode: the decoder
+	 * is made once, over them. */
 	if (!s->walker) {
 		c.end = s->trace + size;
 		s->walker = pt_insn_alloc_decoder(&c);
 		if (!s->walker)
 			return -pte_nomem;
 	}
+	s->fup_ip = (size_t)fup + 1; /* after the FUP's header byte */
+	s->trace_mode = mode;
+	return 0;
+}
+
+/* Returns the walker's status at @ip, or a negative error. */
+static int start_walker(struct pt_shapes *s, uint64_t ip, enum pt_exec_mode mode)
+{
+	if (s->trace_mode != (int)mode) {
+		int err = write_start(s, mode);
+		if (err < 0)
+			return err;
+	}
+	memcpy(s->trace + s->fup_ip, &ip, sizeof(ip)); /* little endian */
 	return pt_insn_sync_set(s->walker, 0);
 }
 
 static bool add_cut(struct pt_shapes *s, size_t n, const struct pt_shape_cut *c)
 {
+	if (n >= UINT32_MAX)
+		return false;
 	if (n == s->cuts_cap) {
 		size_t cap = s->cuts_cap ? 2 * s->cuts_cap : 64;
 		struct pt_shape_cut *p = realloc(s->cuts, cap * sizeof(*p));
@@ -104,9 +134,9 @@ static int walk_next(struct pt_insn_decoder *w, int status, struct pt_insn *insn
 	return pt_insn_next(w, insn, sizeof(*insn));
 }
 
-/* Walks @b's path through @img into s->cuts; sets @sh's ncuts and
- * last_len. False when the path does not lead to @b's last instruction
- * in b->ninsn steps. */
+/* Walks @b's path through @img; its cuts go after the kept shapes' in
+ * s->cuts. Sets @sh's ncuts, first_cut and last_len. False when the path
+ * does not lead to @b's last instruction in b->ninsn steps. */
 static bool walk(struct pt_shapes *s, const struct pt_block *b,
 		 struct pt_image *img, struct pt_block_shape *sh)
 {
@@ -114,7 +144,7 @@ static bool walk(struct pt_shapes *s, const struct pt_block *b,
 	if (status < 0 || pt_insn_set_image(s->walker, img) < 0)
 		return false;
 	uint16_t seg = 0;
-	size_t n = 0;
+	size_t n = s->ncuts;
 	struct pt_shape_cut cut;
 	bool cutting = false;
 	for (uint16_t i = 0; i < b->ninsn; i++) {
@@ -147,14 +177,47 @@ static bool walk(struct pt_shapes *s, const struct pt_block *b,
 			seg = 0;
 		}
 	}
-	sh->ncuts = (uint16_t)n;
+	sh->first_cut = (uint32_t)s->ncuts;
+	sh->ncuts = (uint16_t)(n - s->ncuts);
+	return true;
+}
+
+/* Doubles the table, or empties it when it is as large as it gets. */
+static bool grow(struct pt_shapes *s)
+{
+	size_t n = (s->mask + 1) * 2;
+	if (n > MAX_SLOTS) {
+		memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
+		s->used = 0;
+		s->ncuts = 0;
+		return true;
+	}
+	struct pt_block_shape *slot = calloc(n, sizeof(*slot));
+	if (!slot)
+		return false;
+	for (size_t i = 0; i <= s->mask; i++) {
+		const struct pt_block_shape *sh = &s->slot[i];
+		if (!sh->ninsn)
+			continue;
+		size_t j = pt_shape_hash(sh->ip, sh->ninsn) & (n - 1);
+		while (slot[j].ninsn)
+			j = (j + 1) & (n - 1);
+		slot[j] = *sh;
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->mask = n - 1;
 	return true;
 }
 
 struct pt_block_shape *pt_shape_walk(struct pt_shapes *s, const struct pt_block *b,
 				     uint64_t tag, struct pt_image *img)
 {
-	struct pt_block_shape *sh = pt_shape_slot(s, b);
+	/* A truncated last instruction spans sections, whose neighbours
+	 * the key does not name: such a block is walked each time. */
+	bool keep = !b->truncated;
+	if (keep && (s->used + 1) * 2 > s->mask + 1)
+		keep = grow(s);
 	struct pt_block_shape fresh = {
 		.ip = b->ip, .tag = tag, .end_ip = b->end_ip,
 		.ninsn = b->ninsn, .mode = (uint8_t)b->mode,
@@ -164,15 +227,15 @@ struct pt_block_shape *pt_shape_walk(struct pt_shapes *s, const struct pt_block 
 		fresh.ncuts = 0;
 		fresh.last_len = b->truncated ? b->size : 0;
 	}
-	/* Kept when its cuts fit and its last instruction lies in one
-	 * section (libipt gives a cut one's bytes with the block). */
-	if (!b->truncated && fresh.ncuts <= PT_SHAPE_CUTS) {
-		*sh = fresh;
-		memcpy(sh->inline_cuts, s->cuts, fresh.ncuts * sizeof(*s->cuts));
-		sh->cut = sh->inline_cuts;
-		return sh;
+	if (!keep) {
+		s->scratch = fresh;
+		return &s->scratch;
 	}
-	s->scratch = fresh;
-	s->scratch.cut = s->cuts;
-	return &s->scratch;
+	size_t i = pt_shape_hash(b->ip, b->ninsn) & s->mask;
+	while (s->slot[i].ninsn)
+		i = (i + 1) & s->mask;
+	s->slot[i] = fresh;
+	s->used++;
+	s->ncuts += fresh.ncuts;
+	return &s->slot[i];
 }

@@ -80,8 +80,6 @@ unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
 			    size_t size);
 /* What a libipt block holds (pt_block_shape.c): the direct calls and
  * jumps it went through, each cutting it into address ranges. */
-#define PT_SHAPE_CUTS 2 /* cuts kept in a cache entry */
-
 struct pt_shape_cut {
 	uint64_t from, to; /* the branch and its target */
 	uint16_t insns;    /* instructions since the block's start or the
@@ -92,48 +90,49 @@ struct pt_shape_cut {
 
 struct pt_block_shape {
 	uint64_t ip, tag, end_ip; /* the block: its start, code and end */
-	uint16_t ninsn;
+	uint16_t ninsn;           /* 0: an empty slot */
 	uint8_t mode;
 	uint8_t last_len; /* length of the instruction at end_ip; 0: unknown */
 	uint16_t ncuts;
 	/* Its path could not be followed to end_ip: it is not cut, and the
 	 * caller has said so (reported) or has yet to. */
 	bool uncut, reported;
-	const struct pt_shape_cut *cut;
-	struct pt_shape_cut inline_cuts[PT_SHAPE_CUTS];
+	uint32_t first_cut; /* its cuts: pt_shapes.cuts[first_cut...] */
 };
 
-#define PT_SHAPE_CACHE_SIZE 4096u
-
+/* Every block shape a chunk's decode has met, in a hash table that grows
+ * (open addressing, linear probing), as libipt's own block cache keeps
+ * an entry per byte of code. */
 struct pt_shapes {
-	/* Direct-mapped by start and length. */
-	struct pt_block_shape cache[PT_SHAPE_CACHE_SIZE];
-	/* A shape with more cuts than a cache entry holds: walked each time. */
-	struct pt_block_shape scratch;
-	struct pt_shape_cut *cuts; /* the walk's */
-	size_t cuts_cap;
-	/* The walk's libipt instruction decoder and the trace it reads. */
+	struct pt_block_shape *slot;
+	size_t mask, used;
+	struct pt_block_shape scratch; /* a shape not kept */
+	struct pt_shape_cut *cuts;     /* every kept shape's, then the walk's */
+	size_t ncuts, cuts_cap;
+	/* The walk's libipt instruction decoder and the trace it reads:
+	 * tracing starts at an IP (at fup_ip) in a mode (trace_mode). */
 	struct pt_insn_decoder *walker;
 	uint8_t trace[64];
+	size_t fup_ip;
+	int trace_mode;
 };
 
 struct pt_shapes *pt_shapes_new(void);
 void pt_shapes_free(struct pt_shapes *s);
 
-static inline struct pt_block_shape *pt_shape_slot(struct pt_shapes *s,
-						   const struct pt_block *b)
+static inline uint64_t pt_shape_hash(uint64_t ip, uint16_t ninsn)
 {
-	uint64_t h = b->ip ^ (b->ip >> 12) ^ ((uint64_t)b->ninsn << 5);
-	return &s->cache[h % PT_SHAPE_CACHE_SIZE];
+	uint64_t h = (ip ^ (uint64_t)ninsn << 48) * 0x9e3779b97f4a7c15ull;
+	return h ^ h >> 29;
 }
 
-/* Walks @b's path; the shape is cached when it fits. */
+/* Walks @b's path, and keeps its shape unless the block is truncated. */
 struct pt_block_shape *pt_shape_walk(struct pt_shapes *s, const struct pt_block *b,
 				     uint64_t tag, struct pt_image *img);
 
 /* The shape of @b, decoded from @img (the libipt image the block was),
- * cached or walked now. The cache knows code by libipt's section id, or
- * by @img when there is none (b->isid 0: code read through the image's
+ * known or walked now. Shapes know code by libipt's section id, or by
+ * @img when there is none (b->isid 0: code read through the image's
  * callback). The result holds until the next call. Inline: it is asked
  * once per block, and nearly always found. */
 static inline struct pt_block_shape *pt_shape_of(struct pt_shapes *s,
@@ -142,11 +141,22 @@ static inline struct pt_block_shape *pt_shape_of(struct pt_shapes *s,
 {
 	uint64_t tag = b->isid > 0 ? (uint64_t)b->isid
 				   : (uint64_t)(uintptr_t)img | 1ull << 63;
-	struct pt_block_shape *sh = pt_shape_slot(s, b);
-	if (sh->ip == b->ip && sh->end_ip == b->end_ip && sh->tag == tag &&
-	    sh->ninsn == b->ninsn && sh->mode == b->mode && !b->truncated)
-		return sh;
+	size_t i = pt_shape_hash(b->ip, b->ninsn) & s->mask;
+	for (;; i = (i + 1) & s->mask) {
+		struct pt_block_shape *sh = &s->slot[i];
+		if (!sh->ninsn)
+			break;
+		if (sh->ip == b->ip && sh->end_ip == b->end_ip && sh->tag == tag &&
+		    sh->ninsn == b->ninsn && sh->mode == b->mode && !b->truncated)
+			return sh;
+	}
 	return pt_shape_walk(s, b, tag, img);
+}
+
+static inline const struct pt_shape_cut *pt_shape_cuts(const struct pt_shapes *s,
+							const struct pt_block_shape *sh)
+{
+	return s->cuts + sh->first_cut;
 }
 
 /* The ptdump-like packet listing of one buffer. */
@@ -181,7 +191,8 @@ struct pt_dec {
 	uint8_t pend_op[16];   /* its bytes, read when needed */
 	bool pend_op_valid;
 	uint8_t pend_len;      /* its length, 0 when unknown */
-	bool pend_kind_known;  /* a cut's branch: its kind is pend_kind */
+	/* Its kind (enum hwt_branch_kind), or 0xff: judged by its
+	 * opcode. */
 	uint8_t pend_kind;
 	/* The range and branch elements every block emits, with the
 	 * stream's fields and time already in (stamp()). */

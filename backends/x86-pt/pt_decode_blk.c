@@ -160,30 +160,35 @@ static const uint8_t *pend_op(struct pt_dec *d)
 	return d->pend_op;
 }
 
+/* What a block's last instruction, by libipt's class, leaves pending:
+ * whether it may branch, and the kind of the branch, or KIND_BY_OPCODE
+ * when the class does not tell (a jump may be indirect; libipt may not
+ * know the class). */
+#define KIND_BY_OPCODE 0xff
+static const struct {
+	bool pends;
+	uint8_t kind;
+} class_pending[] = {
+	[ptic_error] = {true, KIND_BY_OPCODE},
+	[ptic_other] = {false, KIND_BY_OPCODE},
+	[ptic_call] = {true, HWT_BRANCH_CALL},
+	[ptic_return] = {true, HWT_BRANCH_RETURN},
+	[ptic_jump] = {true, KIND_BY_OPCODE},
+	[ptic_cond_jump] = {true, HWT_BRANCH_COND},
+	[ptic_far_call] = {true, HWT_BRANCH_SYSCALL},
+	[ptic_far_return] = {true, HWT_BRANCH_SYSRET},
+	[ptic_far_jump] = {true, KIND_BY_OPCODE},
+	[ptic_ptwrite] = {false, KIND_BY_OPCODE},
+};
+
 static enum hwt_branch_kind kind_of(struct pt_dec *d)
 {
-	if (d->pend_kind_known)
+	if (d->pend_kind != KIND_BY_OPCODE)
 		return (enum hwt_branch_kind)d->pend_kind;
-	switch (d->pend_class) {
-	case ptic_call:
-		return HWT_BRANCH_CALL;
-	case ptic_return:
-		return HWT_BRANCH_RETURN;
-	case ptic_cond_jump:
-		return HWT_BRANCH_COND;
-	case ptic_far_call:
-		return HWT_BRANCH_SYSCALL;
-	case ptic_far_return:
-		return HWT_BRANCH_SYSRET;
-	case ptic_jump:
-	case ptic_far_jump: {
-		enum hwt_branch_kind k = kind_from_opcode(pend_op(d),
-							  sizeof(d->pend_op));
+	enum hwt_branch_kind k = kind_from_opcode(pend_op(d), sizeof(d->pend_op));
+	if (d->pend_class == ptic_jump || d->pend_class == ptic_far_jump)
 		return k == HWT_BRANCH_INDIRECT ? k : HWT_BRANCH_JUMP;
-	}
-	default:
-		return kind_from_opcode(pend_op(d), sizeof(d->pend_op));
-	}
+	return k;
 }
 
 /* The target of a direct jump or call (rel8/rel32), for a branch whose
@@ -220,13 +225,22 @@ static bool is_branch_class(enum pt_insn_class c)
 	       c == ptic_far_return || c == ptic_far_jump;
 }
 
+static void emit_taken(struct pt_dec *d, uint64_t to, bool known);
+
 /* The last block's final instruction went to @to (known) or somewhere
  * the trace does not say: emit it as a branch when it was taken. */
-static void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
+static inline void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
 {
 	if (!d->pend)
 		return;
 	d->pend = false;
+	if (known && to == d->pend_next && d->pend_len)
+		return; /* fell through */
+	emit_taken(d, to, known);
+}
+
+static void emit_taken(struct pt_dec *d, uint64_t to, bool known)
+{
 	if (!known && !direct_target(d, &to))
 		return;
 	if (to == d->pend_next && d->pend_len)
@@ -330,9 +344,38 @@ static void pend_cut(struct pt_dec *d, const struct pt_shape_cut *c)
 	d->pend_next = c->from + c->len;
 	d->pend_class = c->kind == HWT_BRANCH_CALL ? ptic_call : ptic_jump;
 	d->pend_len = c->len;
-	d->pend_kind_known = true;
 	d->pend_kind = c->kind;
 	d->pend_op_valid = false;
+}
+
+/* The parts of a block before its last cut, which come out as blocks
+ * that end at every call and jump would: before the time this block's
+ * trace brings, which the last cut's branch and the last part carry.
+ * Returns where the last part starts; @left is its instruction count. */
+static uint64_t emit_cut_parts(struct pt_dec *d, const struct pt_block *b,
+			       struct pt_block_shape *sh, uint16_t *left)
+{
+	if (sh->uncut && !sh->reported)
+		report_uncut(d, sh);
+	uint64_t start = b->ip;
+	const struct pt_shape_cut *cut = pt_shape_cuts(d->shapes, sh);
+	for (uint16_t i = 0; i < sh->ncuts && !d->stop; i++) {
+		const struct pt_shape_cut *c = &cut[i];
+		resolve_pending(d, start, true);
+		emit_segment(d, start, c->from, c->len, c->insns, b->mode);
+		pend_cut(d, c);
+		start = c->to;
+		*left -= c->insns;
+	}
+	return start;
+}
+
+static void update_time(struct pt_dec *d, struct pt_block_decoder *dec)
+{
+	uint64_t tsc;
+	uint32_t lost_mtc, lost_cyc;
+	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+		set_time(d, tsc);
 }
 
 static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
@@ -340,28 +383,13 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 {
 	/* The code as libipt read it: before a new time may change it. */
 	struct pt_block_shape *sh = pt_shape_of(d->shapes, b, d->img);
-	if (sh->uncut && !sh->reported)
-		report_uncut(d, sh);
-
-	/* The parts before the last cut come out as blocks that end at
-	 * every call and jump would: before the time this block's trace
-	 * brings, which the last cut's branch and the last part carry. */
 	uint64_t start = b->ip;
 	uint16_t left = b->ninsn;
-	for (uint16_t i = 0; i < sh->ncuts && !d->stop; i++) {
-		const struct pt_shape_cut *c = &sh->cut[i];
-		resolve_pending(d, start, true);
-		emit_segment(d, start, c->from, c->len, c->insns, b->mode);
-		pend_cut(d, c);
-		start = c->to;
-		left -= c->insns;
-	}
+	if (sh->ncuts || sh->uncut)
+		start = emit_cut_parts(d, b, sh, &left);
 
-	uint64_t tsc;
-	uint32_t lost_mtc, lost_cyc;
-	if ((d->timing || d->timed_image) &&
-	    pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
-		set_time(d, tsc);
+	if (d->timing || d->timed_image)
+		update_time(d, dec);
 
 	resolve_pending(d, start, true);
 	uint64_t end = emit_segment(d, start, b->end_ip, sh->last_len, left,
@@ -369,12 +397,15 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 
 	/* Instructions that never branch (ptwrite, ...) leave nothing to
 	 * resolve; a class libipt left out is judged by the next block. */
-	d->pend = b->iclass == ptic_error || is_branch_class(b->iclass);
+	unsigned int c = (unsigned int)b->iclass;
+	if (c >= sizeof(class_pending) / sizeof(class_pending[0]))
+		c = ptic_error;
+	d->pend = class_pending[c].pends;
+	d->pend_kind = class_pending[c].kind;
 	d->pend_from = b->end_ip;
 	d->pend_next = end;
 	d->pend_class = b->iclass;
 	d->pend_len = sh->last_len;
-	d->pend_kind_known = false;
 	d->pend_op_valid = b->truncated;
 	if (b->truncated) {
 		memset(d->pend_op, 0, sizeof(d->pend_op));

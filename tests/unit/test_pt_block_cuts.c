@@ -4,7 +4,8 @@
  * one direct call, run three times (its shape is walked once, then
  * cached), and a block with four direct branches (more than a cache entry
  * keeps: walked each time), one of them a call to the next instruction,
- * which is no taken branch. The expected elements follow from the code
+ * which is no taken branch; and 5000 blocks, more than the table of
+ * shapes first holds. The expected elements follow from the code
  * bytes and the TNT bits written, by hand; with --disasm every range is
  * one instruction.
  *
@@ -217,6 +218,113 @@ static void test_disasm_ranges_are_instructions(void)
 	}
 }
 
+/* More block shapes than the first table holds (4096 slots, grown at
+ * half full): UNITS units of "jmp +0; jz +2", each a block of two
+ * instructions cut at its jump, whose jz falls through, then a jz back
+ * to the first, taken once: the second pass finds every shape kept. */
+#define UNITS 5000
+
+static int write_many(const char *cpath, const char *tpath)
+{
+	static uint8_t many[UNITS * 4 + 7];
+	for (int i = 0; i < UNITS; i++) {
+		uint8_t unit[4] = {0xeb, 0x00, 0x74, 0x02};
+		memcpy(many + 4 * i, unit, 4);
+	}
+	int32_t back = -(UNITS * 4 + 6);
+	many[UNITS * 4] = 0x0f;
+	many[UNITS * 4 + 1] = 0x84;
+	memcpy(many + UNITS * 4 + 2, &back, 4);
+	many[UNITS * 4 + 6] = 0xc3;
+	static uint8_t buf[4096];
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + sizeof(buf);
+	struct pt_encoder *e = pt_alloc_encoder(&c);
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	int err = !e;
+	p.type = ppt_psb;
+	err |= put(e, &p);
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	err |= put(e, &p);
+	p.type = ppt_psbend;
+	err |= put(e, &p);
+	p.type = ppt_tip_pge;
+	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ip = ORG;
+	err |= put(e, &p);
+	/* Each pass: UNITS not taken, then the jz back: taken, then not. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int left = UNITS + 1; left > 0 && !err; left -= 6) {
+			p.type = ppt_tnt_8;
+			p.payload.tnt.bit_size = (uint8_t)(left < 6 ? left : 6);
+			p.payload.tnt.payload = left <= 6 && !pass;
+			err |= put(e, &p);
+		}
+	}
+	p.type = ppt_fup;
+	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ip = ORG + UNITS * 4 + 6;
+	err |= put(e, &p);
+	p.type = ppt_tip_pgd;
+	p.payload.ip.ipc = pt_ipc_suppressed;
+	err |= put(e, &p);
+	uint64_t size = 0;
+	err |= pt_enc_get_offset(e, &size) < 0;
+	pt_free_encoder(e);
+	FILE *f = fopen(tpath, "wb");
+	err |= !f || fwrite(buf, 1, size, f) != size;
+	if (f)
+		fclose(f);
+	f = fopen(cpath, "wb");
+	err |= !f || fwrite(many, 1, sizeof(many), f) != sizeof(many);
+	if (f)
+		fclose(f);
+	return err;
+}
+
+static uint64_t many_ranges, many_bad, many_other;
+
+static int check_many(void *arg, const struct hwt_elem *e)
+{
+	(void)arg;
+	if (e->type != HWT_ELEM_RANGE) {
+		many_other++;
+		return 0;
+	}
+	/* Range k of a pass: the jmp (even k) or the jz (odd k) of unit
+	 * k / 2, then the jz back. */
+	uint64_t k = many_ranges % (2 * UNITS + 1);
+	uint64_t at = ORG + 4 * (k / 2) + 2 * (k % 2);
+	uint64_t size = k == 2 * UNITS ? 6 : 2;
+	if (e->u.range.start != at || e->u.range.end != at + size ||
+	    e->u.range.insns != 1)
+		many_bad++;
+	many_ranges++;
+	return 0;
+}
+
+static void test_many_shapes_kept(void)
+{
+	char cpath[80], tpath[80];
+	snprintf(cpath, sizeof(cpath), "%s/many.bin", dir);
+	snprintf(tpath, sizeof(tpath), "%s/many.pt", dir);
+	CHECK_INT(write_many(cpath, tpath), 0);
+	struct hwt_map_spec map = {cpath, ORG};
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map, .nmaps = 1};
+	struct hwt_elem_sink sink = {check_many, NULL};
+	CHECK_INT(hwt_decode_raw("intel_pt", NULL, tpath, &opts, &sink), 0);
+	CHECK_U64(many_ranges, 2 * (2 * UNITS + 1));
+	CHECK_U64(many_bad, 0);
+	CHECK_U64(many_other, 3); /* tracing on, the jz back, tracing off */
+	unlink(cpath);
+	unlink(tpath);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -231,6 +339,7 @@ int main(void)
 	}
 	RUN(test_blocks_cut_at_direct_branches);
 	RUN(test_disasm_ranges_are_instructions);
+	RUN(test_many_shapes_kept);
 	unlink(code_path);
 	unlink(trace_path);
 	rmdir(dir);
