@@ -56,12 +56,15 @@ static int put(struct pt_encoder *e, struct pt_packet *p)
 	return n < 0;
 }
 
-/* Tracing on at ORG; the return (compressed) and jne taken twice; the
- * third time the jne falls through to the four-branch block, whose jz
- * falls through; tracing off at 400035. */
-static int write_trace(void)
+/* Writes @ncode bytes of @code to @cpath, and to @tpath a trace in which
+ * tracing starts at ORG, the conditional branches (compressed returns
+ * included) go as @taken[0..@nbits) says, and tracing stops at
+ * @off_at. */
+static int write_capture(const char *cpath, const uint8_t *code_bytes,
+			 size_t ncode, const char *tpath, const uint8_t *taken,
+			 size_t nbits, uint64_t off_at)
 {
-	uint8_t buf[256];
+	static uint8_t buf[8192];
 	struct pt_config c;
 	pt_config_init(&c);
 	c.begin = buf;
@@ -82,33 +85,44 @@ static int write_trace(void)
 	p.payload.ip.ipc = pt_ipc_sext_48;
 	p.payload.ip.ip = ORG;
 	err |= put(e, &p);
-	p.type = ppt_tnt_8; /* ret, jne, ret, jne, ret: taken; jne not */
-	p.payload.tnt.bit_size = 6;
-	p.payload.tnt.payload = 0x3e;
-	err |= put(e, &p);
-	p.type = ppt_tnt_8; /* jz not taken */
-	p.payload.tnt.bit_size = 1;
-	p.payload.tnt.payload = 0;
-	err |= put(e, &p);
+	/* Six bits a packet, the first branch in the highest bit. */
+	for (size_t i = 0; i < nbits && !err; i += 6) {
+		p.type = ppt_tnt_8;
+		for (size_t j = i; j < nbits && j < i + 6; j++) {
+			p.payload.tnt.payload = p.payload.tnt.payload << 1 | taken[j];
+			p.payload.tnt.bit_size++;
+		}
+		err |= put(e, &p);
+	}
 	p.type = ppt_fup;
 	p.payload.ip.ipc = pt_ipc_sext_48;
-	p.payload.ip.ip = ORG + 0x35;
+	p.payload.ip.ip = off_at;
 	err |= put(e, &p);
 	p.type = ppt_tip_pgd;
 	p.payload.ip.ipc = pt_ipc_suppressed;
 	err |= put(e, &p);
 	uint64_t size = 0;
-	err |= pt_enc_get_offset(e, &size) < 0;
+	err |= !e || pt_enc_get_offset(e, &size) < 0;
 	pt_free_encoder(e);
-	FILE *f = fopen(trace_path, "wb");
+	FILE *f = fopen(tpath, "wb");
 	err |= !f || fwrite(buf, 1, size, f) != size;
 	if (f)
 		fclose(f);
-	f = fopen(code_path, "wb");
-	err |= !f || fwrite(code, 1, sizeof(code), f) != sizeof(code);
+	f = fopen(cpath, "wb");
+	err |= !f || fwrite(code_bytes, 1, ncode, f) != ncode;
 	if (f)
 		fclose(f);
 	return err;
+}
+
+/* The return (compressed) and jne taken twice; the third time the jne
+ * falls through to the four-branch block, whose jz falls through;
+ * tracing off at 400035. */
+static int write_trace(void)
+{
+	static const uint8_t taken[] = {1, 1, 1, 1, 1, 0, 0};
+	return write_capture(code_path, code, sizeof(code), trace_path, taken,
+			     sizeof(taken), ORG + 0x35);
 }
 
 static char got[64][48];
@@ -236,55 +250,11 @@ static int write_many(const char *cpath, const char *tpath)
 	many[UNITS * 4 + 1] = 0x84;
 	memcpy(many + UNITS * 4 + 2, &back, 4);
 	many[UNITS * 4 + 6] = 0xc3;
-	static uint8_t buf[4096];
-	struct pt_config c;
-	pt_config_init(&c);
-	c.begin = buf;
-	c.end = buf + sizeof(buf);
-	struct pt_encoder *e = pt_alloc_encoder(&c);
-	struct pt_packet p;
-	memset(&p, 0, sizeof(p));
-	int err = !e;
-	p.type = ppt_psb;
-	err |= put(e, &p);
-	p.type = ppt_mode;
-	p.payload.mode.leaf = pt_mol_exec;
-	p.payload.mode.bits.exec.csl = 1;
-	err |= put(e, &p);
-	p.type = ppt_psbend;
-	err |= put(e, &p);
-	p.type = ppt_tip_pge;
-	p.payload.ip.ipc = pt_ipc_sext_48;
-	p.payload.ip.ip = ORG;
-	err |= put(e, &p);
 	/* Each pass: UNITS not taken, then the jz back: taken, then not. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int left = UNITS + 1; left > 0 && !err; left -= 6) {
-			p.type = ppt_tnt_8;
-			p.payload.tnt.bit_size = (uint8_t)(left < 6 ? left : 6);
-			p.payload.tnt.payload = left <= 6 && !pass;
-			err |= put(e, &p);
-		}
-	}
-	p.type = ppt_fup;
-	p.payload.ip.ipc = pt_ipc_sext_48;
-	p.payload.ip.ip = ORG + UNITS * 4 + 6;
-	err |= put(e, &p);
-	p.type = ppt_tip_pgd;
-	p.payload.ip.ipc = pt_ipc_suppressed;
-	err |= put(e, &p);
-	uint64_t size = 0;
-	err |= pt_enc_get_offset(e, &size) < 0;
-	pt_free_encoder(e);
-	FILE *f = fopen(tpath, "wb");
-	err |= !f || fwrite(buf, 1, size, f) != size;
-	if (f)
-		fclose(f);
-	f = fopen(cpath, "wb");
-	err |= !f || fwrite(many, 1, sizeof(many), f) != sizeof(many);
-	if (f)
-		fclose(f);
-	return err;
+	static uint8_t taken[2 * (UNITS + 1)];
+	taken[UNITS] = 1;
+	return write_capture(cpath, many, sizeof(many), tpath, taken,
+			     sizeof(taken), ORG + UNITS * 4 + 6);
 }
 
 static uint64_t many_ranges, many_bad, many_other;
