@@ -182,7 +182,7 @@ struct pt_dec {
 	int32_t pid; /* the stream's process, with HWT_FIELD_PID in base_fields */
 	uint32_t base_fields;
 	bool have_time;
-	uint64_t time;
+	uint64_t tsc, time; /* the last time stamp, and it in perf time */
 	/* The block before: its last instruction may be a taken branch whose
 	 * target the next block shows. */
 	bool pend;

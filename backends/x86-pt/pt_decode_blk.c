@@ -85,6 +85,7 @@ static void follow(struct pt_dec *d, uint64_t time)
 static void set_time(struct pt_dec *d, uint64_t tsc)
 {
 	d->have_time = true;
+	d->tsc = tsc;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
 	stamp(d);
 	follow(d, d->time);
@@ -370,11 +371,14 @@ static uint64_t emit_cut_parts(struct pt_dec *d, const struct pt_block *b,
 	return start;
 }
 
+/* The time after a block, when it moved: most blocks bring none, and
+ * setting the same time again changes nothing. */
 static void update_time(struct pt_dec *d, struct pt_block_decoder *dec)
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
-	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc &&
+	    !(d->have_time && tsc == d->tsc))
 		set_time(d, tsc);
 }
 
