@@ -102,7 +102,8 @@ static int start_walker(struct pt_shapes *s, uint64_t ip, enum pt_exec_mode mode
 		if (err < 0)
 			return err;
 	}
-	memcpy(s->trace + s->fup_ip, &ip, sizeof(ip)); /* little endian */
+	for (int i = 0; i < 8; i++) /* the payload is little endian */
+		s->trace[s->fup_ip + i] = (uint8_t)(ip >> 8 * i);
 	return pt_insn_sync_set(s->walker, 0);
 }
 
