@@ -2,8 +2,10 @@
  * trace:
  *  - a bare libipt block-decoder loop (pt_blk_next and pt_blk_event until
  *    the end, counting instructions), with libipt's default block options
- *    and, for reference, with blocks ending at every branch as hwtrace
- *    asks (so that each block is one address range);
+ *    and, for reference, with blocks ending at every branch (each block
+ *    one address range), and with each block handed to a counting sink as
+ *    a range and a branch element (what a sink called per element costs,
+ *    before any decoding work of hwtrace's own);
  *  - perf 6.1's `perf script --itrace=b` (output to /dev/null) on a
  *    perf.data holding the same trace, written with hwt_pd_writer with an
  *    MMAP2 record pointing at the code.
@@ -15,7 +17,8 @@
  * compressed return run on about half the iterations, with a PSB+ every
  * 4 KiB, as a real capture has. Each time is the median of three runs,
  * in CPU seconds (user + system, perf's included), with the spread
- * (least..most) beside it; the ratios are of the medians.
+ * (least..most) beside it; the ratios are of the medians. hwtrace and
+ * the libipt loops take turns run by run.
  *
  * Usage: bench_pt_decode [TRACE_KIB]   (default 1024)
  *        bench_pt_decode --write DIR [TRACE_KIB]
@@ -279,56 +282,42 @@ static int count(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-static struct timing time_raw(const char *pt, const char *bin)
+static double one_raw(const char *pt, const char *bin)
 {
-	double runs[RUNS];
 	struct hwt_map_spec map = {bin, ORG};
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map, .nmaps = 1};
 	struct hwt_elem_sink sink = {count, NULL};
-	for (int r = 0; r < RUNS; r++) {
-		counted_insns = counted_elems = 0;
-		double t = now();
-		if (hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink) < 0) {
-			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
-			exit(1);
-		}
-		t = now() - t;
-		runs[r] = t;
+	counted_insns = counted_elems = 0;
+	double t = now();
+	if (hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink) < 0) {
+		fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
+		exit(1);
 	}
-	return summarize(runs);
+	return now() - t;
 }
 
-static struct timing time_file(const char *data)
+static double one_file(const char *data)
 {
-	double runs[RUNS];
 	struct hwt_decode_opts opts = {.size = sizeof(opts)};
 	struct hwt_elem_sink sink = {count, NULL};
-	for (int r = 0; r < RUNS; r++) {
-		counted_insns = counted_elems = 0;
-		double t = now();
-		if (hwt_decode_file(data, &opts, &sink) < 0) {
-			fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
-			exit(1);
-		}
-		t = now() - t;
-		runs[r] = t;
+	counted_insns = counted_elems = 0;
+	double t = now();
+	if (hwt_decode_file(data, &opts, &sink) < 0) {
+		fprintf(stderr, "hwtrace: %s\n", hwt_errmsg());
+		exit(1);
 	}
-	return summarize(runs);
+	return now() - t;
 }
 
-static struct timing time_libipt(uint8_t *trace, size_t size, const char *bin,
-				bool end_on_branch, uint64_t *insns)
+static double one_libipt(uint8_t *trace, size_t size, const char *bin,
+			 bool end_on_branch, bool elements, uint64_t *insns)
 {
-	double runs[RUNS];
-	for (int r = 0; r < RUNS; r++) {
-		double t = now();
-		uint64_t n = libipt_block_loop(trace, size, bin, sizeof(code),
-					       ORG, end_on_branch);
-		t = now() - t;
-		*insns = n;
-		runs[r] = t;
-	}
-	return summarize(runs);
+	struct hwt_elem_sink sink = {count, NULL};
+	counted_insns = counted_elems = 0;
+	double t = now();
+	*insns = libipt_block_loop(trace, size, bin, sizeof(code), ORG,
+				   end_on_branch, elements ? &sink : NULL);
+	return now() - t;
 }
 
 static struct timing time_perf(const char *data)
@@ -400,14 +389,25 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	double mb = size / 1e6;
-	struct timing t_raw = time_raw(pt, bin);
-	uint64_t raw_insns = counted_insns, raw_elems = counted_elems;
-	struct timing t_file = time_file(data);
-	uint64_t file_insns = counted_insns;
-	uint64_t ipt_insns = 0;
-	struct timing t_ipt = time_libipt(trace, size, bin, false, &ipt_insns);
-	uint64_t ipt2_insns = 0;
-	struct timing t_ipt2 = time_libipt(trace, size, bin, true, &ipt2_insns);
+	/* The library and the libipt loops take turns, run after run, so
+	 * that a change in the machine's load falls on all of them. */
+	double raw[RUNS], file[RUNS], ipt[RUNS], ipt2[RUNS], ipt_sink[RUNS];
+	uint64_t raw_insns = 0, raw_elems = 0, file_insns = 0, ipt_insns = 0,
+		 ipt2_insns = 0, sink_insns = 0, sink_elems = 0;
+	for (int r = 0; r < RUNS; r++) {
+		raw[r] = one_raw(pt, bin);
+		raw_insns = counted_insns;
+		raw_elems = counted_elems;
+		file[r] = one_file(data);
+		file_insns = counted_insns;
+		ipt[r] = one_libipt(trace, size, bin, false, false, &ipt_insns);
+		ipt2[r] = one_libipt(trace, size, bin, true, false, &ipt2_insns);
+		ipt_sink[r] = one_libipt(trace, size, bin, false, true, &sink_insns);
+		sink_elems = counted_elems;
+	}
+	struct timing t_raw = summarize(raw), t_file = summarize(file),
+		      t_ipt = summarize(ipt), t_ipt2 = summarize(ipt2),
+		      t_sink = summarize(ipt_sink);
 	struct timing t_perf = time_perf(data);
 
 	printf("trace: %.2f MB, %" PRIu64 " instructions encoded; CPU s, "
@@ -417,6 +417,8 @@ int main(int argc, char **argv)
 	print_row("hwtrace decode perf.data", &t_file, mb, file_insns);
 	print_row("libipt block decoder, bare loop", &t_ipt, mb, ipt_insns);
 	print_row("  same, blocks end at every branch", &t_ipt2, mb, ipt2_insns);
+	print_row("  same, a sink called per element", &t_sink, mb, sink_insns);
+	printf("    (%" PRIu64 " elements)\n", sink_elems);
 	if (t_perf.med > 0)
 		print_row("perf script --itrace=b >/dev/null", &t_perf, mb, 0);
 	else
@@ -425,6 +427,8 @@ int main(int argc, char **argv)
 	       t_ipt.med / t_raw.med);
 	printf("ratio hwtrace raw / libipt with blocks ending at every branch: "
 	       "%.2f\n", t_ipt2.med / t_raw.med);
+	printf("ratio libipt with a sink called per element / bare libipt "
+	       "speed: %.2f\n", t_ipt.med / t_sink.med);
 	if (t_perf.med > 0)
 		printf("ratio hwtrace perf.data / perf script speed: %.2f\n",
 		       t_perf.med / t_file.med);
@@ -435,7 +439,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "could not remove %s\n", dir);
 	free(trace);
 	/* The decoders must agree on the work they did. */
-	if (raw_insns != ipt_insns || file_insns != ipt_insns) {
+	if (raw_insns != ipt_insns || file_insns != ipt_insns ||
+	    ipt2_insns != ipt_insns || sink_insns != ipt_insns) {
 		fprintf(stderr, "instruction counts differ: hwtrace %" PRIu64
 			"/%" PRIu64 ", libipt %" PRIu64 "\n", raw_insns,
 			file_insns, ipt_insns);

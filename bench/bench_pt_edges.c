@@ -69,7 +69,7 @@ static struct times bare_libipt(uint8_t *trace, size_t size, const char *bin,
 {
 	struct times t = start();
 	uint64_t n = libipt_block_loop(trace, size, bin, sizeof(pt_edges_code),
-				       PT_EDGES_ORG, false);
+				       PT_EDGES_ORG, false, NULL);
 	*insns = n;
 	return since(t);
 }
