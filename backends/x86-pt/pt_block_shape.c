@@ -149,7 +149,8 @@ static bool walk(struct pt_shapes *s, const struct pt_block *b,
 	struct pt_shape_cut cut;
 	bool cutting = false;
 	for (uint16_t i = 0; i < b->ninsn; i++) {
-		struct pt_insn insn;
+		/* Zero when the walker fails before decoding it. */
+		struct pt_insn insn = {.size = 0};
 		status = walk_next(s->walker, status, &insn);
 		/* The last instruction may need trace, which there is none
 		 * of: libipt has decoded it all the same. */
