@@ -19,8 +19,12 @@
  * constraint", which is what a too-long list amounts to. */
 #define SET_MAX 4
 /* Elements held at most while waiting for their task; beyond, the oldest
- * are decided with what is known (ambiguous if not enough). */
+ * are decided with what is known (ambiguous if not enough), WAIT_SLACK
+ * more than the excess at once: when runs are longer than WAIT_MAX, the
+ * queue then stays full for WAIT_SLACK elements between two such
+ * flushes, instead of one element forced out per element queued. */
 #define WAIT_MAX 65536
+#define WAIT_SLACK 4096
 
 struct task_set {
 	bool any;      /* no constraint known */
@@ -310,10 +314,9 @@ static int pass_on(struct hwt_ctx_sink *cs, struct waiting *w)
 {
 	/* Passed on from its slot, which it leaves: no copy. */
 	struct hwt_elem *e = &w->e;
-	const void *data = w->data ? cs->st->arena + w->data - 1 : NULL;
-	const void **ptr = hwt_elem_pointer(e);
-	if (ptr)
-		*ptr = data || e->type != HWT_ELEM_ERROR ? data : "";
+	/* Its pointer is the copy's, or was made NULL (or "") when queued. */
+	if (w->data)
+		*hwt_elem_pointer(e) = cs->st->arena + w->data - 1;
 	e->cpu = cs->cpu;
 	e->fields |= HWT_FIELD_CPU;
 	e->fields &= ~(uint32_t)(HWT_FIELD_PID | HWT_FIELD_TID);
@@ -370,43 +373,64 @@ static int flush(struct hwt_ctx_sink *cs, bool force)
 	if (st->changed)
 		st->memo[0].valid = st->memo[1].valid = false;
 	st->changed = false;
-	while (st->head < st->n) {
-		struct waiting *w = slot(st, st->head);
-		bool f = force || st->n - st->head > WAIT_MAX;
-		struct decision_memo *m = &st->memo[f];
-		if (!w->decided && m->valid && m->run == w->run &&
-		    m->seg == w->seg) {
-			w->decided = m->decided;
-			w->task = m->task;
-			w->ambiguous = m->ambiguous;
-		} else if (!w->decided) {
-			try_decide(cs, w, f);
-			m->valid = true;
-			m->decided = w->decided;
-			m->ambiguous = w->ambiguous;
-			m->run = w->run;
-			m->seg = w->seg;
-			m->task = w->task;
+	/* In locals: the sink called for each element could, for all the
+	 * compiler knows, change *st, which it would then read again. */
+	struct waiting *q = st->q;
+	size_t mask = st->cap - 1, head = st->head, n = st->n;
+	/* The oldest elements beyond WAIT_MAX, and WAIT_SLACK more, are
+	 * decided by force. */
+	size_t forced_until = force ? n
+			      : n > head + WAIT_MAX ? n - WAIT_MAX + WAIT_SLACK
+						    : head;
+	int err = 0;
+	while (head < n) {
+		struct waiting *w = &q[head & mask];
+		if (!w->decided) {
+			bool f = head < forced_until;
+			struct decision_memo *m = &st->memo[f];
+			if (m->valid && m->run == w->run && m->seg == w->seg) {
+				w->decided = m->decided;
+				w->task = m->task;
+				w->ambiguous = m->ambiguous;
+			} else {
+				try_decide(cs, w, f);
+				m->valid = true;
+				m->decided = w->decided;
+				m->ambiguous = w->ambiguous;
+				m->run = w->run;
+				m->seg = w->seg;
+				m->task = w->task;
+			}
+			if (!w->decided)
+				break;
 		}
-		if (!w->decided)
-			break;
-		st->head++;
-		int err = pass_on(cs, w);
+		head++;
+		err = pass_on(cs, w);
 		if (err < 0)
-			return err;
+			break;
 	}
+	st->head = head;
+	if (err < 0)
+		return err;
 	size_t done = st->head - st->compacted;
 	if (done >= 256 && done >= st->n - st->head)
 		compact(st);
 	return 0;
 }
 
-/* Copies the element's string or branch array into the arena. */
+/* Copies the element's string or branch array into the arena; the
+ * element's pointer to them is set when it is passed on. One to nothing
+ * (an empty branch array) is made NULL now, an error's missing message
+ * "". */
 static int keep_data(struct hwt_attr_state *st, struct waiting *w)
 {
 	size_t len;
 	const void *p = hwt_elem_payload(&w->e, &len);
 	w->data = 0;
+	if (!p && w->e.type == HWT_ELEM_ERROR)
+		w->e.u.error.message = "";
+	if (p && !len)
+		*hwt_elem_pointer(&w->e) = NULL;
 	if (!p || !len)
 		return 0;
 	size_t at = (st->alen + 7) & ~(size_t)7;
@@ -467,7 +491,7 @@ static int ensure_state(struct hwt_ctx_sink *cs)
 static __attribute__((noinline)) int per_cpu_emit(struct hwt_ctx_sink *cs,
 						 const struct hwt_elem *e)
 {
-	int err = ensure_state(cs);
+	int err = cs->st ? 0 : ensure_state(cs);
 	if (err)
 		return err;
 	struct hwt_attr_state *st = cs->st;
