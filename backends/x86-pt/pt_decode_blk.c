@@ -235,8 +235,19 @@ static inline void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
 	if (!d->pend)
 		return;
 	d->pend = false;
-	if (known && to == d->pend_next && d->pend_len)
-		return; /* fell through */
+	if (known && d->pend_len) {
+		if (to == d->pend_next)
+			return; /* fell through */
+		if (d->pend_kind != KIND_BY_OPCODE) {
+			/* Taken, of a kind libipt's class told: most blocks. */
+			struct hwt_elem *e = &d->branch_elem;
+			e->u.branch.from = d->pend_from;
+			e->u.branch.to = to;
+			e->u.branch.kind = (enum hwt_branch_kind)d->pend_kind;
+			emit_stamped(d, e);
+			return;
+		}
+	}
 	emit_taken(d, to, known);
 }
 
