@@ -13,9 +13,10 @@ static void pt_destroy(void *priv)
 	struct pt_dec *d = priv;
 	if (!d)
 		return;
+	/* The shapes' walker reads the adapter's sections: first. */
+	pt_shapes_free(d->shapes);
 	pt_image_adapter_free(d->ad);
 	pt_insn_len_free(d->il);
-	pt_shapes_free(d->shapes);
 	pt_edges_free(d->edges);
 	free(d);
 }
@@ -82,9 +83,9 @@ static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 			pt_shapes_free(shapes);
 			return err;
 		}
+		pt_shapes_free(d->shapes); /* its walker reads d->ad */
 		pt_image_adapter_free(d->ad);
 		pt_insn_len_free(d->il);
-		pt_shapes_free(d->shapes);
 		d->ad = ad;
 		d->il = il;
 		d->shapes = shapes;
