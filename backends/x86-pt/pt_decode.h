@@ -67,7 +67,7 @@ void pt_image_adapter_free(struct pt_image_adapter *ad);
 struct pt_image *pt_image_adapter_get(struct pt_image_adapter *ad, int32_t pid,
 				      uint64_t time, uint64_t *until);
 
-/* Instruction lengths for range ends and per-instruction splitting. */
+/* Instruction lengths for splitting ranges into instructions (--disasm). */
 struct pt_insn_len;
 
 struct pt_insn_len *pt_insn_len_new(void);

@@ -1,8 +1,7 @@
-/* x86 instruction lengths. libipt's block gives the address of its last
- * instruction but not where that instruction ends; a range needs the end,
- * and the walk along a block's path (pt_block_shape.c) needs every
- * instruction's. Capstone decodes the length; a direct-mapped cache keeps
- * it for code walked again. */
+/* x86 instruction lengths, for output that shows every instruction as a
+ * range of its own (--disasm): a block's ranges are split at each. (A
+ * block's own end and cuts come from libipt: pt_block_shape.c.) Capstone
+ * decodes the length; a direct-mapped cache keeps it for code met again. */
 #include <stdlib.h>
 #include <string.h>
 
