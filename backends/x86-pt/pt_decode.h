@@ -73,11 +73,9 @@ struct pt_insn_len;
 struct pt_insn_len *pt_insn_len_new(void);
 void pt_insn_len_free(struct pt_insn_len *il);
 /* Length of the instruction at @ip whose bytes start at @code (@size bytes
- * available), in @mode; @isid is libipt's section id (0: none). Returns 0
- * when it cannot be decoded. */
+ * available), in @mode. Returns 0 when it cannot be decoded. */
 unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
-			    uint64_t ip, int isid, const uint8_t *code,
-			    size_t size);
+			    uint64_t ip, const uint8_t *code, size_t size);
 /* What a libipt block holds (pt_block_shape.c): the direct calls and
  * jumps it went through, each cutting it into address ranges. */
 struct pt_shape_cut {

@@ -15,8 +15,7 @@
 
 struct len_entry {
 	uint64_t ip;
-	/* libipt's section id, or the first code bytes when there is none:
-	 * other code at the same address misses. */
+	/* The first code bytes: other code at the same address misses. */
 	uint64_t tag;
 	uint8_t len;
 	uint8_t mode;
@@ -87,18 +86,12 @@ static struct len_entry *entry(struct pt_insn_len *il, uint64_t ip)
 }
 
 unsigned int pt_insn_len_at(struct pt_insn_len *il, enum pt_exec_mode mode,
-			    uint64_t ip, int isid, const uint8_t *code,
-			    size_t size)
+			    uint64_t ip, const uint8_t *code, size_t size)
 {
 	int m = mode_index(mode);
 	struct len_entry *e = entry(il, ip);
 	uint64_t head = 0;
-
-	if (isid > 0) {
-		head = (uint64_t)isid | 1ull << 63;
-	} else {
-		memcpy(&head, code, size < 7 ? size : 7);
-	}
+	memcpy(&head, code, size < 7 ? size : 7);
 	if (e->len && e->ip == ip && e->tag == head && e->mode == m)
 		return e->len;
 #ifdef HWT_HAVE_CAPSTONE
