@@ -181,6 +181,7 @@ static const struct {
 	[ptic_far_jump] = {true, KIND_BY_OPCODE},
 	[ptic_ptwrite] = {false, KIND_BY_OPCODE},
 };
+#define NCLASSES (sizeof(class_pending) / sizeof(class_pending[0]))
 
 static enum hwt_branch_kind kind_of(struct pt_dec *d)
 {
@@ -219,11 +220,22 @@ static bool direct_target(struct pt_dec *d, uint64_t *to)
 	return true;
 }
 
+/* A class that branches: one that pends, bar the class libipt left out
+ * (ptic_error) and those it did not have when this was written. */
 static bool is_branch_class(enum pt_insn_class c)
 {
-	return c == ptic_call || c == ptic_return || c == ptic_jump ||
-	       c == ptic_cond_jump || c == ptic_far_call ||
-	       c == ptic_far_return || c == ptic_far_jump;
+	return (unsigned int)c < NCLASSES && c != ptic_error &&
+	       class_pending[c].pends;
+}
+
+/* The pending branch, taken to @to, of @kind. */
+static void emit_branch(struct pt_dec *d, uint64_t to, enum hwt_branch_kind kind)
+{
+	struct hwt_elem *e = &d->branch_elem;
+	e->u.branch.from = d->pend_from;
+	e->u.branch.to = to;
+	e->u.branch.kind = kind;
+	emit_stamped(d, e);
 }
 
 static void emit_taken(struct pt_dec *d, uint64_t to, bool known);
@@ -240,11 +252,7 @@ static inline void resolve_pending(struct pt_dec *d, uint64_t to, bool known)
 			return; /* fell through */
 		if (d->pend_kind != KIND_BY_OPCODE) {
 			/* Taken, of a kind libipt's class told: most blocks. */
-			struct hwt_elem *e = &d->branch_elem;
-			e->u.branch.from = d->pend_from;
-			e->u.branch.to = to;
-			e->u.branch.kind = (enum hwt_branch_kind)d->pend_kind;
-			emit_stamped(d, e);
+			emit_branch(d, to, (enum hwt_branch_kind)d->pend_kind);
 			return;
 		}
 	}
@@ -260,11 +268,7 @@ static void emit_taken(struct pt_dec *d, uint64_t to, bool known)
 	if (!d->pend_len && to > d->pend_from && to - d->pend_from < 16 &&
 	    !is_branch_class(d->pend_class))
 		return; /* fell through an instruction we could not size */
-	struct hwt_elem *e = &d->branch_elem;
-	e->u.branch.from = d->pend_from;
-	e->u.branch.to = to;
-	e->u.branch.kind = kind_of(d);
-	emit_stamped(d, e);
+	emit_branch(d, to, kind_of(d));
 }
 
 /* Reads the code at @ip as the decoder saw it. */
@@ -305,7 +309,7 @@ emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
 			len = last_len;
 		} else {
 			size_t n = read_code(d, ip, code);
-			len = n ? pt_insn_len_at(d->il, mode, ip, 0, code, n) : 0;
+			len = n ? pt_insn_len_at(d->il, mode, ip, code, n) : 0;
 		}
 		if (!len) {
 			/* Cannot split further: the rest as one range. */
@@ -413,7 +417,7 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	/* Instructions that never branch (ptwrite, ...) leave nothing to
 	 * resolve; a class libipt left out is judged by the next block. */
 	unsigned int c = (unsigned int)b->iclass;
-	if (c >= sizeof(class_pending) / sizeof(class_pending[0]))
+	if (c >= NCLASSES)
 		c = ptic_error;
 	d->pend = class_pending[c].pends;
 	d->pend_kind = class_pending[c].kind;
