@@ -8,15 +8,42 @@
 #ifdef HWT_HAVE_LIBIPT
 #include "backends/x86-pt/pt_decode.h"
 
+/* The caches a chunk's decode fills: the shapes' walker reads the
+ * adapter's sections, so the shapes go first. */
+static void free_caches(struct pt_image_adapter *ad, struct pt_insn_len *il,
+			struct pt_shapes *shapes)
+{
+	pt_shapes_free(shapes);
+	pt_image_adapter_free(ad);
+	pt_insn_len_free(il);
+}
+
+/* Gives @d new, empty caches, freeing the ones it had. */
+static int new_caches(struct pt_dec *d)
+{
+	struct pt_image_adapter *ad = NULL;
+	struct pt_insn_len *il = pt_insn_len_new();
+	struct pt_shapes *shapes = pt_shapes_new();
+	int err = il && shapes ? pt_image_adapter_new(d->params.image, &ad)
+			       : hwt_error(HWT_ERR_NOMEM, "out of memory for a "
+					   "PT decoder");
+	if (err < 0) {
+		free_caches(ad, il, shapes);
+		return err;
+	}
+	free_caches(d->ad, d->il, d->shapes);
+	d->ad = ad;
+	d->il = il;
+	d->shapes = shapes;
+	return 0;
+}
+
 static void pt_destroy(void *priv)
 {
 	struct pt_dec *d = priv;
 	if (!d)
 		return;
-	/* The shapes' walker reads the adapter's sections: first. */
-	pt_shapes_free(d->shapes);
-	pt_image_adapter_free(d->ad);
-	pt_insn_len_free(d->il);
+	free_caches(d->ad, d->il, d->shapes);
 	pt_edges_free(d->edges);
 	free(d);
 }
@@ -46,13 +73,7 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 	d->timed_image = params->image && hwt_image_changes(params->image);
 	if (d->timed_image)
 		d->config.flags.variant.block.enable_tick_events = 1;
-	d->il = pt_insn_len_new();
-	d->shapes = pt_shapes_new();
-	if (!d->il || !d->shapes) {
-		pt_destroy(d);
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
-	}
-	err = pt_image_adapter_new(params->image, &d->ad);
+	err = new_caches(d);
 	if (err < 0) {
 		pt_destroy(d);
 		return err;
@@ -63,32 +84,17 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 
 /* libipt's block cache lives in the image section cache and decides
  * where blocks end: a chunk decoded after others could come out as other
- * ranges than the same chunk decoded first. Every chunk starts with a new
- * cache (and instruction lengths and block shapes keyed by its section
- * ids), so that it decodes the same whatever was decoded before it, in
- * this instance or another (--jobs, --cpu). */
+ * ranges than the same chunk decoded first. Every chunk starts with new
+ * caches (and block shapes keyed by the section ids, instruction lengths
+ * with them), so that it decodes the same whatever was decoded before
+ * it, in this instance or another (--jobs, --cpu). */
 static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 {
 	struct pt_dec *d = priv;
 	if (d->fed) {
-		struct pt_image_adapter *ad = NULL;
-		struct pt_insn_len *il = pt_insn_len_new();
-		struct pt_shapes *shapes = pt_shapes_new();
-		int err = il && shapes
-				  ? pt_image_adapter_new(d->params.image, &ad)
-				  : hwt_error(HWT_ERR_NOMEM, "out of memory for a "
-					      "PT decoder");
-		if (err < 0) {
-			pt_insn_len_free(il);
-			pt_shapes_free(shapes);
+		int err = new_caches(d);
+		if (err < 0)
 			return err;
-		}
-		pt_shapes_free(d->shapes); /* its walker reads d->ad */
-		pt_image_adapter_free(d->ad);
-		pt_insn_len_free(d->il);
-		d->ad = ad;
-		d->il = il;
-		d->shapes = shapes;
 	}
 	d->fed = true;
 	return pt_dec_chunk(d, chunk);
