@@ -33,6 +33,7 @@
 #include <intel-pt.h>
 
 #include "harness.h"
+#include "pt_enc_psb.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 
@@ -49,13 +50,6 @@ static const uint8_t code[] = {
 static char dir[] = "/tmp/hwt-pt-cuts-XXXXXX";
 static char code_path[64], trace_path[64];
 
-static int put(struct pt_encoder *e, struct pt_packet *p)
-{
-	int n = pt_enc_next(e, p);
-	memset(p, 0, sizeof(*p));
-	return n < 0;
-}
-
 /* Writes @ncode bytes of @code to @cpath, and to @tpath a trace in which
  * tracing starts at ORG, the conditional branches (compressed returns
  * included) go as @taken[0..@nbits) says, and tracing stops at
@@ -70,21 +64,13 @@ static int write_capture(const char *cpath, const uint8_t *code_bytes,
 	c.begin = buf;
 	c.end = buf + sizeof(buf);
 	struct pt_encoder *e = pt_alloc_encoder(&c);
+	if (!e)
+		return 1;
+	/* No time: a TSC of 0 is none. Tracing off until the TIP.PGE. */
+	int err = pt_enc_psb_plus(e, 0, 0);
+	err |= pt_enc_ip(e, ppt_tip_pge, ORG);
 	struct pt_packet p;
 	memset(&p, 0, sizeof(p));
-	int err = !e;
-	p.type = ppt_psb;
-	err |= put(e, &p);
-	p.type = ppt_mode;
-	p.payload.mode.leaf = pt_mol_exec;
-	p.payload.mode.bits.exec.csl = 1;
-	err |= put(e, &p);
-	p.type = ppt_psbend;
-	err |= put(e, &p);
-	p.type = ppt_tip_pge;
-	p.payload.ip.ipc = pt_ipc_sext_48;
-	p.payload.ip.ip = ORG;
-	err |= put(e, &p);
 	/* Six bits a packet, the first branch in the highest bit. */
 	for (size_t i = 0; i < nbits && !err; i += 6) {
 		p.type = ppt_tnt_8;
@@ -92,17 +78,12 @@ static int write_capture(const char *cpath, const uint8_t *code_bytes,
 			p.payload.tnt.payload = p.payload.tnt.payload << 1 | taken[j];
 			p.payload.tnt.bit_size++;
 		}
-		err |= put(e, &p);
+		err |= pt_enc_put(e, &p);
 	}
-	p.type = ppt_fup;
-	p.payload.ip.ipc = pt_ipc_sext_48;
-	p.payload.ip.ip = off_at;
-	err |= put(e, &p);
-	p.type = ppt_tip_pgd;
-	p.payload.ip.ipc = pt_ipc_suppressed;
-	err |= put(e, &p);
+	err |= pt_enc_ip(e, ppt_fup, off_at);
+	err |= pt_enc_ip(e, ppt_tip_pgd, 0);
 	uint64_t size = 0;
-	err |= !e || pt_enc_get_offset(e, &size) < 0;
+	err |= pt_enc_get_offset(e, &size) < 0;
 	pt_free_encoder(e);
 	FILE *f = fopen(tpath, "wb");
 	err |= !f || fwrite(buf, 1, size, f) != size;
