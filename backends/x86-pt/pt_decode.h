@@ -157,6 +157,18 @@ static inline const struct pt_shape_cut *pt_shape_cuts(const struct pt_shapes *s
 	return s->cuts + sh->first_cut;
 }
 
+/* The split op (pt_split.c): a chunk cut at PSBs where a decoder that
+ * starts there gives what one running through gives. Segments are about
+ * pt_split_bytes long (tests make them shorter). */
+extern size_t pt_split_bytes;
+int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
+	     size_t max);
+/* The bytes of the PSB+ at @at (a PSB up to its PSBEND, at most @end),
+ * when it holds only what a PSB+ restates and a TSC (and a TMA when
+ * @need_tma); a negative pt_error_code otherwise. */
+int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
+		     const uint8_t *end, bool need_tma);
+
 /* The ptdump-like packet listing of one buffer. */
 int pt_packets_dump(const struct hwt_decode_params *params,
 		    const struct hwt_aux_chunk *chunk, FILE *out);
@@ -208,6 +220,11 @@ struct pt_dec {
 	uint64_t img_from, img_until;
 	bool timed_image;      /* the image changes over time */
 	uint64_t fail_ip; /* where the last error struck */
+	/* A segment of a split chunk ends at seg_end (UINT64_MAX: the
+	 * chunk is whole), where the next segment's PSB+ starts; seg_over
+	 * once that PSB+'s status updates are in. */
+	uint64_t seg_end;
+	bool seg_over;
 	char msg[160];
 	struct pt_edges *edges; /* --edges state, made on first use */
 };

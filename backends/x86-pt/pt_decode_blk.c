@@ -433,6 +433,21 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	}
 }
 
+/* The IP of a status update that a PSB+'s FUP gives (exec mode and TSX
+ * state are bound to it); false for other events. */
+static bool status_ip(const struct pt_event *ev, uint64_t *ip)
+{
+	if (!ev->status_update || ev->ip_suppressed)
+		return false;
+	if (ev->type == ptev_exec_mode)
+		*ip = ev->variant.exec_mode.ip;
+	else if (ev->type == ptev_tsx)
+		*ip = ev->variant.tsx.ip;
+	else
+		return false;
+	return true;
+}
+
 static void on_event(struct pt_dec *d, const struct pt_event *ev)
 {
 	struct hwt_elem e;
@@ -443,6 +458,19 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		set_time(d, ev->tsc);
 		d->timing = true;
 	}
+	uint64_t off;
+	if (ev->status_update && d->seg_end != UINT64_MAX && d->dec &&
+	    pt_blk_get_offset(d->dec, &off) >= 0 && off > d->seg_end)
+		/* The next segment's PSB+: this segment ends with it. */
+		d->seg_over = true;
+	uint64_t at;
+	if (status_ip(ev, &at))
+		/* A PSB+ met on the way: its FUP is where the code runs on,
+		 * the target of the block before's last branch. Resolved
+		 * here rather than at the next block, so that a decode whose
+		 * trace ends with this PSB+ (a segment of a split chunk)
+		 * ends as a decode that runs on past it. */
+		resolve_pending(d, at, true);
 	e.fields = 0;
 	switch (ev->type) {
 	case ptev_enabled:
@@ -528,6 +556,10 @@ static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 			if (d->stop)
 				return -pte_eos;
 		}
+		/* After all of the PSB+'s status updates: its FUP resolves
+		 * the last branch, whichever of them brings it. */
+		if (d->seg_over)
+			return -pte_eos;
 		if (status & pts_eos) {
 			/* The trace ends here, but where the last branch went
 			 * is known: libipt shows it as the next block's start. */
@@ -600,6 +632,18 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	struct pt_config config = d->config;
 	config.begin = (uint8_t *)chunk->data;
 	config.end = config.begin + chunk->size;
+	d->seg_end = UINT64_MAX;
+	d->seg_over = false;
+	if (chunk->lookahead && chunk->size) {
+		/* A segment (pt_split.c): decoded through the next one's
+		 * PSB+, whose FUP ends this one's last block. */
+		int n = pt_psb_plus_size(&d->config, config.end,
+					 config.end + chunk->lookahead, false);
+		if (n > 0) {
+			config.end += n;
+			d->seg_end = chunk->size;
+		}
+	}
 
 	d->cpu = chunk->cpu;
 	d->tid = chunk->tid;
@@ -657,7 +701,8 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 		if (at > from || why != HWT_GAP_NO_SYNC)
 			emit_gap(d, why, chunk->offset + from,
 				 at > from ? at - from : 0, detail);
-		if (status < 0 || d->stop)
+		/* At the next segment's PSB: its decoder goes on from here. */
+		if (status < 0 || d->stop || at >= d->seg_end)
 			break;
 		if (!d->timing || d->timed_image) {
 			uint64_t tsc;

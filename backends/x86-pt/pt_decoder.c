@@ -108,10 +108,8 @@ static void pt_reset(void *priv)
 
 /* split: every chunk starts a libipt decoder of its own that
  * synchronises at its first PSB, and pt_dec_chunk starts from a clean
- * state: a chunk decodes the same in any instance. Not cut further: a segment starting at a
- * later PSB would lose what one decoder carries over it (the branch that
- * ends the block before it, the return-compression stack, CYC
- * calibration, the process whose code was being read). */
+ * state: a chunk decodes the same in any instance. Cut further at PSBs
+ * where that holds for the segments too (pt_split.c). */
 const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.create = pt_create,
 	.feed = pt_feed,
@@ -119,6 +117,6 @@ const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.destroy = pt_destroy,
 	.packets = pt_packets_dump,
 	.edges = pt_edges_chunk,
-	.split = hwt_decoder_split_whole,
+	.split = pt_split,
 };
 #endif

@@ -5,10 +5,13 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <stdlib.h>
 
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
@@ -198,5 +201,45 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 			return err;
 		hwt_edges_stats(opts->edges)->fallbacks++;
 	}
-	return b->decoder->feed(priv, chunk);
+	if (!b->decoder->split || !chunk->size)
+		return b->decoder->feed(priv, chunk);
+	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
+	if (!starts)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	int n = hwt_decode_split(b, priv, chunk, starts);
+	int err = n < 0 ? n : 0;
+	for (int i = 0; i < n && err >= 0; i++) {
+		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
+		struct hwt_aux_chunk seg = *chunk;
+		seg.data = chunk->data + starts[i];
+		seg.offset = chunk->offset + starts[i];
+		seg.size = end - starts[i];
+		seg.lookahead = i + 1 < n ? chunk->size - end : chunk->lookahead;
+		if (i && b->decoder->reset)
+			b->decoder->reset(priv);
+		err = b->decoder->feed(priv, &seg);
+	}
+	free(starts);
+	return err;
+}
+
+int hwt_decode_split(const struct hwt_backend *b, void *priv,
+		     const struct hwt_aux_chunk *chunk, uint64_t *starts)
+{
+	int n = 1;
+	starts[0] = 0;
+	if (chunk->size && b->decoder->split)
+		n = b->decoder->split(priv, chunk, starts, HWT_MAX_SEGMENTS);
+	if (n < 0)
+		return n;
+	if (n < 1 || n > HWT_MAX_SEGMENTS || starts[0] != 0)
+		return hwt_error(HWT_ERR_INVAL, "%s: split gave %d segments",
+				 b->name, n);
+	for (int i = 0; i < n; i++) {
+		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
+		if (end < starts[i] || end > chunk->size)
+			return hwt_error(HWT_ERR_INVAL, "%s: split gave segments "
+					 "out of order", b->name);
+	}
+	return n;
 }

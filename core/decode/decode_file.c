@@ -843,7 +843,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	/* --edges keeps to one thread: its map and the edges op's caches
 	 * are the instance's. */
 	if (err >= 0 && !opts->packets && !opts->edges && opts->jobs > 1 &&
-	    b->decoder->split && ps.n > 1) {
+	    b->decoder->split) {
 		struct hwt_par_source src = {ps.n, piece_load, piece_before,
 					     piece_after, piece_setup, &ps};
 		params.sink = &dsink;

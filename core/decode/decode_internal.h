@@ -54,10 +54,22 @@ void hwt_mapped_close(struct hwt_mapped *m);
 int hwt_decode_find_backend(const char *name, const struct hwt_backend **out);
 
 /* Hands @chunk to the decoder: to its edges op when opts->edges asks
- * for edges and the op takes the chunk, otherwise to feed(). */
+ * for edges and the op takes the chunk, otherwise to feed(), cut into the
+ * segments the backend's split op gives (each after reset(), with the
+ * rest of the chunk as its lookahead), as a parallel decode cuts it: so
+ * that one thread gives the elements that many give. */
 int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts);
+
+/* The most segments a split op is asked for, per chunk. */
+#define HWT_MAX_SEGMENTS 4096
+
+/* The segments of @chunk (hwt_decoder_ops.split, or the whole chunk
+ * without one) into @starts (HWT_MAX_SEGMENTS entries), checked: returns
+ * how many, or a negative error naming the backend. */
+int hwt_decode_split(const struct hwt_backend *b, void *priv,
+		     const struct hwt_aux_chunk *chunk, uint64_t *starts);
 
 /* A view of @image for one decoding thread: the same sections, time
  * spans included (strings and code shared, read-only), with missing_reported

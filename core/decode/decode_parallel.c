@@ -25,7 +25,6 @@
 /* Large batches: each hand-over between threads costs a wake-up, about
  * what sending a batch of a few thousand elements does. */
 struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 4};
-#define MAX_SEGMENTS 4096
 
 /* Elements with their strings copied: pointer fields hold 1 + the offset
  * of the copy in @arena until the batch is replayed. */
@@ -563,32 +562,18 @@ static int start_workers(struct par *p, unsigned n)
 static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		       const struct hwt_aux_chunk *chunk, void *owned)
 {
-	static const size_t max = MAX_SEGMENTS;
-	uint64_t *starts = malloc(max * sizeof(*starts));
+	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
 	int err;
 
 	if (!starts) {
 		free(owned);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
-	int n = chunk->size ? p->b->decoder->split(main_priv, chunk, starts, max)
-			    : 1;
-	if (!chunk->size)
-		starts[0] = 0;
-	if (n < 1 || (size_t)n > max || starts[0] != 0) {
+	int n = hwt_decode_split(p->b, main_priv, chunk, starts);
+	if (n < 0) {
 		free(starts);
 		free(owned);
-		return n < 0 ? n : hwt_error(HWT_ERR_INVAL, "%s: split gave "
-					     "%d segments", p->b->name, n);
-	}
-	for (int i = 0; i < n; i++) {
-		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
-		if (end < starts[i] || end > chunk->size) {
-			free(starts);
-			free(owned);
-			return hwt_error(HWT_ERR_INVAL, "%s: split gave segments "
-					 "out of order", p->b->name);
-		}
+		return n;
 	}
 	for (int i = 0; i < n; i++) {
 		while (p->count - p->first == p->window) {
@@ -607,6 +592,8 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		u->chunk.data = chunk->data + starts[i];
 		u->chunk.offset = chunk->offset + starts[i];
 		u->chunk.size = end - starts[i];
+		u->chunk.lookahead = i + 1 < n ? chunk->size - end
+					       : chunk->lookahead;
 		u->piece = piece;
 		u->piece_first = i == 0;
 		u->piece_last = i + 1 == n;

@@ -25,7 +25,11 @@ void hwt_progress_start(struct hwt_progress *pr,
 static void within_chunk(void *arg, uint64_t chunk_done)
 {
 	struct hwt_progress *pr = arg;
-	report(pr, pr->base + chunk_done);
+	/* A parallel decode may decode a segment of a chunk again on the
+	 * calling thread, whose offsets count from the segment's start:
+	 * never report less than before. */
+	if (pr->base + chunk_done > pr->p.done)
+		report(pr, pr->base + chunk_done);
 }
 
 void hwt_progress_params(struct hwt_progress *pr,

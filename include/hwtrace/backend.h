@@ -58,6 +58,12 @@ struct hwt_aux_chunk {
 	 * which then need no copy to get it. */
 	bool has_pid;
 	int32_t pid;
+	/* Bytes after @size that the decoder may read but that are not its
+	 * to decode: the start of the next segment of a chunk cut by
+	 * split(), for a decoder that must see where the next segment's
+	 * decoder takes over (Intel PT reads the PSB+ there). 0 for a chunk
+	 * fed whole. */
+	uint64_t lookahead;
 };
 
 /* What a decoder is created with. Pointers are borrowed and outlive it. */
@@ -143,7 +149,8 @@ struct hwt_decoder_ops {
 	 * gives the same elements in a fresh instance as in one that decoded
 	 * anything before, and the segments [starts[i], starts[i+1]) fed to
 	 * separate instances, each after reset(), as chunks of their own
-	 * (offset chunk->offset + starts[i]) give, one after the other, the
+	 * (offset chunk->offset + starts[i], lookahead the bytes of the
+	 * chunk after the segment) give, one after the other, the
 	 * elements the whole chunk gives. Such instances are created with
 	 * the same params (and hw_id calls), each used by one thread, reading
 	 * an image of its own that it may mark (missing_reported); flush(),

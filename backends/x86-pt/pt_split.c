@@ -1,0 +1,130 @@
+/* The intel_pt split op: where a chunk may be cut for parallel decode.
+ *
+ * A segment starts at a PSB. The decoder of the segment before reads on
+ * through that PSB+ (the chunk's lookahead) and stops at its end: the
+ * PSB+'s FUP tells where the last branch before it went, and the block
+ * decoder ends its last block there. The next segment's decoder
+ * synchronises at the same PSB and starts where the first left off. The
+ * two give what one decoder running through gives when nothing it
+ * carries over the PSB changes the elements after it:
+ *  - the return-compression stack: the processor compresses no return
+ *    across a PSB (perf empties its stack there);
+ *  - the time: the PSB+ holds a TSC (and a TMA when MTC is on), which
+ *    sets it anew; CYC is not used, since its calibration (the cycles of
+ *    the last MTC periods) carries over the PSB: a chunk of a capture
+ *    with CYC on is not cut;
+ *  - the state the PSB+ restates (IP, exec mode, TSX, paging, VMCS):
+ *    anything else inside it (an overflow, a TIP, a bad packet) makes it
+ *    no place to cut.
+ * Segments are about pt_split_bytes long: long enough that a unit of
+ * work is worth a decoder of its own, short enough that the parallel
+ * decode can hold a unit's elements in memory while the units before it
+ * are sent, so that every thread decodes. */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "backends/x86-pt/pt_decode.h"
+#include "hwtrace/error.h"
+
+size_t pt_split_bytes = 16 * 1024;
+
+/* The PSB packet: 02 82, eight times (Intel SDM, "PSB Packet"). */
+static const uint8_t psb[16] = {
+	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+};
+
+/* Whether the capture's settings leave a PSB as a clean cut: no CYC.
+ * (That the time restarts there, each PSB+ must show with a TSC.) Raw
+ * input (no attribute) is not cut. */
+static bool cuttable(const struct pt_dec *d)
+{
+	const struct perf_event_attr *attr = d->params.aux_attr;
+	const uint64_t *info = d->params.info;
+	if (!attr || !info || d->params.info_words < PT_INFO_WORDS_MIN)
+		return false;
+	uint64_t cyc = info[PT_INFO_CYC_BIT];
+	return !(cyc && (attr->config & cyc));
+}
+
+int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
+		     const uint8_t *end, bool need_tma)
+{
+	struct pt_config c = *base;
+	c.begin = (uint8_t *)at;
+	c.end = (uint8_t *)end;
+	struct pt_packet_decoder *pd = pt_pkt_alloc_decoder(&c);
+	if (!pd)
+		return -pte_nomem;
+	int size = -pte_bad_packet;
+	bool have_tsc = false, have_tma = false;
+	struct pt_packet p;
+	if (pt_pkt_sync_set(pd, 0) < 0 || pt_pkt_next(pd, &p, sizeof(p)) < 0 ||
+	    p.type != ppt_psb)
+		goto out;
+	for (;;) {
+		if (pt_pkt_next(pd, &p, sizeof(p)) < 0)
+			goto out;
+		switch (p.type) {
+		case ppt_tsc:
+			have_tsc = true;
+			break;
+		case ppt_tma:
+			have_tma = true;
+			break;
+		case ppt_cbr:
+		case ppt_mode:
+		case ppt_fup:
+		case ppt_pip:
+		case ppt_vmcs:
+		case ppt_pad:
+		case ppt_mnt:
+			break;
+		case ppt_psbend: {
+			uint64_t off = 0;
+			pt_pkt_get_offset(pd, &off);
+			if (have_tsc && (have_tma || !need_tma))
+				size = (int)off;
+			goto out;
+		}
+		default:
+			goto out;
+		}
+	}
+out:
+	pt_pkt_free_decoder(pd);
+	return size;
+}
+
+int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
+	     size_t max)
+{
+	const struct pt_dec *d = priv;
+	size_t n = 0;
+	starts[n++] = 0;
+	if (!cuttable(d))
+		return 1;
+	const uint8_t *begin = chunk->data, *end = chunk->data + chunk->size;
+	uint64_t step = pt_split_bytes;
+	if (max > 1 && chunk->size / max > step)
+		step = chunk->size / max + 1;
+	bool need_tma = d->params.info[PT_INFO_MTC_BIT] &&
+			(d->params.aux_attr->config & d->params.info[PT_INFO_MTC_BIT]);
+	uint64_t from = step;
+	while (n < max && from + sizeof(psb) < chunk->size) {
+		const uint8_t *at = memmem(begin + from, (size_t)(end - begin - from),
+					   psb, sizeof(psb));
+		if (!at)
+			break;
+		uint64_t off = (uint64_t)(at - begin);
+		/* Bytes of another packet's payload can look like a PSB:
+		 * only a well-formed PSB+ that restates the time counts. */
+		if (pt_psb_plus_size(&d->config, at, end, need_tma) > 0) {
+			starts[n++] = off;
+			from = off + step;
+		} else {
+			from = off + 1;
+		}
+	}
+	return (int)n;
+}
