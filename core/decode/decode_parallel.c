@@ -24,7 +24,7 @@
 
 /* Large batches: each hand-over between threads costs a wake-up, about
  * what sending a batch of a few thousand elements does. */
-struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 4};
+struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 16};
 
 /* Elements with their strings copied: pointer fields hold 1 + the offset
  * of the copy in @arena until the batch is replayed. */
