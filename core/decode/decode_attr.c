@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/attr_queue.h"
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
@@ -47,29 +48,10 @@ struct segment {
 	struct hwt_task task;  /* when locked */
 };
 
-struct waiting {
-	struct hwt_elem e;
-	size_t data; /* offset + 1 in the arena of the element's string or
-		      * branch array; 0 when none */
-	uint64_t run, seg;
-	bool decided, ambiguous;
-	struct hwt_task task;
-};
-
-struct decision_memo {
-	bool valid, decided, ambiguous;
-	uint64_t run, seg;
-	struct hwt_task task;
-};
-
 struct hwt_attr_state {
-	/* A ring of cap (a power of two) slots: elements head..n-1 wait,
-	 * counted from the stream's start; slot() finds them. */
-	struct waiting *q;
-	size_t head, n, cap;
-	size_t compacted; /* head at the last compact() */
-	uint8_t *arena;
-	size_t alen, acap;
+	/* The elements that wait, in groups of one run and segment. */
+	struct attr_queue q;
+	uint64_t compacted; /* q.head at the last compact() */
 	bool have_run, have_prev;
 	uint64_t lo, prev, run_id, run_base;
 	struct run *runs;
@@ -83,14 +65,8 @@ struct hwt_attr_state {
 	struct task_set open_set;
 	/* Something that decides waiting elements changed (a run closed, a
 	 * segment ended) since the last flush: until then the oldest
-	 * undecided element stays undecided, and flush has nothing to do. */
+	 * undecided group stays undecided, and flush has nothing to do. */
 	bool changed;
-	/* The last decision try_decide made, forced ([1]) and not ([0]),
-	 * which stands for every element of the same run and segment until
-	 * something changes: with a run longer than WAIT_MAX, each new
-	 * element forces out the oldest and then finds the next one
-	 * undecided, and asking again each time cost more than the element. */
-	struct decision_memo memo[2];
 };
 
 static const struct task_set set_any = {.any = true};
@@ -145,28 +121,6 @@ static int room(void **v, size_t *cap, size_t size, size_t i)
 	memset((uint8_t *)n + *cap * size, 0, (ncap - *cap) * size);
 	*v = n;
 	*cap = ncap;
-	return 0;
-}
-
-static struct waiting *slot(const struct hwt_attr_state *st, size_t i)
-{
-	return &st->q[i & (st->cap - 1)];
-}
-
-/* Doubles the ring when full, keeping each element at its index. */
-static int ring_room(struct hwt_attr_state *st)
-{
-	if (st->n - st->head < st->cap)
-		return 0;
-	size_t ncap = st->cap ? st->cap * 2 : 1024;
-	struct waiting *q = malloc(ncap * sizeof(*q));
-	if (!q)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for attribution");
-	for (size_t i = st->head; i < st->n; i++)
-		q[i & (ncap - 1)] = *slot(st, i);
-	free(st->q);
-	st->q = q;
-	st->cap = ncap;
 	return 0;
 }
 
@@ -239,47 +193,49 @@ static void close_run(struct hwt_ctx_sink *cs, uint64_t hi)
 	}
 }
 
-/* The candidates of @w's run: when it is closed, its own; when it is
- * still open and @force, those of the widest span it may have (until the
- * end of the trace); else NULL. */
-static const struct task_set *run_set(struct hwt_ctx_sink *cs,
-				      const struct waiting *w, bool force)
+/* The candidates of @run: when it is closed, its own; when it is still
+ * open and @force, those of the widest span it may have (until the end of
+ * the trace); else NULL. */
+static const struct task_set *run_set(struct hwt_ctx_sink *cs, uint64_t run,
+				      bool force)
 {
 	struct hwt_attr_state *st = cs->st;
-	struct run *r = run_at(st, w->run);
+	struct run *r = run_at(st, run);
 	if (r->closed)
 		return &r->set;
 	if (!force)
 		return NULL;
-	if (st->open_run != w->run) {
+	if (st->open_run != run) {
 		uint64_t from = st->have_prev && st->prev < st->lo ? st->prev : st->lo;
 		st->open_set = set_of(cs, from, UINT64_MAX);
-		st->open_run = w->run;
+		st->open_run = run;
 	}
 	return &st->open_set;
 }
 
-static void decide_set(struct waiting *w, const struct task_set *s)
+static void decide_set(struct aq_decision *d, const struct task_set *s)
 {
-	w->decided = true;
-	w->task = (struct hwt_task){-1, -1};
+	d->decided = true;
+	d->task = (struct hwt_task){-1, -1};
 	if (!s->any && s->n == 1)
-		w->task = s->t[0];
+		d->task = s->t[0];
 	else
-		w->ambiguous = true;
+		d->ambiguous = true;
 }
 
-/* Decides @w when what is known allows; @force: with what is known. */
-static void try_decide(struct hwt_ctx_sink *cs, struct waiting *w, bool force)
+/* Decides the group @q when what is known allows; @force: with what is
+ * known. */
+static void try_decide(struct hwt_ctx_sink *cs, struct aq_group *q, bool force)
 {
 	struct hwt_attr_state *st = cs->st;
-	const struct task_set *rs = run_set(cs, w, force);
+	struct aq_decision *d = &q->d;
+	const struct task_set *rs = run_set(cs, q->run, force);
 	if (!cs->segments) {
 		if (rs)
-			decide_set(w, rs);
+			decide_set(d, rs);
 		return;
 	}
-	struct segment *g = seg_at(st, w->seg);
+	struct segment *g = seg_at(st, q->seg);
 	if (!g->locked && g->closed_runs && !g->inter.any && g->inter.n == 1 &&
 	    g->inter.t[0].tid >= 0) {
 		g->locked = true;
@@ -288,180 +244,116 @@ static void try_decide(struct hwt_ctx_sink *cs, struct waiting *w, bool force)
 	if (g->locked) {
 		if (!rs)
 			return;
-		w->decided = true;
+		d->decided = true;
 		if (set_has(rs, g->task.tid)) {
-			w->task = g->task;
+			d->task = g->task;
 		} else {
 			/* The times contradict the segment's task (clocks
 			 * apart): say so rather than pick one. */
-			w->task = (struct hwt_task){-1, -1};
-			w->ambiguous = true;
+			d->task = (struct hwt_task){-1, -1};
+			d->ambiguous = true;
 		}
 		return;
 	}
 	bool known = g->ended && g->last_run != UINT64_MAX &&
 		     run_at(st, g->last_run)->closed;
 	if (known) {
-		decide_set(w, g->closed_runs ? &g->inter : &set_any);
+		decide_set(d, g->closed_runs ? &g->inter : &set_any);
 	} else if (force && rs) {
 		struct task_set s = g->closed_runs ? g->inter : set_any;
 		set_intersect(&s, rs);
-		decide_set(w, &s);
+		decide_set(d, &s);
 	}
 }
 
-static int pass_on(struct hwt_ctx_sink *cs, struct waiting *w)
+/* An element of a decided group, with its task. */
+static int pass_on(void *arg, struct hwt_elem *e, const struct aq_group *g)
 {
-	/* Passed on from its slot, which it leaves: no copy. */
-	struct hwt_elem *e = &w->e;
-	/* Its pointer is the copy's, or was made NULL (or "") when queued. */
-	if (w->data)
-		*hwt_elem_pointer(e) = cs->st->arena + w->data - 1;
+	struct hwt_ctx_sink *cs = arg;
+	if (e->type == HWT_ELEM_ERROR && !e->u.error.message)
+		e->u.error.message = "";
 	e->cpu = cs->cpu;
 	e->fields |= HWT_FIELD_CPU;
 	e->fields &= ~(uint32_t)(HWT_FIELD_PID | HWT_FIELD_TID);
-	if (w->ambiguous) {
+	if (g->d.ambiguous) {
 		e->fields |= HWT_FIELD_TASK_AMBIGUOUS;
 		cs->ambiguous++;
-	} else if (w->task.tid >= 0) {
-		e->tid = w->task.tid;
+	} else if (g->d.task.tid >= 0) {
+		e->tid = g->d.task.tid;
 		e->fields |= HWT_FIELD_TID;
-		if (w->task.pid >= 0) {
-			e->pid = w->task.pid;
+		if (g->d.task.pid >= 0) {
+			e->pid = g->d.task.pid;
 			e->fields |= HWT_FIELD_PID;
 		}
 	}
 	return cs->next->emit(cs->next->arg, e);
 }
 
-/* Drops what the elements passed on no longer need: their
- * strings, and the runs and segments before the oldest waiting one (a run
+/* Drops the runs and segments before the oldest waiting element's (a run
  * or segment is never older than the elements in it). */
 static void compact(struct hwt_attr_state *st)
 {
-	st->compacted = st->head;
-	bool left = st->head < st->n;
-	/* Most streams carry no strings: then there is no arena to walk. */
-	size_t cut = st->alen;
-	for (size_t i = st->head; i < st->n && cut && cut == st->alen; i++)
-		if (slot(st, i)->data)
-			cut = slot(st, i)->data - 1;
-	cut &= ~(size_t)7; /* keep the arena's alignment */
-	if (cut) {
-		memmove(st->arena, st->arena + cut, st->alen - cut);
-		st->alen -= cut;
-		for (size_t i = st->head; i < st->n; i++)
-			if (slot(st, i)->data)
-				slot(st, i)->data -= cut;
-	}
-	uint64_t run = left ? slot(st, st->head)->run : st->run_id;
-	uint64_t seg = left ? slot(st, st->head)->seg : st->seg_id;
+	st->compacted = st->q.head;
+	const struct aq_group *g = aq_head(&st->q);
+	uint64_t run = g ? g->run : st->run_id;
+	uint64_t seg = g ? g->seg : st->seg_id;
 	memmove(st->runs, run_at(st, run), (st->run_id - run + 1) * sizeof(*st->runs));
 	st->run_base = run;
 	memmove(st->segs, seg_at(st, seg), (st->seg_id - seg + 1) * sizeof(*st->segs));
 	st->seg_base = seg;
 }
 
-/* Passes on the decided elements at the head; @force decides all. */
-static int flush(struct hwt_ctx_sink *cs, bool force)
+/* Passes on the decided groups at the head; @force decides all. */
+static int flush_groups(struct hwt_ctx_sink *cs, bool force)
 {
 	struct hwt_attr_state *st = cs->st;
-	bool over = st->n - st->head > WAIT_MAX;
-	if (!force && !over && !st->changed && st->head < st->n &&
-	    !slot(st, st->head)->decided)
-		return 0;
-	if (st->changed)
-		st->memo[0].valid = st->memo[1].valid = false;
+	struct attr_queue *q = &st->q;
+	bool over = q->end - q->head > WAIT_MAX;
+	struct aq_group *g;
 	st->changed = false;
-	/* In locals: the sink called for each element could, for all the
-	 * compiler knows, change *st, which it would then read again. */
-	struct waiting *q = st->q;
-	size_t mask = st->cap - 1, head = st->head, n = st->n;
 	/* The oldest elements beyond WAIT_MAX, and WAIT_SLACK more, are
 	 * decided by force. */
-	size_t forced_until = force ? n
-			      : n > head + WAIT_MAX ? n - WAIT_MAX + WAIT_SLACK
-						    : head;
+	uint64_t forced_until = force ? q->end
+				: over ? q->end - WAIT_MAX + WAIT_SLACK
+				       : q->head;
 	int err = 0;
-	while (head < n) {
-		struct waiting *w = &q[head & mask];
-		if (!w->decided) {
-			bool f = head < forced_until;
-			struct decision_memo *m = &st->memo[f];
-			if (m->valid && m->run == w->run && m->seg == w->seg) {
-				w->decided = m->decided;
-				w->task = m->task;
-				w->ambiguous = m->ambiguous;
-			} else {
-				try_decide(cs, w, f);
-				m->valid = true;
-				m->decided = w->decided;
-				m->ambiguous = w->ambiguous;
-				m->run = w->run;
-				m->seg = w->seg;
-				m->task = w->task;
-			}
-			if (!w->decided)
+	while (err >= 0 && (g = aq_head(q))) {
+		if (!g->d.decided) {
+			bool f = g->first < forced_until;
+			try_decide(cs, g, f);
+			if (!g->d.decided)
 				break;
+			/* A forced decision holds for the elements it was
+			 * forced for; the rest are asked again. */
+			if (f && g->first + g->n > forced_until) {
+				uint64_t k = forced_until - g->first;
+				struct aq_decision d = g->d;
+				g->d = (struct aq_decision){0};
+				if ((err = aq_split_head(q, k)) < 0)
+					break;
+				aq_head(q)->d = d;
+			}
 		}
-		head++;
-		err = pass_on(cs, w);
-		if (err < 0)
-			break;
+		err = aq_pop_head(q, pass_on, cs);
 	}
-	st->head = head;
 	if (err < 0)
 		return err;
-	size_t done = st->head - st->compacted;
-	if (done >= 256 && done >= st->n - st->head)
+	uint64_t done = q->head - st->compacted;
+	if (done >= 256 && done >= q->end - q->head)
 		compact(st);
 	return 0;
 }
 
-/* Copies the element's string or branch array into the arena; the
- * element's pointer to them is set when it is passed on. One to nothing
- * (an empty branch array) is made NULL now, an error's missing message
- * "". */
-static int keep_data(struct hwt_attr_state *st, struct waiting *w)
-{
-	size_t len;
-	const void *p = hwt_elem_payload(&w->e, &len);
-	w->data = 0;
-	if (!p && w->e.type == HWT_ELEM_ERROR)
-		w->e.u.error.message = "";
-	if (p && !len)
-		*hwt_elem_pointer(&w->e) = NULL;
-	if (!p || !len)
-		return 0;
-	size_t at = (st->alen + 7) & ~(size_t)7;
-	int err = room((void **)&st->arena, &st->acap, 1, at + len);
-	if (err)
-		return err;
-	memcpy(st->arena + at, p, len);
-	st->alen = at + len;
-	w->data = at + 1;
-	return 0;
-}
-
-static int append(struct hwt_ctx_sink *cs, const struct hwt_elem *e,
-		  struct waiting **out)
+/* Inline: for most elements nothing has changed that decides one. */
+static inline int flush(struct hwt_ctx_sink *cs, bool force)
 {
 	struct hwt_attr_state *st = cs->st;
-	int err = ring_room(st);
-	if (err)
-		return err;
-	/* Every field is set here or, for the task, when decided. */
-	struct waiting *w = slot(st, st->n);
-	w->e = *e;
-	w->decided = w->ambiguous = false;
-	err = keep_data(st, w);
-	if (err)
-		return err;
-	w->run = st->run_id;
-	w->seg = st->seg_id;
-	st->n++;
-	*out = w;
-	return 0;
+	struct attr_queue *q = &st->q;
+	struct aq_group *g = aq_head(q);
+	if (!force && !st->changed && g && !g->d.decided &&
+	    q->end - q->head <= WAIT_MAX)
+		return 0;
+	return flush_groups(cs, force);
 }
 
 static int ensure_state(struct hwt_ctx_sink *cs)
@@ -515,21 +407,21 @@ static __attribute__((noinline)) int per_cpu_emit(struct hwt_ctx_sink *cs,
 		if ((err = new_segment(st)) < 0)
 			return err;
 	}
-	struct waiting *w;
-	if ((err = append(cs, e, &w)) < 0)
-		return err;
-	g = seg_at(st, st->seg_id);
+	struct aq_decision d = {.decided = false};
 	if (e->fields & HWT_FIELD_TID) {
 		/* The trace names the task itself (CoreSight's context ID
 		 * is the tid when perf traced it): no guessing needed. */
-		w->decided = true;
-		w->task = (struct hwt_task){hwt_sideband_thread_pid(cs->sb, e->tid),
-					    e->tid};
+		d.decided = true;
+		d.task = (struct hwt_task){hwt_sideband_thread_pid(cs->sb, e->tid),
+					   e->tid};
 	} else if (!st->have_run) {
 		/* No time yet in this stream: nothing says whose it is. */
-		w->decided = true;
-		w->task = (struct hwt_task){-1, -1};
+		d.decided = true;
+		d.task = (struct hwt_task){-1, -1};
 	}
+	if ((err = aq_push(&st->q, e, st->run_id, st->seg_id, &d)) < 0)
+		return err;
+	g = seg_at(st, st->seg_id);
 	g->last_run = st->have_run ? st->run_id : g->last_run;
 	if (breaks || e->type == HWT_ELEM_TRACE_OFF) {
 		g->ended = true;
@@ -579,19 +471,21 @@ int hwt_ctx_sink_loss(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 	if (cs->cpu < 0)
 		return per_thread_emit(cs, e);
 	int err = ensure_state(cs);
-	struct waiting *w;
-	if (err || (err = append(cs, e, &w)) < 0)
+	if (err)
 		return err;
 	/* A record's time is exact: whoever ran then. */
 	struct task_set s = set_any;
 	if (e->fields & HWT_FIELD_TIME)
 		s = set_of(cs, e->time, e->time + 1);
-	decide_set(w, &s);
+	struct aq_decision d = {.decided = false};
+	decide_set(&d, &s);
 	if (s.any || s.n != 1) {
 		/* A loss in a switch is not an element that ran: leave its
 		 * task out without calling it ambiguous. */
-		w->ambiguous = false;
+		d.ambiguous = false;
 	}
+	if ((err = aq_push(&cs->st->q, e, cs->st->run_id, cs->st->seg_id, &d)) < 0)
+		return err;
 	return flush(cs, false);
 }
 
@@ -604,8 +498,8 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs)
 	seg_at(st, st->seg_id)->ended = true;
 	int err = flush(cs, true);
 	/* The next stream starts from nothing. */
-	st->head = st->n = st->alen = st->compacted = 0;
-	st->memo[0].valid = st->memo[1].valid = false;
+	aq_clear(&st->q);
+	st->compacted = 0;
 	st->have_run = st->have_prev = false;
 	st->run_id = st->run_base = 0;
 	st->open_run = UINT64_MAX;
@@ -619,8 +513,7 @@ void hwt_ctx_sink_free(struct hwt_ctx_sink *cs)
 {
 	if (!cs->st)
 		return;
-	free(cs->st->q);
-	free(cs->st->arena);
+	aq_free(&cs->st->q);
 	free(cs->st->runs);
 	free(cs->st->segs);
 	free(cs->st);

@@ -128,8 +128,6 @@ extern struct hwt_par_batches hwt_par_batches;
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out);
 
-#endif
-
 /* The kernel's code: the PT_LOAD segments of DIR/kcore at their
  * addresses, or of a vmlinux moved so that its first executable segment
  * starts at @text_start (the kernel MMAP record's start). Errors name the
@@ -336,3 +334,5 @@ int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
 		       struct hwt_pd_reader *reader, const uint8_t **data,
 		       void **owned);
 void hwt_aux_queues_free(struct hwt_aux_queues *qs);
+
+#endif

@@ -1,0 +1,124 @@
+/* The elements of a per-CPU stream that wait for their task
+ * (decode_attr.c), kept small: a run of the trace holds tens of thousands
+ * of elements between two time stamps, and a copy of each (88 bytes, 128
+ * with what the attribution noted) was written and read back from beyond
+ * the core's cache, which cost more than deciding. Consecutive elements
+ * with the same common fields (cpu, task, time, offset), run, segment and
+ * decision form a group, which holds those once; each element keeps a
+ * 32-byte slot: a range or branch in full, anything else (an element
+ * with a string or a branch array, or values that do not fit) as an
+ * index into a list of whole elements with their payloads copied. */
+#ifndef HWT_CORE_DECODE_ATTR_QUEUE_H
+#define HWT_CORE_DECODE_ATTR_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/decode/decode_internal.h"
+#include "hwtrace/element.h"
+
+/* What is known of a group's task. */
+struct aq_decision {
+	bool decided, ambiguous;
+	struct hwt_task task; /* when decided and not ambiguous */
+};
+
+struct aq_group {
+	uint64_t first;        /* its first element, counted from the start */
+	uint64_t n;            /* its elements */
+	uint64_t run, seg;
+	struct aq_decision d;
+	/* The elements' common fields. */
+	uint32_t fields;
+	int32_t cpu, pid, tid;
+	uint64_t time, trace_offset;
+};
+
+struct aq_slot {
+	uint64_t a, b, c; /* range: start, end, insns; branch: from, to,
+			   * kind | exception << 32; whole: its number */
+	uint32_t d;       /* range: ISA */
+	uint8_t type;
+	bool whole;
+};
+
+struct aq_long;
+
+struct attr_queue {
+	struct aq_slot *slot; /* a ring of slot_cap (a power of two) */
+	size_t slot_cap;
+	uint64_t head, end;   /* waiting elements: [head, end) */
+	struct aq_group *group; /* a ring of group_cap (a power of two) */
+	size_t group_cap, ghead, gend; /* groups [ghead, gend) */
+	struct aq_group *tail; /* the newest group while it takes more */
+	/* Whole elements, oldest first: number lbase is longs[0], and the
+	 * first lused of the nlongs are passed on. */
+	struct aq_long *longs;
+	uint64_t lbase;
+	size_t lused, nlongs, longs_cap;
+	uint8_t *arena;       /* their payloads */
+	size_t alen, acap;
+};
+
+/* Appends @e of @run and @seg, with @d when its task is known already
+ * (else d->decided is false). Returns 0 or HWT_ERR_NOMEM. */
+int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
+		 uint64_t seg, const struct aq_decision *d);
+
+/* Inline: most elements are ranges and branches of the newest group. */
+static inline __attribute__((always_inline)) int aq_push(struct attr_queue *q, const struct hwt_elem *e,
+			  uint64_t run, uint64_t seg, const struct aq_decision *d)
+{
+	struct aq_group *g = q->tail;
+	if (!g || d->decided || g->d.decided || g->run != run || g->seg != seg ||
+	    q->end - q->head == q->slot_cap || g->fields != e->fields ||
+	    g->time != e->time || g->cpu != e->cpu || g->pid != e->pid ||
+	    g->tid != e->tid || g->trace_offset != e->trace_offset)
+		return aq_push_slow(q, e, run, seg, d);
+	struct aq_slot *s = &q->slot[q->end & (q->slot_cap - 1)];
+	if (e->type == HWT_ELEM_RANGE && !e->u.range.text) {
+		s->a = e->u.range.start;
+		s->b = e->u.range.end;
+		s->c = e->u.range.insns;
+		s->d = (uint32_t)e->u.range.isa;
+	} else if (e->type == HWT_ELEM_BRANCH) {
+		s->a = e->u.branch.from;
+		s->b = e->u.branch.to;
+		s->c = (uint64_t)e->u.branch.kind |
+		       (uint64_t)e->u.branch.exception << 32;
+	} else {
+		return aq_push_slow(q, e, run, seg, d);
+	}
+	s->type = (uint8_t)e->type;
+	s->whole = false;
+	g->n++;
+	q->end++;
+	return 0;
+}
+
+/* The oldest group, NULL when nothing waits. */
+static inline struct aq_group *aq_head(struct attr_queue *q)
+{
+	return q->ghead < q->gend ? &q->group[q->ghead & (q->group_cap - 1)]
+				  : NULL;
+}
+
+/* Cuts the oldest group after its first @k elements (0 < @k < n): the
+ * rest becomes a group of its own, with the same decision. */
+int aq_split_head(struct attr_queue *q, uint64_t k);
+
+/* Passes the oldest group's elements, each rebuilt whole with the group's
+ * fields and its pointer restored, to @emit, then drops the group (also
+ * when @emit fails, after the element it refused). Returns 0 or what
+ * @emit returned. */
+int aq_pop_head(struct attr_queue *q,
+		int (*emit)(void *arg, struct hwt_elem *e,
+			    const struct aq_group *g),
+		void *arg);
+
+/* Empties @q, keeping its memory. */
+void aq_clear(struct attr_queue *q);
+void aq_free(struct attr_queue *q);
+
+#endif
