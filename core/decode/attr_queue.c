@@ -181,8 +181,10 @@ static void compact_longs(struct attr_queue *q)
 		if (q->longs[i].data)
 			cut = q->longs[i].data - 1;
 	cut &= ~(size_t)7; /* the arena's alignment */
-	memmove(q->arena, q->arena + cut, q->alen - cut);
-	q->alen -= cut;
+	if (cut) {
+		memmove(q->arena, q->arena + cut, q->alen - cut);
+		q->alen -= cut;
+	}
 	memmove(q->longs, q->longs + keep, (q->nlongs - keep) * sizeof(*q->longs));
 	q->nlongs -= keep;
 	for (size_t i = 0; i < q->nlongs; i++)

@@ -66,16 +66,20 @@ struct attr_queue {
 int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		 uint64_t seg, const struct aq_decision *d);
 
-/* Inline: most elements are ranges and branches of the newest group. */
-static inline __attribute__((always_inline)) int aq_push(struct attr_queue *q, const struct hwt_elem *e,
-			  uint64_t run, uint64_t seg, const struct aq_decision *d)
+/* Appends @e to the newest group when it is a range or branch of that
+ * group's run, segment and common fields and the group's task is not
+ * decided yet: most elements are. Returns false, doing nothing, when it
+ * is not. Inline, for each element. */
+static inline __attribute__((always_inline)) bool
+aq_try_append(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
+	      uint64_t seg)
 {
 	struct aq_group *g = q->tail;
-	if (!g || d->decided || g->d.decided || g->run != run || g->seg != seg ||
+	if (!g || g->d.decided || g->run != run || g->seg != seg ||
 	    q->end - q->head == q->slot_cap || g->fields != e->fields ||
 	    g->time != e->time || g->cpu != e->cpu || g->pid != e->pid ||
 	    g->tid != e->tid || g->trace_offset != e->trace_offset)
-		return aq_push_slow(q, e, run, seg, d);
+		return false;
 	struct aq_slot *s = &q->slot[q->end & (q->slot_cap - 1)];
 	if (e->type == HWT_ELEM_RANGE && !e->u.range.text) {
 		s->a = e->u.range.start;
@@ -88,13 +92,21 @@ static inline __attribute__((always_inline)) int aq_push(struct attr_queue *q, c
 		s->c = (uint64_t)e->u.branch.kind |
 		       (uint64_t)e->u.branch.exception << 32;
 	} else {
-		return aq_push_slow(q, e, run, seg, d);
+		return false;
 	}
 	s->type = (uint8_t)e->type;
 	s->whole = false;
 	g->n++;
 	q->end++;
-	return 0;
+	return true;
+}
+
+static inline int aq_push(struct attr_queue *q, const struct hwt_elem *e,
+			  uint64_t run, uint64_t seg, const struct aq_decision *d)
+{
+	if (!d->decided && aq_try_append(q, e, run, seg))
+		return 0;
+	return aq_push_slow(q, e, run, seg, d);
 }
 
 /* The oldest group, NULL when nothing waits. */

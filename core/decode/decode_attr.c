@@ -455,9 +455,18 @@ static int ctx_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_ctx_sink *cs = arg;
 	cs->errors += e->type == HWT_ELEM_ERROR;
-	if (cs->cpu >= 0)
-		return per_cpu_emit(cs, e);
-	return per_thread_emit(cs, e);
+	if (cs->cpu < 0)
+		return per_thread_emit(cs, e);
+	/* Most elements are ranges and branches that change nothing the
+	 * attribution follows (same time, same segment, still open): they
+	 * join the newest group, and per_cpu_emit's steps would all do
+	 * nothing. An undecided newest group of this run and segment means
+	 * the run is open (have_run) and its time the element's. */
+	struct hwt_attr_state *st = cs->st;
+	if (st && !seg_at(st, st->seg_id)->ended &&
+	    aq_try_append(&st->q, e, st->run_id, st->seg_id))
+		return flush(cs, false);
+	return per_cpu_emit(cs, e);
 }
 
 struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs)

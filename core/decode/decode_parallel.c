@@ -92,6 +92,9 @@ struct par {
 	 * the kernel (page faults, cold caches) each time. */
 	struct batch *spare;
 	size_t nspare;
+	/* The bytes of a piece whose last unit was never queued (the decode
+	 * stopped first), freed after the workers. */
+	void *orphan;
 };
 
 static struct unit *at(struct par *p, size_t i)
@@ -503,8 +506,12 @@ static int emit_oldest(struct par *p, void *main_priv)
 	if (err >= 0 && u->piece_last && p->src->after)
 		err = p->src->after(p->src->arg, u->piece);
 	pthread_mutex_lock(&p->lock);
-	unit_clear(u);
-	p->first++;
+	/* A unit whose worker still decodes it (the sink refused an element)
+	 * is left for after the workers stop: its batches are theirs. */
+	if (err >= 0 || u->state == UNIT_DONE) {
+		unit_clear(u);
+		p->first++;
+	}
 	pthread_mutex_unlock(&p->lock);
 	return err;
 }
@@ -578,8 +585,13 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 	for (int i = 0; i < n; i++) {
 		while (p->count - p->first == p->window) {
 			if ((err = emit_oldest(p, main_priv)) < 0) {
+				/* The piece's units queued so far may still
+				 * be read: its bytes go once the workers
+				 * stop. */
 				if (i == 0)
 					free(owned);
+				else
+					p->orphan = owned;
 				free(starts);
 				return err;
 			}
@@ -645,6 +657,7 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 	stop_workers(&p);
 	for (size_t i = p.first; i < p.count; i++)
 		unit_clear(at(&p, i));
+	free(p.orphan);
 	for (unsigned i = 0; i < p.nw; i++) {
 		if (p.w[i].priv && b->decoder->destroy)
 			b->decoder->destroy(p.w[i].priv);
