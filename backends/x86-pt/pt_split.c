@@ -26,7 +26,7 @@
 #include "backends/x86-pt/pt_decode.h"
 #include "hwtrace/error.h"
 
-size_t pt_split_bytes = 16 * 1024;
+size_t pt_split_bytes = 8 * 1024;
 
 /* The PSB packet: 02 82, eight times (Intel SDM, "PSB Packet"). */
 static const uint8_t psb[16] = {

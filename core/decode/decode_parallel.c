@@ -23,8 +23,10 @@
 #include "hwtrace/error.h"
 
 /* Large batches: each hand-over between threads costs a wake-up, about
- * what sending a batch of a few thousand elements does. */
-struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 16};
+ * what sending a batch of a few thousand elements does. A unit holds up
+ * to 8 in memory, a whole Intel PT segment of dense trace (pt_split.c),
+ * so that its worker decodes it while the units before it are sent. */
+struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 8};
 
 /* Elements with their strings copied: pointer fields hold 1 + the offset
  * of the copy in @arena until the batch is replayed. */
