@@ -5,8 +5,6 @@
 #include "core/decode/attr_queue.h"
 #include "hwtrace/error.h"
 
-_Static_assert(sizeof(struct aq_slot) == 32, "a slot is half a cache line");
-
 struct aq_long {
 	struct hwt_elem e;
 	size_t data; /* 1 + the offset of its payload in the arena; 0: none */
@@ -33,20 +31,6 @@ static int ring_grow(void **ring, size_t *cap, size_t size, uint64_t from,
 	*ring = n;
 	*cap = ncap;
 	return 0;
-}
-
-static inline bool fits_slot(const struct hwt_elem *e)
-{
-	if (e->type == HWT_ELEM_RANGE)
-		return !e->u.range.text;
-	return e->type == HWT_ELEM_BRANCH;
-}
-
-static inline bool same_common(const struct aq_group *g, const struct hwt_elem *e)
-{
-	return g->fields == e->fields && g->cpu == e->cpu && g->pid == e->pid &&
-	       g->tid == e->tid && g->time == e->time &&
-	       g->trace_offset == e->trace_offset;
 }
 
 static inline bool same_decision(const struct aq_decision *a,
@@ -105,23 +89,13 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 	    ring_grow((void **)&q->slot, &q->slot_cap, sizeof(*q->slot),
 		      q->head, q->end) < 0)
 		return HWT_ERR_NOMEM;
-	struct aq_slot *s = &q->slot[q->end & (q->slot_cap - 1)];
-	s->type = (uint8_t)e->type;
-	s->whole = !fits_slot(e);
-	if (!s->whole && e->type == HWT_ELEM_RANGE) {
-		s->a = e->u.range.start;
-		s->b = e->u.range.end;
-		s->c = e->u.range.insns;
-		s->d = (uint32_t)e->u.range.isa;
-	} else if (!s->whole) {
-		s->a = e->u.branch.from;
-		s->b = e->u.branch.to;
-		s->c = (uint64_t)e->u.branch.kind |
-		       (uint64_t)e->u.branch.exception << 32;
-	} else {
+	struct elem_slot *s = &q->slot[q->end & (q->slot_cap - 1)];
+	if (!elem_slot_put(s, e)) {
 		int64_t i = keep_whole(q, e);
 		if (i < 0)
 			return nomem();
+		s->type = (uint8_t)e->type;
+		s->whole = true;
 		s->a = (uint64_t)i;
 	}
 
@@ -129,7 +103,7 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 				     ? &q->group[(q->gend - 1) & (q->group_cap - 1)]
 				     : NULL;
 	if (!g || g->run != run || g->seg != seg || !same_decision(&g->d, d) ||
-	    !same_common(g, e)) {
+	    !elem_same_common(&g->common, e)) {
 		if (q->gend - q->ghead == q->group_cap &&
 		    ring_grow((void **)&q->group, &q->group_cap, sizeof(*q->group),
 			      q->ghead, q->gend) < 0)
@@ -138,10 +112,9 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		q->tail = g;
 		*g = (struct aq_group){
 			.first = q->end, .run = run, .seg = seg, .d = *d,
-			.fields = e->fields, .cpu = e->cpu, .pid = e->pid,
-			.tid = e->tid, .time = e->time,
-			.trace_offset = e->trace_offset,
 		};
+		/* Only the common fields are read. */
+		memcpy(&g->common, e, offsetof(struct hwt_elem, u));
 	}
 	g->n++;
 	q->end++;
@@ -200,18 +173,15 @@ int aq_pop_head(struct attr_queue *q,
 		void *arg)
 {
 	struct aq_group *g = aq_head(q);
+	if (!g)
+		return 0;
 	size_t mask = q->slot_cap - 1;
 	struct hwt_elem e;
 	int err = 0;
 	hwt_elem_clear(&e, HWT_ELEM_RANGE);
-	e.fields = g->fields;
-	e.cpu = g->cpu;
-	e.pid = g->pid;
-	e.tid = g->tid;
-	e.time = g->time;
-	e.trace_offset = g->trace_offset;
+	memcpy(&e, &g->common, offsetof(struct hwt_elem, u));
 	for (uint64_t i = g->first; i < g->first + g->n && err >= 0; i++) {
-		const struct aq_slot *s = &q->slot[i & mask];
+		const struct elem_slot *s = &q->slot[i & mask];
 		if (s->whole) {
 			struct aq_long *l = &q->longs[s->a - q->lbase];
 			struct hwt_elem w = l->e;
@@ -221,19 +191,7 @@ int aq_pop_head(struct attr_queue *q,
 			err = emit(arg, &w, g);
 			continue;
 		}
-		e.type = (enum hwt_elem_type)s->type;
-		if (s->type == HWT_ELEM_RANGE) {
-			e.u.range.start = s->a;
-			e.u.range.end = s->b;
-			e.u.range.insns = s->c;
-			e.u.range.isa = (enum hwt_isa)s->d;
-			e.u.range.text = NULL;
-		} else {
-			e.u.branch.from = s->a;
-			e.u.branch.to = s->b;
-			e.u.branch.kind = (enum hwt_branch_kind)(uint32_t)s->c;
-			e.u.branch.exception = (uint32_t)(s->c >> 32);
-		}
+		elem_slot_get(s, &e);
 		err = emit(arg, &e, g);
 	}
 	q->head = g->first + g->n;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/decode/decode_internal.h"
+#include "core/decode/elem_slot.h"
 #include "hwtrace/element.h"
 
 /* What is known of a group's task. */
@@ -29,24 +30,13 @@ struct aq_group {
 	uint64_t n;            /* its elements */
 	uint64_t run, seg;
 	struct aq_decision d;
-	/* The elements' common fields. */
-	uint32_t fields;
-	int32_t cpu, pid, tid;
-	uint64_t time, trace_offset;
-};
-
-struct aq_slot {
-	uint64_t a, b, c; /* range: start, end, insns; branch: from, to,
-			   * kind | exception << 32; whole: its number */
-	uint32_t d;       /* range: ISA */
-	uint8_t type;
-	bool whole;
+	struct hwt_elem common; /* the elements' common fields */
 };
 
 struct aq_long;
 
 struct attr_queue {
-	struct aq_slot *slot; /* a ring of slot_cap (a power of two) */
+	struct elem_slot *slot; /* a ring of slot_cap (a power of two) */
 	size_t slot_cap;
 	uint64_t head, end;   /* waiting elements: [head, end) */
 	struct aq_group *group; /* a ring of group_cap (a power of two) */
@@ -76,26 +66,9 @@ aq_try_append(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 {
 	struct aq_group *g = q->tail;
 	if (!g || g->d.decided || g->run != run || g->seg != seg ||
-	    q->end - q->head == q->slot_cap || g->fields != e->fields ||
-	    g->time != e->time || g->cpu != e->cpu || g->pid != e->pid ||
-	    g->tid != e->tid || g->trace_offset != e->trace_offset)
+	    q->end - q->head == q->slot_cap || !elem_same_common(&g->common, e) ||
+	    !elem_slot_put(&q->slot[q->end & (q->slot_cap - 1)], e))
 		return false;
-	struct aq_slot *s = &q->slot[q->end & (q->slot_cap - 1)];
-	if (e->type == HWT_ELEM_RANGE && !e->u.range.text) {
-		s->a = e->u.range.start;
-		s->b = e->u.range.end;
-		s->c = e->u.range.insns;
-		s->d = (uint32_t)e->u.range.isa;
-	} else if (e->type == HWT_ELEM_BRANCH) {
-		s->a = e->u.branch.from;
-		s->b = e->u.branch.to;
-		s->c = (uint64_t)e->u.branch.kind |
-		       (uint64_t)e->u.branch.exception << 32;
-	} else {
-		return false;
-	}
-	s->type = (uint8_t)e->type;
-	s->whole = false;
 	g->n++;
 	q->end++;
 	return true;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/decode/decode_internal.h"
+#include "core/decode/par_batch.h"
 #include "hwtrace/error.h"
 
 /* Large batches: each hand-over between threads costs a wake-up, about
@@ -27,22 +28,6 @@
  * to 8 in memory, a whole Intel PT segment of dense trace (pt_split.c),
  * so that its worker decodes it while the units before it are sent. */
 struct hwt_par_batches hwt_par_batches = {.elems = 16384, .max_in_memory = 8};
-
-/* Elements with their strings copied: pointer fields hold 1 + the offset
- * of the copy in @arena until the batch is replayed. */
-struct batch {
-	struct batch *next;
-	struct hwt_elem *e;
-	size_t n;
-	char *arena;
-	size_t used, cap;
-	/* Published while the unit had marked no section missing_reported:
-	 * its elements are the same whatever the image's marks were. */
-	bool safe;
-	/* Spilled: e and arena are NULL, their bytes at @at in @fd. */
-	int fd;
-	uint64_t at;
-};
 
 enum { UNIT_QUEUED, UNIT_RUNNING, UNIT_DONE };
 
@@ -52,9 +37,9 @@ struct unit {
 	bool piece_first, piece_last;
 	void *owned;              /* the piece's bytes, freed after its last */
 	int state;
-	struct batch *head, *tail; /* published batches, oldest first */
+	struct par_batch *head, *tail; /* published batches, oldest first */
 	size_t nmem;              /* of them, those in memory */
-	struct batch *filling;    /* the worker's, not yet published */
+	struct par_batch *filling;    /* the worker's, not yet published */
 	int err;                  /* the feed's result */
 	char msg[512];
 	size_t *touched;          /* sections marked missing_reported */
@@ -92,7 +77,7 @@ struct par {
 	size_t batch_elems, max_batches; /* hwt_par_batches */
 	/* Sent batches kept for reuse: a new one was fresh memory from
 	 * the kernel (page faults, cold caches) each time. */
-	struct batch *spare;
+	struct par_batch *spare;
 	size_t nspare;
 	/* The bytes of a piece whose last unit was never queued (the decode
 	 * stopped first), freed after the workers. */
@@ -104,72 +89,34 @@ static struct unit *at(struct par *p, size_t i)
 	return &p->ring[i % p->window];
 }
 
-static void batch_free(struct batch *b)
-{
-	if (!b)
-		return;
-	free(b->e);
-	free(b->arena);
-	free(b);
-}
-
 /* A batch from the spares, or a new one; NULL when out of memory. */
-static struct batch *batch_get(struct par *p)
+static struct par_batch *batch_get(struct par *p)
 {
 	pthread_mutex_lock(&p->lock);
-	struct batch *b = p->spare;
+	struct par_batch *b = p->spare;
 	if (b) {
 		p->spare = b->next;
 		p->nspare--;
 	}
 	pthread_mutex_unlock(&p->lock);
 	if (b) {
-		b->next = NULL;
-		b->n = b->used = 0;
-		b->safe = false;
+		par_batch_reset(b);
 		return b;
 	}
-	b = calloc(1, sizeof(*b));
-	if (b)
-		b->e = malloc(p->batch_elems * sizeof(*b->e));
-	if (!b || !b->e) {
-		batch_free(b);
-		return NULL;
-	}
-	return b;
+	return par_batch_new(p->batch_elems);
 }
 
 /* Keeps a sent batch for reuse (as many as may be in flight), or frees
  * it. With the lock held. */
-static void batch_put(struct par *p, struct batch *b)
+static void batch_put(struct par *p, struct par_batch *b)
 {
-	if (b && b->e && p->nspare < 4 * (size_t)p->nw + p->max_batches) {
+	if (b && !b->spilled && p->nspare < 4 * (size_t)p->nw + p->max_batches) {
 		b->next = p->spare;
 		p->spare = b;
 		p->nspare++;
 		return;
 	}
-	batch_free(b);
-}
-
-/* Copies @n bytes aligned to @align into the arena; 0 when out of memory,
- * else 1 + the offset. */
-static uintptr_t stash(struct batch *b, const void *data, size_t n, size_t align)
-{
-	size_t off = (b->used + align - 1) & ~(align - 1);
-	if (off + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < off + n)
-			cap *= 2;
-		char *a = realloc(b->arena, cap);
-		if (!a)
-			return 0;
-		b->arena = a;
-		b->cap = cap;
-	}
-	memcpy(b->arena + off, data, n);
-	b->used = off + n;
-	return off + 1;
+	par_batch_free(b);
 }
 
 /* Publishes the worker's batch; waits while its unit holds too many
@@ -186,7 +133,7 @@ static bool view_marked(struct hwt_image *view)
 /* With the lock held. The calling thread, waiting for the oldest unit,
  * is woken once half its batches are ready, not for each one: a wake-up
  * costs about what sending a small batch does. */
-static void append(struct par *p, struct unit *u, struct batch *b)
+static void append(struct par *p, struct unit *u, struct par_batch *b)
 {
 	if (u->tail)
 		u->tail->next = b;
@@ -197,27 +144,17 @@ static void append(struct par *p, struct unit *u, struct batch *b)
 		pthread_cond_broadcast(&p->progress);
 }
 
-/* Writes @b's elements and strings to the worker's file and frees them;
- * on failure @b stays in memory. */
-static void spill(struct worker *w, struct batch *b)
+/* Writes @b to the worker's file and frees its memory; on failure @b
+ * stays in memory. */
+static void spill(struct worker *w, struct par_batch *b)
 {
-	size_t ne = b->n * sizeof(*b->e);
 	if (!w->spill && !(w->spill = tmpfile()))
 		return;
-	int fd = fileno(w->spill);
-	if (pwrite(fd, b->e, ne, (off_t)w->spill_end) != (ssize_t)ne ||
-	    (b->used && pwrite(fd, b->arena, b->used,
-			       (off_t)(w->spill_end + ne)) != (ssize_t)b->used))
+	uint64_t bytes = par_batch_spill(b, fileno(w->spill), w->spill_end);
+	if (!bytes)
 		return;
 	__atomic_add_fetch(&hwt_par_batches.spilled, 1, __ATOMIC_RELAXED);
-	b->fd = fd;
-	b->at = w->spill_end;
-	w->spill_end += ne + b->used;
-	free(b->e);
-	free(b->arena);
-	b->e = NULL;
-	b->arena = NULL;
-	b->cap = 0;
+	w->spill_end += bytes;
 }
 
 /* Publishes the worker's batch: in memory while its unit holds fewer
@@ -225,7 +162,7 @@ static void spill(struct worker *w, struct batch *b)
 static void publish(struct worker *w, struct unit *u)
 {
 	struct par *p = w->p;
-	struct batch *b = u->filling;
+	struct par_batch *b = u->filling;
 	u->filling = NULL;
 	b->safe = !view_marked(w->view);
 	pthread_mutex_lock(&p->lock);
@@ -241,7 +178,7 @@ static void publish(struct worker *w, struct unit *u)
 	if (full)
 		spill(w, b);
 	pthread_mutex_lock(&p->lock);
-	u->nmem += b->e != NULL;
+	u->nmem += !b->spilled;
 	append(p, u, b);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -250,7 +187,7 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 {
 	struct worker *w = arg;
 	struct unit *u = w->u;
-	struct batch *b = u->filling;
+	struct par_batch *b = u->filling;
 
 	/* Stopped: the calling thread has the error. */
 	if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
@@ -264,77 +201,13 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 		}
 		u->filling = b;
 	}
-	/* Copied straight into its slot, then its pointer replaced. */
-	struct hwt_elem *c = &b->e[b->n];
-	*c = *e;
-	size_t size;
-	const void *data = hwt_elem_payload(e, &size);
-	bool ok = true;
-	if (data) {
-		/* A branch array is read in place: aligned. An empty one
-		 * becomes NULL. */
-		uintptr_t off = size ? stash(b, data, size,
-					     e->type == HWT_ELEM_SAMPLE ?
-					     alignof(struct hwt_branch_entry) : 1)
-				     : 0;
-		ok = off != 0 || !size;
-		*hwt_elem_pointer(c) = (const void *)off;
-	}
-	if (!ok) {
+	if (par_batch_put(b, e) < 0) {
 		u->oom = true;
 		return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
 				 "decoded elements");
 	}
-	b->n++;
 	if (b->n == w->p->batch_elems)
 		publish(w, u);
-	return 0;
-}
-
-static const void *unstash(const struct batch *b, const void *p)
-{
-	uintptr_t off = (uintptr_t)p;
-	return off ? b->arena + off - 1 : NULL;
-}
-
-/* Reads a spilled batch back into memory. */
-static int unspill(struct batch *b)
-{
-	size_t ne = b->n * sizeof(*b->e);
-	b->e = malloc(ne ? ne : 1);
-	b->arena = malloc(b->used ? b->used : 1);
-	if (!b->e || !b->arena)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory reading decoded "
-				 "elements back");
-	if (pread(b->fd, b->e, ne, (off_t)b->at) != (ssize_t)ne ||
-	    (b->used && pread(b->fd, b->arena, b->used, (off_t)(b->at + ne)) !=
-				(ssize_t)b->used))
-		return hwt_error(HWT_ERR_IO, "cannot read decoded elements back "
-				 "from a temporary file");
-	/* Read once: give the disk space back. */
-	fallocate(b->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-		  (off_t)b->at, (off_t)(ne + b->used));
-	return 0;
-}
-
-static int replay(struct batch *b, const struct hwt_elem_sink *sink)
-{
-	if (!b->e) {
-		int err = unspill(b);
-		if (err < 0)
-			return err;
-	}
-	/* Each element is sent from its slot, its pointer restored in
-	 * place: a batch is replayed once. */
-	for (size_t i = 0; i < b->n; i++) {
-		struct hwt_elem *e = &b->e[i];
-		const void **ptr = hwt_elem_pointer(e);
-		if (ptr)
-			*ptr = unstash(b, *ptr);
-		int err = sink->emit(sink->arg, e);
-		if (err < 0)
-			return err;
-	}
 	return 0;
 }
 
@@ -388,7 +261,7 @@ static void *worker_main(void *arg)
 		u->state = UNIT_RUNNING;
 		pthread_mutex_unlock(&p->lock);
 		decode_unit(w, u);
-		struct batch *b = u->filling;
+		struct par_batch *b = u->filling;
 		u->filling = NULL;
 		if (b)
 			b->safe = !u->ntouched;
@@ -407,11 +280,11 @@ static void *worker_main(void *arg)
 static void unit_clear(struct unit *u)
 {
 	while (u->head) {
-		struct batch *b = u->head;
+		struct par_batch *b = u->head;
 		u->head = b->next;
-		batch_free(b);
+		par_batch_free(b);
 	}
-	batch_free(u->filling);
+	par_batch_free(u->filling);
 	free(u->touched);
 	if (u->piece_last)
 		free(u->owned);
@@ -464,16 +337,16 @@ static int emit_oldest(struct par *p, void *main_priv)
 	pthread_mutex_lock(&p->lock);
 	while (err >= 0) {
 		while (err >= 0 && u->head && u->head->safe) {
-			struct batch *b = u->head;
+			struct par_batch *b = u->head;
 			u->head = b->next;
 			if (!u->head)
 				u->tail = NULL;
-			u->nmem -= b->e != NULL;
+			u->nmem -= !b->spilled;
 			/* A worker waiting for room goes on at half. */
 			if (u->nmem == p->max_batches / 2)
 				pthread_cond_broadcast(&p->drained);
 			pthread_mutex_unlock(&p->lock);
-			err = replay(b, sink);
+			err = par_batch_send(b, sink);
 			sent += b->n;
 			pthread_mutex_lock(&p->lock);
 			batch_put(p, b);
@@ -494,8 +367,8 @@ static int emit_oldest(struct par *p, void *main_priv)
 		err = ops->feed(main_priv, &u->chunk);
 		*p->main_sink = saved;
 	} else if (err >= 0) {
-		for (struct batch *b = u->head; b && err >= 0; b = b->next)
-			err = replay(b, sink);
+		for (struct par_batch *b = u->head; b && err >= 0; b = b->next)
+			err = par_batch_send(b, sink);
 		if (err >= 0 && u->err < 0)
 			err = hwt_error(u->err, "%s", u->msg);
 		for (size_t i = 0; err >= 0 && i < u->ntouched; i++)
@@ -668,9 +541,9 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 			fclose(p.w[i].spill);
 	}
 	while (p.spare) {
-		struct batch *spare = p.spare;
+		struct par_batch *spare = p.spare;
 		p.spare = spare->next;
-		batch_free(spare);
+		par_batch_free(spare);
 	}
 	free(p.w);
 	free(p.ring);

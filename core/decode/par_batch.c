@@ -1,0 +1,223 @@
+/* Batches of elements between threads (par_batch.h). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/decode/par_batch.h"
+#include "hwtrace/error.h"
+
+struct par_batch *par_batch_new(size_t cap)
+{
+	struct par_batch *b = calloc(1, sizeof(*b));
+	if (b)
+		b->slot = malloc(cap * sizeof(*b->slot));
+	if (!b || !b->slot) {
+		par_batch_free(b);
+		return NULL;
+	}
+	b->cap = cap;
+	return b;
+}
+
+void par_batch_free(struct par_batch *b)
+{
+	if (!b)
+		return;
+	free(b->slot);
+	free(b->common);
+	free(b->whole);
+	free(b->arena);
+	free(b);
+}
+
+void par_batch_reset(struct par_batch *b)
+{
+	b->next = NULL;
+	b->n = b->ncommon = b->nwhole = b->used = 0;
+	b->safe = false;
+}
+
+/* Grows *@v (of *@cap elements of @size) to hold @need. */
+static int grow(void **v, size_t *cap, size_t size, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*v, n * size);
+	if (!p)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory buffering decoded "
+				 "elements");
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+/* Copies @n bytes aligned to @align into the arena; 0 when out of memory,
+ * else 1 + the offset. */
+static uintptr_t stash(struct par_batch *b, const void *data, size_t n,
+		       size_t align)
+{
+	size_t off = (b->used + align - 1) & ~(align - 1);
+	if (grow((void **)&b->arena, &b->arena_cap, 1, off + n) < 0)
+		return 0;
+	memcpy(b->arena + off, data, n);
+	b->used = off + n;
+	return off + 1;
+}
+
+static int put_whole(struct par_batch *b, struct elem_slot *s,
+		     const struct hwt_elem *e)
+{
+	if (grow((void **)&b->whole, &b->whole_cap, sizeof(*b->whole),
+		 b->nwhole + 1) < 0)
+		return HWT_ERR_NOMEM;
+	struct hwt_elem *c = &b->whole[b->nwhole];
+	*c = *e;
+	size_t size;
+	const void *data = hwt_elem_payload(e, &size);
+	if (data) {
+		/* A branch array is read in place: aligned. An empty one
+		 * becomes NULL. */
+		uintptr_t off = size ? stash(b, data, size,
+					     e->type == HWT_ELEM_SAMPLE ?
+					     alignof(struct hwt_branch_entry) : 1)
+				     : 0;
+		if (size && !off)
+			return HWT_ERR_NOMEM;
+		*hwt_elem_pointer(c) = (const void *)off;
+	}
+	s->type = (uint8_t)e->type;
+	s->whole = true;
+	s->a = b->nwhole++;
+	return 0;
+}
+
+int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
+{
+	if (!b->ncommon || !elem_same_common(&b->common[b->ncommon - 1].e, e)) {
+		if (grow((void **)&b->common, &b->common_cap, sizeof(*b->common),
+			 b->ncommon + 1) < 0)
+			return HWT_ERR_NOMEM;
+		struct par_common *c = &b->common[b->ncommon++];
+		c->at = b->n;
+		/* Only the common fields are read. */
+		memcpy(&c->e, e, offsetof(struct hwt_elem, u));
+	}
+	struct elem_slot *s = &b->slot[b->n];
+	if (!elem_slot_put(s, e) && put_whole(b, s, e) < 0)
+		return HWT_ERR_NOMEM;
+	b->n++;
+	return 0;
+}
+
+/* The arrays of a batch in the file, one after the other. */
+static int spill_io(struct par_batch *b, bool write, int fd, uint64_t at,
+		    uint64_t *bytes)
+{
+	struct {
+		void *p;
+		size_t n;
+	} part[] = {
+		{b->slot, b->n * sizeof(*b->slot)},
+		{b->common, b->ncommon * sizeof(*b->common)},
+		{b->whole, b->nwhole * sizeof(*b->whole)},
+		{b->arena, b->used},
+	};
+	uint64_t off = at;
+	for (size_t i = 0; i < sizeof(part) / sizeof(*part); i++) {
+		if (!part[i].n)
+			continue;
+		ssize_t done = write ? pwrite(fd, part[i].p, part[i].n, (off_t)off)
+				     : pread(fd, part[i].p, part[i].n, (off_t)off);
+		if (done != (ssize_t)part[i].n)
+			return -1;
+		off += part[i].n;
+	}
+	*bytes = off - at;
+	return 0;
+}
+
+uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at)
+{
+	uint64_t bytes;
+	if (spill_io(b, true, fd, at, &bytes) < 0)
+		return 0;
+	b->spilled = true;
+	b->fd = fd;
+	b->at = at;
+	free(b->slot);
+	free(b->common);
+	free(b->whole);
+	free(b->arena);
+	b->slot = NULL;
+	b->common = NULL;
+	b->whole = NULL;
+	b->arena = NULL;
+	b->common_cap = b->whole_cap = b->arena_cap = 0;
+	return bytes;
+}
+
+/* Reads a spilled batch back into memory. */
+static int unspill(struct par_batch *b)
+{
+	b->slot = malloc(b->cap * sizeof(*b->slot));
+	b->common = malloc((b->ncommon ? b->ncommon : 1) * sizeof(*b->common));
+	b->whole = malloc((b->nwhole ? b->nwhole : 1) * sizeof(*b->whole));
+	b->arena = malloc(b->used ? b->used : 1);
+	if (!b->slot || !b->common || !b->whole || !b->arena)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory reading decoded "
+				 "elements back");
+	b->common_cap = b->ncommon;
+	b->whole_cap = b->nwhole;
+	b->arena_cap = b->used;
+	uint64_t bytes;
+	if (spill_io(b, false, b->fd, b->at, &bytes) < 0)
+		return hwt_error(HWT_ERR_IO, "cannot read decoded elements back "
+				 "from a temporary file");
+	b->spilled = false;
+	/* Read once: give the disk space back. */
+	fallocate(b->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		  (off_t)b->at, (off_t)bytes);
+	return 0;
+}
+
+int par_batch_send(struct par_batch *b, const struct hwt_elem_sink *sink)
+{
+	if (b->spilled) {
+		int err = unspill(b);
+		if (err < 0)
+			return err;
+	}
+	struct hwt_elem e;
+	hwt_elem_clear(&e, HWT_ELEM_RANGE);
+	size_t next_common = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		if (next_common < b->ncommon && b->common[next_common].at == i)
+			memcpy(&e, &b->common[next_common++].e,
+			       offsetof(struct hwt_elem, u));
+		const struct elem_slot *s = &b->slot[i];
+		const struct hwt_elem *out = &e;
+		if (s->whole) {
+			/* Its pointer restored in place: a batch is sent
+			 * once. */
+			struct hwt_elem *w = &b->whole[s->a];
+			const void **ptr = hwt_elem_pointer(w);
+			if (ptr) {
+				uintptr_t off = (uintptr_t)*ptr;
+				*ptr = off ? b->arena + off - 1 : NULL;
+			}
+			out = w;
+		} else {
+			elem_slot_get(s, &e);
+		}
+		int err = sink->emit(sink->arg, out);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}

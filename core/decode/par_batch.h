@@ -1,0 +1,72 @@
+/* A batch of elements on its way from a decoding thread to the calling
+ * one (decode_parallel.c). Ranges and branches, nearly all of them, take
+ * a 32-byte slot each (elem_slot.h), the common fields they share are
+ * kept where they change, and any other element is kept whole with a
+ * copy of its string or branch array. A batch may be written to a file
+ * and read back when its unit must wait. */
+#ifndef HWT_CORE_DECODE_PAR_BATCH_H
+#define HWT_CORE_DECODE_PAR_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/decode/elem_slot.h"
+#include "hwtrace/element.h"
+
+struct par_batch {
+	struct par_batch *next;   /* its owner's list */
+	struct elem_slot *slot;   /* n of at most cap */
+	size_t n, cap;
+	struct par_common *common; /* where the common fields change */
+	size_t ncommon, common_cap;
+	struct hwt_elem *whole;   /* elements kept whole, their pointers
+				   * 1 + an offset in arena (0: none) */
+	size_t nwhole, whole_cap;
+	uint8_t *arena;
+	size_t used, arena_cap;
+	/* Published while the unit had marked no section missing_reported:
+	 * its elements are the same whatever the image's marks were. */
+	bool safe;
+	bool spilled;             /* its arrays are in fd at @at, not here */
+	int fd;
+	uint64_t at;
+};
+
+/* A batch for @cap elements; NULL when out of memory. */
+struct par_batch *par_batch_new(size_t cap);
+void par_batch_free(struct par_batch *b);
+
+/* Empties @b (in memory) for reuse. */
+void par_batch_reset(struct par_batch *b);
+
+/* Adds @e (its string or branch array copied); 0 or HWT_ERR_NOMEM. The
+ * batch is full at b->n == b->cap. */
+int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e);
+
+/* Inline: most elements are ranges and branches with the common fields
+ * of the one before. */
+struct par_common {
+	size_t at;
+	struct hwt_elem e;
+};
+
+static inline int par_batch_put(struct par_batch *b, const struct hwt_elem *e)
+{
+	if (!b->ncommon || !elem_same_common(&b->common[b->ncommon - 1].e, e) ||
+	    !elem_slot_put(&b->slot[b->n], e))
+		return par_batch_put_slow(b, e);
+	b->n++;
+	return 0;
+}
+
+/* Writes @b's arrays to @fd at @at and frees them; returns the bytes
+ * written, or 0 when it could not (@b then stays in memory). */
+uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at);
+
+/* Sends @b's elements to @sink in order, reading them back first when
+ * spilled. A batch is sent once. Returns 0, the sink's error, or an error
+ * reading back. */
+int par_batch_send(struct par_batch *b, const struct hwt_elem_sink *sink);
+
+#endif
