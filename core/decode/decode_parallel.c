@@ -110,7 +110,7 @@ static struct par_batch *batch_get(struct par *p)
  * it. With the lock held. */
 static void batch_put(struct par *p, struct par_batch *b)
 {
-	if (b && !b->spilled && p->nspare < 4 * (size_t)p->nw + p->max_batches) {
+	if (b && !b->spilled && p->nspare < 2 * (size_t)p->nw) {
 		b->next = p->spare;
 		p->spare = b;
 		p->nspare++;
