@@ -121,6 +121,21 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 	return 0;
 }
 
+int aq_append_slots(struct attr_queue *q, const struct elem_slot *s, size_t k)
+{
+	while (q->end - q->head + k > q->slot_cap)
+		if (ring_grow((void **)&q->slot, &q->slot_cap, sizeof(*q->slot),
+			      q->head, q->end) < 0)
+			return HWT_ERR_NOMEM;
+	size_t mask = q->slot_cap - 1, at = (size_t)(q->end & mask);
+	size_t first = k < q->slot_cap - at ? k : q->slot_cap - at;
+	memcpy(&q->slot[at], s, first * sizeof(*s));
+	memcpy(&q->slot[0], s + first, (k - first) * sizeof(*s));
+	q->tail->n += k;
+	q->end += k;
+	return 0;
+}
+
 int aq_split_head(struct attr_queue *q, uint64_t k)
 {
 	if (q->gend - q->ghead == q->group_cap) {

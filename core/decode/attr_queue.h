@@ -74,6 +74,12 @@ aq_try_append(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 	return true;
 }
 
+/* Appends the @k slots at @s (ranges and branches, none whole) to the
+ * newest group, as @k calls of aq_try_append that each succeed would:
+ * the caller has checked that the group takes them. Returns 0 or
+ * HWT_ERR_NOMEM. */
+int aq_append_slots(struct attr_queue *q, const struct elem_slot *s, size_t k);
+
 static inline int aq_push(struct attr_queue *q, const struct hwt_elem *e,
 			  uint64_t run, uint64_t seg, const struct aq_decision *d)
 {

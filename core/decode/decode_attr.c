@@ -14,6 +14,7 @@
 
 #include "core/decode/attr_queue.h"
 #include "core/decode/decode_internal.h"
+#include "core/decode/par_batch.h"
 #include "hwtrace/error.h"
 
 /* More candidate tasks than this are not listed: the set stands for "no
@@ -467,6 +468,46 @@ static int ctx_emit(void *arg, const struct hwt_elem *e)
 	    aq_try_append(&st->q, e, st->run_id, st->seg_id))
 		return flush(cs, false);
 	return per_cpu_emit(cs, e);
+}
+
+/* Whether the newest waiting group takes ranges and branches with the
+ * common fields of @e as ctx_emit's shortcut would, one by one. */
+static bool takes_slots(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
+{
+	struct hwt_attr_state *st = cs->st;
+	if (cs->cpu < 0 || !st || seg_at(st, st->seg_id)->ended)
+		return false;
+	const struct aq_group *g = st->q.tail;
+	return g && !g->d.decided && g->run == st->run_id &&
+	       g->seg == st->seg_id && elem_same_common(&g->common, e);
+}
+
+int hwt_ctx_sink_batch(struct hwt_ctx_sink *cs, struct par_batch *b)
+{
+	struct par_cursor c;
+	int err = par_cursor_start(&c, b);
+	if (err < 0)
+		return err;
+	const struct hwt_elem *e;
+	while ((e = par_cursor_next(&c))) {
+		if ((err = ctx_emit(cs, e)) < 0)
+			return err;
+		/* The ranges and branches after it join its group: slots
+		 * copied in bulk, up to where one more would be over
+		 * WAIT_MAX, where one by one the flush after it would
+		 * force decisions. */
+		size_t k;
+		while ((k = par_cursor_run(&c)) && takes_slots(cs, &c.e)) {
+			struct attr_queue *q = &cs->st->q;
+			uint64_t waiting = q->end - q->head;
+			if (waiting + k > WAIT_MAX)
+				k = (size_t)(WAIT_MAX + 1 - waiting);
+			if ((err = aq_append_slots(q, par_cursor_take(&c, k), k)) < 0 ||
+			    (err = flush(cs, false)) < 0)
+				return err;
+		}
+	}
+	return 0;
 }
 
 struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs)

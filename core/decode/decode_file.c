@@ -765,6 +765,13 @@ static int piece_after(void *arg, size_t i)
 			    ps->done, ps->cs, NULL);
 }
 
+/* A batch of a parallel decode into the attribution, in bulk. */
+static int piece_send(void *arg, struct par_batch *b)
+{
+	struct pieces *ps = arg;
+	return hwt_ctx_sink_batch(ps->cs, b);
+}
+
 static int piece_setup(void *arg, void *priv)
 {
 	struct pieces *ps = arg;
@@ -844,8 +851,11 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	 * are the instance's. */
 	if (err >= 0 && !opts->packets && !opts->edges && opts->jobs > 1 &&
 	    b->decoder->split) {
+		/* --disasm splits ranges in front of the attribution: its
+		 * batches go one element at a time. */
 		struct hwt_par_source src = {ps.n, piece_load, piece_before,
-					     piece_after, piece_setup, &ps};
+					     piece_after, piece_setup,
+					     dis ? NULL : piece_send, &ps};
 		params.sink = &dsink;
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
 					  opts->jobs);

@@ -85,6 +85,8 @@ struct hwt_image *hwt_image_view_new(struct hwt_image *image);
 /* --- parallel decode (decode_parallel.c) --- */
 
 /* The trace of a decode, piece by piece (every piece follows a reset). */
+struct par_batch;
+
 struct hwt_par_source {
 	size_t n;
 	/* Fills @chunk with piece @i and its bytes; *owned (NULL when the
@@ -98,6 +100,9 @@ struct hwt_par_source {
 	/* On every decoder instance the decode creates, before its first
 	 * chunk (hw_id records). Optional. */
 	int (*setup)(void *arg, void *priv);
+	/* Sends a batch's elements where params->sink would, in bulk where
+	 * it can (hwt_ctx_sink_batch). Optional: else one by one. */
+	int (*send)(void *arg, struct par_batch *b);
 	void *arg;
 };
 
@@ -287,6 +292,10 @@ struct hwt_elem_sink hwt_ctx_sink(struct hwt_ctx_sink *cs);
 /* A loss record's element, placed after the elements given so far and
  * attributed by its own time. */
 int hwt_ctx_sink_loss(struct hwt_ctx_sink *cs, const struct hwt_elem *e);
+/* The elements of a parallel decode's batch (par_batch.h), as the sink
+ * would take them one by one: the ranges and branches that join the
+ * newest waiting group go in as slots, in bulk. */
+int hwt_ctx_sink_batch(struct hwt_ctx_sink *cs, struct par_batch *b);
 /* The stream ended: decides and passes on every waiting element. */
 int hwt_ctx_sink_end(struct hwt_ctx_sink *cs);
 /* Frees what the sink holds (after hwt_ctx_sink_end, or on an error). */

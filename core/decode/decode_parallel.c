@@ -211,6 +211,15 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
+/* A batch's elements to @sink, or in bulk through the source's send. */
+static int send(struct par *p, struct par_batch *b,
+		const struct hwt_elem_sink *sink)
+{
+	if (p->src->send)
+		return p->src->send(p->src->arg, b);
+	return par_batch_send(b, sink);
+}
+
 /* The sections a unit marked: its view's marks, which start at zero. */
 static void note_touched(struct worker *w, struct unit *u)
 {
@@ -346,7 +355,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 			if (u->nmem == p->max_batches / 2)
 				pthread_cond_broadcast(&p->drained);
 			pthread_mutex_unlock(&p->lock);
-			err = par_batch_send(b, sink);
+			err = send(p, b, sink);
 			sent += b->n;
 			pthread_mutex_lock(&p->lock);
 			batch_put(p, b);
@@ -368,7 +377,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 		*p->main_sink = saved;
 	} else if (err >= 0) {
 		for (struct par_batch *b = u->head; b && err >= 0; b = b->next)
-			err = par_batch_send(b, sink);
+			err = send(p, b, sink);
 		if (err >= 0 && u->err < 0)
 			err = hwt_error(u->err, "%s", u->msg);
 		for (size_t i = 0; err >= 0 && i < u->ntouched; i++)

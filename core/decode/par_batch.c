@@ -162,9 +162,11 @@ uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at)
 	return bytes;
 }
 
-/* Reads a spilled batch back into memory. */
-static int unspill(struct par_batch *b)
+/* Reads a spilled batch back into memory; 0 at once for one in memory. */
+static int par_batch_load(struct par_batch *b)
 {
+	if (!b->spilled)
+		return 0;
 	b->slot = malloc(b->cap * sizeof(*b->slot));
 	b->common = malloc((b->ncommon ? b->ncommon : 1) * sizeof(*b->common));
 	b->whole = malloc((b->nwhole ? b->nwhole : 1) * sizeof(*b->whole));
@@ -186,38 +188,65 @@ static int unspill(struct par_batch *b)
 	return 0;
 }
 
+int par_cursor_start(struct par_cursor *c, struct par_batch *b)
+{
+	c->b = b;
+	c->i = c->next_common = 0;
+	hwt_elem_clear(&c->e, HWT_ELEM_RANGE);
+	return par_batch_load(b);
+}
+
+const struct hwt_elem *par_cursor_next(struct par_cursor *c)
+{
+	struct par_batch *b = c->b;
+	if (c->i >= b->n)
+		return NULL;
+	size_t i = c->i++;
+	if (c->next_common < b->ncommon && b->common[c->next_common].at == i)
+		memcpy(&c->e, &b->common[c->next_common++].e,
+		       offsetof(struct hwt_elem, u));
+	const struct elem_slot *s = &b->slot[i];
+	if (!s->whole) {
+		elem_slot_get(s, &c->e);
+		return &c->e;
+	}
+	/* Its pointer restored in place: a batch is walked once. */
+	struct hwt_elem *w = &b->whole[s->a];
+	const void **ptr = hwt_elem_pointer(w);
+	if (ptr) {
+		uintptr_t off = (uintptr_t)*ptr;
+		*ptr = off ? b->arena + off - 1 : NULL;
+	}
+	return w;
+}
+
+size_t par_cursor_run(const struct par_cursor *c)
+{
+	const struct par_batch *b = c->b;
+	size_t end = c->next_common < b->ncommon ? b->common[c->next_common].at
+						  : b->n;
+	size_t i = c->i;
+	while (i < end && !b->slot[i].whole)
+		i++;
+	return i - c->i;
+}
+
+const struct elem_slot *par_cursor_take(struct par_cursor *c, size_t k)
+{
+	const struct elem_slot *s = &c->b->slot[c->i];
+	c->i += k;
+	return s;
+}
+
 int par_batch_send(struct par_batch *b, const struct hwt_elem_sink *sink)
 {
-	if (b->spilled) {
-		int err = unspill(b);
-		if (err < 0)
+	struct par_cursor c;
+	int err = par_cursor_start(&c, b);
+	if (err < 0)
+		return err;
+	const struct hwt_elem *e;
+	while ((e = par_cursor_next(&c)))
+		if ((err = sink->emit(sink->arg, e)) < 0)
 			return err;
-	}
-	struct hwt_elem e;
-	hwt_elem_clear(&e, HWT_ELEM_RANGE);
-	size_t next_common = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		if (next_common < b->ncommon && b->common[next_common].at == i)
-			memcpy(&e, &b->common[next_common++].e,
-			       offsetof(struct hwt_elem, u));
-		const struct elem_slot *s = &b->slot[i];
-		const struct hwt_elem *out = &e;
-		if (s->whole) {
-			/* Its pointer restored in place: a batch is sent
-			 * once. */
-			struct hwt_elem *w = &b->whole[s->a];
-			const void **ptr = hwt_elem_pointer(w);
-			if (ptr) {
-				uintptr_t off = (uintptr_t)*ptr;
-				*ptr = off ? b->arena + off - 1 : NULL;
-			}
-			out = w;
-		} else {
-			elem_slot_get(s, &e);
-		}
-		int err = sink->emit(sink->arg, out);
-		if (err < 0)
-			return err;
-	}
 	return 0;
 }

@@ -64,6 +64,26 @@ static inline int par_batch_put(struct par_batch *b, const struct hwt_elem *e)
  * written, or 0 when it could not (@b then stays in memory). */
 uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at);
 
+/* Walks a loaded batch's elements in order. An element is valid until the
+ * next call; its common fields stay in @e for the slots that follow. A
+ * batch is walked once (its pointers are restored in place). */
+struct par_cursor {
+	struct par_batch *b;
+	size_t i, next_common;
+	struct hwt_elem e;
+};
+
+/* Starts at @b's first element, reading @b back first when spilled.
+ * Returns 0 or an error reading back. */
+int par_cursor_start(struct par_cursor *c, struct par_batch *b);
+/* The next element; NULL at the end. */
+const struct hwt_elem *par_cursor_next(struct par_cursor *c);
+/* How many of the next elements are ranges and branches in slots with
+ * the common fields of the last one returned: par_cursor_take may take
+ * them (up to that many) as slots. */
+size_t par_cursor_run(const struct par_cursor *c);
+const struct elem_slot *par_cursor_take(struct par_cursor *c, size_t k);
+
 /* Sends @b's elements to @sink in order, reading them back first when
  * spilled. A batch is sent once. Returns 0, the sink's error, or an error
  * reading back. */
