@@ -5,11 +5,6 @@
 #include "core/decode/attr_queue.h"
 #include "hwtrace/error.h"
 
-struct aq_long {
-	struct hwt_elem e;
-	size_t data; /* 1 + the offset of its payload in the arena; 0: none */
-};
-
 static int nomem(void)
 {
 	return hwt_error(HWT_ERR_NOMEM, "out of memory for attribution");
@@ -43,45 +38,6 @@ static inline bool same_decision(const struct aq_decision *a,
 			       a->task.tid == b->task.tid);
 }
 
-/* Keeps @e whole, with a copy of what its pointer points to; returns its
- * number (counted from the stream's start), or -1 when out of memory. */
-static int64_t keep_whole(struct attr_queue *q, const struct hwt_elem *e)
-{
-	if (q->nlongs == q->longs_cap) {
-		size_t cap = q->longs_cap ? q->longs_cap * 2 : 64;
-		struct aq_long *l = realloc(q->longs, cap * sizeof(*l));
-		if (!l)
-			return -1;
-		q->longs = l;
-		q->longs_cap = cap;
-	}
-	struct aq_long *l = &q->longs[q->nlongs];
-	l->e = *e;
-	l->data = 0;
-	size_t len;
-	const void *p = hwt_elem_payload(e, &len);
-	if (p && len) {
-		size_t at = (q->alen + 7) & ~(size_t)7;
-		if (at + len > q->acap) {
-			size_t cap = q->acap ? q->acap : 4096;
-			while (cap < at + len)
-				cap *= 2;
-			uint8_t *a = realloc(q->arena, cap);
-			if (!a)
-				return -1;
-			q->arena = a;
-			q->acap = cap;
-		}
-		memcpy(q->arena + at, p, len);
-		q->alen = at + len;
-		l->data = at + 1;
-	} else if (p) {
-		/* Nothing to point to (an empty branch array). */
-		*hwt_elem_pointer(&l->e) = NULL;
-	}
-	return (int64_t)(q->lbase + q->nlongs++);
-}
-
 int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		 uint64_t seg, const struct aq_decision *d)
 {
@@ -91,12 +47,12 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		return HWT_ERR_NOMEM;
 	struct elem_slot *s = &q->slot[q->end & (q->slot_cap - 1)];
 	if (!elem_slot_put(s, e)) {
-		int64_t i = keep_whole(q, e);
+		int64_t i = elem_store_put(&q->longs, e);
 		if (i < 0)
 			return nomem();
 		s->type = (uint8_t)e->type;
 		s->whole = true;
-		s->a = (uint64_t)i;
+		s->a = q->lbase + (uint64_t)i;
 	}
 
 	struct aq_group *g = q->gend > q->ghead
@@ -161,24 +117,11 @@ int aq_split_head(struct attr_queue *q, uint64_t k)
  * and many. */
 static void compact_longs(struct attr_queue *q)
 {
-	if (q->lused < q->nlongs && (q->lused < 1024 || q->lused * 2 < q->nlongs))
+	size_t n = q->longs.n;
+	if (q->lused < n && (q->lused < 1024 || q->lused * 2 < n))
 		return;
-	size_t keep = q->lused;
-	size_t cut = q->alen;
-	for (size_t i = keep; i < q->nlongs && cut == q->alen; i++)
-		if (q->longs[i].data)
-			cut = q->longs[i].data - 1;
-	cut &= ~(size_t)7; /* the arena's alignment */
-	if (cut) {
-		memmove(q->arena, q->arena + cut, q->alen - cut);
-		q->alen -= cut;
-	}
-	memmove(q->longs, q->longs + keep, (q->nlongs - keep) * sizeof(*q->longs));
-	q->nlongs -= keep;
-	for (size_t i = 0; i < q->nlongs; i++)
-		if (q->longs[i].data)
-			q->longs[i].data -= cut;
-	q->lbase += keep;
+	elem_store_drop(&q->longs, q->lused);
+	q->lbase += q->lused;
 	q->lused = 0;
 }
 
@@ -198,11 +141,9 @@ int aq_pop_head(struct attr_queue *q,
 	for (uint64_t i = g->first; i < g->first + g->n && err >= 0; i++) {
 		const struct elem_slot *s = &q->slot[i & mask];
 		if (s->whole) {
-			struct aq_long *l = &q->longs[s->a - q->lbase];
-			struct hwt_elem w = l->e;
-			if (l->data)
-				*hwt_elem_pointer(&w) = q->arena + l->data - 1;
+			struct hwt_elem w;
 			q->lused = (size_t)(s->a - q->lbase) + 1;
+			elem_store_get(&q->longs, q->lused - 1, &w);
 			err = emit(arg, &w, g);
 			continue;
 		}
@@ -223,16 +164,15 @@ void aq_clear(struct attr_queue *q)
 	q->head = q->end = 0;
 	q->ghead = q->gend = 0;
 	q->tail = NULL;
-	q->lbase += q->nlongs;
-	q->nlongs = q->lused = 0;
-	q->alen = 0;
+	q->lbase += q->longs.n;
+	q->lused = 0;
+	elem_store_clear(&q->longs);
 }
 
 void aq_free(struct attr_queue *q)
 {
 	free(q->slot);
 	free(q->group);
-	free(q->longs);
-	free(q->arena);
+	elem_store_free(&q->longs);
 	memset(q, 0, sizeof(*q));
 }

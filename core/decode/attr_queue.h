@@ -17,6 +17,7 @@
 
 #include "core/decode/decode_internal.h"
 #include "core/decode/elem_slot.h"
+#include "core/decode/elem_store.h"
 #include "hwtrace/element.h"
 
 /* What is known of a group's task. */
@@ -33,8 +34,6 @@ struct aq_group {
 	struct hwt_elem common; /* the elements' common fields */
 };
 
-struct aq_long;
-
 struct attr_queue {
 	struct elem_slot *slot; /* a ring of slot_cap (a power of two) */
 	size_t slot_cap;
@@ -42,13 +41,11 @@ struct attr_queue {
 	struct aq_group *group; /* a ring of group_cap (a power of two) */
 	size_t group_cap, ghead, gend; /* groups [ghead, gend) */
 	struct aq_group *tail; /* the newest group while it takes more */
-	/* Whole elements, oldest first: number lbase is longs[0], and the
-	 * first lused of the nlongs are passed on. */
-	struct aq_long *longs;
+	/* Whole elements, oldest first: number lbase is longs.e[0], and
+	 * the first lused of them are passed on. */
+	struct elem_store longs;
 	uint64_t lbase;
-	size_t lused, nlongs, longs_cap;
-	uint8_t *arena;       /* their payloads */
-	size_t alen, acap;
+	size_t lused;
 };
 
 /* Appends @e of @run and @seg, with @d when its task is known already

@@ -1,7 +1,6 @@
 /* Batches of elements between threads (par_batch.h). */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,15 +27,15 @@ void par_batch_free(struct par_batch *b)
 		return;
 	free(b->slot);
 	free(b->common);
-	free(b->whole);
-	free(b->arena);
+	elem_store_free(&b->whole);
 	free(b);
 }
 
 void par_batch_reset(struct par_batch *b)
 {
 	b->next = NULL;
-	b->n = b->ncommon = b->nwhole = b->used = 0;
+	b->n = b->ncommon = 0;
+	elem_store_clear(&b->whole);
 	b->safe = false;
 }
 
@@ -57,46 +56,6 @@ static int grow(void **v, size_t *cap, size_t size, size_t need)
 	return 0;
 }
 
-/* Copies @n bytes aligned to @align into the arena; 0 when out of memory,
- * else 1 + the offset. */
-static uintptr_t stash(struct par_batch *b, const void *data, size_t n,
-		       size_t align)
-{
-	size_t off = (b->used + align - 1) & ~(align - 1);
-	if (grow((void **)&b->arena, &b->arena_cap, 1, off + n) < 0)
-		return 0;
-	memcpy(b->arena + off, data, n);
-	b->used = off + n;
-	return off + 1;
-}
-
-static int put_whole(struct par_batch *b, struct elem_slot *s,
-		     const struct hwt_elem *e)
-{
-	if (grow((void **)&b->whole, &b->whole_cap, sizeof(*b->whole),
-		 b->nwhole + 1) < 0)
-		return HWT_ERR_NOMEM;
-	struct hwt_elem *c = &b->whole[b->nwhole];
-	*c = *e;
-	size_t size;
-	const void *data = hwt_elem_payload(e, &size);
-	if (data) {
-		/* A branch array is read in place: aligned. An empty one
-		 * becomes NULL. */
-		uintptr_t off = size ? stash(b, data, size,
-					     e->type == HWT_ELEM_SAMPLE ?
-					     alignof(struct hwt_branch_entry) : 1)
-				     : 0;
-		if (size && !off)
-			return HWT_ERR_NOMEM;
-		*hwt_elem_pointer(c) = (const void *)off;
-	}
-	s->type = (uint8_t)e->type;
-	s->whole = true;
-	s->a = b->nwhole++;
-	return 0;
-}
-
 int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
 {
 	if (!b->ncommon || !elem_same_common(&b->common[b->ncommon - 1].e, e)) {
@@ -109,8 +68,15 @@ int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
 		memcpy(&c->e, e, offsetof(struct hwt_elem, u));
 	}
 	struct elem_slot *s = &b->slot[b->n];
-	if (!elem_slot_put(s, e) && put_whole(b, s, e) < 0)
-		return HWT_ERR_NOMEM;
+	if (!elem_slot_put(s, e)) {
+		int64_t i = elem_store_put(&b->whole, e);
+		if (i < 0)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
+					 "decoded elements");
+		s->type = (uint8_t)e->type;
+		s->whole = true;
+		s->a = (uint64_t)i;
+	}
 	b->n++;
 	return 0;
 }
@@ -125,8 +91,8 @@ static int spill_io(struct par_batch *b, bool write, int fd, uint64_t at,
 	} part[] = {
 		{b->slot, b->n * sizeof(*b->slot)},
 		{b->common, b->ncommon * sizeof(*b->common)},
-		{b->whole, b->nwhole * sizeof(*b->whole)},
-		{b->arena, b->used},
+		{b->whole.e, b->whole.n * sizeof(*b->whole.e)},
+		{b->whole.arena, b->whole.used},
 	};
 	uint64_t off = at;
 	for (size_t i = 0; i < sizeof(part) / sizeof(*part); i++) {
@@ -150,15 +116,16 @@ uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at)
 	b->spilled = true;
 	b->fd = fd;
 	b->at = at;
+	/* The counts stay: they say what to read back. */
 	free(b->slot);
 	free(b->common);
-	free(b->whole);
-	free(b->arena);
+	free(b->whole.e);
+	free(b->whole.arena);
 	b->slot = NULL;
 	b->common = NULL;
-	b->whole = NULL;
-	b->arena = NULL;
-	b->common_cap = b->whole_cap = b->arena_cap = 0;
+	b->whole.e = NULL;
+	b->whole.arena = NULL;
+	b->common_cap = b->whole.cap = b->whole.arena_cap = 0;
 	return bytes;
 }
 
@@ -169,14 +136,14 @@ static int par_batch_load(struct par_batch *b)
 		return 0;
 	b->slot = malloc(b->cap * sizeof(*b->slot));
 	b->common = malloc((b->ncommon ? b->ncommon : 1) * sizeof(*b->common));
-	b->whole = malloc((b->nwhole ? b->nwhole : 1) * sizeof(*b->whole));
-	b->arena = malloc(b->used ? b->used : 1);
-	if (!b->slot || !b->common || !b->whole || !b->arena)
+	b->whole.e = malloc((b->whole.n ? b->whole.n : 1) * sizeof(*b->whole.e));
+	b->whole.arena = malloc(b->whole.used ? b->whole.used : 1);
+	if (!b->slot || !b->common || !b->whole.e || !b->whole.arena)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory reading decoded "
 				 "elements back");
 	b->common_cap = b->ncommon;
-	b->whole_cap = b->nwhole;
-	b->arena_cap = b->used;
+	b->whole.cap = b->whole.n;
+	b->whole.arena_cap = b->whole.used;
 	uint64_t bytes;
 	if (spill_io(b, false, b->fd, b->at, &bytes) < 0)
 		return hwt_error(HWT_ERR_IO, "cannot read decoded elements back "
@@ -210,14 +177,8 @@ const struct hwt_elem *par_cursor_next(struct par_cursor *c)
 		elem_slot_get(s, &c->e);
 		return &c->e;
 	}
-	/* Its pointer restored in place: a batch is walked once. */
-	struct hwt_elem *w = &b->whole[s->a];
-	const void **ptr = hwt_elem_pointer(w);
-	if (ptr) {
-		uintptr_t off = (uintptr_t)*ptr;
-		*ptr = off ? b->arena + off - 1 : NULL;
-	}
-	return w;
+	elem_store_get(&b->whole, (size_t)s->a, &c->whole);
+	return &c->whole;
 }
 
 size_t par_cursor_run(const struct par_cursor *c)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/decode/elem_slot.h"
+#include "core/decode/elem_store.h"
 #include "hwtrace/element.h"
 
 struct par_batch {
@@ -20,11 +21,7 @@ struct par_batch {
 	size_t n, cap;
 	struct par_common *common; /* where the common fields change */
 	size_t ncommon, common_cap;
-	struct hwt_elem *whole;   /* elements kept whole, their pointers
-				   * 1 + an offset in arena (0: none) */
-	size_t nwhole, whole_cap;
-	uint8_t *arena;
-	size_t used, arena_cap;
+	struct elem_store whole;  /* the elements no slot holds */
 	/* Published while the unit had marked no section missing_reported:
 	 * its elements are the same whatever the image's marks were. */
 	bool safe;
@@ -64,13 +61,13 @@ static inline int par_batch_put(struct par_batch *b, const struct hwt_elem *e)
  * written, or 0 when it could not (@b then stays in memory). */
 uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at);
 
-/* Walks a loaded batch's elements in order. An element is valid until the
- * next call; its common fields stay in @e for the slots that follow. A
- * batch is walked once (its pointers are restored in place). */
+/* Walks a batch's elements in order. An element is valid until the next
+ * call; its common fields stay in @e for the slots that follow. */
 struct par_cursor {
 	struct par_batch *b;
 	size_t i, next_common;
 	struct hwt_elem e;
+	struct hwt_elem whole; /* the last element kept whole */
 };
 
 /* Starts at @b's first element, reading @b back first when spilled.
@@ -85,8 +82,7 @@ size_t par_cursor_run(const struct par_cursor *c);
 const struct elem_slot *par_cursor_take(struct par_cursor *c, size_t k);
 
 /* Sends @b's elements to @sink in order, reading them back first when
- * spilled. A batch is sent once. Returns 0, the sink's error, or an error
- * reading back. */
+ * spilled. Returns 0, the sink's error, or an error reading back. */
 int par_batch_send(struct par_batch *b, const struct hwt_elem_sink *sink);
 
 #endif
