@@ -53,34 +53,41 @@ struct attr_queue {
 int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		 uint64_t seg, const struct aq_decision *d);
 
-/* Appends @e to the newest group when it is a range or branch of that
- * group's run, segment and common fields and the group's task is not
- * decided yet: most elements are. Returns false, doing nothing, when it
- * is not. Inline, for each element. */
-static inline __attribute__((always_inline)) bool
-aq_try_append(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
-	      uint64_t seg)
+/* Whether the newest group, of @run and @seg, still takes elements with
+ * @e's common fields: its task is not decided yet. */
+static inline bool aq_tail_takes(const struct attr_queue *q,
+				 const struct hwt_elem *e, uint64_t run,
+				 uint64_t seg)
 {
-	struct aq_group *g = q->tail;
-	if (!g || g->d.decided || g->run != run || g->seg != seg ||
-	    q->end - q->head == q->slot_cap || !elem_same_common(&g->common, e) ||
+	const struct aq_group *g = q->tail;
+	return g && !g->d.decided && g->run == run && g->seg == seg &&
+	       elem_same_common(&g->common, e);
+}
+
+/* Appends @e to the newest group, which takes it (aq_tail_takes), when
+ * it is a range or branch: most elements are. Returns false, doing
+ * nothing, when it is not. Inline, for each element. */
+static inline __attribute__((always_inline)) bool
+aq_append_one(struct attr_queue *q, const struct hwt_elem *e)
+{
+	if (q->end - q->head == q->slot_cap ||
 	    !elem_slot_put(&q->slot[q->end & (q->slot_cap - 1)], e))
 		return false;
-	g->n++;
+	q->tail->n++;
 	q->end++;
 	return true;
 }
 
 /* Appends the @k slots at @s (ranges and branches, none whole) to the
- * newest group, as @k calls of aq_try_append that each succeed would:
- * the caller has checked that the group takes them. Returns 0 or
- * HWT_ERR_NOMEM. */
+ * newest group, as @k calls of aq_append_one that each succeed would:
+ * the caller has checked that the group takes them (aq_tail_takes).
+ * Returns 0 or HWT_ERR_NOMEM. */
 int aq_append_slots(struct attr_queue *q, const struct elem_slot *s, size_t k);
 
 static inline int aq_push(struct attr_queue *q, const struct hwt_elem *e,
 			  uint64_t run, uint64_t seg, const struct aq_decision *d)
 {
-	if (!d->decided && aq_try_append(q, e, run, seg))
+	if (!d->decided && aq_tail_takes(q, e, run, seg) && aq_append_one(q, e))
 		return 0;
 	return aq_push_slow(q, e, run, seg, d);
 }

@@ -452,34 +452,29 @@ static int per_thread_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 
 /* The decoder's elements; the decode errors among them are counted (a
  * loss record's error is the capture's, given by hwt_ctx_sink_loss). */
+/* Whether a range or branch with @e's common fields joins the newest
+ * waiting group with nothing else to do: per_cpu_emit's steps would all
+ * do nothing (same time, same segment, still open). An undecided newest
+ * group of this run and segment means the run is open (have_run) and its
+ * time the element's. */
+static inline __attribute__((always_inline)) bool
+joins_newest(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
+{
+	struct hwt_attr_state *st = cs->st;
+	return cs->cpu >= 0 && st && !seg_at(st, st->seg_id)->ended &&
+	       aq_tail_takes(&st->q, e, st->run_id, st->seg_id);
+}
+
 static int ctx_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_ctx_sink *cs = arg;
 	cs->errors += e->type == HWT_ELEM_ERROR;
 	if (cs->cpu < 0)
 		return per_thread_emit(cs, e);
-	/* Most elements are ranges and branches that change nothing the
-	 * attribution follows (same time, same segment, still open): they
-	 * join the newest group, and per_cpu_emit's steps would all do
-	 * nothing. An undecided newest group of this run and segment means
-	 * the run is open (have_run) and its time the element's. */
 	struct hwt_attr_state *st = cs->st;
-	if (st && !seg_at(st, st->seg_id)->ended &&
-	    aq_try_append(&st->q, e, st->run_id, st->seg_id))
+	if (joins_newest(cs, e) && aq_append_one(&st->q, e))
 		return flush(cs, false);
 	return per_cpu_emit(cs, e);
-}
-
-/* Whether the newest waiting group takes ranges and branches with the
- * common fields of @e as ctx_emit's shortcut would, one by one. */
-static bool takes_slots(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
-{
-	struct hwt_attr_state *st = cs->st;
-	if (cs->cpu < 0 || !st || seg_at(st, st->seg_id)->ended)
-		return false;
-	const struct aq_group *g = st->q.tail;
-	return g && !g->d.decided && g->run == st->run_id &&
-	       g->seg == st->seg_id && elem_same_common(&g->common, e);
 }
 
 int hwt_ctx_sink_batch(struct hwt_ctx_sink *cs, struct par_batch *b)
@@ -497,7 +492,7 @@ int hwt_ctx_sink_batch(struct hwt_ctx_sink *cs, struct par_batch *b)
 		 * WAIT_MAX, where one by one the flush after it would
 		 * force decisions. */
 		size_t k;
-		while ((k = par_cursor_run(&c)) && takes_slots(cs, &c.e)) {
+		while ((k = par_cursor_run(&c)) && joins_newest(cs, &c.e)) {
 			struct attr_queue *q = &cs->st->q;
 			uint64_t waiting = q->end - q->head;
 			if (waiting + k > WAIT_MAX)

@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <stdlib.h>
-
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 
@@ -209,18 +207,25 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 	int n = hwt_decode_split(b, priv, chunk, starts);
 	int err = n < 0 ? n : 0;
 	for (int i = 0; i < n && err >= 0; i++) {
-		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
-		struct hwt_aux_chunk seg = *chunk;
-		seg.data = chunk->data + starts[i];
-		seg.offset = chunk->offset + starts[i];
-		seg.size = end - starts[i];
-		seg.lookahead = i + 1 < n ? chunk->size - end : chunk->lookahead;
+		struct hwt_aux_chunk seg = hwt_decode_segment(chunk, starts, n, i);
 		if (i && b->decoder->reset)
 			b->decoder->reset(priv);
 		err = b->decoder->feed(priv, &seg);
 	}
 	free(starts);
 	return err;
+}
+
+struct hwt_aux_chunk hwt_decode_segment(const struct hwt_aux_chunk *chunk,
+					const uint64_t *starts, int n, int i)
+{
+	uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
+	struct hwt_aux_chunk seg = *chunk;
+	seg.data = chunk->data + starts[i];
+	seg.offset = chunk->offset + starts[i];
+	seg.size = end - starts[i];
+	seg.lookahead = i + 1 < n ? chunk->size - end : chunk->lookahead;
+	return seg;
 }
 
 int hwt_decode_split(const struct hwt_backend *b, void *priv,

@@ -71,6 +71,12 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 int hwt_decode_split(const struct hwt_backend *b, void *priv,
 		     const struct hwt_aux_chunk *chunk, uint64_t *starts);
 
+/* Segment @i of the @n that @starts cut @chunk into, as a chunk of its
+ * own: its offset in the stream, and the rest of @chunk as its
+ * lookahead. */
+struct hwt_aux_chunk hwt_decode_segment(const struct hwt_aux_chunk *chunk,
+					const uint64_t *starts, int n, int i);
+
 /* A view of @image for one decoding thread: the same sections, time
  * spans included (strings and code shared, read-only), with missing_reported
  * marks of its own, starting at zero. Lookups of a built image are safe on

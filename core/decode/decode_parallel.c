@@ -480,16 +480,10 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 				return err;
 			}
 		}
-		uint64_t end = i + 1 < n ? starts[i + 1] : chunk->size;
 		pthread_mutex_lock(&p->lock);
 		struct unit *u = at(p, p->count);
 		memset(u, 0, sizeof(*u));
-		u->chunk = *chunk;
-		u->chunk.data = chunk->data + starts[i];
-		u->chunk.offset = chunk->offset + starts[i];
-		u->chunk.size = end - starts[i];
-		u->chunk.lookahead = i + 1 < n ? chunk->size - end
-					       : chunk->lookahead;
+		u->chunk = hwt_decode_segment(chunk, starts, n, i);
 		u->piece = piece;
 		u->piece_first = i == 0;
 		u->piece_last = i + 1 == n;
