@@ -212,8 +212,8 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 }
 
 /* A batch's elements to @sink, or in bulk through the source's send. */
-static int send(struct par *p, struct par_batch *b,
-		const struct hwt_elem_sink *sink)
+static int send_batch(struct par *p, struct par_batch *b,
+		      const struct hwt_elem_sink *sink)
 {
 	if (p->src->send)
 		return p->src->send(p->src->arg, b);
@@ -355,7 +355,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 			if (u->nmem == p->max_batches / 2)
 				pthread_cond_broadcast(&p->drained);
 			pthread_mutex_unlock(&p->lock);
-			err = send(p, b, sink);
+			err = send_batch(p, b, sink);
 			sent += b->n;
 			pthread_mutex_lock(&p->lock);
 			batch_put(p, b);
@@ -377,7 +377,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 		*p->main_sink = saved;
 	} else if (err >= 0) {
 		for (struct par_batch *b = u->head; b && err >= 0; b = b->next)
-			err = send(p, b, sink);
+			err = send_batch(p, b, sink);
 		if (err >= 0 && u->err < 0)
 			err = hwt_error(u->err, "%s", u->msg);
 		for (size_t i = 0; err >= 0 && i < u->ntouched; i++)
