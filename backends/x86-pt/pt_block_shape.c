@@ -20,9 +20,11 @@
 
 #include "backends/x86-pt/pt_decode.h"
 
-#define FIRST_SLOTS 4096u
+#define FIRST_SLOTS 1024u
 /* Past this many shapes (about 40 MB), the table starts again empty. */
 #define MAX_SLOTS (1u << 20)
+/* Past this many (640 KiB), a table is not cleared but made anew. */
+#define CLEAR_SLOTS_MAX (1u << 14)
 
 struct pt_shapes *pt_shapes_new(void)
 {
@@ -37,6 +39,31 @@ struct pt_shapes *pt_shapes_new(void)
 	s->mask = FIRST_SLOTS - 1;
 	s->trace_mode = -1;
 	return s;
+}
+
+void pt_shapes_clear(struct pt_shapes *s)
+{
+	if (s->mask + 1 > CLEAR_SLOTS_MAX) {
+		/* Large from code met before: new zero pages cost less than
+		 * clearing it for every chunk after. */
+		struct pt_block_shape *slot = calloc(FIRST_SLOTS, sizeof(*slot));
+		if (slot) {
+			free(s->slot);
+			s->slot = slot;
+			s->mask = FIRST_SLOTS - 1;
+		} else {
+			memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
+		}
+	} else if (s->used) {
+		memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
+	}
+	s->used = 0;
+	s->ncuts = 0;
+	/* The walker may hold a section of the image it last read, which
+	 * goes with the caches this empties. */
+	pt_insn_free_decoder(s->walker);
+	s->walker = NULL;
+	s->trace_mode = -1;
 }
 
 void pt_shapes_free(struct pt_shapes *s)

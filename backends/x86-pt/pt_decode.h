@@ -116,6 +116,10 @@ struct pt_shapes {
 };
 
 struct pt_shapes *pt_shapes_new(void);
+/* Forgets every shape: for a decode on new caches, whose section ids
+ * name other code. The table keeps its size, so that a chunk after
+ * another does not allocate it again. */
+void pt_shapes_clear(struct pt_shapes *s);
 void pt_shapes_free(struct pt_shapes *s);
 
 static inline uint64_t pt_shape_hash(uint64_t ip, uint16_t ninsn)
@@ -182,8 +186,8 @@ struct pt_dec {
 	struct pt_config config;
 	struct pt_time_conv tc;
 	struct pt_image_adapter *ad;
-	bool fed;              /* a chunk went through ad and il */
-	struct pt_insn_len *il;
+	bool fed;                /* a chunk went through ad and shapes */
+	struct pt_insn_len *il;  /* made at first need (--disasm) */
 	struct pt_shapes *shapes;
 	int stop; /* the sink's error: stop decoding */
 

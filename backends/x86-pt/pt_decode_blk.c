@@ -303,6 +303,12 @@ emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
 	enum hwt_isa isa = isa_of(mode);
 	uint8_t code[pt_max_insn_size];
 	uint64_t ip = start;
+	if (!d->il) {
+		d->il = pt_insn_len_new();
+		if (!d->il && !d->stop)
+			d->stop = hwt_error(HWT_ERR_NOMEM, "out of memory for "
+					    "the instruction lengths of --disasm");
+	}
 	for (uint16_t i = 0; i < ninsn && !d->stop; i++) {
 		unsigned int len = 0;
 		if (ip == last && last_len) {

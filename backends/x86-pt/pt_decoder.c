@@ -8,34 +8,23 @@
 #ifdef HWT_HAVE_LIBIPT
 #include "backends/x86-pt/pt_decode.h"
 
-/* The caches a chunk's decode fills: the shapes' walker reads the
- * adapter's sections, so the shapes go first. */
-static void free_caches(struct pt_image_adapter *ad, struct pt_insn_len *il,
-			struct pt_shapes *shapes)
-{
-	pt_shapes_free(shapes);
-	pt_image_adapter_free(ad);
-	pt_insn_len_free(il);
-}
-
-/* Gives @d new, empty caches, freeing the ones it had. */
+/* Gives @d new, empty caches for a chunk's decode: a new image adapter
+ * (libipt's section cache, with its block cache) and no block shapes,
+ * which are keyed by its section ids. The shapes' walker reads the
+ * adapter's sections, so the shapes are emptied first. Instruction
+ * lengths are kept: their cache is keyed by the code's bytes. */
 static int new_caches(struct pt_dec *d)
 {
-	struct pt_image_adapter *ad = NULL;
-	struct pt_insn_len *il = pt_insn_len_new();
-	struct pt_shapes *shapes = pt_shapes_new();
-	int err = il && shapes ? pt_image_adapter_new(d->params.image, &ad)
-			       : hwt_error(HWT_ERR_NOMEM, "out of memory for a "
-					   "PT decoder");
-	if (err < 0) {
-		free_caches(ad, il, shapes);
-		return err;
+	if (!d->shapes) {
+		d->shapes = pt_shapes_new();
+		if (!d->shapes)
+			return hwt_error(HWT_ERR_NOMEM,
+					 "out of memory for a PT decoder");
 	}
-	free_caches(d->ad, d->il, d->shapes);
-	d->ad = ad;
-	d->il = il;
-	d->shapes = shapes;
-	return 0;
+	pt_shapes_clear(d->shapes);
+	pt_image_adapter_free(d->ad);
+	d->ad = NULL;
+	return pt_image_adapter_new(d->params.image, &d->ad);
 }
 
 static void pt_destroy(void *priv)
@@ -43,7 +32,9 @@ static void pt_destroy(void *priv)
 	struct pt_dec *d = priv;
 	if (!d)
 		return;
-	free_caches(d->ad, d->il, d->shapes);
+	pt_shapes_free(d->shapes);
+	pt_image_adapter_free(d->ad);
+	pt_insn_len_free(d->il);
 	pt_edges_free(d->edges);
 	free(d);
 }
