@@ -59,8 +59,11 @@ void pt_shapes_clear(struct pt_shapes *s)
 	}
 	s->used = 0;
 	s->ncuts = 0;
-	/* The walker may hold a section of the image it last read, which
-	 * goes with the caches this empties. */
+	pt_shapes_drop_walker(s);
+}
+
+void pt_shapes_drop_walker(struct pt_shapes *s)
+{
 	pt_insn_free_decoder(s->walker);
 	s->walker = NULL;
 	s->trace_mode = -1;

@@ -61,6 +61,13 @@ struct pt_image_adapter;
 int pt_image_adapter_new(struct hwt_image *image,
 			 struct pt_image_adapter **out);
 void pt_image_adapter_free(struct pt_image_adapter *ad);
+/* Lets go of every mapped section that no decoder holds, and with them
+ * libipt's block caches, which decide where blocks end: the next decode
+ * starts as on a new adapter. The files stay open and their section ids
+ * hold. Returns true when sections were added to the hwtrace image since
+ * the images were built: they are built again, and the libipt images
+ * handed out before are gone. */
+bool pt_image_adapter_flush(struct pt_image_adapter *ad);
 /* The libipt image for @pid (HWT_PID_ANY: every section) at perf time
  * @time (HWT_TIME_UNKNOWN: the latest sections), built on first use; it
  * holds until *until (exclusive). NULL when out of memory. */
@@ -116,10 +123,12 @@ struct pt_shapes {
 };
 
 struct pt_shapes *pt_shapes_new(void);
-/* Forgets every shape: for a decode on new caches, whose section ids
- * name other code. The table keeps its size, so that a chunk after
- * another does not allocate it again. */
+/* Forgets every shape: for code whose section ids or images may name
+ * other code now. The table keeps its size. */
 void pt_shapes_clear(struct pt_shapes *s);
+/* Frees the walker, which holds the section it last read mapped (and so
+ * libipt's block cache of it). */
+void pt_shapes_drop_walker(struct pt_shapes *s);
 void pt_shapes_free(struct pt_shapes *s);
 
 static inline uint64_t pt_shape_hash(uint64_t ip, uint16_t ninsn)

@@ -1,9 +1,11 @@
 /* The hwtrace image as libipt sees it. File-backed sections are added to
- * one pt_image_section_cache, so every CPU's stream shares the mapped
- * files and libipt's decoded-block caches; copied buffers and missing files
- * are served through the image's read callback. A libipt image holds the
- * sections of one process over a span of time in which none of them
- * changes; decoding moves to another when its time leaves the span. */
+ * one pt_image_section_cache, so every CPU's stream shares the opened
+ * files; copied buffers and missing files are served through the image's
+ * read callback. A libipt image holds the sections of one process over a
+ * span of time in which none of them changes; decoding moves to another
+ * when its time leaves the span. Between chunks the files stay open and
+ * the images built, and only the mappings, with libipt's block caches,
+ * go (pt_image_adapter_flush). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,7 @@ struct pt_image_adapter {
 	size_t nisids;
 	struct pid_image **imgs;
 	size_t nimgs;
+	size_t sections; /* the image's section count the imgs were built on */
 };
 
 int pt_image_adapter_new(struct hwt_image *image, struct pt_image_adapter **out)
@@ -34,6 +37,7 @@ int pt_image_adapter_new(struct hwt_image *image, struct pt_image_adapter **out)
 	if (!ad)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
 	ad->image = image;
+	ad->sections = image ? hwt_image_count(image) : 0;
 	ad->iscache = pt_iscache_alloc("hwtrace");
 	if (!ad->iscache) {
 		free(ad);
@@ -43,15 +47,38 @@ int pt_image_adapter_new(struct hwt_image *image, struct pt_image_adapter **out)
 	return 0;
 }
 
-void pt_image_adapter_free(struct pt_image_adapter *ad)
+static void free_images(struct pt_image_adapter *ad)
 {
-	if (!ad)
-		return;
 	for (size_t i = 0; i < ad->nimgs; i++) {
 		pt_image_free(ad->imgs[i]->img);
 		free(ad->imgs[i]);
 	}
 	free(ad->imgs);
+	ad->imgs = NULL;
+	ad->nimgs = 0;
+}
+
+bool pt_image_adapter_flush(struct pt_image_adapter *ad)
+{
+	/* A section is unmapped, and its block cache freed, once nothing
+	 * holds it; the section cache holds every section it has seen
+	 * mapped (up to its limit, which is none) until made to let go. */
+	pt_iscache_set_limit(ad->iscache, 0);
+	pt_iscache_set_limit(ad->iscache, UINT64_MAX);
+	size_t n = ad->image ? hwt_image_count(ad->image) : 0;
+	if (n == ad->sections)
+		return false;
+	/* Sections were added: the images are built again with them. */
+	free_images(ad);
+	ad->sections = n;
+	return true;
+}
+
+void pt_image_adapter_free(struct pt_image_adapter *ad)
+{
+	if (!ad)
+		return;
+	free_images(ad);
 	free(ad->isids);
 	pt_iscache_free(ad->iscache);
 	free(ad);

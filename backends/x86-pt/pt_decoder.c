@@ -8,23 +8,23 @@
 #ifdef HWT_HAVE_LIBIPT
 #include "backends/x86-pt/pt_decode.h"
 
-/* Gives @d new, empty caches for a chunk's decode: a new image adapter
- * (libipt's section cache, with its block cache) and no block shapes,
- * which are keyed by its section ids. The shapes' walker reads the
- * adapter's sections, so the shapes are emptied first. Instruction
- * lengths are kept: their cache is keyed by the code's bytes. */
-static int new_caches(struct pt_dec *d)
+/* Makes @d's caches for a decode: the image adapter and the block
+ * shapes, which are keyed by its section ids and images. */
+static int make_caches(struct pt_dec *d)
 {
-	if (!d->shapes) {
-		d->shapes = pt_shapes_new();
-		if (!d->shapes)
-			return hwt_error(HWT_ERR_NOMEM,
-					 "out of memory for a PT decoder");
-	}
-	pt_shapes_clear(d->shapes);
-	pt_image_adapter_free(d->ad);
-	d->ad = NULL;
+	d->shapes = pt_shapes_new();
+	if (!d->shapes)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
 	return pt_image_adapter_new(d->params.image, &d->ad);
+}
+
+/* libipt's block caches as they were before any decode. The shapes hold,
+ * as they are the code's, unless the images they name were built again. */
+static void cool_caches(struct pt_dec *d)
+{
+	pt_shapes_drop_walker(d->shapes); /* first: it holds a section */
+	if (pt_image_adapter_flush(d->ad))
+		pt_shapes_clear(d->shapes);
 }
 
 static void pt_destroy(void *priv)
@@ -64,7 +64,7 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 	d->timed_image = params->image && hwt_image_changes(params->image);
 	if (d->timed_image)
 		d->config.flags.variant.block.enable_tick_events = 1;
-	err = new_caches(d);
+	err = make_caches(d);
 	if (err < 0) {
 		pt_destroy(d);
 		return err;
@@ -75,18 +75,14 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 
 /* libipt's block cache lives in the image section cache and decides
  * where blocks end: a chunk decoded after others could come out as other
- * ranges than the same chunk decoded first. Every chunk starts with new
- * caches (and block shapes keyed by the section ids, instruction lengths
- * with them), so that it decodes the same whatever was decoded before
- * it, in this instance or another (--jobs, --cpu). */
+ * ranges than the same chunk decoded first. Every chunk starts with it
+ * empty, so that it decodes the same whatever was decoded before it, in
+ * this instance or another (--jobs, --cpu). */
 static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 {
 	struct pt_dec *d = priv;
-	if (d->fed) {
-		int err = new_caches(d);
-		if (err < 0)
-			return err;
-	}
+	if (d->fed)
+		cool_caches(d);
 	d->fed = true;
 	return pt_dec_chunk(d, chunk);
 }
