@@ -4,6 +4,10 @@
  *      counting sink; and, when HWTRACE names the CLI, `hwtrace decode
  *      -j2` against `-j1` writing text to /dev/null (--per-cpu) (the formatting runs
  *      on one thread whatever -j is);
+ *  (g) what a segment's setup costs with many files mapped, as a real
+ *      process has: jobs=1 on the capture with MMAP2 records of up to 300
+ *      shared libraries of this machine besides (the trace runs in none
+ *      of them) against jobs=1 on the capture without;
  *  (f) the peak RSS of a child process decoding the capture (jobs=1 and
  *      jobs=2), at 1x and at 10x the trace, in two layouts: pieces of
  *      1 MiB (AUX losses between them) and one contiguous piece per CPU.
@@ -19,6 +23,7 @@
  *        bench_decode_jobs --write DIR [MIB_PER_CPU]
  * The second form only writes DIR/code.bin and DIR/perf.data (the pieces
  * layout) and times nothing, for profiling and timing command lines. */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,6 +31,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,8 +96,9 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
 /* NCPU queues of @size bytes each, in buffers of PIECE bytes; with
  * @pieces, a gap in the AUX offsets after each buffer (else they continue
  * each other and the decoder joins them into one piece per CPU). */
-static int write_capture(const char *path, const char *bin, const uint8_t *trace,
-			 size_t size, bool pieces)
+static int write_capture_with(const char *path, const char *bin,
+			      const uint8_t *trace, size_t size, bool pieces,
+			      const void *const *extra, size_t nextra)
 {
 	size_t nbuf = (size + PIECE - 1) / PIECE * NCPU, k = 0;
 	struct pt_capture_buffer *bufs = calloc(nbuf, sizeof(*bufs));
@@ -107,11 +114,50 @@ static int write_capture(const char *path, const char *bin, const uint8_t *trace
 		}
 	}
 	struct pt_capture c = {.code_path = bin, .code_addr = ORG,
-			       .code_size = sizeof(code), .buffers = bufs,
-			       .nbuffers = k};
+			       .code_size = sizeof(code), .extra = extra,
+			       .nextra = nextra, .buffers = bufs, .nbuffers = k};
 	int err = pt_capture_write(path, &c);
 	free(bufs);
 	return err;
+}
+
+static int write_capture(const char *path, const char *bin, const uint8_t *trace,
+			 size_t size, bool pieces)
+{
+	return write_capture_with(path, bin, trace, size, pieces, NULL, 0);
+}
+
+#define MAX_LIBS 300
+#define LIB_BASE 0x7f0000000000ull
+
+/* MMAP2 records of up to MAX_LIBS shared libraries of this machine, one
+ * 256 MiB apart from LIB_BASE: the files a real process has mapped. */
+static size_t library_mmaps(uint8_t (*rec)[1024], const void **ptr)
+{
+	static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu",
+					   "/usr/lib/aarch64-linux-gnu",
+					   "/usr/lib64", "/usr/lib"};
+	size_t n = 0;
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *ent;
+		while (dir && n < MAX_LIBS && (ent = readdir(dir))) {
+			char path[512];
+			struct stat st;
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], ent->d_name);
+			if (!strstr(ent->d_name, ".so") || stat(path, &st) ||
+			    !S_ISREG(st.st_mode) || st.st_size < 4096)
+				continue;
+			pt_capture_mmap2(rec[n], path, LIB_BASE + (n << 28),
+					 (uint64_t)st.st_size & ~4095ull, NULL,
+					 0, 2 /* the dummy event's id */);
+			ptr[n] = rec[n];
+			n++;
+		}
+		if (dir)
+			closedir(dir);
+	}
+	return n;
 }
 
 static uint64_t counted;
@@ -252,6 +298,24 @@ int main(int argc, char **argv)
 		print_times("hwtrace decode -j2 >/dev/null", c2);
 		printf("ratio -j1 / -j2 time: %.2f\n", c1[RUNS / 2] / c2[RUNS / 2]);
 	}
+	load();
+
+	/* (g) the same capture with many files mapped. */
+	static uint8_t lib_rec[MAX_LIBS][1024];
+	const void *lib_ptr[MAX_LIBS];
+	size_t nlibs = library_mmaps(lib_rec, lib_ptr);
+	if (write_capture_with(big, bin, trace, size1, true, lib_ptr, nlibs) < 0)
+		return 1;
+	for (int r = 0; r < RUNS; r++) {
+		t1[r] = time_lib(data, 1);
+		t2[r] = time_lib(big, 1);
+	}
+	char what[64];
+	snprintf(what, sizeof(what), "library jobs=1, %zu files mapped", nlibs);
+	print_times("library jobs=1, 1 file mapped", t1);
+	print_times(what, t2);
+	printf("ratio time with %zu files / with 1: %.2f\n", nlibs,
+	       t2[RUNS / 2] / t1[RUNS / 2]);
 	load();
 
 	/* (f) peak RSS at 1x and 10x, in both layouts. */
