@@ -59,11 +59,7 @@ void pt_shapes_clear(struct pt_shapes *s)
 	}
 	s->used = 0;
 	s->ncuts = 0;
-	pt_shapes_drop_walker(s);
-}
-
-void pt_shapes_drop_walker(struct pt_shapes *s)
-{
+	/* It may hold an image that is gone. */
 	pt_insn_free_decoder(s->walker);
 	s->walker = NULL;
 	s->trace_mode = -1;

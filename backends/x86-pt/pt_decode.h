@@ -61,13 +61,10 @@ struct pt_image_adapter;
 int pt_image_adapter_new(struct hwt_image *image,
 			 struct pt_image_adapter **out);
 void pt_image_adapter_free(struct pt_image_adapter *ad);
-/* Lets go of every mapped section that no decoder holds, and with them
- * libipt's block caches, which decide where blocks end: the next decode
- * starts as on a new adapter. The files stay open and their section ids
- * hold. Returns true when sections were added to the hwtrace image since
- * the images were built: they are built again, and the libipt images
- * handed out before are gone. */
-bool pt_image_adapter_flush(struct pt_image_adapter *ad);
+/* Builds the images again when sections were added to the hwtrace image
+ * since they were built, and returns true: the libipt images handed out
+ * before are gone. */
+bool pt_image_adapter_refresh(struct pt_image_adapter *ad);
 /* The libipt image for @pid (HWT_PID_ANY: every section) at perf time
  * @time (HWT_TIME_UNKNOWN: the latest sections), built on first use; it
  * holds until *until (exclusive). NULL when out of memory. */
@@ -123,12 +120,9 @@ struct pt_shapes {
 };
 
 struct pt_shapes *pt_shapes_new(void);
-/* Forgets every shape: for code whose section ids or images may name
- * other code now. The table keeps its size. */
+/* Forgets every shape: for images built again, which may be other
+ * code at the same address. The table keeps its size. */
 void pt_shapes_clear(struct pt_shapes *s);
-/* Frees the walker, which holds the section it last read mapped (and so
- * libipt's block cache of it). */
-void pt_shapes_drop_walker(struct pt_shapes *s);
 void pt_shapes_free(struct pt_shapes *s);
 
 static inline uint64_t pt_shape_hash(uint64_t ip, uint16_t ninsn)
@@ -195,7 +189,6 @@ struct pt_dec {
 	struct pt_config config;
 	struct pt_time_conv tc;
 	struct pt_image_adapter *ad;
-	bool fed;                /* a chunk went through ad and shapes */
 	struct pt_insn_len *il;  /* made at first need (--disasm) */
 	struct pt_shapes *shapes;
 	int stop; /* the sink's error: stop decoding */
@@ -220,6 +213,9 @@ struct pt_dec {
 	/* The range and branch elements every block emits, with the
 	 * stream's fields and time already in (stamp()). */
 	struct hwt_elem range_elem, branch_elem;
+	/* range_elem is a range not yet handed over, which the next block
+	 * may go on (emit_range). */
+	bool held;
 	bool timing;           /* the trace has time: ask for it per block */
 	/* Whose memory image the block decoder reads. */
 	struct pt_block_decoder *dec;

@@ -18,8 +18,7 @@ static void stamp(struct pt_dec *d)
 	}
 }
 
-/* Hands over an element stamp() filled in. */
-static void emit_stamped(struct pt_dec *d, const struct hwt_elem *e)
+static inline void hand_over(struct pt_dec *d, const struct hwt_elem *e)
 {
 	if (d->stop)
 		return;
@@ -28,8 +27,25 @@ static void emit_stamped(struct pt_dec *d, const struct hwt_elem *e)
 		d->stop = err;
 }
 
+/* The held range goes before anything else that happens. */
+static inline void release_held(struct pt_dec *d)
+{
+	if (d->held) {
+		d->held = false;
+		hand_over(d, &d->range_elem);
+	}
+}
+
+/* Hands over an element stamp() filled in. */
+static void emit_stamped(struct pt_dec *d, const struct hwt_elem *e)
+{
+	release_held(d);
+	hand_over(d, e);
+}
+
 static void emit(struct pt_dec *d, struct hwt_elem *e)
 {
+	release_held(d);
 	if (d->stop)
 		return;
 	e->fields |= d->base_fields;
@@ -84,6 +100,7 @@ static void follow(struct pt_dec *d, uint64_t time)
 
 static void set_time(struct pt_dec *d, uint64_t tsc)
 {
+	release_held(d); /* at the time it had */
 	d->have_time = true;
 	d->tsc = tsc;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
@@ -281,15 +298,47 @@ static size_t read_code(struct pt_dec *d, uint64_t ip, uint8_t *buf)
 	return n > 0 ? (size_t)n : 0;
 }
 
-static void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
-		       uint64_t insns, enum hwt_isa isa)
+/* The held range and the range from @start (as emit_range's): joined
+ * when the one goes on from the other (true), else the held one is
+ * handed over. Apart from the common path, which holds nothing. */
+static __attribute__((noinline)) bool join_held(struct pt_dec *d, uint64_t start,
+						uint64_t end, uint64_t insns,
+						enum hwt_isa isa, bool hold)
 {
+	struct hwt_elem *e = &d->range_elem;
+	d->held = false;
+	if (start != e->u.range.end || isa != e->u.range.isa) {
+		hand_over(d, e);
+		return false;
+	}
+	e->u.range.end = end;
+	e->u.range.insns += insns;
+	d->held = hold;
+	if (!hold)
+		hand_over(d, e);
+	return true;
+}
+
+/* A range; with @hold, one that ends at an instruction that does not
+ * branch, held back for the next block to go on. libipt's block cache,
+ * once warm, may end a block at such an instruction where a fresh
+ * decoder goes on: the next block, starting where it ended with nothing
+ * between, is the same range, and joins it. So a decode comes out the
+ * same whatever libipt decoded before it, and its caches can stay warm
+ * from one chunk to the next. */
+static inline void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
+			      uint64_t insns, enum hwt_isa isa, bool hold)
+{
+	if (d->held && join_held(d, start, end, insns, isa, hold))
+		return;
 	struct hwt_elem *e = &d->range_elem;
 	e->u.range.start = start;
 	e->u.range.end = end;
 	e->u.range.insns = insns;
 	e->u.range.isa = isa;
-	emit_stamped(d, e);
+	d->held = hold;
+	if (!hold)
+		hand_over(d, e);
 }
 
 /* One range per instruction, for output that shows instructions: the
@@ -319,26 +368,27 @@ emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
 		}
 		if (!len) {
 			/* Cannot split further: the rest as one range. */
-			emit_range(d, ip, end, ninsn - i, isa);
+			emit_range(d, ip, end, ninsn - i, isa, false);
 			return end;
 		}
-		emit_range(d, ip, ip + len, 1, isa);
+		emit_range(d, ip, ip + len, 1, isa, false);
 		ip += len;
 	}
 	return ip;
 }
 
 /* The @ninsn contiguous instructions from @start to the one at @last
- * (@last_len bytes long, 0 when unknown) as a range, or as ranges of one
- * instruction each. Returns where the last ends. */
+ * (@last_len bytes long, 0 when unknown) as a range (held with @hold),
+ * or as ranges of one instruction each. Returns where the last ends. */
 static inline uint64_t emit_segment(struct pt_dec *d, uint64_t start,
 				    uint64_t last, unsigned int last_len,
-				    uint16_t ninsn, enum pt_exec_mode mode)
+				    uint16_t ninsn, enum pt_exec_mode mode,
+				    bool hold)
 {
 	uint64_t end = last + (last_len ? last_len : 1);
 	if (d->params.disasm)
 		return emit_split(d, start, last, last_len, end, ninsn, mode);
-	emit_range(d, start, end, ninsn, isa_of(mode));
+	emit_range(d, start, end, ninsn, isa_of(mode), hold);
 	return end;
 }
 
@@ -384,7 +434,8 @@ static uint64_t emit_cut_parts(struct pt_dec *d, const struct pt_block *b,
 	for (uint16_t i = 0; i < sh->ncuts && !d->stop; i++) {
 		const struct pt_shape_cut *c = &cut[i];
 		resolve_pending(d, start, true);
-		emit_segment(d, start, c->from, c->len, c->insns, b->mode);
+		emit_segment(d, start, c->from, c->len, c->insns, b->mode,
+			     false);
 		pend_cut(d, c);
 		start = c->to;
 		*left -= c->insns;
@@ -416,15 +467,16 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 	if (d->timing || d->timed_image)
 		update_time(d, dec);
 
-	resolve_pending(d, start, true);
-	uint64_t end = emit_segment(d, start, b->end_ip, sh->last_len, left,
-				    b->mode);
-
 	/* Instructions that never branch (ptwrite, ...) leave nothing to
 	 * resolve; a class libipt left out is judged by the next block. */
 	unsigned int c = (unsigned int)b->iclass;
 	if (c >= NCLASSES)
 		c = ptic_error;
+
+	resolve_pending(d, start, true);
+	uint64_t end = emit_segment(d, start, b->end_ip, sh->last_len, left,
+				    b->mode, !class_pending[c].pends);
+
 	d->pend = class_pending[c].pends;
 	d->pend_kind = class_pending[c].kind;
 	d->pend_from = b->end_ip;
@@ -456,6 +508,9 @@ static bool status_ip(const struct pt_event *ev, uint64_t *ip)
 
 static void on_event(struct pt_dec *d, const struct pt_event *ev)
 {
+	/* Where a decoder of the chunk uncut, going on through a PSB+, ends
+	 * a range, as the decoder of the segment after it must. */
+	release_held(d);
 	struct hwt_elem e;
 	/* Its type is set below, by the event. */
 	hwt_elem_clear(&e, HWT_ELEM_TIMESTAMP);
@@ -658,6 +713,7 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 			 (chunk->has_pid ? HWT_FIELD_PID : 0);
 	d->pid = chunk->has_pid ? chunk->pid : 0;
 	d->pend = false;
+	d->held = false;
 	d->have_time = false;
 	hwt_elem_clear(&d->range_elem, HWT_ELEM_RANGE);
 	hwt_elem_clear(&d->branch_elem, HWT_ELEM_BRANCH);
@@ -749,6 +805,7 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 		}
 		d->pend = false;
 	}
+	release_held(d);
 	pt_blk_free_decoder(dec);
 	d->dec = NULL;
 	return d->stop;

@@ -1,11 +1,10 @@
 /* The hwtrace image as libipt sees it. File-backed sections are added to
- * one pt_image_section_cache, so every CPU's stream shares the opened
- * files; copied buffers and missing files are served through the image's
- * read callback. A libipt image holds the sections of one process over a
- * span of time in which none of them changes; decoding moves to another
- * when its time leaves the span. Between chunks the files stay open and
- * the images built, and only the mappings, with libipt's block caches,
- * go (pt_image_adapter_flush). */
+ * one pt_image_section_cache, so that every chunk and CPU the adapter's
+ * decoder decodes shares the mapped files and libipt's block caches;
+ * copied buffers and missing files are served through the image's read
+ * callback. A libipt image holds the sections of one process over a span
+ * of time in which none of them changes; decoding moves to another when
+ * its time leaves the span. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,17 +57,11 @@ static void free_images(struct pt_image_adapter *ad)
 	ad->nimgs = 0;
 }
 
-bool pt_image_adapter_flush(struct pt_image_adapter *ad)
+bool pt_image_adapter_refresh(struct pt_image_adapter *ad)
 {
-	/* A section is unmapped, and its block cache freed, once nothing
-	 * holds it; the section cache holds every section it has seen
-	 * mapped (up to its limit, which is none) until made to let go. */
-	pt_iscache_set_limit(ad->iscache, 0);
-	pt_iscache_set_limit(ad->iscache, UINT64_MAX);
 	size_t n = ad->image ? hwt_image_count(ad->image) : 0;
 	if (n == ad->sections)
 		return false;
-	/* Sections were added: the images are built again with them. */
 	free_images(ad);
 	ad->sections = n;
 	return true;

@@ -18,15 +18,6 @@ static int make_caches(struct pt_dec *d)
 	return pt_image_adapter_new(d->params.image, &d->ad);
 }
 
-/* libipt's block caches as they were before any decode. The shapes hold,
- * as they are the code's, unless the images they name were built again. */
-static void cool_caches(struct pt_dec *d)
-{
-	pt_shapes_drop_walker(d->shapes); /* first: it holds a section */
-	if (pt_image_adapter_flush(d->ad))
-		pt_shapes_clear(d->shapes);
-}
-
 static void pt_destroy(void *priv)
 {
 	struct pt_dec *d = priv;
@@ -73,17 +64,15 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 	return 0;
 }
 
-/* libipt's block cache lives in the image section cache and decides
- * where blocks end: a chunk decoded after others could come out as other
- * ranges than the same chunk decoded first. Every chunk starts with it
- * empty, so that it decodes the same whatever was decoded before it, in
- * this instance or another (--jobs, --cpu). */
+/* libipt's block caches stay warm from one chunk to the next: where a
+ * warm one ends a block where a fresh one would not, the ranges join
+ * (emit_range), so a chunk decodes the same whatever was decoded before
+ * it, in this instance or another (--jobs, --cpu). */
 static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 {
 	struct pt_dec *d = priv;
-	if (d->fed)
-		cool_caches(d);
-	d->fed = true;
+	if (pt_image_adapter_refresh(d->ad))
+		pt_shapes_clear(d->shapes);
 	return pt_dec_chunk(d, chunk);
 }
 

@@ -53,6 +53,20 @@ expect_contains "loop-tnt summary" "$(cat "$TMP/err")" "10 ranges (10 instructio
 expect_eq "loop-tnt taken conditional branches" \
 	"$(grep -c '"from":"0x100011","to":"0x100009","kind":"cond"' "$TMP/loop.jsonl")" 2
 
+# Without --disasm, a range runs from a branch target to the next branch
+# that may be taken, whatever blocks libipt cut it into: its block cache,
+# warm after the first pass, ends a block at the add at 0x100009, and
+# libipt ends a block after 65535 instructions (linear-fup-tip_pgd: 100000
+# instructions without a branch, org 0x100000).
+"$HWTRACE" decode --raw intel_pt:"$PTT/loop-tnt.pt" --map "$PTT/loop-tnt.bin@0x100000" \
+	--format jsonl 2>/dev/null | sed -n 's/.*"type":"range","start":"\([^"]*\)","end":"\([^"]*\)","insns":\([0-9]*\).*/\1-\2:\3/p' >"$TMP/ranges"
+expect_eq "loop-tnt ranges" "$(tr '\n' ' ' <"$TMP/ranges")" \
+	"0x100000-0x100009:2 0x10000d-0x100013:2 0x100009-0x100013:3 0x100009-0x100013:3 "
+"$HWTRACE" decode --raw intel_pt:"$PTT/linear-fup-tip_pgd.pt" \
+	--map "$PTT/linear-fup-tip_pgd.bin@0x100000" >/dev/null 2>"$TMP/err"
+expect_contains "a range across libipt's 65535-instruction blocks" \
+	"$(cat "$TMP/err")" "1 ranges (100000 instructions)"
+
 # Without its code the stream is a gap naming the address, not a crash.
 "$HWTRACE" decode --raw intel_pt:"$PTT/loop-tnt.pt" --format jsonl >"$TMP/nomap.jsonl" 2>/dev/null; rc=$?
 expect_eq "no image exit" "$rc" 0
