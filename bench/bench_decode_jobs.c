@@ -8,6 +8,11 @@
  *      process has: jobs=1 on the capture with MMAP2 records of up to 300
  *      shared libraries of this machine besides (the trace runs in none
  *      of them) against jobs=1 on the capture without;
+ *  (h) a trace through much code: jobs=1 and jobs=2 on a capture whose
+ *      trace calls 4,096 functions 4 KiB apart (16 MiB of code) at
+ *      random, against the bare libipt block-decoder loop on the same
+ *      streams (bench/libipt_loop.h): libipt's caches of the code met
+ *      before count here;
  *  (f) the peak RSS of a child process decoding the capture (jobs=1 and
  *      jobs=2), at 1x and at 10x the trace, in two layouts: pieces of
  *      1 MiB (AUX losses between them) and one contiguous piece per CPU.
@@ -38,6 +43,8 @@
 
 #include <intel-pt.h>
 
+#include "bench/libipt_loop.h"
+
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -59,8 +66,55 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The code of (h), BIG_CODE_SIZE bytes from ORG: `call *%rax; jmp ORG`
+ * at ORG, and NFN functions of one `ret` each, 4 KiB apart from FN_BASE. */
+#define FN_BASE 0x800000ull
+#define NFN 4096u
+#define BIG_CODE_SIZE (FN_BASE - ORG + NFN * 4096ull)
+
+static uint8_t *make_big_code(void)
+{
+	uint8_t *c = calloc(1, BIG_CODE_SIZE);
+	if (!c)
+		return NULL;
+	static const uint8_t loop[] = {0xff, 0xd0, 0xeb, 0xfc};
+	memcpy(c, loop, sizeof(loop));
+	for (size_t i = 0; i < NFN; i++)
+		c[FN_BASE - ORG + i * 4096] = 0xc3;
+	return c;
+}
+
+static int write_file(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(data, 1, size, f) == size;
+	if (f && fclose(f))
+		ok = false;
+	return ok ? 0 : -1;
+}
+
+/* The packets of one pass of the loop: with @big, of make_big_code's,
+ * into a function picked at random (the TIP of the call; the return,
+ * compressed, a TNT bit); else of code[]'s, 47 passes in one TNT. */
+static int put_loop(struct pt_encoder *e, bool big, uint64_t *rnd)
+{
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tnt_64;
+	p.payload.tnt.bit_size = 47;
+	p.payload.tnt.payload = (1ull << 47) - 1;
+	if (!big)
+		return pt_enc_put(e, &p);
+	*rnd = *rnd * 6364136223846793005ull + 1442695040888963407ull;
+	int err = pt_enc_ip(e, ppt_tip, FN_BASE + (*rnd >> 33) % NFN * 4096);
+	p.type = ppt_tnt_8;
+	p.payload.tnt.bit_size = 1;
+	p.payload.tnt.payload = 1;
+	return err | pt_enc_put(e, &p);
+}
+
 /* @size bytes of trace, a PSB+ every 4 KiB; the first one enables. */
-static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
+static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc, bool big)
 {
 	struct pt_config c;
 	pt_config_init(&c);
@@ -69,12 +123,10 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
 	struct pt_encoder *e = pt_alloc_encoder(&c);
 	if (!e)
 		return 0;
-	uint64_t off = 0, next_psb = 0;
+	uint64_t off = 0, next_psb = 0, rnd = 12345;
 	int err = 0;
 	bool first = true;
 	while (!err && off + 64 < size) {
-		struct pt_packet p;
-		memset(&p, 0, sizeof(p));
 		if (off >= next_psb) {
 			err = pt_enc_psb_plus(e, tsc += 100, first ? 0 : ORG);
 			if (first)
@@ -82,10 +134,7 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
 			first = false;
 			next_psb = off + 4096;
 		} else {
-			p.type = ppt_tnt_64;
-			p.payload.tnt.bit_size = 47;
-			p.payload.tnt.payload = (1ull << 47) - 1;
-			err = pt_enc_put(e, &p);
+			err = put_loop(e, big, &rnd);
 		}
 		pt_enc_get_offset(e, &off);
 	}
@@ -97,7 +146,8 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc)
  * @pieces, a gap in the AUX offsets after each buffer (else they continue
  * each other and the decoder joins them into one piece per CPU). */
 static int write_capture_with(const char *path, const char *bin,
-			      const uint8_t *trace, size_t size, bool pieces,
+			      uint64_t code_size, const uint8_t *trace,
+			      size_t size, bool pieces,
 			      const void *const *extra, size_t nextra)
 {
 	size_t nbuf = (size + PIECE - 1) / PIECE * NCPU, k = 0;
@@ -114,7 +164,7 @@ static int write_capture_with(const char *path, const char *bin,
 		}
 	}
 	struct pt_capture c = {.code_path = bin, .code_addr = ORG,
-			       .code_size = sizeof(code), .extra = extra,
+			       .code_size = code_size, .extra = extra,
 			       .nextra = nextra, .buffers = bufs, .nbuffers = k};
 	int err = pt_capture_write(path, &c);
 	free(bufs);
@@ -124,7 +174,8 @@ static int write_capture_with(const char *path, const char *bin,
 static int write_capture(const char *path, const char *bin, const uint8_t *trace,
 			 size_t size, bool pieces)
 {
-	return write_capture_with(path, bin, trace, size, pieces, NULL, 0);
+	return write_capture_with(path, bin, sizeof(code), trace, size, pieces,
+				  NULL, 0);
 }
 
 #define MAX_LIBS 300
@@ -254,15 +305,13 @@ int main(int argc, char **argv)
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	snprintf(big, sizeof(big), "%s/big.data", dir);
-	FILE *f = fopen(bin, "wb");
-	if (!f || fwrite(code, 1, sizeof(code), f) != sizeof(code))
+	if (write_file(bin, code, sizeof(code)) < 0)
 		return 1;
-	fclose(f);
 	size_t rss_kib = !write_only && argc > 2 ? strtoul(argv[2], NULL, 0) : 256;
 	size_t cap = (mib << 20) > (rss_kib * 10 << 10) ? mib << 20
 							 : rss_kib * 10 << 10;
 	uint8_t *trace = malloc(cap);
-	size_t size1 = trace ? make_trace(trace, mib << 20, 1000) : 0;
+	size_t size1 = trace ? make_trace(trace, mib << 20, 1000, false) : 0;
 	if (!size1 || !rss_kib)
 		return 1;
 
@@ -304,7 +353,8 @@ int main(int argc, char **argv)
 	static uint8_t lib_rec[MAX_LIBS][1024];
 	const void *lib_ptr[MAX_LIBS];
 	size_t nlibs = library_mmaps(lib_rec, lib_ptr);
-	if (write_capture_with(big, bin, trace, size1, true, lib_ptr, nlibs) < 0)
+	if (write_capture_with(big, bin, sizeof(code), trace, size1, true,
+			       lib_ptr, nlibs) < 0)
 		return 1;
 	for (int r = 0; r < RUNS; r++) {
 		t1[r] = time_lib(data, 1);
@@ -318,9 +368,39 @@ int main(int argc, char **argv)
 	       t2[RUNS / 2] / t1[RUNS / 2]);
 	load();
 
+	/* (h) a trace through 16 MiB of code. */
+	char big_bin[300];
+	snprintf(big_bin, sizeof(big_bin), "%s/big-code.bin", dir);
+	uint8_t *big_code = make_big_code();
+	size_t big_size = make_trace(trace, mib << 20, 1000, true);
+	if (!big_code || !big_size ||
+	    write_file(big_bin, big_code, BIG_CODE_SIZE) < 0 ||
+	    write_capture_with(big, big_bin, BIG_CODE_SIZE, trace, big_size,
+			       true, NULL, 0) < 0)
+		return 1;
+	free(big_code);
+	double tb[RUNS];
+	for (int r = 0; r < RUNS; r++) {
+		t1[r] = time_lib(big, 1);
+		t2[r] = time_lib(big, 2);
+		double t = now();
+		for (int cpu = 0; cpu < NCPU; cpu++)
+			libipt_block_loop(trace, big_size, big_bin, BIG_CODE_SIZE,
+					  ORG, false, NULL);
+		tb[r] = now() - t;
+	}
+	printf("16 MiB of code: %" PRIu64 " elements\n", counted);
+	print_times("library jobs=1", t1);
+	print_times("library jobs=2", t2);
+	print_times("bare libipt loop", tb);
+	printf("ratio jobs=1 / bare libipt speed: %.2f\n", tb[RUNS / 2] / t1[RUNS / 2]);
+	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
+	unlink(big_bin);
+	load();
+
 	/* (f) peak RSS at 1x and 10x, in both layouts. */
-	size_t size10 = make_trace(trace, rss_kib * 10 << 10, 1000);
-	size1 = make_trace(trace, rss_kib << 10, 1000);
+	size_t size10 = make_trace(trace, rss_kib * 10 << 10, 1000, false);
+	size1 = make_trace(trace, rss_kib << 10, 1000, false);
 	if (!size1 || !size10)
 		return 1;
 	for (int layout = 0; layout < 2; layout++) {
