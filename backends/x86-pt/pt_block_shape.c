@@ -21,9 +21,9 @@
 #include "backends/x86-pt/pt_decode.h"
 
 #define FIRST_SLOTS 1024u
-/* Past this many shapes (about 40 MB), the table starts again empty. */
+/* Past this many shapes (32 MB), the table starts again empty. */
 #define MAX_SLOTS (1u << 20)
-/* Past this many (640 KiB), a table is not cleared but made anew. */
+/* Past this many (512 KiB), a table is not cleared but made anew. */
 #define CLEAR_SLOTS_MAX (1u << 14)
 
 struct pt_shapes *pt_shapes_new(void)
@@ -247,8 +247,8 @@ struct pt_block_shape *pt_shape_walk(struct pt_shapes *s, const struct pt_block 
 	if (keep && (s->used + 1) * 2 > s->mask + 1)
 		keep = grow(s);
 	struct pt_block_shape fresh = {
-		.ip = b->ip, .tag = tag, .end_ip = b->end_ip,
-		.ninsn = b->ninsn, .mode = (uint8_t)b->mode,
+		.ip = b->ip, .tag = tag, .ninsn = b->ninsn,
+		.mode = (uint8_t)b->mode,
 	};
 	fresh.uncut = !walk(s, b, img, &fresh);
 	if (fresh.uncut) {

@@ -90,19 +90,25 @@ struct pt_shape_cut {
 	uint8_t kind;      /* HWT_BRANCH_CALL or HWT_BRANCH_JUMP */
 };
 
+/* 32 bytes: a table entry is a likely cache miss per block on code
+ * spread wide, and two share a line. */
 struct pt_block_shape {
-	uint64_t ip, tag, end_ip; /* the block: its start, code and end */
-	uint16_t ninsn;           /* 0: an empty slot */
+	/* The block: its start and code. Its start, length, mode and code
+	 * fix its path through direct branches, and so its end. */
+	uint64_t ip, tag;
+	uint16_t ninsn; /* 0: an empty slot */
 	uint8_t mode;
-	uint8_t last_len; /* length of the instruction at end_ip; 0: unknown */
+	uint8_t last_len; /* length of its last instruction; 0: unknown */
 	uint16_t ncuts;
-	/* Its path could not be followed to end_ip: it is not cut, and the
+	/* Its path could not be followed to its end: it is not cut, and the
 	 * caller has said so (reported) or has yet to. */
 	bool uncut, reported;
 	uint32_t first_cut; /* its cuts: pt_shapes.cuts[first_cut...] */
 };
 
-/* Every block shape a chunk's decode has met, in a hash table that grows
+_Static_assert(sizeof(struct pt_block_shape) == 32, "two shapes a cache line");
+
+/* Every block shape the decoder has met, in a hash table that grows
  * (open addressing, linear probing), as libipt's own block cache keeps
  * an entry per byte of code. */
 struct pt_shapes {
@@ -151,8 +157,8 @@ static inline struct pt_block_shape *pt_shape_of(struct pt_shapes *s,
 		struct pt_block_shape *sh = &s->slot[i];
 		if (!sh->ninsn)
 			break;
-		if (sh->ip == b->ip && sh->end_ip == b->end_ip && sh->tag == tag &&
-		    sh->ninsn == b->ninsn && sh->mode == b->mode && !b->truncated)
+		if (sh->ip == b->ip && sh->tag == tag && sh->ninsn == b->ninsn &&
+		    sh->mode == b->mode && !b->truncated)
 			return sh;
 	}
 	return pt_shape_walk(s, b, tag, img);

@@ -394,7 +394,8 @@ static inline uint64_t emit_segment(struct pt_dec *d, uint64_t start,
 
 /* A block whose path through direct branches could not be followed:
  * its branches are missing from the output, which says so once. */
-static void report_uncut(struct pt_dec *d, struct pt_block_shape *sh)
+static void report_uncut(struct pt_dec *d, const struct pt_block *b,
+			 struct pt_block_shape *sh)
 {
 	sh->reported = true;
 	struct hwt_elem e;
@@ -403,7 +404,7 @@ static void report_uncut(struct pt_dec *d, struct pt_block_shape *sh)
 		 "cannot follow the code of the block at 0x%llx to its end at "
 		 "0x%llx: it is shown as one range, without the direct calls "
 		 "and jumps it went through",
-		 (unsigned long long)sh->ip, (unsigned long long)sh->end_ip);
+		 (unsigned long long)b->ip, (unsigned long long)b->end_ip);
 	e.u.error.message = d->msg;
 	emit(d, &e);
 }
@@ -428,7 +429,7 @@ static uint64_t emit_cut_parts(struct pt_dec *d, const struct pt_block *b,
 			       struct pt_block_shape *sh, uint16_t *left)
 {
 	if (sh->uncut && !sh->reported)
-		report_uncut(d, sh);
+		report_uncut(d, b, sh);
 	uint64_t start = b->ip;
 	const struct pt_shape_cut *cut = pt_shape_cuts(d->shapes, sh);
 	for (uint16_t i = 0; i < sh->ncuts && !d->stop; i++) {
