@@ -189,8 +189,12 @@ int dso_read_elf(struct hwt_sym_ctx *ctx, struct dso *d, char *why,
 	GElf_Ehdr eh;
 	int err = 0;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		/* A file libelf reads but that is no ELF file (raw code, an
+		 * archive) leaves libelf no error to tell. */
 		snprintf(why, why_size, "%s is not a readable ELF file (%s)",
-			 d->found_at, elf_errmsg(-1));
+			 d->found_at, elf && elf_kind(elf) != ELF_K_ELF
+					      ? "its bytes are not ELF: raw code, or another format"
+					      : elf_errmsg(-1));
 		err = HWT_ERR_FORMAT;
 		goto out;
 	}

@@ -48,6 +48,15 @@ expect_contains "other arch: message" "$(cat "$TMP/out.err")" \
 	"$lib holds AArch64 code, the trace is of x86: not used, its code is treated as missing"
 check_goes_on "other arch"
 
+# Not ELF at all (as raw code is): libelf reads it and has no error to
+# tell, so the message says what the bytes are not.
+head -c "$size" /dev/zero | tr '\0' '\220' >"$lib"
+expect_eq "not ELF: exit" "$(decode)" 0
+expect_contains "not ELF: message" "$(cat "$TMP/out.err")" \
+	"$lib is not a readable ELF file (its bytes are not ELF: raw code, or another format)"
+expect_eq "not ELF: no libelf non-error" "$(grep -c 'no error' "$TMP/out.err")" 0
+check_goes_on "not ELF"
+
 # Shorter than mapped: the image keeps it as missing; info reads what
 # there is.
 head -c 40 "$TMP/good.so" >"$lib"
