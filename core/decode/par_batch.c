@@ -1,6 +1,7 @@
 /* Batches of elements between threads (par_batch.h). */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,7 +159,7 @@ static int par_batch_load(struct par_batch *b)
 int par_cursor_start(struct par_cursor *c, struct par_batch *b)
 {
 	c->b = b;
-	c->i = c->next_common = 0;
+	c->i = c->next_common = c->run_end = 0;
 	hwt_elem_clear(&c->e, HWT_ELEM_RANGE);
 	return par_batch_load(b);
 }
@@ -181,14 +182,21 @@ const struct hwt_elem *par_cursor_next(struct par_cursor *c)
 	return &c->whole;
 }
 
-size_t par_cursor_run(const struct par_cursor *c)
+_Atomic uint64_t par_run_reads;
+
+size_t par_cursor_run(struct par_cursor *c)
 {
+	if (c->run_end > c->i) /* the rest of a run measured before */
+		return c->run_end - c->i;
 	const struct par_batch *b = c->b;
 	size_t end = c->next_common < b->ncommon ? b->common[c->next_common].at
 						  : b->n;
 	size_t i = c->i;
 	while (i < end && !b->slot[i].whole)
 		i++;
+	atomic_fetch_add_explicit(&par_run_reads, i - c->i,
+				  memory_order_relaxed);
+	c->run_end = i;
 	return i - c->i;
 }
 

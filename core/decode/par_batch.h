@@ -66,6 +66,7 @@ uint64_t par_batch_spill(struct par_batch *b, int fd, uint64_t at);
 struct par_cursor {
 	struct par_batch *b;
 	size_t i, next_common;
+	size_t run_end; /* where the run par_cursor_run measured ends */
 	struct hwt_elem e;
 	struct hwt_elem whole; /* the last element kept whole */
 };
@@ -78,7 +79,11 @@ const struct hwt_elem *par_cursor_next(struct par_cursor *c);
 /* How many of the next elements are ranges and branches in slots with
  * the common fields of the last one returned: par_cursor_take may take
  * them (up to that many) as slots. */
-size_t par_cursor_run(const struct par_cursor *c);
+size_t par_cursor_run(struct par_cursor *c);
+/* The slots par_cursor_run has read, in all: a test checks that a batch
+ * is read about once, as a run measured again for each of its elements
+ * made the hand-over quadratic. */
+extern _Atomic uint64_t par_run_reads;
 const struct elem_slot *par_cursor_take(struct par_cursor *c, size_t k);
 
 /* Sends @b's elements to @sink in order, reading them back first when
