@@ -1,30 +1,13 @@
 /* Elements kept whole (elem_store.h). */
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/array_grow.h"
 #include "core/decode/elem_store.h"
-
-/* Grows *@v (of *@cap items of @size) to hold @need; false when out of
- * memory. */
-static bool grow(void **v, size_t *cap, size_t size, size_t need)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = n;
-	return true;
-}
 
 int64_t elem_store_put(struct elem_store *s, const struct hwt_elem *e)
 {
-	if (!grow((void **)&s->e, &s->cap, sizeof(*s->e), s->n + 1))
+	if (!array_grow((void **)&s->e, &s->cap, sizeof(*s->e), s->n + 1))
 		return -1;
 	struct hwt_elem *c = &s->e[s->n];
 	*c = *e;
@@ -34,7 +17,7 @@ int64_t elem_store_put(struct elem_store *s, const struct hwt_elem *e)
 		uintptr_t off = 0;
 		if (len) {
 			size_t at = (s->used + 7) & ~(size_t)7;
-			if (!grow((void **)&s->arena, &s->arena_cap, 1, at + len))
+			if (!array_grow((void **)&s->arena, &s->arena_cap, 1, at + len))
 				return -1;
 			memcpy(s->arena + at, p, len);
 			s->used = at + len;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/decode/array_grow.h"
 #include "core/decode/par_batch.h"
 #include "hwtrace/error.h"
 
@@ -40,29 +41,13 @@ void par_batch_reset(struct par_batch *b)
 	b->safe = false;
 }
 
-/* Grows *@v (of *@cap elements of @size) to hold @need. */
-static int grow(void **v, size_t *cap, size_t size, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * size);
-	if (!p)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory buffering decoded "
-				 "elements");
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
 int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
 {
 	if (!b->ncommon || !elem_same_common(&b->common[b->ncommon - 1].e, e)) {
-		if (grow((void **)&b->common, &b->common_cap, sizeof(*b->common),
-			 b->ncommon + 1) < 0)
-			return HWT_ERR_NOMEM;
+		if (!array_grow((void **)&b->common, &b->common_cap,
+				sizeof(*b->common), b->ncommon + 1))
+			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
+					 "decoded elements");
 		struct par_common *c = &b->common[b->ncommon++];
 		c->at = b->n;
 		/* Only the common fields are read. */
