@@ -23,8 +23,6 @@
 #define FIRST_SLOTS 1024u
 /* Past this many shapes (32 MB), the table starts again empty. */
 #define MAX_SLOTS (1u << 20)
-/* Past this many (512 KiB), a table is not cleared but made anew. */
-#define CLEAR_SLOTS_MAX (1u << 14)
 
 struct pt_shapes *pt_shapes_new(void)
 {
@@ -41,24 +39,17 @@ struct pt_shapes *pt_shapes_new(void)
 	return s;
 }
 
-void pt_shapes_clear(struct pt_shapes *s)
+/* No shape kept; the table keeps its size. */
+static void empty_table(struct pt_shapes *s)
 {
-	if (s->mask + 1 > CLEAR_SLOTS_MAX) {
-		/* Large from code met before: new zero pages cost less than
-		 * clearing it for every chunk after. */
-		struct pt_block_shape *slot = calloc(FIRST_SLOTS, sizeof(*slot));
-		if (slot) {
-			free(s->slot);
-			s->slot = slot;
-			s->mask = FIRST_SLOTS - 1;
-		} else {
-			memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
-		}
-	} else if (s->used) {
-		memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
-	}
+	memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
 	s->used = 0;
 	s->ncuts = 0;
+}
+
+void pt_shapes_clear(struct pt_shapes *s)
+{
+	empty_table(s);
 	/* It may hold an image that is gone. */
 	pt_insn_free_decoder(s->walker);
 	s->walker = NULL;
@@ -215,9 +206,7 @@ static bool grow(struct pt_shapes *s)
 {
 	size_t n = (s->mask + 1) * 2;
 	if (n > MAX_SLOTS) {
-		memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
-		s->used = 0;
-		s->ncuts = 0;
+		empty_table(s);
 		return true;
 	}
 	struct pt_block_shape *slot = calloc(n, sizeof(*slot));
