@@ -93,53 +93,29 @@ static int write_file(const char *path, const uint8_t *data, size_t size)
 	return ok ? 0 : -1;
 }
 
-/* The packets of one pass of the loop: with @big, of make_big_code's,
- * into a function picked at random (the TIP of the call; the return,
- * compressed, a TNT bit); else of code[]'s, 47 passes in one TNT. */
-static int put_loop(struct pt_encoder *e, bool big, uint64_t *rnd)
+/* The packets of one pass of make_big_code's loop, into a function
+ * picked at random (@arg: the random state): the TIP of the call, and
+ * the return, compressed, a TNT bit. */
+static int big_pass(struct pt_encoder *e, void *arg)
 {
-	struct pt_packet p;
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_tnt_64;
-	p.payload.tnt.bit_size = 47;
-	p.payload.tnt.payload = (1ull << 47) - 1;
-	if (!big)
-		return pt_enc_put(e, &p);
+	uint64_t *rnd = arg;
 	*rnd = *rnd * 6364136223846793005ull + 1442695040888963407ull;
 	int err = pt_enc_ip(e, ppt_tip, FN_BASE + (*rnd >> 33) % NFN * 4096);
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
 	p.type = ppt_tnt_8;
 	p.payload.tnt.bit_size = 1;
 	p.payload.tnt.payload = 1;
 	return err | pt_enc_put(e, &p);
 }
 
-/* @size bytes of trace, a PSB+ every 4 KiB; the first one enables. */
+/* @size bytes of trace of code[]'s loop, or with @big of
+ * make_big_code's, a PSB+ every 4 KiB; the first one enables. */
 static size_t make_trace(uint8_t *buf, size_t size, uint64_t tsc, bool big)
 {
-	struct pt_config c;
-	pt_config_init(&c);
-	c.begin = buf;
-	c.end = buf + size;
-	struct pt_encoder *e = pt_alloc_encoder(&c);
-	if (!e)
-		return 0;
-	uint64_t off = 0, next_psb = 0, rnd = 12345;
-	int err = 0;
-	bool first = true;
-	while (!err && off + 64 < size) {
-		if (off >= next_psb) {
-			err = pt_enc_psb_plus(e, tsc += 100, first ? 0 : ORG);
-			if (first)
-				err |= pt_enc_ip(e, ppt_tip_pge, ORG);
-			first = false;
-			next_psb = off + 4096;
-		} else {
-			err = put_loop(e, big, &rnd);
-		}
-		pt_enc_get_offset(e, &off);
-	}
-	pt_free_encoder(e);
-	return err ? 0 : (size_t)off;
+	uint64_t rnd = 12345;
+	return big ? pt_enc_passes(buf, size, tsc, ORG, big_pass, &rnd)
+		   : pt_enc_passes(buf, size, tsc, ORG, pt_enc_loop_taken, NULL);
 }
 
 /* NCPU queues of @size bytes each, in buffers of PIECE bytes; with

@@ -56,4 +56,50 @@ static inline int pt_enc_ip(struct pt_encoder *e, enum pt_packet_type type,
 	return pt_enc_put(e, &p);
 }
 
+/* One pass of the loop `400000 inc rax; 400003 jne 400000` taken on
+ * every TNT bit: 47 passes in one TNT. A pass for pt_enc_passes. */
+static inline int pt_enc_loop_taken(struct pt_encoder *e, void *arg)
+{
+	struct pt_packet p;
+	(void)arg;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tnt_64;
+	p.payload.tnt.bit_size = 47;
+	p.payload.tnt.payload = (1ull << 47) - 1;
+	return pt_enc_put(e, &p);
+}
+
+/* Fills up to @size bytes of @buf with what @pass writes, again and
+ * again, and a PSB+ every 4 KiB, as a real trace unit writes one (its
+ * TSC counting up by 100 from @tsc, its FUP @org); the first PSB+
+ * enables tracing at @org. Returns the bytes written, 0 on failure. */
+static inline size_t pt_enc_passes(uint8_t *buf, size_t size, uint64_t tsc,
+				   uint64_t org,
+				   int (*pass)(struct pt_encoder *, void *),
+				   void *arg)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + size;
+	struct pt_encoder *e = pt_alloc_encoder(&c);
+	if (!e)
+		return 0;
+	uint64_t off = 0, next_psb = 0;
+	int err = 0;
+	while (!err && off + 64 < size) {
+		if (off >= next_psb) {
+			err = pt_enc_psb_plus(e, tsc += 100, off ? org : 0);
+			if (!off)
+				err |= pt_enc_ip(e, ppt_tip_pge, org);
+			next_psb = off + 4096;
+		} else {
+			err = pass(e, arg);
+		}
+		pt_enc_get_offset(e, &off);
+	}
+	pt_free_encoder(e);
+	return err ? 0 : (size_t)off;
+}
+
 #endif

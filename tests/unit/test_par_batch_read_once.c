@@ -31,38 +31,6 @@ static const uint8_t code[] = {0x48, 0xff, 0xc0, 0x75, 0xfb, 0xc3};
 static uint8_t trace[TRACE_SIZE];
 static char tmp[] = "/tmp/hwt-par-reads-XXXXXX";
 
-/* The loop taken on every TNT bit, a PSB+ every 4 KiB. */
-static size_t make_trace(void)
-{
-	struct pt_config c;
-	pt_config_init(&c);
-	c.begin = trace;
-	c.end = trace + sizeof(trace);
-	struct pt_encoder *e = pt_alloc_encoder(&c);
-	if (!e)
-		return 0;
-	uint64_t off = 0, next_psb = 0, tsc = 1000;
-	int err = 0;
-	while (!err && off + 64 < sizeof(trace)) {
-		if (off >= next_psb) {
-			err = pt_enc_psb_plus(e, tsc += 100, off ? ORG : 0);
-			if (!off)
-				err |= pt_enc_ip(e, ppt_tip_pge, ORG);
-			next_psb = off + 4096;
-		} else {
-			struct pt_packet p;
-			memset(&p, 0, sizeof(p));
-			p.type = ppt_tnt_64;
-			p.payload.tnt.bit_size = 47;
-			p.payload.tnt.payload = (1ull << 47) - 1;
-			err = pt_enc_put(e, &p);
-		}
-		pt_enc_get_offset(e, &off);
-	}
-	pt_free_encoder(e);
-	return err ? 0 : (size_t)off;
-}
-
 static uint64_t counted;
 
 static int count(void *arg, const struct hwt_elem *e)
@@ -110,7 +78,9 @@ int main(void)
 	CHECK(f && fwrite(code, 1, sizeof(code), f) == sizeof(code));
 	if (f)
 		fclose(f);
-	size_t size = make_trace();
+	/* The loop taken on every TNT bit, a PSB+ every 4 KiB. */
+	size_t size = pt_enc_passes(trace, sizeof(trace), 1000, ORG,
+				    pt_enc_loop_taken, NULL);
 	CHECK(size > 0);
 
 	struct pt_capture per_thread = {.code_path = bin, .code_addr = ORG,
