@@ -450,8 +450,6 @@ static int per_thread_emit(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 	return cs->next->emit(cs->next->arg, &copy);
 }
 
-/* The decoder's elements; the decode errors among them are counted (a
- * loss record's error is the capture's, given by hwt_ctx_sink_loss). */
 /* Whether a range or branch with @e's common fields joins the newest
  * waiting group with nothing else to do: per_cpu_emit's steps would all
  * do nothing (same time, same segment, still open). An undecided newest
@@ -465,6 +463,8 @@ joins_newest(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 	       aq_tail_takes(&st->q, e, st->run_id, st->seg_id);
 }
 
+/* The decoder's elements; the decode errors among them are counted (a
+ * loss record's error is the capture's, given by hwt_ctx_sink_loss). */
 static int ctx_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_ctx_sink *cs = arg;
@@ -490,11 +490,9 @@ int hwt_ctx_sink_batch(struct hwt_ctx_sink *cs, struct par_batch *b)
 		/* The ranges and branches after it join its group: slots
 		 * copied in bulk, up to where one more would be over
 		 * WAIT_MAX, where one by one the flush after it would
-		 * force decisions. Asked first whether they would join, as
-		 * measuring the run reads it to its end: for every element
-		 * of a run that does not join, that read the batch over
-		 * and over (a per-thread capture decoded 150 times slower
-		 * on two threads than on one). */
+		 * force decisions. Asked first whether they would join, so
+		 * that a run that does not (every run of a per-thread
+		 * capture) is never measured. */
 		size_t k;
 		while (joins_newest(cs, &c.e) && (k = par_cursor_run(&c))) {
 			struct attr_queue *q = &cs->st->q;
