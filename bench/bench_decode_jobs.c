@@ -13,6 +13,13 @@
  *      random, against the bare libipt block-decoder loop on the same
  *      streams (bench/libipt_loop.h): libipt's caches of the code met
  *      before count here;
+ *  (i) Intel BTS and sw_branch: jobs=2 against jobs=1 on a capture of
+ *      two threads' BTS records (tests/unit/bts_capture.h: a loop's
+ *      branch, with every other kind of record now and then), 12 x
+ *      MIB_PER_CPU MiB of records each (a record decodes fast: the
+ *      command takes 2 s or more at the default size), against `perf
+ *      script --itrace=b` on the same file; when HWTRACE names the CLI,
+ *      `hwtrace decode -j1` and `-j2`;
  *  (f) the peak RSS of a child process decoding the capture (jobs=1 and
  *      jobs=2), at 1x and at 10x the trace, in two layouts: pieces of
  *      1 MiB (AUX losses between them) and one contiguous piece per CPU.
@@ -48,6 +55,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "tests/unit/bts_capture.h"
 #include "tests/unit/pt_enc_psb.h"
 #include "tests/unit/test_pt_capture.h"
 
@@ -222,15 +230,21 @@ static double time_lib(const char *data, unsigned jobs)
 	return now() - t;
 }
 
+/* Wall seconds of a shell command, or -1 when it fails. */
+static double time_command(const char *cmd)
+{
+	double t = now();
+	if (system(cmd) != 0)
+		return -1;
+	return now() - t;
+}
+
 static double time_cli(const char *hwtrace, const char *data, unsigned jobs)
 {
 	char cmd[1024];
 	snprintf(cmd, sizeof(cmd), "'%s' decode -j%u --per-cpu '%s' >/dev/null "
 		 "2>&1", hwtrace, jobs, data);
-	double t = now();
-	if (system(cmd) != 0)
-		return -1;
-	return now() - t;
+	return time_command(cmd);
 }
 
 /* Peak RSS (KiB) of a child that decodes @data with @jobs threads. */
@@ -268,6 +282,79 @@ static void load(void)
 		       l[2], sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+/* jobs=2 against jobs=1 on @data: the library into a counting sink, and
+ * when @hwtrace names the CLI, `hwtrace decode -j1` and `-j2`; beside
+ * them the shell command @peer (NULL: none), printed as @peer_name,
+ * taking turns run by run. */
+static void jobs_against_one(const char *data, const char *hwtrace,
+			     const char *peer, const char *peer_name)
+{
+	double t1[RUNS], t2[RUNS], u1[RUNS], u2[RUNS], tp[RUNS], c1[RUNS],
+		c2[RUNS];
+	for (int r = 0; r < RUNS; r++) {
+		t1[r] = time_lib(data, 1);
+		u1[r] = last_cpu;
+		t2[r] = time_lib(data, 2);
+		u2[r] = last_cpu;
+		if (peer)
+			tp[r] = time_command(peer);
+		if (hwtrace) {
+			c1[r] = time_cli(hwtrace, data, 1);
+			c2[r] = time_cli(hwtrace, data, 2);
+		}
+	}
+	printf("%" PRIu64 " elements\n", counted);
+	print_times("library jobs=1 (counting sink)", t1);
+	print_times("library jobs=2 (counting sink)", t2);
+	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
+	print_times("library jobs=1 CPU time", u1);
+	print_times("library jobs=2 CPU time", u2);
+	if (peer) {
+		print_times(peer_name, tp);
+		printf("ratio peer / library jobs=1 time: %.2f\n",
+		       tp[RUNS / 2] / t1[RUNS / 2]);
+	}
+	if (hwtrace) {
+		print_times("hwtrace decode -j1 >/dev/null", c1);
+		print_times("hwtrace decode -j2 >/dev/null", c2);
+		printf("ratio -j1 / -j2 time: %.2f\n", c1[RUNS / 2] / c2[RUNS / 2]);
+		if (peer)
+			printf("ratio peer / hwtrace decode -j2 time: %.2f\n",
+			       tp[RUNS / 2] / c2[RUNS / 2]);
+	}
+	load();
+}
+
+/* (i): jobs=2 against jobs=1 and perf script on a capture of BTS or
+ * sw_branch records, @mib MiB a thread. */
+static int bench_bts(const char *dir, const char *hwtrace, size_t mib,
+		     bool swb)
+{
+	char bin[300], data[300], cmd[1024];
+	snprintf(bin, sizeof(bin), "%s/bts-code.bin", dir);
+	snprintf(data, sizeof(data), "%s/bts.data", dir);
+	struct bts_written w[BTS_NTHREADS];
+	/* Four pieces a thread of about @mib / 4 MiB. */
+	struct bts_capture c = {.code_path = bin, .swb = swb, .seed = 1,
+				.npieces = 4,
+				.records = (unsigned)((mib << 20) / 24 / 4)};
+	if (bts_capture_write_code(bin) < 0 || bts_capture_write(data, &c, w) < 0) {
+		fprintf(stderr, "%s\n", hwt_errmsg());
+		return -1;
+	}
+	struct stat st;
+	printf("%s capture: %.1f MiB, %u branch records\n",
+	       swb ? "sw_branch" : "Intel BTS",
+	       stat(data, &st) ? 0 : st.st_size / 1048576.0,
+	       w[0].branches + w[1].branches);
+	snprintf(cmd, sizeof(cmd), "perf script -i '%s' --itrace=b >/dev/null "
+		 "2>&1", data);
+	jobs_against_one(data, hwtrace, cmd, "perf script --itrace=b >/dev/null");
+	unlink(data);
+	unlink(bin);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool write_only = argc > 2 && !strcmp(argv[1], "--write");
@@ -301,29 +388,8 @@ int main(int argc, char **argv)
 	if (write_only)
 		return 0;
 	load();
-	double t1[RUNS], t2[RUNS], c1[RUNS], c2[RUNS], u1[RUNS], u2[RUNS];
-	for (int r = 0; r < RUNS; r++) {
-		t1[r] = time_lib(data, 1);
-		u1[r] = last_cpu;
-		t2[r] = time_lib(data, 2);
-		u2[r] = last_cpu;
-		if (hwtrace) {
-			c1[r] = time_cli(hwtrace, data, 1);
-			c2[r] = time_cli(hwtrace, data, 2);
-		}
-	}
-	printf("%" PRIu64 " elements\n", counted);
-	print_times("library jobs=1 (counting sink)", t1);
-	print_times("library jobs=2 (counting sink)", t2);
-	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
-	print_times("library jobs=1 CPU time", u1);
-	print_times("library jobs=2 CPU time", u2);
-	if (hwtrace) {
-		print_times("hwtrace decode -j1 >/dev/null", c1);
-		print_times("hwtrace decode -j2 >/dev/null", c2);
-		printf("ratio -j1 / -j2 time: %.2f\n", c1[RUNS / 2] / c2[RUNS / 2]);
-	}
-	load();
+	jobs_against_one(data, hwtrace, NULL, NULL);
+	double t1[RUNS], t2[RUNS];
 
 	/* (g) the same capture with many files mapped. */
 	static uint8_t lib_rec[MAX_LIBS][1024];
@@ -373,6 +439,11 @@ int main(int argc, char **argv)
 	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
 	unlink(big_bin);
 	load();
+
+	/* (i) Intel BTS and sw_branch. */
+	if (bench_bts(dir, hwtrace, 12 * mib, false) < 0 ||
+	    bench_bts(dir, hwtrace, 12 * mib, true) < 0)
+		return 1;
 
 	/* (f) peak RSS at 1x and 10x, in both layouts. */
 	size_t size10 = make_trace(trace, rss_kib * 10 << 10, 1000, false);

@@ -10,6 +10,7 @@
 
 #include "hwtrace/bts_format.h"
 #include "backends/x86-bts/bts_layout.h"
+#include "backends/x86-bts/bts_split.h"
 #include "backends/x86-bts/bts_walk.h"
 #include "hwtrace/insn.h"
 #include "hwtrace/backend.h"
@@ -18,6 +19,8 @@
 /* Where user space ends on x86-64: a branch into the kernel that no
  * instruction asked for is an interrupt. */
 #define KERNEL_START 0xffff800000000000ull
+
+#define TRACE_ENDS_INSIDE "the trace ends inside a BTS record"
 
 struct bts_dec {
 	struct hwt_image *image;
@@ -313,26 +316,6 @@ static int report_nosup(struct bts_dec *d, uint64_t offset)
 	return emit(d, &e);
 }
 
-/* Where the kernel's full-trace buffer wraps, its end holds (buffer size %
- * 24) zero bytes, 8 or 16 for any power-of-two number of pages, and records
- * go on at the buffer's start, which is page aligned in the AUX stream.
- * Such padding is zeros up to a page boundary followed by a record (whose
- * `from` is never 0); a zero record there is not padding. */
-static size_t wrap_pad(uint64_t s, const uint8_t *p, size_t avail)
-{
-	uint64_t n = ((s | 4095) + 1) - s;
-
-	if ((n != 8 && n != 16) || avail < n + 8)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	for (size_t i = 0; i < 8; i++)
-		if (p[n + i])
-			return (size_t)n;
-	return 0;
-}
-
 /* Decodes the records of @buf (stream offset @off) and returns in *used
  * how many bytes were consumed; fewer than 24 are left over. */
 static int run_stream(struct bts_dec *d, const uint8_t *buf, size_t len,
@@ -342,7 +325,7 @@ static int run_stream(struct bts_dec *d, const uint8_t *buf, size_t len,
 	int err;
 
 	for (;;) {
-		if ((pad = wrap_pad(off + pos, buf + pos, len - pos))) {
+		if ((pad = hwt_bts_wrap_pad(off + pos, buf + pos, len - pos))) {
 			pos += pad;
 			continue;
 		}
@@ -406,6 +389,13 @@ static int feed_stream(struct bts_dec *d, const struct hwt_aux_chunk *c)
 	}
 	d->have_expect = true;
 	d->expect_off = c->offset + c->size;
+	if (c->final && d->npend) {
+		/* Nothing will finish it: say so where it was cut. */
+		size_t n = d->npend;
+		d->npend = 0;
+		return emit_gap(d, HWT_GAP_TRUNCATED, d->expect_off - n, n,
+				TRACE_ENDS_INSIDE);
+	}
 	return 0;
 }
 
@@ -476,10 +466,23 @@ static int bts_feed(void *priv, const struct hwt_aux_chunk *c)
 			   : HWT_PID_ANY;
 	if (d->pid == HWT_PID_ANY && c->tid >= 0)
 		d->pid = c->tid;
-	if ((err = report_nosup(d, c->offset)))
+	if (c->lookbehind >= HWT_BTS_RECORD_SIZE && !d->snapshot) {
+		/* A segment split() cut after a branch record: where it went
+		 * (and its time) is where this one goes on from. */
+		struct hwt_bts_record rec;
+		hwt_bts_record_read(c->data - HWT_BTS_RECORD_SIZE, &rec);
+		if (bts_cut_after(&rec, d->swb_time)) {
+			d->have_last = true;
+			d->last_to = rec.to;
+			record_time(d, &rec);
+		}
+	} else if ((err = report_nosup(d, c->offset))) {
 		return err;
+	}
 	err = d->snapshot ? feed_snapshot(d, c) : feed_stream(d, c);
-	if (err)
+	/* The flags are of the chunk's end, which a segment split() cut
+	 * before the last is not. */
+	if (err || c->lookahead)
 		return err;
 	if (c->aux_flags & HWT_AUX_FLAG_TRUNCATED) {
 		d->npend = 0;
@@ -500,7 +503,7 @@ static int bts_flush(void *priv)
 
 	if (d->npend)
 		err = emit_gap(d, HWT_GAP_TRUNCATED, d->expect_off - d->npend,
-			       d->npend, "the trace ends inside a BTS record");
+			       d->npend, TRACE_ENDS_INSIDE);
 	d->npend = 0;
 	/* A raw stream whose branches lead nowhere the maps cover is not
 	 * BTS records of that code (random bytes, another format), or the
@@ -526,6 +529,24 @@ static void bts_reset(void *priv)
 	d->have_expect = false;
 	d->have_last = false;
 	d->prev_size = 0;
+	/* A chunk decodes the same in any instance: no time, and the
+	 * missing image said again, from its own records. */
+	d->have_time = false;
+	d->nosup_reported = false;
+}
+
+/* The split op: streams of records are cut after branch records
+ * (bts_split.c); snapshots, whose overlap with the snapshot before needs
+ * it whole, raw input, and a chunk that goes on from a record cut at the
+ * end of the last one are not cut. */
+static int bts_split(void *priv, const struct hwt_aux_chunk *c,
+		     uint64_t *starts, size_t max)
+{
+	struct bts_dec *d = priv;
+	starts[0] = 0;
+	if (d->snapshot || d->raw || d->npend)
+		return 1;
+	return (int)bts_split_records(c, d->swb_time, starts, max);
 }
 
 static void bts_destroy(void *priv)
@@ -570,4 +591,5 @@ const struct hwt_decoder_ops hwt_bts_decoder_ops = {
 	.reset = bts_reset,
 	.destroy = bts_destroy,
 	.packets = bts_packets,
+	.split = bts_split,
 };

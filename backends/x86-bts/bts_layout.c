@@ -1,4 +1,4 @@
-/* Record spans of BTS snapshot buffers. */
+/* Where the records of BTS buffers lie (bts_layout.h). */
 #include <string.h>
 
 #include "hwtrace/bts_format.h"
@@ -44,5 +44,20 @@ size_t hwt_bts_overlap(const uint8_t *a, size_t la, const uint8_t *b,
 	for (; offs < la; offs += HWT_BTS_RECORD_SIZE)
 		if (!memcmp(a + offs, b, la - offs))
 			return la - offs;
+	return 0;
+}
+
+size_t hwt_bts_wrap_pad(uint64_t s, const uint8_t *p, size_t avail)
+{
+	uint64_t n = ((s | 4095) + 1) - s;
+
+	if ((n != 8 && n != 16) || avail < n + 8)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	for (size_t i = 0; i < 8; i++)
+		if (p[n + i])
+			return (size_t)n;
 	return 0;
 }

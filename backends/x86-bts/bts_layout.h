@@ -22,4 +22,12 @@ int hwt_bts_snapshot_spans(const uint8_t *data, size_t size,
 size_t hwt_bts_overlap(const uint8_t *a, size_t la, const uint8_t *b,
 		       size_t lb);
 
+/* The bytes of zero padding at stream offset @s (@avail bytes from @p),
+ * or 0: where the kernel's full-trace buffer wraps, its end holds (buffer
+ * size % 24) zero bytes, 8 or 16 for any power-of-two number of pages,
+ * and records go on at the buffer's start, which is page aligned in the
+ * AUX stream. Such padding is zeros up to a page boundary followed by a
+ * record (whose `from` is never 0); a zero record there is not padding. */
+size_t hwt_bts_wrap_pad(uint64_t s, const uint8_t *p, size_t avail);
+
 #endif

@@ -225,6 +225,8 @@ struct hwt_aux_chunk hwt_decode_segment(const struct hwt_aux_chunk *chunk,
 	seg.offset = chunk->offset + starts[i];
 	seg.size = end - starts[i];
 	seg.lookahead = i + 1 < n ? chunk->size - end : chunk->lookahead;
+	seg.lookbehind = chunk->lookbehind + starts[i];
+	seg.final = i + 1 == n && chunk->final;
 	return seg;
 }
 

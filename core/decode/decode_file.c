@@ -733,6 +733,8 @@ static int piece_load(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 		.tid = r->cpu >= 0 ? -1 : r->tid,
 		.aux_flags = aux_format_of(ps->st, r->cpu),
 		.time = aux_time_of(ps->st, r->cpu, r->tid, r->pc->offset),
+		/* Pieces are contiguous AUX data: the next begins elsewhere. */
+		.final = true,
 	};
 	/* The process the attribution gives a per-thread stream. */
 	if (r->cpu < 0) {

@@ -72,8 +72,8 @@ int hwt_decode_split(const struct hwt_backend *b, void *priv,
 		     const struct hwt_aux_chunk *chunk, uint64_t *starts);
 
 /* Segment @i of the @n that @starts cut @chunk into, as a chunk of its
- * own: its offset in the stream, and the rest of @chunk as its
- * lookahead. */
+ * own: its offset in the stream, the rest of @chunk as its lookahead and
+ * the bytes of @chunk before it as its lookbehind. */
 struct hwt_aux_chunk hwt_decode_segment(const struct hwt_aux_chunk *chunk,
 					const uint64_t *starts, int n, int i);
 

@@ -189,10 +189,12 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 	struct unit *u = w->u;
 	struct par_batch *b = u->filling;
 
-	/* Stopped: the calling thread has the error. */
-	if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
-		return HWT_ERR_EOF;
 	if (!b) {
+		/* Stopped: the calling thread has the error. Asked once a
+		 * batch, not per element: decoding on to the end of a batch
+		 * wastes little. */
+		if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
+			return HWT_ERR_EOF;
 		b = batch_get(w->p);
 		if (!b) {
 			u->oom = true;

@@ -64,6 +64,16 @@ struct hwt_aux_chunk {
 	 * decoder takes over (Intel PT reads the PSB+ there). 0 for a chunk
 	 * fed whole. */
 	uint64_t lookahead;
+	/* Bytes before @data that the decoder may read: those of the chunk
+	 * before this segment, for a decoder whose state at a cut the bytes
+	 * before it tell (Intel BTS: the last branch record). 0 for a chunk
+	 * fed whole and for a chunk's first segment. */
+	uint64_t lookbehind;
+	/* Nothing continues this chunk: the stream's next data, if any,
+	 * does not start where it ends (a perf.data piece, whose next AUX
+	 * data was lost or is another stream's), so a record cut at its
+	 * end is lost there. false: the next chunk fed may go on from it. */
+	bool final;
 };
 
 /* What a decoder is created with. Pointers are borrowed and outlive it. */

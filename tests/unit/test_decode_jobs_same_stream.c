@@ -36,6 +36,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "elem_text.h"
 #include "pt_enc_psb.h"
 #include "test_pt_capture.h"
 
@@ -268,8 +269,7 @@ static int write_capture(const char *path, const char *file,
 
 /* Every field of every element, one line each. */
 struct text {
-	char *s;
-	size_t len, cap;
+	struct elem_text all; /* every element */
 	unsigned ovf, errors, named, ranges;
 	unsigned ranges_b; /* of code_b's loop */
 	uint64_t n, stop_after; /* stop_after: refuse the element after */
@@ -278,12 +278,8 @@ struct text {
 static int collect(void *arg, const struct hwt_elem *e)
 {
 	struct text *t = arg;
-	char line[512];
 	if (t->stop_after && t->n++ == t->stop_after)
 		return HWT_ERR_NOSPC;
-	int n = snprintf(line, sizeof(line), "%d %x c%d p%d t%d @%" PRIu64
-			 " o%" PRIu64, e->type, e->fields, e->cpu, e->pid,
-			 e->tid, e->time, e->trace_offset);
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
 		t->ranges++;
@@ -292,54 +288,19 @@ static int collect(void *arg, const struct hwt_elem *e)
 		t->ranges_b += e->u.range.start == ORG + 1 ||
 			       e->u.range.end == ORG + 4 ||
 			       e->u.range.end == ORG + 6;
-		n += snprintf(line + n, sizeof(line) - n, " %" PRIx64 "-%" PRIx64
-			      "/%" PRIu64 " %d %s", e->u.range.start,
-			      e->u.range.end, e->u.range.insns, e->u.range.isa,
-			      e->u.range.text ? e->u.range.text : "-");
-		break;
-	case HWT_ELEM_BRANCH:
-		n += snprintf(line + n, sizeof(line) - n, " %" PRIx64 "->%" PRIx64
-			      " %d %u", e->u.branch.from, e->u.branch.to,
-			      e->u.branch.kind, e->u.branch.exception);
-		break;
-	case HWT_ELEM_TRACE_ON:
-	case HWT_ELEM_TRACE_OFF:
-		n += snprintf(line + n, sizeof(line) - n, " %" PRIx64,
-			      e->u.trace.at);
 		break;
 	case HWT_ELEM_GAP:
 		t->ovf += e->u.gap.reason == HWT_GAP_OVERFLOW;
 		t->named += e->u.gap.detail &&
 			    strstr(e->u.gap.detail, "hwt-jobs-missing.so") != NULL;
-		n += snprintf(line + n, sizeof(line) - n, " %d %" PRIu64 " %s",
-			      e->u.gap.reason, e->u.gap.bytes,
-			      e->u.gap.detail ? e->u.gap.detail : "-");
 		break;
 	case HWT_ELEM_ERROR:
 		t->errors++;
-		n += snprintf(line + n, sizeof(line) - n, " %s",
-			      e->u.error.message);
 		break;
 	default:
 		break;
 	}
-	if (n >= (int)sizeof(line) - 1)
-		n = (int)sizeof(line) - 2;
-	line[n++] = '\n';
-	if (t->len + (size_t)n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1 << 16;
-		while (cap < t->len + (size_t)n + 1)
-			cap *= 2;
-		char *s = realloc(t->s, cap);
-		if (!s)
-			return HWT_ERR_NOMEM;
-		t->s = s;
-		t->cap = cap;
-	}
-	memcpy(t->s + t->len, line, (size_t)n);
-	t->len += (size_t)n;
-	t->s[t->len] = 0;
-	return 0;
+	return elem_text_add(&t->all, e);
 }
 
 /* The progress reports of a decode, checked as they come. */
@@ -397,8 +358,8 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	struct text one, many;
 	struct reports r1, rn;
 	CHECK_INT(decode(data, 1, disasm, &one, 0, &r1), 0);
-	CHECK(one.s != NULL);
-	if (!one.s)
+	CHECK(one.all.s != NULL);
+	if (!one.all.s)
 		return;
 	/* What was written is there. */
 	/* Overflows after bad bytes or a jump into the missing file are
@@ -423,19 +384,13 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 		CHECK_U64(rn.total, r1.total);
 		CHECK_U64(rn.last_done, r1.total);
 		CHECK(rn.n >= 2);
-		CHECK_U64(many.len, one.len);
-		CHECK(many.s && !strcmp(many.s, one.s));
-		if (many.s && strcmp(many.s, one.s)) {
-			size_t i = 0;
-			while (many.s[i] == one.s[i])
-				i++;
-			while (i && one.s[i - 1] != '\n')
-				i--;
-			fprintf(stderr, "seed %u -j%u first difference:\n"
-				"-j1: %.200s\n-jN: %.200s\n", seed, jobs,
-				one.s + i, many.s + i);
-		}
-		free(many.s);
+		CHECK_U64(many.all.len, one.all.len);
+		CHECK(many.all.s && !strcmp(many.all.s, one.all.s));
+		char what[64];
+		snprintf(what, sizeof(what), "seed %u -j%u against -j1", seed,
+			 jobs);
+		elem_text_diff(what, &one.all, &many.all);
+		free(many.all.s);
 	}
 	/* A sink that refuses an element stops the decode there, with its
 	 * error, whatever the threads had decoded ahead. */
@@ -443,11 +398,11 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 		struct text cut;
 		CHECK_INT(decode(data, jobs, disasm, &cut, one.ranges, NULL),
 			  HWT_ERR_NOSPC);
-		CHECK(cut.s && !strncmp(cut.s, one.s, cut.len));
-		CHECK(cut.len > 0 && cut.len < one.len);
-		free(cut.s);
+		CHECK(cut.all.s && !strncmp(cut.all.s, one.all.s, cut.all.len));
+		CHECK(cut.all.len > 0 && cut.all.len < one.all.len);
+		free(cut.all.s);
 	}
-	free(one.s);
+	free(one.all.s);
 	unlink(data);
 }
 
