@@ -126,9 +126,9 @@ static void compact_longs(struct attr_queue *q)
 }
 
 int aq_pop_head(struct attr_queue *q,
-		int (*emit)(void *arg, struct hwt_elem *e,
-			    const struct aq_group *g),
-		void *arg)
+		void (*stamp)(void *arg, struct hwt_elem *e,
+			      const struct aq_group *g),
+		void *arg, const struct hwt_elem_sink *sink)
 {
 	struct aq_group *g = aq_head(q);
 	if (!g)
@@ -138,17 +138,19 @@ int aq_pop_head(struct attr_queue *q,
 	int err = 0;
 	hwt_elem_clear(&e, HWT_ELEM_RANGE);
 	memcpy(&e, &g->common, offsetof(struct hwt_elem, u));
+	stamp(arg, &e, g);
 	for (uint64_t i = g->first; i < g->first + g->n && err >= 0; i++) {
 		const struct elem_slot *s = &q->slot[i & mask];
 		if (s->whole) {
 			struct hwt_elem w;
 			q->lused = (size_t)(s->a - q->lbase) + 1;
 			elem_store_get(&q->longs, q->lused - 1, &w);
-			err = emit(arg, &w, g);
+			stamp(arg, &w, g);
+			err = sink->emit(sink->arg, &w);
 			continue;
 		}
 		elem_slot_get(s, &e);
-		err = emit(arg, &e, g);
+		err = sink->emit(sink->arg, &e);
 	}
 	q->head = g->first + g->n;
 	if (g == q->tail)

@@ -104,13 +104,15 @@ static inline struct aq_group *aq_head(struct attr_queue *q)
 int aq_split_head(struct attr_queue *q, uint64_t k);
 
 /* Passes the oldest group's elements, each rebuilt whole with the group's
- * fields and its pointer restored, to @emit, then drops the group (also
- * when @emit fails, after the element it refused). Returns 0 or what
- * @emit returned. */
+ * fields and its pointer restored, to @sink, then drops the group (also
+ * when the sink fails, after the element it refused). @stamp(@arg, e, g)
+ * puts the group's decision on the elements first: once for the slots,
+ * which share their common fields, and once for each whole element.
+ * Returns 0 or what the sink returned. */
 int aq_pop_head(struct attr_queue *q,
-		int (*emit)(void *arg, struct hwt_elem *e,
-			    const struct aq_group *g),
-		void *arg);
+		void (*stamp)(void *arg, struct hwt_elem *e,
+			      const struct aq_group *g),
+		void *arg, const struct hwt_elem_sink *sink);
 
 /* Empties @q, keeping its memory. */
 void aq_clear(struct attr_queue *q);

@@ -68,6 +68,11 @@ struct hwt_attr_state {
 	 * segment ended) since the last flush: until then the oldest
 	 * undecided group stays undecided, and flush has nothing to do. */
 	bool changed;
+	/* The last flush left an undecided group at the head. Only a flush
+	 * decides groups, and elements join at the tail: it holds until
+	 * the next flush, and spares the one after each element finding
+	 * the head. */
+	bool head_waits;
 };
 
 static const struct task_set set_any = {.any = true};
@@ -267,8 +272,9 @@ static void try_decide(struct hwt_ctx_sink *cs, struct aq_group *q, bool force)
 	}
 }
 
-/* An element of a decided group, with its task. */
-static int pass_on(void *arg, struct hwt_elem *e, const struct aq_group *g)
+/* Puts a decided group's task on an element of it (aq_pop_head's
+ * stamp). */
+static void stamp_task(void *arg, struct hwt_elem *e, const struct aq_group *g)
 {
 	struct hwt_ctx_sink *cs = arg;
 	if (e->type == HWT_ELEM_ERROR && !e->u.error.message)
@@ -278,7 +284,6 @@ static int pass_on(void *arg, struct hwt_elem *e, const struct aq_group *g)
 	e->fields &= ~(uint32_t)(HWT_FIELD_PID | HWT_FIELD_TID);
 	if (g->d.ambiguous) {
 		e->fields |= HWT_FIELD_TASK_AMBIGUOUS;
-		cs->ambiguous++;
 	} else if (g->d.task.tid >= 0) {
 		e->tid = g->d.task.tid;
 		e->fields |= HWT_FIELD_TID;
@@ -287,7 +292,6 @@ static int pass_on(void *arg, struct hwt_elem *e, const struct aq_group *g)
 			e->fields |= HWT_FIELD_PID;
 		}
 	}
-	return cs->next->emit(cs->next->arg, e);
 }
 
 /* Drops the runs and segments before the oldest waiting element's (a run
@@ -335,10 +339,15 @@ static int flush_groups(struct hwt_ctx_sink *cs, bool force)
 				aq_head(q)->d = d;
 			}
 		}
-		err = aq_pop_head(q, pass_on, cs);
+		g = aq_head(q); /* the front part, after a split */
+		if (g->d.ambiguous)
+			cs->ambiguous += g->n;
+		err = aq_pop_head(q, stamp_task, cs, cs->next);
 	}
 	if (err < 0)
 		return err;
+	g = aq_head(q);
+	st->head_waits = g && !g->d.decided;
 	uint64_t done = q->head - st->compacted;
 	if (done >= 256 && done >= q->end - q->head)
 		compact(st);
@@ -350,8 +359,7 @@ static inline int flush(struct hwt_ctx_sink *cs, bool force)
 {
 	struct hwt_attr_state *st = cs->st;
 	struct attr_queue *q = &st->q;
-	struct aq_group *g = aq_head(q);
-	if (!force && !st->changed && g && !g->d.decided &&
+	if (!force && !st->changed && st->head_waits &&
 	    q->end - q->head <= WAIT_MAX)
 		return 0;
 	return flush_groups(cs, force);
@@ -468,12 +476,12 @@ joins_newest(struct hwt_ctx_sink *cs, const struct hwt_elem *e)
 static int ctx_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_ctx_sink *cs = arg;
+	/* A range or branch joining the newest group: most elements. */
+	if (joins_newest(cs, e) && aq_append_one(&cs->st->q, e))
+		return flush(cs, false);
 	cs->errors += e->type == HWT_ELEM_ERROR;
 	if (cs->cpu < 0)
 		return per_thread_emit(cs, e);
-	struct hwt_attr_state *st = cs->st;
-	if (joins_newest(cs, e) && aq_append_one(&st->q, e))
-		return flush(cs, false);
 	return per_cpu_emit(cs, e);
 }
 
@@ -546,6 +554,7 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs)
 	int err = flush(cs, true);
 	/* The next stream starts from nothing. */
 	aq_clear(&st->q);
+	st->head_waits = false;
 	st->compacted = 0;
 	st->have_run = st->have_prev = false;
 	st->run_id = st->run_base = 0;

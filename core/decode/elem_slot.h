@@ -9,7 +9,9 @@
 #define HWT_CORE_DECODE_ELEM_SLOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hwtrace/element.h"
 
@@ -62,13 +64,21 @@ static inline void elem_slot_get(const struct elem_slot *s, struct hwt_elem *e)
 	}
 }
 
-/* Whether @a and @b share their common fields. */
+/* The common fields lie in two runs of 16 bytes: fields, cpu, pid and
+ * tid; time and trace_offset. */
+_Static_assert(offsetof(struct hwt_elem, fields) == 4 &&
+		       offsetof(struct hwt_elem, tid) == 16 &&
+		       offsetof(struct hwt_elem, time) == 24 &&
+		       offsetof(struct hwt_elem, trace_offset) == 32,
+	       "elem_same_common compares the common fields as two runs");
+
+/* Whether @a and @b share their common fields. Asked for nearly every
+ * element: two 16-byte compares instead of six. */
 static inline bool elem_same_common(const struct hwt_elem *a,
 				    const struct hwt_elem *b)
 {
-	return a->fields == b->fields && a->time == b->time &&
-	       a->cpu == b->cpu && a->pid == b->pid && a->tid == b->tid &&
-	       a->trace_offset == b->trace_offset;
+	const char *x = (const char *)a, *y = (const char *)b;
+	return !memcmp(x + 4, y + 4, 16) && !memcmp(x + 24, y + 24, 16);
 }
 
 #endif
