@@ -1,5 +1,6 @@
-/* Growing an array by doubling, for the decode's element buffers
- * (elem_store.c, par_batch.c). */
+/* Growing an array by doubling, for the decode's element buffers and
+ * the attribution's runs and segments (elem_store.c, par_batch.c,
+ * decode_attr.c). */
 #ifndef HWT_CORE_DECODE_ARRAY_GROW_H
 #define HWT_CORE_DECODE_ARRAY_GROW_H
 

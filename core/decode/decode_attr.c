@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/array_grow.h"
 #include "core/decode/attr_queue.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/par_batch.h"
@@ -113,20 +114,14 @@ static void set_intersect(struct task_set *a, const struct task_set *b)
 	a->n = k;
 }
 
-/* Grows *@v (of *@cap elements of @size) to hold index @i. */
+/* Grows *@v (of *@cap elements of @size) to hold index @i, the new
+ * elements zero. */
 static int room(void **v, size_t *cap, size_t size, size_t i)
 {
-	if (i < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 16;
-	while (ncap <= i)
-		ncap *= 2;
-	void *n = realloc(*v, ncap * size);
-	if (!n)
+	size_t old = *cap;
+	if (!array_grow(v, cap, size, i + 1))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for attribution");
-	memset((uint8_t *)n + *cap * size, 0, (ncap - *cap) * size);
-	*v = n;
-	*cap = ncap;
+	memset((uint8_t *)*v + old * size, 0, (*cap - old) * size);
 	return 0;
 }
 

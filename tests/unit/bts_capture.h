@@ -190,24 +190,6 @@ static inline void bts_piece(struct bts_gen *g, unsigned n)
 	}
 }
 
-static inline void bts_aux_header(uint8_t *rec, uint32_t type, size_t size)
-{
-	pt_capture_header(rec, type, 0, size);
-}
-
-/* The AUXTRACE_INFO of intel_bts (priv[]: pmu type, time shift, mult,
- * zero, cap_user_time_zero, snapshot mode). */
-static inline int bts_write_info(struct hwt_pd_writer *w, uint64_t pmu)
-{
-	uint8_t rec[128] = {0};
-	uint64_t priv[HWT_BTS_INFO_WORDS] = {pmu, 0, 1, 0, 0, 0};
-	uint32_t type_res[2] = {HWT_AUXTRACE_INTEL_BTS, 0};
-	bts_aux_header(rec, HWT_PD_RECORD_AUXTRACE_INFO, 16 + sizeof(priv));
-	memcpy(rec + 8, type_res, 8);
-	memcpy(rec + 16, priv, sizeof(priv));
-	return hwt_pd_writer_record(w, rec);
-}
-
 /* Writes the capture @c describes; @w gets what each thread's stream
  * holds. */
 static inline int bts_capture_write(const char *path,
@@ -232,8 +214,12 @@ static inline int bts_capture_write(const char *path,
 	err = hwt_pd_writer_add_attr(pw, &bts, &id_bts, 1, "intel_bts//u");
 	if (!err)
 		err = hwt_pd_writer_add_attr(pw, &dummy, &id_dummy, 1, "dummy:u");
+	/* intel_bts's priv[]: pmu type, time shift, mult, zero,
+	 * cap_user_time_zero, snapshot mode. */
+	uint64_t priv[HWT_BTS_INFO_WORDS] = {pmu, 0, 1, 0, 0, 0};
 	if (!err)
-		err = bts_write_info(pw, pmu);
+		err = hwt_pd_writer_auxtrace_info(pw, HWT_AUXTRACE_INTEL_BTS, priv,
+						  HWT_BTS_INFO_WORDS);
 	uint8_t rec[1024];
 	pt_capture_mmap2(rec, c->code_path, BTS_ORG, BTS_CODE_SIZE, NULL, 0,
 			 id_dummy);

@@ -98,8 +98,6 @@ static void same_for_every_cut(bool swb, unsigned seed, bool disasm)
 	CHECK(one.all.s != NULL);
 	if (!one.all.s)
 		return;
-	if (getenv("DUMP"))
-		fputs(one.all.s, stderr);
 	unsigned branches = 0, ranges = 0, unmapped = 0, bad = 0, cut_ends = 0;
 	for (unsigned t = 0; t < BTS_NTHREADS; t++) {
 		branches += w[t].branches;
