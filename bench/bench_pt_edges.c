@@ -6,6 +6,11 @@
  *  - hwtrace: hwt_decode_raw with an edge map (the library), and the
  *    command line `hwtrace decode --raw intel_pt:TRACE --map ... --edges
  *    -o /dev/null` (what a user times; its path is argv[2], optional).
+ * With the command line, also `hwtrace decode perf.data --edges` with
+ * -j 1 and -j 2 on a perf.data of the same trace as one thread's
+ * AUXTRACE pieces of about 4 MiB (cut at PSBs, as a long recording
+ * has many pieces): the gain of counting pieces on every core, with
+ * both outputs checked to be the same.
  * The trace (bench/pt_edges_trace.h) has conditional branches, direct
  * calls, compressed returns and interrupts (mostly TNT packets, as most
  * code makes), a PSB+ every 4 KiB; with "indirect", also an indirect jump
@@ -28,6 +33,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
+#include "tests/unit/test_pt_capture.h"
 
 #define RUNS 3
 
@@ -108,6 +114,28 @@ static struct times cli_edges(const char *hwtrace, const char *pt,
 			      children_cpu() - cpu};
 }
 
+/* `hwtrace decode DATA --edges -j JOBS -o OUT`. */
+static struct times cli_edges_file(const char *hwtrace, const char *data,
+				   int jobs, const char *out)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "'%s' decode '%s' --edges -j %d -o '%s' "
+		 ">/dev/null 2>&1", hwtrace, data, jobs, out);
+	double wall = clock_s(CLOCK_MONOTONIC), cpu = children_cpu();
+	if (system(cmd) != 0)
+		return (struct times){-1, -1};
+	return (struct times){clock_s(CLOCK_MONOTONIC) - wall,
+			      children_cpu() - cpu};
+}
+
+/* Whether files @a and @b hold the same bytes. */
+static bool same_file(const char *a, const char *b)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	return system(cmd) == 0;
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -137,10 +165,14 @@ int main(int argc, char **argv)
 	const char *hwtrace = argc > 2 && strcmp(argv[2], "-") ? argv[2] : NULL;
 	bool indirect = argc > 3 && !strcmp(argv[3], "indirect");
 	char dir[] = "/tmp/hwt-bench-edges-XXXXXX", bin[256], pt[256];
+	char data[256], out1[256], out2[256];
 	if (!mkdtemp(dir) || !mib)
 		return 2;
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
 	snprintf(pt, sizeof(pt), "%s/trace.pt", dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	snprintf(out1, sizeof(out1), "%s/edges-j1.txt", dir);
+	snprintf(out2, sizeof(out2), "%s/edges-j2.txt", dir);
 	size_t cap = mib << 20;
 	uint8_t *trace = malloc(cap + 4096);
 	int what = PT_EDGES_INTERRUPTS | (indirect ? 0 : PT_EDGES_DIRECT);
@@ -155,18 +187,30 @@ int main(int argc, char **argv)
 	ok &= f && fwrite(trace, 1, size, f) == size;
 	if (f)
 		ok &= fclose(f) == 0;
+	struct pt_capture pieces = {.code_path = bin, .code_addr = PT_EDGES_ORG,
+				    .code_size = sizeof(code), .trace = trace,
+				    .trace_size = size,
+				    .piece_size = (size_t)4 << 20};
+	if (ok && hwtrace)
+		ok = pt_capture_write(data, &pieces) == 0;
 	if (!ok) {
 		fprintf(stderr, "cannot write the inputs in %s\n", dir);
 		return 1;
 	}
 
 	struct times t_ipt[RUNS], t_lib[RUNS], t_cli[RUNS];
+	struct times t_j1[RUNS], t_j2[RUNS];
 	uint64_t insns = 0, taken = 0, fallbacks = 0;
 	bool cli_ok = hwtrace != NULL;
 	for (int r = 0; r < RUNS; r++) {
 		t_ipt[r] = bare_libipt(trace, size, bin, &insns);
 		t_lib[r] = library_edges(pt, bin, &taken, &fallbacks);
 		if (cli_ok && (t_cli[r] = cli_edges(hwtrace, pt, bin)).wall < 0)
+			cli_ok = false;
+		if (cli_ok && ((t_j1[r] = cli_edges_file(hwtrace, data, 1,
+							 out1)).wall < 0 ||
+			       (t_j2[r] = cli_edges_file(hwtrace, data, 2,
+							 out2)).wall < 0))
 			cli_ok = false;
 	}
 	double mb = size / 1e6;
@@ -182,8 +226,18 @@ int main(int argc, char **argv)
 					  t_cli, mb);
 		printf("ratio hwtrace decode --edges / bare libipt speed: cpu "
 		       "%.2f, wall %.2f\n", ipt.cpu / cli.cpu, ipt.wall / cli.wall);
+		struct times j1 = report("perf.data in pieces, --edges -j 1",
+					 t_j1, mb);
+		struct times j2 = report("perf.data in pieces, --edges -j 2",
+					 t_j2, mb);
+		printf("ratio --edges -j 2 / -j 1 speed: wall %.2f (outputs %s)\n",
+		       j1.wall / j2.wall, same_file(out1, out2) ? "the same"
+							       : "DIFFER");
 	}
 
+	unlink(out1);
+	unlink(out2);
+	unlink(data);
 	unlink(pt);
 	unlink(bin);
 	rmdir(dir);

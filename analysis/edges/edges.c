@@ -141,6 +141,23 @@ uint64_t hwt_edges_count(const struct hwt_edges *e, uint64_t from, uint64_t to)
 	return 0;
 }
 
+int hwt_edges_merge(struct hwt_edges *dst, const struct hwt_edges *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		if (!src->v[i].count)
+			continue;
+		int err = hwt_edges_add(dst, src->v[i].from, src->v[i].to,
+					src->v[i].count);
+		if (err < 0)
+			return err;
+	}
+	dst->stats.overflows += src->stats.overflows;
+	dst->stats.errors += src->stats.errors;
+	dst->stats.gaps += src->stats.gaps;
+	dst->stats.fallbacks += src->stats.fallbacks;
+	return 0;
+}
+
 static int by_from_to(const void *a, const void *b)
 {
 	const struct hwt_edge *x = a, *y = b;

@@ -801,10 +801,10 @@ int pt_edges_chunk(void *priv, const struct hwt_aux_chunk *chunk,
 	 * block decoder follows by time: that path counts its branches. */
 	if (d->params.pid_at && chunk->cpu >= 0)
 		return HWT_ERR_NOSUP;
-	if (!d->edges && !(d->edges = edges_new()))
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	if (!chunk->size)
 		return 0;
+	if (!d->edges && !(d->edges = edges_new()))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	struct pt_edges *e = d->edges;
 	int32_t pid = HWT_PID_ANY;
 	if (d->params.pid_at && chunk->tid >= 0)

@@ -186,14 +186,20 @@ struct hwt_elem_sink hwt_decode_filter_sink(struct hwt_decode_filter *f)
 	return s;
 }
 
+bool hwt_decode_edges_op(const struct hwt_backend *b,
+			 const struct hwt_decode_opts *opts)
+{
+	/* --tid and --time select elements, which the edges op never
+	 * makes: those decodes count the elements' branches instead. */
+	return opts->edges && b->decoder->edges && !opts->filter_tid &&
+	       !opts->filter_time && !opts->disasm;
+}
+
 int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts)
 {
-	/* --tid and --time select elements, which the edges op never
-	 * makes: those decodes count the elements' branches instead. */
-	if (opts->edges && b->decoder->edges && !opts->filter_tid &&
-	    !opts->filter_time && !opts->disasm) {
+	if (hwt_decode_edges_op(b, opts)) {
 		int err = b->decoder->edges(priv, chunk, opts->edges);
 		if (err != HWT_ERR_NOSUP)
 			return err;

@@ -849,15 +849,14 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	struct pieces ps = {.st = st, .cs = &cs, .pr = &pr, .done = done,
 			    .b = b};
 	err = err < 0 ? err : list_pieces(&ps);
-	/* --edges keeps to one thread: its map and the edges op's caches
-	 * are the instance's. */
-	if (err >= 0 && !opts->packets && !opts->edges && opts->jobs > 1 &&
-	    b->decoder->split) {
+	if (err >= 0 && !opts->packets && opts->jobs > 1 && b->decoder->split) {
 		/* --disasm splits ranges in front of the attribution: its
 		 * batches go one element at a time. */
 		struct hwt_par_source src = {ps.n, piece_load, piece_before,
 					     piece_after, piece_setup,
-					     dis ? NULL : piece_send, &ps};
+					     dis ? NULL : piece_send, &ps,
+					     hwt_decode_edges_op(b, opts) ?
+						     opts->edges : NULL};
 		params.sink = &dsink;
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
 					  opts->jobs);

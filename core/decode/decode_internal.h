@@ -53,6 +53,12 @@ void hwt_mapped_close(struct hwt_mapped *m);
  * listing the known ones), HWT_ERR_NOSUP (no decoder, saying why). */
 int hwt_decode_find_backend(const char *name, const struct hwt_backend **out);
 
+/* Whether chunks go to @b's edges op: opts->edges asks for edges, the
+ * backend has the op, and no --tid, --time or --disasm asks for the
+ * elements that the op never makes. */
+bool hwt_decode_edges_op(const struct hwt_backend *b,
+			 const struct hwt_decode_opts *opts);
+
 /* Hands @chunk to the decoder: to its edges op when opts->edges asks
  * for edges and the op takes the chunk, otherwise to feed(), cut into the
  * segments the backend's split op gives (each after reset(), with the
@@ -110,6 +116,11 @@ struct hwt_par_source {
 	 * it can (hwt_ctx_sink_batch). Optional: else one by one. */
 	int (*send)(void *arg, struct par_batch *b);
 	void *arg;
+	/* Non-NULL (`--edges`, hwt_decode_edges_op): pieces go whole
+	 * through the backend's edges op (feed() where it declines one),
+	 * each thread counting into a map of its own, and the maps are added
+	 * to this one once every piece is decoded. */
+	struct hwt_edges *edges;
 };
 
 /* Decodes @src with @jobs threads, each with an instance of @b's decoder

@@ -10,7 +10,11 @@
  * decoded, so its worker and the calling thread run side by side). Only
  * the batches that must wait for their segment's end (it named a missing
  * file) go to the worker's temporary file past that, to be read back in
- * turn. */
+ * turn.
+ *
+ * With --edges going through the backend's edges op, each worker counts
+ * the pieces it decodes into an edge map of its own, added to the
+ * decode's map at the end: a map is a sum, which no order changes. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,6 +25,7 @@
 
 #include "core/decode/decode_internal.h"
 #include "core/decode/par_batch.h"
+#include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 
 /* Large batches: each hand-over between threads costs a wake-up, about
@@ -41,6 +46,8 @@ struct unit {
 	size_t nmem;              /* of them, those in memory */
 	struct par_batch *filling;    /* the worker's, not yet published */
 	int err;                  /* the feed's result */
+	bool edges_op;            /* a whole piece the edges op takes */
+	bool by_edges_op;         /* counted into its worker's edge map */
 	char msg[512];
 	size_t *touched;          /* sections marked missing_reported */
 	size_t ntouched;
@@ -57,6 +64,7 @@ struct worker {
 	FILE *spill;              /* batches that did not fit in memory */
 	uint64_t spill_end;
 	struct unit *u;           /* the unit being decoded */
+	struct hwt_edges *edges;  /* with src->edges: this thread's counts */
 };
 
 struct par {
@@ -250,7 +258,16 @@ static void decode_unit(struct worker *w, struct unit *u)
 	w->u = u;
 	if (ops->reset)
 		ops->reset(w->priv);
-	int err = ops->feed(w->priv, &u->chunk);
+	int err = HWT_ERR_NOSUP;
+	if (u->edges_op)
+		err = ops->edges(w->priv, &u->chunk, w->edges);
+	u->by_edges_op = u->edges_op && err != HWT_ERR_NOSUP;
+	/* As hwt_decode_feed: feed() takes what the op declines, counted
+	 * once a piece. */
+	if (w->edges && !u->by_edges_op && u->piece_first)
+		hwt_edges_stats(w->edges)->fallbacks++;
+	if (err == HWT_ERR_NOSUP)
+		err = ops->feed(w->priv, &u->chunk);
 	if (err < 0)
 		snprintf(u->msg, sizeof(u->msg), "%s", hwt_errmsg());
 	u->err = err;
@@ -368,7 +385,10 @@ static int emit_oldest(struct par *p, void *main_priv)
 			pthread_cond_wait(&p->progress, &p->lock);
 	}
 	pthread_mutex_unlock(&p->lock);
-	if (err >= 0 && !u->oom && conflicts(p->params->image, u)) {
+	/* A unit counted by the edges op sent no elements: the names of
+	 * missing files change no count, so it is not decoded again. */
+	if (err >= 0 && !u->oom && !u->by_edges_op &&
+	    conflicts(p->params->image, u)) {
 		struct skip_sink ss = {sink, sent};
 		struct hwt_elem_sink direct = {skip_emit, &ss};
 		struct hwt_elem_sink saved = *p->main_sink;
@@ -437,6 +457,9 @@ static int start_workers(struct par *p, unsigned n)
 		params.progress_arg = NULL;
 		w->sink = (struct hwt_elem_sink){buffer_emit, w};
 		params.sink = &w->sink;
+		if (p->src->edges && !(w->edges = hwt_edges_new()))
+			return hwt_error(HWT_ERR_NOMEM, "out of memory for "
+					 "the edges");
 		int err = ops->create(&params, &w->priv);
 		if (err >= 0 && p->src->setup)
 			err = p->src->setup(p->src->arg, w->priv);
@@ -462,7 +485,15 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		free(owned);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
-	int n = hwt_decode_split(p->b, main_priv, chunk, starts);
+	/* The edges op takes whole chunks; those it declines are cut. */
+	struct hwt_aux_chunk probe = *chunk;
+	probe.size = 0;
+	bool edges_op = p->src->edges && p->b->decoder->edges(main_priv, &probe,
+							      p->src->edges) == 0;
+	int n = 1;
+	starts[0] = 0;
+	if (!edges_op)
+		n = hwt_decode_split(p->b, main_priv, chunk, starts);
 	if (n < 0) {
 		free(starts);
 		free(owned);
@@ -488,6 +519,7 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		u->chunk = hwt_decode_segment(chunk, starts, n, i);
 		u->piece = piece;
 		u->piece_first = i == 0;
+		u->edges_op = edges_op;
 		u->piece_last = i + 1 == n;
 		u->owned = i + 1 == n ? owned : NULL;
 		p->count++;
@@ -539,6 +571,9 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 		unit_clear(at(&p, i));
 	free(p.orphan);
 	for (unsigned i = 0; i < p.nw; i++) {
+		if (err >= 0 && p.w[i].edges)
+			err = hwt_edges_merge(src->edges, p.w[i].edges);
+		hwt_edges_free(p.w[i].edges);
 		if (p.w[i].priv && b->decoder->destroy)
 			b->decoder->destroy(p.w[i].priv);
 		hwt_image_free(p.w[i].view);

@@ -149,7 +149,11 @@ struct hwt_decoder_ops {
 	 * hands to it. The edges and counts must be those of the branch
 	 * elements feed() would emit. Returns 0, a negative error, or
 	 * HWT_ERR_NOSUP when it cannot take this chunk (the core then calls
-	 * feed() and counts the branch elements). Optional. */
+	 * feed() and counts the branch elements). A chunk of size 0 asks,
+	 * counting nothing, whether it takes chunks of that stream: 0 or
+	 * HWT_ERR_NOSUP (a parallel decode cuts the chunks it declines into
+	 * segments). Its edges and counts may not depend on the image's
+	 * missing_reported marks. Optional. */
 	int (*edges)(void *priv, const struct hwt_aux_chunk *chunk,
 		     struct hwt_edges *edges);
 	/* Parallel decode (hwt_decode_opts.jobs > 1). Writes to @starts (at

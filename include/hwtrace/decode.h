@@ -97,9 +97,11 @@ struct hwt_decode_opts {
 	 * segments the backend's split op gives), each decoded by a decoder
 	 * instance of its own thread; elements are buffered per unit and sent
 	 * to the sink in unit order on the calling thread, so the stream is
-	 * the same for every value. Backends without a split op, raw input,
-	 * snapshot directories, packets and edges (the edges map and the
-	 * edges op's caches are one instance's) decode on one thread
+	 * the same for every value. With @edges and the backend's edges op,
+	 * units are whole pieces, each thread counts into a map of its own,
+	 * and the maps are added to @edges at the end: the same edges,
+	 * counts and stats for every value. Backends without a split op, raw
+	 * input, snapshot directories and packets decode on one thread
 	 * whatever the value. Progress is counted on the calling thread,
 	 * a piece's bytes once its elements are sent. */
 	unsigned int jobs;

@@ -71,6 +71,11 @@ HWT_API uint64_t hwt_edges_total(const struct hwt_edges *edges);
 HWT_API uint64_t hwt_edges_count(const struct hwt_edges *edges, uint64_t from,
 				 uint64_t to);
 
+/* Adds every edge of @src, with its count, and its stats to @dst: the
+ * map of a decode done in parts (one per thread) made whole. Errors:
+ * HWT_ERR_NOMEM (@dst then holds part of @src). */
+HWT_API int hwt_edges_merge(struct hwt_edges *dst, const struct hwt_edges *src);
+
 /* The edges taken at least once, sorted by from, then to, in a new array
  * the caller frees; *n gets their number. Errors: HWT_ERR_NOMEM. */
 HWT_API int hwt_edges_sorted(const struct hwt_edges *edges,

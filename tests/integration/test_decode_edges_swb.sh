@@ -2,7 +2,8 @@
 # from kp_run to kp_done: 18 branches, as test_swb_record_cli shows), which
 # goes through the element path (the backend has no edges op): the edges
 # and counts are the (from, to) pairs of the full decode's branch
-# elements, counted; text and jsonl agree; the total is 18.
+# elements, counted; text and jsonl agree; the total is 18; -j 1 and -j 3
+# agree.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 PROG="$HWT_BUILD_DIR/tests/programs/known_path"
 
@@ -25,6 +26,13 @@ expect_eq "edges sorted by from, then to" "$(cat "$TMP/edges")" \
 	"$(LC_ALL=C sort "$TMP/edges")"
 expect_contains "summary" "$(cat "$TMP/edges.err")" \
 	"$(wc -l <"$TMP/want") edges (18 taken branches), 0 overflows, 0 errors"
+
+# One thread and three give the same edges and summary.
+for j in 1 3; do
+	"$HWTRACE" decode --edges -j $j "$TMP/kp.data" >"$TMP/edges.j$j" 2>"$TMP/edges.j$j.err"
+	expect_eq "edges -j $j" "$(cat "$TMP/edges.j$j")" "$(cat "$TMP/edges")"
+	expect_eq "summary -j $j" "$(cat "$TMP/edges.j$j.err")" "$(cat "$TMP/edges.err")"
+done
 
 "$HWTRACE" decode --edges --format jsonl "$TMP/kp.data" 2>/dev/null |
 	sed -n 's/{"type":"edge","from":"\([^"]*\)","to":"\([^"]*\)","count":\([0-9]*\)}/\1->\2 \3/p' >"$TMP/jsonl"

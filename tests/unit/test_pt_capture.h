@@ -1,7 +1,8 @@
 /* Test helper: writes a perf.data around a raw Intel PT stream the way
  * `perf record -e intel_pt//u` lays one out for a single thread: an
  * intel_pt and a dummy sideband attribute, AUXTRACE_INFO in perf's
- * intel_pt layout, COMM, one MMAP2 of the code, and the AUXTRACE buffer. */
+ * intel_pt layout, COMM, one MMAP2 of the code, and the AUXTRACE buffer
+ * (or several: piece_size). */
 #ifndef HWT_TESTS_UNIT_TEST_PT_CAPTURE_H
 #define HWT_TESTS_UNIT_TEST_PT_CAPTURE_H
 
@@ -27,6 +28,10 @@ struct pt_capture {
 	const uint8_t *header_build_id; /* in the build id feature when set */
 	const uint8_t *trace;
 	size_t trace_size;
+	/* Non-zero: @trace goes in AUXTRACE buffers of the thread, each cut
+	 * at the first PSB at least @piece_size bytes after its start, as
+	 * many pieces of a long recording. */
+	size_t piece_size;
 	/* Records written before the AUXTRACE one (headers included). */
 	const void *const *extra;
 	size_t nextra;
@@ -124,6 +129,37 @@ static inline void pt_capture_mmap2(uint8_t *rec, const char *path,
 	pt_capture_header(rec, PERF_RECORD_MMAP2, misc, n);
 }
 
+/* The offset of the first PSB packet at or after @from in @trace, or
+ * @size when none follows. */
+static inline size_t pt_capture_next_psb(const uint8_t *trace, size_t size,
+					 size_t from)
+{
+	static const uint8_t psb[16] = {2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82};
+	for (size_t i = from; i + sizeof(psb) <= size; i++)
+		if (!memcmp(trace + i, psb, sizeof(psb)))
+			return i;
+	return size;
+}
+
+/* @c's trace as AUXTRACE buffers of its thread (c->piece_size). */
+static inline int pt_capture_pieces(struct hwt_pd_writer *w,
+				    const struct pt_capture *c)
+{
+	size_t at = 0;
+	int err = 0;
+	for (uint64_t ref = 0; at < c->trace_size && !err; ref++) {
+		size_t end = pt_capture_next_psb(c->trace, c->trace_size,
+						 at + c->piece_size);
+		struct hwt_pd_auxtrace aux = {
+			.size = end - at, .offset = at, .reference = ref,
+			.tid = PT_CAPTURE_PID, .cpu = UINT32_MAX};
+		err = hwt_pd_writer_auxtrace(w, &aux, c->trace + at);
+		at = end;
+	}
+	return err;
+}
+
 static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 {
 	struct hwt_pd_writer *w;
@@ -170,7 +206,9 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 		.tid = PT_CAPTURE_PID,
 		.cpu = UINT32_MAX, /* per-thread */
 	};
-	if (!err && !c->nbuffers)
+	if (!err && !c->nbuffers && c->piece_size)
+		err = pt_capture_pieces(w, c);
+	else if (!err && !c->nbuffers)
 		err = hwt_pd_writer_auxtrace(w, &aux, c->trace);
 	for (size_t i = 0; i < c->nbuffers && !err; i++) {
 		const struct pt_capture_buffer *b = &c->buffers[i];

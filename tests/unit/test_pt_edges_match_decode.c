@@ -7,7 +7,10 @@
  * an overflow and a decode error, the edge map holds exactly the (from, to)
  * pairs of the full decode's branch elements with their counts, and counts
  * its overflow gaps and error elements; the AFL bitmap equals one computed
- * here from those branches. The clean traces take the packet path alone. */
+ * here from those branches. The clean traces take the packet path alone.
+ * A perf.data of many pieces (one thread's, which the packet path takes,
+ * and two CPUs', which the element decoder takes) gives the same map and
+ * stats with 1, 2, 3 and 8 threads. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,13 +105,14 @@ static int decode(const char *data, const char *pt,
 		    : hwt_decode_raw("intel_pt", NULL, pt, opts, sink);
 }
 
-static struct outcome compare(const char *pt, const char *bin, uint64_t org,
-			      const char *data)
+static struct outcome compare_jobs(const char *pt, const char *bin,
+				   uint64_t org, const char *data,
+				   unsigned int jobs)
 {
 	struct outcome o = {0};
 	struct hwt_map_spec map = {bin, org};
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map,
-				       .nmaps = 1};
+				       .nmaps = 1, .jobs = jobs};
 	struct branches want = {0};
 	struct hwt_elem_sink full = {collect, &want};
 	if (data)
@@ -144,6 +148,12 @@ static struct outcome compare(const char *pt, const char *bin, uint64_t org,
 	free(want.v);
 	hwt_edges_free(edges);
 	return o;
+}
+
+static struct outcome compare(const char *pt, const char *bin, uint64_t org,
+			      const char *data)
+{
+	return compare_jobs(pt, bin, org, data, 1);
 }
 
 static void ptt_streams_match(void)
@@ -279,9 +289,138 @@ static void generated_traces_match(void)
 	CHECK_U64(o.overflows, 1);
 }
 
+/* The edge map of --edges on @data with @jobs threads: its edges sorted,
+ * and its stats. */
+struct edge_map {
+	struct hwt_edge *v;
+	size_t n;
+	struct hwt_edges_stats st;
+	int err;
+};
+
+static struct edge_map edges_with_jobs(const char *data, unsigned int jobs)
+{
+	struct edge_map m = {0};
+	struct hwt_edges *edges = hwt_edges_new();
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .edges = edges,
+				       .jobs = jobs};
+	struct hwt_elem_sink sink = hwt_edges_sink(edges);
+	m.err = edges ? hwt_decode_file(data, &opts, &sink) : -1;
+	if (!m.err)
+		m.err = hwt_edges_sorted(edges, &m.v, &m.n);
+	if (!m.err)
+		m.st = *hwt_edges_stats(edges);
+	hwt_edges_free(edges);
+	return m;
+}
+
+/* --edges on @cap (written to a perf.data) with 2, 3 and 8 threads
+ * against one; returns the one-thread map's stats. */
+static struct hwt_edges_stats same_with_jobs(const char *what,
+					     const struct pt_capture *cap,
+					     bool errors)
+{
+	char dir[] = "/tmp/hwt-edges-XXXXXX", data[64];
+	struct hwt_edges_stats st = {0};
+	if (!mkdtemp(dir))
+		return st;
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	CHECK_INT(pt_capture_write(data, cap), 0);
+	struct edge_map one = edges_with_jobs(data, 1);
+	CHECK_INT(one.err, 0);
+	CHECK(one.n > 0);
+	st = one.st;
+	static const unsigned int jobs[] = {2, 3, 8};
+	for (size_t i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
+		struct edge_map m = edges_with_jobs(data, jobs[i]);
+		CHECK_INT(m.err, 0);
+		bool same = m.n == one.n && (!m.n || !memcmp(m.v, one.v,
+						m.n * sizeof(*m.v)));
+		bool stats = !memcmp(&m.st, &one.st, sizeof(m.st));
+		if (!same || !stats)
+			fprintf(stderr, "%s, %u threads: edges %s, stats %s\n",
+				what, jobs[i], same ? "same" : "DIFFER",
+				stats ? "same" : "DIFFER");
+		CHECK(same);
+		CHECK(stats);
+		free(m.v);
+	}
+	/* And the map is the full decode's branches, with 2 threads. */
+	struct outcome o = compare_jobs(NULL, NULL, 0, data, 2);
+	CHECK(o.same);
+	/* The full decode of a perf.data without a cpuid feature adds an
+	 * error element saying that no errata workarounds were applied
+	 * when the trace had decode errors; the edges count the trace's. */
+	if (!errors)
+		CHECK(o.counts_same);
+	free(one.v);
+	unlink(data);
+	rmdir(dir);
+	return st;
+}
+
+static void jobs_give_same_edges(void)
+{
+	char bin[] = "/tmp/hwt-edges-code-XXXXXX";
+	int fd = mkstemp(bin);
+	static const int kinds[] = {PT_EDGES_INTERRUPTS,
+				    PT_EDGES_INTERRUPTS | PT_EDGES_OVERFLOW,
+				    PT_EDGES_ERROR};
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t size = 512 * 1024;
+		uint8_t *trace = malloc(size + 4096);
+		size_t n = trace ? pt_edges_make(trace, size + 4096, size,
+						 kinds[k]) : 0;
+		uint8_t code[sizeof(pt_edges_code)];
+		pt_edges_code_for(kinds[k], code);
+		CHECK(fd >= 0 && n > size / 2);
+		if (fd < 0 || !n || pwrite(fd, code, sizeof(code), 0) !=
+		    (ssize_t)sizeof(code)) {
+			free(trace);
+			break;
+		}
+		/* One thread in pieces of about 48 KiB, cut at PSBs: the
+		 * packet path takes them. */
+		struct pt_capture cap = {.code_path = bin,
+					 .code_addr = PT_EDGES_ORG,
+					 .code_size = sizeof(code),
+					 .trace = trace, .trace_size = n,
+					 .piece_size = 48 * 1024};
+		char what[64];
+		snprintf(what, sizeof(what), "trace %d, one thread", kinds[k]);
+		bool errors = kinds[k] & PT_EDGES_ERROR;
+		struct hwt_edges_stats st = same_with_jobs(what, &cap, errors);
+		if (kinds[k] & PT_EDGES_OVERFLOW)
+			CHECK_U64(st.overflows, 1);
+		if (kinds[k] & PT_EDGES_ERROR)
+			CHECK_U64(st.errors, 1);
+		/* The pieces not cut by an overflow or error go through
+		 * the packets alone. */
+		CHECK(st.fallbacks <= 1);
+		/* Two CPUs, half the trace each: per-CPU streams go
+		 * through the element decoder, cut into segments. */
+		size_t half = pt_capture_next_psb(trace, n, n / 2);
+		struct pt_capture_buffer bufs[2] = {
+			{.cpu = 0, .data = trace, .size = half},
+			{.cpu = 1, .data = trace + half, .size = n - half}};
+		cap.piece_size = 0;
+		cap.buffers = bufs;
+		cap.nbuffers = 2;
+		snprintf(what, sizeof(what), "trace %d, two CPUs", kinds[k]);
+		st = same_with_jobs(what, &cap, errors);
+		CHECK_U64(st.fallbacks, 2);
+		free(trace);
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(bin);
+	}
+}
+
 int main(void)
 {
 	RUN(ptt_streams_match);
 	RUN(generated_traces_match);
+	RUN(jobs_give_same_edges);
 	return hwt_test_summary();
 }
