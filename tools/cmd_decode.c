@@ -16,6 +16,7 @@
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
+#include "hwtrace/pipe.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
 #include "stack_run.h"
@@ -473,13 +474,27 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* A capture's streams merged by time (the default order). */
+/* A capture's streams merged by time (the default order). With more
+ * than one thread, once the decode is done the merge reads its records
+ * back on this thread while the pipe's thread formats and writes them:
+ * the two took turns on one core while the others were idle. */
 static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 {
+	struct hwt_pipe *pipe = NULL;
+	struct hwt_elem_sink piped;
+	if (a->opts.jobs > 1) {
+		int err = hwt_pipe_new(sink, &pipe);
+		if (err)
+			return err;
+		piped = hwt_pipe_sink(pipe);
+		sink = &piped;
+	}
 	struct hwt_merge *merge;
 	int err = hwt_merge_new(sink, &merge);
-	if (err)
+	if (err) {
+		hwt_pipe_free(pipe);
 		return err;
+	}
 	struct hwt_elem_sink into = hwt_merge_sink(merge);
 	a->merge = merge;
 	err = hwt_decode_file(a->file, &a->opts, &into);
@@ -491,8 +506,15 @@ static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 	/* What went straight out is not written again. */
 	a->counts->written_total = before.elements - a->counts->elems;
 	cli_progress_written(&a->progress, 0, a->counts->written_total);
-	/* A decode that failed part way still shows what came before. */
+	/* A decode that failed part way still shows what came before.
+	 * Without a thread for the pipe, elements go straight out. */
+	if (pipe)
+		(void)hwt_pipe_start(pipe);
 	int ferr = hwt_merge_finish(merge);
+	int perr = pipe ? hwt_pipe_finish(pipe) : 0;
+	if (!ferr)
+		ferr = perr;
+	hwt_pipe_free(pipe);
 	a->counts->written_total = 0;
 	if (!err)
 		err = ferr;

@@ -374,6 +374,7 @@ int hwt_merge_finish(struct hwt_merge *m)
 		sift_down(m, heap, n, i);
 	while (n && !err) {
 		size_t i = heap[0];
+		uint64_t time = m->streams[i].head_time;
 		err = emit_head(m, &m->streams[i]);
 		if (err)
 			break;
@@ -382,6 +383,12 @@ int hwt_merge_finish(struct hwt_merge *m)
 			err = more;
 			break;
 		}
+		/* A stream's next record at the same time is still first:
+		 * ties go by the stream, not the record. Most records share
+		 * their time with the one before (time stamps are rarer than
+		 * branches), so most need no sift. */
+		if (more && m->streams[i].head_time == time)
+			continue;
 		if (!more)
 			heap[0] = heap[--n];
 		sift_down(m, heap, n, 0);

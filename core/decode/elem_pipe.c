@@ -1,0 +1,197 @@
+/* The element pipe (include/hwtrace/pipe.h): the emitting thread fills a
+ * batch (par_batch.h: ranges and branches in 32-byte slots, the rest
+ * whole with copies of their strings) and queues it; the pipe's thread
+ * sends queued batches to @out in order. At most PIPE_QUEUED batches
+ * wait, so memory stays bounded when @out is the slower side. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/decode/par_batch.h"
+#include "hwtrace/error.h"
+#include "hwtrace/pipe.h"
+
+/* Elements a batch: a hand-over wakes a thread, which costs about what
+ * sending a few thousand elements does; a batch of 4096 slots (128 KiB)
+ * is still in the cache when the other side reads it. */
+#define PIPE_BATCH 4096
+#define PIPE_QUEUED 4
+
+struct hwt_pipe {
+	struct hwt_elem_sink out;
+	bool started;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t queued;     /* a batch was queued, or stop */
+	pthread_cond_t sent;       /* a batch was sent */
+	struct par_batch *filling; /* the emitting thread's */
+	struct par_batch *head, *tail; /* waiting, oldest first */
+	size_t nqueued;
+	struct par_batch *spare;   /* sent, for reuse */
+	bool stop;
+	int err;                   /* the first error @out returned */
+	char msg[1024];
+};
+
+static void *consume(void *arg)
+{
+	struct hwt_pipe *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->head && !p->stop)
+			pthread_cond_wait(&p->queued, &p->lock);
+		struct par_batch *b = p->head;
+		if (!b)
+			break;
+		p->head = b->next;
+		if (!p->head)
+			p->tail = NULL;
+		p->nqueued--;
+		/* After an error nothing more reaches @out, as when it is
+		 * called directly. */
+		bool failed = p->err < 0;
+		pthread_mutex_unlock(&p->lock);
+		int err = failed ? 0 : par_batch_send(b, &p->out);
+		pthread_mutex_lock(&p->lock);
+		if (err < 0 && !p->err) {
+			p->err = err;
+			snprintf(p->msg, sizeof(p->msg), "%s", hwt_errmsg());
+		}
+		b->next = p->spare;
+		p->spare = b;
+		pthread_cond_signal(&p->sent);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* The error @out returned, as the emitting thread's error. With the lock
+ * held. */
+static int out_error(const struct hwt_pipe *p)
+{
+	return p->err < 0 ? hwt_error(p->err, "%s", p->msg) : 0;
+}
+
+/* Queues the batch being filled, waiting while PIPE_QUEUED do. */
+static int hand_over(struct hwt_pipe *p)
+{
+	struct par_batch *b = p->filling;
+	p->filling = NULL;
+	pthread_mutex_lock(&p->lock);
+	while (p->nqueued >= PIPE_QUEUED && !p->err)
+		pthread_cond_wait(&p->sent, &p->lock);
+	if (p->err) {
+		b->next = p->spare;
+		p->spare = b;
+	} else {
+		b->next = NULL;
+		if (p->tail)
+			p->tail->next = b;
+		else
+			p->head = b;
+		p->tail = b;
+		p->nqueued++;
+		pthread_cond_signal(&p->queued);
+	}
+	int err = out_error(p);
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
+/* An empty batch: a sent one, or a new one. */
+static struct par_batch *empty_batch(struct hwt_pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	struct par_batch *b = p->spare;
+	if (b)
+		p->spare = b->next;
+	pthread_mutex_unlock(&p->lock);
+	if (b) {
+		par_batch_reset(b);
+		return b;
+	}
+	return par_batch_new(PIPE_BATCH);
+}
+
+static int pipe_emit(void *arg, const struct hwt_elem *e)
+{
+	struct hwt_pipe *p = arg;
+
+	if (!p->started)
+		return p->out.emit(p->out.arg, e);
+	if (!p->filling && !(p->filling = empty_batch(p)))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory passing elements "
+				 "to the output thread");
+	if (par_batch_put(p->filling, e) < 0)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory passing elements "
+				 "to the output thread");
+	return p->filling->n == p->filling->cap ? hand_over(p) : 0;
+}
+
+int hwt_pipe_new(const struct hwt_elem_sink *out, struct hwt_pipe **pipe)
+{
+	struct hwt_pipe *p = calloc(1, sizeof(*p));
+	if (!p)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	p->out = *out;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->queued, NULL);
+	pthread_cond_init(&p->sent, NULL);
+	*pipe = p;
+	return 0;
+}
+
+struct hwt_elem_sink hwt_pipe_sink(struct hwt_pipe *pipe)
+{
+	return (struct hwt_elem_sink){pipe_emit, pipe};
+}
+
+int hwt_pipe_start(struct hwt_pipe *p)
+{
+	if (p->started)
+		return 0;
+	p->stop = false;
+	p->err = 0;
+	if (pthread_create(&p->thread, NULL, consume, p))
+		return hwt_error(HWT_ERR_NOMEM, "cannot start the output thread");
+	p->started = true;
+	return 0;
+}
+
+int hwt_pipe_finish(struct hwt_pipe *p)
+{
+	if (!p->started)
+		return 0;
+	int err = 0;
+	if (p->filling && p->filling->n)
+		err = hand_over(p);
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_signal(&p->queued);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+	par_batch_free(p->filling);
+	p->filling = NULL;
+	/* The thread has stopped: its error needs no lock now. */
+	int out = out_error(p);
+	return out < 0 ? out : err;
+}
+
+void hwt_pipe_free(struct hwt_pipe *p)
+{
+	if (!p)
+		return;
+	hwt_pipe_finish(p);
+	while (p->spare) {
+		struct par_batch *b = p->spare;
+		p->spare = b->next;
+		par_batch_free(b);
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->queued);
+	pthread_cond_destroy(&p->sent);
+	free(p);
+}
