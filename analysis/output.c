@@ -51,6 +51,12 @@ struct hwt_output {
 	bool task_valid;
 	uint32_t task_fields;
 	int32_t task_cpu, task_pid, task_tid;
+	/* The last line's time (text's "TIME: ", JSON's ,"time":TIME; 30
+	 * bytes at most) and its value. */
+	char time_text[32];
+	size_t time_len;
+	bool time_valid;
+	uint64_t time;
 };
 
 /* Lines are formatted straight into one large buffer that goes out in
@@ -392,6 +398,26 @@ static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
 	hwt_text_put(l, o->task, o->task_len);
 }
 
+/* Elements between two time stamps share their time: formatted once per
+ * change, as the task is. */
+static void put_time_cached(struct hwt_output *o, struct hwt_text *l,
+			    const struct hwt_elem *e)
+{
+	if (!(e->fields & HWT_FIELD_TIME))
+		return;
+	if (!o->time_valid || e->time != o->time) {
+		struct hwt_text t = {o->time_text, sizeof(o->time_text), 0};
+		if (o->format == HWT_OUTPUT_JSONL)
+			jsonl_time(&t, e);
+		else
+			text_time(&t, e);
+		o->time_len = t.len;
+		o->time = e->time;
+		o->time_valid = true;
+	}
+	put_fixed(l, o->time_text, o->time_len, sizeof(o->time_text));
+}
+
 int hwt_elem_format(const struct hwt_elem *elem, enum hwt_output_format format,
 		    char *buf, size_t size)
 {
@@ -507,7 +533,7 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		jsonl_type(&l, elem);
 	put_task_cached(o, &l, elem);
 	if (!json)
-		text_time(&l, elem);
+		put_time_cached(o, &l, elem);
 	/* Text: task, time, body, annotation. JSON: head, body, time,
 	 * annotation, '}'. The body and annotation of a repeated range or
 	 * branch come from the cache. */
@@ -515,7 +541,7 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 	if (ce && cache_hit(ce, &key)) {
 		put_fixed(&l, ce->body, ce->body_len, sizeof(ce->body));
 		if (json)
-			jsonl_time(&l, elem);
+			put_time_cached(o, &l, elem);
 		put_fixed(&l, ce->annot, ce->annot_len, sizeof(ce->annot));
 		if (json)
 			hwt_text_char(&l, '}');
@@ -530,7 +556,7 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		text_body(&l, elem);
 	size_t body_len = l.len - body_at;
 	if (json)
-		jsonl_time(&l, elem);
+		put_time_cached(o, &l, elem);
 	/* The whole line as hwt_elem_format gives it (with JSON's '}'). */
 	if (l.len + json >= OUT_LINE_MAX)
 		return emit_long(o, elem, l.len + json);

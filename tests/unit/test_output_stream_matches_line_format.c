@@ -50,7 +50,11 @@ static void make_elements(void)
 			e->fields |= HWT_FIELD_PID;
 			e->pid = 7 + (i / 1500);
 		}
-		e->time = 1000000 + (uint64_t)i * 37;
+		/* Times repeat in runs, as between time stamps, and a few
+		 * elements have none. */
+		e->time = 1000000 + (uint64_t)(i / 4) * 37;
+		if (i % 13 == 0)
+			e->fields &= ~(uint32_t)HWT_FIELD_TIME;
 		switch (i % 7) {
 		case 0: case 1: case 2:
 			e->type = HWT_ELEM_RANGE;
