@@ -2,8 +2,10 @@
  *  (b) hwt_decode_file with jobs=2 against jobs=1 on the same per-CPU
  *      Intel PT capture (4 CPUs, equal trace each), elements into a
  *      counting sink; and, when HWTRACE names the CLI, `hwtrace decode
- *      -j2` against `-j1` writing text to /dev/null (--per-cpu) (the formatting runs
- *      on one thread whatever -j is);
+ *      -j2` against `-j1` writing text to /dev/null, --per-cpu (the
+ *      calling thread attributes and formats while the workers decode)
+ *      and merged by time (the default; with -j2 the merge's read-back
+ *      and the formatting run on two threads);
  *  (g) what a segment's setup costs with many files mapped, as a real
  *      process has: jobs=1 on the capture with MMAP2 records of up to 300
  *      shared libraries of this machine besides (the trace runs in none
@@ -239,11 +241,12 @@ static double time_command(const char *cmd)
 	return now() - t;
 }
 
-static double time_cli(const char *hwtrace, const char *data, unsigned jobs)
+static double time_cli(const char *hwtrace, const char *data, unsigned jobs,
+		       bool per_cpu)
 {
 	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "'%s' decode -j%u --per-cpu '%s' >/dev/null "
-		 "2>&1", hwtrace, jobs, data);
+	snprintf(cmd, sizeof(cmd), "'%s' decode -j%u %s'%s' >/dev/null 2>&1",
+		 hwtrace, jobs, per_cpu ? "--per-cpu " : "", data);
 	return time_command(cmd);
 }
 
@@ -290,7 +293,7 @@ static void jobs_against_one(const char *data, const char *hwtrace,
 			     const char *peer, const char *peer_name)
 {
 	double t1[RUNS], t2[RUNS], u1[RUNS], u2[RUNS], tp[RUNS], c1[RUNS],
-		c2[RUNS];
+		c2[RUNS], m1[RUNS], m2[RUNS];
 	for (int r = 0; r < RUNS; r++) {
 		t1[r] = time_lib(data, 1);
 		u1[r] = last_cpu;
@@ -299,8 +302,10 @@ static void jobs_against_one(const char *data, const char *hwtrace,
 		if (peer)
 			tp[r] = time_command(peer);
 		if (hwtrace) {
-			c1[r] = time_cli(hwtrace, data, 1);
-			c2[r] = time_cli(hwtrace, data, 2);
+			c1[r] = time_cli(hwtrace, data, 1, true);
+			c2[r] = time_cli(hwtrace, data, 2, true);
+			m1[r] = time_cli(hwtrace, data, 1, false);
+			m2[r] = time_cli(hwtrace, data, 2, false);
 		}
 	}
 	printf("%" PRIu64 " elements\n", counted);
@@ -315,9 +320,13 @@ static void jobs_against_one(const char *data, const char *hwtrace,
 		       tp[RUNS / 2] / t1[RUNS / 2]);
 	}
 	if (hwtrace) {
-		print_times("hwtrace decode -j1 >/dev/null", c1);
-		print_times("hwtrace decode -j2 >/dev/null", c2);
+		print_times("hwtrace decode --per-cpu -j1 >/dev/null", c1);
+		print_times("hwtrace decode --per-cpu -j2 >/dev/null", c2);
 		printf("ratio -j1 / -j2 time: %.2f\n", c1[RUNS / 2] / c2[RUNS / 2]);
+		print_times("hwtrace decode -j1 >/dev/null (merged)", m1);
+		print_times("hwtrace decode -j2 >/dev/null (merged)", m2);
+		printf("ratio -j1 / -j2 time (merged): %.2f\n",
+		       m1[RUNS / 2] / m2[RUNS / 2]);
 		if (peer)
 			printf("ratio peer / hwtrace decode -j2 time: %.2f\n",
 			       tp[RUNS / 2] / c2[RUNS / 2]);
