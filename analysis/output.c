@@ -398,23 +398,28 @@ static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
 	hwt_text_put(l, o->task, o->task_len);
 }
 
+/* The text of @e's time, kept for the lines after it. */
+static void format_time(struct hwt_output *o, const struct hwt_elem *e)
+{
+	struct hwt_text t = {o->time_text, sizeof(o->time_text), 0};
+	if (o->format == HWT_OUTPUT_JSONL)
+		jsonl_time(&t, e);
+	else
+		text_time(&t, e);
+	o->time_len = t.len;
+	o->time = e->time;
+	o->time_valid = true;
+}
+
 /* Elements between two time stamps share their time: formatted once per
  * change, as the task is. */
-static void put_time_cached(struct hwt_output *o, struct hwt_text *l,
-			    const struct hwt_elem *e)
+static inline void put_time_cached(struct hwt_output *o, struct hwt_text *l,
+				   const struct hwt_elem *e)
 {
 	if (!(e->fields & HWT_FIELD_TIME))
 		return;
-	if (!o->time_valid || e->time != o->time) {
-		struct hwt_text t = {o->time_text, sizeof(o->time_text), 0};
-		if (o->format == HWT_OUTPUT_JSONL)
-			jsonl_time(&t, e);
-		else
-			text_time(&t, e);
-		o->time_len = t.len;
-		o->time = e->time;
-		o->time_valid = true;
-	}
+	if (!o->time_valid || e->time != o->time)
+		format_time(o, e);
 	put_fixed(l, o->time_text, o->time_len, sizeof(o->time_text));
 }
 
