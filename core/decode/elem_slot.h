@@ -81,4 +81,20 @@ static inline bool elem_same_common(const struct hwt_elem *a,
 	return !memcmp(x + 4, y + 4, 16) && !memcmp(x + 24, y + 24, 16);
 }
 
+/* An element's common fields alone: its bytes before the union (the type
+ * comes along, unread), less than half an element, kept where a batch's
+ * elements change them. */
+struct elem_common {
+	_Alignas(8) unsigned char head[offsetof(struct hwt_elem, u)];
+};
+_Static_assert(offsetof(struct hwt_elem, u) == 40,
+	       "the common fields end where the union starts");
+
+static inline bool elem_common_same(const struct elem_common *c,
+				    const struct hwt_elem *e)
+{
+	const char *x = (const char *)c->head, *y = (const char *)e;
+	return !memcmp(x + 4, y + 4, 16) && !memcmp(x + 24, y + 24, 16);
+}
+
 #endif

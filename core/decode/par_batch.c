@@ -43,15 +43,14 @@ void par_batch_reset(struct par_batch *b)
 
 int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
 {
-	if (!b->ncommon || !elem_same_common(&b->common[b->ncommon - 1].e, e)) {
+	if (!b->ncommon || !elem_common_same(&b->common[b->ncommon - 1].c, e)) {
 		if (!array_grow((void **)&b->common, &b->common_cap,
 				sizeof(*b->common), b->ncommon + 1))
 			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
 					 "decoded elements");
 		struct par_common *c = &b->common[b->ncommon++];
 		c->at = b->n;
-		/* Only the common fields are read. */
-		memcpy(&c->e, e, offsetof(struct hwt_elem, u));
+		memcpy(c->c.head, e, sizeof(c->c.head));
 	}
 	struct elem_slot *s = &b->slot[b->n];
 	if (!elem_slot_put(s, e)) {
@@ -156,8 +155,8 @@ const struct hwt_elem *par_cursor_next(struct par_cursor *c)
 		return NULL;
 	size_t i = c->i++;
 	if (c->next_common < b->ncommon && b->common[c->next_common].at == i)
-		memcpy(&c->e, &b->common[c->next_common++].e,
-		       offsetof(struct hwt_elem, u));
+		memcpy(&c->e, b->common[c->next_common++].c.head,
+		       sizeof(b->common->c.head));
 	const struct elem_slot *s = &b->slot[i];
 	if (!s->whole) {
 		elem_slot_get(s, &c->e);

@@ -45,12 +45,12 @@ int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e);
  * of the one before. */
 struct par_common {
 	size_t at;
-	struct hwt_elem e;
+	struct elem_common c;
 };
 
 static inline int par_batch_put(struct par_batch *b, const struct hwt_elem *e)
 {
-	if (!b->ncommon || !elem_same_common(&b->common[b->ncommon - 1].e, e) ||
+	if (!b->ncommon || !elem_common_same(&b->common[b->ncommon - 1].c, e) ||
 	    !elem_slot_put(&b->slot[b->n], e))
 		return par_batch_put_slow(b, e);
 	b->n++;
