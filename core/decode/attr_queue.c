@@ -59,7 +59,7 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 				     ? &q->group[(q->gend - 1) & (q->group_cap - 1)]
 				     : NULL;
 	if (!g || g->run != run || g->seg != seg || !same_decision(&g->d, d) ||
-	    !elem_same_common(&g->common, e)) {
+	    !elem_common_same(&g->common, e)) {
 		if (q->gend - q->ghead == q->group_cap &&
 		    ring_grow((void **)&q->group, &q->group_cap, sizeof(*q->group),
 			      q->ghead, q->gend) < 0)
@@ -69,8 +69,7 @@ int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		*g = (struct aq_group){
 			.first = q->end, .run = run, .seg = seg, .d = *d,
 		};
-		/* Only the common fields are read. */
-		memcpy(&g->common, e, offsetof(struct hwt_elem, u));
+		memcpy(g->common.head, e, sizeof(g->common.head));
 	}
 	g->n++;
 	q->end++;
@@ -137,7 +136,7 @@ int aq_pop_head(struct attr_queue *q,
 	struct hwt_elem e;
 	int err = 0;
 	hwt_elem_clear(&e, HWT_ELEM_RANGE);
-	memcpy(&e, &g->common, offsetof(struct hwt_elem, u));
+	memcpy(&e, g->common.head, sizeof(g->common.head));
 	stamp(arg, &e, g);
 	for (uint64_t i = g->first; i < g->first + g->n && err >= 0; i++) {
 		const struct elem_slot *s = &q->slot[i & mask];

@@ -31,7 +31,7 @@ struct aq_group {
 	uint64_t n;            /* its elements */
 	uint64_t run, seg;
 	struct aq_decision d;
-	struct hwt_elem common; /* the elements' common fields */
+	struct elem_common common; /* the elements' common fields */
 };
 
 struct attr_queue {
@@ -61,7 +61,7 @@ static inline bool aq_tail_takes(const struct attr_queue *q,
 {
 	const struct aq_group *g = q->tail;
 	return g && !g->d.decided && g->run == run && g->seg == seg &&
-	       elem_same_common(&g->common, e);
+	       elem_common_same(&g->common, e);
 }
 
 /* Appends @e to the newest group, which takes it (aq_tail_takes), when

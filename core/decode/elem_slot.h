@@ -64,32 +64,25 @@ static inline void elem_slot_get(const struct elem_slot *s, struct hwt_elem *e)
 	}
 }
 
-/* The common fields lie in two runs of 16 bytes: fields, cpu, pid and
- * tid; time and trace_offset. */
-_Static_assert(offsetof(struct hwt_elem, fields) == 4 &&
-		       offsetof(struct hwt_elem, tid) == 16 &&
-		       offsetof(struct hwt_elem, time) == 24 &&
-		       offsetof(struct hwt_elem, trace_offset) == 32,
-	       "elem_same_common compares the common fields as two runs");
-
-/* Whether @a and @b share their common fields. Asked for nearly every
- * element: two 16-byte compares instead of six. */
-static inline bool elem_same_common(const struct hwt_elem *a,
-				    const struct hwt_elem *b)
-{
-	const char *x = (const char *)a, *y = (const char *)b;
-	return !memcmp(x + 4, y + 4, 16) && !memcmp(x + 24, y + 24, 16);
-}
-
 /* An element's common fields alone: its bytes before the union (the type
- * comes along, unread), less than half an element, kept where a batch's
- * elements change them. */
+ * comes along, unread), less than half an element, kept once for the
+ * elements that share them (a batch's, an attribution group's). */
 struct elem_common {
 	_Alignas(8) unsigned char head[offsetof(struct hwt_elem, u)];
 };
 _Static_assert(offsetof(struct hwt_elem, u) == 40,
 	       "the common fields end where the union starts");
 
+/* The common fields lie in two runs of 16 bytes: fields, cpu, pid and
+ * tid; time and trace_offset. */
+_Static_assert(offsetof(struct hwt_elem, fields) == 4 &&
+		       offsetof(struct hwt_elem, tid) == 16 &&
+		       offsetof(struct hwt_elem, time) == 24 &&
+		       offsetof(struct hwt_elem, trace_offset) == 32,
+	       "elem_common_same compares the common fields as two runs");
+
+/* Whether @e has the common fields @c holds. Asked for nearly every
+ * element: two 16-byte compares instead of six. */
 static inline bool elem_common_same(const struct elem_common *c,
 				    const struct hwt_elem *e)
 {
