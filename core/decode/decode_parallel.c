@@ -83,10 +83,8 @@ struct par {
 	unsigned nw;
 	struct hwt_elem_sink *main_sink; /* where the main instance emits */
 	size_t batch_elems, max_batches; /* hwt_par_batches */
-	/* Sent batches kept for reuse: a new one was fresh memory from
-	 * the kernel (page faults, cold caches) each time. */
-	struct par_batch *spare;
-	size_t nspare;
+	/* Sent batches, as many as may be in flight. */
+	struct par_pool pool;
 	/* The bytes of a piece whose last unit was never queued (the decode
 	 * stopped first), freed after the workers. */
 	void *orphan;
@@ -95,36 +93,6 @@ struct par {
 static struct unit *at(struct par *p, size_t i)
 {
 	return &p->ring[i % p->window];
-}
-
-/* A batch from the spares, or a new one; NULL when out of memory. */
-static struct par_batch *batch_get(struct par *p)
-{
-	pthread_mutex_lock(&p->lock);
-	struct par_batch *b = p->spare;
-	if (b) {
-		p->spare = b->next;
-		p->nspare--;
-	}
-	pthread_mutex_unlock(&p->lock);
-	if (b) {
-		par_batch_reset(b);
-		return b;
-	}
-	return par_batch_new(p->batch_elems);
-}
-
-/* Keeps a sent batch for reuse (as many as may be in flight), or frees
- * it. With the lock held. */
-static void batch_put(struct par *p, struct par_batch *b)
-{
-	if (b && !b->spilled && p->nspare < 2 * (size_t)p->nw) {
-		b->next = p->spare;
-		p->spare = b;
-		p->nspare++;
-		return;
-	}
-	par_batch_free(b);
 }
 
 /* Publishes the worker's batch; waits while its unit holds too many
@@ -203,7 +171,7 @@ static int buffer_emit(void *arg, const struct hwt_elem *e)
 		 * wastes little. */
 		if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
 			return HWT_ERR_EOF;
-		b = batch_get(w->p);
+		b = par_pool_get(&w->p->pool);
 		if (!b) {
 			u->oom = true;
 			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
@@ -377,7 +345,7 @@ static int emit_oldest(struct par *p, void *main_priv)
 			err = send_batch(p, b, sink);
 			sent += b->n;
 			pthread_mutex_lock(&p->lock);
-			batch_put(p, b);
+			par_pool_put(&p->pool, b);
 		}
 		if (u->state == UNIT_DONE)
 			break;
@@ -551,6 +519,7 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 	if (!p.ring)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	pthread_mutex_init(&p.lock, NULL);
+	par_pool_init(&p.pool, p.batch_elems, 2 * (size_t)jobs);
 	pthread_cond_init(&p.work, NULL);
 	pthread_cond_init(&p.progress, NULL);
 	pthread_cond_init(&p.drained, NULL);
@@ -580,11 +549,7 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 		if (p.w[i].spill)
 			fclose(p.w[i].spill);
 	}
-	while (p.spare) {
-		struct par_batch *spare = p.spare;
-		p.spare = spare->next;
-		par_batch_free(spare);
-	}
+	par_pool_destroy(&p.pool);
 	free(p.w);
 	free(p.ring);
 	pthread_mutex_destroy(&p.lock);

@@ -28,7 +28,9 @@ struct hwt_pipe {
 	struct par_batch *filling; /* the emitting thread's */
 	struct par_batch *head, *tail; /* waiting, oldest first */
 	size_t nqueued;
-	struct par_batch *spare;   /* sent, for reuse */
+	/* Sent batches: those waiting, the one being sent and the one
+	 * being filled are all there may be. */
+	struct par_pool pool;
 	bool stop;
 	int err;                   /* the first error @out returned */
 	char msg[1024];
@@ -59,8 +61,7 @@ static void *consume(void *arg)
 			p->err = err;
 			snprintf(p->msg, sizeof(p->msg), "%s", hwt_errmsg());
 		}
-		b->next = p->spare;
-		p->spare = b;
+		par_pool_put(&p->pool, b);
 		pthread_cond_signal(&p->sent);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -83,8 +84,7 @@ static int hand_over(struct hwt_pipe *p)
 	while (p->nqueued >= PIPE_QUEUED && !p->err)
 		pthread_cond_wait(&p->sent, &p->lock);
 	if (p->err) {
-		b->next = p->spare;
-		p->spare = b;
+		par_pool_put(&p->pool, b);
 	} else {
 		b->next = NULL;
 		if (p->tail)
@@ -100,28 +100,13 @@ static int hand_over(struct hwt_pipe *p)
 	return err;
 }
 
-/* An empty batch: a sent one, or a new one. */
-static struct par_batch *empty_batch(struct hwt_pipe *p)
-{
-	pthread_mutex_lock(&p->lock);
-	struct par_batch *b = p->spare;
-	if (b)
-		p->spare = b->next;
-	pthread_mutex_unlock(&p->lock);
-	if (b) {
-		par_batch_reset(b);
-		return b;
-	}
-	return par_batch_new(PIPE_BATCH);
-}
-
 static int pipe_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_pipe *p = arg;
 
 	if (!p->started)
 		return p->out.emit(p->out.arg, e);
-	if (!p->filling && !(p->filling = empty_batch(p)))
+	if (!p->filling && !(p->filling = par_pool_get(&p->pool)))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory passing elements "
 				 "to the output thread");
 	if (par_batch_put(p->filling, e) < 0)
@@ -139,6 +124,7 @@ int hwt_pipe_new(const struct hwt_elem_sink *out, struct hwt_pipe **pipe)
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->queued, NULL);
 	pthread_cond_init(&p->sent, NULL);
+	par_pool_init(&p->pool, PIPE_BATCH, PIPE_QUEUED + 2);
 	*pipe = p;
 	return 0;
 }
@@ -185,11 +171,7 @@ void hwt_pipe_free(struct hwt_pipe *p)
 	if (!p)
 		return;
 	hwt_pipe_finish(p);
-	while (p->spare) {
-		struct par_batch *b = p->spare;
-		p->spare = b->next;
-		par_batch_free(b);
-	}
+	par_pool_destroy(&p->pool);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->queued);
 	pthread_cond_destroy(&p->sent);

@@ -41,6 +41,53 @@ void par_batch_reset(struct par_batch *b)
 	b->safe = false;
 }
 
+void par_pool_init(struct par_pool *pool, size_t elems, size_t max)
+{
+	*pool = (struct par_pool){.max = max, .elems = elems};
+	pthread_mutex_init(&pool->lock, NULL);
+}
+
+struct par_batch *par_pool_get(struct par_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	struct par_batch *b = pool->spare;
+	if (b) {
+		pool->spare = b->next;
+		pool->n--;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	if (!b)
+		return par_batch_new(pool->elems);
+	par_batch_reset(b);
+	return b;
+}
+
+void par_pool_put(struct par_pool *pool, struct par_batch *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	bool keep = !b->spilled && pool->n < pool->max;
+	if (keep) {
+		b->next = pool->spare;
+		pool->spare = b;
+		pool->n++;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	if (!keep)
+		par_batch_free(b);
+}
+
+void par_pool_destroy(struct par_pool *pool)
+{
+	while (pool->spare) {
+		struct par_batch *b = pool->spare;
+		pool->spare = b->next;
+		par_batch_free(b);
+	}
+	pthread_mutex_destroy(&pool->lock);
+}
+
 int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
 {
 	if (!b->ncommon || !elem_common_same(&b->common[b->ncommon - 1].c, e)) {

@@ -7,6 +7,7 @@
 #ifndef HWT_CORE_DECODE_PAR_BATCH_H
 #define HWT_CORE_DECODE_PAR_BATCH_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +37,25 @@ void par_batch_free(struct par_batch *b);
 
 /* Empties @b (in memory) for reuse. */
 void par_batch_reset(struct par_batch *b);
+
+/* Sent batches kept for the threads that fill batches: a new one is
+ * fresh memory from the kernel (page faults, cold caches) each time.
+ * Safe to use from any thread. */
+struct par_pool {
+	pthread_mutex_t lock;
+	struct par_batch *spare;
+	size_t n, max;  /* kept, and the most kept */
+	size_t elems;   /* the capacity of a new batch */
+};
+
+void par_pool_init(struct par_pool *pool, size_t elems, size_t max);
+/* An empty batch: a kept one, or a new one; NULL when out of memory. */
+struct par_batch *par_pool_get(struct par_pool *pool);
+/* Keeps @b, sent and in memory, for reuse while fewer than max are kept;
+ * frees it otherwise. NULL is a no-op. */
+void par_pool_put(struct par_pool *pool, struct par_batch *b);
+/* Frees the kept batches. */
+void par_pool_destroy(struct par_pool *pool);
 
 /* Adds @e (its string or branch array copied); 0 or HWT_ERR_NOMEM. The
  * batch is full at b->n == b->cap. */
