@@ -16,6 +16,7 @@
 #include "hwtrace/perfdata.h"
 
 #include "dummy_attr.h"
+#include "pt_psb_find.h"
 
 #define PT_CAPTURE_PMU_TYPE 8 /* any number: perf matches it to priv[0] */
 #define PT_CAPTURE_PID 4242
@@ -129,19 +130,6 @@ static inline void pt_capture_mmap2(uint8_t *rec, const char *path,
 	pt_capture_header(rec, PERF_RECORD_MMAP2, misc, n);
 }
 
-/* The offset of the first PSB packet at or after @from in @trace, or
- * @size when none follows. */
-static inline size_t pt_capture_next_psb(const uint8_t *trace, size_t size,
-					 size_t from)
-{
-	static const uint8_t psb[16] = {2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
-					2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82};
-	for (size_t i = from; i + sizeof(psb) <= size; i++)
-		if (!memcmp(trace + i, psb, sizeof(psb)))
-			return i;
-	return size;
-}
-
 /* @c's trace as AUXTRACE buffers of its thread (c->piece_size). */
 static inline int pt_capture_pieces(struct hwt_pd_writer *w,
 				    const struct pt_capture *c)
@@ -149,8 +137,8 @@ static inline int pt_capture_pieces(struct hwt_pd_writer *w,
 	size_t at = 0;
 	int err = 0;
 	for (uint64_t ref = 0; at < c->trace_size && !err; ref++) {
-		size_t end = pt_capture_next_psb(c->trace, c->trace_size,
-						 at + c->piece_size);
+		size_t end = pt_psb_find(c->trace, at + c->piece_size,
+					 c->trace_size);
 		struct hwt_pd_auxtrace aux = {
 			.size = end - at, .offset = at, .reference = ref,
 			.tid = PT_CAPTURE_PID, .cpu = UINT32_MAX};

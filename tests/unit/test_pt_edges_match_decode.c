@@ -399,7 +399,7 @@ static void jobs_give_same_edges(void)
 		CHECK(st.fallbacks <= 1);
 		/* Two CPUs, half the trace each: per-CPU streams go
 		 * through the element decoder, cut into segments. */
-		size_t half = pt_capture_next_psb(trace, n, n / 2);
+		size_t half = pt_psb_find(trace, n / 2, n);
 		struct pt_capture_buffer bufs[2] = {
 			{.cpu = 0, .data = trace, .size = half},
 			{.cpu = 1, .data = trace + half, .size = n - half}};

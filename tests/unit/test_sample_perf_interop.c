@@ -11,6 +11,7 @@
 
 #include "core/perfdata/perfdata_format.h"
 #include "harness.h"
+#include "pt_psb_find.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/sample.h"
@@ -32,16 +33,6 @@ static size_t ninfo;
 static uint64_t pt_config;
 static uint32_t pt_type;
 
-static const uint8_t psb[16] = {2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
-				2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82};
-
-static uint64_t first_psb(uint64_t lo, uint64_t hi)
-{
-	for (uint64_t i = lo; i + 16 <= hi; i++)
-		if (!memcmp(stream + i, psb, 16))
-			return i - lo;
-	return hi - lo;
-}
 
 static int load_quipper(void)
 {
@@ -186,7 +177,9 @@ static void hwtrace_reads_every_sample(const char *path)
 		CHECK_INT(e->tid, 4242);
 		CHECK_U64(e->u.sample.period, 100000);
 		CHECK_U64(e->u.sample.window, x->size);
-		uint64_t at = first_psb(x->pos - x->size, x->pos);
+		/* Where the window's first PSB is, from its start. */
+		uint64_t at = pt_psb_find(stream, x->pos - x->size, x->pos) -
+			      (x->pos - x->size);
 		with_psb += at < x->size;
 		CHECK_U64(e->u.sample.sync, at);
 		/* No binaries: nothing decodes to a branch. */

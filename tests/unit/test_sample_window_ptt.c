@@ -9,6 +9,7 @@
 
 #include "file_bytes.h"
 #include "harness.h"
+#include "pt_psb_find.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/sample.h"
 
@@ -40,17 +41,6 @@ static int read_org(const char *name, uint64_t *org)
 	return ok;
 }
 
-static const uint8_t psb[16] = {2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
-				2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82};
-
-/* The first whole PSB in [lo, hi), or hi. */
-static size_t first_psb(const uint8_t *d, size_t lo, size_t hi)
-{
-	for (size_t i = lo; i + 16 <= hi; i++)
-		if (!memcmp(d + i, psb, 16))
-			return i;
-	return hi;
-}
 
 static int count_gap(void *arg, const struct hwt_elem *e)
 {
@@ -101,7 +91,7 @@ static void check_stream(const char *name)
 		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t size = sizes[k] < pos ? sizes[k] : pos;
 			size_t lo = pos - size;
-			size_t at = first_psb(data, lo, pos);
+			size_t at = pt_psb_find(data, lo, pos);
 			nosync_gaps = 0;
 			if (hwt_window_decode(win, data + lo, size, lo, -1, -1, &wr) < 0) {
 				HWT_FAIL("%s: window [%zu,%zu) failed", name, lo, pos);
