@@ -100,6 +100,16 @@ static struct times library_edges(const char *pt, const char *bin,
 	return t;
 }
 
+/* The times of a shell command; -1 when it failed. */
+static struct times time_command(const char *cmd)
+{
+	double wall = clock_s(CLOCK_MONOTONIC), cpu = children_cpu();
+	if (system(cmd) != 0)
+		return (struct times){-1, -1};
+	return (struct times){clock_s(CLOCK_MONOTONIC) - wall,
+			      children_cpu() - cpu};
+}
+
 static struct times cli_edges(const char *hwtrace, const char *pt,
 			      const char *bin)
 {
@@ -107,11 +117,7 @@ static struct times cli_edges(const char *hwtrace, const char *pt,
 	snprintf(cmd, sizeof(cmd), "'%s' decode --raw intel_pt:'%s' --map "
 		 "'%s@0x%llx' --edges >/dev/null 2>&1", hwtrace, pt,
 		 bin, (unsigned long long)PT_EDGES_ORG);
-	double wall = clock_s(CLOCK_MONOTONIC), cpu = children_cpu();
-	if (system(cmd) != 0)
-		return (struct times){-1, -1};
-	return (struct times){clock_s(CLOCK_MONOTONIC) - wall,
-			      children_cpu() - cpu};
+	return time_command(cmd);
 }
 
 /* `hwtrace decode DATA --edges -j JOBS -o OUT`. */
@@ -121,11 +127,7 @@ static struct times cli_edges_file(const char *hwtrace, const char *data,
 	char cmd[1024];
 	snprintf(cmd, sizeof(cmd), "'%s' decode '%s' --edges -j %d -o '%s' "
 		 ">/dev/null 2>&1", hwtrace, data, jobs, out);
-	double wall = clock_s(CLOCK_MONOTONIC), cpu = children_cpu();
-	if (system(cmd) != 0)
-		return (struct times){-1, -1};
-	return (struct times){clock_s(CLOCK_MONOTONIC) - wall,
-			      children_cpu() - cpu};
+	return time_command(cmd);
 }
 
 /* Whether files @a and @b hold the same bytes. */
