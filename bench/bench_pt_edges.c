@@ -3,14 +3,16 @@
  *  - the peer: pt_blk_sync_forward, pt_blk_next and pt_blk_event until the
  *    end (libipt's default block options, its image section cache), which
  *    produces the blocks that edges would be read from and nothing else;
- *  - hwtrace: hwt_decode_raw with an edge map (the library), and the
- *    command line `hwtrace decode --raw intel_pt:TRACE --map ... --edges
- *    -o /dev/null` (what a user times; its path is argv[2], optional).
+ *  - hwtrace: hwt_decode_raw with an edge map (the library, one thread),
+ *    and the command line `hwtrace decode --raw intel_pt:TRACE --map ...
+ *    --edges -o FILE` (what a user times; its path is argv[2], optional)
+ *    with -j 1 and -j 2: the stream is cut at PSBs into segments that
+ *    every thread counts.
  * With the command line, also `hwtrace decode perf.data --edges` with
  * -j 1 and -j 2 on a perf.data of the same trace as one thread's
  * AUXTRACE pieces of about 4 MiB (cut at PSBs, as a long recording
- * has many pieces): the gain of counting pieces on every core, with
- * both outputs checked to be the same.
+ * has many pieces). The outputs of -j 1 and -j 2 are checked to be the
+ * same.
  * The trace (bench/pt_edges_trace.h) has conditional branches, direct
  * calls, compressed returns and interrupts (mostly TNT packets, as most
  * code makes), a PSB+ every 4 KiB; with "indirect", also an indirect jump
@@ -110,13 +112,15 @@ static struct times time_command(const char *cmd)
 			      children_cpu() - cpu};
 }
 
+/* `hwtrace decode --raw intel_pt:PT --map BIN@ORG --edges -j JOBS -o
+ * OUT`. */
 static struct times cli_edges(const char *hwtrace, const char *pt,
-			      const char *bin)
+			      const char *bin, int jobs, const char *out)
 {
 	char cmd[1024];
 	snprintf(cmd, sizeof(cmd), "'%s' decode --raw intel_pt:'%s' --map "
-		 "'%s@0x%llx' --edges >/dev/null 2>&1", hwtrace, pt,
-		 bin, (unsigned long long)PT_EDGES_ORG);
+		 "'%s@0x%llx' --edges -j %d -o '%s' >/dev/null 2>&1", hwtrace,
+		 pt, bin, (unsigned long long)PT_EDGES_ORG, jobs, out);
 	return time_command(cmd);
 }
 
@@ -167,7 +171,7 @@ int main(int argc, char **argv)
 	const char *hwtrace = argc > 2 && strcmp(argv[2], "-") ? argv[2] : NULL;
 	bool indirect = argc > 3 && !strcmp(argv[3], "indirect");
 	char dir[] = "/tmp/hwt-bench-edges-XXXXXX", bin[256], pt[256];
-	char data[256], out1[256], out2[256];
+	char data[256], out1[256], out2[256], raw1[256], raw2[256];
 	if (!mkdtemp(dir) || !mib)
 		return 2;
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
@@ -175,6 +179,8 @@ int main(int argc, char **argv)
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	snprintf(out1, sizeof(out1), "%s/edges-j1.txt", dir);
 	snprintf(out2, sizeof(out2), "%s/edges-j2.txt", dir);
+	snprintf(raw1, sizeof(raw1), "%s/raw-edges-j1.txt", dir);
+	snprintf(raw2, sizeof(raw2), "%s/raw-edges-j2.txt", dir);
 	size_t cap = mib << 20;
 	uint8_t *trace = malloc(cap + 4096);
 	int what = PT_EDGES_INTERRUPTS | (indirect ? 0 : PT_EDGES_DIRECT);
@@ -200,14 +206,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	struct times t_ipt[RUNS], t_lib[RUNS], t_cli[RUNS];
+	struct times t_ipt[RUNS], t_lib[RUNS], t_r1[RUNS], t_r2[RUNS];
 	struct times t_j1[RUNS], t_j2[RUNS];
 	uint64_t insns = 0, taken = 0, fallbacks = 0;
 	bool cli_ok = hwtrace != NULL;
 	for (int r = 0; r < RUNS; r++) {
 		t_ipt[r] = bare_libipt(trace, size, bin, &insns);
 		t_lib[r] = library_edges(pt, bin, &taken, &fallbacks);
-		if (cli_ok && (t_cli[r] = cli_edges(hwtrace, pt, bin)).wall < 0)
+		if (cli_ok && ((t_r1[r] = cli_edges(hwtrace, pt, bin, 1,
+						     raw1)).wall < 0 ||
+			       (t_r2[r] = cli_edges(hwtrace, pt, bin, 2,
+						     raw2)).wall < 0))
 			cli_ok = false;
 		if (cli_ok && ((t_j1[r] = cli_edges_file(hwtrace, data, 1,
 							 out1)).wall < 0 ||
@@ -224,10 +233,15 @@ int main(int argc, char **argv)
 	printf("ratio --edges (library) / bare libipt speed: cpu %.2f, wall %.2f\n",
 	       ipt.cpu / lib.cpu, ipt.wall / lib.wall);
 	if (cli_ok) {
-		struct times cli = report("hwtrace decode --edges >/dev/null",
-					  t_cli, mb);
-		printf("ratio hwtrace decode --edges / bare libipt speed: cpu "
-		       "%.2f, wall %.2f\n", ipt.cpu / cli.cpu, ipt.wall / cli.wall);
+		struct times r1 = report("raw stream, --edges -j 1", t_r1, mb);
+		printf("ratio hwtrace decode --edges -j 1 / bare libipt speed: "
+		       "cpu %.2f, wall %.2f\n", ipt.cpu / r1.cpu,
+		       ipt.wall / r1.wall);
+		struct times r2 = report("raw stream, --edges -j 2", t_r2, mb);
+		printf("ratio --edges -j 2 / -j 1 speed: wall %.2f (outputs "
+		       "%s); -j 2 / bare libipt: wall %.2f\n", r1.wall / r2.wall,
+		       same_file(raw1, raw2) ? "the same" : "DIFFER",
+		       ipt.wall / r2.wall);
 		struct times j1 = report("perf.data in pieces, --edges -j 1",
 					 t_j1, mb);
 		struct times j2 = report("perf.data in pieces, --edges -j 2",
@@ -239,6 +253,8 @@ int main(int argc, char **argv)
 
 	unlink(out1);
 	unlink(out2);
+	unlink(raw1);
+	unlink(raw2);
 	unlink(data);
 	unlink(pt);
 	unlink(bin);

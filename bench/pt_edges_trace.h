@@ -22,7 +22,8 @@
  * every return is compressed: a trace of TNT packets, as most code makes.
  * Each iteration's branches follow a pseudo-random sequence; with
  * PT_EDGES_INTERRUPTS, one iteration in 64 is interrupted at 400003 (FUP,
- * TIP to the handler, whose iretq returns there). A PSB+ every 4 KiB. */
+ * TIP to the handler, whose iretq returns there). A PSB+ every 4 KiB, at
+ * 400000, or with PT_EDGES_DIRECT also at 400010 (past the direct jmp). */
 #ifndef HWT_BENCH_PT_EDGES_TRACE_H
 #define HWT_BENCH_PT_EDGES_TRACE_H
 
@@ -140,9 +141,17 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 	while (g.enc && !g.err) {
 		if (pt_enc_get_offset(g.enc, &off) < 0 || off + 64 >= size)
 			break;
+		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
+		int skip = lfsr & 1;
+		/* With PT_EDGES_DIRECT, a PSB+ due in an iteration that
+		 * jumps over the call comes after the direct jmp, so that
+		 * its FUP is not where the last branch went. */
+		bool psb_late = false;
 		if (off >= next_psb) {
-			pt_edges_psb(&g, PT_EDGES_ORG);
 			next_psb += 4096;
+			psb_late = off > 0 && (what & PT_EDGES_DIRECT) && skip;
+			if (!psb_late)
+				pt_edges_psb(&g, PT_EDGES_ORG);
 		}
 		if ((what & PT_EDGES_OVERFLOW) && !ovf_done && off >= size / 2) {
 			struct pt_packet p;
@@ -153,14 +162,14 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 			pt_edges_ip(&g, ppt_fup, PT_EDGES_ORG);
 			ovf_done = true;
 		}
-		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
 		if ((what & PT_EDGES_INTERRUPTS) && (lfsr & 0x1f8) == 0x1f8) {
 			pt_edges_ip(&g, ppt_fup, PT_EDGES_ORG + 3);
 			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0x30);
 			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 3);
 		}
-		int skip = lfsr & 1;
 		pt_edges_tnt(&g, skip); /* jz 40000c */
+		if (psb_late)
+			pt_edges_psb(&g, PT_EDGES_ORG + 0x10); /* past jmp */
 		if (!skip) {
 			pt_edges_tnt(&g, (lfsr >> 1) & 1); /* jz 400029 */
 			if ((lfsr & 4) || (what & PT_EDGES_DIRECT))

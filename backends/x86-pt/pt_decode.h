@@ -176,11 +176,15 @@ static inline const struct pt_shape_cut *pt_shape_cuts(const struct pt_shapes *s
 extern size_t pt_split_bytes;
 int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 	     size_t max);
+/* What a PSB+ must hold for pt_psb_plus_size, besides what it restates:
+ * a time stamp (where the time after a cut must be exact), and a TMA
+ * (where MTC is on). */
+enum { PSB_NEED_TSC = 1, PSB_NEED_TMA = 2 };
 /* The bytes of the PSB+ at @at (a PSB up to its PSBEND, at most @end),
- * when it holds only what a PSB+ restates and a TSC (and a TMA when
- * @need_tma); a negative pt_error_code otherwise. */
+ * when it holds only what a PSB+ restates and the packets @need asks
+ * for; a negative pt_error_code otherwise. */
 int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
-		     const uint8_t *end, bool need_tma);
+		     const uint8_t *end, unsigned int need);
 
 /* The ptdump-like packet listing of one buffer. */
 int pt_packets_dump(const struct hwt_decode_params *params,

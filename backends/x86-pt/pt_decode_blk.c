@@ -700,7 +700,7 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 		/* A segment (pt_split.c): decoded through the next one's
 		 * PSB+, whose FUP ends this one's last block. */
 		int n = pt_psb_plus_size(&d->config, config.end,
-					 config.end + chunk->lookahead, false);
+					 config.end + chunk->lookahead, 0);
 		if (n > 0) {
 			config.end += n;
 			d->seg_end = chunk->size;

@@ -586,20 +586,34 @@ static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
 	return true;
 }
 
-/* Decodes @chunk from its first PSB; returns the offset where the walk
- * met what it does not model (size: none), or a negative error. */
-static int64_t fast(struct pt_edges *e, const struct pt_config *base,
-		    const struct hwt_aux_chunk *chunk, uint64_t *commit_at,
-		    uint64_t *first_sync)
+/* Decodes @chunk from its first PSB: returns 1 when the walk went
+ * through it all, 0 when it met what it does not model, or a negative
+ * error. A segment of a split chunk (pt_split.c) is walked on through the
+ * next segment's PSB+ (its lookahead) to that PSB+'s FUP, where the next
+ * segment's walk starts: the direct branches before it are this
+ * segment's. */
+static int fast(struct pt_edges *e, const struct pt_config *base,
+		const struct hwt_aux_chunk *chunk, uint64_t *commit_at,
+		uint64_t *first_sync)
 {
 	struct pt_config config = *base;
 	config.begin = (uint8_t *)chunk->data;
 	config.end = config.begin + chunk->size;
+	uint64_t seg_end = UINT64_MAX;
+	if (chunk->lookahead && chunk->size) {
+		int n = pt_psb_plus_size(base, config.end,
+					 config.end + chunk->lookahead, 0);
+		if (n > 0) {
+			config.end += n;
+			seg_end = chunk->size;
+		}
+	}
 	struct pt_packet_decoder *dec = pt_pkt_alloc_decoder(&config);
 	if (!dec)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
 	const uint8_t *data = chunk->data;
-	uint64_t size = chunk->size, off = 0, stop = size;
+	uint64_t size = (uint64_t)(config.end - config.begin), off = 0,
+		 stop = size;
 	bool in_psb = false, fup = false;
 	int pending_mode = -1;
 	uint64_t fup_ip = 0;
@@ -683,8 +697,10 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 			ok = in_psb || !e->have_ip;
 			break;
 		case ppt_psb:
-			/* A PSB resets IP compression. */
-			if (at - *commit_at >= COMMIT_AT && e->have_ip) {
+			/* A PSB resets IP compression. (The next segment's
+			 * is no commit point: a fallback redoes up to it.) */
+			if (at - *commit_at >= COMMIT_AT && e->have_ip &&
+			    at < seg_end) {
 				commit(e);
 				*commit_at = at;
 			}
@@ -717,6 +733,9 @@ static int64_t fast(struct pt_edges *e, const struct pt_config *base,
 				if (ok && !e->have_ip) {
 					e->ip = ip;
 					e->have_ip = true;
+				} else if (ok && at >= seg_end) {
+					/* The next segment's: it starts here. */
+					ok = walk_to(e, ip);
 				}
 				break;
 			}
@@ -790,7 +809,7 @@ out:
 	pt_pkt_free_decoder(dec);
 	if (e->nomem)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
-	return (int64_t)stop;
+	return stop == size;
 }
 
 int pt_edges_chunk(void *priv, const struct hwt_aux_chunk *chunk,
@@ -813,14 +832,14 @@ int pt_edges_chunk(void *priv, const struct hwt_aux_chunk *chunk,
 
 	uint64_t commit_at = 0, first_sync = 0;
 	drop(e);
-	int64_t stop = fast(e, &d->config, chunk, &commit_at, &first_sync);
-	if (stop < 0)
-		return (int)stop;
+	int whole = fast(e, &d->config, chunk, &commit_at, &first_sync);
+	if (whole < 0)
+		return whole;
 	/* As the block decoder: trace before the first PSB, or a chunk
 	 * without one, is a gap. */
 	if (first_sync > 0)
 		hwt_edges_stats(map)->gaps++;
-	if ((uint64_t)stop >= chunk->size) {
+	if (whole) {
 		commit(e);
 		return 0;
 	}

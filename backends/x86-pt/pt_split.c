@@ -36,19 +36,21 @@ static const uint8_t psb[16] = {
 
 /* Whether the capture's settings leave a PSB as a clean cut: no CYC.
  * (That the time restarts there, each PSB+ must show with a TSC.) Raw
- * input (no attribute) is not cut. */
+ * input (no attribute) is cut only for edges: its timing settings are
+ * not known, but edges have no time, and raw input no sideband that
+ * would read code by time. */
 static bool cuttable(const struct pt_dec *d)
 {
 	const struct perf_event_attr *attr = d->params.aux_attr;
 	const uint64_t *info = d->params.info;
 	if (!attr || !info || d->params.info_words < PT_INFO_WORDS_MIN)
-		return false;
+		return d->params.edges_only && !d->params.pid_at;
 	uint64_t cyc = info[PT_INFO_CYC_BIT];
 	return !(cyc && (attr->config & cyc));
 }
 
 int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
-		     const uint8_t *end, bool need_tma)
+		     const uint8_t *end, unsigned int need)
 {
 	struct pt_config c = *base;
 	c.begin = (uint8_t *)at;
@@ -83,7 +85,8 @@ int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
 		case ppt_psbend: {
 			uint64_t off = 0;
 			pt_pkt_get_offset(pd, &off);
-			if (have_tsc && (have_tma || !need_tma))
+			if ((have_tsc || !(need & PSB_NEED_TSC)) &&
+			    (have_tma || !(need & PSB_NEED_TMA)))
 				size = (int)off;
 			goto out;
 		}
@@ -108,8 +111,15 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 	uint64_t step = pt_split_bytes;
 	if (max > 1 && chunk->size / max > step)
 		step = chunk->size / max + 1;
-	bool need_tma = d->params.info[PT_INFO_MTC_BIT] &&
-			(d->params.aux_attr->config & d->params.info[PT_INFO_MTC_BIT]);
+	/* Raw input, cut for edges alone, needs no time at the cut. */
+	unsigned int need = 0;
+	const struct perf_event_attr *attr = d->params.aux_attr;
+	const uint64_t *info = d->params.info;
+	if (attr && info && d->params.info_words >= PT_INFO_WORDS_MIN) {
+		need = PSB_NEED_TSC;
+		if (info[PT_INFO_MTC_BIT] && (attr->config & info[PT_INFO_MTC_BIT]))
+			need |= PSB_NEED_TMA;
+	}
 	uint64_t from = step;
 	while (n < max && from + sizeof(psb) < chunk->size) {
 		const uint8_t *at = memmem(begin + from, (size_t)(end - begin - from),
@@ -119,7 +129,7 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 		uint64_t off = (uint64_t)(at - begin);
 		/* Bytes of another packet's payload can look like a PSB:
 		 * only a well-formed PSB+ that restates the time counts. */
-		if (pt_psb_plus_size(&d->config, at, end, need_tma) > 0) {
+		if (pt_psb_plus_size(&d->config, at, end, need) > 0) {
 			starts[n++] = off;
 			from = off + step;
 		} else {

@@ -195,18 +195,36 @@ bool hwt_decode_edges_op(const struct hwt_backend *b,
 	       !opts->filter_time && !opts->disasm;
 }
 
+/* One chunk or segment to the edges op, or to feed(). */
+static int feed_one(const struct hwt_backend *b, void *priv,
+		    const struct hwt_aux_chunk *chunk,
+		    const struct hwt_decode_opts *opts, bool edges_op)
+{
+	if (edges_op) {
+		int err = b->decoder->edges(priv, chunk, opts->edges);
+		if (err != HWT_ERR_NOSUP)
+			return err;
+	}
+	return b->decoder->feed(priv, chunk);
+}
+
 int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts)
 {
+	/* The edges op takes the chunk, or declines the stream. */
+	bool edges_op = false;
 	if (hwt_decode_edges_op(b, opts)) {
-		int err = b->decoder->edges(priv, chunk, opts->edges);
-		if (err != HWT_ERR_NOSUP)
-			return err;
-		hwt_edges_stats(opts->edges)->fallbacks++;
+		struct hwt_aux_chunk probe = *chunk;
+		probe.size = 0;
+		edges_op = b->decoder->edges(priv, &probe, opts->edges) == 0;
+		if (!edges_op)
+			hwt_edges_stats(opts->edges)->fallbacks++;
 	}
 	if (!b->decoder->split || !chunk->size)
-		return b->decoder->feed(priv, chunk);
+		return feed_one(b, priv, chunk, opts, edges_op);
+	/* Cut as a parallel decode cuts, so that the edges op's counts (of
+	 * fallbacks too) are the same for every number of threads. */
 	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
 	if (!starts)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
@@ -216,7 +234,7 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		struct hwt_aux_chunk seg = hwt_decode_segment(chunk, starts, n, i);
 		if (i && b->decoder->reset)
 			b->decoder->reset(priv);
-		err = b->decoder->feed(priv, &seg);
+		err = feed_one(b, priv, &seg, opts, edges_op);
 	}
 	free(starts);
 	return err;

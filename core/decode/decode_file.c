@@ -822,6 +822,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		.pid_at = hwt_sideband_pid_at,
 		.pid_at_arg = &st->sb,
 		.aux_attr = aux_attr(st->reader),
+		.edges_only = hwt_decode_edges_op(b, opts),
 	};
 	struct hwt_progress pr = {0};
 	hwt_progress_params(&pr, opts, &params);

@@ -59,11 +59,11 @@ int hwt_decode_find_backend(const char *name, const struct hwt_backend **out);
 bool hwt_decode_edges_op(const struct hwt_backend *b,
 			 const struct hwt_decode_opts *opts);
 
-/* Hands @chunk to the decoder: to its edges op when opts->edges asks
- * for edges and the op takes the chunk, otherwise to feed(), cut into the
- * segments the backend's split op gives (each after reset(), with the
- * rest of the chunk as its lookahead), as a parallel decode cuts it: so
- * that one thread gives the elements that many give. */
+/* Hands @chunk to the decoder, cut into the segments the backend's split
+ * op gives (each after reset(), with the rest of the chunk as its
+ * lookahead), as a parallel decode cuts it, so that one thread gives the
+ * elements and edges that many give: to its edges op when opts->edges
+ * asks for edges and the op takes the stream, otherwise to feed(). */
 int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts);
@@ -116,8 +116,8 @@ struct hwt_par_source {
 	 * it can (hwt_ctx_sink_batch). Optional: else one by one. */
 	int (*send)(void *arg, struct par_batch *b);
 	void *arg;
-	/* Non-NULL (`--edges`, hwt_decode_edges_op): pieces go whole
-	 * through the backend's edges op (feed() where it declines one),
+	/* Non-NULL (`--edges`, hwt_decode_edges_op): segments go through
+	 * the backend's edges op (feed() where it declines the stream),
 	 * each thread counting into a map of its own, and the maps are added
 	 * to this one once every piece is decoded. */
 	struct hwt_edges *edges;

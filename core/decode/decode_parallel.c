@@ -13,7 +13,7 @@
  * turn.
  *
  * With --edges going through the backend's edges op, each worker counts
- * the pieces it decodes into an edge map of its own, added to the
+ * the segments it decodes into an edge map of its own, added to the
  * decode's map at the end: a map is a sum, which no order changes. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -46,7 +46,7 @@ struct unit {
 	size_t nmem;              /* of them, those in memory */
 	struct par_batch *filling;    /* the worker's, not yet published */
 	int err;                  /* the feed's result */
-	bool edges_op;            /* a whole piece the edges op takes */
+	bool edges_op;            /* a segment the edges op takes */
 	bool by_edges_op;         /* counted into its worker's edge map */
 	char msg[512];
 	size_t *touched;          /* sections marked missing_reported */
@@ -453,15 +453,12 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		free(owned);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
-	/* The edges op takes whole chunks; those it declines are cut. */
+	/* Whether the edges op takes the piece's segments. */
 	struct hwt_aux_chunk probe = *chunk;
 	probe.size = 0;
 	bool edges_op = p->src->edges && p->b->decoder->edges(main_priv, &probe,
 							      p->src->edges) == 0;
-	int n = 1;
-	starts[0] = 0;
-	if (!edges_op)
-		n = hwt_decode_split(p->b, main_priv, chunk, starts);
+	int n = hwt_decode_split(p->b, main_priv, chunk, starts);
 	if (n < 0) {
 		free(starts);
 		free(owned);

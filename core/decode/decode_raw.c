@@ -47,6 +47,16 @@ static void raw_warn(void *arg, const char *message)
 	hwt_decode_warn(w->opts, w->sink, "%s", message);
 }
 
+/* The parallel decode's one piece: the whole stream, borrowed. */
+static int load_whole(void *arg, size_t i, struct hwt_aux_chunk *chunk,
+		      void **owned)
+{
+	(void)i;
+	*chunk = *(const struct hwt_aux_chunk *)arg;
+	*owned = NULL;
+	return 0;
+}
+
 int hwt_decode_raw(const char *backend, const char *backend_options,
 		   const char *trace_path, const struct hwt_decode_opts *opts_in,
 		   const struct hwt_elem_sink *sink)
@@ -98,15 +108,19 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		inner = &dsink;
 	}
 	struct raw_warn rw = {&opts, sink};
+	/* The calling thread's instance emits through msink, which a
+	 * parallel decode points elsewhere for a while. */
+	struct hwt_elem_sink msink = inner ? *inner : (struct hwt_elem_sink){0};
 	struct hwt_decode_params params = {
 		.size = sizeof(params),
 		.warn = raw_warn,
 		.warn_arg = &rw,
 		.image = image,
-		.sink = inner,
+		.sink = inner ? &msink : NULL,
 		.cpu_model = opts.cpu_model,
 		.raw_options = backend_options,
 		.disasm = opts.disasm,
+		.edges_only = hwt_decode_edges_op(b, &opts),
 	};
 	struct hwt_aux_chunk chunk = {
 		.data = trace.data,
@@ -126,7 +140,17 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (err < 0)
 		goto out;
 	hwt_progress_start(&pr, &opts, trace.size, 1);
-	err = hwt_decode_feed(b, priv, &chunk, &opts);
+	if (opts.jobs > 1 && params.edges_only && b->decoder->split) {
+		/* Only edges cut a raw stream (its timing settings are not
+		 * known): one piece, its segments on every thread. */
+		struct hwt_par_source src = {.n = 1, .load = load_whole,
+					     .arg = &chunk, .edges = opts.edges};
+		params.sink = inner;
+		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
+					  opts.jobs);
+	} else {
+		err = hwt_decode_feed(b, priv, &chunk, &opts);
+	}
 	if (err >= 0 && b->decoder->flush)
 		err = b->decoder->flush(priv);
 	if (err >= 0)

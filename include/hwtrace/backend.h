@@ -111,6 +111,12 @@ struct hwt_decode_params {
 	 * reports (hwt_decode_opts.progress). */
 	void (*progress)(void *arg, uint64_t chunk_done);
 	void *progress_arg;
+	/* The decode counts taken branches through the edges op (`decode
+	 * --edges`), whose counts the elements' times do not change: the
+	 * split op may cut where only the time after the cut would differ
+	 * from one decoder's (Intel PT: raw input, whose timing settings
+	 * are not known). */
+	bool edges_only;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to
@@ -151,8 +157,10 @@ struct hwt_decoder_ops {
 	 * HWT_ERR_NOSUP when it cannot take this chunk (the core then calls
 	 * feed() and counts the branch elements). A chunk of size 0 asks,
 	 * counting nothing, whether it takes chunks of that stream: 0 or
-	 * HWT_ERR_NOSUP (a parallel decode cuts the chunks it declines into
-	 * segments). Its edges and counts may not depend on the image's
+	 * HWT_ERR_NOSUP. The segments of a chunk it takes (the split op's,
+	 * with their lookahead) come to it as chunks of their own, each
+	 * after reset(): their edges and counts must add up to the whole
+	 * chunk's. Its edges and counts may not depend on the image's
 	 * missing_reported marks. Optional. */
 	int (*edges)(void *priv, const struct hwt_aux_chunk *chunk,
 		     struct hwt_edges *edges);

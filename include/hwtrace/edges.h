@@ -28,9 +28,10 @@ struct hwt_edges_stats {
 	uint64_t overflows; /* trace the hardware dropped (Intel PT OVF, ...) */
 	uint64_t errors;    /* decode errors (the decode resynchronised) */
 	uint64_t gaps;      /* other gaps: lost data, missing code, no sync */
-	/* Chunks that went (in part) through the element decoder: the
-	 * backend's edges op could not decode them from the packets alone,
-	 * or does not take such chunks (Intel PT's per-CPU streams). */
+	/* Chunks (segments of a piece the op takes, or pieces it declines)
+	 * that went (in part) through the element decoder: the backend's
+	 * edges op could not decode them from the packets alone, or does
+	 * not take such streams (Intel PT's per-CPU streams). */
 	uint64_t fallbacks;
 };
 

@@ -118,6 +118,8 @@ static int no_elements(void *arg, const struct hwt_elem *e)
 
 /* The cuts the op gives for the trace, with the event's @config, or no
  * attribute at all (raw input) when @raw. */
+static bool edges_only; /* the decode counts edges (--edges) */
+
 static int cuts(uint64_t config, bool raw, size_t size, uint64_t *starts,
 		size_t max)
 {
@@ -128,6 +130,7 @@ static int cuts(uint64_t config, bool raw, size_t size, uint64_t *starts,
 		.size = sizeof(p), .info = info, .info_words = 17,
 		.sink = &sink, .cpu_model = "6/78/3",
 		.aux_attr = raw ? NULL : &attr,
+		.edges_only = edges_only,
 	};
 	if (raw) {
 		p.info = NULL;
@@ -180,6 +183,19 @@ int main(void)
 
 	/* Raw input: no attribute says what the trace holds. */
 	CHECK_INT(cuts(0, true, size, s, 16), 1);
+	/* Unless the decode counts edges, which have no time: then every
+	 * PSB+ that restates the state is a cut, with a time stamp or not
+	 * (not the one with an overflow inside). */
+	edges_only = true;
+	CHECK_INT(cuts(0, true, size, s, 16), 5);
+	CHECK_U64(s[1], psb_at[PSB_TSC]);
+	CHECK_U64(s[2], psb_at[PSB_NO_TSC]);
+	CHECK_U64(s[3], psb_at[PSB_TSC_NO_TMA]);
+	CHECK_U64(s[4], psb_at[PSB_TSC_TMA]);
+	/* A capture's stream needs its time at a cut for edges too: its
+	 * code is read by time. */
+	CHECK_INT(cuts(0x400 | 0x200, false, size, s, 16), 2);
+	edges_only = false;
 
 	/* Segments of at least 1 MiB: a 1 KiB trace is one. */
 	pt_split_bytes = 1u << 20;
@@ -191,14 +207,17 @@ int main(void)
 	struct pt_config c;
 	pt_config_init(&c);
 	CHECK(pt_psb_plus_size(&c, trace + psb_at[PSB_TSC], trace + size,
-			       false) > 16);
+			       PSB_NEED_TSC) > 16);
 	CHECK(pt_psb_plus_size(&c, trace + psb_at[PSB_OVF], trace + size,
-			       false) < 0);
+			       0) < 0);
 	CHECK(pt_psb_plus_size(&c, trace + psb_at[PSB_NO_TSC], trace + size,
-			       false) < 0);
+			       PSB_NEED_TSC) < 0);
+	/* Without a time stamp, a PSB+ ends a segment cut for edges. */
+	CHECK(pt_psb_plus_size(&c, trace + psb_at[PSB_NO_TSC], trace + size,
+			       0) > 16);
 	CHECK(pt_psb_plus_size(&c, trace + psb_at[PSB_TSC_NO_TMA], trace + size,
-			       true) < 0);
+			       PSB_NEED_TSC | PSB_NEED_TMA) < 0);
 	CHECK(pt_psb_plus_size(&c, trace + psb_at[PSB_TSC_TMA], trace + size,
-			       true) > 16);
+			       PSB_NEED_TSC | PSB_NEED_TMA) > 16);
 	return hwt_test_summary();
 }
