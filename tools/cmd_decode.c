@@ -16,9 +16,9 @@
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
-#include "hwtrace/pipe.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
+#include "merge_piped.h"
 #include "stack_run.h"
 
 static void usage(FILE *out)
@@ -474,53 +474,34 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* A capture's streams merged by time (the default order). With more
- * than one thread, once the decode is done the merge reads its records
- * back on this thread while the pipe's thread formats and writes them:
- * the two took turns on one core while the others were idle. */
+/* A capture's streams merged by time (the default order); with more
+ * than one thread, the merge's read-back runs beside the output
+ * (merge_piped.h). */
 static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 {
-	struct hwt_pipe *pipe = NULL;
-	struct hwt_elem_sink piped;
-	if (a->opts.jobs > 1) {
-		int err = hwt_pipe_new(sink, &pipe);
-		if (err)
-			return err;
-		piped = hwt_pipe_sink(pipe);
-		sink = &piped;
-	}
-	struct hwt_merge *merge;
-	int err = hwt_merge_new(sink, &merge);
-	if (err) {
-		hwt_pipe_free(pipe);
+	struct merge_piped m;
+	int err = merge_piped_new(&m, sink, a->opts.jobs);
+	if (err)
 		return err;
-	}
-	struct hwt_elem_sink into = hwt_merge_sink(merge);
-	a->merge = merge;
+	struct hwt_elem_sink into = hwt_merge_sink(m.merge);
+	a->merge = m.merge;
 	err = hwt_decode_file(a->file, &a->opts, &into);
 	a->merge = NULL;
 	struct hwt_merge_stats before;
-	hwt_merge_get_stats(merge, &before);
+	hwt_merge_get_stats(m.merge, &before);
 	a->counts->progress = &a->progress;
 	a->counts->written_base = a->counts->elems;
 	/* What went straight out is not written again. */
 	a->counts->written_total = before.elements - a->counts->elems;
 	cli_progress_written(&a->progress, 0, a->counts->written_total);
-	/* A decode that failed part way still shows what came before.
-	 * Without a thread for the pipe, elements go straight out. */
-	if (pipe)
-		(void)hwt_pipe_start(pipe);
-	int ferr = hwt_merge_finish(merge);
-	int perr = pipe ? hwt_pipe_finish(pipe) : 0;
-	if (!ferr)
-		ferr = perr;
-	hwt_pipe_free(pipe);
+	/* A decode that failed part way still shows what came before. */
+	int ferr = merge_piped_finish(&m);
 	a->counts->written_total = 0;
 	if (!err)
 		err = ferr;
 	struct hwt_merge_stats st;
-	hwt_merge_get_stats(merge, &st);
-	hwt_merge_free(merge);
+	hwt_merge_get_stats(m.merge, &st);
+	merge_piped_free(&m);
 	if (!err && st.streams > 1 && !st.timed)
 		fprintf(stderr, "hwtrace decode: the capture has no timestamps: "
 			"its %" PRIu64 " streams are in stream order, not "

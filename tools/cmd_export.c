@@ -44,10 +44,10 @@ static void usage(FILE *out)
 		"  --replace               replace an existing database (sqlite) or\n"
 		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
-		"  -j, --jobs N            sqlite, postgresql: with 2 or more, rows\n"
-		"                          are stored on a thread of their own\n"
-		"                          (1 to 256; default: the online CPUs)\n"
 		STACK_RUN_USAGE
+		"                          (sqlite, postgresql: with 2 or more,\n"
+		"                          rows are also stored on a thread of\n"
+		"                          their own)\n"
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 written, 1 failed, 2 usage.\n");
@@ -62,7 +62,6 @@ static const struct option long_opts[] = {
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
-	{"jobs", required_argument, NULL, 'j'},
 	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
@@ -105,6 +104,7 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->ex.size = sizeof(a->ex);
 	a->ex.jobs = cli_online_cpus();
+	a->opts.jobs = a->ex.jobs;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:j:h", long_opts, NULL)) != -1) {
@@ -143,6 +143,7 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 			rc = cli_jobs("export", optarg, &a->ex.jobs);
 			if (rc)
 				return rc;
+			a->opts.jobs = a->ex.jobs;
 			break;
 		case 'o':
 			a->output = optarg;

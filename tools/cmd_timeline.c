@@ -60,10 +60,11 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 	uint64_t v;
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
+	a->opts.jobs = cli_online_cpus();
 	a->tl.size = sizeof(a->tl);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "perfetto"))

@@ -57,6 +57,11 @@ int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 	case OPT_RUN_KCORE:
 		o->kcore = arg;
 		return 1;
+	case 'j':
+	{
+		int rc = cli_jobs(cmd, arg, &o->jobs);
+		return rc ? rc : 1;
+	}
 	}
 	return 0;
 }
@@ -134,6 +139,8 @@ int cli_stack_run(struct cli_stack_run *run)
 	struct hwt_elem_sink teed = {tee_emit, &tee};
 	const struct hwt_elem_sink *consumer = run->elements ? &teed
 							     : &into_stack;
+	/* No pipe in front of the stacks (merge_piped.h): building them
+	 * costs less than handing their elements to another thread. */
 	struct hwt_merge *merge = NULL;
 	int err = 0;
 	if (!run->per_cpu)

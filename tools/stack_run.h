@@ -27,7 +27,9 @@ struct cli_stack_run {
 };
 
 /* The options that choose what a stack command reads (report, timeline,
- * export): --per-cpu, --tid, --cpu, --time and where the code is. */
+ * export): --per-cpu, --tid, --cpu, --time, where the code is, and how
+ * many threads decode it (-j, as decode's; the caller sets the default,
+ * cli_online_cpus, and takes 'j' in its short options). */
 enum {
 	OPT_RUN_PER_CPU = 700, OPT_RUN_TID, OPT_RUN_CPU, OPT_RUN_TIME,
 	OPT_RUN_SYMFS, OPT_RUN_BUILDID_DIR, OPT_RUN_VMLINUX, OPT_RUN_KCORE,
@@ -41,14 +43,17 @@ enum {
 	{"symfs", required_argument, NULL, OPT_RUN_SYMFS},                  \
 	{"buildid-dir", required_argument, NULL, OPT_RUN_BUILDID_DIR},      \
 	{"vmlinux", required_argument, NULL, OPT_RUN_VMLINUX},              \
-	{"kcore", required_argument, NULL, OPT_RUN_KCORE}
+	{"kcore", required_argument, NULL, OPT_RUN_KCORE},                  \
+	{"jobs", required_argument, NULL, 'j'}
 
 #define STACK_RUN_USAGE                                                     \
 	"  --per-cpu               take each CPU's stream whole, in file order\n" \
 	"  --tid N, --cpu N        only that thread's or CPU's trace\n"      \
 	"  --time START,END        only trace in this perf time range\n"     \
 	"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"   \
-	"                          where the traced code is (as decode)\n"
+	"                          where the traced code is (as decode)\n"   \
+	"  -j, --jobs N            decode with N threads (1 to 256; default:\n" \
+	"                          the online CPUs; the output is the same)\n"
 
 /* Takes option @opt of command @cmd into @opts and *per_cpu when it is
  * one of STACK_RUN_LONG_OPTS: 1 taken, 0 not one of them, or EXIT_USAGE

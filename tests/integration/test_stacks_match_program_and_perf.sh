@@ -59,6 +59,22 @@ expect_eq "dive frames unwound by longjmp" \
 expect_eq "every call line has a return line" \
 	"$(grep -c '"type":"call"' "$TMP/calls.jsonl")" \
 	"$(grep -c '"type":"return"' "$TMP/calls.jsonl")"
+# With more than one thread the stacks are built beside the merge's
+# read-back: the same calls, stacks and summary as one thread gives.
+for j in 1 3; do
+	"$HWTRACE" decode -j $j "$data" --calls --format jsonl \
+		>"$TMP/calls-j$j.jsonl" 2>"$TMP/calls-j$j.err"
+	"$HWTRACE" report -j $j "$data" --collapsed --weight calls \
+		-o "$TMP/calls-j$j.folded" 2>/dev/null
+done
+expect_eq "--calls -j 3 equals -j 1" \
+	"$(cmp -s "$TMP/calls-j1.jsonl" "$TMP/calls-j3.jsonl" && echo same)" same
+expect_eq "--calls summary -j 3 equals -j 1" \
+	"$(cmp -s "$TMP/calls-j1.err" "$TMP/calls-j3.err" && echo same)" same
+expect_eq "--calls -j 1 equals the default" \
+	"$(cmp -s "$TMP/calls-j1.jsonl" "$TMP/calls.jsonl" && echo same)" same
+expect_eq "report -j 3 equals -j 1" \
+	"$(cmp -s "$TMP/calls-j1.folded" "$TMP/calls-j3.folded" && echo same)" same
 # Text --calls indents by depth: fib(12)'s innermost call is 12 deeper.
 expect_contains "--calls text" "$("$HWTRACE" decode "$data" --calls 2>/dev/null | grep -m1 -- '-> fib')" "-> fib"
 
