@@ -40,6 +40,7 @@ struct unit {
 	struct hwt_aux_chunk chunk;
 	size_t piece;
 	bool piece_first, piece_last;
+	uint64_t piece_done;      /* bytes of the piece up to its end */
 	void *owned;              /* the piece's bytes, freed after its last */
 	int state;
 	struct par_batch *head, *tail; /* published batches, oldest first */
@@ -379,6 +380,9 @@ static int emit_oldest(struct par *p, void *main_priv)
 	}
 	if (err >= 0 && u->piece_last && p->src->after)
 		err = p->src->after(p->src->arg, u->piece);
+	else if (err >= 0 && !u->piece_last && p->params->progress)
+		/* Within a piece, as one decoder reports it. */
+		p->params->progress(p->params->progress_arg, u->piece_done);
 	pthread_mutex_lock(&p->lock);
 	/* A unit whose worker still decodes it (the sink refused an element)
 	 * is left for after the workers stop: its batches are theirs. */
@@ -486,6 +490,7 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		u->piece_first = i == 0;
 		u->edges_op = edges_op;
 		u->piece_last = i + 1 == n;
+		u->piece_done = starts[i] + u->chunk.size;
 		u->owned = i + 1 == n ? owned : NULL;
 		p->count++;
 		pthread_cond_signal(&p->work);

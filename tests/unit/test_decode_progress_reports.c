@@ -3,7 +3,8 @@
  * decoded with a progress callback. The first report is done 0 of the
  * stream's size with one stream, before any element; reports never go
  * back; the decoder reports from inside the one chunk (the stream has far
- * more than 8192 blocks); the last report is done == total. */
+ * more than 8192 blocks); the last report is done == total. The same
+ * with --edges on 2 threads, reported segment by segment. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "harness.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/edges.h"
 
 #define ORG 0x400000ull
 #define TRACE_BYTES (64 * 1024)
@@ -122,6 +124,22 @@ static void reports_from_start_to_end(void)
 	CHECK(r.inside > 0);
 	CHECK_U64(r.last_done, size);
 	CHECK_U64(r.last_total, size);
+
+	/* --edges on 2 threads: the stream's segments are counted by the
+	 * edges op, which reports nothing itself; the parallel decode
+	 * reports each segment as it is done, in order. */
+	memset(&r, 0, sizeof(r));
+	struct hwt_edges *edges = hwt_edges_new();
+	opts.edges = edges;
+	opts.jobs = 2;
+	struct hwt_elem_sink counted = hwt_edges_sink(edges);
+	CHECK_INT(hwt_decode_raw("intel_pt", NULL, pt, &opts, &counted), 0);
+	CHECK(hwt_edges_total(edges) > 20000);
+	CHECK_U64(r.first_done, 0);
+	CHECK_INT(r.backwards, 0);
+	CHECK(r.inside >= 4);
+	CHECK_U64(r.last_done, size);
+	hwt_edges_free(edges);
 
 	unlink(bin);
 	unlink(pt);
