@@ -521,7 +521,12 @@ int hwt_decode_parallel(const struct hwt_backend *b,
 	if (!p.ring)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	pthread_mutex_init(&p.lock, NULL);
-	par_pool_init(&p.pool, p.batch_elems, 2 * (size_t)jobs);
+	/* Every batch sent is kept for reuse, up to as many as the units in
+	 * flight may hold: no more memory than their peak, and none fresh
+	 * from the kernel once the decode runs (2 kept per thread made 1297
+	 * new 512 KiB batches on a 48.9 M-element capture, 42% of all, and
+	 * cost -j 2 15% of its wall time). */
+	par_pool_init(&p.pool, p.batch_elems, p.window * p.max_batches);
 	pthread_cond_init(&p.work, NULL);
 	pthread_cond_init(&p.progress, NULL);
 	pthread_cond_init(&p.drained, NULL);
