@@ -246,6 +246,12 @@ struct pt_dec {
 	bool seg_over;
 	char msg[160];
 	struct pt_edges *edges; /* --edges state, made on first use */
+	/* The last raw stream the split op checked for CYC packets, and
+	 * the answer: a decode asks once to choose its threads, again to
+	 * cut. */
+	const uint8_t *cyc_data;
+	uint64_t cyc_size;
+	bool cyc_found;
 };
 
 /* Decodes one chunk completely, resynchronising at the next PSB after

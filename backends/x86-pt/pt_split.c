@@ -11,8 +11,9 @@
  *    across a PSB (perf empties its stack there);
  *  - the time: the PSB+ holds a TSC (and a TMA when MTC is on), which
  *    sets it anew; CYC is not used, since its calibration (the cycles of
- *    the last MTC periods) carries over the PSB: a chunk of a capture
- *    with CYC on is not cut;
+ *    the last MTC periods, or between the TSCs of the last PSB+s)
+ *    carries over the PSB: a chunk of a capture with CYC on is not cut,
+ *    nor a raw stream (whose settings are not known) with a CYC packet;
  *  - the state the PSB+ restates (IP, exec mode, TSX, paging, VMCS):
  *    anything else inside it (an overflow, a TIP, a bad packet) makes it
  *    no place to cut.
@@ -34,19 +35,72 @@ static const uint8_t psb[16] = {
 	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 };
 
+/* Whether a raw stream holds a CYC packet: one pass of the packet
+ * decoder, a small part of a decode's time. Bytes it cannot read are
+ * skipped up to the next PSB, as a decoder skips them. */
+static bool scan_for_cyc(const struct pt_config *base,
+			 const struct hwt_aux_chunk *chunk)
+{
+	struct pt_config c = *base;
+	c.begin = (uint8_t *)chunk->data;
+	c.end = c.begin + chunk->size;
+	struct pt_packet_decoder *pd = pt_pkt_alloc_decoder(&c);
+	if (!pd)
+		return true; /* not known: not cut */
+	bool cyc = false;
+	while (!cyc && pt_pkt_sync_forward(pd) >= 0) {
+		struct pt_packet p;
+		while (!cyc && pt_pkt_next(pd, &p, sizeof(p)) >= 0)
+			cyc = p.type == ppt_cyc;
+	}
+	pt_pkt_free_decoder(pd);
+	return cyc;
+}
+
+static bool raw_has_cyc(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
+{
+	if (d->cyc_data != chunk->data || d->cyc_size != chunk->size) {
+		d->cyc_found = scan_for_cyc(&d->config, chunk);
+		d->cyc_data = chunk->data;
+		d->cyc_size = chunk->size;
+	}
+	return d->cyc_found;
+}
+
 /* Whether the capture's settings leave a PSB as a clean cut: no CYC.
- * (That the time restarts there, each PSB+ must show with a TSC.) Raw
- * input (no attribute) is cut only for edges: its timing settings are
- * not known, but edges have no time, and raw input no sideband that
- * would read code by time. */
-static bool cuttable(const struct pt_dec *d)
+ * (That the time restarts there, each PSB+ must show with a TSC.) A raw
+ * stream (no attribute) is cut when it has no CYC packet, whatever its
+ * settings; for edges alone, which have no time, always. */
+static bool cuttable(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 {
 	const struct perf_event_attr *attr = d->params.aux_attr;
 	const uint64_t *info = d->params.info;
 	if (!attr || !info || d->params.info_words < PT_INFO_WORDS_MIN)
-		return d->params.edges_only && !d->params.pid_at;
+		return !d->params.pid_at &&
+		       (d->params.edges_only || !raw_has_cyc(d, chunk));
 	uint64_t cyc = info[PT_INFO_CYC_BIT];
 	return !(cyc && (attr->config & cyc));
+}
+
+/* What a PSB+ must hold to be a cut: a TSC, and a TMA where MTC gives
+ * time (a capture with MTC on; a raw stream whose --raw options give the
+ * TSC:CTC ratio, without which libipt does not use MTC). A raw stream
+ * cut for edges alone needs neither. */
+static unsigned int cut_needs(const struct pt_dec *d)
+{
+	const struct perf_event_attr *attr = d->params.aux_attr;
+	const uint64_t *info = d->params.info;
+	if (!attr || !info || d->params.info_words < PT_INFO_WORDS_MIN) {
+		if (d->params.edges_only)
+			return 0;
+		return PSB_NEED_TSC |
+		       (d->config.cpuid_0x15_eax && d->config.cpuid_0x15_ebx
+				? PSB_NEED_TMA : 0);
+	}
+	unsigned int need = PSB_NEED_TSC;
+	if (info[PT_INFO_MTC_BIT] && (attr->config & info[PT_INFO_MTC_BIT]))
+		need |= PSB_NEED_TMA;
+	return need;
 }
 
 int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
@@ -102,24 +156,16 @@ out:
 int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 	     size_t max)
 {
-	const struct pt_dec *d = priv;
+	struct pt_dec *d = priv;
 	size_t n = 0;
 	starts[n++] = 0;
-	if (!cuttable(d))
+	if (!cuttable(d, chunk))
 		return 1;
 	const uint8_t *begin = chunk->data, *end = chunk->data + chunk->size;
 	uint64_t step = pt_split_bytes;
 	if (max > 1 && chunk->size / max > step)
 		step = chunk->size / max + 1;
-	/* Raw input, cut for edges alone, needs no time at the cut. */
-	unsigned int need = 0;
-	const struct perf_event_attr *attr = d->params.aux_attr;
-	const uint64_t *info = d->params.info;
-	if (attr && info && d->params.info_words >= PT_INFO_WORDS_MIN) {
-		need = PSB_NEED_TSC;
-		if (info[PT_INFO_MTC_BIT] && (attr->config & info[PT_INFO_MTC_BIT]))
-			need |= PSB_NEED_TMA;
-	}
+	unsigned int need = cut_needs(d);
 	uint64_t from = step;
 	while (n < max && from + sizeof(psb) < chunk->size) {
 		const uint8_t *at = memmem(begin + from, (size_t)(end - begin - from),

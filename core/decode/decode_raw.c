@@ -1,4 +1,5 @@
 /* Raw trace streams with `--map FILE@ADDR` memory images. */
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
 
@@ -55,6 +56,19 @@ static int load_whole(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 	*chunk = *(const struct hwt_aux_chunk *)arg;
 	*owned = NULL;
 	return 0;
+}
+
+/* Whether the backend cuts @chunk into segments (a raw stream may not
+ * be: its settings are not known). */
+static bool cut_up(const struct hwt_backend *b, void *priv,
+		   const struct hwt_aux_chunk *chunk)
+{
+	if (!b->decoder->split || !chunk->size)
+		return false;
+	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
+	int n = starts ? hwt_decode_split(b, priv, chunk, starts) : 0;
+	free(starts);
+	return n > 1;
 }
 
 int hwt_decode_raw(const char *backend, const char *backend_options,
@@ -140,9 +154,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (err < 0)
 		goto out;
 	hwt_progress_start(&pr, &opts, trace.size, 1);
-	if (opts.jobs > 1 && params.edges_only && b->decoder->split) {
-		/* Only edges cut a raw stream (its timing settings are not
-		 * known): one piece, its segments on every thread. */
+	if (opts.jobs > 1 && cut_up(b, priv, &chunk)) {
+		/* One piece, its segments on every thread. */
 		struct hwt_par_source src = {.n = 1, .load = load_whole,
 					     .arg = &chunk, .edges = opts.edges};
 		params.sink = inner;

@@ -114,8 +114,8 @@ struct hwt_decode_params {
 	/* The decode counts taken branches through the edges op (`decode
 	 * --edges`), whose counts the elements' times do not change: the
 	 * split op may cut where only the time after the cut would differ
-	 * from one decoder's (Intel PT: raw input, whose timing settings
-	 * are not known). */
+	 * from one decoder's (Intel PT: raw input with CYC packets or
+	 * without time stamps). */
 	bool edges_only;
 };
 

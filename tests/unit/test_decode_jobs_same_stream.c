@@ -18,7 +18,8 @@
  * one-thread stream holds ranges of both files. Progress reports are the
  * same bytes for every thread count: done 0 first, never backwards, the
  * last done == total. Then all again with small batches, so that some
- * go through the workers' temporary files.
+ * go through the workers' temporary files. A raw stream of such pieces
+ * (--raw, no CYC: cut like a capture's) gives the same too.
  *
  * The trace is made with libipt's encoder. */
 #include <inttypes.h>
@@ -342,6 +343,19 @@ static void write_code(const char *path, const uint8_t *bytes, size_t n)
 		fclose(f);
 }
 
+/* @many (then freed), of @jobs threads, is @one's stream; the first
+ * difference is shown. */
+static void same_as_one(const char *kind, unsigned seed, unsigned jobs,
+			const struct text *one, struct text *many)
+{
+	CHECK(many->all.s && !strcmp(many->all.s, one->all.s));
+	char what[64];
+	snprintf(what, sizeof(what), "%sseed %u -j%u against -j1", kind, seed,
+		 jobs);
+	elem_text_diff(what, &one->all, &many->all);
+	free(many->all.s);
+}
+
 static void same_for_every_job_count(unsigned seed, bool disasm)
 {
 	char file[300], file_b[300], data[300];
@@ -385,12 +399,7 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 		CHECK_U64(rn.last_done, r1.total);
 		CHECK(rn.n >= 2);
 		CHECK_U64(many.all.len, one.all.len);
-		CHECK(many.all.s && !strcmp(many.all.s, one.all.s));
-		char what[64];
-		snprintf(what, sizeof(what), "seed %u -j%u against -j1", seed,
-			 jobs);
-		elem_text_diff(what, &one.all, &many.all);
-		free(many.all.s);
+		same_as_one("", seed, jobs, &one, &many);
 	}
 	/* A sink that refuses an element stops the decode there, with its
 	 * error, whatever the threads had decoded ahead. */
@@ -404,6 +413,51 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	}
 	free(one.all.s);
 	unlink(data);
+}
+
+/* A raw stream (--raw): the pieces of a CPU one after the other, with
+ * TSCs between branches, overflows, bad bytes, a visit to unmapped code
+ * and pieces that end inside a packet. It has no CYC packet, so it is cut
+ * at its PSBs like a capture's stream (pt_split.c), and 2, 3 and 8
+ * threads must give one thread's elements, times included. */
+static void raw_same_for_every_job_count(unsigned seed)
+{
+	char file[300], pt[300];
+	snprintf(file, sizeof(file), "%s/code.bin", tmp);
+	snprintf(pt, sizeof(pt), "%s/raw-%u.pt", tmp, seed);
+	write_code(file, code, sizeof(code));
+	struct gen g = {.cap = 1 << 16, .seed = seed, .big = seed == 7};
+	g.buf = malloc(g.cap);
+	uint8_t *all = malloc((size_t)NPIECES * g.cap);
+	size_t n = 0;
+	for (unsigned k = 0; g.buf && all && k < NPIECES; k++) {
+		size_t size = piece(&g, k);
+		CHECK(size > 0);
+		memcpy(all + n, g.buf, size);
+		n += size;
+	}
+	write_code(pt, all, n);
+	free(all);
+	free(g.buf);
+
+	struct hwt_map_spec map = {file, ORG};
+	struct text one, many;
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = &map,
+				       .nmaps = 1, .jobs = 1};
+	struct hwt_elem_sink sink = {collect, &one};
+	memset(&one, 0, sizeof(one));
+	CHECK_INT(hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink), 0);
+	CHECK(one.all.s != NULL && one.ranges > 100);
+	CHECK(g.ovf > 0 && one.ovf > 0 && one.ovf <= g.ovf);
+	for (unsigned jobs = 2; jobs <= 8 && one.all.s; jobs += jobs == 3 ? 5 : 1) {
+		opts.jobs = jobs;
+		sink.arg = &many;
+		memset(&many, 0, sizeof(many));
+		CHECK_INT(hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink), 0);
+		same_as_one("raw ", seed, jobs, &one, &many);
+	}
+	free(one.all.s);
+	unlink(pt);
 }
 
 int main(void)
@@ -431,6 +485,8 @@ int main(void)
 	static const unsigned cut_seeds[] = {1, 4, 6, 7};
 	for (size_t i = 0; i < sizeof(cut_seeds) / sizeof(*cut_seeds); i++)
 		same_for_every_job_count(cut_seeds[i], cut_seeds[i] == 6);
+	for (size_t i = 0; i < sizeof(cut_seeds) / sizeof(*cut_seeds); i++)
+		raw_same_for_every_job_count(cut_seeds[i]);
 	char path[300];
 	snprintf(path, sizeof(path), "%s/code.bin", tmp);
 	unlink(path);

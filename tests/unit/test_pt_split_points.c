@@ -76,6 +76,8 @@ static int psb_plus(struct pt_encoder *e, enum psb_kind k)
 	return err;
 }
 
+static bool with_cyc; /* a CYC packet after the last PSB+ */
+
 /* A few TNT packets between the PSBs. */
 static int tnts(struct pt_encoder *e)
 {
@@ -103,6 +105,13 @@ static size_t write_trace(void)
 		pt_enc_get_offset(e, &psb_at[k]);
 		err |= psb_plus(e, (enum psb_kind)k) || tnts(e);
 	}
+	if (with_cyc) {
+		struct pt_packet p;
+		memset(&p, 0, sizeof(p));
+		p.type = ppt_cyc;
+		p.payload.cyc.value = 100;
+		err |= put(e, &p) || tnts(e);
+	}
 	uint64_t size = 0;
 	pt_enc_get_offset(e, &size);
 	pt_free_encoder(e);
@@ -119,6 +128,7 @@ static int no_elements(void *arg, const struct hwt_elem *e)
 /* The cuts the op gives for the trace, with the event's @config, or no
  * attribute at all (raw input) when @raw. */
 static bool edges_only; /* the decode counts edges (--edges) */
+static const char *raw_options; /* --raw intel_pt,OPTIONS */
 
 static int cuts(uint64_t config, bool raw, size_t size, uint64_t *starts,
 		size_t max)
@@ -131,6 +141,7 @@ static int cuts(uint64_t config, bool raw, size_t size, uint64_t *starts,
 		.sink = &sink, .cpu_model = "6/78/3",
 		.aux_attr = raw ? NULL : &attr,
 		.edges_only = edges_only,
+		.raw_options = raw ? raw_options : NULL,
 	};
 	if (raw) {
 		p.info = NULL;
@@ -181,8 +192,24 @@ int main(void)
 	CHECK_INT(cuts(0x400 | 0x200 | 0x2, false, size, s, 16), 1);
 	CHECK_U64(s[0], 0);
 
-	/* Raw input: no attribute says what the trace holds. */
-	CHECK_INT(cuts(0, true, size, s, 16), 1);
+	/* Raw input: no attribute says what the trace holds, but the
+	 * stream has no CYC packet, whose calibration would carry over a
+	 * PSB. libipt uses MTC only with the TSC:CTC ratio, which no
+	 * option gives here: a TSC is the whole time. */
+	CHECK_INT(cuts(0, true, size, s, 16), 4);
+	CHECK_U64(s[1], psb_at[PSB_TSC]);
+	CHECK_U64(s[2], psb_at[PSB_TSC_NO_TMA]);
+	CHECK_U64(s[3], psb_at[PSB_TSC_TMA]);
+	/* With the ratio, MTC gives time: a cut needs a TMA. */
+	raw_options = "cpuid_0x15_eax=2,cpuid_0x15_ebx=100";
+	CHECK_INT(cuts(0, true, size, s, 16), 2);
+	CHECK_U64(s[1], psb_at[PSB_TSC_TMA]);
+	raw_options = NULL;
+	/* A CYC packet anywhere in it: not cut. */
+	with_cyc = true;
+	size_t cyc_size = write_trace();
+	CHECK(cyc_size > size);
+	CHECK_INT(cuts(0, true, cyc_size, s, 16), 1);
 	/* Unless the decode counts edges, which have no time: then every
 	 * PSB+ that restates the state is a cut, with a time stamp or not
 	 * (not the one with an overflow inside). */
