@@ -195,6 +195,15 @@ bool hwt_decode_edges_op(const struct hwt_backend *b,
 	       !opts->filter_time && !opts->disasm;
 }
 
+bool hwt_decode_edges_takes(const struct hwt_backend *b, void *priv,
+			    const struct hwt_aux_chunk *chunk,
+			    struct hwt_edges *edges)
+{
+	struct hwt_aux_chunk probe = *chunk;
+	probe.size = 0;
+	return b->decoder->edges(priv, &probe, edges) == 0;
+}
+
 /* One chunk or segment to the edges op, or to feed(). */
 static int feed_one(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
@@ -212,12 +221,9 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts)
 {
-	/* The edges op takes the chunk, or declines the stream. */
 	bool edges_op = false;
 	if (hwt_decode_edges_op(b, opts)) {
-		struct hwt_aux_chunk probe = *chunk;
-		probe.size = 0;
-		edges_op = b->decoder->edges(priv, &probe, opts->edges) == 0;
+		edges_op = hwt_decode_edges_takes(b, priv, chunk, opts->edges);
 		if (!edges_op)
 			hwt_edges_stats(opts->edges)->fallbacks++;
 	}

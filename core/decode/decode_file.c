@@ -853,11 +853,12 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	if (err >= 0 && !opts->packets && opts->jobs > 1 && b->decoder->split) {
 		/* --disasm splits ranges in front of the attribution: its
 		 * batches go one element at a time. */
-		struct hwt_par_source src = {ps.n, piece_load, piece_before,
-					     piece_after, piece_setup,
-					     dis ? NULL : piece_send, &ps,
-					     hwt_decode_edges_op(b, opts) ?
-						     opts->edges : NULL};
+		struct hwt_par_source src = {
+			.n = ps.n, .load = piece_load, .before = piece_before,
+			.after = piece_after, .setup = piece_setup,
+			.send = dis ? NULL : piece_send, .arg = &ps,
+			.edges = hwt_decode_edges_op(b, opts) ? opts->edges
+							      : NULL};
 		params.sink = &dsink;
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
 					  opts->jobs);

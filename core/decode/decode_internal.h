@@ -59,6 +59,12 @@ int hwt_decode_find_backend(const char *name, const struct hwt_backend **out);
 bool hwt_decode_edges_op(const struct hwt_backend *b,
 			 const struct hwt_decode_opts *opts);
 
+/* Whether the backend's edges op takes the chunks of @chunk's stream:
+ * asked with an empty chunk, which counts nothing into @edges. */
+bool hwt_decode_edges_takes(const struct hwt_backend *b, void *priv,
+			    const struct hwt_aux_chunk *chunk,
+			    struct hwt_edges *edges);
+
 /* Hands @chunk to the decoder, cut into the segments the backend's split
  * op gives (each after reset(), with the rest of the chunk as its
  * lookahead), as a parallel decode cuts it, so that one thread gives the
@@ -121,6 +127,11 @@ struct hwt_par_source {
 	 * each thread counting into a map of its own, and the maps are added
 	 * to this one once every piece is decoded. */
 	struct hwt_edges *edges;
+	/* Optional: the segment starts of piece 0 (@ncut of them), when the
+	 * caller has cut it already (a raw stream, cut to choose the
+	 * threads): the split op is not asked again. */
+	const uint64_t *cut;
+	int ncut;
 };
 
 /* Decodes @src with @jobs threads, each with an instance of @b's decoder

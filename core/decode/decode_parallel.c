@@ -457,12 +457,13 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 		free(owned);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
-	/* Whether the edges op takes the piece's segments. */
-	struct hwt_aux_chunk probe = *chunk;
-	probe.size = 0;
-	bool edges_op = p->src->edges && p->b->decoder->edges(main_priv, &probe,
-							      p->src->edges) == 0;
-	int n = hwt_decode_split(p->b, main_priv, chunk, starts);
+	bool edges_op = p->src->edges &&
+			hwt_decode_edges_takes(p->b, main_priv, chunk,
+					       p->src->edges);
+	int n = piece == 0 && p->src->cut ? p->src->ncut
+		: hwt_decode_split(p->b, main_priv, chunk, starts);
+	if (piece == 0 && p->src->cut)
+		memcpy(starts, p->src->cut, (size_t)n * sizeof(*starts));
 	if (n < 0) {
 		free(starts);
 		free(owned);

@@ -58,17 +58,17 @@ static int load_whole(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 	return 0;
 }
 
-/* Whether the backend cuts @chunk into segments (a raw stream may not
- * be: its settings are not known). */
-static bool cut_up(const struct hwt_backend *b, void *priv,
-		   const struct hwt_aux_chunk *chunk)
+/* How many segments the backend cuts @chunk into (a raw stream may not
+ * be cut: its settings are not known), their starts in *starts (freed by
+ * the caller); 0 when there is no split op or no memory. */
+static int cut_up(const struct hwt_backend *b, void *priv,
+		  const struct hwt_aux_chunk *chunk, uint64_t **starts)
 {
+	*starts = NULL;
 	if (!b->decoder->split || !chunk->size)
-		return false;
-	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
-	int n = starts ? hwt_decode_split(b, priv, chunk, starts) : 0;
-	free(starts);
-	return n > 1;
+		return 0;
+	*starts = malloc(HWT_MAX_SEGMENTS * sizeof(**starts));
+	return *starts ? hwt_decode_split(b, priv, chunk, *starts) : 0;
 }
 
 int hwt_decode_raw(const char *backend, const char *backend_options,
@@ -154,16 +154,20 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (err < 0)
 		goto out;
 	hwt_progress_start(&pr, &opts, trace.size, 1);
-	if (opts.jobs > 1 && cut_up(b, priv, &chunk)) {
+	uint64_t *starts = NULL;
+	int nseg = opts.jobs > 1 ? cut_up(b, priv, &chunk, &starts) : 0;
+	if (nseg > 1) {
 		/* One piece, its segments on every thread. */
 		struct hwt_par_source src = {.n = 1, .load = load_whole,
-					     .arg = &chunk, .edges = opts.edges};
+					     .arg = &chunk, .edges = opts.edges,
+					     .cut = starts, .ncut = nseg};
 		params.sink = inner;
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
 					  opts.jobs);
 	} else {
 		err = hwt_decode_feed(b, priv, &chunk, &opts);
 	}
+	free(starts);
 	if (err >= 0 && b->decoder->flush)
 		err = b->decoder->flush(priv);
 	if (err >= 0)
