@@ -67,19 +67,25 @@ static bool raw_has_cyc(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	return d->cyc_found;
 }
 
+/* Raw input: no attribute or AUXTRACE_INFO says how the trace was
+ * recorded. */
+static bool is_raw(const struct pt_dec *d)
+{
+	return !d->params.aux_attr || !d->params.info ||
+	       d->params.info_words < PT_INFO_WORDS_MIN;
+}
+
 /* Whether the capture's settings leave a PSB as a clean cut: no CYC.
  * (That the time restarts there, each PSB+ must show with a TSC.) A raw
  * stream (no attribute) is cut when it has no CYC packet, whatever its
  * settings; for edges alone, which have no time, always. */
 static bool cuttable(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 {
-	const struct perf_event_attr *attr = d->params.aux_attr;
-	const uint64_t *info = d->params.info;
-	if (!attr || !info || d->params.info_words < PT_INFO_WORDS_MIN)
+	if (is_raw(d))
 		return !d->params.pid_at &&
 		       (d->params.edges_only || !raw_has_cyc(d, chunk));
-	uint64_t cyc = info[PT_INFO_CYC_BIT];
-	return !(cyc && (attr->config & cyc));
+	uint64_t cyc = d->params.info[PT_INFO_CYC_BIT];
+	return !(cyc && (d->params.aux_attr->config & cyc));
 }
 
 /* What a PSB+ must hold to be a cut: a TSC, and a TMA where MTC gives
@@ -88,19 +94,16 @@ static bool cuttable(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
  * cut for edges alone needs neither. */
 static unsigned int cut_needs(const struct pt_dec *d)
 {
-	const struct perf_event_attr *attr = d->params.aux_attr;
-	const uint64_t *info = d->params.info;
-	if (!attr || !info || d->params.info_words < PT_INFO_WORDS_MIN) {
-		if (d->params.edges_only)
-			return 0;
-		return PSB_NEED_TSC |
-		       (d->config.cpuid_0x15_eax && d->config.cpuid_0x15_ebx
-				? PSB_NEED_TMA : 0);
+	if (is_raw(d) && d->params.edges_only)
+		return 0;
+	bool mtc_time;
+	if (is_raw(d)) {
+		mtc_time = d->config.cpuid_0x15_eax && d->config.cpuid_0x15_ebx;
+	} else {
+		uint64_t mtc = d->params.info[PT_INFO_MTC_BIT];
+		mtc_time = mtc && (d->params.aux_attr->config & mtc);
 	}
-	unsigned int need = PSB_NEED_TSC;
-	if (info[PT_INFO_MTC_BIT] && (attr->config & info[PT_INFO_MTC_BIT]))
-		need |= PSB_NEED_TMA;
-	return need;
+	return PSB_NEED_TSC | (mtc_time ? PSB_NEED_TMA : 0);
 }
 
 int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
