@@ -103,8 +103,7 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	a->opts.size = sizeof(a->opts);
 	a->opts.lookup.size = sizeof(a->opts.lookup);
 	a->ex.size = sizeof(a->ex);
-	a->ex.jobs = cli_online_cpus();
-	a->opts.jobs = a->ex.jobs;
+	a->opts.jobs = cli_online_cpus();
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:j:h", long_opts, NULL)) != -1) {
@@ -139,12 +138,6 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		case OPT_NO_LABELS:
 			a->ex.no_labels = true;
 			break;
-		case 'j':
-			rc = cli_jobs("export", optarg, &a->ex.jobs);
-			if (rc)
-				return rc;
-			a->opts.jobs = a->ex.jobs;
-			break;
 		case 'o':
 			a->output = optarg;
 			break;
@@ -156,6 +149,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 			break;
 		}
 	}
+	/* -j (the stack commands' option) also sets the rows' thread. */
+	a->ex.jobs = a->opts.jobs;
 	rc = cli_stack_run_file("export", argc, argv, &a->file);
 	if (rc)
 		return rc;
