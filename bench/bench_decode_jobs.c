@@ -6,6 +6,11 @@
  *      calling thread attributes and formats while the workers decode)
  *      and merged by time (the default; with -j2 the merge's read-back
  *      and the formatting run on two threads);
+ *      Beside them, what two threads can gain on this machine at all:
+ *      the bare libipt block-decoder loop over the capture's four
+ *      streams, on one thread and on two (two streams each), in the
+ *      same rounds. Two threads that share nothing gain less than 2x
+ *      on a virtual machine whose cores are not wholly its own;
  *  (g) what a segment's setup costs with many files mapped, as a real
  *      process has: jobs=1 on the capture with MMAP2 records of up to 300
  *      shared libraries of this machine besides (the trace runs in none
@@ -39,6 +44,7 @@
  * layout) and times nothing, for profiling and timing command lines. */
 #include <dirent.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +238,40 @@ static double time_lib(const char *data, unsigned jobs)
 	return now() - t;
 }
 
+/* The bare libipt loop over @n of the capture's streams (each the same
+ * trace, as write_capture lays them out). */
+struct bare_streams {
+	uint8_t *trace;
+	size_t size;
+	const char *bin;
+	int n;
+};
+
+static void *bare_loop(void *arg)
+{
+	struct bare_streams *b = arg;
+	for (int i = 0; i < b->n; i++)
+		libipt_block_loop(b->trace, b->size, b->bin, sizeof(code), ORG,
+				  false, NULL);
+	return NULL;
+}
+
+/* Wall seconds of the bare loop over all NCPU streams on @threads
+ * threads (1 or 2), NCPU / threads streams each. */
+static double time_bare(uint8_t *trace, size_t size, const char *bin,
+			int threads)
+{
+	struct bare_streams b = {trace, size, bin, NCPU / threads};
+	pthread_t other;
+	double t = now();
+	if (threads == 2 && pthread_create(&other, NULL, bare_loop, &b))
+		return -1;
+	bare_loop(&b);
+	if (threads == 2)
+		pthread_join(other, NULL);
+	return now() - t;
+}
+
 /* Wall seconds of a shell command, or -1 when it fails. */
 static double time_command(const char *cmd)
 {
@@ -287,14 +327,20 @@ static void load(void)
 
 /* jobs=2 against jobs=1 on @data: the library into a counting sink, and
  * when @hwtrace names the CLI, `hwtrace decode -j1` and `-j2`; beside
- * them the shell command @peer (NULL: none), printed as @peer_name,
- * taking turns run by run. */
+ * them the shell command @peer (NULL: none), printed as @peer_name, and
+ * when @bare gives the trace of each stream, the bare libipt loop over
+ * them on one thread and on two; taking turns run by run. */
 static void jobs_against_one(const char *data, const char *hwtrace,
-			     const char *peer, const char *peer_name)
+			     const char *peer, const char *peer_name,
+			     const struct bare_streams *bare)
 {
 	double t1[RUNS], t2[RUNS], u1[RUNS], u2[RUNS], tp[RUNS], c1[RUNS],
-		c2[RUNS], m1[RUNS], m2[RUNS];
+		c2[RUNS], m1[RUNS], m2[RUNS], b1[RUNS], b2[RUNS];
 	for (int r = 0; r < RUNS; r++) {
+		if (bare) {
+			b1[r] = time_bare(bare->trace, bare->size, bare->bin, 1);
+			b2[r] = time_bare(bare->trace, bare->size, bare->bin, 2);
+		}
 		t1[r] = time_lib(data, 1);
 		u1[r] = last_cpu;
 		t2[r] = time_lib(data, 2);
@@ -314,6 +360,12 @@ static void jobs_against_one(const char *data, const char *hwtrace,
 	printf("ratio jobs=1 / jobs=2 time: %.2f\n", t1[RUNS / 2] / t2[RUNS / 2]);
 	print_times("library jobs=1 CPU time", u1);
 	print_times("library jobs=2 CPU time", u2);
+	if (bare) {
+		print_times("bare libipt loop, 1 thread", b1);
+		print_times("bare libipt loop, 2 threads", b2);
+		printf("ratio 1 / 2 threads, bare loop (this machine's most): "
+		       "%.2f\n", b1[RUNS / 2] / b2[RUNS / 2]);
+	}
 	if (peer) {
 		print_times(peer_name, tp);
 		printf("ratio peer / library jobs=1 time: %.2f\n",
@@ -358,7 +410,8 @@ static int bench_bts(const char *dir, const char *hwtrace, size_t mib,
 	       w[0].branches + w[1].branches);
 	snprintf(cmd, sizeof(cmd), "perf script -i '%s' --itrace=b >/dev/null "
 		 "2>&1", data);
-	jobs_against_one(data, hwtrace, cmd, "perf script --itrace=b >/dev/null");
+	jobs_against_one(data, hwtrace, cmd, "perf script --itrace=b >/dev/null",
+			 NULL);
 	unlink(data);
 	unlink(bin);
 	return 0;
@@ -397,7 +450,8 @@ int main(int argc, char **argv)
 	if (write_only)
 		return 0;
 	load();
-	jobs_against_one(data, hwtrace, NULL, NULL);
+	struct bare_streams bare = {trace, size1, bin, NCPU};
+	jobs_against_one(data, hwtrace, NULL, NULL, &bare);
 	double t1[RUNS], t2[RUNS];
 
 	/* (g) the same capture with many files mapped. */

@@ -45,7 +45,6 @@ struct unit {
 	int state;
 	struct par_batch *head, *tail; /* published batches, oldest first */
 	size_t nmem;              /* of them, those in memory */
-	struct par_batch *filling;    /* the worker's, not yet published */
 	int err;                  /* the feed's result */
 	bool edges_op;            /* a segment the edges op takes */
 	bool by_edges_op;         /* counted into its worker's edge map */
@@ -66,6 +65,9 @@ struct worker {
 	uint64_t spill_end;
 	struct unit *u;           /* the unit being decoded */
 	struct hwt_edges *edges;  /* with src->edges: this thread's counts */
+	/* The unit's batch being filled, not yet published: written per
+	 * element, so on cache lines of its own. */
+	alignas(64) struct par_writer out;
 };
 
 struct par {
@@ -139,8 +141,7 @@ static void spill(struct worker *w, struct par_batch *b)
 static void publish(struct worker *w, struct unit *u)
 {
 	struct par *p = w->p;
-	struct par_batch *b = u->filling;
-	u->filling = NULL;
+	struct par_batch *b = par_writer_take(&w->out);
 	b->safe = !view_marked(w->view);
 	pthread_mutex_lock(&p->lock);
 	/* A safe batch (and every one before it: marks only grow) is sent
@@ -163,30 +164,28 @@ static void publish(struct worker *w, struct unit *u)
 static int buffer_emit(void *arg, const struct hwt_elem *e)
 {
 	struct worker *w = arg;
-	struct unit *u = w->u;
-	struct par_batch *b = u->filling;
 
-	if (!b) {
+	if (!w->out.b) {
 		/* Stopped: the calling thread has the error. Asked once a
 		 * batch, not per element: decoding on to the end of a batch
 		 * wastes little. */
 		if (__atomic_load_n(&w->p->stop, __ATOMIC_RELAXED))
 			return HWT_ERR_EOF;
-		b = par_pool_get(&w->p->pool);
+		struct par_batch *b = par_pool_get(&w->p->pool);
 		if (!b) {
-			u->oom = true;
+			w->u->oom = true;
 			return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
 					 "decoded elements");
 		}
-		u->filling = b;
+		par_writer_start(&w->out, b);
 	}
-	if (par_batch_put(b, e) < 0) {
-		u->oom = true;
+	if (par_writer_put(&w->out, e) < 0) {
+		w->u->oom = true;
 		return hwt_error(HWT_ERR_NOMEM, "out of memory buffering "
 				 "decoded elements");
 	}
-	if (b->n == w->p->batch_elems)
-		publish(w, u);
+	if (par_writer_full(&w->out))
+		publish(w, w->u);
 	return 0;
 }
 
@@ -258,8 +257,7 @@ static void *worker_main(void *arg)
 		u->state = UNIT_RUNNING;
 		pthread_mutex_unlock(&p->lock);
 		decode_unit(w, u);
-		struct par_batch *b = u->filling;
-		u->filling = NULL;
+		struct par_batch *b = par_writer_take(&w->out);
 		if (b)
 			b->safe = !u->ntouched;
 		pthread_mutex_lock(&p->lock);
@@ -281,7 +279,6 @@ static void unit_clear(struct unit *u)
 		u->head = b->next;
 		par_batch_free(b);
 	}
-	par_batch_free(u->filling);
 	free(u->touched);
 	if (u->piece_last)
 		free(u->owned);
@@ -409,7 +406,10 @@ static void stop_workers(struct par *p)
 static int start_workers(struct par *p, unsigned n)
 {
 	const struct hwt_decoder_ops *ops = p->b->decoder;
-	p->w = calloc(n, sizeof(*p->w));
+	/* Aligned as the writers in them are. */
+	p->w = aligned_alloc(alignof(struct worker), n * sizeof(*p->w));
+	if (p->w)
+		memset(p->w, 0, n * sizeof(*p->w));
 	if (!p->w)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for %u decode "
 				 "threads", n);

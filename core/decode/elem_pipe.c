@@ -4,6 +4,7 @@
  * sends queued batches to @out in order. At most PIPE_QUEUED batches
  * wait, so memory stays bounded when @out is the slower side. */
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,6 @@ struct hwt_pipe {
 	pthread_mutex_t lock;
 	pthread_cond_t queued;     /* a batch was queued, or stop */
 	pthread_cond_t sent;       /* a batch was sent */
-	struct par_batch *filling; /* the emitting thread's */
 	struct par_batch *head, *tail; /* waiting, oldest first */
 	size_t nqueued;
 	/* Sent batches: those waiting, the one being sent and the one
@@ -34,6 +34,9 @@ struct hwt_pipe {
 	bool stop;
 	int err;                   /* the first error @out returned */
 	char msg[1024];
+	/* The emitting thread's batch: written per element, so on cache
+	 * lines of its own. */
+	alignas(64) struct par_writer in;
 };
 
 static void *consume(void *arg)
@@ -75,11 +78,9 @@ static int out_error(const struct hwt_pipe *p)
 	return p->err < 0 ? hwt_error(p->err, "%s", p->msg) : 0;
 }
 
-/* Queues the batch being filled, waiting while PIPE_QUEUED do. */
-static int hand_over(struct hwt_pipe *p)
+/* Queues @b, filled, waiting while PIPE_QUEUED do. */
+static int hand_over(struct hwt_pipe *p, struct par_batch *b)
 {
-	struct par_batch *b = p->filling;
-	p->filling = NULL;
 	pthread_mutex_lock(&p->lock);
 	while (p->nqueued >= PIPE_QUEUED && !p->err)
 		pthread_cond_wait(&p->sent, &p->lock);
@@ -106,18 +107,24 @@ static int pipe_emit(void *arg, const struct hwt_elem *e)
 
 	if (!p->started)
 		return p->out.emit(p->out.arg, e);
-	if (!p->filling && !(p->filling = par_pool_get(&p->pool)))
+	if (!p->in.b) {
+		struct par_batch *b = par_pool_get(&p->pool);
+		if (!b)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory passing "
+					 "elements to the output thread");
+		par_writer_start(&p->in, b);
+	}
+	if (par_writer_put(&p->in, e) < 0)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory passing elements "
 				 "to the output thread");
-	if (par_batch_put(p->filling, e) < 0)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory passing elements "
-				 "to the output thread");
-	return p->filling->n == p->filling->cap ? hand_over(p) : 0;
+	return par_writer_full(&p->in) ? hand_over(p, par_writer_take(&p->in)) : 0;
 }
 
 int hwt_pipe_new(const struct hwt_elem_sink *out, struct hwt_pipe **pipe)
 {
-	struct hwt_pipe *p = calloc(1, sizeof(*p));
+	struct hwt_pipe *p = aligned_alloc(alignof(struct hwt_pipe), sizeof(*p));
+	if (p)
+		memset(p, 0, sizeof(*p));
 	if (!p)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	p->out = *out;
@@ -151,16 +158,17 @@ int hwt_pipe_finish(struct hwt_pipe *p)
 	if (!p->started)
 		return 0;
 	int err = 0;
-	if (p->filling && p->filling->n)
-		err = hand_over(p);
+	struct par_batch *b = par_writer_take(&p->in);
+	if (b && b->n)
+		err = hand_over(p, b);
+	else
+		par_batch_free(b);
 	pthread_mutex_lock(&p->lock);
 	p->stop = true;
 	pthread_cond_signal(&p->queued);
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	p->started = false;
-	par_batch_free(p->filling);
-	p->filling = NULL;
 	/* The thread has stopped: its error needs no lock now. */
 	int out = out_error(p);
 	return out < 0 ? out : err;

@@ -88,7 +88,7 @@ void par_pool_destroy(struct par_pool *pool)
 	pthread_mutex_destroy(&pool->lock);
 }
 
-int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
+int par_batch_put(struct par_batch *b, const struct hwt_elem *e)
 {
 	if (!b->ncommon || !elem_common_same(&b->common[b->ncommon - 1].c, e)) {
 		if (!array_grow((void **)&b->common, &b->common_cap,
@@ -111,6 +111,37 @@ int par_batch_put_slow(struct par_batch *b, const struct hwt_elem *e)
 	}
 	b->n++;
 	return 0;
+}
+
+void par_writer_start(struct par_writer *w, struct par_batch *b)
+{
+	/* No free slot known: the first element takes the slow path,
+	 * which learns the batch's slots and common fields. */
+	*w = (struct par_writer){.b = b, .next = b->slot, .end = b->slot};
+}
+
+struct par_batch *par_writer_take(struct par_writer *w)
+{
+	struct par_batch *b = w->b;
+	if (b)
+		b->n = (size_t)(w->next - b->slot);
+	*w = (struct par_writer){0};
+	return b;
+}
+
+int par_writer_put_slow(struct par_writer *w, const struct hwt_elem *e)
+{
+	struct par_batch *b = w->b;
+	b->n = (size_t)(w->next - b->slot);
+	if (b->n == b->cap)
+		return hwt_error(HWT_ERR_INVAL, "an element for a full batch");
+	int err = par_batch_put(b, e);
+	w->next = b->slot + b->n;
+	/* Past the newest common fields' group, slots do not go on it. */
+	w->end = b->slot + b->cap;
+	if (b->ncommon)
+		w->common = b->common[b->ncommon - 1].c;
+	return err;
 }
 
 /* The arrays of a batch in the file, one after the other. */
