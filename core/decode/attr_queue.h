@@ -53,15 +53,23 @@ struct attr_queue {
 int aq_push_slow(struct attr_queue *q, const struct hwt_elem *e, uint64_t run,
 		 uint64_t seg, const struct aq_decision *d);
 
+/* The newest group when it is of @run and @seg and still takes elements
+ * (its task is not decided yet), else NULL. */
+static inline struct aq_group *aq_tail_open(const struct attr_queue *q,
+					    uint64_t run, uint64_t seg)
+{
+	struct aq_group *g = q->tail;
+	return g && !g->d.decided && g->run == run && g->seg == seg ? g : NULL;
+}
+
 /* Whether the newest group, of @run and @seg, still takes elements with
- * @e's common fields: its task is not decided yet. */
+ * @e's common fields. */
 static inline bool aq_tail_takes(const struct attr_queue *q,
 				 const struct hwt_elem *e, uint64_t run,
 				 uint64_t seg)
 {
-	const struct aq_group *g = q->tail;
-	return g && !g->d.decided && g->run == run && g->seg == seg &&
-	       elem_common_same(&g->common, e);
+	const struct aq_group *g = aq_tail_open(q, run, seg);
+	return g && elem_common_same(&g->common, e);
 }
 
 /* Appends @e to the newest group, which takes it (aq_tail_takes), when

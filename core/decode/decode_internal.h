@@ -310,6 +310,11 @@ struct hwt_ctx_sink {
 	uint64_t ambiguous;  /* elements marked ambiguous so far */
 	uint64_t errors;     /* error elements given so far */
 	struct hwt_attr_state *st; /* waiting elements; NULL while none */
+	/* The newest waiting group while a range or branch with its common
+	 * fields joins it with nothing else to do, else NULL: found after
+	 * an element that took the full path, dropped by anything that
+	 * may change it (decode_attr.c). */
+	struct aq_group *open;
 };
 
 /* Starts stream @cpu (or per-thread @pid/@tid) on @cs, whose @next,
