@@ -94,10 +94,10 @@ static bool cuttable(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
  * cut for edges alone needs neither. */
 static unsigned int cut_needs(const struct pt_dec *d)
 {
-	if (is_raw(d) && d->params.edges_only)
-		return 0;
 	bool mtc_time;
 	if (is_raw(d)) {
+		if (d->params.edges_only)
+			return 0;
 		mtc_time = d->config.cpuid_0x15_eax && d->config.cpuid_0x15_ebx;
 	} else {
 		uint64_t mtc = d->params.info[PT_INFO_MTC_BIT];

@@ -460,10 +460,13 @@ static int queue_piece(struct par *p, void *main_priv, size_t piece,
 	bool edges_op = p->src->edges &&
 			hwt_decode_edges_takes(p->b, main_priv, chunk,
 					       p->src->edges);
-	int n = piece == 0 && p->src->cut ? p->src->ncut
-		: hwt_decode_split(p->b, main_priv, chunk, starts);
-	if (piece == 0 && p->src->cut)
+	int n;
+	if (piece == 0 && p->src->cut) {
+		n = p->src->ncut;
 		memcpy(starts, p->src->cut, (size_t)n * sizeof(*starts));
+	} else {
+		n = hwt_decode_split(p->b, main_priv, chunk, starts);
+	}
 	if (n < 0) {
 		free(starts);
 		free(owned);

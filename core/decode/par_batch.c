@@ -137,7 +137,7 @@ int par_writer_put_slow(struct par_writer *w, const struct hwt_elem *e)
 		return hwt_error(HWT_ERR_INVAL, "an element for a full batch");
 	int err = par_batch_put(b, e);
 	w->next = b->slot + b->n;
-	/* Past the newest common fields' group, slots do not go on it. */
+	/* From the first put on, the writer knows all the batch's slots. */
 	w->end = b->slot + b->cap;
 	if (b->ncommon)
 		w->common = b->common[b->ncommon - 1].c;
