@@ -48,6 +48,9 @@ struct hwt_output {
 	 * tid members; 72 bytes at most) and what it was made of. */
 	char task[80];
 	size_t task_len;
+	/* JSON's {"type":"T" of each type, made once (26 bytes at most). */
+	char type_head[HWT_ELEM_SAMPLE + 1][32];
+	uint8_t type_head_len[HWT_ELEM_SAMPLE + 1];
 	bool task_valid;
 	uint32_t task_fields;
 	int32_t task_cpu, task_pid, task_tid;
@@ -395,7 +398,8 @@ static void put_task_cached(struct hwt_output *o, struct hwt_text *l,
 		o->task_tid = e->tid;
 		o->task_valid = true;
 	}
-	hwt_text_put(l, o->task, o->task_len);
+	/* A fixed-size copy: the variable one was a library call per line. */
+	put_fixed(l, o->task, o->task_len, sizeof(o->task));
 }
 
 /* The text of @e's time, kept for the lines after it. */
@@ -534,7 +538,10 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 	char *p = o->buf + o->len;
 	struct hwt_text l = {p, OUT_LINE_MAX, 0};
 	bool json = o->format == HWT_OUTPUT_JSONL;
-	if (json)
+	if (json && (unsigned)elem->type <= HWT_ELEM_SAMPLE)
+		put_fixed(&l, o->type_head[elem->type],
+			  o->type_head_len[elem->type], sizeof(o->type_head[0]));
+	else if (json)
 		jsonl_type(&l, elem);
 	put_task_cached(o, &l, elem);
 	if (!json)
@@ -605,6 +612,13 @@ struct hwt_output *hwt_output_new(FILE *out, enum hwt_output_format format)
 	if (o) {
 		o->out = out;
 		o->format = format;
+		for (int t = 0; t <= HWT_ELEM_SAMPLE; t++) {
+			struct hwt_text h = {o->type_head[t],
+					     sizeof(o->type_head[t]), 0};
+			struct hwt_elem e = {.type = (enum hwt_elem_type)t};
+			jsonl_type(&h, &e);
+			o->type_head_len[t] = (uint8_t)h.len;
+		}
 	}
 	return o;
 }
