@@ -671,6 +671,15 @@ static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
 				tid);
 		goto out;
 	}
+	/* Its event already ended (it was opened before the stream became
+	 * live): what is pushed now would never be produced. */
+	if (live && s->st.finished) {
+		ret = hwt_error(HWT_ERR_INVAL,
+				"emulator stream of cpu %d, task %d ended before "
+				"this push: name its thread or push before its "
+				"event opens", cpu, tid);
+		goto out;
+	}
 	if (live)
 		s->live = true;
 	if (s->ev && !live) {
@@ -807,6 +816,11 @@ int hwt_emu_stream_set_thread(struct hwt_emu *emu, int pid, int tid,
 		s->task_set = true;
 		s->id = id;
 		s->id_set = true;
+		/* A thread is named before its first push: an event opened
+		 * in between must wait for the pushes, not end at once as
+		 * an empty replayed stream does (the thread's trace would
+		 * then go nowhere). */
+		s->live = true;
 	}
 	pthread_mutex_unlock(&emu->lock);
 	return s ? 0 : hwt_error(HWT_ERR_NOMEM, "no memory for an emulator stream");

@@ -181,7 +181,9 @@ HWT_API int hwt_emu_stream_push_record(struct hwt_emu *emu, int cpu, int tid,
 HWT_API int hwt_emu_stream_close(struct hwt_emu *emu, int cpu, int tid);
 
 /* The process, thread and sample id of the per-thread stream of @tid
- * (its ITRACE_START {pid, tid} and sample ids). */
+ * (its ITRACE_START {pid, tid} and sample ids). The stream is a live
+ * source from then on: an event opened on it before anything is pushed
+ * waits for pushes, and ends only once the stream is closed. */
 HWT_API int hwt_emu_stream_set_thread(struct hwt_emu *emu, int pid, int tid,
 				      uint64_t id);
 

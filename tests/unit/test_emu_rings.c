@@ -839,6 +839,38 @@ static void test_live_streams_of_two_threads_arrive_whole(void)
 	free(b);
 }
 
+/* A traced thread is named (hwt_emu_stream_set_thread) when it first
+ * branches, and its session may open before its first push: the event
+ * waits for the pushes instead of ending empty, and gets every byte
+ * pushed after it opened. */
+static void test_thread_named_before_its_first_push_loses_nothing(void)
+{
+	const uint64_t total = 5000;
+	uint8_t *src = pattern(total, 23);
+	struct hwt_emu *emu = emu_make_paced(1000);
+	struct hwt_emu_stats st;
+	struct mem_sink m;
+	int ended_early = 0;
+
+	sink_init(&m);
+	CHECK_INT(hwt_emu_stream_set_thread(emu, 100, 101, 77), 0);
+	struct hwt_session *s = thread_session(emu, 101, 1, 1, &m);
+	/* The producer has had time to look at the empty stream. */
+	for (int i = 0; i < 20; i++)
+		ended_early += hwt_session_poll(s, 1, NULL, 0) == 1;
+	CHECK_INT(ended_early, 0);
+	CHECK_INT(hwt_emu_stream_push_aux(emu, -1, 101, src, total), 0);
+	CHECK_INT(hwt_emu_stream_close(emu, -1, 101), 0);
+	run_to_end(s);
+	CHECK_U64(m.aux_len, total);
+	CHECK(m.aux_len == total && memcmp(m.aux, src, total) == 0);
+	CHECK_U64(m.last_tid, 101);
+	CHECK_INT(hwt_emu_stream_stats_at(emu, -1, 101, &st), 0);
+	CHECK_U64(st.produced, total);
+	CHECK_U64(st.dropped, 0);
+	teardown(s, emu, &m, src);
+}
+
 int main(void)
 {
 	RUN(test_full_mode_exact_wrap_loses_nothing);
@@ -856,5 +888,6 @@ int main(void)
 	RUN(test_emulator_pmus_come_from_a_sysfs_fixture);
 	RUN(test_per_thread_event_gets_the_per_thread_stream);
 	RUN(test_live_streams_of_two_threads_arrive_whole);
+	RUN(test_thread_named_before_its_first_push_loses_nothing);
 	return hwt_test_summary();
 }
