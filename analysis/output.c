@@ -44,13 +44,13 @@ struct hwt_output {
 	size_t len;
 	/* Bodies and annotations of ranges and branches seen before. */
 	struct line_entry *cache;
+	/* JSON's {"type":"T" of each type, made once (19 bytes at most). */
+	char type_head[HWT_ELEM_SAMPLE + 1][32];
+	uint8_t type_head_len[HWT_ELEM_SAMPLE + 1];
 	/* The last line's task (text's "[CPU] TID ", JSON's cpu, pid and
 	 * tid members; 72 bytes at most) and what it was made of. */
 	char task[80];
 	size_t task_len;
-	/* JSON's {"type":"T" of each type, made once (26 bytes at most). */
-	char type_head[HWT_ELEM_SAMPLE + 1][32];
-	uint8_t type_head_len[HWT_ELEM_SAMPLE + 1];
 	bool task_valid;
 	uint32_t task_fields;
 	int32_t task_cpu, task_pid, task_tid;
