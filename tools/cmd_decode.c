@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "decode_counts.h"
+#include "decode_lanes.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "decode_jsonl.h"
@@ -66,46 +68,6 @@ static void usage(FILE *out)
 		"  -h, --help              this text\n\n"
 		"Gaps (lost or undecodable trace) are always shown, and counted on\n"
 		"standard error at the end. Exit status: 0 decoded, 1 failed, 2 usage.\n");
-}
-
-struct counts {
-	struct hwt_elem_sink next;
-	/* While the merge writes its elements: the progress line, and the
-	 * count when it started and the number it writes. */
-	struct cli_progress *progress;
-	uint64_t written_base, written_total;
-	uint64_t elems, ranges, insns, branches, errors, gaps;
-	uint64_t samples, sample_branches, samples_nosync;
-	uint64_t gap_by[HWT_GAP_NO_IMAGE + 1];
-	uint64_t gap_bytes;
-};
-
-static int count_emit(void *arg, const struct hwt_elem *e)
-{
-	struct counts *c = arg;
-	c->elems++;
-	if (e->type == HWT_ELEM_RANGE) {
-		c->ranges++;
-		c->insns += e->u.range.insns;
-	} else if (e->type == HWT_ELEM_BRANCH) {
-		c->branches++;
-	} else if (e->type == HWT_ELEM_SAMPLE) {
-		c->samples++;
-		c->sample_branches += e->u.sample.nbranches;
-		c->samples_nosync += e->u.sample.sync >= e->u.sample.window;
-	} else if (e->type == HWT_ELEM_ERROR) {
-		c->errors++;
-	} else if (e->type == HWT_ELEM_GAP) {
-		c->gaps++;
-		if ((unsigned)e->u.gap.reason <= HWT_GAP_NO_IMAGE)
-			c->gap_by[e->u.gap.reason]++;
-		if (e->fields & HWT_FIELD_GAP_BYTES)
-			c->gap_bytes += e->u.gap.bytes;
-	}
-	if (c->written_total && !(c->elems & 0xffff))
-		cli_progress_written(c->progress, c->elems - c->written_base,
-				     c->written_total);
-	return c->next.emit(c->next.arg, e);
 }
 
 static void print_counts(const struct counts *c)
@@ -246,6 +208,8 @@ struct args {
 	struct cli_progress progress;
 	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
 	struct counts *counts;
+	FILE *out;               /* where the elements go, */
+	struct hwt_output *lines; /* through this output */
 };
 
 static int add_map(struct args *a, char *spec)
@@ -474,9 +438,28 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* A capture's streams merged by time (the default order); with more
- * than one thread, the merge's read-back runs beside the output
- * (merge_piped.h). */
+/* The merge's read-back on @a's threads: in slices, each formatted by
+ * the lane that read it (decode_lanes.h), where the merge can cut its
+ * records by time; else beside the output (merge_piped.h). */
+static int finish_merged(struct args *a, struct merge_piped *m)
+{
+	if (a->opts.jobs < 2 || hwt_merge_slices(m->merge, a->opts.jobs) < 2)
+		return merge_piped_finish(m);
+	/* What went straight out (hwt_merge_expect_streams) comes first. */
+	int err = hwt_output_flush(a->lines);
+	if (err < 0)
+		return err;
+	struct decode_lanes_config c = {
+		.out = a->out,
+		.format = a->format,
+		.counts = a->counts,
+		.lanes = a->opts.jobs,
+	};
+	c.has_annotator = decode_symbols_annotator(&a->symbols, &c.annotator);
+	return decode_lanes_finish(m->merge, &c);
+}
+
+/* A capture's streams merged by time (the default order). */
 static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 {
 	struct merge_piped m;
@@ -495,7 +478,7 @@ static int run_merged(struct args *a, const struct hwt_elem_sink *sink)
 	a->counts->written_total = before.elements - a->counts->elems;
 	cli_progress_written(&a->progress, 0, a->counts->written_total);
 	/* A decode that failed part way still shows what came before. */
-	int ferr = merge_piped_finish(&m);
+	int ferr = finish_merged(a, &m);
 	a->counts->written_total = 0;
 	if (!err)
 		err = ferr;
@@ -639,6 +622,7 @@ int cmd_decode(int argc, char **argv)
 	a.opts.progress = on_progress;
 	a.opts.progress_arg = &a;
 	a.counts = &counts;
+	a.out = out;
 	/* Elements written to the terminal show the progress themselves. */
 	cli_progress_init(&a.progress, a.quiet ||
 			  (!a.output && isatty(STDOUT_FILENO)));
@@ -661,6 +645,7 @@ int cmd_decode(int argc, char **argv)
 			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 		} else {
 			counts.next = hwt_output_sink(output);
+			a.lines = output;
 			if (a.profile) {
 				/* The profile replaces the element listing. */
 				a.opts.branch_profile = listing;

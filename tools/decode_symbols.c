@@ -114,6 +114,15 @@ int decode_symbols_start(struct decode_symbols *ds,
 	return 0;
 }
 
+bool decode_symbols_annotator(struct decode_symbols *ds,
+			      struct hwt_output_annotator *annotator)
+{
+	if (!ds->sym)
+		return false;
+	*annotator = hwt_symbolizer_annotator(ds->sym);
+	return true;
+}
+
 void decode_symbols_end(struct decode_symbols *ds)
 {
 	hwt_symbolizer_free(ds->sym);

@@ -49,6 +49,11 @@ int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg);
 int decode_symbols_start(struct decode_symbols *ds,
 			 struct hwt_decode_opts *opts, struct hwt_output *output);
 
+/* The annotator decode_symbols_start gave the output: false when it gave
+ * none (symbols off). */
+bool decode_symbols_annotator(struct decode_symbols *ds,
+			      struct hwt_output_annotator *annotator);
+
 void decode_symbols_end(struct decode_symbols *ds);
 
 /* Function names for call stacks, reports and timelines, from the

@@ -4,9 +4,9 @@
  * Decoders emit one stream after another. The merge keeps each stream in
  * order, spilling it to an anonymous temporary file in fixed-size chunks
  * so memory does not grow with the trace, and at the end emits all of them
- * by time. Ties go to the lower CPU (per-CPU streams before per-thread
- * ones, which order by tid), then to stream order, so the output is the
- * same on every run. Within a stream, an element without a time keeps the
+ * by time, on one thread or, cut into slices of time, on several. Ties go
+ * to the lower CPU (per-CPU streams before per-thread ones, which order by
+ * tid), then to stream order, so the output is the same on every run. Within a stream, an element without a time keeps the
  * time of the element before it, and an element older than the one before
  * it is counted and ordered as if it had that earlier element's time: its
  * own time field is left as the trace said. */
@@ -59,6 +59,36 @@ HWT_API void hwt_merge_expect_streams(struct hwt_merge *merge,
  * had a time). Errors: HWT_ERR_IO, HWT_ERR_NOMEM, and whatever @out
  * returns. */
 HWT_API int hwt_merge_finish(struct hwt_merge *merge);
+
+/* Where a read-back in slices (hwt_merge_finish_lanes) sends a slice's
+ * elements: @sink, called on the lane's own thread, then @flush (when
+ * not NULL) once the slice is all in, called for the slices in their
+ * order, one at a time: there the lane writes out what its sink holds.
+ * Either returns 0 or a negative hwt_err that stops the read-back. */
+struct hwt_merge_lane {
+	struct hwt_elem_sink sink;
+	int (*flush)(void *arg);
+	void *arg;
+};
+
+/* How many slices hwt_merge_finish_lanes would cut the read-back into
+ * for @nlanes lanes: slices of a few hundred thousand elements, cut
+ * where time stamps allow. 1 when it would read on one lane: a capture
+ * with one stream, no time stamps, too few elements, or so many streams
+ * that a slice's start costs more than it gains. */
+HWT_API size_t hwt_merge_slices(const struct hwt_merge *merge, size_t nlanes);
+
+/* As hwt_merge_finish, into @lanes instead of the merge's own sink: the
+ * elements are cut by time into slices (hwt_merge_slices), lane i reads
+ * and emits the slices i, i + @nlanes, ... on a thread of its own (lane
+ * 0 on the calling thread), and each slice's @flush comes in slice
+ * order, so what the flushes write is what one lane would write. The
+ * sinks of different lanes run at the same time. With one slice, lane 0
+ * gets everything, its @flush called every 65536 elements and at the
+ * end. Errors: as hwt_merge_finish, the first slice's in slice order. */
+HWT_API int hwt_merge_finish_lanes(struct hwt_merge *merge,
+				   const struct hwt_merge_lane *lanes,
+				   size_t nlanes);
 
 /* What the merge has seen so far (streams, elements, the spilled bytes). */
 HWT_API void hwt_merge_get_stats(const struct hwt_merge *merge,

@@ -152,7 +152,10 @@ HWT_API void hwt_symbolizer_on_image(void *arg, struct hwt_image *image);
  * with srcline `file:line` and the inline chain; with instructions
  * (`--disasm`) an objdump-style `ADDR <sym>:` line at each function entry;
  * in jsonl the fields of docs/decode.md (`sym`, `symoff`, `dso`,
- * `srcline`, `inlines`; `from_*`, `to_*`). Valid while @sym is. */
+ * `srcline`, `inlines`; `from_*`, `to_*`). Valid while @sym is. Its
+ * cache_tag only reads the memory image: once nothing adds to the image
+ * (the decode is over), several threads may call it at once; annotate
+ * loads files and fills caches, one thread at a time. */
 HWT_API struct hwt_output_annotator
 hwt_symbolizer_annotator(struct hwt_symbolizer *sym);
 
