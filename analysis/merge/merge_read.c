@@ -19,9 +19,12 @@
 #include "hwtrace/error.h"
 
 /* Elements of a slice, at least; and at most, since each lane holds a
- * slice's output until its turn. */
+ * slice's output until its turn (512 Ki lines of 150 bytes: 75 MiB). */
 #define SLICE_MIN (128u * 1024)
-#define SLICE_MAX (1024u * 1024)
+#define SLICE_MAX (512u * 1024)
+/* Blocks per stream a slice holds, at least: its start skips half a
+ * block per stream on average, a quarter of what it then reads. */
+#define SLICE_BLOCKS 2u
 /* A lane reading everything flushes this often. */
 #define FLUSH_EVERY 65536u
 
@@ -342,7 +345,7 @@ static int plan_slices(const struct hwt_merge *m, size_t nlanes,
 		total += m->streams[i].records;
 		nblocks += m->streams[i].nblocks;
 	}
-	uint64_t target = (uint64_t)m->n * BLOCK_RECORDS * 4;
+	uint64_t target = (uint64_t)m->n * BLOCK_RECORDS * SLICE_BLOCKS;
 	if (target < SLICE_MIN)
 		target = SLICE_MIN;
 	if (nlanes < 2 || m->n < 2 || !m->stats.timed || target > SLICE_MAX ||

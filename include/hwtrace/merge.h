@@ -72,10 +72,11 @@ struct hwt_merge_lane {
 };
 
 /* How many slices hwt_merge_finish_lanes would cut the read-back into
- * for @nlanes lanes: slices of a few hundred thousand elements, cut
- * where time stamps allow. 1 when it would read on one lane: a capture
- * with one stream, no time stamps, too few elements, or so many streams
- * that a slice's start costs more than it gains. */
+ * for @nlanes lanes: slices of 128 Ki to 512 Ki elements, cut where
+ * time stamps allow. 1 when it would read on one lane: a capture with one
+ * stream, no time stamps, too few elements, or more than 64 streams (a
+ * slice's start reads up to 4096 records of each stream, and a slice is
+ * held in memory until its turn). */
 HWT_API size_t hwt_merge_slices(const struct hwt_merge *merge, size_t nlanes);
 
 /* As hwt_merge_finish, into @lanes instead of the merge's own sink: the
