@@ -40,8 +40,9 @@ struct hwt_output {
 	FILE *out;
 	enum hwt_output_format format;
 	struct hwt_output_annotator annotator;
-	char *buf;  /* OUT_BUF bytes of lines not yet written */
-	size_t len;
+	char *buf;  /* lines not yet written */
+	size_t len, cap; /* cap: OUT_BUF, or more while held */
+	bool hold;  /* grow buf rather than write it (hwt_output_hold) */
 	/* Bodies and annotations of ranges and branches seen before. */
 	struct line_entry *cache;
 	/* JSON's {"type":"T" of each type, made once (19 bytes at most). */
@@ -438,15 +439,38 @@ int hwt_elem_format(const struct hwt_elem *elem, enum hwt_output_format format,
 	return (int)l.len;
 }
 
-int hwt_output_flush(struct hwt_output *o)
+int hwt_output_flush_to(struct hwt_output *o, FILE *to)
 {
 	if (!o || !o->len)
 		return 0;
 	size_t n = o->len;
 	o->len = 0;
-	if (fwrite(o->buf, 1, n, o->out) != n)
+	if (fwrite(o->buf, 1, n, to) != n)
 		return hwt_error(HWT_ERR_IO, "writing decoded output failed: %s",
 				 strerror(errno));
+	return 0;
+}
+
+int hwt_output_flush(struct hwt_output *o)
+{
+	return o ? hwt_output_flush_to(o, o->out) : 0;
+}
+
+void hwt_output_hold(struct hwt_output *o, bool hold)
+{
+	o->hold = hold;
+}
+
+/* Room for one more line: the buffer written out, or while held, grown. */
+static int make_room(struct hwt_output *o)
+{
+	if (!o->hold)
+		return hwt_output_flush(o);
+	char *b = realloc(o->buf, o->cap * 2);
+	if (!b)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory holding output");
+	o->buf = b;
+	o->cap *= 2;
 	return 0;
 }
 
@@ -532,8 +556,8 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 	if (o->annotator.annotate && elem->type == HWT_ELEM_RANGE &&
 	    elem->u.range.text && (err = hwt_output_flush(o)) < 0)
 		return err;
-	if (OUT_BUF - o->len < OUT_LINE_MAX + OUT_EXTRA_MAX + 2 &&
-	    (err = hwt_output_flush(o)) < 0)
+	if (o->cap - o->len < OUT_LINE_MAX + OUT_EXTRA_MAX + 2 &&
+	    (err = make_room(o)) < 0)
 		return err;
 	char *p = o->buf + o->len;
 	struct hwt_text l = {p, OUT_LINE_MAX, 0};
@@ -611,6 +635,7 @@ struct hwt_output *hwt_output_new(FILE *out, enum hwt_output_format format)
 	}
 	if (o) {
 		o->out = out;
+		o->cap = OUT_BUF;
 		o->format = format;
 		for (int t = 0; t <= HWT_ELEM_SAMPLE; t++) {
 			struct hwt_text h = {o->type_head[t],

@@ -1,7 +1,9 @@
-/* hwtrace decode's output lanes (decode_lanes.h). A lane's output writes
- * into a FILE of its own whose bytes collect in memory (fopencookie), as
- * an annotator may write lines to the output's FILE itself; at the
- * slice's end, in the lane's turn, they go to the real output. */
+/* hwtrace decode's output lanes (decode_lanes.h). A lane's output holds
+ * its slice's lines (hwt_output_hold) until the slice's end, in the
+ * lane's turn, and then writes them to the real output. What it cannot
+ * hold (a very long line, and whatever an annotator writes to the
+ * output's FILE itself) it writes before, to a FILE of the lane's own
+ * whose bytes collect in memory (fopencookie), written out first. */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <pthread.h>
@@ -16,7 +18,7 @@ struct lane {
 	struct counts counts;
 	struct hwt_output *output;
 	FILE *file;
-	char *text;            /* what the output wrote since the last flush */
+	char *text;            /* what went to file since the last flush */
 	size_t len, cap;
 	/* The annotator's annotate, one lane at a time. */
 	pthread_mutex_t *annotate_lock;
@@ -61,18 +63,19 @@ static uint64_t cache_tag(void *arg, const struct hwt_elem *elem)
 	return a->cache_tag(a->arg, elem);
 }
 
-/* The slice's lines, in its turn: the output's, then the real output. */
+/* The slice's lines, in its turn: what went to the lane's file first,
+ * then what the output holds. */
 static int flush(void *arg)
 {
 	struct lane *l = arg;
 	const struct decode_lanes_config *c = l->config;
-	int err = hwt_output_flush(l->output);
-	if (err < 0)
-		return err;
 	if (l->len && fwrite(l->text, 1, l->len, c->out) != l->len)
 		return hwt_error(HWT_ERR_IO, "writing the output failed (%s)",
 				 strerror(errno));
 	l->len = 0;
+	int err = hwt_output_flush_to(l->output, c->out);
+	if (err < 0)
+		return err;
 	counts_add(c->counts, &l->counts);
 	return 0;
 }
@@ -92,6 +95,7 @@ static int lane_open(struct lane *l, const struct decode_lanes_config *c,
 	l->output = hwt_output_new(l->file, c->format);
 	if (!l->output)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	hwt_output_hold(l->output, true);
 	if (c->has_annotator) {
 		struct hwt_output_annotator a = {
 			annotate_locked, l,
@@ -105,10 +109,8 @@ static int lane_open(struct lane *l, const struct decode_lanes_config *c,
 static void lane_close(struct lane *l)
 {
 	/* Whatever is left after a failure is not written. */
-	if (l->output) {
-		l->len = 0;
+	if (l->output)
 		hwt_output_free(l->output);
-	}
 	if (l->file)
 		fclose(l->file);
 	free(l->text);

@@ -2,6 +2,7 @@
 #ifndef HWTRACE_OUTPUT_H
 #define HWTRACE_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "hwtrace/common.h"
@@ -28,6 +29,17 @@ HWT_API struct hwt_output *hwt_output_new(FILE *out,
 /* Writes the buffered lines to @out. Returns 0, or HWT_ERR_IO saying
  * why the write failed. */
 HWT_API int hwt_output_flush(struct hwt_output *output);
+
+/* With @hold, the output keeps its lines in memory, its buffer growing,
+ * instead of writing them as the buffer fills: for lines that must wait
+ * for their turn (decode's output lanes). It still writes to @out before
+ * a line it cannot buffer (a very long one, or an instruction whose
+ * annotator writes to @out itself). */
+HWT_API void hwt_output_hold(struct hwt_output *output, bool hold);
+
+/* Writes the buffered lines to @to instead of the output's FILE (what was
+ * written to that FILE came before them). Returns 0, or HWT_ERR_IO. */
+HWT_API int hwt_output_flush_to(struct hwt_output *output, FILE *to);
 
 /* Flushes (a failed write leaves @out's error indicator set) and frees
  * the output; NULL is a no-op. */

@@ -4,7 +4,8 @@
  * CPU and thread change, other element types between them, a task that
  * changes part way. Its cache of bodies and annotations calls the
  * annotator once per distinct (element, process), and a line too long
- * for the buffer is written whole, as before. */
+ * for the buffer is written whole, as before. Held, it writes to its
+ * FILE only what it cannot hold, and the rest where it is told. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -146,6 +147,53 @@ static void check_format(enum hwt_output_format f)
 	free(got);
 }
 
+/* Held (hwt_output_hold), the output writes to its FILE only what it
+ * cannot hold, everything up to the long line, and keeps the rest, more
+ * than its buffer's 256 KiB, for hwt_output_flush_to: the two together
+ * are the stream's lines. */
+static void check_held(enum hwt_output_format f)
+{
+	size_t want_len, own_len, to_len;
+	char *want = expected(f, &want_len), *own, *to;
+	FILE *m = open_memstream(&own, &own_len);
+	FILE *t = open_memstream(&to, &to_len);
+	struct hwt_output *o = hwt_output_new(m, f);
+	struct hwt_output_annotator a = {annotate, NULL, NULL};
+	hwt_output_set_annotator(o, &a);
+	hwt_output_hold(o, true);
+	struct hwt_elem_sink sink = hwt_output_sink(o);
+	for (int i = 0; i < NELEMS; i++)
+		CHECK_INT(sink.emit(sink.arg, &elems[i]), 0);
+	for (int i = 1000; i < NELEMS; i++) /* its lines again */
+		CHECK_INT(sink.emit(sink.arg, &elems[i]), 0);
+	fflush(m);
+	/* The long line is element 999's: its own FILE ends with it. */
+	CHECK(own_len > 9000 && own[own_len - 1] == '\n');
+	CHECK(own_len < want_len / 2);
+	CHECK_INT(hwt_output_flush_to(o, t), 0);
+	fflush(t);
+	CHECK(to_len > 256u * 1024);
+	hwt_output_free(o);
+	fclose(m);
+	fclose(t);
+	/* own + to: the stream, then elements 1000.. once more. */
+	size_t tail_at = own_len;
+	CHECK_U64(own_len + to_len, want_len + (want_len - tail_at));
+	CHECK(!memcmp(own, want, own_len));
+	CHECK(!memcmp(to, want + own_len, want_len - own_len));
+	CHECK(!memcmp(to + (want_len - own_len), want + tail_at,
+		      want_len - tail_at));
+	free(want);
+	free(own);
+	free(to);
+}
+
+static void held_stream(void)
+{
+	check_held(HWT_OUTPUT_TEXT);
+	check_held(HWT_OUTPUT_JSONL);
+}
+
 static void text_stream(void)
 {
 	check_format(HWT_OUTPUT_TEXT);
@@ -160,6 +208,7 @@ int main(void)
 {
 	make_elements();
 	RUN(text_stream);
+	RUN(held_stream);
 	RUN(jsonl_stream);
 	return hwt_test_summary();
 }
