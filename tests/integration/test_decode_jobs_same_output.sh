@@ -3,11 +3,12 @@
 # error, text and jsonl, merged by time and --per-cpu) for N = 1, 2, 3 and
 # 8 on every input in the test data that decodes: the quipper Intel PT
 # capture (two CPUs: two units decoded in parallel), its emulated replay,
-# the simpleperf ETM capture with its binary, a generated capture of four
-# CPUs large enough to merge in slices, every OpenCSD snapshot, and
+# the simpleperf ETM capture with its binary, every OpenCSD snapshot, and
 # (-j 8 against -j 1, jsonl) every ptt stream, --raw with its code where
 # the .ptt names an org (--raw and --snapshot decode on one thread: the
 # option must not change them). Out-of-range thread counts are usage errors naming the option.
+# test_decode_lanes_same_output does the same on a capture large enough
+# for the merge's read-back in slices.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 
 PTT=$HWT_TESTDATA/ptt
@@ -59,16 +60,6 @@ same "emulated replay" "$TMP/replay.data"
 mkdir -p "$TMP/symfs/data/local/tmp"
 ln -s "$ETM/etm_test_loop" "$TMP/symfs/data/local/tmp/etm_test_loop"
 same "simpleperf etm" --symfs "$TMP/symfs" "$ETM/perf_etm.data"
-
-# Four CPUs of generated trace, 12 KiB each (about 570,000 elements,
-# times interleaved and tied across CPUs): enough for the time-ordered
-# merge to read back in slices, one lane a thread, each formatting its
-# own slices (decode_lanes.c).
-mkdir -p "$TMP/cpus"
-"$HWT_PT_CPUS_CAPTURE" "$TMP/cpus" 12 4 || fail "pt_cpus_capture"
-same "four generated CPUs" "$TMP/cpus/perf.data"
-"$HWTRACE" decode -j 2 "$TMP/cpus/perf.data" 2>/dev/null >"$TMP/cpus.txt"
-expect_eq "four generated CPUs: ranges" "$(grep -c ': range ' "$TMP/cpus.txt")" 284820
 
 for snap in "$HWT_TESTDATA"/opencsd/*/; do
 	[ -f "$snap/snapshot.ini" ] || continue
