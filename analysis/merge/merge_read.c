@@ -370,7 +370,9 @@ static int plan_slices(const struct hwt_merge *m, size_t nlanes,
 	bounds[n++] = 0;
 	uint64_t seen = 0;
 	for (size_t i = 0; i < nblocks; i++) {
-		if (seen >= n * target && all[i].time > bounds[n - 1])
+		/* UINT64_MAX ends the last slice: never a start. */
+		if (seen >= n * target && all[i].time > bounds[n - 1] &&
+		    all[i].time != UINT64_MAX)
 			bounds[n++] = all[i].time;
 		seen += all[i].records;
 	}

@@ -1,11 +1,11 @@
 /* The merge's read-back in slices (hwt_merge_finish_lanes): on six
  * streams (four CPUs, two threads) of 800,000 elements in all, with time
  * ties within and across streams, untimed elements, elements older than
- * their stream's last and strings, spilled to the temporary file, 2, 3
- * and 8 lanes write through their flushes exactly the sequence one
- * reader (hwt_merge_finish) gives, cut into several slices; one lane
- * flushes every 65536 elements and gives it too; a capture without time
- * stamps is not cut. A lane's sink that fails stops the read-back with
+ * their stream's last, elements at the largest time and strings, spilled
+ * to the temporary file, 2, 3 and 8 lanes write through their flushes
+ * exactly the sequence one reader (hwt_merge_finish) gives, cut into
+ * several slices; one lane flushes every 65536 elements and gives it too;
+ * a capture without time stamps is not cut. A lane's sink that fails stops the read-back with
  * its error and message, and what was flushed is the sequence up to a
  * slice before the failure; a failing flush stops it too. */
 #include <pthread.h>
@@ -46,6 +46,10 @@ static void make(int s, uint64_t j, bool timed, struct hwt_elem *e,
 	if (timed && j % 17) {
 		e->fields |= HWT_FIELD_TIME;
 		e->time = base + j / 3 * 10 - (j % 1000 == 999 ? 25 : 0);
+		/* The last stream ends at the largest time there is: a
+		 * block starts there, which must not start a slice too. */
+		if (s == NSTREAMS - 1 && j >= PER_STREAM - 60000)
+			e->time = UINT64_MAX;
 	}
 	if (e->type == HWT_ELEM_RANGE) {
 		e->u.range.start = 0x400000 + (r >> 16 & 0xfff);
