@@ -377,4 +377,9 @@ int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
 		       void **owned);
 void hwt_aux_queues_free(struct hwt_aux_queues *qs);
 
+/* Readies Capstone for use on several threads at once (insn_capstone.c):
+ * called before decode threads start, as a backend's decoder may
+ * disassemble with Capstone directly. Cheap after the first call. */
+void hwt_insn_warm(void);
+
 #endif

@@ -437,6 +437,7 @@ static int start_workers(struct par *p, unsigned n)
 			err = p->src->setup(p->src->arg, w->priv);
 		if (err < 0)
 			return err;
+		hwt_insn_warm();
 		if (pthread_create(&w->thread, NULL, worker_main, w))
 			return hwt_error(HWT_ERR_NOMEM, "cannot start decode "
 					 "thread %u of %u", i + 1, n);

@@ -1,10 +1,12 @@
 /* Instruction decoding through Capstone, without Capstone's detail mode:
  * the instruction id and operand text say all we need, and detail mode
  * would cost an allocation-heavy pass per instruction. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/decode_internal.h"
 #include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
@@ -50,6 +52,53 @@ struct hwt_insn_decoder {
 	cs_mode mode;
 	bool fallback; /* the last decode used vex_length */
 };
+
+/* Capstone sorts some of its tables in static memory the first time it
+ * prints an instruction that needs them: two threads disassembling for
+ * the first time at once sort the same table together (ThreadSanitizer
+ * saw it, and a half-sorted table names the wrong registers). Printing
+ * a few such instructions of each architecture once, before a second
+ * thread can, sorts them. */
+static void warm_once(void)
+{
+	static const struct {
+		cs_arch arch;
+		cs_mode mode;
+		uint8_t code[16];
+		size_t size;
+	} warm[] = {
+		/* push rax; inc rax; jne; ret; mov eax, [rsp] */
+		{CS_ARCH_X86, CS_MODE_64,
+		 {0x50, 0x48, 0xff, 0xc0, 0x75, 0xfb, 0xc3, 0x8b, 0x04, 0x24}, 10},
+		{CS_ARCH_X86, CS_MODE_32,
+		 {0x50, 0x40, 0x75, 0xfc, 0xc3, 0x8b, 0x04, 0x24}, 8},
+		{CS_ARCH_X86, CS_MODE_16, {0x50, 0x40, 0x75, 0xfc, 0xc3}, 5},
+		/* stp x29, x30, [sp, #-16]!; ret */
+		{CS_ARCH_ARM64, CS_MODE_ARM,
+		 {0xfd, 0x7b, 0xbf, 0xa9, 0xc0, 0x03, 0x5f, 0xd6}, 8},
+		/* push {lr}; bx lr */
+		{CS_ARCH_ARM, CS_MODE_ARM,
+		 {0x04, 0xe0, 0x2d, 0xe5, 0x1e, 0xff, 0x2f, 0xe1}, 8},
+		{CS_ARCH_ARM, CS_MODE_THUMB, {0x00, 0xb5, 0x70, 0x47}, 4},
+	};
+	for (size_t i = 0; i < sizeof(warm) / sizeof(warm[0]); i++) {
+		csh h;
+		cs_insn *insn = NULL;
+		if (cs_open(warm[i].arch, warm[i].mode, &h) != CS_ERR_OK)
+			continue; /* not built in: nothing to sort */
+		size_t n = cs_disasm(h, warm[i].code, warm[i].size, 0x1000, 0,
+				     &insn);
+		if (n)
+			cs_free(insn, n);
+		cs_close(&h);
+	}
+}
+
+void hwt_insn_warm(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, warm_once);
+}
 
 /* Where the instruction ends after its ModRM byte at @p[@i] (with its SIB
  * and displacement, 64-bit addressing); 0 when cut short. */
@@ -157,6 +206,7 @@ int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
 				 "instruction decoding of %s code is not supported",
 				 hwt_isa_name(isa));
 	}
+	hwt_insn_warm();
 	struct hwt_insn_decoder *dec = calloc(1, sizeof(*dec));
 	if (!dec)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for an instruction decoder");
@@ -347,6 +397,10 @@ static int no_capstone(void)
 			 "instruction decoding is not supported: hwtrace was built "
 			 "without Capstone (install libcapstone-dev and rebuild "
 			 "with -DHWT_WITH_CAPSTONE=ON)");
+}
+
+void hwt_insn_warm(void)
+{
 }
 
 int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
