@@ -39,6 +39,7 @@ struct cursor {
 	size_t block;      /* the next block, whose start resets the codec */
 	uint8_t *buf;
 	size_t cap;
+	size_t in_buf;     /* the chunk buf holds, plus 1; 0: none */
 	struct merge_codec rc;
 	struct hwt_elem head;
 	uint64_t head_time;
@@ -58,18 +59,11 @@ static int read_failed(void)
 			 "temporary file failed (%s)", strerror(errno));
 }
 
-/* Puts chunk @i (or the tail, @i == nchunks) at hand. */
-static int load_chunk(struct hwt_merge *m, struct cursor *c, size_t i)
+/* Reads chunk @i of the cursor's stream into its buffer. */
+static int read_chunk(struct hwt_merge *m, struct cursor *c, size_t i)
 {
-	const struct stream *s = c->s;
-	if (i == s->nchunks) {
-		c->p = s->buf;
-		c->end = s->buf + s->len;
-		c->end_pos = s->spilled + s->len;
-		c->chunk = i + 1;
-		return 0;
-	}
-	const struct chunk_ref *ref = &s->chunks[i];
+	const struct chunk_ref *ref = &c->s->chunks[i];
+	c->in_buf = 0;
 	if (ref->size > c->cap) {
 		uint8_t *b = realloc(c->buf, ref->size);
 		if (!b)
@@ -91,6 +85,28 @@ static int load_chunk(struct hwt_merge *m, struct cursor *c, size_t i)
 		}
 		got += (size_t)r;
 	}
+	c->in_buf = i + 1;
+	return 0;
+}
+
+/* Puts chunk @i (or the tail, @i == nchunks) at hand. */
+static int load_chunk(struct hwt_merge *m, struct cursor *c, size_t i)
+{
+	const struct stream *s = c->s;
+	if (i == s->nchunks) {
+		c->p = s->buf;
+		c->end = s->buf + s->len;
+		c->end_pos = s->spilled + s->len;
+		c->chunk = i + 1;
+		return 0;
+	}
+	/* A slice often starts in the chunk the lane's last slice read. */
+	if (c->in_buf != i + 1) {
+		int err = read_chunk(m, c, i);
+		if (err)
+			return err;
+	}
+	const struct chunk_ref *ref = &s->chunks[i];
 	c->p = c->buf;
 	c->end = c->buf + ref->size;
 	c->end_pos = ref->pos + ref->size;
