@@ -368,6 +368,8 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request,
 			ev->kernel_disabled = false;
 			ev->rate_t0 = hwt_emu_now_ns();
 			ev->rate_base = ev->stream ? ev->stream->st.produced : 0;
+		} else if (ev->stream) {
+			ev->stream->st.idle_enables++;
 		}
 		pthread_cond_broadcast(&emu->cond);
 		break;

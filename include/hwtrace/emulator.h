@@ -88,6 +88,12 @@ struct hwt_emu_stats {
 				       emulated sink driver put at the start
 				       of a write after the replay's own
 				       loss */
+	uint64_t idle_enables;      /* PERF_EVENT_IOC_ENABLE of an event
+				       that was enabled: a no-op, as in the
+				       kernel (a reader that cannot ask the
+				       event's state enables it again for a
+				       TRUNCATED record it read after it had
+				       already found the ring full) */
 };
 
 /* Where AUX stream bytes came from: bytes [aux_pos, aux_pos + len) of the
