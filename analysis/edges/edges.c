@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/util/array_grow.h"
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 
@@ -80,14 +81,10 @@ int64_t hwt_edges_index(struct hwt_edges *e, uint64_t from, uint64_t to)
 	}
 	if (e->n >= EMPTY - 1)
 		return hwt_error(HWT_ERR_NOMEM, "more than 2^32 distinct edges");
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 256;
-		struct hwt_edge *v = realloc(e->v, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
-		e->v = v;
-		e->cap = cap;
-	}
+	void *grown = e->v;
+	if (!array_grow(&grown, &e->cap, sizeof(*e->v), e->n + 1, 256))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
+	e->v = grown;
 	e->v[e->n] = (struct hwt_edge){from, to, 0};
 	e->table[s] = (uint32_t)e->n;
 	int64_t idx = (int64_t)e->n++;

@@ -8,22 +8,13 @@
 #include <string.h>
 
 #include "analysis/export/export_internal.h"
+#include "analysis/util/array_grow.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
 
 int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size)
 {
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c <= n)
-		c *= 2;
-	void *p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
+	return n < SIZE_MAX && array_grow(v, cap, size, n + 1, 64) ? 0 : -1;
 }
 
 int hwt_export_path(struct hwt_export *ex, uint64_t parent, uint64_t func,
@@ -60,14 +51,11 @@ struct export_thread *hwt_export_thread(struct hwt_export *ex, int32_t pid,
 			t->pid = pid;
 		return t;
 	}
-	if (ex->nthreads == ex->threads_cap) {
-		size_t cap = ex->threads_cap ? ex->threads_cap * 2 : 16;
-		struct export_thread *v = realloc(ex->threads, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		ex->threads = v;
-		ex->threads_cap = cap;
-	}
+	void *grown = ex->threads;
+	if (!array_grow(&grown, &ex->threads_cap, sizeof(*ex->threads),
+			ex->nthreads + 1, 16))
+		return NULL;
+	ex->threads = grown;
 	struct export_thread *t = &ex->threads[ex->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->key = key;
@@ -243,14 +231,10 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	struct export_thread *t = frame_thread(ex, f);
 	if (!t)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 32;
-		struct export_open *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		t->v = v;
-		t->cap = cap;
-	}
+	void *grown = t->v;
+	if (!array_grow(&grown, &t->cap, sizeof(*t->v), t->n + 1, 32))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	t->v = grown;
 	struct export_open *top = &t->v[t->n++];
 	memset(top, 0, sizeof(*top));
 	return ex->fmt->enter(ex, t, f, top);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/export/perfdb.h"
+#include "analysis/util/array_grow.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
 
@@ -420,14 +421,10 @@ int hwt_export_context_switch(struct hwt_export *ex,
 	if (ex->fmt != &hwt_export_perfdb_format)
 		return 0;
 	struct perfdb *s = impl(ex);
-	if (s->nsw == s->sw_cap) {
-		size_t cap = s->sw_cap ? s->sw_cap * 2 : 64;
-		struct pending_switch *v = realloc(s->sw, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		s->sw = v;
-		s->sw_cap = cap;
-	}
+	void *grown = s->sw;
+	if (!array_grow(&grown, &s->sw_cap, sizeof(*s->sw), s->nsw + 1, 64))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	s->sw = grown;
 	struct pending_switch *p = &s->sw[s->nsw++];
 	memset(p, 0, sizeof(*p));
 	p->time = sw->time;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/merge/merge_internal.h"
+#include "analysis/util/array_grow.h"
 #include "hwtrace/error.h"
 
 static int64_t stream_key(const struct hwt_elem *e)
@@ -33,14 +34,10 @@ static struct stream *get_stream(struct hwt_merge *m, const struct hwt_elem *e)
 			m->last = i;
 			return &m->streams[i];
 		}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 8;
-		struct stream *v = realloc(m->streams, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		m->streams = v;
-		m->cap = cap;
-	}
+	void *grown = m->streams;
+	if (!array_grow(&grown, &m->cap, sizeof(*m->streams), m->n + 1, 8))
+		return NULL;
+	m->streams = grown;
 	struct stream *s = &m->streams[m->n];
 	memset(s, 0, sizeof(*s));
 	s->key = key;
@@ -59,14 +56,11 @@ static int spill(struct hwt_merge *m, struct stream *s)
 				 "time-ordered merge in $TMPDIR or /tmp (%s); "
 				 "set TMPDIR to a writable directory or decode "
 				 "with --per-cpu", strerror(errno));
-	if (s->nchunks == s->chunks_cap) {
-		size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 16;
-		struct chunk_ref *v = realloc(s->chunks, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		s->chunks = v;
-		s->chunks_cap = cap;
-	}
+	void *grown = s->chunks;
+	if (!array_grow(&grown, &s->chunks_cap, sizeof(*s->chunks),
+			s->nchunks + 1, 16))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	s->chunks = grown;
 	if (fseeko(m->spill, (off_t)m->spill_size, SEEK_SET) ||
 	    fwrite(s->buf, 1, s->len, m->spill) != s->len)
 		return hwt_error(HWT_ERR_IO,
@@ -88,14 +82,11 @@ static int spill(struct hwt_merge *m, struct stream *s)
 /* The next record starts a block, at @order_time. */
 static int start_block(struct stream *s, uint64_t order_time)
 {
-	if (s->nblocks == s->blocks_cap) {
-		size_t cap = s->blocks_cap ? s->blocks_cap * 2 : 16;
-		struct block *v = realloc(s->blocks, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		s->blocks = v;
-		s->blocks_cap = cap;
-	}
+	void *grown = s->blocks;
+	if (!array_grow(&grown, &s->blocks_cap, sizeof(*s->blocks),
+			s->nblocks + 1, 16))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	s->blocks = grown;
 	s->blocks[s->nblocks++] = (struct block){s->spilled + s->len,
 						 order_time};
 	memset(&s->wc, 0, sizeof(s->wc));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/util/array_grow.h"
 #include "analysis/util/func_name.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/error.h"
@@ -55,14 +56,11 @@ static struct thread_path *thread_of(struct hwt_report *r,
 	for (size_t i = r->nthreads; i-- > 0;)
 		if (r->threads[i].key == key)
 			return &r->threads[i];
-	if (r->nthreads == r->threads_cap) {
-		size_t cap = r->threads_cap ? r->threads_cap * 2 : 16;
-		struct thread_path *v = realloc(r->threads, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		r->threads = v;
-		r->threads_cap = cap;
-	}
+	void *grown = r->threads;
+	if (!array_grow(&grown, &r->threads_cap, sizeof(*r->threads),
+			r->nthreads + 1, 16))
+		return NULL;
+	r->threads = grown;
 	struct thread_path *t = &r->threads[r->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->key = key;
@@ -81,14 +79,10 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 		return -1;
 	if (e->v[F_INDEX])
 		return (long)e->v[F_INDEX] - 1;
-	if (r->nfuncs == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct hwt_report_func *v = realloc(r->funcs, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		r->funcs = v;
-		r->cap = cap;
-	}
+	void *grown = r->funcs;
+	if (!array_grow(&grown, &r->cap, sizeof(*r->funcs), r->nfuncs + 1, 64))
+		return -1;
+	r->funcs = grown;
 	memset(&r->funcs[r->nfuncs], 0, sizeof(r->funcs[0]));
 	r->funcs[r->nfuncs].name = e->key;
 	e->v[F_INDEX] = ++r->nfuncs;
@@ -101,16 +95,10 @@ static int path_push(struct thread_path *t, const char *name)
 {
 	size_t len = t->n > 1 ? t->v[t->n - 2].path_len : 0;
 	size_t need = len + 1 + strlen(name) + 1;
-	if (need > t->path_cap) {
-		size_t cap = t->path_cap ? t->path_cap : 256;
-		while (cap < need)
-			cap *= 2;
-		char *p = realloc(t->path, cap);
-		if (!p)
-			return -1;
-		t->path = p;
-		t->path_cap = cap;
-	}
+	void *grown = t->path;
+	if (!array_grow(&grown, &t->path_cap, 1, need, 256))
+		return -1;
+	t->path = grown;
 	if (len)
 		t->path[len++] = ';';
 	for (const char *c = name; *c; c++)
@@ -139,14 +127,10 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	long func = t ? func_of(r, f) : -1;
 	if (func < 0)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct open_frame *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		t->v = v;
-		t->cap = cap;
-	}
+	void *grown = t->v;
+	if (!array_grow(&grown, &t->cap, sizeof(*t->v), t->n + 1, 64))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	t->v = grown;
 	/* An inferred caller comes in under frames that already ended: it
 	 * is the bottom of the stack from now on. */
 	if (f->start == HWT_FRAME_INFERRED)

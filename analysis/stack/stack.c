@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/util/array_grow.h"
 #include "hwtrace/error.h"
 #include "hwtrace/stack.h"
 
@@ -104,14 +105,11 @@ static struct thread *get_thread(struct hwt_stack *s, int64_t key)
 	struct thread *t = find_thread(s, key);
 	if (t)
 		return t;
-	if (s->nthreads == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct thread *v = realloc(s->threads, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		s->threads = v;
-		s->cap = cap;
-	}
+	void *grown = s->threads;
+	if (!array_grow(&grown, &s->cap, sizeof(*s->threads), s->nthreads + 1,
+			16))
+		return NULL;
+	s->threads = grown;
 	if ((s->nthreads + 1) * 2 > s->nslots &&
 	    rehash(s, s->nslots ? s->nslots * 2 : 64) < 0)
 		return NULL;
@@ -137,14 +135,10 @@ static const struct hwt_frame *view(struct thread *t, size_t i)
 static int push(struct hwt_stack *s, struct thread *t,
 		const struct hwt_frame *f)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 32;
-		struct frame_rec *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		t->v = v;
-		t->cap = cap;
-	}
+	void *grown = t->v;
+	if (!array_grow(&grown, &t->cap, sizeof(*t->v), t->n + 1, 32))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	t->v = grown;
 	struct frame_rec *r = &t->v[t->n++];
 	memset(r, 0, sizeof(*r));
 	r->f = *f;

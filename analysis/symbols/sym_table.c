@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "analysis/util/array_grow.h"
 
 static uint64_t hash_str(const char *s)
 {
@@ -58,14 +59,10 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 {
 	if (!name)
 		return NULL;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct sym_entry *e = realloc(t->e, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		t->e = e;
-		t->cap = cap;
-	}
+	void *grown = t->e;
+	if (!array_grow(&grown, &t->cap, sizeof(*t->e), t->n + 1, 256))
+		return NULL;
+	t->e = grown;
 	struct sym_entry *e = &t->e[t->n++];
 	*e = (struct sym_entry){start, size, name, NULL, false, false, false, 0};
 	return e;

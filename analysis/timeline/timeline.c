@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/timeline/timeline_internal.h"
+#include "analysis/util/array_grow.h"
 #include "analysis/util/func_name.h"
 #include "hwtrace/error.h"
 
@@ -27,14 +28,11 @@ static struct tl_process *process_of(struct hwt_timeline *tl, int32_t pid,
 	for (size_t i = 0; i < tl->nprocs; i++)
 		if (tl->procs[i].pid == pid)
 			return &tl->procs[i];
-	if (tl->nprocs == tl->procs_cap) {
-		size_t cap = tl->procs_cap ? tl->procs_cap * 2 : 16;
-		struct tl_process *v = realloc(tl->procs, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		tl->procs = v;
-		tl->procs_cap = cap;
-	}
+	void *grown = tl->procs;
+	if (!array_grow(&grown, &tl->procs_cap, sizeof(*tl->procs),
+			tl->nprocs + 1, 16))
+		return NULL;
+	tl->procs = grown;
 	*created = true;
 	tl->procs[tl->nprocs] = (struct tl_process){pid, false};
 	tl->stats.processes++;
@@ -52,14 +50,11 @@ static struct tl_thread *find_thread(struct hwt_timeline *tl, int32_t tid)
 static struct tl_thread *add_thread(struct hwt_timeline *tl, int32_t pid,
 				    int32_t tid)
 {
-	if (tl->nthreads == tl->threads_cap) {
-		size_t cap = tl->threads_cap ? tl->threads_cap * 2 : 16;
-		struct tl_thread *v = realloc(tl->threads, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		tl->threads = v;
-		tl->threads_cap = cap;
-	}
+	void *grown = tl->threads;
+	if (!array_grow(&grown, &tl->threads_cap, sizeof(*tl->threads),
+			tl->nthreads + 1, 16))
+		return NULL;
+	tl->threads = grown;
 	struct tl_thread *t = &tl->threads[tl->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -122,14 +117,10 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	int err = thread_of(tl, f->pid, f->tid, &t);
 	if (err)
 		return err;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct tl_frame *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		t->v = v;
-		t->cap = cap;
-	}
+	void *grown = t->v;
+	if (!array_grow(&grown, &t->cap, sizeof(*t->v), t->n + 1, 64))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	t->v = grown;
 	uint64_t ts = f->call_time;
 	if (f->depth < 0)
 		ts = ts > (uint64_t)-f->depth ? ts - (uint64_t)-f->depth : 0;

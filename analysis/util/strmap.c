@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/util/array_grow.h"
 #include "analysis/util/strmap.h"
 
 static uint64_t hash(const char *s, size_t len)
@@ -41,14 +42,10 @@ struct hwt_strmap_entry *hwt_strmap_get(struct hwt_strmap *m, const char *key,
 			return e;
 		h = (h + 1) & (m->nslots - 1);
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct hwt_strmap_entry *v = realloc(m->e, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		m->e = v;
-		m->cap = cap;
-	}
+	void *grown = m->e;
+	if (!array_grow(&grown, &m->cap, sizeof(*m->e), m->n + 1, 64))
+		return NULL;
+	m->e = grown;
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return NULL;
