@@ -12,9 +12,14 @@
 #include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
 
-int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size)
+int hwt_export_grow(void *arrp, size_t *cap, size_t n, size_t size)
 {
-	return n < SIZE_MAX && array_grow(v, cap, size, n + 1, 64) ? 0 : -1;
+	void *v;
+	memcpy(&v, arrp, sizeof(v));
+	if (n == SIZE_MAX || !array_grow(&v, cap, size, n + 1, 64))
+		return -1;
+	memcpy(arrp, &v, sizeof(v));
+	return 0;
 }
 
 int hwt_export_path(struct hwt_export *ex, uint64_t parent, uint64_t func,

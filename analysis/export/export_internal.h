@@ -58,8 +58,11 @@ struct hwt_export {
 	size_t nbids;
 };
 
-/* Grows @v (of @size-byte items) to hold @n + 1; -1 when out of memory. */
-int hwt_export_grow(void **v, size_t *cap, size_t n, size_t size);
+/* Grows the array that the pointer at @arrp points to (a T **, @size-byte
+ * items) to hold @n + 1; -1 when out of memory. The pointer is copied in
+ * and out rather than written through a void **, which would write a
+ * T * through another type. */
+int hwt_export_grow(void *arrp, size_t *cap, size_t n, size_t size);
 
 /* The build id of the binary @path, "" when the capture has none. */
 const char *hwt_export_build_id(struct hwt_export *ex, const char *path);

@@ -242,7 +242,7 @@ static int locate(struct hwt_export *ex, int32_t pid, uint64_t addr,
 	if (!e)
 		return nomem();
 	if (!e->v[0]) {
-		if (hwt_export_grow((void **)&p->b, &p->b_cap, p->nb,
+		if (hwt_export_grow(&p->b, &p->b_cap, p->nb,
 				    sizeof(*p->b)))
 			return nomem();
 		struct pgo_binary *b = &p->b[p->nb];
@@ -262,7 +262,7 @@ static int locate(struct hwt_export *ex, int32_t pid, uint64_t addr,
 static int add_range(struct pgo_binary *b, uint64_t start, uint64_t last,
 		     uint64_t n)
 {
-	if (hwt_export_grow((void **)&b->ranges, &b->ranges_cap, b->nranges,
+	if (hwt_export_grow(&b->ranges, &b->ranges_cap, b->nranges,
 			    sizeof(*b->ranges)))
 		return nomem();
 	b->ranges[b->nranges++] = (struct pgo_range){start, last, n};
@@ -272,7 +272,7 @@ static int add_range(struct pgo_binary *b, uint64_t start, uint64_t last,
 static int add_branch(struct pgo_binary *b, const struct pgo_end *from,
 		      const struct pgo_end *to, uint64_t n)
 {
-	if (hwt_export_grow((void **)&b->branches, &b->branches_cap,
+	if (hwt_export_grow(&b->branches, &b->branches_cap,
 			    b->nbranches, sizeof(*b->branches)))
 		return nomem();
 	struct pgo_branch *r = &b->branches[b->nbranches++];

@@ -96,13 +96,13 @@ static int64_t function_id(struct hwt_export *ex, const char *name,
 		return (int64_t)e->v[V_ID];
 	size_t i = p->nfuncs;
 	size_t cap = p->funcs_cap;
-	if (hwt_export_grow((void **)&p->func_name, &cap, i, sizeof(uint64_t)))
+	if (hwt_export_grow(&p->func_name, &cap, i, sizeof(uint64_t)))
 		return -1;
 	cap = p->funcs_cap;
-	if (hwt_export_grow((void **)&p->func_file, &cap, i, sizeof(uint64_t)))
+	if (hwt_export_grow(&p->func_file, &cap, i, sizeof(uint64_t)))
 		return -1;
 	cap = p->funcs_cap;
-	if (hwt_export_grow((void **)&p->func_line, &cap, i, sizeof(uint64_t)))
+	if (hwt_export_grow(&p->func_line, &cap, i, sizeof(uint64_t)))
 		return -1;
 	p->funcs_cap = cap;
 	int64_t n = str_index(p, name), f = str_index(p, file);
@@ -118,7 +118,7 @@ static int64_t function_id(struct hwt_export *ex, const char *name,
 
 static int add_line(struct pprof_export *p, int64_t function, int64_t line)
 {
-	if (hwt_export_grow((void **)&p->lines, &p->lines_cap, p->nlines,
+	if (hwt_export_grow(&p->lines, &p->lines_cap, p->nlines,
 			    sizeof(*p->lines)))
 		return -1;
 	p->lines[p->nlines].function = (uint64_t)function;
@@ -136,7 +136,7 @@ static uint64_t mapping_id(struct hwt_export *ex, const struct hwt_symbol *s,
 	if (!e)
 		return UINT64_MAX;
 	if (!e->v[V_ID]) {
-		if (hwt_export_grow((void **)&p->maps, &p->maps_cap, p->nmaps,
+		if (hwt_export_grow(&p->maps, &p->maps_cap, p->nmaps,
 				    sizeof(*p->maps)))
 			return UINT64_MAX;
 		int64_t name = str_index(p, s->dso);
@@ -183,7 +183,7 @@ static int location_id(struct hwt_export *ex, int32_t pid, uint64_t addr,
 		*id = e->v[V_ID];
 		return 0;
 	}
-	if (hwt_export_grow((void **)&p->locs, &p->locs_cap, p->nlocs,
+	if (hwt_export_grow(&p->locs, &p->locs_cap, p->nlocs,
 			    sizeof(*p->locs)))
 		return nomem();
 	struct loc *l = &p->locs[p->nlocs];
@@ -235,7 +235,7 @@ static int pprof_enter(struct hwt_export *ex, struct export_thread *t,
 	if (err)
 		return err;
 	if (created) {
-		if (hwt_export_grow((void **)&p->paths, &p->paths_cap,
+		if (hwt_export_grow(&p->paths, &p->paths_cap,
 				    top->path_id - 1, sizeof(*p->paths)))
 			return nomem();
 		p->paths[top->path_id - 1].parent = parent;
