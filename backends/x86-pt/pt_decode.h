@@ -224,8 +224,14 @@ struct pt_dec {
 	 * stream's fields and time already in (stamp()). */
 	struct hwt_elem range_elem, branch_elem;
 	/* range_elem is a range not yet handed over, which the next block
-	 * may go on (emit_range). */
+	 * may go on (emit_range). With --disasm, a run of instructions split
+	 * when it is let go: held_last and held_last_len are its last
+	 * instruction's address and length (0 when unknown), held_mode its
+	 * mode. */
 	bool held;
+	uint64_t held_last;
+	unsigned held_last_len;
+	enum pt_exec_mode held_mode;
 	bool timing;           /* the trace has time: ask for it per block */
 	/* Whose memory image the block decoder reads. */
 	struct pt_block_decoder *dec;

@@ -27,12 +27,17 @@ static inline void hand_over(struct pt_dec *d, const struct hwt_elem *e)
 		d->stop = err;
 }
 
+static void split_held(struct pt_dec *d);
+
 /* The held range goes before anything else that happens. */
 static inline void release_held(struct pt_dec *d)
 {
 	if (d->held) {
 		d->held = false;
-		hand_over(d, &d->range_elem);
+		if (d->params.disasm)
+			split_held(d);
+		else
+			hand_over(d, &d->range_elem);
 	}
 }
 
@@ -98,9 +103,12 @@ static void follow(struct pt_dec *d, uint64_t time)
 	use_image(d, pid);
 }
 
-static void set_time(struct pt_dec *d, uint64_t tsc)
+/* With @keep_held, a held range that the block just decoded goes on
+ * takes the new time: see update_time. */
+static void set_time(struct pt_dec *d, uint64_t tsc, bool keep_held)
 {
-	release_held(d); /* at the time it had */
+	if (!keep_held)
+		release_held(d); /* at the time it had */
 	d->have_time = true;
 	d->tsc = tsc;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
@@ -346,7 +354,7 @@ static inline void emit_range(struct pt_dec *d, uint64_t start, uint64_t end,
  * common path, since its code buffer costs every caller a stack guard. */
 static __attribute__((noinline)) uint64_t
 emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
-	   unsigned int last_len, uint64_t end, uint16_t ninsn,
+	   unsigned int last_len, uint64_t end, uint64_t ninsn,
 	   enum pt_exec_mode mode)
 {
 	enum hwt_isa isa = isa_of(mode);
@@ -358,7 +366,7 @@ emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
 			d->stop = hwt_error(HWT_ERR_NOMEM, "out of memory for "
 					    "the instruction lengths of --disasm");
 	}
-	for (uint16_t i = 0; i < ninsn && !d->stop; i++) {
+	for (uint64_t i = 0; i < ninsn && !d->stop; i++) {
 		unsigned int len = 0;
 		if (ip == last && last_len) {
 			len = last_len;
@@ -377,6 +385,41 @@ emit_split(struct pt_dec *d, uint64_t start, uint64_t last,
 	return ip;
 }
 
+/* The held run of instructions, one range each (--disasm). */
+static __attribute__((noinline)) void split_held(struct pt_dec *d)
+{
+	const struct hwt_elem *e = &d->range_elem;
+	emit_split(d, e->u.range.start, d->held_last, d->held_last_len,
+		   e->u.range.end, e->u.range.insns, d->held_mode);
+}
+
+/* --disasm: the instructions from @start to @end, one range each. A run
+ * that ends at an instruction that does not branch is held whole, as a
+ * range is, and split when it is let go: after the next block's new time
+ * when that block goes on from it (update_time), so that its
+ * instructions have the time they would have had in one block with the
+ * next. */
+static __attribute__((noinline)) uint64_t
+emit_insns(struct pt_dec *d, uint64_t start, uint64_t last,
+	   unsigned int last_len, uint64_t end, uint16_t ninsn,
+	   enum pt_exec_mode mode, bool hold)
+{
+	release_held(d);
+	if (!hold)
+		return emit_split(d, start, last, last_len, end, ninsn, mode);
+	struct hwt_elem *e = &d->range_elem;
+	e->u.range.start = start;
+	e->u.range.end = end;
+	e->u.range.insns = ninsn;
+	e->u.range.isa = isa_of(mode);
+	e->u.range.text = NULL;
+	d->held = true;
+	d->held_last = last;
+	d->held_last_len = last_len;
+	d->held_mode = mode;
+	return end;
+}
+
 /* The @ninsn contiguous instructions from @start to the one at @last
  * (@last_len bytes long, 0 when unknown) as a range (held with @hold),
  * or as ranges of one instruction each. Returns where the last ends. */
@@ -387,7 +430,8 @@ static inline uint64_t emit_segment(struct pt_dec *d, uint64_t start,
 {
 	uint64_t end = last + (last_len ? last_len : 1);
 	if (d->params.disasm)
-		return emit_split(d, start, last, last_len, end, ninsn, mode);
+		return emit_insns(d, start, last, last_len, end, ninsn, mode,
+				  hold);
 	emit_range(d, start, end, ninsn, isa_of(mode), hold);
 	return end;
 }
@@ -445,14 +489,31 @@ static uint64_t emit_cut_parts(struct pt_dec *d, const struct pt_block *b,
 }
 
 /* The time after a block, when it moved: most blocks bring none, and
- * setting the same time again changes nothing. */
-static void update_time(struct pt_dec *d, struct pt_block_decoder *dec)
+ * setting the same time again changes nothing. The block's part from
+ * @start on carries it. When that part goes on from the held range
+ * (@goes_on), the range takes the new time too: libipt's block cache,
+ * warm, may end a block at an instruction that does not branch where a
+ * fresh decoder goes on, and the time libipt gives after the first block
+ * is then older than after the whole one (a TSC read with the next
+ * TNT). Held at the time of its own block, the range's time would
+ * depend on what the decoder had decoded before. */
+static void update_time(struct pt_dec *d, struct pt_block_decoder *dec,
+			bool goes_on)
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
 	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc &&
 	    !(d->have_time && tsc == d->tsc))
-		set_time(d, tsc);
+		set_time(d, tsc, goes_on);
+}
+
+/* Whether a block part from @start in @mode goes on from the held range
+ * (emit_range would join them). */
+static bool goes_on_held(const struct pt_dec *d, uint64_t start,
+			 enum pt_exec_mode mode)
+{
+	return d->held && start == d->range_elem.u.range.end &&
+	       isa_of(mode) == d->range_elem.u.range.isa;
 }
 
 static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
@@ -466,7 +527,7 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 		start = emit_cut_parts(d, b, sh, &left);
 
 	if (d->timing || d->timed_image)
-		update_time(d, dec);
+		update_time(d, dec, goes_on_held(d, start, b->mode));
 
 	/* Instructions that never branch (ptwrite, ...) leave nothing to
 	 * resolve; a class libipt left out is judged by the next block. */
@@ -517,7 +578,7 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 	hwt_elem_clear(&e, HWT_ELEM_TIMESTAMP);
 
 	if (ev->has_tsc && ev->tsc) {
-		set_time(d, ev->tsc);
+		set_time(d, ev->tsc, false);
 		d->timing = true;
 	}
 	uint64_t off;
