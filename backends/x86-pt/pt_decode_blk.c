@@ -407,13 +407,7 @@ emit_insns(struct pt_dec *d, uint64_t start, uint64_t last,
 	release_held(d);
 	if (!hold)
 		return emit_split(d, start, last, last_len, end, ninsn, mode);
-	struct hwt_elem *e = &d->range_elem;
-	e->u.range.start = start;
-	e->u.range.end = end;
-	e->u.range.insns = ninsn;
-	e->u.range.isa = isa_of(mode);
-	e->u.range.text = NULL;
-	d->held = true;
+	emit_range(d, start, end, ninsn, isa_of(mode), true);
 	d->held_last = last;
 	d->held_last_len = last_len;
 	d->held_mode = mode;

@@ -414,6 +414,8 @@ static int start_workers(struct par *p, unsigned n)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for %u decode "
 				 "threads", n);
 	p->nw = n;
+	/* Before any worker can disassemble (insn_capstone.c). */
+	hwt_insn_warm();
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &p->w[i];
 		struct hwt_decode_params params = *p->params;
@@ -437,7 +439,6 @@ static int start_workers(struct par *p, unsigned n)
 			err = p->src->setup(p->src->arg, w->priv);
 		if (err < 0)
 			return err;
-		hwt_insn_warm();
 		if (pthread_create(&w->thread, NULL, worker_main, w))
 			return hwt_error(HWT_ERR_NOMEM, "cannot start decode "
 					 "thread %u of %u", i + 1, n);
