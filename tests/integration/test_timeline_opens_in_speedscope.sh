@@ -106,10 +106,12 @@ for f in jump_outer dive; do
 done
 
 # One profile per thread: the process and its two threads, as perf's
-# task events name them (threads take their parent's name).
+# task events name them (threads take their parent's name). speedscope
+# lists them by pid, then tid, as numbers; perf's FORK records of two
+# threads started together may come in either order.
 "$PERF" script -i "$data" --show-task-events 2>/dev/null >"$TMP/tasks.txt"
 pid=$(sed -n 's/.*PERF_RECORD_COMM: call_tree:\([0-9]*\)\/\1$/\1/p' "$TMP/tasks.txt" | head -n 1)
-threads=$(sed -n "s/.*PERF_RECORD_FORK($pid:\\([0-9]*\\)):($pid:$pid).*/\\1/p" "$TMP/tasks.txt" | grep -vx "$pid")
+threads=$(sed -n "s/.*PERF_RECORD_FORK($pid:\\([0-9]*\\)):($pid:$pid).*/\\1/p" "$TMP/tasks.txt" | grep -vx "$pid" | sort -n)
 expect_eq "perf sees two threads" "$(echo "$threads" | wc -l)" "2"
 name_of() { echo "call_tree (pid $pid), call_tree (tid $1)"; }
 expect_eq "profiles" "$(awk -F'\t' '$1 == "profile" { print $3 }' "$TMP/page.tsv")" \
