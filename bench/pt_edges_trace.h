@@ -48,7 +48,14 @@ enum {
 	PT_EDGES_OVERFLOW = 2,   /* one OVF (and FUP) in the middle */
 	PT_EDGES_ERROR = 4,      /* one TNT where the jmp rbx needs a TIP */
 	PT_EDGES_DIRECT = 8,     /* no indirect jump, compressed returns */
+	/* Time: a TSC, TMA and CBR in each PSB+, and MTC, CYC, TSC and CBR
+	 * packets between TNT packets; decode with PT_EDGES_TIMING_OPTS. */
+	PT_EDGES_TIMING = 16,
 };
+
+/* The raw decoder options a PT_EDGES_TIMING trace is decoded with. */
+#define PT_EDGES_TIMING_OPTS \
+	"mtc_freq=3,nom_freq=24,cpuid_0x15_eax=2,cpuid_0x15_ebx=200"
 
 /* The code for a trace made with @what, in @code. */
 static void pt_edges_code_for(int what, uint8_t code[sizeof(pt_edges_code)])
@@ -65,6 +72,9 @@ struct pt_edges_gen {
 	uint64_t bits;
 	uint8_t nbits;
 	int err;
+	bool timing;
+	uint64_t tsc;
+	uint8_t ctc;
 };
 
 static void pt_edges_put(struct pt_edges_gen *g, struct pt_packet *p)
@@ -107,6 +117,36 @@ static void pt_edges_ip(struct pt_edges_gen *g, enum pt_packet_type type,
 	pt_edges_put(g, &p);
 }
 
+/* A timing packet of @type after the bits before it (PT_EDGES_TIMING). */
+static void pt_edges_time(struct pt_edges_gen *g, enum pt_packet_type type,
+			  uint32_t value)
+{
+	struct pt_packet p;
+	pt_edges_flush(g);
+	memset(&p, 0, sizeof(p));
+	p.type = type;
+	switch (type) {
+	case ppt_tsc:
+		g->tsc += 4000 + value;
+		p.payload.tsc.tsc = g->tsc;
+		break;
+	case ppt_tma:
+		p.payload.tma.ctc = (uint16_t)(g->ctc << 3);
+		p.payload.tma.fc = (uint16_t)(value & 0x1ff);
+		break;
+	case ppt_mtc:
+		p.payload.mtc.ctc = ++g->ctc;
+		break;
+	case ppt_cyc:
+		p.payload.cyc.value = value + 1;
+		break;
+	default: /* ppt_cbr */
+		p.payload.cbr.ratio = (uint8_t)(0x18 + (value & 7));
+		break;
+	}
+	pt_edges_put(g, &p);
+}
+
 static void pt_edges_psb(struct pt_edges_gen *g, uint64_t ip)
 {
 	struct pt_packet p;
@@ -114,6 +154,11 @@ static void pt_edges_psb(struct pt_edges_gen *g, uint64_t ip)
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_psb;
 	pt_edges_put(g, &p);
+	if (g->timing) {
+		pt_edges_time(g, ppt_tsc, 0);
+		pt_edges_time(g, ppt_tma, (uint32_t)g->tsc);
+		pt_edges_time(g, ppt_cbr, 0);
+	}
 	pt_edges_ip(g, ppt_fup, ip);
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_mode;
@@ -133,7 +178,9 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 	pt_config_init(&c);
 	c.begin = buf;
 	c.end = buf + cap;
-	struct pt_edges_gen g = {.enc = pt_alloc_encoder(&c)};
+	struct pt_edges_gen g = {.enc = pt_alloc_encoder(&c),
+				 .timing = (what & PT_EDGES_TIMING) != 0,
+				 .tsc = 1000000};
 	uint32_t lfsr = 0xace1u;
 	uint64_t off = 0, next_psb = 0;
 	bool ovf_done = false, err_done = false;
@@ -168,6 +215,14 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 3);
 		}
 		pt_edges_tnt(&g, skip); /* jz 40000c */
+		if (g.timing && (lfsr & 0x30) == 0x30)
+			pt_edges_time(&g, ppt_mtc, 0);
+		if (g.timing && (lfsr & 0x1c0) == 0x1c0)
+			pt_edges_time(&g, ppt_tsc, lfsr & 0xff);
+		if (g.timing && (lfsr & 0x600) == 0x600)
+			pt_edges_time(&g, ppt_cyc, lfsr & 0xff);
+		if (g.timing && (lfsr & 0x7000) == 0x7000)
+			pt_edges_time(&g, ppt_cbr, lfsr);
 		if (psb_late)
 			pt_edges_psb(&g, PT_EDGES_ORG + 0x10); /* past jmp */
 		if (!skip) {

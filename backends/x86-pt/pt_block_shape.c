@@ -124,6 +124,15 @@ static int start_walker(struct pt_shapes *s, uint64_t ip, enum pt_exec_mode mode
 	return pt_insn_sync_set(s->walker, 0);
 }
 
+int pt_shapes_walk_start(struct pt_shapes *s, uint64_t ip,
+			 enum pt_exec_mode mode, struct pt_image *img)
+{
+	int status = img ? start_walker(s, ip, mode) : -pte_internal;
+	if (status >= 0 && pt_insn_set_image(s->walker, img) < 0)
+		return -pte_internal;
+	return status;
+}
+
 static bool add_cut(struct pt_shapes *s, size_t n, const struct pt_shape_cut *c)
 {
 	if (n >= UINT32_MAX)
@@ -152,14 +161,19 @@ static int walk_next(struct pt_insn_decoder *w, int status, struct pt_insn *insn
 	return pt_insn_next(w, insn, sizeof(*insn));
 }
 
+int pt_shapes_walk_next(struct pt_shapes *s, int status, struct pt_insn *insn)
+{
+	return walk_next(s->walker, status, insn);
+}
+
 /* Walks @b's path through @img; its cuts go after the kept shapes' in
  * s->cuts. Sets @sh's ncuts, first_cut and last_len. False when the path
  * does not lead to @b's last instruction in b->ninsn steps. */
 static bool walk(struct pt_shapes *s, const struct pt_block *b,
 		 struct pt_image *img, struct pt_block_shape *sh)
 {
-	int status = img ? start_walker(s, b->ip, b->mode) : -pte_internal;
-	if (status < 0 || pt_insn_set_image(s->walker, img) < 0)
+	int status = pt_shapes_walk_start(s, b->ip, b->mode, img);
+	if (status < 0)
 		return false;
 	uint16_t seg = 0;
 	size_t n = s->ncuts;

@@ -2,6 +2,7 @@
 #ifndef HWT_BACKENDS_X86_PT_PT_DECODE_H
 #define HWT_BACKENDS_X86_PT_PT_DECODE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -137,6 +138,15 @@ static inline uint64_t pt_shape_hash(uint64_t ip, uint16_t ninsn)
 	return h ^ h >> 29;
 }
 
+/* The shapes' walker, libipt's instruction decoder without trace, for
+ * other walks of the code (pt_fast.c): started at @ip in @mode over
+ * @img, it runs through the instructions that need no trace, and gives
+ * the first one that does with a negative status. Both return the
+ * walker's status or a negative pt_error_code. */
+int pt_shapes_walk_start(struct pt_shapes *s, uint64_t ip,
+			 enum pt_exec_mode mode, struct pt_image *img);
+int pt_shapes_walk_next(struct pt_shapes *s, int status, struct pt_insn *insn);
+
 /* Walks @b's path, and keeps its shape unless the block is truncated. */
 struct pt_block_shape *pt_shape_walk(struct pt_shapes *s, const struct pt_block *b,
 				     uint64_t tag, struct pt_image *img);
@@ -252,6 +262,14 @@ struct pt_dec {
 	bool seg_over;
 	char msg[160];
 	struct pt_edges *edges; /* --edges state, made on first use */
+	/* The fast path (pt_fast.c), NULL when turned off; while it decodes
+	 * a chunk, qry is its libipt query decoder (and dec is NULL). */
+	struct pt_fast *fast;
+	struct pt_query_decoder *qry;
+	/* The elements of this chunk handed to the sink, and how many of
+	 * the next ones to drop: those the fast path sent before it gave
+	 * the chunk up, which the block decoder gives again. */
+	uint64_t sent, skip;
 	/* The last raw stream the split op checked for CYC packets, and
 	 * the answer: a decode asks once to choose its threads, again to
 	 * cut. */
@@ -263,6 +281,43 @@ struct pt_dec {
 /* Decodes one chunk completely, resynchronising at the next PSB after
  * every error. Returns 0, or the sink's error, or HWT_ERR_NOMEM. */
 int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk);
+
+/* What the block decoder's loop does with a block and an event, and its
+ * other steps, for the fast path to do the same (pt_decode_blk.c). */
+void pt_on_block(struct pt_dec *d, const struct pt_block *b);
+void pt_on_event(struct pt_dec *d, const struct pt_event *ev);
+/* The last block's final instruction went to @to (known) or somewhere
+ * the trace does not say. */
+void pt_end_pending(struct pt_dec *d, uint64_t to, bool known);
+void pt_release_held(struct pt_dec *d);
+void pt_emit_gap(struct pt_dec *d, enum hwt_gap_reason reason, uint64_t offset,
+		 uint64_t bytes, const char *detail);
+/* The code runs at perf time @time from now on. */
+void pt_follow(struct pt_dec *d, uint64_t time);
+/* The image @chunk starts with (d->img); NULL when out of memory. */
+struct pt_image *pt_chunk_image(struct pt_dec *d,
+				const struct hwt_aux_chunk *chunk);
+
+/* The fast path (pt_fast.c): libipt's query decoder and a table of the
+ * code's blocks, in place of libipt's block decoder, for the trace it
+ * knows; it gives up a chunk at anything else, and the block decoder
+ * decodes that chunk again from its start. */
+struct pt_fast;
+struct pt_fast *pt_fast_new(void);
+void pt_fast_free(struct pt_fast *f);
+/* Forgets every block: for images built again. */
+void pt_fast_clear(struct pt_fast *f);
+/* Off with HWTRACE_PT_FAST=0 in the environment; tests set this. */
+extern int pt_fast_default;
+/* The chunks the fast path decoded, and those it gave up, in this
+ * process (tests read them). */
+extern atomic_ullong pt_fast_done, pt_fast_given_up;
+/* Decodes @chunk as pt_dec_chunk does (readied by it, to be read with
+ * @config), and returns what it returns, or PT_FAST_GAVE_UP after
+ * d->sent elements. */
+enum { PT_FAST_GAVE_UP = 1 };
+int pt_fast_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk,
+		  const struct pt_config *config);
 
 /* The edges op (pt_edges.c): one chunk into @map, from the packets where
  * it can, through pt_dec_chunk where it cannot. */

@@ -18,13 +18,20 @@ static void stamp(struct pt_dec *d)
 	}
 }
 
+/* Every element goes out here. The first d->skip of a chunk are dropped:
+ * the fast path sent them before it gave the chunk up (pt_fast.c). */
 static inline void hand_over(struct pt_dec *d, const struct hwt_elem *e)
 {
 	if (d->stop)
 		return;
+	if (d->skip) {
+		d->skip--;
+		return;
+	}
 	int err = d->params.sink->emit(d->params.sink->arg, e);
 	if (err < 0)
 		d->stop = err;
+	d->sent++;
 }
 
 static void split_held(struct pt_dec *d);
@@ -61,16 +68,12 @@ static void emit(struct pt_dec *d, struct hwt_elem *e)
 		e->fields |= HWT_FIELD_TIME;
 		e->time = d->time;
 	}
-	int err = d->params.sink->emit(d->params.sink->arg, e);
-	if (err < 0)
-		d->stop = err;
+	hand_over(d, e);
 }
 
 /* Reads code from the image of @pid at the code's time from now on. */
 static void use_image(struct pt_dec *d, int32_t pid)
 {
-	if (!d->dec)
-		return;
 	bool same_span = d->code_time == HWT_TIME_UNKNOWN
 				 ? d->img_from == HWT_TIME_UNKNOWN
 				 : d->img_from != HWT_TIME_UNKNOWN &&
@@ -81,7 +84,7 @@ static void use_image(struct pt_dec *d, int32_t pid)
 	uint64_t until;
 	struct pt_image *img = pt_image_adapter_get(d->ad, pid, d->code_time,
 						    &until);
-	if (img && pt_blk_set_image(d->dec, img) >= 0) {
+	if (img && (!d->dec || pt_blk_set_image(d->dec, img) >= 0)) {
 		d->img = img;
 		d->img_pid = pid;
 		d->img_from = d->code_time;
@@ -91,7 +94,7 @@ static void use_image(struct pt_dec *d, int32_t pid)
 
 /* The code runs at perf time @time from now on: per-CPU trace runs
  * whatever the scheduler ran, and a process's code may change. */
-static void follow(struct pt_dec *d, uint64_t time)
+void pt_follow(struct pt_dec *d, uint64_t time)
 {
 	int32_t pid = d->img_pid;
 	if (d->timed_image)
@@ -113,7 +116,7 @@ static void set_time(struct pt_dec *d, uint64_t tsc, bool keep_held)
 	d->tsc = tsc;
 	d->time = pt_tsc_to_time(&d->tc, tsc);
 	stamp(d);
-	follow(d, d->time);
+	pt_follow(d, d->time);
 }
 
 static enum hwt_isa isa_of(enum pt_exec_mode mode)
@@ -201,8 +204,11 @@ static const struct {
 	[ptic_return] = {true, HWT_BRANCH_RETURN},
 	[ptic_jump] = {true, KIND_BY_OPCODE},
 	[ptic_cond_jump] = {true, HWT_BRANCH_COND},
-	[ptic_far_call] = {true, HWT_BRANCH_SYSCALL},
-	[ptic_far_return] = {true, HWT_BRANCH_SYSRET},
+	/* By opcode, as libipt's block cache gives far branches no class:
+	 * the kind must not depend on what the cache held (and a far
+	 * return may be an iret or a sysret). */
+	[ptic_far_call] = {true, KIND_BY_OPCODE},
+	[ptic_far_return] = {true, KIND_BY_OPCODE},
 	[ptic_far_jump] = {true, KIND_BY_OPCODE},
 	[ptic_ptwrite] = {false, KIND_BY_OPCODE},
 };
@@ -491,13 +497,13 @@ static uint64_t emit_cut_parts(struct pt_dec *d, const struct pt_block *b,
  * is then older than after the whole one (a TSC read with the next
  * TNT). Held at the time of its own block, the range's time would
  * depend on what the decoder had decoded before. */
-static void update_time(struct pt_dec *d, struct pt_block_decoder *dec,
-			bool goes_on)
+static void update_time(struct pt_dec *d, bool goes_on)
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
-	if (pt_blk_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc &&
-	    !(d->have_time && tsc == d->tsc))
+	int err = d->qry ? pt_qry_time(d->qry, &tsc, &lost_mtc, &lost_cyc)
+			 : pt_blk_time(d->dec, &tsc, &lost_mtc, &lost_cyc);
+	if (err >= 0 && tsc && !(d->have_time && tsc == d->tsc))
 		set_time(d, tsc, goes_on);
 }
 
@@ -510,8 +516,7 @@ static bool goes_on_held(const struct pt_dec *d, uint64_t start,
 	       isa_of(mode) == d->range_elem.u.range.isa;
 }
 
-static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
-		     const struct pt_block *b)
+void pt_on_block(struct pt_dec *d, const struct pt_block *b)
 {
 	/* The code as libipt read it: before a new time may change it. */
 	struct pt_block_shape *sh = pt_shape_of(d->shapes, b, d->img);
@@ -521,7 +526,7 @@ static void on_block(struct pt_dec *d, struct pt_block_decoder *dec,
 		start = emit_cut_parts(d, b, sh, &left);
 
 	if (d->timing || d->timed_image)
-		update_time(d, dec, goes_on_held(d, start, b->mode));
+		update_time(d, goes_on_held(d, start, b->mode));
 
 	/* Instructions that never branch (ptwrite, ...) leave nothing to
 	 * resolve; a class libipt left out is judged by the next block. */
@@ -562,7 +567,7 @@ static bool status_ip(const struct pt_event *ev, uint64_t *ip)
 	return true;
 }
 
-static void on_event(struct pt_dec *d, const struct pt_event *ev)
+void pt_on_event(struct pt_dec *d, const struct pt_event *ev)
 {
 	/* Where a decoder of the chunk uncut, going on through a PSB+, ends
 	 * a range, as the decoder of the segment after it must. */
@@ -576,8 +581,10 @@ static void on_event(struct pt_dec *d, const struct pt_event *ev)
 		d->timing = true;
 	}
 	uint64_t off;
-	if (ev->status_update && d->seg_end != UINT64_MAX && d->dec &&
-	    pt_blk_get_offset(d->dec, &off) >= 0 && off > d->seg_end)
+	int at_off = d->qry ? pt_qry_get_offset(d->qry, &off)
+			    : d->dec ? pt_blk_get_offset(d->dec, &off) : -pte_internal;
+	if (ev->status_update && d->seg_end != UINT64_MAX && at_off >= 0 &&
+	    off > d->seg_end)
 		/* The next segment's PSB+: this segment ends with it. */
 		d->seg_over = true;
 	uint64_t at;
@@ -669,7 +676,7 @@ static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 			status = pt_blk_event(dec, &ev, sizeof(ev));
 			if (status < 0)
 				return status;
-			on_event(d, &ev);
+			pt_on_event(d, &ev);
 			if (d->stop)
 				return -pte_eos;
 		}
@@ -692,7 +699,7 @@ static int run(struct pt_dec *d, struct pt_block_decoder *dec, int status)
 		status = pt_blk_next(dec, &b, sizeof(b));
 		/* A failing call may still have decoded instructions. */
 		if (b.ninsn)
-			on_block(d, dec, &b);
+			pt_on_block(d, &b);
 		if (d->stop)
 			return -pte_eos;
 		if (status < 0) {
@@ -744,20 +751,38 @@ static const char *missing_detail(struct pt_dec *d, uint64_t ip)
 	return d->msg;
 }
 
-int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
+void pt_end_pending(struct pt_dec *d, uint64_t to, bool known)
 {
-	struct pt_config config = d->config;
-	config.begin = (uint8_t *)chunk->data;
-	config.end = config.begin + chunk->size;
+	resolve_pending(d, to, known);
+}
+
+void pt_release_held(struct pt_dec *d)
+{
+	release_held(d);
+}
+
+void pt_emit_gap(struct pt_dec *d, enum hwt_gap_reason reason, uint64_t offset,
+		 uint64_t bytes, const char *detail)
+{
+	emit_gap(d, reason, offset, bytes, detail);
+}
+
+/* Readies @d to decode @chunk from its start, and @config to read it. */
+static void chunk_begin(struct pt_dec *d, const struct hwt_aux_chunk *chunk,
+			struct pt_config *config)
+{
+	*config = d->config;
+	config->begin = (uint8_t *)chunk->data;
+	config->end = config->begin + chunk->size;
 	d->seg_end = UINT64_MAX;
 	d->seg_over = false;
 	if (chunk->lookahead && chunk->size) {
 		/* A segment (pt_split.c): decoded through the next one's
 		 * PSB+, whose FUP ends this one's last block. */
-		int n = pt_psb_plus_size(&d->config, config.end,
-					 config.end + chunk->lookahead, 0);
+		int n = pt_psb_plus_size(&d->config, config->end,
+					 config->end + chunk->lookahead, 0);
 		if (n > 0) {
-			config.end += n;
+			config->end += n;
 			d->seg_end = chunk->size;
 		}
 	}
@@ -776,12 +801,12 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	stamp(d);
 	/* Asked per block only once the trace shows it has time. */
 	d->timing = false;
-	if (!chunk->size)
-		return 0;
+	d->sent = 0;
+}
 
-	struct pt_block_decoder *dec = pt_blk_alloc_decoder(&config);
-	if (!dec)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
+struct pt_image *pt_chunk_image(struct pt_dec *d,
+				const struct hwt_aux_chunk *chunk)
+{
 	/* A per-thread stream is one process throughout; a per-CPU one
 	 * starts unattributed until its first time stamp. */
 	int32_t pid = HWT_PID_ANY;
@@ -792,17 +817,29 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	uint64_t until;
 	struct pt_image *img = pt_image_adapter_get(d->ad, pid, d->code_time,
 						    &until);
+	if (img) {
+		d->img = img;
+		d->img_pid = pid;
+		d->img_from = d->code_time;
+		d->img_until = until;
+	}
+	d->pid_time = 0;
+	return img;
+}
+
+/* Decodes @chunk with libipt's block decoder. */
+static int block_decode(struct pt_dec *d, const struct hwt_aux_chunk *chunk,
+			const struct pt_config *config)
+{
+	struct pt_block_decoder *dec = pt_blk_alloc_decoder(config);
+	if (!dec)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
+	struct pt_image *img = pt_chunk_image(d, chunk);
 	if (!img || pt_blk_set_image(dec, img) < 0) {
 		pt_blk_free_decoder(dec);
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
 	}
 	d->dec = dec;
-	d->img = img;
-	d->img_pid = pid;
-	d->img_from = d->code_time;
-	d->img_until = until;
-	d->pid_time = 0;
-
 	uint64_t from = 0; /* where trace was last good */
 	enum hwt_gap_reason why = HWT_GAP_NO_SYNC;
 	const char *detail = NULL;
@@ -830,7 +867,7 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 			d->timing |= timing;
 			/* The PSB's time stamp: the code that follows ran then. */
 			if (timing && d->timed_image)
-				follow(d, pt_tsc_to_time(&d->tc, tsc));
+				pt_follow(d, pt_tsc_to_time(&d->tc, tsc));
 		}
 
 		status = run(d, dec, status);
@@ -865,4 +902,32 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 	pt_blk_free_decoder(dec);
 	d->dec = NULL;
 	return d->stop;
+}
+
+int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
+{
+	struct pt_config config;
+	chunk_begin(d, chunk, &config);
+	if (!chunk->size)
+		return 0;
+	if (d->fast) {
+		int done = pt_fast_chunk(d, chunk, &config);
+		if (done != PT_FAST_GAVE_UP)
+			return done;
+		/* Decoded again by the block decoder, which gives the
+		 * elements already sent first. */
+		uint64_t sent = d->sent;
+		chunk_begin(d, chunk, &config);
+		d->skip = sent;
+	}
+	int err = block_decode(d, chunk, &config);
+	if (d->skip && !err) {
+		d->skip = 0;
+		return hwt_error(HWT_ERR_DECODE, "intel_pt: the fast decoder "
+				 "sent elements that libipt's block decoder "
+				 "does not give (set HWTRACE_PT_FAST=0 and "
+				 "report this)");
+	}
+	d->skip = 0;
+	return err;
 }

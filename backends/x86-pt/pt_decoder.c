@@ -8,12 +8,36 @@
 #ifdef HWT_HAVE_LIBIPT
 #include "backends/x86-pt/pt_decode.h"
 
-/* Makes @d's caches for a decode: the image adapter and the block
- * shapes, which are keyed by its section ids and images. */
+/* Whether the fast path decodes (pt_fast.c): HWTRACE_PT_FAST=0 turns it
+ * off, to compare with libipt's block decoder alone. */
+static int fast_wanted(bool *on)
+{
+	const char *env = getenv("HWTRACE_PT_FAST");
+	if (!env) {
+		*on = pt_fast_default != 0;
+		return 0;
+	}
+	if (strcmp(env, "0") && strcmp(env, "1"))
+		return hwt_error(HWT_ERR_CONFIG, "HWTRACE_PT_FAST is '%s': it "
+				 "must be 1 (the fast Intel PT decoder, the "
+				 "default) or 0 (libipt's block decoder alone)",
+				 env);
+	*on = env[0] == '1';
+	return 0;
+}
+
+/* Makes @d's caches for a decode: the image adapter, the block shapes
+ * and the fast path's blocks, which are keyed by its section ids and
+ * images. */
 static int make_caches(struct pt_dec *d)
 {
+	bool fast = false;
+	int err = fast_wanted(&fast);
+	if (err < 0)
+		return err;
 	d->shapes = pt_shapes_new();
-	if (!d->shapes)
+	d->fast = fast ? pt_fast_new() : NULL;
+	if (!d->shapes || (fast && !d->fast))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
 	return pt_image_adapter_new(d->params.image, &d->ad);
 }
@@ -24,6 +48,7 @@ static void pt_destroy(void *priv)
 	if (!d)
 		return;
 	pt_shapes_free(d->shapes);
+	pt_fast_free(d->fast);
 	pt_image_adapter_free(d->ad);
 	pt_insn_len_free(d->il);
 	pt_edges_free(d->edges);
@@ -71,8 +96,11 @@ static int pt_create(const struct hwt_decode_params *params, void **priv)
 static int pt_feed(void *priv, const struct hwt_aux_chunk *chunk)
 {
 	struct pt_dec *d = priv;
-	if (pt_image_adapter_refresh(d->ad))
+	if (pt_image_adapter_refresh(d->ad)) {
 		pt_shapes_clear(d->shapes);
+		if (d->fast)
+			pt_fast_clear(d->fast);
+	}
 	return pt_dec_chunk(d, chunk);
 }
 

@@ -9,8 +9,9 @@
  * file is named in the first such gap only, which the threads must keep),
  * and AUX losses between pieces. Every field of every element, strings
  * included, is compared. The one-thread stream itself is checked for what
- * was written: as many overflow gaps as OVF packets, the missing file
- * named once, one error per bad byte run that decoding reached.
+ * was written (as many overflow gaps as OVF packets, the missing file
+ * named once, one error per bad byte run that decoding reached), and
+ * against libipt's block decoder alone (the fast path, pt_fast.c, off).
  *
  * From seed 4 on, the code at ORG is replaced half way through the
  * capture (an MMAP2 of another file there, timed between the pieces'
@@ -388,6 +389,17 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	else
 		CHECK_INT(one.ranges_b, 0);
 	CHECK(r1.n >= 2 && r1.total > 0);
+	/* libipt's block decoder alone gives the same: the fast path
+	 * (pt_fast.c) hands it what it does not take. */
+	pt_fast_default = 0;
+	CHECK_INT(decode(data, 1, disasm, &many, 0, NULL), 0);
+	pt_fast_default = 1;
+	CHECK(many.all.s && !strcmp(many.all.s, one.all.s));
+	char what[64];
+	snprintf(what, sizeof(what), "seed %u libipt alone against the fast "
+		 "path", seed);
+	elem_text_diff(what, &many.all, &one.all);
+	free(many.all.s);
 	CHECK_INT(r1.first_not_zero, 0);
 	CHECK_INT(r1.backwards, 0);
 	CHECK_U64(r1.last_done, r1.total);

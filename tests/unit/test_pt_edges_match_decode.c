@@ -11,19 +11,17 @@
  * A perf.data of many pieces (one thread's, which the packet path takes,
  * and two CPUs', which the element decoder takes) gives the same map and
  * stats with 1, 2, 3 and 8 threads. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
-#include "bench/pt_edges_trace.h"
+#include "pt_edges_files.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/edges.h"
+#include "ptt_streams.h"
 #include "test_pt_capture.h"
-
-#define PTT HWT_TESTDATA "/ptt"
 
 /* The full decode's branches, kept as a plain list. */
 struct branches {
@@ -156,47 +154,31 @@ static struct outcome compare(const char *pt, const char *bin, uint64_t org,
 	return compare_jobs(pt, bin, org, data, 1);
 }
 
+struct ptt_tally {
+	int same, counts, bitmaps, packet_only;
+};
+
+static void ptt_stream_matches(const struct ptt_stream *st, void *arg)
+{
+	struct ptt_tally *t = arg;
+	struct outcome o = compare(st->pt, st->bin, st->org, NULL);
+	if (!o.same || !o.counts_same || !o.bitmap_same)
+		fprintf(stderr, "%s: edges %s, overflows/errors %s, "
+			"bitmap %s\n", st->name, o.same ? "same" : "DIFFER",
+			o.counts_same ? "same" : "DIFFER",
+			o.bitmap_same ? "same" : "DIFFERS");
+	t->same += o.same;
+	t->counts += o.counts_same;
+	t->bitmaps += o.bitmap_same;
+	t->packet_only += !o.fallbacks;
+}
+
 static void ptt_streams_match(void)
 {
-	DIR *dir = opendir(PTT "/expected");
-	CHECK(dir != NULL);
-	if (!dir)
-		return;
-	int streams = 0, same = 0, counts = 0, bitmaps = 0, packet_only = 0;
-	struct dirent *de;
-	while ((de = readdir(dir))) {
-		size_t len = strlen(de->d_name);
-		if (len < 4 || strcmp(de->d_name + len - 3, ".pt"))
-			continue;
-		char name[256], pt[512], bin[512], src[512], line[256];
-		snprintf(name, sizeof(name), "%.*s", (int)(len - 3), de->d_name);
-		snprintf(pt, sizeof(pt), PTT "/expected/%s.pt", name);
-		snprintf(bin, sizeof(bin), PTT "/expected/%s.bin", name);
-		snprintf(src, sizeof(src), PTT "/src/%s.ptt", name);
-		FILE *f = fopen(src, "r");
-		if (!f || access(bin, R_OK)) {
-			if (f)
-				fclose(f);
-			continue;
-		}
-		unsigned long long org = 0;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "org %llx", &org) == 1)
-				break;
-		fclose(f);
-		streams++;
-		struct outcome o = compare(pt, bin, org, NULL);
-		if (!o.same || !o.counts_same || !o.bitmap_same)
-			fprintf(stderr, "%s: edges %s, overflows/errors %s, "
-				"bitmap %s\n", name, o.same ? "same" : "DIFFER",
-				o.counts_same ? "same" : "DIFFER",
-				o.bitmap_same ? "same" : "DIFFERS");
-		same += o.same;
-		counts += o.counts_same;
-		bitmaps += o.bitmap_same;
-		packet_only += !o.fallbacks;
-	}
-	closedir(dir);
+	struct ptt_tally t = {0};
+	int streams = ptt_for_each(ptt_stream_matches, &t);
+	int same = t.same, counts = t.counts, bitmaps = t.bitmaps,
+	    packet_only = t.packet_only;
 	/* 230 of the suite's streams have their code beside them. */
 	CHECK_INT(streams, 230);
 	CHECK_INT(same, streams);
@@ -221,20 +203,11 @@ static struct outcome generated_jobs(int what, size_t size, bool perf_data,
 	snprintf(pt, sizeof(pt), "%s/trace.pt", dir);
 	snprintf(bin, sizeof(bin), "%s/code.bin", dir);
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
-	uint8_t *trace = malloc(size + 4096);
-	size_t n = trace ? pt_edges_make(trace, size + 4096, size, what) : 0;
-	FILE *f = fopen(pt, "wb");
-	bool ok = n && f && fwrite(trace, 1, n, f) == n;
-	if (f)
-		ok &= !fclose(f);
-	uint8_t code[sizeof(pt_edges_code)];
-	pt_edges_code_for(what, code);
-	f = fopen(bin, "wb");
-	ok &= f && fwrite(code, 1, sizeof(code), f) == sizeof(code);
-	if (f)
-		ok &= !fclose(f);
+	size_t n;
+	uint8_t *trace = pt_edges_files(what, size, pt, bin, &n);
+	bool ok = trace != NULL;
 	struct pt_capture cap = {.code_path = bin, .code_addr = PT_EDGES_ORG,
-				 .code_size = sizeof(code), .trace = trace,
+				 .code_size = sizeof(pt_edges_code), .trace = trace,
 				 .trace_size = n};
 	if (ok && perf_data)
 		ok = pt_capture_write(data, &cap) == 0;
