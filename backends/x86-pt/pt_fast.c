@@ -134,6 +134,19 @@ static int walk_to(struct run *r, const struct bind *bd, struct pt_block *b)
 	return b->ninsn;
 }
 
+/* Whether the instruction at @ip is VMLAUNCH or VMRESUME (0f 01 c2/c3). */
+static bool at_vmentry(const struct run *r, uint64_t ip)
+{
+	struct pt_dec *d = r->d;
+	struct pt_insn in = {.size = 0};
+	int status = pt_shapes_walk_start(d->shapes, ip,
+					  (enum pt_exec_mode)r->mode, d->img);
+	if (status >= 0)
+		pt_shapes_walk_next(d->shapes, status, &in);
+	return in.size == 3 && in.raw[0] == 0x0f && in.raw[1] == 0x01 &&
+	       (in.raw[2] == 0xc2 || in.raw[2] == 0xc3);
+}
+
 /* Where the block decoder hands @ev on (@bd), as its trailing events
  * and its event flow decide; false for an event the fast path does not
  * take, or one the block decoder would fail on (checked before anything
@@ -157,13 +170,17 @@ static bool event_binds(const struct run *r, const struct pt_event *ev,
 		bd->to_ip = !ev->ip_suppressed;
 		bd->at = ev->variant.disabled.ip;
 		bd->at_trace = true;
-		/* (An erratum's workaround may move a disable.) */
-		return r->enabled && !r->d->config.errata.skd022 &&
-		       !r->d->config.errata.skl014;
+		/* With address filters, SKL014's workaround may bind a
+		 * disable without an IP to a direct branch. */
+		return r->enabled &&
+		       !(ev->ip_suppressed && r->d->config.errata.skl014 &&
+			 r->d->config.addr_filter.config.addr_cfg);
 	case ptev_async_disabled:
-		if (r->d->config.errata.skd022)
-			return false;
 		at = ev->variant.async_disabled.at;
+		/* SKD022's workaround makes one at VMLAUNCH or VMRESUME a
+		 * disable of another kind. */
+		if (r->d->config.errata.skd022 && at_vmentry(r, at))
+			return false;
 		break;
 	case ptev_async_branch:
 		at = ev->variant.async_branch.from;
