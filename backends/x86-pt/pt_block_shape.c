@@ -42,6 +42,7 @@ struct pt_shapes *pt_shapes_new(void)
 /* No shape kept; the table keeps its size. */
 static void empty_table(struct pt_shapes *s)
 {
+	s->gen++;
 	memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
 	s->used = 0;
 	s->ncuts = 0;
@@ -238,6 +239,7 @@ static bool grow(struct pt_shapes *s)
 	free(s->slot);
 	s->slot = slot;
 	s->mask = n - 1;
+	s->gen++;
 	return true;
 }
 

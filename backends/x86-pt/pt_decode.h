@@ -116,6 +116,9 @@ struct pt_shapes {
 	struct pt_block_shape *slot;
 	size_t mask, used;
 	struct pt_block_shape scratch; /* a shape not kept */
+	/* Moves on whenever kept shapes move or go (the table grows or is
+	 * emptied): a shape's place is good while gen is the same. */
+	uint32_t gen;
 	struct pt_shape_cut *cuts;     /* every kept shape's, then the walk's */
 	size_t ncuts, cuts_cap;
 	/* The walk's libipt instruction decoder and the trace it reads:
@@ -285,6 +288,9 @@ int pt_dec_chunk(struct pt_dec *d, const struct hwt_aux_chunk *chunk);
 /* What the block decoder's loop does with a block and an event, and its
  * other steps, for the fast path to do the same (pt_decode_blk.c). */
 void pt_on_block(struct pt_dec *d, const struct pt_block *b);
+/* The same, with @b's shape (pt_shape_of) already known. */
+void pt_on_shaped_block(struct pt_dec *d, const struct pt_block *b,
+			struct pt_block_shape *sh);
 void pt_on_event(struct pt_dec *d, const struct pt_event *ev);
 /* The last block's final instruction went to @to (known) or somewhere
  * the trace does not say. */

@@ -519,7 +519,12 @@ static bool goes_on_held(const struct pt_dec *d, uint64_t start,
 void pt_on_block(struct pt_dec *d, const struct pt_block *b)
 {
 	/* The code as libipt read it: before a new time may change it. */
-	struct pt_block_shape *sh = pt_shape_of(d->shapes, b, d->img);
+	pt_on_shaped_block(d, b, pt_shape_of(d->shapes, b, d->img));
+}
+
+void pt_on_shaped_block(struct pt_dec *d, const struct pt_block *b,
+			struct pt_block_shape *sh)
+{
 	uint64_t start = b->ip;
 	uint16_t left = b->ninsn;
 	if (sh->ncuts || sh->uncut)

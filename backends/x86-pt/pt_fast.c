@@ -56,6 +56,7 @@ struct run {
 	bool ticks;
 	uint64_t ev_tsc; /* the last event's time */
 	unsigned int blocks;
+	struct pt_block_shape *shape; /* the queried block's */
 };
 
 enum { GO_ON = 0, CHUNK_DONE = 2 };
@@ -294,7 +295,7 @@ static int after_block(struct run *r, const struct pt_block *b)
 {
 	struct pt_dec *d = r->d;
 	if (!(r->status & pts_event_pending)) {
-		pt_on_block(d, b);
+		pt_on_shaped_block(d, b, r->shape);
 		return d->stop ? CHUNK_DONE : GO_ON;
 	}
 	/* The block decoder fetches the first event before it returns
@@ -307,7 +308,7 @@ static int after_block(struct run *r, const struct pt_block *b)
 	struct bind bd;
 	if (!event_binds(r, &ev, &bd))
 		return PT_FAST_GAVE_UP;
-	pt_on_block(d, b);
+	pt_on_shaped_block(d, b, r->shape);
 	if (d->stop)
 		return CHUNK_DONE;
 	return deliver(r, &ev);
@@ -335,7 +336,7 @@ static __attribute__((noinline)) int after_block_tick(struct run *r,
 	tick.lost_mtc = lost_mtc;
 	tick.lost_cyc = lost_cyc;
 	r->ev_tsc = tsc;
-	pt_on_block(r->d, b);
+	pt_on_shaped_block(r->d, b, r->shape);
 	if (r->d->stop)
 		return CHUNK_DONE;
 	return deliver(r, &tick);
@@ -350,6 +351,23 @@ static void trace_ends(struct run *r)
 		return;
 	struct fast_block *fb = block_at(d, r->f, r->ip, (unsigned int)r->mode);
 	pt_end_pending(d, r->ip, fb->decodable);
+}
+
+/* The shape of @fb's block @b (pt_on_block's look-up), found once and
+ * then kept by its place in the shapes' table while that holds. */
+static inline struct pt_block_shape *shape_of(struct pt_shapes *s,
+					      struct fast_block *fb,
+					      const struct pt_block *b,
+					      struct pt_image *img)
+{
+	if (fb->shape_gen && fb->shape_gen == s->gen + 1)
+		return &s->slot[fb->shape_slot];
+	struct pt_block_shape *sh = pt_shape_of(s, b, img);
+	if (sh != &s->scratch) {
+		fb->shape_gen = s->gen + 1;
+		fb->shape_slot = (uint32_t)(sh - s->slot);
+	}
+	return sh;
 }
 
 /* One block: its query, and what follows it. */
@@ -400,6 +418,7 @@ static inline int next_block(struct run *r)
 		.iclass = (enum pt_insn_class)fb->iclass, .ninsn = fb->ninsn,
 	};
 	r->ip = next;
+	r->shape = shape_of(r->d->shapes, fb, &b, r->d->img);
 	if (r->ticks && fb->end != FB_ON)
 		return after_block_tick(r, &b);
 	return after_block(r, &b);

@@ -38,6 +38,9 @@ struct fast_block {
 	uint8_t iclass;             /* and class */
 	uint8_t npush;              /* direct calls' return addresses */
 	bool decodable;             /* FB_NO: its first instruction decodes */
+	/* Its shape's place in the shapes' table, good while the table's
+	 * gen is shape_gen (0: not known). */
+	uint32_t shape_gen, shape_slot;
 };
 
 struct pt_fast {
