@@ -51,6 +51,8 @@ enum {
 	/* Time: a TSC, TMA and CBR in each PSB+, and MTC, CYC, TSC and CBR
 	 * packets between TNT packets; decode with PT_EDGES_TIMING_OPTS. */
 	PT_EDGES_TIMING = 16,
+	/* A PIP (the CR3, as when the kernel is traced) in each PSB+. */
+	PT_EDGES_PIP = 32,
 };
 
 /* The raw decoder options a PT_EDGES_TIMING trace is decoded with. */
@@ -72,7 +74,7 @@ struct pt_edges_gen {
 	uint64_t bits;
 	uint8_t nbits;
 	int err;
-	bool timing;
+	bool timing, pip;
 	uint64_t tsc;
 	uint8_t ctc;
 };
@@ -159,6 +161,12 @@ static void pt_edges_psb(struct pt_edges_gen *g, uint64_t ip)
 		pt_edges_time(g, ppt_tma, (uint32_t)g->tsc);
 		pt_edges_time(g, ppt_cbr, 0);
 	}
+	if (g->pip) {
+		memset(&p, 0, sizeof(p));
+		p.type = ppt_pip;
+		p.payload.pip.cr3 = 0x1234000;
+		pt_edges_put(g, &p);
+	}
 	pt_edges_ip(g, ppt_fup, ip);
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_mode;
@@ -180,6 +188,7 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 	c.end = buf + cap;
 	struct pt_edges_gen g = {.enc = pt_alloc_encoder(&c),
 				 .timing = (what & PT_EDGES_TIMING) != 0,
+				 .pip = (what & PT_EDGES_PIP) != 0,
 				 .tsc = 1000000};
 	uint32_t lfsr = 0xace1u;
 	uint64_t off = 0, next_psb = 0;

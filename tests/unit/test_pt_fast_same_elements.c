@@ -1,16 +1,16 @@
 /* The fast Intel PT path (backends/x86-pt/pt_fast.c) gives exactly the
  * elements of libipt's block decoder alone (HWTRACE_PT_FAST=0): every
  * field of every element, time and strings included, on every stream of
- * libipt's ptt suite that has its code beside it, and on generated traces
+ * libipt's ptt suite that has its code beside it (with no CPU model and
+ * with one whose errata libipt works around), and on generated traces
  * with every kind of near branch (conditional, direct and indirect jumps
  * and calls, compressed and uncompressed returns), PSB+ at the branch
- * target and past a direct jump, and time packets (TSC, MTC, CYC, CBR)
- * between TNT packets; raw and in a perf.data, on one thread and cut into
- * segments on three, with and without --disasm. The generated traces
- * without interrupts, overflows or errors are decoded by the fast path
- * alone (its counters say so); those with them hand their chunks to the
- * block decoder at the event, which must give the elements already sent
- * again. */
+ * target and past a direct jump, time packets (TSC, MTC, CYC, CBR)
+ * between TNT packets, interrupts and an overflow, which the fast path
+ * decodes alone (its counters say so), and a decode error or PIPs, which
+ * it leaves to the block decoder: that must give the elements already
+ * sent again. Raw and in a perf.data, on one thread and cut into segments
+ * on three, with and without --disasm. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +211,9 @@ static void generated_traces(void)
 	generated(PT_EDGES_TIMING | PT_EDGES_INTERRUPTS, 24 * 1024, true);
 	generated(PT_EDGES_TIMING | PT_EDGES_OVERFLOW, 24 * 1024, true);
 	generated(PT_EDGES_TIMING | PT_EDGES_ERROR, 24 * 1024, false);
+	/* libipt 2.0.5 reports a PSB+'s PIP as a paging event of its own,
+	 * which the fast path leaves to the block decoder. */
+	generated(PT_EDGES_TIMING | PT_EDGES_PIP, 24 * 1024, false);
 }
 
 int main(void)
