@@ -43,6 +43,9 @@ struct fast_block {
 	uint32_t shape_gen, shape_slot;
 };
 
+_Static_assert(sizeof(struct fast_block) == 56,
+	       "pt_fast_blocks.c's MAX_SLOTS counts 56 bytes a block");
+
 struct pt_fast {
 	struct fast_block *slot;
 	size_t mask, used;

@@ -17,7 +17,7 @@
 #include "backends/x86-pt/pt_fast.h"
 
 #define FIRST_SLOTS 1024u
-/* Past this many blocks (48 MB), the table starts again empty. */
+/* Past this many blocks (56 MB), the table starts again empty. */
 #define MAX_SLOTS (1u << 20)
 
 struct pt_fast *pt_fast_new(void)
