@@ -572,6 +572,15 @@ static bool status_ip(const struct pt_event *ev, uint64_t *ip)
 	return true;
 }
 
+/* How far the decoder in use (the fast path's query decoder or the block
+ * decoder) has read into the trace. */
+static int read_offset(const struct pt_dec *d, uint64_t *off)
+{
+	if (d->qry)
+		return pt_qry_get_offset(d->qry, off);
+	return d->dec ? pt_blk_get_offset(d->dec, off) : -pte_internal;
+}
+
 void pt_on_event(struct pt_dec *d, const struct pt_event *ev)
 {
 	/* Where a decoder of the chunk uncut, going on through a PSB+, ends
@@ -586,10 +595,8 @@ void pt_on_event(struct pt_dec *d, const struct pt_event *ev)
 		d->timing = true;
 	}
 	uint64_t off;
-	int at_off = d->qry ? pt_qry_get_offset(d->qry, &off)
-			    : d->dec ? pt_blk_get_offset(d->dec, &off) : -pte_internal;
-	if (ev->status_update && d->seg_end != UINT64_MAX && at_off >= 0 &&
-	    off > d->seg_end)
+	if (ev->status_update && d->seg_end != UINT64_MAX &&
+	    read_offset(d, &off) >= 0 && off > d->seg_end)
 		/* The next segment's PSB+: this segment ends with it. */
 		d->seg_over = true;
 	uint64_t at;

@@ -56,7 +56,6 @@ struct run {
 	bool ticks;
 	uint64_t ev_tsc; /* the last event's time */
 	unsigned int blocks;
-	struct pt_block_shape *shape; /* the queried block's */
 };
 
 enum { GO_ON = 0, CHUNK_DONE = 2 };
@@ -243,16 +242,14 @@ static void apply_event(struct run *r, const struct pt_event *ev)
 	}
 }
 
-/* Hands on @cur, fetched, and the events after it, as the block decoder
- * and its loop in pt_decode_blk.c do. Returns GO_ON, CHUNK_DONE (the
- * segment's end, or the sink's error) or PT_FAST_GAVE_UP. */
-static int deliver(struct run *r, struct pt_event *cur)
+/* Hands on @cur, fetched and taken (event_binds gave @bd), and the
+ * events after it, as the block decoder and its loop in pt_decode_blk.c
+ * do. Returns GO_ON, CHUNK_DONE (the segment's end, or the sink's error)
+ * or PT_FAST_GAVE_UP. */
+static int deliver(struct run *r, struct pt_event *cur, struct bind bd)
 {
 	struct pt_dec *d = r->d;
 	for (;;) {
-		struct bind bd;
-		if (!event_binds(r, cur, &bd))
-			return PT_FAST_GAVE_UP;
 		if (!bd.here) {
 			/* The loop has no event in hand: it stops at the
 			 * segment's end, or asks for the next block, which
@@ -275,7 +272,7 @@ static int deliver(struct run *r, struct pt_event *cur)
 		bool more = r->status & pts_event_pending;
 		if (more) {
 			r->status = pt_qry_event(r->q, &next, sizeof(next));
-			if (r->status < 0)
+			if (r->status < 0 || !event_binds(r, &next, &bd))
 				return PT_FAST_GAVE_UP;
 			r->ev_tsc = next.tsc;
 		}
@@ -289,13 +286,14 @@ static int deliver(struct run *r, struct pt_event *cur)
 	return d->seg_over ? CHUNK_DONE : GO_ON;
 }
 
-/* The block @b ended with a query whose status is r->status: hands it
- * on, with the events its query announced. */
-static int after_block(struct run *r, const struct pt_block *b)
+/* The block @b, of shape @sh, ended with a query whose status is
+ * r->status: hands it on, with the events its query announced. */
+static int after_block(struct run *r, const struct pt_block *b,
+		       struct pt_block_shape *sh)
 {
 	struct pt_dec *d = r->d;
 	if (!(r->status & pts_event_pending)) {
-		pt_on_shaped_block(d, b, r->shape);
+		pt_on_shaped_block(d, b, sh);
 		return d->stop ? CHUNK_DONE : GO_ON;
 	}
 	/* The block decoder fetches the first event before it returns
@@ -308,17 +306,18 @@ static int after_block(struct run *r, const struct pt_block *b)
 	struct bind bd;
 	if (!event_binds(r, &ev, &bd))
 		return PT_FAST_GAVE_UP;
-	pt_on_shaped_block(d, b, r->shape);
+	pt_on_shaped_block(d, b, sh);
 	if (d->stop)
 		return CHUNK_DONE;
-	return deliver(r, &ev);
+	return deliver(r, &ev, bd);
 }
 
 /* As after_block, with tick events: a query that finds the time moved
  * since the last event's makes one, handed on before the events the
  * query announced. */
-static __attribute__((noinline)) int after_block_tick(struct run *r,
-						      const struct pt_block *b)
+static __attribute__((noinline)) int
+after_block_tick(struct run *r, const struct pt_block *b,
+		 struct pt_block_shape *sh)
 {
 	uint64_t tsc;
 	uint32_t lost_mtc, lost_cyc;
@@ -326,7 +325,7 @@ static __attribute__((noinline)) int after_block_tick(struct run *r,
 	if (err < 0 && err != -pte_no_time)
 		return PT_FAST_GAVE_UP;
 	if (tsc == r->ev_tsc)
-		return after_block(r, b);
+		return after_block(r, b, sh);
 	struct pt_event tick;
 	memset(&tick, 0, sizeof(tick));
 	tick.type = ptev_tick;
@@ -336,10 +335,10 @@ static __attribute__((noinline)) int after_block_tick(struct run *r,
 	tick.lost_mtc = lost_mtc;
 	tick.lost_cyc = lost_cyc;
 	r->ev_tsc = tsc;
-	pt_on_shaped_block(r->d, b, r->shape);
+	pt_on_shaped_block(r->d, b, sh);
 	if (r->d->stop)
 		return CHUNK_DONE;
-	return deliver(r, &tick);
+	return deliver(r, &tick, (struct bind){.here = true});
 }
 
 /* The trace ends: where the last branch went is where the next block
@@ -418,10 +417,10 @@ static inline int next_block(struct run *r)
 		.iclass = (enum pt_insn_class)fb->iclass, .ninsn = fb->ninsn,
 	};
 	r->ip = next;
-	r->shape = shape_of(r->d->shapes, fb, &b, r->d->img);
+	struct pt_block_shape *sh = shape_of(r->d->shapes, fb, &b, r->d->img);
 	if (r->ticks && fb->end != FB_ON)
-		return after_block_tick(r, &b);
-	return after_block(r, &b);
+		return after_block_tick(r, &b, sh);
+	return after_block(r, &b, sh);
 }
 
 static int decode(struct run *r, const struct hwt_aux_chunk *chunk)
@@ -437,7 +436,7 @@ static int decode(struct run *r, const struct hwt_aux_chunk *chunk)
 	/* The block decoder fetches the PSB+'s first event as it syncs,
 	 * and fails to sync when that fails. */
 	struct pt_event ev;
-	struct bind bd;
+	struct bind bd = {.here = true};
 	bool events = r->status & pts_event_pending;
 	if (events) {
 		r->status = pt_qry_event(r->q, &ev, sizeof(ev));
@@ -457,7 +456,7 @@ static int decode(struct run *r, const struct hwt_aux_chunk *chunk)
 	/* The PSB's time stamp: the code that follows ran then. */
 	if (timing && d->timed_image)
 		pt_follow(d, pt_tsc_to_time(&d->tc, tsc));
-	int done = events ? deliver(r, &ev) : GO_ON;
+	int done = events ? deliver(r, &ev, bd) : GO_ON;
 	while (done == GO_ON) {
 		if (r->status & pts_eos) {
 			trace_ends(r);

@@ -199,7 +199,8 @@ static bool grow(struct pt_fast *f)
 	return true;
 }
 
-struct fast_block *pt_fast_walk_new(struct pt_dec *d, struct pt_fast *f, uint64_t ip, unsigned int mode)
+struct fast_block *pt_fast_walk_new(struct pt_dec *d, struct pt_fast *f,
+				    uint64_t ip, unsigned int mode)
 {
 	bool keep = (f->used + 1) * 2 <= f->mask + 1 || grow(f);
 	struct fast_block fresh = {.ip = ip, .img = d->img, .mode = (uint8_t)mode};
