@@ -15,13 +15,19 @@
  * The trace is made here with libipt's packet encoder: a loop whose
  * conditional branch follows a pseudo-random pattern and whose call and
  * compressed return run on about half the iterations, with a PSB+ every
- * 4 KiB, as a real capture has. Each time is the median of three runs,
+ * 4 KiB, as a real capture has. With "kernel", the trace is one of a
+ * traced kernel: a PIP in each PSB+, and a MOV CR3 (and its PIP) in one
+ * call in 256, about every 250 bytes of trace, as a kernel that switches
+ * page tables on each entry and exit makes (a real capture of one had a
+ * PIP every 320 bytes). hwtrace is also timed with its fast path off
+ * (HWTRACE_PT_FAST=0), which leaves the decode to libipt's block
+ * decoder. Each time is the median of three runs,
  * in CPU seconds (user + system, perf's included), with the spread
  * (least..most) beside it; the ratios are of the medians. hwtrace and
  * the libipt loops take turns run by run.
  *
- * Usage: bench_pt_decode [TRACE_KIB]   (default 1024)
- *        bench_pt_decode --write DIR [TRACE_KIB]
+ * Usage: bench_pt_decode [TRACE_KIB [kernel]]   (default 1024)
+ *        bench_pt_decode --write DIR [TRACE_KIB [kernel]]
  * The second form only writes DIR/code.bin, DIR/trace.pt and
  * DIR/perf.data (whose MMAP2 names DIR/code.bin) and times nothing, for
  * timing command lines on them (bench_cli_decode.sh). */
@@ -59,11 +65,28 @@
  * 400020: 48 83 c1 01     add rcx, 1
  * 400024: c3              ret
  */
-static const uint8_t code[0x25] = {
+static const uint8_t user_code[0x25] = {
 	0x48, 0xff, 0xc0, 0xa8, 0x01, 0x74, 0x05, 0xe8, 0x14, 0x00, 0x00, 0x00,
 	0x48, 0x39, 0xd8, 0x75, 0xef, 0xc3, [0x20] = 0x48, 0x83, 0xc1, 0x01,
 	0xc3,
 };
+
+/* With "kernel", the function at 400020 is
+ * 400020: a8 02           test al, 2
+ * 400022: 74 03           jz 400027
+ * 400024: 0f 22 d8        mov cr3, rax
+ * 400027: 48 83 c1 01     add rcx, 1
+ * 40002b: c3              ret
+ */
+static const uint8_t kernel_code[0x2c] = {
+	0x48, 0xff, 0xc0, 0xa8, 0x01, 0x74, 0x05, 0xe8, 0x14, 0x00, 0x00, 0x00,
+	0x48, 0x39, 0xd8, 0x75, 0xef, 0xc3, [0x20] = 0xa8, 0x02, 0x74, 0x03,
+	0x0f, 0x22, 0xd8, 0x48, 0x83, 0xc1, 0x01, 0xc3,
+};
+
+static bool kernel;
+static const uint8_t *code = user_code;
+static size_t code_size = sizeof(user_code);
 
 /* CPU time, of this process and of its waited-for children (perf): on a
  * shared machine, time spent waiting for a core is not decoding. */
@@ -113,6 +136,15 @@ static int tnt(struct gen *g, int taken)
 	return 0;
 }
 
+static int pip(struct gen *g, uint64_t cr3)
+{
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_pip;
+	p.payload.pip.cr3 = cr3;
+	return put(g, &p);
+}
+
 static int psb_plus(struct gen *g)
 {
 	struct pt_packet p;
@@ -120,6 +152,8 @@ static int psb_plus(struct gen *g)
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_psb;
 	err |= put(g, &p);
+	if (kernel)
+		err |= pip(g, 0x1234000);
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_fup;
 	p.payload.ip.ipc = pt_ipc_sext_48;
@@ -157,8 +191,21 @@ static size_t make_trace(uint8_t *buf, size_t size, uint64_t *insns)
 		}
 		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
 		int skip = lfsr & 1;
-		/* inc, test, jz; call, add, ret when not skipped; cmp, jne */
+		/* inc, test, jz; call, add, ret when not skipped (in the
+		 * kernel: call, test, jz, one time in 256 mov cr3, add,
+		 * ret); cmp, jne */
 		tnt(&g, skip);
+		if (!skip && kernel) {
+			bool cr3 = (lfsr & 0x1fe) == 0x1fe;
+			tnt(&g, !cr3);
+			if (cr3) {
+				/* The PIP follows the branches before it. */
+				if (flush_tnt(&g) || pip(&g, 0x1234000))
+					break;
+				g.insns += 1;
+			}
+			g.insns += 2;
+		}
 		if (!skip) {
 			tnt(&g, 1); /* the compressed return */
 			g.insns += 3;
@@ -236,7 +283,7 @@ static int write_perf_data(const char *path, const char *bin,
 
 	memset(rec, 0, sizeof(rec));
 	memcpy(rec + 8, pidtid, 8);
-	uint64_t mm[3] = {ORG, sizeof(code), 0};
+	uint64_t mm[3] = {ORG, code_size, 0};
 	memcpy(rec + 16, mm, sizeof(mm));
 	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
 	memcpy(rec + 64, prot_flags, 8);
@@ -315,7 +362,7 @@ static double one_libipt(uint8_t *trace, size_t size, const char *bin,
 	struct hwt_elem_sink sink = {count, NULL};
 	counted_insns = counted_elems = 0;
 	double t = now();
-	*insns = libipt_block_loop(trace, size, bin, sizeof(code), ORG,
+	*insns = libipt_block_loop(trace, size, bin, code_size, ORG,
 				   end_on_branch, elements ? &sink : NULL);
 	return now() - t;
 }
@@ -356,6 +403,11 @@ int main(int argc, char **argv)
 		argv += 2;
 	}
 	size_t kib = argc > 1 ? strtoul(argv[1], NULL, 0) : 1024;
+	kernel = argc > 2 && !strcmp(argv[2], "kernel");
+	if (kernel) {
+		code = kernel_code;
+		code_size = sizeof(kernel_code);
+	}
 	char tmp[] = "/tmp/hwt-bench-pt-XXXXXX", bin[4200], pt[4200], data[4200];
 	const char *dir = keep ? keep : mkdtemp(tmp);
 	if (!dir || !kib || strlen(dir) > 4000)
@@ -369,7 +421,7 @@ int main(int argc, char **argv)
 	uint64_t made_insns = 0;
 	size_t size = make_trace(trace, cap, &made_insns);
 	FILE *f = fopen(bin, "wb");
-	int ok = f && fwrite(code, 1, sizeof(code), f) == sizeof(code);
+	int ok = f && fwrite(code, 1, code_size, f) == code_size;
 	if (f)
 		ok &= fclose(f) == 0;
 	f = fopen(pt, "wb");
@@ -391,13 +443,18 @@ int main(int argc, char **argv)
 	double mb = size / 1e6;
 	/* The library and the libipt loops take turns, run after run, so
 	 * that a change in the machine's load falls on all of them. */
-	double raw[RUNS], file[RUNS], ipt[RUNS], ipt2[RUNS], ipt_sink[RUNS];
-	uint64_t raw_insns = 0, raw_elems = 0, file_insns = 0, ipt_insns = 0,
-		 ipt2_insns = 0, sink_insns = 0, sink_elems = 0;
+	double raw[RUNS], slow[RUNS], file[RUNS], ipt[RUNS], ipt2[RUNS],
+		ipt_sink[RUNS];
+	uint64_t raw_insns = 0, raw_elems = 0, slow_insns = 0, file_insns = 0,
+		 ipt_insns = 0, ipt2_insns = 0, sink_insns = 0, sink_elems = 0;
 	for (int r = 0; r < RUNS; r++) {
 		raw[r] = one_raw(pt, bin);
 		raw_insns = counted_insns;
 		raw_elems = counted_elems;
+		setenv("HWTRACE_PT_FAST", "0", 1);
+		slow[r] = one_raw(pt, bin);
+		slow_insns = counted_insns;
+		unsetenv("HWTRACE_PT_FAST");
 		file[r] = one_file(data);
 		file_insns = counted_insns;
 		ipt[r] = one_libipt(trace, size, bin, false, false, &ipt_insns);
@@ -405,15 +462,18 @@ int main(int argc, char **argv)
 		ipt_sink[r] = one_libipt(trace, size, bin, false, true, &sink_insns);
 		sink_elems = counted_elems;
 	}
-	struct timing t_raw = summarize(raw), t_file = summarize(file),
+	struct timing t_raw = summarize(raw), t_slow = summarize(slow),
+		      t_file = summarize(file),
 		      t_ipt = summarize(ipt), t_ipt2 = summarize(ipt2),
 		      t_sink = summarize(ipt_sink);
 	struct timing t_perf = time_perf(data);
 
-	printf("trace: %.2f MB, %" PRIu64 " instructions encoded; CPU s, "
-	       "median (least..most) of %d runs\n", mb, made_insns, RUNS);
+	printf("trace%s: %.2f MB, %" PRIu64 " instructions encoded; CPU s, "
+	       "median (least..most) of %d runs\n", kernel ? " (kernel)" : "",
+	       mb, made_insns, RUNS);
 	print_row("hwtrace decode --raw", &t_raw, mb, raw_insns);
 	printf("    (%" PRIu64 " elements)\n", raw_elems);
+	print_row("  same, HWTRACE_PT_FAST=0", &t_slow, mb, slow_insns);
 	print_row("hwtrace decode perf.data", &t_file, mb, file_insns);
 	print_row("libipt block decoder, bare loop", &t_ipt, mb, ipt_insns);
 	print_row("  same, blocks end at every branch", &t_ipt2, mb, ipt2_insns);
@@ -425,6 +485,8 @@ int main(int argc, char **argv)
 		printf("perf script --itrace=b: could not run perf\n");
 	printf("ratio hwtrace raw / bare libipt speed: %.2f\n",
 	       t_ipt.med / t_raw.med);
+	printf("ratio hwtrace raw with HWTRACE_PT_FAST=0 / bare libipt speed: "
+	       "%.2f\n", t_ipt.med / t_slow.med);
 	printf("ratio hwtrace raw / libipt with blocks ending at every branch: "
 	       "%.2f\n", t_ipt2.med / t_raw.med);
 	printf("ratio libipt with a sink called per element / bare libipt "
@@ -440,6 +502,7 @@ int main(int argc, char **argv)
 	free(trace);
 	/* The decoders must agree on the work they did. */
 	if (raw_insns != ipt_insns || file_insns != ipt_insns ||
+	    slow_insns != ipt_insns ||
 	    ipt2_insns != ipt_insns || sink_insns != ipt_insns) {
 		fprintf(stderr, "instruction counts differ: hwtrace %" PRIu64
 			"/%" PRIu64 ", libipt %" PRIu64 "\n", raw_insns,

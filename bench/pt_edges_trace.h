@@ -18,6 +18,8 @@
  *   400028: c3              ret                  TNT (compressed) or TIP
  *   400029: c3              ret                  TNT (compressed) or TIP
  *   400030: 48 cf           iretq                TIP (interrupt handler)
+ *   400032: 0f 22 d8        mov cr3, rax         (PT_EDGES_PIP's other
+ *   400035: 48 cf           iretq                TIP  interrupt handler)
  * With PT_EDGES_DIRECT, the jmp rbx is a direct jmp 400010 (eb 02) and
  * every return is compressed: a trace of TNT packets, as most code makes.
  * Each iteration's branches follow a pseudo-random sequence; with
@@ -35,11 +37,11 @@
 
 #define PT_EDGES_ORG 0x400000ull
 
-static const uint8_t pt_edges_code[0x32] = {
+static const uint8_t pt_edges_code[0x37] = {
 	0x48, 0xff, 0xc0, 0xa8, 0x01, 0x74, 0x05, 0xe8, 0x14, 0x00, 0x00, 0x00,
 	0xff, 0xe3, 0x90, 0x90, 0x48, 0x39, 0xd8, 0x75, 0xeb, 0xc3,
 	[0x20] = 0x48, 0x83, 0xc1, 0x01, 0xa8, 0x02, 0x74, 0x01, 0xc3, 0xc3,
-	[0x30] = 0x48, 0xcf,
+	[0x30] = 0x48, 0xcf, 0x0f, 0x22, 0xd8, 0x48, 0xcf,
 };
 
 /* What to put in the trace besides the loop. */
@@ -51,7 +53,10 @@ enum {
 	/* Time: a TSC, TMA and CBR in each PSB+, and MTC, CYC, TSC and CBR
 	 * packets between TNT packets; decode with PT_EDGES_TIMING_OPTS. */
 	PT_EDGES_TIMING = 16,
-	/* A PIP (the CR3, as when the kernel is traced) in each PSB+. */
+	/* A PIP (the CR3, as when the kernel is traced) in each PSB+; with
+	 * PT_EDGES_INTERRUPTS, one with each interrupt's TIP and one before
+	 * its iretq's, where the handler (every other one at 400032) moves
+	 * to CR3. */
 	PT_EDGES_PIP = 32,
 };
 
@@ -77,12 +82,23 @@ struct pt_edges_gen {
 	bool timing, pip;
 	uint64_t tsc;
 	uint8_t ctc;
+	unsigned int psbs;
 };
+
 
 static void pt_edges_put(struct pt_edges_gen *g, struct pt_packet *p)
 {
 	if (pt_enc_next(g->enc, p) < 0)
 		g->err = 1;
+}
+/* A PIP packet: the address space changes (or is restated) to @cr3. */
+static void pt_edges_pip(struct pt_edges_gen *g, uint64_t cr3)
+{
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_pip;
+	p.payload.pip.cr3 = cr3;
+	pt_edges_put(g, &p);
 }
 
 static void pt_edges_flush(struct pt_edges_gen *g)
@@ -161,18 +177,19 @@ static void pt_edges_psb(struct pt_edges_gen *g, uint64_t ip)
 		pt_edges_time(g, ppt_tma, (uint32_t)g->tsc);
 		pt_edges_time(g, ppt_cbr, 0);
 	}
-	if (g->pip) {
-		memset(&p, 0, sizeof(p));
-		p.type = ppt_pip;
-		p.payload.pip.cr3 = 0x1234000;
-		pt_edges_put(g, &p);
-	}
+	/* The PIP before the FUP in one PSB+, after the MODE in the next
+	 * (a processor may order a PSB+'s packets either way). */
+	bool pip_late = g->psbs++ & 1;
+	if (g->pip && !pip_late)
+		pt_edges_pip(g, 0x1234000);
 	pt_edges_ip(g, ppt_fup, ip);
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_mode;
 	p.payload.mode.leaf = pt_mol_exec;
 	p.payload.mode.bits.exec.csl = 1;
 	pt_edges_put(g, &p);
+	if (g->pip && pip_late)
+		pt_edges_pip(g, 0x1234000);
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_psbend;
 	pt_edges_put(g, &p);
@@ -220,7 +237,15 @@ static size_t pt_edges_make(uint8_t *buf, size_t cap, size_t size, int what)
 		}
 		if ((what & PT_EDGES_INTERRUPTS) && (lfsr & 0x1f8) == 0x1f8) {
 			pt_edges_ip(&g, ppt_fup, PT_EDGES_ORG + 3);
-			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 0x30);
+			/* With PT_EDGES_PIP, the interrupt enters another
+			 * address space, and its handler's MOV CR3 (or its
+			 * iretq, in a handler without one) comes back. */
+			bool cr3 = g.pip && (lfsr & 0x200);
+			if (g.pip)
+				pt_edges_pip(&g, 0x5678000);
+			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + (cr3 ? 0x32 : 0x30));
+			if (g.pip)
+				pt_edges_pip(&g, 0x1234000);
 			pt_edges_ip(&g, ppt_tip, PT_EDGES_ORG + 3);
 		}
 		pt_edges_tnt(&g, skip); /* jz 40000c */

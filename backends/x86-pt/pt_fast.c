@@ -20,12 +20,13 @@
  * bind where the decode stands.
  *
  * Only what is common is done here: 64-bit code; near and far branches;
- * PSB+ status updates, core:bus ratios, tracing turned off and on
- * (TIP.PGD, TIP.PGE, FUP and TIP.PGD), interrupts (FUP and TIP),
- * overflows, and the tick events libipt makes for code that changes over
- * time (pt_decoder.c). At anything else (a decode error, a paging or VMCS
- * event, TSX, PTWRITE, a power event, another mode, an erratum's
- * workaround that moves an event) the chunk is given up, and the
+ * PSB+ status updates (the PIP of a traced kernel among them), core:bus
+ * ratios, tracing turned off and on (TIP.PGD, TIP.PGE, FUP and TIP.PGD),
+ * interrupts (FUP and TIP, with or without a PIP), PIPs while tracing is
+ * off, overflows, and the tick events libipt makes for code that changes
+ * over time (pt_decoder.c). At anything else (a decode error, a PIP bound
+ * to a MOV CR3, VMCS, TSX, PTWRITE, a power event, another mode, an
+ * erratum's workaround that moves an event) the chunk is given up, and the
  * block decoder decodes it again from its start, dropping the elements
  * already sent (pt_dec_chunk): the output is the block decoder's. */
 #include <stdlib.h>
@@ -55,6 +56,9 @@ struct run {
 	 * at a query that finds the time moved since its last event's. */
 	bool ticks;
 	uint64_t ev_tsc; /* the last event's time */
+	/* A walk to a PIP's place ended at a far branch, whose TIP is
+	 * asked after the event (walk_to). */
+	bool far_next;
 	unsigned int blocks;
 };
 
@@ -68,10 +72,13 @@ struct bind {
 	/* The instruction that needs trace on the way ends the walk, in
 	 * the block (a disable binds there); else the fast path gives up. */
 	bool at_trace;
+	/* To the next MOV CR3 or far branch, in the block (a PIP binds
+	 * there). */
+	bool to_pip;
 };
 
-/* Whether @in moves to CR3 (0f 22 /3), where a disable without an IP
- * would bind: kernel code, which the fast path leaves alone. */
+/* Whether @in moves to CR3 (0f 22 /3), where a PIP binds, and where a
+ * disable without an IP would bind. */
 static bool moves_to_cr3(const struct pt_insn *in)
 {
 	for (unsigned int i = 0; i + 2 < in->size; i++)
@@ -80,10 +87,24 @@ static bool moves_to_cr3(const struct pt_insn *in)
 	return false;
 }
 
+/* Whether @in is VMLAUNCH or VMRESUME (0f 01 c2/c3), where a PIP would
+ * bind too, and SKD022's workaround moves a disable. */
+static bool is_vmentry(const struct pt_insn *in)
+{
+	return in->size == 3 && in->raw[0] == 0x0f && in->raw[1] == 0x01 &&
+	       (in->raw[2] == 0xc2 || in->raw[2] == 0xc3);
+}
+
+static bool is_far_branch(enum pt_insn_class c)
+{
+	return c == ptic_far_call || c == ptic_far_return || c == ptic_far_jump;
+}
+
 /* The block from r->ip the block decoder walks without trace to an
  * event's place (@bd); its calls push their return addresses. Returns its
  * instructions (0 when it is empty), or -1 when the fast path cannot
- * take it. */
+ * take it. A walk to a PIP's far branch sets r->far_next: the branch is
+ * taken (its TIP asked) once the event is handed on. */
 static int walk_to(struct run *r, const struct bind *bd, struct pt_block *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -102,7 +123,8 @@ static int walk_to(struct run *r, const struct bind *bd, struct pt_block *b)
 		if (status < 0 || n == WALK_MAX)
 			return -1;
 		status = pt_shapes_walk_next(d->shapes, status, &in);
-		if (!in.size || in.truncated || moves_to_cr3(&in))
+		if (!in.size || in.truncated ||
+		    (bd->to_pip ? is_vmentry(&in) : moves_to_cr3(&in)))
 			return -1;
 		if (!n)
 			b->isid = in.isid;
@@ -112,6 +134,18 @@ static int walk_to(struct run *r, const struct bind *bd, struct pt_block *b)
 		b->end_ip = in.ip;
 		b->iclass = in.iclass;
 		uint64_t to = in.ip + in.size;
+		if (bd->to_pip && moves_to_cr3(&in)) {
+			r->ip = to;
+			return b->ninsn;
+		}
+		if (bd->to_pip && status < 0) {
+			/* Only a far branch: other branches on the way
+			 * would need trace before the PIP's place. */
+			if (!is_far_branch(in.iclass))
+				return -1;
+			r->far_next = true;
+			return b->ninsn;
+		}
 		if (status < 0) {
 			/* It needs trace (a branch does), or the walker
 			 * failed. */
@@ -134,7 +168,7 @@ static int walk_to(struct run *r, const struct bind *bd, struct pt_block *b)
 	return b->ninsn;
 }
 
-/* Whether the instruction at @ip is VMLAUNCH or VMRESUME (0f 01 c2/c3). */
+/* Whether the instruction at @ip is VMLAUNCH or VMRESUME. */
 static bool at_vmentry(const struct run *r, uint64_t ip)
 {
 	struct pt_dec *d = r->d;
@@ -143,8 +177,7 @@ static bool at_vmentry(const struct run *r, uint64_t ip)
 					  (enum pt_exec_mode)r->mode, d->img);
 	if (status >= 0)
 		pt_shapes_walk_next(d->shapes, status, &in);
-	return in.size == 3 && in.raw[0] == 0x0f && in.raw[1] == 0x01 &&
-	       (in.raw[2] == 0xc2 || in.raw[2] == 0xc3);
+	return is_vmentry(&in);
 }
 
 /* Where the block decoder hands @ev on (@bd), as its trailing events
@@ -202,6 +235,23 @@ static bool event_binds(const struct run *r, const struct pt_event *ev,
 			return true;
 		at = ev->variant.tsx.ip;
 		break;
+	case ptev_paging:
+		/* A PIP alone: with tracing off it binds where the decode
+		 * stands; with tracing on, to the next MOV CR3 or far branch
+		 * (walked to, which then ends the block). Taking a far
+		 * branch after the event asks its TIP: kept simple, with
+		 * no tick events to make at that query. */
+		if (r->enabled)
+			*bd = (struct bind){.to_pip = true};
+		return true;
+	case ptev_async_paging:
+		/* A PSB+'s PIP (libipt makes it a status update at the FUP's
+		 * IP, as when the kernel is traced), or one bound to an
+		 * interrupt's TIP (at its target). */
+		if (ev->ip_suppressed)
+			return ev->status_update;
+		at = ev->variant.async_paging.ip;
+		break;
 	default:
 		return false;
 	}
@@ -258,7 +308,11 @@ static int deliver(struct run *r, struct pt_event *cur, struct bind bd)
 				return CHUNK_DONE;
 			struct pt_block b;
 			int n = walk_to(r, &bd, &b);
-			if (n < 0)
+			/* A far branch taken after the event: its TIP is
+			 * asked with no other event before it, and no tick
+			 * to make. */
+			if (n < 0 || (r->far_next &&
+				      (r->ticks || (r->status & pts_event_pending))))
 				return PT_FAST_GAVE_UP;
 			if (n)
 				pt_on_block(d, &b);
@@ -279,8 +333,23 @@ static int deliver(struct run *r, struct pt_event *cur, struct bind bd)
 		pt_on_event(d, cur);
 		if (d->stop)
 			return CHUNK_DONE;
-		if (!more)
+		if (r->far_next) {
+			/* The far branch a PIP bound to (walk_to): its TIP,
+			 * then the events its query announced. */
+			r->far_next = false;
+			int status = pt_qry_indirect_branch(r->q, &r->ip);
+			if (status < 0 || (status & pts_ip_suppressed))
+				return PT_FAST_GAVE_UP;
+			r->status = status;
+			if (!(status & pts_event_pending))
+				break;
+			r->status = pt_qry_event(r->q, &next, sizeof(next));
+			if (r->status < 0 || !event_binds(r, &next, &bd))
+				return PT_FAST_GAVE_UP;
+			r->ev_tsc = next.tsc;
+		} else if (!more) {
 			break;
+		}
 		*cur = next;
 	}
 	return d->seg_over ? CHUNK_DONE : GO_ON;
