@@ -22,13 +22,14 @@
  * Only what is common is done here: 64-bit code; near and far branches;
  * PSB+ status updates (the PIP of a traced kernel among them), core:bus
  * ratios, tracing turned off and on (TIP.PGD, TIP.PGE, FUP and TIP.PGD),
- * interrupts (FUP and TIP, with or without a PIP), PIPs while tracing is
- * off, overflows, and the tick events libipt makes for code that changes
- * over time (pt_decoder.c). At anything else (a decode error, a PIP bound
- * to a MOV CR3, VMCS, TSX, PTWRITE, a power event, another mode, an
- * erratum's workaround that moves an event) the chunk is given up, and the
- * block decoder decodes it again from its start, dropping the elements
- * already sent (pt_dec_chunk): the output is the block decoder's. */
+ * interrupts (FUP and TIP, with or without a PIP), PIPs bound to a MOV
+ * CR3 or a far branch, overflows, and the tick events libipt makes for
+ * code that changes over time (pt_decoder.c). At anything else (a decode
+ * error, a PIP bound to VMLAUNCH or VMRESUME, VMCS, TSX, PTWRITE, a power
+ * event, another mode, an erratum's workaround that moves an event) the
+ * chunk is given up, and the block decoder decodes it again from its
+ * start, dropping the elements already sent (pt_dec_chunk): the output
+ * is the block decoder's. */
 #include <stdlib.h>
 #include <string.h>
 
