@@ -16,12 +16,15 @@
  * The trace (bench/pt_edges_trace.h) has conditional branches, direct
  * calls, compressed returns and interrupts (mostly TNT packets, as most
  * code makes), a PSB+ every 4 KiB; with "indirect", also an indirect jump
- * in every iteration and uncompressed returns (a TIP-heavy trace). Three runs of each, alternated; the
+ * in every iteration and uncompressed returns (a TIP-heavy trace); with
+ * "kernel", also a traced kernel's PIPs (in each PSB+, with each
+ * interrupt's TIP, and before each iretq's: PT_EDGES_PIP). Three runs of each, alternated; the
  * median and the spread (min-max) are printed, and the ratio of medians,
  * of CPU time (user + system: on a machine shared with other work, wall
  * time measures the others) and, beside it, of wall time.
  *
- * Usage: bench_pt_edges [TRACE_MIB [HWTRACE|- [indirect]]]   (default 64) */
+ * Usage: bench_pt_edges [TRACE_MIB [HWTRACE|- [indirect|kernel]]]
+ *        (default 64) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +173,7 @@ int main(int argc, char **argv)
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 64;
 	const char *hwtrace = argc > 2 && strcmp(argv[2], "-") ? argv[2] : NULL;
 	bool indirect = argc > 3 && !strcmp(argv[3], "indirect");
+	bool kernel = argc > 3 && !strcmp(argv[3], "kernel");
 	char dir[] = "/tmp/hwt-bench-edges-XXXXXX", bin[256], pt[256];
 	char data[256], out1[256], out2[256], raw1[256], raw2[256];
 	if (!mkdtemp(dir) || !mib)
@@ -183,7 +187,8 @@ int main(int argc, char **argv)
 	snprintf(raw2, sizeof(raw2), "%s/raw-edges-j2.txt", dir);
 	size_t cap = mib << 20;
 	uint8_t *trace = malloc(cap + 4096);
-	int what = PT_EDGES_INTERRUPTS | (indirect ? 0 : PT_EDGES_DIRECT);
+	int what = PT_EDGES_INTERRUPTS | (indirect ? 0 : PT_EDGES_DIRECT) |
+		   (kernel ? PT_EDGES_PIP : 0);
 	size_t size = trace ? pt_edges_make(trace, cap + 4096, cap, what) : 0;
 	uint8_t code[sizeof(pt_edges_code)];
 	pt_edges_code_for(what, code);
