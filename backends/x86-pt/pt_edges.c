@@ -689,17 +689,12 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 		case ppt_unknown:
 			break;
 		case ppt_pip:
-			/* A new address space: the block decoder binds it to
-			 * the next MOV CR3 or far branch, where it changes
-			 * neither an edge nor the code read (the image
-			 * follows the sideband, not CR3). */
-			break;
 		case ppt_vmcs:
-			/* While tracing, the block decoder binds it to a
-			 * VMLAUNCH, VMRESUME or far branch it walks to: not
-			 * modelled. In PSB+ or before TIP.PGE it only says
-			 * what is current. */
-			ok = in_psb || !e->have_ip;
+			/* A new address space or VMCS: the block decoder binds
+			 * it to the next MOV CR3, VMLAUNCH, VMRESUME or far
+			 * branch, where it changes neither an edge nor the
+			 * code read (the image follows the sideband, not CR3
+			 * or the VMCS). */
 			break;
 		case ppt_psb:
 			/* A PSB resets IP compression. (The next segment's

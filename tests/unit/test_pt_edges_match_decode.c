@@ -185,9 +185,8 @@ static void ptt_streams_match(void)
 	CHECK_INT(counts, streams);
 	CHECK_INT(bitmaps, streams);
 	/* Those that need nothing the packet walk leaves to the block
-	 * decoder (overflows, errors, TSX and power events, VMCS while
-	 * tracing, ...). */
-	CHECK_INT(packet_only, 124);
+	 * decoder (overflows, errors, TSX and power events, ...). */
+	CHECK_INT(packet_only, 128);
 }
 
 /* A generated trace, raw (@perf_data false) or in a perf.data of one
