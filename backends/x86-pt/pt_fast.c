@@ -293,6 +293,18 @@ static void apply_event(struct run *r, const struct pt_event *ev)
 	}
 }
 
+/* Fetches the next event into @ev, and where it binds into @bd; false
+ * when the fast path gives the chunk up (the fetch failed, or the event
+ * is not one it takes). */
+static bool next_event(struct run *r, struct pt_event *ev, struct bind *bd)
+{
+	r->status = pt_qry_event(r->q, ev, sizeof(*ev));
+	if (r->status < 0 || !event_binds(r, ev, bd))
+		return false;
+	r->ev_tsc = ev->tsc;
+	return true;
+}
+
 /* Hands on @cur, fetched and taken (event_binds gave @bd), and the
  * events after it, as the block decoder and its loop in pt_decode_blk.c
  * do. Returns GO_ON, CHUNK_DONE (the segment's end, or the sink's error)
@@ -325,32 +337,26 @@ static int deliver(struct run *r, struct pt_event *cur, struct bind bd)
 		 * this one over. */
 		struct pt_event next;
 		bool more = r->status & pts_event_pending;
-		if (more) {
-			r->status = pt_qry_event(r->q, &next, sizeof(next));
-			if (r->status < 0 || !event_binds(r, &next, &bd))
-				return PT_FAST_GAVE_UP;
-			r->ev_tsc = next.tsc;
-		}
+		if (more && !next_event(r, &next, &bd))
+			return PT_FAST_GAVE_UP;
 		pt_on_event(d, cur);
 		if (d->stop)
 			return CHUNK_DONE;
 		if (r->far_next) {
-			/* The far branch a PIP bound to (walk_to): its TIP,
-			 * then the events its query announced. */
+			/* The far branch a PIP bound to (walk_to; no event
+			 * was pending): its TIP, then the events its query
+			 * announced. */
 			r->far_next = false;
 			int status = pt_qry_indirect_branch(r->q, &r->ip);
 			if (status < 0 || (status & pts_ip_suppressed))
 				return PT_FAST_GAVE_UP;
 			r->status = status;
-			if (!(status & pts_event_pending))
-				break;
-			r->status = pt_qry_event(r->q, &next, sizeof(next));
-			if (r->status < 0 || !event_binds(r, &next, &bd))
+			more = status & pts_event_pending;
+			if (more && !next_event(r, &next, &bd))
 				return PT_FAST_GAVE_UP;
-			r->ev_tsc = next.tsc;
-		} else if (!more) {
-			break;
 		}
+		if (!more)
+			break;
 		*cur = next;
 	}
 	return d->seg_over ? CHUNK_DONE : GO_ON;
@@ -369,12 +375,8 @@ static int after_block(struct run *r, const struct pt_block *b,
 	/* The block decoder fetches the first event before it returns
 	 * the block: the block's time is the one after it. */
 	struct pt_event ev;
-	r->status = pt_qry_event(r->q, &ev, sizeof(ev));
-	if (r->status < 0)
-		return PT_FAST_GAVE_UP;
-	r->ev_tsc = ev.tsc;
 	struct bind bd;
-	if (!event_binds(r, &ev, &bd))
+	if (!next_event(r, &ev, &bd))
 		return PT_FAST_GAVE_UP;
 	pt_on_shaped_block(d, b, sh);
 	if (d->stop)
@@ -508,12 +510,8 @@ static int decode(struct run *r, const struct hwt_aux_chunk *chunk)
 	struct pt_event ev;
 	struct bind bd = {.here = true};
 	bool events = r->status & pts_event_pending;
-	if (events) {
-		r->status = pt_qry_event(r->q, &ev, sizeof(ev));
-		if (r->status < 0 || !event_binds(r, &ev, &bd))
-			return PT_FAST_GAVE_UP;
-		r->ev_tsc = ev.tsc;
-	}
+	if (events && !next_event(r, &ev, &bd))
+		return PT_FAST_GAVE_UP;
 	if (at > 0)
 		pt_emit_gap(d, HWT_GAP_NO_SYNC, chunk->offset, at, NULL);
 	/* At the next segment's PSB: its decoder goes on from here. */
