@@ -96,8 +96,17 @@ static int start_block(struct stream *s, uint64_t order_time)
 static int append(struct hwt_merge *m, struct stream *s,
 		  const struct hwt_elem *e, uint64_t order_time)
 {
-	size_t payload_size;
-	hwt_elem_payload(e, &payload_size);
+	/* Most elements point to nothing: the payload is looked up only
+	 * for those that do. */
+	const void *payload = NULL;
+	size_t payload_size = 0;
+	unsigned pw = (unsigned)e->type < MERGE_ELEM_TYPES
+			      ? merge_ptr_word[e->type] : 0;
+	uint64_t word = 0;
+	if (pw)
+		memcpy(&word, (const uint64_t *)e + pw, sizeof(word));
+	if (word)
+		payload = hwt_elem_payload(e, &payload_size);
 	size_t size = merge_rec_max(payload_size);
 	if (s->len && s->len + size > CHUNK_BYTES) {
 		int err = spill(m, s);
@@ -118,8 +127,8 @@ static int append(struct hwt_merge *m, struct stream *s,
 		s->buf = b;
 		s->cap = cap;
 	}
-	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, payload_size,
-				order_time);
+	s->len += merge_rec_put(&s->wc, s->buf + s->len, e, payload,
+				payload_size, order_time);
 	s->records++;
 	return 0;
 }

@@ -5,9 +5,11 @@
  * captures keep stream order; 600,000 elements (several MB spilled to the
  * temporary file) come back whole; elements of every type, with every
  * field and pointer set or not, come back through the temporary file's
- * compact records exactly as they went in. */
+ * compact records exactly as they went in; the codec's table of where
+ * each type keeps its pointer agrees with hwt_elem_pointer. */
 #include <stdbool.h>
 
+#include "analysis/merge/merge_codec.h"
 #include "harness.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
@@ -329,8 +331,25 @@ static void test_every_type_round_trips(void)
 	hwt_merge_free(m);
 }
 
+/* The writer finds an element's pointer by a table, the rest of the
+ * library by hwt_elem_pointer's switch. */
+static void test_pointer_table(void)
+{
+	for (unsigned t = 0; t < MERGE_ELEM_TYPES; t++) {
+		struct hwt_elem e;
+		hwt_elem_clear(&e, (enum hwt_elem_type)t);
+		const void **ptr = hwt_elem_pointer(&e);
+		size_t want = ptr ? (size_t)((const char *)ptr -
+					     (const char *)&e) / 8
+				  : 0;
+		printf("type %u: pointer word %zu\n", t, want);
+		CHECK_INT(merge_ptr_word[t], want);
+	}
+}
+
 int main(void)
 {
+	test_pointer_table();
 	test_interleaved();
 	test_untimed_keeps_stream_order();
 	test_spills();
