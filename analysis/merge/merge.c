@@ -148,9 +148,11 @@ static int merge_emit(void *arg, const struct hwt_elem *e)
 			s->last_time = e->time;
 		s->has_time = true;
 	}
-	if (m->direct && s == m->streams)
-		return m->out.emit(m->out.arg, e);
-	m->direct = false;
+	if (m->direct) {
+		if (s == m->streams)
+			return m->out.emit(m->out.arg, e);
+		m->direct = false;
+	}
 	return append(m, s, e, s->last_time);
 }
 
