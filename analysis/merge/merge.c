@@ -96,17 +96,8 @@ static int start_block(struct stream *s, uint64_t order_time)
 static int append(struct hwt_merge *m, struct stream *s,
 		  const struct hwt_elem *e, uint64_t order_time)
 {
-	/* Most elements point to nothing: the payload is looked up only
-	 * for those that do. */
-	const void *payload = NULL;
-	size_t payload_size = 0;
-	unsigned pw = (unsigned)e->type < MERGE_ELEM_TYPES
-			      ? merge_ptr_word[e->type] : 0;
-	uint64_t word = 0;
-	if (pw)
-		memcpy(&word, (const uint64_t *)e + pw, sizeof(word));
-	if (word)
-		payload = hwt_elem_payload(e, &payload_size);
+	size_t payload_size;
+	const void *payload = merge_payload(e, &payload_size);
 	size_t size = merge_rec_max(payload_size);
 	if (s->len && s->len + size > CHUNK_BYTES) {
 		int err = spill(m, s);

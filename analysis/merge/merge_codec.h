@@ -18,7 +18,6 @@
 #ifndef HWT_MERGE_CODEC_H
 #define HWT_MERGE_CODEC_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -42,6 +41,25 @@ struct merge_codec {
  * asks it for every element (test_merge_orders_by_time checks that the
  * two agree). */
 extern const uint8_t merge_ptr_word[MERGE_ELEM_TYPES];
+
+/* merge_ptr_word for any @type: 0 for one the merge does not know. */
+static inline unsigned merge_pointer_word(unsigned type)
+{
+	return type < MERGE_ELEM_TYPES ? merge_ptr_word[type] : 0;
+}
+
+/* What @e points to and its size (hwt_elem_payload), looked up only when
+ * its pointer is set: most elements point to nothing. */
+static inline const void *merge_payload(const struct hwt_elem *e,
+					size_t *payload_size)
+{
+	unsigned pw = merge_pointer_word((unsigned)e->type);
+	uint64_t word = 0;
+	if (pw)
+		memcpy(&word, (const uint64_t *)e + pw, sizeof(word));
+	*payload_size = 0;
+	return word ? hwt_elem_payload(e, payload_size) : NULL;
+}
 
 #define MERGE_VARINT_MAX 10
 
@@ -85,14 +103,14 @@ static inline size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
 				   const void *payload, size_t payload_size,
 				   uint64_t order_time)
 {
-	bool known = (unsigned)e->type < MERGE_ELEM_TYPES;
-	unsigned pw = known ? merge_ptr_word[e->type] : 0;
+	unsigned type = (unsigned)e->type;
+	unsigned pw = merge_pointer_word(type);
 	uint64_t w[MERGE_ELEM_WORDS];
 	memcpy(w, e, sizeof(w));
 	/* The pointer is left out: only values are compared. */
 	if (pw)
 		w[pw] = 0;
-	uint64_t *prev = c->prev[known ? e->type : 0];
+	uint64_t *prev = c->prev[type < MERGE_ELEM_TYPES ? type : 0];
 
 	size_t n = 0;
 	out[n++] = (uint8_t)e->type;
@@ -184,8 +202,9 @@ static inline size_t merge_rec_get(struct merge_codec *c, const uint8_t *in,
 	if (payload_size > size - n)
 		return 0;
 	memcpy(e, prev, sizeof(*e));
-	if (merge_ptr_word[in[0]]) /* where hwt_elem_pointer says */
-		*(const void **)(void *)((uint64_t *)e + merge_ptr_word[in[0]]) =
+	unsigned pw = merge_pointer_word(in[0]);
+	if (pw) /* where hwt_elem_pointer says */
+		*(const void **)(void *)((uint64_t *)e + pw) =
 			payload_size ? in + n : NULL;
 	if (e->type == HWT_ELEM_ERROR && !payload_size)
 		e->u.error.message = "";
