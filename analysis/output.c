@@ -24,8 +24,10 @@ struct line_entry {
 };
 
 /* @n bytes of @src (an array of @size): copied whole where the line has
- * room, a fixed-size move being much cheaper than a variable one. */
-static inline void put_fixed(struct hwt_text *l, const char *src, size_t n,
+ * room, a fixed-size move being much cheaper than a variable one. Inlined
+ * so that @size is a constant at every call: out of line, the copy became
+ * a `rep movsq`, whose start-up cost made it 16% of a decode's samples. */
+static inline __attribute__((always_inline)) void put_fixed(struct hwt_text *l, const char *src, size_t n,
 			     size_t size)
 {
 	if (l->len + size <= l->size) {
