@@ -8,7 +8,8 @@
  * thread (a lane) from each stream's last block that starts before the
  * slice, skipping what comes before T. The lanes' output goes out in
  * slice order through their flush; what comes out is what one reader
- * gives. */
+ * gives. Without time stamps the streams go out whole, one after another,
+ * and the slices are runs of a stream's blocks in that order. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -303,6 +304,41 @@ static int read_streams(struct reader *r, struct flusher *f)
 	return 0;
 }
 
+/* A run of blocks of one stream, [block, end): a slice of a read-back
+ * in stream order. */
+struct span {
+	size_t stream, block, end;
+};
+
+/* Records of block @k of @s: all are full but the last. */
+static uint64_t block_records(const struct stream *s, size_t k)
+{
+	return k + 1 < s->nblocks ? BLOCK_RECORDS
+				  : s->records - k * (uint64_t)BLOCK_RECORDS;
+}
+
+/* Emits the records of the span's blocks, in stream order. */
+static int read_span(struct reader *r, const struct span *sp,
+		     struct flusher *f)
+{
+	struct cursor *c = &r->cur[sp->stream];
+	uint64_t left = 0;
+	for (size_t k = sp->block; k < sp->end; k++)
+		left += block_records(c->s, k);
+	int err = seek_block(r->m, c, sp->block);
+	for (; !err && left; left--) {
+		int more = advance(r->m, c);
+		if (more <= 0)
+			return more < 0 ? more
+					: hwt_error(HWT_ERR_IO, "the time-ordered "
+						    "merge's temporary file "
+						    "ends early; decode with "
+						    "--per-cpu");
+		err = emit(f, &c->head);
+	}
+	return err;
+}
+
 static int reader_init(struct reader *r, struct hwt_merge *m)
 {
 	r->m = m;
@@ -323,18 +359,13 @@ static void reader_free(struct reader *r)
 	free(r->heap);
 }
 
-/* The slices' bounds: slice k is [bounds[k], bounds[k + 1]). */
+/* The slices: by time, slice k is [bounds[k], bounds[k + 1]); without
+ * time stamps, slice k is spans[k]. */
 struct plan {
 	uint64_t *bounds;
+	struct span *spans;
 	size_t n;
 };
-
-/* Records of block @k of @s: all are full but the last. */
-static uint64_t block_records(const struct stream *s, size_t k)
-{
-	return k + 1 < s->nblocks ? BLOCK_RECORDS
-				  : s->records - k * (uint64_t)BLOCK_RECORDS;
-}
 
 /* A block's start time and size, to cut slices by. */
 struct block_size {
@@ -347,6 +378,38 @@ static int by_time(const void *a, const void *b)
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
+/* Cuts a read-back in stream order for @nlanes lanes: each stream's
+ * blocks in runs of SLICE_MIN records (the last run of a stream may be
+ * shorter, down to a block). A span's start reads no other stream, so
+ * any number of streams may be cut. */
+static int plan_spans(const struct hwt_merge *m, size_t nlanes,
+		      struct plan *p)
+{
+	const size_t per_span = SLICE_MIN / BLOCK_RECORDS;
+	uint64_t total = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		total += m->streams[i].records;
+		n += (m->streams[i].nblocks + per_span - 1) / per_span;
+	}
+	if (nlanes < 2 || total < 2 * SLICE_MIN || n < 2)
+		return 0;
+	struct span *spans = malloc(n * sizeof(*spans));
+	if (!spans)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	size_t k = 0;
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t b = 0; b < m->streams[i].nblocks; b += per_span) {
+			size_t end = b + per_span;
+			if (end > m->streams[i].nblocks)
+				end = m->streams[i].nblocks;
+			spans[k++] = (struct span){i, b, end};
+		}
+	p->spans = spans;
+	p->n = n;
+	return 0;
+}
+
 /* Cuts the read-back for @nlanes lanes where the blocks start. A slice's
  * start costs each stream up to a block of records decoded and skipped:
  * a slice holds several times that. */
@@ -354,7 +417,10 @@ static int plan_slices(const struct hwt_merge *m, size_t nlanes,
 		       struct plan *p)
 {
 	p->bounds = NULL;
+	p->spans = NULL;
 	p->n = 1;
+	if (!m->stats.timed)
+		return plan_spans(m, nlanes, p);
 	uint64_t total = 0;
 	size_t nblocks = 0;
 	for (size_t i = 0; i < m->n; i++) {
@@ -409,6 +475,7 @@ size_t hwt_merge_slices(const struct hwt_merge *m, size_t nlanes)
 	if (plan_slices(m, nlanes, &p) < 0)
 		return 1;
 	free(p.bounds);
+	free(p.spans);
 	return p.n;
 }
 
@@ -453,7 +520,9 @@ static void *lane_main(void *arg)
 	int err = reader_init(&r, run->m);
 	struct flusher f = {run->lane, false, 0};
 	for (size_t k = run->first; k < run->plan->n; k += run->step) {
-		if (!err)
+		if (!err && run->plan->spans)
+			err = read_span(&r, &run->plan->spans[k], &f);
+		else if (!err)
 			err = read_slice(&r, run->plan->bounds[k],
 					 run->plan->bounds[k + 1], &f);
 		pthread_mutex_lock(&t->lock);
@@ -532,6 +601,7 @@ int hwt_merge_finish_lanes(struct hwt_merge *m,
 	if (plan.n > 1) {
 		err = read_in_slices(m, lanes, nlanes, &plan);
 		free(plan.bounds);
+		free(plan.spans);
 		return err;
 	}
 	struct reader r;

@@ -73,14 +73,15 @@ struct hwt_merge_lane {
 
 /* How many slices hwt_merge_finish_lanes would cut the read-back into
  * for @nlanes lanes: slices of 128 Ki to 512 Ki elements, cut where
- * time stamps allow. 1 when it would read on one lane: a capture with one
- * stream, no time stamps, too few elements, or more than 64 streams (a
+ * time stamps allow; without time stamps, runs of up to 128 Ki elements
+ * of one stream, in stream order. 1 when it would read on one lane: too
+ * few elements, or, with time stamps, one stream or more than 64 (a
  * slice's start reads up to 4096 records of each stream, and a slice is
  * held in memory until its turn). */
 HWT_API size_t hwt_merge_slices(const struct hwt_merge *merge, size_t nlanes);
 
 /* As hwt_merge_finish, into @lanes instead of the merge's own sink: the
- * elements are cut by time into slices (hwt_merge_slices), lane i reads
+ * elements are cut into slices (hwt_merge_slices), lane i reads
  * and emits the slices i, i + @nlanes, ... on a thread of its own (lane
  * 0 on the calling thread), and each slice's @flush comes in slice
  * order, so what the flushes write is what one lane would write. The

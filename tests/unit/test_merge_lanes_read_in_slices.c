@@ -5,7 +5,9 @@
  * to the temporary file, 2, 3 and 8 lanes write through their flushes
  * exactly the sequence one reader (hwt_merge_finish) gives, cut into
  * several slices; one lane flushes every 65536 elements and gives it too;
- * a capture without time stamps is not cut. A lane's sink that fails stops the read-back with
+ * a capture without time stamps is cut into runs of a stream's blocks
+ * and gives its streams whole, in stream order, too. A lane's sink that
+ * fails stops the read-back with
  * its error and message, and what was flushed is the sequence up to a
  * slice before the failure; a failing flush stops it too. */
 #include <pthread.h>
@@ -198,21 +200,40 @@ static void test_lanes_give_one_readers_sequence(const struct seq *want)
 	free(got.v);
 }
 
-static void test_untimed_is_not_cut(void)
+/* Without time stamps: each stream whole, in the order the streams came,
+ * on any number of lanes. */
+static void test_untimed_in_stream_order(void)
 {
-	struct seq want = {0}, got = {0};
+	struct seq want = {0};
 	struct hwt_elem_sink out = {record, &want};
 	struct hwt_merge *m = filled(false, &out);
 	CHECK_INT(hwt_merge_finish(m), 0);
 	hwt_merge_free(m);
-	m = filled(false, &(struct hwt_elem_sink){0});
-	CHECK_INT(hwt_merge_slices(m, 2), 1);
-	CHECK_INT(read_lanes(m, 2, &got, 0, 0), 0);
-	CHECK_INT(got.n, NSTREAMS * PER_STREAM);
-	CHECK(same_prefix(&got, &want, want.n));
-	hwt_merge_free(m);
+	/* The oracle: stream 0's elements, then stream 1's, ... */
+	CHECK_INT(want.n, NSTREAMS * PER_STREAM);
+	char text[32];
+	size_t wrong = 0;
+	for (int s = 0; s < NSTREAMS; s++)
+		for (uint64_t j = 0; j < PER_STREAM; j++) {
+			struct hwt_elem e;
+			make(s, j, false, &e, text, sizeof(text));
+			wrong += want.v[s * PER_STREAM + j] != digest(&e);
+		}
+	CHECK_INT(wrong, 0);
+	size_t counts[] = {1, 2, 3, 8};
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		struct seq got = {0};
+		m = filled(false, &(struct hwt_elem_sink){0});
+		/* 33 blocks a stream: a run of 32 and one of 1 each. */
+		CHECK_INT(hwt_merge_slices(m, counts[c]),
+			  counts[c] == 1 ? 1 : 2 * NSTREAMS);
+		CHECK_INT(read_lanes(m, counts[c], &got, 0, 0), 0);
+		CHECK_INT(got.n, want.n);
+		CHECK(same_prefix(&got, &want, want.n));
+		hwt_merge_free(m);
+		free(got.v);
+	}
 	free(want.v);
-	free(got.v);
 }
 
 static void test_failures_stop_in_slice_order(const struct seq *want)
@@ -251,7 +272,7 @@ int main(void)
 	hwt_merge_free(m);
 
 	test_lanes_give_one_readers_sequence(&want);
-	test_untimed_is_not_cut();
+	test_untimed_in_stream_order();
 	test_failures_stop_in_slice_order(&want);
 	free(want.v);
 	printf("%d checks, %d failed\n", hwt_test_checks, hwt_test_failures);
