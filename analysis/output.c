@@ -27,8 +27,8 @@ struct line_entry {
  * room, a fixed-size move being much cheaper than a variable one. Inlined
  * so that @size is a constant at every call: out of line, the copy became
  * a `rep movsq`, whose start-up cost made it 16% of a decode's samples. */
-static inline __attribute__((always_inline)) void put_fixed(struct hwt_text *l, const char *src, size_t n,
-			     size_t size)
+static inline __attribute__((always_inline)) void
+put_fixed(struct hwt_text *l, const char *src, size_t n, size_t size)
 {
 	if (l->len + size <= l->size) {
 		memcpy(l->buf + l->len, src, size);
