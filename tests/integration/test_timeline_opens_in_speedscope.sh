@@ -50,11 +50,14 @@ cp -r "$SPEEDSCOPE/dist/release" "$TMP/www/speedscope"
 python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" \
 	>"$TMP/server.log" 2>&1 &
 server_pid=$!
+# A wide window: the short frames' labels (jump_outer, dive, below) need
+# room, and how wide those frames are depends on how fast the program ran
+# under the tracer. At 1400 pixels, dive was once left unlabelled.
 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
 	--no-first-run --disable-background-networking \
 	--disable-component-update --disable-sync \
 	--user-data-dir="$TMP/profile" --remote-debugging-port=0 \
-	--remote-debugging-address=127.0.0.1 --window-size=1400,900 \
+	--remote-debugging-address=127.0.0.1 --window-size=2800,900 \
 	about:blank >"$TMP/chromium.log" 2>&1 &
 browser_pid=$!
 port="" devtools=""
