@@ -8,7 +8,11 @@
  * streams without such packets: the fuzzer goes on looking for bugs of
  * hwtrace's own instead of stopping at this one. docs/coresight.md names
  * the limit; corpus/fuzz_etm_raw/crash-888d4045... is the input that
- * found it. */
+ * found it. The same decoder also dereferences a wild pointer in
+ * TrcPktDecodeEtmV4I::processException on some streams with exception
+ * packets (an ETMv4 stream found it, corpus/fuzz_etm_raw/crash-aed68aee...:
+ * a SEGV under ASan, not reproduced in a plain build): streams with an
+ * I_EXCEPT packet are listed, not decoded, too. */
 #ifndef HWT_FUZZ_OPENCSD_GUARD_H
 #define HWT_FUZZ_OPENCSD_GUARD_H
 
@@ -31,7 +35,8 @@ static bool fuzz_opencsd_unsafe(void (*list)(void *arg, FILE *f), void *arg)
 	fclose(f);
 	bool unsafe = text && (memmem(text, len, "Mispredict", 10) ||
 			       memmem(text, len, "I_CANCEL", 8) ||
-			       memmem(text, len, "I_MISPREDICT", 12));
+			       memmem(text, len, "I_MISPREDICT", 12) ||
+			       memmem(text, len, "I_EXCEPT :", 10));
 	free(text);
 	return unsafe;
 }
