@@ -395,10 +395,7 @@ static int bench_bts(const char *dir, const char *hwtrace, size_t mib,
 	snprintf(bin, sizeof(bin), "%s/bts-code.bin", dir);
 	snprintf(data, sizeof(data), "%s/bts.data", dir);
 	struct bts_written w[BTS_NTHREADS];
-	/* Four pieces a thread of about @mib / 4 MiB. */
-	struct bts_capture c = {.code_path = bin, .swb = swb, .seed = 1,
-				.npieces = 4,
-				.records = (unsigned)((mib << 20) / 24 / 4)};
+	struct bts_capture c = bts_capture_sized(bin, swb, mib);
 	if (bts_capture_write_code(bin) < 0 || bts_capture_write(data, &c, w) < 0) {
 		fprintf(stderr, "%s\n", hwt_errmsg());
 		return -1;

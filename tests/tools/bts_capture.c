@@ -22,10 +22,7 @@ int main(int argc, char **argv)
 	snprintf(bin, sizeof(bin), "%s/bts-code.bin", argv[1]);
 	snprintf(data, sizeof(data), "%s/bts.data", argv[1]);
 	struct bts_written w[BTS_NTHREADS];
-	/* A record is 24 bytes; a piece holds up to 3 * records - 1. */
-	struct bts_capture c = {.code_path = bin, .swb = swb, .seed = 1,
-				.npieces = 4,
-				.records = (unsigned)((mib << 20) / 24 / 4)};
+	struct bts_capture c = bts_capture_sized(bin, swb, mib);
 	if (bts_capture_write_code(bin) < 0 || bts_capture_write(data, &c, w) < 0) {
 		fprintf(stderr, "bts_capture: %s: %s\n", data, hwt_errmsg());
 		return 1;

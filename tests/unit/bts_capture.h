@@ -190,6 +190,16 @@ static inline void bts_piece(struct bts_gen *g, unsigned n)
 	}
 }
 
+/* A capture of about @mib MiB a thread, in four pieces each, for
+ * benchmarks and large tests: a record is 24 bytes. */
+static inline struct bts_capture bts_capture_sized(const char *code_path,
+						   bool swb, size_t mib)
+{
+	return (struct bts_capture){.code_path = code_path, .swb = swb,
+				    .seed = 1, .npieces = 4,
+				    .records = (unsigned)((mib << 20) / 24 / 4)};
+}
+
 /* Writes the capture @c describes; @w gets what each thread's stream
  * holds. */
 static inline int bts_capture_write(const char *path,

@@ -277,23 +277,22 @@ struct exact {
 	size_t n, bad_fields, bad_data, misaligned;
 };
 
-static int check_exact(void *arg, const struct hwt_elem *got)
+/* Compares @got with @want, counting into @x what differs: its fields,
+ * what its pointer points to, and a sample's branches not at an 8-byte
+ * boundary. */
+static void compare_exact(struct exact *x, const struct hwt_elem *got,
+			  const struct any_elem *want)
 {
-	struct exact *x = arg;
-	/* The two CPUs alternate by time: the n-th out is CPU n % 2's
-	 * (n / 2)-th element. */
-	struct any_elem want;
-	make_any(x->n, (int32_t)(x->n % 2), x->n + 1, &want);
-	struct hwt_elem g = *got, w = want.e;
+	struct hwt_elem g = *got, w = want->e;
 	const void *gp = pointer_in(&g), *wp = pointer_in(&w);
 	if (g.type == HWT_ELEM_SAMPLE) {
 		if (gp && (uintptr_t)gp % 8)
 			x->misaligned++;
 		bool same = (gp == NULL) == (wp == NULL);
 		for (size_t i = 0; same && wp && i < g.u.sample.nbranches; i++)
-			same = g.u.sample.branches[i].from == want.br[i].from &&
-			       g.u.sample.branches[i].to == want.br[i].to &&
-			       g.u.sample.branches[i].kind == want.br[i].kind;
+			same = g.u.sample.branches[i].from == want->br[i].from &&
+			       g.u.sample.branches[i].to == want->br[i].to &&
+			       g.u.sample.branches[i].kind == want->br[i].kind;
 		x->bad_data += !same;
 	} else if ((gp == NULL) != (wp == NULL) ||
 		   (wp && strcmp(gp, wp))) {
@@ -302,6 +301,16 @@ static int check_exact(void *arg, const struct hwt_elem *got)
 	clear_pointer(&g);
 	clear_pointer(&w);
 	x->bad_fields += memcmp(&g, &w, sizeof(g)) != 0;
+}
+
+static int check_exact(void *arg, const struct hwt_elem *got)
+{
+	struct exact *x = arg;
+	/* The two CPUs alternate by time: the n-th out is CPU n % 2's
+	 * (n / 2)-th element. */
+	struct any_elem want;
+	make_any(x->n, (int32_t)(x->n % 2), x->n + 1, &want);
+	compare_exact(x, got, &want);
 	x->n++;
 	return 0;
 }
@@ -336,23 +345,13 @@ static void test_every_type_round_trips(void)
 /* Each element of every type three times over at one time, then the
  * next: the second and third are repeats where nothing points anywhere.
  * All come back exactly, in order. */
-struct repeats {
-	size_t n, bad;
-};
-
 static int check_repeat(void *arg, const struct hwt_elem *got)
 {
-	struct repeats *x = arg;
+	struct exact *x = arg;
 	uint64_t k = x->n / 3;
 	struct any_elem want;
 	make_any(k, 0, 10 * k, &want);
-	struct hwt_elem g = *got, w = want.e;
-	const void *gp = pointer_in(&g), *wp = pointer_in(&w);
-	bool same_data = (gp == NULL) == (wp == NULL) &&
-			 (!wp || g.type == HWT_ELEM_SAMPLE || !strcmp(gp, wp));
-	clear_pointer(&g);
-	clear_pointer(&w);
-	x->bad += !same_data || memcmp(&g, &w, sizeof(g)) != 0;
+	compare_exact(x, got, &want);
 	x->n++;
 	return 0;
 }
@@ -360,7 +359,7 @@ static int check_repeat(void *arg, const struct hwt_elem *got)
 static void test_repeats_round_trip(void)
 {
 	enum { N = 30000 };
-	struct repeats x = {0};
+	struct exact x = {0};
 	struct hwt_elem_sink out = {check_repeat, &x};
 	struct hwt_merge *m;
 	CHECK_INT(hwt_merge_new(&out, &m), 0);
@@ -373,7 +372,9 @@ static void test_repeats_round_trip(void)
 		}
 	CHECK_INT(hwt_merge_finish(m), 0);
 	CHECK_INT(x.n, 3 * N);
-	CHECK_INT(x.bad, 0);
+	CHECK_INT(x.bad_fields, 0);
+	CHECK_INT(x.bad_data, 0);
+	CHECK_INT(x.misaligned, 0);
 	hwt_merge_free(m);
 
 	/* A million copies of one range: a byte each, but for the first of
