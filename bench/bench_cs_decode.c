@@ -5,13 +5,17 @@
  *    snapshot: Snowball's PTM trace buffer repeated to a few MB;
  *  - perf 6.1's `perf script --itrace=b` on a perf.data holding the real
  *    simpleperf ETMv4 buffer many times over (written with hwt_pd_writer).
- * hwtrace is timed twice on each input: as users run it (the `hwtrace
- * decode` command, text to /dev/null) and as a library into a counting
- * sink. Every time is the median of RUNS runs, printed with its spread
+ *  - and, on a raw ETE stream (ete_mem's buffer repeated, as a TRBE
+ *    writes one unit's trace), trc_pkt_lister -decode on the snapshot
+ *    beside `hwtrace decode --raw` with one thread and with two (the
+ *    stream cut at its sync points, cs_sync_points.c).
+ * hwtrace is timed twice on the first two inputs: as users run it (the
+ * `hwtrace decode` command, text to /dev/null) and as a library into a
+ * counting sink. Every time is the median of RUNS runs, printed with its spread
  * (fastest and slowest); the peers' times include their process start-up
  * and text output (to /dev/null), as the command's do.
  *
- * Usage: bench_cs_decode [SNAPSHOT_REPEATS [PERF_BUFFERS]]
+ * Usage: bench_cs_decode [SNAPSHOT_REPEATS [PERF_BUFFERS [ETE_REPEATS]]]
  * The test data is found through $HWT_TESTDATA, the command through
  * $HWT_CLI (default: tools/hwtrace in the build tree beside bench/). */
 #include <inttypes.h>
@@ -23,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/arm-cs/cs_snapshot.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -233,10 +238,92 @@ static void make_dirs(const char *base)
 	}
 }
 
+/* `--raw cs_etm,...:TRACE --map FILE@ADDR...` for the snapshot @dir's
+ * first buffer (an ETE source_data one) with @trace in its place. */
+static int raw_arguments(const char *dir, const char *trace, char *buf,
+			 size_t len)
+{
+	struct hwt_cs_snapshot *ss;
+	if (hwt_cs_snapshot_load(dir, &ss) != 0)
+		return -1;
+	const struct hwt_cs_source *s = &ss->buffers[0].sources[0];
+	int n = snprintf(buf, len, "--raw 'cs_etm,ete,traceid=0x%x,"
+			 "configr=0x%x,idr0=0x%x,idr1=0x%x,idr2=0x%x,"
+			 "idr8=0x%x,devarch=0x%x:%s'", s->trace_id,
+			 s->cfg.ete.reg_configr, s->cfg.ete.reg_idr0,
+			 s->cfg.ete.reg_idr1, s->cfg.ete.reg_idr2,
+			 s->cfg.ete.reg_idr8, s->cfg.ete.reg_devarch, trace);
+	for (size_t i = 0; i < ss->ndumps && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - (size_t)n, " --map '%s@0x%" PRIx64
+			      "'", ss->dumps[i].path, ss->dumps[i].address);
+	hwt_cs_snapshot_free(ss);
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* ete_mem with its trace buffer repeated @repeats times: hwtrace decode
+ * --raw with 1 and 2 threads against trc_pkt_lister -decode. */
+static int bench_raw_ete(const char *tmp, int repeats)
+{
+	static const char *const files[] = {
+		"snapshot.ini", "trace.ini", "cpu_0.ini", "ETE_0_s1.ini",
+	};
+	char ss[600], p[900], from[600], args[4096], cmd[6144];
+	snprintf(ss, sizeof(ss), "%s/ete_mem", tmp);
+	mkdir(ss, 0700);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(from, sizeof(from), "%s/opencsd/ete_mem/%s",
+			 testdata(), files[i]);
+		snprintf(p, sizeof(p), "%s/%s", ss, files[i]);
+		if (copy_file(from, p, 1) != 0)
+			return -1;
+	}
+	snprintf(from, sizeof(from), "%s/opencsd/ete_mem/bindir", testdata());
+	snprintf(p, sizeof(p), "%s/bindir", ss);
+	if (symlink(from, p) != 0)
+		return -1;
+	snprintf(from, sizeof(from), "%s/opencsd/ete_mem/session1.bin",
+		 testdata());
+	snprintf(p, sizeof(p), "%s/session1.bin", ss);
+	if (copy_file(from, p, repeats) != 0 ||
+	    raw_arguments(ss, p, args, sizeof(args)) != 0)
+		return -1;
+	struct stat st;
+	stat(p, &st);
+	double mb = st.st_size / 1e6;
+
+	struct timing one, two, full;
+	snprintf(cmd, sizeof(cmd), "'%s' decode %s -j 1 -o /dev/null "
+		 "2>/dev/null", cli(), args);
+	one = time_cmd(cmd);
+	snprintf(cmd, sizeof(cmd), "'%s' decode %s -j 2 -o /dev/null "
+		 "2>/dev/null", cli(), args);
+	two = time_cmd(cmd);
+	snprintf(cmd, sizeof(cmd),
+		 "trc_pkt_lister -ss_dir '%s' -decode -logfilename /dev/null "
+		 ">/dev/null 2>&1", ss);
+	full = time_cmd(cmd);
+	printf("raw ETE stream (ete_mem x%d, %.2f MB), median of %d "
+	       "(fastest-slowest):\n", repeats, mb, RUNS);
+	if (one.median < 0 || two.median < 0 || full.median < 0) {
+		printf("  failed (hwtrace %s, trc_pkt_lister %s)\n",
+		       one.median < 0 || two.median < 0 ? "failed" : "ok",
+		       full.median < 0 ? "failed" : "ok");
+		return -1;
+	}
+	print_row("hwtrace decode --raw -j 1", one, mb);
+	print_row("hwtrace decode --raw -j 2", two, mb);
+	print_row("trc_pkt_lister -decode", full, mb);
+	printf("  ratio -j 2/-j 1 speed: %.2f\n", one.median / two.median);
+	printf("  ratio command -j 1/trc_pkt_lister -decode speed: %.2f\n",
+	       full.median / one.median);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int repeats = argc > 1 ? atoi(argv[1]) : 256;
 	int copies = argc > 2 ? atoi(argv[2]) : 4096;
+	int ete_repeats = argc > 3 ? atoi(argv[3]) : 2048;
 	char tmp[] = "/tmp/hwt-bench-cs-XXXXXX";
 	char ss[600], p[900], cmd[2048], symfs[600], big[600];
 	static const char *const files[] = {
@@ -340,6 +427,8 @@ int main(int argc, char **argv)
 		printf("  ratio command/perf script speed: %.2f\n",
 		       peer.median / ours.median);
 	}
+	if (bench_raw_ete(tmp, ete_repeats) != 0)
+		status = 1;
 	if (getenv("HWT_BENCH_KEEP")) { printf("kept %s\n", tmp); return status; }
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)

@@ -2,6 +2,7 @@
  * memory; the elements it makes are mapped in cs_elem_map.c. */
 #ifdef HWT_HAVE_OPENCSD
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,22 @@
 #define LSAN_OFF() ((void)0)
 #define LSAN_ON() ((void)0)
 #endif
+
+/* OpenCSD 1.3.3's C API keeps its trees and their callback objects in
+ * global tables without a lock, and its decoder registry is built on
+ * first use: threads decoding at once set trees up and tear them down
+ * one at a time. Feeding a tree touches only the tree. */
+static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void hwt_cs_api_lock(void)
+{
+	pthread_mutex_lock(&api_lock);
+}
+
+void hwt_cs_api_unlock(void)
+{
+	pthread_mutex_unlock(&api_lock);
+}
 
 static uint32_t mem_read(const void *ctx, ocsd_vaddr_t addr,
 			 ocsd_mem_space_acc_t space, uint8_t trc_id,
@@ -98,23 +115,33 @@ int hwt_cs_tree_new(uint32_t frame_flags, struct hwt_image *image,
 	t->packets = packets;
 	t->def_cpu = -1;
 	t->def_tid = -1;
+	t->emit_until = UINT64_MAX;
 	for (int i = 0; i < CS_NCHAN; i++) {
 		t->chan[i].cpu = -1;
 		t->chan[i].tid = -1;
 	}
+	hwt_cs_api_lock();
+	/* OpenCSD logs a decoder's errors into one object for the whole
+	 * process, a C++ string assigned on each: decoders on two threads
+	 * failing at once would corrupt the heap. Logging is turned off
+	 * (hwt_cs_emit_decode_error says what failed without it). */
+	static bool errlog_off;
+	if (!errlog_off) {
+		ocsd_def_errlog_init(OCSD_ERR_SEV_NONE, 0);
+		errlog_off = true;
+	}
 	t->dt = ocsd_create_dcd_tree(formatted ? OCSD_TRC_SRC_FRAME_FORMATTED
 					       : OCSD_TRC_SRC_SINGLE,
 				     frame_flags);
+	if (t->dt != C_API_INVALID_TREE_HANDLE && !packets && image)
+		ocsd_dt_add_callback_trcid_mem_acc(t->dt, 0, ~0ull,
+						   OCSD_MEM_SPACE_ANY, mem_read,
+						   t);
+	hwt_cs_api_unlock();
 	if (t->dt == C_API_INVALID_TREE_HANDLE) {
 		free(t);
 		return hwt_error(HWT_ERR_DECODE,
 				 "OpenCSD could not create a decode tree");
-	}
-	if (!packets) {
-		if (image)
-			ocsd_dt_add_callback_trcid_mem_acc(t->dt, 0, ~0ull,
-							   OCSD_MEM_SPACE_ANY,
-							   mem_read, t);
 	}
 	*out = t;
 	return 0;
@@ -124,7 +151,9 @@ void hwt_cs_tree_free(struct hwt_cs_tree *t)
 {
 	if (!t)
 		return;
+	hwt_cs_api_lock();
 	ocsd_destroy_dcd_tree(t->dt);
+	hwt_cs_api_unlock();
 	for (int i = 0; i < CS_NCHAN; i++)
 		free(t->chan[i].pkt);
 	free(t);
@@ -160,10 +189,7 @@ static ocsd_trace_protocol_t proto_ocsd(enum hwt_cs_proto p)
 	return OCSD_PROTOCOL_UNKNOWN;
 }
 
-/* OpenCSD 1.3.3's C API cannot attach a packet sink to an ETE packet
- * processor; ETE packets are ETMv4 packets plus a few, so the ETMv4
- * processor lists them (the few as reserved headers). */
-static const struct hwt_cs_source *ete_as_etmv4(const struct hwt_cs_source *s,
+const struct hwt_cs_source *hwt_cs_ete_as_etmv4(const struct hwt_cs_source *s,
 						struct hwt_cs_source *v4)
 {
 	memset(v4, 0, sizeof(*v4));
@@ -196,9 +222,11 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 	struct hwt_cs_source v4;
 	const struct hwt_cs_source *use = src;
 	if (t->packets && src->proto == HWT_CS_PROTO_ETE)
-		use = ete_as_etmv4(src, &v4);
+		use = hwt_cs_ete_as_etmv4(src, &v4);
+	hwt_cs_api_lock();
 	ocsd_err_t oerr = ocsd_dt_create_decoder(t->dt, proto_name(use->proto),
 						 flags, &use->cfg, &csid);
+	hwt_cs_api_unlock();
 	if (oerr != OCSD_OK) {
 		char msg[128];
 		ocsd_err_str(oerr, msg, sizeof(msg));
@@ -214,9 +242,11 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 		pc->t = t;
 		pc->proto = proto_ocsd(use->proto);
 		pc->id = id;
+		hwt_cs_api_lock();
 		oerr = ocsd_dt_attach_packet_callback(t->dt, csid,
 						      OCSD_C_API_CB_PKT_SINK,
 						      (void *)pkt_in, pc);
+		hwt_cs_api_unlock();
 		if (oerr != OCSD_OK) {
 			free(pc);
 			return hwt_error(HWT_ERR_NOSUP,
@@ -274,9 +304,11 @@ static void set_output(struct hwt_cs_tree *t)
 {
 	if (t->out_set || t->packets)
 		return;
+	hwt_cs_api_lock();
 	LSAN_OFF();
 	ocsd_dt_set_gen_elem_outfn(t->dt, hwt_cs_elem_in, t);
 	LSAN_ON();
+	hwt_cs_api_unlock();
 	t->out_set = true;
 }
 
@@ -363,6 +395,19 @@ void hwt_cs_tree_reset(struct hwt_cs_tree *t)
 		t->chan[i].nheld = 0;
 	}
 	t->holder = NULL;
+}
+
+void hwt_cs_tree_set_window(struct hwt_cs_tree *t, uint64_t from,
+			    uint64_t until)
+{
+	t->emit_from = from;
+	t->emit_until = until;
+	t->window_passed = false;
+}
+
+bool hwt_cs_tree_window_passed(const struct hwt_cs_tree *t)
+{
+	return t->window_passed;
 }
 
 void hwt_cs_tree_counts(const struct hwt_cs_tree *t,

@@ -58,6 +58,16 @@ int hwt_cs_tree_eot(struct hwt_cs_tree *tree);
 /* Drops all partial state: the next data does not continue the last. */
 void hwt_cs_tree_reset(struct hwt_cs_tree *tree);
 
+/* A segment of a stream cut at sync points (cs_sync_points.h): only
+ * elements from stream offsets [@from, @until) go to the sink, and none
+ * after the first from @until on. (0, UINT64_MAX): all of them. */
+void hwt_cs_tree_set_window(struct hwt_cs_tree *tree, uint64_t from,
+			    uint64_t until);
+
+/* Whether an element from past the window's end has been decoded: what
+ * the tree decodes from now on is not its segment's. */
+bool hwt_cs_tree_window_passed(const struct hwt_cs_tree *tree);
+
 /* Element counters, for statistics and tests. */
 struct hwt_cs_counts {
 	uint64_t ranges, insns, branches, gaps, errors;

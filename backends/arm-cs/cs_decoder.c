@@ -12,6 +12,7 @@
 #include "backends/arm-cs/cs_decode_meta.h"
 #include "backends/arm-cs/cs_decode_tree.h"
 #include "backends/arm-cs/cs_snapshot.h"
+#include "backends/arm-cs/cs_sync_points.h"
 #include "hwtrace/error.h"
 
 struct cs_stream {
@@ -165,18 +166,63 @@ static int stream_for(struct cs_dec *d, const struct hwt_aux_chunk *c,
 	return 0;
 }
 
+/* The elements of a segment of a cut chunk (cs_split) are those from the
+ * end of its own sync sequence to the end of the next segment's: the
+ * decoder reads on into the next segment (the lookahead) until it decodes
+ * an element from past that, in steps of this many bytes. */
+#define CS_LOOKAHEAD_STEP 64
+
+static int segment_window(const struct cs_dec *d,
+			  const struct hwt_aux_chunk *c, uint64_t *from,
+			  uint64_t *until)
+{
+	const struct hwt_cs_source *src = source_of(&d->meta, c->cpu);
+	uint64_t end;
+	int err = 0;
+
+	*from = 0;
+	*until = UINT64_MAX;
+	if (!c->lookbehind && !c->lookahead)
+		return 0;
+	if (!src)
+		return hwt_error(HWT_ERR_INVAL, "a cut CoreSight stream of "
+				 "CPU %d, which no source describes", c->cpu);
+	if (c->lookbehind &&
+	    !(err = hwt_cs_sync_end(src, c->data, c->size + c->lookahead, &end)))
+		*from = c->offset + end;
+	if (!err && c->lookahead &&
+	    !(err = hwt_cs_sync_end(src, c->data + c->size, c->lookahead, &end)))
+		*until = c->offset + c->size + end;
+	return err;
+}
+
 static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
 {
 	struct cs_dec *d = priv;
 	struct cs_stream *s = NULL;
+	uint64_t from, until;
 	int err = stream_for(d, c, &s);
+	if (!err)
+		err = segment_window(d, c, &from, &until);
 	if (err)
 		return err;
 	hwt_cs_tree_set_default_ctx(s->tree, c->cpu, c->tid);
 	hwt_cs_tree_set_time(s->tree, c->time ? c->time : HWT_TIME_UNKNOWN);
+	hwt_cs_tree_set_window(s->tree, from, until);
 	err = hwt_cs_tree_feed(s->tree, c->data, c->size, c->offset);
-	if (!err)
+	for (uint64_t done = 0; !err && done < c->lookahead &&
+				!hwt_cs_tree_window_passed(s->tree);) {
+		uint64_t step = c->lookahead - done < CS_LOOKAHEAD_STEP
+					? c->lookahead - done
+					: CS_LOOKAHEAD_STEP;
+		err = hwt_cs_tree_feed(s->tree, c->data + c->size + done, step,
+				       c->offset + c->size + done);
+		done += step;
+	}
+	/* Past the window, what the tree holds is the next segment's. */
+	if (!err && !hwt_cs_tree_window_passed(s->tree))
 		err = hwt_cs_tree_eot(s->tree);
+	hwt_cs_tree_set_window(s->tree, 0, UINT64_MAX);
 	return err;
 }
 
@@ -216,10 +262,25 @@ static int cs_packets(const struct hwt_decode_params *p,
 	return err;
 }
 
-/* split: each chunk is fed to its source's decode tree after a reset
- * and ends with end-of-trace, so it decodes the same in any instance. Not cut at
- * A-sync points: the formatter frames and each trace ID's decoder would
- * have to be resynchronised exactly as one tree does. */
+/* A raw (TRBE, source_data) ETMv4/ETE chunk is cut at sync points
+ * (cs_sync_points.h). Every chunk is fed to its source's decode tree after
+ * a reset and ends with end-of-trace, so it decodes the same in any
+ * instance. Formatted chunks (ETR/ETF) are not cut: a cut there would
+ * need the frames and every trace ID's decoder resynchronised together,
+ * and each ID's elements kept in the order the frames interleave them. */
+static int cs_split(void *priv, const struct hwt_aux_chunk *c,
+		    uint64_t *starts, size_t max)
+{
+	struct cs_dec *d = priv;
+	const struct hwt_cs_source *src =
+		chunk_is_raw(d, c) ? source_of(&d->meta, c->cpu) : NULL;
+
+	starts[0] = 0;
+	if (!src)
+		return 1;
+	return hwt_cs_sync_points(src, c->data, c->size, starts, max);
+}
+
 const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.create = cs_create,
 	.feed = cs_feed,
@@ -227,6 +288,6 @@ const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.packets = cs_packets,
 	.hw_id = cs_hw_id,
 	.snapshot_dir = hwt_cs_decode_snapshot_dir,
-	.split = hwt_decoder_split_whole,
+	.split = cs_split,
 };
 #endif

@@ -75,6 +75,12 @@ static int emit(struct hwt_cs_tree *t, const struct hwt_elem *e)
 {
 	if (t->sink_err)
 		return t->sink_err;
+	if (e->trace_offset < t->emit_from)
+		return 0;
+	if (t->window_passed || e->trace_offset >= t->emit_until) {
+		t->window_passed = true;
+		return 0;
+	}
 	switch (e->type) {
 	case HWT_ELEM_RANGE:
 		t->counts.ranges++;
@@ -346,19 +352,40 @@ ocsd_datapath_resp_t hwt_cs_elem_in(const void *ctx, ocsd_trc_index_t idx,
 	return OCSD_RESP_CONT;
 }
 
+static const char *response_text(ocsd_datapath_resp_t resp)
+{
+	switch (resp) {
+	case OCSD_RESP_FATAL_NOT_INIT:
+		return "a component is not initialised";
+	case OCSD_RESP_FATAL_INVALID_OP:
+		return "invalid data path operation";
+	case OCSD_RESP_FATAL_INVALID_PARAM:
+		return "invalid parameter";
+	case OCSD_RESP_FATAL_INVALID_DATA:
+		return "invalid trace data";
+	case OCSD_RESP_FATAL_SYS_ERR:
+		return "internal error";
+	default:
+		return "unexpected response";
+	}
+}
+
+/* OpenCSD's own error text is not read: its error logger is one for the
+ * process, and decoders on several threads would write it at once (see
+ * hwt_cs_tree_new), so it is off. The error goes on the tree's one
+ * source's channel, or on none when the tree has several. */
 int hwt_cs_emit_decode_error(struct hwt_cs_tree *t, ocsd_datapath_resp_t resp,
 			     uint64_t offset)
 {
-	char msg[256], text[320];
-	ocsd_trc_index_t idx = 0;
-	uint8_t chan = 0;
-	ocsd_err_t oerr = ocsd_get_last_err(&idx, &chan, msg, sizeof(msg));
-	if (oerr == OCSD_OK || !msg[0])
-		snprintf(msg, sizeof(msg), "response %d", (int)resp);
-	snprintf(text, sizeof(text), "OpenCSD failed: %s", msg);
+	char text[128];
+	snprintf(text, sizeof(text), "OpenCSD failed: %s (response %d)",
+		 response_text(resp), (int)resp);
+	struct cs_chan none = {.cpu = -1, .tid = -1}, *ch = &none;
+	for (int i = 0; t->nsources == 1 && i < CS_NCHAN; i++)
+		if (t->chan[i].used)
+			ch = &t->chan[i];
 	struct hwt_elem e;
-	elem_init(t, &t->chan[chan & (CS_NCHAN - 1)], &e, HWT_ELEM_ERROR,
-		  offset);
+	elem_init(t, ch, &e, HWT_ELEM_ERROR, offset);
 	e.u.error.message = text;
 	return emit(t, &e);
 }

@@ -60,6 +60,11 @@ struct hwt_cs_tree {
 	uint32_t chunk_index;
 	uint64_t chunk_offset;
 	struct hwt_cs_counts counts;
+	/* Only elements at stream offsets in [emit_from, emit_until) go to
+	 * the sink, up to the first one past it (a segment of a cut stream:
+	 * see hwt_cs_tree_set_window). */
+	uint64_t emit_from, emit_until;
+	bool window_passed;
 	char detail[192];
 	struct cs_chan chan[CS_NCHAN];
 };
@@ -90,5 +95,17 @@ int hwt_cs_release_held(struct hwt_cs_tree *t, struct cs_chan *ch,
 
 /* Emits @ch's pending taken branch with an unknown target, if any. */
 int hwt_cs_drop_pending(struct hwt_cs_tree *t, struct cs_chan *ch);
+
+/* Held around every OpenCSD call that sets up or tears down a tree
+ * (see cs_decode_tree.c). */
+void hwt_cs_api_lock(void);
+void hwt_cs_api_unlock(void);
+
+/* @s (ETE) as an ETMv4 source with the same registers: OpenCSD 1.3.3's C
+ * API attaches packet sinks to ETMv4 packet processors only, and ETE
+ * packets are ETMv4 packets plus a few (those read as reserved headers).
+ * Returns @v4, filled in. */
+const struct hwt_cs_source *hwt_cs_ete_as_etmv4(const struct hwt_cs_source *s,
+						struct hwt_cs_source *v4);
 
 #endif

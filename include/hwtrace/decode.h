@@ -100,8 +100,9 @@ struct hwt_decode_opts {
 	 * the same for every value. With @edges and the backend's edges op,
 	 * units are whole pieces, each thread counts into a map of its own,
 	 * and the maps are added to @edges at the end: the same edges,
-	 * counts and stats for every value. Backends without a split op, raw
-	 * input, snapshot directories and packets decode on one thread
+	 * counts and stats for every value. Raw input is one piece, decoded
+	 * on every thread when the split op cuts it; backends without a
+	 * split op, snapshot directories and packets decode on one thread
 	 * whatever the value. Progress is counted on the calling thread,
 	 * a piece's bytes once its elements are sent. */
 	unsigned int jobs;

@@ -15,7 +15,12 @@
  *    an AUX_OUTPUT_HW_ID of 0x10 makes it decode as the reference listing
  *    (one range 0xfffeb448-0xfffeb44c of one instruction, then a debug
  *    halt exception); right metadata with an HW_ID of 0x12 decodes
- *    nothing, so the record wins over the metadata. */
+ *    nothing, so the record wins over the metadata.
+ * 3. Threads: the TRBE capture with ete_mem's buffer 40 times over in one
+ *    AUX buffer, so that it is cut at its sync points
+ *    (cs_sync_points.c), decodes to the same element stream with 1, 2, 3
+ *    and 8 threads, cut at every sync point and at the default
+ *    distance. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +29,10 @@
 
 #include "harness.h"
 #include "dummy_attr.h"
+#include "elem_text.h"
 #include "opencsd_listing.h"
 #include "backends/arm-cs/cs_meta.h"
+#include "backends/arm-cs/cs_sync_points.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
@@ -297,6 +304,71 @@ static void raw_flag_selects_trbe_decode(void)
 	CHECK(c.insns < want_insns / 10);
 }
 
+static int collect(void *arg, const struct hwt_elem *e)
+{
+	return elem_text_add(arg, e);
+}
+
+static int decode_text(const char *path, unsigned jobs, struct elem_text *t)
+{
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = jobs};
+	struct hwt_elem_sink sink = {collect, t};
+	memset(t, 0, sizeof(*t));
+	return hwt_decode_file(path, &opts, &sink);
+}
+
+static void threads_decode_cut_trbe_as_one(void)
+{
+	static const uint64_t info[HWT_CS_HDR_WORDS + HWT_CS_ETE_WORDS] = {
+		HWT_CS_HEADER_VERSION_1, ((uint64_t)CS_PMU_TYPE << 32) | 1, 0,
+		HWT_CS_MAGIC_ETE, 3, HWT_CS_ETE_NR_PARAMS,
+		OCSD_ETE_0_S1_REGS,
+	};
+	enum { COPIES = 40 };
+	static uint8_t trace[1906 * COPIES];
+	size_t n = read_file(ETE_MEM "/session1.bin", trace, sizeof(trace));
+	CHECK_INT(n, 1906);
+	for (int i = 1; i < COPIES; i++)
+		memcpy(trace + i * n, trace, n);
+	struct capture cap = {
+		.info = info,
+		.info_words = sizeof(info) / 8,
+		.cpu = 3,
+		.aux_flags = HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW,
+		.maps = ete_maps,
+		.nmaps = sizeof(ete_maps) / sizeof(ete_maps[0]),
+		.trace = trace,
+		.trace_size = n * COPIES,
+	};
+	char path[128];
+	snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
+	CHECK_INT(write_capture(path, &cap), 0);
+
+	struct elem_text one, many;
+	CHECK_INT(decode_text(path, 1, &one), 0);
+	/* Every copy's ranges, in CPU 3's stream. */
+	unsigned long ranges = 0;
+	for (const char *p = one.s; p && (p = strstr(p, "\n0 ")); p++)
+		ranges++;
+	CHECK(ranges >= 2008 * COPIES - COPIES);
+	static const size_t sizes[] = {1, 16 * 1024};
+	for (size_t k = 0; k < 2; k++) {
+		cs_split_bytes = sizes[k];
+		for (unsigned jobs = 2; jobs <= 8; jobs += jobs == 3 ? 5 : 1) {
+			char what[80];
+			CHECK_INT(decode_text(path, jobs, &many), 0);
+			CHECK(one.s && many.s && !strcmp(one.s, many.s));
+			snprintf(what, sizeof(what), "TRBE x%d, cuts %zu bytes "
+				 "apart, -j%u", COPIES, sizes[k], jobs);
+			elem_text_diff(what, &one, &many);
+			free(many.s);
+		}
+	}
+	cs_split_bytes = 16 * 1024;
+	free(one.s);
+	unlink(path);
+}
+
 static void hw_id_selects_trace_id(void)
 {
 	/* device2.ini (CSETM_0, an ETMv4.1) for CPU 0, with a trace ID set
@@ -362,6 +434,7 @@ int main(void)
 	}
 	RUN(raw_flag_selects_trbe_decode);
 	RUN(hw_id_selects_trace_id);
+	RUN(threads_decode_cut_trbe_as_one);
 	rmdir(tmpdir);
 	return hwt_test_summary();
 }
