@@ -40,6 +40,7 @@ struct scan {
 	/* hwt_cs_sync_points: */
 	uint64_t *starts;
 	size_t n, max;
+	uint64_t step;    /* cuts are at least this far apart */
 	uint64_t next_at; /* the next cut is at least here */
 	/* hwt_cs_sync_end: */
 	bool first_only, found;
@@ -86,7 +87,7 @@ static void sync_point(struct scan *s, uint64_t at, uint64_t end)
 	if (at < s->next_at || s->n >= s->max)
 		return;
 	s->starts[s->n++] = at;
-	s->next_at = at + (cs_split_bytes ? cs_split_bytes : 1);
+	s->next_at = at + s->step;
 }
 
 static ocsd_datapath_resp_t scan_packet(const void *ctx, ocsd_datapath_op_t op,
@@ -194,8 +195,13 @@ int hwt_cs_sync_points(const struct hwt_cs_source *src, const uint8_t *data,
 		.starts = starts,
 		.max = max,
 		.n = 1,
-		.next_at = cs_split_bytes ? cs_split_bytes : 1,
+		.step = cs_split_bytes ? cs_split_bytes : 1,
 	};
+	/* A chunk of more than @max such steps: longer segments, spread
+	 * over all of it. */
+	if (max > 1 && size / max >= s.step)
+		s.step = size / max + 1;
+	s.next_at = s.step;
 	starts[0] = 0;
 	if (!hwt_cs_source_cuttable(src) || size < s.next_at || max < 2)
 		return 1;

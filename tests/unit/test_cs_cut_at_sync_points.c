@@ -171,6 +171,45 @@ static void every_cut_decodes_as_one(void)
 	CHECK_INT(buffers, sizeof(want_cuts) / sizeof(*want_cuts));
 }
 
+/* A stream with more sync points than the split may give segments has
+ * its cuts spread over all of it: ete_mem x5 (9,530 bytes) in at most 3
+ * segments cuts at least 9530 / 3 + 1 = 3,177 bytes apart, so at the
+ * second copy (3,812) and the fourth (7,624). */
+static void cuts_spread_over_the_stream(void)
+{
+	struct hwt_cs_snapshot *ss = NULL;
+	CHECK_INT(hwt_cs_snapshot_load(HWT_TESTDATA "/opencsd/ete_mem", &ss), 0);
+	if (!ss)
+		return;
+	char opts[256];
+	size_t size;
+	uint8_t *data = read_copies(ss->buffers[0].path, &size);
+	raw_options(&ss->buffers[0].sources[0], opts, sizeof(opts));
+	const struct hwt_backend *b = hwt_backend_find("cs_etm");
+	struct hwt_decode_params p = {.size = sizeof(p), .raw_options = opts};
+	struct hwt_aux_chunk c = {.data = data, .size = size, .cpu = -1,
+				  .tid = -1};
+	uint64_t starts[3] = {9, 9, 9};
+	void *priv = NULL;
+	cs_split_bytes = 1;
+	CHECK(data && b->decoder->create(&p, &priv) == 0);
+	if (data && priv) {
+		CHECK_INT(b->decoder->split(priv, &c, starts, 3), 3);
+		CHECK_INT(starts[0], 0);
+		CHECK_INT(starts[1], 2 * 1906);
+		CHECK_INT(starts[2], 4 * 1906);
+		/* Room for all: every copy. */
+		static uint64_t all[HWT_MAX_SEGMENTS];
+		CHECK_INT(b->decoder->split(priv, &c, all, HWT_MAX_SEGMENTS),
+			  COPIES);
+	}
+	if (priv)
+		b->decoder->destroy(priv);
+	cs_split_bytes = 16 * 1024;
+	free(data);
+	hwt_cs_snapshot_free(ss);
+}
+
 static int decode_raw(const char *opts_s, const char *path,
 		      const struct hwt_cs_snapshot *ss, unsigned jobs,
 		      struct elem_text *text)
@@ -237,6 +276,7 @@ static void threads_decode_as_one(void)
 int main(void)
 {
 	RUN(every_cut_decodes_as_one);
+	RUN(cuts_spread_over_the_stream);
 	RUN(threads_decode_as_one);
 	return hwt_test_summary();
 }
