@@ -201,7 +201,7 @@ bool hwt_decode_edges_takes(const struct hwt_backend *b, void *priv,
 {
 	struct hwt_aux_chunk probe = *chunk;
 	probe.size = 0;
-	return b->decoder->edges(priv, &probe, edges) == 0;
+	return b->decoder->edges && b->decoder->edges(priv, &probe, edges) == 0;
 }
 
 /* One chunk or segment to the edges op, or to feed(). */

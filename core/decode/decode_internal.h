@@ -60,7 +60,8 @@ bool hwt_decode_edges_op(const struct hwt_backend *b,
 			 const struct hwt_decode_opts *opts);
 
 /* Whether the backend's edges op takes the chunks of @chunk's stream:
- * asked with an empty chunk, which counts nothing into @edges. */
+ * asked with an empty chunk, which counts nothing into @edges. A backend
+ * without one takes none. */
 bool hwt_decode_edges_takes(const struct hwt_backend *b, void *priv,
 			    const struct hwt_aux_chunk *chunk,
 			    struct hwt_edges *edges);

@@ -159,7 +159,10 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (nseg > 1) {
 		/* One piece, its segments on every thread. */
 		struct hwt_par_source src = {.n = 1, .load = load_whole,
-					     .arg = &chunk, .edges = opts.edges,
+					     .arg = &chunk,
+					     .edges = hwt_decode_edges_op(b, &opts)
+							      ? opts.edges
+							      : NULL,
 					     .cut = starts, .ncut = nseg};
 		params.sink = inner;
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
