@@ -4,19 +4,27 @@
  * A trace unit resynchronises its stream now and then (TRCSYNCPR) with
  * A-sync, Trace Info, perhaps Trace On and a Timestamp, then an Address
  * with Context packet. A decoder that starts at the A-sync learns from
- * these all a running decoder carries into the packets after them, when:
- *  - the unit does not trace speculatively (TRCIDR8.MAXSPEC 0, as on
- *    the Cortex-A cores): a running decoder would otherwise hold P0
- *    elements that packets after the cut commit or cancel, and OpenCSD
- *    does not take a later Trace Info's word that none are in flight;
- *    the Trace Info must say none are, too;
- *  - the return stack is off (cs_etm's default): a running decoder would
- *    otherwise hold the targets of calls made before the cut;
- *  - the Address with Context packet restates every field the unit
- *    traces (context ID, VMID), as the one after it may leave them out;
- *  - the Timestamp, when the unit traces time, is whole: later ones send
- *    only the bits that changed;
- *  - nothing else sits between them.
+ * these all that one running from the chunk's start carries into the
+ * packets after them, when:
+ *  - the unit has no return stack (TRCCONFIGR.RS) and does not trace
+ *    speculatively (TRCIDR8.MAXSPEC 0, as on the Cortex-A cores), so
+ *    OpenCSD commits every P0 element at once; the stream has had no
+ *    commit, cancel, mispredict or discard packet (nor an ETE PE reset or
+ *    source address), no exception waits for its address, and no ETE
+ *    transaction is open;
+ *  - the Trace Info says what the running decoder holds: OpenCSD keeps
+ *    the first one after it synchronises, so every Trace Info of the
+ *    chunk so far must say the same (and no speculation);
+ *  - the Address with Context restates the context ID and VMID if any
+ *    packet before carried one, and, if the stream has had a time stamp,
+ *    a Timestamp before it carries at least as many bits as they used
+ *    (later ones send only the bits that changed);
+ *  - an overflow before has been followed by a Trace On (OpenCSD marks
+ *    the next one as the end of the overflow);
+ *  - nothing else sits between these packets;
+ *  - the three-entry address history a running decoder holds is not
+ *    read before it is refreshed: no Exact Match Address packet comes
+ *    before two more addresses after the sync sequence's.
  * The stream is read with OpenCSD's own packet processor, so an A-sync is
  * taken only where a packet starts. ETE is read as ETMv4 (see
  * hwt_cs_ete_as_etmv4): after a packet that the ETMv4 processor cannot
@@ -30,13 +38,30 @@
 
 size_t cs_split_bytes = 16 * 1024;
 
+/* The entries of the address history (ETMv4): the sync sequence's
+ * address and two more refresh it. */
+#define ADDR_HISTORY 3
+
 struct scan {
-	uint32_t configr;
-	unsigned ts_bits; /* a whole time stamp's width (TRCIDR0.TSSIZE) */
+	/* What a decoder running from the chunk's start carries. */
+	bool stopped;        /* no sync point from here on */
+	bool cid_seen, vmid_seen;
+	bool ts_any;         /* a time stamp, even of 0 */
+	unsigned ts_width;   /* bits the time stamps so far have used */
+	bool tinfo_set;
+	ocsd_etmv4_i_pkt tinfo; /* the chunk's first Trace Info */
+	bool except_pending; /* an exception waits for its address */
+	bool overflow_pending;
+	bool in_transaction; /* ETE: a transaction started, not ended */
+	/* The sync sequence being read. */
 	enum { SCAN_IDLE, SCAN_ASYNC, SCAN_SEQUENCE } state;
-	bool unreadable; /* a packet the processor could not read */
-	bool ts_seen;
 	uint64_t async_at;
+	bool ts_in_sequence;
+	unsigned ts_sequence_bits; /* bits its Timestamp sent */
+	/* A sync sequence read whole, waiting for the address history. */
+	bool pending;
+	uint64_t pending_at, pending_end;
+	unsigned pushes;
 	/* hwt_cs_sync_points: */
 	uint64_t *starts;
 	size_t n, max;
@@ -64,30 +89,190 @@ bool hwt_cs_source_cuttable(const struct hwt_cs_source *src)
 	       s->cfg.etmv4.reg_idr8 == 0;
 }
 
-static bool context_whole(const struct scan *s, const ocsd_etmv4_i_pkt *p)
+static unsigned bit_width(uint64_t v)
 {
-	if ((s->configr & (1u << HWT_CS_TRCCONFIGR_CTXTID)) &&
-	    !p->context.updated_c)
-		return false;
-	if ((s->configr & (1u << HWT_CS_TRCCONFIGR_VMID)) &&
-	    !p->context.updated_v)
-		return false;
-	return true;
+	return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
+static bool same_trace_info(const ocsd_etmv4_i_pkt *a,
+			    const ocsd_etmv4_i_pkt *b)
+{
+	return a->trace_info.val == b->trace_info.val &&
+	       a->cc_threshold == b->cc_threshold && a->p0_key == b->p0_key;
 }
 
 static void sync_point(struct scan *s, uint64_t at, uint64_t end)
 {
+	(void)end; /* hwt_cs_sync_end finds it again at the cut */
+	if (at < s->next_at || s->n >= s->max)
+		return;
+	s->starts[s->n++] = at;
+	s->next_at = at + s->step;
+}
+
+/* The sync sequence's Address with Context packet @p: whether a decoder
+ * starting at the A-sync now knows what a running one knows. */
+static bool sequence_whole(const struct scan *s, const ocsd_etmv4_i_pkt *p)
+{
+	return s->state == SCAN_SEQUENCE && !s->except_pending &&
+	       !s->overflow_pending && !s->in_transaction &&
+	       (!s->ts_any ||
+		(s->ts_in_sequence && s->ts_sequence_bits >= s->ts_width)) &&
+	       (!s->cid_seen || p->context.updated_c) &&
+	       (!s->vmid_seen || p->context.updated_v);
+}
+
+static void sequence_read(struct scan *s, uint64_t end)
+{
 	if (s->first_only) {
-		if (at == 0 && !s->found) {
+		if (s->async_at == 0 && !s->found) {
 			s->found = true;
 			s->end = end;
 		}
 		return;
 	}
-	if (at < s->next_at || s->n >= s->max)
+	s->pending = true;
+	s->pending_at = s->async_at;
+	s->pending_end = end;
+	s->pushes = 0;
+}
+
+static bool is_context_address(ocsd_etmv4_i_pkt_type t)
+{
+	return t == ETM4_PKT_I_ADDR_CTXT_L_32IS0 ||
+	       t == ETM4_PKT_I_ADDR_CTXT_L_32IS1 ||
+	       t == ETM4_PKT_I_ADDR_CTXT_L_64IS0 ||
+	       t == ETM4_PKT_I_ADDR_CTXT_L_64IS1;
+}
+
+/* An address packet that enters the address history (not a match). */
+static bool is_address(ocsd_etmv4_i_pkt_type t)
+{
+	return is_context_address(t) || t == ETM4_PKT_I_ADDR_L_32IS0 ||
+	       t == ETM4_PKT_I_ADDR_L_32IS1 || t == ETM4_PKT_I_ADDR_L_64IS0 ||
+	       t == ETM4_PKT_I_ADDR_L_64IS1 || t == ETM4_PKT_I_ADDR_S_IS0 ||
+	       t == ETM4_PKT_I_ADDR_S_IS1;
+}
+
+/* Follows the address history after a sync sequence read whole. */
+static void history(struct scan *s, const ocsd_etmv4_i_pkt *p)
+{
+	if (p->type == ETM4_PKT_I_ADDR_MATCH) {
+		s->pending = false; /* may name an entry from before */
+	} else if (is_address(p->type) && ++s->pushes >= ADDR_HISTORY - 1) {
+		s->pending = false;
+		sync_point(s, s->pending_at, s->pending_end);
+	}
+}
+
+/* The state a running decoder carries, after the sync sequence is read. */
+static void carry(struct scan *s, const ocsd_etmv4_i_pkt *p)
+{
+	if (p->type == ETM4_PKT_I_CTXT || is_context_address(p->type)) {
+		s->cid_seen |= p->context.updated_c;
+		s->vmid_seen |= p->context.updated_v;
+	}
+	if (is_address(p->type) || p->type == ETM4_PKT_I_ADDR_MATCH) {
+		s->except_pending = false;
 		return;
-	s->starts[s->n++] = at;
-	s->next_at = at + s->step;
+	}
+	switch (p->type) {
+	case ETM4_PKT_I_TRACE_INFO:
+		if (!s->tinfo_set) {
+			s->tinfo = *p;
+			s->tinfo_set = true;
+		} else if (!same_trace_info(&s->tinfo, p)) {
+			s->stopped = true;
+		}
+		return;
+	case ETM4_PKT_I_TIMESTAMP: {
+		unsigned w = bit_width(p->ts.timestamp);
+		if (w > s->ts_width)
+			s->ts_width = w;
+		s->ts_any = true;
+		return;
+	}
+	case ETE_PKT_I_TRANS_ST:
+		s->in_transaction = true;
+		return;
+	case ETE_PKT_I_TRANS_COMMIT:
+	case ETE_PKT_I_TRANS_FAIL:
+		s->in_transaction = false;
+		return;
+	case ETM4_PKT_I_EXCEPT:
+		s->except_pending = true;
+		return;
+	case ETM4_PKT_I_OVERFLOW:
+		s->overflow_pending = true;
+		return;
+	case ETM4_PKT_I_TRACE_ON:
+		s->overflow_pending = false;
+		return;
+	case ETM4_PKT_I_COMMIT:
+	case ETM4_PKT_I_CANCEL_F1:
+	case ETM4_PKT_I_CANCEL_F1_MISPRED:
+	case ETM4_PKT_I_CANCEL_F2:
+	case ETM4_PKT_I_CANCEL_F3:
+	case ETM4_PKT_I_MISPREDICT:
+	case ETM4_PKT_I_DISCARD:
+	case ETE_PKT_I_PE_RESET:
+	case ETE_PKT_I_COMMIT_WIN_MV:
+	case ETE_PKT_I_SRC_ADDR_MATCH:
+	case ETE_PKT_I_SRC_ADDR_S_IS0:
+	case ETE_PKT_I_SRC_ADDR_S_IS1:
+	case ETE_PKT_I_SRC_ADDR_L_32IS0:
+	case ETE_PKT_I_SRC_ADDR_L_32IS1:
+	case ETE_PKT_I_SRC_ADDR_L_64IS0:
+	case ETE_PKT_I_SRC_ADDR_L_64IS1:
+	case ETM4_PKT_I_BAD_SEQUENCE:
+	case ETM4_PKT_I_BAD_TRACEMODE:
+	case ETM4_PKT_I_RESERVED:
+	case ETM4_PKT_I_RESERVED_CFG:
+		s->stopped = true;
+		return;
+	default:
+		return;
+	}
+}
+
+/* Reads the sync sequence: A-sync, Trace Info, [Trace On], [Timestamp],
+ * Address with Context. */
+static void sequence(struct scan *s, ocsd_trc_index_t idx,
+		     const ocsd_etmv4_i_pkt *p)
+{
+	switch (p->type) {
+	case ETM4_PKT_I_ASYNC:
+		s->state = SCAN_ASYNC;
+		s->async_at = idx;
+		s->ts_in_sequence = false;
+		return;
+	case ETM4_PKT_I_TRACE_INFO:
+		s->state = s->state == SCAN_ASYNC &&
+					   (!p->pkt_valid.bits.spec_depth_valid ||
+					    p->curr_spec_depth == 0) &&
+					   (!s->tinfo_set ||
+					    same_trace_info(&s->tinfo, p))
+				   ? SCAN_SEQUENCE
+				   : SCAN_IDLE;
+		return;
+	case ETM4_PKT_I_TRACE_ON:
+		if (s->state != SCAN_SEQUENCE)
+			s->state = SCAN_IDLE;
+		return;
+	case ETM4_PKT_I_TIMESTAMP:
+		if (s->state == SCAN_SEQUENCE && !s->ts_in_sequence) {
+			s->ts_in_sequence = true;
+			s->ts_sequence_bits = p->ts.bits_changed;
+		} else {
+			s->state = SCAN_IDLE;
+		}
+		return;
+	default:
+		if (is_context_address(p->type) && sequence_whole(s, p))
+			sequence_read(s, (uint64_t)idx + 1);
+		s->state = SCAN_IDLE;
+		return;
+	}
 }
 
 static ocsd_datapath_resp_t scan_packet(const void *ctx, ocsd_datapath_op_t op,
@@ -96,51 +281,19 @@ static ocsd_datapath_resp_t scan_packet(const void *ctx, ocsd_datapath_op_t op,
 	struct scan *s = (struct scan *)ctx;
 	const ocsd_etmv4_i_pkt *p = pkt;
 
-	if (op != OCSD_OP_DATA || !p || s->unreadable)
+	if (op != OCSD_OP_DATA || !p || s->stopped)
 		return OCSD_RESP_CONT;
-	bool ts_on = s->configr & (1u << HWT_CS_TRCCONFIGR_TS);
-	switch (p->type) {
-	case ETM4_PKT_I_ASYNC:
-		s->state = SCAN_ASYNC;
-		s->async_at = idx;
-		s->ts_seen = false;
-		break;
-	case ETM4_PKT_I_TRACE_INFO:
-		s->state = s->state == SCAN_ASYNC &&
-					   (!p->pkt_valid.bits.spec_depth_valid ||
-					    p->curr_spec_depth == 0)
-				   ? SCAN_SEQUENCE
-				   : SCAN_IDLE;
-		break;
-	case ETM4_PKT_I_TRACE_ON:
-		if (s->state != SCAN_SEQUENCE)
-			s->state = SCAN_IDLE;
-		break;
-	case ETM4_PKT_I_TIMESTAMP:
-		if (s->state == SCAN_SEQUENCE && p->ts.bits_changed >= s->ts_bits)
-			s->ts_seen = true;
-		else
-			s->state = SCAN_IDLE;
-		break;
-	case ETM4_PKT_I_ADDR_CTXT_L_32IS0:
-	case ETM4_PKT_I_ADDR_CTXT_L_32IS1:
-	case ETM4_PKT_I_ADDR_CTXT_L_64IS0:
-	case ETM4_PKT_I_ADDR_CTXT_L_64IS1:
-		if (s->state == SCAN_SEQUENCE && (s->ts_seen || !ts_on) &&
-		    context_whole(s, p))
-			sync_point(s, s->async_at, (uint64_t)idx + 1);
-		s->state = SCAN_IDLE;
-		break;
-	case ETM4_PKT_I_BAD_SEQUENCE:
-	case ETM4_PKT_I_BAD_TRACEMODE:
-	case ETM4_PKT_I_RESERVED:
-	case ETM4_PKT_I_RESERVED_CFG:
-		s->unreadable = true;
-		break;
-	default:
-		s->state = SCAN_IDLE;
-		break;
-	}
+	if (s->pending)
+		history(s, p);
+	if (p->type == ETM4_PKT_I_ASYNC)
+		s->pending = false; /* a sync sequence too close to another */
+	/* The Trace On and Timestamp of a sync sequence count before it is
+	 * judged (an overflow's Trace On); the rest after. */
+	if (p->type == ETM4_PKT_I_TRACE_ON)
+		carry(s, p);
+	sequence(s, idx, p);
+	if (p->type != ETM4_PKT_I_TRACE_ON)
+		carry(s, p);
 	return OCSD_RESP_CONT;
 }
 
@@ -150,8 +303,6 @@ static int scan_stream(const struct hwt_cs_source *src, const uint8_t *data,
 {
 	struct hwt_cs_source v4;
 	const struct hwt_cs_source *use = v4_source(src, &v4);
-	s->configr = use->cfg.etmv4.reg_configr;
-	s->ts_bits = (use->cfg.etmv4.reg_idr0 >> 24 & 0x1f) == 0x8 ? 64 : 48;
 
 	unsigned char csid = 0;
 	bool ready = false;
@@ -170,7 +321,7 @@ static int scan_stream(const struct hwt_cs_source *src, const uint8_t *data,
 				    "OpenCSD could not read the packets of "
 				    "trace ID 0x%x", src->trace_id);
 	size_t done = 0;
-	while (!err && done < size && !s->unreadable && !s->found) {
+	while (!err && done < size && !s->stopped && !s->found) {
 		uint32_t want = size - done > 0x40000000u ? 0x40000000u
 							  : (uint32_t)(size - done);
 		uint32_t n = 0;
@@ -178,9 +329,13 @@ static int scan_stream(const struct hwt_cs_source *src, const uint8_t *data,
 			dt, OCSD_OP_DATA, (ocsd_trc_index_t)done, want,
 			data + done, &n);
 		if (OCSD_DATA_RESP_IS_FATAL(resp) || n == 0)
-			s->unreadable = true; /* no further sync points */
+			s->stopped = true; /* no further sync points */
 		done += n;
 	}
+	/* The stream ended before the history was refreshed, and nothing
+	 * read it. */
+	if (s->pending && !s->stopped)
+		sync_point(s, s->pending_at, s->pending_end);
 	hwt_cs_api_lock();
 	if (dt != C_API_INVALID_TREE_HANDLE)
 		ocsd_destroy_dcd_tree(dt);

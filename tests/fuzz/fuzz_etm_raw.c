@@ -1,8 +1,12 @@
 /* libFuzzer target for raw CoreSight trace streams (decode --raw
  * cs_etm,...): the first byte picks the protocol (ETMv4, ETE, ETMv3,
  * PTM), formatted or raw, and the trace ID; the rest is the stream,
- * listed as packets and decoded to elements, over a page of A64 code. */
+ * listed as packets and decoded to elements, over a page of A64 code.
+ * With bit 6 of the first byte set, the stream is also decoded on one
+ * thread and, cut at every sync point the split accepts
+ * (cs_sync_points.c), on two: the two element streams must be the same. */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +14,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "backends/arm-cs/cs_sync_points.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
@@ -65,6 +70,50 @@ static void list_packets(void *arg, FILE *f)
 		abort();
 }
 
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static int add_text(void *arg, const struct hwt_elem *e)
+{
+	struct text *t = arg;
+	char line[256];
+	int n = snprintf(line, sizeof(line), "%d %x %" PRIu64 " %" PRIu64
+			 " %" PRIx64 " %" PRIx64 " %d\n", e->type, e->fields,
+			 e->trace_offset, e->time, e->u.range.start,
+			 e->u.range.end, e->tid);
+	if (t->len + (size_t)n + 1 > t->cap) {
+		t->cap = (t->cap + (size_t)n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		if (!t->s)
+			abort();
+	}
+	memcpy(t->s + t->len, line, (size_t)n + 1);
+	t->len += (size_t)n;
+	return 0;
+}
+
+/* A raw stream cut at every sync point the split accepts and decoded on
+ * two threads gives the one-thread stream. */
+static void cut_same_as_whole(const char *options, struct hwt_decode_opts *o)
+{
+	struct text one = {0}, two = {0};
+	struct hwt_elem_sink s1 = {add_text, &one}, s2 = {add_text, &two};
+	size_t saved = cs_split_bytes;
+	cs_split_bytes = 1;
+	o->jobs = 1;
+	int e1 = hwt_decode_raw("cs_etm", options, trace_path, o, &s1);
+	o->jobs = 2;
+	int e2 = hwt_decode_raw("cs_etm", options, trace_path, o, &s2);
+	cs_split_bytes = saved;
+	if (e1 != e2 || (one.s == NULL) != (two.s == NULL) ||
+	    (one.s && strcmp(one.s, two.s)))
+		abort();
+	free(one.s);
+	free(two.s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const proto[] = {"etmv4", "ete", "etmv3", "ptm"};
@@ -92,5 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (hwt_decode_raw("cs_etm", options, trace_path, &r.opts, &sink) < 0 &&
 	    !hwt_errmsg()[0])
 		abort();
+	if (sel & 0x40)
+		cut_same_as_whole(options, &r.opts);
 	return 0;
 }

@@ -34,13 +34,15 @@ static const struct {
 	const char *why;
 } want_cuts[] = {
 	{"ete_mem", COPIES, "A-sync, Trace Info, Trace On, Address+Context"},
-	{"src_addr", COPIES, "as ete_mem"},
-	{"tme_simple", COPIES, "as ete_mem"},
+	{"tme_simple", COPIES, "as ete_mem, each transaction closed"},
 	{"q_elem", COPIES, "as ete_mem, Q packets after it"},
 	{"ete_spec_1", 1, "a unit that traces speculatively (TRCIDR8 0xff)"},
 	{"init-short-addr", 1, "ETMv4: Context, Trace On, Context, then a "
 			       "short address"},
-	{"ts_marker", 1, "time stamps on, none before the address"},
+	{"ts_marker", 1, "time stamps in each copy, none in the sync "
+			 "sequence"},
+	{"src_addr", 1, "ETE source address packets, which may read the "
+			"address history, stop the scan"},
 	{"ete-ite-instr", 1, "an ETE instrumentation packet, which the "
 			     "ETMv4 packet processor cannot read, stops the "
 			     "scan in the first copy"},
