@@ -9,7 +9,10 @@
  * before's state (a taken branch waiting for its target, the context,
  * the time) into the next. The test cuts at every sync point the scan
  * accepts and checks how many it accepted against the packets of each
- * buffer (see want_cuts). */
+ * buffer (see want_cuts). The segments are decoded each in a new
+ * decoder, and all in one after another, as a thread reuses its decoder
+ * for the units it takes: what one segment's trace said (its time, its
+ * thread) must not reach the next. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,8 +113,9 @@ static void cut_buffer(const struct hwt_cs_ss_buffer *buf,
 		return;
 	raw_options(&buf->sources[0], opts, sizeof(opts));
 
-	struct elem_text whole = {0}, cut = {0};
+	struct elem_text whole = {0}, cut = {0}, reused = {0};
 	struct hwt_elem_sink to_whole = {collect, &whole}, to_cut = {collect, &cut};
+	struct hwt_elem_sink to_reused = {collect, &reused};
 	struct hwt_decode_params p = {.size = sizeof(p), .image = image,
 				      .raw_options = opts, .sink = &to_whole};
 	struct hwt_aux_chunk c = {.data = data, .size = size, .cpu = -1,
@@ -123,8 +127,16 @@ static void cut_buffer(const struct hwt_cs_ss_buffer *buf,
 	static uint64_t starts[HWT_MAX_SEGMENTS];
 	int n = -1;
 	cs_split_bytes = 1;
+	p.sink = &to_reused;
 	if (b->decoder->create(&p, &priv) == 0) {
 		n = b->decoder->split(priv, &c, starts, HWT_MAX_SEGMENTS);
+		/* The segments one after the other in one decoder, as a
+		 * thread decodes the units it takes. */
+		for (int i = 0; i < n; i++) {
+			struct hwt_aux_chunk seg =
+				hwt_decode_segment(&c, starts, n, i);
+			CHECK_INT(b->decoder->feed(priv, &seg), 0);
+		}
 		b->decoder->destroy(priv);
 	}
 	snprintf(what, sizeof(what), "%s (%s)", buf->path, why);
@@ -137,9 +149,12 @@ static void cut_buffer(const struct hwt_cs_ss_buffer *buf,
 	}
 	CHECK(whole.s && cut.s && !strcmp(whole.s, cut.s));
 	elem_text_diff(what, &whole, &cut);
+	CHECK(whole.s && reused.s && !strcmp(whole.s, reused.s));
+	elem_text_diff(what, &whole, &reused);
 	cs_split_bytes = 16 * 1024;
 	free(whole.s);
 	free(cut.s);
+	free(reused.s);
 	free(data);
 }
 
@@ -212,6 +227,66 @@ static void cuts_spread_over_the_stream(void)
 	hwt_cs_snapshot_free(ss);
 }
 
+struct timed {
+	unsigned elems, timed;
+};
+
+static int count_timed(void *arg, const struct hwt_elem *e)
+{
+	struct timed *t = arg;
+	t->elems++;
+	t->timed += (e->fields & HWT_FIELD_TIME) != 0;
+	return 0;
+}
+
+/* A decoder that decoded one chunk decodes the next as a new one would:
+ * ts_marker's buffer, whose time stamps set the time, then ete_mem's,
+ * which has none, in one decoder: no element of the second has a time. */
+static void a_chunk_starts_afresh(void)
+{
+	struct hwt_cs_snapshot *ts = NULL, *mem = NULL;
+	CHECK_INT(hwt_cs_snapshot_load(HWT_TESTDATA "/opencsd/ts_marker", &ts), 0);
+	CHECK_INT(hwt_cs_snapshot_load(HWT_TESTDATA "/opencsd/ete_mem", &mem), 0);
+	if (!ts || !mem)
+		return;
+	char opts[256];
+	size_t ts_size, mem_size;
+	uint8_t *ts_data = read_copies(ts->buffers[0].path, &ts_size);
+	uint8_t *mem_data = read_copies(mem->buffers[0].path, &mem_size);
+	raw_options(&ts->buffers[0].sources[0], opts, sizeof(opts));
+	struct hwt_image *image = hwt_image_new();
+	CHECK_INT(hwt_cs_snapshot_add_dumps(ts, image), 0);
+	CHECK_INT(hwt_cs_snapshot_add_dumps(mem, image), 0);
+	struct timed first = {0}, second = {0};
+	struct hwt_elem_sink sink = {count_timed, &first};
+	struct hwt_decode_params p = {.size = sizeof(p), .raw_options = opts,
+				      .image = image, .sink = &sink};
+	const struct hwt_backend *b = hwt_backend_find("cs_etm");
+	void *priv = NULL;
+	CHECK(ts_data && mem_data && b->decoder->create(&p, &priv) == 0);
+	if (priv) {
+		struct hwt_aux_chunk c = {.data = ts_data, .size = ts_size,
+					  .cpu = -1, .tid = -1};
+		CHECK_INT(b->decoder->feed(priv, &c), 0);
+		sink.arg = &second;
+		c.data = mem_data;
+		c.size = mem_size;
+		CHECK_INT(b->decoder->feed(priv, &c), 0);
+		b->decoder->destroy(priv);
+	}
+	printf("ts_marker: %u of %u elements with a time; ete_mem after it: "
+	       "%u of %u\n", first.timed, first.elems, second.timed,
+	       second.elems);
+	CHECK(first.timed > 1000);
+	CHECK(second.elems > 1000);
+	CHECK_INT(second.timed, 0);
+	free(ts_data);
+	free(mem_data);
+	hwt_image_free(image);
+	hwt_cs_snapshot_free(ts);
+	hwt_cs_snapshot_free(mem);
+}
+
 static int decode_raw(const char *opts_s, const char *path,
 		      const struct hwt_cs_snapshot *ss, unsigned jobs,
 		      struct elem_text *text)
@@ -279,6 +354,7 @@ int main(void)
 {
 	RUN(every_cut_decodes_as_one);
 	RUN(cuts_spread_over_the_stream);
+	RUN(a_chunk_starts_afresh);
 	RUN(threads_decode_as_one);
 	return hwt_test_summary();
 }
