@@ -386,24 +386,6 @@ int hwt_cs_tree_eot(struct hwt_cs_tree *t)
 	return 0;
 }
 
-void hwt_cs_tree_reset(struct hwt_cs_tree *t)
-{
-	uint32_t n;
-	ocsd_dt_process_data(t->dt, OCSD_OP_RESET, t->index, 0, NULL, &n);
-	/* What the trace said (thread, exception level, VMID, time) goes
-	 * too: a chunk decodes the same in a fresh tree as in this one. */
-	for (int i = 0; i < CS_NCHAN; i++) {
-		struct cs_chan *ch = &t->chan[i];
-		ch->tid = -1;
-		ch->el_valid = ch->vmid_valid = ch->have_time = false;
-		ch->el = ch->vmid = 0;
-		ch->time = 0;
-		ch->pending = false;
-		ch->nheld = 0;
-	}
-	t->holder = NULL;
-}
-
 void hwt_cs_tree_set_window(struct hwt_cs_tree *t, uint64_t from,
 			    uint64_t until)
 {

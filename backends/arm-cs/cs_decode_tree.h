@@ -55,10 +55,6 @@ int hwt_cs_tree_feed(struct hwt_cs_tree *tree, const uint8_t *data,
 /* End of trace: flushes OpenCSD and emits branches still held back. */
 int hwt_cs_tree_eot(struct hwt_cs_tree *tree);
 
-/* Drops all partial state, and the context and time the trace gave: the
- * next data does not continue the last, and decodes as in a new tree. */
-void hwt_cs_tree_reset(struct hwt_cs_tree *tree);
-
 /* A segment of a stream cut at sync points (cs_sync_points.h): only
  * elements from stream offsets [@from, @until) go to the sink, and none
  * after the first from @until on. (0, UINT64_MAX): all of them. */

@@ -1,8 +1,8 @@
-/* The cs_etm decoding half: AUXTRACE buffers through OpenCSD. One decode
- * tree per AUX stream (mmap index): formatted ETR/ETF data gets every
- * CPU's decoder behind the deformatter, a raw TRBE stream only its own
- * CPU's. Like perf, each AUXTRACE buffer is decoded on its own (the sink
- * was stopped between buffers), so the tree is reset before the next. */
+/* The cs_etm decoding half: AUXTRACE buffers through OpenCSD. Each chunk
+ * (an AUXTRACE buffer, or a segment of one) gets a decode tree of its own:
+ * formatted ETR/ETF data every CPU's decoder behind the deformatter, a raw
+ * TRBE stream only its own CPU's. Like perf, each AUXTRACE buffer is
+ * decoded on its own (the sink was stopped between buffers). */
 #include "hwtrace/backend.h"
 
 #ifdef HWT_HAVE_OPENCSD
@@ -15,21 +15,12 @@
 #include "backends/arm-cs/cs_sync_points.h"
 #include "hwtrace/error.h"
 
-struct cs_stream {
-	uint32_t idx;
-	int32_t cpu;
-	bool raw;
-	struct hwt_cs_tree *tree;
-};
-
 struct cs_dec {
 	struct hwt_cs_meta meta;
 	bool formatted_default; /* raw input without AUX flags */
 	bool from_options;
 	struct hwt_image *image;
 	const struct hwt_elem_sink *sink;
-	struct cs_stream *streams;
-	size_t nstreams, cap;
 };
 
 static int load_meta(const struct hwt_decode_params *p, struct hwt_cs_meta *m,
@@ -113,9 +104,6 @@ static void cs_destroy(void *priv)
 	struct cs_dec *d = priv;
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nstreams; i++)
-		hwt_cs_tree_free(d->streams[i].tree);
-	free(d->streams);
 	hwt_cs_meta_release(&d->meta);
 	free(d);
 }
@@ -125,45 +113,6 @@ static bool chunk_is_raw(const struct cs_dec *d, const struct hwt_aux_chunk *c)
 	if (c->aux_flags & HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW)
 		return true;
 	return d->from_options && !d->formatted_default;
-}
-
-static int stream_for(struct cs_dec *d, const struct hwt_aux_chunk *c,
-		      struct cs_stream **out)
-{
-	bool raw = chunk_is_raw(d, c);
-	struct cs_stream *s = NULL;
-	for (size_t i = 0; i < d->nstreams; i++)
-		if (d->streams[i].idx == c->idx && d->streams[i].cpu == c->cpu)
-			s = &d->streams[i];
-	if (!s) {
-		if (d->nstreams == d->cap) {
-			size_t cap = d->cap ? d->cap * 2 : 8;
-			void *p = realloc(d->streams, cap * sizeof(*d->streams));
-			if (!p)
-				return hwt_error(HWT_ERR_NOMEM, "out of memory");
-			d->streams = p;
-			d->cap = cap;
-		}
-		s = &d->streams[d->nstreams++];
-		memset(s, 0, sizeof(*s));
-		s->idx = c->idx;
-		s->cpu = c->cpu;
-	}
-	if (s->tree && s->raw != raw) {
-		hwt_cs_tree_free(s->tree);
-		s->tree = NULL;
-	}
-	if (!s->tree) {
-		int err = build_tree(&d->meta, raw, c->cpu, d->image, d->sink,
-				     NULL, &s->tree);
-		if (err)
-			return err;
-		s->raw = raw;
-	} else {
-		hwt_cs_tree_reset(s->tree);
-	}
-	*out = s;
-	return 0;
 }
 
 /* The elements of a segment of a cut chunk (cs_split) are those from the
@@ -196,48 +145,47 @@ static int segment_window(const struct cs_dec *d,
 	return err;
 }
 
+/* Every chunk gets a new tree: OpenCSD's reset leaves the last context
+ * ID in the elements a tree makes after it, so a tree that decoded
+ * another chunk (another unit of a parallel decode, or the segment
+ * before) would not decode this one as a new tree does. */
 static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
 {
 	struct cs_dec *d = priv;
-	struct cs_stream *s = NULL;
+	struct hwt_cs_tree *tree = NULL;
 	uint64_t from, until;
-	int err = stream_for(d, c, &s);
+	int err = segment_window(d, c, &from, &until);
 	if (!err)
-		err = segment_window(d, c, &from, &until);
+		err = build_tree(&d->meta, chunk_is_raw(d, c), c->cpu, d->image,
+				 d->sink, NULL, &tree);
 	if (err)
 		return err;
-	hwt_cs_tree_set_default_ctx(s->tree, c->cpu, c->tid);
-	hwt_cs_tree_set_time(s->tree, c->time ? c->time : HWT_TIME_UNKNOWN);
-	hwt_cs_tree_set_window(s->tree, from, until);
-	err = hwt_cs_tree_feed(s->tree, c->data, c->size, c->offset);
+	hwt_cs_tree_set_default_ctx(tree, c->cpu, c->tid);
+	hwt_cs_tree_set_time(tree, c->time ? c->time : HWT_TIME_UNKNOWN);
+	hwt_cs_tree_set_window(tree, from, until);
+	err = hwt_cs_tree_feed(tree, c->data, c->size, c->offset);
 	for (uint64_t done = 0; !err && done < c->lookahead &&
-				!hwt_cs_tree_window_passed(s->tree);) {
+				!hwt_cs_tree_window_passed(tree);) {
 		uint64_t step = c->lookahead - done < CS_LOOKAHEAD_STEP
 					? c->lookahead - done
 					: CS_LOOKAHEAD_STEP;
-		err = hwt_cs_tree_feed(s->tree, c->data + c->size + done, step,
+		err = hwt_cs_tree_feed(tree, c->data + c->size + done, step,
 				       c->offset + c->size + done);
 		done += step;
 	}
 	/* Past the window, what the tree holds is the next segment's. */
-	if (!err && !hwt_cs_tree_window_passed(s->tree))
-		err = hwt_cs_tree_eot(s->tree);
-	hwt_cs_tree_set_window(s->tree, 0, UINT64_MAX);
+	if (!err && !hwt_cs_tree_window_passed(tree))
+		err = hwt_cs_tree_eot(tree);
+	hwt_cs_tree_free(tree);
 	return err;
 }
 
 static int cs_hw_id(void *priv, int32_t cpu, uint64_t hw_id)
 {
 	struct cs_dec *d = priv;
+	/* Trees are built per chunk, with the IDs known then. */
 	int changed = hwt_cs_meta_set_hw_id(&d->meta, cpu, hw_id);
-	if (changed <= 0)
-		return changed;
-	/* Decoders are configured with their trace ID: rebuild them. */
-	for (size_t i = 0; i < d->nstreams; i++) {
-		hwt_cs_tree_free(d->streams[i].tree);
-		d->streams[i].tree = NULL;
-	}
-	return 0;
+	return changed < 0 ? changed : 0;
 }
 
 static int cs_packets(const struct hwt_decode_params *p,

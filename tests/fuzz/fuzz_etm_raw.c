@@ -2,8 +2,8 @@
  * cs_etm,...): the first byte picks the protocol (ETMv4, ETE, ETMv3,
  * PTM), formatted or raw, and the trace ID; the rest is the stream,
  * listed as packets and decoded to elements, over a page of A64 code.
- * With bit 6 of the first byte set, the stream is also decoded on one
- * thread and, cut at every sync point the split accepts
+ * With bit 6 of the first byte set, the stream is also decoded whole on
+ * one thread and, cut at every sync point the split accepts
  * (cs_sync_points.c), on two: the two element streams must be the same. */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -95,15 +95,16 @@ static int add_text(void *arg, const struct hwt_elem *e)
 }
 
 /* A raw stream cut at every sync point the split accepts and decoded on
- * two threads gives the one-thread stream. */
+ * two threads gives the stream one decoder gives, not cut. */
 static void cut_same_as_whole(const char *options, struct hwt_decode_opts *o)
 {
 	struct text one = {0}, two = {0};
 	struct hwt_elem_sink s1 = {add_text, &one}, s2 = {add_text, &two};
 	size_t saved = cs_split_bytes;
-	cs_split_bytes = 1;
+	cs_split_bytes = SIZE_MAX;
 	o->jobs = 1;
 	int e1 = hwt_decode_raw("cs_etm", options, trace_path, o, &s1);
+	cs_split_bytes = 1;
 	o->jobs = 2;
 	int e2 = hwt_decode_raw("cs_etm", options, trace_path, o, &s2);
 	cs_split_bytes = saved;
