@@ -24,7 +24,10 @@
  *  - nothing else sits between these packets;
  *  - the three-entry address history a running decoder holds is not
  *    read before it is refreshed: no Exact Match Address packet comes
- *    before two more addresses after the sync sequence's.
+ *    before two more addresses after the sync sequence's;
+ *  - an atom follows, before any packet that stops the scan: until an
+ *    atom commits what the sequence said, a running decoder still shows
+ *    the context from before it (in an error's element, say).
  * The stream is read with OpenCSD's own packet processor, so an A-sync is
  * taken only where a packet starts. ETE is read as ETMv4 (see
  * hwt_cs_ete_as_etmv4): after a packet that the ETMv4 processor cannot
@@ -62,6 +65,7 @@ struct scan {
 	bool pending;
 	uint64_t pending_at, pending_end;
 	unsigned pushes;
+	bool atom_seen;
 	/* hwt_cs_sync_points: */
 	uint64_t *starts;
 	size_t n, max;
@@ -135,6 +139,7 @@ static void sequence_read(struct scan *s, uint64_t end)
 	s->pending_at = s->async_at;
 	s->pending_end = end;
 	s->pushes = 0;
+	s->atom_seen = false;
 }
 
 static bool is_context_address(ocsd_etmv4_i_pkt_type t)
@@ -154,12 +159,27 @@ static bool is_address(ocsd_etmv4_i_pkt_type t)
 	       t == ETM4_PKT_I_ADDR_S_IS1;
 }
 
-/* Follows the address history after a sync sequence read whole. */
-static void history(struct scan *s, const ocsd_etmv4_i_pkt *p)
+static bool is_atom(ocsd_etmv4_i_pkt_type t)
 {
-	if (p->type == ETM4_PKT_I_ADDR_MATCH) {
+	return t == ETM4_PKT_I_ATOM_F1 || t == ETM4_PKT_I_ATOM_F2 ||
+	       t == ETM4_PKT_I_ATOM_F3 || t == ETM4_PKT_I_ATOM_F4 ||
+	       t == ETM4_PKT_I_ATOM_F5 || t == ETM4_PKT_I_ATOM_F6;
+}
+
+/* After a sync sequence read whole: it is a sync point once an atom has
+ * committed what the sequence said (until then a running decoder still
+ * shows the context before it, in an error say) and the address history
+ * holds nothing from before it. */
+static void confirm(struct scan *s, const ocsd_etmv4_i_pkt *p)
+{
+	if (p->type == ETM4_PKT_I_ADDR_MATCH && s->pushes < ADDR_HISTORY - 1) {
 		s->pending = false; /* may name an entry from before */
-	} else if (is_address(p->type) && ++s->pushes >= ADDR_HISTORY - 1) {
+		return;
+	}
+	s->atom_seen |= is_atom(p->type);
+	if (is_address(p->type))
+		s->pushes++;
+	if (s->atom_seen && s->pushes >= ADDR_HISTORY - 1) {
 		s->pending = false;
 		sync_point(s, s->pending_at, s->pending_end);
 	}
@@ -284,7 +304,7 @@ static ocsd_datapath_resp_t scan_packet(const void *ctx, ocsd_datapath_op_t op,
 	if (op != OCSD_OP_DATA || !p || s->stopped)
 		return OCSD_RESP_CONT;
 	if (s->pending)
-		history(s, p);
+		confirm(s, p);
 	if (p->type == ETM4_PKT_I_ASYNC)
 		s->pending = false; /* a sync sequence too close to another */
 	/* The Trace On and Timestamp of a sync sequence count before it is
@@ -334,7 +354,7 @@ static int scan_stream(const struct hwt_cs_source *src, const uint8_t *data,
 	}
 	/* The stream ended before the history was refreshed, and nothing
 	 * read it. */
-	if (s->pending && !s->stopped)
+	if (s->pending && !s->stopped && s->atom_seen)
 		sync_point(s, s->pending_at, s->pending_end);
 	hwt_cs_api_lock();
 	if (dt != C_API_INVALID_TREE_HANDLE)
