@@ -63,7 +63,7 @@ struct scan {
 	unsigned ts_sequence_bits; /* bits its Timestamp sent */
 	/* A sync sequence read whole, waiting for the address history. */
 	bool pending;
-	uint64_t pending_at, pending_end;
+	uint64_t pending_at;
 	unsigned pushes;
 	bool atom_seen;
 	/* hwt_cs_sync_points: */
@@ -105,9 +105,8 @@ static bool same_trace_info(const ocsd_etmv4_i_pkt *a,
 	       a->cc_threshold == b->cc_threshold && a->p0_key == b->p0_key;
 }
 
-static void sync_point(struct scan *s, uint64_t at, uint64_t end)
+static void sync_point(struct scan *s, uint64_t at)
 {
-	(void)end; /* hwt_cs_sync_end finds it again at the cut */
 	if (at < s->next_at || s->n >= s->max)
 		return;
 	s->starts[s->n++] = at;
@@ -126,6 +125,8 @@ static bool sequence_whole(const struct scan *s, const ocsd_etmv4_i_pkt *p)
 	       (!s->vmid_seen || p->context.updated_v);
 }
 
+/* A sync sequence read whole, its Address with Context ending at @end:
+ * hwt_cs_sync_end's answer, or a sync point once confirm() says so. */
 static void sequence_read(struct scan *s, uint64_t end)
 {
 	if (s->first_only) {
@@ -137,7 +138,6 @@ static void sequence_read(struct scan *s, uint64_t end)
 	}
 	s->pending = true;
 	s->pending_at = s->async_at;
-	s->pending_end = end;
 	s->pushes = 0;
 	s->atom_seen = false;
 }
@@ -181,7 +181,7 @@ static void confirm(struct scan *s, const ocsd_etmv4_i_pkt *p)
 		s->pushes++;
 	if (s->atom_seen && s->pushes >= ADDR_HISTORY - 1) {
 		s->pending = false;
-		sync_point(s, s->pending_at, s->pending_end);
+		sync_point(s, s->pending_at);
 	}
 }
 
@@ -355,7 +355,7 @@ static int scan_stream(const struct hwt_cs_source *src, const uint8_t *data,
 	/* The stream ended before the history was refreshed, and nothing
 	 * read it. */
 	if (s->pending && !s->stopped && s->atom_seen)
-		sync_point(s, s->pending_at, s->pending_end);
+		sync_point(s, s->pending_at);
 	hwt_cs_api_lock();
 	if (dt != C_API_INVALID_TREE_HANDLE)
 		ocsd_destroy_dcd_tree(dt);
