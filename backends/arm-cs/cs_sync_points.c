@@ -341,9 +341,12 @@ static int scan_stream(const struct hwt_cs_source *src, const uint8_t *data,
 				    "OpenCSD could not read the packets of "
 				    "trace ID 0x%x", src->trace_id);
 	size_t done = 0;
+	/* hwt_cs_sync_end wants a few dozen bytes (an A-sync may be long):
+	 * it reads in small blocks and stops at its answer. */
+	size_t block = s->first_only ? 256 : 0x40000000u;
 	while (!err && done < size && !s->stopped && !s->found) {
-		uint32_t want = size - done > 0x40000000u ? 0x40000000u
-							  : (uint32_t)(size - done);
+		uint32_t want = (uint32_t)(size - done > block ? block
+							       : size - done);
 		uint32_t n = 0;
 		ocsd_datapath_resp_t resp = ocsd_dt_process_data(
 			dt, OCSD_OP_DATA, (ocsd_trc_index_t)done, want,
@@ -384,16 +387,11 @@ int hwt_cs_sync_points(const struct hwt_cs_source *src, const uint8_t *data,
 	return err ? err : (int)s.n;
 }
 
-/* The sync sequence is a few dozen bytes; what follows is not read. */
-#define SYNC_SEQUENCE_MAX 256
-
 int hwt_cs_sync_end(const struct hwt_cs_source *src, const uint8_t *data,
 		    size_t size, uint64_t *end)
 {
 	struct scan s = { .first_only = true };
-	int err = scan_stream(src, data,
-			      size < SYNC_SEQUENCE_MAX ? size : SYNC_SEQUENCE_MAX,
-			      &s);
+	int err = scan_stream(src, data, size, &s);
 	if (err)
 		return err;
 	if (!s.found)
