@@ -6,7 +6,6 @@
  * one thread and, cut at every sync point the split accepts
  * (cs_sync_points.c), on two: the two element streams must be the same. */
 #define _GNU_SOURCE
-#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
+#include "tests/unit/elem_text.h"
 #include "fuzz_opencsd_guard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -70,35 +70,16 @@ static void list_packets(void *arg, FILE *f)
 		abort();
 }
 
-struct text {
-	char *s;
-	size_t len, cap;
-};
-
 static int add_text(void *arg, const struct hwt_elem *e)
 {
-	struct text *t = arg;
-	char line[256];
-	int n = snprintf(line, sizeof(line), "%d %x %" PRIu64 " %" PRIu64
-			 " %" PRIx64 " %" PRIx64 " %d\n", e->type, e->fields,
-			 e->trace_offset, e->time, e->u.range.start,
-			 e->u.range.end, e->tid);
-	if (t->len + (size_t)n + 1 > t->cap) {
-		t->cap = (t->cap + (size_t)n + 1) * 2;
-		t->s = realloc(t->s, t->cap);
-		if (!t->s)
-			abort();
-	}
-	memcpy(t->s + t->len, line, (size_t)n + 1);
-	t->len += (size_t)n;
-	return 0;
+	return elem_text_add(arg, e);
 }
 
 /* A raw stream cut at every sync point the split accepts and decoded on
  * two threads gives the stream one decoder gives, not cut. */
 static void cut_same_as_whole(const char *options, struct hwt_decode_opts *o)
 {
-	struct text one = {0}, two = {0};
+	struct elem_text one = {0}, two = {0};
 	struct hwt_elem_sink s1 = {add_text, &one}, s2 = {add_text, &two};
 	size_t saved = cs_split_bytes;
 	cs_split_bytes = SIZE_MAX;
