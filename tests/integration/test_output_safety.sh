@@ -4,12 +4,16 @@
 # byte for byte as it was (checksums before and after) and that no
 # temporary file is left. The rows: every input a decode reads is refused
 # as its -o, by identity (a --map, a hard link to it, --kallsyms, each
-# file of a snapshot directory); outputs that cannot be replaced are
-# refused without suggesting --replace; five concurrent exports to one
-# new database: one wins; bad AutoFDO/BOLT prefixes name what exists; a
-# 250-byte name works; Ctrl-C (SIGINT), SIGTERM and SIGHUP of decode,
-# export, timeline and report leave no temporary. (The programs a capture
-# names: test_output_safety_traced.sh.)
+# file of a snapshot directory); a profile's [session] output is where
+# record writes; outputs that cannot be replaced are refused without
+# suggesting --replace; five concurrent exports to one new database: one
+# wins; bad AutoFDO/BOLT prefixes name what exists; a 250-byte name
+# works; Ctrl-C (SIGINT), SIGTERM and SIGHUP of decode, export, timeline
+# and report leave no temporary; a full disk keeps the file that was
+# there, or with --keep-partial replaces it with a capture that says it
+# was cut short. (The programs a capture names, and sw_branch's signals:
+# test_output_safety_traced.sh; the writer's full disk at each write:
+# tests/unit/test_record_syscall_faults.c.)
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 source "$HWT_SOURCE_DIR/tests/integration/output_rows.sh"
 W="$TMP/w"
@@ -61,6 +65,73 @@ else
 	expect_eq "snapshot decode written" "$([ -s snap/decoded.txt ] && echo yes)" yes
 fi
 rm -rf snap
+
+# Item 3: a profile's [session] output is where record writes; an
+# existing ./perf.data stays as it was, and config check says the same.
+FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client"
+DAP="$HWT_TESTDATA/ptt/expected/dump-all-packets.pt"
+printf '[session]\nbackend = intel_pt\ncpus = 0\noutput = prof.data\n' > prof.ini
+echo "a capture made before" > perf.data
+row "config check shows the profile's output" 0 "" \
+	"$HWTRACE" config check prof.ini --sysfs "$FIX"
+expect_contains "config check: output" "$(cat "$TMP/out")" "output: prof.data"
+row "record -c PROFILE writes [session] output" 0 "wrote prof.data" \
+	"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$DAP" -c prof.ini
+expect_contains "prof.data is the capture" "$("$HWTRACE" dump prof.data 2>&1)" \
+	"PERF_RECORD_AUXTRACE_INFO"
+row "-o wins over the profile" 0 "wrote other.data" \
+	"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$DAP" -c prof.ini -o other.data
+rm -f prof.data other.data
+
+# Item 1: a full disk, as the report had it: a 1 MiB tmpfs holding a
+# 200 KiB file, with 44 KiB or nothing left free. Mounted in a mount
+# namespace of its own; the commands run inside it, and their results
+# come out through $TMP.
+Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+cat > "$TMP/full.sh" <<'SH'
+# full.sh DIR OUT FREE_KIB [record options]: in a 1 MiB tmpfs at DIR.
+dir=$1 out=$2 free=$3
+shift 3
+mount -t tmpfs -o size=1m tmpfs "$dir" || exit 100
+cd "$dir" || exit 100
+head -c 204800 /dev/urandom > keep
+used=$(df -k . | awk 'NR == 2 { print $3 }')
+head -c $(((1024 - used - free) * 1024)) /dev/zero > fill 2>/dev/null
+sha1sum keep > "$out/sum"
+"$HWTRACE" record --emulate "$Q" -o keep "$@" > /dev/null 2> "$out/err"
+echo $? > "$out/rc"
+sha1sum -c --quiet "$out/sum" > /dev/null 2>&1 && echo same > "$out/keep" || echo changed > "$out/keep"
+"$HWTRACE" info keep > "$out/info" 2> "$out/info.err"
+ls -a > "$out/ls"
+SH
+mkdir "$TMP/mnt"
+if ! unshare -m --propagation private true 2>/dev/null; then
+	echo "SKIP part: full disk: cannot make a mount namespace here (needs root)" >&2
+	skipped_parts=$((skipped_parts + 1))
+else
+	for free in 44 0; do
+		mkdir -p "$TMP/r$free"
+		HWTRACE=$HWTRACE Q=$Q unshare -m --propagation private \
+			bash "$TMP/full.sh" "$TMP/mnt" "$TMP/r$free" $free
+		expect_eq "full disk, $free KiB free: record exit" "$(cat "$TMP/r$free/rc")" 1
+		expect_contains "full disk, $free KiB free: says the file is kept" \
+			"$(cat "$TMP/r$free/err")" "the file that was there is kept as it was"
+		expect_eq "full disk, $free KiB free: keep unchanged" "$(cat "$TMP/r$free/keep")" same
+		expect_eq "full disk, $free KiB free: no temporary left" \
+			"$(grep -c '\.tmp\.' "$TMP/r$free/ls")" 0
+	done
+	mkdir -p "$TMP/rk"
+	HWTRACE=$HWTRACE Q=$Q unshare -m --propagation private \
+		bash "$TMP/full.sh" "$TMP/mnt" "$TMP/rk" 44 --keep-partial
+	expect_eq "full disk, --keep-partial: record exit" "$(cat "$TMP/rk/rc")" 1
+	expect_contains "full disk, --keep-partial: says so" "$(cat "$TMP/rk/err")" \
+		"the file is marked as cut short"
+	expect_eq "full disk, --keep-partial: keep replaced" "$(cat "$TMP/rk/keep")" changed
+	expect_contains "full disk, --keep-partial: info says cut short" \
+		"$(cat "$TMP/rk/info")" "cut short:   yes"
+	expect_contains "full disk, --keep-partial: info warns" \
+		"$(cat "$TMP/rk/info.err")" "was cut short while it was recorded"
+fi
 
 # A small BTS capture for the exports.
 ${HWT_TARGET_RUN:-} "$HWT_BTS_CAPTURE" "$W" 1 > /dev/null || fail "bts_capture"
