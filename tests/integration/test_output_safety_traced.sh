@@ -1,7 +1,7 @@
 # What a command writes never destroys what the user had, for the cases
 # that need a program traced by sw_branch (ptrace): the binary a capture
-# names, which decode and export read, is refused as their -o, by
-# identity; SIGHUP ends record -e sw_branch as SIGTERM does, with its
+# names, which decode and export read, and a JIT's perf map, are refused
+# as their -o, by identity; SIGHUP ends record -e sw_branch as SIGTERM does, with its
 # summary and a complete file, and no temporary; a program that ignores
 # SIGTERM is waited for, saying so, then killed after the grace period.
 # Each case checks its exit status, its message, and that every file that
@@ -28,6 +28,19 @@ row "export --replace -o the program" 2 "output prog is the input file" \
 ln prog prog-link
 row "decode -o a hard link to the program" 2 "output prog-link is the input file" \
 	"$HWTRACE" decode p.data -o prog-link
+
+# A JIT's perf-PID.map, read from --perf-map DIR: refused as -o too.
+row "record the JIT program" 0 "wrote jit.data" \
+	"$HWTRACE" record -e sw_branch --start jit_run --stop jit_done -q -o jit.data \
+	-- "$HWT_BUILD_DIR/tests/programs/jit_path" "$W" 5
+map=$(cd "$W" && ls perf-*.map 2>/dev/null | head -1)
+expect_eq "the JIT program wrote its map" "$([ -n "$map" ] && echo yes)" yes
+row "decode --perf-map DIR names the JIT code" 0 "" \
+	"$HWTRACE" decode --perf-map "$W" jit.data -o jit.txt
+expect_contains "decode: JIT symbols from the map" "$(cat jit.txt)" "jit_add_one"
+rm -f jit.txt
+row "decode --perf-map DIR -o the map" 2 "output $map is the input file" \
+	"$HWTRACE" decode --perf-map "$W" jit.data -o "$map"
 
 # start_record OUT PROG ARGS: hwtrace record in the background, once its
 # program is stepped (hp: hwtrace's pid).
