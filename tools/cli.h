@@ -64,8 +64,9 @@ int cli_output_open(const char *cmd, const char *path,
 		    const char *const *inputs, size_t ninputs, FILE **out,
 		    struct hwt_outfile **of);
 /* Closes what cli_output_open gave: the file is renamed over PATH unless
- * @failed or a write failed (then PATH is left as it was). Returns 0 or
- * EXIT_RUNTIME after printing why. */
+ * @failed or a write failed (then PATH is left as it was). Returns 0, or
+ * after printing why EXIT_USAGE (PATH turned out to be a file the
+ * command read, or exists where it must not) or EXIT_RUNTIME. */
 int cli_output_close(const char *cmd, FILE *out, const char *path,
 		     struct hwt_outfile *of, bool failed);
 /* At the end of every command: flushes and closes standard output, and

@@ -108,12 +108,12 @@ int cli_output_open(const char *cmd, const char *path,
 int cli_output_close(const char *cmd, FILE *out, const char *path,
 		     struct hwt_outfile *of, bool failed)
 {
-	int wrc = cli_stream_close(cmd, out, path);
+	int wrc = cli_stream_close(cmd, out, path), err;
 	if (of) {
 		if (wrc || failed)
 			hwt_outfile_discard(of);
-		else if (hwt_outfile_commit(of))
-			wrc = cli_report(HWT_ERR_IO);
+		else if ((err = hwt_outfile_commit(of)))
+			wrc = cli_report_status(err);
 	}
 	return wrc;
 }

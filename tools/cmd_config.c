@@ -95,7 +95,8 @@ static void print_plan(const struct hwt_event_plan *plan, const char *file,
 	if (plan->filter[0])
 		printf("address filters (%zu): %s\n  as the kernel takes them: %s\n",
 		       plan->nfilters, plan->filter, resolved);
-	printf("output: %s\n", plan->output);
+	printf("output: %s (hwtrace record -c writes it unless -o is given)\n",
+	       plan->output);
 	snprintf(title, sizeof(title), "event 1: %s (AUX trace%s)",
 		 plan->pmu->name,
 		 plan->mode == HWT_MODE_SAMPLE ? ", group leader" : "");

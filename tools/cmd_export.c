@@ -251,25 +251,31 @@ int cmd_export(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	struct stat st;
-	if (a.ex.format == HWT_EXPORT_SQLITE && !a.replace &&
-	    stat(a.output, &st) == 0) {
-		fprintf(stderr, "hwtrace export: %s exists: give --replace to "
-			"replace the database, or another -o\n", a.output);
-		return EXIT_USAGE;
-	}
 	FILE *out = NULL;
 	struct hwt_outfile *of = NULL;
 	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
 	bool pg = a.ex.format == HWT_EXPORT_POSTGRESQL; /* no file */
-	/* A database is a regular file: even /dev/null is refused for it. */
+	/* A database is a regular file: even /dev/null is refused for it,
+	 * and what cannot be replaced is refused before --replace is
+	 * suggested. */
 	if (a.ex.format == HWT_EXPORT_SQLITE &&
 	    (rc = cli_output_check("export", a.output, inputs, 2)))
 		return rc;
+	struct stat st;
+	if (a.ex.format == HWT_EXPORT_SQLITE && !a.replace &&
+	    lstat(a.output, &st) == 0) {
+		fprintf(stderr, "hwtrace export: %s exists: give --replace to "
+			"replace the database, or another -o\n", a.output);
+		return EXIT_USAGE;
+	}
 	if (!pg && !per_binary(a.ex.format)) /* those name their files */
 		rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
 	if (rc)
 		return rc;
+	/* The check above was at the start: another export may create the
+	 * file by the end, and without --replace it stays. */
+	if (a.ex.format == HWT_EXPORT_SQLITE && !a.replace && of)
+		hwt_outfile_set_no_replace(of);
 	a.symbols.capture = a.file;
 	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
@@ -310,6 +316,9 @@ int cmd_export(int argc, char **argv)
 		err = hwt_export_finish(ex, run.merge_stats.timed != 0);
 	int wrc = out ? cli_output_close("export", out, a.output, of, err < 0)
 		      : 0;
+	if (wrc == EXIT_USAGE && a.ex.format == HWT_EXPORT_SQLITE && !a.replace)
+		fprintf(stderr, "hwtrace export: give --replace to replace %s, "
+			"or another -o\n", a.output);
 	if (!err && !wrc) {
 		cli_stack_run_summary(&run, "export");
 		print_stats(ex, a.ex.format);

@@ -332,6 +332,9 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	printf("file:        %s (%s%s)\n", hwt_pd_reader_path(r),
 	       hwt_pd_reader_is_pipe(r) ? "perf pipe mode" : "perf file mode",
 	       hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
+	if (hwt_pd_reader_cut_short(r))
+		printf("cut short:   yes: the disk filled up while it was "
+		       "recorded; its trace ends early\n");
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HOSTNAME, buf, sizeof(buf)))
 		printf("host:        %s\n", buf);
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_ARCH, buf, sizeof(buf)))
@@ -473,6 +476,10 @@ int cmd_info(int argc, char **argv)
 	warning = hwt_pd_reader_warning(r);
 	if (warning)
 		fprintf(stderr, "hwtrace: warning: %s\n", warning);
+	if (hwt_pd_reader_cut_short(r))
+		fprintf(stderr, "hwtrace: warning: %s was cut short while it was "
+			"recorded (the disk filled up): its trace ends early\n",
+			path);
 	hwt_pd_reader_free(r);
 	for (size_t i = 0; i < in.ncomms; i++)
 		free(in.comms[i]);

@@ -19,6 +19,7 @@
 #include "hwtrace/perfdata.h"
 #include "hwtrace/pmu.h"
 #include "hwtrace/session.h"
+#include "hwtrace/outfile.h"
 
 static volatile sig_atomic_t stop_flag, snapshot_flag;
 
@@ -77,7 +78,11 @@ static void usage(FILE *out)
 		"  -C, --cpu CPUS        these CPUs (0-3,6)\n"
 		"  -p, --pid PID         an existing process\n"
 		"      --per-thread      one event for the task instead of one per CPU\n"
-		"  -o, --output FILE     output file (default perf.data)\n"
+		"  -o, --output FILE     output file (default: the profile's [session]\n"
+		"                        output, else perf.data)\n"
+		"      --keep-partial    when the disk fills up, replace FILE with the\n"
+		"                        part recorded, marked as cut short (default:\n"
+		"                        an existing FILE is kept and the capture lost)\n"
 		"  -z, --compression-level[=LEVEL]  zstd-compress the sideband records\n"
 		"                        as perf record -z does (LEVEL 1-22, default 1);\n"
 		"                        perf and hwtrace read the file\n"
@@ -122,6 +127,7 @@ struct opts {
 	uint32_t data_pages, aux_pages;
 	int compress_level;         /* 0: no compression */
 	bool compress_aux;
+	bool keep_partial;
 	char **argv;
 };
 
@@ -129,7 +135,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
 	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS, O_FILTER,
-	       O_COMPRESS_AUX };
+	       O_COMPRESS_AUX, O_KEEP_PARTIAL };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -153,6 +159,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"aux-sample", optional_argument, NULL, O_AUX_SAMPLE},
 		{"compression-level", optional_argument, NULL, 'z'},
 		{"compress-aux", no_argument, NULL, O_COMPRESS_AUX},
+		{"keep-partial", no_argument, NULL, O_KEEP_PARTIAL},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -160,7 +167,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c, r;
 
 	memset(o, 0, sizeof(*o));
-	o->output = "perf.data";
 	o->pid = -1;
 	optind = 1;
 	opterr = 0;
@@ -223,6 +229,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case O_COMPRESS_AUX: o->compress_aux = true; break;
+		case O_KEEP_PARTIAL: o->keep_partial = true; break;
 		case O_CONTROL: o->control = optarg; break;
 		case O_INTERVAL:
 		{
@@ -433,6 +440,7 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
 	if (!f)
 		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
 				 "%s: %s", path, strerror(errno));
+	hwt_outfile_note_input_fd(fileno(f), path);
 	for (;;) {
 		size_t got;
 		if (n == cap) {
@@ -503,6 +511,28 @@ static pid_t traced_task(const char *path)
 	return pid;
 }
 
+/* Where record writes without -o: the profile's [session] output, as
+ * `hwtrace config check` shows it, else perf.data. A replay (--emulate)
+ * takes no profile. A profile that does not load is reported later,
+ * where it is read for the capture. */
+static const char *output_of_profile(const char *path, const char *emulate,
+				     char *buf, size_t size)
+{
+	struct hwt_profile *p = NULL;
+	const char *out = "perf.data";
+
+	if (path && !emulate && hwt_profile_load(path, &p) == 0) {
+		const char *v = hwt_profile_get(p, "session:output");
+		if (v && *v) {
+			snprintf(buf, size, "%s", v);
+			out = buf;
+		}
+	}
+	hwt_profile_free(p);
+	hwt_error_clear();
+	return out;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -532,7 +562,7 @@ int cmd_record(int argc, char **argv)
 	int ret, status = EXIT_RUNTIME, wstatus = 0;
 	long next_snap = 0;
 	uint64_t round_mark = 0;
-	bool plan_built = false;
+	bool plan_built = false, recorded = false, wl_started = false;
 	char filter[4096];
 
 	/* sw_branch has no PMU: it steps the program itself. */
@@ -542,6 +572,11 @@ int cmd_record(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	char profile_output[4096];
+	if (!o.output)
+		o.output = output_of_profile(o.profile, o.emulate, profile_output,
+					     sizeof(profile_output));
+	bool output_existed = access(o.output, F_OK) == 0;
 	{
 		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile,
 					o.argv[0]};
@@ -719,8 +754,10 @@ int cmd_record(int argc, char **argv)
 	 * complete file (at once, when it comes before the first read). */
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
 	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
+	hwt_pd_writer_keep_partial(w, o.keep_partial);
 	if (o.compress_level &&
 	    (ret = hwt_pd_writer_set_compression(w, o.compress_level,
 						 o.compress_aux ? HWT_PD_COMPRESS_AUX
@@ -824,6 +861,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGUSR2, on_snapshot);
 	if (wl && (ret = hwt_workload_start(wl)) < 0)
 		goto fail;
+	wl_started = wl != NULL;
 	if (o.interval_ms)
 		next_snap = now_ms() + o.interval_ms;
 	while (!stop_flag) {
@@ -885,6 +923,7 @@ int cmd_record(int argc, char **argv)
 			o.compress_aux ? "records and trace" : "records", zout,
 			zout ? (double)zin / (double)zout : 0.0);
 	}
+	recorded = hwt_pd_writer_data_size(w) > 0;
 	ret = hwt_pd_writer_close(w);
 	w = NULL;
 	if (ret < 0)
@@ -893,17 +932,27 @@ int cmd_record(int argc, char **argv)
 	status = EXIT_OK;
 	goto out;
 fail:
-	status = cli_report_status(ret);
-	/* A full disk ends the capture where it is: the file reads up to its
-	 * last whole record and takes the path. */
+	/* A full disk ends the capture where it is: the writer keeps it,
+	 * marked as cut short, or keeps the file that was there. */
 	if (ret == HWT_ERR_NOSPC && w) {
-		hwt_pd_writer_close(w);
+		recorded = hwt_pd_writer_data_size(w) > 0;
+		ret = hwt_pd_writer_close(w);
 		w = NULL;
 	}
+	status = cli_report_status(ret);
+	if (ret == HWT_ERR_NOSPC && recorded && output_existed &&
+	    !o.keep_partial)
+		fprintf(stderr, "hwtrace record: --keep-partial replaces %s with "
+			"the part recorded (marked as cut short) when the disk "
+			"fills up\n", o.output);
 out:
 	hwt_pd_writer_discard(w);
 	hwt_session_free(s);
 	hwt_control_free(ctl);
+	if (wl_started && hwt_workload_poll(wl, &wstatus) == 0)
+		fprintf(stderr, "hwtrace record: the command is still running: "
+			"it gets SIGTERM, and SIGKILL if it has not ended %d ms "
+			"later\n", HWT_TERM_GRACE_MS);
 	hwt_workload_free(wl);
 	hwt_emu_free(emu);
 	if (plan_built)

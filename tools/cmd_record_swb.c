@@ -33,7 +33,8 @@ static bool is_sw_branch(const char *ev)
 	return !strncmp(ev, "sw_branch", 9) && (!ev[9] || ev[9] == '/');
 }
 
-/* SIGINT and SIGTERM: each one is a stop request for hwt_swb_record. */
+/* SIGINT, SIGTERM and SIGHUP (the terminal went away): each one is a
+ * stop request for hwt_swb_record. */
 static volatile sig_atomic_t stop_requests;
 
 static void on_stop(int sig)
@@ -56,6 +57,22 @@ static void show_progress(void *arg, const struct hwt_swb_progress *p)
 	fprintf(stderr, "\r\033[Khwtrace record: sw_branch: %" PRIu64
 		" instructions stepped, %" PRIu64 " branches, %.0f instructions/s",
 		p->insns, p->branches, secs > 0 ? p->insns / secs : 0.0);
+}
+
+/* A stop request was sent on to the program as SIGTERM and it has not
+ * ended: the user sees why hwtrace has not. Runs in the tracer. */
+static void show_waiting(void *arg, int pid, bool killed)
+{
+	(void)arg;
+	if (killed)
+		fprintf(stderr, "hwtrace record: sw_branch: program %d did not "
+			"end within %d ms of SIGTERM: killed with SIGKILL\n", pid,
+			HWT_TERM_GRACE_MS);
+	else
+		fprintf(stderr, "hwtrace record: sw_branch: waiting for program "
+			"%d to end on SIGTERM; it gets SIGKILL after %d ms (or "
+			"at once on a second stop request)\n", pid,
+			HWT_TERM_GRACE_MS);
 }
 
 /* "sw_branch", "sw_branch//" and "sw_branch//u": it has nothing to
@@ -172,6 +189,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 	if (rc)
 		return rc;
 	o.stop_requests = &stop_requests;
+	o.waiting = show_waiting;
 	if (!o.quiet_child && isatty(STDERR_FILENO))
 		o.progress = show_progress;
 	struct sigaction sa;
@@ -180,6 +198,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 	sa.sa_handler = on_stop; /* no SA_RESTART: waits see the request */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	int err = hwt_swb_record(&o, &st);
 	if (err)
 		return cli_report_status(err);

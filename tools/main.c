@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 struct command {
 	const char *name;
@@ -76,6 +77,10 @@ int cli_wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* One command is one process: no output may replace a file it has
+	 * read, and a signal that ends it leaves no temporary behind. */
+	hwt_outfile_track_inputs(true);
+	hwt_outfile_catch_signals();
 	while (argc >= 2 && !strcmp(argv[1], "--plugin")) {
 		int status;
 

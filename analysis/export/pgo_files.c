@@ -30,26 +30,58 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Whether files can be made in @dir, found by making one (root passes
+ * access(2) where the file system still refuses, as in /proc); the
+ * messages name @prefix and @dir, never the probe. */
+static int check_dir(const char *prefix, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
+				 "-o %s: the directory %s %s", prefix, dir,
+				 errno == ENOENT ? "does not exist"
+						 : strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return hwt_error(HWT_ERR_CONFIG, "-o %s: %s is not a directory",
+				 prefix, dir);
+	size_t len = strlen(dir) + 32;
+	char *probe = malloc(len);
+	if (!probe)
+		return nomem();
+	snprintf(probe, len, "%s/.hwtrace-probe-XXXXXX", dir);
+	int fd = mkstemp(probe);
+	int e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	if (fd < 0)
+		return hwt_error(e == EACCES || e == EPERM || e == EROFS ?
+					 HWT_ERR_PERM : HWT_ERR_IO,
+				 "-o %s: cannot create files in the directory "
+				 "%s: %s", prefix, dir, strerror(e));
+	return 0;
+}
+
 int hwt_pgo_check_prefix(const char *prefix)
 {
 	if (!prefix || !*prefix)
 		return hwt_error(HWT_ERR_INVAL, "export: no out_prefix for "
 				 "the per-binary files");
-	if (is_dir(prefix)) {
-		if (access(prefix, W_OK | X_OK))
-			return hwt_error(HWT_ERR_PERM, "%s: cannot write in "
-					 "the directory: %s", prefix,
-					 strerror(errno));
-		return 0;
-	}
-	size_t len = strlen(prefix) + 8;
-	char *probe = malloc(len);
-	if (!probe)
+	if (is_dir(prefix))
+		return check_dir(prefix, prefix);
+	/* PREFIX.NAME.EXT files go beside PREFIX. */
+	const char *slash = strrchr(prefix, '/');
+	char *dir = slash ? strndup(prefix, slash == prefix ? 1
+							     : (size_t)(slash - prefix))
+			  : strdup(".");
+	if (!dir)
 		return nomem();
-	snprintf(probe, len, "%s.x", prefix);
-	int err = hwt_outfile_check(probe, NULL, 0);
-	free(probe);
-	return err; /* the message names the directory */
+	int err = check_dir(prefix, dir);
+	free(dir);
+	return err;
 }
 
 /* The file name of binary @path: PREFIX.NAME.EXT or DIR/NAME.EXT, NAME

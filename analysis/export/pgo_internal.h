@@ -46,8 +46,10 @@ struct pgo_file {
 	const char *binary;
 };
 
-/* Whether the files named from @prefix can be written (pgo_files.c):
- * 0, or the error hwt_outfile_check gives, naming the place. */
+/* Whether the files named from @prefix can be written (pgo_files.c),
+ * found by making a file in their directory: 0, or HWT_ERR_NOENT (no
+ * such directory), HWT_ERR_CONFIG (not a directory), HWT_ERR_PERM or
+ * HWT_ERR_IO, the message naming @prefix and the directory. */
 int hwt_pgo_check_prefix(const char *prefix);
 
 /* Writes the profiles of @b[0..@nb) in format @f, one file each named

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "hwtrace/outfile.h"
 
 static void note_tried(struct dso *d, const char *what)
 {
@@ -51,6 +52,7 @@ static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
+	hwt_outfile_note_input_fd(fd, path);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_dwarf(elf))
 		goto refuse;
@@ -113,6 +115,7 @@ static bool try_debuglink(struct hwt_sym_ctx *ctx, struct dso *d,
 	int fd = open(d->found_at, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
+	hwt_outfile_note_input_fd(fd, d->found_at);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Word crc;
 	const char *link = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;

@@ -10,6 +10,7 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 bool elf_build_id(void *elf_, uint8_t *out, size_t *size)
 {
@@ -185,6 +186,7 @@ int dso_read_elf(struct hwt_sym_ctx *ctx, struct dso *d, char *why,
 		snprintf(why, why_size, "cannot open %s", d->found_at);
 		return HWT_ERR_NOENT;
 	}
+	hwt_outfile_note_input_fd(fd, d->found_at);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	int err = 0;

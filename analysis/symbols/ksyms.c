@@ -8,6 +8,7 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 static int open_table(const char *path, FILE **f)
 {
@@ -15,6 +16,7 @@ static int open_table(const char *path, FILE **f)
 	if (!*f)
 		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
 				 "%s: %s", path, strerror(errno));
+	hwt_outfile_note_input_fd(fileno(*f), path);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "backends/arm-cs/cs_snapshot.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
@@ -18,6 +19,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 		return hwt_error(HWT_ERR_NOENT,
 				 "%s: trace buffer named by the snapshot "
 				 "cannot be opened (%s)", path, strerror(errno));
+	hwt_outfile_note_input_fd(fileno(f), path);
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap);
 	while (buf) {

@@ -14,6 +14,7 @@
 
 #include "backends/arm-cs/cs_snapshot_ini.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 /* iniparser reports syntax errors through a global callback that prints by
  * default; the library never prints, and a broken file shows up as a
@@ -50,6 +51,7 @@ dictionary *hwt_cs_ss_load_ini(const char *dir, const char *file, int *err)
 		return NULL;
 	}
 	iniparser_set_error_callback(ini_quiet);
+	hwt_outfile_note_input(path);
 	dictionary *d = iniparser_load(path);
 	if (!d)
 		*err = hwt_error(HWT_ERR_FORMAT, "%s: not a readable INI file",

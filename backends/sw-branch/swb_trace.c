@@ -664,6 +664,43 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	return err ? err : end_maps(t);
 }
 
+/* The program's end after the SIGTERM of a stop request: waited for
+ * HWT_TERM_GRACE_MS, saying so, then forced with SIGKILL. */
+struct term_wait {
+	uint64_t since;     /* when the wait began (0: not yet) */
+	bool told, killed;
+};
+
+/* One step of that wait: 1 with a child's status in *tid and *status, 0
+ * when nothing ended yet (after a 10 ms pause), -1 when no child is left. */
+static int wait_after_term(const struct hwt_swb_opts *o, pid_t pid,
+			   struct term_wait *tw, pid_t *tid, int *status)
+{
+	uint64_t now = now_ns();
+
+	if (!tw->since)
+		tw->since = now;
+	*tid = waitpid(-1, status, __WALL | WNOHANG);
+	if (*tid > 0)
+		return 1;
+	if (*tid < 0)
+		return errno == EINTR ? 0 : -1;
+	uint64_t waited_ms = (now - tw->since) / 1000000;
+	if (!tw->told && waited_ms >= 100) {
+		tw->told = true;
+		if (o->waiting)
+			o->waiting(o->progress_arg, (int)pid, false);
+	}
+	if (!tw->killed && waited_ms >= HWT_TERM_GRACE_MS) {
+		tw->killed = true;
+		kill(pid, SIGKILL);
+		if (o->waiting)
+			o->waiting(o->progress_arg, (int)pid, true);
+	}
+	usleep(10000);
+	return 0;
+}
+
 int hwt_swb_trace(const struct hwt_swb_opts *o,
 		  const struct hwt_swb_trace_cbs *cbs,
 		  struct hwt_swb_stats *stats)
@@ -697,10 +734,20 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 			kill(t.pid, SIGKILL); /* ended before stepping began */
 		/* The program runs on untraced: threads it started while
 		 * tracing ended are let go as they report; then its end. */
+		struct term_wait tw = {0};
 		while (!stats->exited) {
 			pid_t tid;
-			if (wait_any(&tid, &status))
+			if (stop_requests) {
+				int r = wait_after_term(o, t.pid, &tw, &tid, &status);
+				if (r < 0)
+					break;
+				if (r == 0)
+					continue;
+			} else if ((tid = waitpid(-1, &status, __WALL)) < 0) {
+				if (errno == EINTR)
+					continue; /* a stop request, perhaps */
 				break;
+			}
 			if (tid == t.pid && (WIFEXITED(status) || WIFSIGNALED(status))) {
 				stats->exit_status = status;
 				break;

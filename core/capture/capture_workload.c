@@ -120,10 +120,11 @@ void hwt_workload_free(struct hwt_workload *w)
 		close(w->err_fd);
 	if (!w->reaped) {
 		/* As perf record: the command gets SIGTERM, so it can end
-		 * cleanly; one that has not ended 2 s later is killed. */
+		 * cleanly; one that has not ended in the grace time is
+		 * killed. */
 		pid_t r = 0;
 		kill(w->pid, started ? SIGTERM : SIGKILL);
-		for (int i = 0; started && i < 200 &&
+		for (int i = 0; started && i < HWT_TERM_GRACE_MS / 10 &&
 				(r = waitpid(w->pid, &status, WNOHANG)) == 0; i++)
 			usleep(10000);
 		if (r <= 0) {

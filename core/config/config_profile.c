@@ -11,6 +11,7 @@
 
 #include "core/config/config_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 struct hwt_profile *hwt_profile_new(void)
 {
@@ -174,6 +175,7 @@ int hwt_profile_load(const char *path, struct hwt_profile **out)
 		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
 				 "cannot open profile %s: %s", path,
 				 strerror(errno));
+	hwt_outfile_note_input_fd(fileno(f), path);
 	fclose(f);
 	if ((ret = hwt_ini_check_file(path)) < 0)
 		return ret;

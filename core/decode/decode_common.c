@@ -13,6 +13,7 @@
 
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out)
@@ -62,6 +63,7 @@ int hwt_mapped_open(struct hwt_mapped *m, const char *path, const char *what)
 				 err == EACCES ? HWT_ERR_PERM : HWT_ERR_IO,
 				 "%s %s: %s", what, path, strerror(err));
 	}
+	hwt_outfile_note_input_fd(fd, path);
 	struct stat st;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);

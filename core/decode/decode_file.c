@@ -1055,7 +1055,14 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	 * workarounds, and a CPU's erratum reads as a decode error. */
 	bool no_model = !opts.cpu_model && !opts.packets &&
 			b->auxtrace_type == HWT_AUXTRACE_INTEL_PT;
-	err = decode_queues(&st, b, sink);
+	err = 0;
+	if (hwt_pd_reader_cut_short(reader))
+		err = hwt_decode_warn(&opts, sink, "%s was cut short while it was "
+				      "recorded (the disk filled up): its trace "
+				      "ends early, and the decode ends with it",
+				      path);
+	if (err >= 0)
+		err = decode_queues(&st, b, sink);
 	if (err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
 	if (err >= 0 && hwt_image_untimed_hits(st.image))

@@ -10,6 +10,7 @@
 
 #include "hwtrace/elfid.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -100,6 +101,7 @@ int hwt_elf_id_from_file(const char *path, struct hwt_elf_id *out)
 	if (fd < 0)
 		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
 				 "%s: %s", path, strerror(errno));
+	hwt_outfile_note_input_fd(fd, path);
 	if (pread(fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
 	    memcmp(ident, ELFMAG, SELFMAG)) {
 		close(fd);

@@ -12,6 +12,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
+#include "hwtrace/outfile.h"
 #include "core/decode/decode_internal.h"
 
 /* A file is mapped once however many sections point into it. */
@@ -363,6 +364,7 @@ static struct mapped_file *map_file(struct hwt_image *image, const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	hwt_outfile_note_input_fd(fd, path);
 	struct stat st;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);

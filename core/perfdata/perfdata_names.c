@@ -102,6 +102,7 @@ static const char *const feature_names[] = {
 	[HWT_PD_FEAT_CLOCK_DATA] = "clock_data",
 	[HWT_PD_FEAT_HYBRID_TOPOLOGY] = "hybrid_topology",
 	[HWT_PD_FEAT_PMU_CAPS] = "pmu_caps",
+	[HWT_PD_FEAT_HWTRACE_CUT_SHORT] = "hwtrace_cut_short",
 };
 
 static const char *const simpleperf_features[] = {

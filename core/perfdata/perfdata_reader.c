@@ -10,6 +10,7 @@
 
 #include "core/perfdata/perfdata_reader_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/outfile.h"
 
 static int open_error(const char *path, int err)
 {
@@ -67,6 +68,7 @@ int hwt_pd_reader_open(const char *path, struct hwt_pd_reader **out)
 			return err;
 		}
 		r->own_fd = true;
+		hwt_outfile_note_input_fd(r->fd, path);
 	}
 	/* Pipe mode cannot seek, so the first bytes come through the stream
 	 * reader, which is all the pipe header needs. */
@@ -241,6 +243,11 @@ const struct hwt_pd_file_header *
 hwt_pd_reader_header(const struct hwt_pd_reader *r)
 {
 	return &r->hdr;
+}
+
+bool hwt_pd_reader_cut_short(const struct hwt_pd_reader *r)
+{
+	return hwt_pd_reader_has_feature(r, HWT_PD_FEAT_HWTRACE_CUT_SHORT);
 }
 
 bool hwt_pd_reader_has_feature(const struct hwt_pd_reader *r, unsigned int bit)

@@ -4,6 +4,7 @@
  * up to the last flush. Feature sections: perfdata_write_features.c. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,8 @@ int pd_writer_io_error(struct hwt_pd_writer *w, int err, const char *what)
 	if (err == ENOSPC || err == EDQUOT)
 		w->error = hwt_error(HWT_ERR_NOSPC, "%s: no space left on the "
 				     "device; the capture ends here with %" PRIu64
-				     " bytes of records kept, and the file reads "
-				     "up to them", w->path, w->data_size);
+				     " bytes of records kept (closing it says "
+				     "whether they are)", w->path, w->data_size);
 	else
 		w->error = hwt_error(HWT_ERR_IO, "%s: %s failed after %" PRIu64
 				     " bytes of records: %s", w->path, what,
@@ -465,6 +466,63 @@ static void writer_free(struct hwt_pd_writer *w)
 	free(w);
 }
 
+void hwt_pd_writer_keep_partial(struct hwt_pd_writer *w, bool keep)
+{
+	w->keep_partial = keep;
+}
+
+/* Sets the cut-short bit in the header, which is rewritten in place and
+ * so needs no new space, then tries the feature table's one entry (an
+ * empty section) after the records; a table that did not fit is left
+ * out, which readers take as a file cut short anyway. */
+static void mark_cut_short(struct hwt_pd_writer *w)
+{
+	uint64_t features[4] = {0};
+	uint8_t h[PD_FILE_HEADER_SIZE], entry[PD_SECTION_SIZE];
+	uint64_t table = w->data_offset + w->data_size;
+
+	features[HWT_PD_FEAT_HWTRACE_CUT_SHORT / 64] =
+		1ULL << (HWT_PD_FEAT_HWTRACE_CUT_SHORT % 64);
+	pd_writer_put_header(h, w, pd_writer_attrs_offset(w), features);
+	pd_pwrite_all(w->fd, h, sizeof(h), 0);
+	pd_put64(entry, table + PD_SECTION_SIZE);
+	pd_put64(entry + 8, 0);
+	if (pd_pwrite_all(w->fd, entry, sizeof(entry), table) != sizeof(entry) &&
+	    ftruncate(w->fd, (off_t)table))
+		return; /* a part of the entry stays: readers find it short */
+}
+
+/* The end of a capture the disk cut short: kept, marked, when nothing
+ * is lost by keeping it; else removed, and the file that was there
+ * stays. */
+static int close_cut_short(struct hwt_pd_writer *w)
+{
+	bool replaces = hwt_outfile_replaces(w->out);
+
+	if (!w->started || (replaces && !w->keep_partial)) {
+		hwt_outfile_discard(w->out);
+		if (!w->started)
+			return hwt_error(HWT_ERR_NOSPC, "%s: no space left on "
+					 "the device for the capture's header; "
+					 "nothing was written%s", w->path,
+					 replaces ? ", and the file that was "
+					 "there is kept as it was" : "");
+		return hwt_error(HWT_ERR_NOSPC, "%s: no space left on the "
+				 "device after %" PRIu64 " bytes of records; the "
+				 "file that was there is kept as it was, and "
+				 "this capture, cut short, is not kept",
+				 w->path, w->data_size);
+	}
+	mark_cut_short(w);
+	int err = hwt_outfile_commit(w->out);
+	if (err)
+		return err;
+	return hwt_error(HWT_ERR_NOSPC, "%s: no space left on the device: the "
+			 "capture ends after %" PRIu64 " bytes of records, and "
+			 "the file is marked as cut short (hwtrace info and "
+			 "decode say so)", w->path, w->data_size);
+}
+
 int hwt_pd_writer_close(struct hwt_pd_writer *w)
 {
 	int err;
@@ -474,16 +532,12 @@ int hwt_pd_writer_close(struct hwt_pd_writer *w)
 	err = hwt_pd_writer_flush(w);
 	if (!err)
 		err = pd_writer_write_features(w);
-	/* A full disk is a counted stop: the file reads up to its last
-	 * whole record and takes the path. Any other failure leaves the
-	 * path as it was. */
-	if (!err || err == HWT_ERR_NOSPC) {
-		int cerr = hwt_outfile_commit(w->out);
-		if (!err)
-			err = cerr;
-	} else {
+	if (!err)
+		err = hwt_outfile_commit(w->out);
+	else if (err == HWT_ERR_NOSPC)
+		err = close_cut_short(w);
+	else
 		hwt_outfile_discard(w->out);
-	}
 	writer_free(w);
 	return err;
 }

@@ -47,6 +47,7 @@ struct hwt_pd_writer {
 	bool copied[NR_STRING_FEATURES];
 	struct pd_buf copy[NR_STRING_FEATURES];
 	int error;               /* sticky after a failed write */
+	bool keep_partial;       /* a capture cut short may replace a file */
 	struct pd_wzstd *z;      /* perf record -z; NULL when not compressing */
 };
 

@@ -73,6 +73,13 @@ enum hwt_pd_feature {
 	HWT_PD_FEAT_PMU_CAPS = 31,
 };
 
+/* hwtrace's own feature bit: the capture was cut short while it was
+ * recorded (the disk filled up), so its records end early and it has no
+ * other feature sections. Set in the header only (the section, when
+ * there was room for its table entry, is empty); above perf's bits and
+ * below simpleperf's (128 on), and perf skips bits it does not know. */
+#define HWT_PD_FEAT_HWTRACE_CUT_SHORT 100
+
 /* The sample_id fields found in a record (PERF_SAMPLE_* bits that were
  * present). */
 struct hwt_pd_sample_id {
@@ -181,6 +188,10 @@ hwt_pd_reader_header(const struct hwt_pd_reader *reader);
 /* Something the reader worked around at open (feature sections cut off, a
  * data size of 0), for the user to see; NULL when none. */
 HWT_API const char *hwt_pd_reader_warning(const struct hwt_pd_reader *reader);
+
+/* Whether the capture says it was cut short while it was recorded
+ * (HWT_PD_FEAT_HWTRACE_CUT_SHORT): its trace ends early. */
+HWT_API bool hwt_pd_reader_cut_short(const struct hwt_pd_reader *reader);
 
 /* Whether the header's feature bitmap has bit @bit (0..255). */
 HWT_API bool hwt_pd_reader_has_feature(const struct hwt_pd_reader *reader,
@@ -429,13 +440,25 @@ HWT_API void hwt_pd_writer_compression_stats(const struct hwt_pd_writer *writer,
 /* Bytes of data section written (and kept) so far. */
 HWT_API uint64_t hwt_pd_writer_data_size(const struct hwt_pd_writer *writer);
 
+/* Whether a capture cut short by a full disk may replace a file that was
+ * at the path when the writer was opened (default: no). */
+HWT_API void hwt_pd_writer_keep_partial(struct hwt_pd_writer *writer,
+					bool keep);
+
 /* Flushes, writes the feature sections (build ids, hostname, osrelease,
  * version, arch, nrcpus, cpudesc, cpuid, cmdline, event_desc, and the
  * auxtrace index when there are AUXTRACE records) and the final header,
  * then closes the file and renames it to the path given to open. Frees
- * the writer even on error; NULL is a no-op. After a full disk the file
- * keeps its records, lacks the features and takes the path (a counted
- * stop); after any other failure the path is left as it was. */
+ * the writer even on error; NULL is a no-op.
+ *
+ * After a full disk (HWT_ERR_NOSPC, the message saying which of these
+ * happened): a file that was at the path stays as it was and the capture
+ * is lost, unless hwt_pd_writer_keep_partial allowed replacing it; else
+ * the capture, with its records up to the last whole one and no other
+ * features, takes the path marked as cut short
+ * (HWT_PD_FEAT_HWTRACE_CUT_SHORT). A capture that had not written its
+ * header yet is never kept. After any other failure the path is left as
+ * it was. */
 HWT_API int hwt_pd_writer_close(struct hwt_pd_writer *writer);
 
 /* Abandons the capture: removes the temporary file, leaves the path given

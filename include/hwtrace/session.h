@@ -193,9 +193,13 @@ HWT_API pid_t hwt_workload_pid(const struct hwt_workload *w);
 HWT_API int hwt_workload_start(struct hwt_workload *w);
 /* Whether it exited (1, status in *status), is running (0), or error. */
 HWT_API int hwt_workload_poll(struct hwt_workload *w, int *status);
+/* How long a traced program has to end after the SIGTERM of a stop
+ * before it gets SIGKILL (hwt_workload_free, and sw_branch's program). */
+#define HWT_TERM_GRACE_MS 2000
+
 /* Ends a child that is still running, as perf record does: SIGTERM, and
- * SIGKILL when it has not ended 2 s later (at once when it was never
- * started); reaps it and frees. NULL: no-op. */
+ * SIGKILL when it has not ended HWT_TERM_GRACE_MS later (at once when it
+ * was never started); reaps it and frees. NULL: no-op. */
 HWT_API void hwt_workload_free(struct hwt_workload *w);
 
 /* The control FIFO (`--control fifo:CTL[,ACK]`), as perf's: commands

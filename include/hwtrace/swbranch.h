@@ -77,6 +77,12 @@ struct hwt_swb_opts {
 	void (*progress)(void *arg, const struct hwt_swb_progress *p);
 	void *progress_arg;
 	uint32_t progress_ms;
+	/* After a stop request the program has HWT_TERM_GRACE_MS to end on
+	 * its SIGTERM, then it is killed (SIGKILL) and the capture written.
+	 * Called (in the tracer process, with @progress_arg) once when the
+	 * program outlives the SIGTERM by 100 ms, and once more with
+	 * @killed true when it gets SIGKILL; NULL: never. */
+	void (*waiting)(void *arg, int pid, bool killed);
 };
 
 /* Threads whose capture counters hwt_swb_stats carries. */

@@ -169,10 +169,13 @@ expect_eq "unwritable output: refused" "$([ "$rc" -ne 0 ] && echo yes)" "yes"
 expect_eq "unwritable output: nothing written" "$([ -e "$ro" ] && echo exists)" ""
 expect_contains "unwritable output: names it" "$(cat "$TMP/ro.err")" "$ro"
 # /dev/full is no database file: refused before anything is written, with
-# or without --replace (the device is not replaced by a file).
+# or without --replace (the device is not replaced by a file), and the
+# message does not suggest the --replace that would be refused too.
 "$HWTRACE" export "$data" --to sqlite -o /dev/full 2>"$TMP/devfull.err"
 expect_eq "/dev/full: exit 2" "$?" "2"
-expect_contains "/dev/full: exists" "$(cat "$TMP/devfull.err")" "/dev/full exists: give --replace"
+expect_contains "/dev/full: not a file to replace" "$(cat "$TMP/devfull.err")" \
+	"/dev/full is a character device"
+expect_eq "/dev/full: --replace not suggested" "$(grep -c -- --replace "$TMP/devfull.err")" 0
 "$HWTRACE" export "$data" --to sqlite --replace -o /dev/full 2>"$TMP/devfull.err"
 expect_eq "/dev/full --replace: exit 2" "$?" "2"
 expect_contains "/dev/full --replace: not a file to replace" "$(cat "$TMP/devfull.err")" \

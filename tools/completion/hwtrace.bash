@@ -93,7 +93,7 @@ _hwtrace()
 		opts="-c --config -e --event --sink --filter -S --snapshot
 		      --snapshot-interval --control --aux-sample -m --mmap-pages
 		      -a --all-cpus -C --cpu -p --pid --per-thread -o --output -z
-		      --compression-level --compress-aux --emulate --emulate-rate
+		      --compression-level --compress-aux --keep-partial --emulate --emulate-rate
 		      --emulate-lossless --sysfs --emulate-trace --emulate-tsc -h --help"
 		;;
 	decode)
