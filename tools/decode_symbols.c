@@ -129,21 +129,37 @@ void decode_symbols_end(struct decode_symbols *ds)
 	ds->sym = NULL;
 }
 
+/* The function holding @addr in process @pid (-1: unknown), if named. */
+static bool lookup_function(struct decode_symbols *ds, int32_t pid,
+			    uint64_t addr, struct hwt_symbol *sym)
+{
+	return ds->sym &&
+	       hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
+				     sym) == 1 && sym->name;
+}
+
 static const char *namer_name(void *arg, int32_t pid, uint64_t addr,
 			      uint64_t *start)
 {
-	struct decode_symbols *ds = arg;
 	struct hwt_symbol sym;
-	if (!ds->sym ||
-	    hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
-				  &sym) != 1 || !sym.name)
+	if (!lookup_function(arg, pid, addr, &sym))
 		return NULL;
 	*start = sym.start;
 	return sym.name;
 }
 
+static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
+			 uint64_t *start)
+{
+	struct hwt_symbol sym;
+	if (!lookup_function(arg, pid, addr, &sym))
+		return false;
+	*start = sym.parent_start;
+	return true;
+}
+
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
 {
-	struct hwt_func_namer namer = {namer_name, ds};
+	struct hwt_func_namer namer = {namer_name, ds, namer_parent};
 	return namer;
 }

@@ -156,8 +156,8 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	struct open_frame of = t->v[t->n - 1];
 	struct hwt_report_func *fn = &r->funcs[of.func];
 	fn->frames++;
-	if (f->start == HWT_FRAME_CALLED || f->start == HWT_FRAME_TAIL)
-		fn->calls++;
+	bool call = hwt_frame_is_call(f);
+	fn->calls += call;
 	fn->insns_self += f->insns_self;
 	fn->branches_self += f->branches_self;
 	fn->time_self += f->self_time;
@@ -183,7 +183,7 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	s->v[S_INSNS] += f->insns_self;
 	s->v[S_TIME] += f->self_time;
-	s->v[S_CALLS]++;
+	s->v[S_CALLS] += call;
 	t->n--;
 	if (t->n)
 		t->path[t->v[t->n - 1].path_len] = 0;
@@ -272,7 +272,8 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 	}
 	qsort(order, r->nfuncs, sizeof(*order), by_self_insns);
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
-		" calls\n", all, r->nfuncs, calls);
+		" calls (tail calls and signal/trap entries included)\n", all,
+		r->nfuncs, calls);
 	fprintf(out, "# %12s %7s %12s %7s %9s", "self insns", "self%",
 		"total insns", "total%", "calls");
 	if (has_time)

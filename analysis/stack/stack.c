@@ -21,6 +21,9 @@
 
 struct frame_rec {
 	struct hwt_frame f;
+	/* The function the frame runs in, parts counted as their parent's
+	 * (0: not looked up yet). */
+	uint64_t parent;
 	uint64_t insns_at_entry, branches_at_entry;
 	uint64_t child_insns, child_branches;
 	uint64_t child_time;
@@ -151,6 +154,8 @@ static int push(struct hwt_stack *s, struct thread *t,
 	r->f.end = HWT_FRAME_OPEN;
 	r->insns_at_entry = t->insns;
 	r->branches_at_entry = t->branches;
+	if (hwt_frame_is_call(&r->f))
+		s->stats.entered++;
 	if (t->n > s->stats.max_depth)
 		s->stats.max_depth = t->n;
 	return s->ops.on_enter ? s->ops.on_enter(s->ops.arg, view(t, t->n - 1))
@@ -187,7 +192,9 @@ static int pop(struct hwt_stack *s, struct thread *t, enum hwt_frame_end end)
 static int cut(struct hwt_stack *s, struct thread *t, enum hwt_frame_end end)
 {
 	int err = 0;
-	if (end != HWT_FRAME_END)
+	if (end == HWT_FRAME_TRACE_OFF)
+		s->stats.cut_by_trace_off += t->n;
+	else if (end != HWT_FRAME_END)
 		s->stats.cut_by_gap += t->n;
 	while (t->n && !err)
 		err = pop(s, t, end);
@@ -295,30 +302,35 @@ static int enter_trap(struct hwt_stack *s, struct thread *t,
 	return push(s, t, &f);
 }
 
-/* The first address of the function frame @r runs in (inferred frames
- * hold the first address seen in them, not their function's start). */
-static uint64_t frame_function(struct hwt_stack *s, const struct thread *t,
-			       const struct frame_rec *r)
+/* The function holding @addr, its split-off parts counted as their
+ * parent's; false without symbols for it. */
+static bool parent_of(struct hwt_stack *s, const struct thread *t,
+		      uint64_t addr, uint64_t *start)
 {
-	uint64_t start;
-	if (r->f.start != HWT_FRAME_INFERRED)
-		return r->f.func;
-	return s->ops.function_start(s->ops.sym_arg, t->pid, r->f.func, &start)
-		       ? start
-		       : r->f.func;
+	if (s->ops.function_parent)
+		return s->ops.function_parent(s->ops.sym_arg, t->pid, addr,
+					      start);
+	return s->ops.function_start(s->ops.sym_arg, t->pid, addr, start);
 }
 
-/* An indirect jump into function @start, mid-body: when that function is
- * a frame further down this level (longjmp, an exception's landing pad),
- * the frames above it end without returning, now. A jump inside the top
- * frame's own function (a switch) changes nothing. */
-static int unwind_into(struct hwt_stack *s, struct thread *t, uint64_t start)
+/* The function frame @r runs in (inferred frames hold the first address
+ * seen in them, not their function's start), looked up once. */
+static uint64_t frame_function(struct hwt_stack *s, const struct thread *t,
+			       struct frame_rec *r)
+{
+	if (!r->parent && !parent_of(s, t, r->f.func, &r->parent))
+		r->parent = r->f.func;
+	return r->parent;
+}
+
+/* An indirect jump into function @parent, mid-body: when that function
+ * is a frame further down this level (longjmp, an exception's landing
+ * pad), the frames above it end without returning, now. */
+static int unwind_into(struct hwt_stack *s, struct thread *t, uint64_t parent)
 {
 	size_t lo = level_base(t);
-	if (frame_function(s, t, &t->v[t->n - 1]) == start)
-		return 0;
 	for (size_t i = t->n - 1; i-- > lo;) {
-		if (frame_function(s, t, &t->v[i]) != start)
+		if (frame_function(s, t, &t->v[i]) != parent)
 			continue;
 		int err = 0;
 		while (t->n - 1 > i && !err) {
@@ -357,13 +369,21 @@ static int on_branch(struct hwt_stack *s, struct thread *t,
 		return on_return(s, t, to);
 	case HWT_BRANCH_JUMP:
 	case HWT_BRANCH_INDIRECT: {
-		uint64_t start;
+		uint64_t start, parent;
 		if (!s->ops.function_start ||
 		    !s->ops.function_start(s->ops.sym_arg, t->pid, to, &start))
 			return 0;
+		if (!parent_of(s, t, to, &parent))
+			parent = start;
+		/* Within the running function, or between it and its parts
+		 * (main -> main.cold and back): the same frame. A jump to its
+		 * own entry is a call of itself, in tail position. */
+		if (parent == frame_function(s, t, top) &&
+		    !(to == start && start == parent))
+			return 0;
 		if (start != to)
 			return e->u.branch.kind == HWT_BRANCH_INDIRECT
-				       ? unwind_into(s, t, start)
+				       ? unwind_into(s, t, parent)
 				       : 0;
 		s->stats.tail_calls++;
 		struct hwt_frame f = {
@@ -532,6 +552,11 @@ void hwt_stack_get_stats(const struct hwt_stack *s,
 			 struct hwt_stack_stats *stats)
 {
 	*stats = s->stats;
+}
+
+bool hwt_frame_is_call(const struct hwt_frame *f)
+{
+	return f->start != HWT_FRAME_INFERRED;
 }
 
 const char *hwt_frame_start_name(enum hwt_frame_start start)

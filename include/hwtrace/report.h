@@ -18,14 +18,16 @@ extern "C" {
 enum hwt_report_weight {
 	HWT_WEIGHT_INSNS,  /* instructions executed in the leaf frame */
 	HWT_WEIGHT_TIME,   /* time in the leaf frame (trace time units) */
-	HWT_WEIGHT_CALLS,  /* how many times the leaf frame was entered */
+	HWT_WEIGHT_CALLS,  /* how many times the leaf frame was entered
+			    * (hwt_frame_is_call: inferred frames weigh 0) */
 };
 
 /* One function's totals. Totals count a recursive function once: the
  * outermost activation's total includes the inner ones. */
 struct hwt_report_func {
 	const char *name;       /* the namer's, or the address in hex */
-	uint64_t calls;         /* activations entered by a call or tail call */
+	uint64_t calls;         /* activations that are calls
+				 * (hwt_frame_is_call) */
 	uint64_t frames;        /* all activations, inferred ones included */
 	uint64_t insns_self, insns_total;
 	uint64_t branches_self;
