@@ -235,16 +235,26 @@ static bool returns_to(const struct frame_rec *r, uint64_t to)
 static int infer_caller(struct hwt_stack *s, struct thread *t, uint64_t to)
 {
 	struct frame_rec root = t->v[0];
-	int err = pop(s, t, HWT_FRAME_RETURNED);
-	if (err)
-		return err;
-	s->stats.inferred++;
 	struct hwt_frame f = {
 		.func = to,
 		.start = HWT_FRAME_INFERRED,
 		.depth = root.f.depth - 1,
 		.call_time = root.f.call_time,
 	};
+	int err = 0;
+	if (s->ops.on_caller) {
+		struct hwt_frame shown = f;
+		shown.pid = t->pid;
+		shown.tid = t->tid;
+		shown.cpu = t->cpu;
+		shown.has_time = root.f.has_time && t->has_time;
+		err = s->ops.on_caller(s->ops.arg, &shown, t->last_time);
+	}
+	if (!err)
+		err = pop(s, t, HWT_FRAME_RETURNED);
+	if (err)
+		return err;
+	s->stats.inferred++;
 	err = push(s, t, &f);
 	/* It was running all along: what its callee did is its total. */
 	t->v[0].insns_at_entry = root.insns_at_entry;
@@ -493,7 +503,8 @@ static int stack_emit(void *arg, const struct hwt_elem *e)
 	case HWT_ELEM_BRANCH:
 		return on_branch(s, t, e);
 	case HWT_ELEM_TRACE_OFF:
-		if (e->fields & HWT_FIELD_AT) {
+		if ((e->fields & HWT_FIELD_AT) &&
+		    !(e->fields & HWT_FIELD_TRACE_END)) {
 			t->off_pending = true;
 			t->off_at = e->u.trace.at;
 			return 0;
@@ -537,14 +548,38 @@ struct hwt_elem_sink hwt_stack_sink(struct hwt_stack *s)
 	return sink;
 }
 
+struct close_order {
+	uint64_t last_time;
+	size_t index;
+};
+
+/* Threads by the time of their last element, then in order of
+ * appearance. */
+static int by_last_time(const void *a, const void *b)
+{
+	const struct close_order *x = a, *y = b;
+	if (x->last_time != y->last_time)
+		return x->last_time < y->last_time ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 int hwt_stack_finish(struct hwt_stack *s)
 {
+	/* Each thread's open frames end at its last time: in that order,
+	 * what the callbacks see never goes back in time. */
+	struct close_order *order = malloc((s->nthreads + 1) * sizeof(*order));
+	if (!order)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < s->nthreads; i++)
+		order[i] = (struct close_order){s->threads[i].last_time, i};
+	qsort(order, s->nthreads, sizeof(*order), by_last_time);
 	int err = 0;
 	for (size_t i = 0; i < s->nthreads && !err; i++) {
-		struct thread *t = &s->threads[i];
+		struct thread *t = &s->threads[order[i].index];
 		err = cut(s, t, t->off_pending ? HWT_FRAME_TRACE_OFF
 					       : HWT_FRAME_END);
 	}
+	free(order);
 	return err;
 }
 

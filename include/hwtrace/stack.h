@@ -10,7 +10,8 @@
  * further down the stack unwinds to it (longjmp, exception landing
  * pads); syscalls, interrupts and exceptions nest a new level which
  * their return (sysret, eret, rt_sigreturn) unwinds. A gap, a decode error
- * or trace going off (unless it comes back on where it went off) ends every
+ * or trace going off (unless it comes back on where it went off; a
+ * trace_off marked HWT_FIELD_TRACE_END never does) ends every
  * open frame with that marker: nothing is guessed across lost trace.
  *
  * Works on any backend's elements, in any order of threads: each element is
@@ -82,6 +83,14 @@ struct hwt_stack_ops {
 	int (*on_enter)(void *arg, const struct hwt_frame *frame);
 	int (*on_exit)(void *arg, const struct hwt_frame *frame);
 	void *arg;
+	/* Optional: a return shows the caller of the thread's outermost
+	 * frame, which is still open. @caller (start HWT_FRAME_INFERRED, one
+	 * level down, call_time the thread's first time: it ran all along)
+	 * is entered (on_enter) right after that frame ends (on_exit); a
+	 * writer that prints in time order names it here, at @time (the
+	 * return's), before the return. */
+	int (*on_caller)(void *arg, const struct hwt_frame *caller,
+			 uint64_t time);
 	/* Optional, from symbols: the first address of the function holding
 	 * @addr in process @pid (-1 when unknown) in *start; false when not
 	 * known. With it, a jump to a function's first instruction is a tail
@@ -153,8 +162,10 @@ HWT_API void hwt_stack_free(struct hwt_stack *stack);
 HWT_API struct hwt_elem_sink hwt_stack_sink(struct hwt_stack *stack);
 
 /* The end of the trace: every open frame of every thread ends
- * (HWT_FRAME_END), innermost first, threads in the order they appeared.
- * Errors: whatever a callback returns. */
+ * (HWT_FRAME_END, or HWT_FRAME_TRACE_OFF where its trace went off last)
+ * at the thread's last time, innermost first, threads in the order of
+ * those times (then of appearance), so the callbacks never go back in
+ * time. Errors: HWT_ERR_NOMEM, whatever a callback returns. */
 HWT_API int hwt_stack_finish(struct hwt_stack *stack);
 
 /* The counters so far. */

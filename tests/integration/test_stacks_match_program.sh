@@ -84,6 +84,28 @@ run() {
 		"$(grep 'returns in' "$out/decode.err")" " 0 frames ended by lost trace, $(grep -c '"end":"trace_off"' "$out/calls.jsonl") where tracing stopped"
 }
 
+# check_past_main NAME: traced on after main returns (no --stop), main's
+# caller is found by that return: --calls names it before main's return,
+# at that return's time (time never goes back), and in the folded stacks
+# it is main's parent, under every stack, not a root beside main.
+check_past_main() {
+	"$HWTRACE" record -e sw_branch --start main -o "$out/past.data" \
+		-- "$out/prog" >/dev/null 2>"$out/past.err" ||
+		{ fail "$1: record past main: $(tail -3 "$out/past.err")"; return; }
+	"$HWTRACE" decode "$out/past.data" --calls >"$out/past.txt" 2>/dev/null
+	expect_eq "$1: main's caller named just before main returns" \
+		"$(grep -A1 -- '-> __libc_start_call_main \[inferred\]' "$out/past.txt" | awk '{ print $1 == prev, $3, $4; prev = $1 }' | tail -1)" \
+		"1 <- main"
+	expect_eq "$1: --calls times never go back" \
+		"$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$out/past.txt")" "0"
+	"$HWTRACE" report "$out/past.data" --collapsed -o "$out/past.folded" 2>/dev/null
+	expect_eq "$1: one root, main's caller" \
+		"$(awk '{ split($1, f, ";"); print f[1] }' "$out/past.folded" | sort -u)" \
+		"__libc_start_call_main"
+	expect_eq "$1: main under its caller" \
+		"$(grep -c '^__libc_start_call_main;main;fib ' "$out/past.folded")" "1"
+}
+
 check_c() {
 	local name=$1
 	run "$name" || return
@@ -119,6 +141,7 @@ check_c() {
 		expect_eq "$name: self instructions of $f" "$(report_col "$f" 1)" "$(want insns "$f")"
 		expect_eq "$name: total instructions of $f" "$(report_col "$f" 3)" "$(want_total insns "$f")"
 	done
+	check_past_main "$name"
 	expect_eq "$name: folded instructions of insn_leaf" \
 		"$(awk '$1 == "main;insn_outer;insn_leaf" { print $2 }' "$out/insns.folded")" \
 		"$(want insns insn_leaf)"

@@ -75,6 +75,13 @@ expect_eq "--calls -j 1 equals the default" \
 	"$(cmp -s "$TMP/calls-j1.jsonl" "$TMP/calls.jsonl" && echo same)" same
 expect_eq "report -j 3 equals -j 1" \
 	"$(cmp -s "$TMP/calls-j1.folded" "$TMP/calls-j3.folded" && echo same)" same
+# The threads' frames end where their trace stopped, in time order with
+# the other threads' events (not at the end of the trace, after them).
+"$HWTRACE" decode "$data" --calls >"$TMP/calls.txt" 2>"$TMP/calls-text.err"
+expect_eq "--calls: time never goes back across threads" \
+	"$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$TMP/calls.txt")" "0"
+expect_eq "the threads' frames end at their exit" \
+	"$(grep -c '<- start_thread .*\[trace_off\]' "$TMP/calls.txt")" "2"
 # Text --calls indents by depth: fib(12)'s innermost call is 12 deeper.
 expect_contains "--calls text" "$("$HWTRACE" decode "$data" --calls 2>/dev/null | grep -m1 -- '-> fib')" "-> fib"
 
