@@ -143,7 +143,10 @@ int cli_stack_run(struct cli_stack_run *run)
 	struct hwt_stack *stack = hwt_stack_new(&run->ops);
 	if (!stack)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	struct hwt_elem_sink into_stack = hwt_stack_sink(stack);
+	struct hwt_elem_sink stack_alone = hwt_stack_sink(stack);
+	struct tee after = {&stack_alone, run->after ? *run->after : stack_alone};
+	struct hwt_elem_sink stack_then = {tee_emit, &after};
+	struct hwt_elem_sink into_stack = run->after ? stack_then : stack_alone;
 	struct tee tee = {run->elements, into_stack};
 	struct hwt_elem_sink teed = {tee_emit, &tee};
 	const struct hwt_elem_sink *consumer = run->elements ? &teed

@@ -16,52 +16,7 @@
 #include "analysis/util/func_name.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/error.h"
-#include "hwtrace/report.h"
-
-/* strmap value of a function: its index in funcs, plus one. */
-enum { F_INDEX };
-/* strmap values of a folded stack: */
-enum { S_INSNS, S_TIME, S_CALLS };
-
-struct open_frame {
-	size_t func;      /* index in funcs */
-	size_t path_len;  /* the folded path up to and including it */
-};
-
-/* The callers inferred under one segment's stacks, innermost (first
- * found) first. */
-struct segment {
-	const char **callers; /* function names */
-	size_t n, cap;
-};
-
-struct thread_path {
-	int64_t key;
-	size_t seg;       /* its current segment */
-	struct open_frame *v;
-	size_t n, cap;
-	char *path;       /* "outer;...;inner" of the open frames */
-	size_t path_cap;
-};
-
-struct hwt_report {
-	struct hwt_func_namer namer;
-	struct hwt_strmap names;        /* name -> F_INDEX */
-	struct hwt_report_func *funcs;
-	/* Open activations of each function in each thread ("T:F" ->
-	 * v[0]): recursion is a function open twice in one thread. */
-	struct hwt_strmap active;
-	size_t nfuncs, cap;
-	/* "SEG K|path" -> S_*: the path when the frame ended, in segment
-	 * SEG with K inferred callers known then. */
-	struct hwt_strmap stacks;
-	struct segment *segs;
-	size_t nsegs, segs_cap;
-	char *key;                      /* scratch for stack keys */
-	size_t key_cap;
-	struct thread_path *threads;
-	size_t nthreads, threads_cap;
-};
+#include "analysis/report/report_internal.h"
 
 /* A new segment for @t: its stack starts over. */
 static int segment_start(struct hwt_report *r, struct thread_path *t)
@@ -97,7 +52,11 @@ static int64_t frame_key(const struct hwt_frame *f)
 static struct thread_path *thread_of(struct hwt_report *r,
 				     const struct hwt_frame *f)
 {
-	int64_t key = frame_key(f);
+	return report_thread(r, frame_key(f));
+}
+
+struct thread_path *report_thread(struct hwt_report *r, int64_t key)
+{
 	for (size_t i = r->nthreads; i-- > 0;)
 		if (r->threads[i].key == key)
 			return &r->threads[i];
@@ -136,10 +95,29 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 	return (long)r->nfuncs - 1;
 }
 
-/* Appends @name to the folded path in *@buf at @len as a flame graph
- * frame (no spaces or semicolons inside), after a ';' unless first;
- * returns the new length, or 0 when out of memory. */
-static size_t frame_append(char **buf, size_t *cap, size_t len,
+struct hwt_strmap_entry *report_stack(struct hwt_report *r,
+				      const struct thread_path *t,
+				      size_t path_len, const char *leaf)
+{
+	char head[48];
+	int hlen = snprintf(head, sizeof(head), "%zu %zu|", t->seg,
+			    r->segs[t->seg].n);
+	size_t llen = leaf ? strlen(leaf) + 1 : 0;
+	size_t len = (size_t)hlen + path_len + llen;
+	void *grown = r->key;
+	if (!array_grow(&grown, &r->key_cap, 1, len + 1, 256))
+		return NULL;
+	r->key = grown;
+	memcpy(r->key, head, (size_t)hlen);
+	memcpy(r->key + hlen, t->path, path_len);
+	if (leaf) {
+		r->key[hlen + path_len] = ';';
+		memcpy(r->key + hlen + path_len + 1, leaf, llen - 1);
+	}
+	return hwt_strmap_get(&r->stacks, r->key, len);
+}
+
+size_t report_frame_append(char **buf, size_t *cap, size_t len,
 			   const char *name)
 {
 	void *grown = *buf;
@@ -158,7 +136,7 @@ static size_t frame_append(char **buf, size_t *cap, size_t len,
 static int path_push(struct thread_path *t, const char *name)
 {
 	size_t len = t->n > 1 ? t->v[t->n - 2].path_len : 0;
-	len = frame_append(&t->path, &t->path_cap, len, name);
+	len = report_frame_append(&t->path, &t->path_cap, len, name);
 	if (!len)
 		return -1;
 	t->v[t->n - 1].path_len = len;
@@ -242,21 +220,12 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		fn->insns_total += f->insns_total;
 		fn->time_total += duration;
 	}
-	char head[48];
-	int hlen = snprintf(head, sizeof(head), "%zu %zu|", t->seg,
-			    r->segs[t->seg].n);
-	void *grown = r->key;
-	if (!array_grow(&grown, &r->key_cap, 1, (size_t)hlen + of.path_len + 1,
-			256))
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	r->key = grown;
-	memcpy(r->key, head, (size_t)hlen);
-	memcpy(r->key + hlen, t->path, of.path_len);
-	struct hwt_strmap_entry *s = hwt_strmap_get(&r->stacks, r->key,
-						    (size_t)hlen + of.path_len);
+	struct hwt_strmap_entry *s = report_stack(r, t, of.path_len, NULL);
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	s->v[S_INSNS] += f->insns_self;
+	/* By source line, the instructions count where they ran. */
+	if (!r->lines.line)
+		s->v[S_INSNS] += f->insns_self;
 	s->v[S_TIME] += f->self_time;
 	s->v[S_CALLS] += call;
 	t->n--;
@@ -284,6 +253,8 @@ void hwt_report_free(struct hwt_report *r)
 		return;
 	hwt_strmap_free(&r->names);
 	hwt_strmap_free(&r->stacks);
+	hwt_strmap_free(&r->line_rows);
+	hwt_strmap_free(&r->addr_lines);
 	for (size_t i = 0; i < r->nsegs; i++)
 		free(r->segs[i].callers);
 	free(r->segs);
@@ -339,6 +310,8 @@ static double percent(uint64_t part, uint64_t whole)
 int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 		     bool has_time)
 {
+	if (r->lines.line)
+		return report_write_lines(r, out, top);
 	const struct hwt_report_func **order = malloc((r->nfuncs + 1) *
 						      sizeof(*order));
 	if (!order)
@@ -396,7 +369,7 @@ int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
 		size_t len = 0, plen = strlen(bar + 1);
 		bool oom = false;
 		for (size_t c = g->n; c-- > known && !oom;) {
-			len = frame_append(&buf, &cap, len, g->callers[c]);
+			len = report_frame_append(&buf, &cap, len, g->callers[c]);
 			oom = !len;
 		}
 		void *grown = buf;
