@@ -130,6 +130,9 @@ int cmd_report(int argc, char **argv)
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)
 		err = hwt_report_new(&namer, &report);
+	const char *unit, *meaning;
+	if (!err && cli_capture_clock(a.file, &unit, &meaning))
+		err = hwt_report_set_time(report, unit, meaning);
 	struct cli_stack_run run = {
 		.file = a.file,
 		.opts = &a.opts,

@@ -253,6 +253,8 @@ void hwt_report_free(struct hwt_report *r)
 		return;
 	hwt_strmap_free(&r->names);
 	hwt_strmap_free(&r->stacks);
+	free(r->time_unit);
+	free(r->time_meaning);
 	hwt_strmap_free(&r->line_rows);
 	hwt_strmap_free(&r->addr_lines);
 	for (size_t i = 0; i < r->nsegs; i++)
@@ -267,6 +269,23 @@ void hwt_report_free(struct hwt_report *r)
 	free(r->funcs);
 	hwt_strmap_free(&r->active);
 	free(r);
+}
+
+int hwt_report_set_time(struct hwt_report *r, const char *unit,
+			const char *meaning)
+{
+	char *u = unit ? strdup(unit) : NULL;
+	char *m = meaning ? strdup(meaning) : NULL;
+	if ((unit && !u) || (meaning && !m)) {
+		free(u);
+		free(m);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
+	free(r->time_unit);
+	free(r->time_meaning);
+	r->time_unit = u;
+	r->time_meaning = m;
+	return 0;
 }
 
 struct hwt_stack_ops hwt_report_ops(struct hwt_report *r)
@@ -326,11 +345,19 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
 		" calls (tail calls and signal/trap entries included)\n", all,
 		r->nfuncs, calls);
+	if (has_time && r->time_meaning)
+		fprintf(out, "# time: %s\n", r->time_meaning);
 	fprintf(out, "# %12s %7s %12s %7s %9s", "self insns", "self%",
 		"total insns", "total%", "calls");
-	if (has_time)
-		fprintf(out, " %12s %12s %12s %12s", "self time", "total time",
-			"avg time", "max time");
+	const char *unit = r->time_unit ? r->time_unit : "ns";
+	if (has_time) {
+		char head[4][24];
+		const char *what[] = {"self", "total", "avg", "max"};
+		for (int i = 0; i < 4; i++)
+			snprintf(head[i], sizeof(head[i]), "%s %s", what[i], unit);
+		fprintf(out, " %12s %12s %12s %12s", head[0], head[1], head[2],
+			head[3]);
+	}
 	fputs("  function\n", out);
 	size_t n = top && top < r->nfuncs ? top : r->nfuncs;
 	for (size_t i = 0; i < n; i++) {

@@ -51,6 +51,7 @@ struct hwt_report {
 	/* By source line (hwt_report_by_line): instructions per "FUNCTION
 	 * FILE:LINE" row (L_INSNS), and each address's row and folded leaf
 	 * (A_ROW, A_LEAF: indexes plus one). */
+	char *time_unit, *time_meaning; /* hwt_report_set_time */
 	struct hwt_report_lines lines;
 	struct hwt_strmap line_rows;
 	struct hwt_strmap addr_lines;

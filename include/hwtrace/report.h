@@ -83,6 +83,13 @@ HWT_API int hwt_report_by_line(struct hwt_report *report,
  * HWT_ERR_NOMEM. */
 HWT_API struct hwt_elem_sink hwt_report_elements(struct hwt_report *report);
 
+/* The unit of the table's time columns (@unit, e.g. "ns"; NULL: "ns")
+ * and one line saying what the time measures for the capture's trace
+ * (@meaning, NULL: none), both printed in the table's header when it has
+ * time. Copied. Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_report_set_time(struct hwt_report *report, const char *unit,
+				const char *meaning);
+
 /* Writes the @top functions with the most self instructions (0: all) as
  * a table, with time columns when @has_time (by line: the @top lines,
  * instructions only). Errors: HWT_ERR_IO. */
