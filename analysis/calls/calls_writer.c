@@ -74,18 +74,16 @@ static int check(struct hwt_calls_writer *w)
 	return 0;
 }
 
-/* A call line at @time; an inferred caller found later also gives
- * when it began (@since). */
+/* A call line at @time (an inferred caller found later: when it was
+ * found; its return's duration still counts from when it began). */
 static int write_call(struct hwt_calls_writer *w, const struct hwt_frame *f,
-		      uint64_t time, bool found_later)
+		      uint64_t time)
 {
 	char buf[24];
 	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
 	if (w->format == HWT_OUTPUT_JSONL) {
 		json_common(w->out, "call", f, f->has_time, time);
 		json_str(w->out, name);
-		if (found_later && f->has_time)
-			fprintf(w->out, ",\"since\":%" PRIu64, f->call_time);
 		if (f->call_site)
 			fprintf(w->out, ",\"from\":\"0x%" PRIx64 "\"",
 				f->call_site);
@@ -107,7 +105,7 @@ static int frame_caller(void *arg, const struct hwt_frame *f, uint64_t time)
 {
 	struct hwt_calls_writer *w = arg;
 	w->announced = true;
-	return write_call(w, f, time, true);
+	return write_call(w, f, time);
 }
 
 static int frame_enter(void *arg, const struct hwt_frame *f)
@@ -117,7 +115,7 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 		w->announced = false;
 		return 0;
 	}
-	return write_call(w, f, f->call_time, false);
+	return write_call(w, f, f->call_time);
 }
 
 static int frame_exit(void *arg, const struct hwt_frame *f)
