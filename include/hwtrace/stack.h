@@ -83,14 +83,6 @@ struct hwt_stack_ops {
 	int (*on_enter)(void *arg, const struct hwt_frame *frame);
 	int (*on_exit)(void *arg, const struct hwt_frame *frame);
 	void *arg;
-	/* Optional: a return shows the caller of the thread's outermost
-	 * frame, which is still open. @caller (start HWT_FRAME_INFERRED, one
-	 * level down, call_time the thread's first time: it ran all along)
-	 * is entered (on_enter) right after that frame ends (on_exit); a
-	 * writer that prints in time order names it here, at @time (the
-	 * return's), before the return. */
-	int (*on_caller)(void *arg, const struct hwt_frame *caller,
-			 uint64_t time);
 	/* Optional, from symbols: the first address of the function holding
 	 * @addr in process @pid (-1 when unknown) in *start; false when not
 	 * known. With it, a jump to a function's first instruction is a tail
@@ -109,6 +101,14 @@ struct hwt_stack_ops {
 	 * every symbol is a function of its own (function_start). */
 	bool (*function_parent)(void *sym_arg, int32_t pid, uint64_t addr,
 				uint64_t *start);
+	/* Optional: a return shows the caller of the thread's outermost
+	 * frame, which is still open. @caller (start HWT_FRAME_INFERRED, one
+	 * level down, call_time the thread's first time: it ran all along)
+	 * is entered (on_enter) right after that frame ends (on_exit); a
+	 * writer that prints in time order names it here, at @time (the
+	 * return's), before the return. */
+	int (*on_caller)(void *arg, const struct hwt_frame *caller,
+			 uint64_t time);
 };
 
 /* Names of functions for the writers built on stacks (calls, reports,
@@ -128,23 +128,23 @@ struct hwt_func_namer {
 /* What the stacks saw, for the user: every case where the trace or the
  * program did something a plain call/return nesting does not explain. */
 struct hwt_stack_stats {
-	/* Frames entered (hwt_frame_is_call): the calls every output
-	 * counts. Of them: by a call instruction (calls), tail_calls and
-	 * traps. */
-	uint64_t entered;
-	uint64_t calls, returns;
+	uint64_t calls, returns;  /* call and return branches */
 	uint64_t inferred;          /* callers inferred from returns */
 	uint64_t no_return;         /* frames unwound without their return */
 	uint64_t tail_calls;
 	uint64_t traps;             /* syscall/interrupt/exception levels */
 	uint64_t unmatched_returns; /* returns to no frame on a non-empty level */
 	uint64_t cut_by_gap;        /* frames ended by a gap or decode error */
-	uint64_t cut_by_trace_off;  /* frames ended where tracing stopped
-				     * (--stop, a thread's exit, a filter) */
 	uint64_t time_backwards;    /* elements older than their thread's last
 				     * (their time was clamped) */
 	uint64_t max_depth;
 	uint64_t threads;
+	/* Frames entered (hwt_frame_is_call): the calls every output
+	 * counts. Of them: by a call instruction (calls), tail_calls and
+	 * traps. */
+	uint64_t entered;
+	uint64_t cut_by_trace_off;  /* frames ended where tracing stopped
+				     * (--stop, a thread's exit, a filter) */
 };
 
 struct hwt_stack;

@@ -69,11 +69,6 @@ struct hwt_symbol {
 	 * the binary, 2 for the next, ... in address order; 0: global. */
 	uint32_t local_nth;
 	uint64_t offset;      /* address - start */
-	/* The function the code belongs to: for a part the compiler split
-	 * off a function (NAME.cold, NAME.part.N, NAME.constprop.N,
-	 * NAME.isra.N) its parent's start when the binary has the parent,
-	 * else start. */
-	uint64_t parent_start;
 	uint64_t dso_offset;  /* the address's offset in the dso's file */
 	const char *file;     /* with srcline: source file of the address */
 	uint32_t line;
@@ -88,6 +83,11 @@ struct hwt_symbol {
 	bool in_elf;
 	uint64_t elf_vaddr;
 	uint64_t elf_base;
+	/* The function the code belongs to: for a part the compiler split
+	 * off a function (NAME.cold, NAME.part.N, NAME.constprop.N,
+	 * NAME.isra.N) its parent's start when the binary has the parent,
+	 * else start. */
+	uint64_t parent_start;
 };
 
 /* Per-binary report for `hwtrace info`. Strings are valid as long as the
