@@ -257,6 +257,7 @@ void hwt_report_free(struct hwt_report *r)
 	free(r->time_meaning);
 	hwt_strmap_free(&r->line_rows);
 	hwt_strmap_free(&r->addr_lines);
+	hwt_strmap_free(&r->leaves);
 	for (size_t i = 0; i < r->nsegs; i++)
 		free(r->segs[i].callers);
 	free(r->segs);
