@@ -89,19 +89,7 @@ expect_contains "--calls text" "$("$HWTRACE" decode "$data" --calls 2>/dev/null 
 command -v "$PERF" >/dev/null || { fail "perf is not installed (Debian: linux-perf)"; finish; exit 1; }
 (cd "$TMP" && "$PERF" script -i "$data" -s "$EXPORT" perf.db branches calls \
 	>"$TMP/export.out" 2>&1) || fail "perf export-to-sqlite: $(tail -3 "$TMP/export.out")"
-perf_calls() {
-	python3 - "$TMP/perf.db" "$1" "$2" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-q = """select count(*) from calls c
-       join call_paths cp on c.call_path_id = cp.id
-       join symbols s on cp.symbol_id = s.id
-       join call_paths pp on cp.parent_id = pp.id
-       join symbols p on pp.symbol_id = p.id
-       where s.name = ? and (? = '*' or p.name = ?)"""
-print(db.execute(q, (sys.argv[3], sys.argv[2], sys.argv[2])).fetchone()[0])
-PY
-}
+perf_calls() { perf_db_calls "$TMP/perf.db" "$1" "$2"; }
 # Calls per callee: the same in both.
 for f in fib dive jump_outer tail_caller worker leaf; do
 	expect_eq "calls of $f: hwtrace = perf" \
