@@ -1,7 +1,8 @@
 # The call-stack corpus: programs that print their own call tree
 # (tests/programs/stacks/: C with recursion, longjmp, a tail call, a
-# signal handler entered twice, qsort callbacks and functions in assembly
-# whose instruction counts are known; C++ with exceptions thrown through
+# signal handler entered twice (once with a nested signal), qsort
+# callbacks and functions in assembly whose instruction counts are
+# known; C++ with exceptions thrown through
 # frames and through gcc's split-off .cold code), each built with gcc and
 # clang at -O0, -O2 and -O3 and recorded with sw_branch. For every build,
 # decode --calls, report (calls; self and total instructions of the
@@ -128,11 +129,16 @@ check_c() {
 		"$(edge main tail_target)" "$(want tail_caller tail_target)"
 	expect_eq "$name: tail_caller calls nothing" "$(edge tail_caller tail_target)" "0"
 	check_callee "$name" tail_target "$(want tail_caller tail_target)"
-	# The signal handler, entered twice, nests under raise.
-	check_callee "$name" on_signal "$(want signal on_signal)"
-	expect_eq "$name: on_signal under raise" \
-		"$(awk '$1 ~ /;raise;.*on_signal$/ { s += $2 } END { print s + 0 }' "$out/calls.folded")" \
-		"$(want signal on_signal)"
+	# The signal handler, entered twice, nests under raise; the signal
+	# it raises the first time nests in it.
+	check_callee "$name" on_outer "$(want signal on_outer)"
+	expect_eq "$name: on_outer under raise" \
+		"$(awk '$1 ~ /^main;raise;.*on_outer$/ { s += $2 } END { print s + 0 }' "$out/calls.folded")" \
+		"$(want signal on_outer)"
+	check_callee "$name" on_nested "$(want on_outer on_nested)"
+	expect_eq "$name: the nested signal's handler under the first" \
+		"$(awk '$1 ~ /^main;raise;.*;on_outer;raise;.*on_nested$/ { s += $2 } END { print s + 0 }' "$out/calls.folded")" \
+		"$(want on_outer on_nested)"
 	# qsort's callback, called from inside libc under sorter.
 	check_callee "$name" cmp "$(want qsort cmp)"
 	expect_eq "$name: cmp under sorter's qsort" \

@@ -4,7 +4,8 @@
  * counts its entries and has one caller function by construction, so
  * after tree_done() (where tracing stops) the program prints its tree:
  * "CALLER CALLEE COUNT" for each edge ("signal" and "qsort" stand for the
- * kernel's signal delivery and libc's sort), "unwound F N" for the frames
+ * kernel's signal delivery and libc's sort; a handler entered twice, the
+ * first time with a nested signal), "unwound F N" for the frames
  * longjmp left, and "insns F SELF TOTAL" for the functions written in
  * assembly, whose instruction counts the program knows exactly. */
 #include <signal.h>
@@ -13,7 +14,26 @@
 
 #include "../tree_cases.h"
 
-static unsigned cmp_calls, sorter_calls;
+static unsigned cmp_calls, sorter_calls, on_outer_calls, on_nested_calls;
+
+/* A signal handler entered twice; the first time it raises another
+ * signal, whose handler runs nested in it. */
+void on_nested(int sig);
+void NOINLINE on_nested(int sig)
+{
+	(void)sig;
+	on_nested_calls++;
+}
+
+void on_outer(int sig);
+void NOINLINE on_outer(int sig)
+{
+	(void)sig;
+	on_outer_calls++;
+	if (on_outer_calls == 1)
+		raise(SIGUSR2);
+	sink++; /* keeps raise from being a tail call */
+}
 
 int cmp(const void *a, const void *b);
 int NOINLINE cmp(const void *a, const void *b)
@@ -52,7 +72,8 @@ int main(void)
 	sink = fib(10);
 	sink += jump_outer();
 	sink += tail_caller(4);
-	signal(SIGUSR1, on_signal);
+	signal(SIGUSR1, on_outer);
+	signal(SIGUSR2, on_nested);
 	raise(SIGUSR1);
 	raise(SIGUSR1);
 	sink += sorter();
@@ -61,12 +82,14 @@ int main(void)
 	tree_done();
 	printf("main fib %u\nfib fib %u\nmain jump_outer %u\n"
 	       "jump_outer dive %u\ndive dive %u\nmain tail_caller %u\n"
-	       "tail_caller tail_target %u\nsignal on_signal %u\n"
+	       "tail_caller tail_target %u\nsignal on_outer %u\n"
+	       "on_outer on_nested %u\n"
 	       "main sorter %u\nqsort cmp %u\nmain insn_outer %u\n"
 	       "insn_outer insn_leaf %u\nunwound dive %u\n",
 	       fib_calls ? 1u : 0u, fib_calls - 1, jump_outer_calls,
 	       dive_calls ? 1u : 0u, dive_calls - 1, tail_caller_calls,
-	       tail_target_calls, on_signal_calls, sorter_calls, cmp_calls,
+	       tail_target_calls, on_outer_calls, on_nested_calls, sorter_calls,
+	       cmp_calls,
 	       OUTER_CALLS, 2 * OUTER_CALLS, dives_unwound);
 	printf("insns insn_outer %u %u\ninsns insn_leaf %u %u\n",
 	       OUTER_CALLS * INSN_OUTER,
