@@ -221,7 +221,7 @@ static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 	bool db = f == HWT_EXPORT_SQLITE || f == HWT_EXPORT_POSTGRESQL;
 	if (db)
 		fprintf(stderr, "hwtrace export: %" PRIu64 " branch samples, %"
-			PRIu64 " trace begin/end samples, %" PRIu64 " calls, %"
+			PRIu64 " trace begin/end samples, %" PRIu64 " call rows, %"
 			PRIu64 " call paths, %" PRIu64 " symbols in %" PRIu64
 			" binaries, %" PRIu64 " threads, %" PRIu64 " context "
 			"switches\n", s.branches, s.trace_marks, s.calls,

@@ -17,7 +17,9 @@ static void usage(FILE *out)
 		"Rebuilds every thread's call stacks from a capture (its CPUs merged\n"
 		"by time) and prints the functions that ran, by the instructions\n"
 		"executed in them (self) and in what they called (total), with\n"
-		"calls and durations when the capture has time. See docs/analysis.md.\n\n"
+		"calls and durations when the capture has time; with --srcline, the\n"
+		"source lines that ran (and the functions inlined there), by the\n"
+		"instructions executed at each. See docs/analysis.md.\n\n"
 		"  --collapsed             folded stacks for flame graphs (a;b;c COUNT)\n"
 		"  --weight insns|time|calls  what a folded stack counts (default insns)\n"
 		"  --top N                 the N functions with most self instructions\n"
@@ -128,12 +130,24 @@ int cmd_report(int argc, char **argv)
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)
 		err = hwt_report_new(&namer, &report);
+	const char *unit, *meaning;
+	if (!err && cli_capture_clock(a.file, &unit, &meaning))
+		err = hwt_report_set_time(report, unit, meaning);
 	struct cli_stack_run run = {
 		.file = a.file,
 		.opts = &a.opts,
 		.per_cpu = a.per_cpu,
 		.namer = &namer,
 	};
+	/* By source line: one range per instruction, each at its line. */
+	struct hwt_elem_sink by_line;
+	if (!err && a.symbols.opts.srcline) {
+		struct hwt_report_lines lines = decode_symbols_lines(&a.symbols);
+		err = hwt_report_by_line(report, &lines);
+		a.opts.disasm = true;
+		by_line = hwt_report_elements(report);
+		run.after = &by_line;
+	}
 	if (!err) {
 		run.ops = hwt_report_ops(report);
 		err = cli_stack_run(&run);

@@ -12,6 +12,11 @@
 #include "stack_run.h"
 #include "capture_names.h"
 
+/* What a timeline of a capture without time shows. */
+#define TIMELINE_NOTE                                                      \
+	"the capture has no timestamps: its slices are in sequence order (1 us " \
+	"per call and return), as the file's metadata says"
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -22,7 +27,10 @@ static void usage(FILE *out)
 		"trace in ui.perfetto.dev; Chrome JSON in chrome://tracing or\n"
 		"speedscope. See docs/analysis.md.\n\n"
 		"  -o FILE                 the timeline file (required)\n"
-		"  --format perfetto|chrome  Perfetto protobuf (default) or Chrome JSON\n"
+		"  --format perfetto|chrome|speedscope\n"
+		"                          Perfetto protobuf (default), Chrome JSON\n"
+		"                          (slices with their instructions as args),\n"
+		"                          or Chrome JSON without args for speedscope\n"
 		"  --min-duration NS       leave out calls shorter than NS nanoseconds\n"
 		"  --max-depth N           leave out calls deeper than N (1: outermost)\n"
 		STACK_RUN_USAGE
@@ -71,9 +79,12 @@ static int parse_args(int argc, char **argv, struct timeline_args *a)
 				a->tl.format = HWT_TIMELINE_PERFETTO;
 			else if (!strcmp(optarg, "chrome"))
 				a->tl.format = HWT_TIMELINE_CHROME;
+			else if (!strcmp(optarg, "speedscope"))
+				a->tl.format = HWT_TIMELINE_SPEEDSCOPE;
 			else
 				return cli_usage_error("timeline", "--format %s: "
-						       "use perfetto or chrome", optarg);
+						       "use perfetto, chrome or "
+						       "speedscope", optarg);
 			break;
 		case OPT_MIN_DURATION:
 			if ((rc = cli_number_u64(&(struct cli_number){"timeline",
@@ -170,6 +181,8 @@ int cmd_timeline(int argc, char **argv)
 			a.output, st.slices, st.threads, st.processes,
 			st.instants, st.dropped_short, st.dropped_deep,
 			st.untimed);
+		if (st.sequence)
+			fprintf(stderr, "hwtrace timeline: %s\n", TIMELINE_NOTE);
 	}
 	hwt_timeline_free(tl);
 	decode_symbols_end(&a.symbols);

@@ -8,6 +8,7 @@
 
 #include "hwtrace/decode.h"
 #include "hwtrace/output.h"
+#include "hwtrace/report.h"
 #include "hwtrace/stack.h"
 #include "hwtrace/symbols.h"
 
@@ -39,6 +40,7 @@ struct decode_symbols {
 	bool off;
 	struct hwt_symbolizer *sym;
 	char kcore_kallsyms[4096];
+	const char *inlined[64];  /* decode_symbols_lines' answer */
 };
 
 /* Takes option @opt if it is one of the symbol options: 1 when taken. */
@@ -59,5 +61,9 @@ void decode_symbols_end(struct decode_symbols *ds);
 /* Function names for call stacks, reports and timelines, from the
  * symbolizer once started (addresses when symbols are off). */
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds);
+
+/* Source lines for `report --srcline`, from the symbolizer once started
+ * with srcline. */
+struct hwt_report_lines decode_symbols_lines(struct decode_symbols *ds);
 
 #endif

@@ -85,6 +85,13 @@ static bool function_start(void *arg, int32_t pid, uint64_t addr,
 	return namer->name(namer->arg, pid, addr, start) != NULL;
 }
 
+static bool function_parent(void *arg, int32_t pid, uint64_t addr,
+			    uint64_t *start)
+{
+	const struct hwt_func_namer *namer = arg;
+	return namer->parent(namer->arg, pid, addr, start);
+}
+
 int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 			  bool *per_cpu, struct decode_symbols *ds, int opt,
 			  const char *arg, char **argv)
@@ -130,11 +137,16 @@ int cli_stack_run(struct cli_stack_run *run)
 	if (run->namer && run->namer->name) {
 		run->ops.function_start = function_start;
 		run->ops.sym_arg = (void *)run->namer;
+		if (run->namer->parent)
+			run->ops.function_parent = function_parent;
 	}
 	struct hwt_stack *stack = hwt_stack_new(&run->ops);
 	if (!stack)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	struct hwt_elem_sink into_stack = hwt_stack_sink(stack);
+	struct hwt_elem_sink stack_alone = hwt_stack_sink(stack);
+	struct tee after = {&stack_alone, run->after ? *run->after : stack_alone};
+	struct hwt_elem_sink stack_then = {tee_emit, &after};
+	struct hwt_elem_sink into_stack = run->after ? stack_then : stack_alone;
 	struct tee tee = {run->elements, into_stack};
 	struct hwt_elem_sink teed = {tee_emit, &tee};
 	const struct hwt_elem_sink *consumer = run->elements ? &teed
@@ -184,14 +196,15 @@ void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd)
 			" streams are in stream order, not merged by time\n",
 			cmd, run->merge_stats.streams);
 	fprintf(stderr,
-		"hwtrace %s: %" PRIu64 " calls, %" PRIu64 " returns in %" PRIu64
-		" threads (max depth %" PRIu64 "); %" PRIu64 " inferred callers, %"
-		PRIu64 " frames without return, %" PRIu64 " tail calls, %" PRIu64
-		" traps, %" PRIu64 " unmatched returns, %" PRIu64
-		" frames ended by lost trace",
-		cmd, s->calls, s->returns, s->threads, s->max_depth, s->inferred,
-		s->no_return, s->tail_calls, s->traps, s->unmatched_returns,
-		s->cut_by_gap);
+		"hwtrace %s: %" PRIu64 " calls (%" PRIu64 " call instructions, %"
+		PRIu64 " tail calls, %" PRIu64 " traps), %" PRIu64 " returns in %"
+		PRIu64 " threads (max depth %" PRIu64 "); %" PRIu64
+		" inferred callers, %" PRIu64 " frames without return, %" PRIu64
+		" unmatched returns, %" PRIu64 " frames ended by lost trace, %"
+		PRIu64 " where tracing stopped",
+		cmd, s->entered, s->calls, s->tail_calls, s->traps, s->returns,
+		s->threads, s->max_depth, s->inferred, s->no_return,
+		s->unmatched_returns, s->cut_by_gap, s->cut_by_trace_off);
 	if (s->time_backwards)
 		fprintf(stderr, "; %" PRIu64 " elements older than the one "
 			"before them in their thread (times clamped)",

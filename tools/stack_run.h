@@ -20,6 +20,9 @@ struct cli_stack_run {
 	/* Optional: every element, in the same order, before the stacks
 	 * see it (timelines mark gaps and trace on/off). */
 	const struct hwt_elem_sink *elements;
+	/* Optional: every element after the stacks saw it (so their frames
+	 * are those the element ran in). */
+	const struct hwt_elem_sink *after;
 	/* Filled by cli_stack_run: */
 	struct hwt_stack_stats stack_stats;
 	struct hwt_merge_stats merge_stats;

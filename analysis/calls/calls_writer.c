@@ -12,6 +12,7 @@ struct hwt_calls_writer {
 	FILE *out;
 	enum hwt_output_format format;
 	struct hwt_func_namer namer;
+	bool announced; /* the next inferred frame entered is printed */
 };
 
 /* Text lines are indented by depth; callers inferred after their callees
@@ -73,13 +74,15 @@ static int check(struct hwt_calls_writer *w)
 	return 0;
 }
 
-static int frame_enter(void *arg, const struct hwt_frame *f)
+/* A call line at @time (an inferred caller found later: when it was
+ * found; its return's duration still counts from when it began). */
+static int write_call(struct hwt_calls_writer *w, const struct hwt_frame *f,
+		      uint64_t time)
 {
-	struct hwt_calls_writer *w = arg;
 	char buf[24];
 	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
 	if (w->format == HWT_OUTPUT_JSONL) {
-		json_common(w->out, "call", f, f->has_time, f->call_time);
+		json_common(w->out, "call", f, f->has_time, time);
 		json_str(w->out, name);
 		if (f->call_site)
 			fprintf(w->out, ",\"from\":\"0x%" PRIx64 "\"",
@@ -88,12 +91,31 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 			hwt_frame_start_name(f->start));
 		return check(w);
 	}
-	text_prefix(w->out, f, f->has_time, f->call_time);
+	text_prefix(w->out, f, f->has_time, time);
 	fprintf(w->out, "%*s-> %s", indent_of(f->depth), "", name);
 	if (f->start != HWT_FRAME_CALLED)
 		fprintf(w->out, " [%s]", hwt_frame_start_name(f->start));
 	fputc('\n', w->out);
 	return check(w);
+}
+
+/* The caller of the outermost frame, found by its return: printed now,
+ * before that return, in time order. */
+static int frame_caller(void *arg, const struct hwt_frame *f, uint64_t time)
+{
+	struct hwt_calls_writer *w = arg;
+	w->announced = true;
+	return write_call(w, f, time);
+}
+
+static int frame_enter(void *arg, const struct hwt_frame *f)
+{
+	struct hwt_calls_writer *w = arg;
+	if (w->announced && f->start == HWT_FRAME_INFERRED) {
+		w->announced = false;
+		return 0;
+	}
+	return write_call(w, f, f->call_time);
 }
 
 static int frame_exit(void *arg, const struct hwt_frame *f)
@@ -150,6 +172,7 @@ struct hwt_stack_ops hwt_calls_writer_ops(struct hwt_calls_writer *w)
 	struct hwt_stack_ops ops = {
 		.on_enter = frame_enter,
 		.on_exit = frame_exit,
+		.on_caller = frame_caller,
 		.arg = w,
 	};
 	return ops;

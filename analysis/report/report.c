@@ -1,7 +1,12 @@
 /* Function totals and folded stacks from frames (include/hwtrace/report.h).
  * Each thread keeps the names of its open frames, pushed and popped with
  * them, so a frame's folded stack is known when it ends without asking
- * the namer again. */
+ * the namer again. A caller inferred after its callees ended (the trace
+ * began inside main, main returned) was their caller all along: each
+ * stack remembers the run of stacks it belongs to (a segment: from the
+ * thread's start, or a cut, to the next cut) and how many such callers
+ * were known when it ended, and the callers found later are put in front
+ * of it when the stacks are written. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,38 +16,33 @@
 #include "analysis/util/func_name.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/error.h"
-#include "hwtrace/report.h"
+#include "analysis/report/report_internal.h"
 
-/* strmap value of a function: its index in funcs, plus one. */
-enum { F_INDEX };
-/* strmap values of a folded stack: */
-enum { S_INSNS, S_TIME, S_CALLS };
+/* A new segment for @t: its stack starts over. */
+static int segment_start(struct hwt_report *r, struct thread_path *t)
+{
+	void *grown = r->segs;
+	if (!array_grow(&grown, &r->segs_cap, sizeof(*r->segs), r->nsegs + 1,
+			16))
+		return -1;
+	r->segs = grown;
+	memset(&r->segs[r->nsegs], 0, sizeof(r->segs[0]));
+	t->seg = r->nsegs++;
+	return 0;
+}
 
-struct open_frame {
-	size_t func;      /* index in funcs */
-	size_t path_len;  /* the folded path up to and including it */
-};
-
-struct thread_path {
-	int64_t key;
-	struct open_frame *v;
-	size_t n, cap;
-	char *path;       /* "outer;...;inner" of the open frames */
-	size_t path_cap;
-};
-
-struct hwt_report {
-	struct hwt_func_namer namer;
-	struct hwt_strmap names;        /* name -> F_INDEX */
-	struct hwt_report_func *funcs;
-	/* Open activations of each function in each thread ("T:F" ->
-	 * v[0]): recursion is a function open twice in one thread. */
-	struct hwt_strmap active;
-	size_t nfuncs, cap;
-	struct hwt_strmap stacks;       /* folded path -> S_* */
-	struct thread_path *threads;
-	size_t nthreads, threads_cap;
-};
+/* The caller @name found under the stacks of @t's segment. */
+static int segment_add_caller(struct hwt_report *r, struct thread_path *t,
+			      const char *name)
+{
+	struct segment *g = &r->segs[t->seg];
+	void *grown = g->callers;
+	if (!array_grow(&grown, &g->cap, sizeof(*g->callers), g->n + 1, 4))
+		return -1;
+	g->callers = grown;
+	g->callers[g->n++] = name;
+	return 0;
+}
 
 static int64_t frame_key(const struct hwt_frame *f)
 {
@@ -52,7 +52,11 @@ static int64_t frame_key(const struct hwt_frame *f)
 static struct thread_path *thread_of(struct hwt_report *r,
 				     const struct hwt_frame *f)
 {
-	int64_t key = frame_key(f);
+	return report_thread(r, frame_key(f));
+}
+
+struct thread_path *report_thread(struct hwt_report *r, int64_t key)
+{
 	for (size_t i = r->nthreads; i-- > 0;)
 		if (r->threads[i].key == key)
 			return &r->threads[i];
@@ -64,6 +68,8 @@ static struct thread_path *thread_of(struct hwt_report *r,
 	struct thread_path *t = &r->threads[r->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->key = key;
+	if (segment_start(r, t))
+		return NULL;
 	return t;
 }
 
@@ -89,21 +95,50 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 	return (long)r->nfuncs - 1;
 }
 
-/* Extends the parent's path by the top frame's @name, as a flame graph
- * frame (no spaces or semicolons inside). */
+struct hwt_strmap_entry *report_stack(struct hwt_report *r,
+				      const struct thread_path *t,
+				      size_t path_len, const char *leaf)
+{
+	char head[48];
+	int hlen = snprintf(head, sizeof(head), "%zu %zu|", t->seg,
+			    r->segs[t->seg].n);
+	size_t llen = leaf ? strlen(leaf) + 1 : 0;
+	size_t len = (size_t)hlen + path_len + llen;
+	void *grown = r->key;
+	if (!array_grow(&grown, &r->key_cap, 1, len + 1, 256))
+		return NULL;
+	r->key = grown;
+	memcpy(r->key, head, (size_t)hlen);
+	memcpy(r->key + hlen, t->path, path_len);
+	if (leaf) {
+		r->key[hlen + path_len] = ';';
+		memcpy(r->key + hlen + path_len + 1, leaf, llen - 1);
+	}
+	return hwt_strmap_get(&r->stacks, r->key, len);
+}
+
+size_t report_frame_append(char **buf, size_t *cap, size_t len,
+			   const char *name)
+{
+	void *grown = *buf;
+	if (!array_grow(&grown, cap, 1, len + 1 + strlen(name) + 1, 256))
+		return 0;
+	*buf = grown;
+	if (len)
+		(*buf)[len++] = ';';
+	for (const char *c = name; *c; c++)
+		(*buf)[len++] = (*c == ' ' || *c == ';') ? '_' : *c;
+	(*buf)[len] = 0;
+	return len;
+}
+
+/* Extends the parent's path by the top frame's @name. */
 static int path_push(struct thread_path *t, const char *name)
 {
 	size_t len = t->n > 1 ? t->v[t->n - 2].path_len : 0;
-	size_t need = len + 1 + strlen(name) + 1;
-	void *grown = t->path;
-	if (!array_grow(&grown, &t->path_cap, 1, need, 256))
+	len = report_frame_append(&t->path, &t->path_cap, len, name);
+	if (!len)
 		return -1;
-	t->path = grown;
-	if (len)
-		t->path[len++] = ';';
-	for (const char *c = name; *c; c++)
-		t->path[len++] = (*c == ' ' || *c == ';') ? '_' : *c;
-	t->path[len] = 0;
 	t->v[t->n - 1].path_len = len;
 	return 0;
 }
@@ -132,9 +167,17 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	t->v = grown;
 	/* An inferred caller comes in under frames that already ended: it
-	 * is the bottom of the stack from now on. */
-	if (f->start == HWT_FRAME_INFERRED)
+	 * is the bottom of the stack from now on, and the caller of the
+	 * segment's stacks so far; an inferred frame at depth 0 starts a
+	 * stack of its own. */
+	if (f->start == HWT_FRAME_INFERRED) {
 		t->n = 0;
+		int err = f->depth < 0
+				  ? segment_add_caller(r, t, r->funcs[func].name)
+				  : segment_start(r, t);
+		if (err)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
 	t->v[t->n++] = (struct open_frame){(size_t)func, 0};
 	uint64_t *active = active_of(r, t, (size_t)func);
 	if (!active)
@@ -156,8 +199,8 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	struct open_frame of = t->v[t->n - 1];
 	struct hwt_report_func *fn = &r->funcs[of.func];
 	fn->frames++;
-	if (f->start == HWT_FRAME_CALLED || f->start == HWT_FRAME_TAIL)
-		fn->calls++;
+	bool call = hwt_frame_is_call(f);
+	fn->calls += call;
 	fn->insns_self += f->insns_self;
 	fn->branches_self += f->branches_self;
 	fn->time_self += f->self_time;
@@ -177,13 +220,14 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		fn->insns_total += f->insns_total;
 		fn->time_total += duration;
 	}
-	struct hwt_strmap_entry *s = hwt_strmap_get(&r->stacks, t->path,
-						    of.path_len);
+	struct hwt_strmap_entry *s = report_stack(r, t, of.path_len, NULL);
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	s->v[S_INSNS] += f->insns_self;
+	/* By source line, the instructions count where they ran. */
+	if (!r->lines.line)
+		s->v[S_INSNS] += f->insns_self;
 	s->v[S_TIME] += f->self_time;
-	s->v[S_CALLS]++;
+	s->v[S_CALLS] += call;
 	t->n--;
 	if (t->n)
 		t->path[t->v[t->n - 1].path_len] = 0;
@@ -209,6 +253,15 @@ void hwt_report_free(struct hwt_report *r)
 		return;
 	hwt_strmap_free(&r->names);
 	hwt_strmap_free(&r->stacks);
+	free(r->time_unit);
+	free(r->time_meaning);
+	hwt_strmap_free(&r->line_rows);
+	hwt_strmap_free(&r->addr_lines);
+	hwt_strmap_free(&r->leaves);
+	for (size_t i = 0; i < r->nsegs; i++)
+		free(r->segs[i].callers);
+	free(r->segs);
+	free(r->key);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].v);
 		free(r->threads[i].path);
@@ -217,6 +270,23 @@ void hwt_report_free(struct hwt_report *r)
 	free(r->funcs);
 	hwt_strmap_free(&r->active);
 	free(r);
+}
+
+int hwt_report_set_time(struct hwt_report *r, const char *unit,
+			const char *meaning)
+{
+	char *u = unit ? strdup(unit) : NULL;
+	char *m = meaning ? strdup(meaning) : NULL;
+	if ((unit && !u) || (meaning && !m)) {
+		free(u);
+		free(m);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
+	free(r->time_unit);
+	free(r->time_meaning);
+	r->time_unit = u;
+	r->time_meaning = m;
+	return 0;
 }
 
 struct hwt_stack_ops hwt_report_ops(struct hwt_report *r)
@@ -260,6 +330,8 @@ static double percent(uint64_t part, uint64_t whole)
 int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 		     bool has_time)
 {
+	if (r->lines.line)
+		return report_write_lines(r, out, top);
 	const struct hwt_report_func **order = malloc((r->nfuncs + 1) *
 						      sizeof(*order));
 	if (!order)
@@ -272,12 +344,21 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 	}
 	qsort(order, r->nfuncs, sizeof(*order), by_self_insns);
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
-		" calls\n", all, r->nfuncs, calls);
+		" calls (tail calls and signal/trap entries included)\n", all,
+		r->nfuncs, calls);
+	if (has_time && r->time_meaning)
+		fprintf(out, "# time: %s\n", r->time_meaning);
 	fprintf(out, "# %12s %7s %12s %7s %9s", "self insns", "self%",
 		"total insns", "total%", "calls");
-	if (has_time)
-		fprintf(out, " %12s %12s %12s %12s", "self time", "total time",
-			"avg time", "max time");
+	const char *unit = r->time_unit ? r->time_unit : "ns";
+	if (has_time) {
+		char head[4][24];
+		const char *what[] = {"self", "total", "avg", "max"};
+		for (int i = 0; i < 4; i++)
+			snprintf(head[i], sizeof(head[i]), "%s %s", what[i], unit);
+		fprintf(out, " %12s %12s %12s %12s", head[0], head[1], head[2],
+			head[3]);
+	}
 	fputs("  function\n", out);
 	size_t n = top && top < r->nfuncs ? top : r->nfuncs;
 	for (size_t i = 0; i < n; i++) {
@@ -301,10 +382,45 @@ int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
 {
 	unsigned which = weight == HWT_WEIGHT_TIME ? S_TIME
 		       : weight == HWT_WEIGHT_CALLS ? S_CALLS : S_INSNS;
-	for (size_t i = 0; i < r->stacks.n; i++) {
+	/* The full stacks: the callers found after a stack ended go in
+	 * front of it (stacks that become equal add up). */
+	struct hwt_strmap full = {0};
+	char *buf = NULL;
+	size_t cap = 0;
+	int err = 0;
+	for (size_t i = 0; i < r->stacks.n && !err; i++) {
 		const struct hwt_strmap_entry *e = &r->stacks.e[i];
-		if (e->v[which])
-			fprintf(out, "%s %" PRIu64 "\n", e->key, e->v[which]);
+		char *bar = strchr(e->key, '|');
+		size_t seg = strtoull(e->key, NULL, 10);
+		size_t known = strtoull(strchr(e->key, ' ') + 1, NULL, 10);
+		const struct segment *g = &r->segs[seg];
+		size_t len = 0, plen = strlen(bar + 1);
+		bool oom = false;
+		for (size_t c = g->n; c-- > known && !oom;) {
+			len = report_frame_append(&buf, &cap, len, g->callers[c]);
+			oom = !len;
+		}
+		void *grown = buf;
+		struct hwt_strmap_entry *f = NULL;
+		if (!oom &&
+		    array_grow(&grown, &cap, 1, len + 1 + plen + 1, 256)) {
+			buf = grown;
+			if (len)
+				buf[len++] = ';';
+			memcpy(buf + len, bar + 1, plen);
+			f = hwt_strmap_get(&full, buf, len + plen);
+		}
+		if (!f) {
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+			break;
+		}
+		f->v[0] += e->v[which];
 	}
-	return io_error(out);
+	for (size_t i = 0; i < full.n && !err; i++)
+		if (full.e[i].v[0])
+			fprintf(out, "%s %" PRIu64 "\n", full.e[i].key,
+				full.e[i].v[0]);
+	free(buf);
+	hwt_strmap_free(&full);
+	return err ? err : io_error(out);
 }

@@ -21,6 +21,9 @@
 
 struct frame_rec {
 	struct hwt_frame f;
+	/* The function the frame runs in, parts counted as their parent's
+	 * (0: not looked up yet). */
+	uint64_t parent;
 	uint64_t insns_at_entry, branches_at_entry;
 	uint64_t child_insns, child_branches;
 	uint64_t child_time;
@@ -151,6 +154,8 @@ static int push(struct hwt_stack *s, struct thread *t,
 	r->f.end = HWT_FRAME_OPEN;
 	r->insns_at_entry = t->insns;
 	r->branches_at_entry = t->branches;
+	if (hwt_frame_is_call(&r->f))
+		s->stats.entered++;
 	if (t->n > s->stats.max_depth)
 		s->stats.max_depth = t->n;
 	return s->ops.on_enter ? s->ops.on_enter(s->ops.arg, view(t, t->n - 1))
@@ -187,7 +192,9 @@ static int pop(struct hwt_stack *s, struct thread *t, enum hwt_frame_end end)
 static int cut(struct hwt_stack *s, struct thread *t, enum hwt_frame_end end)
 {
 	int err = 0;
-	if (end != HWT_FRAME_END)
+	if (end == HWT_FRAME_TRACE_OFF)
+		s->stats.cut_by_trace_off += t->n;
+	else if (end != HWT_FRAME_END)
 		s->stats.cut_by_gap += t->n;
 	while (t->n && !err)
 		err = pop(s, t, end);
@@ -228,16 +235,26 @@ static bool returns_to(const struct frame_rec *r, uint64_t to)
 static int infer_caller(struct hwt_stack *s, struct thread *t, uint64_t to)
 {
 	struct frame_rec root = t->v[0];
-	int err = pop(s, t, HWT_FRAME_RETURNED);
-	if (err)
-		return err;
-	s->stats.inferred++;
 	struct hwt_frame f = {
 		.func = to,
 		.start = HWT_FRAME_INFERRED,
 		.depth = root.f.depth - 1,
 		.call_time = root.f.call_time,
 	};
+	int err = 0;
+	if (s->ops.on_caller) {
+		struct hwt_frame shown = f;
+		shown.pid = t->pid;
+		shown.tid = t->tid;
+		shown.cpu = t->cpu;
+		shown.has_time = root.f.has_time && t->has_time;
+		err = s->ops.on_caller(s->ops.arg, &shown, t->last_time);
+	}
+	if (!err)
+		err = pop(s, t, HWT_FRAME_RETURNED);
+	if (err)
+		return err;
+	s->stats.inferred++;
 	err = push(s, t, &f);
 	/* It was running all along: what its callee did is its total. */
 	t->v[0].insns_at_entry = root.insns_at_entry;
@@ -295,30 +312,35 @@ static int enter_trap(struct hwt_stack *s, struct thread *t,
 	return push(s, t, &f);
 }
 
-/* The first address of the function frame @r runs in (inferred frames
- * hold the first address seen in them, not their function's start). */
-static uint64_t frame_function(struct hwt_stack *s, const struct thread *t,
-			       const struct frame_rec *r)
+/* The function holding @addr, its split-off parts counted as their
+ * parent's; false without symbols for it. */
+static bool parent_of(struct hwt_stack *s, const struct thread *t,
+		      uint64_t addr, uint64_t *start)
 {
-	uint64_t start;
-	if (r->f.start != HWT_FRAME_INFERRED)
-		return r->f.func;
-	return s->ops.function_start(s->ops.sym_arg, t->pid, r->f.func, &start)
-		       ? start
-		       : r->f.func;
+	if (s->ops.function_parent)
+		return s->ops.function_parent(s->ops.sym_arg, t->pid, addr,
+					      start);
+	return s->ops.function_start(s->ops.sym_arg, t->pid, addr, start);
 }
 
-/* An indirect jump into function @start, mid-body: when that function is
- * a frame further down this level (longjmp, an exception's landing pad),
- * the frames above it end without returning, now. A jump inside the top
- * frame's own function (a switch) changes nothing. */
-static int unwind_into(struct hwt_stack *s, struct thread *t, uint64_t start)
+/* The function frame @r runs in (inferred frames hold the first address
+ * seen in them, not their function's start), looked up once. */
+static uint64_t frame_function(struct hwt_stack *s, const struct thread *t,
+			       struct frame_rec *r)
+{
+	if (!r->parent && !parent_of(s, t, r->f.func, &r->parent))
+		r->parent = r->f.func;
+	return r->parent;
+}
+
+/* An indirect jump into function @parent, mid-body: when that function
+ * is a frame further down this level (longjmp, an exception's landing
+ * pad), the frames above it end without returning, now. */
+static int unwind_into(struct hwt_stack *s, struct thread *t, uint64_t parent)
 {
 	size_t lo = level_base(t);
-	if (frame_function(s, t, &t->v[t->n - 1]) == start)
-		return 0;
 	for (size_t i = t->n - 1; i-- > lo;) {
-		if (frame_function(s, t, &t->v[i]) != start)
+		if (frame_function(s, t, &t->v[i]) != parent)
 			continue;
 		int err = 0;
 		while (t->n - 1 > i && !err) {
@@ -357,13 +379,21 @@ static int on_branch(struct hwt_stack *s, struct thread *t,
 		return on_return(s, t, to);
 	case HWT_BRANCH_JUMP:
 	case HWT_BRANCH_INDIRECT: {
-		uint64_t start;
+		uint64_t start, parent;
 		if (!s->ops.function_start ||
 		    !s->ops.function_start(s->ops.sym_arg, t->pid, to, &start))
 			return 0;
+		if (!parent_of(s, t, to, &parent))
+			parent = start;
+		/* Within the running function, or between it and its parts
+		 * (main -> main.cold and back): the same frame. A jump to its
+		 * own entry is a call of itself, in tail position. */
+		if (parent == frame_function(s, t, top) &&
+		    !(to == start && start == parent))
+			return 0;
 		if (start != to)
 			return e->u.branch.kind == HWT_BRANCH_INDIRECT
-				       ? unwind_into(s, t, start)
+				       ? unwind_into(s, t, parent)
 				       : 0;
 		s->stats.tail_calls++;
 		struct hwt_frame f = {
@@ -473,7 +503,8 @@ static int stack_emit(void *arg, const struct hwt_elem *e)
 	case HWT_ELEM_BRANCH:
 		return on_branch(s, t, e);
 	case HWT_ELEM_TRACE_OFF:
-		if (e->fields & HWT_FIELD_AT) {
+		if ((e->fields & HWT_FIELD_AT) &&
+		    !(e->fields & HWT_FIELD_TRACE_END)) {
 			t->off_pending = true;
 			t->off_at = e->u.trace.at;
 			return 0;
@@ -517,14 +548,38 @@ struct hwt_elem_sink hwt_stack_sink(struct hwt_stack *s)
 	return sink;
 }
 
+struct close_order {
+	uint64_t last_time;
+	size_t index;
+};
+
+/* Threads by the time of their last element, then in order of
+ * appearance. */
+static int by_last_time(const void *a, const void *b)
+{
+	const struct close_order *x = a, *y = b;
+	if (x->last_time != y->last_time)
+		return x->last_time < y->last_time ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 int hwt_stack_finish(struct hwt_stack *s)
 {
+	/* Each thread's open frames end at its last time: in that order,
+	 * what the callbacks see never goes back in time. */
+	struct close_order *order = malloc((s->nthreads + 1) * sizeof(*order));
+	if (!order)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < s->nthreads; i++)
+		order[i] = (struct close_order){s->threads[i].last_time, i};
+	qsort(order, s->nthreads, sizeof(*order), by_last_time);
 	int err = 0;
 	for (size_t i = 0; i < s->nthreads && !err; i++) {
-		struct thread *t = &s->threads[i];
+		struct thread *t = &s->threads[order[i].index];
 		err = cut(s, t, t->off_pending ? HWT_FRAME_TRACE_OFF
 					       : HWT_FRAME_END);
 	}
+	free(order);
 	return err;
 }
 
@@ -532,6 +587,11 @@ void hwt_stack_get_stats(const struct hwt_stack *s,
 			 struct hwt_stack_stats *stats)
 {
 	*stats = s->stats;
+}
+
+bool hwt_frame_is_call(const struct hwt_frame *f)
+{
+	return f->start != HWT_FRAME_INFERRED;
 }
 
 const char *hwt_frame_start_name(enum hwt_frame_start start)

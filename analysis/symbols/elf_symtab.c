@@ -2,6 +2,7 @@
  * .dynsym) and PLT entries, named `sym@plt` as perf names them. */
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,13 +83,41 @@ static int add_symbols_of(struct dso *d, Elf *elf,
 
 /* PLT stubs: entry i of .plt (after its header) or .plt.sec jumps through
  * the i-th .rela.plt slot, whose symbol names the stub. */
+/* The name objdump gives the PLT slot of relocation @r: "sym@plt", or
+ * for a relocation without a symbol (an IRELATIVE one: an ifunc the
+ * library resolves for itself) "*ABS*+0xADDEND@plt". False when it has
+ * neither. */
+static bool plt_name(Elf *elf, Elf_Data *syms, size_t strtab,
+		     uint16_t machine, const GElf_Rela *r, char *buf,
+		     size_t size)
+{
+	GElf_Sym s;
+	if (GELF_R_SYM(r->r_info)) {
+		if (!gelf_getsym(syms, (int)GELF_R_SYM(r->r_info), &s))
+			return false;
+		const char *name = elf_strptr(elf, strtab, s.st_name);
+		if (!name || !*name)
+			return false;
+		snprintf(buf, size, "%s@plt", name);
+		return true;
+	}
+	uint32_t type = (uint32_t)GELF_R_TYPE(r->r_info);
+	bool irelative = (machine == EM_X86_64 && type == R_X86_64_IRELATIVE) ||
+			 (machine == EM_386 && type == R_386_IRELATIVE) ||
+			 (machine == EM_AARCH64 && type == R_AARCH64_IRELATIVE);
+	if (!irelative)
+		return false;
+	snprintf(buf, size, "*ABS*+0x%" PRIx64 "@plt", (uint64_t)r->r_addend);
+	return true;
+}
+
 static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
 {
 	size_t shstrndx;
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
 	Elf_Scn *scn = NULL, *rela = NULL;
-	GElf_Shdr sh, rela_sh = {0}, plt_sh = {0}, sec_sh = {0};
+	GElf_Shdr sh, rela_sh = {0}, plt_sh = {0}, sec_sh = {0}, got_sh = {0};
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
@@ -99,6 +128,8 @@ static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
 			plt_sh = sh;
 		else if (!strcmp(name, ".plt.sec"))
 			sec_sh = sh;
+		else if (!strcmp(name, ".got.plt"))
+			got_sh = sh;
 		else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
 			rela = scn;
 			rela_sh = sh;
@@ -122,21 +153,28 @@ static int add_plt(struct hwt_sym_ctx *ctx, struct dso *d, Elf *elf)
 	if (!rdata || !sdata || !gelf_getshdr(dynsym, &dsh))
 		return 0;
 	size_t n = rela_sh.sh_size / rela_sh.sh_entsize;
+	/* Slot k jumps through .got.plt's word 3 + k (after the three the
+	 * dynamic linker keeps): a relocation's slot is where its GOT word
+	 * is, not its place in .rela.plt (libc lists its IRELATIVE ones
+	 * last). Without .got.plt, the order of .rela.plt. */
+	uint64_t word = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+	uint64_t got0 = got_sh.sh_size ? got_sh.sh_addr + 3 * word : 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Rela r;
-		GElf_Sym s;
 		if (!gelf_getrela(rdata, (int)i, &r))
 			break;
-		if (!GELF_R_SYM(r.r_info) ||
-		    !gelf_getsym(sdata, (int)GELF_R_SYM(r.r_info), &s))
-			continue;
-		const char *name = elf_strptr(elf, dsh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
+		uint64_t slot = i;
+		if (got0 && r.r_offset >= got0 &&
+		    (r.r_offset - got0) % word == 0 &&
+		    (r.r_offset - got0) / word < n)
+			slot = (r.r_offset - got0) / word;
 		char buf[1024];
-		snprintf(buf, sizeof(buf), "%s@plt", name);
+		if (!plt_name(elf, sdata, dsh.sh_link, d->machine, &r, buf,
+			      sizeof(buf)))
+			continue;
 		const char *in = str_pool_intern(ctx->pool, buf);
-		if (!in || !sym_table_add(&d->syms, first + i * entsize, entsize, in))
+		if (!in || !sym_table_add(&d->syms, first + slot * entsize, entsize,
+					  in))
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");
 	}
 	return 0;

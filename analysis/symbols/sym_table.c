@@ -64,7 +64,7 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 		return NULL;
 	t->e = grown;
 	struct sym_entry *e = &t->e[t->n++];
-	*e = (struct sym_entry){start, size, name, NULL, false, false, false, 0};
+	*e = (struct sym_entry){start, size, name, NULL, false, false, false, 0, 0};
 	return e;
 }
 
@@ -141,6 +141,7 @@ void sym_table_finish(struct sym_table *t)
 			t->e[i].size_guessed = true;
 		}
 	number_locals(t);
+	sym_table_find_parents(t);
 }
 
 struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)

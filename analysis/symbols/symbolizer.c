@@ -339,6 +339,7 @@ static int lookup_kernel(struct hwt_symbolizer *s, uint64_t addr,
 		if (e) {
 			out->name = sym_entry_name(&s->ctx, e);
 			out->start = e->start;
+			out->parent_start = e->parent ? e->parent : e->start;
 			out->size = e->size;
 			out->offset = addr - e->start;
 		}
@@ -353,6 +354,7 @@ static int lookup_kernel(struct hwt_symbolizer *s, uint64_t addr,
 	out->dso = e->module ? e->module : "[kernel.kallsyms]";
 	out->name = sym_entry_name(&s->ctx, e);
 	out->start = e->start;
+	out->parent_start = e->parent ? e->parent : e->start;
 	out->size = e->size;
 	out->offset = addr - e->start;
 	return 1;
@@ -402,6 +404,7 @@ static int lookup_jit(struct hwt_symbolizer *s, int32_t pid, uint64_t addr,
 	out->dso = str_pool_intern(&s->pool, name);
 	out->name = sym_entry_name(&s->ctx, e);
 	out->start = e->start;
+	out->parent_start = e->parent ? e->parent : e->start;
 	out->size = e->size;
 	out->offset = addr - e->start;
 	return 1;
@@ -464,6 +467,8 @@ int hwt_symbolizer_lookup_at(struct hwt_symbolizer *s, int32_t pid,
 	if (e) {
 		out->name = sym_entry_name(&s->ctx, e);
 		out->start = addr - (vaddr - e->start);
+		out->parent_start = e->parent ? addr - (vaddr - e->parent)
+					      : out->start;
 		out->size = e->size;
 		out->size_guessed = e->size_guessed;
 		out->local_nth = e->local_nth;

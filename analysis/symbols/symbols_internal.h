@@ -18,6 +18,9 @@ struct sym_entry {
 	bool size_guessed;  /* no size in the table: up to the next symbol */
 	bool local;         /* STB_LOCAL (a static function) */
 	uint32_t local_nth; /* local: 1 for the first of its name, ... */
+	/* A part split off a function (NAME.cold, NAME.part.N, ...): its
+	 * parent's start, when the table has it; else 0. */
+	uint64_t parent;
 };
 
 struct sym_table {
@@ -37,9 +40,13 @@ void str_pool_free(struct str_pool *pool);
 
 struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 				uint64_t size, const char *name);
-/* Sorts, drops duplicates (keeping the best name per address), and gives
- * zero-size symbols the room up to the next one, as perf does. */
+/* Sorts, drops duplicates (keeping the best name per address), gives
+ * zero-size symbols the room up to the next one, as perf does, and finds
+ * the parents of split-off parts (sym_parts.c). */
 void sym_table_finish(struct sym_table *t);
+/* sym_parts.c: sets e->parent for every part split off a function in
+ * the sorted table @t. */
+void sym_table_find_parents(struct sym_table *t);
 struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr);
 void sym_table_free(struct sym_table *t);
 

@@ -88,7 +88,7 @@ static int thread_of(struct hwt_timeline *tl, int32_t pid, int32_t tid,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	t->described = true;
 	tl->stats.threads++;
-	return tl->opts.format == HWT_TIMELINE_CHROME
+	return tl_chrome(tl)
 		       ? tl_chrome_thread(tl, t, new_process)
 		       : tl_perfetto_thread(tl, t, new_process);
 }
@@ -124,9 +124,18 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	uint64_t ts = f->call_time;
 	if (f->depth < 0)
 		ts = ts > (uint64_t)-f->depth ? ts - (uint64_t)-f->depth : 0;
+	/* In sequence order an inferred caller starts a step per level
+	 * before the thread's first frame. */
+	uint64_t step = ++tl->step * TL_STEP_NS;
+	if (!t->first_step)
+		t->first_step = step;
+	if (f->depth < 0)
+		step = t->first_step > (uint64_t)-f->depth * TL_STEP_NS
+			       ? t->first_step - (uint64_t)-f->depth * TL_STEP_NS
+			       : 0;
 	bool deep = tl->opts.max_depth && f->depth >= tl->opts.max_depth;
-	t->v[t->n++] = (struct tl_frame){f->func, ts, false,
-					 deep || !f->has_time};
+	t->v[t->n++] = (struct tl_frame){f->func, ts, step, false, deep,
+					 f->has_time};
 	return 0;
 }
 
@@ -136,11 +145,14 @@ static int begin_open(struct hwt_timeline *tl, struct tl_thread *t)
 	char buf[24];
 	for (size_t i = 0; i < t->n; i++) {
 		struct tl_frame *fr = &t->v[i];
-		if (fr->begun || fr->skip)
+		if (fr->begun || fr->skip ||
+		    (!fr->timed && !tl->stats.sequence))
 			continue;
 		const char *name = hwt_func_name(&tl->namer, t->pid, fr->func,
 						 buf);
-		int err = tl_perfetto_slice(tl, t, true, fr->ts, name, NULL);
+		int err = tl_perfetto_slice(tl, t, true,
+					    tl->stats.sequence ? fr->step : fr->ts,
+					    name, NULL);
 		if (err)
 			return err;
 		fr->begun = true;
@@ -154,10 +166,20 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	struct tl_thread *t = find_thread(tl, f->tid);
 	if (!t || !t->n)
 		return 0;
+	/* A capture that has shown no time by its first frame's end has
+	 * none: its slices go in sequence order. */
+	if (!tl->decided) {
+		tl->decided = true;
+		tl->stats.sequence = !tl->saw_time && !f->has_time;
+	}
 	struct tl_frame fr = t->v[t->n - 1];
 	int err = 0;
 	uint64_t end = f->return_time > fr.ts ? f->return_time : fr.ts;
-	if (!f->has_time) {
+	if (tl->stats.sequence) {
+		fr.ts = fr.step;
+		end = ++tl->step * TL_STEP_NS;
+	}
+	if (!f->has_time && !tl->stats.sequence) {
 		tl->stats.untimed++;
 	} else if (fr.skip) {
 		tl->stats.dropped_deep++;
@@ -168,7 +190,7 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		const char *name = hwt_func_name(&tl->namer, t->pid, fr.func,
 						 buf);
 		tl->stats.slices++;
-		if (tl->opts.format == HWT_TIMELINE_CHROME) {
+		if (tl_chrome(tl)) {
 			err = tl_chrome_slice(tl, t, fr.ts, end - fr.ts, name, f);
 		} else {
 			err = begin_open(tl, t);
@@ -202,20 +224,30 @@ static const char *mark_name(const struct hwt_elem *e, char *buf, size_t size)
 static int mark_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_timeline *tl = arg;
+	if (e->fields & HWT_FIELD_TIME)
+		tl->saw_time = true;
 	char buf[160];
 	const char *name = mark_name(e, buf, sizeof(buf));
-	if (!name || !(e->fields & HWT_FIELD_TIME) ||
+	bool sequence = !tl->saw_time && (!tl->decided || tl->stats.sequence);
+	if (!name || (!(e->fields & HWT_FIELD_TIME) && !sequence) ||
 	    !(e->fields & HWT_FIELD_TID))
 		return 0;
+	uint64_t ts = sequence ? tl->step * TL_STEP_NS : e->time;
 	struct tl_thread *t;
 	int err = thread_of(tl, (e->fields & HWT_FIELD_PID) ? e->pid : -1,
 			    e->tid, &t);
 	if (err)
 		return err;
 	tl->stats.instants++;
-	return tl->opts.format == HWT_TIMELINE_CHROME
-		       ? tl_chrome_instant(tl, t, e->time, name)
-		       : tl_perfetto_instant(tl, t, e->time, name);
+	return tl_chrome(tl)
+		       ? tl_chrome_instant(tl, t, ts, name)
+		       : tl_perfetto_instant(tl, t, ts, name);
+}
+
+bool tl_chrome(const struct hwt_timeline *tl)
+{
+	return tl->opts.format == HWT_TIMELINE_CHROME ||
+	       tl->opts.format == HWT_TIMELINE_SPEEDSCOPE;
 }
 
 int hwt_timeline_new(FILE *out, const struct hwt_timeline_opts *opts,
@@ -232,7 +264,7 @@ int hwt_timeline_new(FILE *out, const struct hwt_timeline_opts *opts,
 		tl->namer = *opts->namer;
 	tl->opts.namer = NULL;
 	tl->first_event = true;
-	int err = opts->format == HWT_TIMELINE_CHROME ? tl_chrome_start(tl) : 0;
+	int err = tl_chrome(tl) ? tl_chrome_start(tl) : 0;
 	if (err) {
 		hwt_timeline_free(tl);
 		return err;
@@ -273,8 +305,16 @@ struct hwt_elem_sink hwt_timeline_marks(struct hwt_timeline *tl)
 
 int hwt_timeline_finish(struct hwt_timeline *tl)
 {
-	return tl->opts.format == HWT_TIMELINE_CHROME ? tl_chrome_finish(tl)
-						      : tl_check_io(tl);
+	if (tl_chrome(tl))
+		return tl_chrome_finish(tl);
+	/* Perfetto has no file-wide note: each thread's track gets one. */
+	for (size_t i = 0; i < tl->nthreads && tl->stats.sequence; i++) {
+		int err = tl_perfetto_instant(tl, &tl->threads[i], 0,
+					      TL_SEQUENCE_NOTE);
+		if (err)
+			return err;
+	}
+	return tl_check_io(tl);
 }
 
 void hwt_timeline_get_stats(const struct hwt_timeline *tl,

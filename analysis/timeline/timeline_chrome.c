@@ -2,13 +2,13 @@
  * events naming processes and threads, a complete event ("ph":"X") per
  * call with its start and duration in microseconds, and instants.
  *
- * A call's event has no "args": speedscope names a frame by its name and
- * its args together, so per-call args (an instruction count) would make
- * every call of a function a function of its own there, and its totals
- * and sandwich view useless. How a frame ended, when it did not return,
- * goes in its category instead ("call,no_return"), which chrome://tracing
- * and Perfetto show and filter on; the Perfetto format keeps the
- * instruction count and the end as the slice's arguments. */
+ * A call's event carries its instructions as "args" (chrome://tracing
+ * and Perfetto show them), except in the speedscope flavour: speedscope
+ * names a frame by its name and its args together, so per-call args
+ * would make every call of a function a function of its own there, and
+ * its totals and sandwich view useless. How a frame ended, when it did
+ * not return, goes in its category ("call,no_return"), which
+ * chrome://tracing and Perfetto show and filter on. */
 #include <inttypes.h>
 
 #include "analysis/timeline/timeline_internal.h"
@@ -105,6 +105,10 @@ int tl_chrome_slice(struct hwt_timeline *tl, const struct tl_thread *t,
 	micros(tl->out, grid(ts));
 	fputs(",\"dur\":", tl->out);
 	micros(tl->out, grid(ts + dur) - grid(ts));
+	if (tl->opts.format == HWT_TIMELINE_CHROME)
+		fprintf(tl->out, ",\"args\":{\"insns\":%" PRIu64
+			",\"insns_self\":%" PRIu64 "}", f->insns_total,
+			f->insns_self);
 	fputc('}', tl->out);
 	return tl_check_io(tl);
 }
@@ -124,6 +128,10 @@ int tl_chrome_instant(struct hwt_timeline *tl, const struct tl_thread *t,
 
 int tl_chrome_finish(struct hwt_timeline *tl)
 {
-	fputs("\n]}\n", tl->out);
+	fputs("\n]", tl->out);
+	if (tl->stats.sequence)
+		fputs(",\"otherData\":{\"clock\":\"sequence\",\"note\":\""
+		      TL_SEQUENCE_NOTE "\"}", tl->out);
+	fputs("}\n", tl->out);
 	return tl_check_io(tl);
 }

@@ -205,8 +205,10 @@ static int process_record(struct bts_dec *d, const uint8_t *p, uint64_t offset)
 	if (!rec.to) {
 		if (d->have_last && (err = emit_range(d, rec.from, false, offset)))
 			return err;
+		/* Only a tracer writing BTS records (sw_branch) ends its
+		 * trace with one: at --stop or the thread's exit. */
 		elem_init(d, &e, HWT_ELEM_TRACE_OFF, offset);
-		e.fields |= HWT_FIELD_AT;
+		e.fields |= HWT_FIELD_AT | HWT_FIELD_TRACE_END;
 		e.u.trace.at = rec.from;
 		d->have_last = false;
 		return emit(d, &e);

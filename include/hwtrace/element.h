@@ -82,6 +82,10 @@ enum hwt_elem_field {
 	 * out rather than guessed. Without this bit and without
 	 * HWT_FIELD_PID/TID the task is simply unknown (no sideband). */
 	HWT_FIELD_TASK_AMBIGUOUS = 1u << 10,
+	/* trace_off: the thread's trace ends here for good (the tracer
+	 * stopped: --stop, the thread's exit), it does not come back on
+	 * where it went off. */
+	HWT_FIELD_TRACE_END = 1u << 11,
 };
 
 struct hwt_elem {

@@ -18,14 +18,16 @@ extern "C" {
 enum hwt_report_weight {
 	HWT_WEIGHT_INSNS,  /* instructions executed in the leaf frame */
 	HWT_WEIGHT_TIME,   /* time in the leaf frame (trace time units) */
-	HWT_WEIGHT_CALLS,  /* how many times the leaf frame was entered */
+	HWT_WEIGHT_CALLS,  /* how many times the leaf frame was entered
+			    * (hwt_frame_is_call: inferred frames weigh 0) */
 };
 
 /* One function's totals. Totals count a recursive function once: the
  * outermost activation's total includes the inner ones. */
 struct hwt_report_func {
 	const char *name;       /* the namer's, or the address in hex */
-	uint64_t calls;         /* activations entered by a call or tail call */
+	uint64_t calls;         /* activations that are calls
+				 * (hwt_frame_is_call) */
 	uint64_t frames;        /* all activations, inferred ones included */
 	uint64_t insns_self, insns_total;
 	uint64_t branches_self;
@@ -53,8 +55,44 @@ HWT_API struct hwt_stack_ops hwt_report_ops(struct hwt_report *report);
 HWT_API const struct hwt_report_func *
 hwt_report_funcs(const struct hwt_report *report, size_t *count);
 
+/* Source lines for a report by line: the file and line of the code at
+ * @addr in process @pid (-1 when unknown), and the functions inlined
+ * there, outermost first (not the function holding the code). Returns
+ * false when the address has no line. Strings stay valid until the next
+ * call. */
+struct hwt_report_lines {
+	bool (*line)(void *arg, int32_t pid, uint64_t addr, const char **file,
+		     uint32_t *line, const char *const **inlined,
+		     size_t *ninlined);
+	void *arg;
+};
+
+/* Makes @report count instructions by source line (`report --srcline`):
+ * its table lists "FUNCTION FILE:LINE" rows, FUNCTION being the
+ * innermost function inlined there (else the function itself), and its
+ * folded stacks weighted by instructions end in the inlined functions and
+ * a "FILE:LINE" frame. Instructions come from the elements through
+ * hwt_report_elements, which must see every element after the stacks
+ * did. @lines is copied. Errors: HWT_ERR_INVAL when @lines has no line
+ * callback. */
+HWT_API int hwt_report_by_line(struct hwt_report *report,
+			       const struct hwt_report_lines *lines);
+
+/* The sink that counts the elements' instructions by line (see
+ * hwt_report_by_line); valid while @report is. Its errors:
+ * HWT_ERR_NOMEM. */
+HWT_API struct hwt_elem_sink hwt_report_elements(struct hwt_report *report);
+
+/* The unit of the table's time columns (@unit, e.g. "ns"; NULL: "ns")
+ * and one line saying what the time measures for the capture's trace
+ * (@meaning, NULL: none), both printed in the table's header when it has
+ * time. Copied. Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_report_set_time(struct hwt_report *report, const char *unit,
+				const char *meaning);
+
 /* Writes the @top functions with the most self instructions (0: all) as
- * a table, with time columns when @has_time. Errors: HWT_ERR_IO. */
+ * a table, with time columns when @has_time (by line: the @top lines,
+ * instructions only). Errors: HWT_ERR_IO. */
 HWT_API int hwt_report_write(const struct hwt_report *report, FILE *out,
 			     size_t top, bool has_time);
 

@@ -5,10 +5,13 @@
  * with nothing to pop means the trace began inside a function (its caller
  * becomes an inferred frame that starts at the thread's first element); a
  * jump to the start of a function is a tail call (the top frame is
- * replaced), and an indirect jump into a function further down the stack
- * unwinds to it (longjmp, exception landing pads); syscalls, interrupts and exceptions nest a new level which
+ * replaced) unless it is a part split off the function running there
+ * (NAME.cold: the same frame), and an indirect jump into a function
+ * further down the stack unwinds to it (longjmp, exception landing
+ * pads); syscalls, interrupts and exceptions nest a new level which
  * their return (sysret, eret, rt_sigreturn) unwinds. A gap, a decode error
- * or trace going off (unless it comes back on where it went off) ends every
+ * or trace going off (unless it comes back on where it went off; a
+ * trace_off marked HWT_FIELD_TRACE_END never does) ends every
  * open frame with that marker: nothing is guessed across lost trace.
  *
  * Works on any backend's elements, in any order of threads: each element is
@@ -89,6 +92,23 @@ struct hwt_stack_ops {
 	bool (*function_start)(void *sym_arg, int32_t pid, uint64_t addr,
 			       uint64_t *start);
 	void *sym_arg;
+	/* Optional, from symbols: the first address of the function whose
+	 * code holds @addr, counting the parts a compiler splits off a
+	 * function (NAME.cold, NAME.part.N, NAME.constprop.N, NAME.isra.N)
+	 * as their parent's; false when not known. A jump between a function
+	 * and its own parts, either way, stays in its frame (no tail call),
+	 * and a landing pad in a part unwinds to its parent's frame. NULL:
+	 * every symbol is a function of its own (function_start). */
+	bool (*function_parent)(void *sym_arg, int32_t pid, uint64_t addr,
+				uint64_t *start);
+	/* Optional: a return shows the caller of the thread's outermost
+	 * frame, which is still open. @caller (start HWT_FRAME_INFERRED, one
+	 * level down, call_time the thread's first time: it ran all along)
+	 * is entered (on_enter) right after that frame ends (on_exit); a
+	 * writer that prints in time order names it here, at @time (the
+	 * return's), before the return. */
+	int (*on_caller)(void *arg, const struct hwt_frame *caller,
+			 uint64_t time);
 };
 
 /* Names of functions for the writers built on stacks (calls, reports,
@@ -101,22 +121,30 @@ struct hwt_func_namer {
 	const char *(*name)(void *arg, int32_t pid, uint64_t addr,
 			    uint64_t *start);
 	void *arg;
+	/* Optional: as hwt_stack_ops.function_parent, with @arg. */
+	bool (*parent)(void *arg, int32_t pid, uint64_t addr, uint64_t *start);
 };
 
 /* What the stacks saw, for the user: every case where the trace or the
  * program did something a plain call/return nesting does not explain. */
 struct hwt_stack_stats {
-	uint64_t calls, returns;
+	uint64_t calls, returns;  /* call and return branches */
 	uint64_t inferred;          /* callers inferred from returns */
 	uint64_t no_return;         /* frames unwound without their return */
 	uint64_t tail_calls;
 	uint64_t traps;             /* syscall/interrupt/exception levels */
 	uint64_t unmatched_returns; /* returns to no frame on a non-empty level */
-	uint64_t cut_by_gap;        /* frames ended by a gap, error or trace off */
+	uint64_t cut_by_gap;        /* frames ended by a gap or decode error */
 	uint64_t time_backwards;    /* elements older than their thread's last
 				     * (their time was clamped) */
 	uint64_t max_depth;
 	uint64_t threads;
+	/* Frames entered (hwt_frame_is_call): the calls every output
+	 * counts. Of them: by a call instruction (calls), tail_calls and
+	 * traps. */
+	uint64_t entered;
+	uint64_t cut_by_trace_off;  /* frames ended where tracing stopped
+				     * (--stop, a thread's exit, a filter) */
 };
 
 struct hwt_stack;
@@ -134,13 +162,22 @@ HWT_API void hwt_stack_free(struct hwt_stack *stack);
 HWT_API struct hwt_elem_sink hwt_stack_sink(struct hwt_stack *stack);
 
 /* The end of the trace: every open frame of every thread ends
- * (HWT_FRAME_END), innermost first, threads in the order they appeared.
- * Errors: whatever a callback returns. */
+ * (HWT_FRAME_END, or HWT_FRAME_TRACE_OFF where its trace went off last)
+ * at the thread's last time, innermost first, threads in the order of
+ * those times (then of appearance), so the callbacks never go back in
+ * time. Errors: HWT_ERR_NOMEM, whatever a callback returns. */
 HWT_API int hwt_stack_finish(struct hwt_stack *stack);
 
 /* The counters so far. */
 HWT_API void hwt_stack_get_stats(const struct hwt_stack *stack,
 				 struct hwt_stack_stats *stats);
+
+/* Whether @frame counts as a call wherever hwtrace counts calls (report's
+ * table and header, the summaries, folded stacks weighted by calls, the
+ * export's calls): it was entered, by a call, a tail call or a trap (a
+ * signal handler, a syscall into a traced kernel, an interrupt), not
+ * inferred from a return. */
+HWT_API bool hwt_frame_is_call(const struct hwt_frame *frame);
 
 /* "called", "inferred", ... and "returned", "no_return", ...; never NULL. */
 HWT_API const char *hwt_frame_start_name(enum hwt_frame_start start);

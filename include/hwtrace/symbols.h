@@ -83,6 +83,11 @@ struct hwt_symbol {
 	bool in_elf;
 	uint64_t elf_vaddr;
 	uint64_t elf_base;
+	/* The function the code belongs to: for a part the compiler split
+	 * off a function (NAME.cold, NAME.part.N, NAME.constprop.N,
+	 * NAME.isra.N) its parent's start when the binary has the parent,
+	 * else start. */
+	uint64_t parent_start;
 };
 
 /* Per-binary report for `hwtrace info`. Strings are valid as long as the

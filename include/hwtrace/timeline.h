@@ -19,7 +19,11 @@ extern "C" {
 
 enum hwt_timeline_format {
 	HWT_TIMELINE_PERFETTO,
-	HWT_TIMELINE_CHROME,
+	HWT_TIMELINE_CHROME,      /* each slice's args: its instructions */
+	/* Chrome JSON whose slices carry no args: speedscope makes every
+	 * distinct name-and-args a frame of its own, so per-call args would
+	 * split each function into one frame per call there. */
+	HWT_TIMELINE_SPEEDSCOPE,
 };
 
 /* Zero-initialise, then set size. */
@@ -35,6 +39,11 @@ struct hwt_timeline_opts {
 struct hwt_timeline_stats {
 	uint64_t slices, dropped_short, dropped_deep, untimed, instants;
 	uint64_t threads, processes;
+	/* The capture had no time (no element had one by the first frame's
+	 * end): slices are laid out in sequence order, each call and return
+	 * one step (1 us) after the one before, and the file says so (Chrome:
+	 * "otherData"; Perfetto: an instant at 0 on each thread). */
+	bool sequence;
 };
 
 struct hwt_timeline;
@@ -57,8 +66,8 @@ HWT_API int hwt_timeline_name_thread(struct hwt_timeline *timeline,
 				     const char *name);
 
 /* Stack ops that write a slice per frame; valid while @timeline is.
- * Frames without time are counted, not written. Errors: HWT_ERR_NOMEM,
- * HWT_ERR_IO. */
+ * Frames without time in a capture with time are counted, not written.
+ * Errors: HWT_ERR_NOMEM, HWT_ERR_IO. */
 HWT_API struct hwt_stack_ops hwt_timeline_ops(struct hwt_timeline *timeline);
 
 /* A sink for the element stream (before the stacks) that marks gaps,

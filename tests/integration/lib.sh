@@ -61,6 +61,23 @@ have_pt_decoder() {
 	return 1
 }
 
+# perf_db_calls DB CALLER CALLEE: the calls of CALLEE from CALLER ('*':
+# from anywhere) in the calls table of a database perf's
+# export-to-sqlite.py (or hwtrace export) wrote.
+perf_db_calls() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+q = '''select count(*) from calls c
+       join call_paths cp on c.call_path_id = cp.id
+       join symbols s on cp.symbol_id = s.id
+       join call_paths pp on cp.parent_id = pp.id
+       join symbols p on pp.symbol_id = p.id
+       where s.name = ? and (? = '*' or p.name = ?)'''
+print(db.execute(q, (sys.argv[3], sys.argv[2], sys.argv[2])).fetchone()[0])
+PY
+}
+
 finish() {
 	echo "$checks checks, $failures failed, $skipped_parts parts skipped" >&2
 	[ "$failures" -eq 0 ]

@@ -75,6 +75,13 @@ expect_eq "--calls -j 1 equals the default" \
 	"$(cmp -s "$TMP/calls-j1.jsonl" "$TMP/calls.jsonl" && echo same)" same
 expect_eq "report -j 3 equals -j 1" \
 	"$(cmp -s "$TMP/calls-j1.folded" "$TMP/calls-j3.folded" && echo same)" same
+# The threads' frames end where their trace stopped, in time order with
+# the other threads' events (not at the end of the trace, after them).
+"$HWTRACE" decode "$data" --calls >"$TMP/calls.txt" 2>"$TMP/calls-text.err"
+expect_eq "--calls: time never goes back across threads" \
+	"$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$TMP/calls.txt")" "0"
+expect_eq "the threads' frames end at their exit" \
+	"$(grep -c '<- start_thread .*\[trace_off\]' "$TMP/calls.txt")" "2"
 # Text --calls indents by depth: fib(12)'s innermost call is 12 deeper.
 expect_contains "--calls text" "$("$HWTRACE" decode "$data" --calls 2>/dev/null | grep -m1 -- '-> fib')" "-> fib"
 
@@ -82,19 +89,7 @@ expect_contains "--calls text" "$("$HWTRACE" decode "$data" --calls 2>/dev/null 
 command -v "$PERF" >/dev/null || { fail "perf is not installed (Debian: linux-perf)"; finish; exit 1; }
 (cd "$TMP" && "$PERF" script -i "$data" -s "$EXPORT" perf.db branches calls \
 	>"$TMP/export.out" 2>&1) || fail "perf export-to-sqlite: $(tail -3 "$TMP/export.out")"
-perf_calls() {
-	python3 - "$TMP/perf.db" "$1" "$2" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-q = """select count(*) from calls c
-       join call_paths cp on c.call_path_id = cp.id
-       join symbols s on cp.symbol_id = s.id
-       join call_paths pp on cp.parent_id = pp.id
-       join symbols p on pp.symbol_id = p.id
-       where s.name = ? and (? = '*' or p.name = ?)"""
-print(db.execute(q, (sys.argv[3], sys.argv[2], sys.argv[2])).fetchone()[0])
-PY
-}
+perf_calls() { perf_db_calls "$TMP/perf.db" "$1" "$2"; }
 # Calls per callee: the same in both.
 for f in fib dive jump_outer tail_caller worker leaf; do
 	expect_eq "calls of $f: hwtrace = perf" \

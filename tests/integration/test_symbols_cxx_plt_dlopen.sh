@@ -65,14 +65,31 @@ expect_contains "text: library marked" "$text" "-> dl_twice+0x0 ($lib)"
 	perl -ne 'print "$1 $2\n" if /"to":"0x([0-9a-f]+)","kind":"call".*"to_sym":"([^"]*\@plt)"/' >"$TMP/plt.ours"
 perf script -i "$TMP/demo.data" --itrace=b -F flags,ip,sym,addr 2>/dev/null |
 	perl -ne 'print "$1 $2\n" if /^\s*call\s.*=>\s+([0-9a-f]+) (\S+\@plt)\s*$/' >"$TMP/plt.perf"
+objdump -d "$PROGS/swb_demo" | sed -n 's/^[0-9a-f]* <\(.*@plt\)>:$/\1/p' | sort >"$TMP/plt.objdump"
+# swb_demo's own stubs (the names objdump gives its .plt), and libc's.
+awk 'NR == FNR { own[$1] = 1; next } own[$2]' "$TMP/plt.objdump" "$TMP/plt.ours" >"$TMP/plt.own"
+awk 'NR == FNR { own[$1] = 1; next } !own[$2]' "$TMP/plt.objdump" "$TMP/plt.ours" >"$TMP/plt.libc"
 # perf 6.1 leaves the first stub of .plt unnamed (it falls under _init):
 # those are checked against objdump's stub labels instead.
-expect_eq "PLT calls = perf script" \
-	"$(grep -F -f <(cut -d' ' -f1 "$TMP/plt.perf" | sort -u) "$TMP/plt.ours")" "$(cat "$TMP/plt.perf")"
-objdump -d "$PROGS/swb_demo" | sed -n 's/^[0-9a-f]* <\(.*@plt\)>:$/\1/p' | sort >"$TMP/plt.objdump"
+expect_eq "swb_demo's PLT calls = perf script" \
+	"$(grep -F -f <(cut -d' ' -f1 "$TMP/plt.perf" | sort -u) "$TMP/plt.own")" \
+	"$(grep -F -f <(cut -d' ' -f1 "$TMP/plt.own" | sort -u) "$TMP/plt.perf")"
 expect_eq "swb_demo's PLT stubs called, as objdump labels them" \
-	"$(cut -d' ' -f2 "$TMP/plt.ours" | grep -v __tls_get_addr | sort -u)" \
+	"$(cut -d' ' -f2 "$TMP/plt.own" | sort -u)" \
 	"$(grep -x -F -f <(cut -d' ' -f2 "$TMP/plt.ours") "$TMP/plt.objdump")"
 expect_eq "swb_demo: printf@plt (perf's unnamed first stub)" "$(grep -c ' printf@plt$' "$TMP/plt.ours")" 1
+# libc's own stubs, named as objdump names them: with a symbol, or
+# "*ABS*+0xADDEND@plt" for an IRELATIVE slot (an ifunc). perf 6.1 names
+# libc's slots in the order of .rela.plt, which lists the IRELATIVE ones
+# last, so its names there are those of other slots.
+libc=$("$HWTRACE" decode --format jsonl "$TMP/demo.data" 2>/dev/null |
+	sed -n 's/.*"to_sym":"[^"]*@plt","to_symoff":0,"to_dso":"\([^"]*libc\.so[^"]*\)".*/\1/p' | head -1)
+objdump -d "$libc" -j .plt | sed -n 's/^[0-9a-f]* <\(.*@plt\)>:$/\1/p' | sort >"$TMP/libc.objdump"
+expect_eq "libc's PLT stubs called, as objdump labels them" \
+	"$(cut -d' ' -f2 "$TMP/plt.libc" | sort -u)" \
+	"$(grep -x -F -f <(cut -d' ' -f2 "$TMP/plt.libc") "$TMP/libc.objdump")"
+expect_eq "an IRELATIVE slot of libc called" \
+	"$(grep -q ' \*ABS\*+0x[0-9a-f]*@plt$' "$TMP/plt.libc" && echo yes)" yes
+expect_eq "perf names no slot *ABS*" "$(grep -c 'ABS' "$TMP/plt.perf")" "0"
 [ "$(sort -u -k2 "$TMP/plt.ours" | wc -l)" -ge 2 ] || fail "fewer than 2 PLT stubs called"
 finish

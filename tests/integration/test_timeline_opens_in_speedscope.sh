@@ -1,4 +1,5 @@
-# The Chrome JSON timeline of a real sw_branch capture of call_tree opens
+# The Chrome JSON timeline (--format speedscope: without per-call args)
+# of a real sw_branch capture of call_tree opens
 # in speedscope (the npm package, served from 127.0.0.1) in headless
 # Chromium: the flame chart draws, one profile per thread named after the
 # capture's process and threads (perf's task events are the oracle), and
@@ -40,7 +41,7 @@ data="$TMP/ct.data"
 	-- "$PROG" >"$TMP/program.txt" 2>"$TMP/record.err" ||
 	{ cat "$TMP/record.err" >&2; need "record"; }
 mkdir -p "$TMP/www"
-"$HWTRACE" timeline "$data" --format chrome -o "$TMP/www/ct.json" \
+"$HWTRACE" timeline "$data" --format speedscope -o "$TMP/www/ct.json" \
 	2>"$TMP/timeline.err" || need "timeline: $(cat "$TMP/timeline.err")"
 # A cut file: speedscope must say it cannot read it.
 head -c 20000 "$TMP/www/ct.json" >"$TMP/www/cut.json"

@@ -48,6 +48,21 @@ for name in sorted(c):
     print(name, c[name])
 PY
 expect_eq "chrome: complete events per function" "$(cat "$TMP/chrome.count")" "$(cat "$TMP/calls.count")"
+# Each slice carries its instructions as args: the same, call by call,
+# as decode --calls gives each frame (both sorted).
+python3 - "$TMP/t.json" <<'PY' | sort >"$TMP/chrome.insns" || fail "chrome args"
+import json, sys
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e["ph"] == "X":
+        print(e["name"], e["args"]["insns"], e["args"]["insns_self"])
+PY
+"$HWTRACE" decode "$data" --calls --format jsonl 2>/dev/null |
+	sed -n 's/.*"type":"return".*"sym":"\([^"]*\)".*"insns":\([0-9]*\),"insns_self":\([0-9]*\).*/\1 \2 \3/p' |
+	sort >"$TMP/calls.insns"
+expect_eq "chrome: args are each call's instructions" "$(cat "$TMP/chrome.insns")" "$(cat "$TMP/calls.insns")"
+"$HWTRACE" timeline "$data" -o "$TMP/s.json" --format speedscope 2>/dev/null || fail "speedscope"
+expect_eq "speedscope flavour: the same events without args" \
+	"$(sed 's/,"args":{"insns":[0-9]*,"insns_self":[0-9]*}//' "$TMP/t.json")" "$(cat "$TMP/s.json")"
 
 # --max-depth 1: only each thread's outermost frames (fib's first call is
 # at depth 1 under main, so no fib); --min-duration beyond every call: none.

@@ -9,76 +9,15 @@
  * a tail call (tail_caller jumps to tail_target), a signal handler, two
  * threads, and a forked child that is not traced. */
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
+#include "tree_cases.h"
 
-static unsigned fib_calls, jump_outer_calls, dive_calls, tail_caller_calls,
-	tail_target_calls, on_signal_calls, worker_calls, leaf_calls,
-	child_work_calls, dives_unwound;
-static jmp_buf env;
-static volatile int sink;
-
-int fib(int n);
-int NOINLINE fib(int n)
-{
-	fib_calls++;
-	if (n < 2)
-		return n;
-	return fib(n - 1) + fib(n - 2);
-}
-
-void dive(int depth);
-void NOINLINE dive(int depth)
-{
-	dive_calls++;
-	if (depth <= 0)
-		return;
-	if (depth == 1) {
-		dives_unwound = 5;
-		longjmp(env, 1);
-	}
-	dive(depth - 1);
-	sink++; /* never reached: keeps the call from being a tail call */
-}
-
-int jump_outer(void);
-int NOINLINE jump_outer(void)
-{
-	jump_outer_calls++;
-	if (setjmp(env))
-		return 1;
-	dive(5);
-	return 0;
-}
-
-int tail_target(int x);
-int NOINLINE tail_target(int x)
-{
-	tail_target_calls++;
-	return x * 3 + sink;
-}
-
-/* Compiled as at -O2 so that the call becomes a jump (a sibling call). */
-int tail_caller(int x);
-int NOINLINE __attribute__((optimize("O2", "optimize-sibling-calls")))
-tail_caller(int x)
-{
-	tail_caller_calls++;
-	return tail_target(x + 1);
-}
-
-void on_signal(int sig);
-void NOINLINE on_signal(int sig)
-{
-	(void)sig;
-	on_signal_calls++;
-}
+static unsigned worker_calls, leaf_calls, child_work_calls;
 
 int leaf(int x);
 int NOINLINE leaf(int x)
@@ -105,12 +44,6 @@ int NOINLINE child_work(int x)
 {
 	child_work_calls++;
 	return x - 1;
-}
-
-void tree_done(void);
-void NOINLINE tree_done(void)
-{
-	__asm__ volatile("" ::: "memory");
 }
 
 int main(void)

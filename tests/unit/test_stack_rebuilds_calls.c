@@ -44,21 +44,38 @@ static bool function_start(void *arg, int32_t pid, uint64_t addr,
 	return true;
 }
 
+/* 0x900-0x9ff is the part split off 0x200's function (a.cold). */
+static bool function_parent(void *arg, int32_t pid, uint64_t addr,
+			    uint64_t *start)
+{
+	(void)arg;
+	(void)pid;
+	*start = (addr & ~0xffull) == 0x900 ? 0x200 : addr & ~0xffull;
+	return true;
+}
+
 static struct hwt_stack *stack;
 static struct hwt_elem_sink sink;
 static uint64_t now;
 
-static void begin(bool symbols)
+static void begin_parts(bool symbols, bool parts)
 {
 	struct hwt_stack_ops ops = {.on_exit = on_exit_log};
 	if (symbols)
 		ops.function_start = function_start;
+	if (parts)
+		ops.function_parent = function_parent;
 	stack = hwt_stack_new(&ops);
 	sink = hwt_stack_sink(stack);
 	log_len = 0;
 	log_buf[0] = 0;
 	nself = 0;
 	now = 100;
+}
+
+static void begin(bool symbols)
+{
+	begin_parts(symbols, false);
 }
 
 static void emit(struct hwt_elem e)
@@ -236,6 +253,56 @@ static void test_tail_call(void)
 	hwt_stack_free(stack);
 }
 
+/* main -> a; a jumps to its cold part (a.cold, 0x900), which calls b;
+ * b throws: the unwinder's indirect jump lands in a.cold again (the
+ * landing pad), which jumps back into a; a calls b again, which throws
+ * to a landing pad in a, and a returns. The jumps between a and its part
+ * stay in a's frame, and each landing pad unwinds b at once. Without the
+ * parts known, the jump to a.cold's first instruction is a tail call
+ * that replaces a, so the second landing pad, in a, finds no frame of a:
+ * b runs on (its frame gets a's instructions) until a's return. */
+static void parts_program(void)
+{
+	call(0x100, 0x104, 0x200);
+	range(0x200, 0x208);
+	branch(0x204, 0x900, HWT_BRANCH_JUMP);
+	call(0x900, 0x908, 0x300);
+	range(0x300, 0x30c);
+	branch(0x308, 0x940, HWT_BRANCH_INDIRECT);
+	range(0x940, 0x948);
+	branch(0x944, 0x250, HWT_BRANCH_JUMP);
+	call(0x250, 0x258, 0x300);
+	range(0x300, 0x30c);
+	branch(0x308, 0x270, HWT_BRANCH_INDIRECT);
+	ret(0x270, 0x274, 0x104);
+}
+
+static void test_split_function_parts(void)
+{
+	begin_parts(true, true);
+	parts_program();
+	end_and_check("300 d2 called..no_return t105-107 i3/3 b1/1 up200\n"
+		      "300 d2 called..no_return t111-113 i3/3 b1/1 up200\n"
+		      "200 d1 called..returned t101-115 i9/15 b5/7 up100\n"
+		      "100 d0 inferred..end t100-115 i1/16 b1/8 up0\n",
+		      "split parts");
+	struct hwt_stack_stats st;
+	hwt_stack_get_stats(stack, &st);
+	CHECK_U64(st.tail_calls, 0);
+	CHECK_U64(st.no_return, 2);
+	CHECK_U64(st.entered, 3);
+	hwt_stack_free(stack);
+	begin_parts(true, false);
+	parts_program();
+	end_and_check("200 d1 called..replaced t101-103 i2/2 b1/1 up100\n"
+		      "300 d2 called..no_return t105-107 i3/3 b1/1 up900\n"
+		      "300 d2 called..no_return t111-115 i4/4 b2/2 up900\n"
+		      "900 d1 tail..returned t103-115 i6/13 b3/6 up100\n"
+		      "100 d0 inferred..end t100-115 i1/16 b1/8 up0\n",
+		      "parts unknown");
+	hwt_stack_free(stack);
+}
+
 /* A syscall into a traced kernel nests a level; sysret leaves it, ending
  * what the kernel left open. A signal (an interrupt into the handler) and
  * its rt_sigreturn (a syscall that resumes where the signal came). */
@@ -345,6 +412,7 @@ int main(void)
 	test_longjmp();
 	test_longjmp_with_symbols();
 	test_tail_call();
+	test_split_function_parts();
 	test_traps();
 	test_off_on_and_gaps();
 	test_deep_recursion();

@@ -1,0 +1,83 @@
+/* Shared by the files of the report (analysis/report/ only). */
+#ifndef HWT_ANALYSIS_REPORT_INTERNAL_H
+#define HWT_ANALYSIS_REPORT_INTERNAL_H
+
+#include "analysis/util/strmap.h"
+#include "hwtrace/report.h"
+
+/* strmap value of a function: its index in funcs, plus one. */
+enum { F_INDEX };
+/* strmap values of a folded stack: */
+enum { S_INSNS, S_TIME, S_CALLS };
+
+struct open_frame {
+	size_t func;      /* index in funcs */
+	size_t path_len;  /* the folded path up to and including it */
+};
+
+/* The callers inferred under one segment's stacks, innermost (first
+ * found) first. */
+struct segment {
+	const char **callers; /* function names */
+	size_t n, cap;
+};
+
+struct thread_path {
+	int64_t key;
+	size_t seg;       /* its current segment */
+	struct open_frame *v;
+	size_t n, cap;
+	char *path;       /* "outer;...;inner" of the open frames */
+	size_t path_cap;
+};
+
+struct hwt_report {
+	struct hwt_func_namer namer;
+	struct hwt_strmap names;        /* name -> F_INDEX */
+	struct hwt_report_func *funcs;
+	/* Open activations of each function in each thread ("T:F" ->
+	 * v[0]): recursion is a function open twice in one thread. */
+	struct hwt_strmap active;
+	size_t nfuncs, cap;
+	/* "SEG K|path" -> S_*: the path when the frame ended, in segment
+	 * SEG with K inferred callers known then. */
+	struct hwt_strmap stacks;
+	struct segment *segs;
+	size_t nsegs, segs_cap;
+	char *key;                      /* scratch for stack keys */
+	size_t key_cap;
+	struct thread_path *threads;
+	size_t nthreads, threads_cap;
+	/* By source line (hwt_report_by_line): instructions per "FUNCTION
+	 * FILE:LINE" row (L_INSNS), and each address's row and folded leaf
+	 * (A_ROW, A_LEAF: indexes plus one). */
+	char *time_unit, *time_meaning; /* hwt_report_set_time */
+	struct hwt_report_lines lines;
+	struct hwt_strmap line_rows;
+	struct hwt_strmap addr_lines;
+	struct hwt_strmap leaves;
+};
+
+enum { L_INSNS };
+enum { A_ROW, A_LEAF };
+
+/* The thread of stack key @key (tid, or -2 - cpu), created on first
+ * sight; NULL when out of memory. */
+struct thread_path *report_thread(struct hwt_report *r, int64_t key);
+
+/* The folded stack entry of @t's first @path_len bytes of path, with
+ * @leaf (NULL: none) as one more frame; NULL when out of memory. */
+struct hwt_strmap_entry *report_stack(struct hwt_report *r,
+				      const struct thread_path *t,
+				      size_t path_len, const char *leaf);
+
+/* Appends @name to the folded path in *@buf at @len as a flame graph
+ * frame (no spaces or semicolons inside), after a ';' unless first;
+ * returns the new length, or 0 when out of memory. */
+size_t report_frame_append(char **buf, size_t *cap, size_t len,
+			   const char *name);
+
+/* report_lines.c: the table by source line. */
+int report_write_lines(const struct hwt_report *r, FILE *out, size_t top);
+
+#endif
