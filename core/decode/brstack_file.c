@@ -106,7 +106,7 @@ static enum walk insn_at(struct code *c, uint64_t addr, struct hwt_insn *in)
 
 /* Walks the code from @start to the instruction at @last: WALK_OK with
  * *end after it, *insns and *at_last (the instruction at @last) when it
- * runs straight there, nothing taken on the way. */
+ * runs straight there, nothing taken on the way but system calls. */
 static enum walk walk(struct code *c, uint64_t start, uint64_t last,
 		      uint64_t *end, uint64_t *insns, struct hwt_insn *at_last)
 {
@@ -122,8 +122,11 @@ static enum walk walk(struct code *c, uint64_t start, uint64_t last,
 			*insns = n;
 			return WALK_OK;
 		}
-		if (hwt_insn_is_unconditional(at_last->iclass) || !at_last->size ||
-		    last - a < at_last->size)
+		/* A system call returns to the next instruction, and the
+		 * records of user code (-j any,u) do not show it. */
+		if ((hwt_insn_is_unconditional(at_last->iclass) &&
+		     at_last->iclass != HWT_INSN_SYSCALL) ||
+		    !at_last->size || last - a < at_last->size)
 			return WALK_NOT_STRAIGHT;
 		a += at_last->size;
 	}
