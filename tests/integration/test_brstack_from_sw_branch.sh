@@ -13,6 +13,8 @@
 # - the code is found: between two records a range element, from the
 #   older one's target to just after the newer one's branch, for every
 #   pair of a stack; AutoFDO's text counts them as the records pair up;
+# - report and report --collapsed take each stack as a window of its own:
+#   hot's instructions are the ground truth's between two records;
 # - the profiles are read by their consumers: create_llvm_prof makes a
 #   profile with hot in it, llvm-bolt-15 takes the fdata with no stale
 #   function, and perf2bolt-15, reading the same perf.data itself, gives
@@ -149,6 +151,42 @@ for (s, l), n in sorted(c.items(), key=lambda x: (int(x[0][0], 16), int(x[0][1],
     print("%x-%x:%d" % (int(s, 16) - base, int(l, 16) - base, n))
 PY
 )"
+
+# report on the records: each stack a window of its own, hot's
+# instructions those of the ground truth's ranges in hot that lie
+# between two records of one sample (every range but the one before a
+# sample's oldest record, and those after the last sample).
+want_hot=$(python3 - "$TMP/truth.jsonl" "$records" <<'PY'
+import json, sys
+n, last, t = 0, int(sys.argv[2]), 0
+pending = 0
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "range":
+        pending += e["insns"] if e.get("sym") == "hot" else 0
+    elif e["type"] == "branch":
+        if n % 32 and n < last:
+            t += pending
+        pending = 0
+        n += 1
+print(t)
+PY
+)
+expect_eq "range elements in hot: the ground truth's instructions there" \
+	"$(python3 -c '
+import json, sys
+print(sum(e["insns"] for e in map(json.loads, open(sys.argv[1]))
+          if e["type"] == "range" and e.get("sym") == "hot"))' "$TMP/l32.jsonl")" "$want_hot"
+"$HWTRACE" report "$TMP/l32.data" --top 0 >"$TMP/report.txt" 2>"$TMP/report.err" ||
+	fail "report: $(cat "$TMP/report.err")"
+expect_eq "report: hot's self instructions, 10 calls" \
+	"$(awk '$NF == "hot" { print $1, $5 }' "$TMP/report.txt")" "$want_hot 10"
+expect_contains "report: no frame cut by lost trace" "$(cat "$TMP/report.err")" \
+	"0 frames ended by lost trace"
+"$HWTRACE" report --collapsed "$TMP/l32.data" >"$TMP/folded.txt" 2>/dev/null ||
+	fail "report --collapsed"
+expect_eq "report --collapsed: hot's instructions in its stacks" \
+	"$(awk '{ n = split($1, f, ";"); if (f[n] == "hot") t += $2 } END { print t }' "$TMP/folded.txt")" \
+	"$want_hot"
 
 # The consumers.
 create_llvm_prof --profiler text --profile "$afdo" --binary "$PROG" \
