@@ -72,6 +72,14 @@ expect_eq "pipe mode, from a file: the same elements" \
 expect_eq "pipe mode, from standard input: the same elements" \
 	"$(elements "$TMP/stdin.jsonl" | md5sum)" "$(elements "$TMP/orig.jsonl" | md5sum)"
 
+# SQLite (perf's export schema): the records' cycles in cyc_count.
+"$HWTRACE" export "$src" --to sqlite -o "$TMP/lbr.db" 2>/dev/null || fail "export --to sqlite"
+expect_eq "sqlite: 386 branch samples, their cycles the records'" \
+	"$(python3 -c 'import sqlite3, sys
+print(*sqlite3.connect(sys.argv[1]).execute("select count(*), sum(cyc_count) from samples where branch_type != 0").fetchone())' "$TMP/lbr.db")" \
+	"386 $(python3 -c 'import json, sys
+print(sum(json.loads(l).get("cycles", 0) for l in open(sys.argv[1])))' "$TMP/orig.jsonl")"
+
 # Text: each record with its place, weight, prediction and cycles.
 "$HWTRACE" decode "$src" 2>/dev/null >"$TMP/orig.txt"
 expect_eq "text: the 2-record sample's newest record" \

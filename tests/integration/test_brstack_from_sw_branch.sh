@@ -15,6 +15,8 @@
 #   pair of a stack; AutoFDO's text counts them as the records pair up;
 # - report and report --collapsed take each stack as a window of its own:
 #   hot's instructions are the ground truth's between two records;
+# - pprof -top gives hot those instructions, the sampling named in the
+#   profile's comment; SQLite has a sample row per record;
 # - the profiles are read by their consumers: create_llvm_prof makes a
 #   profile with hot in it, llvm-bolt-15 takes the fdata with no stale
 #   function, and perf2bolt-15, reading the same perf.data itself, gives
@@ -187,6 +189,19 @@ expect_contains "report: no frame cut by lost trace" "$(cat "$TMP/report.err")" 
 expect_eq "report --collapsed: hot's instructions in its stacks" \
 	"$(awk '{ n = split($1, f, ";"); if (f[n] == "hot") t += $2 } END { print t }' "$TMP/folded.txt")" \
 	"$want_hot"
+
+# pprof: the same instructions, the sampling named in a comment; SQLite
+# (perf's export schema): a sample row per record.
+pprof_build
+"$HWTRACE" export "$TMP/l32.data" --to pprof -o "$TMP/l32.pb.gz" 2>/dev/null || fail "export --to pprof"
+expect_eq "pprof -top: hot's flat instructions" \
+	"$("$PPROF" -top "$TMP/l32.pb.gz" 2>/dev/null | awk '$NF == "hot" { print $1 }')" "$want_hot"
+expect_contains "pprof -comments: the sampling" "$("$PPROF" -comments "$TMP/l32.pb.gz" 2>&1)" \
+	"$records records; instructions and branches are counted from the records, one sample in every 32 events"
+"$HWTRACE" export "$TMP/l32.data" --to sqlite -o "$TMP/l32.db" 2>/dev/null || fail "export --to sqlite"
+expect_eq "sqlite: a branch sample per record" \
+	"$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("select count(*) from samples where branch_type != 0").fetchone()[0])' "$TMP/l32.db")" "$records"
 
 # The consumers.
 create_llvm_prof --profiler text --profile "$afdo" --binary "$PROG" \
