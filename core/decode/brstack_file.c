@@ -32,7 +32,8 @@ int hwt_brstack_store_add(struct hwt_brstack_store *bs,
 		return 0;
 	struct hwt_aux_sample s;
 	if (hwt_aux_sample_parse(rec->data, attr, &s) < 0) {
-		bs->bad++;
+		if (!bs->bad++)
+			bs->first_bad = rec->file_offset;
 		return 0;
 	}
 	if (bs->n == bs->cap) {
@@ -258,13 +259,15 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 		err = one_sample(&s, e->attr, &c, isa, out, stats);
 	}
 	if (err >= 0 && bs->bad) {
-		char msg[160];
+		char msg[512];
 		struct hwt_elem x;
 		hwt_elem_clear(&x, HWT_ELEM_ERROR);
 		snprintf(msg, sizeof(msg),
-			 "%" PRIu64 " branch-stack samples could not be parsed "
-			 "(cut short, or lengths past their end) and were skipped",
-			 bs->bad);
+			 "%s: %" PRIu64 " branch-stack samples could not be "
+			 "parsed (cut short, or lengths past their end) and were "
+			 "skipped, the first at byte 0x%" PRIx64 " (hwtrace dump "
+			 "shows it)", hwt_pd_reader_path(reader), bs->bad,
+			 bs->first_bad);
 		x.u.error.message = msg;
 		err = out->emit(out->arg, &x);
 	}

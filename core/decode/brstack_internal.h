@@ -25,6 +25,7 @@ struct hwt_brstack_store {
 	size_t arena_len, arena_cap;
 	bool in_arena;
 	uint64_t bad;   /* samples that did not parse */
+	uint64_t first_bad; /* the first one's file offset */
 };
 
 /* What turning the records into elements found. */

@@ -80,6 +80,23 @@ print(*sqlite3.connect(sys.argv[1]).execute("select count(*), sum(cyc_count) fro
 	"386 $(python3 -c 'import json, sys
 print(sum(json.loads(l).get("cycles", 0) for l in open(sys.argv[1])))' "$TMP/orig.jsonl")"
 
+# --edges: the records' branches.
+expect_eq "--edges: the three branches and their counts" \
+	"$("$HWTRACE" decode --edges "$src" 2>/dev/null | tr '\n' ' ')" \
+	"0x5597dfefd91b->0x5597dfefd910 32 0x5597dfefd94d->0x5597dfefd940 353 0xffffffffa9e01917->0x5597dfefd948 1 "
+
+# A sample whose nr runs past its record: skipped and named, the others
+# decoded.
+cp "$src" "$TMP/bad.data"
+chmod u+w "$TMP/bad.data"
+printf '\377\377\000\000\000\000\000\000' |
+	dd of="$TMP/bad.data" bs=1 seek=$((0x30f0 + 56)) conv=notrunc status=none
+"$HWTRACE" decode --format jsonl "$TMP/bad.data" >"$TMP/bad.jsonl" 2>/dev/null
+expect_eq "a damaged sample: exit 0, its 32 records left out" \
+	"$? $(grep -c '"type":"branch"' "$TMP/bad.jsonl")" "0 354"
+expect_contains "a damaged sample: named, with its place" "$(grep '"type":"error"' "$TMP/bad.jsonl")" \
+	"bad.data: 1 branch-stack samples could not be parsed (cut short, or lengths past their end) and were skipped, the first at byte 0x30f0"
+
 # Text: each record with its place, weight, prediction and cycles.
 "$HWTRACE" decode "$src" 2>/dev/null >"$TMP/orig.txt"
 expect_eq "text: the 2-record sample's newest record" \
