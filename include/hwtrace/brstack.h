@@ -10,6 +10,7 @@
 
 #include "hwtrace/common.h"
 #include "hwtrace/element.h"
+#include "hwtrace/os.h"
 #include "hwtrace/sample.h"
 
 #ifdef __cplusplus
@@ -80,6 +81,45 @@ HWT_API void hwt_brstack_entry_get(const struct hwt_aux_sample *s, uint64_t i,
  * none (no type saved, a transaction abort): then *kind is untouched. */
 HWT_API bool hwt_brstack_kind(const struct hwt_brstack_entry *e,
 			      enum hwt_branch_kind *kind);
+
+/* perf record -j's filter list @spec ("any,u", "any_call,save_type",
+ * ...; names as perf's, case-insensitive, comma-separated) as
+ * branch_sample_type bits in *@mode. As perf, privilege levels alone
+ * (u, k, hv) give PERF_SAMPLE_BRANCH_ANY. Errors: HWT_ERR_CONFIG in perf's
+ * words ("unknown branch filter NAME, check man page"), led by @what (the
+ * option or INI key) and @spec. */
+HWT_API int hwt_branch_filter_parse(const char *spec, const char *what,
+				    uint64_t *mode);
+
+/* What a CPU's PMU offers for branch records, from sysfs. */
+enum hwt_branch_hw_kind {
+	HWT_BRANCH_HW_LBR = 1, /* caps/branches: Intel LBR, Arch LBR, AMD LBRv2 */
+	HWT_BRANCH_HW_BRS,     /* events/branch-brs: AMD BRS (Zen 3) */
+};
+
+struct hwt_branch_hw {
+	enum hwt_branch_hw_kind kind;
+	unsigned depth;    /* records a sample holds at most */
+	unsigned counters; /* caps/branch_counter_nr; 0: no -j counter */
+	char pmu[16];      /* "cpu", "cpu_core", "cpu_atom" */
+};
+
+/* Looks for branch records in the sysfs @os reads: the cpu (or hybrid
+ * cpu_core, cpu_atom) PMU's caps/branches, else its events/branch-brs.
+ * Errors: HWT_ERR_NOENT when there is neither (no message: not an
+ * error on a machine without them), HWT_ERR_FORMAT for a caps/branches
+ * that is not a depth (named). */
+HWT_API int hwt_branch_hw_probe(const struct hwt_os *os,
+				struct hwt_branch_hw *out);
+
+/* Whether @hw (NULL or depth 0: none found) can sample @event (its name,
+ * for the message) with branch_sample_type @mode. Errors: HWT_ERR_NOSUP
+ * in perf's words where perf has them ("EVENT: PMU Hardware or event type
+ * doesn't support branch stack sampling."), saying why and what to do:
+ * no branch records, -j counter without caps/branch_counter_nr, AMD BRS
+ * with any filter but -j any. */
+HWT_API int hwt_branch_filter_check(const struct hwt_branch_hw *hw,
+				    uint64_t mode, const char *event);
 
 #ifdef __cplusplus
 }
