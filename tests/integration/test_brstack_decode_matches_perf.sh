@@ -20,7 +20,7 @@ expect_eq "386 records, nothing else" \
 expect_contains "the missing binary's ranges are named on stderr" "$(cat "$TMP/orig.err")" \
 	"373 of the 373 ranges between branch records have no range element"
 
-"$HWT_PD_COMPRESS" "$src" "$TMP/perf.data" 0 || fail "pd_compress"
+${HWT_TARGET_RUN:-} "$HWT_PD_COMPRESS" "$src" "$TMP/perf.data" 0 || fail "pd_compress"
 perf script -F brstack -i "$TMP/perf.data" >"$TMP/perf.txt" 2>"$TMP/perf.err" ||
 	fail "perf script: $(cat "$TMP/perf.err")"
 

@@ -53,7 +53,7 @@ PY
 }
 
 # PERIOD = DEPTH = 32.
-out=$("$HWT_LBR_FROM_BRANCHES" "$data" "$TMP/l32.data" 32 32) || fail "lbr_from_branches 32 32"
+out=$(${HWT_TARGET_RUN:-} "$HWT_LBR_FROM_BRANCHES" "$data" "$TMP/l32.data" 32 32) || fail "lbr_from_branches 32 32"
 read -r samples _ records _ <<<"$out"
 "$HWTRACE" decode --format jsonl "$TMP/l32.data" >"$TMP/l32.jsonl" 2>"$TMP/l32.err" ||
 	fail "decode: $(cat "$TMP/l32.err")"
@@ -69,7 +69,7 @@ expect_eq "32/32: every record sampled with weight 32" \
 	"$(grep '"type":"branch"' "$TMP/l32.jsonl" | grep -vc '"weight":32,')" 0
 
 # PERIOD 50, DEPTH 16: the ground truth's windows, by their own count.
-"$HWT_LBR_FROM_BRANCHES" "$data" "$TMP/l16.data" 50 16 >/dev/null || fail "lbr_from_branches 50 16"
+${HWT_TARGET_RUN:-} "$HWT_LBR_FROM_BRANCHES" "$data" "$TMP/l16.data" 50 16 >/dev/null || fail "lbr_from_branches 50 16"
 "$HWTRACE" decode --format jsonl "$TMP/l16.data" >"$TMP/l16.jsonl" 2>/dev/null || fail "decode 50/16"
 expect_eq "50/16: every stack 16 records deep (depths 0-15)" \
 	"$(python3 -c '
