@@ -1021,6 +1021,8 @@ static int decode_brstack(struct file_state *st,
 		err = flush_losses(st, -1, UINT64_MAX, done, NULL, out);
 		free(done);
 	}
+	if (err >= 0 && hwt_decode_has_filter(st->opts))
+		err = hwt_decode_filter_report(&filter, user_sink);
 	if (err >= 0 && bst.no_code)
 		err = hwt_decode_warn(st->opts, out, "%" PRIu64 " of the %" PRIu64
 				      " ranges between branch records have no "

@@ -80,6 +80,10 @@ print(*sqlite3.connect(sys.argv[1]).execute("select count(*), sum(cyc_count) fro
 	"386 $(python3 -c 'import json, sys
 print(sum(json.loads(l).get("cycles", 0) for l in open(sys.argv[1])))' "$TMP/orig.jsonl")"
 
+# info: no backend needed, what the samples hold.
+expect_contains "info: branch records" "$("$HWTRACE" info "$src" 2>/dev/null)" \
+	"backend:     none needed: branch records (PERF_SAMPLE_BRANCH_STACK, branch_sample_type 0x8, 19 samples)"
+
 # --edges: the records' branches.
 expect_eq "--edges: the three branches and their counts" \
 	"$("$HWTRACE" decode --edges "$src" 2>/dev/null | tr '\n' ' ')" \
