@@ -9,7 +9,8 @@
 # - PERIOD 50, DEPTH 16 (AMD BRS's depth): 16 records a sample, and the
 #   counts are those of the ground truth's 16-branch windows;
 # - perf 6.1 reads the capture: perf script -F brstack gives hwtrace's
-#   records;
+#   records, and with the type saved its type names are hwtrace's kinds
+#   (the ground truth's);
 # - the code is found: between two records a range element, from the
 #   older one's target to just after the newer one's branch, for every
 #   pair of a stack; AutoFDO's text counts them as the records pair up;
@@ -103,6 +104,37 @@ for recs in stacks.values():
     print(" ".join("%s/%s/-/-/-/0/" % (e["from"], e["to"]) for e in recs))
 PY
 )"
+
+# With the branch type and privilege saved (-j any,u,save_type,priv):
+# perf script names every record's type as hwtrace names its kind, which
+# is the ground truth's kind, and every record is user code.
+${HWT_TARGET_RUN:-} "$HWT_LBR_FROM_BRANCHES" "$data" "$TMP/lt.data" 32 32 save_type >/dev/null ||
+	fail "lbr_from_branches save_type"
+"$HWTRACE" decode --format jsonl "$TMP/lt.data" >"$TMP/lt.jsonl" 2>/dev/null || fail "decode save_type"
+perf script -F brstack -i "$TMP/lt.data" >"$TMP/lt.perf" 2>/dev/null || fail "perf script save_type"
+expect_eq "save_type: perf's type of every record is hwtrace's kind" \
+	"$(awk '{ for (i = 1; i <= NF; i++) { n = split($i, f, "/"); print f[n] } }' "$TMP/lt.perf" | md5sum)" \
+	"$(python3 - "$TMP/lt.jsonl" <<'PY' | md5sum
+import json, sys
+names = {"cond": "COND", "call": "CALL", "return": "RET", "jump": "UNCOND",
+         "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    for e in sorted(recs, key=lambda e: e["depth"]):
+        print(names[e["kind"]])
+PY
+)"
+expect_eq "save_type: the kinds are the ground truth's" \
+	"$(python3 -c '
+import json, sys
+k = lambda f: [(e["from"], e["to"], e["kind"]) for e in map(json.loads, open(f)) if e["type"] == "branch"]
+truth = {(f, t): kind for f, t, kind in k(sys.argv[1])}
+print(sum(truth[(f, t)] != kind for f, t, kind in k(sys.argv[2])))' "$TMP/truth.jsonl" "$TMP/lt.jsonl")" 0
+expect_eq "save_type: every record user code" \
+	"$(grep '"type":"branch"' "$TMP/lt.jsonl" | grep -vc '"priv":"user"')" 0
 
 # Ranges: one per pair of records, from the older one's target to the
 # newer one's branch instruction and past it.

@@ -1,4 +1,4 @@
-/* lbr_from_branches IN OUT PERIOD DEPTH: makes OUT, a capture of branch
+/* lbr_from_branches IN OUT PERIOD DEPTH [save_type]: makes OUT, a capture of branch
  * records as a sampling LBR would have written it, from IN, a capture
  * of every taken branch (sw_branch, Intel BTS): the ground truth. After
  * each PERIOD-th taken branch a cycles-like event "overflows" and its
@@ -7,13 +7,16 @@
  * any,u, its period PERIOD, its IP the newest branch's target, its time
  * and task that branch's. OUT keeps IN's sideband (the dummy event's
  * MMAP2, COMM, ... records), build ids and string features, and has no
- * trace event: what `perf record -b -c PERIOD` writes. Prints the
+ * trace event: what `perf record -b -c PERIOD` writes. With save_type,
+ * each record also names its branch's type and privilege (user) as
+ * `-j any,u,save_type,priv` has the kernel write them. Prints the
  * samples and records written. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwtrace/brstack.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -24,6 +27,7 @@
 struct branch {
 	uint64_t from, to, time;
 	int32_t pid, tid;
+	enum hwt_branch_kind kind;
 };
 
 struct branches {
@@ -47,7 +51,7 @@ static int on_elem(void *arg, const struct hwt_elem *e)
 	}
 	b->v[b->n++] = (struct branch){e->u.branch.from, e->u.branch.to,
 				       e->fields & HWT_FIELD_TIME ? e->time : 0,
-				       e->pid, e->tid};
+				       e->pid, e->tid, e->u.branch.kind};
 	return 0;
 }
 
@@ -67,8 +71,24 @@ static void put64(uint8_t **p, uint64_t v)
 	*p += 8;
 }
 
+/* perf_branch_entry's flags word for @k: type at bit 20, priv (user) at
+ * bit 30; 0 for a kind perf has no type of. */
+static uint64_t type_flags(enum hwt_branch_kind k)
+{
+	static const uint8_t types[] = {
+		[HWT_BRANCH_CALL] = HWT_BR_CALL, [HWT_BRANCH_RETURN] = HWT_BR_RET,
+		[HWT_BRANCH_JUMP] = HWT_BR_UNCOND, [HWT_BRANCH_COND] = HWT_BR_COND,
+		[HWT_BRANCH_INDIRECT] = HWT_BR_IND,
+		[HWT_BRANCH_SYSCALL] = HWT_BR_SYSCALL,
+		[HWT_BRANCH_SYSRET] = HWT_BR_SYSRET,
+	};
+	uint64_t t = (unsigned)k < sizeof(types) ? types[k] : 0;
+	return t ? t << 20 | 1ull << 30 : 0;
+}
+
 static int write_sample(struct hwt_pd_writer *w, const struct branches *b,
-			size_t newest, unsigned depth, uint64_t period)
+			size_t newest, unsigned depth, uint64_t period,
+			bool save_type)
 {
 	static uint8_t rec[8 + 6 * 8 + 8 + 64 * 24];
 	size_t nr = newest + 1 < depth ? newest + 1 : depth;
@@ -83,7 +103,8 @@ static int write_sample(struct hwt_pd_writer *w, const struct branches *b,
 	for (size_t i = 0; i < nr; i++) {
 		put64(&p, b->v[newest - i].from);
 		put64(&p, b->v[newest - i].to);
-		put64(&p, 0); /* flags: nothing the tracer knows */
+		/* flags: no prediction, no cycles (the tracer has none) */
+		put64(&p, save_type ? type_flags(b->v[newest - i].kind) : 0);
 	}
 	struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 				      (uint16_t)(p - rec)};
@@ -92,7 +113,7 @@ static int write_sample(struct hwt_pd_writer *w, const struct branches *b,
 }
 
 static int make(const char *in, const char *out, uint64_t period,
-		unsigned depth, size_t *samples, size_t *records)
+		unsigned depth, bool save_type, size_t *samples, size_t *records)
 {
 	struct branches b = {0};
 	struct hwt_decode_opts o;
@@ -140,6 +161,9 @@ static int make(const char *in, const char *out, uint64_t period,
 			PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			PERF_SAMPLE_BRANCH_STACK;
 	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	if (save_type)
+		a.branch_sample_type |= PERF_SAMPLE_BRANCH_TYPE_SAVE |
+					HWT_SAMPLE_BRANCH_PRIV_SAVE;
 	a.exclude_kernel = a.exclude_hv = 1;
 	a.sample_id_all = 1;
 	uint64_t id = LBR_ID;
@@ -164,7 +188,7 @@ static int make(const char *in, const char *out, uint64_t period,
 	}
 	*samples = *records = 0;
 	for (size_t k = period; !err && k <= b.n; k += period) {
-		err = write_sample(w, &b, k - 1, depth, period);
+		err = write_sample(w, &b, k - 1, depth, period, save_type);
 		(*samples)++;
 		*records += k < depth ? k : depth;
 	}
@@ -174,15 +198,17 @@ static int make(const char *in, const char *out, uint64_t period,
 
 int main(int argc, char **argv)
 {
-	unsigned long period = argc == 5 ? strtoul(argv[3], NULL, 0) : 0;
-	unsigned long depth = argc == 5 ? strtoul(argv[4], NULL, 0) : 0;
+	bool ok = argc == 5 || (argc == 6 && !strcmp(argv[5], "save_type"));
+	unsigned long period = ok ? strtoul(argv[3], NULL, 0) : 0;
+	unsigned long depth = ok ? strtoul(argv[4], NULL, 0) : 0;
 	if (!period || !depth || depth > 64) {
 		fprintf(stderr, "usage: lbr_from_branches IN OUT PERIOD DEPTH "
-			"(DEPTH 1-64)\n");
+			"[save_type] (DEPTH 1-64)\n");
 		return 2;
 	}
 	size_t samples, records;
-	if (make(argv[1], argv[2], period, (unsigned)depth, &samples, &records) < 0) {
+	if (make(argv[1], argv[2], period, (unsigned)depth, argc == 6, &samples,
+		 &records) < 0) {
 		fprintf(stderr, "lbr_from_branches: %s\n", hwt_errmsg());
 		return 1;
 	}
