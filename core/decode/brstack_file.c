@@ -70,6 +70,20 @@ void hwt_brstack_store_free(struct hwt_brstack_store *bs)
 	memset(bs, 0, sizeof(*bs));
 }
 
+enum walk { WALK_OK, WALK_NO_CODE, WALK_NOT_STRAIGHT };
+
+/* A walk done before: stacks repeat the same few ranges (loops), and
+ * decoding their instructions again was most of the time spent. */
+#define WALK_CACHE_SIZE 4096u
+struct walk_entry {
+	uint64_t start, last, end, insns;
+	struct hwt_insn at_last;
+	const struct hwt_image_section *sec; /* holding start then */
+	int32_t pid;
+	uint8_t w;   /* enum walk */
+	bool used;
+};
+
 /* Code of one process at one time, read a block at a time. */
 struct code {
 	struct hwt_image *image;
@@ -79,9 +93,8 @@ struct code {
 	uint8_t buf[512];
 	uint64_t buf_at;
 	size_t buf_len;
+	struct walk_entry *cache; /* NULL: out of memory */
 };
-
-enum walk { WALK_OK, WALK_NO_CODE, WALK_NOT_STRAIGHT };
 
 static enum walk insn_at(struct code *c, uint64_t addr, struct hwt_insn *in)
 {
@@ -133,6 +146,38 @@ static enum walk walk(struct code *c, uint64_t start, uint64_t last,
 	}
 }
 
+/* walk, answered from the cache where it can be. */
+static enum walk cached_walk(struct code *c, uint64_t start, uint64_t last,
+			     uint64_t *end, uint64_t *insns,
+			     struct hwt_insn *at_last)
+{
+	struct walk_entry *e = NULL;
+	/* The same addresses hold the same code while the section that
+	 * maps them is the same (an exec or a new mapping makes another). */
+	const struct hwt_image_section *sec =
+		c->cache && c->image ? hwt_image_find_at(c->image, c->pid, start,
+							 c->time) : NULL;
+	*end = *insns = 0;
+	memset(at_last, 0, sizeof(*at_last));
+	if (sec) {
+		uint64_t h = (start * 0x9e3779b97f4a7c15ull) ^ (last * 0xbf58476d1ce4e5b9ull) ^
+			     (uint64_t)(uint32_t)c->pid;
+		e = &c->cache[(h ^ h >> 29) & (WALK_CACHE_SIZE - 1)];
+		if (e->used && e->start == start && e->last == last &&
+		    e->pid == c->pid && e->sec == sec) {
+			*end = e->end;
+			*insns = e->insns;
+			*at_last = e->at_last;
+			return (enum walk)e->w;
+		}
+	}
+	enum walk w = walk(c, start, last, end, insns, at_last);
+	if (e)
+		*e = (struct walk_entry){start, last, *end, *insns, *at_last,
+					 sec, c->pid, (uint8_t)w, true};
+	return w;
+}
+
 /* The fields every element of sample @s has. */
 static void common_fields(const struct hwt_aux_sample *s, struct hwt_elem *e)
 {
@@ -180,8 +225,8 @@ static int one_sample(const struct hwt_aux_sample *s,
 			r.type = HWT_ELEM_RANGE;
 			r.u.range.start = prev_to;
 			r.u.range.isa = isa;
-			w = walk(c, prev_to, be.from, &r.u.range.end,
-				 &r.u.range.insns, &at_from);
+			w = cached_walk(c, prev_to, be.from, &r.u.range.end,
+					&r.u.range.insns, &at_from);
 			if (w == WALK_OK) {
 				st->ranges++;
 				err = out->emit(out->arg, &r);
@@ -213,8 +258,10 @@ static int one_sample(const struct hwt_aux_sample *s,
 		}
 		/* The kind the record names, else the instruction's. */
 		if (!hwt_brstack_kind(&be, &b.u.branch.kind)) {
+			uint64_t end, n;
 			if (w != WALK_OK)
-				w = insn_at(c, be.from, &at_from);
+				w = cached_walk(c, be.from, be.from, &end, &n,
+						&at_from);
 			if (w == WALK_OK && at_from.iclass != HWT_INSN_OTHER)
 				b.u.branch.kind = hwt_insn_branch_kind(at_from.iclass);
 			else /* a jump to stack builders: no frame */
@@ -241,6 +288,8 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 	 * the records still go out, without the ranges between them. */
 	if (isa != HWT_ISA_UNKNOWN && hwt_insn_decoder_new(isa, &c.dec) < 0)
 		c.dec = NULL;
+	if (c.dec && image)
+		c.cache = calloc(WALK_CACHE_SIZE, sizeof(*c.cache));
 	if (!bs->in_arena && !(rec = malloc(65536)))
 		err = nomem();
 	for (size_t i = 0; i < bs->n && err >= 0; i++) {
@@ -272,6 +321,7 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 		err = out->emit(out->arg, &x);
 	}
 	free(rec);
+	free(c.cache);
 	hwt_insn_decoder_free(c.dec);
 	return err;
 }
