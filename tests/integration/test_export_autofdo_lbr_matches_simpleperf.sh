@@ -35,6 +35,14 @@ expect_contains "the binary named" "$(cat "$txt")" "// /home/yabinc/lbr_test_loo
 expect_contains "stderr: 373 ranges (12 x 31 + 1) and 386 branches" "$(cat "$TMP/export.err")" \
 	"373 ranges (0 ended without a taken branch) and 386 taken branches; 3 distinct ranges and 2 distinct branches in 1 files"
 
+# --branch-profile counts the same branches, at file offsets as the
+# mappings record them (the r-xp mapping's offset 0: 0x94d, not 0x194d).
+expect_eq "--branch-profile: the golden's branch counts" \
+	"$("$HWTRACE" decode --branch-profile "$src/perf_lbr.data" 2>/dev/null | awk '{ print $1, $2 }')" \
+	"/home/yabinc/lbr_test_loop+0x94d->/home/yabinc/lbr_test_loop+0x940 353
+/home/yabinc/lbr_test_loop+0x91b->/home/yabinc/lbr_test_loop+0x910 32
+0xffffffffa9e01917->/home/yabinc/lbr_test_loop+0x948 1"
+
 # The records, paired simpleperf's way (entry i-1's target, entry i's
 # branch; both in the binary, the range at most 1 MiB), in the binary's
 # addresses (the lowest mapping of lbr_test_loop is 0x5597dfefc000).
