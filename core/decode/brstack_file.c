@@ -52,7 +52,12 @@ int hwt_brstack_store_add(struct hwt_brstack_store *bs,
 		       hwt_pd_reader_feature(reader, HWT_PD_FEAT_COMPRESSED,
 					     &fdata, &flen) == 0;
 	struct hwt_brstack_sample *e = &bs->e[bs->n];
-	e->attr = attr;
+	size_t na = hwt_pd_reader_nr_attrs(reader);
+	for (e->attr = 0; e->attr < na &&
+			  &hwt_pd_reader_attr(reader, e->attr)->attr != attr;)
+		e->attr++;
+	if (e->attr == na)
+		return 0; /* not the reader's: cannot be */
 	e->size = rec->size;
 	e->at = rec->file_offset;
 	if (bs->in_arena && hwt_sample_arena_put(&bs->arena, &bs->arena_len,
@@ -301,11 +306,13 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 				break;
 			data = rec;
 		}
+		const struct perf_event_attr *attr =
+			&hwt_pd_reader_attr(reader, e->attr)->attr;
 		struct hwt_aux_sample s;
 		/* It parsed when it was kept. */
-		if ((err = hwt_aux_sample_parse(data, e->attr, &s)) < 0)
+		if ((err = hwt_aux_sample_parse(data, attr, &s)) < 0)
 			break;
-		err = one_sample(&s, e->attr, &c, isa, out, stats);
+		err = one_sample(&s, attr, &c, isa, out, stats);
 	}
 	if (err >= 0 && bs->bad) {
 		char msg[512];

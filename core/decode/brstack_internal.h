@@ -13,7 +13,9 @@
 #include "hwtrace/perfdata.h"
 
 struct hwt_brstack_sample {
-	const struct perf_event_attr *attr; /* the reader's */
+	/* The reader's attribute index: a pointer would not outlive a pipe
+	 * that brings more attributes later. */
+	size_t attr;
 	uint64_t at;   /* file offset, or arena offset when in_arena */
 	uint32_t size; /* of the record */
 };
