@@ -7,7 +7,8 @@
 #   so the records' branch counts equal the ground truth's over the
 #   branches the samples cover, hot's back edge among them;
 # - PERIOD 50, DEPTH 16 (AMD BRS's depth): 16 records a sample, and the
-#   counts are those of the ground truth's 16-branch windows;
+#   counts are those of the ground truth's 16-branch windows; filtered to
+#   calls (-j any_call), the truth's last 16 calls, and no range at all;
 # - perf 6.1 reads the capture: perf script -F brstack gives hwtrace's
 #   records, and with the type saved its type names are hwtrace's kinds
 #   (the ground truth's);
@@ -88,6 +89,29 @@ for (f, t), n in sorted(c.items()):
     print(f, t, n)
 PY
 )"
+
+# A filtered stack (-j any_call,u): calls only, the truth's last 16
+# calls before each sample; no range between two records (the code
+# between them is not straight), none counted by the AutoFDO text.
+${HWT_TARGET_RUN:-} "$HWT_LBR_FROM_BRANCHES" "$data" "$TMP/lc.data" 50 16 filter=any_call,u \
+	>/dev/null || fail "lbr_from_branches filter=any_call,u"
+"$HWTRACE" decode --format jsonl "$TMP/lc.data" >"$TMP/lc.jsonl" 2>/dev/null || fail "decode any_call"
+expect_eq "any_call: the counts of the truth's last 16 calls before each sample" \
+	"$(branch_counts "$TMP/lc.jsonl" | md5sum)" "$(python3 - "$TMP/truth.jsonl" <<'PY' | md5sum
+import collections, json, sys
+b = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "branch"]
+c = collections.Counter()
+for k in range(50, len(b) + 1, 50):
+    calls = [(e["from"], e["to"]) for e in b[:k] if e["kind"] in ("call", "syscall")]
+    c.update(calls[-16:])
+for (f, t), n in sorted(c.items()):
+    print(f, t, n)
+PY
+)"
+expect_eq "any_call: no range elements" "$(grep -c '"type":"range"' "$TMP/lc.jsonl")" 0
+"$HWTRACE" export "$TMP/lc.data" --to autofdo -o "$TMP/lc" 2>"$TMP/lc.err" || fail "export any_call"
+expect_contains "any_call: the AutoFDO text counts no range" "$(cat "$TMP/lc.err")" \
+	"hwtrace export: 0 ranges (0 ended without a taken branch)"
 
 # perf reads it.
 perf script -F brstack -i "$TMP/l32.data" >"$TMP/perf.txt" 2>"$TMP/perf.err" ||

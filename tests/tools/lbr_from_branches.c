@@ -1,4 +1,5 @@
-/* lbr_from_branches IN OUT PERIOD DEPTH [save_type]: makes OUT, a capture of branch
+/* lbr_from_branches IN OUT PERIOD DEPTH [save_type] [filter=SPEC]: makes
+ * OUT, a capture of branch
  * records as a sampling LBR would have written it, from IN, a capture
  * of every taken branch (sw_branch, Intel BTS): the ground truth. After
  * each PERIOD-th taken branch a cycles-like event "overflows" and its
@@ -9,8 +10,12 @@
  * MMAP2, COMM, ... records), build ids and string features, and has no
  * trace event: what `perf record -b -c PERIOD` writes. With save_type,
  * each record also names its branch's type and privilege (user) as
- * `-j any,u,save_type,priv` has the kernel write them. Prints the
- * samples and records written. */
+ * `-j any,u,save_type,priv` has the kernel write them. With filter=SPEC
+ * (perf record -j's names; any, any_call, any_ret, cond and ind_jmp
+ * are emulated, with u), a stack keeps only the branches the filter
+ * passes, as the hardware or the kernel's software filter keeps them,
+ * and the period still counts every branch. Prints the samples and
+ * records written. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,12 +91,26 @@ static uint64_t type_flags(enum hwt_branch_kind k)
 	return t ? t << 20 | 1ull << 30 : 0;
 }
 
+/* Whether a stack of filter @mode keeps a branch of kind @k. */
+static bool keeps(uint64_t mode, enum hwt_branch_kind k)
+{
+	if (mode & PERF_SAMPLE_BRANCH_ANY)
+		return true;
+	return ((mode & PERF_SAMPLE_BRANCH_ANY_CALL) &&
+		(k == HWT_BRANCH_CALL || k == HWT_BRANCH_SYSCALL)) ||
+	       ((mode & PERF_SAMPLE_BRANCH_ANY_RETURN) &&
+		(k == HWT_BRANCH_RETURN || k == HWT_BRANCH_SYSRET ||
+		 k == HWT_BRANCH_ERET)) ||
+	       ((mode & PERF_SAMPLE_BRANCH_COND) && k == HWT_BRANCH_COND) ||
+	       ((mode & PERF_SAMPLE_BRANCH_IND_JUMP) && k == HWT_BRANCH_INDIRECT);
+}
+
+/* Writes the sample after branch @newest; *nr its records. */
 static int write_sample(struct hwt_pd_writer *w, const struct branches *b,
 			size_t newest, unsigned depth, uint64_t period,
-			bool save_type)
+			bool save_type, uint64_t mode, size_t *nr)
 {
 	static uint8_t rec[8 + 6 * 8 + 8 + 64 * 24];
-	size_t nr = newest + 1 < depth ? newest + 1 : depth;
 	const struct branch *top = &b->v[newest];
 	uint8_t *p = rec + 8;
 	put64(&p, LBR_ID);                      /* identifier */
@@ -99,13 +118,19 @@ static int write_sample(struct hwt_pd_writer *w, const struct branches *b,
 	put64(&p, (uint64_t)(uint32_t)top->pid | (uint64_t)(uint32_t)top->tid << 32);
 	put64(&p, top->time);
 	put64(&p, period);
-	put64(&p, nr);
-	for (size_t i = 0; i < nr; i++) {
-		put64(&p, b->v[newest - i].from);
-		put64(&p, b->v[newest - i].to);
+	uint8_t *nr_at = p;
+	p += 8;
+	*nr = 0;
+	for (size_t i = newest + 1; i-- > 0 && *nr < depth;) {
+		if (!keeps(mode, b->v[i].kind))
+			continue;
+		put64(&p, b->v[i].from);
+		put64(&p, b->v[i].to);
 		/* flags: no prediction, no cycles (the tracer has none) */
-		put64(&p, save_type ? type_flags(b->v[newest - i].kind) : 0);
+		put64(&p, save_type ? type_flags(b->v[i].kind) : 0);
+		(*nr)++;
 	}
+	put64(&nr_at, *nr);
 	struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 				      (uint16_t)(p - rec)};
 	memcpy(rec, &h, sizeof(h));
@@ -113,7 +138,8 @@ static int write_sample(struct hwt_pd_writer *w, const struct branches *b,
 }
 
 static int make(const char *in, const char *out, uint64_t period,
-		unsigned depth, bool save_type, size_t *samples, size_t *records)
+		unsigned depth, bool save_type, uint64_t mode, size_t *samples,
+		size_t *records)
 {
 	struct branches b = {0};
 	struct hwt_decode_opts o;
@@ -160,7 +186,7 @@ static int make(const char *in, const char *out, uint64_t period,
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			PERF_SAMPLE_BRANCH_STACK;
-	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	a.branch_sample_type = mode | PERF_SAMPLE_BRANCH_USER;
 	if (save_type)
 		a.branch_sample_type |= PERF_SAMPLE_BRANCH_TYPE_SAVE |
 					HWT_SAMPLE_BRANCH_PRIV_SAVE;
@@ -188,9 +214,10 @@ static int make(const char *in, const char *out, uint64_t period,
 	}
 	*samples = *records = 0;
 	for (size_t k = period; !err && k <= b.n; k += period) {
-		err = write_sample(w, &b, k - 1, depth, period, save_type);
+		size_t nr;
+		err = write_sample(w, &b, k - 1, depth, period, save_type, mode, &nr);
 		(*samples)++;
-		*records += k < depth ? k : depth;
+		*records += nr;
 	}
 	free(b.v);
 	return hwt_test_pd_copy_close(r, w, err);
@@ -198,17 +225,34 @@ static int make(const char *in, const char *out, uint64_t period,
 
 int main(int argc, char **argv)
 {
-	bool ok = argc == 5 || (argc == 6 && !strcmp(argv[5], "save_type"));
-	unsigned long period = ok ? strtoul(argv[3], NULL, 0) : 0;
-	unsigned long depth = ok ? strtoul(argv[4], NULL, 0) : 0;
+	bool save_type = false;
+	uint64_t mode = PERF_SAMPLE_BRANCH_ANY;
+	int bad = argc < 5;
+	for (int i = 5; i < argc && !bad; i++) {
+		if (!strcmp(argv[i], "save_type"))
+			save_type = true;
+		else if (!strncmp(argv[i], "filter=", 7))
+			bad = hwt_branch_filter_parse(argv[i] + 7, "filter=", &mode) < 0 ||
+			      (mode & ~(uint64_t)(PERF_SAMPLE_BRANCH_ANY |
+						  PERF_SAMPLE_BRANCH_ANY_CALL |
+						  PERF_SAMPLE_BRANCH_ANY_RETURN |
+						  PERF_SAMPLE_BRANCH_COND |
+						  PERF_SAMPLE_BRANCH_IND_JUMP |
+						  PERF_SAMPLE_BRANCH_USER));
+		else
+			bad = 1;
+	}
+	unsigned long period = bad ? 0 : strtoul(argv[3], NULL, 0);
+	unsigned long depth = bad ? 0 : strtoul(argv[4], NULL, 0);
 	if (!period || !depth || depth > 64) {
 		fprintf(stderr, "usage: lbr_from_branches IN OUT PERIOD DEPTH "
-			"[save_type] (DEPTH 1-64)\n");
+			"[save_type] [filter=any|any_call|any_ret|cond|ind_jmp[,u]] "
+			"(DEPTH 1-64)\n");
 		return 2;
 	}
 	size_t samples, records;
-	if (make(argv[1], argv[2], period, (unsigned)depth, argc == 6, &samples,
-		 &records) < 0) {
+	if (make(argv[1], argv[2], period, (unsigned)depth, save_type,
+		 mode & ~(uint64_t)PERF_SAMPLE_BRANCH_USER, &samples, &records) < 0) {
 		fprintf(stderr, "lbr_from_branches: %s\n", hwt_errmsg());
 		return 1;
 	}
