@@ -162,6 +162,59 @@ static void jsonl_type(struct hwt_text *l, const struct hwt_elem *e)
 	hwt_text_char(l, '"');
 }
 
+static const char *const priv_names[] = {NULL, "user", "kernel", "hv"};
+
+/* A branch record's members: ,"depth":D,"weight":W,"mispred":B,... */
+static void record_jsonl(struct hwt_text *l, const struct hwt_elem *e)
+{
+	uint8_t f = e->u.branch.flags;
+	put_json_u64(l, "depth", e->u.branch.depth);
+	if (e->u.branch.weight)
+		put_json_u64(l, "weight", e->u.branch.weight);
+	if (f & (HWT_BRANCH_MISPRED | HWT_BRANCH_PREDICTED))
+		hwt_text_str(l, f & HWT_BRANCH_MISPRED ? ",\"mispred\":true"
+						       : ",\"mispred\":false");
+	if (e->fields & HWT_FIELD_CYCLES)
+		put_json_u64(l, "cycles", e->u.branch.cycles);
+	if (f & HWT_BRANCH_IN_TX)
+		hwt_text_lit(l, ",\"in_tx\":true");
+	if (f & HWT_BRANCH_ABORT)
+		hwt_text_lit(l, ",\"abort\":true");
+	if (e->u.branch.priv && e->u.branch.priv < 4) {
+		hwt_text_lit(l, ",\"priv\":\"");
+		hwt_text_str(l, priv_names[e->u.branch.priv]);
+		hwt_text_char(l, '"');
+	}
+}
+
+/* The same in text: " record D weight W mispred cycles C user". */
+static void record_text(struct hwt_text *l, const struct hwt_elem *e)
+{
+	uint8_t f = e->u.branch.flags;
+	hwt_text_lit(l, "  record ");
+	hwt_text_u64(l, e->u.branch.depth);
+	if (e->u.branch.weight) {
+		hwt_text_lit(l, " weight ");
+		hwt_text_u64(l, e->u.branch.weight);
+	}
+	if (f & HWT_BRANCH_MISPRED)
+		hwt_text_lit(l, " mispred");
+	else if (f & HWT_BRANCH_PREDICTED)
+		hwt_text_lit(l, " pred");
+	if (e->fields & HWT_FIELD_CYCLES) {
+		hwt_text_lit(l, " cycles ");
+		hwt_text_u64(l, e->u.branch.cycles);
+	}
+	if (f & HWT_BRANCH_IN_TX)
+		hwt_text_lit(l, " in_tx");
+	if (f & HWT_BRANCH_ABORT)
+		hwt_text_lit(l, " abort");
+	if (e->u.branch.priv && e->u.branch.priv < 4) {
+		hwt_text_char(l, ' ');
+		hwt_text_str(l, priv_names[e->u.branch.priv]);
+	}
+}
+
 /* ,"cpu":C,"pid":P,"tid":T */
 static void jsonl_task(struct hwt_text *l, const struct hwt_elem *e)
 {
@@ -200,11 +253,15 @@ static void jsonl_body(struct hwt_text *l, const struct hwt_elem *e)
 	case HWT_ELEM_BRANCH:
 		put_json_hex(l, "from", e->u.branch.from);
 		put_json_hex(l, "to", e->u.branch.to);
-		hwt_text_lit(l, ",\"kind\":\"");
-		hwt_text_str(l, hwt_branch_kind_name(e->u.branch.kind));
-		hwt_text_char(l, '"');
+		if (!(e->fields & HWT_FIELD_NO_KIND)) {
+			hwt_text_lit(l, ",\"kind\":\"");
+			hwt_text_str(l, hwt_branch_kind_name(e->u.branch.kind));
+			hwt_text_char(l, '"');
+		}
 		if (e->fields & HWT_FIELD_EXC_NUM)
 			put_json_u64(l, "exception", e->u.branch.exception);
+		if (e->fields & HWT_FIELD_SAMPLED)
+			record_jsonl(l, e);
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:
@@ -298,11 +355,14 @@ static void text_body(struct hwt_text *l, const struct hwt_elem *e)
 		hwt_text_lit(l, " -> 0x");
 		hwt_text_hex(l, e->u.branch.to);
 		hwt_text_char(l, ' ');
-		hwt_text_str(l, hwt_branch_kind_name(e->u.branch.kind));
+		hwt_text_str(l, e->fields & HWT_FIELD_NO_KIND
+					? "?" : hwt_branch_kind_name(e->u.branch.kind));
 		if (e->fields & HWT_FIELD_EXC_NUM) {
 			hwt_text_lit(l, " #");
 			hwt_text_u64(l, e->u.branch.exception);
 		}
+		if (e->fields & HWT_FIELD_SAMPLED)
+			record_text(l, e);
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:
@@ -522,7 +582,8 @@ static struct line_entry *cache_slot(struct hwt_output *o,
 		k->b = e->u.range.end;
 		k->c = e->u.range.insns;
 		k->tag = 1u | (uint32_t)e->u.range.isa << 8;
-	} else if (e->type == HWT_ELEM_BRANCH) {
+	} else if (e->type == HWT_ELEM_BRANCH &&
+		   !(e->fields & (HWT_FIELD_SAMPLED | HWT_FIELD_NO_KIND))) {
 		bool exc = e->fields & HWT_FIELD_EXC_NUM;
 		k->a = e->u.branch.from;
 		k->b = e->u.branch.to;

@@ -44,7 +44,7 @@ struct info {
 	uint64_t lost_records, lost_events, lost_samples;
 	uint64_t aux_records, aux_bytes, aux_truncated, aux_collision;
 	uint64_t aux_partial, auxtrace_errors, auxtrace_bytes, auxtrace_buffers;
-	uint64_t records;
+	uint64_t records, samples;
 };
 
 static void usage(FILE *out)
@@ -152,6 +152,7 @@ static void take(struct info *in, const struct hwt_pd_record *rec)
 	char name[4096];
 
 	in->records++;
+	in->samples += rec->type == PERF_RECORD_SAMPLE;
 	if (rec->sid.present & PERF_SAMPLE_TIME && rec->sid.time) {
 		if (!in->have_time || rec->sid.time < in->first_time)
 			in->first_time = rec->sid.time;
@@ -249,10 +250,31 @@ static const char *auxtrace_name(uint32_t type)
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
 
-static void print_backend(const struct info *in)
+/* Whether an event of @r samples branch stacks (LBR, BRBE, BRS). */
+static bool has_branch_stacks(struct hwt_pd_reader *r, uint64_t *bst)
+{
+	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++) {
+		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
+		if (a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			*bst = a->attr.branch_sample_type;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void print_backend(const struct info *in, struct hwt_pd_reader *r)
 {
 	const struct hwt_backend *b;
+	uint64_t bst;
 
+	if (!in->have_auxtrace_info && has_branch_stacks(r, &bst)) {
+		printf("backend:     none needed: branch records "
+		       "(PERF_SAMPLE_BRANCH_STACK, branch_sample_type 0x%" PRIx64
+		       ", %" PRIu64 " samples), which hwtrace decode reads "
+		       "(docs/branch-records.md)\n", bst, in->samples);
+		return;
+	}
 	if (!in->have_auxtrace_info) {
 		printf("backend:     none (no AUXTRACE_INFO record: not a hardware "
 		       "trace capture)\n");
@@ -345,7 +367,7 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 		printf("cpu:         %s\n", buf);
 	if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
 		printf("cmdline:     %s\n", buf);
-	print_backend(in);
+	print_backend(in, r);
 	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++) {
 		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "hwtrace/backend.h"
+#include "hwtrace/brstack.h"
 #include "hwtrace/error.h"
 #include "hwtrace/os.h"
 #include "hwtrace/pmu.h"
@@ -166,6 +167,24 @@ static void explain_none(const struct hwt_pmu_list *list)
 		printf("  - %s: %s\n", swb->name, swb->description);
 }
 
+/* Branch-stack sampling (LBR, BRS): not a trace PMU, but the other way
+ * this machine records branches. */
+static void print_branch_records(const struct hwt_os *os)
+{
+	struct hwt_branch_hw hw;
+	int rc = hwt_branch_hw_probe(os, &hw);
+	if (rc == HWT_ERR_NOENT)
+		printf("\nBranch records (perf record -b): none (the cpu PMU has "
+		       "no caps/branches or events/branch-brs)\n");
+	else if (rc < 0)
+		printf("\nBranch records: %s\n", hwt_errmsg());
+	else
+		printf("\nBranch records (perf record -b, -j): %s on %s, %u records "
+		       "a sample%s; hwtrace decodes and exports their captures\n",
+		       hw.kind == HWT_BRANCH_HW_BRS ? "AMD BRS" : "LBR", hw.pmu,
+		       hw.depth, hw.counters ? ", branch counters" : "");
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const char *sysfs = NULL;
@@ -233,6 +252,7 @@ int cmd_list(int argc, char **argv)
 				print_coresight(p);
 		}
 	}
+	print_branch_records(os);
 	printf("\n");
 	cli_print_decoders("Decoders in this build:");
 	hwt_pmu_list_free(list);

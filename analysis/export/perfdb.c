@@ -276,9 +276,15 @@ static int perfdb_element(struct hwt_export *ex, struct export_thread *t,
 		e->fields & HWT_FIELD_TIME ? (int64_t)e->time : 0,
 		e->fields & HWT_FIELD_CPU ? e->cpu : -1,
 		(int64_t)pt.dso_id, (int64_t)pt.symbol_id,
-		(int64_t)pt.sym_offset, (int64_t)to, type, 0,
+		(int64_t)pt.sym_offset, (int64_t)to, type,
+		/* A branch record says what a trace does not. */
+		e->type == HWT_ELEM_BRANCH && (e->u.branch.flags & HWT_BRANCH_IN_TX) &&
+			(e->fields & HWT_FIELD_SAMPLED),
 		(int64_t)(t->n ? t->v[t->n - 1].path_id : 1),
-		(int64_t)t->insns, 0, type,
+		(int64_t)t->insns,
+		e->type == HWT_ELEM_BRANCH && (e->fields & HWT_FIELD_CYCLES)
+			? (int64_t)e->u.branch.cycles : 0,
+		type,
 	};
 	t->last_sample = id;
 	t->insns = 0;

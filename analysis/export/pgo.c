@@ -23,13 +23,23 @@ struct pgo_table {
 	size_t nslots, n;
 };
 
-/* A thread's range not yet closed by a taken branch. */
+/* A thread's range not yet closed by a taken branch, and the branch
+ * record (HWT_FIELD_SAMPLED) before, whose target starts the range to
+ * the next record of its stack when no range element says more. */
 struct pgo_open {
 	bool on;
 	int32_t pid;
 	uint64_t start, end, insns;
 	enum hwt_isa isa;
+	bool rec_on;
+	uint16_t rec_depth;
+	int32_t rec_pid;
+	uint64_t rec_to;
 };
+
+/* AutoFDO and simpleperf take a longer range between two records for
+ * bogus data. */
+#define RECORD_RANGE_MAX (1u << 20)
 
 struct pgo_export {
 	/* BOLT: a range that runs on into the next one (an ETM not-taken
@@ -127,6 +137,22 @@ static int close_open(struct hwt_export *ex, struct pgo_open *o)
 	return close_range(ex, o, last);
 }
 
+/* Branch record @e follows the record before it in its stack with no
+ * range element between (the code was not found): the range from the
+ * older record's target to @e's branch, as AutoFDO counts it. */
+static int record_range(struct hwt_export *ex, struct pgo_open *o,
+			int32_t pid, const struct hwt_elem *e)
+{
+	if (!(e->fields & HWT_FIELD_SAMPLED) || !o->rec_on ||
+	    !(e->u.branch.flags & HWT_BRANCH_CONSECUTIVE) ||
+	    o->rec_depth != e->u.branch.depth + 1u || o->rec_pid != pid ||
+	    e->u.branch.from < o->rec_to ||
+	    e->u.branch.from - o->rec_to > RECORD_RANGE_MAX)
+		return 0;
+	return close_range(ex, &(struct pgo_open){.pid = pid, .start = o->rec_to},
+			   e->u.branch.from);
+}
+
 static int pgo_element(struct hwt_export *ex, struct export_thread *t,
 		       const struct hwt_elem *e)
 {
@@ -157,17 +183,29 @@ static int pgo_element(struct hwt_export *ex, struct export_thread *t,
 		}
 		if ((err = close_open(ex, o)))
 			return err;
-		*o = (struct pgo_open){true, pid, e->u.range.start,
-				       e->u.range.end, e->u.range.insns,
-				       e->u.range.isa};
+		*o = (struct pgo_open){.on = true, .pid = pid,
+				       .start = e->u.range.start,
+				       .end = e->u.range.end,
+				       .insns = e->u.range.insns,
+				       .isa = e->u.range.isa,
+				       .rec_on = o->rec_on,
+				       .rec_depth = o->rec_depth,
+				       .rec_pid = o->rec_pid,
+				       .rec_to = o->rec_to};
 		return 0;
 	case HWT_ELEM_BRANCH:
 		if (o->on && e->u.branch.from - o->start < o->end - o->start)
 			err = close_range(ex, o, e->u.branch.from);
+		else if (!o->on && (err = record_range(ex, o, pid, e)))
+			return err;
 		else
 			err = close_open(ex, o);
 		if (err)
 			return err;
+		o->rec_on = e->fields & HWT_FIELD_SAMPLED;
+		o->rec_depth = e->u.branch.depth;
+		o->rec_pid = pid;
+		o->rec_to = e->u.branch.to;
 		ex->stats.branches++;
 		return table_add(&p->branches, pid, e->u.branch.from,
 				 e->u.branch.to, 1);
@@ -175,6 +213,7 @@ static int pgo_element(struct hwt_export *ex, struct export_thread *t,
 	case HWT_ELEM_TRACE_OFF:
 	case HWT_ELEM_GAP:
 	case HWT_ELEM_ERROR:
+		o->rec_on = false;
 		return close_open(ex, o);
 	default:
 		return 0;
@@ -218,8 +257,13 @@ static int locate(struct hwt_export *ex, int32_t pid, uint64_t addr,
 			      : 0;
 	if (rc < 0)
 		return rc;
-	if (rc == 0 || !s.dso || !s.in_elf)
+	/* A binary that was not found: its address relative to where its
+	 * mappings put file offset 0, as simpleperf gives it then. */
+	bool unread = rc > 0 && s.dso && !s.in_elf && s.map_base;
+	if (rc == 0 || !s.dso || (!s.in_elf && !unread))
 		return 0;
+	if (unread)
+		s.elf_vaddr = addr - s.map_base, s.elf_base = 0;
 	end->addr = s.elf_vaddr;
 	end->off = s.offset;
 	end->inside = true;

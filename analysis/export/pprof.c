@@ -55,6 +55,9 @@ struct pprof_export {
 	size_t nfuncs, funcs_cap;
 	struct path *paths;           /* by path id - 1 */
 	size_t paths_cap;
+	/* Branch records (HWT_FIELD_SAMPLED): how many, and their samples'
+	 * periods, which the profile names in a comment. */
+	uint64_t records, period_min, period_max;
 };
 
 static struct pprof_export *impl(struct hwt_export *ex)
@@ -314,6 +317,7 @@ struct built {
 	Perftools__Profiles__Line *lines, **line_ptrs;
 	Perftools__Profiles__Function *funcs, **func_ptrs;
 	char **strings;
+	int64_t comment;
 };
 
 static void built_free(struct built *b)
@@ -478,6 +482,50 @@ static int build_tables(struct hwt_export *ex, struct built *b)
 	return 0;
 }
 
+static int pprof_element(struct hwt_export *ex, struct export_thread *t,
+			 const struct hwt_elem *e)
+{
+	(void)t;
+	struct pprof_export *p = impl(ex);
+	if (e->type != HWT_ELEM_BRANCH || !(e->fields & HWT_FIELD_SAMPLED))
+		return 0;
+	uint64_t w = e->u.branch.weight;
+	if (!p->records++ || w < p->period_min)
+		p->period_min = w;
+	if (w > p->period_max)
+		p->period_max = w;
+	return 0;
+}
+
+/* A capture of branch records is a sampled profile: its counts are of
+ * the records, one sample in every period events, and the profile says
+ * so (pprof -comments) rather than scale them: AutoFDO and perf2bolt
+ * count the records as they are too. */
+static int label_sampling(struct pprof_export *p, struct built *b)
+{
+	char text[256];
+	if (!p->records)
+		return 0;
+	if (p->period_min == p->period_max)
+		snprintf(text, sizeof(text), "branch records of sampled stacks "
+			 "(LBR, BRBE, BRS): %" PRIu64 " records; instructions and "
+			 "branches are counted from the records, one sample in "
+			 "every %" PRIu64 " events", p->records, p->period_min);
+	else
+		snprintf(text, sizeof(text), "branch records of sampled stacks "
+			 "(LBR, BRBE, BRS): %" PRIu64 " records; instructions and "
+			 "branches are counted from the records, of samples with "
+			 "periods %" PRIu64 " to %" PRIu64, p->records,
+			 p->period_min, p->period_max);
+	int64_t i = str_index(p, text);
+	if (i < 0)
+		return nomem();
+	b->comment = i;
+	b->prof.comment = &b->comment;
+	b->prof.n_comment = 1;
+	return 0;
+}
+
 static int pprof_finish(struct hwt_export *ex, bool has_time)
 {
 	struct pprof_export *p = impl(ex);
@@ -506,7 +554,9 @@ static int pprof_finish(struct hwt_export *ex, bool has_time)
 	b.prof.period_type = &b.types[0];
 	b.prof.period = 1;
 	b.prof.default_sample_type = idx[0]; /* pprof shows instructions */
-	int err = build_samples(ex, &b, ntypes, &idx[5]);
+	int err = label_sampling(p, &b);
+	if (!err)
+		err = build_samples(ex, &b, ntypes, &idx[5]);
 	if (!err)
 		err = build_tables(ex, &b);
 	uint8_t *buf = NULL;
@@ -544,6 +594,7 @@ static void pprof_free(struct hwt_export *ex)
 }
 
 const struct export_format hwt_export_pprof_format = {
+	.element = pprof_element,
 	.enter = pprof_enter,
 	.exit = pprof_exit,
 	.finish = pprof_finish,

@@ -501,6 +501,17 @@ static int stack_emit(void *arg, const struct hwt_elem *e)
 		t->range_end = e->u.range.end;
 		return 0;
 	case HWT_ELEM_BRANCH:
+		/* A sampled stack (LBR, BRBE, BRS) is a window of its own:
+		 * what the stack before it left open does not go on into
+		 * it, and that is no loss. */
+		if ((e->fields & HWT_FIELD_SAMPLED) &&
+		    !(e->u.branch.flags & HWT_BRANCH_CONSECUTIVE) && t->n) {
+			uint64_t kept = s->stats.cut_by_gap;
+			err = cut(s, t, HWT_FRAME_TRACE_OFF);
+			s->stats.cut_by_gap = kept;
+			if (err)
+				return err;
+		}
 		return on_branch(s, t, e);
 	case HWT_ELEM_TRACE_OFF:
 		if ((e->fields & HWT_FIELD_AT) &&

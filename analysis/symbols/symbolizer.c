@@ -458,8 +458,10 @@ int hwt_symbolizer_lookup_at(struct hwt_symbolizer *s, int32_t pid,
 	out->main_program = s->main_path && !strcmp(s->main_path, d->path);
 	out->dso_offset = addr - sec->vaddr + sec->file_offset;
 	uint64_t vaddr;
-	if (!file_to_vaddr(d, out->dso_offset, &vaddr))
+	if (!file_to_vaddr(d, out->dso_offset, &vaddr)) {
+		out->map_base = sec->map_base;
 		return 1;
+	}
 	out->in_elf = true;
 	out->elf_vaddr = vaddr;
 	out->elf_base = d->segs[0].vaddr;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/brstack_internal.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_progress.h"
 #include "hwtrace/insn.h"
@@ -21,6 +22,8 @@ struct image_event {
 	uint64_t time;
 	size_t seq;          /* file order, for equal times */
 	bool ends;           /* the process exec'd or exited */
+	bool noexec;         /* a data mapping: only for map_base */
+	uint64_t map_base;   /* see struct hwt_image_section */
 	int32_t pid;
 	uint64_t start, len, pgoff;
 	char *name;
@@ -50,6 +53,7 @@ struct file_state {
 	struct image_event *img_events;
 	size_t nimg_events;
 	struct hwt_sample_store samples; /* AUX sampling captures */
+	struct hwt_brstack_store brstack; /* branch-stack samples (LBR) */
 	/* Per CPU: the PMU format bits of its PERF_RECORD_AUX records (e.g.
 	 * CoreSight's raw TRBE format), handed to the decoder with each chunk. */
 	struct cpu_flags {
@@ -165,16 +169,13 @@ static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
 	size_t fixed = v2 ? 8 + 24 + 24 + 8 : 8 + 24;
 	if (body <= fixed)
 		return 0;
-	uint32_t pid;
-	if (v2) {
-		uint32_t prot;
+	uint32_t pid, prot = 4 /* PROT_EXEC */;
+	if (v2)
 		memcpy(&prot, p + 32 + 24, 4);
-		if (!(prot & 4 /* PROT_EXEC */))
-			return 0;
-	}
 	struct image_event *ev = new_image_event(st, rec);
 	if (!ev)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	ev->noexec = !(prot & 4);
 	memcpy(&pid, p, 4);
 	ev->pid = pid_of(pid);
 	memcpy(&ev->start, p + 8, 8);
@@ -235,6 +236,11 @@ static int add_mapping(struct file_state *st, const struct image_event *ev)
 	err = hwt_image_add_mapping(st->image, &st->opts->lookup, ev->pid,
 				    ev->start, ev->len, ev->pgoff, name,
 				    build_id, build_id_size);
+	for (size_t i = first; i < hwt_image_count(st->image); i++) {
+		struct hwt_image_section *s = hwt_image_section(st->image, i);
+		if (s->path && !strcmp(s->path, name))
+			s->map_base = ev->map_base;
+	}
 	/* A missing file is kept as a missing section: the decoder names it
 	 * when trace runs into it. */
 	if (err == HWT_ERR_NOENT || err == HWT_ERR_IO)
@@ -264,9 +270,44 @@ static int cmp_image_events(const void *a, const void *b)
 }
 
 /* The memory image from the mappings, exec's and exits, in time order. */
+static int cmp_by_file(const void *a, const void *b)
+{
+	const struct image_event *x = *(const struct image_event *const *)a;
+	const struct image_event *y = *(const struct image_event *const *)b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Each mapping's map_base: the lowest start - pgoff of the mappings of
+ * its file in its process. */
+static int set_map_bases(struct file_state *st)
+{
+	size_t n = 0;
+	struct image_event **v = malloc((st->nimg_events + 1) * sizeof(*v));
+	if (!v)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < st->nimg_events; i++)
+		if (!st->img_events[i].ends)
+			v[n++] = &st->img_events[i];
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_by_file);
+	for (size_t i = 0, j; i < n; i = j) {
+		uint64_t base = UINT64_MAX;
+		for (j = i; j < n && !cmp_by_file(&v[i], &v[j]); j++)
+			if (v[j]->start >= v[j]->pgoff &&
+			    v[j]->start - v[j]->pgoff < base)
+				base = v[j]->start - v[j]->pgoff;
+		for (size_t k = i; k < j; k++)
+			v[k]->map_base = base == UINT64_MAX ? 0 : base;
+	}
+	free(v);
+	return 0;
+}
+
 static int build_image(struct file_state *st)
 {
-	int err = 0;
+	int err = set_map_bases(st);
 
 	if (st->nimg_events) /* qsort must not be given NULL */
 		qsort(st->img_events, st->nimg_events, sizeof(*st->img_events),
@@ -276,7 +317,7 @@ static int build_image(struct file_state *st)
 		hwt_image_set_time(st->image, ev->time);
 		if (ev->ends)
 			hwt_image_end_process(st->image, ev->pid, ev->time);
-		else
+		else if (!ev->noexec)
 			err = add_mapping(st, ev);
 	}
 	/* What is added after the records (kcore) holds throughout. */
@@ -519,8 +560,12 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (!rec->aux_data)
 			return 0;
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
-	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_SAMPLE: {
+		int err = hwt_brstack_store_add(&st->brstack, st->reader, rec);
+		if (err < 0)
+			return err;
 		return hwt_sample_store_add(&st->samples, st->reader, rec);
+	}
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
 		if (body < 8)
 			return 0;
@@ -943,6 +988,53 @@ static int decode_samples(struct file_state *st, const struct hwt_backend *b,
 								       : user_sink);
 }
 
+/* The ISA of the traced code, from the file's arch feature. */
+static enum hwt_isa isa_of(struct hwt_pd_reader *reader)
+{
+	char arch[64];
+	if (hwt_pd_reader_feature_string(reader, HWT_PD_FEAT_ARCH, arch,
+					 sizeof(arch)) < 0)
+		return HWT_ISA_UNKNOWN;
+	if (!strcmp(arch, "x86_64"))
+		return HWT_ISA_X86_64;
+	if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
+		return HWT_ISA_A64;
+	return HWT_ISA_UNKNOWN;
+}
+
+/* Each branch-stack sample's records (and, when no trace event left
+ * losses to place in its streams, the records lost) to the sink. */
+static int decode_brstack(struct file_state *st,
+			  const struct hwt_elem_sink *user_sink)
+{
+	struct hwt_decode_filter filter = {.opts = st->opts, .next = user_sink};
+	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	const struct hwt_elem_sink *out =
+		hwt_decode_has_filter(st->opts) ? &fsink : user_sink;
+	struct hwt_brstack_stats bst;
+	int err = hwt_brstack_store_decode(&st->brstack, st->reader, st->image,
+					   isa_of(st->reader), out, &bst);
+	if (err >= 0 && !st->have_info && st->sb.nloss) {
+		bool *done = calloc(st->sb.nloss, sizeof(*done));
+		if (!done)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		err = flush_losses(st, -1, UINT64_MAX, done, NULL, out);
+		free(done);
+	}
+	if (err >= 0 && hwt_decode_has_filter(st->opts))
+		err = hwt_decode_filter_report(&filter, user_sink);
+	if (err >= 0 && bst.no_code)
+		err = hwt_decode_warn(st->opts, out, "%" PRIu64 " of the %" PRIu64
+				      " ranges between branch records have no "
+				      "range element: their code is not in the "
+				      "memory image (binaries not found; give "
+				      "--symfs DIR); profiles still count them "
+				      "from the records",
+				      bst.no_code, bst.no_code + bst.ranges +
+				      bst.not_straight);
+	return err;
+}
+
 int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		    const struct hwt_elem_sink *sink)
 {
@@ -988,7 +1080,7 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		read_err = err;
 		snprintf(read_msg, sizeof(read_msg), "%s", hwt_errmsg());
 		err = 0;
-		if (!st.have_info) {
+		if (!st.have_info && !st.brstack.n) {
 			err = hwt_error(read_err, "%s", read_msg);
 			goto out;
 		}
@@ -1005,28 +1097,37 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 		goto out;
 	if (opts.kcore && (err = hwt_decode_add_kcore(st.image, opts.kcore)) < 0)
 		goto out;
-	if (!st.have_info) {
+	if (!st.have_info && !st.brstack.n) {
 		err = hwt_error(HWT_ERR_NOENT,
-				"%s holds no AUXTRACE_INFO record: it was not "
-				"recorded with a hardware trace event", path);
+				"%s holds no AUXTRACE_INFO record and no "
+				"branch-stack samples: it was not recorded with "
+				"a hardware trace event or branch records (perf "
+				"record -b)", path);
 		goto out;
 	}
-	const struct hwt_backend *b =
-		hwt_backend_for_auxtrace((enum hwt_auxtrace_type)st.auxtrace_type);
-	if (!b) {
+	if (!st.have_info && opts.packets) {
+		err = hwt_error(HWT_ERR_NOSUP, "%s: branch records have no "
+				"packets to list (it holds no trace stream)", path);
+		goto out;
+	}
+	/* A capture of branch records alone has no backend. */
+	const struct hwt_backend *b = NULL;
+	if (st.have_info &&
+	    !(b = hwt_backend_for_auxtrace((enum hwt_auxtrace_type)st.auxtrace_type))) {
 		err = hwt_error(HWT_ERR_NOSUP,
 				"%s: no backend decodes AUXTRACE type %" PRIu32,
 				path, st.auxtrace_type);
 		goto out;
 	}
-	err = hwt_decode_find_backend(b->name, &b);
+	if (b && (err = hwt_decode_find_backend(b->name, &b)) < 0)
+		goto out;
+	if (b)
+		err = hwt_image_check_run(&st.check, st.image,
+					  (enum hwt_auxtrace_type)st.auxtrace_type,
+					  &opts);
 	if (err < 0)
 		goto out;
-	err = hwt_image_check_run(&st.check, st.image,
-				  (enum hwt_auxtrace_type)st.auxtrace_type, &opts);
-	if (err < 0)
-		goto out;
-	if (opts.packets && !b->decoder->packets) {
+	if (b && opts.packets && !b->decoder->packets) {
 		err = hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
 		goto out;
 	}
@@ -1053,7 +1154,7 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	}
 	/* Intel PT without a CPU model: libipt applies no errata
 	 * workarounds, and a CPU's erratum reads as a decode error. */
-	bool no_model = !opts.cpu_model && !opts.packets &&
+	bool no_model = b && !opts.cpu_model && !opts.packets &&
 			b->auxtrace_type == HWT_AUXTRACE_INTEL_PT;
 	err = 0;
 	if (hwt_pd_reader_cut_short(reader))
@@ -1061,10 +1162,12 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 				      "recorded (the disk filled up): its trace "
 				      "ends early, and the decode ends with it",
 				      path);
-	if (err >= 0)
+	if (err >= 0 && b)
 		err = decode_queues(&st, b, sink);
-	if (err >= 0 && st.samples.n && !opts.packets)
+	if (b && err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
+	if (err >= 0 && st.brstack.n && !opts.packets)
+		err = decode_brstack(&st, sink);
 	if (err >= 0 && hwt_image_untimed_hits(st.image))
 		err = hwt_decode_warn(&opts, sink, "code was read without the "
 				      "time it ran (or at a time after its "
@@ -1094,6 +1197,7 @@ out:
 	hwt_pd_reader_free(reader);
 	hwt_aux_queues_free(&st.queues);
 	hwt_sample_store_free(&st.samples);
+	hwt_brstack_store_free(&st.brstack);
 	hwt_sideband_free(&st.sb);
 	hwt_image_check_free(&st.check);
 	free_image_events(&st);

@@ -24,8 +24,9 @@ struct elem_slot {
 };
 _Static_assert(sizeof(struct elem_slot) == 32, "a slot is half a cache line");
 
-/* Writes @e to @s when it is a range without text or a branch; false,
- * leaving @s as it was, otherwise. */
+/* Writes @e to @s when it is a range without text or a branch (not a
+ * sampled branch record, whose fields do not fit); false, leaving @s as
+ * it was, otherwise. */
 static inline bool elem_slot_put(struct elem_slot *s, const struct hwt_elem *e)
 {
 	if (e->type == HWT_ELEM_RANGE && !e->u.range.text) {
@@ -33,7 +34,8 @@ static inline bool elem_slot_put(struct elem_slot *s, const struct hwt_elem *e)
 		s->b = e->u.range.end;
 		s->c = e->u.range.insns;
 		s->d = (uint32_t)e->u.range.isa;
-	} else if (e->type == HWT_ELEM_BRANCH) {
+	} else if (e->type == HWT_ELEM_BRANCH &&
+		   !(e->fields & HWT_FIELD_SAMPLED)) { /* a record: whole */
 		s->a = e->u.branch.from;
 		s->b = e->u.branch.to;
 		s->c = (uint64_t)e->u.branch.kind |

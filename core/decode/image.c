@@ -245,6 +245,7 @@ static int add_rest(struct hwt_image *image, size_t old, uint64_t from,
 	e->s.size = to - from;
 	e->s.file_offset = o->file_offset + delta;
 	e->s.pid = o->pid;
+	e->s.map_base = o->map_base;
 	e->s.data = o->data ? o->data + delta : NULL;
 	e->s.valid_until = until;
 	e->overlapped = e->contested = true;

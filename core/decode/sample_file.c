@@ -7,8 +7,8 @@
 #include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
 
-static const struct perf_event_attr *sample_attr(struct hwt_pd_reader *r,
-						 const struct hwt_pd_record *rec)
+const struct perf_event_attr *hwt_sample_attr(struct hwt_pd_reader *r,
+					      const struct hwt_pd_record *rec)
 {
 	const struct hwt_pd_attr *a = NULL;
 	if (rec->sid.present & PERF_SAMPLE_ID)
@@ -22,7 +22,7 @@ int hwt_sample_store_add(struct hwt_sample_store *ss,
 			 struct hwt_pd_reader *reader,
 			 const struct hwt_pd_record *rec)
 {
-	const struct perf_event_attr *attr = sample_attr(reader, rec);
+	const struct perf_event_attr *attr = hwt_sample_attr(reader, rec);
 	if (rec->type != PERF_RECORD_SAMPLE || !attr ||
 	    !(attr->sample_type & PERF_SAMPLE_AUX))
 		return 0;
@@ -42,21 +42,11 @@ int hwt_sample_store_add(struct hwt_sample_store *ss,
 	/* File mode reads the payload again when decoding; a pipe cannot. */
 	ss->in_arena = hwt_pd_reader_is_pipe(reader);
 	if (ss->in_arena) {
-		if (ss->arena_len + en.s.aux_size > ss->arena_cap) {
-			size_t cap = ss->arena_cap ? ss->arena_cap : 65536;
-			while (cap < ss->arena_len + en.s.aux_size)
-				cap *= 2;
-			void *p = realloc(ss->arena, cap);
-			if (!p)
-				return hwt_error(HWT_ERR_NOMEM,
-						 "out of memory for AUX samples");
-			ss->arena = p;
-			ss->arena_cap = cap;
-		}
-		if (en.s.aux_size)
-			memcpy(ss->arena + ss->arena_len, en.s.aux, en.s.aux_size);
-		en.data = ss->arena_len;
-		ss->arena_len += en.s.aux_size;
+		if (hwt_sample_arena_put(&ss->arena, &ss->arena_len,
+					 &ss->arena_cap, en.s.aux, en.s.aux_size,
+					 &en.data) < 0)
+			return hwt_error(HWT_ERR_NOMEM,
+					 "out of memory for AUX samples");
 	} else {
 		en.data = rec->file_offset + en.s.aux_pos;
 	}
@@ -64,6 +54,26 @@ int hwt_sample_store_add(struct hwt_sample_store *ss,
 	if (en.s.aux_size > ss->max_size)
 		ss->max_size = en.s.aux_size;
 	ss->e[ss->n++] = en;
+	return 0;
+}
+
+int hwt_sample_arena_put(uint8_t **arena, size_t *len, size_t *cap,
+			 const void *data, size_t n, uint64_t *at)
+{
+	if (*len + n > *cap) {
+		size_t c = *cap ? *cap : 65536;
+		while (c < *len + n)
+			c *= 2;
+		void *p = realloc(*arena, c);
+		if (!p)
+			return HWT_ERR_NOMEM;
+		*arena = p;
+		*cap = c;
+	}
+	if (n)
+		memcpy(*arena + *len, data, n);
+	*at = *len;
+	*len += n;
 	return 0;
 }
 

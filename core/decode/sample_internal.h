@@ -23,6 +23,17 @@ struct hwt_sample_store {
 	uint64_t max_size;
 };
 
+/* The attribute of sample @rec: by its id, or the file's only one; NULL
+ * when neither. */
+const struct perf_event_attr *hwt_sample_attr(struct hwt_pd_reader *r,
+					      const struct hwt_pd_record *rec);
+
+/* Appends @n bytes of @data to the growing buffer *@arena (*@len bytes
+ * used of *@cap), *@at where they went. HWT_ERR_NOMEM (no message
+ * set), leaving the buffer as it was. */
+int hwt_sample_arena_put(uint8_t **arena, size_t *len, size_t *cap,
+			 const void *data, size_t n, uint64_t *at);
+
 /* Keeps @rec when it is a sample with AUX data. Errors: HWT_ERR_NOMEM. */
 int hwt_sample_store_add(struct hwt_sample_store *ss,
 			 struct hwt_pd_reader *reader,

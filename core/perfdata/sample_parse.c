@@ -1,8 +1,10 @@
 /* PERF_RECORD_SAMPLE as perf_event_open(2) lays it out, up to the AUX
- * data that comes last but for the page sizes. */
+ * data that comes last but for the page sizes, and the branch records
+ * of PERF_SAMPLE_BRANCH_STACK. */
 #include <inttypes.h>
 
 #include "core/perfdata/perfdata_format.h"
+#include "hwtrace/brstack.h"
 #include "hwtrace/error.h"
 #include "hwtrace/sample.h"
 
@@ -105,12 +107,23 @@ int hwt_aux_sample_parse(const void *record, const struct perf_event_attr *attr,
 		}
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		/* nr, hw_idx, the records, then one counter word per record. */
+		uint64_t bst = attr->branch_sample_type;
 		v = take(&c);
 		if (v > 65536)
 			c.bad = true;
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			take(&c);
-		skip(&c, v * 24);
+		if (bst & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			s->br_hw_idx = take(&c);
+			s->has_hw_idx = !c.bad;
+		}
+		if (!c.bad && v)
+			s->br = c.p;
+		skip(&c, v * HWT_BRSTACK_ENTRY_SIZE);
+		if ((bst & HWT_SAMPLE_BRANCH_COUNTERS) && !c.bad && v)
+			s->br_cntr = c.p;
+		if (bst & HWT_SAMPLE_BRANCH_COUNTERS)
+			skip(&c, v * 8);
+		s->br_nr = v;
 	}
 	if (st & PERF_SAMPLE_REGS_USER)
 		skip_regs(&c, attr->sample_regs_user);
@@ -178,4 +191,61 @@ int hwt_aux_sample_size_check(uint64_t size, int psb_period, const char *what,
 				 what, size, period, psb_period, period + 256);
 	}
 	return 0;
+}
+
+void hwt_brstack_entry_get(const struct hwt_aux_sample *s, uint64_t i,
+			   struct hwt_brstack_entry *out)
+{
+	const uint8_t *p = s->br + i * HWT_BRSTACK_ENTRY_SIZE;
+	/* The flags word is a bitfield of the writer's byte order; perf.data
+	 * files are read as little-endian (x86, arm64), where the first
+	 * member is bit 0. */
+	uint64_t f = pd_u64(p + 16);
+	memset(out, 0, sizeof(*out));
+	out->from = pd_u64(p);
+	out->to = pd_u64(p + 8);
+	out->counters = s->br_cntr ? pd_u64(s->br_cntr + i * 8) : 0;
+	out->mispred = f & 1;
+	out->predicted = f >> 1 & 1;
+	out->in_tx = f >> 2 & 1;
+	out->abort = f >> 3 & 1;
+	out->cycles = (uint16_t)(f >> 4);
+	out->type = (uint8_t)(f >> 20 & 0xf);
+	out->spec = (uint8_t)(f >> 24 & 0x3);
+	out->new_type = (uint8_t)(f >> 26 & 0xf);
+	out->priv = (uint8_t)(f >> 30 & 0x7);
+}
+
+bool hwt_brstack_kind(const struct hwt_brstack_entry *e,
+		      enum hwt_branch_kind *kind)
+{
+	static const signed char by_type[16] = {
+		[HWT_BR_UNKNOWN] = -1,
+		[HWT_BR_COND] = HWT_BRANCH_COND,
+		[HWT_BR_UNCOND] = HWT_BRANCH_JUMP,
+		[HWT_BR_IND] = HWT_BRANCH_INDIRECT,
+		[HWT_BR_CALL] = HWT_BRANCH_CALL,
+		[HWT_BR_IND_CALL] = HWT_BRANCH_CALL,
+		[HWT_BR_RET] = HWT_BRANCH_RETURN,
+		[HWT_BR_SYSCALL] = HWT_BRANCH_SYSCALL,
+		[HWT_BR_SYSRET] = HWT_BRANCH_SYSRET,
+		[HWT_BR_COND_CALL] = HWT_BRANCH_CALL,
+		[HWT_BR_COND_RET] = HWT_BRANCH_RETURN,
+		[HWT_BR_ERET] = HWT_BRANCH_ERET,
+		[HWT_BR_IRQ] = HWT_BRANCH_INTERRUPT,
+		[HWT_BR_SERROR] = HWT_BRANCH_EXCEPTION,
+		[HWT_BR_NO_TX] = -1,
+		[HWT_BR_EXTEND_ABI] = -1,
+	};
+	int k = by_type[e->type & 0xf];
+	if (e->type == HWT_BR_EXTEND_ABI)
+		/* Faults and debug entries are exceptions; Arm's FIQ an
+		 * interrupt. */
+		k = e->new_type == HWT_BR_NEW_ARCH_1 ? HWT_BRANCH_INTERRUPT
+		    : e->new_type <= HWT_BR_NEW_ARCH_5 ? HWT_BRANCH_EXCEPTION
+						       : -1;
+	if (k < 0)
+		return false;
+	*kind = (enum hwt_branch_kind)k;
+	return true;
 }

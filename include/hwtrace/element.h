@@ -86,6 +86,25 @@ enum hwt_elem_field {
 	 * stopped: --stop, the thread's exit), it does not come back on
 	 * where it went off. */
 	HWT_FIELD_TRACE_END = 1u << 11,
+	/* A branch record of a sampled branch stack (LBR, BRBE, BRS;
+	 * hwtrace/brstack.h): branch.weight, depth, flags and priv hold. */
+	HWT_FIELD_SAMPLED = 1u << 12,
+	HWT_FIELD_CYCLES = 1u << 13,  /* branch.cycles */
+	/* Nothing said what kind of branch it was (a record without its
+	 * type, code not found): branch.kind means nothing. */
+	HWT_FIELD_NO_KIND = 1u << 14,
+};
+
+/* What a branch record says of its branch (branch.flags). */
+enum hwt_branch_flag {
+	HWT_BRANCH_MISPRED = 1u << 0,   /* the prediction was wrong */
+	HWT_BRANCH_PREDICTED = 1u << 1, /* the prediction was right */
+	HWT_BRANCH_IN_TX = 1u << 2,     /* inside a transaction */
+	HWT_BRANCH_ABORT = 1u << 3,     /* a transaction abort */
+	/* The record before it in its stack (depth + 1) is the taken
+	 * branch before it (the event recorded every taken branch), and
+	 * nothing known says the code between did not run straight. */
+	HWT_BRANCH_CONSECUTIVE = 1u << 4,
 };
 
 struct hwt_elem {
@@ -110,6 +129,17 @@ struct hwt_elem {
 			uint64_t from, to;
 			enum hwt_branch_kind kind;
 			uint32_t exception; /* exception or interrupt number */
+			/* HWT_FIELD_SAMPLED: the sample's period (0: none),
+			 * the record's place in its stack (0: the newest;
+			 * a stack's records come oldest first), enum
+			 * hwt_branch_flag bits, and the privilege level
+			 * (perf's PERF_BR_PRIV_*: 0 unknown, 1 user, 2
+			 * kernel, 3 hypervisor). */
+			uint64_t weight;
+			uint16_t cycles; /* HWT_FIELD_CYCLES */
+			uint16_t depth;
+			uint8_t flags;
+			uint8_t priv;
 		} branch;
 		struct {
 			uint64_t at;

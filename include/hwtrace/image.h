@@ -55,6 +55,11 @@ struct hwt_image_section {
 	 * in place: 0 from the start, HWT_TIME_END to the end. */
 	uint64_t valid_from;
 	uint64_t valid_until;
+	/* Where the mappings of its file in its process (code or data, as
+	 * the capture's MMAP2 records say) put file offset 0, the lowest of
+	 * them; 0 when not known. For a binary that is not found, address -
+	 * map_base is its address relative to its first loadable segment. */
+	uint64_t map_base;
 };
 
 /* Where hwt_image_add_mapping looks for files, in perf's order: the build-id

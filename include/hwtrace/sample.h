@@ -25,7 +25,8 @@ extern "C" {
 #define HWT_AUX_SAMPLE_DEFAULT_SIZE 4096u
 #define HWT_AUX_SAMPLE_MAX_SIZE (60u * 1024u)
 
-/* One PERF_RECORD_SAMPLE of an event with PERF_SAMPLE_AUX. */
+/* One PERF_RECORD_SAMPLE of an event with PERF_SAMPLE_AUX or
+ * PERF_SAMPLE_BRANCH_STACK. */
 struct hwt_aux_sample {
 	uint64_t present;        /* PERF_SAMPLE_* bits the record carried */
 	uint64_t ip, time, id, period, addr;
@@ -33,12 +34,23 @@ struct hwt_aux_sample {
 	const uint8_t *aux;      /* inside the record; NULL when size is 0 */
 	uint64_t aux_size;
 	uint64_t aux_pos;        /* byte offset of aux in the record */
+	/* PERF_SAMPLE_BRANCH_STACK: br_nr records of
+	 * HWT_BRSTACK_ENTRY_SIZE bytes at br, newest first (read them with
+	 * hwt_brstack_entry_get, hwtrace/brstack.h); br NULL when br_nr is
+	 * 0. br_cntr: the br_nr counter words of
+	 * PERF_SAMPLE_BRANCH_COUNTERS, else NULL. */
+	const uint8_t *br;
+	const uint8_t *br_cntr;
+	uint64_t br_nr;
+	uint64_t br_hw_idx;      /* valid when has_hw_idx */
+	bool has_hw_idx;         /* PERF_SAMPLE_BRANCH_HW_INDEX */
 };
 
 /* Parses a PERF_RECORD_SAMPLE (header included) of the event @attr, walking
- * every field its sample_type and read_format put before the AUX data.
- * @out points into @record. Errors: HWT_ERR_FORMAT when the record is not a
- * sample, is cut short, or a length inside it runs past its end. */
+ * every field its sample_type, read_format and branch_sample_type put
+ * before the AUX data. @out points into @record. Errors: HWT_ERR_FORMAT
+ * when the record is not a sample, is cut short, or a length inside it
+ * runs past its end. */
 HWT_API int hwt_aux_sample_parse(const void *record,
 				 const struct perf_event_attr *attr,
 				 struct hwt_aux_sample *out);

@@ -88,6 +88,13 @@ struct hwt_symbol {
 	 * NAME.isra.N) its parent's start when the binary has the parent,
 	 * else start. */
 	uint64_t parent_start;
+	/* When the binary was not read (in_elf false, dso set): the lowest
+	 * address any of its mappings in the process places file offset 0
+	 * at (a mapping's address less its file offset). address -
+	 * map_base is then its address relative to the first loadable
+	 * segment, as AutoFDO's text profiles give it, for every binary
+	 * whose first segment maps the file from offset 0. */
+	uint64_t map_base;
 };
 
 /* Per-binary report for `hwtrace info`. Strings are valid as long as the

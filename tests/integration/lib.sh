@@ -78,6 +78,22 @@ print(db.execute(q, (sys.argv[3], sys.argv[2], sys.argv[2])).fetchone()[0])
 PY
 }
 
+# pprof_build: sets PPROF to Google's pprof, built offline from Debian's
+# sources (golang-go, golang-github-google-pprof-dev) into the build
+# tree once; on failure it says why and exits.
+pprof_build() {
+	PPROF="$HWT_BUILD_DIR/pprof-go/pprof"
+	[ -x "$PPROF" ] && return 0
+	command -v go >/dev/null && [ -d /usr/share/gocode/src/github.com/google/pprof ] ||
+		{ fail "pprof cannot be built: install golang-go golang-github-google-pprof-dev"; finish; exit 1; }
+	mkdir -p "$HWT_BUILD_DIR/pprof-go"
+	(cd "$TMP" && GO111MODULE=off GOPATH=/usr/share/gocode \
+		GOCACHE="$HWT_BUILD_DIR/pprof-go/cache" \
+		go build -o "$PPROF.tmp.$$" github.com/google/pprof) >"$TMP/go.out" 2>&1 &&
+		mv "$PPROF.tmp.$$" "$PPROF" ||
+		{ fail "building pprof: $(tail -3 "$TMP/go.out")"; finish; exit 1; }
+}
+
 finish() {
 	echo "$checks checks, $failures failed, $skipped_parts parts skipped" >&2
 	[ "$failures" -eq 0 ]

@@ -11,17 +11,7 @@ source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 PROG="$HWT_BUILD_DIR/tests/programs/call_tree"
 data="$TMP/ct.data"
 
-PPROF="$HWT_BUILD_DIR/pprof-go/pprof"
-if [ ! -x "$PPROF" ]; then
-	command -v go >/dev/null && [ -d /usr/share/gocode/src/github.com/google/pprof ] ||
-		{ fail "pprof cannot be built: install golang-go golang-github-google-pprof-dev"; finish; exit 1; }
-	mkdir -p "$HWT_BUILD_DIR/pprof-go"
-	(cd "$TMP" && GO111MODULE=off GOPATH=/usr/share/gocode \
-		GOCACHE="$HWT_BUILD_DIR/pprof-go/cache" \
-		go build -o "$PPROF.tmp" github.com/google/pprof) >"$TMP/go.out" 2>&1 &&
-		mv "$PPROF.tmp" "$PPROF" ||
-		{ fail "building pprof: $(tail -3 "$TMP/go.out")"; finish; exit 1; }
-fi
+pprof_build
 
 "$HWTRACE" record -e sw_branch --start main --stop tree_done -o "$data" \
 	-- "$PROG" >"$TMP/program.txt" 2>"$TMP/record.err" ||

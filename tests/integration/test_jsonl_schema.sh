@@ -1,9 +1,9 @@
 # Every backend's `decode --format jsonl` output, and the --packets,
 # --branch-profile and --edges listings in jsonl, validate line by line against the
 # documented schema (docs/jsonl.schema.json, described in docs/jsonl.md):
-# the Intel PT quipper capture, the simpleperf ETM capture, an Intel BTS
+# the Intel PT quipper capture, the simpleperf ETM and LBR captures, an Intel BTS
 # capture of the emulated machine, and a sw_branch capture. Each output
-# starts with the version-1 header; warnings go to standard error, never
+# starts with the version-2 header; warnings go to standard error, never
 # into the output; sw_branch elements name their process, and sw_branch's
 # records, which no branch predictor made, list as "unknown", not "miss".
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
@@ -65,6 +65,11 @@ expect_eq "pt-cpu-wide: ambiguous" "$(grep -c '"task":"ambiguous"' "$TMP/pt-cpu-
 check pt-packets "bad 0 aux_buffer=2 header=1 packet=105109" -- --packets "$Q"
 expect_eq "pt packets: libipt's count of non-pad packets" \
 	"$(grep '"type":"packet"' "$TMP/pt-packets.jsonl" | grep -vc '  pad"')" 85093
+
+# Branch records (simpleperf LBR capture, binary not found): no kind,
+# the record's own fields.
+check lbr "bad 0 branch=386 header=1" -- "$HWT_TESTDATA/perf-data/simpleperf-lbr/perf_lbr.data"
+expect_eq "lbr: records without a kind" "$(grep -c '"kind"' "$TMP/lbr.jsonl")" 0
 
 mkdir -p "$TMP/symfs/data/local/tmp"
 ln -s "$ETM/etm_test_loop" "$TMP/symfs/data/local/tmp/etm_test_loop"

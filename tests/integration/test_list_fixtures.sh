@@ -32,6 +32,15 @@ expect_contains "trbe mark" "$out" "trcidr8=0  TRBE"
 expect_contains "cc_threshold" "$out" "cc_threshold=config3:0-11"
 expect_contains "trbe path" "$out" "sink path: TRBE (every CPU has one"
 
+# Branch records: Skylake's LBR, AMD BRS, none.
+expect_contains "intel-lbr: branch records" "$("$HWTRACE" list --sysfs "$FIX/intel-lbr")" \
+	"Branch records (perf record -b, -j): LBR on cpu, 32 records a sample"
+expect_contains "amd-brs: branch records" "$("$HWTRACE" list --sysfs "$FIX/amd-brs")" \
+	"Branch records (perf record -b, -j): AMD BRS on cpu, 16 records a sample"
+expect_contains "intel-client: no branch records in the fixture" \
+	"$("$HWTRACE" list --sysfs "$FIX/intel-client")" \
+	"Branch records (perf record -b): none (the cpu PMU has no caps/branches or events/branch-brs)"
+
 out=$("$HWTRACE" list --sysfs "$FIX/no-trace"); rc=$?
 vendor=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -1)
 expect_eq "no-trace list exit" "$rc" 0

@@ -6,22 +6,7 @@
 #include "harness.h"
 #include "hwtrace/error.h"
 #include "hwtrace/sample.h"
-
-static uint8_t rec[4096];
-static size_t len;
-
-static void u64(uint64_t v)
-{
-	pd_put64(rec + len, v);
-	len += 8;
-}
-
-static void finish(void)
-{
-	struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
-				      (uint16_t)len};
-	memcpy(rec, &h, sizeof(h));
-}
+#include "sample_rec.h"
 
 static void every_field_before_aux_is_skipped(void)
 {

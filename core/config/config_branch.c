@@ -1,0 +1,134 @@
+/* Branch-stack sampling filters: perf record -j's names (tools/perf/util/
+ * parse-branch-options.c) into branch_sample_type, and what the CPU's
+ * PMU offers for them in sysfs. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hwtrace/brstack.h"
+#include "hwtrace/error.h"
+
+static const struct {
+	const char *name;
+	uint64_t bit;
+} filters[] = {
+	{"u", PERF_SAMPLE_BRANCH_USER},
+	{"k", PERF_SAMPLE_BRANCH_KERNEL},
+	{"hv", PERF_SAMPLE_BRANCH_HV},
+	{"any", PERF_SAMPLE_BRANCH_ANY},
+	{"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+	{"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+	{"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+	{"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+	{"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+	{"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+	{"cond", PERF_SAMPLE_BRANCH_COND},
+	{"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+	{"call", PERF_SAMPLE_BRANCH_CALL},
+	{"no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS},
+	{"no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES},
+	{"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+	{"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+	{"hw_index", PERF_SAMPLE_BRANCH_HW_INDEX},
+	{"priv", HWT_SAMPLE_BRANCH_PRIV_SAVE},
+	{"counter", HWT_SAMPLE_BRANCH_COUNTERS},
+};
+
+#define ONLY_PRIV \
+	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
+
+int hwt_branch_filter_parse(const char *spec, const char *what,
+			    uint64_t *mode)
+{
+	*mode = 0;
+	const char *s = spec ? spec : "";
+	for (;;) {
+		size_t n = strcspn(s, ",");
+		size_t i = 0;
+		while (i < sizeof(filters) / sizeof(*filters) &&
+		       (strlen(filters[i].name) != n ||
+			strncasecmp(s, filters[i].name, n)))
+			i++;
+		if (i == sizeof(filters) / sizeof(*filters)) {
+			*mode = 0;
+			return hwt_error(HWT_ERR_CONFIG, "%s %s: unknown branch "
+					 "filter %.*s, check man page",
+					 what, spec ? spec : "", (int)n, s);
+		}
+		*mode |= filters[i].bit;
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	/* As perf: privilege levels alone mean every branch (and then
+	 * the event's exclude_* bits say whose). */
+	if (!(*mode & ~ONLY_PRIV))
+		*mode = PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+/* The value of a cap or event file of the CPU's PMU, or NULL. */
+static const char *cpu_file(const struct hwt_os *os, const char *pmu,
+			    const char *file, char *buf, size_t size)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "bus/event_source/devices/%s/%s", pmu, file);
+	return hwt_os_sysfs_read(os, path, buf, size) >= 0 ? buf : NULL;
+}
+
+int hwt_branch_hw_probe(const struct hwt_os *os, struct hwt_branch_hw *out)
+{
+	char buf[64];
+	memset(out, 0, sizeof(*out));
+	/* Intel LBR and Arch LBR, AMD LBRv2: the depth in caps/branches;
+	 * AMD BRS (Zen 3): its event, and its 16 entries. */
+	static const char *const pmus[] = {"cpu", "cpu_core", "cpu_atom"};
+	for (size_t i = 0; i < sizeof(pmus) / sizeof(*pmus) && !out->depth; i++) {
+		if (cpu_file(os, pmus[i], "caps/branches", buf, sizeof(buf))) {
+			char *end;
+			unsigned long d = strtoul(buf, &end, 10);
+			if (*end || !d || d > 256)
+				return hwt_error(HWT_ERR_FORMAT,
+						 "bus/event_source/devices/%s/caps/branches: "
+						 "\"%s\" is not a branch record depth",
+						 pmus[i], buf);
+			out->depth = (unsigned)d;
+			out->kind = HWT_BRANCH_HW_LBR;
+			snprintf(out->pmu, sizeof(out->pmu), "%s", pmus[i]);
+			if (cpu_file(os, pmus[i], "caps/branch_counter_nr", buf,
+				     sizeof(buf)))
+				out->counters = (unsigned)strtoul(buf, NULL, 10);
+		} else if (cpu_file(os, pmus[i], "events/branch-brs", buf,
+				    sizeof(buf))) {
+			out->depth = 16;
+			out->kind = HWT_BRANCH_HW_BRS;
+			snprintf(out->pmu, sizeof(out->pmu), "%s", pmus[i]);
+		}
+	}
+	return out->depth ? 0 : HWT_ERR_NOENT;
+}
+
+int hwt_branch_filter_check(const struct hwt_branch_hw *hw, uint64_t mode,
+			    const char *event)
+{
+	if (!hw || !hw->depth)
+		return hwt_error(HWT_ERR_NOSUP, "%s: PMU Hardware or event type "
+				 "doesn't support branch stack sampling. (no "
+				 "caps/branches or events/branch-brs in sysfs: "
+				 "this CPU, or this VM, has no branch records; "
+				 "sw_branch or a trace PMU records branches "
+				 "instead)", event);
+	if ((mode & HWT_SAMPLE_BRANCH_COUNTERS) && !hw->counters)
+		return hwt_error(HWT_ERR_NOSUP, "%s: the branch counters (-j "
+				 "counter) are not supported here: %s has no "
+				 "caps/branch_counter_nr (Intel LBR from Linux "
+				 "6.8 only)", event, hw->pmu);
+	/* The kernel's amd_brs_setup_filter: no filtering at all. */
+	if (hw->kind == HWT_BRANCH_HW_BRS &&
+	    (mode & ~(uint64_t)ONLY_PRIV) != PERF_SAMPLE_BRANCH_ANY)
+		return hwt_error(HWT_ERR_NOSUP, "%s: AMD BRS can only capture "
+				 "all branches: use -j any (with u or k), no "
+				 "other filter or flag", event);
+	return 0;
+}

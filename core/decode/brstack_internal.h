@@ -1,0 +1,62 @@
+/* Branch-stack samples of a perf.data file (LBR, Arch LBR, BRBE, BRS),
+ * gathered while its records are read and turned into elements once the
+ * memory image is complete (decode_file.c, brstack_file.c). */
+#ifndef HWT_CORE_BRSTACK_INTERNAL_H
+#define HWT_CORE_BRSTACK_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/decode.h"
+#include "hwtrace/element.h"
+#include "hwtrace/image.h"
+#include "hwtrace/perfdata.h"
+
+struct hwt_brstack_sample {
+	/* The reader's attribute index: a pointer would not outlive a pipe
+	 * that brings more attributes later. */
+	size_t attr;
+	uint64_t at;   /* file offset, or arena offset when in_arena */
+	uint32_t size; /* of the record */
+};
+
+struct hwt_brstack_store {
+	struct hwt_brstack_sample *e;
+	size_t n, cap;
+	uint8_t *arena; /* pipe mode, compressed files: the records */
+	size_t arena_len, arena_cap;
+	bool in_arena;
+	uint64_t bad;   /* samples that did not parse */
+	uint64_t first_bad; /* the first one's file offset */
+};
+
+/* What turning the records into elements found. */
+struct hwt_brstack_stats {
+	uint64_t samples, records;
+	uint64_t ranges;       /* ranges between records, code walked */
+	uint64_t no_code;      /* ranges left out: code not in the image */
+	uint64_t not_straight; /* left out: the code between does not run
+				* straight from one record to the next */
+};
+
+/* Keeps @rec when it is a sample with a branch stack (and no AUX data:
+ * AUX samples are sample_file.c's). Errors: HWT_ERR_NOMEM. */
+int hwt_brstack_store_add(struct hwt_brstack_store *bs,
+			  struct hwt_pd_reader *reader,
+			  const struct hwt_pd_record *rec);
+
+/* Emits every kept sample's records to @out, each stack oldest record
+ * first: a BRANCH element per record (HWT_FIELD_SAMPLED) and, between
+ * two records, the RANGE that ran from the older one's target to the
+ * newer one's branch, where @image (may be NULL) holds that code and it
+ * runs straight. @isa is the traced code's. Errors: @out's,
+ * HWT_ERR_NOMEM, the reader's. */
+int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
+			     struct hwt_pd_reader *reader,
+			     struct hwt_image *image, enum hwt_isa isa,
+			     const struct hwt_elem_sink *out,
+			     struct hwt_brstack_stats *stats);
+
+void hwt_brstack_store_free(struct hwt_brstack_store *bs);
+
+#endif

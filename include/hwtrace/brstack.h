@@ -1,0 +1,128 @@
+/* Branch records (Intel LBR and Arch LBR, Arm BRBE, AMD BRS and LBRv2):
+ * the PERF_SAMPLE_BRANCH_STACK of a sample, one struct perf_branch_entry
+ * per record as include/uapi/linux/perf_event.h lays it out, newest
+ * first. docs/branch-records.md has the hardware and its limits. */
+#ifndef HWTRACE_BRSTACK_H
+#define HWTRACE_BRSTACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+#include "hwtrace/os.h"
+#include "hwtrace/sample.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* branch_sample_type bits newer than some distributions' headers (the
+ * kernel's values: PRIV_SAVE since 6.1, COUNTERS since 6.8). */
+#define HWT_SAMPLE_BRANCH_PRIV_SAVE (1ull << 18)
+#define HWT_SAMPLE_BRANCH_COUNTERS (1ull << 19)
+
+/* The bytes of one record in the sample: from, to and the flags word. */
+#define HWT_BRSTACK_ENTRY_SIZE 24u
+
+/* The branch type field (perf's PERF_BR_*), as the hardware or the
+ * kernel's software filter classified the branch; 0 when the event did
+ * not ask for PERF_SAMPLE_BRANCH_TYPE_SAVE or nothing classified it. */
+enum hwt_br_type {
+	HWT_BR_UNKNOWN = 0,
+	HWT_BR_COND = 1,
+	HWT_BR_UNCOND = 2,
+	HWT_BR_IND = 3,
+	HWT_BR_CALL = 4,
+	HWT_BR_IND_CALL = 5,
+	HWT_BR_RET = 6,
+	HWT_BR_SYSCALL = 7,
+	HWT_BR_SYSRET = 8,
+	HWT_BR_COND_CALL = 9,
+	HWT_BR_COND_RET = 10,
+	HWT_BR_ERET = 11,
+	HWT_BR_IRQ = 12,
+	HWT_BR_SERROR = 13,
+	HWT_BR_NO_TX = 14,
+	HWT_BR_EXTEND_ABI = 15, /* the kind is in new_type */
+};
+
+/* new_type when type is HWT_BR_EXTEND_ABI (perf's PERF_BR_NEW_*; the
+ * ARCH_n values are Arm's FIQ and debug entries on BRBE). */
+enum hwt_br_new_type {
+	HWT_BR_NEW_FAULT_ALGN = 0,
+	HWT_BR_NEW_FAULT_DATA = 1,
+	HWT_BR_NEW_FAULT_INST = 2,
+	HWT_BR_NEW_ARCH_1 = 3, /* arm64: FIQ */
+	HWT_BR_NEW_ARCH_2 = 4, /* arm64: debug halt */
+	HWT_BR_NEW_ARCH_3 = 5, /* arm64: debug exit */
+	HWT_BR_NEW_ARCH_4 = 6, /* arm64: debug instruction */
+	HWT_BR_NEW_ARCH_5 = 7, /* arm64: debug data */
+};
+
+/* One record, every field of perf_branch_entry's flags word. */
+struct hwt_brstack_entry {
+	uint64_t from, to;
+	uint64_t counters;  /* PERF_SAMPLE_BRANCH_COUNTERS' word, else 0 */
+	uint16_t cycles;    /* cycles since the previous record; 0: none */
+	uint8_t type;       /* enum hwt_br_type */
+	uint8_t new_type;   /* enum hwt_br_new_type */
+	uint8_t spec;       /* perf's PERF_BR_SPEC_*: 0 not available */
+	uint8_t priv;       /* perf's PERF_BR_PRIV_*: 1 user, 2 kernel, 3 hv */
+	bool mispred, predicted, in_tx, abort;
+};
+
+/* Record @i (0: the newest) of the branch stack that
+ * hwt_aux_sample_parse found in @s (i < s->br_nr). */
+HWT_API void hwt_brstack_entry_get(const struct hwt_aux_sample *s, uint64_t i,
+				   struct hwt_brstack_entry *out);
+
+/* The element kind the record's type field names. false when it names
+ * none (no type saved, a transaction abort): then *kind is untouched. */
+HWT_API bool hwt_brstack_kind(const struct hwt_brstack_entry *e,
+			      enum hwt_branch_kind *kind);
+
+/* perf record -j's filter list @spec ("any,u", "any_call,save_type",
+ * ...; names as perf's, case-insensitive, comma-separated) as
+ * branch_sample_type bits in *@mode. As perf, privilege levels alone
+ * (u, k, hv) give PERF_SAMPLE_BRANCH_ANY. Errors: HWT_ERR_CONFIG in perf's
+ * words ("unknown branch filter NAME, check man page"), led by @what (the
+ * option or INI key) and @spec. */
+HWT_API int hwt_branch_filter_parse(const char *spec, const char *what,
+				    uint64_t *mode);
+
+/* What a CPU's PMU offers for branch records, from sysfs. */
+enum hwt_branch_hw_kind {
+	HWT_BRANCH_HW_LBR = 1, /* caps/branches: Intel LBR, Arch LBR, AMD LBRv2 */
+	HWT_BRANCH_HW_BRS,     /* events/branch-brs: AMD BRS (Zen 3) */
+};
+
+struct hwt_branch_hw {
+	enum hwt_branch_hw_kind kind;
+	unsigned depth;    /* records a sample holds at most */
+	unsigned counters; /* caps/branch_counter_nr; 0: no -j counter */
+	char pmu[16];      /* "cpu", "cpu_core", "cpu_atom" */
+};
+
+/* Looks for branch records in the sysfs @os reads: the cpu (or hybrid
+ * cpu_core, cpu_atom) PMU's caps/branches, else its events/branch-brs.
+ * Errors: HWT_ERR_NOENT when there is neither (no message: not an
+ * error on a machine without them), HWT_ERR_FORMAT for a caps/branches
+ * that is not a depth (named). */
+HWT_API int hwt_branch_hw_probe(const struct hwt_os *os,
+				struct hwt_branch_hw *out);
+
+/* Whether @hw (NULL or depth 0: none found) can sample @event (its name,
+ * for the message) with branch_sample_type @mode. Errors: HWT_ERR_NOSUP
+ * in perf's words where perf has them ("EVENT: PMU Hardware or event type
+ * doesn't support branch stack sampling."), saying why and what to do:
+ * no branch records, -j counter without caps/branch_counter_nr, AMD BRS
+ * with any filter but -j any. */
+HWT_API int hwt_branch_filter_check(const struct hwt_branch_hw *hw,
+				    uint64_t mode, const char *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
