@@ -172,14 +172,23 @@ static int fail(struct rvt_dec *d, const char *what, uint64_t pc)
 static int step(struct rvt_dec *d, struct rvt_hart *h,
 		const struct rvt_insn *in, bool taken)
 {
-	uint64_t pc = h->pc, next = pc + in->size, ret;
+	uint64_t pc = h->pc, next = pc + in->size, ret = 0;
 
 	if (d->o.xlen == 32)
 		next &= 0xffffffffull;
-	h->icnt_left -= in->size / 2;
-	if (h->icnt_left < -WALK_AHEAD_MAX)
+	if (h->icnt_left - in->size / 2 < -WALK_AHEAD_MAX)
 		return fail(d, "the walk ran 16M halfwords past the last "
 			    "instruction count (wrong image or options)", pc);
+	/* A return the stack cannot predict did not run as far as the
+	 * trace tells: it is not part of the range. */
+	if ((in->iclass == RVT_I_RETURN || in->iclass == RVT_I_SWAP) &&
+	    !pop(h, &ret))
+		return fail(d, in->iclass == RVT_I_RETURN ?
+			    "a return with no call on the stack and no address "
+			    "in the trace (callstack= too small?)" :
+			    "a co-routine swap with no call on the stack and no "
+			    "address in the trace", pc);
+	h->icnt_left -= in->size / 2;
 	rvt_range_add(h, pc, in->size);
 	switch (in->iclass) {
 	case RVT_I_BRANCH:
@@ -192,15 +201,8 @@ static int step(struct rvt_dec *d, struct rvt_hart *h,
 	case RVT_I_JUMP:
 		return rvt_taken(d, h, pc, in->target, HWT_BRANCH_JUMP);
 	case RVT_I_RETURN:
-		if (!pop(h, &ret))
-			return fail(d, "a return with no call on the stack and no "
-				    "address in the trace (callstack= too small?)",
-				    pc);
 		return rvt_taken(d, h, pc, ret, HWT_BRANCH_RETURN);
 	case RVT_I_SWAP:
-		if (!pop(h, &ret))
-			return fail(d, "a co-routine swap with no call on the "
-				    "stack and no address in the trace", pc);
 		push(d, h, next);
 		return rvt_taken(d, h, pc, ret, HWT_BRANCH_INDIRECT);
 	default:
@@ -257,9 +259,9 @@ static bool is_indirect(enum rvt_iclass c)
 	       c == RVT_I_SWAP || c == RVT_I_TRAP_RET;
 }
 
-int rvt_walk_count(struct rvt_dec *d, struct rvt_hart *h, int64_t halfwords,
-		   enum rvt_walk_end end, struct rvt_insn *last,
-		   bool *have_last)
+static int walk_count(struct rvt_dec *d, struct rvt_hart *h, int64_t halfwords,
+		      enum rvt_walk_end end, struct rvt_insn *last,
+		      bool *have_last)
 {
 	struct rvt_insn in;
 	int err;
@@ -299,13 +301,24 @@ int rvt_walk_count(struct rvt_dec *d, struct rvt_hart *h, int64_t halfwords,
 	return 0;
 }
 
+int rvt_walk_count(struct rvt_dec *d, struct rvt_hart *h, int64_t halfwords,
+		   enum rvt_walk_end end, struct rvt_insn *last,
+		   bool *have_last)
+{
+	int err = walk_count(d, h, halfwords, end, last, have_last);
+
+	/* The count included what icnt_left held: the encoder's counter
+	 * starts again from 0. */
+	h->icnt_left = 0;
+	return err;
+}
+
 int rvt_jump_to(struct rvt_dec *d, struct rvt_hart *h,
 		const struct rvt_insn *last, uint64_t target)
 {
 	uint64_t pc = h->pc, ret;
 	enum hwt_branch_kind kind = HWT_BRANCH_INDIRECT;
 
-	h->icnt_left -= last->size / 2;
 	rvt_range_add(h, pc, last->size);
 	switch (last->iclass) {
 	case RVT_I_CALL_IND:
