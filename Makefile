@@ -18,7 +18,7 @@ NPM_PACKAGES := speedscope@1.25.0
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
-# Seconds each fuzz target fuzzes in check-fuzz (11 targets; their kept
+# Seconds each fuzz target fuzzes in check-fuzz (12 targets; their kept
 # corpora are replayed besides).
 FUZZ_TIME ?= 17
 

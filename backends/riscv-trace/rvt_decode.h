@@ -44,6 +44,8 @@ struct rvt_hart {
 	/* Bytes skipped while waiting for a synchronizing message. */
 	bool skipping;
 	uint64_t skip_from, skip_bytes;
+	bool skip_have_time; /* the time when the skipping started */
+	uint64_t skip_time;
 };
 
 struct rvt_dec {

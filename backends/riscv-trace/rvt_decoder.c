@@ -52,11 +52,18 @@ static int end_skip(struct rvt_dec *d, struct rvt_hart *h)
 	if (!h->skipping)
 		return 0;
 	h->skipping = false;
-	uint64_t at = d->offset;
+	/* Emitted where the skipping ends, which may be a chunk's end or a
+	 * synchronizing message: with what was known where it began. */
+	uint64_t at = d->offset, time = h->time;
+	bool have_time = h->have_time;
 	d->offset = h->skip_from;
+	h->time = h->skip_time;
+	h->have_time = h->skip_have_time;
 	int err = emit_gap(d, h, HWT_GAP_NO_SYNC, h->skip_bytes,
 			   "waiting for a synchronizing message");
 	d->offset = at;
+	h->time = time;
+	h->have_time = have_time;
 	return err;
 }
 
@@ -66,6 +73,8 @@ static void skip(struct rvt_hart *h, const struct rvt_msg *m)
 		h->skipping = true;
 		h->skip_from = m->offset;
 		h->skip_bytes = 0;
+		h->skip_time = h->time;
+		h->skip_have_time = h->have_time;
 	}
 	h->skip_bytes += m->size;
 }
@@ -325,6 +334,37 @@ static int flow_msg(struct rvt_dec *d, struct rvt_hart *h,
 	return 0;
 }
 
+/* The specification's field limits (its "Maximum Field Sizes"): a
+ * value past one is corrupt trace, and would have the walk repeat code
+ * for as long as the value says. */
+static int over_limit(struct rvt_dec *d, const struct rvt_msg *m)
+{
+	static const struct { enum rvt_field f; unsigned bits; } max[] = {
+		{RVT_F_ICNT, 22}, {RVT_F_HIST, 32}, {RVT_F_HREPEAT, 18},
+		{RVT_F_BCNT, 18},
+	};
+	for (size_t i = 0; i < sizeof(max) / sizeof(max[0]); i++) {
+		if (rvt_msg_has(m, max[i].f) && m->v[max[i].f] >> max[i].bits) {
+			snprintf(d->detail, sizeof(d->detail), "%s 0x%" PRIx64
+				 " of a %s message is wider than the "
+				 "specification's %u bits", rvt_field_name(max[i].f),
+				 m->v[max[i].f], rvt_tcode_name(m->tcode),
+				 max[i].bits);
+			return RVT_FAIL;
+		}
+	}
+	/* RDATA is an I-CNT (RCODE 0) or a HIST (1, 2). */
+	unsigned rbits = m->v[RVT_F_RCODE] ? 32 : 22;
+	if (m->tcode == RVT_TC_RESOURCE_FULL && m->v[RVT_F_RCODE] <= 2 &&
+	    m->v[RVT_F_RDATA] >> rbits) {
+		snprintf(d->detail, sizeof(d->detail), "RDATA 0x%" PRIx64 " of a "
+			 "ResourceFull message is wider than the specification's "
+			 "%u bits", m->v[RVT_F_RDATA], rbits);
+		return RVT_FAIL;
+	}
+	return 0;
+}
+
 static int handle(struct rvt_dec *d, const struct rvt_msg *m)
 {
 	struct rvt_hart *h = hart_for(d, (uint32_t)m->v[RVT_F_SRC]);
@@ -345,6 +385,13 @@ static int handle(struct rvt_dec *d, const struct rvt_msg *m)
 		return 0;
 	}
 	set_time(d, h, m);
+	if (over_limit(d, m)) {
+		if (!h->synced) {
+			skip(h, m);
+			return 0;
+		}
+		return lose_sync(d, h, RVT_FAIL);
+	}
 	if (rvt_tcode_is_sync(m->tcode))
 		return sync_msg(d, h, m);
 	if (m->tcode == RVT_TC_ERROR)
@@ -428,7 +475,8 @@ int rvt_dec_feed(struct rvt_dec *d, const struct hwt_aux_chunk *c)
 		size_t take = sizeof(d->pend) - d->npend;
 		if (take > c->size)
 			take = (size_t)c->size;
-		memcpy(d->pend + d->npend, c->data, take);
+		if (take)
+			memcpy(d->pend + d->npend, c->data, take);
 		err = frame(d, d->pend, d->npend + take, d->pend_off, &used);
 		if (err < 0)
 			return err;
