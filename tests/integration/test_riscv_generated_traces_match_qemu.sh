@@ -9,9 +9,9 @@
 # encoders configured in several ways would: BTM and HTM, no call stack
 # and an 8-deep one, repeats (RepeatBranch, ResourceFull RCODE 2),
 # I-CNT and HIST full, periodic synchronization, SRC and TSTAMP fields,
-# idle bytes, and a FIFO overflow. Each decodes to exactly qemu's PCs
-# (without the final ecall, which does not retire), the overflow to
-# qemu's PCs with one run left out, where the gap is. Negative controls:
+# idle bytes, two harts in one stream, and a FIFO overflow. Each decodes
+# to exactly qemu's PCs (without the final ecall, which does not retire),
+# the overflow to qemu's PCs with one run left out, where the gap is. Negative controls:
 # a call stack shallower than the encoder's, a missing src= and the
 # wrong xlen do not give qemu's list.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
@@ -111,6 +111,40 @@ case_ htm_src "mode=htm callstack=8 src=4,5 ts=1 sync=500 idle=1" "callstack=8,s
 exact htm_src
 expect_eq "htm_src: every element on cpu 5 (SRC)" \
 	"$(grep -vc '"type":"header"\|"cpu":5,' "$TMP/htm_src.jsonl")" 0
+
+# Two harts in one stream: their messages interleaved one by one (as a
+# funnel merges encoders), told apart by SRC; each hart's elements
+# (cpu = SRC) are qemu's PCs.
+python3 "$ENC" "$TMP/objd" "$TMP/qemu.log" "$TMP/h1.bin" mode=htm callstack=8 src=4,1 ts=1
+python3 "$ENC" "$TMP/objd" "$TMP/qemu.log" "$TMP/h2.bin" mode=btm callstack=8 src=4,2 repeat=1
+python3 - "$TMP/h1.bin" "$TMP/h2.bin" "$TMP/harts.bin" <<'PY'
+import sys
+def messages(data):
+    out, start = [], 0
+    for i, b in enumerate(data):
+        if b & 3 == 3:
+            out.append(data[start:i + 1])
+            start = i + 1
+    return out
+a, b = (messages(open(f, "rb").read()) for f in sys.argv[1:3])
+mixed = bytearray()
+for i in range(max(len(a), len(b))):
+    for m in (a, b):
+        if i < len(m):
+            mixed += m[i]
+open(sys.argv[3], "wb").write(mixed)
+PY
+"$HWTRACE" decode --format jsonl --no-symbols --raw "riscv_ntrace,callstack=8,src=4:$TMP/harts.bin" \
+	--elf "$TMP/prog" >"$TMP/harts.jsonl" 2>"$TMP/harts.err" ||
+	fail "two harts: decode: $(cat "$TMP/harts.err")"
+for c in 1 2; do
+	grep "\"cpu\":$c," "$TMP/harts.jsonl" >"$TMP/hart$c.jsonl"
+	pcs "$TMP/hart$c.jsonl" >"$TMP/hart$c.pcs"
+	expect_eq "two harts: cpu $c's PCs = qemu's" "$(cmp "$TMP/hart$c.pcs" "$TMP/want" 2>&1)" ""
+done
+expect_eq "two harts: elements on other CPUs" \
+	"$(grep -v '"type":"header"' "$TMP/harts.jsonl" | grep -vc '"cpu":[12],')" 0
+expect_contains "two harts: no gaps" "$(cat "$TMP/harts.err")" "($((2 * n)) instructions), "
 
 # A FIFO overflow: messages lost, an Error message, a resync.
 case_ drop "mode=htm callstack=8 repeat=1 drop=20,40" "callstack=8" \
