@@ -24,6 +24,8 @@ static int rvt_create(const struct hwt_decode_params *params, void **priv)
 		free(d);
 		return err;
 	}
+	for (size_t i = 0; i < RVT_ICACHE; i++)
+		d->icache[i].pc = 1;
 	d->image = params->image;
 	d->sink = params->sink;
 	d->warn = params->warn;

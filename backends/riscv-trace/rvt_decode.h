@@ -48,10 +48,20 @@ struct rvt_hart {
 	uint64_t skip_time;
 };
 
+/* Instructions decoded before, by address (the image of a raw decode
+ * does not change): most of a walk is loops. */
+#define RVT_ICACHE 4096
+
+struct rvt_icache_entry {
+	uint64_t pc; /* 1 (no instruction's address) when empty */
+	struct rvt_insn in;
+};
+
 struct rvt_dec {
 	struct rvt_opts o;
 	struct hwt_image *image;
 	struct hwt_image_section *sec; /* the last one code was read from */
+	struct rvt_icache_entry icache[RVT_ICACHE];
 	const struct hwt_elem_sink *sink;
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;

@@ -92,6 +92,12 @@ static bool covers(const struct hwt_image_section *s, uint64_t pc)
 
 int rvt_fetch(struct rvt_dec *d, uint64_t pc, struct rvt_insn *in)
 {
+	struct rvt_icache_entry *c = &d->icache[(pc >> 1) % RVT_ICACHE];
+
+	if (c->pc == pc) {
+		*in = c->in;
+		return 0;
+	}
 	if (!covers(d->sec, pc) || !d->sec->data) {
 		struct hwt_image_section *s =
 			d->image ? hwt_image_find(d->image, HWT_PID_ANY, pc) : NULL;
@@ -138,6 +144,8 @@ int rvt_fetch(struct rvt_dec *d, uint64_t pc, struct rvt_insn *in)
 			 "xlen or trace)", pc);
 		return RVT_FAIL;
 	}
+	c->pc = pc;
+	c->in = *in;
 	return 0;
 }
 
