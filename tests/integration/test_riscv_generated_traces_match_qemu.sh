@@ -103,6 +103,20 @@ exact btm_rep
 # ecall, qemu's instruction number $n.
 expect_contains "btm_rep: time of trace off" "$(grep trace_off "$TMP/btm_rep.jsonl")" \
 	"\"time\":$((1000 + 3 * n))"
+# Absolute timestamps in every message (ts=full), and times left out.
+case_ htm_full "mode=htm callstack=8 ts=full" "callstack=8,ts=full" "TSTAMP"
+exact htm_full
+expect_contains "htm_full: time of trace off" "$(grep trace_off "$TMP/htm_full.jsonl")" \
+	"\"time\":$((1000 + 3 * n))"
+"$HWTRACE" decode --format jsonl --no-symbols --raw "riscv_ntrace,callstack=8,ts=off:$TMP/htm_full.bin" \
+	--elf "$TMP/prog" >"$TMP/ts_off.jsonl" 2>/dev/null
+expect_eq "ts=off: no times" "$(grep -c '"time"' "$TMP/ts_off.jsonl")" 0
+# Read as deltas, the absolute stamps add up past the encoder's clock.
+"$HWTRACE" decode --format jsonl --no-symbols --raw "riscv_ntrace,callstack=8:$TMP/htm_full.bin" \
+	--elf "$TMP/prog" >"$TMP/ts_delta.jsonl" 2>/dev/null
+checks=$((checks + 1))
+grep trace_off "$TMP/ts_delta.jsonl" | grep -q "\"time\":$((1000 + 3 * n))[,}]" &&
+	fail "ts=full stamps read as deltas gave the encoder's time"
 case_ htm_rep "mode=htm callstack=0 repeat=1 hist=0x40 icnt=0x40" "callstack=0" \
 	"RCODE[4]=0x2" "HREPEAT" "RCODE[4]=0x0"
 exact htm_rep

@@ -8,10 +8,13 @@ hwtrace, and follows the specification's encoder rules: BTM or HTM,
 implicit returns with a return stack, ResourceFull for a full I-CNT or
 HIST (RCODE 2 for repeated history), RepeatBranch, periodic
 synchronization, SRC and TSTAMP fields, and a FIFO overflow (an Error
-message) that drops messages.
+message) that drops messages. TSTAMP: the encoder's clock is 1000 + 3
+per instruction run; ts=1 sends it as the specification says (absolute
+in synchronizing messages, else the difference to the last one sent),
+ts=full absolute in every message.
 
 usage: ntrace_encode.py OBJDUMP QEMU_LOG OUT [key=value ...]
-  mode=btm|htm  callstack=N  src=BITS,ID  ts=1  icnt=LIMIT  hist=LIMIT
+  mode=btm|htm  callstack=N  src=BITS,ID  ts=1|full  icnt=LIMIT  hist=LIMIT
   repeat=1  sync=PERIOD  drop=FIRST,COUNT  idle=1
 """
 import re
@@ -110,7 +113,7 @@ class Encoder:
         self.icnt_lim = int(opts.get("icnt", "0"), 0) or 1 << 22
         self.hist_lim = int(opts.get("hist", "0"), 0) or 1 << 30
         self.repeat = opts.get("repeat") == "1"
-        self.ts = opts.get("ts") == "1"
+        self.ts = opts.get("ts") in ("1", "full")
         self.time = 0
         self.dropping = False
         self.reset(0)
@@ -130,7 +133,8 @@ class Encoder:
 
     def raw(self, tcode, fields, sync):
         if self.ts:
-            stamp = self.time if sync else self.time - self.last_time
+            absolute = sync or self.o.get("ts") == "full"
+            stamp = self.time if absolute else self.time - self.last_time
             self.last_time = self.time
             fields = fields + [var(stamp)]
         if not self.dropping:
