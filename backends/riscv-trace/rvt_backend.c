@@ -11,9 +11,6 @@
 /* Not one of perf's auxtrace types (perf has none for N-Trace yet). */
 #define RVT_AUXTRACE_TYPE 0x72767472u /* "rvtr" */
 
-int rvt_packets(const struct hwt_decode_params *params,
-		const struct hwt_aux_chunk *chunk, FILE *out);
-
 static int rvt_create(const struct hwt_decode_params *params, void **priv)
 {
 	struct rvt_dec *d = calloc(1, sizeof(*d));

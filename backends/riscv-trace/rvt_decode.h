@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "backends/riscv-trace/rvt_insn.h"
 #include "backends/riscv-trace/rvt_msg.h"
@@ -118,5 +119,9 @@ int rvt_jump_to(struct rvt_dec *d, struct rvt_hart *h,
 
 /* The decoder's message loop over one chunk (rvt_decoder.c). */
 int rvt_dec_feed(struct rvt_dec *d, const struct hwt_aux_chunk *c);
+
+/* The packets op (rvt_packets.c): the messages of @chunk, one a line. */
+int rvt_packets(const struct hwt_decode_params *params,
+		const struct hwt_aux_chunk *chunk, FILE *out);
 
 #endif

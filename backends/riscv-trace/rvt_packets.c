@@ -5,12 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "backends/riscv-trace/rvt_msg.h"
-#include "backends/riscv-trace/rvt_options.h"
-#include "hwtrace/backend.h"
-
-int rvt_packets(const struct hwt_decode_params *params,
-		const struct hwt_aux_chunk *c, FILE *out);
+#include "backends/riscv-trace/rvt_decode.h"
 
 static void print_msg(const struct rvt_msg *m, const struct rvt_opts *o,
 		      uint64_t *ref, FILE *out)
