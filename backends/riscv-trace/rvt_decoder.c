@@ -406,6 +406,27 @@ static int handle(struct rvt_dec *d, const struct rvt_msg *m)
 	return err > 0 ? lose_sync(d, h, err) : err;
 }
 
+/* A gap in the stream itself, of no hart in particular and at no known
+ * time: broken framing, the trace's end inside a message. */
+static int stream_gap(struct rvt_dec *d, enum hwt_gap_reason reason,
+		      uint64_t bytes, const char *detail)
+{
+	struct rvt_hart *h = d->nharts ? &d->harts[0] : hart_for(d, 0);
+	struct hwt_elem e;
+
+	if (!h)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	rvt_elem_init(d, h, &e, HWT_ELEM_GAP);
+	e.fields &= ~HWT_FIELD_TIME;
+	if (d->o.src_bits)
+		e.fields &= ~HWT_FIELD_CPU;
+	e.fields |= HWT_FIELD_GAP_BYTES;
+	e.u.gap.reason = reason;
+	e.u.gap.bytes = bytes;
+	e.u.gap.detail = detail;
+	return rvt_emit(d, &e);
+}
+
 /* A frame that breaks the rules: every hart's walk is lost. */
 static int bad_frame(struct rvt_dec *d, uint64_t offset, size_t bytes,
 		     const char *why)
@@ -414,8 +435,6 @@ static int bad_frame(struct rvt_dec *d, uint64_t offset, size_t bytes,
 
 	d->offset = offset;
 	snprintf(d->detail, sizeof(d->detail), "%s", why);
-	if (!d->nharts && !hart_for(d, 0))
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < d->nharts && err >= 0; i++) {
 		struct rvt_hart *h = &d->harts[i];
 		if ((err = rvt_range_flush(d, h)) < 0)
@@ -423,17 +442,8 @@ static int bad_frame(struct rvt_dec *d, uint64_t offset, size_t bytes,
 		h->synced = false;
 		h->have_last = false;
 	}
-	if (err >= 0) {
-		struct hwt_elem e;
-		rvt_elem_init(d, &d->harts[0], &e, HWT_ELEM_GAP);
-		e.fields &= ~HWT_FIELD_TIME;
-		e.u.gap.reason = HWT_GAP_DECODE_ERROR;
-		e.fields |= HWT_FIELD_GAP_BYTES;
-		e.u.gap.bytes = bytes;
-		e.u.gap.detail = d->detail;
-		err = rvt_emit(d, &e);
-	}
-	return err;
+	return err < 0 ? err : stream_gap(d, HWT_GAP_DECODE_ERROR, bytes,
+					  d->detail);
 }
 
 /* One frame at @p (stream offset @off): a message handled, idle bytes
@@ -503,11 +513,8 @@ int rvt_dec_feed(struct rvt_dec *d, const struct hwt_aux_chunk *c)
 	}
 	if (d->npend && c->final) {
 		d->offset = d->pend_off;
-		struct rvt_hart *h = d->nharts ? &d->harts[0] : hart_for(d, 0);
-		if (!h)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		err = emit_gap(d, h, HWT_GAP_TRUNCATED, d->npend,
-			       "the trace ends inside a message");
+		err = stream_gap(d, HWT_GAP_TRUNCATED, d->npend,
+				 "the trace ends inside a message");
 		d->npend = 0;
 		if (err < 0)
 			return err;
