@@ -220,8 +220,8 @@ static int add_map(struct args *a, char *spec, bool elf)
 {
 	char *at = strrchr(spec, '@');
 	uint64_t addr = 0;
-	if (elf && (!at || strchr(at, '/')))
-		at = NULL; /* --elf FILE: no bias */
+	if (elf && (!at || at == spec || parse_u64(at + 1, &addr)))
+		at = NULL; /* --elf FILE: no bias (an '@' of the file's name) */
 	else if (!at || at == spec || parse_u64(at + 1, &addr))
 		return -1;
 	if (at)
