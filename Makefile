@@ -10,7 +10,7 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	python3-pyside2.qtsql g++ python3-jsonschema jq chromium nodejs \
 	scdoc man-db bsdextrautils libsqlite3-dev zlib1g-dev golang-go \
 	golang-github-google-pprof-dev autofdo bolt-15 llvm-15 libpq-dev \
-	postgresql
+	postgresql gcc-riscv64-linux-gnu qemu-user
 # npm packages the tests load from disk (no network at test time): the
 # flame-graph viewer that the timeline test opens hwtrace's file in.
 NPM_DIR := build/npm
@@ -18,7 +18,7 @@ NPM_PACKAGES := speedscope@1.25.0
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
-# Seconds each fuzz target fuzzes in check-fuzz (11 targets; their kept
+# Seconds each fuzz target fuzzes in check-fuzz (12 targets; their kept
 # corpora are replayed besides).
 FUZZ_TIME ?= 17
 

@@ -10,6 +10,7 @@ extern const struct hwt_backend hwt_backend_intel_pt;
 extern const struct hwt_backend hwt_backend_intel_bts;
 extern const struct hwt_backend hwt_backend_cs_etm;
 extern const struct hwt_backend hwt_backend_sw_branch;
+extern const struct hwt_backend hwt_backend_riscv_ntrace;
 
 #define MAX_BACKENDS 32
 
@@ -18,8 +19,9 @@ static const struct hwt_backend *table[MAX_BACKENDS] = {
 	&hwt_backend_intel_bts,
 	&hwt_backend_cs_etm,
 	&hwt_backend_sw_branch,
+	&hwt_backend_riscv_ntrace,
 };
-static size_t table_count = 4;
+static size_t table_count = 5;
 
 int hwt_backend_register(const struct hwt_backend *backend)
 {

@@ -42,6 +42,8 @@ const char *hwt_isa_name(enum hwt_isa isa)
 	case HWT_ISA_A64: return "a64";
 	case HWT_ISA_A32: return "a32";
 	case HWT_ISA_T32: return "t32";
+	case HWT_ISA_RV32: return "rv32";
+	case HWT_ISA_RV64: return "rv64";
 	case HWT_ISA_UNKNOWN: break;
 	}
 	return "unknown";

@@ -27,7 +27,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace decode FILE [options]\n"
-		"       hwtrace decode --raw BACKEND[,OPTS]:TRACE --map FILE@ADDR... [options]\n"
+		"       hwtrace decode --raw BACKEND[,OPTS]:TRACE --map FILE@ADDR... | --elf FILE... [options]\n"
 		"       hwtrace decode --snapshot DIR [options]\n\n"
 		"Decodes a perf.data capture (FILE - reads one in pipe mode), a raw trace\n"
 		"stream or an OpenCSD snapshot directory into ranges, branches, gaps and\n"
@@ -56,6 +56,8 @@ static void usage(FILE *out)
 		"  --time START,END        only elements in this perf time range\n"
 		"                          (ns, or seconds with a '.'; either end may be empty)\n"
 		"  --map FILE@ADDR         raw input: FILE's bytes are the code at ADDR\n"
+		"  --elf FILE[@BIAS]       raw input: FILE's ELF load segments are the\n"
+		"                          code, at their addresses (plus BIAS)\n"
 		"  --symfs DIR             look for the traced binaries under DIR\n"
 		"  --buildid-dir DIR       a ~/.debug-style build-id cache\n"
 		"  --vmlinux FILE          the kernel image for [kernel.kallsyms]\n"
@@ -153,7 +155,7 @@ static void warn_stderr(void *arg, const char *message)
 
 enum {
 	OPT_FORMAT = 256, OPT_PACKETS, OPT_DISASM, OPT_TID, OPT_CPU,
-	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_SYMFS, OPT_BUILDID_DIR,
+	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_ELF, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
 	OPT_EDGES_BITMAP,
@@ -174,6 +176,7 @@ static const struct option long_opts[] = {
 	{"cpu-model", required_argument, NULL, OPT_CPU_MODEL},
 	{"time", required_argument, NULL, OPT_TIME},
 	{"map", required_argument, NULL, OPT_MAP},
+	{"elf", required_argument, NULL, OPT_ELF},
 	{"symfs", required_argument, NULL, OPT_SYMFS},
 	{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
 	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
@@ -192,6 +195,7 @@ static const struct option long_opts[] = {
 struct args {
 	struct hwt_decode_opts opts;
 	struct hwt_map_spec *maps;
+	struct hwt_map_spec *elfs; /* --elf */
 	enum hwt_output_format format;
 	bool packets;
 	bool profile;
@@ -212,21 +216,26 @@ struct args {
 	struct hwt_output *lines; /* through this output */
 };
 
-static int add_map(struct args *a, char *spec)
+static int add_map(struct args *a, char *spec, bool elf)
 {
 	char *at = strrchr(spec, '@');
-	uint64_t addr;
-	if (!at || at == spec || parse_u64(at + 1, &addr))
+	uint64_t addr = 0;
+	if (elf && (!at || at == spec || parse_u64(at + 1, &addr)))
+		at = NULL; /* --elf FILE: no bias (an '@' of the file's name) */
+	else if (!at || at == spec || parse_u64(at + 1, &addr))
 		return -1;
-	*at = 0;
-	void *n = realloc(a->maps, (a->opts.nmaps + 1) * sizeof(*a->maps));
-	if (!n)
+	if (at)
+		*at = 0;
+	struct hwt_map_spec **list = elf ? &a->elfs : &a->maps;
+	size_t *n = elf ? &a->opts.nelfs : &a->opts.nmaps;
+	void *grown = realloc(*list, (*n + 1) * sizeof(**list));
+	if (!grown)
 		return -1;
-	a->maps = n;
-	a->maps[a->opts.nmaps].path = spec;
-	a->maps[a->opts.nmaps].vaddr = addr;
-	a->opts.nmaps++;
+	*list = grown;
+	(*list)[*n] = (struct hwt_map_spec){spec, addr};
+	(*n)++;
 	a->opts.maps = a->maps;
+	a->opts.elfs = a->elfs;
 	return 0;
 }
 
@@ -346,9 +355,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 						       "--time %s: expected START,END", optarg);
 			break;
 		case OPT_MAP:
-			if (add_map(a, optarg))
+			if (add_map(a, optarg, false))
 				return cli_usage_error("decode",
 						       "--map %s: expected FILE@ADDR", optarg);
+			break;
+		case OPT_ELF:
+			if (add_map(a, optarg, true))
+				return cli_usage_error("decode",
+						       "--elf %s: expected FILE or FILE@BIAS", optarg);
 			break;
 		case OPT_SYMFS:
 			a->opts.lookup.symfs = optarg;
@@ -405,8 +419,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (inputs != 1)
 		return cli_usage_error("decode",
 				       "give one input: FILE, --raw or --snapshot");
-	if (a->opts.nmaps && !a->raw)
-		return cli_usage_error("decode", "--map is for --raw input");
+	if ((a->opts.nmaps || a->opts.nelfs) && !a->raw)
+		return cli_usage_error("decode", "--map and --elf are for --raw input");
 	if (a->calls && !a->file)
 		return cli_usage_error("decode", "--calls is for perf.data captures");
 	if (a->calls && (a->packets || a->profile))
@@ -587,12 +601,14 @@ int cmd_decode(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc) {
 		free(a.maps);
+		free(a.elfs);
 		return rc;
 	}
 	if (a.raw) {
 		char *colon = strchr(a.raw, ':');
 		if (!colon || colon == a.raw || !colon[1]) {
 			free(a.maps);
+			free(a.elfs);
 			return cli_usage_error("decode", "--raw %s: expected "
 					       "BACKEND[,OPTS]:TRACE", a.raw);
 		}
@@ -606,6 +622,7 @@ int cmd_decode(int argc, char **argv)
 	rc = cli_output_open("decode", a.output, inputs, 3, &out, &of);
 	if (rc) {
 		free(a.maps);
+		free(a.elfs);
 		return rc;
 	}
 
@@ -670,6 +687,7 @@ int cmd_decode(int argc, char **argv)
 	 * after it. */
 	int wrc = cli_output_close("decode", out, a.output, of, err < 0);
 	free(a.maps);
+	free(a.elfs);
 	if (wrc)
 		return wrc;
 	/* The counts describe a decode: none when it failed before the

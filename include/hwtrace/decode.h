@@ -106,6 +106,11 @@ struct hwt_decode_opts {
 	 * whatever the value. Progress is counted on the calling thread,
 	 * a piece's bytes once its elements are sent. */
 	unsigned int jobs;
+	/* `--elf FILE[@BIAS]`, raw decoding: ELF files whose load segments
+	 * are the code (hwt_image_add_elf), each at its segments' addresses
+	 * plus its vaddr; added after @maps. */
+	const struct hwt_map_spec *elfs;
+	size_t nelfs;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

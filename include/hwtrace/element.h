@@ -46,6 +46,8 @@ enum hwt_isa {
 	HWT_ISA_A64,
 	HWT_ISA_A32,
 	HWT_ISA_T32,
+	HWT_ISA_RV32, /* RISC-V, XLEN 32 (RV32GC) */
+	HWT_ISA_RV64, /* RISC-V, XLEN 64 (RV64GC) */
 };
 
 enum hwt_gap_reason {

@@ -116,6 +116,14 @@ HWT_API int hwt_image_add_file(struct hwt_image *image, int32_t pid,
 			       uint64_t vaddr, uint64_t size, const char *path,
 			       uint64_t file_offset);
 
+/* Maps the PT_LOAD segments of the ELF file @path (their bytes in the
+ * file; not .bss) for @pid, each at its p_vaddr + @bias, as a loader
+ * would: `decode --elf`. Errors: HWT_ERR_NOENT (no such file),
+ * HWT_ERR_FORMAT (not an ELF file, no loadable segment, a segment past
+ * the end of the file), HWT_ERR_NOMEM, HWT_ERR_IO. */
+HWT_API int hwt_image_add_elf(struct hwt_image *image, int32_t pid,
+			      const char *path, uint64_t bias);
+
 /* Copies @size bytes of @data to @vaddr for @pid.
  * Errors: HWT_ERR_NOMEM. */
 HWT_API int hwt_image_add_buffer(struct hwt_image *image, int32_t pid,

@@ -26,6 +26,8 @@ cp "$PTT/loop-tnt.pt" "$W/stream.pt"
 cp "$PTT/skl014-jmp.pt" "$W/t.pt"
 cp "$PTT/skl014-jmp.bin" "$W/t.bin"
 cp -r "$HWT_TESTDATA/opencsd/a57_single_step" "$W/opencsd-snapshot-dir"
+cp "$HWT_TESTDATA/riscv-ntrace/t1/test-NEX.bin" "$W/ntrace.bin"
+cp "$HWT_TESTDATA/riscv-ntrace/t1/test.elf" "$W/prog.elf"
 chmod -R u+w "$W"
 
 # examples FILE: "LINE<TAB>COMMAND" for each example to run.

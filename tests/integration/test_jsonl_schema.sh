@@ -139,4 +139,12 @@ expect_eq "bts: the branches sw_branch recorded (kinds need the image)" "$(branc
 	"$(branches "$TMP/swb.jsonl")"
 check bts-packets "bad 0 aux_buffer=1 header=1 packet=22" -- --packets "$TMP/bts.data"
 expect_eq "bts packets: the predicted bit shows" "$(grep -c ' pred"' "$TMP/bts-packets.jsonl")" 21
+
+# RISC-V N-Trace (raw, with its ELF): ranges of isa rv32.
+T1="$HWT_TESTDATA/riscv-ntrace/t1"
+check rvt "bad 0 branch=8606 header=1 range=8606 trace_off=1 trace_on=1" -- \
+	--raw "riscv_ntrace,xlen=32,callstack=8:$T1/test-NEX.bin" --elf "$T1/test.elf"
+expect_eq "rvt: every range is rv32" "$(grep -c '"isa":"rv32"' "$TMP/rvt.jsonl")" 8606
+check rvt-packets "bad 0 header=1 packet=368" -- --packets \
+	--raw "riscv_ntrace,xlen=32:$T1/test-NEX.bin"
 finish

@@ -9,11 +9,11 @@ Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 E="$HWT_TESTDATA/perf-data/simpleperf-etm/perf_etm.data"
 
 if [ "${HWT_HAVE_LIBIPT:-1}" = 1 ]; then
-	want="Decoders in this build: intel_pt, intel_bts, cs_etm, sw_branch"
-	want_info="decoders:    intel_pt, intel_bts, cs_etm, sw_branch"
+	want="Decoders in this build: intel_pt, intel_bts, cs_etm, sw_branch, riscv_ntrace"
+	want_info="decoders:    intel_pt, intel_bts, cs_etm, sw_branch, riscv_ntrace"
 else
-	want="Decoders in this build: intel_bts, cs_etm, sw_branch"
-	want_info="decoders:    intel_bts, cs_etm, sw_branch"
+	want="Decoders in this build: intel_bts, cs_etm, sw_branch, riscv_ntrace"
+	want_info="decoders:    intel_bts, cs_etm, sw_branch, riscv_ntrace"
 fi
 missing="  intel_pt: no decoder: hwtrace was built without libipt (rebuild with libipt-dev installed and HWT_WITH_LIBIPT=ON)"
 
@@ -33,6 +33,10 @@ expect_eq "info exit" "$rc" 0
 expect_eq "info decoders line" "$(grep '^decoders:' <<<"$out")" "$want_info"
 
 # The line against what decode does.
+T1="$HWT_TESTDATA/riscv-ntrace/t1"
+"$HWTRACE" decode --raw "riscv_ntrace,xlen=32,callstack=8:$T1/test-NEX.bin" \
+	--elf "$T1/test.elf" >/dev/null 2>"$TMP/rv.err"
+expect_eq "riscv_ntrace decodes" "$?" 0
 "$HWTRACE" decode "$E" > /dev/null 2> "$TMP/etm.err"
 expect_eq "cs_etm decodes" "$?" 0
 "$HWTRACE" decode "$Q" > /dev/null 2> "$TMP/pt.err"; rc=$?

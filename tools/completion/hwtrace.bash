@@ -100,12 +100,12 @@ _hwtrace()
 		case $prev in
 		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --snapshot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-		-o | --vmlinux | --map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		-o | --vmlinux | --map | --elf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		opts="--format -o --packets --disasm --branch-profile --edges
 		      --edges-bitmap --calls
 		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
-		      --raw --map --snapshot --symfs --buildid-dir --vmlinux --kcore
+		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
 		;;

@@ -1,0 +1,90 @@
+/* The riscv_ntrace backend: RISC-V N-Trace 1.0 (Nexus messages) raw
+ * streams, decoded against the program image. Recording through the
+ * rvtrace PMU is not there yet (its kernel ABI is not merged): docs/riscv.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/riscv-trace/rvt_decode.h"
+#include "backends/riscv-trace/rvt_split.h"
+#include "hwtrace/error.h"
+
+/* Not one of perf's auxtrace types (perf has none for N-Trace yet). */
+#define RVT_AUXTRACE_TYPE 0x72767472u /* "rvtr" */
+
+static int rvt_create(const struct hwt_decode_params *params, void **priv)
+{
+	struct rvt_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return hwt_error(HWT_ERR_NOMEM, "riscv_ntrace: out of memory");
+	int err = rvt_opts_parse(params->raw_options, &d->o);
+	if (err < 0) {
+		free(d);
+		return err;
+	}
+	for (size_t i = 0; i < RVT_ICACHE; i++)
+		d->icache[i].pc = 1;
+	d->image = params->image;
+	d->sink = params->sink;
+	d->warn = params->warn;
+	d->warn_arg = params->warn_arg;
+	*priv = d;
+	return 0;
+}
+
+static int rvt_feed(void *priv, const struct hwt_aux_chunk *chunk)
+{
+	return rvt_dec_feed(priv, chunk);
+}
+
+static void rvt_reset(void *priv)
+{
+	struct rvt_dec *d = priv;
+
+	d->nharts = 0;
+	d->npend = 0;
+	d->sec = NULL;
+}
+
+static int rvt_flush(void *priv)
+{
+	struct rvt_dec *d = priv;
+	struct hwt_aux_chunk end = {.cpu = d->cpu, .tid = d->tid,
+				    .offset = d->pend_off + d->npend,
+				    .final = true};
+	int err = d->npend ? rvt_dec_feed(d, &end) : 0;
+
+	for (size_t i = 0; i < d->nharts && err >= 0; i++)
+		err = rvt_range_flush(d, &d->harts[i]);
+	return err;
+}
+
+static void rvt_destroy(void *priv)
+{
+	struct rvt_dec *d = priv;
+
+	if (d)
+		free(d->harts);
+	free(d);
+}
+
+static const struct hwt_decoder_ops rvt_decoder_ops = {
+	.create = rvt_create,
+	.feed = rvt_feed,
+	.flush = rvt_flush,
+	.reset = rvt_reset,
+	.destroy = rvt_destroy,
+	.packets = rvt_packets,
+	.split = rvt_split,
+};
+
+/* No info op: nothing records N-Trace through perf yet. */
+static const struct hwt_record_ops rvt_record_ops = {0};
+
+const struct hwt_backend hwt_backend_riscv_ntrace = {
+	.name = "riscv_ntrace",
+	.pmu_name = "rvtrace",
+	.description = "RISC-V N-Trace 1.0 (decoding raw streams)",
+	.auxtrace_type = (enum hwt_auxtrace_type)RVT_AUXTRACE_TYPE,
+	.record = &rvt_record_ops,
+	.decoder = &rvt_decoder_ops,
+};
