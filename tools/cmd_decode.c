@@ -148,7 +148,7 @@ int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)
 static void warn_stderr(void *arg, const char *message)
 {
 	(void)arg;
-	fprintf(stderr, "hwtrace decode: %s\n", message);
+	cli_message("hwtrace decode: ", message);
 }
 
 enum {
@@ -235,7 +235,7 @@ static void warn(void *arg, const char *message)
 {
 	struct args *a = arg;
 	cli_progress_erase(&a->progress);
-	fprintf(stderr, "hwtrace decode: warning: %s\n", message);
+	cli_message("hwtrace decode: warning: ", message);
 }
 
 /* The decode's progress: the line on the terminal, and the merge told

@@ -4,14 +4,17 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/perfdata.h"
 
 static void print_warning(void *arg, const char *message)
 {
 	const struct decode_symbols *ds = arg;
-	fprintf(stderr, "hwtrace %s: %s\n", ds->cmd ? ds->cmd : "decode",
-		message);
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "hwtrace %s: ", ds->cmd ? ds->cmd
+								 : "decode");
+	cli_message(prefix, message);
 }
 
 int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg)
