@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "hwtrace/infile.h"
 
 static void note_tried(struct dso *d, const char *what)
 {
@@ -48,7 +49,7 @@ static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		     const char *from, int fd)
 {
 	if (fd < 0)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = hwt_infile_open(path, NULL, 0);
 	if (fd < 0)
 		return false;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -110,7 +111,7 @@ static void build_id_hex(const struct dso *d, char *hex)
 static bool try_debuglink(struct hwt_sym_ctx *ctx, struct dso *d,
 			  const char *root)
 {
-	int fd = open(d->found_at, O_RDONLY | O_CLOEXEC);
+	int fd = hwt_infile_open(d->found_at, NULL, 0);
 	if (fd < 0)
 		return false;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -10,6 +10,7 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/infile.h"
 
 bool elf_build_id(void *elf_, uint8_t *out, size_t *size)
 {
@@ -180,7 +181,7 @@ int dso_add_elf_symbols(struct hwt_sym_ctx *ctx, struct dso *d, void *elf_,
 int dso_read_elf(struct hwt_sym_ctx *ctx, struct dso *d, char *why,
 		 size_t why_size)
 {
-	int fd = open(d->found_at, O_RDONLY | O_CLOEXEC);
+	int fd = hwt_infile_open(d->found_at, NULL, 0);
 	if (fd < 0) {
 		snprintf(why, why_size, "cannot open %s", d->found_at);
 		return HWT_ERR_NOENT;
