@@ -50,7 +50,7 @@ static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		     const char *from, int fd)
 {
 	if (fd < 0)
-		fd = hwt_infile_open(path, NULL, 0);
+		fd = hwt_infile_open(path, NULL, HWT_INFILE_QUIET);
 	if (fd < 0)
 		return false;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -112,7 +112,7 @@ static void build_id_hex(const struct dso *d, char *hex)
 static bool try_debuglink(struct hwt_sym_ctx *ctx, struct dso *d,
 			  const char *root)
 {
-	int fd = hwt_infile_open(d->found_at, NULL, 0);
+	int fd = hwt_infile_open(d->found_at, NULL, HWT_INFILE_QUIET);
 	if (fd < 0)
 		return false;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

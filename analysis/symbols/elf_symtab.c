@@ -181,7 +181,7 @@ int dso_add_elf_symbols(struct hwt_sym_ctx *ctx, struct dso *d, void *elf_,
 int dso_read_elf(struct hwt_sym_ctx *ctx, struct dso *d, char *why,
 		 size_t why_size)
 {
-	int fd = hwt_infile_open(d->found_at, NULL, 0);
+	int fd = hwt_infile_open(d->found_at, NULL, HWT_INFILE_QUIET);
 	if (fd < 0) {
 		snprintf(why, why_size, "cannot open %s", d->found_at);
 		return HWT_ERR_NOENT;

@@ -485,10 +485,10 @@ int hwt_symbolizer_dso_info(struct hwt_symbolizer *s, const char *path,
 	 * not taken (opening it could block, reading it never end). */
 	if (s->opts.symfs) {
 		snprintf(cand, sizeof(cand), "%s/%s", s->opts.symfs, path);
-		if (!hwt_infile_check(cand, NULL, 0))
+		if (!hwt_infile_check(cand, NULL, HWT_INFILE_QUIET))
 			found = cand;
 	}
-	if (!found && !hwt_infile_check(path, NULL, 0))
+	if (!found && !hwt_infile_check(path, NULL, HWT_INFILE_QUIET))
 		found = path;
 	struct dso *d = dso_get(s, path, found);
 	if (!d)

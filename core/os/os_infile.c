@@ -67,7 +67,7 @@ static int wait_writer(int fd, const char *name)
 	}
 }
 
-int hwt_infile_open(const char *path, const char *what, unsigned int flags)
+static int infile_open(const char *path, const char *what, unsigned int flags)
 {
 	char name[4096 + 64];
 	named(name, sizeof(name), what, path);
@@ -100,6 +100,22 @@ int hwt_infile_open(const char *path, const char *what, unsigned int flags)
 		close(fd);
 		return err;
 	}
+	return fd;
+}
+
+int hwt_infile_open(const char *path, const char *what, unsigned int flags)
+{
+	if (!(flags & HWT_INFILE_QUIET))
+		return infile_open(path, what, flags);
+	/* A probe leaves the last message as it was: it may be the one a
+	 * failing command is about to print. */
+	char keep[2048];
+	snprintf(keep, sizeof(keep), "%s", hwt_errmsg());
+	int fd = infile_open(path, what, flags);
+	if (fd < 0 && keep[0])
+		hwt_error(fd, "%s", keep);
+	else if (fd < 0)
+		hwt_error_clear();
 	return fd;
 }
 

@@ -24,6 +24,9 @@ enum hwt_infile_flags {
 	/* A FIFO or a pipe is meant too: it is opened, and the open waits
 	 * up to HWT_INFILE_PIPE_WAIT_MS for a writer to connect. */
 	HWT_INFILE_PIPE = 1u << 0,
+	/* A probe among candidates (symbol and debug files): a failure
+	 * leaves the thread's last message (hwt_errmsg) as it was. */
+	HWT_INFILE_QUIET = 1u << 1,
 };
 
 /* How long a FIFO with no writer is waited for (milliseconds). */
