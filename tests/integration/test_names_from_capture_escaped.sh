@@ -6,7 +6,7 @@
 #   pass a strict parser (Python's json on strict UTF-8), and the binary's
 #   name in them is Python's bytes.decode("utf-8", errors="replace") of
 #   the recorded path (docs/jsonl.md);
-# - decode's text, --calls, report, info and every message on standard
+# - decode's text, --calls, report, info, dump and every message on standard
 #   error hold no raw ESC, no C1 CSI and no ill-formed UTF-8, and info
 #   shows the path with \xHH escapes;
 # - a program whose path holds a newline (the "\012" of /proc/PID/maps)
@@ -88,7 +88,8 @@ EOF
 "$HWTRACE" decode --calls w.data >c.txt 2>>dec.err
 "$HWTRACE" report w.data >r.txt 2>>dec.err
 LD_LIBRARY_PATH="$W" "$HWTRACE" info w.data >i.txt 2>>dec.err
-for f in d.txt c.txt r.txt i.txt dec.err rec.err; do
+"$HWTRACE" dump w.data >u.txt 2>>dec.err
+for f in d.txt c.txt r.txt i.txt u.txt dec.err rec.err; do
 	python3 - "$f" <<'EOF' || fail "$f: raw control bytes or ill-formed UTF-8"
 import sys
 b = open(sys.argv[1], "rb").read()
@@ -98,6 +99,8 @@ EOF
 done
 expect_contains "info: the library, escaped" "$(cat i.txt)" \
 	"$TMP/d\\xff\\x1b[31m\\xc3(/libw.so"
+expect_contains "dump: the command, escaped" "$(cat u.txt)" \
+	"PERF_RECORD_COMM: p\\xfe\\x1b]0;t\\x07\\xc0\\xaf\"q\\:"
 expect_contains "decode text: the library's function, with its binary escaped" \
 	"$(cat d.txt)" "wlib_step+0x0 ($TMP/d\\xff\\x1b[31m\\xc3(/libw.so)"
 
