@@ -12,6 +12,7 @@
 #include "analysis/util/strmap.h"
 #include "hwtrace/error.h"
 #include "hwtrace/report.h"
+#include "hwtrace/text.h"
 
 /* strmap value of a function: its index in funcs, plus one. */
 enum { F_INDEX };
@@ -290,7 +291,11 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 				" %12" PRIu64, f->time_self, f->time_total,
 				f->timed ? f->duration_sum / f->timed : 0,
 				f->duration_max);
-		fprintf(out, "  %s\n", f->name);
+		/* Names come from the traced binaries: never raw control
+		 * bytes on a terminal. */
+		fputs("  ", out);
+		hwt_term_fwrite(out, f->name, strlen(f->name));
+		fputc('\n', out);
 	}
 	free(order);
 	return io_error(out);
@@ -303,8 +308,11 @@ int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
 		       : weight == HWT_WEIGHT_CALLS ? S_CALLS : S_INSNS;
 	for (size_t i = 0; i < r->stacks.n; i++) {
 		const struct hwt_strmap_entry *e = &r->stacks.e[i];
-		if (e->v[which])
-			fprintf(out, "%s %" PRIu64 "\n", e->key, e->v[which]);
+		/* One stack a line: a newline in a name would cut it. */
+		if (e->v[which]) {
+			hwt_term_fwrite(out, e->key, strlen(e->key));
+			fprintf(out, " %" PRIu64 "\n", e->v[which]);
+		}
 	}
 	return io_error(out);
 }
