@@ -403,7 +403,7 @@ static void text_body(struct hwt_text *l, const struct hwt_elem *e)
 		}
 		if (e->u.gap.detail) {
 			hwt_text_lit(l, ": ");
-			hwt_text_str(l, e->u.gap.detail);
+			hwt_text_term_str(l, e->u.gap.detail);
 		}
 		break;
 	case HWT_ELEM_ERROR:
@@ -413,7 +413,8 @@ static void text_body(struct hwt_text *l, const struct hwt_elem *e)
 			hwt_text_u64(l, e->trace_offset);
 		}
 		hwt_text_lit(l, ": ");
-		hwt_text_str(l, e->u.error.message);
+		/* Messages may quote the capture's names. */
+		hwt_text_term_str(l, e->u.error.message);
 		break;
 	case HWT_ELEM_SAMPLE:
 		format_sample_text(l, e);

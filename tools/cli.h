@@ -27,6 +27,25 @@ int cmd_export(int argc, char **argv);
 struct hwt_decode_opts;
 int cli_parse_time_range(const char *s, struct hwt_decode_opts *o);
 
+/* Checks that @path, given to option @opt of @cmd, exists and is a
+ * directory (@dir) or not: 0, or EXIT_USAGE after printing why not
+ * (tools/cli_paths.c). */
+int cli_path_check(const char *cmd, const char *opt, const char *path,
+		   bool dir);
+
+/* Refuses an empty --filter of @cmd (NULL is no --filter): 0, or
+ * EXIT_USAGE after printing why. */
+int cli_filter_check(const char *cmd, const char *filter);
+
+/* Prints @prefix ("hwtrace decode: warning: ") and @message on stderr,
+ * the message through the terminal sanitiser (it may quote a capture's
+ * names), and a newline. */
+void cli_message(const char *prefix, const char *message);
+
+/* @s through the terminal sanitiser into @buf (cut to @size, which must
+ * be at least 1); returns @buf, for printf's arguments. NULL gives "". */
+const char *cli_safe(const char *s, char *buf, size_t size);
+
 /* Prints "hwtrace: " and the library's detailed message for @err (or its
  * short description when there is none) to stderr; returns EXIT_RUNTIME. */
 int cli_report(int err);

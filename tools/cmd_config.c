@@ -165,6 +165,10 @@ static int check(int argc, char **argv)
 					 "--set KEY=VALUE");
 		goto out;
 	}
+	if (sysfs && (status = cli_path_check("config", "--sysfs", sysfs, true)))
+		goto out;
+	if ((status = cli_filter_check("config", filter)))
+		goto out;
 	for (size_t i = 0; i < nsets; i++)
 		if (!strchr(sets[i], '=')) {
 			status = cli_usage_error("config", "--set %s: expected "

@@ -150,7 +150,7 @@ int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)
 static void warn_stderr(void *arg, const char *message)
 {
 	(void)arg;
-	fprintf(stderr, "hwtrace decode: %s\n", message);
+	cli_message("hwtrace decode: ", message);
 }
 
 enum {
@@ -244,7 +244,7 @@ static void warn(void *arg, const char *message)
 {
 	struct args *a = arg;
 	cli_progress_erase(&a->progress);
-	fprintf(stderr, "hwtrace decode: warning: %s\n", message);
+	cli_message("hwtrace decode: warning: ", message);
 }
 
 /* The decode's progress: the line on the terminal, and the merge told
@@ -426,10 +426,27 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->calls && (a->packets || a->profile))
 		return cli_usage_error("decode", "--calls goes with neither "
 				       "--packets nor --branch-profile");
+	if (a->packets && a->opts.disasm)
+		return cli_usage_error("decode", "--packets lists packets, "
+				       "--disasm decoded instructions: give one "
+				       "of them");
 	if (a->edges && (a->packets || a->profile || a->calls || a->opts.disasm))
 		return cli_usage_error("decode", "--edges goes with none of "
 				       "--packets, --branch-profile, --calls "
 				       "and --disasm");
+	struct stat fst;
+	if (a->file && !stat(a->file, &fst) && S_ISDIR(fst.st_mode)) {
+		char ini[4096];
+		snprintf(ini, sizeof(ini), "%s/snapshot.ini", a->file);
+		if (!access(ini, F_OK))
+			return cli_usage_error("decode", "%s is a directory, an "
+					       "OpenCSD snapshot (it holds "
+					       "snapshot.ini): decode it with "
+					       "--snapshot %s", a->file, a->file);
+		return cli_usage_error("decode", "%s is a directory, not a "
+				       "perf.data capture (a snapshot directory "
+				       "is given with --snapshot DIR)", a->file);
+	}
 	/* A path that is not there would decode as if it were not given. */
 	const struct { const char *opt, *path; bool dir; } paths[] = {
 		{"--symfs", a->opts.lookup.symfs, true},
@@ -438,16 +455,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"--vmlinux", a->opts.lookup.vmlinux, false},
 	};
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct stat st;
-		if (!paths[i].path)
-			continue;
-		if (stat(paths[i].path, &st))
-			return cli_usage_error("decode", "%s %s: %s", paths[i].opt,
-					       paths[i].path, strerror(errno));
-		if (paths[i].dir != !!S_ISDIR(st.st_mode))
-			return cli_usage_error("decode", "%s %s: not a %s",
-					       paths[i].opt, paths[i].path,
-					       paths[i].dir ? "directory" : "file");
+		int r = paths[i].path ? cli_path_check("decode", paths[i].opt,
+						       paths[i].path, paths[i].dir)
+				      : 0;
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -694,5 +706,7 @@ int cmd_decode(int argc, char **argv)
 	 * first element (a missing file, a file that is no capture). */
 	if (!a.packets && !a.edges && (err >= 0 || counts.elems))
 		print_counts(&counts);
-	return err < 0 ? cli_report(err) : EXIT_OK;
+	/* A wrong option value found by the decoder (a raw stream's
+	 * options, a --map that overlaps another) is a usage error. */
+	return err < 0 ? cli_report_status(err) : EXIT_OK;
 }

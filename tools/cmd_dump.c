@@ -10,6 +10,7 @@
 #include "dump_header.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/text.h"
 
 struct dump_opts {
 	bool hex;
@@ -92,7 +93,8 @@ static void print_str(const uint8_t *p, const uint8_t *end)
 {
 	const uint8_t *nul = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
 
-	printf("%.*s", (int)((nul ? nul : end) - p), (const char *)p);
+	/* Names from the capture: never raw control bytes on a terminal. */
+	hwt_term_fwrite(stdout, (const char *)p, (size_t)((nul ? nul : end) - p));
 }
 
 static void print_mmap2_prot(uint32_t prot, uint32_t flags)

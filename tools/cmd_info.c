@@ -322,57 +322,61 @@ static bool exists(const char *path, const char *symfs)
 static void print_sym_warning(void *arg, const char *message)
 {
 	(void)arg;
-	fprintf(stderr, "hwtrace info: %s\n", message);
+	cli_message("hwtrace info: ", message);
 }
 
 /* Per binary: its symbols and debug info, and where they came from. */
 static void print_symbols(struct hwt_symbolizer *sym, const char *path)
 {
 	struct hwt_sym_dso_info di;
+	char b1[8192];
 	if (!sym || hwt_symbolizer_dso_info(sym, path, &di) < 0)
 		return;
 	if (di.symbols_from)
 		printf("      symbols:    %zu functions from %s\n", di.nsymbols,
-		       di.symbols_from);
+		       cli_safe(di.symbols_from, b1, sizeof(b1)));
 	else
 		printf("      symbols:    missing (%zu PLT entries only)\n",
 		       di.nsymbols);
 	if (di.debug_file)
-		printf("      debug info: %s (from the %s)\n", di.debug_file,
-		       di.debug_from);
+		printf("      debug info: %s (from the %s)\n",
+		       cli_safe(di.debug_file, b1, sizeof(b1)), di.debug_from);
 	else
-		printf("      debug info: missing (tried %s)\n", di.tried);
+		printf("      debug info: missing (tried %s)\n",
+		       cli_safe(di.tried, b1, sizeof(b1)));
 }
 
 static void print_info(struct hwt_pd_reader *r, struct info *in,
 		       const char *symfs)
 {
-	char buf[4096];
+	char buf[4096], safe[8192];
 	uint32_t avail, online;
 	size_t missing = 0, files = 0;
 
-	printf("file:        %s (%s%s)\n", hwt_pd_reader_path(r),
+	printf("file:        %s (%s%s)\n",
+	       cli_safe(hwt_pd_reader_path(r), safe, sizeof(safe)),
 	       hwt_pd_reader_is_pipe(r) ? "perf pipe mode" : "perf file mode",
 	       hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
 	if (hwt_pd_reader_cut_short(r))
 		printf("cut short:   yes: the disk filled up while it was "
 		       "recorded; its trace ends early\n");
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HOSTNAME, buf, sizeof(buf)))
-		printf("host:        %s\n", buf);
+		printf("host:        %s\n", cli_safe(buf, safe, sizeof(safe)));
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_ARCH, buf, sizeof(buf)))
-		printf("arch:        %s\n", buf);
+		printf("arch:        %s\n", cli_safe(buf, safe, sizeof(safe)));
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_OSRELEASE, buf, sizeof(buf)))
-		printf("os release:  %s\n", buf);
+		printf("os release:  %s\n", cli_safe(buf, safe, sizeof(safe)));
 	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_CPUDESC, buf, sizeof(buf)))
-		printf("cpu:         %s\n", buf);
+		printf("cpu:         %s\n", cli_safe(buf, safe, sizeof(safe)));
 	if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
-		printf("cmdline:     %s\n", buf);
+		printf("cmdline:     %s\n", cli_safe(buf, safe, sizeof(safe)));
 	print_backend(in, r);
 	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++) {
 		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
 
 		printf("event:       %s (type %u, config 0x%llx)\n",
-		       a->name ? a->name : "(no name)", a->attr.type,
+		       a->name ? cli_safe(a->name, safe, sizeof(safe)) : "(no name)",
+		       a->attr.type,
 		       (unsigned long long)a->attr.config);
 	}
 	if (!hwt_pd_reader_nr_cpus(r, &avail, &online))
@@ -406,10 +410,10 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	printf("threads:     %zu\n", in->nthreads);
 	for (size_t i = 0; i < in->nthreads; i++)
 		printf("  %d/%d %s\n", in->threads[i].pid, in->threads[i].tid,
-		       in->threads[i].comm);
+		       cli_safe(in->threads[i].comm, safe, sizeof(safe)));
 	printf("commands:   ");
 	for (size_t i = 0; i < in->ncomms; i++)
-		printf(" %s", in->comms[i]);
+		printf(" %s", cli_safe(in->comms[i], safe, sizeof(safe)));
 	putchar('\n');
 	for (size_t i = 0; i < in->nbins; i++)
 		files += is_file(in->bins[i].path);
@@ -421,21 +425,22 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 		sym = NULL;
 	for (size_t i = 0; i < in->nbins; i++) {
 		const char *path = in->bins[i].path;
+		const char *shown = cli_safe(path, safe, sizeof(safe));
 
 		if (!strncmp(path, "[kernel.kallsyms]", 17)) {
 			printf("  %s (the kernel: decoding it needs /proc/kcore "
-			       "or the traced kernel's vmlinux)\n", path);
+			       "or the traced kernel's vmlinux)\n", shown);
 			continue;
 		}
 		if (!is_file(path)) {
-			printf("  %s (not a file)\n", path);
+			printf("  %s (not a file)\n", shown);
 			continue;
 		}
 		if (exists(path, symfs)) {
-			printf("  %s\n", path);
+			printf("  %s\n", shown);
 			print_symbols(sym, path);
 		} else {
-			printf("  %s MISSING\n", path);
+			printf("  %s MISSING\n", shown);
 			missing++;
 		}
 	}
@@ -491,13 +496,13 @@ int cmd_info(int argc, char **argv)
 
 		snprintf(msg, sizeof(msg), "%s", hwt_errmsg());
 		print_info(r, &in, symfs);
-		fprintf(stderr, "hwtrace: %s\n", msg);
+		cli_message("hwtrace: ", msg);
 	} else {
 		print_info(r, &in, symfs);
 	}
 	warning = hwt_pd_reader_warning(r);
 	if (warning)
-		fprintf(stderr, "hwtrace: warning: %s\n", warning);
+		cli_message("hwtrace: warning: ", warning);
 	if (hwt_pd_reader_cut_short(r))
 		fprintf(stderr, "hwtrace: warning: %s was cut short while it was "
 			"recorded (the disk filled up): its trace ends early\n",

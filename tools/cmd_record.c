@@ -16,6 +16,7 @@
 #include "hwtrace/addrfilter.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
+#include "hwtrace/infile.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/pmu.h"
 #include "hwtrace/session.h"
@@ -287,6 +288,10 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (o->sysfs && (o->emulate || o->argv[0] || o->pid > 0))
 		return cli_usage_error("record", "--sysfs emulates a machine: it "
 				       "takes no --emulate, command or -p");
+	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
+		return r;
+	if ((r = cli_filter_check("record", o->filter)))
+		return r;
 	if (!o->emulate && !o->sysfs && !o->argv[0] && !o->all_cpus && !o->cpus &&
 	    o->pid < 0)
 		return cli_usage_error("record", "nothing to trace: give -- CMD, "
@@ -433,14 +438,13 @@ static int copy_features(const char *path, struct hwt_pd_writer *w)
 
 static int read_file(const char *path, uint8_t **data, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	uint8_t *buf = NULL;
 	size_t n = 0, cap = 0;
+	int err = hwt_infile_fopen(path, "--emulate-trace", 0, &f);
 
-	if (!f)
-		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "%s: %s", path, strerror(errno));
-	hwt_outfile_note_input_fd(fileno(f), path);
+	if (err < 0)
+		return err;
 	for (;;) {
 		size_t got;
 		if (n == cap) {

@@ -183,6 +183,9 @@ int cmd_record_sw_branch(int argc, char **argv)
 		return cli_usage_error("record", "-e sw_branch needs a command "
 				       "to run after --");
 	o.argv = argv + i;
+	int fr = cli_filter_check("record", o.filter);
+	if (fr)
+		return fr;
 	/* The program traced is an input too. */
 	const char *inputs[] = {o.argv[0]};
 	int rc = cli_output_check("record", o.output, inputs, 1);

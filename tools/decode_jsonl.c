@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "decode_jsonl.h"
+#include "hwtrace/text.h"
 
 struct lines {
 	FILE *out;
@@ -21,19 +22,8 @@ struct lines {
 
 static void put_string(FILE *out, const char *key, const char *s, size_t n)
 {
-	fprintf(out, ",\"%s\":\"", key);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	fprintf(out, ",\"%s\":", key);
+	hwt_json_fwrite(out, s, n);
 }
 
 void cli_jsonl_header(FILE *out, const char *listing, const char *version)

@@ -4,14 +4,19 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "cli.h"
 #include "decode_symbols.h"
+#include "hwtrace/error.h"
+#include "hwtrace/infile.h"
 #include "hwtrace/perfdata.h"
 
 static void print_warning(void *arg, const char *message)
 {
 	const struct decode_symbols *ds = arg;
-	fprintf(stderr, "hwtrace %s: %s\n", ds->cmd ? ds->cmd : "decode",
-		message);
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "hwtrace %s: ", ds->cmd ? ds->cmd
+								 : "decode");
+	cli_message(prefix, message);
 }
 
 int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg)
@@ -91,8 +96,23 @@ int decode_symbols_start(struct decode_symbols *ds,
 			 "%s/kallsyms", opts->kcore);
 		ds->opts.kallsyms = ds->kcore_kallsyms;
 	}
+	/* A kernel symbol file that cannot be read is said at the start,
+	 * once, even when no kernel address comes (a snapshot, user-only
+	 * trace): the decode goes on without kernel names, and does not
+	 * take this machine's instead. */
+	if (ds->opts.kallsyms &&
+	    hwt_infile_check(ds->opts.kallsyms, ds->opts.kallsyms ==
+			     ds->kcore_kallsyms ? "--kcore's" : "--kallsyms",
+			     0) < 0) {
+		char msg[1200];
+		snprintf(msg, sizeof(msg), "warning: %s: kernel addresses get no "
+			 "names", hwt_errmsg());
+		print_warning(ds, msg);
+		ds->opts.kallsyms = NULL;
+		ds->opts.no_host_kallsyms = true;
+	}
 	char where[600];
-	if (!ds->opts.kallsyms && !ds->opts.vmlinux &&
+	if (!ds->opts.kallsyms && !ds->opts.vmlinux && !ds->opts.no_host_kallsyms &&
 	    recorded_elsewhere(ds->capture, where, sizeof(where))) {
 		ds->opts.no_host_kallsyms = true;
 		fprintf(stderr, "hwtrace %s: the capture was recorded on %s: "

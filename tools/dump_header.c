@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "dump_header.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -45,7 +46,7 @@ static void print_features(const struct hwt_pd_reader *r)
 		const char *name = hwt_pd_feature_name(bit);
 		const void *data;
 		uint64_t size, offset;
-		char buf[4096];
+		char buf[4096], safe[8192];
 
 		if (!hwt_pd_reader_has_feature(r, bit))
 			continue;
@@ -64,7 +65,7 @@ static void print_features(const struct hwt_pd_reader *r)
 		case HWT_PD_FEAT_CPUDESC:
 		case HWT_PD_FEAT_CPUID:
 			if (!hwt_pd_reader_feature_string(r, bit, buf, sizeof(buf)))
-				printf(": %s", buf);
+				printf(": %s", cli_safe(buf, safe, sizeof(safe)));
 			else
 				printf(": (malformed)");
 			break;
@@ -77,7 +78,7 @@ static void print_features(const struct hwt_pd_reader *r)
 		}
 		case HWT_PD_FEAT_CMDLINE:
 			if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
-				printf(": %s", buf);
+				printf(": %s", cli_safe(buf, safe, sizeof(safe)));
 			else
 				printf(": (malformed)");
 			break;
@@ -97,7 +98,8 @@ static void print_features(const struct hwt_pd_reader *r)
 
 				if (!v || ++v >= end || !memchr(v, 0, (size_t)(end - v)))
 					break;
-				printf("#   %s = %s\n", p, v);
+				printf("#   %s", cli_safe(p, safe, sizeof(safe)));
+				printf(" = %s\n", cli_safe(v, safe, sizeof(safe)));
 				p = v + strlen(v) + 1;
 			}
 		}
@@ -110,7 +112,8 @@ static void print_features(const struct hwt_pd_reader *r)
 				printf("#   ");
 				for (int k = 0; k < b.size; k++)
 					printf("%02x", b.id[k]);
-				printf(" pid %d %s\n", b.pid, b.filename);
+				printf(" pid %d %s\n", b.pid,
+				       cli_safe(b.filename, safe, sizeof(safe)));
 			}
 			if (n < 0)
 				printf("#   (%s)\n", hwt_errmsg());

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "hwtrace/error.h"
 #include "hwtrace/outfile.h"
+#include "hwtrace/text.h"
 
 struct command {
 	const char *name;
@@ -39,10 +40,24 @@ static void print_help(FILE *out)
 		"command's options.\n");
 }
 
+void cli_message(const char *prefix, const char *message)
+{
+	fputs(prefix, stderr);
+	hwt_term_fwrite(stderr, message, strlen(message));
+	fputc('\n', stderr);
+}
+
+const char *cli_safe(const char *s, char *buf, size_t size)
+{
+	size_t n = s ? hwt_term_escape(buf, size - 1, s, strlen(s)) : 0;
+	buf[n < size - 1 ? n : size - 1] = 0;
+	return buf;
+}
+
 int cli_report(int err)
 {
 	const char *msg = hwt_errmsg();
-	fprintf(stderr, "hwtrace: %s\n", msg[0] ? msg : hwt_errstr(err));
+	cli_message("hwtrace: ", msg[0] ? msg : hwt_errstr(err));
 	return EXIT_RUNTIME;
 }
 

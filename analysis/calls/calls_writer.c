@@ -7,6 +7,7 @@
 #include "analysis/util/func_name.h"
 #include "hwtrace/calls.h"
 #include "hwtrace/error.h"
+#include "hwtrace/text.h"
 
 struct hwt_calls_writer {
 	FILE *out;
@@ -33,20 +34,6 @@ static void text_prefix(FILE *out, const struct hwt_frame *f, bool has_time,
 	if (f->cpu >= 0)
 		fprintf(out, "[%03" PRId32 "] ", f->cpu);
 	fprintf(out, "%" PRId32 "/%" PRId32 " ", f->pid, f->tid);
-}
-
-/* A JSON string of a symbol name: names hold no control characters, but
- * quotes and backslashes are escaped all the same. */
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 static void json_common(FILE *out, const char *type,
@@ -83,7 +70,7 @@ static int write_call(struct hwt_calls_writer *w, const struct hwt_frame *f,
 	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
 	if (w->format == HWT_OUTPUT_JSONL) {
 		json_common(w->out, "call", f, f->has_time, time);
-		json_str(w->out, name);
+		hwt_json_fwrite(w->out, name, strlen(name));
 		if (f->call_site)
 			fprintf(w->out, ",\"from\":\"0x%" PRIx64 "\"",
 				f->call_site);
@@ -92,7 +79,8 @@ static int write_call(struct hwt_calls_writer *w, const struct hwt_frame *f,
 		return check(w);
 	}
 	text_prefix(w->out, f, f->has_time, time);
-	fprintf(w->out, "%*s-> %s", indent_of(f->depth), "", name);
+	fprintf(w->out, "%*s-> ", indent_of(f->depth), "");
+	hwt_term_fwrite(w->out, name, strlen(name));
 	if (f->start != HWT_FRAME_CALLED)
 		fprintf(w->out, " [%s]", hwt_frame_start_name(f->start));
 	fputc('\n', w->out);
@@ -125,7 +113,7 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
 	if (w->format == HWT_OUTPUT_JSONL) {
 		json_common(w->out, "return", f, f->has_time, f->return_time);
-		json_str(w->out, name);
+		hwt_json_fwrite(w->out, name, strlen(name));
 		fprintf(w->out,
 			",\"end\":\"%s\",\"insns\":%" PRIu64
 			",\"insns_self\":%" PRIu64 ",\"branches\":%" PRIu64,
@@ -138,8 +126,9 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		return check(w);
 	}
 	text_prefix(w->out, f, f->has_time, f->return_time);
-	fprintf(w->out, "%*s<- %s  %" PRIu64 " insns", indent_of(f->depth), "",
-		name, f->insns_total);
+	fprintf(w->out, "%*s<- ", indent_of(f->depth), "");
+	hwt_term_fwrite(w->out, name, strlen(name));
+	fprintf(w->out, "  %" PRIu64 " insns", f->insns_total);
 	if (f->end != HWT_FRAME_RETURNED)
 		fprintf(w->out, " [%s]", hwt_frame_end_name(f->end));
 	fputc('\n', w->out);

@@ -12,6 +12,7 @@
 
 #include "analysis/export/perfdb.h"
 #include "hwtrace/error.h"
+#include "hwtrace/spill.h"
 
 #ifndef HWT_HAVE_LIBPQ
 
@@ -84,8 +85,15 @@ static int room(struct pg_db *s, enum perfdb_table t, size_t need)
 	struct rows *r = &s->rows[t];
 	if (r->len + need <= ROWS_IN_MEMORY)
 		return 0;
-	if ((!r->spill && !(r->spill = tmpfile())) ||
-	    fwrite(r->buf, 1, r->len, r->spill) != r->len)
+	if (!r->spill) {
+		char what[128];
+		snprintf(what, sizeof(what), "the postgresql export's rows of %s",
+			 hwt_perfdb_tables[t].name);
+		int err = hwt_spill_open(what, &r->spill);
+		if (err < 0)
+			return err;
+	}
+	if (fwrite(r->buf, 1, r->len, r->spill) != r->len)
 		return hwt_error(HWT_ERR_NOSPC, "postgresql export: writing the "
 				 "rows of %s to a temporary file failed (is "
 				 "TMPDIR full?)", hwt_perfdb_tables[t].name);

@@ -13,6 +13,7 @@
 #include "analysis/merge/merge_internal.h"
 #include "analysis/util/array_grow.h"
 #include "hwtrace/error.h"
+#include "hwtrace/spill.h"
 
 static int64_t stream_key(const struct hwt_elem *e)
 {
@@ -50,12 +51,11 @@ static struct stream *get_stream(struct hwt_merge *m, const struct hwt_elem *e)
 
 static int spill(struct hwt_merge *m, struct stream *s)
 {
-	if (!m->spill && !(m->spill = tmpfile()))
-		return hwt_error(HWT_ERR_IO,
-				 "cannot create a temporary file for the "
-				 "time-ordered merge in $TMPDIR or /tmp (%s); "
-				 "set TMPDIR to a writable directory or decode "
-				 "with --per-cpu", strerror(errno));
+	int err;
+	if (!m->spill &&
+	    (err = hwt_spill_open("the time-ordered merge (or decode with "
+				  "--per-cpu)", &m->spill)) < 0)
+		return err;
 	void *grown = s->chunks;
 	if (!array_grow(&grown, &s->chunks_cap, sizeof(*s->chunks),
 			s->nchunks + 1, 16))

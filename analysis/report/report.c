@@ -17,6 +17,7 @@
 #include "analysis/util/strmap.h"
 #include "hwtrace/error.h"
 #include "analysis/report/report_internal.h"
+#include "hwtrace/text.h"
 
 /* A new segment for @t: its stack starts over. */
 static int segment_start(struct hwt_report *r, struct thread_path *t)
@@ -371,7 +372,11 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 				" %12" PRIu64, f->time_self, f->time_total,
 				f->timed ? f->duration_sum / f->timed : 0,
 				f->duration_max);
-		fprintf(out, "  %s\n", f->name);
+		/* Names come from the traced binaries: never raw control
+		 * bytes on a terminal. */
+		fputs("  ", out);
+		hwt_term_fwrite(out, f->name, strlen(f->name));
+		fputc('\n', out);
 	}
 	free(order);
 	return io_error(out);
@@ -416,10 +421,12 @@ int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
 		}
 		f->v[0] += e->v[which];
 	}
+	/* One stack a line: a newline in a name would cut it. */
 	for (size_t i = 0; i < full.n && !err; i++)
-		if (full.e[i].v[0])
-			fprintf(out, "%s %" PRIu64 "\n", full.e[i].key,
-				full.e[i].v[0]);
+		if (full.e[i].v[0]) {
+			hwt_term_fwrite(out, full.e[i].key, strlen(full.e[i].key));
+			fprintf(out, " %" PRIu64 "\n", full.e[i].v[0]);
+		}
 	free(buf);
 	hwt_strmap_free(&full);
 	return err ? err : io_error(out);

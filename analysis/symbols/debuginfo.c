@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 static void note_tried(struct dso *d, const char *what)
 {
@@ -49,7 +51,7 @@ static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		     const char *from, int fd)
 {
 	if (fd < 0)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = hwt_infile_open(path, NULL, HWT_INFILE_QUIET);
 	if (fd < 0)
 		return false;
 	hwt_outfile_note_input_fd(fd, path);
@@ -112,10 +114,9 @@ static void build_id_hex(const struct dso *d, char *hex)
 static bool try_debuglink(struct hwt_sym_ctx *ctx, struct dso *d,
 			  const char *root)
 {
-	int fd = open(d->found_at, O_RDONLY | O_CLOEXEC);
+	int fd = hwt_infile_open(d->found_at, NULL, HWT_INFILE_QUIET);
 	if (fd < 0)
 		return false;
-	hwt_outfile_note_input_fd(fd, d->found_at);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Word crc;
 	const char *link = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
@@ -177,6 +178,51 @@ static const struct debuginfod_api *debuginfod_api(void)
 	return state > 0 ? &api : NULL;
 }
 
+/* The default of DEBUGINFOD_TIMEOUT (seconds), when it is not set. */
+#define HWT_DEBUGINFOD_TIMEOUT "10"
+
+/* Build ids no server had (or that none answered for) in this process:
+ * a server that does not answer costs its timeout once per run, not once
+ * per binary, symbolizer or thread that asks again. */
+static pthread_mutex_t failed_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct failed_id {
+	uint8_t id[sizeof(((struct dso *)0)->build_id)];
+	size_t size;
+	int err;
+} *failed_ids;
+static size_t nfailed, failed_cap;
+
+static struct failed_id *failed_find(const struct dso *d)
+{
+	for (size_t i = 0; i < nfailed; i++)
+		if (failed_ids[i].size == d->build_id_size &&
+		    !memcmp(failed_ids[i].id, d->build_id, d->build_id_size))
+			return &failed_ids[i];
+	return NULL;
+}
+
+static void failed_add(const struct dso *d, int err)
+{
+	if (nfailed == failed_cap) {
+		size_t ncap = failed_cap ? failed_cap * 2 : 16;
+		void *n = realloc(failed_ids, ncap * sizeof(*failed_ids));
+		if (!n)
+			return;
+		failed_ids = n;
+		failed_cap = ncap;
+	}
+	struct failed_id *f = &failed_ids[nfailed++];
+	memcpy(f->id, d->build_id, d->build_id_size);
+	f->size = d->build_id_size;
+	f->err = err;
+}
+
+static void note_error(struct dso *d, int err)
+{
+	size_t len = strlen(d->tried);
+	snprintf(d->tried + len, sizeof(d->tried) - len, ": %s", strerror(-err));
+}
+
 static bool try_debuginfod(struct hwt_sym_ctx *ctx, struct dso *d)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
@@ -190,20 +236,47 @@ static bool try_debuginfod(struct hwt_sym_ctx *ctx, struct dso *d)
 		note_tried(d, "(libdebuginfod.so.1 could not be loaded)");
 		return false;
 	}
-	debuginfod_client *c = api->begin();
-	if (!c)
+	/* One lookup at a time: a second thread asking for the same build
+	 * id waits for the first one's answer instead of asking again. */
+	pthread_mutex_lock(&failed_lock);
+	struct failed_id *f = failed_find(d);
+	if (f) {
+		int err = f->err;
+		pthread_mutex_unlock(&failed_lock);
+		note_error(d, err);
 		return false;
+	}
+	/* libdebuginfod waits 90 s for a server to start sending, and asks
+	 * 3 times, unless told otherwise: a server that does not answer
+	 * would stall the decode 4.5 minutes per binary. */
+	if (!getenv("DEBUGINFOD_TIMEOUT"))
+		setenv("DEBUGINFOD_TIMEOUT", HWT_DEBUGINFOD_TIMEOUT, 0);
+	if (!getenv("DEBUGINFOD_RETRY_LIMIT"))
+		setenv("DEBUGINFOD_RETRY_LIMIT", "0", 0);
+	debuginfod_client *c = api->begin();
+	if (!c) {
+		pthread_mutex_unlock(&failed_lock);
+		return false;
+	}
+	if (ctx->opts->warn) {
+		char hex[130] = "", msg[1024];
+		build_id_hex(d, hex);
+		snprintf(msg, sizeof(msg), "fetching debug info for %s (build id "
+			 "%s) from %s (waiting at most %s s: DEBUGINFOD_TIMEOUT)",
+			 d->path, hex, urls, getenv("DEBUGINFOD_TIMEOUT"));
+		ctx->opts->warn(ctx->opts->warn_arg, msg);
+	}
 	char *path = NULL;
 	int fd = api->find_debuginfo(c, d->build_id, (int)d->build_id_size, &path);
 	api->end(c);
+	if (fd < 0)
+		failed_add(d, fd);
+	pthread_mutex_unlock(&failed_lock);
 	bool ok = false;
-	if (fd >= 0) {
+	if (fd >= 0)
 		ok = try_file(ctx, d, path ? path : "(debuginfod)", "debuginfod", fd);
-	} else {
-		size_t len = strlen(d->tried);
-		snprintf(d->tried + len, sizeof(d->tried) - len, ": %s",
-			 strerror(-fd));
-	}
+	else
+		note_error(d, fd);
 	free(path);
 	return ok;
 }

@@ -11,7 +11,7 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 bool elf_build_id(void *elf_, uint8_t *out, size_t *size)
 {
@@ -219,12 +219,11 @@ int dso_add_elf_symbols(struct hwt_sym_ctx *ctx, struct dso *d, void *elf_,
 int dso_read_elf(struct hwt_sym_ctx *ctx, struct dso *d, char *why,
 		 size_t why_size)
 {
-	int fd = open(d->found_at, O_RDONLY | O_CLOEXEC);
+	int fd = hwt_infile_open(d->found_at, NULL, HWT_INFILE_QUIET);
 	if (fd < 0) {
 		snprintf(why, why_size, "cannot open %s", d->found_at);
 		return HWT_ERR_NOENT;
 	}
-	hwt_outfile_note_input_fd(fd, d->found_at);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	int err = 0;

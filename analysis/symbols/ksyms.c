@@ -8,16 +8,11 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 static int open_table(const char *path, FILE **f)
 {
-	*f = fopen(path, "r");
-	if (!*f)
-		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "%s: %s", path, strerror(errno));
-	hwt_outfile_note_input_fd(fileno(*f), path);
-	return 0;
+	return hwt_infile_fopen(path, NULL, 0, f);
 }
 
 int kallsyms_read(struct str_pool *pool, const char *path,

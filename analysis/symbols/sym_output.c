@@ -8,6 +8,7 @@
 #include "analysis/symbols/symbols_internal.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/symbols.h"
+#include "hwtrace/text.h"
 
 struct buf {
 	char *p;
@@ -51,35 +52,57 @@ static void put_cached(struct buf *b, const char *s, size_t n)
 	put_raw(b, s, n);
 }
 
-static void put_json_str(struct buf *b, const char *s)
+/* @s escaped by @escape (the shared JSON writer or terminal sanitiser),
+ * on a view that keeps room for the NUL. */
+static void put_escaped(struct buf *b, const char *s,
+			void (*escape)(struct hwt_text *, const char *))
 {
-	/* The shared escaper, on a view that keeps room for the NUL. */
 	struct hwt_text t = {b->p, b->size ? b->size - 1 : 0, b->len};
-	hwt_text_json_str(&t, s);
+	escape(&t, s);
 	b->len = t.len;
 	if (b->size)
 		b->p[b->len < b->size ? b->len : b->size - 1] = 0;
 }
 
+static void put_json_str(struct buf *b, const char *s)
+{
+	put_escaped(b, s, hwt_text_json_str);
+}
+
+/* Names in text output come from the capture and its binaries: never
+ * raw control characters on a terminal. */
+static void put_term_str(struct buf *b, const char *s)
+{
+	put_escaped(b, s, hwt_text_term_str);
+}
+
 static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
 {
-	put(b, " %s:%" PRIu32, file ? file : "??", line);
+	put(b, " ");
+	put_term_str(b, file ? file : "??");
+	put(b, ":%" PRIu32, line);
 }
 
 /* Text: "sym+0xoff (dso) file:line [inlined: a file:line <- b ...]". */
 static void text_symbol(struct buf *b, const struct hwt_symbol *s, bool srcline)
 {
-	if (s->name)
-		put(b, "%s+0x%" PRIx64, s->name, s->offset);
-	else
+	if (s->name) {
+		put_term_str(b, s->name);
+		put(b, "+0x%" PRIx64, s->offset);
+	} else {
 		put(b, "[unknown]");
-	if (s->dso && !s->main_program)
-		put(b, " (%s)", s->dso);
+	}
+	if (s->dso && !s->main_program) {
+		put(b, " (");
+		put_term_str(b, s->dso);
+		put(b, ")");
+	}
 	if (srcline && s->file) {
 		put_srcline_text(b, s->file, s->line);
 		for (size_t i = 0; i < s->ninlines; i++) {
-			put(b, "%s%s", i ? " <- " : " [inlined: ",
-			    s->inlines[i].name ? s->inlines[i].name : "??");
+			put(b, "%s", i ? " <- " : " [inlined: ");
+			put_term_str(b, s->inlines[i].name ? s->inlines[i].name
+							   : "??");
 			put_srcline_text(b, s->inlines[i].file, s->inlines[i].line);
 		}
 		if (s->ninlines)
@@ -225,8 +248,11 @@ static int annotate(void *arg, const struct hwt_elem *e,
 							  time, &s);
 			if (rc < 0)
 				return rc;
-			if (rc && s.name && !s.offset)
-				fprintf(out, "\n%016" PRIx64 " <%s>:\n", s.start, s.name);
+			if (rc && s.name && !s.offset) {
+				fprintf(out, "\n%016" PRIx64 " <", s.start);
+				hwt_term_fwrite(out, s.name, strlen(s.name));
+				fputs(">:\n", out);
+			}
 		}
 		int rc = put_symbol(sym, &b, pid, e->u.range.start, time, K_RANGE,
 				    format);

@@ -12,6 +12,7 @@
 
 #include "analysis/symbols/symbols_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/infile.h"
 
 #define LINE_CACHE 4096 /* entries, a power of two */
 #define MAX_FRAMES 32
@@ -487,18 +488,15 @@ int hwt_symbolizer_dso_info(struct hwt_symbolizer *s, const char *path,
 	info->path = path;
 	char cand[8192];
 	const char *found = NULL;
-	FILE *f;
+	/* The capture names the files: one that is a FIFO or a device is
+	 * not taken (opening it could block, reading it never end). */
 	if (s->opts.symfs) {
 		snprintf(cand, sizeof(cand), "%s/%s", s->opts.symfs, path);
-		if ((f = fopen(cand, "r"))) {
-			fclose(f);
+		if (!hwt_infile_check(cand, NULL, HWT_INFILE_QUIET))
 			found = cand;
-		}
 	}
-	if (!found && (f = fopen(path, "r"))) {
-		fclose(f);
+	if (!found && !hwt_infile_check(path, NULL, HWT_INFILE_QUIET))
 		found = path;
-	}
 	struct dso *d = dso_get(s, path, found);
 	if (!d)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for symbols");

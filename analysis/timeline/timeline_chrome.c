@@ -10,22 +10,14 @@
  * not return, goes in its category ("call,no_return"), which
  * chrome://tracing and Perfetto show and filter on. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "analysis/timeline/timeline_internal.h"
+#include "hwtrace/text.h"
 
 static void json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	hwt_json_fwrite(out, s ? s : "", s ? strlen(s) : 0);
 }
 
 static void sep(struct hwt_timeline *tl)

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hwtrace/text.h"
+
 struct hwt_text {
 	char *buf;
 	size_t size, len;
@@ -162,32 +164,20 @@ static inline void hwt_text_i64(struct hwt_text *t, int64_t v)
 	hwt_text_i64_pad(t, v, 0, 0);
 }
 
-/* @s inside JSON quotes: '"' and '\\' escaped with a backslash, other
- * control characters as \u00XX. */
+/* @s as a JSON string, by the one JSON string writer (hwtrace/text.h). */
 static inline void hwt_text_json_str(struct hwt_text *t, const char *s)
 {
-	hwt_text_char(t, '"');
-	while (*s) {
-		size_t run = 0;
-		while (s[run] && s[run] != '"' && s[run] != '\\' &&
-		       (unsigned char)s[run] >= 0x20)
-			run++;
-		hwt_text_put(t, s, run);
-		s += run;
-		if (!*s)
-			break;
-		unsigned char c = (unsigned char)*s++;
-		if (c == '"' || c == '\\') {
-			hwt_text_char(t, '\\');
-			hwt_text_char(t, (char)c);
-		} else {
-			char u[6] = {'\\', 'u', '0', '0',
-				     "0123456789abcdef"[c >> 4],
-				     "0123456789abcdef"[c & 15]};
-			hwt_text_put(t, u, sizeof(u));
-		}
-	}
-	hwt_text_char(t, '"');
+	size_t room = t->len < t->size ? t->size - t->len : 0;
+	t->len += hwt_json_escape(room ? t->buf + t->len : NULL, room, s,
+				  strlen(s));
+}
+
+/* @s for a terminal, by the one sanitiser (hwtrace/text.h). */
+static inline void hwt_text_term_str(struct hwt_text *t, const char *s)
+{
+	size_t room = t->len < t->size ? t->size - t->len : 0;
+	t->len += hwt_term_escape(room ? t->buf + t->len : NULL, room, s,
+				  strlen(s));
 }
 
 #endif

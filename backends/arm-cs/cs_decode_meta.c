@@ -269,6 +269,7 @@ int hwt_cs_meta_from_options(const char *options, struct hwt_cs_meta *m,
 	uint64_t trace_id = HWT_CS_LEGACY_TRACE_ID(0);
 	int err = 0;
 	char *save = NULL;
+	const char *proto = NULL; /* the protocol option given, if any */
 
 	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -285,6 +286,21 @@ int hwt_cs_meta_from_options(const char *options, struct hwt_cs_meta *m,
 				break;
 			}
 		}
+		bool proto_tok = !eq && (!strcasecmp(tok, "etmv4") ||
+					 !strcasecmp(tok, "ete") ||
+					 !strcasecmp(tok, "etmv3") ||
+					 !strcasecmp(tok, "ptm"));
+		/* A second protocol would silently replace the first (and
+		 * the registers given before it). */
+		if (proto_tok && proto) {
+			err = hwt_error(HWT_ERR_CONFIG,
+					"cs_etm options %s and %s: give one "
+					"trace protocol (etmv4, ete, etmv3 or "
+					"ptm)", proto, tok);
+			break;
+		}
+		if (proto_tok)
+			proto = tok;
 		if (!eq && !strcasecmp(tok, "etmv4"))
 			continue;
 		if (!eq && (!strcasecmp(tok, "ete") || !strcasecmp(tok, "etmv3") ||
@@ -319,6 +335,14 @@ int hwt_cs_meta_from_options(const char *options, struct hwt_cs_meta *m,
 			continue;
 		}
 		if (eq && !strcasecmp(tok, "traceid")) {
+			/* CoreSight trace IDs are 7 bits, 0x70-0x7f reserved;
+			 * strtoull takes "-1" as the largest number. */
+			if (*eq == '-' || v > 0x6f) {
+				err = hwt_error(HWT_ERR_CONFIG,
+						"cs_etm option traceid=%s: out of "
+						"range (valid: 0x0 to 0x6f)", eq);
+				break;
+			}
 			trace_id = v;
 			continue;
 		}

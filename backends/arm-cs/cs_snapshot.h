@@ -39,8 +39,9 @@ struct hwt_cs_snapshot {
 
 /* Reads the snapshot in @dir. Buffers without a decodable source are left
  * out; when none is left the snapshot is refused. Errors (naming the INI
- * file and key): HWT_ERR_NOENT, HWT_ERR_FORMAT, HWT_ERR_CONFIG (unknown
- * core or trace source type), HWT_ERR_NOMEM. */
+ * file and key): HWT_ERR_NOENT, HWT_ERR_FORMAT (also for an unknown core
+ * or trace source type, and a file that is a FIFO or a directory),
+ * HWT_ERR_NOMEM. */
 int hwt_cs_snapshot_load(const char *dir, struct hwt_cs_snapshot **out);
 void hwt_cs_snapshot_free(struct hwt_cs_snapshot *ss);
 

@@ -10,16 +10,14 @@
 #include "backends/arm-cs/cs_snapshot.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return hwt_error(HWT_ERR_NOENT,
-				 "%s: trace buffer named by the snapshot "
-				 "cannot be opened (%s)", path, strerror(errno));
-	hwt_outfile_note_input_fd(fileno(f), path);
+	FILE *f;
+	int err = hwt_infile_fopen(path, "trace buffer", 0, &f);
+	if (err < 0)
+		return err == HWT_ERR_CONFIG ? HWT_ERR_FORMAT : err;
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap);
 	while (buf) {

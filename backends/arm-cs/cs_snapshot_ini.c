@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <iniparser.h>
 
 #include "backends/arm-cs/cs_snapshot_ini.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 /* iniparser reports syntax errors through a global callback that prints by
  * default; the library never prints, and a broken file shows up as a
@@ -41,18 +41,25 @@ dictionary *hwt_cs_ss_load_ini(const char *dir, const char *file, int *err)
 		*err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-		*err = hwt_error(HWT_ERR_NOENT,
-				 "%s: cannot read (%s): is %s an OpenCSD "
-				 "snapshot directory?", path,
-				 strerror(errno ? errno : EISDIR), dir);
+	/* Opened as every input is (a FIFO named by a snapshot would block
+	 * iniparser's open forever), and read by iniparser through the same
+	 * descriptor. A snapshot naming a FIFO or a directory is a broken
+	 * snapshot (HWT_ERR_FORMAT), not a wrong option. */
+	int fd = hwt_infile_open(path, NULL, 0);
+	if (fd < 0) {
+		*err = fd == HWT_ERR_NOENT
+			       ? hwt_error(HWT_ERR_NOENT, "%s does not exist: is "
+					   "%s an OpenCSD snapshot directory?",
+					   path, dir)
+			       : fd == HWT_ERR_CONFIG ? HWT_ERR_FORMAT : fd;
 		free(path);
 		return NULL;
 	}
+	char fd_path[64];
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
 	iniparser_set_error_callback(ini_quiet);
-	hwt_outfile_note_input(path);
-	dictionary *d = iniparser_load(path);
+	dictionary *d = iniparser_load(fd_path);
+	close(fd);
 	if (!d)
 		*err = hwt_error(HWT_ERR_FORMAT, "%s: not a readable INI file",
 				 path);

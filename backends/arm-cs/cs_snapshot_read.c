@@ -47,13 +47,18 @@ static int add_dumps(struct ss_reader *r, struct ss_device *core)
 	return 0;
 }
 
-static uint32_t buffer_format(const char *format)
+/* The deformatter flags of a buffer's format= (OpenCSD's names; none
+ * given: coresight), or -1 for a name OpenCSD does not know, which would
+ * otherwise be decoded as coresight frames without a word. */
+static int64_t buffer_format(const char *format)
 {
 	if (format && strcasecmp(format, "source_data") == 0)
 		return 0;
 	if (format && strcasecmp(format, "dstream_coresight") == 0)
 		return OCSD_DFRMTR_HAS_FSYNCS;
-	return OCSD_DFRMTR_FRAME_MEM_ALIGN;
+	if (!format || strcasecmp(format, "coresight") == 0)
+		return OCSD_DFRMTR_FRAME_MEM_ALIGN;
+	return -1;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -178,7 +183,16 @@ static int load_buffers(struct ss_reader *r)
 			break;
 		}
 		struct hwt_cs_ss_buffer buf = {0};
-		buf.frame_flags = buffer_format(format);
+		int64_t flags = buffer_format(format);
+		if (flags < 0) {
+			err = hwt_error(HWT_ERR_FORMAT,
+					"%s/%s: [%s] format=%s is not a buffer "
+					"format (valid: coresight, "
+					"dstream_coresight, source_data)",
+					r->dir, r->trace_file, tok, format);
+			break;
+		}
+		buf.frame_flags = (uint32_t)flags;
 		err = buffer_sources(r, name, &buf);
 		if (!err && buf.nsources) {
 			buf.name = strdup(name);

@@ -62,6 +62,19 @@ static int get_v4_regs(struct ss_reader *r, struct ss_device *sdev,
 	return 0;
 }
 
+/* A trace ID register holds the ID in bits 6:0, and 0x70-0x7f are
+ * reserved (0 is what a single source's unformatted buffer may carry): a
+ * value above 0x6f names no stream of the buffer, and the snapshot would
+ * decode to nothing without a word. */
+static int check_trace_id(struct ss_reader *r, struct ss_device *dev,
+			  const char *name, uint32_t reg)
+{
+	if (reg <= 0x6f)
+		return 0;
+	return hwt_error(HWT_ERR_FORMAT, "%s/%s: [regs] %s=0x%x is not a trace "
+			 "ID (valid: 0x0 to 0x6f)", r->dir, dev->file, name, reg);
+}
+
 /* Architecture and profile of a core from its type name, as OpenCSD's
  * snapshot tools interpret them. */
 static const struct {
@@ -191,7 +204,7 @@ int hwt_cs_ss_make_source(struct ss_reader *r, struct ss_device *sdev,
 	else
 		return 0;
 	if (!core_arch(core->type, &arch, &prof))
-		return hwt_error(HWT_ERR_CONFIG,
+		return hwt_error(HWT_ERR_FORMAT,
 				 "%s/%s: [device] type=%s is not a core type "
 				 "OpenCSD knows (Cortex-A57, ARMv8.2-A, "
 				 "ARM-AA64, ...)", r->dir, core->file,
@@ -212,6 +225,8 @@ int hwt_cs_ss_make_source(struct ss_reader *r, struct ss_device *sdev,
 			return err;
 		c->arch_ver = arch;
 		c->core_prof = prof;
+		if ((err = check_trace_id(r, sdev, "TRCTRACEIDR", c->reg_traceidr)))
+			return err;
 		src->trace_id = c->reg_traceidr & 0x7f;
 		break;
 	}
@@ -225,6 +240,8 @@ int hwt_cs_ss_make_source(struct ss_reader *r, struct ss_device *sdev,
 			return err;
 		c->arch_ver = arch;
 		c->core_prof = prof;
+		if ((err = check_trace_id(r, sdev, "TRCTRACEIDR", c->reg_traceidr)))
+			return err;
 		src->trace_id = c->reg_traceidr & 0x7f;
 		break;
 	}
@@ -239,6 +256,8 @@ int hwt_cs_ss_make_source(struct ss_reader *r, struct ss_device *sdev,
 			return err;
 		c->arch_ver = arch;
 		c->core_prof = prof;
+		if ((err = check_trace_id(r, sdev, "ETMTRACEIDR", c->reg_trc_id)))
+			return err;
 		src->trace_id = c->reg_trc_id & 0x7f;
 		break;
 	}

@@ -21,6 +21,23 @@ void hwt_swb_maps_clear(struct hwt_swb_maps *maps)
 	maps->n = 0;
 }
 
+/* The kernel writes a newline in a mapped file's path as "\012" (it is
+ * the one character /proc/PID/maps escapes, since it ends the line): the
+ * path of the file is the one with the newline. */
+static void unescape_newlines(char *path)
+{
+	char *w = path;
+	for (const char *r = path; *r;) {
+		if (!strncmp(r, "\\012", 4)) {
+			*w++ = '\n';
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = 0;
+}
+
 int hwt_swb_maps_read(pid_t pid, struct hwt_swb_maps *maps)
 {
 	char name[64], line[4096 + 256];
@@ -50,6 +67,7 @@ int hwt_swb_maps_read(pid_t pid, struct hwt_swb_maps *maps)
 			m.path = strdup(p);
 			if (!m.path)
 				goto nomem;
+			unescape_newlines(m.path);
 		}
 		if (maps->n == cap) {
 			size_t ncap = cap ? 2 * cap : 32;

@@ -1,5 +1,6 @@
 /* libipt configuration from the capture's AUXTRACE_INFO and --cpu. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,9 +63,18 @@ static int apply_option(struct pt_config *config, const char *key,
 
 	errno = 0;
 	v = strtoull(value, &end, 0);
-	if (end == value || *end || errno)
+	/* strtoull takes "-1" as the largest number. */
+	if (end == value || *end || errno || *value == '-')
 		return hwt_error(HWT_ERR_CONFIG,
 				 "intel_pt option %s=%s: not a number", key, value);
+	/* The fields' widths (the SDM's IA32_RTIT_CTL and CPUID leaf 0x15):
+	 * a larger value would be cut to something else without a word. */
+	uint64_t max = !strcmp(key, "mtc_freq") ? 15 :
+		       !strcmp(key, "nom_freq") ? 255 :
+		       !strncmp(key, "cpuid_0x15_", 11) ? UINT32_MAX : UINT64_MAX;
+	if (v > max)
+		return hwt_error(HWT_ERR_CONFIG, "intel_pt option %s=%s: out of "
+				 "range (valid: 0 to %" PRIu64 ")", key, value, max);
 	if (!strcmp(key, "mtc_freq"))
 		config->mtc_freq = (uint8_t)v;
 	else if (!strcmp(key, "nom_freq"))
@@ -78,7 +88,11 @@ static int apply_option(struct pt_config *config, const char *key,
 		uint64_t *a[4] = {&f->addr0_a, &f->addr1_a, &f->addr2_a, &f->addr3_a};
 		uint64_t *b[4] = {&f->addr0_b, &f->addr1_b, &f->addr2_b, &f->addr3_b};
 		const char *what = key + 6;
-		if (!strcmp(what, "cfg") && v <= 0xf) {
+		if (!strcmp(what, "cfg") && v > 2)
+			return hwt_error(HWT_ERR_CONFIG, "intel_pt option %s=%s: "
+					 "not an address range setting (valid: "
+					 "0 off, 1 filter, 2 stop)", key, value);
+		if (!strcmp(what, "cfg")) {
 			f->config.addr_cfg &= ~(0xfull << (4 * n));
 			f->config.addr_cfg |= v << (4 * n);
 		} else if (!strcmp(what, "a")) {
@@ -136,11 +150,14 @@ int pt_config_setup(struct pt_config *config, struct pt_time_conv *tc,
 	if (params->cpu_model && params->cpu_model[0]) {
 		if (pt_cpu_parse(params->cpu_model, &config->cpu))
 			return hwt_error(HWT_ERR_CONFIG,
-					 "bad cpu '%s': expected FAMILY/MODEL[/STEPPING], "
-					 "e.g. 6/142/10", params->cpu_model);
+					 "--cpu-model %s: not a traced CPU (valid: "
+					 "FAMILY/MODEL[/STEPPING], family 1 to "
+					 "65535, model and stepping 0 to 255, e.g. "
+					 "6/142/10)", params->cpu_model);
 		if (!config->cpu.family)
 			return hwt_error(HWT_ERR_CONFIG,
-					 "bad cpu '%s': unknown cpu (family 0)",
+					 "--cpu-model %s: unknown cpu (family 0; "
+					 "valid: family 1 to 65535, e.g. 6/142/10)",
 					 params->cpu_model);
 		/* A model newer than libipt's errata table decodes without
 		 * errata workarounds, as on a cpu that needs none. */

@@ -15,6 +15,7 @@
 
 #include "hwtrace/addrfilter.h"
 #include "hwtrace/error.h"
+#include "hwtrace/infile.h"
 
 #define SEPARATORS ",\n"
 #define MAX_DEFS 8
@@ -157,11 +158,12 @@ static int lookup_symbol(const char *quoted, const char *name,
 	int fd, ret = 0;
 
 	elf_version(EV_CURRENT);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "filter \"%s\": %s: %s", quoted, file,
-				 strerror(errno));
+	fd = hwt_infile_open(file, NULL, 0);
+	if (fd < 0) {
+		char why[1024];
+		snprintf(why, sizeof(why), "%s", hwt_errmsg());
+		return hwt_error(fd, "filter \"%s\": %s", quoted, why);
+	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		ret = hwt_error(HWT_ERR_FORMAT, "filter \"%s\": %s is not an ELF "

@@ -2,6 +2,7 @@
  * regular file (a directory loads as an empty, "valid" profile) and a key
  * set twice in one section (the last one wins without a word). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "core/config/config_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/infile.h"
 
 struct seen_key {
 	char name[192]; /* "section:key", lowercased as iniparser does */
@@ -26,24 +28,16 @@ static void trim(char **s, char **end)
 
 int hwt_ini_check_file(const char *path)
 {
-	struct stat st;
 	struct seen_key *keys = NULL;
 	size_t n = 0, cap = 0;
 	char line[1024], section[96] = "";
 	unsigned lineno = 0;
+	bool seen_section = false;
 	int ret = 0;
 	FILE *f;
 
-	if (stat(path, &st))
-		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "cannot open profile %s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return hwt_error(HWT_ERR_CONFIG, "profile %s is %s, not an INI file",
-				 path, S_ISDIR(st.st_mode) ? "a directory" :
-				 "not a regular file");
-	if (!(f = fopen(path, "r")))
-		return hwt_error(HWT_ERR_IO, "cannot open profile %s: %s", path,
-				 strerror(errno));
+	if ((ret = hwt_infile_fopen(path, "profile", 0, &f)) < 0)
+		return ret;
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char *s = line, *end = line + strlen(line), *eq;
 		char name[sizeof(keys->name)];
@@ -55,6 +49,7 @@ int hwt_ini_check_file(const char *path)
 			continue;
 		if (*s == '[') {
 			char *close = strchr(s, ']');
+			seen_section = true;
 			if (close)
 				snprintf(section, sizeof(section), "%.*s",
 					 (int)(close - s - 1), s + 1);
@@ -64,6 +59,14 @@ int hwt_ini_check_file(const char *path)
 			continue;
 		end = eq;
 		trim(&s, &end);
+		/* iniparser drops a key that comes before every section. */
+		if (!seen_section) {
+			ret = hwt_error(HWT_ERR_CONFIG, "%s:%u: %.*s is before any "
+					"[section], where it has no effect; put "
+					"it in its section ([session], [trace], "
+					"...)", path, lineno, (int)(end - s), s);
+			break;
+		}
 		snprintf(name, sizeof(name), "%s:%.*s", section, (int)(end - s), s);
 		for (char *c = name; *c; c++)
 			*c = (char)tolower((unsigned char)*c);

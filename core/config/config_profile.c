@@ -11,7 +11,6 @@
 
 #include "core/config/config_internal.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
 
 struct hwt_profile *hwt_profile_new(void)
 {
@@ -167,16 +166,10 @@ int hwt_profile_load(const char *path, struct hwt_profile **out)
 {
 	struct hwt_profile *p;
 	dictionary *d;
-	FILE *f;
 	int ret = 0;
 
-	f = fopen(path, "r");
-	if (!f)
-		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "cannot open profile %s: %s", path,
-				 strerror(errno));
-	hwt_outfile_note_input_fd(fileno(f), path);
-	fclose(f);
+	/* The check opens the file as every input is opened (a FIFO or a
+	 * directory is refused there) before iniparser opens it again. */
 	if ((ret = hwt_ini_check_file(path)) < 0)
 		return ret;
 	ini_error[0] = '\0';

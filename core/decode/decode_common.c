@@ -13,7 +13,7 @@
 
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out)
@@ -56,19 +56,15 @@ int hwt_mapped_open(struct hwt_mapped *m, const char *path, const char *what)
 {
 	m->data = NULL;
 	m->size = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int err = errno;
-		return hwt_error(err == ENOENT ? HWT_ERR_NOENT :
-				 err == EACCES ? HWT_ERR_PERM : HWT_ERR_IO,
-				 "%s %s: %s", what, path, strerror(err));
-	}
-	hwt_outfile_note_input_fd(fd, path);
+	int fd = hwt_infile_open(path, what, 0);
+	if (fd < 0)
+		return fd;
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st)) {
+		int err = errno;
 		close(fd);
-		return hwt_error(HWT_ERR_IO, "%s %s: not a regular file", what,
-				 path);
+		return hwt_error(HWT_ERR_IO, "%s %s: %s", what, path,
+				 strerror(err));
 	}
 	if (st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,

@@ -27,6 +27,7 @@
 #include "core/decode/par_batch.h"
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
+#include "hwtrace/spill.h"
 
 /* Large batches: each hand-over between threads costs a wake-up, about
  * what sending a batch of a few thousand elements does. A unit holds up
@@ -127,7 +128,8 @@ static void append(struct par *p, struct unit *u, struct par_batch *b)
  * stays in memory. */
 static void spill(struct worker *w, struct par_batch *b)
 {
-	if (!w->spill && !(w->spill = tmpfile()))
+	/* Without a spill file the batch stays in memory: no error. */
+	if (!w->spill && hwt_spill_open("the parallel decode", &w->spill) < 0)
 		return;
 	uint64_t bytes = par_batch_spill(b, fileno(w->spill), w->spill_end);
 	if (!bytes)

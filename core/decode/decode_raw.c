@@ -1,12 +1,50 @@
 /* Raw trace streams with `--map FILE@ADDR` memory images. */
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_progress.h"
 #include "hwtrace/insn.h"
 #include "hwtrace/error.h"
+#include "hwtrace/infile.h"
+
+/* The size of --map @m's file, opened as every input is. */
+static int map_size(const struct hwt_map_spec *m, uint64_t *size)
+{
+	if (!m->path)
+		return hwt_error(HWT_ERR_INVAL, "--map without a file");
+	int fd = hwt_infile_open(m->path, "--map", 0);
+	if (fd < 0)
+		return fd;
+	struct stat st;
+	int err = fstat(fd, &st) ? hwt_error(HWT_ERR_IO, "--map %s: %s",
+					     m->path, strerror(errno)) : 0;
+	close(fd);
+	*size = err ? 0 : (uint64_t)st.st_size;
+	return err;
+}
+
+/* Two --maps at the same addresses: the code there would be whichever
+ * came last, silently, so the command is refused instead. */
+static int check_overlap(const struct hwt_map_spec *a, uint64_t asize,
+			 const struct hwt_map_spec *b, uint64_t bsize)
+{
+	if (!asize || !bsize || a->vaddr >= b->vaddr + bsize ||
+	    b->vaddr >= a->vaddr + asize)
+		return 0;
+	return hwt_error(HWT_ERR_CONFIG,
+			 "--map %s@0x%llx (0x%llx-0x%llx) overlaps --map "
+			 "%s@0x%llx (0x%llx-0x%llx): give each address once",
+			 b->path, (unsigned long long)b->vaddr,
+			 (unsigned long long)b->vaddr,
+			 (unsigned long long)(b->vaddr + bsize),
+			 a->path, (unsigned long long)a->vaddr,
+			 (unsigned long long)a->vaddr,
+			 (unsigned long long)(a->vaddr + asize));
+}
 
 static int build_image(const struct hwt_decode_opts *opts,
 		       struct hwt_image **out)
@@ -14,22 +52,25 @@ static int build_image(const struct hwt_decode_opts *opts,
 	struct hwt_image *image = hwt_image_new();
 	if (!image)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the image");
-	for (size_t i = 0; i < opts->nmaps; i++) {
+	uint64_t *sizes = calloc(opts->nmaps ? opts->nmaps : 1, sizeof(*sizes));
+	int err = sizes ? 0 : hwt_error(HWT_ERR_NOMEM, "out of memory for the image");
+	for (size_t i = 0; i < opts->nmaps && !err; i++)
+		err = map_size(&opts->maps[i], &sizes[i]);
+	for (size_t i = 0; i < opts->nmaps && !err; i++)
+		for (size_t j = 0; j < i && !err; j++)
+			err = check_overlap(&opts->maps[j], sizes[j],
+					    &opts->maps[i], sizes[i]);
+	for (size_t i = 0; i < opts->nmaps && !err; i++) {
 		const struct hwt_map_spec *m = &opts->maps[i];
-		struct stat st;
-		if (!m->path || stat(m->path, &st) || !S_ISREG(st.st_mode)) {
-			hwt_image_free(image);
-			return hwt_error(HWT_ERR_NOENT,
-					 "--map %s@0x%llx: no such file",
-					 m->path ? m->path : "(null)",
-					 (unsigned long long)m->vaddr);
-		}
-		int err = hwt_image_add_file(image, HWT_PID_ANY, m->vaddr,
-					     (uint64_t)st.st_size, m->path, 0);
-		if (err < 0) {
-			hwt_image_free(image);
-			return err;
-		}
+		err = hwt_image_add_file(image, HWT_PID_ANY, m->vaddr, sizes[i],
+					 m->path, 0);
+		if (err > 0)
+			err = 0;
+	}
+	free(sizes);
+	if (err < 0) {
+		hwt_image_free(image);
+		return err;
 	}
 	for (size_t i = 0; i < opts->nelfs; i++) {
 		int err = hwt_image_add_elf(image, HWT_PID_ANY, opts->elfs[i].path,

@@ -10,7 +10,7 @@
 
 #include "hwtrace/elfid.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -97,11 +97,9 @@ int hwt_elf_id_from_file(const char *path, struct hwt_elf_id *out)
 	unsigned char ident[SELFMAG];
 
 	memset(out, 0, sizeof(*out));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = hwt_infile_open(path, NULL, 0);
 	if (fd < 0)
-		return hwt_error(errno == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "%s: %s", path, strerror(errno));
-	hwt_outfile_note_input_fd(fd, path);
+		return fd;
 	if (pread(fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
 	    memcmp(ident, ELFMAG, SELFMAG)) {
 		close(fd);

@@ -12,7 +12,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
-#include "hwtrace/outfile.h"
+#include "hwtrace/infile.h"
 #include "core/decode/decode_internal.h"
 
 /* A file is mapped once however many sections point into it. */
@@ -355,30 +355,30 @@ bool hwt_image_untimed_hits(const struct hwt_image *image)
 					     memory_order_relaxed);
 }
 
-/* Returns the mapped file, or NULL with errno set. */
-static struct mapped_file *map_file(struct hwt_image *image, const char *path)
+/* Maps @path once per image; returns 0 or an error with its message. */
+static int map_file(struct hwt_image *image, const char *path,
+		    struct mapped_file **out)
 {
 	for (size_t i = 0; i < image->nfiles; i++)
-		if (!strcmp(image->files[i].path, path))
-			return &image->files[i];
-
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	hwt_outfile_note_input_fd(fd, path);
-	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return NULL;
-	}
-	void *base = NULL;
-	if (st.st_size > 0) {
-		base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (base == MAP_FAILED) {
-			close(fd);
-			return NULL;
+		if (!strcmp(image->files[i].path, path)) {
+			*out = &image->files[i];
+			return 0;
 		}
+
+	/* A capture may name a FIFO or a device as its code: the opener
+	 * refuses those rather than blocking on them or reading them. */
+	int fd = hwt_infile_open(path, "binary", 0);
+	if (fd < 0)
+		return fd;
+	struct stat st;
+	void *base = NULL;
+	if (fstat(fd, &st) ||
+	    (st.st_size > 0 &&
+	     (base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			  0)) == MAP_FAILED)) {
+		int why = errno;
+		close(fd);
+		return hwt_error(HWT_ERR_IO, "%s: %s", path, strerror(why));
 	}
 	close(fd);
 
@@ -397,12 +397,12 @@ static struct mapped_file *map_file(struct hwt_image *image, const char *path)
 	f->base = base;
 	f->size = (size_t)st.st_size;
 	image->nfiles++;
-	return f;
+	*out = f;
+	return 0;
 nomem:
 	if (base)
 		munmap(base, (size_t)st.st_size);
-	errno = ENOMEM;
-	return NULL;
+	return hwt_error(HWT_ERR_NOMEM, "out of memory mapping %s", path);
 }
 
 /* Adds a section for @recorded_path whose bytes come from @found (may be
@@ -433,14 +433,17 @@ static int add_section(struct hwt_image *image, int32_t pid, uint64_t vaddr,
 	if (!found)
 		return hwt_error(HWT_ERR_NOENT, "%s: no such file", recorded_path);
 
-	struct mapped_file *f = map_file(image, found);
-	if (!f) {
-		int why = errno;
-		if (why == ENOMEM)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory mapping %s",
-					 found);
-		return hwt_error(why == ENOENT ? HWT_ERR_NOENT : HWT_ERR_IO,
-				 "%s: %s", found, strerror(why));
+	struct mapped_file *f = NULL;
+	err = map_file(image, found, &f);
+	if (err == HWT_ERR_NOMEM)
+		return err;
+	if (err < 0) {
+		/* Kept as a missing section that says why (a FIFO, a device):
+		 * the decode names it where trace runs into it. */
+		s->missing_detail = strdup(hwt_errmsg());
+		if (!s->missing_detail)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		return err == HWT_ERR_CONFIG ? HWT_ERR_NOENT : err;
 	}
 	if (file_offset > f->size || size > f->size - file_offset)
 		return hwt_error(HWT_ERR_NOENT,
@@ -520,7 +523,10 @@ int hwt_image_add_mapping(struct hwt_image *image,
 		if (file_exists(candidate))
 			found = candidate;
 	}
-	if (!found && file_exists(filename))
+	/* The recorded path names something that is no file (a FIFO, a
+	 * device): the opener refuses it in words, kept with the section. */
+	struct stat st;
+	if (!found && !stat(filename, &st))
 		found = filename;
 	return add_section(image, pid, vaddr, len, filename, found, pgoff);
 }

@@ -1,8 +1,6 @@
 /* `--elf FILE`: a program's load segments as the memory image, as a
  * loader maps them (RISC-V traces come with the ELF, not with mmap
  * records). */
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <string.h>
@@ -10,14 +8,14 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
+#include "hwtrace/infile.h"
 
 int hwt_image_add_elf(struct hwt_image *image, int32_t pid, const char *path,
 		      uint64_t bias)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = hwt_infile_open(path, "--elf", 0);
 	if (fd < 0)
-		return hwt_error(HWT_ERR_NOENT, "--elf %s: %s", path,
-				 strerror(errno));
+		return fd;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		close(fd);
 		return hwt_error(HWT_ERR_IO, "--elf %s: libelf: %s", path,

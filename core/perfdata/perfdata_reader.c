@@ -10,16 +10,7 @@
 
 #include "core/perfdata/perfdata_reader_internal.h"
 #include "hwtrace/error.h"
-#include "hwtrace/outfile.h"
-
-static int open_error(const char *path, int err)
-{
-	if (err == ENOENT || err == ENOTDIR)
-		return hwt_error(HWT_ERR_NOENT, "%s does not exist", path);
-	if (err == EACCES || err == EPERM)
-		return hwt_error(HWT_ERR_PERM, "%s: permission denied", path);
-	return hwt_error(HWT_ERR_IO, "%s: %s", path, strerror(err));
-}
+#include "hwtrace/infile.h"
 
 int pd_pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
@@ -61,14 +52,14 @@ int hwt_pd_reader_open(const char *path, struct hwt_pd_reader **out)
 	if (!strcmp(path, "-")) {
 		r->fd = 0;
 	} else {
-		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* A capture may come through a FIFO (perf's pipe mode). */
+		r->fd = hwt_infile_open(path, NULL, HWT_INFILE_PIPE);
 		if (r->fd < 0) {
-			err = open_error(path, errno);
+			err = r->fd;
 			hwt_pd_reader_free(r);
 			return err;
 		}
 		r->own_fd = true;
-		hwt_outfile_note_input_fd(r->fd, path);
 	}
 	/* Pipe mode cannot seek, so the first bytes come through the stream
 	 * reader, which is all the pipe header needs. */

@@ -62,7 +62,7 @@ expect_eq "typo exit" "$rc" 1
 expect_contains "typo message" "$err" "$TMP/typo.ini: unknown key \"psb_perod\" in [intel_pt]; did you mean \"psb_period\"?"
 err=$("$HWTRACE" config check "$TMP/none.ini" 2>&1 >/dev/null); rc=$?
 expect_eq "missing file exit" "$rc" 1
-expect_contains "missing file" "$err" "cannot open profile $TMP/none.ini"
+expect_contains "missing file" "$err" "profile $TMP/none.ini does not exist"
 
 # Usage errors: exit 2.
 "$HWTRACE" config >/dev/null 2>&1; expect_eq "no subcommand" "$?" 2

@@ -57,7 +57,7 @@ insns=$(grep '"type":"range"' "$TMP/raw.jsonl" | sed 's/.*"insns":\([0-9]*\).*/\
 expect_eq "raw instructions" "$insns" 944
 expect_eq "raw branches" "$(grep -c '"type":"branch"' "$TMP/raw.jsonl")" 207
 "$HWTRACE" decode --raw "cs_etm,etmv4,wrong=1:$TMP/etm.bin" >/dev/null 2>"$TMP/raw2.err"
-expect_eq "raw bad option status" "$?" 1
+expect_eq "raw bad option status (a usage error)" "$?" 2
 expect_contains "raw bad option message" "$(cat "$TMP/raw2.err")" '"wrong"'
 
 # Without the binary, the decode still ends cleanly and says what is missing.

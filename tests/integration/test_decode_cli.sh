@@ -37,7 +37,7 @@ expect_eq "unknown backend exit" "$rc" 1
 expect_contains "unknown backend named" "$(cat "$TMP/err")" "unknown trace backend 'nosuch'"
 
 "$HWTRACE" decode --raw intel_pt,bogus=1:"$PTT/loop-tnt.pt" >/dev/null 2>"$TMP/err"; rc=$?
-expect_eq "unknown raw option exit" "$rc" 1
+expect_eq "unknown raw option exit (a usage error)" "$rc" 2
 expect_contains "unknown raw option named" "$(cat "$TMP/err")" "bogus=1"
 
 # Raw decode: one range per instruction, addresses as ptxed expects them

@@ -69,7 +69,7 @@ expect_eq "whole capture: no hint" "$(grep -c 'warning' "$TMP/err")" 0
 
 "$HWTRACE" config check "$HWT_SOURCE_DIR/configs" >"$TMP/out" 2>"$TMP/err"
 expect_eq "config check of a directory: exit" "$?" 1
-expect_contains "config check of a directory" "$(cat "$TMP/err")" "configs is a directory, not an INI file"
+expect_contains "config check of a directory" "$(cat "$TMP/err")" "configs is a directory, not a regular file"
 expect_eq "config check of a directory: not valid" "$(grep -c 'OK' "$TMP/out")" 0
 printf '[session]\nbackend = intel_pt\n[intel_pt]\ncyc = 1\nCYC = 0\n' >"$TMP/dup.ini"
 "$HWTRACE" config check "$TMP/dup.ini" --sysfs "$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client" \

@@ -49,7 +49,7 @@ static void jsonl_branch_gap_and_error(void)
 	r.u.error.message = "bad \"packet\"\n";
 	hwt_elem_format(&r, HWT_OUTPUT_JSONL, buf, sizeof(buf));
 	CHECK_STR(buf, "{\"type\":\"error\",\"cpu\":2,\"offset\":81920,"
-		       "\"message\":\"bad \\\"packet\\\"\\u000a\"}");
+		       "\"message\":\"bad \\\"packet\\\"\\n\"}");
 }
 
 static void format_reports_needed_length_when_buffer_is_short(void)

@@ -131,7 +131,7 @@ static void cpu_syntax(void)
 	struct pt_time_conv tc;
 	struct hwt_decode_params p = {.size = sizeof(p), .cpu_model = "6,142"};
 	CHECK_INT(pt_config_setup(&cfg, &tc, &p), HWT_ERR_CONFIG);
-	CHECK_CONTAINS(hwt_errmsg(), "bad cpu '6,142'");
+	CHECK_CONTAINS(hwt_errmsg(), "--cpu-model 6,142: not a traced CPU");
 }
 
 static void raw_options(void)

@@ -1,0 +1,130 @@
+# Inputs of the wrong kind and option values out of range, as a table:
+# each row is a command, the exit status it must end with (2: a usage
+# error, 1: a failure) and a fragment its message must hold. A FIFO with
+# no writer never blocks (every row runs under a timeout, and a hang is a
+# failure of its own), a directory, a FIFO or a device where a file is
+# meant is named as such, and every option value that was accepted
+# without a word (or called "no such file") is refused naming the option
+# and what is valid. No input file changes (checksums before and after).
+# Each row failed before: it hung, exited 0, or said something else.
+source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+SS="$HWT_TESTDATA/opencsd"
+ETM="$SS/a57_single_step/CSTMC_TRACE_FIFO.bin"
+PTT="$HWT_TESTDATA/ptt/expected"
+SYSFS="$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client"
+Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
+
+cd "$TMP" || exit 1
+mkfifo f.fifo f.ini
+printf 'code' > code.bin
+mkdir adir
+# Snapshots that name a FIFO: as their trace.ini, as their trace buffer.
+cp -r "$SS/a57_single_step" snap_ini && rm snap_ini/trace.ini && mkfifo snap_ini/trace.ini
+cp -r "$SS/a57_single_step" snap_buf && rm snap_buf/CSTMC_TRACE_FIFO.bin &&
+	mkfifo snap_buf/CSTMC_TRACE_FIFO.bin
+# A trace ID register that names no stream, a buffer format OpenCSD has
+# no such name for.
+cp -r "$SS/a57_single_step" snap_id
+sed -i 's/^TRCTRACEIDR(id:0x10)=.*/TRCTRACEIDR(id:0x10)=0xFFFFFFFF/' snap_id/device2.ini
+cp -r "$SS/a57_single_step" snap_fmt
+sed -i 's/^format=coresight/format=bogus/' snap_fmt/trace.ini
+printf 'backend = intel_pt\n[session]\nmode = full\n' > early.ini
+
+inputs() { md5sum "$ETM" "$PTT/loop-tnt.pt" "$Q" code.bin early.ini \
+	snap_id/device2.ini snap_fmt/trace.ini | sort; }
+inputs > sums.before
+
+# row EXIT FRAGMENT ARGS...: run hwtrace ARGS (60 s at most).
+row() {
+	local want=$1 frag=$2
+	shift 2
+	timeout 60 "$HWTRACE" "$@" >out.txt 2>err.txt </dev/null
+	local rc=$?
+	if [ "$rc" = 124 ]; then
+		fail "hwtrace $*: hung (killed after 60 s)"
+		return
+	fi
+	expect_eq "hwtrace $*: exit" "$rc" "$want"
+	expect_contains "hwtrace $*: message" "$(cat err.txt)" "$frag"
+}
+
+RAW=cs_etm,etmv4,traceid=0x10
+# Item 6: FIFOs with no writer.
+row 2 "trace file f.fifo is a FIFO, not a regular file" \
+	decode --raw "cs_etm,etmv4:f.fifo"
+row 1 "snap_ini/trace.ini is a FIFO, not a regular file" decode --snapshot snap_ini
+row 1 "trace buffer snap_buf/CSTMC_TRACE_FIFO.bin is a FIFO, not a regular file" \
+	decode --snapshot snap_buf
+row 1 "profile f.ini is a FIFO, not a regular file" config check f.ini
+row 2 "--emulate-trace f.fifo is a FIFO, not a regular file" \
+	record --sysfs "$SYSFS" -e intel_pt// --emulate-trace f.fifo -o emu.data
+# A capture is read from a FIFO (perf's pipe mode), but its writer is
+# waited for 10 seconds, not for ever.
+row 1 "f.fifo: a FIFO with no writer (no data in 10 s): start the program that writes it first" \
+	info f.fifo
+# Directories and devices where a file is meant.
+row 2 "is a directory, an OpenCSD snapshot (it holds snapshot.ini): decode it with --snapshot $SS/a57_single_step" \
+	decode "$SS/a57_single_step"
+row 2 "adir is a directory, not a perf.data capture" decode adir
+row 2 "--map adir is a directory, not a regular file" decode --raw "$RAW:$ETM" --map adir@0
+row 2 "--map f.fifo is a FIFO, not a regular file" decode --raw "$RAW:$ETM" --map f.fifo@0
+row 2 "trace file /dev/zero is a character device, not a regular file" \
+	decode --raw "$RAW:/dev/zero"
+# Item 12: option values.
+row 2 "cs_etm option traceid=999: out of range (valid: 0x0 to 0x6f)" \
+	decode --raw "cs_etm,etmv4,traceid=999:$ETM"
+row 2 "cs_etm option traceid=-1: out of range (valid: 0x0 to 0x6f)" \
+	decode --raw "cs_etm,etmv4,traceid=-1:$ETM"
+row 2 "cs_etm options etmv4 and etmv3: give one trace protocol (etmv4, ete, etmv3 or ptm)" \
+	decode --raw "cs_etm,etmv4,etmv3:$ETM"
+row 1 "snap_fmt/trace.ini: [buffer0] format=bogus is not a buffer format (valid: coresight, dstream_coresight, source_data)" \
+	decode --snapshot snap_fmt
+row 1 "snap_id/device2.ini: [regs] TRCTRACEIDR=0xffffffff is not a trace ID (valid: 0x0 to 0x6f)" \
+	decode --snapshot snap_id
+row 2 "--map code.bin@0x2 (0x2-0x6) overlaps --map code.bin@0x0 (0x0-0x4): give each address once" \
+	decode --raw "$RAW:$ETM" --map code.bin@0 --map code.bin@2
+row 2 "--packets lists packets, --disasm decoded instructions: give one of them" \
+	decode --snapshot "$SS/a57_single_step" --disasm --packets
+# A kernel symbol file that is not there: a warning at the start, even
+# where no kernel address comes, and the decode goes on.
+row 0 "warning: --kallsyms /nonexistent does not exist: kernel addresses get no names" \
+	decode --snapshot "$SS/a57_single_step" --kallsyms /nonexistent
+row 2 "--sysfs /nonexistent: the directory does not exist" \
+	record --sysfs /nonexistent -e intel_pt// -o emu.data
+row 2 "--sysfs /nonexistent: the directory does not exist" \
+	config check --sysfs /nonexistent -e intel_pt//
+row 2 "--filter '': an empty filter" config check -e intel_pt// --sysfs "$SYSFS" --filter ''
+row 2 "--filter '': an empty filter" record --sysfs "$SYSFS" -e intel_pt// --filter '' -o emu.data
+row 2 "--filter '': an empty filter" record -e sw_branch --filter '' -o emu.data -- /bin/true
+row 1 "early.ini:1: backend is before any [section], where it has no effect" config check early.ini
+if have_pt_decoder "intel_pt raw options and --cpu-model"; then
+	row 2 "intel_pt option mtc_freq=-1: not a number" \
+		decode --raw "intel_pt,mtc_freq=-1:$PTT/loop-tnt.pt"
+	row 2 "intel_pt option mtc_freq=16: out of range (valid: 0 to 15)" \
+		decode --raw "intel_pt,mtc_freq=16:$PTT/loop-tnt.pt"
+	row 2 "intel_pt option addr0_cfg=7: not an address range setting (valid: 0 off, 1 filter, 2 stop)" \
+		decode --raw "intel_pt,addr0_cfg=7:$PTT/loop-tnt.pt"
+	row 2 "--cpu-model 999/999/999: not a traced CPU (valid: FAMILY/MODEL[/STEPPING]" \
+		decode --cpu 999/999/999 "$Q"
+fi
+expect_eq "no output was written" "$(ls emu.data 2>/dev/null)" ""
+
+# Positive controls: the same inputs, given right, are taken.
+row 0 "" decode --raw "$RAW:$ETM" --map code.bin@0 --map code.bin@4
+row 0 "" config check -e intel_pt// --sysfs "$SYSFS"
+row 0 "" decode --snapshot "$SS/a57_single_step"
+row 0 "" decode --snapshot "$SS/init-short-addr"
+if perf inject -i "$Q" -o - >q.pipe 2>/dev/null; then
+	# A FIFO whose writer comes is read, in perf's pipe mode.
+	cat q.pipe >f.fifo &
+	row 0 "" info f.fifo
+	expect_contains "info of a FIFO: pipe mode" "$(cat out.txt)" "perf pipe mode"
+	wait
+else
+	echo "SKIP part: a capture through a FIFO: perf inject cannot write pipe mode here" >&2
+	skipped_parts=$((skipped_parts + 1))
+fi
+
+inputs > sums.after
+expect_eq "no input changed" "$(diff sums.before sums.after)" ""
+finish
