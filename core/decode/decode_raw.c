@@ -73,7 +73,7 @@ static int build_image(const struct hwt_decode_opts *opts,
 		return err;
 	}
 	for (size_t i = 0; i < opts->nelfs; i++) {
-		int err = hwt_image_add_elf(image, HWT_PID_ANY, opts->elfs[i].path,
+		err = hwt_image_add_elf(image, HWT_PID_ANY, opts->elfs[i].path,
 					    opts->elfs[i].vaddr);
 		if (err < 0) {
 			hwt_image_free(image);
