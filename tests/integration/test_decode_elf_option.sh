@@ -24,7 +24,7 @@ expect_contains "--elf @0x1000: nothing decoded" "$(cat "$TMP/err")" "(0 instruc
 
 "$HWTRACE" decode --raw "$R" --elf "$TMP/nothing.elf" >/dev/null 2>"$TMP/err"
 expect_eq "missing file: exit" $? 1
-expect_contains "missing file: named" "$(cat "$TMP/err")" "--elf $TMP/nothing.elf: No such file"
+expect_contains "missing file: named" "$(cat "$TMP/err")" "--elf $TMP/nothing.elf does not exist"
 
 "$HWTRACE" decode --raw "$R" --elf "$T/test-NEX.bin" >/dev/null 2>"$TMP/err"
 expect_eq "not an ELF: exit" $? 1

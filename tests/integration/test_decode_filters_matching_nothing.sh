@@ -79,8 +79,8 @@ expect_contains "duplicate key" "$(cat "$TMP/err")" "dup.ini:5: [intel_pt] CYC i
 
 "$HWTRACE" decode --symfs "$TMP/nowhere" "$Q" >/dev/null 2>"$TMP/err"
 expect_eq "missing --symfs: exit" "$?" 2
-expect_contains "missing --symfs" "$(cat "$TMP/err")" "--symfs $TMP/nowhere: No such file or directory"
+expect_contains "missing --symfs" "$(cat "$TMP/err")" "--symfs $TMP/nowhere: the directory does not exist"
 "$HWTRACE" decode --vmlinux "$TMP/vmlinux" "$Q" >/dev/null 2>"$TMP/err"
 expect_eq "missing --vmlinux: exit" "$?" 2
-expect_contains "missing --vmlinux" "$(cat "$TMP/err")" "--vmlinux $TMP/vmlinux: No such file or directory"
+expect_contains "missing --vmlinux" "$(cat "$TMP/err")" "--vmlinux $TMP/vmlinux: the file does not exist"
 finish
