@@ -1147,8 +1147,8 @@ static int fill_facts(struct file_state *st, const struct hwt_backend *b)
 			memcpy(id->id, hid, size);
 		}
 	}
-	memcpy(f->threads, st->sb.threads, st->sb.nthreads * sizeof(*f->threads));
-	f->nthreads = st->sb.nthreads;
+	for (size_t i = 0; i < st->sb.nthreads; i++)
+		f->threads[f->nthreads++] = st->sb.threads[i];
 	for (size_t i = 0; i < st->queues.n; i++) {
 		const struct hwt_aux_queue *q = &st->queues.q[i];
 		struct hwt_file_queue *fq = &f->queues[f->nqueues++];
