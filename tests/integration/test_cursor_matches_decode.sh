@@ -53,8 +53,8 @@ units() {
 		fail "$name: the units merged are not the whole decode"
 	expect_eq "$name: a unit past the last" \
 		"$(dump --unit $3 "$file" 2>&1 >/dev/null | grep -c "no unit $3")" 1
-	expect_eq "$name: a cursor freed early leaves one thread" \
-		"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads 1"
+	expect_eq "$name: a cursor freed early leaves no thread" \
+		"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads left 0"
 }
 
 if have_pt_decoder "the quipper and generated Intel PT captures"; then
