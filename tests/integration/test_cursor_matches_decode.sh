@@ -2,7 +2,8 @@
 # --format jsonl` prints: tests/tools/cursor_dump pulls every element with
 # hwt_cursor_next (or hwt_cursor_next_batch) and writes it with the
 # library's jsonl writer, at -j 1 and -j 3, on the quipper Intel PT capture
-# of testdata, a generated 4-CPU Intel PT capture and a sw_branch capture;
+# of testdata, a generated 4-CPU Intel PT capture, a sw_branch capture, a
+# raw Intel PT stream and an ETE snapshot directory of testdata;
 # --stream gives decode --per-cpu's order. The capture's facts are those
 # perf report -D and perf's build-id list give for the quipper capture. The
 # units of the 4-CPU and the sw_branch captures, each decoded in a process
@@ -88,6 +89,34 @@ if have_pt_decoder "the quipper and generated Intel PT captures"; then
 	same cpus "$TMP/cpus/perf.data" 569644
 	units cpus "$TMP/cpus/perf.data" 8
 fi
+
+# in_order NAME WANT ARGS...: cursor_dump ARGS at -j 1 and 3 gives WANT's
+# elements (a raw stream or a snapshot directory: one stream, in order).
+in_order() {
+	local name=$1 want=$2 j
+	shift 2
+	for j in 1 3; do
+		dump -j $j "$@" >"$TMP/$name.cur" 2>"$TMP/$name.err" ||
+			fail "$name -j $j: cursor_dump: $(cat "$TMP/$name.err")"
+		cmp -s "$want" "$TMP/$name.cur" ||
+			fail "$name -j $j: the cursor's elements are not decode's"
+	done
+	expect_eq "$name: elements" "$(wc -l <"$TMP/$name.cur")" "$(wc -l <"$want")"
+}
+
+if have_pt_decoder "a raw Intel PT stream"; then
+	PTT=$HWT_TESTDATA/ptt/expected
+	"$HWTRACE" decode --format jsonl --no-symbols --raw intel_pt:"$PTT/loop-tnt.pt" \
+		--map "$PTT/loop-tnt.bin@0x100000" 2>/dev/null | tail -n +2 >"$TMP/raw.cli"
+	expect_eq "raw: decode's elements" "$(wc -l <"$TMP/raw.cli")" 8
+	in_order raw "$TMP/raw.cli" --raw intel_pt "$PTT/loop-tnt.pt" "$PTT/loop-tnt.bin@0x100000"
+fi
+
+SNAP=$HWT_TESTDATA/opencsd/ete_mem
+"$HWTRACE" decode --snapshot "$SNAP" --format jsonl --no-symbols 2>/dev/null |
+	tail -n +2 >"$TMP/snap.cli"
+expect_eq "snapshot: decode's elements" "$(wc -l <"$TMP/snap.cli")" 3288
+in_order snapshot "$TMP/snap.cli" --snapshot "$SNAP"
 
 mkdir -p "$TMP/swb"
 ${HWT_TARGET_RUN:-} "$HWT_BTS_CAPTURE" "$TMP/swb" 1 swb >/dev/null || fail "bts_capture"

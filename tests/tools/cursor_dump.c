@@ -4,6 +4,7 @@
  *
  *   cursor_dump [-j N] [--batch N] [--stream] FILE       every element
  *   cursor_dump --raw BACKEND TRACE MAP@ADDR [-j N]      a raw stream
+ *   cursor_dump --snapshot DIR [-j N]                    a snapshot directory
  *   cursor_dump --units FILE        "queue piece segment cpu tid offset size"
  *   cursor_dump --unit K FILE       unit K's elements, as binary records
  *   cursor_dump --merge UNITFILE... the binary records of units merged by
@@ -220,6 +221,9 @@ int main(int argc, char **argv)
 			copts.maps = &map;
 			copts.nmaps = 1;
 			mode = "raw";
+		} else if (!strcmp(argv[i], "--snapshot") && i + 1 < argc) {
+			trace = argv[++i];
+			mode = "snapshot";
 		} else if (!strcmp(argv[i], "--units") || !strcmp(argv[i], "--merge") ||
 			   !strcmp(argv[i], "--facts"))
 			mode = argv[i] + 2;
@@ -230,8 +234,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "merge"))
 		return merge_units(argc - i, argv + i);
-	if (!strcmp(mode, "raw")) {
-		if (hwt_capture_open_raw(raw, NULL, trace, &copts, &cap) < 0)
+	if (!strcmp(mode, "raw") || !strcmp(mode, "snapshot")) {
+		if ((raw ? hwt_capture_open_raw(raw, NULL, trace, &copts, &cap)
+			 : hwt_capture_open_snapshot(trace, &copts, &cap)) < 0)
 			return fail(trace);
 		int rc = dump(cap, &o, batch);
 		hwt_capture_free(cap);
