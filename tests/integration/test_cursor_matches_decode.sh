@@ -8,7 +8,7 @@
 # perf report -D and perf's build-id list give for the quipper capture. The
 # units of the 4-CPU and the sw_branch captures, each decoded in a process
 # of its own and merged by time, give the whole stream. A cursor freed
-# before the end leaves no thread behind. Also run in the ThreadSanitizer
+# before the end ends its decode thread. Also run in the ThreadSanitizer
 # build.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 dump() { ${HWT_TARGET_RUN:-} "$HWT_CURSOR_DUMP" "$@"; }
@@ -54,8 +54,8 @@ units() {
 		fail "$name: the units merged are not the whole decode"
 	expect_eq "$name: a unit past the last" \
 		"$(dump --unit $3 "$file" 2>&1 >/dev/null | grep -c "no unit $3")" 1
-	expect_eq "$name: a cursor freed early leaves no thread" \
-		"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads left 0"
+	expect_eq "$name: a cursor freed early ends its thread" \
+		"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended 1"
 }
 
 if have_pt_decoder "the quipper and generated Intel PT captures"; then

@@ -10,8 +10,8 @@
  *   cursor_dump --merge UNITFILE... the binary records of units merged by
  *                                   time, as jsonl
  *   cursor_dump --stop-after N FILE pulls N elements, frees the cursor,
- *                                   prints how many more threads there are
- *                                   than before the cursor ("threads left 0")
+ *                                   prints how many threads ended with it
+ *                                   ("threads ended 1": its decode's)
  *   cursor_dump --facts FILE        the capture's facts, one a line */
 #include <dirent.h>
 #include <inttypes.h>
@@ -274,16 +274,17 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "stop")) {
 		struct hwt_cursor *cur;
 		struct hwt_elem e;
-		/* Counted as a difference: an emulator (qemu-user) has
-		 * threads of its own. */
-		int before = threads_now();
 		if (hwt_cursor_new(cap, &o, &cur) < 0)
 			return fail("cursor");
 		size_t got = 0;
 		while (got < stop_after && hwt_cursor_next(cur, &e) > 0)
 			got++;
+		/* Counted as a difference while the decode waits for room:
+		 * an emulator (qemu-user) and the sanitizers' runtimes have
+		 * threads of their own. */
+		int during = threads_now();
 		hwt_cursor_free(cur);
-		printf("pulled %zu threads left %d\n", got, threads_now() - before);
+		printf("pulled %zu threads ended %d\n", got, during - threads_now());
 	} else {
 		rc = dump(cap, &o, batch);
 	}
