@@ -16,6 +16,10 @@ struct slot {
 	void *payload;
 };
 
+/* Elements cross between the threads this many at a time, so that each
+ * side takes the lock once a run and not once an element. */
+#define STAGE 256
+
 struct hwt_cursor {
 	struct hwt_capture *cap;
 	struct hwt_cursor_opts o;
@@ -32,9 +36,39 @@ struct hwt_cursor {
 	/* The payloads of what the last call handed out: freed at the next. */
 	void **held;
 	size_t nheld, held_cap;
+	struct slot stage[STAGE]; /* the decode's, not yet in the ring */
+	size_t nstage;
+	struct slot local[STAGE]; /* the reader's, taken from the ring */
+	size_t nlocal, pos;
 };
 
-/* The decode's sink: copies @e into the ring, waiting while it is full. */
+/* Moves the staged elements into the ring, waiting for room; with the
+ * reader gone, drops them and returns HWT_ERR_EOF. */
+static int push(struct hwt_cursor *cur)
+{
+	size_t i = 0;
+	pthread_mutex_lock(&cur->mu);
+	for (; i < cur->nstage && !cur->stop; i++) {
+		while (cur->count == cur->depth && !cur->stop)
+			pthread_cond_wait(&cur->can_put, &cur->mu);
+		if (cur->stop)
+			break;
+		cur->ring[(cur->head + cur->count++) % cur->depth] = cur->stage[i];
+		/* The reader waits only for an empty ring. */
+		if (cur->count == 1)
+			pthread_cond_signal(&cur->can_get);
+	}
+	pthread_mutex_unlock(&cur->mu);
+	size_t n = cur->nstage;
+	cur->nstage = 0;
+	if (i == n)
+		return 0;
+	for (; i < n; i++)
+		free(cur->stage[i].payload);
+	return HWT_ERR_EOF;
+}
+
+/* The decode's sink: copies @e, staged for the ring. */
 static int put(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_cursor *cur = arg;
@@ -48,18 +82,8 @@ static int put(void *arg, const struct hwt_elem *e)
 		memcpy(s.payload, p, size);
 		*hwt_elem_pointer(&s.e) = s.payload;
 	}
-	pthread_mutex_lock(&cur->mu);
-	while (cur->count == cur->depth && !cur->stop)
-		pthread_cond_wait(&cur->can_put, &cur->mu);
-	if (cur->stop) {
-		pthread_mutex_unlock(&cur->mu);
-		free(s.payload);
-		return HWT_ERR_EOF;
-	}
-	cur->ring[(cur->head + cur->count++) % cur->depth] = s;
-	pthread_cond_signal(&cur->can_get);
-	pthread_mutex_unlock(&cur->mu);
-	return 0;
+	cur->stage[cur->nstage++] = s;
+	return cur->nstage == STAGE ? push(cur) : 0;
 }
 
 /* As the CLI's decode does: a decode that says it has one stream needs no
@@ -127,6 +151,10 @@ static void *run(void *arg)
 {
 	struct hwt_cursor *cur = arg;
 	int err = decode(cur);
+	/* What came before a failure is the reader's too. */
+	int perr = push(cur);
+	if (err >= 0)
+		err = perr;
 	pthread_mutex_lock(&cur->mu);
 	/* HWT_ERR_EOF from the sink: the reader stopped; nothing failed. */
 	if (err < 0 && !(cur->stop && err == HWT_ERR_EOF)) {
@@ -198,6 +226,8 @@ void hwt_cursor_free(struct hwt_cursor *cur)
 	pthread_join(cur->thread, NULL);
 	for (size_t i = 0; i < cur->count; i++)
 		free(cur->ring[(cur->head + i) % cur->depth].payload);
+	for (size_t i = cur->pos; i < cur->nlocal; i++)
+		free(cur->local[i].payload);
 	release_held(cur);
 	free(cur->held);
 	free(cur->ring);
@@ -220,15 +250,24 @@ static int64_t wait_ready(struct hwt_cursor *cur, size_t n)
 	return 0;
 }
 
-/* Takes the oldest element; its payload is held until the next call. */
-static struct hwt_elem take(struct hwt_cursor *cur)
+/* Takes up to STAGE elements from the ring for the reader, waiting for
+ * some unless @have (the call has elements already). Returns how many,
+ * 0 at the end (or, with @have, when none are ready), or the error. */
+static int64_t refill(struct hwt_cursor *cur, bool have)
 {
-	struct slot s = cur->ring[cur->head];
-	cur->head = (cur->head + 1) % cur->depth;
-	cur->count--;
-	if (s.payload)
-		cur->held[cur->nheld++] = s.payload;
-	return s.e;
+	pthread_mutex_lock(&cur->mu);
+	int64_t k = have && !cur->count ? 0 : wait_ready(cur, STAGE);
+	for (int64_t i = 0; i < k; i++) {
+		cur->local[i] = cur->ring[cur->head];
+		cur->head = (cur->head + 1) % cur->depth;
+		cur->count--;
+	}
+	if (k > 0)
+		pthread_cond_signal(&cur->can_put);
+	pthread_mutex_unlock(&cur->mu);
+	cur->pos = 0;
+	cur->nlocal = k > 0 ? (size_t)k : 0;
+	return k;
 }
 
 /* Room to hold @n payloads. */
@@ -252,19 +291,25 @@ static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 	int err = hold_room(cur, n);
 	if (err < 0)
 		return err;
-	pthread_mutex_lock(&cur->mu);
-	int64_t k = wait_ready(cur, n);
-	for (int64_t i = 0; i < k; i++) {
-		struct hwt_elem e = take(cur);
+	size_t k = 0;
+	while (k < n) {
+		if (cur->pos == cur->nlocal) {
+			int64_t got = refill(cur, k > 0);
+			if (got < 0 && !k)
+				return got;
+			if (got <= 0)
+				break;
+		}
+		const struct slot *sl = &cur->local[cur->pos++];
+		if (sl->payload)
+			cur->held[cur->nheld++] = sl->payload;
 		if (elems)
-			elems[i] = e;
+			elems[k] = sl->e;
 		else
-			hwt_elem_record_from_elem(&recs[i], &e);
+			hwt_elem_record_from_elem(&recs[k], &sl->e);
+		k++;
 	}
-	if (k > 0)
-		pthread_cond_signal(&cur->can_put);
-	pthread_mutex_unlock(&cur->mu);
-	return k;
+	return (int64_t)k;
 }
 
 int hwt_cursor_next(struct hwt_cursor *cur, struct hwt_elem *elem)
