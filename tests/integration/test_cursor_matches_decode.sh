@@ -5,7 +5,8 @@
 # of testdata, a generated 4-CPU Intel PT capture, a sw_branch capture, a
 # raw Intel PT stream and an ETE snapshot directory of testdata;
 # --stream gives decode --per-cpu's order. The capture's facts are those
-# perf report -D and perf's build-id list give for the quipper capture. The
+# perf report -D and perf's build-id list give for the quipper capture, and
+# the losses perf report -D shows in an ETM capture with two of them. The
 # units of the 4-CPU and the sw_branch captures, each decoded in a process
 # of its own and merged by time, give the whole stream. A cursor freed
 # before the end ends its decode thread. Also run in the ThreadSanitizer
@@ -122,6 +123,17 @@ mkdir -p "$TMP/swb"
 ${HWT_TARGET_RUN:-} "$HWT_BTS_CAPTURE" "$TMP/swb" 1 swb >/dev/null || fail "bts_capture"
 same swb "$TMP/swb/bts.data" 348862
 units swb "$TMP/swb/bts.data" 68
+
+# Losses: the ETM capture with two AUX records marked TRUNCATED
+# (tests/tools/pd_aux_losses), counted as perf report -D shows them.
+command -v perf >/dev/null || fail "perf (linux-perf) is not installed: the losses cannot be checked"
+ETM="$HWT_TESTDATA/perf-data/simpleperf-etm/perf_etm.data"
+${HWT_TARGET_RUN:-} "$HWT_PD_AUX_LOSSES" "$ETM" "$TMP/lossy.data" 2 3 || fail "pd_aux_losses"
+dump --facts "$TMP/lossy.data" >"$TMP/lossy.facts" 2>/dev/null || fail "facts of the lossy capture"
+expect_eq "truncated AUX records" "$(grep '^losses' "$TMP/lossy.facts")" \
+	"losses 0 0 $(perf report -D -i "$TMP/lossy.data" 2>/dev/null | grep -c 'PERF_RECORD_AUX .*flags: 0x1 \[T\]') 0 0"
+expect_eq "two of them" "$(grep '^losses' "$TMP/lossy.facts")" "losses 0 0 2 0 0"
+expect_eq "the lossy capture's backend" "$(grep '^backend' "$TMP/lossy.facts")" "backend cs_etm"
 
 printf 'not a capture' >"$TMP/junk"
 out=$(dump "$TMP/junk" 2>&1)
