@@ -126,6 +126,9 @@ int hwt_capture_open(const char *path, const struct hwt_capture_opts *opts,
 	struct hwt_capture *cap = capture_new(HWT_CAPTURE_PERF_DATA, path);
 	if (!cap)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	struct stat sb;
+	cap->read_once = !strcmp(path, "-") ||
+			 (stat(path, &sb) == 0 && S_ISFIFO(sb.st_mode));
 	int err = copy_opts(cap, opts);
 	if (err >= 0)
 		err = hwt_decode_file_facts(path, &cap->dopts, &cap->facts);

@@ -172,6 +172,10 @@ int hwt_cursor_new(struct hwt_capture *cap, const struct hwt_cursor_opts *opts,
 {
 	if (!cap || !out)
 		return hwt_error(HWT_ERR_INVAL, "hwt_cursor_new: missing argument");
+	if (cap->read_once)
+		return hwt_error(HWT_ERR_NOSUP, "%s is a pipe, read when the capture "
+				 "was opened: save the capture to a file for a "
+				 "cursor to decode it", cap->path);
 	struct hwt_cursor_opts o = {.size = sizeof(o)};
 	if (opts)
 		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));

@@ -30,6 +30,7 @@ struct hwt_capture {
 	struct hwt_capture_unit *units; /* once hwt_capture_units listed them */
 	size_t nunits;
 	bool units_listed;
+	bool read_once;        /* a pipe or FIFO: no second read for cursors */
 };
 
 #endif

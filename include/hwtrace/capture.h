@@ -58,7 +58,9 @@ struct hwt_capture_opts {
 };
 
 /* Opens the perf.data file @path ("-" for a pipe on standard input): reads
- * its records once and keeps their facts. @opts may be NULL. Errors: those
+ * its records once and keeps their facts. @opts may be NULL. A cursor
+ * decodes the file again, so a pipe (or a FIFO) gives its facts but no
+ * cursor: save it to a file first. Errors: those
  * of hwt_decode_file before its first element (the reader's, naming the
  * file and offset; HWT_ERR_NOENT without AUXTRACE_INFO; HWT_ERR_NOSUP when
  * no backend decodes it), HWT_ERR_NOMEM. */
@@ -105,7 +107,8 @@ struct hwt_capture_thread {
 	int32_t pid, tid;
 };
 
-/* The threads, in the order the file first names them; returns how many. */
+/* The threads, in the order the file names them (a tid that a later
+ * process reuses is listed again, with that pid); returns how many. */
 HWT_API size_t hwt_capture_threads(const struct hwt_capture *cap,
 				   const struct hwt_capture_thread **threads);
 
@@ -245,7 +248,8 @@ struct hwt_cursor_opts {
 /* A cursor on @cap (borrowed: it must outlive the cursor), decoding with
  * @opts (copied; NULL: defaults). The decode starts on a thread of its
  * own at once. Errors: HWT_ERR_INVAL (a unit that does not exist, or a
- * unit of a capture that has none), HWT_ERR_NOMEM, HWT_ERR_IO (no thread
+ * unit of a capture that has none), HWT_ERR_NOSUP (a capture read from a
+ * pipe, which cannot be read again), HWT_ERR_NOMEM, HWT_ERR_IO (no thread
  * could be started). */
 HWT_API int hwt_cursor_new(struct hwt_capture *cap,
 			   const struct hwt_cursor_opts *opts,

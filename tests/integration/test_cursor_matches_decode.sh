@@ -84,6 +84,12 @@ if have_pt_decoder "the quipper and generated Intel PT captures"; then
 		sort -u >"$TMP/ids"
 	expect_eq "build ids" "$(cat "$TMP/ids")" "$(sort -u "$Q.buildids")"
 	expect_eq "the binaries are missing" "$(grep -c '^mmap.* found' "$TMP/facts")" 0
+	# From a pipe: the same facts, and no cursor (a pipe is read once).
+	dump --facts - <"$Q" >"$TMP/facts.pipe" 2>/dev/null
+	expect_eq "facts from a pipe" "$(md5sum <"$TMP/facts.pipe")" "$(md5sum <"$TMP/facts")"
+	out=$(dump - <"$Q" 2>&1)
+	expect_eq "no cursor on a pipe: exit status" "$?" 1
+	expect_contains "no cursor on a pipe: why" "$out" "save the capture to a file"
 
 	mkdir -p "$TMP/cpus"
 	"$HWT_PT_CPUS_CAPTURE" "$TMP/cpus" 12 4 || fail "pt_cpus_capture"

@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 	size_t batch = 0, stop_after = 0;
 	const char *mode = "dump", *raw = NULL, *trace = NULL;
 	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (!strcmp(argv[i], "-j") && i + 1 < argc)
 			o.jobs = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
