@@ -4,7 +4,8 @@
 # library's jsonl writer, at -j 1 and -j 3, on the quipper Intel PT capture
 # of testdata, a generated 4-CPU Intel PT capture, a sw_branch capture, a
 # raw Intel PT stream and an ETE snapshot directory of testdata;
-# --stream gives decode --per-cpu's order. The capture's facts are those
+# --stream gives decode --per-cpu's order, and the cpu, tid and time
+# filters decode's --cpu, --tid and --time. The capture's facts are those
 # perf report -D and perf's build-id list give for the quipper capture, and
 # the losses perf report -D shows in an ETM capture with two of them. The
 # units of the 4-CPU and the sw_branch captures, each decoded in a process
@@ -59,6 +60,21 @@ units() {
 		"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended 1"
 }
 
+# filtered NAME FILE COUNT OPTION VALUE: the cursor's filter is decode's
+# (COUNT elements), at -j 1 and -j 3.
+filtered() {
+	local name=$1 file=$2 count=$3 j
+	shift 3
+	"$HWTRACE" decode "$@" --format jsonl --no-symbols "$file" 2>/dev/null |
+		tail -n +2 >"$TMP/$name.fcli"
+	expect_eq "$name $*: decode's elements" "$(wc -l <"$TMP/$name.fcli")" "$count"
+	for j in 1 3; do
+		dump -j $j "$@" "$file" >"$TMP/$name.fcur" 2>/dev/null
+		cmp -s "$TMP/$name.fcli" "$TMP/$name.fcur" ||
+			fail "$name $* -j $j: the cursor's elements are not decode's"
+	done
+}
+
 if have_pt_decoder "the quipper and generated Intel PT captures"; then
 	Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 	D="$Q.perf-report-D.txt"
@@ -95,6 +111,8 @@ if have_pt_decoder "the quipper and generated Intel PT captures"; then
 	"$HWT_PT_CPUS_CAPTURE" "$TMP/cpus" 12 4 || fail "pt_cpus_capture"
 	same cpus "$TMP/cpus/perf.data" 569644
 	units cpus "$TMP/cpus/perf.data" 8
+	filtered cpus "$TMP/cpus/perf.data" 142411 --cpu 2
+	filtered cpus "$TMP/cpus/perf.data" 191004 --time 1150,1250
 fi
 
 # in_order NAME WANT ARGS...: cursor_dump ARGS at -j 1 and 3 gives WANT's
@@ -129,6 +147,7 @@ mkdir -p "$TMP/swb"
 ${HWT_TARGET_RUN:-} "$HWT_BTS_CAPTURE" "$TMP/swb" 1 swb >/dev/null || fail "bts_capture"
 same swb "$TMP/swb/bts.data" 348862
 units swb "$TMP/swb/bts.data" 68
+filtered swb "$TMP/swb/bts.data" 176359 --tid 4243
 
 # Losses: the ETM capture with two AUX records marked TRUNCATED
 # (tests/tools/pd_aux_losses), counted as perf report -D shows them.

@@ -2,7 +2,8 @@
  * written with the library's jsonl writer (tests/integration/
  * test_cursor_matches_decode.sh compares them with `hwtrace decode`).
  *
- *   cursor_dump [-j N] [--batch N] [--stream] FILE       every element
+ *   cursor_dump [-j N] [--batch N] [--stream] [--cpu N] [--tid N]
+ *               [--time START,END] FILE                  every element
  *   cursor_dump --raw BACKEND TRACE MAP@ADDR [-j N]      a raw stream
  *   cursor_dump --snapshot DIR [-j N]                    a snapshot directory
  *   cursor_dump --units FILE        "queue piece segment cpu tid offset size"
@@ -204,6 +205,18 @@ int main(int argc, char **argv)
 			batch = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--stream"))
 			o.order = HWT_CURSOR_ORDER_STREAM;
+		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
+			o.filter_cpu = true;
+			o.cpu = (int32_t)strtol(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--tid") && i + 1 < argc) {
+			o.filter_tid = true;
+			o.tid = (int32_t)strtol(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
+			char *end;
+			o.filter_time = true;
+			o.time_start = strtoull(argv[++i], &end, 0);
+			o.time_end = strtoull(*end == ',' ? end + 1 : end, NULL, 0);
+		}
 		else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
 			o.unit = strtoul(argv[++i], NULL, 0) + 1;
 			mode = "unit";
