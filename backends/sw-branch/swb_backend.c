@@ -1,9 +1,10 @@
 /* The sw_branch backend's entry in the core's table. It writes Intel BTS
- * records, so its captures are decoded by the intel_bts decoder. */
+ * records, so its captures are decoded by the intel_bts decoder, which
+ * swb_decoder.c reaches through the backend table. */
 #include "hwtrace/backend.h"
 
 extern const struct hwt_record_ops hwt_swb_record_ops;
-extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
+extern const struct hwt_decoder_ops hwt_swb_decoder_ops;
 
 const struct hwt_backend hwt_backend_sw_branch = {
 	.name = "sw_branch",
@@ -23,5 +24,5 @@ const struct hwt_backend hwt_backend_sw_branch = {
 	.auxtrace_type = HWT_AUXTRACE_INTEL_BTS,
 	.aux_sampling = false,
 	.record = &hwt_swb_record_ops,
-	.decoder = &hwt_bts_decoder_ops,
+	.decoder = &hwt_swb_decoder_ops,
 };

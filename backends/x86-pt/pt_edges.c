@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "backends/x86-pt/pt_decode.h"
-#include "hwtrace/edges.h"
+#include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/insn.h"
 

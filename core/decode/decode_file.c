@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "core/decode/brstack_internal.h"
+#include "core/decode/array_grow.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_progress.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/insn.h"
 #include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
@@ -74,6 +76,14 @@ struct file_state {
 		uint64_t hw_id;
 	} *hw_ids;
 	size_t nhw_ids;
+	struct hwt_file_facts *facts; /* hwt_decode_file_facts: no decode */
+	/* hwt_decode_file_unit: decode this unit alone; @unit_last: it is
+	 * the capture's last, which shows the losses no unit placed. */
+	const struct hwt_capture_unit *unit;
+	bool unit_last;
+	/* hwt_decode_file_units: list the units instead of decoding. */
+	struct hwt_capture_unit **units_out;
+	size_t *nunits_out;
 };
 
 /* Makes room for one more element of a growing array of @size-byte
@@ -392,6 +402,26 @@ static int add_loss(struct file_state *st, const struct hwt_pd_record *rec,
 	return hwt_sideband_add_loss(&st->sb, &ev);
 }
 
+/* A COMM record's name, for the capture's threads (@tid, @pid in @ids). */
+static int note_name(struct hwt_file_facts *f, const struct hwt_pd_record *rec,
+		     const uint32_t ids[2], const uint8_t *name, size_t max)
+{
+	void *n = f->names;
+	if (!array_grow(&n, &f->names_cap, sizeof(*f->names), f->nnames + 1))
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	f->names = n;
+	size_t len = strnlen((const char *)name, max);
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	memcpy(copy, name, len);
+	copy[len] = 0;
+	f->names[f->nnames++] = (struct hwt_file_name){
+		pid_of(ids[0]), pid_of(ids[1]), time_of(rec),
+		(rec->misc & MISC_COMM_EXEC) != 0, copy};
+	return 0;
+}
+
 static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 {
 	const uint8_t *p = (const uint8_t *)rec->data + 8;
@@ -418,6 +448,11 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (body < 8)
 			return 0;
 		memcpy(u32, p, 8);
+		if (st->facts) {
+			int nerr = note_name(st->facts, rec, u32, p + 8, body - 8);
+			if (nerr < 0)
+				return nerr;
+		}
 		/* A new program: the old one's mappings are gone. */
 		if ((rec->misc & MISC_COMM_EXEC) && u32[0] == u32[1]) {
 			int eerr = on_process_end(st, rec, u32[0]);
@@ -791,15 +826,18 @@ static int piece_load(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 
 /* Per-CPU streams take their task from the sideband; a per-thread stream
  * is its thread. */
+static int stream_start(struct pieces *ps, const struct piece_ref *r)
+{
+	return hwt_ctx_sink_start(ps->cs, &ps->st->sb, r->cpu,
+				  r->cpu >= 0 ? -1 : hwt_sideband_thread_pid(&ps->st->sb, r->tid),
+				  r->cpu >= 0 ? -1 : r->tid);
+}
+
 static int piece_before(void *arg, size_t i)
 {
 	struct pieces *ps = arg;
 	const struct piece_ref *r = &ps->v[i];
-	if (!r->queue_first)
-		return 0;
-	return hwt_ctx_sink_start(ps->cs, &ps->st->sb, r->cpu,
-				  r->cpu >= 0 ? -1 : hwt_sideband_thread_pid(&ps->st->sb, r->tid),
-				  r->cpu >= 0 ? -1 : r->tid);
+	return r->queue_first ? stream_start(ps, r) : 0;
 }
 
 /* The piece's bytes count as decoded once its elements are sent. */
@@ -828,6 +866,123 @@ static int piece_setup(void *arg, void *priv)
 		err = ps->b->decoder->hw_id(priv, ps->st->hw_ids[i].cpu,
 					    ps->st->hw_ids[i].hw_id);
 	return err;
+}
+
+/* Marks as shown the losses that a one-thread decode shows after piece @i
+ * (piece_after), without showing them. */
+static void mark_losses(struct pieces *ps, size_t i)
+{
+	const struct piece_ref *r = &ps->v[i];
+	uint64_t upto = r->pc->offset + r->pc->size;
+	for (size_t k = 0; k < ps->st->sb.nloss; k++) {
+		const struct hwt_loss_event *l = &ps->st->sb.loss[k];
+		if ((l->cpu == r->cpu || r->cpu < 0) && l->aux_offset <= upto)
+			ps->done[k] = true;
+	}
+}
+
+/* The piece of @ps that unit @u names; ps->n when none. */
+static size_t unit_piece(const struct pieces *ps, const struct hwt_capture_unit *u)
+{
+	const struct hwt_aux_queues *qs = &ps->st->queues;
+	if (u->queue >= qs->n || u->piece >= qs->q[u->queue].npieces)
+		return ps->n;
+	const struct hwt_aux_piece *pc = &qs->q[u->queue].pieces[u->piece];
+	size_t i = 0;
+	while (i < ps->n && ps->v[i].pc != pc)
+		i++;
+	return i;
+}
+
+/* hwt_decode_file_unit: one segment of one piece, as a one-thread decode
+ * feeds it (after reset), with the losses that decode shows after the
+ * piece when the unit is the piece's last segment, and, in the capture's
+ * last unit, those no piece shows. */
+static int decode_unit(struct pieces *ps, void *priv)
+{
+	const struct hwt_capture_unit *u = ps->st->unit;
+	const struct hwt_backend *b = ps->b;
+	size_t i = unit_piece(ps, u);
+	if (i == ps->n)
+		return hwt_error(HWT_ERR_INVAL, "%s: no AUX queue %zu piece %zu "
+				 "to decode (a unit of another capture, or of "
+				 "a CPU the filter leaves out)", ps->st->path,
+				 u->queue, u->piece);
+	for (size_t k = 0; k < ps->n; k++)
+		if (k < i || (k > i && ps->st->unit_last))
+			mark_losses(ps, k);
+	if (!ps->st->unit_last)
+		memset(ps->done, 1, ps->st->sb.nloss * sizeof(*ps->done));
+	struct hwt_aux_chunk chunk;
+	void *owned = NULL;
+	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
+	int err = starts ? piece_load(ps, i, &chunk, &owned)
+			 : hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (err >= 0)
+		err = stream_start(ps, &ps->v[i]);
+	int n = err < 0 ? err : hwt_decode_split(b, priv, &chunk, starts);
+	if (n >= 0 && u->segment >= (size_t)n)
+		n = hwt_error(HWT_ERR_INVAL, "%s: AUX queue %zu piece %zu is cut "
+			      "into %d segments: no segment %zu", ps->st->path,
+			      u->queue, u->piece, n, u->segment);
+	err = n < 0 ? n : 0;
+	if (err >= 0) {
+		struct hwt_aux_chunk seg = hwt_decode_segment(&chunk, starts, n,
+							      (int)u->segment);
+		if (b->decoder->reset)
+			b->decoder->reset(priv);
+		err = b->decoder->feed(priv, &seg);
+	}
+	if (err >= 0 && u->segment + 1 == (size_t)n)
+		err = flush_losses(ps->st, ps->v[i].cpu,
+				   ps->v[i].pc->offset + ps->v[i].pc->size,
+				   ps->done, ps->cs, NULL);
+	free(starts);
+	free(owned);
+	return err;
+}
+
+/* hwt_decode_file_units: every piece cut as hwt_decode_feed cuts it. */
+static int list_units(struct pieces *ps, void *priv)
+{
+	struct file_state *st = ps->st;
+	struct hwt_capture_unit *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t *starts = malloc(HWT_MAX_SEGMENTS * sizeof(*starts));
+	int err = starts ? 0 : hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ps->n && err >= 0; i++) {
+		const struct piece_ref *r = &ps->v[i];
+		struct hwt_aux_chunk chunk;
+		void *owned = NULL;
+		err = piece_load(ps, i, &chunk, &owned);
+		int k = err < 0 ? err : hwt_decode_split(ps->b, priv, &chunk, starts);
+		err = k < 0 ? k : 0;
+		void *grown = v;
+		if (err >= 0 && !array_grow(&grown, &cap, sizeof(*v), n + (size_t)k))
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+		v = grown;
+		uint64_t end = r->pc->offset + (r->pc->size ? r->pc->size - 1 : 0);
+		for (int j = 0; err >= 0 && j < k; j++) {
+			struct hwt_aux_chunk seg = hwt_decode_segment(&chunk, starts, k, j);
+			v[n++] = (struct hwt_capture_unit){
+				.queue = (size_t)(r->q - st->queues.q),
+				.piece = (size_t)(r->pc - r->q->pieces),
+				.segment = (size_t)j, .cpu = r->cpu, .tid = r->tid,
+				.offset = seg.offset, .size = seg.size,
+				.time_from = chunk.time,
+				.time_until = aux_time_of(st, r->cpu, r->tid, end),
+			};
+		}
+		free(owned);
+	}
+	free(starts);
+	if (err < 0) {
+		free(v);
+		return err;
+	}
+	*st->units_out = v;
+	*st->nunits_out = n;
+	return 0;
 }
 
 static int decode_queues(struct file_state *st, const struct hwt_backend *b,
@@ -895,7 +1050,14 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	struct pieces ps = {.st = st, .cs = &cs, .pr = &pr, .done = done,
 			    .b = b};
 	err = err < 0 ? err : list_pieces(&ps);
-	if (err >= 0 && !opts->packets && opts->jobs > 1 && b->decoder->split) {
+	if (err >= 0 && st->units_out) {
+		err = list_units(&ps, priv);
+		free(ps.v);
+		goto out;
+	}
+	if (err >= 0 && st->unit) {
+		err = decode_unit(&ps, priv);
+	} else if (err >= 0 && !opts->packets && opts->jobs > 1 && b->decoder->split) {
 		/* --disasm splits ranges in front of the attribution: its
 		 * batches go one element at a time. */
 		struct hwt_par_source src = {
@@ -1035,15 +1197,111 @@ static int decode_brstack(struct file_state *st,
 	return err;
 }
 
-int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
-		    const struct hwt_elem_sink *sink)
+/* What the records told, copied out of @st for hwt_capture. */
+static int fill_facts(struct file_state *st, const struct hwt_backend *b)
 {
+	struct hwt_file_facts *f = st->facts;
+	/* A capture of branch records alone needs no backend. */
+	f->backend = b ? b->name : "branch_records";
+	f->image = hwt_image_ref(st->image);
+	size_t nsec = hwt_image_count(st->image);
+	f->build_ids = calloc(nsec ? nsec : 1, sizeof(*f->build_ids));
+	f->threads = malloc((st->sb.nthreads ? st->sb.nthreads : 1) *
+			    sizeof(*f->threads));
+	f->queues = calloc(st->queues.n ? st->queues.n : 1, sizeof(*f->queues));
+	if (!f->build_ids || !f->threads || !f->queues)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < st->check.n; i++) {
+		const struct hwt_image_expect *e = &st->check.v[i];
+		if (e->section < nsec) {
+			f->build_ids[e->section].size = e->size;
+			memcpy(f->build_ids[e->section].id, e->id, e->size);
+		}
+	}
+	/* A missing file's build id, which no check noted: its MMAP2
+	 * record's, else the header's (as add_mapping looks it up). */
+	for (size_t i = 0; i < nsec; i++) {
+		const struct hwt_image_section *sec = hwt_image_section(st->image, i);
+		struct hwt_file_build_id *id = &f->build_ids[i];
+		for (size_t k = 0; !id->size && sec->path && k < st->nimg_events; k++) {
+			const struct image_event *ev = &st->img_events[k];
+			if (ev->has_build_id && ev->pid == sec->pid &&
+			    ev->start == sec->vaddr && !strcmp(ev->name, sec->path)) {
+				id->size = (uint8_t)ev->build_id_size;
+				memcpy(id->id, ev->build_id, ev->build_id_size);
+			}
+		}
+		size_t size = 0;
+		const uint8_t *hid = id->size || !sec->path ? NULL :
+			header_build_id(st, strncmp(sec->path, "[kernel.kallsyms]", 17)
+						    ? sec->path : "[kernel.kallsyms]", &size);
+		if (hid) {
+			id->size = (uint8_t)size;
+			memcpy(id->id, hid, size);
+		}
+	}
+	for (size_t i = 0; i < st->sb.nthreads; i++)
+		f->threads[f->nthreads++] = st->sb.threads[i];
+	for (size_t i = 0; i < st->queues.n; i++) {
+		const struct hwt_aux_queue *q = &st->queues.q[i];
+		struct hwt_file_queue *fq = &f->queues[f->nqueues++];
+		fq->idx = q->idx;
+		fq->cpu = q->cpu == (int32_t)UINT32_MAX ? -1 : q->cpu;
+		fq->tid = q->tid == (int32_t)UINT32_MAX ? -1 : q->tid;
+		fq->bytes = q->bytes;
+		fq->pieces = calloc(q->npieces ? q->npieces : 1, sizeof(*fq->pieces));
+		if (!fq->pieces)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		for (size_t j = 0; j < q->npieces; j++)
+			fq->pieces[fq->npieces++] = (struct hwt_file_piece){
+				q->pieces[j].offset, q->pieces[j].size,
+				aux_time_of(st, fq->cpu, fq->tid, q->pieces[j].offset)};
+	}
+	f->lost_records = st->lost_records;
+	for (size_t i = 0; i < st->sb.nloss; i++) {
+		const struct hwt_elem *e = &st->sb.loss[i].elem;
+		if (e->type == HWT_ELEM_ERROR)
+			f->trace_errors++;
+		else if (e->u.gap.reason == HWT_GAP_TRUNCATED)
+			f->truncated++;
+		else if (e->u.gap.reason == HWT_GAP_COLLISION)
+			f->collisions++;
+		else if (e->u.gap.reason == HWT_GAP_LOST)
+			f->lost_events++;
+	}
+	f->samples = st->samples.n;
+	return 0;
+}
+
+void hwt_file_facts_free(struct hwt_file_facts *f)
+{
+	if (!f)
+		return;
+	hwt_image_free(f->image);
+	free(f->build_ids);
+	for (size_t i = 0; i < f->nnames; i++)
+		free(f->names[i].name);
+	free(f->names);
+	free(f->threads);
+	for (size_t i = 0; i < f->nqueues; i++)
+		free(f->queues[i].pieces);
+	free(f->queues);
+	memset(f, 0, sizeof(*f));
+}
+
+/* hwt_decode_file, or (with @mode) one of its other uses: the facts,
+ * one unit, the list of units (the mode's fields of struct file_state). */
+static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
+		    const struct hwt_elem_sink *sink,
+		    const struct file_state *mode)
+{
+	struct hwt_file_facts *facts = mode ? mode->facts : NULL;
 	struct hwt_decode_opts opts;
 	struct file_state st;
 	struct hwt_pd_reader *reader = NULL;
 	struct hwt_pd_record rec;
 
-	if (!path || (!sink && !(opts_in && opts_in->packets)))
+	if (!path || (!sink && !facts && !(opts_in && opts_in->packets)))
 		return hwt_error(HWT_ERR_INVAL, "hwt_decode_file: missing argument");
 	int err = hwt_decode_opts_copy(opts_in, &opts);
 	if (err < 0)
@@ -1051,6 +1309,13 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	memset(&st, 0, sizeof(st));
 	st.path = path;
 	st.opts = &opts;
+	if (mode) {
+		st.facts = mode->facts;
+		st.unit = mode->unit;
+		st.unit_last = mode->unit_last;
+		st.units_out = mode->units_out;
+		st.nunits_out = mode->nunits_out;
+	}
 	st.image = hwt_image_new();
 	if (!st.image)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the image");
@@ -1072,6 +1337,14 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 	int read_err = 0;
 	char read_msg[512] = "";
 	while ((err = hwt_pd_reader_next(reader, &rec)) > 0) {
+		if (facts && (rec.sid.present & PERF_SAMPLE_TIME)) {
+			uint64_t t = rec.sid.time;
+			if (!facts->have_time || t < facts->first_time)
+				facts->first_time = t;
+			if (!facts->have_time || t > facts->last_time)
+				facts->last_time = t;
+			facts->have_time = true;
+		}
 		err = on_record(&st, &rec);
 		if (err < 0)
 			goto out;
@@ -1138,6 +1411,15 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 				  st.queues.q[i].tid != (int32_t)UINT32_MAX;
 	if ((err = hwt_sideband_finish(&st.sb)) < 0)
 		goto out;
+	if (facts) {
+		err = fill_facts(&st, b);
+		goto out;
+	}
+	if ((st.unit || st.units_out) && st.samples.n) {
+		err = hwt_error(HWT_ERR_NOSUP, "%s holds AUX samples: their windows "
+				"are not cut into units", path);
+		goto out;
+	}
 	if (opts.on_image)
 		opts.on_image(opts.on_image_arg, st.image);
 	/* --branch-profile: count the branches on their way to the sink. */
@@ -1164,6 +1446,15 @@ int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts_in,
 				      path);
 	if (err >= 0 && b)
 		err = decode_queues(&st, b, sink);
+	if (st.units_out) {
+		/* Branch records alone have no AUX queue, hence no unit:
+		 * the capture is decoded whole. */
+		if (!b) {
+			*st.units_out = NULL;
+			*st.nunits_out = 0;
+		}
+		goto out;
+	}
 	if (b && err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
 	if (err >= 0 && st.brstack.n && !opts.packets)
@@ -1207,4 +1498,43 @@ out:
 	free(st.hw_ids);
 	free(st.aux_writes);
 	return err < 0 ? err : 0;
+}
+
+int hwt_decode_file(const char *path, const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink)
+{
+	return run_file(path, opts, sink, NULL);
+}
+
+int hwt_decode_file_facts(const char *path, const struct hwt_decode_opts *opts,
+			  struct hwt_file_facts *facts)
+{
+	memset(facts, 0, sizeof(*facts));
+	int err = run_file(path, opts, NULL, &(struct file_state){.facts = facts});
+	if (err < 0)
+		hwt_file_facts_free(facts);
+	return err;
+}
+
+int hwt_decode_file_unit(const char *path, const struct hwt_decode_opts *opts,
+			 const struct hwt_elem_sink *sink,
+			 const struct hwt_capture_unit *unit, bool last)
+{
+	return run_file(path, opts, sink,
+			&(struct file_state){.unit = unit, .unit_last = last});
+}
+
+static int drop(void *arg, const struct hwt_elem *e)
+{
+	return 0;
+}
+
+int hwt_decode_file_units(const char *path, const struct hwt_decode_opts *opts,
+			  struct hwt_capture_unit **units, size_t *n)
+{
+	struct hwt_elem_sink none = {drop, NULL};
+	*units = NULL;
+	*n = 0;
+	return run_file(path, opts, &none,
+			&(struct file_state){.units_out = units, .nunits_out = n});
 }

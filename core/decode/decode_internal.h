@@ -383,4 +383,72 @@ void hwt_aux_queues_free(struct hwt_aux_queues *qs);
  * disassemble with Capstone directly. Cheap after the first call. */
 void hwt_insn_warm(void);
 
+/* --- what a perf.data capture holds (hwt_capture, core/pipeline/) --- */
+
+/* A COMM record: thread @tid of process @pid is called @name from @time. */
+struct hwt_file_name {
+	int32_t pid, tid;
+	uint64_t time;
+	bool exec;
+	char *name;
+};
+
+/* One AUX queue (a CPU's or a thread's trace) and its pieces: contiguous
+ * AUX data, each decoded after a reset (hwt_decode_file feeds them so). */
+struct hwt_file_queue {
+	uint32_t idx;
+	int32_t cpu, tid;     /* -1 when not per-CPU / not per-thread */
+	size_t npieces;
+	uint64_t bytes;
+	struct hwt_file_piece {
+		uint64_t offset, size;
+		uint64_t time;    /* of the AUX record that reported its start */
+	} *pieces;
+};
+
+/* The facts the perf.data pipeline gathers before it decodes. */
+struct hwt_file_facts {
+	const char *backend;          /* the decoding backend's name */
+	struct hwt_image *image;      /* a reference (hwt_image_ref) */
+	/* Per image section: the build id the found file must have (size 0:
+	 * none known). */
+	struct hwt_file_build_id {
+		uint8_t size;
+		uint8_t id[20];
+	} *build_ids;
+	struct hwt_file_name *names;
+	size_t nnames, names_cap;
+	struct hwt_thread_pid *threads;
+	size_t nthreads;
+	struct hwt_file_queue *queues;
+	size_t nqueues;
+	bool have_time;
+	uint64_t first_time, last_time;
+	uint64_t lost_records, lost_events, truncated, collisions, trace_errors;
+	size_t samples;               /* AUX samples */
+};
+
+/* Reads every record of @path as hwt_decode_file does and fills @facts
+ * instead of decoding. Errors: those of hwt_decode_file before its first
+ * element. */
+int hwt_decode_file_facts(const char *path, const struct hwt_decode_opts *opts,
+			  struct hwt_file_facts *facts);
+void hwt_file_facts_free(struct hwt_file_facts *facts);
+
+struct hwt_capture_unit;
+
+/* Decodes unit @unit (of hwt_decode_file_units) of @path alone into
+ * @sink; @last: it is the last unit, which also shows the losses no piece
+ * shows. Errors: those of hwt_decode_file; HWT_ERR_INVAL when the capture
+ * has no such unit; HWT_ERR_NOSUP for a capture with AUX samples. */
+int hwt_decode_file_unit(const char *path, const struct hwt_decode_opts *opts,
+			 const struct hwt_elem_sink *sink,
+			 const struct hwt_capture_unit *unit, bool last);
+
+/* The units of @path in a new array (free()) in *@units, *@n of them:
+ * every AUX piece the decode takes, cut by the backend's split op.
+ * Errors: those of hwt_decode_file, HWT_ERR_NOSUP (AUX samples). */
+int hwt_decode_file_units(const char *path, const struct hwt_decode_opts *opts,
+			  struct hwt_capture_unit **units, size_t *n);
+
 #endif

@@ -25,7 +25,7 @@
 
 #include "core/decode/decode_internal.h"
 #include "core/decode/par_batch.h"
-#include "hwtrace/edges.h"
+#include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/spill.h"
 

@@ -2,7 +2,15 @@
  * recording half (runs on the traced board) and a decoding half (may run on
  * another machine). Compiled-in backends are listed by the core; out-of-tree
  * ones call hwt_backend_register. A missing optional op (NULL) means the
- * core's default. */
+ * core's default.
+ *
+ * Besides this header, a backend author uses: the edge map
+ * (hwtrace/edge_map.h, which the edges op fills), the memory image
+ * (hwtrace/image.h), instruction helpers (hwtrace/insn.h), profile access
+ * (hwtrace/config.h), the BTS record format (hwtrace/bts_format.h) and the
+ * data ring reader (hwtrace/ring_data.h). A backend never calls another
+ * backend's symbols: it reaches another backend through this header's
+ * table (hwt_backend_find). */
 #ifndef HWTRACE_BACKEND_H
 #define HWTRACE_BACKEND_H
 
@@ -12,7 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "hwtrace/common.h"
-#include "hwtrace/edges.h"
+#include "hwtrace/edge_map.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
 

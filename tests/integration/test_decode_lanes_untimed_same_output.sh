@@ -1,7 +1,7 @@
 #!/bin/bash
 # A capture without time stamps (two threads' Intel BTS records) goes out
 # in stream order, and hwtrace decode -j N reads the merge back in slices
-# that are runs of one stream's blocks (analysis/merge/merge_read.c): at
+# that are runs of one stream's blocks (core/merge/merge_read.c): at
 # 3 MiB a thread (about 400,000 elements a stream, several slices each),
 # -j 2, 3 and 8 write the bytes -j 1 writes, in text and jsonl, with the
 # same standard error; and that is each thread's stream whole, one after

@@ -1,6 +1,7 @@
 # cmake --install into a temporary prefix, then three consumers built
-# against that prefix only, and run: the docs/api.md example (C, through
-# pkg-config, shared and static), examples/cxx-consumer (C++, through
+# against that prefix only, and run: the docs/api.md examples (C, through
+# pkg-config, shared, static and with an rpath, with the document's own
+# command lines; a cursor counting branches), examples/cxx-consumer (C++, through
 # find_package(hwtrace), shared and static) and the out-of-tree backend
 # examples/out-of-tree-backend (a plugin built with pkg-config's flags,
 # registered with hwt_backend_register, recording through the emulator
@@ -42,30 +43,78 @@ sed -n 's/.*"type":"branch".*"from":"\(0x[0-9a-f]*\)","to":"\(0x[0-9a-f]*\)","ki
 	"$TMP/etm.jsonl" >"$TMP/want.branches"
 expect_eq "hwtrace decode branches" "$(wc -l <"$TMP/want.branches")" 207
 
-# 1. The C example of docs/api.md, as the document shows it.
-awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$HWT_SOURCE_DIR/docs/api.md" >"$TMP/branches.c"
-# shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror $SAN "$TMP/branches.c" -o "$TMP/branches" \
-	$(pkg-config --cflags --libs hwtrace) 2>"$TMP/cc.err"
-expect_eq "api.md example builds (shared)" "$?" 0
-cat "$TMP/cc.err" >&2
-# shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror $SAN "$TMP/branches.c" -o "$TMP/branches-static" \
-	$(pkg-config --cflags hwtrace) "$libdir/libhwtrace.a" \
-	$(pkg-config --libs --static hwtrace | sed 's/-lhwtrace//') 2>"$TMP/cc.err"
-status=$?
-expect_eq "api.md example builds (static)" "$status" 0
-cat "$TMP/cc.err" >&2
+# 1. The C examples of docs/api.md, as the document shows them: each
+# ```c block is saved as the file its first line names, and built and run
+# with the document's own command lines, in a folder of their own.
+W="$TMP/doc"
+mkdir -p "$W"
+awk -v dir="$W" '
+	/^```c$/ { on = 1; file = ""; next }
+	/^```$/ { on = 0; next }
+	on && file == "" { split($2, a, ":"); file = dir "/" a[1] }
+	on { print > file }' "$HWT_SOURCE_DIR/docs/api.md"
+expect_eq "api.md examples" "$(cd "$W" && ls)" "branches.c
+count_branches.c"
+# The pkg-config lines: the block after "With pkg-config", and the
+# rpath line.
+doc_lines() {
+	awk -v from="$1" 'index($0, from) { on = 1; next }
+		on && /^```$/ { if (inb) exit; inb = 1; next }
+		on && inb' "$HWT_SOURCE_DIR/docs/api.md"
+}
+run_doc() { (cd "$W" && bash -e -c "$1") 2>"$TMP/cc.err"; }
+builds=$(doc_lines "With pkg-config")
+expect_eq "documented build lines" "$(wc -l <<<"$builds")" 2
+while IFS= read -r line; do
+	[ -n "$SAN" ] && line="$line $SAN"
+	run_doc "$line"
+	expect_eq "api.md: $line" "$?" 0
+	cat "$TMP/cc.err" >&2
+done <<<"$builds"
 expect_eq "static: no libhwtrace.so needed" \
-	"$(readelf -d "$TMP/branches-static" | grep -c 'libhwtrace')" 0
+	"$(readelf -d "$W/branches-static" | grep -c 'libhwtrace')" 0
+expect_eq "shared: libhwtrace.so.0 needed" \
+	"$(readelf -d "$W/branches" | grep -c 'NEEDED.*libhwtrace.so.0')" 1
 for prog in branches branches-static; do
-	LD_LIBRARY_PATH="$libdir" "$TMP/$prog" "$TMP/etm.data" "$TMP/symfs" >"$TMP/$prog.out" 2>"$TMP/$prog.err"
+	LD_LIBRARY_PATH="$libdir" "$W/$prog" "$TMP/etm.data" "$TMP/symfs" >"$TMP/$prog.out" 2>"$TMP/$prog.err"
 	expect_eq "$prog runs" "$?" 0
 	expect_eq "$prog summary" "$(cat "$TMP/$prog.err")" "207 branches, $(grep -c '"type":"gap"' "$TMP/etm.jsonl") gaps"
 	awk '{ print $(NF-3), $(NF-2), $NF }' "$TMP/$prog.out" >"$TMP/$prog.branches"
 	expect_eq "$prog: branches as hwtrace decode" \
 		"$(cmp -s "$TMP/$prog.branches" "$TMP/want.branches" && echo same)" same
 done
+# Without the library on the loader path the shared build does not start;
+# with LD_LIBRARY_PATH, or built with the rpath line, it does.
+cp "$TMP/etm.data" "$W/perf.data"
+(cd "$W" && env -u LD_LIBRARY_PATH ./branches perf.data) >/dev/null 2>"$TMP/ld.err"
+expect_eq "no loader path: does not start" "$?" 127
+expect_contains "no loader path: the loader says why" "$(cat "$TMP/ld.err")" "libhwtrace.so.0"
+run_line=$(doc_lines "with the library's directory on")
+expect_eq "documented run line" "$run_line" \
+	'LD_LIBRARY_PATH=$(pkg-config --variable=libdir hwtrace) ./branches perf.data'
+run_doc "$run_line >/dev/null"
+expect_eq "api.md: $run_line" "$?" 0
+rpath_line=$(doc_lines "or build it with an rpath line")
+[ -n "$SAN" ] && rpath_line="$rpath_line $SAN"
+run_doc "$rpath_line"
+expect_eq "api.md: $rpath_line" "$?" 0
+(cd "$W" && env -u LD_LIBRARY_PATH ./branches-rpath perf.data) >/dev/null 2>&1
+expect_eq "built with the rpath line: runs as it is" "$?" 0
+
+# count_branches.c, built with the line of its comment: the branches of
+# hwtrace decode, by kind.
+cline=$(sed -n 's/^ \*   \(cc count_branches\.c .*\)$/\1/p' "$W/count_branches.c")
+[ -n "$SAN" ] && cline="$cline $SAN"
+run_doc "$cline -Wall -Wextra -Werror"
+expect_eq "api.md: $cline" "$?" 0
+cat "$TMP/cc.err" >&2
+LD_LIBRARY_PATH="$libdir" "$W/count_branches" "$TMP/etm.data" "$TMP/symfs" >"$TMP/count.out" 2>"$TMP/count.err"
+expect_eq "count_branches runs" "$?" 0
+expect_eq "count_branches: counts as hwtrace decode" "$(cat "$TMP/count.out")" \
+	"cs_etm capture, 207 branches
+$(awk '{ n[$1]++ } END { for (k in n) print k, n[k] }' "$TMP/want.branches" |
+	sort -t' ' -k1,1 | awk 'BEGIN { split("call return jump cond indirect syscall sysret exception interrupt eret", o, " ")
+		for (i in o) rank[o[i]] = i } { line[rank[$1]] = $0 } END { for (i = 1; i <= 10; i++) if (i in line) print line[i] }')"
 
 # 2. C++ through find_package(hwtrace).
 cmake -S "$HWT_SOURCE_DIR/examples/cxx-consumer" -B "$TMP/cxx" -DCMAKE_PREFIX_PATH="$P" \

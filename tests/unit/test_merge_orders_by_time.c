@@ -11,7 +11,7 @@
  * each type keeps its pointer agrees with hwt_elem_pointer. */
 #include <stdbool.h>
 
-#include "analysis/merge/merge_codec.h"
+#include "core/merge/merge_codec.h"
 #include "harness.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"

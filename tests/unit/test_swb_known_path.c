@@ -22,8 +22,6 @@
 #include "hwtrace/perfdata.h"
 #include "hwtrace/swbranch.h"
 
-extern const struct hwt_decoder_ops hwt_bts_decoder_ops;
-
 static const char *prog;
 static char data_path[] = "/tmp/test_swb_known_path_XXXXXX";
 
@@ -138,6 +136,8 @@ static int decode_capture(const char *path, uint32_t *auxtrace_type,
 	uint64_t info[16] = {0};
 	size_t ninfo = 0;
 	void *priv = NULL;
+	/* The decoder a program reaches through the backend table. */
+	const struct hwt_decoder_ops *bts = hwt_backend_find("intel_bts")->decoder;
 	int err = hwt_pd_reader_open(path, &r), n;
 
 	ngot = 0;
@@ -167,7 +167,7 @@ static int decode_capture(const char *path, uint32_t *auxtrace_type,
 					.info_words = ninfo, .image = image,
 					.sink = &sink,
 				};
-				if ((err = hwt_bts_decoder_ops.create(&dp, &priv)))
+				if ((err = bts->create(&dp, &priv)))
 					break;
 			}
 			struct hwt_aux_chunk c = {
@@ -175,14 +175,14 @@ static int decode_capture(const char *path, uint32_t *auxtrace_type,
 				.offset = rec.aux.offset, .cpu = (int32_t)rec.aux.cpu,
 				.tid = (int32_t)rec.aux.tid,
 			};
-			if ((err = hwt_bts_decoder_ops.feed(priv, &c)))
+			if ((err = bts->feed(priv, &c)))
 				break;
 		}
 	}
 	if (priv) {
 		if (!err)
-			err = hwt_bts_decoder_ops.flush(priv);
-		hwt_bts_decoder_ops.destroy(priv);
+			err = bts->flush(priv);
+		bts->destroy(priv);
 	}
 	hwt_pd_reader_free(r);
 	hwt_image_free(image);

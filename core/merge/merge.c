@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/merge/merge_internal.h"
-#include "analysis/util/array_grow.h"
+#include "core/merge/merge_internal.h"
+#include "core/decode/array_grow.h"
 #include "hwtrace/error.h"
 #include "hwtrace/spill.h"
 
@@ -36,7 +36,7 @@ static struct stream *get_stream(struct hwt_merge *m, const struct hwt_elem *e)
 			return &m->streams[i];
 		}
 	void *grown = m->streams;
-	if (!array_grow(&grown, &m->cap, sizeof(*m->streams), m->n + 1, 8))
+	if (!array_grow(&grown, &m->cap, sizeof(*m->streams), m->n + 1))
 		return NULL;
 	m->streams = grown;
 	struct stream *s = &m->streams[m->n];
@@ -58,7 +58,7 @@ static int spill(struct hwt_merge *m, struct stream *s)
 		return err;
 	void *grown = s->chunks;
 	if (!array_grow(&grown, &s->chunks_cap, sizeof(*s->chunks),
-			s->nchunks + 1, 16))
+			s->nchunks + 1))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	s->chunks = grown;
 	if (fseeko(m->spill, (off_t)m->spill_size, SEEK_SET) ||
@@ -84,7 +84,7 @@ static int start_block(struct stream *s, uint64_t order_time)
 {
 	void *grown = s->blocks;
 	if (!array_grow(&grown, &s->blocks_cap, sizeof(*s->blocks),
-			s->nblocks + 1, 16))
+			s->nblocks + 1))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	s->blocks = grown;
 	s->blocks[s->nblocks++] = (struct block){s->spilled + s->len,

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/merge/merge_codec.h"
+#include "core/merge/merge_codec.h"
 #include "hwtrace/merge.h"
 
 /* Bytes of a stream kept in memory before they go to the file, and the

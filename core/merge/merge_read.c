@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/merge/merge_internal.h"
+#include "core/merge/merge_internal.h"
 #include "hwtrace/error.h"
 
 /* Elements of a slice, at least; and at most, since each lane holds a

@@ -2,7 +2,7 @@
  * (merge_codec.h, which holds the record layout and the codec, inline). */
 #include <stddef.h>
 
-#include "analysis/merge/merge_codec.h"
+#include "core/merge/merge_codec.h"
 
 _Static_assert(sizeof(struct hwt_elem) % sizeof(uint64_t) == 0,
 	       "the element is read as whole 64-bit words");

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/util/array_grow.h"
-#include "hwtrace/edges.h"
+#include "core/decode/array_grow.h"
+#include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 
 #define EMPTY UINT32_MAX
@@ -82,7 +82,7 @@ int64_t hwt_edges_index(struct hwt_edges *e, uint64_t from, uint64_t to)
 	if (e->n >= EMPTY - 1)
 		return hwt_error(HWT_ERR_NOMEM, "more than 2^32 distinct edges");
 	void *grown = e->v;
-	if (!array_grow(&grown, &e->cap, sizeof(*e->v), e->n + 1, 256))
+	if (!array_grow(&grown, &e->cap, sizeof(*e->v), e->n + 1))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	e->v = grown;
 	e->v[e->n] = (struct hwt_edge){from, to, 0};

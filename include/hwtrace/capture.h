@@ -1,0 +1,316 @@
+/* A capture opened once, its facts, and cursors that pull its elements.
+ *
+ * hwt_capture_open reads a perf.data file (or pipe) once: which backend
+ * decodes it, the CPUs and threads it traced (with their names over time),
+ * the mappings and whether their binaries were found, its time span, its
+ * losses and its AUX queues. Raw trace streams with memory maps and
+ * snapshot directories open too, with the facts they have.
+ *
+ * A cursor (hwt_cursor_new) gives the capture's elements one at a time
+ * (hwt_cursor_next) or in batches of fixed-size records
+ * (hwt_cursor_next_batch), filtered, by time or per stream, decoded on
+ * as many threads as asked: the same elements as hwt_decode_file and
+ * `hwtrace decode` give, for every number of threads. The decode runs on a
+ * thread of the cursor's own, which hands elements over through a bounded
+ * queue (so memory stays flat however large the capture), and stops and
+ * is joined when the cursor is freed, also before the end.
+ *
+ * Units (hwt_capture_units) are the independent pieces of a capture's
+ * decode: an AUX queue's piece, cut into the segments its backend's split
+ * op gives. A cursor on one unit decodes that unit alone, in any process;
+ * the units' elements, merged by time, are the capture's. */
+#ifndef HWTRACE_CAPTURE_H
+#define HWTRACE_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/decode.h"
+#include "hwtrace/element.h"
+#include "hwtrace/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_capture;
+
+/* What a capture was opened from. */
+enum hwt_capture_kind {
+	HWT_CAPTURE_PERF_DATA,    /* a perf.data file or pipe */
+	HWT_CAPTURE_RAW,          /* a raw trace stream with memory maps */
+	HWT_CAPTURE_SNAPSHOT_DIR, /* an OpenCSD snapshot directory */
+};
+
+/* How to open a capture. Zero-initialise, then set size. Strings and
+ * arrays are copied. */
+struct hwt_capture_opts {
+	size_t size;                     /* sizeof(struct hwt_capture_opts) */
+	struct hwt_image_lookup lookup;  /* --symfs, --buildid-dir, --vmlinux */
+	const char *kcore;               /* --kcore DIR, or NULL */
+	const char *cpu_model;           /* FAMILY/MODEL/STEPPING, or NULL */
+	bool ignore_build_ids;           /* perf's --ignore-build-ids */
+	/* Raw streams (hwt_capture_open_raw): the memory images. */
+	const struct hwt_map_spec *maps;
+	size_t nmaps;
+};
+
+/* Opens the perf.data file @path ("-" for a pipe on standard input): reads
+ * its records once and keeps their facts. @opts may be NULL. A cursor
+ * decodes the file again, so a pipe (or a FIFO) gives its facts but no
+ * cursor: save it to a file first. Errors: those
+ * of hwt_decode_file before its first element (the reader's, naming the
+ * file and offset; HWT_ERR_NOENT without AUXTRACE_INFO; HWT_ERR_NOSUP when
+ * no backend decodes it), HWT_ERR_NOMEM. */
+HWT_API int hwt_capture_open(const char *path,
+			     const struct hwt_capture_opts *opts,
+			     struct hwt_capture **out);
+
+/* Opens the raw trace stream @trace_path for the backend @backend (with
+ * @backend_options after a comma as hwt_decode_raw takes them, or NULL),
+ * with the memory maps of opts->maps. Errors: HWT_ERR_NOENT (no such
+ * backend or file), HWT_ERR_INVAL (no backend or path), HWT_ERR_NOMEM. */
+HWT_API int hwt_capture_open_raw(const char *backend,
+				 const char *backend_options,
+				 const char *trace_path,
+				 const struct hwt_capture_opts *opts,
+				 struct hwt_capture **out);
+
+/* Opens the snapshot directory @dir (decoded by the backend that has a
+ * snapshot_dir op: cs_etm's OpenCSD format). Errors: HWT_ERR_NOENT (not a
+ * directory, or no backend reads snapshot directories), HWT_ERR_NOMEM. */
+HWT_API int hwt_capture_open_snapshot(const char *dir,
+				      const struct hwt_capture_opts *opts,
+				      struct hwt_capture **out);
+
+/* Frees the capture; NULL is a no-op. Every cursor on it must be freed
+ * first. */
+HWT_API void hwt_capture_free(struct hwt_capture *cap);
+
+/* What the capture was opened from. */
+HWT_API enum hwt_capture_kind hwt_capture_kind(const struct hwt_capture *cap);
+
+/* The name of the backend that decodes it ("intel_pt", "cs_etm", ...);
+ * valid as long as the capture. */
+HWT_API const char *hwt_capture_backend(const struct hwt_capture *cap);
+
+/* The CPUs whose trace the capture holds (its per-CPU AUX queues), in
+ * increasing order, in *cpus (owned by the capture); returns how many (0
+ * for per-thread traces, raw streams and snapshot directories). */
+HWT_API size_t hwt_capture_cpus(const struct hwt_capture *cap,
+				const int32_t **cpus);
+
+/* A thread the capture's sideband names (COMM, FORK, ITRACE_START). */
+struct hwt_capture_thread {
+	int32_t pid, tid;
+};
+
+/* The threads, in the order the file names them (a tid that a later
+ * process reuses is listed again, with that pid); returns how many. */
+HWT_API size_t hwt_capture_threads(const struct hwt_capture *cap,
+				   const struct hwt_capture_thread **threads);
+
+/* A name a thread took (a COMM record): from @time on (0 when the record
+ * has no time), @tid of @pid is called @name; @exec when a new program
+ * was started. */
+struct hwt_capture_name {
+	int32_t pid, tid;
+	uint64_t time;
+	bool exec;
+	const char *name;
+};
+
+/* The names over time, in file order; returns how many. */
+HWT_API size_t hwt_capture_names(const struct hwt_capture *cap,
+				 const struct hwt_capture_name **names);
+
+/* The name of thread @tid at perf time @time (the last COMM at or before
+ * it; the first one when all are later), or NULL when none is known. */
+HWT_API const char *hwt_capture_name_at(const struct hwt_capture *cap,
+					int32_t tid, uint64_t time);
+
+/* A mapping of code: a section of the memory image the decode reads. */
+struct hwt_capture_mmap {
+	int32_t pid;               /* HWT_PID_ANY: every process (kernel) */
+	uint64_t vaddr, size;
+	uint64_t file_offset;
+	uint64_t valid_from;       /* perf time span [from, until) */
+	uint64_t valid_until;      /* HWT_TIME_END: to the end */
+	const char *path;          /* as recorded */
+	const char *found_at;      /* the file read; NULL when missing */
+	bool missing;              /* no code: not found, or refused */
+	const char *missing_detail; /* why a found file was refused, or NULL */
+	uint8_t build_id_size;     /* 0 when the capture gives none */
+	uint8_t build_id[20];
+};
+
+/* The mappings, in the image's order (raw streams: the maps given);
+ * returns how many. *mmaps is owned by the capture. */
+HWT_API size_t hwt_capture_mmaps(const struct hwt_capture *cap,
+				 const struct hwt_capture_mmap **mmaps);
+
+/* The first and last perf time of the capture's records. Errors:
+ * HWT_ERR_NOENT (no record carries a time, or not a perf.data capture). */
+HWT_API int hwt_capture_time_span(const struct hwt_capture *cap,
+				  uint64_t *first, uint64_t *last);
+
+/* What the capture lost, as its records say. */
+struct hwt_capture_losses {
+	uint64_t lost_events;   /* PERF_RECORD_LOST records */
+	uint64_t lost_records;  /* the records they say were lost */
+	uint64_t truncated;     /* AUX records flagged TRUNCATED */
+	uint64_t collisions;    /* AUX records flagged COLLISION */
+	uint64_t trace_errors;  /* PERF_RECORD_AUXTRACE_ERROR records */
+};
+
+/* Fills @losses (all 0 for raw streams and snapshot directories). */
+HWT_API void hwt_capture_losses(const struct hwt_capture *cap,
+				struct hwt_capture_losses *losses);
+
+/* One AUX queue: the trace of a CPU (per-CPU) or of a thread. */
+struct hwt_capture_queue {
+	uint32_t idx;        /* mmap index */
+	int32_t cpu, tid;    /* -1 when not per-CPU / not per-thread */
+	size_t npieces;      /* runs of contiguous AUX data */
+	uint64_t bytes;      /* of trace */
+};
+
+/* The AUX queues in increasing idx order; returns how many (0 for raw
+ * streams and snapshot directories). */
+HWT_API size_t hwt_capture_queues(const struct hwt_capture *cap,
+				  const struct hwt_capture_queue **queues);
+
+/* An independent piece of the decode: segment @segment of piece @piece of
+ * AUX queue @queue (an index into hwt_capture_queues), the bytes
+ * [offset, offset + size) of that queue's AUX stream. @time_from and
+ * @time_until are the times of the PERF_RECORD_AUX records that reported
+ * the piece's data (0 when the capture has none): the unit's code ran
+ * before them. */
+struct hwt_capture_unit {
+	size_t queue;
+	size_t piece;
+	size_t segment;
+	int32_t cpu, tid;
+	uint64_t offset, size;
+	uint64_t time_from, time_until;
+};
+
+/* The capture's units, in the order a one-thread decode takes them, into
+ * *units (owned by the capture; computed at the first call: each piece is
+ * read and cut with the backend's split op, as `decode -j` cuts it; a
+ * backend without one gives one unit per piece). Returns how many, or a
+ * negative error: HWT_ERR_NOSUP (not a perf.data capture, or a capture
+ * with AUX samples, whose windows are no units), HWT_ERR_NOMEM, and the
+ * reader's and the decoder's errors. */
+HWT_API int64_t hwt_capture_units(struct hwt_capture *cap,
+				  const struct hwt_capture_unit **units);
+
+/* --- cursors --- */
+
+struct hwt_cursor;
+
+/* The order of a cursor's elements. */
+enum hwt_cursor_order {
+	/* Every CPU's and thread's elements merged by time (hwtrace/merge.h),
+	 * as `hwtrace decode` prints them. Raw streams and snapshot
+	 * directories are one stream: in stream order. */
+	HWT_CURSOR_ORDER_TIME,
+	/* As the decode emits them: stream after stream (`decode --per-cpu`). */
+	HWT_CURSOR_ORDER_STREAM,
+};
+
+/* A cursor's options. Zero-initialise, then set size. */
+struct hwt_cursor_opts {
+	size_t size;                 /* sizeof(struct hwt_cursor_opts) */
+	enum hwt_cursor_order order;
+	unsigned int jobs;           /* decode threads (0 or 1: one) */
+	bool filter_cpu;             /* only elements of @cpu */
+	int32_t cpu;
+	bool filter_tid;             /* only elements of @tid */
+	int32_t tid;
+	bool filter_time;            /* only elements in [time_start, time_end] */
+	uint64_t time_start, time_end;
+	bool disasm;                 /* ranges as instructions with their text */
+	/* Decode only unit @unit - 1 of hwt_capture_units (0: the whole
+	 * capture). Its elements come in stream order, whatever @order. */
+	size_t unit;
+	/* Elements the decode may run ahead of the reader (0: 4096). */
+	size_t queue_depth;
+	/* Non-NULL: warnings go here, one sentence each, called on the
+	 * cursor's decode thread; NULL: they come as error elements, as
+	 * hwt_decode_opts.warn says. */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+
+/* A cursor on @cap (borrowed: it must outlive the cursor), decoding with
+ * @opts (copied; NULL: defaults). The decode starts on a thread of its
+ * own at once. Errors: HWT_ERR_INVAL (a unit that does not exist, or a
+ * unit of a capture that has none), HWT_ERR_NOSUP (a capture read from a
+ * pipe, which cannot be read again), HWT_ERR_NOMEM, HWT_ERR_IO (no thread
+ * could be started). */
+HWT_API int hwt_cursor_new(struct hwt_capture *cap,
+			   const struct hwt_cursor_opts *opts,
+			   struct hwt_cursor **out);
+
+/* Stops the decode if it still runs, waits for its thread to end and
+ * frees the cursor; NULL is a no-op. */
+HWT_API void hwt_cursor_free(struct hwt_cursor *cur);
+
+/* The next element into *@elem. The strings and the branch array it
+ * points to belong to the cursor and stay valid until the next call on
+ * it. Returns 1 with an element, 0 at the end of the capture, or a
+ * negative error (the decode's: those of hwt_decode_file,
+ * hwt_decode_raw or hwt_decode_snapshot_dir), after which every call
+ * returns it again. */
+HWT_API int hwt_cursor_next(struct hwt_cursor *cur, struct hwt_elem *elem);
+
+/* One element as a flat record of fixed size, for bindings (NumPy, ...)
+ * and for copying in bulk. The fields a type has no use for are 0. */
+struct hwt_elem_record {
+	uint32_t type;          /* enum hwt_elem_type */
+	uint32_t fields;        /* enum hwt_elem_field bits */
+	int32_t cpu, pid, tid;
+	/* RANGE: enum hwt_isa; BRANCH: enum hwt_branch_kind; GAP: enum
+	 * hwt_gap_reason. */
+	uint32_t kind;
+	uint64_t time;
+	uint64_t trace_offset;
+	/* RANGE: start; BRANCH: from; TRACE_ON, TRACE_OFF: at; SAMPLE: ip. */
+	uint64_t from;
+	/* RANGE: end; BRANCH: to; SAMPLE: window. */
+	uint64_t to;
+	/* RANGE: insns; GAP: bytes; SAMPLE: period. */
+	uint64_t count;
+	uint64_t sync;          /* SAMPLE: sync */
+	/* BRANCH: exception; CONTEXT: el. */
+	uint32_t number;
+	uint32_t vmid;          /* CONTEXT: vmid */
+	/* RANGE: text; GAP: detail; ERROR: message; else NULL. */
+	const char *text;
+	/* SAMPLE: the branch stack, newest first; else NULL and 0. */
+	const struct hwt_branch_entry *branches;
+	uint64_t nbranches;
+};
+
+/* Fills up to @n records of @buf with the next elements. Their text and
+ * branches belong to the cursor and stay valid until the next call on it.
+ * Returns how many (0 at the end), or a negative error as
+ * hwt_cursor_next. */
+HWT_API int64_t hwt_cursor_next_batch(struct hwt_cursor *cur,
+				      struct hwt_elem_record *buf, size_t n);
+
+/* The record of @elem, and the element of @rec (pointers are shared,
+ * not copied). */
+HWT_API void hwt_elem_record_from_elem(struct hwt_elem_record *rec,
+				       const struct hwt_elem *elem);
+HWT_API void hwt_elem_record_to_elem(struct hwt_elem *elem,
+				     const struct hwt_elem_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
