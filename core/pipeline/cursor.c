@@ -172,6 +172,7 @@ int hwt_cursor_new(struct hwt_capture *cap, const struct hwt_cursor_opts *opts,
 {
 	if (!cap || !out)
 		return hwt_error(HWT_ERR_INVAL, "hwt_cursor_new: missing argument");
+	*out = NULL;
 	if (cap->read_once)
 		return hwt_error(HWT_ERR_NOSUP, "%s is a pipe, read when the capture "
 				 "was opened: save the capture to a file for a "

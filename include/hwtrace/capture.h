@@ -247,10 +247,10 @@ struct hwt_cursor_opts {
 
 /* A cursor on @cap (borrowed: it must outlive the cursor), decoding with
  * @opts (copied; NULL: defaults). The decode starts on a thread of its
- * own at once. Errors: HWT_ERR_INVAL (a unit that does not exist, or a
- * unit of a capture that has none), HWT_ERR_NOSUP (a capture read from a
- * pipe, which cannot be read again), HWT_ERR_NOMEM, HWT_ERR_IO (no thread
- * could be started). */
+ * own at once; *@out is NULL when it fails. Errors: HWT_ERR_INVAL (a unit
+ * that does not exist, or a unit of a capture that has none),
+ * HWT_ERR_NOSUP (a capture read from a pipe, which cannot be read again),
+ * HWT_ERR_NOMEM, HWT_ERR_IO (no thread could be started). */
 HWT_API int hwt_cursor_new(struct hwt_capture *cap,
 			   const struct hwt_cursor_opts *opts,
 			   struct hwt_cursor **out);

@@ -56,8 +56,16 @@ units() {
 		fail "$name: the units merged are not the whole decode"
 	expect_eq "$name: a unit past the last" \
 		"$(dump --unit $3 "$file" 2>&1 >/dev/null | grep -c "no unit $3")" 1
-	expect_eq "$name: a cursor freed early ends its thread" \
-		"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended 1"
+	# qemu-user does not show the guest's threads in /proc/self/task.
+	if [ -z "${HWT_TARGET_RUN:-}" ]; then
+		expect_eq "$name: a cursor freed early ends its thread" \
+			"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended 1"
+	else
+		expect_contains "$name: a cursor freed early" \
+			"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended"
+		echo "SKIP part: $name: the threads a freed cursor ends: under ${HWT_TARGET_RUN}, /proc/self/task shows no guest threads" >&2
+		skipped_parts=$((skipped_parts + 1))
+	fi
 }
 
 # filtered NAME FILE COUNT OPTION VALUE: the cursor's filter is decode's

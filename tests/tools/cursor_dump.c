@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 				       u[k].segment, u[k].cpu, u[k].tid, u[k].offset,
 				       u[k].size);
 		} else {
-			struct hwt_cursor *cur;
+			struct hwt_cursor *cur = NULL;
 			struct hwt_elem_sink sink = {write_record, NULL};
 			if (hwt_cursor_new(cap, &o, &cur) < 0)
 				rc = fail("cursor");
