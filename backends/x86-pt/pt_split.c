@@ -198,7 +198,10 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 		step = chunk->size / max + 1;
 	unsigned int need = cut_needs(d, chunk);
 	uint64_t from = step;
-	while (n < max && from + sizeof(psb) < chunk->size) {
+	/* Compared as sizes left, not as sums: a step as long as the
+	 * address space (no cut wanted) would wrap. */
+	while (n < max && from < chunk->size &&
+	       chunk->size - from > sizeof(psb)) {
 		const uint8_t *at = memmem(begin + from, (size_t)(end - begin - from),
 					   psb, sizeof(psb));
 		if (!at)
@@ -208,6 +211,8 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 		 * only a well-formed PSB+ that restates the time counts. */
 		if (pt_psb_plus_size(&d->config, at, end, need) > 0) {
 			starts[n++] = off;
+			if (step >= chunk->size - off)
+				break;
 			from = off + step;
 		} else {
 			from = off + 1;
