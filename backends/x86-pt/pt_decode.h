@@ -273,12 +273,12 @@ struct pt_dec {
 	 * the next ones to drop: those the fast path sent before it gave
 	 * the chunk up, which the block decoder gives again. */
 	uint64_t sent, skip;
-	/* The last raw stream the split op checked for CYC packets, and
-	 * the answer: a decode asks once to choose its threads, again to
-	 * cut. */
-	const uint8_t *cyc_data;
-	uint64_t cyc_size;
-	bool cyc_found;
+	/* The last chunk the split op scanned for time packets, and what
+	 * it found (pt_split.c): a decode asks once to choose its threads,
+	 * again to cut. */
+	const uint8_t *timing_data;
+	uint64_t timing_size;
+	unsigned int timing_flags;
 };
 
 /* Decodes one chunk completely, resynchronising at the next PSB after

@@ -10,6 +10,8 @@
  * and where they lead, so a repeated pattern costs one lookup (libxdc's
  * scheme); TIP targets (returns, indirect calls and jumps) are edges like
  * any other, and compressed returns use a return stack as libipt does.
+ * The walk to an asynchronous event's or a trace disable's IP is cached
+ * by its start and end.
  *
  * What the packet walk does not model (FUP outside PSB+: interrupts and
  * other asynchronous events; TIP.PGE/PGD; overflows; TSX; trace that does
@@ -35,6 +37,7 @@
 #define COMMIT_AT (16u << 20) /* trace bytes that make a PSB a commit point */
 #define REC_MAX (WALK_LIMIT + 64) /* edges one recording holds */
 #define RUN_POPS 4           /* returns a cached run may check and pop */
+#define WALK_SLOTS 4096u     /* cached walks to an event's IP (2^12) */
 
 enum bb_end {
 	BB_NONE,  /* slot unused */
@@ -75,6 +78,18 @@ struct run {
 	uint64_t push[BB_MAX_EDGES];
 };
 
+/* A walk from one address to an asynchronous event's or a trace
+ * disable's IP (walk_to): the direct branches on the way, as edge
+ * indices, and the return addresses of its direct calls, in order. */
+struct walk {
+	uint64_t ip, to;
+	uint8_t mode;
+	bool used;
+	uint8_t nedges, npush;
+	uint32_t edges[BB_MAX_EDGES];
+	uint64_t push[BB_MAX_EDGES];
+};
+
 struct pt_edges {
 	struct hwt_edges *map;
 	struct hwt_image *image;
@@ -82,6 +97,7 @@ struct pt_edges {
 	struct hwt_insn_decoder *insn[3]; /* 64, 32, 16 bit */
 	struct bb *bbs;
 	struct run *runs;
+	struct walk *walks;
 	/* Takings since the last commit, by edge index: added to the map
 	 * at a commit, dropped when the block decoder redoes the part. */
 	uint64_t *delta;
@@ -117,6 +133,7 @@ void pt_edges_free(struct pt_edges *e)
 		hwt_insn_decoder_free(e->insn[i]);
 	free(e->bbs);
 	free(e->runs);
+	free(e->walks);
 	free(e->delta);
 	free(e);
 }
@@ -128,7 +145,8 @@ static struct pt_edges *edges_new(void)
 		return NULL;
 	e->bbs = calloc(BB_SLOTS, sizeof(*e->bbs));
 	e->runs = calloc(RUN_SLOTS, sizeof(*e->runs));
-	if (!e->bbs || !e->runs) {
+	e->walks = calloc(WALK_SLOTS, sizeof(*e->walks));
+	if (!e->bbs || !e->runs || !e->walks) {
 		pt_edges_free(e);
 		return NULL;
 	}
@@ -144,6 +162,7 @@ static void edges_retarget(struct pt_edges *e, struct hwt_edges *map,
 	if (e->map) { /* calloc'd pages need no clearing */
 		memset(e->bbs, 0, BB_SLOTS * sizeof(*e->bbs));
 		memset(e->runs, 0, RUN_SLOTS * sizeof(*e->runs));
+		memset(e->walks, 0, WALK_SLOTS * sizeof(*e->walks));
 	}
 	e->map = map;
 	e->image = image;
@@ -473,18 +492,33 @@ static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
 
 /* Walks from the walk's address to @to through instructions that need no
  * trace (the direct branches on the way are taken): where an
- * asynchronous event (FUP) struck. False when a branch that needs trace
- * comes first. */
+ * asynchronous event (FUP) struck, or tracing stopped. False when a
+ * branch that needs trace comes first. A walk that arrives is cached by
+ * its start and end, as the blocks are: a real trace stops and starts
+ * again at the same few places thousands of times (each walk read and
+ * decoded every instruction again, most of --edges' time on a qemu
+ * trace). */
 static bool walk_to(struct pt_edges *e, uint64_t to)
 {
-	struct hwt_insn_decoder *dec = insn_decoder(e);
 	uint64_t ip = e->ip;
+	struct walk *w = &e->walks[((ip ^ (to << 1)) * 0x9e3779b97f4a7c15ull) >> 52];
+	if (w->used && w->ip == ip && w->to == to && w->mode == e->mode) {
+		for (unsigned i = 0; i < w->nedges; i++)
+			take(e, w->edges[i]);
+		for (unsigned i = 0; i < w->npush; i++)
+			push(e, w->push[i]);
+		e->ip = to;
+		return true;
+	}
+	struct hwt_insn_decoder *dec = insn_decoder(e);
+	struct walk got = {.ip = ip, .to = to, .mode = e->mode, .used = true};
+	bool keep = true; /* it fits a cache slot */
 	for (int n = 0; ip != to; n++) {
 		uint8_t code[HWT_INSN_MAX_SIZE];
 		struct hwt_insn in;
-		int got = dec ? hwt_image_read(e->image, e->pid, ip, code, 15) : 0;
-		if (n == WALK_LIMIT || got <= 0 ||
-		    hwt_insn_decode(dec, code, (size_t)got, ip, &in) < 0)
+		int len = dec ? hwt_image_read(e->image, e->pid, ip, code, 15) : 0;
+		if (n == WALK_LIMIT || len <= 0 ||
+		    hwt_insn_decode(dec, code, (size_t)len, ip, &in) < 0)
 			return false;
 		uint64_t next = ip + in.size;
 		in.iclass = iclass_of(&in, code);
@@ -495,16 +529,27 @@ static bool walk_to(struct pt_edges *e, uint64_t to)
 		if ((in.iclass != HWT_INSN_CALL && in.iclass != HWT_INSN_JUMP) ||
 		    !in.has_target)
 			return false;
-		if (in.iclass == HWT_INSN_CALL)
+		if (in.iclass == HWT_INSN_CALL) {
 			push(e, next);
+			if (got.npush < BB_MAX_EDGES)
+				got.push[got.npush++] = next;
+			else
+				keep = false;
+		}
 		if (in.target != next) {
 			int64_t i = edge_index(e, ip, in.target);
 			if (i < 0)
 				return false;
 			take(e, (uint32_t)i);
+			if (got.nedges < BB_MAX_EDGES)
+				got.edges[got.nedges++] = (uint32_t)i;
+			else
+				keep = false;
 		}
 		ip = in.target;
 	}
+	if (keep)
+		*w = got;
 	e->ip = ip;
 	return true;
 }

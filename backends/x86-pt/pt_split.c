@@ -14,6 +14,9 @@
  *    the last MTC periods, or between the TSCs of the last PSB+s)
  *    carries over the PSB: a chunk of a capture with CYC on is not cut,
  *    nor a raw stream (whose settings are not known) with a CYC packet;
+ *    a chunk with no time packet at all (TSC, TMA, MTC, CYC: untimed
+ *    trace, as qemu writes it) has no time to carry over, and is cut at
+ *    every PSB+ that restates the rest;
  *  - the state the PSB+ restates (IP, exec mode, TSX, paging, VMCS):
  *    anything else inside it (an overflow, a TIP, a bad packet) makes it
  *    no place to cut.
@@ -35,36 +38,37 @@ static const uint8_t psb[16] = {
 	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 };
 
-/* Whether a raw stream holds a CYC packet: one pass of the packet
- * decoder, a small part of a decode's time. Bytes it cannot read are
+/* What a chunk's packets say about its time (pt_dec.timing_flags). */
+enum { TIMING_CYC = 1, TIMING_ANY = 2 };
+
+/* Which time packets a chunk holds: CYC, and any of TSC, TMA, MTC and
+ * CYC. One pass of the packet decoder, a small part of a decode's time,
+ * which stops once it has seen all of @stop. Bytes it cannot read are
  * skipped up to the next PSB, as a decoder skips them. */
-static bool scan_for_cyc(const struct pt_config *base,
-			 const struct hwt_aux_chunk *chunk)
+static unsigned int scan_timing(const struct pt_config *base,
+				const struct hwt_aux_chunk *chunk,
+				unsigned int stop)
 {
 	struct pt_config c = *base;
 	c.begin = (uint8_t *)chunk->data;
 	c.end = c.begin + chunk->size;
 	struct pt_packet_decoder *pd = pt_pkt_alloc_decoder(&c);
 	if (!pd)
-		return true; /* not known: not cut */
-	bool cyc = false;
-	while (!cyc && pt_pkt_sync_forward(pd) >= 0) {
+		return TIMING_CYC | TIMING_ANY; /* not known: not cut */
+	unsigned int found = 0;
+	while ((found & stop) != stop && pt_pkt_sync_forward(pd) >= 0) {
 		struct pt_packet p;
-		while (!cyc && pt_pkt_next(pd, &p, sizeof(p)) >= 0)
-			cyc = p.type == ppt_cyc;
+		while ((found & stop) != stop &&
+		       pt_pkt_next(pd, &p, sizeof(p)) >= 0) {
+			if (p.type == ppt_cyc)
+				found |= TIMING_CYC | TIMING_ANY;
+			else if (p.type == ppt_tsc || p.type == ppt_tma ||
+				 p.type == ppt_mtc)
+				found |= TIMING_ANY;
+		}
 	}
 	pt_pkt_free_decoder(pd);
-	return cyc;
-}
-
-static bool raw_has_cyc(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
-{
-	if (d->cyc_data != chunk->data || d->cyc_size != chunk->size) {
-		d->cyc_found = scan_for_cyc(&d->config, chunk);
-		d->cyc_data = chunk->data;
-		d->cyc_size = chunk->size;
-	}
-	return d->cyc_found;
+	return found;
 }
 
 /* Raw input: no attribute or AUXTRACE_INFO says how the trace was
@@ -75,29 +79,53 @@ static bool is_raw(const struct pt_dec *d)
 	       d->params.info_words < PT_INFO_WORDS_MIN;
 }
 
+/* scan_timing of @chunk, kept: a decode asks once to choose its threads,
+ * again to cut. A raw stream is read up to its first CYC (its settings
+ * are not known); a capture's only up to its first time packet. */
+static unsigned int chunk_timing(struct pt_dec *d,
+				 const struct hwt_aux_chunk *chunk)
+{
+	if (d->timing_data != chunk->data || d->timing_size != chunk->size) {
+		d->timing_flags = scan_timing(&d->config, chunk,
+					      is_raw(d) ? TIMING_CYC
+							: TIMING_ANY);
+		d->timing_data = chunk->data;
+		d->timing_size = chunk->size;
+	}
+	return d->timing_flags;
+}
+
 /* Whether the capture's settings leave a PSB as a clean cut: no CYC.
  * (That the time restarts there, each PSB+ must show with a TSC.) A raw
  * stream (no attribute) is cut when it has no CYC packet, whatever its
- * settings; for edges alone, which have no time, always. */
+ * settings; for edges alone, which have no time, always. A chunk without
+ * any time packet is cut whatever the settings: no time carries over its
+ * PSBs. */
 static bool cuttable(struct pt_dec *d, const struct hwt_aux_chunk *chunk)
 {
 	if (is_raw(d))
 		return !d->params.pid_at &&
-		       (d->params.edges_only || !raw_has_cyc(d, chunk));
+		       (d->params.edges_only ||
+			!(chunk_timing(d, chunk) & TIMING_CYC));
 	uint64_t cyc = d->params.info[PT_INFO_CYC_BIT];
-	return !(cyc && (d->params.aux_attr->config & cyc));
+	return !(cyc && (d->params.aux_attr->config & cyc)) ||
+	       !(chunk_timing(d, chunk) & TIMING_ANY);
 }
 
 /* What a PSB+ must hold to be a cut: a TSC, and a TMA where MTC gives
  * time (a capture with MTC on; a raw stream whose --raw options give the
  * TSC:CTC ratio, without which libipt does not use MTC). A raw stream
- * cut for edges alone needs neither. */
-static unsigned int cut_needs(const struct pt_dec *d)
+ * cut for edges alone needs neither, nor a chunk without time packets
+ * (untimed trace, as qemu writes), where every clean PSB+ is a cut. */
+static unsigned int cut_needs(struct pt_dec *d,
+			      const struct hwt_aux_chunk *chunk)
 {
 	bool mtc_time;
+	if (is_raw(d) && d->params.edges_only)
+		return 0;
+	if (!(chunk_timing(d, chunk) & TIMING_ANY))
+		return 0;
 	if (is_raw(d)) {
-		if (d->params.edges_only)
-			return 0;
 		mtc_time = d->config.cpuid_0x15_eax && d->config.cpuid_0x15_ebx;
 	} else {
 		uint64_t mtc = d->params.info[PT_INFO_MTC_BIT];
@@ -168,9 +196,12 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 	uint64_t step = pt_split_bytes;
 	if (max > 1 && chunk->size / max > step)
 		step = chunk->size / max + 1;
-	unsigned int need = cut_needs(d);
+	unsigned int need = cut_needs(d, chunk);
 	uint64_t from = step;
-	while (n < max && from + sizeof(psb) < chunk->size) {
+	/* Compared as sizes left, not as sums: a step as long as the
+	 * address space (no cut wanted) would wrap. */
+	while (n < max && from < chunk->size &&
+	       chunk->size - from > sizeof(psb)) {
 		const uint8_t *at = memmem(begin + from, (size_t)(end - begin - from),
 					   psb, sizeof(psb));
 		if (!at)
@@ -180,6 +211,8 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 		 * only a well-formed PSB+ that restates the time counts. */
 		if (pt_psb_plus_size(&d->config, at, end, need) > 0) {
 			starts[n++] = off;
+			if (step >= chunk->size - off)
+				break;
 			from = off + step;
 		} else {
 			from = off + 1;

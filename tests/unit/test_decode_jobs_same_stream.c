@@ -39,6 +39,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 #include "elem_text.h"
+#include "bench/pt_edges_trace.h"
 #include "pt_enc_psb.h"
 #include "test_pt_capture.h"
 
@@ -63,6 +64,7 @@ struct gen {
 	unsigned seed;
 	unsigned ovf, bad;
 	bool big; /* pieces of thousands of elements */
+	bool untimed; /* no TSC anywhere, as qemu's trace has none */
 };
 
 static unsigned rnd(struct gen *g)
@@ -96,7 +98,20 @@ static void raw(struct gen *g, const uint8_t *bytes, size_t n)
 static int psb(struct gen *g, bool enabled)
 {
 	g->tsc += 1000;
-	return pt_enc_psb_plus(g->e, g->tsc, enabled ? ORG : 0);
+	if (!g->untimed)
+		return pt_enc_psb_plus(g->e, g->tsc, enabled ? ORG : 0);
+	struct pt_packet p;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_psb;
+	int err = enc(g, &p);
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	err |= enc(g, &p);
+	if (enabled)
+		err |= pt_enc_ip(g->e, ppt_fup, ORG);
+	p.type = ppt_psbend;
+	return err | enc(g, &p);
 }
 
 static int tip(struct gen *g, enum pt_packet_type type, uint64_t ip)
@@ -112,7 +127,7 @@ static int tnt(struct gen *g)
 	p.payload.tnt.bit_size = (uint8_t)(1 + rnd(g) % 6);
 	p.payload.tnt.payload = (1u << p.payload.tnt.bit_size) - 1;
 	int err = enc(g, &p);
-	if (!err && rnd(g) % 4 == 0) {
+	if (!err && !g->untimed && rnd(g) % 4 == 0) {
 		/* TSC between branches: ranges get new times. */
 		p.type = ppt_tsc;
 		g->tsc += 10;
@@ -427,6 +442,30 @@ static void same_for_every_job_count(unsigned seed, bool disasm)
 	unlink(data);
 }
 
+/* The pieces of a CPU one after the other, as a raw stream in @pt;
+ * returns its size (0 when it could not be written). */
+static size_t write_raw(const char *pt, unsigned seed, bool untimed,
+			unsigned *ovf)
+{
+	struct gen g = {.cap = 1 << 16, .seed = seed, .big = seed == 7,
+			.untimed = untimed};
+	g.buf = malloc(g.cap);
+	uint8_t *all = malloc((size_t)NPIECES * g.cap);
+	size_t n = 0;
+	for (unsigned k = 0; g.buf && all && k < NPIECES; k++) {
+		size_t size = piece(&g, k);
+		CHECK(size > 0);
+		memcpy(all + n, g.buf, size);
+		n += size;
+	}
+	if (all)
+		write_code(pt, all, n);
+	free(all);
+	free(g.buf);
+	*ovf = g.ovf;
+	return n;
+}
+
 /* A raw stream (--raw): the pieces of a CPU one after the other, with
  * TSCs between branches, overflows, bad bytes, a visit to unmapped code
  * and pieces that end inside a packet. It has no CYC packet, so it is cut
@@ -438,19 +477,8 @@ static void raw_same_for_every_job_count(unsigned seed)
 	snprintf(file, sizeof(file), "%s/code.bin", tmp);
 	snprintf(pt, sizeof(pt), "%s/raw-%u.pt", tmp, seed);
 	write_code(file, code, sizeof(code));
-	struct gen g = {.cap = 1 << 16, .seed = seed, .big = seed == 7};
-	g.buf = malloc(g.cap);
-	uint8_t *all = malloc((size_t)NPIECES * g.cap);
-	size_t n = 0;
-	for (unsigned k = 0; g.buf && all && k < NPIECES; k++) {
-		size_t size = piece(&g, k);
-		CHECK(size > 0);
-		memcpy(all + n, g.buf, size);
-		n += size;
-	}
-	write_code(pt, all, n);
-	free(all);
-	free(g.buf);
+	unsigned ovf = 0;
+	write_raw(pt, seed, false, &ovf);
 
 	struct hwt_map_spec map = {file, ORG};
 	struct text one, many;
@@ -460,7 +488,7 @@ static void raw_same_for_every_job_count(unsigned seed)
 	memset(&one, 0, sizeof(one));
 	CHECK_INT(hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink), 0);
 	CHECK(one.all.s != NULL && one.ranges > 100);
-	CHECK(g.ovf > 0 && one.ovf > 0 && one.ovf <= g.ovf);
+	CHECK(ovf > 0 && one.ovf > 0 && one.ovf <= ovf);
 	for (unsigned jobs = 2; jobs <= 8 && one.all.s; jobs += jobs == 3 ? 5 : 1) {
 		opts.jobs = jobs;
 		sink.arg = &many;
@@ -470,6 +498,126 @@ static void raw_same_for_every_job_count(unsigned seed)
 	}
 	free(one.all.s);
 	unlink(pt);
+}
+
+/* The untimed stream's decode with @jobs threads, raw or (@data) from a
+ * perf.data holding it as one thread's trace. */
+static int decode_untimed(const char *pt, const char *data,
+			  const struct hwt_map_spec *map, unsigned jobs,
+			  struct text *t)
+{
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .maps = map,
+				       .nmaps = data ? 0 : 1, .jobs = jobs};
+	struct hwt_elem_sink sink = {collect, t};
+	memset(t, 0, sizeof(*t));
+	return data ? hwt_decode_file(data, &opts, &sink)
+		    : hwt_decode_raw("intel_pt", NULL, pt, &opts, &sink);
+}
+
+/* @trace (@n bytes) to @pt, and as one thread's trace in the perf.data
+ * @data, its code @file at ORG (@code_size bytes). */
+static void write_untimed(const char *pt, const char *data, const char *file,
+			  size_t code_size, const uint8_t *trace, size_t n)
+{
+	write_code(pt, trace, n);
+	struct pt_capture cap = {.code_path = file, .code_addr = ORG,
+				 .code_size = code_size, .trace = trace,
+				 .trace_size = n};
+	CHECK_INT(pt_capture_write(data, &cap), 0);
+}
+
+/* Untimed trace (no TSC, MTC or CYC packet, as qemu writes it): nothing
+ * carries time over a PSB, so it is cut at every PSB+ that restates the
+ * state (pt_split.c), raw and in a perf.data, and 2, 3 and 8 threads give
+ * exactly one thread's elements, overflows, errors and missing code
+ * included. */
+static void untimed_same_for_every_job_count(unsigned seed)
+{
+	char file[300], pt[300], data[300];
+	snprintf(file, sizeof(file), "%s/code.bin", tmp);
+	snprintf(pt, sizeof(pt), "%s/untimed-%u.pt", tmp, seed);
+	snprintf(data, sizeof(data), "%s/untimed-%u.data", tmp, seed);
+	write_code(file, code, sizeof(code));
+	unsigned ovf = 0;
+	size_t n = write_raw(pt, seed, true, &ovf);
+	uint8_t *trace = malloc(n ? n : 1);
+	FILE *f = fopen(pt, "rb");
+	CHECK(trace && f && fread(trace, 1, n, f) == n);
+	if (f)
+		fclose(f);
+	if (trace)
+		write_untimed(pt, data, file, sizeof(code), trace, n);
+	free(trace);
+
+	struct hwt_map_spec map = {file, ORG};
+	for (int in_file = 0; in_file < 2; in_file++) {
+		const char *d = in_file ? data : NULL;
+		struct text one, many;
+		CHECK_INT(decode_untimed(pt, d, &map, 1, &one), 0);
+		CHECK(one.all.s != NULL && one.ranges > 100);
+		CHECK(ovf > 0 && one.ovf > 0 && one.ovf <= ovf);
+		for (unsigned jobs = 2; jobs <= 8 && one.all.s;
+		     jobs += jobs == 3 ? 5 : 1) {
+			CHECK_INT(decode_untimed(pt, d, &map, jobs, &many), 0);
+			same_as_one(in_file ? "untimed perf.data " : "untimed raw ",
+				    seed, jobs, &one, &many);
+		}
+		free(one.all.s);
+	}
+	unlink(pt);
+	unlink(data);
+}
+
+/* A clean untimed trace (bench/pt_edges_trace.h: conditional branches,
+ * calls, compressed returns, interrupts, a PSB+ every 4 KiB) cut at every
+ * PSB+ gives, with 1, 2, 3 and 8 threads, exactly what one decoder that
+ * runs through it whole gives (segments longer than the stream: no cut),
+ * raw and in a perf.data. */
+static void untimed_cut_same_as_whole(void)
+{
+	char file[300], pt[300], data[300], what[80];
+	snprintf(file, sizeof(file), "%s/edges-code.bin", tmp);
+	snprintf(pt, sizeof(pt), "%s/edges.pt", tmp);
+	snprintf(data, sizeof(data), "%s/edges.data", tmp);
+	int kind = PT_EDGES_INTERRUPTS | PT_EDGES_DIRECT;
+	size_t size = 256 * 1024, n = 0;
+	uint8_t *trace = malloc(size + 4096);
+	uint8_t ecode[sizeof(pt_edges_code)];
+	pt_edges_code_for(kind, ecode);
+	write_code(file, ecode, sizeof(ecode));
+	if (trace)
+		n = pt_edges_make(trace, size + 4096, size, kind);
+	CHECK(n > size / 2);
+	if (n)
+		write_untimed(pt, data, file, sizeof(ecode), trace, n);
+	free(trace);
+
+	struct hwt_map_spec map = {file, PT_EDGES_ORG};
+	size_t saved = pt_split_bytes;
+	for (int in_file = 0; in_file < 2 && n; in_file++) {
+		const char *d = in_file ? data : NULL;
+		struct text whole, many;
+		pt_split_bytes = SIZE_MAX;
+		CHECK_INT(decode_untimed(pt, d, &map, 1, &whole), 0);
+		CHECK(whole.all.s != NULL && whole.ranges > 10000);
+		CHECK_INT(whole.errors, 0);
+		pt_split_bytes = 1;
+		for (unsigned jobs = 1; jobs <= 8 && whole.all.s;
+		     jobs += jobs == 3 ? 5 : 1) {
+			CHECK_INT(decode_untimed(pt, d, &map, jobs, &many), 0);
+			CHECK(many.all.s && !strcmp(many.all.s, whole.all.s));
+			snprintf(what, sizeof(what), "untimed %s, cut, -j%u "
+				 "against whole", in_file ? "perf.data" : "raw",
+				 jobs);
+			elem_text_diff(what, &whole.all, &many.all);
+			free(many.all.s);
+		}
+		free(whole.all.s);
+	}
+	pt_split_bytes = saved;
+	unlink(pt);
+	unlink(data);
+	unlink(file);
 }
 
 int main(void)
@@ -499,6 +647,9 @@ int main(void)
 		same_for_every_job_count(cut_seeds[i], cut_seeds[i] == 6);
 	for (size_t i = 0; i < sizeof(cut_seeds) / sizeof(*cut_seeds); i++)
 		raw_same_for_every_job_count(cut_seeds[i]);
+	for (size_t i = 0; i < sizeof(cut_seeds) / sizeof(*cut_seeds); i++)
+		untimed_same_for_every_job_count(cut_seeds[i]);
+	untimed_cut_same_as_whole();
 	char path[300];
 	snprintf(path, sizeof(path), "%s/code.bin", tmp);
 	unlink(path);

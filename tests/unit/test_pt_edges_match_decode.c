@@ -10,7 +10,9 @@
  * here from those branches. The clean traces take the packet path alone.
  * A perf.data of many pieces (one thread's, which the packet path takes,
  * and two CPUs', which the element decoder takes) gives the same map and
- * stats with 1, 2, 3 and 8 threads. */
+ * stats with 1, 2, 3 and 8 threads. A slice of a generated trace that
+ * starts inside a packet, and the slice eight times over, give the full
+ * decode's edges and counts too, with no error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,10 +429,83 @@ static void jobs_give_same_edges(void)
 	}
 }
 
+/* @n bytes of @bytes, @times over, written to a file and compared as a
+ * raw stream (its code @bin at @org) with @jobs threads. */
+static struct outcome repeated(const uint8_t *bytes, size_t n, int times,
+			       const char *bin, uint64_t org, unsigned int jobs)
+{
+	char pt[] = "/tmp/hwt-edges-slice-XXXXXX";
+	struct outcome o = {0};
+	int fd = mkstemp(pt);
+	if (fd < 0)
+		return o;
+	bool ok = true;
+	for (int i = 0; i < times && ok; i++)
+		ok = write(fd, bytes, n) == (ssize_t)n;
+	close(fd);
+	if (ok)
+		o = compare_jobs(pt, bin, org, NULL, jobs);
+	unlink(pt);
+	return o;
+}
+
+/* A stream that starts anywhere and one that repeats: a slice of a
+ * trace from the middle of a packet (bytes 512 KiB to 1 MiB of a
+ * generated trace: decoded from its first PSB) and the slice eight times
+ * over (each copy's start joins the last one's cut packet, up to the
+ * next PSB). The edges are the full decode's branches, with its counts,
+ * on 1 and 2 threads, with no error. */
+static void slices_and_repeats_match(void)
+{
+	static const int kinds[] = {PT_EDGES_INTERRUPTS,
+				    PT_EDGES_INTERRUPTS | PT_EDGES_DIRECT,
+				    PT_EDGES_INTERRUPTS | PT_EDGES_PIP};
+	char bin[] = "/tmp/hwt-edges-code-XXXXXX";
+	int fd = mkstemp(bin);
+	CHECK(fd >= 0);
+	for (size_t k = 0; fd >= 0 && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t size = 1u << 20;
+		uint8_t *trace = malloc(size + 4096);
+		size_t n = trace ? pt_edges_make(trace, size + 4096, size,
+						 kinds[k]) : 0;
+		uint8_t code[sizeof(pt_edges_code)];
+		pt_edges_code_for(kinds[k], code);
+		CHECK(n > size - 4096);
+		if (n < size || pwrite(fd, code, sizeof(code), 0) !=
+		    (ssize_t)sizeof(code)) {
+			free(trace);
+			break;
+		}
+		for (int times = 1; times <= 8; times += 7) {
+			for (unsigned int jobs = 1; jobs <= 2; jobs++) {
+				struct outcome o = repeated(trace + 524288, 524288,
+							    times, bin,
+							    PT_EDGES_ORG, jobs);
+				if (!o.same || !o.counts_same)
+					fprintf(stderr, "trace %d, slice x%d, "
+						"-j%u: edges %s, errors %s\n",
+						kinds[k], times, jobs,
+						o.same ? "same" : "DIFFER",
+						o.counts_same ? "same" : "DIFFER");
+				CHECK(o.same);
+				CHECK(o.counts_same);
+				CHECK_U64(o.errors, 0);
+				CHECK(o.total > 50000u * (unsigned)times);
+			}
+		}
+		free(trace);
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(bin);
+	}
+}
+
 int main(void)
 {
 	RUN(ptt_streams_match);
 	RUN(generated_traces_match);
 	RUN(jobs_give_same_edges);
+	RUN(slices_and_repeats_match);
 	return hwt_test_summary();
 }

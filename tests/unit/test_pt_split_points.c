@@ -8,7 +8,8 @@
  * that every PSB where a cut may be is one, or 1 MiB, so that none is.
  * The AUXTRACE_INFO words are the quipper capture's (CYC bit 0x2, MTC bit
  * 0x200, TSC bit 0x400). Letting an OVF into a PSB+, dropping the TSC,
- * TMA or CYC check each fails it. */
+ * TMA or CYC check each fails it. A trace with no time packet at all is
+ * cut at every clean PSB+, whatever the settings. */
 #include <string.h>
 
 #include <intel-pt.h>
@@ -44,6 +45,8 @@ static int put(struct pt_encoder *e, struct pt_packet *p)
 	return pt_enc_put(e, p);
 }
 
+static bool untimed; /* no TSC or TMA in any PSB+ (nor CYC) */
+
 static int psb_plus(struct pt_encoder *e, enum psb_kind k)
 {
 	struct pt_packet p;
@@ -51,12 +54,12 @@ static int psb_plus(struct pt_encoder *e, enum psb_kind k)
 	int err = 0;
 	p.type = ppt_psb;
 	err |= put(e, &p);
-	if (k != PSB_NO_TSC) {
+	if (k != PSB_NO_TSC && !untimed) {
 		p.type = ppt_tsc;
 		p.payload.tsc.tsc = 1000 + k;
 		err |= put(e, &p);
 	}
-	if (k == PSB_TSC_TMA) {
+	if (k == PSB_TSC_TMA && !untimed) {
 		p.type = ppt_tma;
 		p.payload.tma.ctc = 1;
 		p.payload.tma.fc = 0;
@@ -100,7 +103,8 @@ static size_t write_trace(void)
 	c.begin = trace;
 	c.end = trace + sizeof(trace);
 	struct pt_encoder *e = pt_alloc_encoder(&c);
-	int err = !e || pt_enc_psb_plus(e, 999, ORG) || tnts(e);
+	int err = !e || (untimed ? psb_plus(e, PSB_NO_TSC)
+				 : pt_enc_psb_plus(e, 999, ORG)) || tnts(e);
 	for (int k = 0; k < NKINDS && !err; k++) {
 		pt_enc_get_offset(e, &psb_at[k]);
 		err |= psb_plus(e, (enum psb_kind)k) || tnts(e);
@@ -223,6 +227,27 @@ int main(void)
 	 * code is read by time. */
 	CHECK_INT(cuts(0x400 | 0x200, false, size, s, 16), 2);
 	edges_only = false;
+
+	/* A trace without any time packet (no TSC, TMA, MTC or CYC, as
+	 * qemu's trace has none): no time carries over a PSB, so every
+	 * PSB+ that restates the state is a cut (not the one with an
+	 * overflow inside), raw and in a capture whatever its settings
+	 * (here: TSC, MTC and CYC on). */
+	untimed = true;
+	with_cyc = false;
+	size_t untimed_size = write_trace();
+	CHECK(untimed_size > 0 && untimed_size < size);
+	static const uint64_t settings[] = {0, 0x400 | 0x200, 0x400 | 0x200 | 0x2};
+	for (size_t i = 0; i < 4; i++) {
+		bool raw = i == 3;
+		CHECK_INT(cuts(raw ? 0 : settings[i], raw, untimed_size, s, 16), 5);
+		CHECK_U64(s[1], psb_at[PSB_TSC]);
+		CHECK_U64(s[2], psb_at[PSB_NO_TSC]);
+		CHECK_U64(s[3], psb_at[PSB_TSC_NO_TMA]);
+		CHECK_U64(s[4], psb_at[PSB_TSC_TMA]);
+	}
+	untimed = false;
+	write_trace();
 
 	/* Segments of at least 1 MiB: a 1 KiB trace is one. */
 	pt_split_bytes = 1u << 20;
