@@ -70,7 +70,7 @@ static void swb_destroy(void *priv)
 static int swb_packets(const struct hwt_decode_params *params,
 		       const struct hwt_aux_chunk *chunk, FILE *out)
 {
-	const struct hwt_decoder_ops *ops;
+	const struct hwt_decoder_ops *ops = NULL;
 	int err = bts_ops(&ops);
 	if (err < 0)
 		return err;
