@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/text.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,6 +20,21 @@ int cli_report(int err)
 {
 	(void)hwt_errstr(err);
 	return EXIT_RUNTIME;
+}
+
+const char *cli_safe(const char *s, char *buf, size_t size)
+{
+	size_t n = s ? hwt_term_escape(buf, size - 1, s, strlen(s)) : 0;
+	buf[n < size - 1 ? n : size - 1] = 0;
+	return buf;
+}
+
+/* Quiet, but each message still goes through the terminal sanitiser. */
+void cli_message(const char *prefix, const char *message)
+{
+	char buf[256];
+	(void)prefix;
+	(void)cli_safe(message, buf, sizeof(buf));
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
