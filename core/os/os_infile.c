@@ -9,24 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/os/os_file_kind.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
 #include "hwtrace/outfile.h"
-
-static const char *kind_of(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
 
 /* "WHAT PATH", or PATH alone when @what is empty, for the messages. */
 static const char *named(char *buf, size_t size, const char *what,
@@ -91,7 +77,7 @@ static int infile_open(const char *path, const char *what, unsigned int flags)
 	if (!S_ISREG(st.st_mode) && !pipe_ok) {
 		close(fd);
 		return hwt_error(HWT_ERR_CONFIG, "%s is %s, not a regular file",
-				 name, kind_of(st.st_mode));
+				 name, hwt_os_file_kind(st.st_mode));
 	}
 	int err = pipe_ok ? wait_writer(fd, name) : 0;
 	if (!err && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/os/os_file_kind.h"
 #include "core/os/os_outfile_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/outfile.h"
@@ -29,23 +30,6 @@ struct hwt_outfile {
 
 /* The suffix of a temporary's name: ".tmp." and six letters. */
 #define TEMP_SUFFIX_LEN 11
-
-static const char *kind_of(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	return "not a regular file";
-}
 
 /* The directory part of @path ("." when it has none), in @buf. */
 static void dir_of(const char *path, char *buf, size_t size)
@@ -95,7 +79,7 @@ int hwt_outfile_check(const char *path, const char *const *inputs,
 		if (!S_ISREG(st.st_mode))
 			return hwt_error(HWT_ERR_CONFIG, "output %s is %s; only a "
 					 "regular file or a new name can be "
-					 "written", path, kind_of(st.st_mode));
+					 "written", path, hwt_os_file_kind(st.st_mode));
 		for (size_t i = 0; i < ninputs; i++) {
 			if (inputs[i] && stat(inputs[i], &in) == 0 &&
 			    in.st_dev == st.st_dev && in.st_ino == st.st_ino)
