@@ -47,13 +47,6 @@ void cli_message(const char *prefix, const char *message)
 	fputc('\n', stderr);
 }
 
-const char *cli_safe(const char *s, char *buf, size_t size)
-{
-	size_t n = s ? hwt_term_escape(buf, size - 1, s, strlen(s)) : 0;
-	buf[n < size - 1 ? n : size - 1] = 0;
-	return buf;
-}
-
 int cli_report(int err)
 {
 	const char *msg = hwt_errmsg();

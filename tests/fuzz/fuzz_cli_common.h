@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "hwtrace/error.h"
-#include "hwtrace/text.h"
+
+#include "../../tools/cli_safe.c"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -20,13 +21,6 @@ int cli_report(int err)
 {
 	(void)hwt_errstr(err);
 	return EXIT_RUNTIME;
-}
-
-const char *cli_safe(const char *s, char *buf, size_t size)
-{
-	size_t n = s ? hwt_term_escape(buf, size - 1, s, strlen(s)) : 0;
-	buf[n < size - 1 ? n : size - 1] = 0;
-	return buf;
 }
 
 /* Quiet, but each message still goes through the terminal sanitiser. */
