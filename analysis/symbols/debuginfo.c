@@ -50,11 +50,14 @@ static bool has_dwarf(Elf *elf)
 static bool try_file(struct hwt_sym_ctx *ctx, struct dso *d, const char *path,
 		     const char *from, int fd)
 {
-	if (fd < 0)
+	/* The opener notes what it opens as an input; a descriptor
+	 * debuginfod handed over is noted here. */
+	if (fd >= 0)
+		hwt_outfile_note_input_fd(fd, path);
+	else
 		fd = hwt_infile_open(path, NULL, HWT_INFILE_QUIET);
 	if (fd < 0)
 		return false;
-	hwt_outfile_note_input_fd(fd, path);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_dwarf(elf))
 		goto refuse;
