@@ -417,9 +417,15 @@ static int stream_gap(struct rvt_dec *d, enum hwt_gap_reason reason,
 	if (!h)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	rvt_elem_init(d, h, &e, HWT_ELEM_GAP);
+	/* The hart's time and number are not this gap's: leave out the
+	 * values with their bits (a reader that ignores the bits sees no
+	 * stale time, and a decode cut elsewhere gives the same element). */
 	e.fields &= ~HWT_FIELD_TIME;
-	if (d->o.src_bits)
+	e.time = 0;
+	if (d->o.src_bits) {
 		e.fields &= ~HWT_FIELD_CPU;
+		e.cpu = 0;
+	}
 	e.fields |= HWT_FIELD_GAP_BYTES;
 	e.u.gap.reason = reason;
 	e.u.gap.bytes = bytes;
