@@ -13,6 +13,24 @@
 			(ef) = (__typeof__(ef))(rf);          \
 	} while (0)
 
+/* A sampled branch record's small fields, packed into the record's
+ * sync (capture.h says where each one goes). */
+static void move_branch_record(struct hwt_elem *e, struct hwt_elem_record *r,
+			       bool to_rec)
+{
+	if (to_rec) {
+		r->sync = (uint64_t)e->u.branch.cycles |
+			  (uint64_t)e->u.branch.depth << 16 |
+			  (uint64_t)e->u.branch.flags << 32 |
+			  (uint64_t)e->u.branch.priv << 40;
+		return;
+	}
+	e->u.branch.cycles = (uint16_t)r->sync;
+	e->u.branch.depth = (uint16_t)(r->sync >> 16);
+	e->u.branch.flags = (uint8_t)(r->sync >> 32);
+	e->u.branch.priv = (uint8_t)(r->sync >> 40);
+}
+
 static void move(struct hwt_elem *e, struct hwt_elem_record *r, bool to_rec)
 {
 	MOVE(e->fields, r->fields);
@@ -34,6 +52,8 @@ static void move(struct hwt_elem *e, struct hwt_elem_record *r, bool to_rec)
 		MOVE(e->u.branch.from, r->from);
 		MOVE(e->u.branch.to, r->to);
 		MOVE(e->u.branch.exception, r->number);
+		MOVE(e->u.branch.weight, r->count);
+		move_branch_record(e, r, to_rec);
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:

@@ -243,6 +243,12 @@ struct hwt_cursor_opts {
 	 * hwt_decode_opts.warn says. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* Non-NULL: called on the cursor's decode thread once the memory
+	 * image is complete, before the first element (as
+	 * hwt_decode_opts.on_image): hwt_symbolizer_on_image here lets a
+	 * symbolizer name the cursor's elements (symbols.h). */
+	void (*on_image)(void *arg, struct hwt_image *image);
+	void *on_image_arg;
 };
 
 /* A cursor on @cap (borrowed: it must outlive the cursor), decoding with
@@ -282,9 +288,12 @@ struct hwt_elem_record {
 	uint64_t from;
 	/* RANGE: end; BRANCH: to; SAMPLE: window. */
 	uint64_t to;
-	/* RANGE: insns; GAP: bytes; SAMPLE: period. */
+	/* RANGE: insns; GAP: bytes; SAMPLE: period; BRANCH: weight. */
 	uint64_t count;
-	uint64_t sync;          /* SAMPLE: sync */
+	/* SAMPLE: sync; BRANCH: cycles, depth, flags and priv of a sampled
+	 * branch record (HWT_FIELD_SAMPLED) in bits 0-15, 16-31, 32-39 and
+	 * 40-47. */
+	uint64_t sync;
 	/* BRANCH: exception; CONTEXT: el. */
 	uint32_t number;
 	uint32_t vmid;          /* CONTEXT: vmid */

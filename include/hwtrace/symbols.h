@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hwtrace/capture.h"
 #include "hwtrace/common.h"
 #include "hwtrace/image.h"
 #include "hwtrace/output.h"
@@ -170,6 +171,17 @@ HWT_API void hwt_symbolizer_on_image(void *arg, struct hwt_image *image);
  * loads files and fills caches, one thread at a time. */
 HWT_API struct hwt_output_annotator
 hwt_symbolizer_annotator(struct hwt_symbolizer *sym);
+
+/* The `decode --format jsonl` line of the element of @rec (a cursor's
+ * record, capture.h), without its newline, into @buf, with the symbol
+ * members of @sym's annotator (NULL: none, as `--no-symbols`): for
+ * bindings that read elements as records and want them as the CLI names
+ * them. Returns the length it needed, as snprintf does (@buf holds the
+ * whole line only when that is below @size), or a negative error of the
+ * symbolizer's. */
+HWT_API int hwt_elem_record_jsonl(const struct hwt_elem_record *rec,
+				  struct hwt_symbolizer *sym, char *buf,
+				  size_t size);
 
 /* Demangles a C++ (Itanium ABI) name into a malloc'ed string; NULL when
  * @name is not a mangled name or no demangler is available. */

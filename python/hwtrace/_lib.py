@@ -1,0 +1,119 @@
+"""Finding and loading libhwtrace.so, and the prototypes of the C
+functions the package calls.
+
+The library is looked for, in order: the file $HWTRACE_LIB names; the
+library an installation recorded beside the package (_libpath.py, written
+by `cmake --install`); a libhwtrace.so.0 in the package's own directory;
+and the loader's search path (LD_LIBRARY_PATH, ld.so.cache). When none
+loads, LibraryNotFound lists each place and why it failed."""
+import ctypes as C
+import os
+
+from . import _structs as S
+from .errors import HwtraceError, LibraryNotFound
+
+SONAME = "libhwtrace.so.0"
+_lib = None
+
+
+def _candidates():
+    env = os.environ.get("HWTRACE_LIB")
+    if env:
+        yield "$HWTRACE_LIB", env
+    try:
+        from ._libpath import LIBRARY  # written at installation
+        yield "the installed library", LIBRARY
+    except ImportError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield "beside the package", os.path.join(here, SONAME)
+    yield "the loader's path", SONAME
+
+
+def _load():
+    tried = []
+    for where, path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            tried.append(f"{where}: {path}: no such file")
+            continue
+        try:
+            return C.CDLL(path)
+        except OSError as e:
+            tried.append(f"{where}: {e}")
+    raise LibraryNotFound(
+        "libhwtrace.so could not be loaded; tried " + "; ".join(tried) +
+        ". Set HWTRACE_LIB to the library's path, or install hwtrace "
+        "(cmake --install) so that the package records where it is")
+
+
+def _proto(lib, name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+
+
+def lib():
+    """The loaded library, its prototypes declared (loaded once)."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    L = _load()
+    P, cp, sz = C.c_void_p, C.c_char_p, C.c_size_t
+    _proto(L, "hwt_errmsg", cp)
+    _proto(L, "hwt_version", cp)
+    _proto(L, "hwt_capture_open", C.c_int, cp, C.POINTER(S.CaptureOpts),
+           C.POINTER(P))
+    _proto(L, "hwt_capture_open_raw", C.c_int, cp, cp, cp,
+           C.POINTER(S.CaptureOpts), C.POINTER(P))
+    _proto(L, "hwt_capture_open_snapshot", C.c_int, cp,
+           C.POINTER(S.CaptureOpts), C.POINTER(P))
+    _proto(L, "hwt_capture_free", None, P)
+    _proto(L, "hwt_capture_kind", C.c_int, P)
+    _proto(L, "hwt_capture_backend", cp, P)
+    _proto(L, "hwt_capture_cpus", sz, P, C.POINTER(C.POINTER(C.c_int32)))
+    _proto(L, "hwt_capture_threads", sz, P,
+           C.POINTER(C.POINTER(S.CaptureThread)))
+    _proto(L, "hwt_capture_names", sz, P, C.POINTER(C.POINTER(S.CaptureName)))
+    _proto(L, "hwt_capture_mmaps", sz, P, C.POINTER(C.POINTER(S.CaptureMmap)))
+    _proto(L, "hwt_capture_time_span", C.c_int, P, C.POINTER(C.c_uint64),
+           C.POINTER(C.c_uint64))
+    _proto(L, "hwt_capture_losses", None, P, C.POINTER(S.CaptureLosses))
+    _proto(L, "hwt_capture_queues", sz, P,
+           C.POINTER(C.POINTER(S.CaptureQueue)))
+    _proto(L, "hwt_cursor_new", C.c_int, P, C.POINTER(S.CursorOpts),
+           C.POINTER(P))
+    _proto(L, "hwt_cursor_free", None, P)
+    _proto(L, "hwt_cursor_next_batch", C.c_int64, P, P, sz)
+    _proto(L, "hwt_symbolizer_new", C.c_int, C.POINTER(S.SymOpts),
+           C.POINTER(P))
+    _proto(L, "hwt_symbolizer_free", None, P)
+    _proto(L, "hwt_elem_record_jsonl", C.c_int, P, P, C.c_char_p, sz)
+    _proto(L, "hwt_pd_reader_open", C.c_int, cp, C.POINTER(P))
+    _proto(L, "hwt_pd_reader_free", None, P)
+    _proto(L, "hwt_pd_reader_feature_string", C.c_int, P, C.c_int,
+           C.c_char_p, sz)
+    _lib = L
+    return L
+
+
+def check(rc):
+    """Raises HwtraceError with the library's message for a negative
+    return, else gives @rc back."""
+    if rc < 0:
+        msg = lib().hwt_errmsg()
+        raise HwtraceError(msg.decode("utf-8", "replace") if msg else
+                           f"hwtrace error {rc}", rc)
+    return rc
+
+
+def enc(s):
+    """A path or name as the library takes it (bytes), None as NULL."""
+    if s is None:
+        return None
+    return os.fsencode(s)
+
+
+def dec(b):
+    """A name from the library (bytes from the traced machine) as text,
+    ill-formed UTF-8 replaced as the jsonl writer does."""
+    return None if b is None else b.decode("utf-8", "replace")

@@ -1,0 +1,90 @@
+"""ctypes mirrors of the C structures the package passes to libhwtrace
+(include/hwtrace/capture.h, image.h, decode.h, symbols.h). Each starts
+with the ``size`` field the library reads to know the caller's version."""
+import ctypes as C
+
+WARN_FN = C.CFUNCTYPE(None, C.c_void_p, C.c_char_p)
+# void (*on_image)(void *arg, struct hwt_image *image)
+IMAGE_FN = C.CFUNCTYPE(None, C.c_void_p, C.c_void_p)
+
+
+class ImageLookup(C.Structure):
+    _fields_ = [("size", C.c_size_t), ("symfs", C.c_char_p),
+                ("buildid_dir", C.c_char_p), ("vmlinux", C.c_char_p)]
+
+
+class MapSpec(C.Structure):
+    _fields_ = [("path", C.c_char_p), ("vaddr", C.c_uint64)]
+
+
+class CaptureOpts(C.Structure):
+    _fields_ = [("size", C.c_size_t), ("lookup", ImageLookup),
+                ("kcore", C.c_char_p), ("cpu_model", C.c_char_p),
+                ("ignore_build_ids", C.c_bool),
+                ("maps", C.POINTER(MapSpec)), ("nmaps", C.c_size_t)]
+
+
+class CaptureThread(C.Structure):
+    _fields_ = [("pid", C.c_int32), ("tid", C.c_int32)]
+
+
+class CaptureName(C.Structure):
+    _fields_ = [("pid", C.c_int32), ("tid", C.c_int32),
+                ("time", C.c_uint64), ("exec", C.c_bool),
+                ("name", C.c_char_p)]
+
+
+class CaptureMmap(C.Structure):
+    _fields_ = [("pid", C.c_int32), ("vaddr", C.c_uint64),
+                ("size", C.c_uint64), ("file_offset", C.c_uint64),
+                ("valid_from", C.c_uint64), ("valid_until", C.c_uint64),
+                ("path", C.c_char_p), ("found_at", C.c_char_p),
+                ("missing", C.c_bool), ("missing_detail", C.c_char_p),
+                ("build_id_size", C.c_uint8),
+                ("build_id", C.c_uint8 * 20)]
+
+
+class CaptureLosses(C.Structure):
+    _fields_ = [("lost_events", C.c_uint64), ("lost_records", C.c_uint64),
+                ("truncated", C.c_uint64), ("collisions", C.c_uint64),
+                ("trace_errors", C.c_uint64)]
+
+
+class CaptureQueue(C.Structure):
+    _fields_ = [("idx", C.c_uint32), ("cpu", C.c_int32),
+                ("tid", C.c_int32), ("npieces", C.c_size_t),
+                ("bytes", C.c_uint64)]
+
+
+class CursorOpts(C.Structure):
+    _fields_ = [("size", C.c_size_t), ("order", C.c_int),
+                ("jobs", C.c_uint), ("filter_cpu", C.c_bool),
+                ("cpu", C.c_int32), ("filter_tid", C.c_bool),
+                ("tid", C.c_int32), ("filter_time", C.c_bool),
+                ("time_start", C.c_uint64), ("time_end", C.c_uint64),
+                ("disasm", C.c_bool), ("unit", C.c_size_t),
+                ("queue_depth", C.c_size_t), ("warn", WARN_FN),
+                ("warn_arg", C.c_void_p), ("on_image", C.c_void_p),
+                ("on_image_arg", C.c_void_p)]
+
+
+class ElemRecord(C.Structure):
+    """struct hwt_elem_record: one element as a flat record."""
+    _fields_ = [("type", C.c_uint32), ("fields", C.c_uint32),
+                ("cpu", C.c_int32), ("pid", C.c_int32),
+                ("tid", C.c_int32), ("kind", C.c_uint32),
+                ("time", C.c_uint64), ("trace_offset", C.c_uint64),
+                ("from_", C.c_uint64), ("to", C.c_uint64),
+                ("count", C.c_uint64), ("sync", C.c_uint64),
+                ("number", C.c_uint32), ("vmid", C.c_uint32),
+                ("text", C.c_void_p), ("branches", C.c_void_p),
+                ("nbranches", C.c_uint64)]
+
+
+class SymOpts(C.Structure):
+    _fields_ = [("size", C.c_size_t), ("srcline", C.c_bool),
+                ("no_demangle", C.c_bool), ("symfs", C.c_char_p),
+                ("buildid_dir", C.c_char_p), ("debug_root", C.c_char_p),
+                ("kallsyms", C.c_char_p), ("vmlinux", C.c_char_p),
+                ("perf_map_dir", C.c_char_p), ("warn", WARN_FN),
+                ("warn_arg", C.c_void_p), ("no_host_kallsyms", C.c_bool)]

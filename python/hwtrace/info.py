@@ -1,0 +1,124 @@
+"""A capture's facts (hwt_capture_* accessors) as plain Python objects."""
+import ctypes as C
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from . import _structs as S
+from ._lib import dec, lib
+
+KINDS = {0: "perf_data", 1: "raw", 2: "snapshot_dir"}
+TIME_END = (1 << 64) - 1
+
+
+@dataclass
+class Thread:
+    pid: int
+    tid: int
+
+
+@dataclass
+class Name:
+    """From ``time`` on (0: the record has none) thread ``tid`` of
+    ``pid`` is called ``name``; ``exec`` when a program was started."""
+    pid: int
+    tid: int
+    time: int
+    exec: bool
+    name: str
+
+
+@dataclass
+class Binary:
+    """A mapping of code. ``found_at`` is the file read (None when
+    ``missing``); ``valid_until`` None means to the end; ``pid`` None:
+    every process (the kernel)."""
+    path: str
+    pid: Optional[int]
+    vaddr: int
+    size: int
+    file_offset: int
+    valid_from: int
+    valid_until: Optional[int]
+    found_at: Optional[str]
+    missing: bool
+    missing_detail: Optional[str]
+    build_id: Optional[str]
+
+
+@dataclass
+class Losses:
+    lost_events: int
+    lost_records: int
+    truncated: int
+    collisions: int
+    trace_errors: int
+
+
+@dataclass
+class Queue:
+    """An AUX queue: the trace of a CPU (cpu, tid None) or a thread."""
+    idx: int
+    cpu: Optional[int]
+    tid: Optional[int]
+    pieces: int
+    bytes: int
+
+
+@dataclass
+class Info:
+    kind: str
+    backend: str
+    cpus: List[int]
+    threads: List[Thread]
+    names: List[Name]
+    binaries: List[Binary]
+    time_span: Optional[Tuple[int, int]]
+    losses: Losses
+    queues: List[Queue] = field(default_factory=list)
+
+    @property
+    def missing_binaries(self):
+        """The paths of the mappings whose code was not found."""
+        seen = []
+        for b in self.binaries:
+            if b.missing and b.path not in seen:
+                seen.append(b.path)
+        return seen
+
+
+def _array(fn, cap, ctype):
+    p = C.POINTER(ctype)()
+    n = fn(cap, C.byref(p))
+    return [p[i] for i in range(n)]
+
+
+def read_info(cap):
+    """The Info of the capture handle @cap."""
+    L = lib()
+    cpus = _array(L.hwt_capture_cpus, cap, C.c_int32)
+    threads = [Thread(t.pid, t.tid)
+               for t in _array(L.hwt_capture_threads, cap, S.CaptureThread)]
+    names = [Name(n.pid, n.tid, n.time, bool(n.exec), dec(n.name))
+             for n in _array(L.hwt_capture_names, cap, S.CaptureName)]
+    binaries = []
+    for m in _array(L.hwt_capture_mmaps, cap, S.CaptureMmap):
+        bid = bytes(m.build_id[:m.build_id_size]).hex() or None
+        binaries.append(Binary(
+            dec(m.path), None if m.pid == -1 else m.pid, m.vaddr, m.size,
+            m.file_offset, m.valid_from,
+            None if m.valid_until == TIME_END else m.valid_until,
+            dec(m.found_at), bool(m.missing), dec(m.missing_detail), bid))
+    first, last = C.c_uint64(), C.c_uint64()
+    span = None
+    if L.hwt_capture_time_span(cap, C.byref(first), C.byref(last)) == 0:
+        span = (first.value, last.value)
+    lo = S.CaptureLosses()
+    L.hwt_capture_losses(cap, C.byref(lo))
+    queues = [Queue(q.idx, None if q.cpu < 0 else q.cpu,
+                    None if q.tid < 0 else q.tid, q.npieces, q.bytes)
+              for q in _array(L.hwt_capture_queues, cap, S.CaptureQueue)]
+    return Info(KINDS.get(L.hwt_capture_kind(cap), "unknown"),
+                dec(L.hwt_capture_backend(cap)), list(cpus), threads, names,
+                binaries, span,
+                Losses(lo.lost_events, lo.lost_records, lo.truncated,
+                       lo.collisions, lo.trace_errors), queues)
