@@ -49,3 +49,4 @@ install(FILES ${CMAKE_SOURCE_DIR}/tools/completion/hwtrace.bash
         RENAME hwtrace)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hwtrace/configs)
+include(cmake/install_python.cmake)
