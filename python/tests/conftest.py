@@ -1,0 +1,86 @@
+"""What the hwtrace package's tests share: the CLI they check it against
+(the oracle: `hwtrace decode --format jsonl`, `hwtrace report`), the real
+captures of ../shared/testdata, and a sw_branch recording made once.
+
+Run from CTest (test_python): HWTRACE is the build's CLI, HWTRACE_LIB its
+library, HWT_TESTDATA the captures, HWT_SWB_DEMO and HWT_CALL_TREE the
+programs recorded."""
+import json
+import os
+import subprocess
+
+import pytest
+
+ADDRESS_FIELDS = ("start", "end", "from", "to", "at", "ip")
+
+
+def env_path(name):
+    value = os.environ.get(name)
+    if not value:
+        pytest.fail(f"${name} is not set: run the tests through ctest "
+                    "(ctest -R test_python)")
+    return value
+
+
+def data_file(*parts):
+    return os.path.join(env_path("HWT_TESTDATA"), *parts)
+
+
+def cli(*args, check=True):
+    """Runs the hwtrace CLI; its standard output."""
+    p = subprocess.run([env_path("HWTRACE"), *map(str, args)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if check and p.returncode != 0:
+        pytest.fail(f"hwtrace {' '.join(map(str, args))}: exit "
+                    f"{p.returncode}: {p.stderr.decode(errors='replace')}")
+    return p.stdout.decode("utf-8")
+
+
+def with_int_addresses(obj):
+    """A jsonl object with its hex address strings read as ints (what
+    the package's elements hold)."""
+    for k in ADDRESS_FIELDS:
+        if isinstance(obj.get(k), str):
+            obj[k] = int(obj[k], 16)
+    for b in obj.get("branches", []) if obj["type"] == "sample" else []:
+        with_int_addresses(b)
+    return obj
+
+
+def cli_elements(*args):
+    """The elements `hwtrace decode --format jsonl ARGS` prints, after
+    its header line, as dicts."""
+    lines = cli("decode", "--format", "jsonl", "-j", "1", *args).splitlines()
+    header = json.loads(lines[0])
+    assert header["type"] == "header" and header["listing"] == "elements"
+    return [with_int_addresses(json.loads(l)) for l in lines[1:]]
+
+
+@pytest.fixture(scope="session")
+def etm_symfs(tmp_path_factory):
+    """A symfs holding the ETM capture's traced binary where its MMAP2
+    record names it (/data/local/tmp/etm_test_loop)."""
+    root = tmp_path_factory.mktemp("symfs")
+    d = root / "data" / "local" / "tmp"
+    d.mkdir(parents=True)
+    os.symlink(data_file("perf-data", "simpleperf-etm", "etm_test_loop"),
+               d / "etm_test_loop")
+    return str(root)
+
+
+@pytest.fixture(scope="session")
+def swb_capture(tmp_path_factory):
+    """A sw_branch recording of swb_demo from main, made by the CLI."""
+    out = tmp_path_factory.mktemp("swb") / "swb.data"
+    cli("record", "-e", "sw_branch", "-q", "--start", "main", "-o", out,
+        "--", env_path("HWT_SWB_DEMO"), "60")
+    return str(out)
+
+
+@pytest.fixture(scope="session")
+def tree_capture(tmp_path_factory):
+    """A sw_branch recording of call_tree, a program of known calls."""
+    out = tmp_path_factory.mktemp("tree") / "tree.data"
+    cli("record", "-e", "sw_branch", "-q", "--start", "main", "--stop",
+        "tree_done", "-o", out, "--", env_path("HWT_CALL_TREE"))
+    return str(out)
