@@ -144,5 +144,6 @@ def test_info_is_the_capture_facts(swb_capture):
     assert info.losses.lost_events == 0 and info.losses.truncated == 0
     with hwtrace.open(swb_capture) as cap:
         info = cap.info
-    assert info.backend == "sw_branch" and info.cpus == []
+    # sw_branch writes Intel BTS records (docs/sw-branch.md).
+    assert info.backend == "intel_bts" and info.cpus == []
     assert any(n.name == "swb_demo" for n in info.names)
