@@ -14,7 +14,8 @@
 	} while (0)
 
 /* A sampled branch record's small fields, packed into the record's
- * sync (capture.h says where each one goes). */
+ * sync (capture.h says where each one goes). move() has moved the
+ * fields first, so e->fields is known both ways. */
 static void move_branch_record(struct hwt_elem *e, struct hwt_elem_record *r,
 			       bool to_rec)
 {
@@ -52,8 +53,12 @@ static void move(struct hwt_elem *e, struct hwt_elem_record *r, bool to_rec)
 		MOVE(e->u.branch.from, r->from);
 		MOVE(e->u.branch.to, r->to);
 		MOVE(e->u.branch.exception, r->number);
-		MOVE(e->u.branch.weight, r->count);
-		move_branch_record(e, r, to_rec);
+		/* Only a sampled record's: the others' are not the
+		 * element's to show, and a record's unused fields are 0. */
+		if (e->fields & HWT_FIELD_SAMPLED) {
+			MOVE(e->u.branch.weight, r->count);
+			move_branch_record(e, r, to_rec);
+		}
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:

@@ -288,7 +288,8 @@ struct hwt_elem_record {
 	uint64_t from;
 	/* RANGE: end; BRANCH: to; SAMPLE: window. */
 	uint64_t to;
-	/* RANGE: insns; GAP: bytes; SAMPLE: period; BRANCH: weight. */
+	/* RANGE: insns; GAP: bytes; SAMPLE: period; BRANCH: weight (of a
+	 * sampled branch record, HWT_FIELD_SAMPLED; else 0). */
 	uint64_t count;
 	/* SAMPLE: sync; BRANCH: cycles, depth, flags and priv of a sampled
 	 * branch record (HWT_FIELD_SAMPLED) in bits 0-15, 16-31, 32-39 and

@@ -136,7 +136,10 @@ class Cursor(Closable):
             yield buf, got
 
     def fill(self, address, n):
-        """Fills up to @n records at @address; returns how many."""
+        """Fills up to @n records at @address; returns how many (0 once
+        the cursor is closed)."""
+        if not self.ptr:
+            return 0
         got = lib().hwt_cursor_next_batch(self.ptr, address, n)
         self._say_warnings()
         return check(got)

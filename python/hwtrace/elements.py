@@ -51,6 +51,10 @@ def iterate(cursor, batch):
     for buf, n in cursor.records(batch):
         base = C.addressof(buf)
         for i in range(n):
+            # Closed meanwhile (Capture.close): the records' strings and
+            # the symbolizer are gone with the cursor.
+            if not cursor.ptr:
+                return
             rec = base + i * size
             need = fmt(rec, sym, line, room)
             if need < 0 or need >= room:

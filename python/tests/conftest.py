@@ -36,6 +36,16 @@ def cli(*args, check=True):
     return p.stdout.decode("utf-8")
 
 
+def cli_failure(*args):
+    """Runs a hwtrace command that must fail: its exit status and its
+    message (standard error, without the "hwtrace: " prefix)."""
+    p = subprocess.run([env_path("HWTRACE"), *map(str, args)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode != 0, f"hwtrace {args} did not fail"
+    msg = p.stderr.decode("utf-8", "replace").strip()
+    return p.returncode, msg.split(": ", 1)[1] if ": " in msg else msg
+
+
 def with_int_addresses(obj):
     """A jsonl object with its hex address strings read as ints (what
     the package's elements hold)."""
