@@ -158,24 +158,26 @@ static bool lookup_function(struct decode_symbols *ds, int32_t pid,
 				     sym) == 1 && sym->name;
 }
 
+/* The symbolizer's namer, once started (decode_symbols_start may come
+ * after the namer is handed out); nothing is named with symbols off. */
 static const char *namer_name(void *arg, int32_t pid, uint64_t addr,
 			      uint64_t *start)
 {
-	struct hwt_symbol sym;
-	if (!lookup_function(arg, pid, addr, &sym))
+	struct decode_symbols *ds = arg;
+	if (!ds->sym)
 		return NULL;
-	*start = sym.start;
-	return sym.name;
+	struct hwt_func_namer n = hwt_symbolizer_namer(ds->sym);
+	return n.name(n.arg, pid, addr, start);
 }
 
 static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
 			 uint64_t *start)
 {
-	struct hwt_symbol sym;
-	if (!lookup_function(arg, pid, addr, &sym))
+	struct decode_symbols *ds = arg;
+	if (!ds->sym)
 		return false;
-	*start = sym.parent_start;
-	return true;
+	struct hwt_func_namer n = hwt_symbolizer_namer(ds->sym);
+	return n.parent(n.arg, pid, addr, start);
 }
 
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)

@@ -78,20 +78,6 @@ static int tee_emit(void *arg, const struct hwt_elem *e)
 	return err ? err : t->second.emit(t->second.arg, e);
 }
 
-static bool function_start(void *arg, int32_t pid, uint64_t addr,
-			   uint64_t *start)
-{
-	const struct hwt_func_namer *namer = arg;
-	return namer->name(namer->arg, pid, addr, start) != NULL;
-}
-
-static bool function_parent(void *arg, int32_t pid, uint64_t addr,
-			    uint64_t *start)
-{
-	const struct hwt_func_namer *namer = arg;
-	return namer->parent(namer->arg, pid, addr, start);
-}
-
 int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 			  bool *per_cpu, struct decode_symbols *ds, int opt,
 			  const char *arg, char **argv)
@@ -134,12 +120,7 @@ static void hint_progress(void *arg, const struct hwt_decode_progress *p)
 
 int cli_stack_run(struct cli_stack_run *run)
 {
-	if (run->namer && run->namer->name) {
-		run->ops.function_start = function_start;
-		run->ops.sym_arg = (void *)run->namer;
-		if (run->namer->parent)
-			run->ops.function_parent = function_parent;
-	}
+	hwt_stack_use_namer(&run->ops, run->namer);
 	struct hwt_stack *stack = hwt_stack_new(&run->ops);
 	if (!stack)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");

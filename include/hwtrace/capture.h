@@ -273,6 +273,13 @@ HWT_API void hwt_cursor_free(struct hwt_cursor *cur);
  * returns it again. */
 HWT_API int hwt_cursor_next(struct hwt_cursor *cur, struct hwt_elem *elem);
 
+/* Pushes every element @cur has left into @sink, in order, to the end:
+ * for consumers that are sinks (hwt_stack_sink, hwt_edges_sink, ...).
+ * Returns 0, the cursor's error, or the first negative return of the
+ * sink's emit (which stops it). */
+HWT_API int hwt_cursor_run(struct hwt_cursor *cur,
+			   const struct hwt_elem_sink *sink);
+
 /* One element as a flat record of fixed size, for bindings (NumPy, ...)
  * and for copying in bulk. The fields a type has no use for are 0. */
 struct hwt_elem_record {

@@ -172,6 +172,26 @@ HWT_API int hwt_stack_finish(struct hwt_stack *stack);
 HWT_API void hwt_stack_get_stats(const struct hwt_stack *stack,
 				 struct hwt_stack_stats *stats);
 
+/* Sets @ops' function_start (and function_parent when @namer has a
+ * parent) from @namer, which must outlive the stacks: what `hwtrace
+ * report` and `decode --calls` give their stacks, so that jumps to a
+ * function's entry are tail calls and landing pads unwind. A namer
+ * without a name callback leaves @ops as it is. */
+HWT_API void hwt_stack_use_namer(struct hwt_stack_ops *ops,
+				 const struct hwt_func_namer *namer);
+
+/* Rebuilds the call stacks of every element @cur has left (hwt_cursor_run
+ * into hwt_stack_sink) with @ops, named by @namer (may be NULL; see
+ * hwt_stack_use_namer), and ends every open frame at the end
+ * (hwt_stack_finish): the stacks `hwtrace report` builds from its decode.
+ * *@stats (may be NULL) gets what the stacks saw. Returns 0, the
+ * cursor's error or a callback's; HWT_ERR_NOMEM. */
+struct hwt_cursor;
+HWT_API int hwt_stack_run_cursor(struct hwt_cursor *cur,
+				 const struct hwt_stack_ops *ops,
+				 const struct hwt_func_namer *namer,
+				 struct hwt_stack_stats *stats);
+
 /* Whether @frame counts as a call wherever hwtrace counts calls (report's
  * table and header, the summaries, folded stacks weighted by calls, the
  * export's calls): it was entered, by a call, a tail call or a trap (a

@@ -18,6 +18,7 @@
 #include "hwtrace/common.h"
 #include "hwtrace/image.h"
 #include "hwtrace/output.h"
+#include "hwtrace/stack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -171,6 +172,11 @@ HWT_API void hwt_symbolizer_on_image(void *arg, struct hwt_image *image);
  * loads files and fills caches, one thread at a time. */
 HWT_API struct hwt_output_annotator
 hwt_symbolizer_annotator(struct hwt_symbolizer *sym);
+
+/* A function namer (stack.h) over @sym: the function holding an address
+ * (its name and start) and, for a part split off a function, its
+ * parent's start; valid while @sym is. */
+HWT_API struct hwt_func_namer hwt_symbolizer_namer(struct hwt_symbolizer *sym);
 
 /* The `decode --format jsonl` line of the element of @rec (a cursor's
  * record, capture.h), without its newline, into @buf, with the symbol

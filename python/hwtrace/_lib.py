@@ -92,8 +92,42 @@ def lib():
     _proto(L, "hwt_pd_reader_free", None, P)
     _proto(L, "hwt_pd_reader_feature_string", C.c_int, P, C.c_int,
            C.c_char_p, sz)
+    _proto(L, "hwt_cursor_run", C.c_int, P, C.POINTER(S.ElemSink))
+    _proto(L, "hwt_symbolizer_namer", S.FuncNamer, P)
+    _proto(L, "hwt_report_new", C.c_int, C.POINTER(S.FuncNamer),
+           C.POINTER(P))
+    _proto(L, "hwt_report_free", None, P)
+    _proto(L, "hwt_report_ops", S.StackOps, P)
+    _proto(L, "hwt_report_funcs", C.POINTER(S.ReportFunc), P,
+           C.POINTER(sz))
+    _proto(L, "hwt_stack_run_cursor", C.c_int, P, C.POINTER(S.StackOps),
+           C.POINTER(S.FuncNamer), P)
+    _proto(L, "hwt_calls_writer_new", C.c_int, P, C.c_int,
+           C.POINTER(S.FuncNamer), C.POINTER(P))
+    _proto(L, "hwt_calls_writer_free", None, P)
+    _proto(L, "hwt_calls_writer_ops", S.StackOps, P)
+    _proto(L, "hwt_edges_new", P)
+    _proto(L, "hwt_edges_free", None, P)
+    _proto(L, "hwt_edges_sink", S.ElemSink, P)
+    _proto(L, "hwt_edges_sorted", C.c_int, P, C.POINTER(C.POINTER(S.Edge)),
+           C.POINTER(sz))
     _lib = L
     return L
+
+
+_libc = None
+
+
+def libc():
+    """The C library, for the memory streams the library writes into."""
+    global _libc
+    if _libc is None:
+        _libc = C.CDLL(None)
+        _proto(_libc, "open_memstream", C.c_void_p,
+               C.POINTER(C.c_void_p), C.POINTER(C.c_size_t))
+        _proto(_libc, "fclose", C.c_int, C.c_void_p)
+        _proto(_libc, "free", None, C.c_void_p)
+    return _libc
 
 
 def check(rc):

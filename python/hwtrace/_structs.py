@@ -88,3 +88,34 @@ class SymOpts(C.Structure):
                 ("kallsyms", C.c_char_p), ("vmlinux", C.c_char_p),
                 ("perf_map_dir", C.c_char_p), ("warn", WARN_FN),
                 ("warn_arg", C.c_void_p), ("no_host_kallsyms", C.c_bool)]
+
+
+class ElemSink(C.Structure):
+    """struct hwt_elem_sink: a C consumer of elements."""
+    _fields_ = [("emit", C.c_void_p), ("arg", C.c_void_p)]
+
+
+class FuncNamer(C.Structure):
+    _fields_ = [("name", C.c_void_p), ("arg", C.c_void_p),
+                ("parent", C.c_void_p)]
+
+
+class StackOps(C.Structure):
+    _fields_ = [("on_enter", C.c_void_p), ("on_exit", C.c_void_p),
+                ("arg", C.c_void_p), ("function_start", C.c_void_p),
+                ("sym_arg", C.c_void_p), ("function_parent", C.c_void_p),
+                ("on_caller", C.c_void_p)]
+
+
+class ReportFunc(C.Structure):
+    _fields_ = [("name", C.c_char_p), ("calls", C.c_uint64),
+                ("frames", C.c_uint64), ("insns_self", C.c_uint64),
+                ("insns_total", C.c_uint64), ("branches_self", C.c_uint64),
+                ("time_self", C.c_uint64), ("time_total", C.c_uint64),
+                ("timed", C.c_uint64), ("duration_sum", C.c_uint64),
+                ("duration_max", C.c_uint64)]
+
+
+class Edge(C.Structure):
+    _fields_ = [("from_", C.c_uint64), ("to", C.c_uint64),
+                ("count", C.c_uint64)]

@@ -9,7 +9,7 @@ from ._lib import check, enc, lib
 from .cursor import Cursor, cursor_opts
 from .info import read_info
 
-PANDAS_KINDS = ("elements", "branches")
+PANDAS_KINDS = ("elements", "branches", "calls", "functions")
 
 
 class Capture(Closable):
@@ -74,17 +74,49 @@ class Capture(Closable):
                            order=order)
         return _closing(cur, batches(cur, n))
 
+    def report(self, **filters):
+        """The function table of `hwtrace report` (hwtrace.Function
+        rows, most self instructions first). ``filters``: cpu, tid,
+        time, jobs, order, symbols, as elements()."""
+        from .analysis import report
+        return self._analyse(report, filters)
+
+    def calls(self, **filters):
+        """Yields the calls and returns of the rebuilt call stacks, as
+        `decode --calls --format jsonl` lists them (type "call" or
+        "return", depth, addr, sym, ...). ``filters`` as report()."""
+        from .analysis import calls
+        yield from self._analyse(calls, filters)
+
+    def edges(self, **filters):
+        """The edge map of `decode --edges`: {(from, to): count} of the
+        taken branches. ``filters`` as report()."""
+        from .analysis import edges
+        return self._analyse(edges, dict(filters, symbols=False))
+
+    def _analyse(self, run, filters):
+        symbols = filters.pop("symbols", True)
+        with self._cursor(symbols, **filters) as cur:
+            return run(cur)
+
     def to_pandas(self, kind="elements", **filters):
         """A pandas DataFrame: "elements" (one row per element: type,
         cpu, pid, tid, time (NA where unknown), kind (ISA, branch kind
         or gap reason), from, to, count, trace_offset, fields) or
-        "branches" (cpu, pid, tid, time, from, to, kind). ``filters``
-        as element_batches()."""
+        "branches" (cpu, pid, tid, time, from, to, kind) from
+        element_batches(); "calls" (one row per call() record) or
+        "functions" (one per report() row). ``filters`` as those
+        calls take them."""
         from .batches import frame, need
         if kind not in PANDAS_KINDS:
             raise ValueError(f"to_pandas({kind!r}): expected one of "
                              + ", ".join(PANDAS_KINDS))
-        need("pandas", f"to_pandas({kind!r})")
+        pd = need("pandas", f"to_pandas({kind!r})")
+        if kind == "calls":
+            return pd.DataFrame(list(self.calls(**filters)))
+        if kind == "functions":
+            from dataclasses import asdict
+            return pd.DataFrame([asdict(f) for f in self.report(**filters)])
         return frame(kind, list(self.element_batches(**filters)))
 
     def close(self):

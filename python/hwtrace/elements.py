@@ -11,6 +11,9 @@ from ._structs import ElemRecord
 
 # The fields that hold addresses: hex strings in jsonl, ints here.
 ADDRESS_FIELDS = ("start", "end", "from", "to", "at", "ip")
+# Those of the calls listing (decode --calls), whose start and end say
+# how a frame began and ended.
+CALL_ADDRESS_FIELDS = ("addr", "from")
 
 
 class Element(dict):
@@ -29,9 +32,10 @@ class Element(dict):
             ) from None
 
 
-def to_element(obj):
-    """The Element of one parsed jsonl object (addresses made ints)."""
-    for k in ADDRESS_FIELDS:
+def to_element(obj, addresses=ADDRESS_FIELDS):
+    """The Element of one parsed jsonl object (its @addresses made
+    ints)."""
+    for k in addresses:
         v = obj.get(k)
         if v.__class__ is str:
             obj[k] = int(v, 16)
