@@ -1,16 +1,21 @@
-/* A cursor's record as its jsonl line with symbols, in one call: what a
- * binding (python/hwtrace) gets each element from, so that its elements
- * carry the fields and names `hwtrace decode --format jsonl` gives. */
+/* A cursor's records as their jsonl lines with symbols, a batch in one
+ * call: what a binding (python/hwtrace) reads its elements from, so
+ * that they carry the fields and names `hwtrace decode --format jsonl`
+ * gives, without a call into the library per element. */
 #include <string.h>
 
+#include "hwtrace/error.h"
 #include "hwtrace/output.h"
 #include "hwtrace/symbols.h"
 
 /* Room for the symbol members when the caller's buffer has none. */
 enum { SCRATCH = 4096 };
 
-int hwt_elem_record_jsonl(const struct hwt_elem_record *rec,
-			  struct hwt_symbolizer *sym, char *buf, size_t size)
+/* The line of @rec into @buf, as snprintf: the length it needed (the
+ * whole line is there only when that is below @size), or a negative
+ * error of the symbolizer's. */
+static int record_line(const struct hwt_elem_record *rec,
+		       struct hwt_symbolizer *sym, char *buf, size_t size)
 {
 	struct hwt_elem e;
 	hwt_elem_record_to_elem(&e, rec);
@@ -30,11 +35,35 @@ int hwt_elem_record_jsonl(const struct hwt_elem_record *rec,
 	if (x < 0)
 		return x;
 	size_t total = at + (size_t)x + 1;
-	if (fits && at + (size_t)x + 1 < size) {
+	if (fits && total < size) {
 		buf[at + (size_t)x] = '}';
 		buf[total] = '\0';
 	} else if (size) {
 		buf[size - 1] = '\0';
 	}
 	return (int)total;
+}
+
+int64_t hwt_elem_records_jsonl(const struct hwt_elem_record *recs, size_t n,
+			       struct hwt_symbolizer *sym, char *buf,
+			       size_t size, size_t *done)
+{
+	size_t len = 0, i = 0;
+	for (; i < n; i++) {
+		int x = record_line(&recs[i], sym, buf + len, size - len);
+		if (x < 0)
+			return x;
+		/* The line, its newline and a NUL after it must fit. */
+		if ((size_t)x + 2 > size - len)
+			break;
+		len += (size_t)x;
+		buf[len++] = '\n';
+		buf[len] = '\0';
+	}
+	if (done)
+		*done = i;
+	if (i < n && i == 0)
+		return hwt_error(HWT_ERR_NOSPC, "a record's jsonl line needs more "
+				 "than the %zu bytes given", size);
+	return (int64_t)len;
 }

@@ -178,16 +178,17 @@ hwt_symbolizer_annotator(struct hwt_symbolizer *sym);
  * parent's start; valid while @sym is. */
 HWT_API struct hwt_func_namer hwt_symbolizer_namer(struct hwt_symbolizer *sym);
 
-/* The `decode --format jsonl` line of the element of @rec (a cursor's
- * record, capture.h), without its newline, into @buf, with the symbol
- * members of @sym's annotator (NULL: none, as `--no-symbols`): for
- * bindings that read elements as records and want them as the CLI names
- * them. Returns the length it needed, as snprintf does (@buf holds the
- * whole line only when that is below @size), or a negative error of the
- * symbolizer's. */
-HWT_API int hwt_elem_record_jsonl(const struct hwt_elem_record *rec,
-				  struct hwt_symbolizer *sym, char *buf,
-				  size_t size);
+/* The `decode --format jsonl` lines of the @n elements of @recs (a
+ * cursor's records, capture.h), each ending in a newline, into @buf,
+ * with the symbol members of @sym's annotator (NULL: none, as
+ * `--no-symbols`): for bindings that read elements as records and want
+ * them as the CLI names them. Writes as many whole lines as fit (and a
+ * NUL after them), *@done the number of records written. Returns the
+ * bytes written; HWT_ERR_NOSPC when not even the first line fits (give
+ * more room), or a negative error of the symbolizer's. */
+HWT_API int64_t hwt_elem_records_jsonl(const struct hwt_elem_record *recs,
+				       size_t n, struct hwt_symbolizer *sym,
+				       char *buf, size_t size, size_t *done);
 
 /* Demangles a C++ (Itanium ABI) name into a malloc'ed string; NULL when
  * @name is not a mangled name or no demangler is available. */

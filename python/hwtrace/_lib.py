@@ -87,7 +87,8 @@ def lib():
     _proto(L, "hwt_symbolizer_new", C.c_int, C.POINTER(S.SymOpts),
            C.POINTER(P))
     _proto(L, "hwt_symbolizer_free", None, P)
-    _proto(L, "hwt_elem_record_jsonl", C.c_int, P, P, C.c_char_p, sz)
+    _proto(L, "hwt_elem_records_jsonl", C.c_int64, P, sz, P, C.c_void_p, sz,
+           C.POINTER(sz))
     _proto(L, "hwt_pd_reader_open", C.c_int, cp, C.POINTER(P))
     _proto(L, "hwt_pd_reader_free", None, P)
     _proto(L, "hwt_pd_reader_feature_string", C.c_int, P, C.c_int,
