@@ -37,32 +37,9 @@ run() {
 	esac
 }
 
-# One line per run: wall user+system, in seconds.
-TIMEFORMAT='%R %U %S'
-for _ in $(seq 1 "$n"); do
-	for c in "${names[@]}"; do
-		{ time run "$c" >/dev/null 2>"$tmp/$c.err"; } 2>"$tmp/t"
-		awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$tmp/t" >>"$tmp/$c.times"
-	done
-done
-
-# The median and the least and most of column @2 of file @1.
-stats() {
-	sort -n -k"$2" "$1" | awk -v k="$2" '{ v[NR] = $k }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.3f %.3f %.3f", m, v[1], v[NR] }'
-}
+source "$(dirname "$0")/bench_times.sh"
 declare -A wall cpu
-printf "%-36s %22s %22s\n" "$n runs each, median (least..most)" "wall s" "CPU s"
-for i in "${!names[@]}"; do
-	c=${names[$i]}
-	read -r wm wl wh <<<"$(stats "$tmp/$c.times" 1)"
-	read -r cm cl ch <<<"$(stats "$tmp/$c.times" 2)"
-	wall[$c]=$wm cpu[$c]=$cm
-	printf "%-36s %7.3f (%.3f..%.3f) %7.3f (%.3f..%.3f)\n" "${labels[$i]}" \
-		"$wm" "$wl" "$wh" "$cm" "$cl" "$ch"
-done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+bench_all "$n"
 echo "ratios of the medians (wall / CPU):"
 echo "  perf script --itrace=b / hwtrace text:             $(ratio "${wall[perf_plain]}" "${wall[text]}") / $(ratio "${cpu[perf_plain]}" "${cpu[text]}")  (goal >= 5)"
 echo "  perf script --itrace=b -F ip,addr / hwtrace text:  $(ratio "${wall[perf_ip_addr]}" "${wall[text]}") / $(ratio "${cpu[perf_ip_addr]}" "${cpu[text]}")"

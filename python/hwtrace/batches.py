@@ -36,34 +36,47 @@ def need(module, call):
 
 def record_dtypes(np):
     """The dtype of struct hwt_elem_record (its C layout, from ctypes)
-    and the packed dtype of a batch (the same without the pointers;
-    ``from`` for the C field from_)."""
+    and the dtype of a batch: the same records, the pointers left out of
+    its fields (their bytes are padding, which no field reads), ``from``
+    for the C field from_."""
     names, formats, offsets = [], [], []
     for name, ctype in ElemRecord._fields_:
         names.append("from" if name == "from_" else name)
         formats.append(np.dtype(ctype))
         offsets.append(getattr(ElemRecord, name).offset)
+    size = C.sizeof(ElemRecord)
     raw = np.dtype({"names": names, "formats": formats, "offsets": offsets,
-                    "itemsize": C.sizeof(ElemRecord)})
-    public = np.dtype([(n, f) for n, f in zip(names, formats)
-                       if n not in POINTERS])
+                    "itemsize": size})
+    keep = [i for i, n in enumerate(names) if n not in POINTERS]
+    public = np.dtype({"names": [names[i] for i in keep],
+                       "formats": [formats[i] for i in keep],
+                       "offsets": [offsets[i] for i in keep],
+                       "itemsize": size})
     return raw, public
 
 
 def batches(cursor, n):
-    """Yields the cursor's elements as structured arrays of up to @n
-    records (dtype: batch_dtype())."""
+    """Yields the cursor's elements as structured arrays of @n records
+    (the last one shorter; dtype: record_dtypes()[1]), each filled in
+    place by the library: no copy, no Python object per element."""
     np = need("numpy", "element_batches()")
-    raw_dtype, public = record_dtypes(np)
-    raw = np.empty(n, raw_dtype)
+    _, public = record_dtypes(np)
+    size = public.itemsize
     while True:
-        got = cursor.fill(raw.ctypes.data, n)
-        if got == 0:
+        out = np.empty(n, public)
+        base, have = out.ctypes.data, 0
+        # A call gives what the decode has ready (its queue holds a few
+        # thousand elements): fill the array to the end in several.
+        while have < n:
+            got = cursor.fill(base + have * size, n - have)
+            if got == 0:
+                break
+            have += got
+        if have == 0:
             return
-        out = np.empty(got, public)
-        for name in public.names:
-            out[name] = raw[name][:got]
-        yield out
+        yield out if have == n else out[:have].copy()
+        if have < n:
+            return
 
 
 def _common(pd, np, a):

@@ -61,7 +61,8 @@ class Capture(Closable):
 
     def element_batches(self, n=65536, cpu=None, tid=None, time=None,
                         jobs=1, order="time"):
-        """Yields NumPy structured arrays of up to ``n`` elements each
+        """Yields NumPy structured arrays of ``n`` elements each (the
+        last one shorter)
         (the fields of struct hwt_elem_record, capture.h: type, fields,
         cpu, pid, tid, kind, time, trace_offset, from, to, count, sync,
         number, vmid, nbranches), filled by the library without a

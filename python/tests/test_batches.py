@@ -52,7 +52,8 @@ def check_batches(cap, n, **kw):
 def test_batches_equal_the_elements_of_a_sw_branch_capture(swb_capture, n):
     with hwtrace.open(swb_capture) as cap:
         check_batches(cap, n)
-        assert max(len(b) for b in cap.element_batches(n)) <= n
+        sizes = [len(b) for b in cap.element_batches(n)]
+    assert sizes[:-1] == [n] * (len(sizes) - 1) and 0 < sizes[-1] <= n
 
 
 def test_batch_sizes_and_filters(swb_capture):
@@ -61,8 +62,9 @@ def test_batch_sizes_and_filters(swb_capture):
         total = len(list(cap.elements(symbols=False)))
         tid = next(e.tid for e in cap.elements() if "tid" in e)
         check_batches(cap, 500, tid=tid, jobs=2)
-    # A batch holds what the decode had ready: up to n.
-    assert sum(sizes) == total and max(sizes) <= 700
+    # Every batch is full but the last.
+    assert sum(sizes) == total and sizes[:-1] == [700] * (len(sizes) - 1)
+    assert 0 < sizes[-1] <= 700
 
 
 def test_batches_keep_sampled_branch_records():

@@ -1,0 +1,101 @@
+#!/bin/bash
+# The Python package against the peers a user would reach for, in the
+# same run, commands interleaved run after run (N runs, default 3):
+#  - per-element iteration: a script counting the branches with
+#    cap.elements() (with symbols, as by default, and without), against
+#    `perf script --itrace=b -s` with a Python script counting its
+#    branch samples, on a generated Intel PT capture (bench_pt_decode
+#    --write, perf decodes its code from the build id cache the script
+#    fills) and a sw_branch capture (tests' bts_capture);
+#  - element_batches: a script counting the elements of NumPy batches
+#    (it prints its own elements/s, the decode included), against
+#    `hwtrace decode -j 1 -o /dev/null` on the PT capture.
+# Each figure is the whole process, the interpreter's start and imports
+# included. Run with Debian's /usr/bin/python3 (docs/python.md).
+#
+# usage: bench/bench_python.sh BUILD_DIR [TRACE_KIB] [N]
+#        (TRACE_KIB default 256: about 1.5 M branches)
+set -eu
+build=${1:?usage: bench_python.sh BUILD_DIR [TRACE_KIB] [N]}
+kib=${2:-256}
+n=${3:-3}
+src=$(cd "$(dirname "$0")/.." && pwd)
+hwtrace="$build/tools/hwtrace"
+python=/usr/bin/python3
+for p in "$build/bench/bench_pt_decode" "$build/tests/bts_capture"; do
+	[ -x "$p" ] || { echo "no $p: build with -DHWT_BENCH=ON" >&2; exit 2; }
+done
+command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/pt" "$tmp/swb"
+"$build/bench/bench_pt_decode" --write "$tmp/pt" "$kib" >/dev/null
+"$build/tests/bts_capture" "$tmp/swb" 1 swb >/dev/null
+pt="$tmp/pt/perf.data" swb="$tmp/swb/bts.data"
+export HWTRACE_LIB="$build/libhwtrace.so.0" PYTHONPATH="$src/python"
+
+cat >"$tmp/elements.py" <<'PY'
+import sys, warnings
+import hwtrace
+warnings.simplefilter("ignore", hwtrace.HwtraceWarning)
+n = 0
+with hwtrace.open(sys.argv[1]) as cap:
+    for e in cap.elements(symbols=sys.argv[2] == "symbols"):
+        if e["type"] == "branch":
+            n += 1
+print(n, "branches")
+PY
+cat >"$tmp/batches.py" <<'PY'
+import sys, time, warnings
+import hwtrace
+warnings.simplefilter("ignore", hwtrace.HwtraceWarning)
+t, n = time.perf_counter(), 0
+with hwtrace.open(sys.argv[1]) as cap:
+    for batch in cap.element_batches(65536):
+        n += len(batch)
+t = time.perf_counter() - t
+print(n, "elements", round(n / t / 1e6, 1), "M elements/s")
+PY
+cat >"$tmp/perf_count.py" <<'PY'
+n = 0
+def process_event(param_dict):
+    global n
+    n += 1
+def trace_end():
+    print(n, "branches")
+PY
+
+names=() labels=()
+add() { names+=("$1"); labels+=("$2"); }
+add py_pt "elements() with symbols, PT"
+add py_pt_nosym "elements(symbols=False), PT"
+add perf_pt "perf script --itrace=b -s, PT"
+add py_swb "elements() with symbols, sw_branch"
+add py_swb_nosym "elements(symbols=False), sw_branch"
+add perf_swb "perf script --itrace=b -s, sw_branch"
+add batches "element_batches(65536), PT"
+add decode "hwtrace decode -j 1 -o /dev/null, PT"
+run() {
+	case $1 in
+	py_pt) "$python" "$tmp/elements.py" "$pt" symbols ;;
+	py_pt_nosym) "$python" "$tmp/elements.py" "$pt" none ;;
+	perf_pt) perf script -i "$pt" --itrace=b -s "$tmp/perf_count.py" ;;
+	py_swb) "$python" "$tmp/elements.py" "$swb" symbols ;;
+	py_swb_nosym) "$python" "$tmp/elements.py" "$swb" none ;;
+	perf_swb) perf script -i "$swb" --itrace=b -s "$tmp/perf_count.py" ;;
+	batches) "$python" "$tmp/batches.py" "$pt" ;;
+	decode) "$hwtrace" decode -q -j 1 -o /dev/null "$pt" ;;
+	esac
+}
+# What each counted, once (the same branches, or it says so).
+for c in py_pt perf_pt py_swb perf_swb batches; do
+	echo "$c: $(run $c 2>/dev/null | tail -1)"
+done
+
+source "$src/bench/bench_times.sh"
+declare -A wall cpu
+bench_all "$n"
+echo "ratios of the medians (wall / CPU):"
+echo "  perf script -s / elements(), PT:               $(ratio "${wall[perf_pt]}" "${wall[py_pt]}") / $(ratio "${cpu[perf_pt]}" "${cpu[py_pt]}")  (goal >= 10)"
+echo "  perf script -s / elements(), sw_branch:        $(ratio "${wall[perf_swb]}" "${wall[py_swb]}") / $(ratio "${cpu[perf_swb]}" "${cpu[py_swb]}")  (goal >= 10)"
+echo "  element_batches / hwtrace decode -o /dev/null: $(ratio "${wall[batches]}" "${wall[decode]}") / $(ratio "${cpu[batches]}" "${cpu[decode]}")  (goal <= 1.5)"
