@@ -8,7 +8,8 @@
 #    --write, perf decodes its code from the build id cache the script
 #    fills) and a sw_branch capture (tests' bts_capture);
 #  - element_batches: a script counting the elements of NumPy batches
-#    (it prints its own elements/s, the decode included), against
+#    (it prints its own elements/s: open and decode, not the start of
+#    the interpreter and NumPy's import), against
 #    `hwtrace decode -j 1 -o /dev/null` on the PT capture.
 # Each figure is the whole process, the interpreter's start and imports
 # included. Run with Debian's /usr/bin/python3 (docs/python.md).
@@ -47,6 +48,7 @@ print(n, "branches")
 PY
 cat >"$tmp/batches.py" <<'PY'
 import sys, time, warnings
+import numpy  # imported before the clock starts: its import is not the decode
 import hwtrace
 warnings.simplefilter("ignore", hwtrace.HwtraceWarning)
 t, n = time.perf_counter(), 0

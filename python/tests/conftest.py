@@ -78,9 +78,18 @@ def etm_symfs(tmp_path_factory):
     return str(root)
 
 
+def need_sw_branch():
+    """Skips a test on a sw_branch recording where sw_branch cannot
+    record (not x86-64, no ptrace), saying why."""
+    why = os.environ.get("HWT_SWB_SKIP")
+    if why:
+        pytest.skip(f"no sw_branch recording: {why}")
+
+
 @pytest.fixture(scope="session")
 def swb_capture(tmp_path_factory):
     """A sw_branch recording of swb_demo from main, made by the CLI."""
+    need_sw_branch()
     out = tmp_path_factory.mktemp("swb") / "swb.data"
     cli("record", "-e", "sw_branch", "-q", "--start", "main", "-o", out,
         "--", env_path("HWT_SWB_DEMO"), "60")
@@ -90,6 +99,7 @@ def swb_capture(tmp_path_factory):
 @pytest.fixture(scope="session")
 def tree_capture(tmp_path_factory):
     """A sw_branch recording of call_tree, a program of known calls."""
+    need_sw_branch()
     out = tmp_path_factory.mktemp("tree") / "tree.data"
     cli("record", "-e", "sw_branch", "-q", "--start", "main", "--stop",
         "tree_done", "-o", out, "--", env_path("HWT_CALL_TREE"))
