@@ -83,12 +83,16 @@ static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
 	put(b, ":%" PRIu32, line);
 }
 
-/* Text: "sym+0xoff (dso) file:line [inlined: a file:line <- b ...]". */
+/* Text: "sym+0xoff (dso) file:line [inlined: a file:line <- b ...]";
+ * code no symbol covers is "FILE+0xOFF (dso)". */
 static void text_symbol(struct buf *b, const struct hwt_symbol *s, bool srcline)
 {
+	char unnamed[512];
 	if (s->name) {
 		put_term_str(b, s->name);
 		put(b, "+0x%" PRIx64, s->offset);
+	} else if (hwt_symbol_dso_name(s, unnamed, sizeof(unnamed))) {
+		put_term_str(b, unnamed);
 	} else {
 		put(b, "[unknown]");
 	}
@@ -122,10 +126,15 @@ static void json_srcline(struct buf *b, const char *key, const char *file,
 static void json_symbol(struct buf *b, const char *prefix,
 			const struct hwt_symbol *s, bool srcline, bool inlines)
 {
+	char unnamed[512];
 	if (s->name) {
 		put(b, ",\"%ssym\":", prefix);
 		put_json_str(b, s->name);
 		put(b, ",\"%ssymoff\":%" PRIu64, prefix, s->offset);
+	} else if (hwt_symbol_dso_name(s, unnamed, sizeof(unnamed))) {
+		/* No symoff: the name is not a function's. */
+		put(b, ",\"%ssym\":", prefix);
+		put_json_str(b, unnamed);
 	}
 	if (s->dso) {
 		put(b, ",\"%sdso\":", prefix);
@@ -317,5 +326,6 @@ int hwt_symbolizer_name(void *arg, int32_t pid, uint64_t addr, char *buf,
 		return rc;
 	if (s.name)
 		return snprintf(buf, size, "%s+0x%" PRIx64, s.name, s.offset);
-	return snprintf(buf, size, "[unknown]");
+	int n = hwt_symbol_dso_name(&s, buf, size);
+	return n ? n : snprintf(buf, size, "[unknown]");
 }
