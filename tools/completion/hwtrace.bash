@@ -117,12 +117,14 @@ _hwtrace()
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --output | --vmlinux | --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--callers | --callees) return ;;
 		esac
 		opts="-o --output --per-cpu --tid --cpu --time --symfs --buildid-dir
 		      --vmlinux --kcore --srcline --no-demangle --no-symbols
 		      --debuginfod --kallsyms --perf-map -h --help"
 		if [ "$cmd" = report ]; then
-			opts="$opts --collapsed --weight --top"
+			opts="$opts --collapsed --weight --top --callers --callees
+			      --call-graph --per-thread --children --no-children"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
 		else
