@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "decode_counts.h"
 #include "decode_lanes.h"
+#include "decode_script.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "decode_jsonl.h"
@@ -37,6 +38,10 @@ static void usage(FILE *out)
 		"  -q, --quiet             no progress line on the terminal\n"
 		"  --packets               list the packet layer instead of decoding\n"
 		"  --disasm                one range per instruction, with its text\n"
+		"  -F, --fields LIST       a line per branch with perf script's fields\n"
+		"                          (comm,tid,pid,cpu,time,flags,ip,sym,symoff,\n"
+		"                          dso,addr,insn,srcline), as perf script\n"
+		"                          --itrace=b -F LIST prints them\n"
 		"  --calls                 one line per call and return, indented by\n"
 		"                          depth (the rebuilt call stacks)\n"
 		"  --per-cpu               each CPU's (or thread's) elements together,\n"
@@ -166,6 +171,7 @@ static const struct option long_opts[] = {
 	{"packets", no_argument, NULL, OPT_PACKETS},
 	{"disasm", no_argument, NULL, OPT_DISASM},
 	{"calls", no_argument, NULL, OPT_CALLS},
+	{"fields", required_argument, NULL, 'F'},
 	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
 	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
@@ -208,6 +214,7 @@ struct args {
 	const char *snapshot;
 	const char *file;
 	struct decode_symbols symbols;
+	struct decode_script script; /* -F */
 	bool quiet;
 	struct cli_progress progress;
 	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
@@ -275,8 +282,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->opts.jobs = cli_online_cpus();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:j:hq", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:hqF:", long_opts, NULL)) != -1) {
 		switch (c) {
+		case 'F':
+			if (hwt_script_fields_parse(optarg, &a->script.fields) < 0)
+				return cli_usage_error("decode", "%s", hwt_errmsg());
+			if (!a->script.fields)
+				return cli_usage_error("decode", "-F needs fields");
+			break;
 		case OPT_FORMAT:
 			if (hwt_output_format_parse(optarg, &a->format) < 0)
 				return cli_usage_error("decode",
@@ -423,6 +436,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return cli_usage_error("decode", "--map and --elf are for --raw input");
 	if (a->calls && !a->file)
 		return cli_usage_error("decode", "--calls is for perf.data captures");
+	if (a->script.fields &&
+	    (a->packets || a->profile || a->calls || a->edges || a->opts.disasm ||
+	     a->format == HWT_OUTPUT_JSONL))
+		return cli_usage_error("decode", "-F lists branches as perf script "
+				       "does: it goes with none of --packets, "
+				       "--branch-profile, --calls, --edges, "
+				       "--disasm and --format jsonl (jsonl has "
+				       "every field)");
 	if (a->calls && (a->packets || a->profile))
 		return cli_usage_error("decode", "--calls goes with neither "
 				       "--packets nor --branch-profile");
@@ -469,7 +490,9 @@ static int parse_args(int argc, char **argv, struct args *a)
  * records by time; else beside the output (merge_piped.h). */
 static int finish_merged(struct args *a, struct merge_piped *m)
 {
-	if (a->opts.jobs < 2 || hwt_merge_slices(m->merge, a->opts.jobs) < 2)
+	/* -F writes its lines itself, in order, not through the lanes. */
+	if (a->script.fields || a->opts.jobs < 2 ||
+	    hwt_merge_slices(m->merge, a->opts.jobs) < 2)
 		return merge_piped_finish(m);
 	/* What went straight out (hwt_merge_expect_streams) comes first. */
 	int err = hwt_output_flush(a->lines);
@@ -682,7 +705,16 @@ int cmd_decode(int argc, char **argv)
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
 			a.symbols.capture = a.file;
-			err = decode_symbols_start(&a.symbols, &a.opts, output);
+			if (a.script.fields & HWT_SCRIPT_SRCLINE)
+				a.symbols.opts.srcline = true;
+			err = decode_symbols_start(&a.symbols, &a.opts,
+						   a.script.fields ? NULL : output);
+			if (err >= 0 && a.script.fields) {
+				err = decode_script_start(&a.script, a.file, &a.opts,
+							  a.symbols.sym, out);
+				if (err >= 0)
+					counts.next = hwt_script_sink(a.script.script);
+			}
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counts)
 					      : run(&a, &sink);
@@ -694,6 +726,7 @@ int cmd_decode(int argc, char **argv)
 				a.output ? a.output : "standard output",
 				strerror(errno));
 	hwt_output_free(output);
+	decode_script_end(&a.script);
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
 	 * after it. */

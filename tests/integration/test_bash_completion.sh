@@ -42,6 +42,7 @@ expect_eq "report --weight" "$(complete_words hwtrace report x.data --weight "")
 	"$(lines calls insns time)"
 expect_eq "report --co" "$(complete_words hwtrace report --co)" "--collapsed"
 expect_eq "report --call" "$(complete_words hwtrace report --call)" "$(lines --call-graph --callees --callers)"
+expect_eq "decode -F after a comma" "$(complete_words hwtrace decode x.data -F ip,s)" "$(lines ip,srcline ip,sym ip,symoff)"
 
 # PMUs of the Juno fixture (cs_etm) and of the Intel one, through --sysfs
 # before or after the option being completed.
