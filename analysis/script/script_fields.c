@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/util/array_grow.h"
+#include "analysis/util/elem_pid.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
 #include "hwtrace/insn.h"
@@ -138,13 +139,6 @@ static const char *flags_name(const struct hwt_elem *e)
 	return "";
 }
 
-static int32_t pid_of(const struct hwt_elem *e)
-{
-	if (e->fields & HWT_FIELD_PID)
-		return e->pid;
-	return e->fields & HWT_FIELD_TID ? e->tid : HWT_PID_ANY;
-}
-
 /* " sym+0xoff (dso)" of @addr, as the fields ask; address 0 (where a
  * trace start comes from) has nothing. */
 static void put_symbol(struct hwt_script *s, const struct hwt_elem *e,
@@ -156,7 +150,7 @@ static void put_symbol(struct hwt_script *s, const struct hwt_elem *e,
 	struct hwt_symbol sym;
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
 	int rc = s->o.sym && addr
-			 ? hwt_symbolizer_lookup_at(s->o.sym, pid_of(e), addr,
+			 ? hwt_symbolizer_lookup_at(s->o.sym, hwt_elem_pid(e), addr,
 						    time, &sym)
 			 : 0;
 	if (rc != 1)
@@ -202,7 +196,7 @@ static void put_insn(struct hwt_script *s, const struct hwt_elem *e,
 		s->no_dec[r->isa] = true;
 		return;
 	}
-	int n = hwt_image_read_at(s->image, pid_of(e), ip, time, bytes,
+	int n = hwt_image_read_at(s->image, hwt_elem_pid(e), ip, time, bytes,
 				  sizeof(bytes));
 	struct hwt_insn insn;
 	if (n <= 0 || hwt_insn_decode(s->dec[r->isa], bytes, (size_t)n, ip, &insn))
@@ -218,7 +212,7 @@ static void put_srcline(struct hwt_script *s, const struct hwt_elem *e,
 	struct hwt_symbol sym;
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
 	if (!s->o.sym || !ip ||
-	    hwt_symbolizer_lookup_at(s->o.sym, pid_of(e), ip, time, &sym) != 1)
+	    hwt_symbolizer_lookup_at(s->o.sym, hwt_elem_pid(e), ip, time, &sym) != 1)
 		return;
 	FILE *out = s->o.out;
 	if (sym.file) {

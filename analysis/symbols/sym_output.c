@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "analysis/util/elem_pid.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/symbols.h"
 #include "hwtrace/text.h"
@@ -226,15 +227,6 @@ static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
 	return rc;
 }
 
-static int32_t pid_of(const struct hwt_elem *e)
-{
-	if (e->fields & HWT_FIELD_PID)
-		return e->pid;
-	if (e->fields & HWT_FIELD_TID)
-		return e->tid; /* a process's first thread has its pid */
-	return HWT_PID_ANY;
-}
-
 
 static int annotate(void *arg, const struct hwt_elem *e,
 		    enum hwt_output_format format, FILE *out, char *p,
@@ -242,7 +234,7 @@ static int annotate(void *arg, const struct hwt_elem *e,
 {
 	struct hwt_symbolizer *sym = arg;
 	struct buf b = {p, size, 0};
-	int32_t pid = pid_of(e);
+	int32_t pid = hwt_elem_pid(e);
 	/* The code of the element's time: the same address may hold
 	 * another binary before or after it. */
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
@@ -292,7 +284,7 @@ static uint64_t cache_tag(void *arg, const struct hwt_elem *e)
 	struct hwt_symbolizer *sym = arg;
 	if (!symbolizer_image_changes(sym))
 		return 0;
-	int32_t pid = pid_of(e);
+	int32_t pid = hwt_elem_pid(e);
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
 	if (e->type == HWT_ELEM_RANGE)
 		return (uintptr_t)symbolizer_section(sym, pid, e->u.range.start,

@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report annotate timeline export --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -113,11 +113,17 @@ _hwtrace()
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
 		;;
-	report | timeline | export)
+	report | timeline | export | annotate)
 		case $prev in
 		--to) COMPREPLY=($(compgen -W "sqlite pprof postgresql autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--db) return ;;
-		--format) COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur")); return ;;
+		--format)
+			if [ "$cmd" = annotate ]; then
+				COMPREPLY=($(compgen -W "text jsonl" -- "$cur"))
+			else
+				COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur"))
+			fi
+			return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --output | --vmlinux | --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -126,7 +132,11 @@ _hwtrace()
 		opts="-o --output --per-cpu --tid --cpu --time --symfs --buildid-dir
 		      --vmlinux --kcore --srcline --no-demangle --no-symbols
 		      --debuginfod --kallsyms --perf-map -h --help"
-		if [ "$cmd" = report ]; then
+		if [ "$cmd" = annotate ]; then
+			opts="-o --output --format --tid --cpu --time --symfs --buildid-dir
+			      --vmlinux --kcore --no-demangle --debuginfod --kallsyms
+			      --perf-map -h --help"
+		elif [ "$cmd" = report ]; then
 			opts="$opts --collapsed --weight --top --callers --callees
 			      --call-graph --per-thread --children --no-children"
 		elif [ "$cmd" = export ]; then
