@@ -18,11 +18,13 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
+#include "hwtrace/filter.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
 #include "merge_piped.h"
 #include "stack_run.h"
+#include "thread_names.h"
 
 static void usage(FILE *out)
 {
@@ -42,6 +44,10 @@ static void usage(FILE *out)
 		"                          (comm,tid,pid,cpu,time,flags,ip,sym,symoff,\n"
 		"                          dso,addr,insn,srcline), as perf script\n"
 		"                          --itrace=b -F LIST prints them\n"
+		"  --comm NAME,...         only the trace of threads of these names\n"
+		"  --dso NAME,...          only code in these binaries (path or file\n"
+		"                          name), as perf script's --dsos\n"
+		"  --sym NAME,...          only code in these functions (--symbols)\n"
 		"  --calls                 one line per call and return, indented by\n"
 		"                          depth (the rebuilt call stacks)\n"
 		"  --per-cpu               each CPU's (or thread's) elements together,\n"
@@ -163,7 +169,7 @@ enum {
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_ELF, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
-	OPT_EDGES_BITMAP,
+	OPT_EDGES_BITMAP, OPT_COMM, OPT_DSO, OPT_SYM,
 };
 
 static const struct option long_opts[] = {
@@ -172,6 +178,9 @@ static const struct option long_opts[] = {
 	{"disasm", no_argument, NULL, OPT_DISASM},
 	{"calls", no_argument, NULL, OPT_CALLS},
 	{"fields", required_argument, NULL, 'F'},
+	{"comm", required_argument, NULL, OPT_COMM},
+	{"dso", required_argument, NULL, OPT_DSO},
+	{"sym", required_argument, NULL, OPT_SYM},
 	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
 	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
@@ -215,6 +224,8 @@ struct args {
 	const char *file;
 	struct decode_symbols symbols;
 	struct decode_script script; /* -F */
+	struct thread_names names;   /* for -F comm and --comm */
+	struct hwt_elem_filter_opts filter; /* --comm, --dso, --sym */
 	bool quiet;
 	struct cli_progress progress;
 	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
@@ -284,6 +295,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:j:hqF:", long_opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_COMM:
+			a->filter.comms = optarg;
+			break;
+		case OPT_DSO:
+			a->filter.dsos = optarg;
+			break;
+		case OPT_SYM:
+			a->filter.syms = optarg;
+			break;
 		case 'F':
 			if (hwt_script_fields_parse(optarg, &a->script.fields) < 0)
 				return cli_usage_error("decode", "%s", hwt_errmsg());
@@ -444,6 +464,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 				       "--branch-profile, --calls, --edges, "
 				       "--disasm and --format jsonl (jsonl has "
 				       "every field)");
+	bool filtered = a->filter.comms || a->filter.dsos || a->filter.syms;
+	if (filtered && (a->packets || a->profile || a->calls || a->edges ||
+			 !a->file))
+		return cli_usage_error("decode", "--comm, --dso and --sym filter "
+				       "the elements of a perf.data capture: not "
+				       "with --packets, --branch-profile, --calls "
+				       "or --edges");
+	if (filtered && a->symbols.off && (a->filter.dsos || a->filter.syms))
+		return cli_usage_error("decode", "--dso and --sym need symbols: "
+				       "not with --no-symbols");
 	if (a->calls && (a->packets || a->profile))
 		return cli_usage_error("decode", "--calls goes with neither "
 				       "--packets nor --branch-profile");
@@ -490,8 +520,10 @@ static int parse_args(int argc, char **argv, struct args *a)
  * records by time; else beside the output (merge_piped.h). */
 static int finish_merged(struct args *a, struct merge_piped *m)
 {
-	/* -F writes its lines itself, in order, not through the lanes. */
-	if (a->script.fields || a->opts.jobs < 2 ||
+	/* -F and the filters write their lines themselves, in order, not
+	 * through the lanes. */
+	if (a->script.fields || a->filter.comms || a->filter.dsos ||
+	    a->filter.syms || a->opts.jobs < 2 ||
 	    hwt_merge_slices(m->merge, a->opts.jobs) < 2)
 		return merge_piped_finish(m);
 	/* What went straight out (hwt_merge_expect_streams) comes first. */
@@ -624,6 +656,28 @@ static int run_edges(struct args *a, FILE *out)
 	return err;
 }
 
+/* --comm, --dso, --sym: a filter in front of *@next (none asked: as
+ * it was). */
+static int start_filter(struct args *a, struct hwt_elem_sink *next,
+			struct hwt_elem_filter **filter)
+{
+	if (!a->filter.comms && !a->filter.dsos && !a->filter.syms)
+		return 0;
+	int err = a->filter.comms ? thread_names_load(&a->names, a->file) : 0;
+	if (err < 0)
+		return err;
+	a->filter.size = sizeof(a->filter);
+	a->filter.sym = a->symbols.sym;
+	a->filter.comm = thread_names_of;
+	a->filter.comm_arg = &a->names;
+	a->filter.next = *next;
+	err = hwt_elem_filter_new(&a->filter, filter);
+	if (err < 0)
+		return err;
+	*next = hwt_elem_filter_sink(*filter);
+	return 0;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct args a;
@@ -662,6 +716,7 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	struct hwt_output *output = NULL;
+	struct hwt_elem_filter *filter = NULL;
 	struct counts counts;
 	memset(&counts, 0, sizeof(counts));
 	int err;
@@ -709,12 +764,15 @@ int cmd_decode(int argc, char **argv)
 				a.symbols.opts.srcline = true;
 			err = decode_symbols_start(&a.symbols, &a.opts,
 						   a.script.fields ? NULL : output);
+			a.script.names = &a.names;
 			if (err >= 0 && a.script.fields) {
 				err = decode_script_start(&a.script, a.file, &a.opts,
 							  a.symbols.sym, out);
 				if (err >= 0)
 					counts.next = hwt_script_sink(a.script.script);
 			}
+			if (err >= 0)
+				err = start_filter(&a, &counts.next, &filter);
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counts)
 					      : run(&a, &sink);
@@ -726,7 +784,9 @@ int cmd_decode(int argc, char **argv)
 				a.output ? a.output : "standard output",
 				strerror(errno));
 	hwt_output_free(output);
+	hwt_elem_filter_free(filter);
 	decode_script_end(&a.script);
+	thread_names_free(&a.names);
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
 	 * after it. */

@@ -8,19 +8,19 @@
 
 #include "hwtrace/decode.h"
 #include "hwtrace/script.h"
+#include "thread_names.h"
 
 struct decode_script {
 	uint32_t fields;               /* -F's, 0: not asked */
 	struct hwt_script *script;
-	struct thread_name *names;     /* tid -> its last COMM */
-	size_t nnames, names_cap;
+	struct thread_names *names;    /* for comm; borrowed */
 	/* The decode's image hook before ours (the symbolizer's). */
 	void (*next_on_image)(void *arg, struct hwt_image *image);
 	void *next_on_image_arg;
 };
 
 /* Creates the writer on @out for @file's decode: reads the capture's
- * thread names, and takes the image hook of @opts (calling the one set
+ * thread names into ds->names (set it first), and takes the image hook of @opts (calling the one set
  * before). @sym may be NULL (no names). */
 int decode_script_start(struct decode_script *ds, const char *file,
 			struct hwt_decode_opts *opts, struct hwt_symbolizer *sym,

@@ -9,7 +9,8 @@
 #   symbolizer picks one of the names);
 # - srcline: where both give FILE:LINE (LINE > 0), the same;
 # - time (perf cannot print it: sw_branch samples have no time): the
-#   seconds.nanoseconds of each branch's time in decode's jsonl.
+#   seconds.nanoseconds of each branch's time in decode's jsonl;
+# - --comm, --dso, --sym against perf script's --comms, --dsos, --symbols.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 command -v perf >/dev/null || { fail "perf is not installed (Debian: linux-perf)"; finish; exit 1; }
 cd "$TMP" || exit 1
@@ -96,6 +97,25 @@ expect_contains "srcline" "$(cat src.out)" " lines compared"
 	awk '{ printf "%d.%09d:\n", substr($1, 1, length($1) - 9), substr($1, length($1) - 8) }' >j.time
 expect_eq "time = jsonl's time, as seconds.nanoseconds" "$(cmp h.time j.time 2>&1)" ""
 expect_eq "time lines" "$(wc -l <h.time)" "$(wc -l <h.task)"
+
+# The filters, against perf script's --comms, --dsos and --symbols:
+# the same lines byte for byte (a binary by its file name or path).
+for f in "--sym fib|--symbols=fib" "--dso libc.so.6|--dsos=libc.so.6" \
+	"--comm prog|--comms=prog" "--comm nosuch|--comms=nosuch" \
+	"--sym main,cmp --dso prog|--symbols=main,cmp --dsos=prog" \
+	"--dso $TMP/prog --comm prog|--dsos=$TMP/prog --comms=prog"; do
+	# shellcheck disable=SC2086
+	"$HWTRACE" decode t.data -F comm,tid,ip,dso,addr ${f%%|*} >h.filter 2>/dev/null
+	# shellcheck disable=SC2086
+	perf script -i t.data --itrace=b -F comm,tid,ip,dso,addr ${f##*|} >p.filter 2>/dev/null
+	expect_eq "${f%%|*} = perf script ${f##*|}" "$(cmp h.filter p.filter 2>&1)" ""
+	case $f in *nosuch*) ;; *) expect_eq "${f%%|*} keeps some lines" "$([ -s h.filter ] && echo yes)" yes ;; esac
+done
+expect_eq "--sym fib keeps fib's ranges and branches only" \
+	"$("$HWTRACE" decode t.data --sym fib 2>/dev/null | awk '$3 == "range" || $3 == "branch"' | grep -vc '  fib+0x')" "0"
+expect_eq "--sym fib keeps every range of fib" \
+	"$("$HWTRACE" decode t.data --sym fib --format jsonl 2>/dev/null | grep -c '"type":"range"')" \
+	"$("$HWTRACE" decode t.data --format jsonl 2>/dev/null | grep '"type":"range"' | grep -c '"sym":"fib","symoff"')"
 
 expect_eq "an unknown field is a usage error naming it" \
 	"$("$HWTRACE" decode t.data -F ip,nosuch 2>&1 >/dev/null; echo "rc=$?")" \

@@ -101,12 +101,14 @@ _hwtrace()
 		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --snapshot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --vmlinux | --map | --elf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--comm | --sym) return ;;
+		--dso) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		-F | --fields)
 			local done=${cur%"${cur##*,}"}
 			COMPREPLY=($(compgen -P "$done" -W "comm tid pid cpu time flags ip sym symoff dso addr insn srcline" -- "${cur##*,}"))
 			return ;;
 		esac
-		opts="--format -o -F --fields --packets --disasm --branch-profile --edges
+		opts="--format -o -F --fields --comm --dso --sym --packets --disasm --branch-profile --edges
 		      --edges-bitmap --calls
 		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
