@@ -19,6 +19,7 @@ int cmd_decode(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "decode_counts.h"
 #include "decode_lanes.h"
+#include "decode_script.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "decode_jsonl.h"
@@ -17,11 +18,13 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
+#include "hwtrace/filter.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
 #include "merge_piped.h"
 #include "stack_run.h"
+#include "thread_names.h"
 
 static void usage(FILE *out)
 {
@@ -37,6 +40,14 @@ static void usage(FILE *out)
 		"  -q, --quiet             no progress line on the terminal\n"
 		"  --packets               list the packet layer instead of decoding\n"
 		"  --disasm                one range per instruction, with its text\n"
+		"  -F, --fields LIST       a line per branch with perf script's fields\n"
+		"                          (comm,tid,pid,cpu,time,flags,ip,sym,symoff,\n"
+		"                          dso,addr,insn,srcline), as perf script\n"
+		"                          --itrace=b -F LIST prints them\n"
+		"  --comm NAME,...         only the trace of threads of these names\n"
+		"  --dso NAME,...          only code in these binaries (path or file\n"
+		"                          name), as perf script's --dsos\n"
+		"  --sym NAME,...          only code in these functions (--symbols)\n"
 		"  --calls                 one line per call and return, indented by\n"
 		"                          depth (the rebuilt call stacks)\n"
 		"  --per-cpu               each CPU's (or thread's) elements together,\n"
@@ -158,7 +169,7 @@ enum {
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_ELF, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
-	OPT_EDGES_BITMAP,
+	OPT_EDGES_BITMAP, OPT_COMM, OPT_DSO, OPT_SYM,
 };
 
 static const struct option long_opts[] = {
@@ -166,6 +177,10 @@ static const struct option long_opts[] = {
 	{"packets", no_argument, NULL, OPT_PACKETS},
 	{"disasm", no_argument, NULL, OPT_DISASM},
 	{"calls", no_argument, NULL, OPT_CALLS},
+	{"fields", required_argument, NULL, 'F'},
+	{"comm", required_argument, NULL, OPT_COMM},
+	{"dso", required_argument, NULL, OPT_DSO},
+	{"sym", required_argument, NULL, OPT_SYM},
 	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
 	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
@@ -208,6 +223,9 @@ struct args {
 	const char *snapshot;
 	const char *file;
 	struct decode_symbols symbols;
+	struct decode_script script; /* -F */
+	struct thread_names names;   /* for -F comm and --comm */
+	struct hwt_elem_filter_opts filter; /* --comm, --dso, --sym */
 	bool quiet;
 	struct cli_progress progress;
 	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
@@ -275,8 +293,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->opts.jobs = cli_online_cpus();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:j:hq", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:hqF:", long_opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_COMM:
+			a->filter.comms = optarg;
+			break;
+		case OPT_DSO:
+			a->filter.dsos = optarg;
+			break;
+		case OPT_SYM:
+			a->filter.syms = optarg;
+			break;
+		case 'F':
+			if (hwt_script_fields_parse(optarg, &a->script.fields) < 0)
+				return cli_usage_error("decode", "%s", hwt_errmsg());
+			if (!a->script.fields)
+				return cli_usage_error("decode", "-F needs fields");
+			break;
 		case OPT_FORMAT:
 			if (hwt_output_format_parse(optarg, &a->format) < 0)
 				return cli_usage_error("decode",
@@ -423,6 +456,24 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return cli_usage_error("decode", "--map and --elf are for --raw input");
 	if (a->calls && !a->file)
 		return cli_usage_error("decode", "--calls is for perf.data captures");
+	if (a->script.fields &&
+	    (a->packets || a->profile || a->calls || a->edges || a->opts.disasm ||
+	     a->format == HWT_OUTPUT_JSONL))
+		return cli_usage_error("decode", "-F lists branches as perf script "
+				       "does: it goes with none of --packets, "
+				       "--branch-profile, --calls, --edges, "
+				       "--disasm and --format jsonl (jsonl has "
+				       "every field)");
+	bool filtered = a->filter.comms || a->filter.dsos || a->filter.syms;
+	if (filtered && (a->packets || a->profile || a->calls || a->edges ||
+			 !a->file))
+		return cli_usage_error("decode", "--comm, --dso and --sym filter "
+				       "the elements of a perf.data capture: not "
+				       "with --packets, --branch-profile, --calls "
+				       "or --edges");
+	if (filtered && a->symbols.off && (a->filter.dsos || a->filter.syms))
+		return cli_usage_error("decode", "--dso and --sym need symbols: "
+				       "not with --no-symbols");
 	if (a->calls && (a->packets || a->profile))
 		return cli_usage_error("decode", "--calls goes with neither "
 				       "--packets nor --branch-profile");
@@ -469,7 +520,11 @@ static int parse_args(int argc, char **argv, struct args *a)
  * records by time; else beside the output (merge_piped.h). */
 static int finish_merged(struct args *a, struct merge_piped *m)
 {
-	if (a->opts.jobs < 2 || hwt_merge_slices(m->merge, a->opts.jobs) < 2)
+	/* -F and the filters write their lines themselves, in order, not
+	 * through the lanes. */
+	if (a->script.fields || a->filter.comms || a->filter.dsos ||
+	    a->filter.syms || a->opts.jobs < 2 ||
+	    hwt_merge_slices(m->merge, a->opts.jobs) < 2)
 		return merge_piped_finish(m);
 	/* What went straight out (hwt_merge_expect_streams) comes first. */
 	int err = hwt_output_flush(a->lines);
@@ -601,6 +656,28 @@ static int run_edges(struct args *a, FILE *out)
 	return err;
 }
 
+/* --comm, --dso, --sym: a filter in front of *@next (none asked: as
+ * it was). */
+static int start_filter(struct args *a, struct hwt_elem_sink *next,
+			struct hwt_elem_filter **filter)
+{
+	if (!a->filter.comms && !a->filter.dsos && !a->filter.syms)
+		return 0;
+	int err = a->filter.comms ? thread_names_load(&a->names, a->file) : 0;
+	if (err < 0)
+		return err;
+	a->filter.size = sizeof(a->filter);
+	a->filter.sym = a->symbols.sym;
+	a->filter.comm = thread_names_of;
+	a->filter.comm_arg = &a->names;
+	a->filter.next = *next;
+	err = hwt_elem_filter_new(&a->filter, filter);
+	if (err < 0)
+		return err;
+	*next = hwt_elem_filter_sink(*filter);
+	return 0;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct args a;
@@ -639,6 +716,7 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	struct hwt_output *output = NULL;
+	struct hwt_elem_filter *filter = NULL;
 	struct counts counts;
 	memset(&counts, 0, sizeof(counts));
 	int err;
@@ -682,7 +760,19 @@ int cmd_decode(int argc, char **argv)
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
 			a.symbols.capture = a.file;
-			err = decode_symbols_start(&a.symbols, &a.opts, output);
+			if (a.script.fields & HWT_SCRIPT_SRCLINE)
+				a.symbols.opts.srcline = true;
+			err = decode_symbols_start(&a.symbols, &a.opts,
+						   a.script.fields ? NULL : output);
+			a.script.names = &a.names;
+			if (err >= 0 && a.script.fields) {
+				err = decode_script_start(&a.script, a.file, &a.opts,
+							  a.symbols.sym, out);
+				if (err >= 0)
+					counts.next = hwt_script_sink(a.script.script);
+			}
+			if (err >= 0)
+				err = start_filter(&a, &counts.next, &filter);
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counts)
 					      : run(&a, &sink);
@@ -694,6 +784,9 @@ int cmd_decode(int argc, char **argv)
 				a.output ? a.output : "standard output",
 				strerror(errno));
 	hwt_output_free(output);
+	hwt_elem_filter_free(filter);
+	decode_script_end(&a.script);
+	thread_names_free(&a.names);
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
 	 * after it. */

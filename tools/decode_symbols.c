@@ -180,9 +180,23 @@ static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
 	return n.parent(n.arg, pid, addr, start);
 }
 
+/* Code in a known binary that no symbol covers: "FILE+0xOFF". */
+static const char *namer_unnamed(void *arg, int32_t pid, uint64_t addr)
+{
+	struct decode_symbols *ds = arg;
+	struct hwt_symbol sym;
+	if (!ds->sym ||
+	    hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
+				  &sym) != 1 ||
+	    !hwt_symbol_dso_name(&sym, ds->unnamed, sizeof(ds->unnamed)))
+		return NULL;
+	return ds->unnamed;
+}
+
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
 {
-	struct hwt_func_namer namer = {namer_name, ds, namer_parent};
+	struct hwt_func_namer namer = {namer_name, ds, namer_parent,
+				       namer_unnamed};
 	return namer;
 }
 

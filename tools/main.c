@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"dump", cmd_dump, "print every record of a perf.data file"},
 	{"info", cmd_info, "summarise what a capture holds"},
 	{"report", cmd_report, "functions by instructions and time; folded stacks"},
+	{"annotate", cmd_annotate, "exact counts per instruction and source line"},
 	{"timeline", cmd_timeline, "calls as a Perfetto or Chrome JSON timeline"},
 	{"export", cmd_export, "SQLite (perf's schema) or pprof profiles of a capture"},
 };

@@ -198,9 +198,12 @@ static int location_id(struct hwt_export *ex, int32_t pid, uint64_t addr,
 		if (l->mapping == UINT64_MAX)
 			return nomem();
 	}
-	char hex[24];
+	char hex[512];
 	const char *name = rc == 1 && sym.name ? sym.name : NULL;
-	if (!name) {
+	if (!name && rc == 1 && hwt_symbol_dso_name(&sym, hex, sizeof(hex))) {
+		name = hex;
+		ex->stats.unknown_addrs++;
+	} else if (!name) {
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
 		name = hex;
 		ex->stats.unknown_addrs++;

@@ -316,6 +316,20 @@ static int by_self_insns(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int by_total_insns(const void *a, const void *b)
+{
+	const struct hwt_report_func *x = *(const struct hwt_report_func *const *)a;
+	const struct hwt_report_func *y = *(const struct hwt_report_func *const *)b;
+	if (x->insns_total != y->insns_total)
+		return x->insns_total < y->insns_total ? 1 : -1;
+	return by_self_insns(a, b);
+}
+
+void hwt_report_set_children(struct hwt_report *r, bool children)
+{
+	r->children = children;
+}
+
 static int io_error(FILE *out)
 {
 	return ferror(out) ? hwt_error(HWT_ERR_IO, "writing the report failed: %s",
@@ -343,7 +357,8 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 		all += r->funcs[i].insns_self;
 		calls += r->funcs[i].calls;
 	}
-	qsort(order, r->nfuncs, sizeof(*order), by_self_insns);
+	qsort(order, r->nfuncs, sizeof(*order),
+	      r->children ? by_total_insns : by_self_insns);
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
 		" calls (tail calls and signal/trap entries included)\n", all,
 		r->nfuncs, calls);

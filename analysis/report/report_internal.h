@@ -52,6 +52,7 @@ struct hwt_report {
 	 * FILE:LINE" row (L_INSNS), and each address's row and folded leaf
 	 * (A_ROW, A_LEAF: indexes plus one). */
 	char *time_unit, *time_meaning; /* hwt_report_set_time */
+	bool children;                  /* hwt_report_set_children */
 	struct hwt_report_lines lines;
 	struct hwt_strmap line_rows;
 	struct hwt_strmap addr_lines;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/symbols/symbols_internal.h"
+#include "analysis/util/elem_pid.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/symbols.h"
 #include "hwtrace/text.h"
@@ -83,12 +84,16 @@ static void put_srcline_text(struct buf *b, const char *file, uint32_t line)
 	put(b, ":%" PRIu32, line);
 }
 
-/* Text: "sym+0xoff (dso) file:line [inlined: a file:line <- b ...]". */
+/* Text: "sym+0xoff (dso) file:line [inlined: a file:line <- b ...]";
+ * code no symbol covers is "FILE+0xOFF (dso)". */
 static void text_symbol(struct buf *b, const struct hwt_symbol *s, bool srcline)
 {
+	char unnamed[512];
 	if (s->name) {
 		put_term_str(b, s->name);
 		put(b, "+0x%" PRIx64, s->offset);
+	} else if (hwt_symbol_dso_name(s, unnamed, sizeof(unnamed))) {
+		put_term_str(b, unnamed);
 	} else {
 		put(b, "[unknown]");
 	}
@@ -122,10 +127,15 @@ static void json_srcline(struct buf *b, const char *key, const char *file,
 static void json_symbol(struct buf *b, const char *prefix,
 			const struct hwt_symbol *s, bool srcline, bool inlines)
 {
+	char unnamed[512];
 	if (s->name) {
 		put(b, ",\"%ssym\":", prefix);
 		put_json_str(b, s->name);
 		put(b, ",\"%ssymoff\":%" PRIu64, prefix, s->offset);
+	} else if (hwt_symbol_dso_name(s, unnamed, sizeof(unnamed))) {
+		/* No symoff: the name is not a function's. */
+		put(b, ",\"%ssym\":", prefix);
+		put_json_str(b, unnamed);
 	}
 	if (s->dso) {
 		put(b, ",\"%sdso\":", prefix);
@@ -217,15 +227,6 @@ static int put_symbol(struct hwt_symbolizer *sym, struct buf *b, int32_t pid,
 	return rc;
 }
 
-static int32_t pid_of(const struct hwt_elem *e)
-{
-	if (e->fields & HWT_FIELD_PID)
-		return e->pid;
-	if (e->fields & HWT_FIELD_TID)
-		return e->tid; /* a process's first thread has its pid */
-	return HWT_PID_ANY;
-}
-
 
 static int annotate(void *arg, const struct hwt_elem *e,
 		    enum hwt_output_format format, FILE *out, char *p,
@@ -233,7 +234,7 @@ static int annotate(void *arg, const struct hwt_elem *e,
 {
 	struct hwt_symbolizer *sym = arg;
 	struct buf b = {p, size, 0};
-	int32_t pid = pid_of(e);
+	int32_t pid = hwt_elem_pid(e);
 	/* The code of the element's time: the same address may hold
 	 * another binary before or after it. */
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
@@ -283,7 +284,7 @@ static uint64_t cache_tag(void *arg, const struct hwt_elem *e)
 	struct hwt_symbolizer *sym = arg;
 	if (!symbolizer_image_changes(sym))
 		return 0;
-	int32_t pid = pid_of(e);
+	int32_t pid = hwt_elem_pid(e);
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
 	if (e->type == HWT_ELEM_RANGE)
 		return (uintptr_t)symbolizer_section(sym, pid, e->u.range.start,
@@ -317,5 +318,6 @@ int hwt_symbolizer_name(void *arg, int32_t pid, uint64_t addr, char *buf,
 		return rc;
 	if (s.name)
 		return snprintf(buf, size, "%s+0x%" PRIx64, s.name, s.offset);
-	return snprintf(buf, size, "[unknown]");
+	int n = hwt_symbol_dso_name(&s, buf, size);
+	return n ? n : snprintf(buf, size, "[unknown]");
 }

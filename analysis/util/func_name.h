@@ -1,5 +1,6 @@
-/* A function's name for the writers: the namer's, or its address in hex
- * when the namer has none (never NULL). */
+/* A function's name for the writers: the namer's, else what the namer
+ * calls the unnamed code there (its binary and offset), else its address
+ * in hex (never NULL). */
 #ifndef HWT_ANALYSIS_FUNC_NAME_H
 #define HWT_ANALYSIS_FUNC_NAME_H
 
@@ -17,6 +18,10 @@ static inline const char *hwt_func_name(const struct hwt_func_namer *namer,
 	const char *name = namer && namer->name
 				   ? namer->name(namer->arg, pid, addr, &start)
 				   : NULL;
+	if (name)
+		return name;
+	name = namer && namer->unnamed ? namer->unnamed(namer->arg, pid, addr)
+				       : NULL;
 	if (name)
 		return name;
 	snprintf(buf, 24, "0x%" PRIx64, addr);

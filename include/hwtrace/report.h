@@ -90,8 +90,14 @@ HWT_API struct hwt_elem_sink hwt_report_elements(struct hwt_report *report);
 HWT_API int hwt_report_set_time(struct hwt_report *report, const char *unit,
 				const char *meaning);
 
+/* Orders the table by total (inclusive) instructions when @children, as
+ * perf report's --children does; else by self instructions (the
+ * default, perf's --no-children). */
+HWT_API void hwt_report_set_children(struct hwt_report *report, bool children);
+
 /* Writes the @top functions with the most self instructions (0: all) as
- * a table, with time columns when @has_time (by line: the @top lines,
+ * a table (most total ones with hwt_report_set_children), with time
+ * columns when @has_time (by line: the @top lines,
  * instructions only). Errors: HWT_ERR_IO. */
 HWT_API int hwt_report_write(const struct hwt_report *report, FILE *out,
 			     size_t top, bool has_time);

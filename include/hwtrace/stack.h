@@ -123,6 +123,11 @@ struct hwt_func_namer {
 	void *arg;
 	/* Optional: as hwt_stack_ops.function_parent, with @arg. */
 	bool (*parent)(void *arg, int32_t pid, uint64_t addr, uint64_t *start);
+	/* Optional: what to call code @name does not know, such as
+	 * "libgcc_s.so.1+0x16547" for code in a known binary without a
+	 * symbol (hwt_symbol_dso_name); NULL when it knows nothing, and
+	 * the writers show the address in hex. Valid until the next call. */
+	const char *(*unnamed)(void *arg, int32_t pid, uint64_t addr);
 };
 
 /* What the stacks saw, for the user: every case where the trace or the

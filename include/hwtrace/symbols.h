@@ -149,10 +149,19 @@ HWT_API int hwt_symbolizer_dso_info(struct hwt_symbolizer *sym,
 				    struct hwt_sym_dso_info *info);
 
 /* For hwt_decode_opts.name_addr with @arg the symbolizer: writes
- * "sym+0xoff" (or "[unknown]" in a known binary) into @buf; returns the
+ * "sym+0xoff" (or hwt_symbol_dso_name's "FILE+0xOFF" in a known binary
+ * without a symbol there) into @buf; returns the
  * length, 0 when nothing is known about @addr, or a negative error. */
 HWT_API int hwt_symbolizer_name(void *arg, int32_t pid, uint64_t addr,
 				char *buf, size_t size);
+
+/* The name of code in a binary that no symbol covers: "FILE+0xOFF", the
+ * binary's file name (no directory) and the address's offset in that file
+ * (s->dso_offset), as `objdump -d` and `addr2line -e FILE` take it. Writes
+ * it into @buf (truncated to @size) and returns its length; 0 when @s has
+ * a name or no binary file (kernel, JIT and unknown code). */
+HWT_API int hwt_symbol_dso_name(const struct hwt_symbol *s, char *buf,
+				size_t size);
 
 /* Whether the symbolizer reads source lines (opts.srcline). */
 HWT_API bool hwt_symbolizer_srcline(const struct hwt_symbolizer *sym);

@@ -104,6 +104,6 @@ expect_contains "a damaged sample: named, with its place" "$(grep '"type":"error
 # Text: each record with its place, weight, prediction and cycles.
 "$HWTRACE" decode "$src" 2>/dev/null >"$TMP/orig.txt"
 expect_eq "text: the 2-record sample's newest record" \
-	"$(grep -m1 ' record 0 weight 1208 ' "$TMP/orig.txt" | sed 's/  \[.*//')" \
+	"$(grep -m1 ' record 0 weight 1208 ' "$TMP/orig.txt" | sed 's/\(cycles [0-9]*\)  .*/\1/')" \
 	"[011] 189912 1240667406679: branch    0x5597dfefd94d -> 0x5597dfefd940 ?  record 0 weight 1208 pred cycles 22"
 finish

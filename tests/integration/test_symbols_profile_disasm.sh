@@ -12,13 +12,16 @@ gcc -g -O0 -o "$prog" "$HWT_SOURCE_DIR/tests/programs/sym_path.c" || fail gcc
 
 "$HWTRACE" decode --format jsonl "$TMP/s.data" 2>/dev/null | perl -ne '
 	next unless /"type":"branch"/;
-	my ($f, $fo) = /"from_sym":"([^"]*)","from_symoff":(\d+)/;
-	my ($t, $to) = /"to_sym":"([^"]*)","to_symoff":(\d+)/;
-	# A known binary without a symbol there is "[unknown]", as perf says.
+	my ($f, $fo) = /"from_sym":"([^"]*)"(?:,"from_symoff":(\d+))?/;
+	my ($t, $to) = /"to_sym":"([^"]*)"(?:,"to_symoff":(\d+))?/;
+	# A sym without symoff is code no symbol covers, named FILE+0xOFF
+	# in both; a known binary without even that is "[unknown]".
 	my $fu = /"from_dso"/ ? "[unknown]" : "?";
 	my $tu = /"to_dso"/ ? "[unknown]" : "?";
-	printf "%s %s\n", defined $f ? sprintf("%s+0x%x", $f, $fo) : $fu,
-		defined $t ? sprintf("%s+0x%x", $t, $to) : $tu' | sort | uniq -c | sort >"$TMP/pairs.jsonl"
+	sub name { my ($s, $o, $u) = @_;
+		return $u unless defined $s;
+		return defined $o ? sprintf("%s+0x%x", $s, $o) : $s }
+	printf "%s %s\n", name($f, $fo, $fu), name($t, $to, $tu)' | sort | uniq -c | sort >"$TMP/pairs.jsonl"
 "$HWTRACE" decode --branch-profile "$TMP/s.data" 2>/dev/null |
 	awk '{ n[$3 " " $4] += $2 } END { for (k in n) printf "%7d %s\n", n[k], k }' | sort >"$TMP/pairs.profile"
 expect_eq "profile name columns = jsonl branch symbols" "$(cat "$TMP/pairs.profile")" "$(cat "$TMP/pairs.jsonl")"

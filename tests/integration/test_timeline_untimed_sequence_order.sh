@@ -22,12 +22,14 @@ for e in sorted((e for e in doc["traceEvents"] if e["ph"] == "X"), key=lambda e:
     print(e["name"], e["ts"], e["dur"], e["args"]["insns"], e["args"]["insns_self"])
 PY
 # decode --calls: 0x582b2b1000 -> __libc_init@plt -> 0x582b2b1054, and
-# their returns: steps 1 to 6.
+# their returns: steps 1 to 6. The code no symbol covers is named by its
+# binary and file offset (the binary is mapped at 0x582b2b0000, its code
+# segment at file offset and address 0x1000: readelf -l).
 expect_eq "slices in sequence order, nested, with instructions" "$(cat "$TMP/slices.txt")" \
 "clock sequence
-0x582b2b1000 1 5 944 20
+etm_test_loop+0x1000 1 5 944 20
 __libc_init@plt 2 3 924 14
-0x582b2b1054 3 1 910 910"
+etm_test_loop+0x1054 3 1 910 910"
 "$HWTRACE" decode "$ETM/perf_etm.data" --symfs "$TMP/symfs" --calls --format jsonl 2>/dev/null |
 	sed -n 's/.*"type":"return".*"sym":"\([^"]*\)".*"insns":\([0-9]*\),"insns_self":\([0-9]*\).*/\1 \2 \3/p' |
 	sort >"$TMP/calls.txt"

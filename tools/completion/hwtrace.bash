@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report annotate timeline export --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -101,28 +101,46 @@ _hwtrace()
 		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --snapshot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --vmlinux | --map | --elf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--comm | --sym) return ;;
+		--dso) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		-F | --fields)
+			local done=${cur%"${cur##*,}"}
+			COMPREPLY=($(compgen -P "$done" -W "comm tid pid cpu time flags ip sym symoff dso addr insn srcline" -- "${cur##*,}"))
+			return ;;
 		esac
-		opts="--format -o --packets --disasm --branch-profile --edges
+		opts="--format -o -F --fields --comm --dso --sym --packets --disasm --branch-profile --edges
 		      --edges-bitmap --calls
 		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
 		;;
-	report | timeline | export)
+	report | timeline | export | annotate)
 		case $prev in
 		--to) COMPREPLY=($(compgen -W "sqlite pprof postgresql autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--db) return ;;
-		--format) COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur")); return ;;
+		--format)
+			if [ "$cmd" = annotate ]; then
+				COMPREPLY=($(compgen -W "text jsonl" -- "$cur"))
+			else
+				COMPREPLY=($(compgen -W "perfetto chrome" -- "$cur"))
+			fi
+			return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --output | --vmlinux | --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--callers | --callees) return ;;
 		esac
 		opts="-o --output --per-cpu --tid --cpu --time --symfs --buildid-dir
 		      --vmlinux --kcore --srcline --no-demangle --no-symbols
 		      --debuginfod --kallsyms --perf-map -h --help"
-		if [ "$cmd" = report ]; then
-			opts="$opts --collapsed --weight --top"
+		if [ "$cmd" = annotate ]; then
+			opts="-o --output --format --tid --cpu --time --symfs --buildid-dir
+			      --vmlinux --kcore --no-demangle --debuginfod --kallsyms
+			      --perf-map -h --help"
+		elif [ "$cmd" = report ]; then
+			opts="$opts --collapsed --weight --top --callers --callees
+			      --call-graph --per-thread --children --no-children"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
 		else

@@ -1,0 +1,116 @@
+/* The --comm, --dso and --sym filters (include/hwtrace/filter.h). */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/util/elem_pid.h"
+#include "hwtrace/error.h"
+#include "hwtrace/filter.h"
+
+struct hwt_elem_filter {
+	struct hwt_elem_filter_opts o;
+};
+
+int hwt_elem_filter_new(const struct hwt_elem_filter_opts *opts,
+			struct hwt_elem_filter **out)
+{
+	if (!opts || opts->size < sizeof(*opts) ||
+	    ((opts->dsos || opts->syms) && !opts->sym) ||
+	    (opts->comms && !opts->comm))
+		return hwt_error(HWT_ERR_INVAL, "hwt_elem_filter_opts: size, or "
+				 "the symbolizer or thread names a list needs, "
+				 "not set");
+	struct hwt_elem_filter *f = calloc(1, sizeof(*f));
+	if (!f)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	f->o = *opts;
+	*out = f;
+	return 0;
+}
+
+void hwt_elem_filter_free(struct hwt_elem_filter *f)
+{
+	free(f);
+}
+
+/* Whether @name is one of the comma-separated @list. */
+static bool listed(const char *list, const char *name, size_t len)
+{
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == len && !strncmp(p, name, len))
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+static bool dso_listed(const char *list, const char *dso)
+{
+	if (!dso)
+		return false;
+	const char *base = strrchr(dso, '/');
+	return listed(list, dso, strlen(dso)) ||
+	       (base && listed(list, base + 1, strlen(base + 1)));
+}
+
+/* The address an element's code starts at; false for none. */
+static bool code_of(const struct hwt_elem *e, uint64_t *addr)
+{
+	switch (e->type) {
+	case HWT_ELEM_RANGE:
+		*addr = e->u.range.start;
+		return true;
+	case HWT_ELEM_BRANCH:
+		*addr = e->u.branch.from;
+		return true;
+	case HWT_ELEM_TRACE_OFF:
+		*addr = e->u.trace.at;
+		return (e->fields & HWT_FIELD_AT) != 0;
+	default:
+		return false;
+	}
+}
+
+static bool passes(struct hwt_elem_filter *f, const struct hwt_elem *e)
+{
+	const struct hwt_elem_filter_opts *o = &f->o;
+	uint64_t addr;
+	bool code = code_of(e, &addr) || e->type == HWT_ELEM_TRACE_ON;
+	if (o->comms && ((e->fields & HWT_FIELD_TID) || code)) {
+		/* A gap or error of no thread (a CPU's) passes. */
+		const char *comm = e->fields & HWT_FIELD_TID
+					   ? o->comm(o->comm_arg, hwt_elem_pid(e), e->tid)
+					   : NULL;
+		if (!comm || !listed(o->comms, comm, strlen(comm)))
+			return false;
+	}
+	if (!o->dsos && !o->syms)
+		return true;
+	if (!code || e->type == HWT_ELEM_TRACE_ON)
+		/* trace on names no code; the stream's own elements pass. */
+		return !code;
+	struct hwt_symbol s;
+	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
+	if (hwt_symbolizer_lookup_at(o->sym, hwt_elem_pid(e), addr, time, &s) != 1)
+		return false;
+	if (o->dsos && !dso_listed(o->dsos, s.dso))
+		return false;
+	return !o->syms || (s.name && listed(o->syms, s.name, strlen(s.name)));
+}
+
+static int emit(void *arg, const struct hwt_elem *e)
+{
+	struct hwt_elem_filter *f = arg;
+	return passes(f, e) ? f->o.next.emit(f->o.next.arg, e) : 0;
+}
+
+struct hwt_elem_sink hwt_elem_filter_sink(struct hwt_elem_filter *f)
+{
+	struct hwt_elem_sink sink = {emit, f};
+	return sink;
+}

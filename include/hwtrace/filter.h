@@ -1,0 +1,49 @@
+/* Element filters by thread name, binary and function, as perf script's
+ * --comms, --dsos and --symbols filter samples: `hwtrace decode --comm
+ * NAME,... --dso NAME,... --sym NAME,...`. An element's code is where it
+ * starts: a range's start, a branch's source, trace off's address; trace
+ * on comes from nowhere (perf: "tr strt" from 0) and passes only filters
+ * that name no binary or function. Elements about the stream (gaps,
+ * errors, contexts) pass every code filter, and --comm by their thread:
+ * what was lost is never hidden. */
+#ifndef HWTRACE_FILTER_H
+#define HWTRACE_FILTER_H
+
+#include <stdint.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/element.h"
+#include "hwtrace/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_elem_filter_opts {
+	size_t size;        /* sizeof(struct hwt_elem_filter_opts) */
+	/* Comma-separated lists; NULL: no filter of that kind. A binary
+	 * matches by its path as recorded or its file name. Borrowed. */
+	const char *comms, *dsos, *syms;
+	struct hwt_symbolizer *sym; /* required with dsos or syms */
+	/* A thread's name, required with comms (as hwt_script_opts.comm). */
+	const char *(*comm)(void *arg, int32_t pid, int32_t tid);
+	void *comm_arg;
+	struct hwt_elem_sink next;  /* where the elements that pass go */
+};
+
+struct hwt_elem_filter;
+
+/* Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (size; a list without the
+ * symbolizer or thread names it needs). */
+HWT_API int hwt_elem_filter_new(const struct hwt_elem_filter_opts *opts,
+				struct hwt_elem_filter **filter);
+HWT_API void hwt_elem_filter_free(struct hwt_elem_filter *filter);
+
+/* The sink that filters into opts.next; valid while @filter is. */
+HWT_API struct hwt_elem_sink hwt_elem_filter_sink(struct hwt_elem_filter *filter);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+/* The capture's thread names (COMM records), for -F's comm and the
+ * --comm filter: each thread's last name. */
+#ifndef HWT_TOOLS_THREAD_NAMES_H
+#define HWT_TOOLS_THREAD_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct thread_name;
+
+struct thread_names {
+	struct thread_name *v;
+	size_t n, cap;
+	int loaded;  /* read once */
+};
+
+/* Reads @file's COMM records (once; a pipe's cannot be read ahead: none).
+ * Returns 0 or a negative hwt error. */
+int thread_names_load(struct thread_names *t, const char *file);
+
+/* For hwt_script_opts.comm and hwt_elem_filter_opts.comm: @arg is the
+ * struct thread_names; NULL when the thread has no name. */
+const char *thread_names_of(void *arg, int32_t pid, int32_t tid);
+
+void thread_names_free(struct thread_names *t);
+
+#endif
