@@ -184,13 +184,10 @@ static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
 static const char *namer_unnamed(void *arg, int32_t pid, uint64_t addr)
 {
 	struct decode_symbols *ds = arg;
-	struct hwt_symbol sym;
-	if (!ds->sym ||
-	    hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
-				  &sym) != 1 ||
-	    !hwt_symbol_dso_name(&sym, ds->unnamed, sizeof(ds->unnamed)))
+	if (!ds->sym)
 		return NULL;
-	return ds->unnamed;
+	struct hwt_func_namer n = hwt_symbolizer_namer(ds->sym);
+	return n.unnamed(n.arg, pid, addr);
 }
 
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)

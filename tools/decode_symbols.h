@@ -41,7 +41,6 @@ struct decode_symbols {
 	struct hwt_symbolizer *sym;
 	char kcore_kallsyms[4096];
 	const char *inlined[64];  /* decode_symbols_lines' answer */
-	char unnamed[512];        /* the namer's "FILE+0xOFF" */
 };
 
 /* Takes option @opt if it is one of the symbol options: 1 when taken. */

@@ -30,8 +30,23 @@ static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
 	return true;
 }
 
+/* Code in a known binary that no symbol covers: "FILE+0xOFF". The name
+ * is valid until the next call on the same thread (a cursor's decode
+ * thread and the caller's each have theirs). */
+static const char *namer_unnamed(void *arg, int32_t pid, uint64_t addr)
+{
+	static _Thread_local char name[512];
+	struct hwt_symbol s;
+	if (hwt_symbolizer_lookup(arg, pid < 0 ? HWT_PID_ANY : pid, addr,
+				  &s) != 1 ||
+	    !hwt_symbol_dso_name(&s, name, sizeof(name)))
+		return NULL;
+	return name;
+}
+
 struct hwt_func_namer hwt_symbolizer_namer(struct hwt_symbolizer *sym)
 {
-	struct hwt_func_namer namer = {namer_name, sym, namer_parent};
+	struct hwt_func_namer namer = {namer_name, sym, namer_parent,
+				       namer_unnamed};
 	return namer;
 }

@@ -97,7 +97,7 @@ class ElemSink(C.Structure):
 
 class FuncNamer(C.Structure):
     _fields_ = [("name", C.c_void_p), ("arg", C.c_void_p),
-                ("parent", C.c_void_p)]
+                ("parent", C.c_void_p), ("unnamed", C.c_void_p)]
 
 
 class StackOps(C.Structure):
