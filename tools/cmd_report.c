@@ -7,24 +7,31 @@
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
+#include "hwtrace/partial.h"
 #include "hwtrace/report.h"
 #include "stack_run.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: hwtrace report FILE [options]\n\n"
+		"usage: hwtrace report FILE... [options]\n\n"
 		"Rebuilds every thread's call stacks from a capture (its CPUs merged\n"
 		"by time) and prints the functions that ran, by the instructions\n"
 		"executed in them (self) and in what they called (total), with\n"
 		"calls and durations when the capture has time; with --srcline, the\n"
 		"source lines that ran (and the functions inlined there), by the\n"
-		"instructions executed at each. See docs/analysis.md.\n\n"
+		"instructions executed at each. Several captures make one report\n"
+		"(their threads apart, their totals and stacks added up). See\n"
+		"docs/analysis.md.\n\n"
 		"  --collapsed             folded stacks for flame graphs (a;b;c COUNT)\n"
 		"  --weight insns|time|calls  what a folded stack counts (default insns)\n"
 		"  --top N                 the N functions with most self instructions\n"
 		"                          (default 25; 0 for all)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
+		"  --partial               write a partial result for hwtrace merge\n"
+		"                          (docs/scale-out.md) instead of the table\n"
+		"  --unit N                with --partial: decode only unit N of the\n"
+		"                          one FILE (hwtrace units lists them)\n"
 		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
@@ -32,13 +39,15 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP,
+	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP, OPT_PARTIAL, OPT_UNIT,
 };
 
 static const struct option long_opts[] = {
 	{"collapsed", no_argument, NULL, OPT_COLLAPSED},
 	{"weight", required_argument, NULL, OPT_WEIGHT},
 	{"top", required_argument, NULL, OPT_TOP},
+	{"partial", no_argument, NULL, OPT_PARTIAL},
+	{"unit", required_argument, NULL, OPT_UNIT},
 	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
@@ -48,10 +57,13 @@ static const struct option long_opts[] = {
 
 struct report_args {
 	struct hwt_decode_opts opts;
-	bool collapsed, per_cpu;
+	bool collapsed, per_cpu, partial;
 	enum hwt_report_weight weight;
 	unsigned long top;
-	const char *output, *file;
+	size_t unit;                /* --unit N; 0: whole captures */
+	const char *output;
+	const char **files;         /* in argv */
+	int nfiles;
 	struct decode_symbols symbols;
 };
 
@@ -89,6 +101,17 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				return rc;
 			a->top = (unsigned long)v;
 			break;
+		case OPT_PARTIAL:
+			a->partial = true;
+			break;
+		case OPT_UNIT:
+			if ((rc = cli_number_u64(&(struct cli_number){"report",
+					"--unit", 1, 1000000000,
+					"a unit number from 1 (hwtrace units "
+					"lists them)"}, optarg, &v)))
+				return rc;
+			a->unit = (size_t)v;
+			break;
 		case 'o':
 			a->output = optarg;
 			break;
@@ -100,10 +123,88 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		}
 	}
-	rc = cli_stack_run_file("report", argc, argv, &a->file);
-	if (rc)
-		return rc;
+	if (optind >= argc)
+		return cli_usage_error("report", "no capture file");
+	a->files = (const char **)argv + optind;
+	a->nfiles = argc - optind;
+	if (a->unit && (!a->partial || a->nfiles != 1))
+		return cli_usage_error("report", "--unit goes with --partial and "
+				       "one capture file");
+	if (a->partial && (a->collapsed || a->symbols.opts.srcline))
+		return cli_usage_error("report", "--partial holds the table and "
+				       "the stacks: it goes with neither "
+				       "--collapsed nor --srcline");
+	if (a->symbols.opts.srcline && a->nfiles != 1)
+		return cli_usage_error("report", "--srcline reports one capture "
+				       "file");
 	return 0;
+}
+
+/* The clock of every capture must be the first one's: one table has one
+ * time unit. */
+static int same_clock(const char *file, const char *unit, const char *meaning,
+		      const struct report_args *a)
+{
+	const char *u0 = NULL, *m0 = NULL;
+	cli_capture_clock(a->files[0], &u0, &m0);
+	bool same = (!unit && !u0) || (unit && u0 && !strcmp(unit, u0) &&
+				       !strcmp(meaning, m0));
+	return same ? 0 : hwt_error(HWT_ERR_INVAL, "%s: its trace's time is "
+				    "of another clock than %s's: report them "
+				    "apart", file, a->files[0]);
+}
+
+/* Decodes every capture into @report: *has_time when any had time. */
+static int report_captures(struct report_args *a, struct hwt_report *report,
+			   struct hwt_func_namer *namer,
+			   struct hwt_elem_sink *by_line, bool *has_time)
+{
+	int err = 0;
+	for (int i = 0; i < a->nfiles && !err; i++) {
+		const char *file = a->files[i], *unit = NULL, *meaning = NULL;
+		bool clock = cli_capture_clock(file, &unit, &meaning);
+		err = i ? same_clock(file, clock ? unit : NULL, meaning, a)
+			: clock ? hwt_report_set_time(report, unit, meaning) : 0;
+		if (!err && i) {
+			decode_symbols_end(&a->symbols);
+			a->symbols.capture = file;
+			err = decode_symbols_start(&a->symbols, &a->opts, NULL);
+		}
+		struct cli_stack_run run = {
+			.file = file,
+			.unit = a->unit,
+			.opts = &a->opts,
+			.per_cpu = a->per_cpu,
+			.namer = namer,
+			.after = by_line,
+			.ops = hwt_report_ops(report),
+		};
+		if (!err)
+			err = cli_stack_run(&run);
+		if (!err) {
+			*has_time |= run.merge_stats.timed != 0;
+			cli_stack_run_summary(&run, "report");
+		}
+		hwt_report_end_capture(report);
+	}
+	return err;
+}
+
+/* The table, the folded stacks, or the partial result of both. */
+static int write_result(const struct report_args *a,
+			const struct hwt_report *report, bool has_time,
+			FILE *out)
+{
+	if (!a->partial)
+		return a->collapsed
+			       ? hwt_report_write_collapsed(report, out, a->weight)
+			       : hwt_report_write(report, out, a->top, has_time);
+	struct hwt_partial *p;
+	int err = hwt_partial_from_report(report, has_time, &p);
+	if (!err)
+		err = hwt_partial_write(p, out);
+	hwt_partial_free(p);
+	return err;
 }
 
 int cmd_report(int argc, char **argv)
@@ -120,47 +221,37 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
-	rc = cli_output_open("report", a.output, inputs, 2, &out, &of);
+	const char **inputs = calloc((size_t)a.nfiles + 1, sizeof(*inputs));
+	if (!inputs)
+		return cli_report(hwt_error(HWT_ERR_NOMEM, "out of memory"));
+	memcpy(inputs, a.files, (size_t)a.nfiles * sizeof(*inputs));
+	inputs[a.nfiles] = a.opts.lookup.vmlinux;
+	rc = cli_output_open("report", a.output, inputs, (size_t)a.nfiles + 1,
+			     &out, &of);
+	free(inputs);
 	if (rc)
 		return rc;
 	struct hwt_report *report = NULL;
-	a.symbols.capture = a.file;
+	a.symbols.capture = a.files[0];
 	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)
 		err = hwt_report_new(&namer, &report);
-	const char *unit, *meaning;
-	if (!err && cli_capture_clock(a.file, &unit, &meaning))
-		err = hwt_report_set_time(report, unit, meaning);
-	struct cli_stack_run run = {
-		.file = a.file,
-		.opts = &a.opts,
-		.per_cpu = a.per_cpu,
-		.namer = &namer,
-	};
 	/* By source line: one range per instruction, each at its line. */
-	struct hwt_elem_sink by_line;
+	struct hwt_elem_sink by_line, *after = NULL;
 	if (!err && a.symbols.opts.srcline) {
 		struct hwt_report_lines lines = decode_symbols_lines(&a.symbols);
 		err = hwt_report_by_line(report, &lines);
 		a.opts.disasm = true;
 		by_line = hwt_report_elements(report);
-		run.after = &by_line;
+		after = &by_line;
 	}
-	if (!err) {
-		run.ops = hwt_report_ops(report);
-		err = cli_stack_run(&run);
-	}
-	if (!err) {
-		bool has_time = run.merge_stats.timed != 0;
-		err = a.collapsed
-			      ? hwt_report_write_collapsed(report, out, a.weight)
-			      : hwt_report_write(report, out, a.top, has_time);
-	}
+	bool has_time = false;
+	if (!err)
+		err = report_captures(&a, report, &namer, after, &has_time);
+	if (!err)
+		err = write_result(&a, report, has_time, out);
 	int wrc = cli_output_close("report", out, a.output, of, err < 0);
-	if (!err && !wrc)
-		cli_stack_run_summary(&run, "report");
 	hwt_report_free(report);
 	decode_symbols_end(&a.symbols);
 	if (wrc)
