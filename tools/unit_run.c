@@ -52,6 +52,8 @@ int cli_unit_decode(const char *file, size_t unit,
 			.time_end = opts->time_end,
 			.disasm = opts->disasm,
 			.unit = unit,
+			.on_image = opts->on_image,
+			.on_image_arg = opts->on_image_arg,
 		};
 		err = hwt_cursor_new(cap, &o, &cur);
 	}

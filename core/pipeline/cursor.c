@@ -129,6 +129,10 @@ static int decode(struct hwt_cursor *cur)
 	d.jobs = o->jobs;
 	d.warn = o->warn;
 	d.warn_arg = o->warn_arg;
+	if (o->on_image) {
+		d.on_image = o->on_image;
+		d.on_image_arg = o->on_image_arg;
+	}
 	switch (cap->kind) {
 	case HWT_CAPTURE_PERF_DATA:
 		if (o->unit)

@@ -243,6 +243,11 @@ struct hwt_cursor_opts {
 	 * hwt_decode_opts.warn says. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* Non-NULL: given the memory image once the sideband is read, on
+	 * the cursor's decode thread before its first element, as
+	 * hwt_decode_opts.on_image (a symbolizer learns the mappings). */
+	void (*on_image)(void *arg, struct hwt_image *image);
+	void *on_image_arg;
 };
 
 /* A cursor on @cap (borrowed: it must outlive the cursor), decoding with
