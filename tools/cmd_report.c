@@ -9,6 +9,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/partial.h"
 #include "hwtrace/report.h"
+#include "report_options.h"
 #include "stack_run.h"
 
 static void usage(FILE *out)
@@ -83,21 +84,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->collapsed = true;
 			break;
 		case OPT_WEIGHT:
-			if (!strcmp(optarg, "insns"))
-				a->weight = HWT_WEIGHT_INSNS;
-			else if (!strcmp(optarg, "time"))
-				a->weight = HWT_WEIGHT_TIME;
-			else if (!strcmp(optarg, "calls"))
-				a->weight = HWT_WEIGHT_CALLS;
-			else
-				return cli_usage_error("report", "--weight %s: use "
-						       "insns, time or calls", optarg);
+			if ((rc = cli_report_weight("report", optarg, &a->weight)))
+				return rc;
 			break;
 		case OPT_TOP:
-			if ((rc = cli_number_u64(&(struct cli_number){"report",
-					"--top", 0, 1000000000,
-					"a count from 0 (all) to 1000000000"},
-					optarg, &v)))
+			if ((rc = cli_report_top("report", optarg, &v)))
 				return rc;
 			a->top = (unsigned long)v;
 			break;

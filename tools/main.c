@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{"report", cmd_report, "functions by instructions and time; folded stacks"},
 	{"timeline", cmd_timeline, "calls as a Perfetto or Chrome JSON timeline"},
 	{"export", cmd_export, "SQLite (perf's schema) or pprof profiles of a capture"},
+	{"units", cmd_units, "the independent pieces of captures' decode (jsonl)"},
+	{"merge", cmd_merge, "merge partial results into the final output"},
 };
 
 static void print_help(FILE *out)

@@ -55,6 +55,7 @@ HWT_API int hwt_partial_from_edges(const struct hwt_edges *edges,
 /* Frees the partial; NULL is a no-op. */
 HWT_API void hwt_partial_free(struct hwt_partial *p);
 
+/* What @p holds. */
 HWT_API enum hwt_partial_kind hwt_partial_kind(const struct hwt_partial *p);
 
 /* Adds @src to @dst. Errors: HWT_ERR_INVAL (other kinds, or report

@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export units merge --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -103,7 +103,7 @@ _hwtrace()
 		-o | --vmlinux | --map | --elf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		opts="--format -o --packets --disasm --branch-profile --edges
-		      --edges-bitmap --calls
+		      --edges-bitmap --partial --unit --calls
 		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
@@ -122,7 +122,7 @@ _hwtrace()
 		      --vmlinux --kcore --srcline --no-demangle --no-symbols
 		      --debuginfod --kallsyms --perf-map -h --help"
 		if [ "$cmd" = report ]; then
-			opts="$opts --collapsed --weight --top"
+			opts="$opts --collapsed --weight --top --partial --unit"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
 		else
@@ -150,6 +150,20 @@ _hwtrace()
 		opts="--sysfs -h --help"
 		;;
 	dump) opts="--hex --raw --header-only -h --help" ;;
+	units)
+		[[ $prev == -o ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
+		opts="-o -h --help"
+		;;
+	merge)
+		case $prev in
+		--kind) COMPREPLY=($(compgen -W "report collapsed edges" -- "$cur")); return ;;
+		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
+		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
+		--top) return ;;
+		-o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		esac
+		opts="--kind --partial --weight --top --format -o --output -h --help"
+		;;
 	info)
 		[[ $prev == --symfs ]] && { COMPREPLY=($(compgen -d -- "$cur")); return; }
 		opts="--symfs -h --help"
