@@ -10,7 +10,7 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	python3-pyside2.qtsql g++ python3-jsonschema jq chromium nodejs \
 	scdoc man-db bsdextrautils libsqlite3-dev zlib1g-dev golang-go \
 	golang-github-google-pprof-dev autofdo bolt-15 llvm-15 libpq-dev \
-	postgresql gcc-riscv64-linux-gnu qemu-user
+	postgresql gcc-riscv64-linux-gnu qemu-user python3-dask python3-distributed
 # npm packages the tests load from disk (no network at test time): the
 # flame-graph viewer that the timeline test opens hwtrace's file in.
 NPM_DIR := build/npm

@@ -1,0 +1,186 @@
+"""Decode captures on a Dask cluster, with the bytes one process gives.
+
+``run(client, files, kind, out)`` plans the work with ``hwtrace units``,
+submits one task per capture (``report``, ``collapsed``) or per unit
+(``edges``) to a ``distributed.Client``, each running the hwtrace CLI on a
+worker, merges the partial results as they come in (a tree of ``hwtrace
+merge --partial``), and writes ``out`` with ``hwtrace merge``. The merge
+does not depend on order or grouping, so the output is the same bytes as
+``hwtrace report FILE...`` (or ``decode --edges``) in one process.
+
+The captures are read by the workers from their paths: every worker must
+see the same files at the same paths (a shared filesystem). Only paths and
+partial results (small text) travel through the scheduler, never the
+captures. Each worker needs the hwtrace CLI and this module importable.
+
+A task that fails is retried by Dask (``retries``); one that fails again is
+left out of the merge and returned in ``Result.missing`` with its file,
+unit and the CLI's message, while the rest completes.
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from distributed import as_completed
+
+KINDS = ("report", "collapsed", "edges")
+
+
+class UnitFailed(Exception):
+    """The CLI failed on one unit; the message names its file and unit."""
+
+
+@dataclass
+class Missing:
+    """A unit whose partial result is not in the output, and why."""
+
+    file: str
+    unit: int
+    error: str
+
+
+@dataclass
+class Result:
+    """What ``run`` did: the tasks it planned and the units it left out."""
+
+    tasks: int
+    merges: int
+    missing: list = field(default_factory=list)
+
+
+def _check_kind(kind):
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r}: use one of {', '.join(KINDS)}")
+
+
+def plan(files, kind, hwtrace="hwtrace"):
+    """The tasks of a run, as (file, unit, cost) tuples, largest first.
+
+    Reports merge exactly only per capture (a thread's stack runs across
+    the units of its queue): one task per file, unit 0. Edges merge per
+    unit: ``hwtrace units`` lists them (unit 0 for a capture without
+    units, decoded whole).
+    """
+    _check_kind(kind)
+    files = [os.fspath(f) for f in files]
+    if kind != "edges":
+        tasks = [(f, 0, os.path.getsize(f)) for f in files]
+    else:
+        proc = subprocess.run([hwtrace, "units", "--", *files],
+                              capture_output=True, text=True, check=False)
+        if proc.returncode:
+            raise RuntimeError(f"hwtrace units: {proc.stderr.strip()}")
+        tasks = []
+        for line in proc.stdout.splitlines():
+            u = json.loads(line)
+            tasks.append((u["file"], u["unit"], u["cost"]))
+    # The costly ones first, so that they do not end the run alone.
+    return sorted(tasks, key=lambda t: -t[2])
+
+
+def _cli(args, what):
+    proc = subprocess.run(args, capture_output=True, check=False)
+    if proc.returncode:
+        message = proc.stderr.decode(errors="replace").strip().splitlines()
+        raise UnitFailed(f"{what}: {message[-1] if message else 'failed'}"
+                         f" (exit {proc.returncode})")
+    return proc.stdout
+
+
+def decode_unit(hwtrace, kind, file, unit):
+    """On a worker: the partial result of one unit (0: the whole file)."""
+    if kind == "edges":
+        args = [hwtrace, "decode", "--edges", "--partial", "-q"]
+    else:
+        args = [hwtrace, "report", "--partial", "-j", "1"]
+    if unit:
+        args += ["--unit", str(unit)]
+    return _cli(args + ["--", file], f"{file}, unit {unit}")
+
+
+def _merge_args(kind):
+    return ["merge", "--kind", kind]
+
+
+@contextmanager
+def _part_files(parts):
+    """The partial results @parts as files (removed afterwards)."""
+    with tempfile.TemporaryDirectory(prefix="hwtrace-merge-") as tmp:
+        paths = []
+        for i, part in enumerate(parts):
+            path = os.path.join(tmp, f"{i}.part")
+            with open(path, "wb") as f:
+                f.write(part)
+            paths.append(path)
+        yield paths
+
+
+def merge_parts(hwtrace, kind, parts):
+    """On a worker: the partial results @parts merged into one."""
+    with _part_files(parts) as paths:
+        return _cli([hwtrace, *_merge_args(kind), "--partial", "--", *paths],
+                    f"merging {len(parts)} partial results")
+
+
+def _write_out(hwtrace, kind, parts, out, options):
+    with _part_files(parts) as paths:
+        _cli([hwtrace, *_merge_args(kind), *options, "-o", os.fspath(out),
+              "--", *paths], f"writing {out}")
+
+
+def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
+        retries=1, top=0, weight="insns", on_progress=None):
+    """Decodes @files on @client's cluster into @out (a path on this host).
+
+    @kind: "report" (the table, ``--top`` @top, 0 for all), "collapsed"
+    (folded stacks by @weight) or "edges". @fanin partial results are
+    merged at a time as they arrive. @on_progress(done, total) is called
+    here after each unit. Returns a Result; its ``missing`` lists the
+    units that failed twice (the output holds all the others). Raises
+    RuntimeError when nothing could be decoded.
+    """
+    _check_kind(kind)
+    if fanin < 2:
+        raise ValueError("fanin: merge at least 2 parts at a time")
+    tasks = plan(files, kind, hwtrace)
+    units = {}
+    for file, unit, _ in tasks:
+        fut = client.submit(decode_unit, hwtrace, kind, file, unit,
+                            retries=retries, pure=False)
+        units[fut] = (file, unit)
+    result = Result(tasks=len(tasks), merges=0)
+    ready = []
+    done = 0
+    stream = as_completed(list(units))
+    for fut in stream:
+        if fut in units:
+            done += 1
+            if fut.status == "error":
+                file, unit = units[fut]
+                result.missing.append(Missing(file, unit, str(fut.exception())))
+                fut = None
+            if on_progress:
+                on_progress(done, len(tasks))
+        elif fut.status == "error":
+            raise RuntimeError(f"a merge failed: {fut.exception()}")
+        if fut is not None:
+            ready.append(fut)
+        if len(ready) >= fanin:
+            group, ready = ready[:fanin], ready[fanin:]
+            stream.add(client.submit(merge_parts, hwtrace, kind, group,
+                                     retries=retries, pure=False))
+            result.merges += 1
+    if not ready:
+        raise RuntimeError("no unit was decoded: " + "; ".join(
+            m.error for m in result.missing))
+    options = []
+    if kind == "report":
+        options = ["--top", str(top)]
+    elif kind == "collapsed":
+        options = ["--weight", weight]
+    _write_out(hwtrace, kind, client.gather(ready), out, options)
+    return result
