@@ -184,3 +184,70 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
         options = ["--weight", weight]
     _write_out(hwtrace, kind, client.gather(ready), out, options)
     return result
+
+
+def _parse_args(argv):
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="hwtrace cluster",
+        description="Decode captures on a Dask cluster (docs/scale-out.md).")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="the scheduler of a running cluster")
+    where.add_argument("--local", metavar="N", type=int,
+                       help="start a cluster of N workers on this host")
+    parser.add_argument("--to", required=True, choices=KINDS,
+                        help="what to write")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT")
+    parser.add_argument("--top", type=int, default=25, metavar="N",
+                        help="report: the N first functions (0: all)")
+    parser.add_argument("--weight", choices=("insns", "time", "calls"),
+                        default="insns", help="collapsed: what a stack counts")
+    parser.add_argument("--fanin", type=int, default=4, metavar="N",
+                        help="partial results merged at a time")
+    parser.add_argument("--hwtrace", default=os.environ.get("HWTRACE_CLI",
+                                                            "hwtrace"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    args = parser.parse_args(argv)
+    if args.local is not None and args.local < 1:
+        parser.error("--local N: at least one worker")
+    if args.fanin < 2:
+        parser.error("--fanin N: at least 2")
+    return args
+
+
+def main(argv=None):
+    """`hwtrace cluster`: exit 0 done, 1 failed or units missing, 2 usage."""
+    import sys
+    args = _parse_args(argv)
+    from distributed import Client, LocalCluster
+    cluster = None
+    try:
+        if args.local is not None:
+            cluster = LocalCluster(n_workers=args.local, threads_per_worker=1,
+                                   processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(args.scheduler, timeout=60)
+        with client:
+            res = run(client, args.files, args.to, args.output,
+                      hwtrace=args.hwtrace, fanin=args.fanin, top=args.top,
+                      weight=args.weight)
+    except (RuntimeError, UnitFailed, OSError) as e:
+        print(f"hwtrace cluster: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if cluster is not None:
+            cluster.close()
+    for m in res.missing:
+        print(f"hwtrace cluster: missing {m.file}, unit {m.unit}: {m.error}",
+              file=sys.stderr)
+    print(f"hwtrace cluster: {res.tasks - len(res.missing)} of {res.tasks} "
+          f"units merged ({res.merges} merges on the cluster) into "
+          f"{args.output}", file=sys.stderr)
+    return 1 if res.missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

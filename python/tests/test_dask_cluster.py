@@ -182,6 +182,38 @@ class DaskClusterTest(unittest.TestCase):
         got = self.read(self.out("all.edges")).decode().splitlines()
         self.assertEqual(sorted(got), self.edges_sum(self.files))
 
+    def cli(self, *args):
+        return subprocess.run([HWTRACE, "cluster", *args], env=self.env,
+                              capture_output=True, timeout=300)
+
+    def test_cli_on_the_cluster(self):
+        want = hwtrace("report", "--collapsed", "--weight", "calls",
+                       *self.files)
+        p = self.cli("--scheduler", self.cluster.address, *self.files,
+                     "--to", "collapsed", "--weight", "calls",
+                     "-o", self.out("cli.folded"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read(self.out("cli.folded")), want)
+        self.assertIn(b"5 of 5 units merged", p.stderr)
+        cut = self.out("cli-cut.data")
+        with open(self.files[0], "rb") as f, open(cut, "wb") as g:
+            g.write(f.read(2000))
+        p = self.cli("--scheduler", self.cluster.address, self.files[1], cut,
+                     "--to", "report", "-o", self.out("cli-cut.txt"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"missing {cut}, unit 0".encode(), p.stderr)
+        self.assertEqual(self.read(self.out("cli-cut.txt")),
+                         hwtrace("report", self.files[1]))
+        p = self.cli("--to", "report", "-o", self.out("x"), self.files[0])
+        self.assertEqual(p.returncode, 2, "no --scheduler nor --local")
+
+    def test_cli_local_cluster(self):
+        p = self.cli("--local", "1", self.files[2], "--to", "edges",
+                     "-o", self.out("local.edges"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read(self.out("local.edges")),
+                         hwtrace("decode", "--edges", self.files[2]))
+
     def test_worker_killed_mid_run(self):
         import hwtrace.dask as hd
         want = hwtrace("report", "--top", "0", *self.files)

@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export units merge --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export units merge cluster --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -150,6 +150,15 @@ _hwtrace()
 		opts="--sysfs -h --help"
 		;;
 	dump) opts="--hex --raw --header-only -h --help" ;;
+	cluster)
+		case $prev in
+		--to) COMPREPLY=($(compgen -W "report collapsed edges" -- "$cur")); return ;;
+		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
+		--scheduler | --local | --top | --fanin) return ;;
+		-o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		esac
+		opts="--scheduler --local --to -o --output --top --weight --fanin -h --help"
+		;;
 	units)
 		[[ $prev == -o ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
 		opts="-o -h --help"
