@@ -217,6 +217,23 @@ def _parse_args(argv):
     return args
 
 
+def _join_children():
+    """Waits for the local cluster's processes to end (close() may return
+    before they are gone), so that none outlives the command."""
+    import multiprocessing
+    for child in multiprocessing.active_children():
+        child.join(timeout=10)
+        if child.is_alive():
+            child.kill()
+            child.join()
+    # The tracker of the workers' semaphores ends by itself only after
+    # this process: end it now (Python's own way of stopping it).
+    from multiprocessing import resource_tracker
+    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
+    if stop:
+        stop()
+
+
 def main(argv=None):
     """`hwtrace cluster`: exit 0 done, 1 failed or units missing, 2 usage."""
     import sys
@@ -240,6 +257,7 @@ def main(argv=None):
     finally:
         if cluster is not None:
             cluster.close()
+            _join_children()
     for m in res.missing:
         print(f"hwtrace cluster: missing {m.file}, unit {m.unit}: {m.error}",
               file=sys.stderr)
