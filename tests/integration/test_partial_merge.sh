@@ -6,8 +6,10 @@
 # weight); `decode --edges --partial --unit N` of every unit `hwtrace
 # units` lists, merged, is byte-identical to `decode --edges` of each
 # capture, and over all captures equals the per-capture outputs added up
-# (awk). The merge does not depend on order or grouping (50 random
-# trees of merges, fixed seed). A corrupt capture fails naming its unit;
+# (awk). The real CoreSight capture of testdata (simpleperf ETMv4)
+# merges the same way, and its 944 instructions twice are 1888; parts of
+# other clocks do not merge. The merge does not depend on order or
+# grouping (50 random trees of merges, fixed seed). A corrupt capture fails naming its unit;
 # a corrupt or cut partial fails naming the file and line.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 P="$HWT_BUILD_DIR/tests/programs"
@@ -158,6 +160,27 @@ expect_eq "a part left out changes the bytes" \
 # A partial read and written again is the same bytes.
 "$HWTRACE" merge --kind report --partial "$TMP/ref.part" -o "$TMP/again.part"
 expect_eq "a partial round trip" "$(cmp "$TMP/ref.part" "$TMP/again.part" 2>&1)" ""
+
+# --- a real CoreSight capture (testdata, simpleperf ETMv4, no time) ---
+etm="$HWT_TESTDATA/perf-data/simpleperf-etm/perf_etm.data"
+mkdir -p "$TMP/symfs/data/local/tmp"
+cp "$HWT_TESTDATA/perf-data/simpleperf-etm/etm_test_loop" "$TMP/symfs/data/local/tmp/"
+"$HWTRACE" report --symfs "$TMP/symfs" "$etm" --partial -o "$TMP/etm.part" 2>/dev/null
+expect_eq "etm: report --partial exit" "$?" 0
+"$HWTRACE" report --symfs "$TMP/symfs" "$etm" "$etm" --top 0 >"$TMP/etm2.txt" 2>/dev/null
+"$HWTRACE" merge --kind report --top 0 "$TMP/etm.part" "$TMP/etm.part" -o "$TMP/etm2.merged"
+expect_eq "etm: the capture twice, merged = reported twice" \
+	"$(cmp "$TMP/etm2.txt" "$TMP/etm2.merged" 2>&1)" ""
+# perf script --itrace=i1i counts 944 instructions (testdata README).
+expect_contains "etm: twice 944 instructions" "$(head -1 "$TMP/etm2.merged")" "# 1888 instructions"
+"$HWTRACE" decode --edges --symfs "$TMP/symfs" "$etm" >"$TMP/etm.edges" 2>/dev/null
+"$HWTRACE" decode --edges --partial --unit 1 --symfs "$TMP/symfs" "$etm" -o "$TMP/etm.epart" 2>/dev/null
+"$HWTRACE" merge --kind edges "$TMP/etm.epart" -o "$TMP/etm.medges"
+expect_eq "etm: its unit's edges = decode --edges" "$(cmp "$TMP/etm.edges" "$TMP/etm.medges" 2>&1)" ""
+[ -s "$TMP/etm.edges" ] || fail "etm: no edges decoded"
+"$HWTRACE" merge --kind report "$TMP/etm.part" "$TMP/kp5.part" -o "$TMP/x" 2>"$TMP/err"
+expect_eq "parts of other clocks: exit" "$?" 1
+expect_contains "parts of other clocks: named" "$(cat "$TMP/err")" "kp5.part: the parts' times are of different clocks"
 
 # --- failures name what failed ---
 head -c 3000 "$TMP/ct.data" >"$TMP/cut.data"
