@@ -12,7 +12,7 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	golang-github-google-pprof-dev autofdo bolt-15 llvm-15 libpq-dev \
 	postgresql gcc-riscv64-linux-gnu qemu-user \
 	python3-numpy python3-pandas python3-pytest python3-setuptools \
-	python3-wheel python3-pip
+	python3-wheel python3-pip python3-dask python3-distributed
 # npm packages the tests load from disk (no network at test time): the
 # flame-graph viewer that the timeline test opens hwtrace's file in.
 NPM_DIR := build/npm

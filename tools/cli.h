@@ -22,6 +22,9 @@ int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_units(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 
 /* decode's --time START,END (ns, or seconds with a '.'; either end may be
  * empty) into @o's time filter. Returns 0, or -1 when malformed. */

@@ -17,6 +17,7 @@
 #include "decode_progress.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/edges.h"
+#include "hwtrace/partial.h"
 #include "hwtrace/error.h"
 #include "hwtrace/filter.h"
 #include "hwtrace/merge.h"
@@ -25,6 +26,7 @@
 #include "merge_piped.h"
 #include "stack_run.h"
 #include "thread_names.h"
+#include "unit_run.h"
 
 static void usage(FILE *out)
 {
@@ -60,6 +62,10 @@ static void usage(FILE *out)
 		"                          taken branch instead of elements (coverage)\n"
 		"  --edges-bitmap SIZE     with --edges: write an AFL-style bitmap of\n"
 		"                          SIZE bytes (a power of two) instead\n"
+		"  --partial               with --edges: write a partial result for\n"
+		"                          hwtrace merge (docs/scale-out.md)\n"
+		"  --unit N                with --edges --partial: only unit N of the\n"
+		"                          capture (hwtrace units lists them)\n"
 		"  --tid N                 only elements of thread N\n"
 		"  --cpu N                 only elements of CPU N\n"
 		"  --cpu F/M[/S]           (with a slash) the traced CPU, as --cpu-model\n"
@@ -169,7 +175,7 @@ enum {
 	OPT_CPU_MODEL, OPT_TIME, OPT_MAP, OPT_ELF, OPT_SYMFS, OPT_BUILDID_DIR,
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
-	OPT_EDGES_BITMAP, OPT_COMM, OPT_DSO, OPT_SYM,
+	OPT_EDGES_BITMAP, OPT_COMM, OPT_DSO, OPT_SYM, OPT_PARTIAL, OPT_UNIT,
 };
 
 static const struct option long_opts[] = {
@@ -186,6 +192,8 @@ static const struct option long_opts[] = {
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"edges", no_argument, NULL, OPT_EDGES},
 	{"edges-bitmap", required_argument, NULL, OPT_EDGES_BITMAP},
+	{"partial", no_argument, NULL, OPT_PARTIAL},
+	{"unit", required_argument, NULL, OPT_UNIT},
 	{"tid", required_argument, NULL, OPT_TID},
 	{"cpu", required_argument, NULL, OPT_CPU},
 	{"cpu-model", required_argument, NULL, OPT_CPU_MODEL},
@@ -218,6 +226,8 @@ struct args {
 	bool per_cpu;
 	bool edges;
 	uint64_t bitmap;   /* --edges-bitmap SIZE, 0 when not given */
+	bool partial;      /* --partial: the edges as a partial result */
+	uint64_t unit;     /* --unit N, 0 when not given */
 	const char *output;
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
@@ -333,6 +343,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_EDGES:
 			a->edges = true;
+			break;
+		case OPT_PARTIAL:
+			a->partial = true;
+			break;
+		case OPT_UNIT:
+		{
+			int r = cli_number_u64(&(struct cli_number){"decode",
+					"--unit", 1, 1000000000, "a unit number "
+					"from 1 (hwtrace units lists them)"},
+					optarg, &a->unit);
+			if (r)
+				return r;
+		}
 			break;
 		case OPT_EDGES_BITMAP:
 		{
@@ -485,6 +508,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return cli_usage_error("decode", "--edges goes with none of "
 				       "--packets, --branch-profile, --calls "
 				       "and --disasm");
+	if (a->partial && (!a->edges || a->bitmap || a->format != HWT_OUTPUT_TEXT))
+		return cli_usage_error("decode", "--partial goes with --edges, "
+				       "and with neither --edges-bitmap nor "
+				       "--format jsonl");
+	if (a->unit && (!a->partial || !a->file || a->raw || a->snapshot))
+		return cli_usage_error("decode", "--unit goes with --edges "
+				       "--partial on a perf.data capture");
 	struct stat fst;
 	if (a->file && !stat(a->file, &fst) && S_ISDIR(fst.st_mode)) {
 		char ini[4096];
@@ -627,8 +657,15 @@ static int run_edges(struct args *a, FILE *out)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	a->opts.edges = edges;
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
-	int err = run(a, &sink);
-	if (err >= 0 && a->bitmap) {
+	int err = a->unit ? cli_unit_decode(a->file, a->unit, &a->opts, &sink)
+			  : run(a, &sink);
+	if (err >= 0 && a->partial) {
+		struct hwt_partial *p;
+		err = hwt_partial_from_edges(edges, &p);
+		if (!err)
+			err = hwt_partial_write(p, out);
+		hwt_partial_free(p);
+	} else if (err >= 0 && a->bitmap) {
 		uint8_t *map = malloc(a->bitmap);
 		if (!map)
 			err = hwt_error(HWT_ERR_NOMEM, "out of memory for a "

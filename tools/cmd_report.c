@@ -8,19 +8,23 @@
 #include "decode_symbols.h"
 #include "hwtrace/callgraph.h"
 #include "hwtrace/error.h"
+#include "hwtrace/partial.h"
 #include "hwtrace/report.h"
+#include "report_options.h"
 #include "stack_run.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: hwtrace report FILE [options]\n\n"
+		"usage: hwtrace report FILE... [options]\n\n"
 		"Rebuilds every thread's call stacks from a capture (its CPUs merged\n"
 		"by time) and prints the functions that ran, by the instructions\n"
 		"executed in them (self) and in what they called (total), with\n"
 		"calls and durations when the capture has time; with --srcline, the\n"
 		"source lines that ran (and the functions inlined there), by the\n"
-		"instructions executed at each. See docs/analysis.md.\n\n"
+		"instructions executed at each. Several captures make one report\n"
+		"(their threads apart, their totals and stacks added up). See\n"
+		"docs/analysis.md.\n\n"
 		"  --collapsed             folded stacks for flame graphs (a;b;c COUNT)\n"
 		"  --weight insns|time|calls  what a folded stack counts (default insns)\n"
 		"  --top N                 the N functions with most self instructions\n"
@@ -34,6 +38,10 @@ static void usage(FILE *out)
 		"                          perf's --children; --no-children: by self\n"
 		"                          (the default)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
+		"  --partial               write a partial result for hwtrace merge\n"
+		"                          (docs/scale-out.md) instead of the table\n"
+		"  --unit N                with --partial: decode only unit N of the\n"
+		"                          one FILE (hwtrace units lists them)\n"
 		STACK_RUN_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
@@ -43,6 +51,7 @@ static void usage(FILE *out)
 enum {
 	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP, OPT_CALLERS, OPT_CALLEES,
 	OPT_CALL_GRAPH, OPT_PER_THREAD, OPT_CHILDREN, OPT_NO_CHILDREN,
+	OPT_PARTIAL, OPT_UNIT,
 };
 
 static const struct option long_opts[] = {
@@ -55,6 +64,8 @@ static const struct option long_opts[] = {
 	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 	{"children", no_argument, NULL, OPT_CHILDREN},
 	{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+	{"partial", no_argument, NULL, OPT_PARTIAL},
+	{"unit", required_argument, NULL, OPT_UNIT},
 	STACK_RUN_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
@@ -64,13 +75,16 @@ static const struct option long_opts[] = {
 
 struct report_args {
 	struct hwt_decode_opts opts;
-	bool collapsed, per_cpu, call_graph, children;
+	bool collapsed, per_cpu, call_graph, children, partial;
 	const char *peek;        /* --callers/--callees FUNC */
 	bool peek_callees;
 	struct hwt_callgraph_opts graph;
 	enum hwt_report_weight weight;
 	unsigned long top;
-	const char *output, *file;
+	size_t unit;                /* --unit N; 0: whole captures */
+	const char *output;
+	const char **files;         /* in argv */
+	int nfiles;
 	struct decode_symbols symbols;
 };
 
@@ -90,21 +104,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->collapsed = true;
 			break;
 		case OPT_WEIGHT:
-			if (!strcmp(optarg, "insns"))
-				a->weight = HWT_WEIGHT_INSNS;
-			else if (!strcmp(optarg, "time"))
-				a->weight = HWT_WEIGHT_TIME;
-			else if (!strcmp(optarg, "calls"))
-				a->weight = HWT_WEIGHT_CALLS;
-			else
-				return cli_usage_error("report", "--weight %s: use "
-						       "insns, time or calls", optarg);
+			if ((rc = cli_report_weight("report", optarg, &a->weight)))
+				return rc;
 			break;
 		case OPT_TOP:
-			if ((rc = cli_number_u64(&(struct cli_number){"report",
-					"--top", 0, 1000000000,
-					"a count from 0 (all) to 1000000000"},
-					optarg, &v)))
+			if ((rc = cli_report_top("report", optarg, &v)))
 				return rc;
 			a->top = (unsigned long)v;
 			break;
@@ -123,6 +127,17 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case OPT_NO_CHILDREN:
 			a->children = c == OPT_CHILDREN;
 			break;
+		case OPT_PARTIAL:
+			a->partial = true;
+			break;
+		case OPT_UNIT:
+			if ((rc = cli_number_u64(&(struct cli_number){"report",
+					"--unit", 1, 1000000000,
+					"a unit number from 1 (hwtrace units "
+					"lists them)"}, optarg, &v)))
+				return rc;
+			a->unit = (size_t)v;
+			break;
 		case 'o':
 			a->output = optarg;
 			break;
@@ -134,9 +149,20 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		}
 	}
-	rc = cli_stack_run_file("report", argc, argv, &a->file);
-	if (rc)
-		return rc;
+	if (optind >= argc)
+		return cli_usage_error("report", "no capture file");
+	a->files = (const char **)argv + optind;
+	a->nfiles = argc - optind;
+	if (a->unit && (!a->partial || a->nfiles != 1))
+		return cli_usage_error("report", "--unit goes with --partial and "
+				       "one capture file");
+	if (a->partial && (a->collapsed || a->symbols.opts.srcline))
+		return cli_usage_error("report", "--partial holds the table and "
+				       "the stacks: it goes with neither "
+				       "--collapsed nor --srcline");
+	if (a->symbols.opts.srcline && a->nfiles != 1)
+		return cli_usage_error("report", "--srcline reports one capture "
+				       "file");
 	if ((a->peek != NULL) + a->call_graph + a->collapsed > 1)
 		return cli_usage_error("report", "--callers/--callees, --call-graph "
 				       "and --collapsed are different views: "
@@ -149,7 +175,86 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				       "--callers, --callees or --call-graph");
 	a->graph.size = sizeof(a->graph);
 	a->graph.children = a->children;
+	if ((a->peek || a->call_graph) && (a->partial || a->nfiles != 1))
+		return cli_usage_error("report", "--callers, --callees and "
+				       "--call-graph report one capture file, "
+				       "and no partial result");
 	return 0;
+}
+
+/* The clock of every capture must be the first one's: one table has one
+ * time unit. */
+static int same_clock(const char *file, const char *unit, const char *meaning,
+		      const struct report_args *a)
+{
+	const char *u0 = NULL, *m0 = NULL;
+	cli_capture_clock(a->files[0], &u0, &m0);
+	bool same = (!unit && !u0) || (unit && u0 && !strcmp(unit, u0) &&
+				       !strcmp(meaning, m0));
+	return same ? 0 : hwt_error(HWT_ERR_INVAL, "%s: its trace's time is "
+				    "of another clock than %s's: report them "
+				    "apart", file, a->files[0]);
+}
+
+/* Decodes every capture into @report: *has_time when any had time. */
+static int report_captures(struct report_args *a, struct hwt_report *report,
+			   struct hwt_stack_ops ops,
+			   struct hwt_func_namer *namer,
+			   struct hwt_elem_sink *by_line, bool *has_time)
+{
+	int err = 0;
+	for (int i = 0; i < a->nfiles && !err; i++) {
+		const char *file = a->files[i], *unit = NULL, *meaning = NULL;
+		bool clock = cli_capture_clock(file, &unit, &meaning);
+		err = i ? same_clock(file, clock ? unit : NULL, meaning, a)
+			: clock ? hwt_report_set_time(report, unit, meaning) : 0;
+		if (!err && i) {
+			decode_symbols_end(&a->symbols);
+			a->symbols.capture = file;
+			err = decode_symbols_start(&a->symbols, &a->opts, NULL);
+		}
+		struct cli_stack_run run = {
+			.file = file,
+			.unit = a->unit,
+			.opts = &a->opts,
+			.per_cpu = a->per_cpu,
+			.namer = namer,
+			.after = by_line,
+			.ops = ops,
+		};
+		if (!err)
+			err = cli_stack_run(&run);
+		if (!err) {
+			*has_time |= run.merge_stats.timed != 0;
+			cli_stack_run_summary(&run, "report");
+		}
+		hwt_report_end_capture(report);
+	}
+	return err;
+}
+
+/* The table, the folded stacks, the callers, callees or call graph, or
+ * the partial result of the table and the stacks. */
+static int write_result(const struct report_args *a,
+			const struct hwt_report *report,
+			const struct hwt_callgraph *graph, bool has_time,
+			FILE *out)
+{
+	if (a->peek)
+		return hwt_callgraph_write_peek(graph, out, a->peek,
+						a->peek_callees, has_time);
+	if (graph)
+		return hwt_callgraph_write(graph, out, a->top, has_time);
+	if (!a->partial)
+		return a->collapsed
+			       ? hwt_report_write_collapsed(report, out, a->weight)
+			       : hwt_report_write(report, out, a->top, has_time);
+	struct hwt_partial *p;
+	int err = hwt_partial_from_report(report, has_time, &p);
+	if (!err)
+		err = hwt_partial_write(p, out);
+	hwt_partial_free(p);
+	return err;
 }
 
 int cmd_report(int argc, char **argv)
@@ -166,14 +271,20 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
-	rc = cli_output_open("report", a.output, inputs, 2, &out, &of);
+	const char **inputs = calloc((size_t)a.nfiles + 1, sizeof(*inputs));
+	if (!inputs)
+		return cli_report(hwt_error(HWT_ERR_NOMEM, "out of memory"));
+	memcpy(inputs, a.files, (size_t)a.nfiles * sizeof(*inputs));
+	inputs[a.nfiles] = a.opts.lookup.vmlinux;
+	rc = cli_output_open("report", a.output, inputs, (size_t)a.nfiles + 1,
+			     &out, &of);
+	free(inputs);
 	if (rc)
 		return rc;
 	struct hwt_report *report = NULL;
 	struct hwt_callgraph *graph = NULL;
 	bool by_graph = a.peek || a.call_graph;
-	a.symbols.capture = a.file;
+	a.symbols.capture = a.files[0];
 	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
 	if (!err)
@@ -181,45 +292,28 @@ int cmd_report(int argc, char **argv)
 	if (!err)
 		hwt_report_set_children(report, a.children);
 	const char *unit = NULL, *meaning;
-	if (!err && cli_capture_clock(a.file, &unit, &meaning))
-		err = hwt_report_set_time(report, unit, meaning);
-	a.graph.time_unit = unit;
+	if (cli_capture_clock(a.files[0], &unit, &meaning))
+		a.graph.time_unit = unit;
 	if (!err && by_graph)
 		err = hwt_callgraph_new(&namer, &a.graph, &graph);
-	struct cli_stack_run run = {
-		.file = a.file,
-		.opts = &a.opts,
-		.per_cpu = a.per_cpu,
-		.namer = &namer,
-	};
 	/* By source line: one range per instruction, each at its line. */
-	struct hwt_elem_sink by_line;
+	struct hwt_elem_sink by_line, *after = NULL;
 	if (!err && a.symbols.opts.srcline) {
 		struct hwt_report_lines lines = decode_symbols_lines(&a.symbols);
 		err = hwt_report_by_line(report, &lines);
 		a.opts.disasm = true;
 		by_line = hwt_report_elements(report);
-		run.after = &by_line;
+		after = &by_line;
 	}
-	if (!err) {
-		run.ops = graph ? hwt_callgraph_ops(graph) : hwt_report_ops(report);
-		err = cli_stack_run(&run);
-	}
-	if (!err) {
-		bool has_time = run.merge_stats.timed != 0;
-		if (a.peek)
-			err = hwt_callgraph_write_peek(graph, out, a.peek,
-						       a.peek_callees, has_time);
-		else if (graph)
-			err = hwt_callgraph_write(graph, out, a.top, has_time);
-		else if (a.collapsed)
-			err = hwt_report_write_collapsed(report, out, a.weight);
-		else
-			err = hwt_report_write(report, out, a.top, has_time);
-	}
+	bool has_time = false;
+	if (!err)
+		err = report_captures(&a, report,
+				      graph ? hwt_callgraph_ops(graph)
+					    : hwt_report_ops(report),
+				      &namer, after, &has_time);
+	if (!err)
+		err = write_result(&a, report, graph, has_time, out);
 	int wrc = cli_output_close("report", out, a.output, of, err < 0);
-	if (!err && !wrc)
-		cli_stack_run_summary(&run, "report");
 	hwt_report_free(report);
 	hwt_callgraph_free(graph);
 	decode_symbols_end(&a.symbols);

@@ -25,6 +25,9 @@ static const struct command commands[] = {
 	{"annotate", cmd_annotate, "exact counts per instruction and source line"},
 	{"timeline", cmd_timeline, "calls as a Perfetto or Chrome JSON timeline"},
 	{"export", cmd_export, "SQLite (perf's schema) or pprof profiles of a capture"},
+	{"units", cmd_units, "the independent pieces of captures' decode (jsonl)"},
+	{"merge", cmd_merge, "merge partial results into the final output"},
+	{"cluster", cmd_cluster, "decode captures on a Dask cluster"},
 };
 
 static void print_help(FILE *out)

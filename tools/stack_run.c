@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "decode_symbols.h"
 #include "stack_run.h"
+#include "unit_run.h"
 
 int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 			 bool *per_cpu, int opt, const char *arg)
@@ -147,8 +148,9 @@ int cli_stack_run(struct cli_stack_run *run)
 			opts.progress = hint_progress;
 			opts.progress_arg = &hint;
 		}
-		err = hwt_decode_file(run->file, &opts,
-				      merge ? &into_merge : consumer);
+		const struct hwt_elem_sink *sink = merge ? &into_merge : consumer;
+		err = run->unit ? cli_unit_decode(run->file, run->unit, &opts, sink)
+				: hwt_decode_file(run->file, &opts, sink);
 	}
 	/* A decode that failed part way still ends with what came before:
 	 * its first error is the one returned. */

@@ -11,6 +11,7 @@
 
 struct cli_stack_run {
 	const char *file;                 /* the perf.data capture */
+	size_t unit;                      /* only this unit (unit_run.h); 0: all */
 	const struct hwt_decode_opts *opts;
 	bool per_cpu;                     /* stream order: no merge */
 	struct hwt_stack_ops ops;         /* where frames go */

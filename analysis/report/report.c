@@ -342,31 +342,30 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
-		     bool has_time)
+int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
+		       const char *time_unit, const char *time_meaning,
+		       FILE *out, size_t top, bool has_time)
 {
-	if (r->lines.line)
-		return report_write_lines(r, out, top);
-	const struct hwt_report_func **order = malloc((r->nfuncs + 1) *
+	const struct hwt_report_func **order = malloc((nfuncs + 1) *
 						      sizeof(*order));
 	if (!order)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	uint64_t all = 0, calls = 0;
-	for (size_t i = 0; i < r->nfuncs; i++) {
-		order[i] = &r->funcs[i];
-		all += r->funcs[i].insns_self;
-		calls += r->funcs[i].calls;
+	for (size_t i = 0; i < nfuncs; i++) {
+		order[i] = &funcs[i];
+		all += funcs[i].insns_self;
+		calls += funcs[i].calls;
 	}
-	qsort(order, r->nfuncs, sizeof(*order),
+	qsort(order, nfuncs, sizeof(*order),
 	      r->children ? by_total_insns : by_self_insns);
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
 		" calls (tail calls and signal/trap entries included)\n", all,
-		r->nfuncs, calls);
-	if (has_time && r->time_meaning)
-		fprintf(out, "# time: %s\n", r->time_meaning);
+		nfuncs, calls);
+	if (has_time && time_meaning)
+		fprintf(out, "# time: %s\n", time_meaning);
 	fprintf(out, "# %12s %7s %12s %7s %9s", "self insns", "self%",
 		"total insns", "total%", "calls");
-	const char *unit = r->time_unit ? r->time_unit : "ns";
+	const char *unit = time_unit ? time_unit : "ns";
 	if (has_time) {
 		char head[4][24];
 		const char *what[] = {"self", "total", "avg", "max"};
@@ -376,7 +375,7 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 			head[3]);
 	}
 	fputs("  function\n", out);
-	size_t n = top && top < r->nfuncs ? top : r->nfuncs;
+	size_t n = top && top < nfuncs ? top : nfuncs;
 	for (size_t i = 0; i < n; i++) {
 		const struct hwt_report_func *f = order[i];
 		fprintf(out, "  %12" PRIu64 " %6.2f%% %12" PRIu64 " %6.2f%% %9"
@@ -397,14 +396,19 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 	return io_error(out);
 }
 
-int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
-			       enum hwt_report_weight weight)
+int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
+		     bool has_time)
 {
-	unsigned which = weight == HWT_WEIGHT_TIME ? S_TIME
-		       : weight == HWT_WEIGHT_CALLS ? S_CALLS : S_INSNS;
+	if (r->lines.line)
+		return report_write_lines(r, out, top);
+	return report_write_table(r->funcs, r->nfuncs, r->time_unit,
+				  r->time_meaning, out, top, has_time);
+}
+
+int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full)
+{
 	/* The full stacks: the callers found after a stack ended go in
 	 * front of it (stacks that become equal add up). */
-	struct hwt_strmap full = {0};
 	char *buf = NULL;
 	size_t cap = 0;
 	int err = 0;
@@ -428,21 +432,73 @@ int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
 			if (len)
 				buf[len++] = ';';
 			memcpy(buf + len, bar + 1, plen);
-			f = hwt_strmap_get(&full, buf, len + plen);
+			f = hwt_strmap_get(full, buf, len + plen);
 		}
 		if (!f) {
 			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 			break;
 		}
-		f->v[0] += e->v[which];
+		for (unsigned w = S_INSNS; w <= S_CALLS; w++)
+			f->v[w] += e->v[w];
 	}
-	/* One stack a line: a newline in a name would cut it. */
-	for (size_t i = 0; i < full.n && !err; i++)
-		if (full.e[i].v[0]) {
-			hwt_term_fwrite(out, full.e[i].key, strlen(full.e[i].key));
-			fprintf(out, " %" PRIu64 "\n", full.e[i].v[0]);
-		}
 	free(buf);
+	return err;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct hwt_strmap_entry *x = *(const struct hwt_strmap_entry *const *)a;
+	const struct hwt_strmap_entry *y = *(const struct hwt_strmap_entry *const *)b;
+	return strcmp(x->key, y->key);
+}
+
+int report_write_folded(const struct hwt_strmap *full, unsigned which,
+			FILE *out)
+{
+	const struct hwt_strmap_entry **order = malloc((full->n + 1) *
+						       sizeof(*order));
+	if (!order)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < full->n; i++)
+		order[i] = &full->e[i];
+	qsort(order, full->n, sizeof(*order), by_key);
+	/* One stack a line: a newline in a name would cut it. */
+	for (size_t i = 0; i < full->n; i++)
+		if (order[i]->v[which]) {
+			hwt_term_fwrite(out, order[i]->key, strlen(order[i]->key));
+			fprintf(out, " %" PRIu64 "\n", order[i]->v[which]);
+		}
+	free(order);
+	return io_error(out);
+}
+
+unsigned report_weight_slot(enum hwt_report_weight weight)
+{
+	return weight == HWT_WEIGHT_TIME ? S_TIME
+	     : weight == HWT_WEIGHT_CALLS ? S_CALLS : S_INSNS;
+}
+
+int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
+			       enum hwt_report_weight weight)
+{
+	struct hwt_strmap full = {0};
+	int err = report_full_stacks(r, &full);
+	if (!err)
+		err = report_write_folded(&full, report_weight_slot(weight), out);
 	hwt_strmap_free(&full);
-	return err ? err : io_error(out);
+	return err;
+}
+
+void hwt_report_end_capture(struct hwt_report *r)
+{
+	/* A capture's threads are not the next one's (their tids may be
+	 * reused): each starts over, in segments of its own, with nothing
+	 * open. */
+	for (size_t i = 0; i < r->nthreads; i++) {
+		free(r->threads[i].v);
+		free(r->threads[i].path);
+	}
+	r->nthreads = 0;
+	hwt_strmap_free(&r->active);
+	memset(&r->active, 0, sizeof(r->active));
 }

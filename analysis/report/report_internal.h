@@ -78,6 +78,27 @@ struct hwt_strmap_entry *report_stack(struct hwt_report *r,
 size_t report_frame_append(char **buf, size_t *cap, size_t len,
 			   const char *name);
 
+/* Writes the function table of @funcs (@nfuncs of them, any order: the
+ * rows are sorted by self instructions, then name) with the time columns
+ * when @has_time (@time_unit NULL: "ns"; @time_meaning NULL: no line).
+ * hwt_report_write's table, shared with the merged partial results. */
+int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
+		       const char *time_unit, const char *time_meaning,
+		       FILE *out, size_t top, bool has_time);
+
+/* Adds the report's folded stacks, each with the callers found after it
+ * ended in front, to @full ("a;b;c" -> S_INSNS, S_TIME, S_CALLS). */
+int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full);
+
+/* Writes the stacks of @full whose slot @which is not 0, "a;b;c COUNT",
+ * sorted by stack (bytewise), so that the output does not depend on the
+ * order the stacks were met in. */
+int report_write_folded(const struct hwt_strmap *full, unsigned which,
+			FILE *out);
+
+/* The S_* slot of a weight. */
+unsigned report_weight_slot(enum hwt_report_weight weight);
+
 /* report_lines.c: the table by source line. */
 int report_write_lines(const struct hwt_report *r, FILE *out, size_t top);
 

@@ -102,13 +102,19 @@ HWT_API void hwt_report_set_children(struct hwt_report *report, bool children);
 HWT_API int hwt_report_write(const struct hwt_report *report, FILE *out,
 			     size_t top, bool has_time);
 
-/* Writes folded stacks, "outer;...;leaf COUNT" one per line (frames with
- * spaces or semicolons in their names get '_' there), for flamegraph.pl
- * and speedscope; stacks whose count is 0 are left out. Errors:
- * HWT_ERR_IO. */
+/* Writes folded stacks, "outer;...;leaf COUNT" one per line, sorted by
+ * stack (bytewise), for flamegraph.pl and speedscope (frames with spaces
+ * or semicolons in their names get '_' there); stacks whose count is 0
+ * are left out. Errors: HWT_ERR_NOMEM, HWT_ERR_IO. */
 HWT_API int hwt_report_write_collapsed(const struct hwt_report *report,
 				       FILE *out,
 				       enum hwt_report_weight weight);
+
+/* Ends the frames of one capture: the next frames fed are another
+ * capture's, whose threads start over (a tid seen in both is two threads),
+ * while the totals and stacks add up. Call it after hwt_stack_finish of
+ * each capture but the last (`hwtrace report A B`). */
+HWT_API void hwt_report_end_capture(struct hwt_report *report);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,10 @@ import subprocess
 
 import pytest
 
+# The Dask cluster tests start a scheduler and workers of their own: CTest
+# runs each as a test of its own (test_dask_cluster), not in this suite.
+collect_ignore_glob = ["test_dask*.py"]
+
 ADDRESS_FIELDS = ("start", "end", "from", "to", "at", "ip")
 
 

@@ -28,7 +28,7 @@ complete_at() {
 lines() { printf '%s\n' "$@"; }
 
 expect_eq "subcommands" "$(complete_words hwtrace "")" \
-	"$(lines --help --plugin --version annotate config decode dump export info list record report timeline)"
+	"$(lines --help --plugin --version annotate cluster config decode dump export info list merge record report timeline units)"
 expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode dump)"
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"
@@ -44,6 +44,12 @@ expect_eq "report --co" "$(complete_words hwtrace report --co)" "--collapsed"
 expect_eq "annotate --format" "$(complete_words hwtrace annotate f x.data --format "")" "$(lines jsonl text)"
 expect_eq "report --call" "$(complete_words hwtrace report --call)" "$(lines --call-graph --callees --callers)"
 expect_eq "decode -F after a comma" "$(complete_words hwtrace decode x.data -F ip,s)" "$(lines ip,srcline ip,sym ip,symoff)"
+expect_eq "merge --kind" "$(complete_words hwtrace merge --kind "")" \
+	"$(lines collapsed edges report)"
+expect_eq "merge options" "$(complete_words hwtrace merge --p)" "--partial"
+expect_eq "cluster --to" "$(complete_words hwtrace cluster --to "")" \
+	"$(lines collapsed edges report)"
+expect_eq "units options" "$(complete_words hwtrace units -)" "$(lines --help -h -o)"
 
 # PMUs of the Juno fixture (cs_etm) and of the Intel one, through --sysfs
 # before or after the option being completed.

@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report annotate timeline export --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report annotate timeline export units merge cluster --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -109,7 +109,7 @@ _hwtrace()
 			return ;;
 		esac
 		opts="--format -o -F --fields --comm --dso --sym --packets --disasm --branch-profile --edges
-		      --edges-bitmap --calls
+		      --edges-bitmap --partial --unit --calls
 		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
 		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
@@ -140,7 +140,8 @@ _hwtrace()
 			      --perf-map -h --help"
 		elif [ "$cmd" = report ]; then
 			opts="$opts --collapsed --weight --top --callers --callees
-			      --call-graph --per-thread --children --no-children"
+			      --call-graph --per-thread --children --no-children
+			      --partial --unit"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
 		else
@@ -168,6 +169,29 @@ _hwtrace()
 		opts="--sysfs -h --help"
 		;;
 	dump) opts="--hex --raw --header-only -h --help" ;;
+	cluster)
+		case $prev in
+		--to) COMPREPLY=($(compgen -W "report collapsed edges" -- "$cur")); return ;;
+		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
+		--scheduler | --local | --top | --fanin) return ;;
+		-o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		esac
+		opts="--scheduler --local --to -o --output --top --weight --fanin -h --help"
+		;;
+	units)
+		[[ $prev == -o ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
+		opts="-o -h --help"
+		;;
+	merge)
+		case $prev in
+		--kind) COMPREPLY=($(compgen -W "report collapsed edges" -- "$cur")); return ;;
+		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
+		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
+		--top) return ;;
+		-o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		esac
+		opts="--kind --partial --weight --top --format -o --output -h --help"
+		;;
 	info)
 		[[ $prev == --symfs ]] && { COMPREPLY=($(compgen -d -- "$cur")); return; }
 		opts="--symfs -h --help"

@@ -1,0 +1,97 @@
+/* Partial results: what the decode of one part of the input (a capture,
+ * or one unit of it: hwt_capture_units) contributes to a report, folded
+ * stacks or an edge map, kept in a form that merges. Partials are written
+ * to and read from a small versioned text format (docs/scale-out.md), so
+ * that the parts can be decoded by separate processes on separate hosts
+ * and merged anywhere.
+ *
+ * The merge is associative and commutative, and the bytes of a partial
+ * and of the final output depend only on the set of parts merged, not on
+ * the order or grouping of the merges: every list in a partial is written
+ * sorted, and every value is a sum or a maximum. */
+#ifndef HWTRACE_PARTIAL_H
+#define HWTRACE_PARTIAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/edge_map.h"
+#include "hwtrace/output.h"
+#include "hwtrace/report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a partial holds. */
+enum hwt_partial_kind {
+	/* A report's function totals and its folded stacks, with all three
+	 * weights: gives `report` and `report --collapsed`. */
+	HWT_PARTIAL_REPORT,
+	/* An edge map with its stats: gives `decode --edges`. */
+	HWT_PARTIAL_EDGES,
+};
+
+struct hwt_partial;
+
+/* The kind's name in the format ("report", "edges"). */
+HWT_API const char *hwt_partial_kind_name(enum hwt_partial_kind kind);
+
+/* The partial of a finished report (every capture's stacks finished):
+ * its functions, its full folded stacks, its time unit and meaning, and
+ * @has_time (whether the trace had time: the table's time columns).
+ * A report by source line has no partial. Errors: HWT_ERR_INVAL (by
+ * source line), HWT_ERR_NOMEM. */
+HWT_API int hwt_partial_from_report(const struct hwt_report *report,
+				    bool has_time, struct hwt_partial **out);
+
+/* The partial of an edge map (its edges and stats are copied). Errors:
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_partial_from_edges(const struct hwt_edges *edges,
+				   struct hwt_partial **out);
+
+/* Frees the partial; NULL is a no-op. */
+HWT_API void hwt_partial_free(struct hwt_partial *p);
+
+/* What @p holds. */
+HWT_API enum hwt_partial_kind hwt_partial_kind(const struct hwt_partial *p);
+
+/* Adds @src to @dst. Errors: HWT_ERR_INVAL (other kinds, or report
+ * partials whose time is in different units: the message says which),
+ * HWT_ERR_FORMAT (a count would pass 2^64 - 1), HWT_ERR_NOMEM (@dst then
+ * holds part of @src). */
+HWT_API int hwt_partial_merge(struct hwt_partial *dst,
+			      const struct hwt_partial *src);
+
+/* Writes @p in the partial format. Errors: HWT_ERR_NOMEM, HWT_ERR_IO. */
+HWT_API int hwt_partial_write(const struct hwt_partial *p, FILE *out);
+
+/* Reads a partial from @in; @name (the file's name) starts every error
+ * message, with the line. Errors: HWT_ERR_FORMAT (not a partial, another
+ * version, a malformed or truncated line, a number out
+ * of range, an entry listed twice), HWT_ERR_NOMEM, HWT_ERR_IO. */
+HWT_API int hwt_partial_read(FILE *in, const char *name,
+			     struct hwt_partial **out);
+
+/* The final outputs, the same bytes as the single-process commands give
+ * on the whole input: hwt_report_write (not by source line),
+ * hwt_report_write_collapsed, hwt_edges_write. Errors: HWT_ERR_INVAL
+ * (a partial of another kind), HWT_ERR_NOMEM, HWT_ERR_IO. */
+HWT_API int hwt_partial_write_report(const struct hwt_partial *p, FILE *out,
+				     size_t top);
+HWT_API int hwt_partial_write_collapsed(const struct hwt_partial *p,
+					FILE *out,
+					enum hwt_report_weight weight);
+HWT_API int hwt_partial_write_edges(const struct hwt_partial *p, FILE *out,
+				    enum hwt_output_format format);
+
+/* The edge map of an edges partial (owned by it), NULL for other kinds. */
+HWT_API const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

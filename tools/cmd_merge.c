@@ -1,0 +1,193 @@
+/* hwtrace merge: partial results (report --partial, decode --edges
+ * --partial) merged into the final output, or into one partial. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "decode_jsonl.h"
+#include "hwtrace/error.h"
+#include "hwtrace/infile.h"
+#include "hwtrace/partial.h"
+#include "report_options.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hwtrace merge --kind KIND PART... [options]\n\n"
+		"Merges partial results into what one process gives on the whole\n"
+		"input: KIND report (the table of hwtrace report), collapsed (its\n"
+		"folded stacks) or edges (decode --edges). The merge does not\n"
+		"depend on the order or grouping of the parts. See\n"
+		"docs/scale-out.md.\n\n"
+		"  --kind KIND             report, collapsed or edges\n"
+		"  --partial               write the merged partial result instead\n"
+		"  --weight insns|time|calls  collapsed: what a stack counts\n"
+		"  --top N                 report: the N first functions (default 25;\n"
+		"                          0 for all)\n"
+		"  --format text|jsonl     edges: lines or JSON objects\n"
+		"  -o FILE                 write to FILE instead of standard output\n"
+		"  -h, --help              this text\n\n"
+		"Exit status: 0 done, 1 failed (a part that is not a partial\n"
+		"result, or of another kind: the message names it), 2 usage.\n");
+}
+
+enum { OPT_KIND = 256, OPT_PARTIAL, OPT_WEIGHT, OPT_TOP, OPT_FORMAT };
+
+static const struct option long_opts[] = {
+	{"kind", required_argument, NULL, OPT_KIND},
+	{"partial", no_argument, NULL, OPT_PARTIAL},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"top", required_argument, NULL, OPT_TOP},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+enum merge_kind { KIND_NONE, KIND_REPORT, KIND_COLLAPSED, KIND_EDGES };
+
+struct merge_args {
+	enum merge_kind kind;
+	bool partial;
+	enum hwt_report_weight weight;
+	uint64_t top;
+	enum hwt_output_format format;
+	const char *output;
+};
+
+static int parse_args(int argc, char **argv, struct merge_args *a)
+{
+	int c, rc;
+	a->top = 25;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_KIND:
+			a->kind = !strcmp(optarg, "report") ? KIND_REPORT
+				: !strcmp(optarg, "collapsed") ? KIND_COLLAPSED
+				: !strcmp(optarg, "edges") ? KIND_EDGES : KIND_NONE;
+			if (!a->kind)
+				return cli_usage_error("merge", "--kind %s: use "
+						       "report, collapsed or "
+						       "edges", optarg);
+			break;
+		case OPT_PARTIAL:
+			a->partial = true;
+			break;
+		case OPT_WEIGHT:
+			if ((rc = cli_report_weight("merge", optarg, &a->weight)))
+				return rc;
+			break;
+		case OPT_TOP:
+			if ((rc = cli_report_top("merge", optarg, &a->top)))
+				return rc;
+			break;
+		case OPT_FORMAT:
+			if (hwt_output_format_parse(optarg, &a->format) < 0)
+				return cli_usage_error("merge", "--format %s: use "
+						       "text or jsonl", optarg);
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case ':':
+			return cli_usage_error("merge", "%s needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("merge", "unknown option %s",
+					       argv[optind - 1]);
+		}
+	}
+	if (!a->kind)
+		return cli_usage_error("merge", "no --kind (report, collapsed or "
+				       "edges)");
+	if (optind >= argc)
+		return cli_usage_error("merge", "no partial result to merge");
+	return 0;
+}
+
+/* Reads @path and adds it to *@sum (the first part becomes it). */
+static int merge_part(const char *path, enum hwt_partial_kind want,
+		      struct hwt_partial **sum)
+{
+	FILE *in;
+	int err = hwt_infile_fopen(path, "partial result", 0, &in);
+	if (err < 0)
+		return err;
+	struct hwt_partial *p;
+	err = hwt_partial_read(in, path, &p);
+	fclose(in);
+	if (err < 0)
+		return err;
+	if (hwt_partial_kind(p) != want)
+		err = hwt_error(HWT_ERR_FORMAT, "%s: a partial result of kind %s "
+				"where %s was asked for", path,
+				hwt_partial_kind_name(hwt_partial_kind(p)),
+				hwt_partial_kind_name(want));
+	else if (*sum)
+		err = hwt_partial_merge(*sum, p);
+	if (err < 0 && err != HWT_ERR_NOMEM && hwt_errmsg()[0] &&
+	    strncmp(hwt_errmsg(), path, strlen(path))) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", hwt_errmsg());
+		err = hwt_error(err, "%s: %s", path, msg);
+	}
+	if (!err && !*sum) {
+		*sum = p;
+		p = NULL;
+	}
+	hwt_partial_free(p);
+	return err;
+}
+
+static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
+			FILE *out)
+{
+	if (a->partial)
+		return hwt_partial_write(p, out);
+	switch (a->kind) {
+	case KIND_REPORT:
+		return hwt_partial_write_report(p, out, (size_t)a->top);
+	case KIND_COLLAPSED:
+		return hwt_partial_write_collapsed(p, out, a->weight);
+	default:
+		/* decode --edges --format jsonl's stream starts so too. */
+		if (a->format == HWT_OUTPUT_JSONL)
+			cli_jsonl_header(out, "edges", hwt_version());
+		return hwt_partial_write_edges(p, out, a->format);
+	}
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	struct merge_args a;
+	memset(&a, 0, sizeof(a));
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	FILE *out;
+	struct hwt_outfile *of;
+	rc = cli_output_open("merge", a.output, (const char *const *)argv + optind,
+			     (size_t)(argc - optind), &out, &of);
+	if (rc)
+		return rc;
+	enum hwt_partial_kind want = a.kind == KIND_EDGES ? HWT_PARTIAL_EDGES
+							  : HWT_PARTIAL_REPORT;
+	struct hwt_partial *sum = NULL;
+	int err = 0;
+	for (int i = optind; i < argc && !err; i++)
+		err = merge_part(argv[i], want, &sum);
+	if (!err)
+		err = write_merged(&a, sum, out);
+	hwt_partial_free(sum);
+	int wrc = cli_output_close("merge", out, a.output, of, err < 0);
+	if (wrc)
+		return wrc;
+	return err ? cli_report(err) : EXIT_OK;
+}

@@ -1,0 +1,67 @@
+/* One unit of a capture decoded through a cursor on it (hwtrace/capture.h),
+ * its elements handed to a sink as the whole decode would hand them. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hwtrace/capture.h"
+#include "hwtrace/error.h"
+#include "unit_run.h"
+
+/* The error @err again, its message led by the file and the unit, so that
+ * a batch engine's log says which unit failed. */
+static int name_unit(int err, const char *file, size_t unit)
+{
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s", hwt_errmsg()[0] ? hwt_errmsg()
+							 : hwt_errstr(err));
+	return hwt_error(err, "%s, unit %zu: %s", file, unit, msg);
+}
+
+int cli_unit_decode(const char *file, size_t unit,
+		    const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink)
+{
+	struct hwt_capture_opts copts = {
+		.size = sizeof(copts),
+		.lookup = opts->lookup,
+		.kcore = opts->kcore,
+		.cpu_model = opts->cpu_model,
+		.ignore_build_ids = opts->ignore_build_ids,
+	};
+	struct hwt_capture *cap = NULL;
+	int err = hwt_capture_open(file, &copts, &cap);
+	const struct hwt_capture_unit *units;
+	int64_t n = err ? 0 : hwt_capture_units(cap, &units);
+	if (!err && n < 0)
+		err = (int)n;
+	if (!err && (unit < 1 || (uint64_t)unit > (uint64_t)n))
+		err = hwt_error(HWT_ERR_INVAL, "no such unit: the capture has "
+				"%lld (hwtrace units lists them)", (long long)n);
+	struct hwt_cursor *cur = NULL;
+	if (!err) {
+		struct hwt_cursor_opts o = {
+			.size = sizeof(o),
+			.order = HWT_CURSOR_ORDER_STREAM,
+			.filter_cpu = opts->filter_cpu,
+			.cpu = opts->cpu,
+			.filter_tid = opts->filter_tid,
+			.tid = opts->tid,
+			.filter_time = opts->filter_time,
+			.time_start = opts->time_start,
+			.time_end = opts->time_end,
+			.disasm = opts->disasm,
+			.unit = unit,
+			.on_image = opts->on_image,
+			.on_image_arg = opts->on_image_arg,
+		};
+		err = hwt_cursor_new(cap, &o, &cur);
+	}
+	struct hwt_elem e;
+	int got;
+	while (!err && (got = hwt_cursor_next(cur, &e)) != 0)
+		err = got < 0 ? got : sink->emit(sink->arg, &e);
+	hwt_cursor_free(cur);
+	hwt_capture_free(cap);
+	return err ? name_unit(err, file, unit) : 0;
+}
