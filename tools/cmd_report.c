@@ -196,11 +196,13 @@ static int same_clock(const char *file, const char *unit, const char *meaning,
 				    "apart", file, a->files[0]);
 }
 
-/* Decodes every capture into @report: *has_time when any had time. */
+/* Decodes every capture into @ops (the report's or the call graph's),
+ * runs[i] the run of capture i: *has_time when any had time. */
 static int report_captures(struct report_args *a, struct hwt_report *report,
 			   struct hwt_stack_ops ops,
 			   struct hwt_func_namer *namer,
-			   struct hwt_elem_sink *by_line, bool *has_time)
+			   struct hwt_elem_sink *by_line,
+			   struct cli_stack_run *runs, bool *has_time)
 {
 	int err = 0;
 	for (int i = 0; i < a->nfiles && !err; i++) {
@@ -213,7 +215,8 @@ static int report_captures(struct report_args *a, struct hwt_report *report,
 			a->symbols.capture = file;
 			err = decode_symbols_start(&a->symbols, &a->opts, NULL);
 		}
-		struct cli_stack_run run = {
+		struct cli_stack_run *run = &runs[i];
+		*run = (struct cli_stack_run){
 			.file = file,
 			.unit = a->unit,
 			.opts = &a->opts,
@@ -223,11 +226,9 @@ static int report_captures(struct report_args *a, struct hwt_report *report,
 			.ops = ops,
 		};
 		if (!err)
-			err = cli_stack_run(&run);
-		if (!err) {
-			*has_time |= run.merge_stats.timed != 0;
-			cli_stack_run_summary(&run, "report");
-		}
+			err = cli_stack_run(run);
+		if (!err)
+			*has_time |= run->merge_stats.timed != 0;
 		hwt_report_end_capture(report);
 	}
 	return err;
@@ -306,14 +307,22 @@ int cmd_report(int argc, char **argv)
 		after = &by_line;
 	}
 	bool has_time = false;
+	struct cli_stack_run *runs = calloc((size_t)a.nfiles, sizeof(*runs));
+	if (!err && !runs)
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 	if (!err)
 		err = report_captures(&a, report,
 				      graph ? hwt_callgraph_ops(graph)
 					    : hwt_report_ops(report),
-				      &namer, after, &has_time);
+				      &namer, after, runs, &has_time);
 	if (!err)
 		err = write_result(&a, report, graph, has_time, out);
 	int wrc = cli_output_close("report", out, a.output, of, err < 0);
+	/* What the stacks saw, once the answer is out (none for a failed
+	 * one: its error is the message). */
+	for (int i = 0; !err && !wrc && i < a.nfiles; i++)
+		cli_stack_run_summary(&runs[i], "report");
+	free(runs);
 	hwt_report_free(report);
 	hwt_callgraph_free(graph);
 	decode_symbols_end(&a.symbols);

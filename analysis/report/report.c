@@ -344,7 +344,7 @@ static double percent(uint64_t part, uint64_t whole)
 
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const char *time_unit, const char *time_meaning,
-		       FILE *out, size_t top, bool has_time)
+		       FILE *out, size_t top, bool has_time, bool children)
 {
 	const struct hwt_report_func **order = malloc((nfuncs + 1) *
 						      sizeof(*order));
@@ -357,7 +357,7 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		calls += funcs[i].calls;
 	}
 	qsort(order, nfuncs, sizeof(*order),
-	      r->children ? by_total_insns : by_self_insns);
+	      children ? by_total_insns : by_self_insns);
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
 		" calls (tail calls and signal/trap entries included)\n", all,
 		nfuncs, calls);
@@ -402,7 +402,8 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 	if (r->lines.line)
 		return report_write_lines(r, out, top);
 	return report_write_table(r->funcs, r->nfuncs, r->time_unit,
-				  r->time_meaning, out, top, has_time);
+				  r->time_meaning, out, top, has_time,
+				  r->children);
 }
 
 int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full)

@@ -79,12 +79,13 @@ size_t report_frame_append(char **buf, size_t *cap, size_t len,
 			   const char *name);
 
 /* Writes the function table of @funcs (@nfuncs of them, any order: the
- * rows are sorted by self instructions, then name) with the time columns
+ * rows are sorted by self instructions, or total ones when @children,
+ * then name) with the time columns
  * when @has_time (@time_unit NULL: "ns"; @time_meaning NULL: no line).
  * hwt_report_write's table, shared with the merged partial results. */
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const char *time_unit, const char *time_meaning,
-		       FILE *out, size_t top, bool has_time);
+		       FILE *out, size_t top, bool has_time, bool children);
 
 /* Adds the report's folded stacks, each with the callers found after it
  * ended in front, to @full ("a;b;c" -> S_INSNS, S_TIME, S_CALLS). */
