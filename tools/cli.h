@@ -20,6 +20,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
 /* decode's --time START,END (ns, or seconds with a '.'; either end may be

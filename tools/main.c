@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"info", cmd_info, "summarise what a capture holds"},
 	{"report", cmd_report, "functions by instructions and time; folded stacks"},
 	{"timeline", cmd_timeline, "calls as a Perfetto or Chrome JSON timeline"},
+	{"view", cmd_view, "one HTML page: flame graph, functions, timeline, facts"},
 	{"export", cmd_export, "SQLite (perf's schema) or pprof profiles of a capture"},
 };
 
