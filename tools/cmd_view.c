@@ -159,10 +159,10 @@ int cmd_view(int argc, char **argv)
 		cli_stack_run_summary(&run, "view");
 		fprintf(stderr,
 			"hwtrace view: wrote %s: a timeline of %" PRIu64
-			" calls (%" PRIu64 " shorter than a pixel added to their "
-			"callers, %" PRIu64 " without time left out), %" PRIu64
-			" marks\n", a.output, st.slices, st.slices_short,
-			st.untimed, st.marks);
+			" calls and %" PRIu64 " shorter than a pixel added up "
+			"in %" PRIu64 " blocks (%" PRIu64 " without time left "
+			"out), %" PRIu64 " marks\n", a.output, st.slices,
+			st.slices_short, st.blocks, st.untimed, st.marks);
 	}
 	hwt_view_free(view);
 	hwt_capture_free(cap);

@@ -159,6 +159,8 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 	struct view_thread *th = &v->threads[t];
 	if (f->depth < th->min_depth)
 		th->min_depth = f->depth;
+	if (f->depth > th->max_depth)
+		th->max_depth = f->depth;
 	thread_saw(th, f->call_time);
 	thread_saw(th, f->return_time);
 	return 0;

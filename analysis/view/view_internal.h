@@ -17,7 +17,7 @@
 struct view_thread {
 	int64_t key;
 	int32_t pid, tid;
-	int min_depth;          /* inferred callers go below 0 */
+	int min_depth, max_depth; /* inferred callers go below 0 */
 	uint64_t first, last;   /* the times of its slices and marks */
 	bool timed;
 };

@@ -183,13 +183,12 @@ function flameSection(root, onPick) {
       if (smallCount) {
         aggregated += smallCount;
         aggValue += small;
+        // Drawn however thin, so that the page accounts for every frame.
         const w = small * scale;
-        if (w >= MIN_PX / 4) {
-          const d = frame({ name: '' }, at - w, w, row, 'agg');
-          d.dataset.aggregated = smallCount;
-          d.dataset.value = small;
-          frames.push(d);
-        }
+        const d = frame({ name: '' }, at - w, w, row, 'agg');
+        d.dataset.aggregated = smallCount;
+        d.dataset.value = small;
+        frames.push(d);
       }
     };
     walk(focus, 0, chain.length, match && focus.parent && match(focus.name));
@@ -330,9 +329,13 @@ function timelineSection() {
     return { section, draw: () => {} };
   }
   const byThread = t.threads.map(() => []);
-  for (let i = 0; i < t.slices.length; i += 5) {
-    byThread[t.slices[i]].push([t.slices[i + 2], t.slices[i + 3], t.slices[i + 4], t.slices[i + 1]]);
+  // thread, name (-1: several functions), depth, start, duration, calls
+  for (let i = 0; i < t.slices.length; i += 6) {
+    byThread[t.slices[i]].push(t.slices.slice(i + 1, i + 6));
   }
+  const nameOf = ([name, , , , calls]) => (calls > 1
+    ? `${fmt(calls)} calls of ${name < 0 ? 'several functions' : t.names[name]}, added up`
+    : t.names[name]);
   const tracks = [];
   t.threads.forEach((th, i) => {
     const label = (th.name || '?') + (th.tid >= 0 ? ` (pid ${th.pid}, tid ${th.tid})` : ` (cpu ${th.cpu})`);
@@ -345,11 +348,12 @@ function timelineSection() {
     tracks.push({ canvas, marks, slices: byThread[i],
       marksOf: t.marks.filter((m) => m[0] === i) });
   });
-  const deep = t.slices.length && Math.max(...tracks.map((k) => k.slices.reduce((m, s) => Math.max(m, s[0]), 0)));
+  const deepest = (k) => k.slices.reduce((m, s) => Math.max(m, s[1]), 0);
+  const deep = Math.max(0, ...tracks.map(deepest));
   section.append(el('p', { id: 'timeline-note', class: 'note', text:
     `Added up below a pixel: ${fmt(t.short)} calls shorter than ${fmtTime(t.pixel)} ` +
-    `(one of ${fmt(t.pixels)} pixels across the ${fmtTime(t.span)} traced) are left out; their time is in ` +
-    `their caller's slice. ` + (t.untimed ? `${fmt(t.untimed)} calls without time are left out. ` : '') +
+    `(one of ${fmt(t.pixels)} pixels across the ${fmtTime(t.span)} traced) are drawn added up, ` +
+    `in ${fmt(t.blocks)} hatched blocks (one for each pixel and depth of a thread). ` + (t.untimed ? `${fmt(t.untimed)} calls without time are left out. ` : '') +
     (deep >= MAX_LANES ? `Calls deeper than ${MAX_LANES} are not drawn. ` : '') +
     (t.marks_dropped ? `${fmt(t.marks_dropped)} more marks than the page shows are left out. ` : '') +
     'Red: trace lost; grey: trace went off; green: trace came back on; black: a decode error.' }));
@@ -357,7 +361,7 @@ function timelineSection() {
   function draw() {
     for (const k of tracks) {
       const width = k.canvas.parentElement.clientWidth || 1200;
-      const lanes = Math.min(MAX_LANES, 1 + k.slices.reduce((m, s) => Math.max(m, s[0]), 0));
+      const lanes = Math.min(MAX_LANES, 1 + deepest(k));
       const ratio = window.devicePixelRatio || 1;
       k.canvas.width = width * ratio;
       k.canvas.height = lanes * LANE_PX * ratio;
@@ -367,14 +371,15 @@ function timelineSection() {
       g.scale(ratio, ratio);
       g.font = '10px sans-serif';
       const x = width / t.span;
-      for (const [depth, start, dur, name] of k.slices) {
+      for (const s of k.slices) {
+        const [name, depth, start, dur, calls] = s;
         if (depth >= MAX_LANES) continue;
-        const w = Math.max(1, dur * x), nm = t.names[name];
-        g.fillStyle = colour(nm);
+        const w = Math.max(1, dur * x);
+        g.fillStyle = calls > 1 ? '#aaa' : colour(t.names[name]);
         g.fillRect(start * x, depth * LANE_PX, w, LANE_PX - 1);
         if (w > 40) {
           g.fillStyle = '#000';
-          g.fillText(nm, start * x + 2, depth * LANE_PX + 9, w - 4);
+          g.fillText(nameOf(s), start * x + 2, depth * LANE_PX + 9, w - 4);
         }
       }
       k.marks.replaceChildren(...k.marksOf.map(([, kind, time, why]) => {
@@ -389,10 +394,11 @@ function timelineSection() {
         const r = k.canvas.getBoundingClientRect();
         const at = (ev.clientX - r.left) / x, depth = Math.floor((ev.clientY - r.top) / LANE_PX);
         let best = null;
+        const slop = 1 / x; // a pixel either side: blocks are that narrow
         for (const s of k.slices) {
-          if (s[0] === depth && s[1] <= at && at <= s[1] + s[2]) { best = s; break; }
+          if (s[1] === depth && s[2] - slop <= at && at <= s[2] + s[3] + slop) { best = s; break; }
         }
-        if (best) showTip(ev, `${t.names[best[3]]}\n${fmtTime(best[2])} from ${fmtTime(best[1])}`);
+        if (best) showTip(ev, `${nameOf(best)}\n${fmtTime(best[3])} from ${fmtTime(best[2])}`);
         else hideTip();
       };
       k.canvas.onmouseleave = hideTip;

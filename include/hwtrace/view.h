@@ -28,16 +28,18 @@ struct hwt_view_opts {
 	const struct hwt_func_namer *namer; /* may be NULL; copied */
 	const char *title;                  /* the page's title (the capture's
 					     * path); copied; NULL: "capture" */
-	/* The timeline's resolution: a call shorter than 1/pixels of the
-	 * time the threads span (together) is left out, counted, and said
-	 * in the page. 0: 2000. */
+	/* The timeline's resolution: calls shorter than 1/pixels of the
+	 * time the threads span (together) are added up, one block for each
+	 * pixel and depth of a thread (named for its calls' function when
+	 * they are all one), counted, and said in the page. 0: 2000. */
 	uint32_t timeline_pixels;
 };
 
 /* What the view has gathered so far. */
 struct hwt_view_stats {
-	uint64_t slices;       /* calls kept for the timeline */
-	uint64_t slices_short; /* left out: shorter than a pixel */
+	uint64_t slices;       /* calls drawn on the timeline, each alone */
+	uint64_t slices_short; /* shorter than a pixel: added up */
+	uint64_t blocks;       /* the blocks they were added up into */
 	uint64_t untimed;      /* frames without time */
 	uint64_t marks;        /* gaps, errors, trace off/on kept */
 	uint64_t marks_dropped; /* more marks than the page shows */

@@ -19,7 +19,7 @@
 //   and callee NAME CALLS INSNS.
 // Usage: node view_page.mjs PORT URL SHOT.png SECONDS CLICK SEARCH PICK
 import { writeFileSync } from 'node:fs';
-import { openPage, out } from './devtools.mjs';
+import { openPage, out, sleep } from './devtools.mjs';
 
 const [port, url, shotPath, seconds, click, search, pick] = process.argv.slice(2);
 const page = await openPage(port, seconds);
@@ -39,7 +39,11 @@ await send('Log.enable');
 await send('Emulation.setDeviceMetricsOverride', {
   width: 1600, height: 1200, deviceScaleFactor: 1, mobile: false,
 });
+// Enabling the domains replays what the page before logged: only what
+// comes after a blank page counts.
 await send('Page.navigate', { url: 'about:blank' });
+await sleep(300);
+errors.length = 0;
 await send('Page.navigate', { url });
 
 const ready = await until(() => evaluate(
