@@ -85,6 +85,11 @@ static int parse_args(int argc, char **argv, struct view_args *a)
 		return rc;
 	if (!a->output)
 		return cli_usage_error("view", "-o PAGE.html is required");
+	/* The page is by function; lines are report's (report --srcline). */
+	if (a->symbols.opts.srcline)
+		return cli_usage_error("view", "--srcline: the page shows "
+				       "functions; for source lines use "
+				       "hwtrace report --srcline");
 	return 0;
 }
 

@@ -351,9 +351,12 @@ function timelineSection() {
   const deepest = (k) => k.slices.reduce((m, s) => Math.max(m, s[1]), 0);
   const deep = Math.max(0, ...tracks.map(deepest));
   section.append(el('p', { id: 'timeline-note', class: 'note', text:
-    `Added up below a pixel: ${fmt(t.short)} calls shorter than ${fmtTime(t.pixel)} ` +
-    `(one of ${fmt(t.pixels)} pixels across the ${fmtTime(t.span)} traced) are drawn added up, ` +
-    `in ${fmt(t.blocks)} hatched blocks (one for each pixel and depth of a thread). ` + (t.untimed ? `${fmt(t.untimed)} calls without time are left out. ` : '') +
+    (t.short
+      ? `Added up below a pixel: ${fmt(t.short)} calls shorter than ${fmtTime(t.pixel)} ` +
+        `(one of ${fmt(t.pixels)} pixels across the ${fmtTime(t.span)} traced) are drawn added up, ` +
+        `in ${fmt(t.blocks)} grey blocks (one for each pixel and depth of a thread). `
+      : `Every call is drawn (none is shorter than one of ${fmt(t.pixels)} pixels across the ` +
+        `${fmtTime(t.span)} traced). `) + (t.untimed ? `${fmt(t.untimed)} calls without time are left out. ` : '') +
     (deep >= MAX_LANES ? `Calls deeper than ${MAX_LANES} are not drawn. ` : '') +
     (t.marks_dropped ? `${fmt(t.marks_dropped)} more marks than the page shows are left out. ` : '') +
     'Red: trace lost; grey: trace went off; green: trace came back on; black: a decode error.' }));

@@ -78,6 +78,8 @@ HWT_API struct hwt_elem_sink hwt_view_marks(struct hwt_view *view);
  * Errors: HWT_ERR_NOMEM, HWT_ERR_IO. */
 HWT_API int hwt_view_write(struct hwt_view *view, FILE *out);
 
+/* What the view gathered and, after hwt_view_write, how its timeline
+ * was drawn (slices, slices_short, blocks). */
 HWT_API void hwt_view_get_stats(const struct hwt_view *view,
 				struct hwt_view_stats *stats);
 

@@ -28,7 +28,7 @@ complete_at() {
 lines() { printf '%s\n' "$@"; }
 
 expect_eq "subcommands" "$(complete_words hwtrace "")" \
-	"$(lines --help --plugin --version config decode dump export info list record report timeline)"
+	"$(lines --help --plugin --version config decode dump export info list record report timeline view)"
 expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode dump)"
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"
@@ -41,6 +41,8 @@ expect_eq "timeline --format" "$(complete_words hwtrace timeline x.data --format
 expect_eq "report --weight" "$(complete_words hwtrace report x.data --weight "")" \
 	"$(lines calls insns time)"
 expect_eq "report --co" "$(complete_words hwtrace report --co)" "--collapsed"
+expect_eq "view --ti" "$(complete_words hwtrace view x.data --ti)" "$(lines --tid --time --timeline-pixels)"
+expect_eq "view has no --srcline" "$(complete_words hwtrace view x.data --src)" ""
 
 # PMUs of the Juno fixture (cs_etm) and of the Intel one, through --sysfs
 # before or after the option being completed.

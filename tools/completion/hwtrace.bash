@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report timeline export --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report timeline view export --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -109,7 +109,7 @@ _hwtrace()
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
 		;;
-	report | timeline | export)
+	report | timeline | view | export)
 		case $prev in
 		--to) COMPREPLY=($(compgen -W "sqlite pprof postgresql autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--db) return ;;
@@ -125,6 +125,8 @@ _hwtrace()
 			opts="$opts --collapsed --weight --top"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
+		elif [ "$cmd" = view ]; then
+			opts="${opts/ --srcline/} --timeline-pixels -j --jobs"
 		else
 			opts="$opts --format --min-duration --max-depth"
 		fi
