@@ -83,7 +83,7 @@ function factsSection() {
   const f = data.facts, t = data.timeline;
   const rows = [['capture', data.title], ['decoded by', f.backend || 'not known']];
   rows.push(['CPUs traced', f.cpus.length ? f.cpus.join(', ') : 'per-thread trace']);
-  rows.push(['threads', String(t.threads.length)]);
+  rows.push(['threads', String(f.stacks ? f.stacks.threads : t.threads.length)]);
   if (f.stacks) {
     rows.push(['calls', fmt(f.stacks.calls) + ' (max depth ' + f.stacks.max_depth + ')']);
     rows.push(['frames ended by lost trace', fmt(f.stacks.cut_by_gap)]);
