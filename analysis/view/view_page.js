@@ -325,7 +325,7 @@ function timelineSection() {
   const t = data.timeline;
   const section = el('section', {}, el('h2', { text: 'Timeline' }));
   if (!t.span) {
-    section.append(el('p', { class: 'note', text: 'The capture has no time: there is no timeline to draw.' }));
+    section.append(el('p', { id: 'timeline-note', class: 'note', text: 'The capture has no time: there is no timeline to draw.' }));
     return { section, draw: () => {} };
   }
   const byThread = t.threads.map(() => []);

@@ -15,7 +15,9 @@
 #   callees are the call counts the program printed for itself;
 # - the timeline's marks are the decode's trace on/off and gap elements;
 # - the 1 M-call page is drawn in under 3 s of page time, and says how
-#   many calls it added up.
+#   many calls it added up;
+# - a capture without time draws without a timeline, and its facts list
+#   the decode's gaps by reason.
 # The screenshots stay in the build directory: tests/view-call_tree.png
 # and tests/view-1m-calls.png.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
@@ -170,6 +172,29 @@ expect_eq "1 M calls: a loss is marked" "$(awk -F'\t' '$1 == "mark" && $3 == "ga
 expect_eq "1 M calls: callees of 0x400400" "$(awk -F'\t' '$1 == "callee" { print $2, $3 }' "$TMP/page.tsv")" \
 	"0x400800 41667"
 expect_eq "1 M calls: zoomed" "$(field focus)" "0x400000;0x400400"
+
+# A capture without time (generated Intel BTS records, with lost trace,
+# code no file maps and walks that fail): the flame graph and the facts
+# without a timeline; the gaps are the decode's, by reason (in the
+# order of their kinds, as the page lists them).
+"$HWT_BTS_CAPTURE" "$TMP" 1 >/dev/null || need "bts_capture"
+"$HWTRACE" view "$TMP/bts.data" -o "$TMP/bts.html" 2>"$TMP/view.err" ||
+	need "view of the untimed capture: $(cat "$TMP/view.err")"
+"$HWTRACE" decode "$TMP/bts.data" --format jsonl -o "$TMP/bts.jsonl" 2>/dev/null || need "decode"
+open_page "$TMP/bts.html" "$TMP/bts.png" x x x >"$TMP/page.tsv"
+expect_eq "untimed: page drawn" "$(field state)" "ready"
+expect_eq "untimed: no console errors" "$(field console)" ""
+expect_eq "untimed: no timeline, said" "$(field tnote)" "The capture has no time: there is no timeline to draw."
+expect_eq "untimed: the decode's gaps" \
+	"$(awk -F'\t' '$1 == "fact" && $2 == "gaps in the decode" { print $3 }' "$TMP/page.tsv")" \
+	"$(grep '"type":"gap"' "$TMP/bts.jsonl" | jq -r .reason | awk '{ n[$1]++ } END {
+		split("truncated collision lost overflow decode_error no_sync no_image", order, " ")
+		for (i = 1; i <= 7; i++) if (n[order[i]]) {
+			c = n[order[i]] ""; s = ""
+			while (length(c) > 3) { s = "," substr(c, length(c) - 2) s; c = substr(c, 1, length(c) - 3) }
+			printf "%s%s %s", (out++ ? ", " : ""), c s, order[i]
+		} }')"
+expect_eq "untimed: flame graph drawn" "$([ "$(field frame | wc -l)" -gt 3 ] && echo yes)" "yes"
 
 # Output safety, as the other commands: never over the capture, never
 # through a symbolic link; -o is required.

@@ -10,6 +10,7 @@
 //   agg     FRAMES VALUE WIDTH   a grey block of frames narrower than a pixel
 //   note    TEXT                 the flame graph's note on what was added up
 //   tnote   TEXT                 the timeline's
+//   fact    KEY VALUE            a line of the capture's facts
 //   mark    TID KIND             each mark on a thread's timeline
 //   func    NAME CALLS SELF TOTAL   the functions table
 //   then after clicking the frame CLICK (a path): focus PATH, and zoom
@@ -59,6 +60,8 @@ if (ready !== null) {
   for (const f of await frames('frame')) out(...f.map((v, i) => (i >= 3 ? strip(v) : v)));
   out('note', await evaluate(`document.getElementById('flame-note').textContent`));
   out('tnote', await evaluate(`(document.getElementById('timeline-note') || {}).textContent || ''`));
+  for (const r of await evaluate(`[...document.querySelectorAll('#facts tr')].map((tr) =>
+      [tr.querySelector('th').textContent, tr.querySelector('td').textContent])`)) out('fact', ...r);
   for (const m of await evaluate(`[...document.querySelectorAll('.track')].flatMap((t) =>
       [...t.querySelectorAll('.mark')].map((m) => [t.dataset.tid, m.dataset.kind]))`)) out('mark', ...m);
   for (const r of await evaluate(`[...document.querySelectorAll('#funcs tr.func')].map((tr) =>
