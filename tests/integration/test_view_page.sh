@@ -45,6 +45,12 @@ data="$TMP/ct.data"
 "$HWTRACE" report "$data" --top 0 -o "$TMP/ct.report" 2>/dev/null || need "report"
 "$HWTRACE" decode "$data" --format jsonl -o "$TMP/ct.jsonl" 2>/dev/null || need "decode"
 
+# The same page for every number of decode threads (as the man page says).
+"$HWTRACE" view "$data" -j 1 -o "$TMP/ct-j1.html" 2>/dev/null || need "view -j 1"
+"$HWTRACE" view "$data" -j 3 -o "$TMP/ct-j3.html" 2>/dev/null || need "view -j 3"
+expect_eq "view -j 1 and -j 3 write the same page" \
+	"$(cmp "$TMP/ct-j1.html" "$TMP/ct-j3.html" && cmp "$TMP/ct-j1.html" "$TMP/ct.html" && echo same)" "same"
+
 # Self-contained: no script, style, image or font from anywhere else.
 expect_eq "page loads nothing from elsewhere" \
 	"$(grep -ciE 'src=|href=|https?://|url\(' "$TMP/ct.html")" "0"
