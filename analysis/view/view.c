@@ -132,8 +132,8 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 		       ? v->report_ops.on_enter(v->report_ops.arg, f) : 0;
 }
 
-/* Every timed call is kept here; view_html.c leaves out those shorter
- * than a pixel once the threads' spans are known. */
+/* Every timed call is kept here, those shorter than a pixel added up
+ * (view_blocks.c) when they are many and when the page is written. */
 static int frame_exit(void *arg, const struct hwt_frame *f)
 {
 	struct hwt_view *v = arg;
@@ -153,7 +153,7 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		return nomem();
 	v->slices = grown;
 	v->slices[v->nslices++] = (struct view_slice){
-		(uint32_t)t, (uint32_t)name, f->depth, f->call_time,
+		(uint32_t)t, (uint32_t)name, f->depth, 1, f->call_time,
 		f->return_time,
 	};
 	struct view_thread *th = &v->threads[t];
@@ -163,7 +163,7 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		th->max_depth = f->depth;
 	thread_saw(th, f->call_time);
 	thread_saw(th, f->return_time);
-	return 0;
+	return view_compact(v);
 }
 
 static int frame_caller(void *arg, const struct hwt_frame *caller,

@@ -186,110 +186,33 @@ static int write_facts(const struct hwt_view *v, FILE *out)
 	return err;
 }
 
-/* Calls shorter than a pixel, added up: one block for each pixel column
- * and depth of a thread, as long as its calls' first start to last end. */
-struct block {
-	bool open;
-	uint32_t name;     /* UINT32_MAX: calls of several functions */
-	uint64_t column, start, end, calls;
-};
-
 struct slice_writer {
 	FILE *out;
+	const struct hwt_view *v;
 	uint64_t first;
 	size_t written;
-	struct hwt_view_stats *stats;
 };
 
 /* thread, name (-1: several), depth (0 the outermost seen), start,
  * duration, calls */
-static void put_slice(struct slice_writer *w, uint32_t thread, int64_t name,
-		      int64_t depth, uint64_t start, uint64_t end,
-		      uint64_t calls)
+static int put_slice(void *arg, const struct view_slice *s)
 {
+	struct slice_writer *w = arg;
 	fprintf(w->out, "%s%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRIu64
-		",%" PRIu64 ",%" PRIu64, w->written ? "," : "", thread, name,
-		depth, start - w->first, end - start, calls);
+		",%" PRIu64 ",%" PRIu32, w->written ? "," : "", s->thread,
+		s->name == UINT32_MAX ? -1 : (int64_t)s->name,
+		(int64_t)s->depth - w->v->threads[s->thread].min_depth,
+		s->start - w->first, s->end - s->start, s->calls);
 	if (++w->written % 8 == 0)
 		fputc('\n', w->out);
-}
-
-static void put_block(struct slice_writer *w, uint32_t thread, int64_t depth,
-		      struct block *b)
-{
-	if (!b->open)
-		return;
-	put_slice(w, thread, b->name == UINT32_MAX ? -1 : (int64_t)b->name,
-		  depth, b->start, b->end, b->calls);
-	w->stats->blocks++;
-	b->open = false;
-}
-
-/* Each thread's slices, in the order they ended: at one depth of one
- * thread that is the order they started in, so a block is complete when
- * a slice of another column comes. */
-static int write_slices(struct hwt_view *v, FILE *out, uint64_t first,
-			uint64_t pixel)
-{
-	struct slice_writer w = {out, first, 0, &v->stats};
-	v->stats.slices = v->stats.slices_short = v->stats.blocks = 0;
-	struct block **blocks = calloc(v->nthreads ? v->nthreads : 1,
-				       sizeof(*blocks));
-	int err = blocks ? 0 : hwt_error(HWT_ERR_NOMEM, "out of memory");
-	for (size_t t = 0; t < v->nthreads && !err; t++) {
-		size_t depths = (size_t)(v->threads[t].max_depth -
-					 v->threads[t].min_depth) + 1;
-		blocks[t] = calloc(depths, sizeof(**blocks));
-		if (!blocks[t])
-			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < v->nslices && !err; i++) {
-		const struct view_slice *s = &v->slices[i];
-		int64_t depth = (int64_t)s->depth - v->threads[s->thread].min_depth;
-		struct block *b = &blocks[s->thread][depth];
-		if (s->end - s->start >= pixel) {
-			put_block(&w, s->thread, depth, b);
-			put_slice(&w, s->thread, s->name, depth, s->start, s->end, 1);
-			v->stats.slices++;
-			continue;
-		}
-		uint64_t column = pixel ? (s->start - first) / pixel : 0;
-		if (b->open && b->column != column)
-			put_block(&w, s->thread, depth, b);
-		if (!b->open)
-			*b = (struct block){true, s->name, column, s->start,
-					    s->end, 0};
-		if (b->name != s->name)
-			b->name = UINT32_MAX;
-		if (s->end > b->end)
-			b->end = s->end;
-		b->calls++;
-		v->stats.slices_short++;
-	}
-	for (size_t t = 0; t < v->nthreads && blocks; t++) {
-		size_t depths = (size_t)(v->threads[t].max_depth -
-					 v->threads[t].min_depth) + 1;
-		for (size_t d = 0; d < depths && blocks[t]; d++)
-			put_block(&w, (uint32_t)t, (int64_t)d, &blocks[t][d]);
-		free(blocks[t]);
-	}
-	free(blocks);
-	return err;
+	return 0;
 }
 
 /* The timeline, its times from the threads' first. */
 static int write_timeline(struct hwt_view *v, FILE *out)
 {
-	uint64_t first = UINT64_MAX, last = 0;
-	for (size_t i = 0; i < v->nthreads; i++)
-		if (v->threads[i].timed) {
-			if (v->threads[i].first < first)
-				first = v->threads[i].first;
-			if (v->threads[i].last > last)
-				last = v->threads[i].last;
-		}
-	if (first > last)
-		first = last = 0;
+	uint64_t first, last;
+	view_time_span(v, &first, &last);
 	uint64_t pixel = (last - first) / v->opts.timeline_pixels;
 	fputs("\"timeline\":{\"threads\":[", out);
 	for (size_t i = 0; i < v->nthreads; i++) {
@@ -312,7 +235,9 @@ static int write_timeline(struct hwt_view *v, FILE *out)
 		json_cstr(out, v->name_v[i]);
 	}
 	fputs("],\n\"slices\":[", out);
-	int err = write_slices(v, out, first, pixel);
+	struct slice_writer w = {out, v, first, 0};
+	int err = view_add_up(v, first, pixel,
+			      &(struct view_put){put_slice, &w}, &v->stats);
 	/* thread, kind, time, what */
 	static const char *const kinds[] = {"gap", "error", "off", "on"};
 	fputs("],\n\"marks\":[", out);

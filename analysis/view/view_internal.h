@@ -22,11 +22,12 @@ struct view_thread {
 	bool timed;
 };
 
-/* A call on a thread's timeline. */
+/* A call on a thread's timeline, or calls added up (view_blocks.c). */
 struct view_slice {
 	uint32_t thread;        /* index in threads */
-	uint32_t name;          /* index in names */
+	uint32_t name;          /* index in names; UINT32_MAX: several */
 	int32_t depth;
+	uint32_t calls;         /* 1, or the calls added up */
 	uint64_t start, end;
 };
 
@@ -55,12 +56,34 @@ struct hwt_view {
 	size_t nthreads, threads_cap;
 	struct view_slice *slices;
 	size_t nslices, slices_cap;
+	size_t compact_at;             /* view_compact's threshold */
 	struct view_mark *marks;
 	size_t nmarks, marks_cap;
 	uint64_t gaps[8];              /* decode gaps by hwt_gap_reason */
 	uint64_t errors;
 	struct hwt_view_stats stats;
 };
+
+/* view_blocks.c: where add_up puts the slices it keeps and the blocks
+ * it makes. */
+struct view_put {
+	int (*put)(void *arg, const struct view_slice *s);
+	void *arg;
+};
+
+/* Hands @to every slice of @v at least @pixel long and the blocks the
+ * shorter ones add up into (columns of @pixel from @first); @st gets
+ * slices (single calls put), slices_short (calls in blocks) and blocks.
+ * Errors: HWT_ERR_NOMEM, whatever @to returns. */
+int view_add_up(const struct hwt_view *v, uint64_t first, uint64_t pixel,
+		const struct view_put *to, struct hwt_view_stats *st);
+
+/* Adds up the short calls kept so far when they are many. */
+int view_compact(struct hwt_view *v);
+
+/* The first and last time of all threads (0, 0 when none has time). */
+void view_time_span(const struct hwt_view *v, uint64_t *first,
+		    uint64_t *last);
 
 /* view_html.c: the page. */
 int view_write_page(struct hwt_view *v, FILE *out);
