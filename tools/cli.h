@@ -21,6 +21,7 @@ int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "functions by instructions and time; folded stacks"},
 	{"annotate", cmd_annotate, "exact counts per instruction and source line"},
 	{"timeline", cmd_timeline, "calls as a Perfetto or Chrome JSON timeline"},
+	{"view", cmd_view, "one HTML page: flame graph, functions, timeline, facts"},
 	{"export", cmd_export, "SQLite (perf's schema) or pprof profiles of a capture"},
 	{"units", cmd_units, "the independent pieces of captures' decode (jsonl)"},
 	{"merge", cmd_merge, "merge partial results into the final output"},

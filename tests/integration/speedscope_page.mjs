@@ -8,61 +8,15 @@
 //   row     PROFILE TOTAL SELF NAME   a line of each profile's sandwich table
 // Usage: node speedscope_page.mjs DEVTOOLS_PORT URL SCREENSHOT.png SECONDS
 import { writeFileSync } from 'node:fs';
+import { openPage, out } from './devtools.mjs';
 
 const [port, url, shotPath, seconds] = process.argv.slice(2);
-const deadline = Date.now() + Number(seconds) * 1000;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const out = (...f) => console.log(f.map((s) => String(s).replace(/[\t\n]/g, ' ')).join('\t'));
-
-const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-const page = targets.find((t) => t.type === 'page');
-if (!page) throw new Error('no page target in the browser');
-const ws = new WebSocket(page.webSocketDebuggerUrl);
-await new Promise((resolve, reject) => {
-  ws.onopen = resolve;
-  ws.onerror = () => reject(new Error('cannot connect to the page'));
-});
-
-let lastId = 0;
-const pending = new Map();
-const dialogs = [];
-function send(method, params = {}) {
-  const id = ++lastId;
-  ws.send(JSON.stringify({ id, method, params }));
-  return new Promise((resolve, reject) => pending.set(id, { resolve, reject, method }));
-}
-ws.onmessage = (m) => {
-  const msg = JSON.parse(m.data);
-  if (msg.id && pending.has(msg.id)) {
-    const p = pending.get(msg.id);
-    pending.delete(msg.id);
-    if (msg.error) p.reject(new Error(`${p.method}: ${msg.error.message}`));
-    else p.resolve(msg.result);
-  } else if (msg.method === 'Page.javascriptDialogOpening') {
-    // An alert blocks the page until answered.
-    dialogs.push(msg.params.message);
-    send('Page.handleJavaScriptDialog', { accept: true });
-  }
-};
-async function evaluate(expression) {
-  const r = await send('Runtime.evaluate', { expression, returnByValue: true });
-  if (r.exceptionDetails) throw new Error(`page: ${r.exceptionDetails.text}`);
-  return r.result.value;
-}
+const page = await openPage(port, seconds);
+const { send, evaluate, until, dialogs } = page;
 async function press(key) {
   await send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key });
   await send('Input.dispatchKeyEvent', { type: 'keyUp', key });
 }
-// Waits for fn() to return a value other than null, until the deadline.
-async function until(fn) {
-  while (Date.now() < deadline) {
-    const v = await fn();
-    if (v !== null) return v;
-    await sleep(100);
-  }
-  return null;
-}
-
 // The flame chart is a canvas: record every label drawn on it.
 await send('Page.enable');
 await send('Page.addScriptToEvaluateOnNewDocument', {
@@ -126,4 +80,4 @@ if (state === 'loaded') {
     await press('n');
   }
 }
-ws.close();
+page.close();

@@ -28,7 +28,7 @@ complete_at() {
 lines() { printf '%s\n' "$@"; }
 
 expect_eq "subcommands" "$(complete_words hwtrace "")" \
-	"$(lines --help --plugin --version annotate cluster config decode dump export info list merge record report timeline units)"
+	"$(lines --help --plugin --version annotate cluster config decode dump export info list merge record report timeline units view)"
 expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode dump)"
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"
@@ -50,6 +50,8 @@ expect_eq "merge options" "$(complete_words hwtrace merge --p)" "--partial"
 expect_eq "cluster --to" "$(complete_words hwtrace cluster --to "")" \
 	"$(lines collapsed edges report)"
 expect_eq "units options" "$(complete_words hwtrace units -)" "$(lines --help -h -o)"
+expect_eq "view --ti" "$(complete_words hwtrace view x.data --ti)" "$(lines --tid --time --timeline-pixels)"
+expect_eq "view has no --srcline" "$(complete_words hwtrace view x.data --src)" ""
 
 # PMUs of the Juno fixture (cs_etm) and of the Intel one, through --sysfs
 # before or after the option being completed.

@@ -11,7 +11,7 @@ command -v man >/dev/null || { echo "FAIL: man is not installed (Debian: man-db)
 warnings() { MANWIDTH=80 man --warnings -E UTF-8 -l "$1" 2>&1 >/dev/null; }
 
 subcommands=$("$HWTRACE" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
-expect_eq "subcommands in --help" "$(echo $subcommands)" "list config record decode dump info report annotate timeline export units merge cluster"
+expect_eq "subcommands in --help" "$(echo $subcommands)" "list config record decode dump info report annotate timeline view export units merge cluster"
 pages="$MAN/man1/hwtrace.1 $MAN/man5/hwtrace-profile.5"
 for c in $subcommands; do
 	pages="$pages $MAN/man1/hwtrace-$c.1"

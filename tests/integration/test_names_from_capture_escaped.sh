@@ -2,8 +2,8 @@
 # a library under a directory whose name holds an ESC sequence, a BEL,
 # quotes, a backslash and ill-formed UTF-8 (0xff, 0xfe, the overlong
 # C0 AF, a cut-short C3) are traced with sw_branch; then:
-# - every jsonl line, every --calls jsonl line and the Chrome timeline
-#   pass a strict parser (Python's json on strict UTF-8), and the binary's
+# - every jsonl line, every --calls jsonl line, the Chrome timeline and
+#   the data of view's page pass a strict parser (Python's json on strict UTF-8), and the binary's
 #   name in them is Python's bytes.decode("utf-8", errors="replace") of
 #   the recorded path (docs/jsonl.md);
 # - decode's text, --calls, report, info, dump and every message on standard
@@ -80,6 +80,21 @@ import json, sys
 doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
 comm = sys.argv[2].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 names = [e["args"]["name"] for e in doc["traceEvents"] if e.get("ph") == "M"]
+assert any(comm in n for n in names), (comm, names)
+EOF
+"$HWTRACE" view -o v.html w.data 2>>dec.err
+expect_eq "view exit" "$?" 0
+python3 - v.html "$(printf '%s' "$P" | head -c 15)" <<'EOF' || fail "view page: strict parse or thread name"
+import json, sys
+page = open(sys.argv[1], "rb").read().decode("utf-8", "strict")
+# Two elements end "</script>": the data's and the script's; no name
+# from the capture ends one early.
+assert page.count("</script") == 2, page.count("</script")
+head = '<script type="application/json" id="hwt-data">'
+data = page[page.index(head) + len(head):page.index("</script>")]
+doc = json.loads(data)
+comm = sys.argv[2].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+names = [t["name"] for t in doc["timeline"]["threads"]]
 assert any(comm in n for n in names), (comm, names)
 EOF
 

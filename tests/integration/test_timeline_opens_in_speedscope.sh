@@ -8,15 +8,15 @@
 # A truncated file gets speedscope's import error. Set SPEEDSCOPE_SHOTS to a
 # folder to keep the screenshots.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+source "$HWT_SOURCE_DIR/tests/integration/chromium.sh"
 PROG="$HWT_BUILD_DIR/tests/programs/call_tree"
 PERF=${PERF:-perf}
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 SPEEDSCOPE=${SPEEDSCOPE_DIR:-$HWT_SOURCE_DIR/build/npm/node_modules/speedscope}
 PAGE_JS="$HWT_SOURCE_DIR/tests/integration/speedscope_page.mjs"
 
-server_pid="" browser_pid=""
+server_pid=""
 stop_all() {
-	[ -n "$browser_pid" ] && kill "$browser_pid" 2>/dev/null && wait "$browser_pid" 2>/dev/null
+	chromium_stop
 	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
 	if [ -n "${SPEEDSCOPE_SHOTS:-}" ]; then
 		mkdir -p "$SPEEDSCOPE_SHOTS" && cp "$TMP"/*.png "$SPEEDSCOPE_SHOTS"/ 2>/dev/null
@@ -26,15 +26,10 @@ stop_all() {
 trap stop_all EXIT
 need() { fail "$1"; finish; exit 1; }
 
-[ -x "$CHROMIUM" ] || need "no $CHROMIUM (Debian: chromium; make deps)"
 [ -f "$SPEEDSCOPE/dist/release/index.html" ] ||
 	need "speedscope is not installed in $SPEEDSCOPE (make deps)"
 command -v "$PERF" >/dev/null || need "perf is not installed (Debian: linux-perf)"
-NODE=(node)
-node -e 'process.exit(typeof WebSocket === "function" ? 0 : 1)' 2>/dev/null ||
-	NODE=(node --experimental-websocket)
-"${NODE[@]}" -e 'process.exit(typeof WebSocket === "function" ? 0 : 1)' 2>/dev/null ||
-	need "node has no WebSocket (Node.js 20.10 or later)"
+chromium_need
 
 data="$TMP/ct.data"
 "$HWTRACE" record -e sw_branch --start main --stop tree_done -o "$data" \
@@ -54,23 +49,14 @@ server_pid=$!
 # A wide window: the short frames' labels (jump_outer, dive, below) need
 # room, and how wide those frames are depends on how fast the program ran
 # under the tracer. At 1400 pixels, dive was once left unlabelled.
-"$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
-	--no-first-run --disable-background-networking \
-	--disable-component-update --disable-sync \
-	--user-data-dir="$TMP/profile" --remote-debugging-port=0 \
-	--remote-debugging-address=127.0.0.1 --window-size=2800,900 \
-	about:blank >"$TMP/chromium.log" 2>&1 &
-browser_pid=$!
-port="" devtools=""
+chromium_start 2800,900
+port=""
 for _ in $(seq 100); do
-	[ -n "$port" ] || port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$TMP/server.log")
-	[ -s "$TMP/profile/DevToolsActivePort" ] &&
-		devtools=$(head -n 1 "$TMP/profile/DevToolsActivePort")
-	[ -n "$port" ] && [ -n "$devtools" ] && break
+	port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$TMP/server.log")
+	[ -n "$port" ] && break
 	sleep 0.2
 done
 [ -n "$port" ] || need "http.server did not start: $(cat "$TMP/server.log")"
-[ -n "$devtools" ] || need "chromium did not start: $(tail -3 "$TMP/chromium.log")"
 
 open_page() { # FILE SCREENSHOT: speedscope's view of FILE, one fact a line
 	timeout 60 "${NODE[@]}" "$PAGE_JS" "$devtools" \

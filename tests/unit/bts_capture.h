@@ -202,11 +202,13 @@ static inline struct bts_capture bts_capture_sized(const char *code_path,
 
 /* Writes the capture @c describes; @w gets what each thread's stream
  * holds. */
-static inline int bts_capture_write(const char *path,
-				    const struct bts_capture *c,
-				    struct bts_written w[BTS_NTHREADS])
+/* Opens @path and writes what comes before the trace: the attrs of the
+ * BTS (or sw_branch) event and its sideband, the AUXTRACE_INFO, and the
+ * mapping of @code_path at BTS_ORG. */
+static inline int bts_capture_begin(const char *path, bool swb,
+				    const char *code_path,
+				    struct hwt_pd_writer **out)
 {
-	bool swb = c->swb;
 	struct hwt_pd_writer *pw;
 	int err = hwt_pd_writer_open(path, &pw);
 	if (err)
@@ -231,11 +233,27 @@ static inline int bts_capture_write(const char *path,
 		err = hwt_pd_writer_auxtrace_info(pw, HWT_AUXTRACE_INTEL_BTS, priv,
 						  HWT_BTS_INFO_WORDS);
 	uint8_t rec[1024];
-	pt_capture_mmap2(rec, c->code_path, BTS_ORG, BTS_CODE_SIZE, NULL, 0,
+	pt_capture_mmap2(rec, code_path, BTS_ORG, BTS_CODE_SIZE, NULL, 0,
 			 id_dummy);
 	if (!err)
 		err = hwt_pd_writer_record(pw, rec);
+	if (err) {
+		hwt_pd_writer_discard(pw);
+		return err;
+	}
+	*out = pw;
+	return 0;
+}
 
+static inline int bts_capture_write(const char *path,
+				    const struct bts_capture *c,
+				    struct bts_written w[BTS_NTHREADS])
+{
+	bool swb = c->swb;
+	struct hwt_pd_writer *pw;
+	int err = bts_capture_begin(path, swb, c->code_path, &pw);
+	if (err)
+		return err;
 	for (uint32_t t = 0; t < BTS_NTHREADS && !err; t++) {
 		struct bts_gen g = {.swb = swb, .seed = c->seed * 7 + t,
 				   .time = 1000, .w = &w[t]};

@@ -66,7 +66,7 @@ _hwtrace()
 	fi
 	cmd=${COMP_WORDS[first]:-}
 	if ((COMP_CWORD == first)); then
-		COMPREPLY=($(compgen -W "list config record decode dump info report annotate timeline export units merge cluster --version --help --plugin" -- "$cur"))
+		COMPREPLY=($(compgen -W "list config record decode dump info report annotate timeline view export units merge cluster --version --help --plugin" -- "$cur"))
 		return
 	fi
 	# Positions below count from the command.
@@ -115,7 +115,7 @@ _hwtrace()
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
 		;;
-	report | timeline | export | annotate)
+	report | timeline | view | export | annotate)
 		case $prev in
 		--to) COMPREPLY=($(compgen -W "sqlite pprof postgresql autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--db) return ;;
@@ -144,6 +144,8 @@ _hwtrace()
 			      --partial --unit"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
+		elif [ "$cmd" = view ]; then
+			opts="${opts/ --srcline/} --timeline-pixels -j --jobs"
 		else
 			opts="$opts --format --min-duration --max-depth"
 		fi
