@@ -162,7 +162,8 @@ expect_eq "generated calls" "$(cat "$TMP/calls.count")" "1000008"
 "$HWTRACE" view "$TMP/calls.data" -o "$TMP/calls.html" 2>"$TMP/view.err" ||
 	need "view of 1 M calls: $(cat "$TMP/view.err")"
 "$HWTRACE" decode "$TMP/calls.data" --format jsonl -o "$TMP/calls.jsonl" 2>/dev/null || need "decode"
-open_page "$TMP/calls.html" "$SHOTS/view-1m-calls.png" "0x400000;0x400400" 0x400800 0x400400 >"$TMP/page.tsv"
+open_page "$TMP/calls.html" "$SHOTS/view-1m-calls.png" "calls-code.bin+0x0;calls-code.bin+0x400" \
+	calls-code.bin+0x800 calls-code.bin+0x400 >"$TMP/page.tsv"
 expect_eq "1 M calls: page drawn" "$(field state)" "ready"
 expect_eq "1 M calls: no console errors" "$(field console)" ""
 ms=$(field ready)
@@ -174,10 +175,12 @@ expect_contains "1 M calls: the page says so" "$(field tnote)" "Added up below a
 expect_eq "1 M calls: marks are the decode's" \
 	"$(awk -F'\t' '$1 == "mark" { print $2, $3 }' "$TMP/page.tsv" | sort)" "$(marks_of_decode "$TMP/calls.jsonl")"
 expect_eq "1 M calls: a loss is marked" "$(awk -F'\t' '$1 == "mark" && $3 == "gap"' "$TMP/page.tsv" | wc -l)" "1"
-# Each even call site's function calls its own: 41667 calls an edge.
-expect_eq "1 M calls: callees of 0x400400" "$(awk -F'\t' '$1 == "callee" { print $2, $3 }' "$TMP/page.tsv")" \
-	"0x400800 41667"
-expect_eq "1 M calls: zoomed" "$(field focus)" "0x400000;0x400400"
+# Each even call site's function calls its own: 41667 calls an edge. The
+# code is a raw file without symbols: its functions are named by file
+# offset (mapped at 0x400000).
+expect_eq "1 M calls: callees of calls-code.bin+0x400" \
+	"$(awk -F'\t' '$1 == "callee" { print $2, $3 }' "$TMP/page.tsv")" "calls-code.bin+0x800 41667"
+expect_eq "1 M calls: zoomed" "$(field focus)" "calls-code.bin+0x0;calls-code.bin+0x400"
 
 # A capture without time (generated Intel BTS records, with lost trace,
 # code no file maps and walks that fail): the flame graph and the facts
