@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -83,6 +84,58 @@ static bool sw_branch_event_ok(const char *ev)
 	       !strcmp(ev, "sw_branch//u") || !strcmp(ev, "sw_branch/u");
 }
 
+/* --snapshot=SIZE: a number of records, or bytes with a K, M or G
+ * suffix (whole 24-byte records). */
+static int snapshot_size(const char *text, uint64_t *records)
+{
+	size_t len = strlen(text);
+	uint64_t v;
+	int r;
+
+	if (len && text[len - 1] >= '0' && text[len - 1] <= '9')
+		return cli_number_u64(&(struct cli_number){"record", "--snapshot",
+				1, 1u << 30, "a number of records, 1 to "
+				"1073741824, or bytes with K, M or G"}, text,
+				records);
+	r = cli_number_size(&(struct cli_number){"record", "--snapshot", 24,
+			(uint64_t)24 << 30, "24 bytes (one record) to 24G, or "
+			"a number of records"}, text, &v);
+	if (!r)
+		*records = v / 24;
+	return r;
+}
+
+/* What the flight recorder saw: the trigger's count of entries, calls
+ * timed and windows written, and how the program ended. */
+static void print_trigger_summary(const struct hwt_swb_opts *o,
+				  const struct hwt_swb_stats *st)
+{
+	char safe[256];
+
+	fprintf(stderr, "hwtrace record: sw_branch: trigger %s: ",
+		cli_safe(o->trigger, safe, sizeof(safe)));
+	if (!strncmp(o->trigger, "latency:", 8))
+		fprintf(stderr, "%" PRIu64 " calls seen, %" PRIu64 " fired\n",
+			st->trigger_calls, st->trigger_fired);
+	else if (!strncmp(o->trigger, "symbol:", 7))
+		fprintf(stderr, "%" PRIu64 " entries seen, %" PRIu64 " fired\n",
+			st->trigger_entries, st->trigger_fired);
+	else
+		fprintf(stderr, "%s\n", st->trigger_fired ? "fired" : "did not fire");
+	if (!st->trigger_fired)
+		fprintf(stderr, "hwtrace record: no window written (the trigger "
+			"did not fire%s)\n", st->interrupted ? " before the stop "
+			"request" : "");
+	if (WIFSIGNALED(st->exit_status))
+		fprintf(stderr, "hwtrace record: the program was killed by "
+			"signal %d (%s)%s\n", WTERMSIG(st->exit_status),
+			strsignal(WTERMSIG(st->exit_status)),
+			WCOREDUMP(st->exit_status) ? ", core dumped" : "");
+	else if (WIFEXITED(st->exit_status))
+		fprintf(stderr, "hwtrace record: the program exited with status "
+			"%d\n", WEXITSTATUS(st->exit_status));
+}
+
 bool cli_record_is_sw_branch(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -93,12 +146,23 @@ bool cli_record_is_sw_branch(int argc, char **argv)
 	return false;
 }
 
+/* A flight recorder window is complete on disk. Runs in the tracer. */
+static void show_window(void *arg, const char *path, int tid)
+{
+	char safe[512];
+
+	(void)arg;
+	fprintf(stderr, "hwtrace record: sw_branch: trigger fired in thread %d: "
+		"wrote %s\n", tid, cli_safe(path, safe, sizeof(safe)));
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
-		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE] -- CMD "
-		"[ARGS]\n\n"
+		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE]\n"
+		"                      [--snapshot[=SIZE] --trigger T "
+		"[--trigger-count N]]\n                      -- CMD [ARGS]\n\n"
 		"Records the branches of CMD without trace hardware, by stepping "
 		"it under\nptrace, into a perf.data file of Intel BTS records "
 		"(hwtrace decode and\nperf script --itrace=b read it). Slow: every "
@@ -118,6 +182,17 @@ static void usage(FILE *out)
 		"  -m, --mmap-pages DATA[,AUX]  the capture session's ring sizes in "
 		"pages\n                  (powers of two; the emulated trace unit "
 		"writes at most\n                  half the AUX ring at a time)\n"
+		"  --snapshot[=SIZE]  flight recorder: keep each thread's last SIZE "
+		"branch\n                  records (a number) or bytes (with K, M or "
+		"G) in memory,\n                  default 16384 records, and write "
+		"them when --trigger fires,\n                  each window as "
+		"FILE.1, FILE.2, ... (docs/record.md)\n"
+		"  --trigger T     symbol:FUNC[@BIN] (FUNC entered), "
+		"latency:FUNC>DURATION\n                  (a call longer than "
+		"DURATION: 5ms, 200us), signal:SIGSEGV,...\n                  (the "
+		"program's fatal signal; it then dies of it)\n"
+		"  --trigger-count N  windows to write, then trace no more (default "
+		"1;\n                  latency: every slow call)\n"
 		"  -o, --output FILE  output file (default perf.data)\n"
 		"  -q, --quiet     the program's output goes to /dev/null\n");
 }
@@ -126,6 +201,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 {
 	struct hwt_swb_opts o = {.size = sizeof(o), .output = "perf.data"};
 	struct hwt_swb_stats st;
+	bool snapshot = false;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -168,13 +244,30 @@ int cmd_record_sw_branch(int argc, char **argv)
 					argv[++i], &o.max_insns);
 			if (r)
 				return r;
+		} else if (!strcmp(a, "--snapshot") || !strncmp(a, "--snapshot=", 11)) {
+			snapshot = true;
+			int r = a[10] ? snapshot_size(a + 11, &o.snapshot_records) : 0;
+			if (r)
+				return r;
+		} else if (!strcmp(a, "--trigger") && i + 1 < argc) {
+			o.trigger = argv[++i];
+			if (hwt_swb_trigger_check(o.trigger))
+				return cli_usage_error("record", "%s", hwt_errmsg());
+		} else if (!strcmp(a, "--trigger-count") && i + 1 < argc) {
+			int r = cli_number_u64(&(struct cli_number){"record",
+					"--trigger-count", 1, 1000000, "a number of "
+					"windows, 1 to 1000000"}, argv[++i],
+					&o.trigger_count);
+			if (r)
+				return r;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			o.quiet_child = true;
 		else if (a[0] == '-')
 			return cli_usage_error("record", "%s does not apply to "
 					       "-e sw_branch (it takes --start, "
 					       "--stop, --filter, --max, -m, -o, "
-					       "-q)",
+					       "-q, --snapshot, --trigger, "
+					       "--trigger-count)",
 					       a);
 		else
 			break;
@@ -183,6 +276,17 @@ int cmd_record_sw_branch(int argc, char **argv)
 		return cli_usage_error("record", "-e sw_branch needs a command "
 				       "to run after --");
 	o.argv = argv + i;
+	if (o.trigger && !snapshot)
+		return cli_usage_error("record", "--trigger writes windows of a "
+				       "flight recorder: give --snapshot too");
+	if (snapshot && !o.trigger)
+		return cli_usage_error("record", "-e sw_branch --snapshot writes a "
+				       "window only when a trigger fires: give "
+				       "--trigger symbol:FUNC, latency:FUNC>TIME "
+				       "or signal:SIGNALS");
+	if (o.trigger_count && !o.trigger)
+		return cli_usage_error("record", "--trigger-count counts the "
+				       "windows of --trigger");
 	int fr = cli_filter_check("record", o.filter);
 	if (fr)
 		return fr;
@@ -193,6 +297,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 		return rc;
 	o.stop_requests = &stop_requests;
 	o.waiting = show_waiting;
+	o.window_written = show_window;
 	if (!o.quiet_child && isatty(STDERR_FILENO))
 		o.progress = show_progress;
 	struct sigaction sa;
@@ -205,6 +310,10 @@ int cmd_record_sw_branch(int argc, char **argv)
 	int err = hwt_swb_record(&o, &st);
 	if (err)
 		return cli_report_status(err);
+	if (o.trigger) {
+		print_trigger_summary(&o, &st);
+		return EXIT_OK;
+	}
 	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
 	for (size_t r = 0; r < st.nrings; r++)
 		trace[r] = &st.trace[r];

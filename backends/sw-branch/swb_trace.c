@@ -86,6 +86,11 @@ struct thr {
 	int sig;         /* signal to deliver with its next step */
 	bool in_flight;  /* stepping: a stop is still to come */
 	bool active;
+	struct hwt_swb_trigger_thread calls; /* a latency trigger's open calls */
+	/* The thread's own clock for a latency trigger: the time it was let
+	 * run (from each step's start to the tracer seeing its stop), which
+	 * leaves out what the tracer does between steps. */
+	uint64_t step_ns, run_ns;
 };
 
 struct range {
@@ -108,6 +113,10 @@ struct tracer {
 	struct range *known;  /* executable mappings at the last maps read */
 	size_t nknown;
 	bool ended;           /* on_end was called */
+	/* The flight recorder's trigger (opts.trigger), or none. */
+	struct hwt_swb_trigger trigger;
+	struct hwt_swb_trigger_state trig;
+	bool have_trigger;
 	const struct hwt_swb_trace_cbs *cbs;
 	struct hwt_swb_stats *st;
 };
@@ -344,6 +353,8 @@ static int step(struct tracer *t, struct thr *th)
 				 (int)th->tid, strerror(errno));
 	th->sig = 0;
 	th->in_flight = true;
+	if (t->have_trigger)
+		th->step_ns = now_ns();
 	return 0;
 }
 
@@ -528,6 +539,18 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		}
 		if ((err = transition(t, th, WSTOPSIG(status))))
 			return err;
+		if (t->have_trigger) {
+			uint64_t now = now_ns();
+			th->run_ns += now - th->step_ns;
+			err = hwt_swb_trigger_step(&t->trig, &th->calls, th->tid,
+						   th->pc, th->sig, now, th->run_ns);
+			if (err < 0)
+				return err;
+			if (err) {
+				t->st->trigger_done = true;
+				return finish(t, th);
+			}
+		}
 		bool at_stop = stop && th->pc == stop;
 		if (at_stop && t->until_return) {
 			/* One call: the thread that made it, its frame popped. */
@@ -556,6 +579,65 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 	return 0;
 }
 
+/* Runs the program to its entry point (*entry), where the dynamic loader
+ * has mapped every library it links. */
+static int run_to_entry(struct tracer *t, const char *exe, uint64_t *entry)
+{
+	struct hwt_swb_maps maps;
+	int err = hwt_swb_maps_read(t->pid, &maps);
+
+	if (err)
+		return err;
+	err = hwt_swb_entry(&maps, exe, entry);
+	hwt_swb_maps_clear(&maps);
+	return err ? err : run_to(t, *entry, "the program's entry point");
+}
+
+/* The trigger's function, found where tracing starts; one in a library
+ * the program has not loaded yet, when tracing would start in the dynamic
+ * loader (no --start), is found at the program's entry point, where
+ * tracing then starts. */
+static int trigger_address(struct tracer *t, const char *exe, bool at_exec,
+			   uint64_t *start)
+{
+	const char *func = t->trigger.func;
+	uint64_t entry;
+
+	if (t->trigger.kind == HWT_SWB_TRIGGER_SIGNAL)
+		return 0;
+	int err = hwt_swb_resolve_spec(t->pid, exe, func, &t->trig.addr, true);
+	if (err != HWT_ERR_NOENT || !at_exec)
+		return err == HWT_ERR_NOENT
+			? hwt_swb_resolve_spec(t->pid, exe, func, &t->trig.addr, false)
+			: err;
+	if ((err = run_to_entry(t, exe, &entry)))
+		return err;
+	*start = entry;
+	return hwt_swb_resolve_spec(t->pid, exe, func, &t->trig.addr, false);
+}
+
+/* opts->trigger, parsed; its windows go to cbs->on_trigger. */
+static int trigger_setup(struct tracer *t, const struct hwt_swb_opts *o)
+{
+	if (!o->trigger)
+		return 0;
+	int err = hwt_swb_trigger_parse(o->trigger, &t->trigger);
+	if (err)
+		return err;
+	if (!t->cbs->on_trigger)
+		return hwt_error(HWT_ERR_INVAL, "a sw_branch trigger needs "
+				 "somewhere to write its windows");
+	t->have_trigger = true;
+	t->trig.trigger = &t->trigger;
+	t->trig.fire = t->cbs->on_trigger;
+	t->trig.arg = t->cbs->arg;
+	/* symbol: and signal: fire once unless told otherwise; latency:
+	 * at every slow call. */
+	t->trig.max_windows = o->trigger_count ? o->trigger_count :
+		t->trigger.kind == HWT_SWB_TRIGGER_LATENCY ? 0 : 1;
+	return 0;
+}
+
 static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 {
 	char exe[4096], link[64];
@@ -563,7 +645,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	struct hwt_swb_specs spec;
 	int err;
 
-	if ((err = hwt_swb_parse_filter(o, &spec)))
+	if ((err = hwt_swb_parse_filter(o, &spec)) || (err = trigger_setup(t, o)))
 		return err;
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->pid);
@@ -591,11 +673,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 			/* Perhaps in a library: the loader has mapped them all
 			 * when the program's entry point runs. */
 			uint64_t entry;
-			if ((err = hwt_swb_maps_read(t->pid, &maps)))
-				return err;
-			err = hwt_swb_entry(&maps, exe, &entry);
-			hwt_swb_maps_clear(&maps);
-			if (err || (err = run_to(t, entry, "the program's entry point")))
+			if ((err = run_to_entry(t, exe, &entry)))
 				return err;
 			err = hwt_swb_resolve_spec(t->pid, exe, spec.start,
 						   &start, false);
@@ -620,6 +698,8 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	}
 	if (stop_later &&
 	    (err = hwt_swb_resolve_spec(t->pid, exe, spec.stop, &stop, false)))
+		return err;
+	if (t->have_trigger && (err = trigger_address(t, exe, !spec.start, &start)))
 		return err;
 	if (spec.until_return) {
 		/* At the function's first instruction the return address is
@@ -655,6 +735,9 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	untraced = 0;
 	err = step_loop(t, start, stop, o->max_insns);
 	untraced = 1;
+	t->st->trigger_entries = t->trig.entries;
+	t->st->trigger_calls = t->trig.calls_seen;
+	t->st->trigger_fired = t->trig.fired;
 	t->st->elapsed_ns = now_ns() - t->t0;
 	if (t->progress)
 		report_progress(t, true);
