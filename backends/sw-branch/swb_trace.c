@@ -89,13 +89,19 @@ struct thr {
 	struct hwt_swb_trigger_thread calls; /* a latency trigger's open calls */
 	/* The thread's own clock for a latency trigger: the time it was let
 	 * run (from each step's start to the tracer seeing its stop), which
-	 * leaves out what the tracer does between steps. */
+	 * leaves out what the tracer does between steps; a step of one
+	 * instruction other than a system call counts STEP_NOISE_NS at
+	 * most (more is the machine's other load or the tracer waking
+	 * late), while a system call counts all the time it blocked. */
 	uint64_t step_ns, run_ns;
 };
 
 struct range {
 	uint64_t start, end;
 };
+
+/* A step is about 10 us; one of 100 us is already ten times that. */
+#define STEP_NOISE_NS 100000u
 
 struct tracer {
 	pid_t pid;
@@ -540,8 +546,10 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		if ((err = transition(t, th, WSTOPSIG(status))))
 			return err;
 		if (t->have_trigger) {
-			uint64_t now = now_ns();
-			th->run_ns += now - th->step_ns;
+			uint64_t now = now_ns(), ran = now - th->step_ns;
+			if (th->iclass != HWT_INSN_SYSCALL && ran > STEP_NOISE_NS)
+				ran = STEP_NOISE_NS;
+			th->run_ns += ran;
 			err = hwt_swb_trigger_step(&t->trig, &th->calls, th->tid,
 						   th->pc, th->sig, now, th->run_ns);
 			if (err < 0)
