@@ -76,6 +76,23 @@ static void show_waiting(void *arg, int pid, bool killed)
 			HWT_TERM_GRACE_MS);
 }
 
+/* The process thread @tid belongs to (/proc/TID/status, Tgid), or 0. */
+static int32_t thread_group(int32_t tid)
+{
+	char path[64], line[128];
+	int32_t tgid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5))
+			tgid = (int32_t)strtol(line + 5, NULL, 10);
+	fclose(f);
+	return tgid;
+}
+
 /* "sw_branch", "sw_branch//" and "sw_branch//u": it has nothing to
  * configure, and traces user code only. */
 static bool sw_branch_event_ok(const char *ev)
@@ -105,6 +122,12 @@ static int snapshot_size(const char *text, uint64_t *records)
 	return r;
 }
 
+static void print_detached(const struct hwt_swb_opts *o)
+{
+	fprintf(stderr, "hwtrace record: sw_branch: detached from process %d: "
+		"it runs on\n", (int)o->attach_pid);
+}
+
 /* What the flight recorder saw: the trigger's count of entries, calls
  * timed and windows written, and how the program ended. */
 static void print_trigger_summary(const struct hwt_swb_opts *o,
@@ -126,7 +149,9 @@ static void print_trigger_summary(const struct hwt_swb_opts *o,
 		fprintf(stderr, "hwtrace record: no window written (the trigger "
 			"did not fire%s)\n", st->interrupted ? " before the stop "
 			"request" : "");
-	if (WIFSIGNALED(st->exit_status))
+	if (o->attach_pid)
+		print_detached(o);
+	else if (WIFSIGNALED(st->exit_status))
 		fprintf(stderr, "hwtrace record: the program was killed by "
 			"signal %d (%s)%s\n", WTERMSIG(st->exit_status),
 			strsignal(WTERMSIG(st->exit_status)),
@@ -162,7 +187,8 @@ static void usage(FILE *out)
 		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
 		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE]\n"
 		"                      [--snapshot[=SIZE] --trigger T "
-		"[--trigger-count N]]\n                      -- CMD [ARGS]\n\n"
+		"[--trigger-count N]]\n                      (-- CMD [ARGS] | -p PID "
+		"| --tid TID)\n\n"
 		"Records the branches of CMD without trace hardware, by stepping "
 		"it under\nptrace, into a perf.data file of Intel BTS records "
 		"(hwtrace decode and\nperf script --itrace=b read it). Slow: every "
@@ -193,6 +219,11 @@ static void usage(FILE *out)
 		"program's fatal signal; it then dies of it)\n"
 		"  --trigger-count N  windows to write, then trace no more (default "
 		"1;\n                  latency: every slow call)\n"
+		"  -p, --pid PID   attach to running process PID (all its threads) "
+		"instead\n                  of running CMD; on a stop request "
+		"(Ctrl-C), --stop or\n                  the last window it detaches "
+		"and the program runs on\n"
+		"  --tid TID       attach to thread TID alone\n"
 		"  -o, --output FILE  output file (default perf.data)\n"
 		"  -q, --quiet     the program's output goes to /dev/null\n");
 }
@@ -249,6 +280,18 @@ int cmd_record_sw_branch(int argc, char **argv)
 			int r = a[10] ? snapshot_size(a + 11, &o.snapshot_records) : 0;
 			if (r)
 				return r;
+		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") ||
+			    !strcmp(a, "--tid")) && i + 1 < argc) {
+			uint64_t id;
+			int r = cli_number_u64(&(struct cli_number){"record", a, 1,
+					INT32_MAX, "a process or thread id"},
+					argv[++i], &id);
+			if (r)
+				return r;
+			if (strcmp(a, "--tid"))
+				o.attach_pid = (int32_t)id;
+			else
+				o.attach_tid = (int32_t)id;
 		} else if (!strcmp(a, "--trigger") && i + 1 < argc) {
 			o.trigger = argv[++i];
 			if (hwt_swb_trigger_check(o.trigger))
@@ -267,15 +310,24 @@ int cmd_record_sw_branch(int argc, char **argv)
 					       "-e sw_branch (it takes --start, "
 					       "--stop, --filter, --max, -m, -o, "
 					       "-q, --snapshot, --trigger, "
-					       "--trigger-count)",
+					       "--trigger-count, -p, --tid)",
 					       a);
 		else
 			break;
 	}
-	if (i >= argc)
+	if (o.attach_tid && !o.attach_pid &&
+	    !(o.attach_pid = thread_group(o.attach_tid)))
+		return cli_usage_error("record", "--tid %d: no such thread",
+				       (int)o.attach_tid);
+	if (o.attach_pid && i < argc)
+		return cli_usage_error("record", "-p/--tid attach to a running "
+				       "program: give no command to run (%s)",
+				       argv[i]);
+	if (!o.attach_pid && i >= argc)
 		return cli_usage_error("record", "-e sw_branch needs a command "
-				       "to run after --");
-	o.argv = argv + i;
+				       "to run after --, or -p PID");
+	if (!o.attach_pid)
+		o.argv = argv + i;
 	if (o.trigger && !snapshot)
 		return cli_usage_error("record", "--trigger writes windows of a "
 				       "flight recorder: give --snapshot too");
@@ -291,8 +343,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 	if (fr)
 		return fr;
 	/* The program traced is an input too. */
-	const char *inputs[] = {o.argv[0]};
-	int rc = cli_output_check("record", o.output, inputs, 1);
+	const char *inputs[] = {o.argv ? o.argv[0] : NULL};
+	int rc = cli_output_check("record", o.output, inputs, o.argv ? 1 : 0);
 	if (rc)
 		return rc;
 	o.stop_requests = &stop_requests;
@@ -318,6 +370,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 	for (size_t r = 0; r < st.nrings; r++)
 		trace[r] = &st.trace[r];
 	cli_print_capture_stats(st.rings, st.nrings, trace, NULL);
+	if (o.attach_pid)
+		print_detached(&o);
 	double secs = st.elapsed_ns / 1e9;
 	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
 		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "

@@ -646,7 +646,9 @@ static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opt
 	}
 	hwt_pd_writer_set_feature(w, HWT_PD_FEAT_VERSION, "hwtrace sw_branch",
 				  sizeof("hwtrace sw_branch"));
-	for (size_t i = 0; opts->argv[i]; i++) {
+	/* A program attached to (-p) was not started with a command line
+	 * here: the feature keeps the writer's default, hwtrace's own. */
+	for (size_t i = 0; opts->argv && opts->argv[i]; i++) {
 		size_t n = strlen(opts->argv[i]) + 1;
 		if (len + n > sizeof(cmdline))
 			break;
@@ -824,8 +826,8 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	if (opts_in && opts_in->size)
 		memcpy(&opts_copy, opts_in, opts_in->size < sizeof(opts_copy) ?
 		       opts_in->size : sizeof(opts_copy));
-	if (!opts_in || !opts_in->size || !opts->output || !opts->argv ||
-	    !opts->argv[0])
+	if (!opts_in || !opts_in->size || !opts->output ||
+	    (!opts->attach_pid && (!opts->argv || !opts->argv[0])))
 		return hwt_error(HWT_ERR_INVAL, "sw_branch needs options with "
 				 "size set, a program and an output file");
 	/* The tracing runs in a process of its own: it waits for any of the

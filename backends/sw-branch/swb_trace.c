@@ -123,6 +123,11 @@ struct tracer {
 	struct hwt_swb_trigger trigger;
 	struct hwt_swb_trigger_state trig;
 	bool have_trigger;
+	/* -p: the threads attached to (stopped), and whether a stop request
+	 * has interrupted a thread that sat in a system call. */
+	pid_t *attached;
+	size_t nattached;
+	bool interrupt_sent;
 	const struct hwt_swb_trace_cbs *cbs;
 	struct hwt_swb_stats *st;
 };
@@ -436,7 +441,11 @@ static int end_maps(struct tracer *t)
 	return err;
 }
 
-static int wait_any(pid_t *tid, int *status)
+/* The next stop of any traced thread. A stop request while every thread
+ * of an attached program sits in a system call interrupts one of them
+ * (PTRACE_INTERRUPT works on seized threads), whose stop then ends
+ * tracing. */
+static int wait_any(struct tracer *t, pid_t *tid, int *status)
 {
 	for (;;) {
 		*tid = waitpid(-1, status, __WALL);
@@ -444,6 +453,12 @@ static int wait_any(pid_t *tid, int *status)
 			return 0;
 		if (errno != EINTR)
 			return hwt_error(HWT_ERR_IO, "waitpid: %s", strerror(errno));
+		for (size_t i = 0; t->attached && stop_requests &&
+		     !t->interrupt_sent && i < t->nthr; i++) {
+			if (t->thr[i].active && t->thr[i].in_flight &&
+			    !ptrace(PTRACE_INTERRUPT, t->thr[i].tid, NULL, NULL))
+				t->interrupt_sent = true;
+		}
 	}
 }
 
@@ -506,19 +521,30 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 	int status, err;
 	pid_t tid;
 
-	/* Threads the program starts from here on are traced too. */
-	ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
-	       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE));
-	if ((err = thr_add(t, t->pid, start, &th)))
-		return err;
-	if (stop && start == stop) {
-		t->st->stopped = true;
-		return finish(t, th);
+	if (t->attached) {
+		/* Every thread attached to, from where it stands. */
+		for (size_t i = 0; i < t->nattached; i++) {
+			uint64_t pc = 0;
+			if ((err = get_pc(t->attached[i], &pc)) ||
+			    (err = thr_add(t, t->attached[i], pc, &th)) ||
+			    (err = step(t, th)))
+				return err;
+		}
+	} else {
+		/* Threads the program starts from here on are traced too. */
+		ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
+		       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE));
+		if ((err = thr_add(t, t->pid, start, &th)))
+			return err;
+		if (stop && start == stop) {
+			t->st->stopped = true;
+			return finish(t, th);
+		}
+		if ((err = step(t, th)))
+			return err;
 	}
-	if ((err = step(t, th)))
-		return err;
 	while (t->nactive) {
-		if ((err = wait_any(&tid, &status)))
+		if ((err = wait_any(t, &tid, &status)))
 			return err;
 		th = thr_find(t, tid);
 		if (!th) {
@@ -538,7 +564,12 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 			continue;
 		}
 		if (status >> 16) {
-			/* A clone event: the new thread reports by itself. */
+			/* A clone event (the new thread reports by itself), or
+			 * the interrupt of a stop request (-p). */
+			if (stop_requests && t->attached) {
+				t->st->interrupted = true;
+				return finish(t, th);
+			}
 			if ((err = step(t, th)))
 				return err;
 			continue;
@@ -701,13 +732,14 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	if (spec.start) {
 		if ((err = run_to(t, start, spec.start)))
 			return err;
-	} else if ((err = get_pc(t->pid, &start))) {
-		return err;
+	} else if (!t->attached && (err = get_pc(t->pid, &start))) {
+		return err; /* (threads attached to start where each stands) */
 	}
 	if (stop_later &&
 	    (err = hwt_swb_resolve_spec(t->pid, exe, spec.stop, &stop, false)))
 		return err;
-	if (t->have_trigger && (err = trigger_address(t, exe, !spec.start, &start)))
+	if (t->have_trigger &&
+	    (err = trigger_address(t, exe, !spec.start && !t->attached, &start)))
 		return err;
 	if (spec.until_return) {
 		/* At the function's first instruction the return address is
@@ -749,10 +781,41 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	t->st->elapsed_ns = now_ns() - t->t0;
 	if (t->progress)
 		report_progress(t, true);
-	/* The request came while stepping: the program gets it now. */
-	if (stop_requests)
+	/* The request came while stepping: the program gets it now (one
+	 * attached to runs on as it was). */
+	if (stop_requests && !t->attached)
 		kill(t->pid, SIGTERM);
 	return err ? err : end_maps(t);
+}
+
+/* -p: traces a running program, which is never signalled or killed:
+ * when tracing ends every thread is detached and runs on as it was. A
+ * thread it started as tracing ended reports once, stopped, and is let
+ * go; one that reports later is let go when the tracer exits. */
+static int attach_and_trace(struct tracer *t, const struct hwt_swb_opts *o)
+{
+	struct hwt_swb_specs spec;
+	int err = hwt_swb_parse_filter(o, &spec);
+
+	if (err)
+		return err;
+	if (spec.start)
+		return hwt_error(HWT_ERR_CONFIG, "a program attached to (-p) is "
+				 "traced from where it stands: --start and "
+				 "'filter' do not apply (--stop and --trigger do)");
+	err = hwt_swb_attach(o->attach_pid, o->attach_tid, &t->attached,
+				 &t->nattached);
+	if (err)
+		return err;
+	t->pid = o->attach_pid;
+	t->st->pid = t->pid;
+	err = trace(t, o);
+	pid_t tid;
+	int status;
+	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0)
+		if (WIFSTOPPED(status))
+			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	return err;
 }
 
 /* The program's end after the SIGTERM of a stop request: waited for
@@ -800,8 +863,10 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	int err, status;
 
 	memset(stats, 0, sizeof(*stats));
-	if (!o || !o->argv || !o->argv[0] || !cbs || !cbs->on_record)
-		return hwt_error(HWT_ERR_INVAL, "sw_branch needs a program to run");
+	if (!o || (!o->attach_pid && (!o->argv || !o->argv[0])) || !cbs ||
+	    !cbs->on_record)
+		return hwt_error(HWT_ERR_INVAL, "sw_branch needs a program to run "
+				 "or one to attach to");
 	if ((err = hwt_insn_decoder_new(HWT_ISA_X86_64, &t.dec)))
 		return err;
 	t.icache = calloc(ICACHE_SIZE, sizeof(*t.icache));
@@ -812,8 +877,10 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	t.progress = o->progress;
 	t.progress_arg = o->progress_arg;
 	t.progress_ns = (o->progress_ms ? o->progress_ms : 250) * 1000000ull;
-	err = hwt_swb_launch(o, &t.pid);
-	if (!err) {
+	if (o->attach_pid) {
+		err = attach_and_trace(&t, o);
+		free(t.attached);
+	} else if (!(err = hwt_swb_launch(o, &t.pid))) {
 		stats->pid = t.pid;
 		tracee = t.pid;
 		if (stop_requests)

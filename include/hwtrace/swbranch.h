@@ -104,6 +104,13 @@ struct hwt_swb_opts {
 	 * window's file is complete, with its path and the thread that
 	 * fired the trigger; NULL: never. */
 	void (*window_written)(void *arg, const char *path, int tid);
+	/* Instead of running @argv: attach to the running process
+	 * @attach_pid, all its threads (or only thread @attach_tid when it
+	 * is not 0), trace them from where they stand until --stop, the
+	 * last window of a trigger or a stop request, then detach: the
+	 * program runs on as it was, never signalled. --start and 'filter'
+	 * do not apply. */
+	int32_t attach_pid, attach_tid;
 };
 
 /* Whether @trigger is one hwt_swb_opts.trigger takes: 0, or
