@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hwtrace/bts_format.h"
+#include "hwtrace/config.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
@@ -128,6 +130,46 @@ static void print_detached(const struct hwt_swb_opts *o)
 		"it runs on\n", (int)o->attach_pid);
 }
 
+/* -c FILE: the flight recorder's keys of the INI profile, [snapshot]
+ * trigger (symbol:, latency: or signal:), trigger_count and size (bytes,
+ * K/M/G), for what the command line left unset. *snapshot is set by a
+ * trigger. The profile stays loaded (*pp) while o->trigger points into
+ * it. */
+static int profile_options(const char *path, struct hwt_profile **pp,
+			   struct hwt_swb_opts *o, bool *snapshot)
+{
+	uint64_t v;
+	int err = hwt_profile_load(path, pp);
+
+	if (err)
+		return cli_report_status(err);
+	const char *t = hwt_profile_get(*pp, "snapshot:trigger");
+	if (t && !o->trigger) {
+		if (hwt_swb_trigger_check(t))
+			return cli_usage_error("record", "%s: [snapshot] trigger: %s",
+					       hwt_profile_origin(*pp, "snapshot:trigger"),
+					       hwt_errmsg());
+		o->trigger = t;
+		*snapshot = true;
+	}
+	if (!o->trigger_count) {
+		if ((err = hwt_profile_get_u64(*pp, "snapshot:trigger_count", 0, &v)))
+			return cli_report_status(err);
+		o->trigger_count = v;
+	}
+	if (!o->snapshot_records) {
+		if ((err = hwt_profile_get_size(*pp, "snapshot:size", 0, &v)))
+			return cli_report_status(err);
+		o->snapshot_records = v / HWT_BTS_RECORD_SIZE;
+		if (v && !o->snapshot_records)
+			return cli_usage_error("record", "%s: [snapshot] size = %s: "
+					       "less than one record (24 bytes)",
+					       hwt_profile_origin(*pp, "snapshot:size"),
+					       hwt_profile_get(*pp, "snapshot:size"));
+	}
+	return 0;
+}
+
 /* What the flight recorder saw: the trigger's count of entries, calls
  * timed and windows written, and how the program ended. */
 static void print_trigger_summary(const struct hwt_swb_opts *o,
@@ -228,11 +270,13 @@ static void usage(FILE *out)
 		"  -q, --quiet     the program's output goes to /dev/null\n");
 }
 
+static int record_checked(struct hwt_swb_opts *o, bool snapshot);
+
 int cmd_record_sw_branch(int argc, char **argv)
 {
 	struct hwt_swb_opts o = {.size = sizeof(o), .output = "perf.data"};
-	struct hwt_swb_stats st;
 	bool snapshot = false;
+	const char *profile_path = NULL;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -292,6 +336,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 				o.attach_pid = (int32_t)id;
 			else
 				o.attach_tid = (int32_t)id;
+		} else if ((!strcmp(a, "-c") || !strcmp(a, "--config")) && i + 1 < argc) {
+			profile_path = argv[++i];
 		} else if (!strcmp(a, "--trigger") && i + 1 < argc) {
 			o.trigger = argv[++i];
 			if (hwt_swb_trigger_check(o.trigger))
@@ -310,7 +356,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 					       "-e sw_branch (it takes --start, "
 					       "--stop, --filter, --max, -m, -o, "
 					       "-q, --snapshot, --trigger, "
-					       "--trigger-count, -p, --tid)",
+					       "--trigger-count, -p, --tid, -c)",
 					       a);
 		else
 			break;
@@ -328,6 +374,26 @@ int cmd_record_sw_branch(int argc, char **argv)
 				       "to run after --, or -p PID");
 	if (!o.attach_pid)
 		o.argv = argv + i;
+	struct hwt_profile *profile = NULL;
+	if (profile_path) {
+		int r = profile_options(profile_path, &profile, &o, &snapshot);
+		if (r) {
+			hwt_profile_free(profile);
+			return r;
+		}
+	}
+	int rc = record_checked(&o, snapshot);
+	hwt_profile_free(profile);
+	return rc;
+}
+
+/* The options given, checked together, then the recording and its
+ * summary. */
+static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
+{
+	struct hwt_swb_opts o = *o_in;
+	struct hwt_swb_stats st;
+
 	if (o.trigger && !snapshot)
 		return cli_usage_error("record", "--trigger writes windows of a "
 				       "flight recorder: give --snapshot too");

@@ -89,6 +89,32 @@ for i in 1 2 3; do
 		   grep -c '"to_sym":"slow"')" "$i"
 done
 
+# --- how much is kept: N records (--snapshot=N, [snapshot] size in
+# bytes), each window one AUXTRACE buffer of N records and the padding
+# record; the profile gives trigger and count too. ---
+per_thread() {
+	"$HWTRACE" info "$1" | sed -n 's/^  per-thread: \([0-9]*\) bytes in 1 buffers$/\1/p'
+}
+"$HWTRACE" record -e sw_branch --snapshot=10 --trigger symbol:slow --trigger-count 3 \
+	--start main -q -o "$TMP/ten" -- "$PROGS/slow_calls" 2>/dev/null
+expect_eq "--snapshot=10: 10 records and the padding" "$(per_thread "$TMP/ten.3")" $((11 * 24))
+# (by the 20th entry of slow, main has made more than 42 branches)
+"$HWTRACE" record -e sw_branch --snapshot=1K --trigger symbol:slow --trigger-count 20 \
+	--start main -q -o "$TMP/kib" -- "$PROGS/slow_calls" 2>/dev/null
+expect_eq "--snapshot=1K: 42 whole records" "$(per_thread "$TMP/kib.20")" $((43 * 24))
+printf '[snapshot]\ntrigger = symbol:slow\ntrigger_count = 3\nsize = 240\n' >"$TMP/fr.ini"
+"$HWTRACE" record -e sw_branch -c "$TMP/fr.ini" --start main -q -o "$TMP/ini" \
+	-- "$PROGS/slow_calls" 2>"$TMP/ini.err"
+expect_contains "the profile's trigger and count" "$(cat "$TMP/ini.err")" \
+	"trigger symbol:slow: 3 entries seen, 3 fired"
+expect_eq "the profile's size: 10 records" "$(per_thread "$TMP/ini.3")" $((11 * 24))
+printf '[snapshot]\ntrigger = latency:slow\n' >"$TMP/bad.ini"
+"$HWTRACE" record -e sw_branch -c "$TMP/bad.ini" -q -o "$TMP/bad" -- "$PROGS/slow_calls" \
+	2>"$TMP/err"
+expect_eq "a bad profile trigger exit" "$?" 2
+expect_contains "a bad profile trigger named" "$(cat "$TMP/err")" \
+	"bad.ini: [snapshot] trigger: "
+
 # --- signal: the last window before the crash, then the crash. ---
 ( "$PROGS/crash_chain" ) >/dev/null 2>&1
 untraced=$?
