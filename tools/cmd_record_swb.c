@@ -229,7 +229,7 @@ static void usage(FILE *out)
 		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
 		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE]\n"
 		"                      [--snapshot[=SIZE] --trigger T "
-		"[--trigger-count N]]\n                      (-- CMD [ARGS] | -p PID "
+		"[--trigger-count N]\n                      [--trigger-after T]]\n                      (-- CMD [ARGS] | -p PID "
 		"| --tid TID)\n\n"
 		"Records the branches of CMD without trace hardware, by stepping "
 		"it under\nptrace, into a perf.data file of Intel BTS records "
@@ -261,6 +261,8 @@ static void usage(FILE *out)
 		"program's fatal signal; it then dies of it)\n"
 		"  --trigger-count N  windows to write, then trace no more (default "
 		"1;\n                  latency: every slow call)\n"
+		"  --trigger-after T  write no window before T of tracing (500ms, "
+		"2s);\n                  signal: triggers are always armed\n"
 		"  -p, --pid PID   attach to running process PID (all its threads) "
 		"instead\n                  of running CMD; on a stop request "
 		"(Ctrl-C), --stop or\n                  the last window it detaches "
@@ -342,6 +344,10 @@ int cmd_record_sw_branch(int argc, char **argv)
 			o.trigger = argv[++i];
 			if (hwt_swb_trigger_check(o.trigger))
 				return cli_usage_error("record", "%s", hwt_errmsg());
+		} else if (!strcmp(a, "--trigger-after") && i + 1 < argc) {
+			if (hwt_swb_duration_check(argv[++i], &o.trigger_after_ns))
+				return cli_usage_error("record", "--trigger-after: %s",
+						       hwt_errmsg());
 		} else if (!strcmp(a, "--trigger-count") && i + 1 < argc) {
 			int r = cli_number_u64(&(struct cli_number){"record",
 					"--trigger-count", 1, 1000000, "a number of "
@@ -356,7 +362,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 					       "-e sw_branch (it takes --start, "
 					       "--stop, --filter, --max, -m, -o, "
 					       "-q, --snapshot, --trigger, "
-					       "--trigger-count, -p, --tid, -c)",
+					       "--trigger-count, --trigger-after, "
+					       "-p, --tid, -c)",
 					       a);
 		else
 			break;
@@ -402,9 +409,9 @@ static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
 				       "window only when a trigger fires: give "
 				       "--trigger symbol:FUNC, latency:FUNC>TIME "
 				       "or signal:SIGNALS");
-	if (o.trigger_count && !o.trigger)
-		return cli_usage_error("record", "--trigger-count counts the "
-				       "windows of --trigger");
+	if ((o.trigger_count || o.trigger_after_ns) && !o.trigger)
+		return cli_usage_error("record", "--trigger-count and "
+				       "--trigger-after apply to --trigger");
 	int fr = cli_filter_check("record", o.filter);
 	if (fr)
 		return fr;

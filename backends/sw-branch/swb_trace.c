@@ -772,6 +772,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 
 	t->t0 = now_ns();
 	t->last_progress = t->t0;
+	t->trig.armed_ns = t->t0 + o->trigger_after_ns;
 	untraced = 0;
 	err = step_loop(t, start, stop, o->max_insns);
 	untraced = 1;

@@ -71,7 +71,7 @@ static int parse_signals(const char *list, struct hwt_swb_trigger *t)
 }
 
 /* "5ms", "500us", "2s", "100ns". */
-static int parse_duration(const char *s, uint64_t *ns)
+int hwt_swb_parse_duration(const char *s, uint64_t *ns)
 {
 	static const struct {
 		const char *unit;
@@ -121,7 +121,7 @@ int hwt_swb_trigger_parse(const char *spec, struct hwt_swb_trigger *t)
 	if (!strncmp(spec, "latency:", 8)) {
 		const char *func = spec + 8, *gt = strchr(func, '>');
 		t->kind = HWT_SWB_TRIGGER_LATENCY;
-		if (!gt || parse_duration(gt + 1, &t->threshold_ns))
+		if (!gt || hwt_swb_parse_duration(gt + 1, &t->threshold_ns))
 			return hwt_error(HWT_ERR_CONFIG, "--trigger %s: want "
 					 "latency:FUNC>DURATION with a unit "
 					 "(ns, us, ms or s), e.g. "
@@ -156,6 +156,15 @@ void hwt_swb_fire_describe(const struct hwt_swb_fire *f, unsigned window,
 			 "call_start: %" PRIu64 "\nduration_ns: %" PRIu64
 			 "\nwhole_call: %s\n", f->nth, f->entry_ns,
 			 f->duration_ns, whole_call ? "yes" : "no");
+}
+
+int hwt_swb_duration_check(const char *text, uint64_t *ns)
+{
+	if (!text || hwt_swb_parse_duration(text, ns))
+		return hwt_error(HWT_ERR_CONFIG, "'%s' is not a duration: want a "
+				 "number with a unit (ns, us, ms or s), e.g. "
+				 "500ms", text ? text : "");
+	return 0;
 }
 
 int hwt_swb_trigger_check(const char *trigger)
@@ -228,6 +237,8 @@ static bool fatal_for(pid_t tid, int sig)
 
 static int fire(struct hwt_swb_trigger_state *s, struct hwt_swb_fire *f)
 {
+	if (s->trigger->kind != HWT_SWB_TRIGGER_SIGNAL && f->time_ns < s->armed_ns)
+		return 0; /* not armed yet: counted, not written */
 	f->trigger = s->trigger;
 	s->fired++;
 	int err = s->fire(s->arg, f);

@@ -27,6 +27,9 @@ struct hwt_swb_trigger {
 /* Parses @spec. HWT_ERR_CONFIG says what is wrong and what is valid. */
 int hwt_swb_trigger_parse(const char *spec, struct hwt_swb_trigger *t);
 
+/* "5ms", "250us", "1.5s", "100ns" into *ns; -1 when malformed. */
+int hwt_swb_parse_duration(const char *s, uint64_t *ns);
+
 /* What fired, handed to the recorder (hwt_swb_trace_cbs.on_trigger). */
 struct hwt_swb_fire {
 	const struct hwt_swb_trigger *trigger;
@@ -57,6 +60,8 @@ struct hwt_swb_trigger_state {
 	const struct hwt_swb_trigger *trigger;
 	uint64_t addr;           /* FUNC's run-time address */
 	uint64_t max_windows;    /* 0: no limit */
+	uint64_t armed_ns;       /* symbol, latency: no window before this
+				    time (hwt_swb_opts.trigger_after_ns) */
 	uint64_t entries;        /* FUNC entered (symbol, latency) */
 	uint64_t calls_seen;     /* latency: calls that returned */
 	uint64_t fired;          /* windows asked for */

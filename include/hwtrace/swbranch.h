@@ -100,6 +100,10 @@ struct hwt_swb_opts {
 	 * symbol: and signal:, no limit for latency:). */
 	uint64_t trigger_count;
 	uint64_t snapshot_records;
+	/* symbol: and latency: write no window until tracing has run this
+	 * long (entries and calls before are counted, not written); a
+	 * signal: trigger is always armed. */
+	uint64_t trigger_after_ns;
 	/* Called (in the tracer process, with @progress_arg) after each
 	 * window's file is complete, with its path and the thread that
 	 * fired the trigger; NULL: never. */
@@ -116,6 +120,10 @@ struct hwt_swb_opts {
 /* Whether @trigger is one hwt_swb_opts.trigger takes: 0, or
  * HWT_ERR_CONFIG saying what is wrong (before any program is run). */
 HWT_API int hwt_swb_trigger_check(const char *trigger);
+
+/* A duration as triggers take it ("5ms", "250us", "1.5s", "100ns") into
+ * *ns: 0, or HWT_ERR_CONFIG saying what is wanted. */
+HWT_API int hwt_swb_duration_check(const char *text, uint64_t *ns);
 
 /* Threads whose capture counters hwt_swb_stats carries. */
 #define HWT_SWB_MAX_RINGS 16

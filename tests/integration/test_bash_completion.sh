@@ -33,7 +33,7 @@ expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode du
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"
 expect_eq "record --trig" "$(complete_words hwtrace record --trig)" \
-	"$(lines --trigger --trigger-count)"
+	"$(lines --trigger --trigger-after --trigger-count)"
 expect_eq "record --trigger kinds" "$(complete_words hwtrace record --trigger "")" \
 	"$(lines latency: signal: symbol:)"
 expect_eq "dump options" "$(complete_words hwtrace dump -)" \

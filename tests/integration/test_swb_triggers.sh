@@ -89,6 +89,21 @@ for i in 1 2 3; do
 		   grep -c '"to_sym":"slow"')" "$i"
 done
 
+# --- --trigger-after: no window in the first 300 ms of tracing (the
+# symbol windows above, without it, fire at the first entry). ---
+"$HWTRACE" record -e sw_branch --snapshot --trigger symbol:slow --trigger-after 300ms \
+	--start main -q -o "$TMP/late" -- "$PROGS/slow_calls" 2>/dev/null
+fired_at=$(info_value "$TMP/late.1" time)
+began=$("$HWTRACE" decode --format jsonl "$TMP/late.1" 2>/dev/null |
+	sed -n '/"type":"trace_on"/{s/.*"time":\([0-9]*\).*/\1/p;q}')
+expect_eq "--trigger-after: a later entry ($(info_value "$TMP/late.1" entry))" \
+	"$([ "$(info_value "$TMP/late.1" entry)" -gt 1 ] && echo yes)" yes
+expect_eq "--trigger-after: 300 ms after tracing began ($((fired_at - began)) ns)" \
+	"$([ $((fired_at - began)) -ge 300000000 ] && echo yes)" yes
+"$HWTRACE" record -e sw_branch --snapshot --trigger symbol:slow --trigger-after 5 \
+	-- "$PROGS/slow_calls" 2>"$TMP/err"
+expect_eq "--trigger-after without a unit exit" "$?" 2
+
 # --- how much is kept: N records (--snapshot=N, [snapshot] size in
 # bytes), each window one AUXTRACE buffer of N records and the padding
 # record; the profile gives trigger and count too. ---

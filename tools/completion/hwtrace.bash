@@ -101,7 +101,7 @@ _hwtrace()
 		      -a --all-cpus -C --cpu -p --pid --per-thread -o --output -z
 		      --compression-level --compress-aux --keep-partial --emulate --emulate-rate
 		      --emulate-lossless --sysfs --emulate-trace --emulate-tsc
-		      --start --stop --max -q --quiet --trigger --trigger-count --tid
+		      --start --stop --max -q --quiet --trigger --trigger-count --trigger-after --tid
 		      -h --help"
 		;;
 	decode)
