@@ -123,11 +123,9 @@ struct tracer {
 	struct hwt_swb_trigger trigger;
 	struct hwt_swb_trigger_state trig;
 	bool have_trigger;
-	/* -p: the threads attached to (stopped), and whether a stop request
-	 * has interrupted a thread that sat in a system call. */
+	/* -p: the threads attached to (stopped when attached). */
 	pid_t *attached;
 	size_t nattached;
-	bool interrupt_sent;
 	const struct hwt_swb_trace_cbs *cbs;
 	struct hwt_swb_stats *st;
 };
@@ -441,33 +439,31 @@ static int end_maps(struct tracer *t)
 	return err;
 }
 
-/* The next stop of any traced thread. A stop request while every thread
- * of an attached program sits in a system call interrupts one of them
- * (PTRACE_INTERRUPT works on seized threads), whose stop then ends
- * tracing. */
+/* The next stop of any traced thread: 0, with *tid and *status. For a
+ * program attached to, 1 when a stop request came while every thread was
+ * running (perhaps blocked in a system call, for as long as it likes):
+ * tracing ends without waiting for one to stop by itself. */
 static int wait_any(struct tracer *t, pid_t *tid, int *status)
 {
 	for (;;) {
+		if (t->attached && stop_requests)
+			return 1;
 		*tid = waitpid(-1, status, __WALL);
 		if (*tid >= 0)
 			return 0;
 		if (errno != EINTR)
 			return hwt_error(HWT_ERR_IO, "waitpid: %s", strerror(errno));
-		for (size_t i = 0; t->attached && stop_requests &&
-		     !t->interrupt_sent && i < t->nthr; i++) {
-			if (t->thr[i].active && t->thr[i].in_flight &&
-			    !ptrace(PTRACE_INTERRUPT, t->thr[i].tid, NULL, NULL))
-				t->interrupt_sent = true;
-		}
 	}
 }
 
-/* Tracing ends with @cur stopped: end every thread's stream and let the
- * threads run on. A thread still stepping may sit in a blocking system
- * call, so it is stopped with a SIGSTOP that is then not delivered. */
+/* Tracing ends with @cur stopped (NULL: every thread still stepping):
+ * end every thread's stream and let the threads run on. A thread still
+ * stepping may sit in a blocking system call, so it is stopped with a
+ * SIGSTOP that is then not delivered (a step's trap that comes first is
+ * taken as a step). */
 static int finish(struct tracer *t, struct thr *cur)
 {
-	int err = put_record(t, cur->tid, cur->pc, 0);
+	int err = cur ? put_record(t, cur->tid, cur->pc, 0) : 0;
 
 	if (!err)
 		err = end_maps(t);
@@ -507,6 +503,8 @@ static int finish(struct tracer *t, struct thr *cur)
 				break;
 		}
 	}
+	if (!cur)
+		return err;
 	if (ptrace(PTRACE_DETACH, cur->tid, NULL, (void *)(long)cur->sig) && !err)
 		err = hwt_error(HWT_ERR_IO, "ptrace(DETACH) of thread %d: %s",
 				(int)cur->tid, strerror(errno));
@@ -544,7 +542,11 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 			return err;
 	}
 	while (t->nactive) {
-		if ((err = wait_any(t, &tid, &status)))
+		if ((err = wait_any(t, &tid, &status)) == 1) {
+			t->st->interrupted = true;
+			return finish(t, NULL);
+		}
+		if (err)
 			return err;
 		th = thr_find(t, tid);
 		if (!th) {
@@ -564,12 +566,7 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 			continue;
 		}
 		if (status >> 16) {
-			/* A clone event (the new thread reports by itself), or
-			 * the interrupt of a stop request (-p). */
-			if (stop_requests && t->attached) {
-				t->st->interrupted = true;
-				return finish(t, th);
-			}
+			/* A clone event: the new thread reports by itself. */
 			if ((err = step(t, th)))
 				return err;
 			continue;
