@@ -6,16 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "hwtrace/bts_format.h"
 #include "hwtrace/config.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 #include "hwtrace/swbranch.h"
+#include "record_swb_recorder.h"
 
 static const char *event_arg(int argc, char **argv, int *i)
 {
@@ -103,106 +102,6 @@ static bool sw_branch_event_ok(const char *ev)
 	       !strcmp(ev, "sw_branch//u") || !strcmp(ev, "sw_branch/u");
 }
 
-/* --snapshot=SIZE: a number of records, or bytes with a K, M or G
- * suffix (whole 24-byte records). */
-static int snapshot_size(const char *text, uint64_t *records)
-{
-	size_t len = strlen(text);
-	uint64_t v;
-	int r;
-
-	if (len && text[len - 1] >= '0' && text[len - 1] <= '9')
-		return cli_number_u64(&(struct cli_number){"record", "--snapshot",
-				1, 1u << 30, "a number of records, 1 to "
-				"1073741824, or bytes with K, M or G"}, text,
-				records);
-	r = cli_number_size(&(struct cli_number){"record", "--snapshot", 24,
-			(uint64_t)24 << 30, "24 bytes (one record) to 24G, or "
-			"a number of records"}, text, &v);
-	if (!r)
-		*records = v / 24;
-	return r;
-}
-
-static void print_detached(const struct hwt_swb_opts *o)
-{
-	fprintf(stderr, "hwtrace record: sw_branch: detached from process %d: "
-		"it runs on\n", (int)o->attach_pid);
-}
-
-/* -c FILE: the flight recorder's keys of the INI profile, [snapshot]
- * trigger (symbol:, latency: or signal:), trigger_count and size (bytes,
- * K/M/G), for what the command line left unset. *snapshot is set by a
- * trigger. The profile stays loaded (*pp) while o->trigger points into
- * it. */
-static int profile_options(const char *path, struct hwt_profile **pp,
-			   struct hwt_swb_opts *o, bool *snapshot)
-{
-	uint64_t v;
-	int err = hwt_profile_load(path, pp);
-
-	if (err)
-		return cli_report_status(err);
-	const char *t = hwt_profile_get(*pp, "snapshot:trigger");
-	if (t && !o->trigger) {
-		if (hwt_swb_trigger_check(t))
-			return cli_usage_error("record", "%s: [snapshot] trigger: %s",
-					       hwt_profile_origin(*pp, "snapshot:trigger"),
-					       hwt_errmsg());
-		o->trigger = t;
-		*snapshot = true;
-	}
-	if (!o->trigger_count) {
-		if ((err = hwt_profile_get_u64(*pp, "snapshot:trigger_count", 0, &v)))
-			return cli_report_status(err);
-		o->trigger_count = v;
-	}
-	if (!o->snapshot_records) {
-		if ((err = hwt_profile_get_size(*pp, "snapshot:size", 0, &v)))
-			return cli_report_status(err);
-		o->snapshot_records = v / HWT_BTS_RECORD_SIZE;
-		if (v && !o->snapshot_records)
-			return cli_usage_error("record", "%s: [snapshot] size = %s: "
-					       "less than one record (24 bytes)",
-					       hwt_profile_origin(*pp, "snapshot:size"),
-					       hwt_profile_get(*pp, "snapshot:size"));
-	}
-	return 0;
-}
-
-/* What the flight recorder saw: the trigger's count of entries, calls
- * timed and windows written, and how the program ended. */
-static void print_trigger_summary(const struct hwt_swb_opts *o,
-				  const struct hwt_swb_stats *st)
-{
-	char safe[256];
-
-	fprintf(stderr, "hwtrace record: sw_branch: trigger %s: ",
-		cli_safe(o->trigger, safe, sizeof(safe)));
-	if (!strncmp(o->trigger, "latency:", 8))
-		fprintf(stderr, "%" PRIu64 " calls seen, %" PRIu64 " fired\n",
-			st->trigger_calls, st->trigger_fired);
-	else if (!strncmp(o->trigger, "symbol:", 7))
-		fprintf(stderr, "%" PRIu64 " entries seen, %" PRIu64 " fired\n",
-			st->trigger_entries, st->trigger_fired);
-	else
-		fprintf(stderr, "%s\n", st->trigger_fired ? "fired" : "did not fire");
-	if (!st->trigger_fired)
-		fprintf(stderr, "hwtrace record: no window written (the trigger "
-			"did not fire%s)\n", st->interrupted ? " before the stop "
-			"request" : "");
-	if (o->attach_pid)
-		print_detached(o);
-	else if (WIFSIGNALED(st->exit_status))
-		fprintf(stderr, "hwtrace record: the program was killed by "
-			"signal %d (%s)%s\n", WTERMSIG(st->exit_status),
-			strsignal(WTERMSIG(st->exit_status)),
-			WCOREDUMP(st->exit_status) ? ", core dumped" : "");
-	else if (WIFEXITED(st->exit_status))
-		fprintf(stderr, "hwtrace record: the program exited with status "
-			"%d\n", WEXITSTATUS(st->exit_status));
-}
-
 bool cli_record_is_sw_branch(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -211,16 +110,6 @@ bool cli_record_is_sw_branch(int argc, char **argv)
 			return true;
 	}
 	return false;
-}
-
-/* A flight recorder window is complete on disk. Runs in the tracer. */
-static void show_window(void *arg, const char *path, int tid)
-{
-	char safe[512];
-
-	(void)arg;
-	fprintf(stderr, "hwtrace record: sw_branch: trigger fired in thread %d: "
-		"wrote %s\n", tid, cli_safe(path, safe, sizeof(safe)));
 }
 
 static void usage(FILE *out)
@@ -327,7 +216,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 				return r;
 		} else if (!strcmp(a, "--snapshot") || !strncmp(a, "--snapshot=", 11)) {
 			snapshot = true;
-			int r = a[10] ? snapshot_size(a + 11, &o.snapshot_records) : 0;
+			int r = a[10] ? swb_snapshot_size(a + 11, &o.snapshot_records) : 0;
 			if (r)
 				return r;
 		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") ||
@@ -387,7 +276,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 		o.argv = argv + i;
 	struct hwt_profile *profile = NULL;
 	if (profile_path) {
-		int r = profile_options(profile_path, &profile, &o, &snapshot);
+		int r = swb_profile_options(profile_path, &profile, &o, &snapshot);
 		if (r) {
 			hwt_profile_free(profile);
 			return r;
@@ -426,7 +315,7 @@ static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
 		return rc;
 	o.stop_requests = &stop_requests;
 	o.waiting = show_waiting;
-	o.window_written = show_window;
+	o.window_written = swb_show_window;
 	if (!o.quiet_child && isatty(STDERR_FILENO))
 		o.progress = show_progress;
 	struct sigaction sa;
@@ -440,7 +329,7 @@ static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
 	if (err)
 		return cli_report_status(err);
 	if (o.trigger) {
-		print_trigger_summary(&o, &st);
+		swb_print_trigger_summary(&o, &st);
 		return EXIT_OK;
 	}
 	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
@@ -448,7 +337,7 @@ static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
 		trace[r] = &st.trace[r];
 	cli_print_capture_stats(st.rings, st.nrings, trace, NULL);
 	if (o.attach_pid)
-		print_detached(&o);
+		swb_print_detached(&o);
 	double secs = st.elapsed_ns / 1e9;
 	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
 		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "
