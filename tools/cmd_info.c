@@ -346,6 +346,27 @@ static void print_symbols(struct hwt_symbolizer *sym, const char *path)
 		       cli_safe(di.tried, b1, sizeof(b1)));
 }
 
+/* A flight recorder window says what made it be written: which trigger,
+ * its window number, when (perf time), which thread, and the entry or
+ * call that fired (docs/record.md), as "key: value" lines. */
+static void print_trigger(struct hwt_pd_reader *r)
+{
+	char buf[4096], safe[8192];
+
+	if (hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HWTRACE_TRIGGER, buf,
+					 sizeof(buf))) {
+		hwt_error_clear();
+		return;
+	}
+	for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "trigger: ", 9))
+			printf("trigger:     %s\n", cli_safe(line + 9, safe, sizeof(safe)));
+		else
+			printf("  %s\n", cli_safe(line, safe, sizeof(safe)));
+	}
+}
+
 static void print_info(struct hwt_pd_reader *r, struct info *in,
 		       const char *symfs)
 {
@@ -370,6 +391,7 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 		printf("cpu:         %s\n", cli_safe(buf, safe, sizeof(safe)));
 	if (!hwt_pd_reader_cmdline(r, buf, sizeof(buf)))
 		printf("cmdline:     %s\n", cli_safe(buf, safe, sizeof(safe)));
+	print_trigger(r);
 	print_backend(in, r);
 	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++) {
 		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);

@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hwtrace/config.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 #include "hwtrace/swbranch.h"
+#include "record_swb_recorder.h"
 
 static const char *event_arg(int argc, char **argv, int *i)
 {
@@ -75,6 +77,23 @@ static void show_waiting(void *arg, int pid, bool killed)
 			HWT_TERM_GRACE_MS);
 }
 
+/* The process thread @tid belongs to (/proc/TID/status, Tgid), or 0. */
+static int32_t thread_group(int32_t tid)
+{
+	char path[64], line[128];
+	int32_t tgid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5))
+			tgid = (int32_t)strtol(line + 5, NULL, 10);
+	fclose(f);
+	return tgid;
+}
+
 /* "sw_branch", "sw_branch//" and "sw_branch//u": it has nothing to
  * configure, and traces user code only. */
 static bool sw_branch_event_ok(const char *ev)
@@ -97,8 +116,10 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace record -e sw_branch [--start SYM] [--stop SYM] "
-		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE] -- CMD "
-		"[ARGS]\n\n"
+		"[--filter F]\n                      [--max N] [-m DATA,AUX] [-o FILE]\n"
+		"                      [--snapshot[=SIZE] --trigger T "
+		"[--trigger-count N]\n                      [--trigger-after T]]\n                      (-- CMD [ARGS] | -p PID "
+		"| --tid TID)\n\n"
 		"Records the branches of CMD without trace hardware, by stepping "
 		"it under\nptrace, into a perf.data file of Intel BTS records "
 		"(hwtrace decode and\nperf script --itrace=b read it). Slow: every "
@@ -118,14 +139,39 @@ static void usage(FILE *out)
 		"  -m, --mmap-pages DATA[,AUX]  the capture session's ring sizes in "
 		"pages\n                  (powers of two; the emulated trace unit "
 		"writes at most\n                  half the AUX ring at a time)\n"
+		"  --snapshot[=SIZE]  flight recorder: keep each thread's last SIZE "
+		"branch\n                  records (a number) or bytes (with K, M or "
+		"G) in memory,\n                  default 16384 records, and write "
+		"them when --trigger fires,\n                  each window as "
+		"FILE.1, FILE.2, ... (docs/record.md); a stop\n                  "
+		"request (Ctrl-C) keeps the windows written, adds none\n"
+		"  --trigger T     symbol:FUNC[@BIN] (FUNC entered), "
+		"latency:FUNC>DURATION\n                  (a call longer than "
+		"DURATION: 5ms, 200us), signal:SIGSEGV,...\n                  (the "
+		"program's fatal signal; it then dies of it)\n"
+		"  --trigger-count N  windows to write, then trace no more (default "
+		"1;\n                  latency: every slow call)\n"
+		"  --trigger-after T  write no window before T of tracing (500ms, "
+		"2s);\n                  signal: triggers are always armed\n"
+		"  -c, --config FILE  an INI profile's [snapshot] trigger, "
+		"trigger_count and\n                  size (bytes), for those not "
+		"given here\n"
+		"  -p, --pid PID   attach to running process PID (all its threads) "
+		"instead\n                  of running CMD; on a stop request "
+		"(Ctrl-C), --stop or\n                  the last window it detaches "
+		"and the program runs on\n"
+		"  --tid TID       attach to thread TID alone\n"
 		"  -o, --output FILE  output file (default perf.data)\n"
 		"  -q, --quiet     the program's output goes to /dev/null\n");
 }
 
+static int record_checked(struct hwt_swb_opts *o, bool snapshot);
+
 int cmd_record_sw_branch(int argc, char **argv)
 {
 	struct hwt_swb_opts o = {.size = sizeof(o), .output = "perf.data"};
-	struct hwt_swb_stats st;
+	bool snapshot = false;
+	const char *profile_path = NULL;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -168,31 +214,108 @@ int cmd_record_sw_branch(int argc, char **argv)
 					argv[++i], &o.max_insns);
 			if (r)
 				return r;
+		} else if (!strcmp(a, "--snapshot") || !strncmp(a, "--snapshot=", 11)) {
+			snapshot = true;
+			int r = a[10] ? swb_snapshot_size(a + 11, &o.snapshot_records) : 0;
+			if (r)
+				return r;
+		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") ||
+			    !strcmp(a, "--tid")) && i + 1 < argc) {
+			uint64_t id;
+			int r = cli_number_u64(&(struct cli_number){"record", a, 1,
+					INT32_MAX, "a process or thread id"},
+					argv[++i], &id);
+			if (r)
+				return r;
+			if (strcmp(a, "--tid"))
+				o.attach_pid = (int32_t)id;
+			else
+				o.attach_tid = (int32_t)id;
+		} else if ((!strcmp(a, "-c") || !strcmp(a, "--config")) && i + 1 < argc) {
+			profile_path = argv[++i];
+		} else if (!strcmp(a, "--trigger") && i + 1 < argc) {
+			o.trigger = argv[++i];
+			if (hwt_swb_trigger_check(o.trigger))
+				return cli_usage_error("record", "%s", hwt_errmsg());
+		} else if (!strcmp(a, "--trigger-after") && i + 1 < argc) {
+			if (hwt_swb_duration_check(argv[++i], &o.trigger_after_ns))
+				return cli_usage_error("record", "--trigger-after: %s",
+						       hwt_errmsg());
+		} else if (!strcmp(a, "--trigger-count") && i + 1 < argc) {
+			int r = cli_number_u64(&(struct cli_number){"record",
+					"--trigger-count", 1, 1000000, "a number of "
+					"windows, 1 to 1000000"}, argv[++i],
+					&o.trigger_count);
+			if (r)
+				return r;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			o.quiet_child = true;
 		else if (a[0] == '-')
 			return cli_usage_error("record", "%s does not apply to "
 					       "-e sw_branch (it takes --start, "
 					       "--stop, --filter, --max, -m, -o, "
-					       "-q)",
+					       "-q, --snapshot, --trigger, "
+					       "--trigger-count, --trigger-after, "
+					       "-p, --tid, -c)",
 					       a);
 		else
 			break;
 	}
-	if (i >= argc)
+	if (o.attach_tid && !o.attach_pid &&
+	    !(o.attach_pid = thread_group(o.attach_tid)))
+		return cli_usage_error("record", "--tid %d: no such thread",
+				       (int)o.attach_tid);
+	if (o.attach_pid && i < argc)
+		return cli_usage_error("record", "-p/--tid attach to a running "
+				       "program: give no command to run (%s)",
+				       argv[i]);
+	if (!o.attach_pid && i >= argc)
 		return cli_usage_error("record", "-e sw_branch needs a command "
-				       "to run after --");
-	o.argv = argv + i;
+				       "to run after --, or -p PID");
+	if (!o.attach_pid)
+		o.argv = argv + i;
+	struct hwt_profile *profile = NULL;
+	if (profile_path) {
+		int r = swb_profile_options(profile_path, &profile, &o, &snapshot);
+		if (r) {
+			hwt_profile_free(profile);
+			return r;
+		}
+	}
+	int rc = record_checked(&o, snapshot);
+	hwt_profile_free(profile);
+	return rc;
+}
+
+/* The options given, checked together, then the recording and its
+ * summary. */
+static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
+{
+	struct hwt_swb_opts o = *o_in;
+	struct hwt_swb_stats st;
+
+	if (o.trigger && !snapshot)
+		return cli_usage_error("record", "--trigger writes windows of a "
+				       "flight recorder: give --snapshot too");
+	if (snapshot && !o.trigger)
+		return cli_usage_error("record", "-e sw_branch --snapshot writes a "
+				       "window only when a trigger fires: give "
+				       "--trigger symbol:FUNC, latency:FUNC>TIME "
+				       "or signal:SIGNALS");
+	if ((o.trigger_count || o.trigger_after_ns) && !o.trigger)
+		return cli_usage_error("record", "--trigger-count and "
+				       "--trigger-after apply to --trigger");
 	int fr = cli_filter_check("record", o.filter);
 	if (fr)
 		return fr;
 	/* The program traced is an input too. */
-	const char *inputs[] = {o.argv[0]};
-	int rc = cli_output_check("record", o.output, inputs, 1);
+	const char *inputs[] = {o.argv ? o.argv[0] : NULL};
+	int rc = cli_output_check("record", o.output, inputs, o.argv ? 1 : 0);
 	if (rc)
 		return rc;
 	o.stop_requests = &stop_requests;
 	o.waiting = show_waiting;
+	o.window_written = swb_show_window;
 	if (!o.quiet_child && isatty(STDERR_FILENO))
 		o.progress = show_progress;
 	struct sigaction sa;
@@ -205,10 +328,16 @@ int cmd_record_sw_branch(int argc, char **argv)
 	int err = hwt_swb_record(&o, &st);
 	if (err)
 		return cli_report_status(err);
+	if (o.trigger) {
+		swb_print_trigger_summary(&o, &st);
+		return EXIT_OK;
+	}
 	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
 	for (size_t r = 0; r < st.nrings; r++)
 		trace[r] = &st.trace[r];
 	cli_print_capture_stats(st.rings, st.nrings, trace, NULL);
+	if (o.attach_pid)
+		swb_print_detached(&o);
 	double secs = st.elapsed_ns / 1e9;
 	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
 		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "

@@ -16,11 +16,19 @@ int hwt_swb_resolve_spec(pid_t pid, const char *exe, const char *spec,
 		return err;
 	err = hwt_swb_resolve(&maps, exe, spec, addr);
 	hwt_swb_maps_clear(&maps);
-	if (err == HWT_ERR_NOENT && !quiet)
+	if (err != HWT_ERR_NOENT || quiet)
+		return err;
+	/* The name alone (no +OFFSET, no @FILE), looked for in the program:
+	 * the likely typo of one of its functions. */
+	char name[256], near[256];
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, "+@"), spec);
+	if (name[0] && hwt_swb_nearest_symbol(exe, name, near, sizeof(near)))
 		return hwt_error(HWT_ERR_NOENT, "symbol '%s' is in neither %s "
-				 "nor the libraries it has loaded (is the "
-				 "program stripped?)", spec, exe);
-	return err;
+				 "nor the libraries it has loaded; did you "
+				 "mean '%s'?", spec, exe, near);
+	return hwt_error(HWT_ERR_NOENT, "symbol '%s' is in neither %s "
+			 "nor the libraries it has loaded (is the "
+			 "program stripped?)", spec, exe);
 }
 
 int hwt_swb_parse_filter(const struct hwt_swb_opts *o,

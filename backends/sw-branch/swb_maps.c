@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backends/sw-branch/swb_maps.h"
+#include "hwtrace/config.h"
 #include "hwtrace/error.h"
 
 void hwt_swb_maps_clear(struct hwt_swb_maps *maps)
@@ -89,36 +90,14 @@ nomem:
 	return hwt_error(HWT_ERR_NOMEM, "out of memory reading %s", name);
 }
 
-/* The value of a defined symbol @name in @path, and whether the file is
- * position independent (ET_DYN) and its first loadable address. */
-static int elf_symbol(const char *path, const char *name, uint64_t *value,
-		      bool *dyn, uint64_t *first_vaddr)
+/* Calls @cb with each defined function symbol of @elf, .symtab first (it
+ * has the local functions too), then .dynsym, until @cb returns true. */
+static void each_function(Elf *elf, bool (*cb)(void *arg, const char *name,
+					       uint64_t value), void *arg)
 {
-	int ret = HWT_ERR_NOENT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return HWT_ERR_NOENT;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	GElf_Ehdr eh;
-	if (!elf || !gelf_getehdr(elf, &eh))
-		goto out;
-	*dyn = eh.e_type == ET_DYN;
-	*first_vaddr = 0;
-	size_t nph = 0;
-	if (!elf_getphdrnum(elf, &nph)) {
-		for (size_t i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-				*first_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
-				break;
-			}
-		}
-	}
-	/* .symtab first: it has the local functions too. */
-	for (int pass = 0; pass < 2 && ret; pass++) {
+	for (int pass = 0; pass < 2; pass++) {
 		Elf_Scn *scn = NULL;
-		while (ret && (scn = elf_nextscn(elf, scn))) {
+		while ((scn = elf_nextscn(elf, scn))) {
 			GElf_Shdr sh;
 			if (!gelf_getshdr(scn, &sh) ||
 			    sh.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) ||
@@ -136,19 +115,133 @@ static int elf_symbol(const char *path, const char *name, uint64_t *value,
 				    type != STT_GNU_IFUNC)
 					continue;
 				const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
-				if (s && !strcmp(s, name)) {
-					*value = sym.st_value;
-					ret = 0;
-					break;
-				}
+				if (s && *s && cb(arg, s, sym.st_value))
+					return;
 			}
 		}
+	}
+}
+
+struct name_match {
+	const char *name;
+	uint64_t value;
+	bool found;
+};
+
+static bool match_name(void *arg, const char *name, uint64_t value)
+{
+	struct name_match *m = arg;
+
+	if (strcmp(name, m->name))
+		return false;
+	m->value = value;
+	m->found = true;
+	return true;
+}
+
+/* @path opened for libelf: *fd -1 when it cannot be opened, else the
+ * descriptor to close (the Elf NULL when it is not ELF). */
+static Elf *elf_open(const char *path, int *fd)
+{
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	return elf_begin(*fd, ELF_C_READ, NULL);
+}
+
+/* The value of a defined symbol @name in @path, and whether the file is
+ * position independent (ET_DYN) and its first loadable address. */
+static int elf_symbol(const char *path, const char *name, uint64_t *value,
+		      bool *dyn, uint64_t *first_vaddr)
+{
+	int ret = HWT_ERR_NOENT, fd;
+	Elf *elf = elf_open(path, &fd);
+	if (fd < 0)
+		return HWT_ERR_NOENT;
+	GElf_Ehdr eh;
+	if (!elf || !gelf_getehdr(elf, &eh))
+		goto out;
+	*dyn = eh.e_type == ET_DYN;
+	*first_vaddr = 0;
+	size_t nph = 0;
+	if (!elf_getphdrnum(elf, &nph)) {
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+				*first_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
+				break;
+			}
+		}
+	}
+	struct name_match m = {name, 0, false};
+	if (*name)
+		each_function(elf, match_name, &m);
+	if (m.found) {
+		*value = m.value;
+		ret = 0;
 	}
 out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
 	return ret;
+}
+
+struct name_list {
+	char **v;
+	size_t n, cap;
+	bool oom;
+};
+
+static bool add_name(void *arg, const char *name, uint64_t value)
+{
+	struct name_list *l = arg;
+
+	(void)value;
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? 2 * l->cap : 256;
+		void *n = realloc(l->v, ncap * sizeof(*l->v));
+		if (!n) {
+			l->oom = true;
+			return true;
+		}
+		l->v = n;
+		l->cap = ncap;
+	}
+	if (!(l->v[l->n] = strdup(name))) {
+		l->oom = true;
+		return true;
+	}
+	l->n++;
+	return false;
+}
+
+bool hwt_swb_nearest_symbol(const char *path, const char *name, char *out,
+			    size_t size)
+{
+	struct name_list l = {0};
+	bool found = false;
+	int fd;
+	Elf *elf = elf_open(path, &fd);
+
+	if (fd < 0)
+		return false;
+	if (elf) {
+		each_function(elf, add_name, &l);
+		const char *near = l.oom ? NULL :
+			hwt_config_nearest(name, (const char *const *)l.v, l.n);
+		if (near && strcmp(near, name)) {
+			snprintf(out, size, "%s", near);
+			found = true;
+		}
+		elf_end(elf);
+	}
+	close(fd);
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	return found;
 }
 
 /* Where file @path is loaded: its lowest mapping minus the offset. */

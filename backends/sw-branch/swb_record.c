@@ -24,6 +24,7 @@
 #include "backends/sw-branch/swb_buildid.h"
 #include "backends/sw-branch/swb_sideband.h"
 #include "backends/sw-branch/swb_trace.h"
+#include "backends/sw-branch/swb_window.h"
 #include "hwtrace/bts_format.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/elfid.h"
@@ -43,6 +44,7 @@
 			 PERF_SAMPLE_IDENTIFIER)
 #define DEFAULT_CHUNK (64u * 1024)
 #define DEFAULT_DATA_PAGES 128u
+#define DEFAULT_SNAPSHOT_RECORDS 16384u
 
 struct sample_id {
 	uint32_t pid, tid;
@@ -90,6 +92,13 @@ struct swb_out {
 	int capture_err;
 	char capture_msg[1024];
 	struct hwt_swb_stats *stats;
+	/* The flight recorder (opts->trigger): what is kept in memory, the
+	 * sideband event's attribute for each window's file, and how many
+	 * windows were written. */
+	bool snapshot;
+	struct hwt_swb_window win;
+	struct perf_event_attr dummy;
+	unsigned windows;
 };
 
 static uint64_t now_ns(void)
@@ -109,6 +118,8 @@ static void put_sid(uint8_t *p, pid_t pid, uint64_t id)
  * a new thread's, for what led up to its start). */
 static int emit(struct swb_out *o, const void *rec)
 {
+	if (o->snapshot)
+		return hwt_swb_window_sideband(&o->win, rec);
 	return hwt_emu_stream_push_record(o->emu, -1,
 					  o->sb_tid ? o->sb_tid : o->pid, rec);
 }
@@ -287,7 +298,8 @@ static void dummy_attr(struct perf_event_attr *a)
 	a->clockid = CLOCK_MONOTONIC;
 }
 
-static int add_attrs(struct swb_out *o, const struct perf_event_attr *dummy)
+static int add_attrs(struct swb_out *o, struct hwt_pd_writer *w,
+		     const struct perf_event_attr *dummy)
 {
 	struct perf_event_attr a;
 	int err;
@@ -304,9 +316,9 @@ static int add_attrs(struct swb_out *o, const struct perf_event_attr *dummy)
 	a.enable_on_exec = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
-	if ((err = hwt_pd_writer_add_attr(o->w, &a, &o->aux_id, 1, "sw_branch//u")))
+	if ((err = hwt_pd_writer_add_attr(w, &a, &o->aux_id, 1, "sw_branch//u")))
 		return err;
-	return hwt_pd_writer_add_attr(o->w, dummy, &o->dummy_id, 1, "dummy:u");
+	return hwt_pd_writer_add_attr(w, dummy, &o->dummy_id, 1, "dummy:u");
 }
 
 /* Whether the capture thread has ended with an error (then the stepper
@@ -546,7 +558,15 @@ static int on_exec(void *arg, pid_t pid, const char *exe,
 		o->dummy_id = SWB_DUMMY_ID;
 		o->aux_id = SWB_AUX_ID;
 	}
-	if ((err = add_attrs(o, &dummy)) || (err = write_info(o->w)) ||
+	if (o->snapshot) {
+		/* Each window's file gets the attributes and AUXTRACE_INFO;
+		 * the sideband is kept for all of them. */
+		o->dummy = dummy;
+		return (err = write_comm(o, pid, exe)) ||
+		       (err = write_new_mappings(o, pid, maps)) ? err :
+		       hwt_swb_binaries_note(&o->binaries, maps);
+	}
+	if ((err = add_attrs(o, o->w, &dummy)) || (err = write_info(o->w)) ||
 	    (err = stream_of(o, pid, &th)) || (err = write_comm(o, pid, exe)) ||
 	    (err = write_new_mappings(o, pid, maps)) ||
 	    (err = hwt_swb_binaries_note(&o->binaries, maps)))
@@ -597,8 +617,10 @@ static int on_record(void *arg, pid_t tid, const uint8_t *rec)
 {
 	struct swb_out *o = arg;
 	struct swb_thread *th = NULL;
-	int err = stream_of(o, tid, &th);
 
+	if (o->snapshot)
+		return hwt_swb_window_record(&o->win, tid, rec);
+	int err = stream_of(o, tid, &th);
 	if (err)
 		return err;
 	memcpy(th->chunk + th->len, rec, HWT_BTS_RECORD_SIZE);
@@ -624,7 +646,9 @@ static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opt
 	}
 	hwt_pd_writer_set_feature(w, HWT_PD_FEAT_VERSION, "hwtrace sw_branch",
 				  sizeof("hwtrace sw_branch"));
-	for (size_t i = 0; opts->argv[i]; i++) {
+	/* A program attached to (-p) was not started with a command line
+	 * here: the feature keeps the writer's default, hwtrace's own. */
+	for (size_t i = 0; opts->argv && opts->argv[i]; i++) {
 		size_t n = strlen(opts->argv[i]) + 1;
 		if (len + n > sizeof(cmdline))
 			break;
@@ -633,6 +657,46 @@ static void set_features(struct hwt_pd_writer *w, const struct hwt_swb_opts *opt
 	}
 	if (len)
 		hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, len);
+}
+
+/* A trigger fired: the records kept and the sideband so far, written as
+ * OUTPUT.N, a capture of its own, with the trigger's description. The
+ * file is complete when its name appears (the output opener writes a
+ * temporary and renames it at close). */
+static int on_trigger(void *arg, const struct hwt_swb_fire *f)
+{
+	struct swb_out *o = arg;
+	struct hwt_pd_writer *w;
+	char path[4096], what[1024];
+	int err;
+
+	if (o->kernel_sideband &&
+	    (err = hwt_swb_sideband_drain(&o->sb, copy_record, o)))
+		return err;
+	o->windows++;
+	if ((size_t)snprintf(path, sizeof(path), "%s.%u", o->opts->output,
+			     o->windows) >= sizeof(path))
+		return hwt_error(HWT_ERR_CONFIG, "%s: too long a name for the "
+				 "snapshot windows", o->opts->output);
+	if ((err = hwt_pd_writer_open(path, &w)))
+		return err;
+	set_features(w, o->opts);
+	hwt_swb_fire_describe(f, o->windows,
+			      hwt_swb_window_reaches(&o->win, f->tid, f->entry_ns),
+			      what, sizeof(what));
+	if ((err = add_attrs(o, w, &o->dummy)) || (err = write_info(w)) ||
+	    (err = hwt_swb_window_write(&o->win, w, o->pid, o->aux_id)) ||
+	    (err = hwt_swb_binaries_write(&o->binaries, w, o->pid)) ||
+	    (err = hwt_pd_writer_set_feature(w, HWT_PD_FEAT_HWTRACE_TRIGGER,
+					     what, strlen(what)))) {
+		hwt_pd_writer_discard(w);
+		return err;
+	}
+	if ((err = hwt_pd_writer_close(w)))
+		return err;
+	if (o->opts->window_written)
+		o->opts->window_written(o->opts->progress_arg, path, f->tid);
+	return 0;
 }
 
 /* Pushes what is left and ends every stream, one thread after the
@@ -689,16 +753,27 @@ static int record(const struct hwt_swb_opts *opts, struct hwt_swb_stats *stats)
 	pthread_mutex_init(&o.lock, NULL);
 	pthread_cond_init(&o.done_cond, NULL);
 	size_rings(&o);
-	if ((err = hwt_pd_writer_open(opts->output, &o.w)))
-		return err;
-	set_features(o.w, opts);
-	if ((err = start_capture(&o)) < 0)
-		goto out;
 	struct hwt_swb_trace_cbs cbs = {
 		.on_exec = on_exec, .on_start = on_start,
 		.on_mapped = on_mapped, .on_record = on_record,
 		.on_end = on_end, .arg = &o,
 	};
+	if (opts->trigger) {
+		/* The flight recorder: windows only, each a file of its own. */
+		o.snapshot = true;
+		hwt_swb_window_init(&o.win, opts->snapshot_records ?
+				    (size_t)opts->snapshot_records :
+				    DEFAULT_SNAPSHOT_RECORDS);
+		cbs.on_trigger = on_trigger;
+		err = hwt_swb_trace(opts, &cbs, stats);
+		stats->kernel_sideband = o.kernel_sideband;
+		goto out;
+	}
+	if ((err = hwt_pd_writer_open(opts->output, &o.w)))
+		return err;
+	set_features(o.w, opts);
+	if ((err = start_capture(&o)) < 0)
+		goto out;
 	err = hwt_swb_trace(opts, &cbs, stats);
 	stats->kernel_sideband = o.kernel_sideband;
 	err = finish_capture(&o, err, stats);
@@ -708,8 +783,9 @@ out:
 	/* A failed capture leaves whatever was at the output path alone. */
 	if (err)
 		hwt_pd_writer_discard(o.w);
-	else
+	else if (o.w)
 		err = hwt_pd_writer_close(o.w);
+	hwt_swb_window_free(&o.win);
 	for (size_t i = 0; i < o.nthreads; i++) {
 		hwt_session_free(o.threads[i]->s);
 		free(o.threads[i]->chunk);
@@ -750,8 +826,8 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 	if (opts_in && opts_in->size)
 		memcpy(&opts_copy, opts_in, opts_in->size < sizeof(opts_copy) ?
 		       opts_in->size : sizeof(opts_copy));
-	if (!opts_in || !opts_in->size || !opts->output || !opts->argv ||
-	    !opts->argv[0])
+	if (!opts_in || !opts_in->size || !opts->output ||
+	    (!opts->attach_pid && (!opts->argv || !opts->argv[0])))
 		return hwt_error(HWT_ERR_INVAL, "sw_branch needs options with "
 				 "size set, a program and an output file");
 	/* The tracing runs in a process of its own: it waits for any of the

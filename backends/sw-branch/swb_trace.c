@@ -86,11 +86,22 @@ struct thr {
 	int sig;         /* signal to deliver with its next step */
 	bool in_flight;  /* stepping: a stop is still to come */
 	bool active;
+	struct hwt_swb_trigger_thread calls; /* a latency trigger's open calls */
+	/* The thread's own clock for a latency trigger: the time it was let
+	 * run (from each step's start to the tracer seeing its stop), which
+	 * leaves out what the tracer does between steps; a step of one
+	 * instruction other than a system call counts STEP_NOISE_NS at
+	 * most (more is the machine's other load or the tracer waking
+	 * late), while a system call counts all the time it blocked. */
+	uint64_t step_ns, run_ns;
 };
 
 struct range {
 	uint64_t start, end;
 };
+
+/* A step is about 10 us; one of 100 us is already ten times that. */
+#define STEP_NOISE_NS 100000u
 
 struct tracer {
 	pid_t pid;
@@ -108,6 +119,13 @@ struct tracer {
 	struct range *known;  /* executable mappings at the last maps read */
 	size_t nknown;
 	bool ended;           /* on_end was called */
+	/* The flight recorder's trigger (opts.trigger), or none. */
+	struct hwt_swb_trigger trigger;
+	struct hwt_swb_trigger_state trig;
+	bool have_trigger;
+	/* -p: the threads attached to (stopped when attached). */
+	pid_t *attached;
+	size_t nattached;
 	const struct hwt_swb_trace_cbs *cbs;
 	struct hwt_swb_stats *st;
 };
@@ -344,6 +362,8 @@ static int step(struct tracer *t, struct thr *th)
 				 (int)th->tid, strerror(errno));
 	th->sig = 0;
 	th->in_flight = true;
+	if (t->have_trigger)
+		th->step_ns = now_ns();
 	return 0;
 }
 
@@ -419,9 +439,15 @@ static int end_maps(struct tracer *t)
 	return err;
 }
 
-static int wait_any(pid_t *tid, int *status)
+/* The next stop of any traced thread: 0, with *tid and *status. For a
+ * program attached to, 1 when a stop request came while every thread was
+ * running (perhaps blocked in a system call, for as long as it likes):
+ * tracing ends without waiting for one to stop by itself. */
+static int wait_any(struct tracer *t, pid_t *tid, int *status)
 {
 	for (;;) {
+		if (t->attached && stop_requests)
+			return 1;
 		*tid = waitpid(-1, status, __WALL);
 		if (*tid >= 0)
 			return 0;
@@ -430,12 +456,14 @@ static int wait_any(pid_t *tid, int *status)
 	}
 }
 
-/* Tracing ends with @cur stopped: end every thread's stream and let the
- * threads run on. A thread still stepping may sit in a blocking system
- * call, so it is stopped with a SIGSTOP that is then not delivered. */
+/* Tracing ends with @cur stopped (NULL: every thread still stepping):
+ * end every thread's stream and let the threads run on. A thread still
+ * stepping may sit in a blocking system call, so it is stopped with a
+ * SIGSTOP that is then not delivered (a step's trap that comes first is
+ * taken as a step). */
 static int finish(struct tracer *t, struct thr *cur)
 {
-	int err = put_record(t, cur->tid, cur->pc, 0);
+	int err = cur ? put_record(t, cur->tid, cur->pc, 0) : 0;
 
 	if (!err)
 		err = end_maps(t);
@@ -475,6 +503,8 @@ static int finish(struct tracer *t, struct thr *cur)
 				break;
 		}
 	}
+	if (!cur)
+		return err;
 	if (ptrace(PTRACE_DETACH, cur->tid, NULL, (void *)(long)cur->sig) && !err)
 		err = hwt_error(HWT_ERR_IO, "ptrace(DETACH) of thread %d: %s",
 				(int)cur->tid, strerror(errno));
@@ -489,19 +519,34 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 	int status, err;
 	pid_t tid;
 
-	/* Threads the program starts from here on are traced too. */
-	ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
-	       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE));
-	if ((err = thr_add(t, t->pid, start, &th)))
-		return err;
-	if (stop && start == stop) {
-		t->st->stopped = true;
-		return finish(t, th);
+	if (t->attached) {
+		/* Every thread attached to, from where it stands. */
+		for (size_t i = 0; i < t->nattached; i++) {
+			uint64_t pc = 0;
+			if ((err = get_pc(t->attached[i], &pc)) ||
+			    (err = thr_add(t, t->attached[i], pc, &th)) ||
+			    (err = step(t, th)))
+				return err;
+		}
+	} else {
+		/* Threads the program starts from here on are traced too. */
+		ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
+		       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE));
+		if ((err = thr_add(t, t->pid, start, &th)))
+			return err;
+		if (stop && start == stop) {
+			t->st->stopped = true;
+			return finish(t, th);
+		}
+		if ((err = step(t, th)))
+			return err;
 	}
-	if ((err = step(t, th)))
-		return err;
 	while (t->nactive) {
-		if ((err = wait_any(&tid, &status)))
+		if ((err = wait_any(t, &tid, &status)) == 1) {
+			t->st->interrupted = true;
+			return finish(t, NULL);
+		}
+		if (err)
 			return err;
 		th = thr_find(t, tid);
 		if (!th) {
@@ -528,6 +573,20 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 		}
 		if ((err = transition(t, th, WSTOPSIG(status))))
 			return err;
+		if (t->have_trigger) {
+			uint64_t now = now_ns(), ran = now - th->step_ns;
+			if (th->iclass != HWT_INSN_SYSCALL && ran > STEP_NOISE_NS)
+				ran = STEP_NOISE_NS;
+			th->run_ns += ran;
+			err = hwt_swb_trigger_step(&t->trig, &th->calls, th->tid,
+						   th->pc, th->sig, now, th->run_ns);
+			if (err < 0)
+				return err;
+			if (err) {
+				t->st->trigger_done = true;
+				return finish(t, th);
+			}
+		}
 		bool at_stop = stop && th->pc == stop;
 		if (at_stop && t->until_return) {
 			/* One call: the thread that made it, its frame popped. */
@@ -556,6 +615,65 @@ static int step_loop(struct tracer *t, uint64_t start, uint64_t stop,
 	return 0;
 }
 
+/* Runs the program to its entry point (*entry), where the dynamic loader
+ * has mapped every library it links. */
+static int run_to_entry(struct tracer *t, const char *exe, uint64_t *entry)
+{
+	struct hwt_swb_maps maps;
+	int err = hwt_swb_maps_read(t->pid, &maps);
+
+	if (err)
+		return err;
+	err = hwt_swb_entry(&maps, exe, entry);
+	hwt_swb_maps_clear(&maps);
+	return err ? err : run_to(t, *entry, "the program's entry point");
+}
+
+/* The trigger's function, found where tracing starts; one in a library
+ * the program has not loaded yet, when tracing would start in the dynamic
+ * loader (no --start), is found at the program's entry point, where
+ * tracing then starts. */
+static int trigger_address(struct tracer *t, const char *exe, bool at_exec,
+			   uint64_t *start)
+{
+	const char *func = t->trigger.func;
+	uint64_t entry;
+
+	if (t->trigger.kind == HWT_SWB_TRIGGER_SIGNAL)
+		return 0;
+	int err = hwt_swb_resolve_spec(t->pid, exe, func, &t->trig.addr, true);
+	if (err != HWT_ERR_NOENT || !at_exec)
+		return err == HWT_ERR_NOENT
+			? hwt_swb_resolve_spec(t->pid, exe, func, &t->trig.addr, false)
+			: err;
+	if ((err = run_to_entry(t, exe, &entry)))
+		return err;
+	*start = entry;
+	return hwt_swb_resolve_spec(t->pid, exe, func, &t->trig.addr, false);
+}
+
+/* opts->trigger, parsed; its windows go to cbs->on_trigger. */
+static int trigger_setup(struct tracer *t, const struct hwt_swb_opts *o)
+{
+	if (!o->trigger)
+		return 0;
+	int err = hwt_swb_trigger_parse(o->trigger, &t->trigger);
+	if (err)
+		return err;
+	if (!t->cbs->on_trigger)
+		return hwt_error(HWT_ERR_INVAL, "a sw_branch trigger needs "
+				 "somewhere to write its windows");
+	t->have_trigger = true;
+	t->trig.trigger = &t->trigger;
+	t->trig.fire = t->cbs->on_trigger;
+	t->trig.arg = t->cbs->arg;
+	/* symbol: and signal: fire once unless told otherwise; latency:
+	 * at every slow call. */
+	t->trig.max_windows = o->trigger_count ? o->trigger_count :
+		t->trigger.kind == HWT_SWB_TRIGGER_LATENCY ? 0 : 1;
+	return 0;
+}
+
 static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 {
 	char exe[4096], link[64];
@@ -563,7 +681,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	struct hwt_swb_specs spec;
 	int err;
 
-	if ((err = hwt_swb_parse_filter(o, &spec)))
+	if ((err = hwt_swb_parse_filter(o, &spec)) || (err = trigger_setup(t, o)))
 		return err;
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->pid);
@@ -591,11 +709,7 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 			/* Perhaps in a library: the loader has mapped them all
 			 * when the program's entry point runs. */
 			uint64_t entry;
-			if ((err = hwt_swb_maps_read(t->pid, &maps)))
-				return err;
-			err = hwt_swb_entry(&maps, exe, &entry);
-			hwt_swb_maps_clear(&maps);
-			if (err || (err = run_to(t, entry, "the program's entry point")))
+			if ((err = run_to_entry(t, exe, &entry)))
 				return err;
 			err = hwt_swb_resolve_spec(t->pid, exe, spec.start,
 						   &start, false);
@@ -615,11 +729,14 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	if (spec.start) {
 		if ((err = run_to(t, start, spec.start)))
 			return err;
-	} else if ((err = get_pc(t->pid, &start))) {
-		return err;
+	} else if (!t->attached && (err = get_pc(t->pid, &start))) {
+		return err; /* (threads attached to start where each stands) */
 	}
 	if (stop_later &&
 	    (err = hwt_swb_resolve_spec(t->pid, exe, spec.stop, &stop, false)))
+		return err;
+	if (t->have_trigger &&
+	    (err = trigger_address(t, exe, !spec.start && !t->attached, &start)))
 		return err;
 	if (spec.until_return) {
 		/* At the function's first instruction the return address is
@@ -652,16 +769,51 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 
 	t->t0 = now_ns();
 	t->last_progress = t->t0;
+	t->trig.armed_ns = t->t0 + o->trigger_after_ns;
 	untraced = 0;
 	err = step_loop(t, start, stop, o->max_insns);
 	untraced = 1;
+	t->st->trigger_entries = t->trig.entries;
+	t->st->trigger_calls = t->trig.calls_seen;
+	t->st->trigger_fired = t->trig.fired;
 	t->st->elapsed_ns = now_ns() - t->t0;
 	if (t->progress)
 		report_progress(t, true);
-	/* The request came while stepping: the program gets it now. */
-	if (stop_requests)
+	/* The request came while stepping: the program gets it now (one
+	 * attached to runs on as it was). */
+	if (stop_requests && !t->attached)
 		kill(t->pid, SIGTERM);
 	return err ? err : end_maps(t);
+}
+
+/* -p: traces a running program, which is never signalled or killed:
+ * when tracing ends every thread is detached and runs on as it was. A
+ * thread it started as tracing ended reports once, stopped, and is let
+ * go; one that reports later is let go when the tracer exits. */
+static int attach_and_trace(struct tracer *t, const struct hwt_swb_opts *o)
+{
+	struct hwt_swb_specs spec;
+	int err = hwt_swb_parse_filter(o, &spec);
+
+	if (err)
+		return err;
+	if (spec.start)
+		return hwt_error(HWT_ERR_CONFIG, "a program attached to (-p) is "
+				 "traced from where it stands: --start and "
+				 "'filter' do not apply (--stop and --trigger do)");
+	err = hwt_swb_attach(o->attach_pid, o->attach_tid, &t->attached,
+				 &t->nattached);
+	if (err)
+		return err;
+	t->pid = o->attach_pid;
+	t->st->pid = t->pid;
+	err = trace(t, o);
+	pid_t tid;
+	int status;
+	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0)
+		if (WIFSTOPPED(status))
+			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	return err;
 }
 
 /* The program's end after the SIGTERM of a stop request: waited for
@@ -709,8 +861,10 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	int err, status;
 
 	memset(stats, 0, sizeof(*stats));
-	if (!o || !o->argv || !o->argv[0] || !cbs || !cbs->on_record)
-		return hwt_error(HWT_ERR_INVAL, "sw_branch needs a program to run");
+	if (!o || (!o->attach_pid && (!o->argv || !o->argv[0])) || !cbs ||
+	    !cbs->on_record)
+		return hwt_error(HWT_ERR_INVAL, "sw_branch needs a program to run "
+				 "or one to attach to");
 	if ((err = hwt_insn_decoder_new(HWT_ISA_X86_64, &t.dec)))
 		return err;
 	t.icache = calloc(ICACHE_SIZE, sizeof(*t.icache));
@@ -721,8 +875,10 @@ int hwt_swb_trace(const struct hwt_swb_opts *o,
 	t.progress = o->progress;
 	t.progress_arg = o->progress_arg;
 	t.progress_ns = (o->progress_ms ? o->progress_ms : 250) * 1000000ull;
-	err = hwt_swb_launch(o, &t.pid);
-	if (!err) {
+	if (o->attach_pid) {
+		err = attach_and_trace(&t, o);
+		free(t.attached);
+	} else if (!(err = hwt_swb_launch(o, &t.pid))) {
 		stats->pid = t.pid;
 		tracee = t.pid;
 		if (stop_requests)

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "backends/sw-branch/swb_maps.h"
+#include "backends/sw-branch/swb_trigger.h"
 #include "hwtrace/swbranch.h"
 
 struct hwt_swb_trace_cbs {
@@ -29,6 +30,9 @@ struct hwt_swb_trace_cbs {
 	 * it is still stopped (for code mapped while it was traced), or NULL
 	 * when it exited while traced. Optional. */
 	int (*on_end)(void *arg, pid_t pid, const struct hwt_swb_maps *maps);
+	/* opts->trigger fired (the thread that fired it is stopped, its
+	 * last record given to on_record). Required with a trigger. */
+	int (*on_trigger)(void *arg, const struct hwt_swb_fire *f);
 	void *arg;
 };
 
@@ -36,7 +40,9 @@ struct hwt_swb_trace_cbs {
  * with the reason, so a record is refused before it writes anything. */
 int hwt_swb_check_arch(void);
 
-/* Traces opts->argv from opts->start to opts->stop. Returns 0 or a
+/* Traces opts->argv from opts->start to opts->stop; with opts->trigger,
+ * calls on_trigger each time it fires, and ends tracing as --stop does
+ * once opts->trigger_count windows were asked for. Returns 0 or a
  * negative hwt_err (those of hwt_swb_record, or a callback's). */
 int hwt_swb_trace(const struct hwt_swb_opts *opts,
 		  const struct hwt_swb_trace_cbs *cbs,

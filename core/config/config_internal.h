@@ -28,10 +28,8 @@ struct hwt_profile {
 /* "4M", "512K", "65536" -> bytes. Returns -1 when malformed. */
 int hwt_config_parse_size(const char *text, uint64_t *out);
 
-/* The candidate closest to @word by edit distance, or NULL when none is
- * close enough to be a plausible typo. */
-const char *hwt_config_nearest(const char *word, const char *const *candidates,
-			       size_t count);
+/* hwt_config_nearest (the "did you mean" of unknown names) is public:
+ * hwtrace/config.h. */
 
 /* The origin of a key for messages: the INI path, "-e", "--set". */
 /* Refuses a profile path that is not a regular file and a key set twice

@@ -18,7 +18,7 @@ static const char *const session_keys[] = {
 	"output", "user", "kernel",
 };
 static const char *const snapshot_keys[] = {
-	"size", "trigger", "fifo", "interval_ms",
+	"size", "trigger", "fifo", "interval_ms", "trigger_count",
 };
 static const char *const sample_keys[] = {
 	"event", "period", "aux_sample_size", "freq",

@@ -262,7 +262,9 @@ int hwt_config_parse_trigger(struct hwt_profile *p, struct hwt_event_plan *plan)
 	else
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: [snapshot] trigger = %s; use signal (SIGUSR2), "
-				 "fifo, timer or exit",
+				 "fifo, timer or exit (symbol:, latency: and "
+				 "signal: triggers are sw_branch's: hwtrace record "
+				 "-e sw_branch -c FILE)",
 				 hwt_config_where(p, "snapshot:trigger"), t);
 	if (plan->trigger == HWT_TRIGGER_FIFO) {
 		if (!fifo || !*fifo)

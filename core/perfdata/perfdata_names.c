@@ -103,6 +103,7 @@ static const char *const feature_names[] = {
 	[HWT_PD_FEAT_HYBRID_TOPOLOGY] = "hybrid_topology",
 	[HWT_PD_FEAT_PMU_CAPS] = "pmu_caps",
 	[HWT_PD_FEAT_HWTRACE_CUT_SHORT] = "hwtrace_cut_short",
+	[HWT_PD_FEAT_HWTRACE_TRIGGER] = "hwtrace_trigger",
 };
 
 static const char *const simpleperf_features[] = {

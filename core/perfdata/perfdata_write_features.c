@@ -17,7 +17,8 @@ int hwt_pd_writer_set_feature(struct hwt_pd_writer *w,
 	if (feature != HWT_PD_FEAT_CMDLINE &&
 	    feature != HWT_PD_FEAT_HOSTNAME && feature != HWT_PD_FEAT_OSRELEASE &&
 	    feature != HWT_PD_FEAT_VERSION && feature != HWT_PD_FEAT_ARCH &&
-	    feature != HWT_PD_FEAT_CPUDESC && feature != HWT_PD_FEAT_CPUID)
+	    feature != HWT_PD_FEAT_CPUDESC && feature != HWT_PD_FEAT_CPUID &&
+	    (unsigned int)feature != HWT_PD_FEAT_HWTRACE_TRIGGER)
 		return hwt_error(HWT_ERR_INVAL, "%s: feature %d is not a string "
 				 "feature", w->path, feature);
 	copy = malloc(size + 1);
@@ -25,7 +26,10 @@ int hwt_pd_writer_set_feature(struct hwt_pd_writer *w,
 		return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", w->path);
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	if (feature == HWT_PD_FEAT_CMDLINE) {
+	if ((unsigned int)feature == HWT_PD_FEAT_HWTRACE_TRIGGER) {
+		free(w->trigger);
+		w->trigger = copy;
+	} else if (feature == HWT_PD_FEAT_CMDLINE) {
 		free(w->cmdline);
 		w->cmdline = copy;
 		w->cmdline_size = size;
@@ -167,14 +171,24 @@ static bool encode_feature(struct hwt_pd_writer *w, unsigned int bit,
 		return true;
 	case HWT_PD_FEAT_COMPRESSED:
 		return pd_writer_compression_feature(w, b);
+	case HWT_PD_FEAT_HWTRACE_TRIGGER:
+		if (!w->trigger)
+			return false;
+		pd_buf_put_string(b, w->trigger);
+		return true;
 	}
 	return false;
 }
 
 /* Every feature bit a file can get, in the ascending order perf reads
- * the section table in; those neither encoded below nor copied are
- * left out. */
-#define NR_WRITTEN NR_STRING_FEATURES
+ * the section table in (perf's, then hwtrace's own above them); those
+ * neither encoded below nor copied are left out. */
+static const unsigned int written_bits[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+	20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+	HWT_PD_FEAT_HWTRACE_TRIGGER,
+};
+#define NR_WRITTEN (sizeof(written_bits) / sizeof(written_bits[0]))
 
 int pd_writer_write_features(struct hwt_pd_writer *w)
 {
@@ -187,9 +201,10 @@ int pd_writer_write_features(struct hwt_pd_writer *w)
 	int err = 0;
 
 	for (unsigned int i = 0; i < NR_WRITTEN; i++) {
-		have[i] = encode_feature(w, i, &sections[i]);
+		unsigned int bit = written_bits[i];
+		have[i] = encode_feature(w, bit, &sections[i]);
 		if (have[i]) {
-			features[i / 64] |= 1ULL << (i % 64);
+			features[bit / 64] |= 1ULL << (bit % 64);
 			nfeat++;
 		}
 	}

@@ -459,6 +459,7 @@ static void writer_free(struct hwt_pd_writer *w)
 	free(w->attrs);
 	free(w->index);
 	free(w->cmdline);
+	free(w->trigger);
 	free(w->buf);
 	free(w->path);
 	pd_buf_free(&w->build_ids);

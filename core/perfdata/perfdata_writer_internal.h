@@ -39,6 +39,7 @@ struct hwt_pd_writer {
 	char *strings[NR_STRING_FEATURES];
 	char *cmdline;
 	size_t cmdline_size;
+	char *trigger;           /* HWT_PD_FEAT_HWTRACE_TRIGGER, or NULL */
 	bool have_nr_cpus;
 	uint32_t nr_avail, nr_online;
 	/* Features given as they are (hwt_pd_writer_copy_feature): another

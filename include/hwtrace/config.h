@@ -196,6 +196,13 @@ HWT_API const char *hwt_mode_name(enum hwt_mode mode);
  * messages such as "Valid values are: 0-5". */
 HWT_API void hwt_config_valid_str(uint64_t valid, char *buf, size_t size);
 
+/* The candidate closest to @word by edit distance (a prefix counts as
+ * close), or NULL when none is close enough to be a plausible typo: the
+ * "did you mean" of a message about an unknown key, backend or symbol. */
+HWT_API const char *hwt_config_nearest(const char *word,
+				       const char *const *candidates,
+				       size_t count);
+
 /* Whether the profile sets [@section] @term (a backend's format term),
  * from its INI file, -e or --set. */
 HWT_API bool hwt_config_term_set(const struct hwt_profile *p,

@@ -79,6 +79,11 @@ enum hwt_pd_feature {
  * there was room for its table entry, is empty); above perf's bits and
  * below simpleperf's (128 on), and perf skips bits it does not know. */
 #define HWT_PD_FEAT_HWTRACE_CUT_SHORT 100
+/* hwtrace's own feature: why this capture was written, for a flight
+ * recorder's window (which trigger, when, which thread), as a perf string
+ * of "key: value" lines. Set with hwt_pd_writer_set_feature, read with
+ * hwt_pd_reader_feature_string; perf skips the bit. */
+#define HWT_PD_FEAT_HWTRACE_TRIGGER 101
 
 /* The sample_id fields found in a record (PERF_SAMPLE_* bits that were
  * present). */
@@ -360,7 +365,7 @@ HWT_API int hwt_pd_writer_auxtrace(struct hwt_pd_writer *writer,
 				   const void *data);
 
 /* Sets a string feature (hostname, osrelease, arch, cpudesc, cpuid,
- * version) or, for HWT_PD_FEAT_CMDLINE, the command line joined by NULs.
+ * version, HWT_PD_FEAT_HWTRACE_TRIGGER) or, for HWT_PD_FEAT_CMDLINE, the command line joined by NULs.
  * @data is copied. Features not set describe this machine (uname,
  * /proc/cpuinfo, the calling process's command line). Other features:
  * HWT_ERR_INVAL. */

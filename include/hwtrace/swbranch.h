@@ -83,7 +83,47 @@ struct hwt_swb_opts {
 	 * program outlives the SIGTERM by 100 ms, and once more with
 	 * @killed true when it gets SIGKILL; NULL: never. */
 	void (*waiting)(void *arg, int pid, bool killed);
+	/* The flight recorder (docs/record.md). With @trigger set, the
+	 * branches are not all written: each thread's last
+	 * @snapshot_records records (0: 16384) are kept in memory, and
+	 * each time the trigger fires they are written, with the sideband
+	 * so far, as a complete capture of their own: "@output.1",
+	 * "@output.2", ... (the window number), its trigger described in
+	 * the HWT_PD_FEAT_HWTRACE_TRIGGER feature. Triggers:
+	 * "symbol:FUNC[@BINARY]" (FUNC is entered), "latency:FUNC>DURATION"
+	 * (a call of FUNC returned after longer than DURATION: 5ms, 200us),
+	 * "signal:SIGSEGV,SIGABRT,..." (the program got a signal it will die
+	 * of; it then dies of it, as it would have). A stop request writes
+	 * no window of its own: the windows written before it stay. */
+	const char *trigger;
+	/* Windows to write before tracing ends as at --stop (0: one for
+	 * symbol: and signal:, no limit for latency:). */
+	uint64_t trigger_count;
+	uint64_t snapshot_records;
+	/* symbol: and latency: write no window until tracing has run this
+	 * long (entries and calls before are counted, not written); a
+	 * signal: trigger is always armed. */
+	uint64_t trigger_after_ns;
+	/* Called (in the tracer process, with @progress_arg) after each
+	 * window's file is complete, with its path and the thread that
+	 * fired the trigger; NULL: never. */
+	void (*window_written)(void *arg, const char *path, int tid);
+	/* Instead of running @argv: attach to the running process
+	 * @attach_pid, all its threads (or only thread @attach_tid when it
+	 * is not 0), trace them from where they stand until --stop, the
+	 * last window of a trigger or a stop request, then detach: the
+	 * program runs on as it was, never signalled. --start and 'filter'
+	 * do not apply. */
+	int32_t attach_pid, attach_tid;
 };
+
+/* Whether @trigger is one hwt_swb_opts.trigger takes: 0, or
+ * HWT_ERR_CONFIG saying what is wrong (before any program is run). */
+HWT_API int hwt_swb_trigger_check(const char *trigger);
+
+/* A duration as triggers take it ("5ms", "250us", "1.5s", "100ns") into
+ * *ns: 0, or HWT_ERR_CONFIG saying what is wanted. */
+HWT_API int hwt_swb_duration_check(const char *text, uint64_t *ns);
 
 /* Threads whose capture counters hwt_swb_stats carries. */
 #define HWT_SWB_MAX_RINGS 16
@@ -106,6 +146,11 @@ struct hwt_swb_stats {
 	size_t nrings;
 	struct hwt_capture_stats rings[HWT_SWB_MAX_RINGS];
 	struct hwt_emu_stats trace[HWT_SWB_MAX_RINGS];
+	/* The flight recorder: FUNC's entries, the latency trigger's calls
+	 * that returned, the windows written, and whether tracing ended
+	 * because the last window asked for was written. */
+	uint64_t trigger_entries, trigger_calls, trigger_fired;
+	bool trigger_done;
 };
 
 /* Runs the program, traces it from start to stop, lets it run to its end

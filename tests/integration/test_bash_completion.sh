@@ -32,6 +32,10 @@ expect_eq "subcommands" "$(complete_words hwtrace "")" \
 expect_eq "subcommand prefix d" "$(complete_words hwtrace d)" "$(lines decode dump)"
 expect_eq "record --comp" "$(complete_words hwtrace record --comp)" \
 	"$(lines --compress-aux --compression-level)"
+expect_eq "record --trig" "$(complete_words hwtrace record --trig)" \
+	"$(lines --trigger --trigger-after --trigger-count)"
+expect_eq "record --trigger kinds" "$(complete_words hwtrace record --trigger "")" \
+	"$(lines latency: signal: symbol:)"
 expect_eq "dump options" "$(complete_words hwtrace dump -)" \
 	"$(lines --header-only --help --hex --raw -h)"
 expect_eq "decode --format" "$(complete_words hwtrace decode --format "")" "$(lines jsonl text)"

@@ -71,7 +71,7 @@ static void unknown_key_suggests_nearest(void)
 		  HWT_ERR_CONFIG);
 	CHECK_STR(hwt_errmsg(),
 		  "--set: unknown key \"zzzzzzzz\" in [snapshot]. Valid keys: "
-		  "size, trigger, fifo, interval_ms");
+		  "size, trigger, fifo, interval_ms, trigger_count");
 }
 
 /* perf's message shape for caps (perf-intel-pt.txt gives "Invalid

@@ -89,12 +89,20 @@ _hwtrace()
 		--sink) COMPREPLY=($(compgen -W "$(_hwtrace_sinks)" -- "$cur")); return ;;
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --output | --emulate | --emulate-trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		# sw_branch's flight recorder: the kinds of trigger.
+		--trigger)
+			COMPREPLY=($(compgen -W "symbol: latency: signal:" -- "$cur"))
+			compopt -o nospace 2>/dev/null
+			return
+			;;
 		esac
 		opts="-c --config -e --event --sink --filter -S --snapshot
 		      --snapshot-interval --control --aux-sample -m --mmap-pages
 		      -a --all-cpus -C --cpu -p --pid --per-thread -o --output -z
 		      --compression-level --compress-aux --keep-partial --emulate --emulate-rate
-		      --emulate-lossless --sysfs --emulate-trace --emulate-tsc -h --help"
+		      --emulate-lossless --sysfs --emulate-trace --emulate-tsc
+		      --start --stop --max -q --quiet --trigger --trigger-count --trigger-after --tid
+		      -h --help"
 		;;
 	decode)
 		case $prev in
