@@ -1,14 +1,11 @@
 /* hwtrace decode: symbol options and the symbolizer's hookup. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
-#include "hwtrace/perfdata.h"
 
 static void print_warning(void *arg, const char *message)
 {
@@ -45,40 +42,6 @@ int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg)
 	return 0;
 }
 
-/* Whether @capture was recorded on another machine or kernel than this
- * one (its hostname or osrelease differ from uname's): then this
- * machine's /proc/kallsyms does not describe its kernel addresses. */
-static bool recorded_elsewhere(const char *capture, char *why, size_t size)
-{
-	struct hwt_pd_reader *r;
-	struct utsname u;
-	char host[256], rel[256];
-	struct stat st;
-	if (!capture)
-		return false;
-	/* Pipe-mode input is read once, by the decode itself: where it was
-	 * recorded cannot be known before its kernel addresses come. */
-	bool piped = !strcmp(capture, "-") ||
-		     (!stat(capture, &st) && !S_ISREG(st.st_mode));
-	if (piped) {
-		snprintf(why, size, "a machine this pipe does not name");
-		return true;
-	}
-	if (stat(capture, &st) || uname(&u) || hwt_pd_reader_open(capture, &r))
-		return false;
-	bool other = false;
-	if (!hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HOSTNAME, host,
-					  sizeof(host)) &&
-	    !hwt_pd_reader_feature_string(r, HWT_PD_FEAT_OSRELEASE, rel,
-					  sizeof(rel)) &&
-	    (strcmp(host, u.nodename) || strcmp(rel, u.release))) {
-		snprintf(why, size, "%s (kernel %s)", host, rel);
-		other = true;
-	}
-	hwt_pd_reader_free(r);
-	return other;
-}
-
 int decode_symbols_start(struct decode_symbols *ds,
 			 struct hwt_decode_opts *opts, struct hwt_output *output)
 {
@@ -113,7 +76,7 @@ int decode_symbols_start(struct decode_symbols *ds,
 	}
 	char where[600];
 	if (!ds->opts.kallsyms && !ds->opts.vmlinux && !ds->opts.no_host_kallsyms &&
-	    recorded_elsewhere(ds->capture, where, sizeof(where))) {
+	    !hwt_capture_host_kernel(ds->capture, where, sizeof(where))) {
 		ds->opts.no_host_kallsyms = true;
 		fprintf(stderr, "hwtrace %s: the capture was recorded on %s: "
 			"this machine's /proc/kallsyms does not name its kernel "

@@ -51,6 +51,15 @@ struct hwt_sym_opts {
 	bool no_host_kallsyms;
 };
 
+/* Whether this machine's /proc/kallsyms may name the kernel addresses of
+ * the capture @path: a perf.data file that names this host and kernel (its
+ * hostname and osrelease headers are uname's), or no perf.data file at all
+ * (a raw stream or snapshot, whose user gives the code). False for a pipe,
+ * a capture of another machine or kernel, and one that does not say where
+ * it was recorded, with that machine in @why ("HOST (kernel REL)"): set
+ * hwt_sym_opts.no_host_kallsyms then. */
+HWT_API bool hwt_capture_host_kernel(const char *path, char *why, size_t size);
+
 /* One frame of an inline chain. */
 struct hwt_sym_frame {
 	const char *name;    /* function name, NULL when unknown */

@@ -89,10 +89,8 @@ def lib():
     _proto(L, "hwt_symbolizer_free", None, P)
     _proto(L, "hwt_elem_records_jsonl", C.c_int64, P, sz, P, C.c_void_p, sz,
            C.POINTER(sz))
-    _proto(L, "hwt_pd_reader_open", C.c_int, cp, C.POINTER(P))
-    _proto(L, "hwt_pd_reader_free", None, P)
-    _proto(L, "hwt_pd_reader_feature_string", C.c_int, P, C.c_int,
-           C.c_char_p, sz)
+    _proto(L, "hwt_capture_host_kernel", C.c_bool, cp, C.c_char_p,
+           C.c_size_t)
     _proto(L, "hwt_cursor_run", C.c_int, P, C.POINTER(S.ElemSink))
     _proto(L, "hwt_symbolizer_namer", S.FuncNamer, P)
     _proto(L, "hwt_report_new", C.c_int, C.POINTER(S.FuncNamer),

@@ -54,23 +54,13 @@ def cursor_opts(cpu=None, tid=None, time=None, jobs=1, order="time",
 
 
 def _recorded_elsewhere(path):
-    """Whether the perf.data @path names another host or kernel than
-    this one: then /proc/kallsyms does not describe its kernel (the
-    rule `hwtrace decode` follows)."""
-    L = lib()
-    r = C.c_void_p()
-    if not path or L.hwt_pd_reader_open(enc(path), C.byref(r)) < 0:
-        return False
-    try:
-        host, rel = C.create_string_buffer(256), C.create_string_buffer(256)
-        if (L.hwt_pd_reader_feature_string(r, 3, host, 256) or
-                L.hwt_pd_reader_feature_string(r, 4, rel, 256)):
-            return False
-        u = os.uname()
-        return (host.value != enc(u.nodename) or
-                rel.value != enc(u.release))
-    finally:
-        L.hwt_pd_reader_free(r)
+    """Whether the capture @path is not known to come from this machine's
+    running kernel: then /proc/kallsyms does not describe it (the
+    library's rule, hwt_capture_host_kernel, which `hwtrace decode`
+    follows too)."""
+    why = C.create_string_buffer(600)
+    return not lib().hwt_capture_host_kernel(enc(path) if path else None,
+                                             why, len(why))
 
 
 class Cursor(Closable):

@@ -19,6 +19,13 @@ expect_eq "386 records, nothing else" \
 	"386 386"
 expect_contains "the missing binary's ranges are named on stderr" "$(cat "$TMP/orig.err")" \
 	"373 of the 373 ranges between branch records have no range element"
+# simpleperf writes no hostname or osrelease: this machine's kallsyms is
+# not taken for the capture's kernel (its one kernel address, in the
+# 2-record sample, gets no name from here).
+expect_contains "a capture that names no machine gets no kernel names from this one" \
+	"$(cat "$TMP/orig.err")" "recorded on a machine the file does not name"
+expect_eq "the kernel address is not named" \
+	"$(grep -c '"from":"0xffffffffa9e01917".*from_sym' "$TMP/orig.jsonl")" 0
 
 ${HWT_TARGET_RUN:-} "$HWT_PD_COMPRESS" "$src" "$TMP/perf.data" 0 || fail "pd_compress"
 perf script -F brstack -i "$TMP/perf.data" >"$TMP/perf.txt" 2>"$TMP/perf.err" ||
