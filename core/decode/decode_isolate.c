@@ -100,6 +100,19 @@ static int forward_elems(struct iso_dec *d, uint64_t len)
 	return 0;
 }
 
+/* Said once a process: a worker runs without its seccomp filter. */
+static void warn_unsandboxed(struct iso_dec *d)
+{
+	static bool said;
+	if (__atomic_exchange_n(&said, true, __ATOMIC_RELAXED) || !d->caller.warn)
+		return;
+	d->caller.warn(d->caller.warn_arg, "the kernel refused the seccomp "
+		       "filter of the isolated decoders' workers: they decode "
+		       "in processes of their own, a crash costs only their "
+		       "bytes, but they are not sandboxed (docs/decode.md, "
+		       "\"Isolated decoders\")");
+}
+
 /* Reads the worker's messages up to its ISO_DONE, whose result goes to
  * *rc and whose extra bytes stay in d->buf (*extra of them). Returns 0,
  * an error of the caller's sink, or the
@@ -143,6 +156,8 @@ static int await_done(struct iso_dec *d, int *rc, uint64_t *extra)
 				return HWT_ERR_EOF;
 			memcpy(&res, d->buf, sizeof(res));
 			*rc = res.rc;
+			if (res.unsandboxed)
+				warn_unsandboxed(d);
 			*extra = m.len - sizeof(res);
 			memmove(d->buf, d->buf + sizeof(res), *extra + 1);
 			return 0;

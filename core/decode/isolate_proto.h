@@ -51,6 +51,8 @@ struct iso_hw_id {
 
 struct iso_done {
 	int32_t rc; /* what the decoder's op returned */
+	/* In the first answer: the kernel refused the seccomp filter. */
+	uint32_t unsandboxed;
 };
 
 /* What a worker starts from (in its copy of the parent's memory): the
@@ -64,7 +66,7 @@ struct iso_setup {
 };
 
 /* The worker's main (hwt_worker_main): @arg is a struct iso_setup. */
-int iso_worker_main(void *arg, int fd);
+int iso_worker_main(void *arg, int fd, bool sandboxed);
 
 /* Elements go in batches of about this many bytes. */
 #define ISO_BATCH (64 * 1024)

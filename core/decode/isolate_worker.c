@@ -19,6 +19,7 @@ struct worker {
 	uint8_t batch[ISO_BATCH + 4096];
 	size_t used;
 	bool lost; /* the parent is gone */
+	bool sandboxed;
 };
 
 static int send_msg(struct worker *w, uint32_t type, const void *a,
@@ -97,7 +98,7 @@ static void progress(void *arg, uint64_t done)
 
 static int done(struct worker *w, int rc, const void *extra, size_t len)
 {
-	struct iso_done d = {.rc = rc};
+	struct iso_done d = {.rc = rc, .unsandboxed = !w->sandboxed};
 	const char *msg = hwt_errmsg();
 	if (rc < 0 && !extra) {
 		extra = msg;
@@ -174,10 +175,11 @@ static int run(struct worker *w, const struct iso_msg *m)
 	}
 }
 
-int iso_worker_main(void *arg, int fd)
+int iso_worker_main(void *arg, int fd, bool sandboxed)
 {
 	static struct worker w;
 	w.fd = fd;
+	w.sandboxed = sandboxed;
 	w.setup = arg;
 	struct hwt_decode_params params = w.setup->params;
 	struct hwt_elem_sink sink = {emit, &w};

@@ -16,9 +16,10 @@ struct hwt_worker {
 	int fd;    /* the parent's end of the socket */
 };
 
-/* Runs in the worker, sandboxed, with @fd its end of the socket; returns
- * the worker's exit status. */
-typedef int (*hwt_worker_main)(void *arg, int fd);
+/* Runs in the worker, with @fd its end of the socket, @sandboxed false
+ * when the kernel refused the seccomp filter; returns the worker's exit
+ * status. */
+typedef int (*hwt_worker_main)(void *arg, int fd, bool sandboxed);
 
 /* Forks a worker running @main(@arg, fd). In the worker every signal has
  * its default action (none of the parent's handlers, which remove its
