@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/decode/decode_isolate.h"
+#include "core/decode/elem_slot.h"
 #include "core/decode/isolate_proto.h"
 #include "core/os/os_worker.h"
 #include "hwtrace/error.h"
@@ -76,10 +77,41 @@ static int grow(struct iso_dec *d, uint64_t len)
 static int forward_elems(struct iso_dec *d, uint64_t len)
 {
 	const uint8_t *p = d->buf, *end = d->buf + len;
+	struct elem_common common;
+	bool have_common = false;
 	while (p < end) {
 		struct hwt_elem e;
-		uint64_t size;
-		if ((size_t)(end - p) < sizeof(e) + sizeof(size))
+		uint64_t kind, size;
+		if ((size_t)(end - p) < sizeof(kind))
+			return HWT_ERR_FORMAT;
+		memcpy(&kind, p, sizeof(kind));
+		p += sizeof(kind);
+		if (kind == ISO_REC_COMMON) {
+			if ((size_t)(end - p) < sizeof(common.head))
+				return HWT_ERR_FORMAT;
+			memcpy(common.head, p, sizeof(common.head));
+			p += sizeof(common.head);
+			have_common = true;
+			continue;
+		}
+		if (kind == ISO_REC_SLOT) {
+			struct elem_slot slot;
+			if (!have_common || (size_t)(end - p) < sizeof(slot))
+				return HWT_ERR_FORMAT;
+			memcpy(&slot, p, sizeof(slot));
+			p += sizeof(slot);
+			if (slot.type != HWT_ELEM_RANGE && slot.type != HWT_ELEM_BRANCH)
+				return HWT_ERR_FORMAT;
+			memcpy(&e, common.head, sizeof(common.head));
+			memset(&e.u, 0, sizeof(e.u));
+			elem_slot_get(&slot, &e);
+			int err = d->caller.sink->emit(d->caller.sink->arg, &e);
+			if (err < 0)
+				return err;
+			continue;
+		}
+		if (kind != ISO_REC_WHOLE ||
+		    (size_t)(end - p) < sizeof(e) + sizeof(size))
 			return HWT_ERR_FORMAT;
 		memcpy(&e, p, sizeof(e));
 		memcpy(&size, p + sizeof(e), sizeof(size));

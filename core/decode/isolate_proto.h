@@ -19,12 +19,23 @@ enum iso_cmd {
 };
 
 enum iso_reply {
-	ISO_ELEMS = 1, /* elements, each struct hwt_elem, a uint64_t payload
-			* size and the payload, padded to 8 bytes */
+	ISO_ELEMS = 1, /* elements: records of enum iso_record */
 	ISO_WARN,      /* a warning's text */
 	ISO_PROGRESS,  /* uint64_t: bytes of the chunk decoded */
 	ISO_DONE,      /* struct iso_done, then the error's text (or the
 			* split's starts) */
+};
+
+/* An ISO_ELEMS batch is records, each a uint64_t of this enum and its
+ * bytes. Most elements are ranges and branches of the common fields of
+ * the one before: those go in 32 bytes (core/decode/elem_slot.h), not
+ * the 88 of a whole element. */
+enum iso_record {
+	ISO_REC_COMMON = 1, /* struct elem_common: the fields of the slots
+			     * after it, up to the next (or the batch's end) */
+	ISO_REC_SLOT,       /* struct elem_slot */
+	ISO_REC_WHOLE,      /* struct hwt_elem, a uint64_t payload size and
+			     * the payload, padded to 8 bytes */
 };
 
 struct iso_msg {

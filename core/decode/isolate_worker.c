@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/elem_slot.h"
 #include "core/decode/isolate_proto.h"
 #include "core/os/os_worker.h"
 #include "hwtrace/error.h"
@@ -20,6 +21,8 @@ struct worker {
 	size_t used;
 	bool lost; /* the parent is gone */
 	bool sandboxed;
+	struct elem_common common; /* of the batch's last slot */
+	bool have_common;
 };
 
 static int send_msg(struct worker *w, uint32_t type, const void *a,
@@ -41,6 +44,7 @@ static int send_batch(struct worker *w)
 		return 0;
 	int err = send_msg(w, ISO_ELEMS, w->batch, w->used, NULL, 0);
 	w->used = 0;
+	w->have_common = false; /* each batch reads on its own */
 	return err;
 }
 
@@ -59,9 +63,31 @@ static int put_bytes(struct worker *w, const void *p, size_t len)
 	return 0;
 }
 
+static int put_record(struct worker *w, uint64_t kind, const void *p,
+		      size_t len)
+{
+	int err = put_bytes(w, &kind, sizeof(kind));
+	return err ? err : put_bytes(w, p, len);
+}
+
 static int emit(void *arg, const struct hwt_elem *elem)
 {
 	struct worker *w = arg;
+	struct elem_slot slot;
+	int err = 0;
+	if (elem_slot_put(&slot, elem)) {
+		if (!w->have_common || !elem_common_same(&w->common, elem)) {
+			memcpy(w->common.head, elem, sizeof(w->common.head));
+			w->have_common = true;
+			err = put_record(w, ISO_REC_COMMON, w->common.head,
+					 sizeof(w->common.head));
+		}
+		if (!err)
+			err = put_record(w, ISO_REC_SLOT, &slot, sizeof(slot));
+		if (!err && w->used >= ISO_BATCH)
+			err = send_batch(w);
+		return err;
+	}
 	struct hwt_elem e = *elem;
 	size_t size = 0;
 	const void *payload = hwt_elem_payload(elem, &size);
@@ -70,7 +96,7 @@ static int emit(void *arg, const struct hwt_elem *elem)
 		*ptr = NULL;
 	uint64_t len = size;
 	static const uint8_t zeros[8];
-	int err = put_bytes(w, &e, sizeof(e));
+	err = put_record(w, ISO_REC_WHOLE, &e, sizeof(e));
 	if (!err)
 		err = put_bytes(w, &len, sizeof(len));
 	if (!err && size)
