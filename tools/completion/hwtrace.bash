@@ -104,7 +104,8 @@ _hwtrace()
 		esac
 		opts="--format -o --packets --disasm --branch-profile --edges
 		      --edges-bitmap --calls
-		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
+		      --per-cpu -j --jobs --ignore-build-ids --isolate --no-isolate
+		      --isolate-timeout --tid --cpu --cpu-model --time
 		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
