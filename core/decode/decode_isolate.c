@@ -378,12 +378,12 @@ static int iso_split(void *priv, const struct hwt_aux_chunk *c,
 static void iso_reset(void *priv)
 {
 	struct iso_dec *d = priv;
-	int rc;
-	uint64_t extra;
-	/* A worker that is not running starts fresh anyway. */
-	if (d->w.pid)
-		finish(d, command(d, ISO_RESET, NULL, 0, NULL, 0), NULL, false,
-		       &rc, &extra);
+	/* A worker that is not running starts fresh anyway. Not waited
+	 * for: a worker lost in it is found at the next command. */
+	if (d->w.pid && command(d, ISO_RESET, NULL, 0, NULL, 0) < 0) {
+		char why[256];
+		worker_lost(d, HWT_ERR_EOF, why, sizeof(why));
+	}
 }
 
 static int iso_flush(void *priv)

@@ -13,7 +13,7 @@
 enum iso_cmd {
 	ISO_FEED = 1, /* struct iso_chunk, then the bytes unless cached */
 	ISO_SPLIT,    /* struct iso_chunk, ...; the reply carries the starts */
-	ISO_RESET,
+	ISO_RESET,    /* not answered */
 	ISO_FLUSH,
 	ISO_HW_ID,    /* struct iso_hw_id */
 };

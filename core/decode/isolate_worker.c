@@ -183,10 +183,10 @@ static int run(struct worker *w, const struct iso_msg *m)
 		free(starts);
 		return err;
 	}
-	case ISO_RESET:
+	case ISO_RESET: /* no answer: it is one per chunk */
 		if (ops->reset)
 			ops->reset(w->priv);
-		return done(w, 0, NULL, 0);
+		return 0;
 	case ISO_FLUSH:
 		return done(w, ops->flush ? ops->flush(w->priv) : 0, NULL, 0);
 	case ISO_HW_ID: {
