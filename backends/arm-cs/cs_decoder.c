@@ -23,8 +23,6 @@ struct cs_dec {
 	bool from_options;
 	struct hwt_image *image;
 	const struct hwt_elem_sink *sink;
-	void (*warn)(void *arg, const char *message);
-	void *warn_arg;
 };
 
 static int load_meta(const struct hwt_decode_params *p, struct hwt_cs_meta *m,
@@ -106,8 +104,6 @@ static int cs_create(const struct hwt_decode_params *p, void **priv)
 	}
 	d->image = p->image;
 	d->sink = p->sink;
-	d->warn = p->warn;
-	d->warn_arg = p->warn_arg;
 	*priv = d;
 	return 0;
 }
@@ -163,22 +159,22 @@ static int segment_window(const struct cs_dec *d,
  * another chunk (another unit of a parallel decode, or the segment
  * before) would not decode this one as a new tree does. */
 /* Says, before a chunk is decoded, that a packet in it trips a known
- * fault of OpenCSD (cs_fault_scan.c). Splitting packets alone is safe. */
-static void warn_known_fault(struct cs_dec *d, const struct hwt_aux_chunk *c)
+ * fault of OpenCSD (cs_fault_scan.c): an error element first in the
+ * chunk's elements, so that it keeps its place for every -j (a warning
+ * from a decode thread would not). Splitting packets alone is safe. */
+static int say_known_fault(struct cs_dec *d, const struct hwt_aux_chunk *c)
 {
 	struct hwt_cs_fault fault = {0};
 	struct hwt_cs_tree *tree = NULL;
-	if (!d->warn)
-		return;
 	/* A stream the look fails on fails its decode too, which says why. */
 	if (build_tree(&d->meta, chunk_is_raw(d, c), c->cpu, NULL, NULL, NULL,
 		       &fault, &tree))
-		return;
+		return 0;
 	if (!hwt_cs_tree_feed(tree, c->data, c->size, c->offset))
 		hwt_cs_tree_eot(tree);
 	hwt_cs_tree_free(tree);
 	if (!fault.found)
-		return;
+		return 0;
 	char stream[48], msg[512];
 	if (c->cpu >= 0)
 		snprintf(stream, sizeof(stream), "CPU %d's trace", (int)c->cpu);
@@ -192,7 +188,16 @@ static void warn_known_fault(struct cs_dec *d, const struct hwt_aux_chunk *c)
 		 (unsigned)c->idx, (unsigned long long)c->offset,
 		 (unsigned long long)(c->offset + c->size), fault.what,
 		 (unsigned long long)fault.offset);
-	d->warn(d->warn_arg, msg);
+	struct hwt_elem e;
+	hwt_elem_clear(&e, HWT_ELEM_ERROR);
+	e.fields = HWT_FIELD_OFFSET;
+	e.trace_offset = fault.offset;
+	if (c->cpu >= 0) {
+		e.fields |= HWT_FIELD_CPU;
+		e.cpu = c->cpu;
+	}
+	e.u.error.message = msg;
+	return d->sink->emit(d->sink->arg, &e);
 }
 
 static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
@@ -201,11 +206,11 @@ static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
 	struct hwt_cs_tree *tree = NULL;
 	uint64_t from, until;
 	int err = segment_window(d, c, &from, &until);
-	if (!err) {
-		warn_known_fault(d, c);
+	if (!err)
+		err = say_known_fault(d, c);
+	if (!err)
 		err = build_tree(&d->meta, chunk_is_raw(d, c), c->cpu, d->image,
 				 d->sink, NULL, NULL, &tree);
-	}
 	if (err)
 		return err;
 	hwt_cs_tree_set_default_ctx(tree, c->cpu, c->tid);

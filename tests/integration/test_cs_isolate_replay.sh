@@ -75,7 +75,7 @@ for input in "$CORPUS"/fuzz_etm_raw/* "$CORPUS"/fuzz_cs_decode_file/*; do
 			expect_contains "$name summary" "$(cat "$TMP/iso.err")" \
 				"1 part of the trace could not be decoded"
 		fi
-		cp "$TMP/iso.err" "$TMP/$name.err"
+		cp "$TMP/iso.out" "$TMP/$name.out"
 		continue
 	fi
 	# Sanitizer reports of a worker are the one known fault's alone.
@@ -88,7 +88,7 @@ for input in "$CORPUS"/fuzz_etm_raw/* "$CORPUS"/fuzz_cs_decode_file/*; do
 	[ "$HWT_SANITIZE" = 1 ] && continue
 	# What a use after free gives depends on the heap's layout, which
 	# is the worker's, not this process's: no oracle.
-	if grep -q "which is known to make OpenCSD" "$TMP/iso.err"; then
+	if grep -q "which is known to make OpenCSD" "$TMP/iso.out"; then
 		known=$((known + 1))
 		continue
 	fi
@@ -115,12 +115,13 @@ for input in "$CORPUS"/fuzz_etm_raw/* "$CORPUS"/fuzz_cs_decode_file/*; do
 done
 expect_eq "inputs replayed" "$inputs" 332
 
-# Known faults are named before the decode, with the packet's offset.
+# Known faults are named before the decode (an error element first among
+# the chunk's), with the packet's offset.
 expect_contains "address wrap named" \
-	"$(cat "$TMP/crash-3ff46de38752c89bcf37ac4d5210b56de7f37ab1.err")" \
+	"$(cat "$TMP/crash-3ff46de38752c89bcf37ac4d5210b56de7f37ab1.out")" \
 	"has an address in the last 4 KiB of the address space at offset 0x6d, which is known to make OpenCSD 1.3.3 read memory it does not own"
 expect_contains "cancel named" \
-	"$(cat "$TMP/crash-888d404585e50cc2c8e9364e40f365701cd4177a.err")" \
+	"$(cat "$TMP/crash-888d404585e50cc2c8e9364e40f365701cd4177a.out")" \
 	"has a cancel packet at offset 0x6a"
 echo "replayed $inputs inputs, $compared the same as the in-process decode," \
 	"$unstable that the in-process decode itself does not decode twice alike," \

@@ -8,6 +8,7 @@
  * (HWT_ISOLATE_OFF) on the segments that do not fail. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +146,16 @@ static int add(void *arg, const struct hwt_elem *e)
 	return elem_text_add(&((struct run *)arg)->text, e);
 }
 
+/* A parallel decode's threads each warn through it. */
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void on_warn(void *arg, const char *message)
 {
 	struct run *r = arg;
+	pthread_mutex_lock(&warn_lock);
 	r->warnings++;
 	snprintf(r->warning, sizeof(r->warning), "%s", message);
+	pthread_mutex_unlock(&warn_lock);
 }
 
 static char path[64];
