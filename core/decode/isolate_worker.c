@@ -103,7 +103,9 @@ static int emit(void *arg, const struct hwt_elem *elem)
 		err = put_bytes(w, payload, size);
 	if (!err && size % 8)
 		err = put_bytes(w, zeros, 8 - size % 8);
-	if (!err && w->used >= ISO_BATCH)
+	/* An error goes at once: it may say why the worker is about to
+	 * crash, and the batch it is in would be lost with the worker. */
+	if (!err && (w->used >= ISO_BATCH || e.type == HWT_ELEM_ERROR))
 		err = send_batch(w);
 	return err;
 }
