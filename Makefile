@@ -12,7 +12,8 @@ DEBIAN_PACKAGES := cmake make gcc clang pkg-config libclang-rt-14-dev \
 	golang-github-google-pprof-dev autofdo bolt-15 llvm-15 libpq-dev \
 	postgresql gcc-riscv64-linux-gnu qemu-user \
 	python3-numpy python3-pandas python3-pytest python3-setuptools \
-	python3-wheel python3-pip python3-dask python3-distributed
+	python3-wheel python3-pip python3-dask python3-distributed \
+	libseccomp-dev
 # npm packages the tests load from disk (no network at test time): the
 # flame-graph viewer that the timeline test opens hwtrace's file in.
 NPM_DIR := build/npm
@@ -34,7 +35,8 @@ FUZZ_TIME ?= 17
 # left out), which keeps the board's build command as written working.
 ARM64_HOST_PACKAGES := gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
 ARM64_LIBS := libc6 libopencsd-dev libelf-dev libdw-dev libiniparser-dev \
-	libcapstone-dev libzstd-dev libdebuginfod-dev libprotobuf-c-dev
+	libcapstone-dev libzstd-dev libdebuginfod-dev libprotobuf-c-dev \
+	libseccomp-dev
 ARM64_OPTIONAL_LIBS := libsqlite3-dev libpq-dev
 ARM64_CMAKE := -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
 	-DHWT_WITH_LIBIPT=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -9,6 +9,9 @@
  *    writes one unit's trace), trc_pkt_lister -decode on the snapshot
  *    beside `hwtrace decode --raw` with one thread and with two (the
  *    stream cut at its sync points, cs_sync_points.c).
+ * The command is timed isolated (the default) and with --no-isolate on
+ * the perf.data and the raw ETE stream (-j 1): their ratio is the cost of
+ * the decoder's worker processes (docs/decode.md, "Isolated decoders").
  * hwtrace is timed twice on the first two inputs: as users run it (the
  * `hwtrace decode` command, text to /dev/null) and as a library into a
  * counting sink. Every time is the median of RUNS runs, printed with its spread
@@ -298,13 +301,19 @@ static int bench_raw_ete(const char *tmp, int repeats)
 	snprintf(cmd, sizeof(cmd), "'%s' decode %s -j 2 -o /dev/null "
 		 "2>/dev/null", cli(), args);
 	two = time_cmd(cmd);
+	/* The in-process decode: OpenCSD runs isolated by default
+	 * (docs/decode.md, "Isolated decoders"). */
+	snprintf(cmd, sizeof(cmd), "'%s' decode %s -j 1 --no-isolate -o /dev/null "
+		 "2>/dev/null", cli(), args);
+	struct timing one_in = time_cmd(cmd);
 	snprintf(cmd, sizeof(cmd),
 		 "trc_pkt_lister -ss_dir '%s' -decode -logfilename /dev/null "
 		 ">/dev/null 2>&1", ss);
 	full = time_cmd(cmd);
 	printf("raw ETE stream (ete_mem x%d, %.2f MB), median of %d "
 	       "(fastest-slowest):\n", repeats, mb, RUNS);
-	if (one.median < 0 || two.median < 0 || full.median < 0) {
+	if (one.median < 0 || two.median < 0 || full.median < 0 ||
+	    one_in.median < 0) {
 		printf("  failed (hwtrace %s, trc_pkt_lister %s)\n",
 		       one.median < 0 || two.median < 0 ? "failed" : "ok",
 		       full.median < 0 ? "failed" : "ok");
@@ -312,8 +321,11 @@ static int bench_raw_ete(const char *tmp, int repeats)
 	}
 	print_row("hwtrace decode --raw -j 1", one, mb);
 	print_row("hwtrace decode --raw -j 2", two, mb);
+	print_row("hwtrace decode --raw -j 1 --no-isolate", one_in, mb);
 	print_row("trc_pkt_lister -decode", full, mb);
 	printf("  ratio -j 2/-j 1 speed: %.2f\n", one.median / two.median);
+	printf("  ratio isolated/in-process -j 1 time: %.2f\n",
+	       one.median / one_in.median);
 	printf("  ratio command -j 1/trc_pkt_lister -decode speed: %.2f\n",
 	       full.median / one.median);
 	return 0;
@@ -408,6 +420,9 @@ int main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "'%s' decode '%s' --symfs '%s' -o /dev/null "
 		 "2>/dev/null", cli(), big, symfs);
 	ours = time_cmd(cmd);
+	snprintf(cmd, sizeof(cmd), "'%s' decode '%s' --symfs '%s' --no-isolate "
+		 "-o /dev/null 2>/dev/null", cli(), big, symfs);
+	struct timing ours_in = time_cmd(cmd);
 	snprintf(cmd, sizeof(cmd),
 		 "perf script -i '%s' --itrace=b -F flags,ip,addr --symfs '%s' "
 		 ">/dev/null 2>&1", big, symfs);
@@ -415,17 +430,22 @@ int main(int argc, char **argv)
 	printf("perf.data (simpleperf ETMv4 buffer x%d, %.2f MB of trace, %"
 	       PRIu64 " elements), median of %d (fastest-slowest):\n", copies,
 	       mb, elems, RUNS);
-	if (lib.median < 0 || ours.median < 0 || peer.median < 0) {
+	if (lib.median < 0 || ours.median < 0 || ours_in.median < 0 ||
+	    peer.median < 0) {
 		printf("  failed (hwtrace %s, perf script %s)\n",
-		       ours.median < 0 || lib.median < 0 ? "failed" : "ok",
+		       ours.median < 0 || lib.median < 0 || ours_in.median < 0
+			       ? "failed" : "ok",
 		       peer.median < 0 ? "failed" : "ok");
 		status = 1;
 	} else {
 		print_row("hwtrace decode (command)", ours, mb);
 		print_row("hwtrace library, no output", lib, mb);
+		print_row("hwtrace decode --no-isolate", ours_in, mb);
 		print_row("perf script --itrace=b", peer, mb);
 		printf("  ratio command/perf script speed: %.2f\n",
 		       peer.median / ours.median);
+		printf("  ratio isolated/in-process command time: %.2f\n",
+		       ours.median / ours_in.median);
 	}
 	if (bench_raw_ete(tmp, ete_repeats) != 0)
 		status = 1;

@@ -15,7 +15,7 @@ install(FILES ${CMAKE_BINARY_DIR}/include/hwtrace/version.h
 
 # pkg-config: the libraries libhwtrace.a needs, by module where Debian
 # ships a .pc file, else by -l.
-set(HWT_PC_REQUIRES "libelf libzstd")
+set(HWT_PC_REQUIRES "libelf libzstd libseccomp")
 set(HWT_PC_LIBS "-liniparser -lpthread")
 if(HWT_WITH_LIBIPT)
   string(APPEND HWT_PC_LIBS " -lipt")

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hwtrace/backend.h"
+#include "core/decode/decode_isolate.h"
 #include "hwtrace/error.h"
 
 extern const struct hwt_backend hwt_backend_intel_pt;
@@ -59,4 +60,12 @@ const struct hwt_backend *hwt_backend_for_auxtrace(enum hwt_auxtrace_type type)
 const struct hwt_backend *hwt_backend_at(size_t index)
 {
 	return index < table_count ? table[index] : NULL;
+}
+
+/* OpenCSD 1.3.3 reads wild memory on some crafted ETMv4/ETE streams
+ * (docs/coresight.md, "Untrusted trace"): its decoder runs isolated
+ * unless the caller says otherwise. */
+bool hwt_backend_isolated_by_default(const struct hwt_backend *b)
+{
+	return b->decoder && b->decoder == hwt_backend_cs_etm.decoder;
 }

@@ -84,6 +84,11 @@ static void usage(FILE *out)
 		"                          the online CPUs); the output is the same\n"
 		"  --ignore-build-ids      use a found binary even when its build id\n"
 		"                          or ELF machine is not the capture's\n"
+		"  --isolate               run every backend's decoder in sandboxed\n"
+		"                          worker processes (cs_etm's always is)\n"
+		"  --no-isolate            decode in this process, OpenCSD too\n"
+		"  --isolate-timeout SEC   stop an isolated decoder that is silent\n"
+		"                          this long (default 30)\n"
 		"  -h, --help              this text\n\n"
 		"Gaps (lost or undecodable trace) are always shown, and counted on\n"
 		"standard error at the end. Exit status: 0 decoded, 1 failed, 2 usage.\n");
@@ -176,6 +181,7 @@ enum {
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
 	OPT_EDGES_BITMAP, OPT_COMM, OPT_DSO, OPT_SYM, OPT_PARTIAL, OPT_UNIT,
+	OPT_ISOLATE, OPT_NO_ISOLATE, OPT_ISOLATE_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -205,6 +211,9 @@ static const struct option long_opts[] = {
 	{"vmlinux", required_argument, NULL, OPT_VMLINUX},
 	{"kcore", required_argument, NULL, OPT_KCORE},
 	{"ignore-build-ids", no_argument, NULL, OPT_IGNORE_BUILD_IDS},
+	{"isolate", no_argument, NULL, OPT_ISOLATE},
+	{"no-isolate", no_argument, NULL, OPT_NO_ISOLATE},
+	{"isolate-timeout", required_argument, NULL, OPT_ISOLATE_TIMEOUT},
 	{"raw", required_argument, NULL, OPT_RAW},
 	{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 	{"output", required_argument, NULL, 'o'},
@@ -434,6 +443,24 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_IGNORE_BUILD_IDS:
 			a->opts.ignore_build_ids = true;
+			break;
+		case OPT_ISOLATE:
+			a->opts.isolate = HWT_ISOLATE_ON;
+			break;
+		case OPT_NO_ISOLATE:
+			a->opts.isolate = HWT_ISOLATE_OFF;
+			break;
+		case OPT_ISOLATE_TIMEOUT: {
+			double sec;
+			int r = cli_number_double(&(struct cli_number){"decode",
+					"--isolate-timeout", 0, 0, "seconds, more "
+					"than 0 and at most 3600"}, optarg, 0, 3600,
+					&sec);
+			if (r)
+				return r;
+			a->opts.isolate_timeout_ms = sec * 1000 < 1 ? 1 :
+						     (unsigned int)(sec * 1000);
+		}
 			break;
 		case OPT_RAW:
 			a->raw = optarg;

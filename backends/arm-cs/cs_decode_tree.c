@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/arm-cs/cs_fault_scan.h"
 #include "backends/arm-cs/cs_tree_internal.h"
 #include "hwtrace/error.h"
 
@@ -93,6 +94,11 @@ static ocsd_datapath_resp_t pkt_in(const void *ctx, ocsd_datapath_op_t op,
 
 	if (op != OCSD_OP_DATA || !pkt)
 		return OCSD_RESP_CONT;
+	if (pc->t->fault) {
+		hwt_cs_fault_check(pc->t->fault, pc->proto, pkt,
+				   hwt_cs_stream_offset(pc->t, idx));
+		return OCSD_RESP_CONT;
+	}
 	if (ocsd_pkt_str(pc->proto, pkt, buf, sizeof(buf)) != OCSD_OK)
 		snprintf(buf, sizeof(buf), "(unprintable packet)");
 	fprintf(pc->t->packets, "%" PRIu64 "\tID:%02x\t%s\n",
@@ -217,11 +223,12 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 				 "trace ID 0x%x is used by two trace sources "
 				 "(CPU %d and CPU %d)", id, ch->cpu, src->cpu);
 	unsigned char csid = 0;
-	int flags = t->packets ? OCSD_CREATE_FLG_PACKET_PROC
+	bool split_only = t->packets || t->fault;
+	int flags = split_only ? OCSD_CREATE_FLG_PACKET_PROC
 			       : OCSD_CREATE_FLG_FULL_DECODER;
 	struct hwt_cs_source v4;
 	const struct hwt_cs_source *use = src;
-	if (t->packets && src->proto == HWT_CS_PROTO_ETE)
+	if (split_only && src->proto == HWT_CS_PROTO_ETE)
 		use = hwt_cs_ete_as_etmv4(src, &v4);
 	hwt_cs_api_lock();
 	ocsd_err_t oerr = ocsd_dt_create_decoder(t->dt, proto_name(use->proto),
@@ -235,7 +242,7 @@ int hwt_cs_tree_add_source(struct hwt_cs_tree *t,
 				 "ID 0x%x (CPU %d): %s", proto_name(src->proto),
 				 id, src->cpu, msg);
 	}
-	if (t->packets) {
+	if (split_only) {
 		struct cs_pkt_ctx *pc = calloc(1, sizeof(*pc));
 		if (!pc)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
@@ -296,13 +303,18 @@ static ocsd_datapath_resp_t drain_wait(struct hwt_cs_tree *t,
 	return resp;
 }
 
+void hwt_cs_tree_scan_faults(struct hwt_cs_tree *t, struct hwt_cs_fault *fault)
+{
+	t->fault = fault;
+}
+
 /* The tree hands its element output only to decoders that exist when it
  * is set, so it is set once, before the first data. OpenCSD 1.3.3's C API
  * never frees the small callback object this allocates (one per tree);
  * the leak checker is told to ignore it. */
 static void set_output(struct hwt_cs_tree *t)
 {
-	if (t->out_set || t->packets)
+	if (t->out_set || t->packets || t->fault)
 		return;
 	hwt_cs_api_lock();
 	LSAN_OFF();

@@ -27,6 +27,13 @@ int hwt_cs_tree_new(uint32_t frame_flags, struct hwt_image *image,
 		    struct hwt_cs_tree **out);
 void hwt_cs_tree_free(struct hwt_cs_tree *tree);
 
+/* Makes a tree created without @packets and @image only split packets,
+ * noting in @fault (borrowed) the first that trips a known OpenCSD fault
+ * (cs_fault_scan.h). Before the first source is added. */
+struct hwt_cs_fault;
+void hwt_cs_tree_scan_faults(struct hwt_cs_tree *tree,
+			     struct hwt_cs_fault *fault);
+
 /* Adds a decoder for @src (copied). Errors: HWT_ERR_CONFIG (OpenCSD
  * rejected the configuration), HWT_ERR_BUSY (trace ID already taken). */
 int hwt_cs_tree_add_source(struct hwt_cs_tree *tree,

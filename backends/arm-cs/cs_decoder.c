@@ -6,11 +6,13 @@
 #include "hwtrace/backend.h"
 
 #ifdef HWT_HAVE_OPENCSD
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/arm-cs/cs_decode_meta.h"
 #include "backends/arm-cs/cs_decode_tree.h"
+#include "backends/arm-cs/cs_fault_scan.h"
 #include "backends/arm-cs/cs_snapshot.h"
 #include "backends/arm-cs/cs_sync_points.h"
 #include "hwtrace/error.h"
@@ -44,17 +46,24 @@ static const struct hwt_cs_source *source_of(const struct hwt_cs_meta *m,
 	return NULL;
 }
 
+/* A decode tree for a chunk: its elements to @sink, or with @packets
+ * its packets listed there, or with @fault only looked through for
+ * packets that trip a known OpenCSD fault. */
 static int build_tree(const struct hwt_cs_meta *m, bool raw, int32_t cpu,
 		      struct hwt_image *image, const struct hwt_elem_sink *sink,
-		      FILE *packets, struct hwt_cs_tree **out)
+		      FILE *packets, struct hwt_cs_fault *fault,
+		      struct hwt_cs_tree **out)
 {
 	struct hwt_cs_tree *tree;
 	uint32_t flags = raw ? 0
 			     : OCSD_DFRMTR_FRAME_MEM_ALIGN |
 				       OCSD_DFRMTR_RESET_ON_4X_FSYNC;
-	int err = hwt_cs_tree_new(flags, image, sink, packets, &tree);
+	int err = hwt_cs_tree_new(flags, fault ? NULL : image, sink, packets,
+				  &tree);
 	if (err)
 		return err;
+	if (fault)
+		hwt_cs_tree_scan_faults(tree, fault);
 	if (raw) {
 		const struct hwt_cs_source *s = source_of(m, cpu);
 		if (!s)
@@ -149,6 +158,48 @@ static int segment_window(const struct cs_dec *d,
  * ID in the elements a tree makes after it, so a tree that decoded
  * another chunk (another unit of a parallel decode, or the segment
  * before) would not decode this one as a new tree does. */
+/* Says, before a chunk is decoded, that a packet in it trips a known
+ * fault of OpenCSD (cs_fault_scan.c): an error element first in the
+ * chunk's elements, so that it keeps its place for every -j (a warning
+ * from a decode thread would not). Splitting packets alone is safe. */
+static int say_known_fault(struct cs_dec *d, const struct hwt_aux_chunk *c)
+{
+	struct hwt_cs_fault fault = {0};
+	struct hwt_cs_tree *tree = NULL;
+	/* A stream the look fails on fails its decode too, which says why. */
+	if (build_tree(&d->meta, chunk_is_raw(d, c), c->cpu, NULL, NULL, NULL,
+		       &fault, &tree))
+		return 0;
+	if (!hwt_cs_tree_feed(tree, c->data, c->size, c->offset))
+		hwt_cs_tree_eot(tree);
+	hwt_cs_tree_free(tree);
+	if (!fault.found)
+		return 0;
+	char stream[48], msg[512];
+	if (c->cpu >= 0)
+		snprintf(stream, sizeof(stream), "CPU %d's trace", (int)c->cpu);
+	else
+		snprintf(stream, sizeof(stream), "the trace");
+	snprintf(msg, sizeof(msg), "%s, AUX buffer %u, bytes 0x%llx-0x%llx, "
+		 "has %s at offset 0x%llx, which is known to make OpenCSD "
+		 "1.3.3 read memory it does not own: the elements decoded "
+		 "from these bytes may be wrong, and its decoder may crash "
+		 "(docs/coresight.md, \"Untrusted trace\")", stream,
+		 (unsigned)c->idx, (unsigned long long)c->offset,
+		 (unsigned long long)(c->offset + c->size), fault.what,
+		 (unsigned long long)fault.offset);
+	struct hwt_elem e;
+	hwt_elem_clear(&e, HWT_ELEM_ERROR);
+	e.fields = HWT_FIELD_OFFSET;
+	e.trace_offset = fault.offset;
+	if (c->cpu >= 0) {
+		e.fields |= HWT_FIELD_CPU;
+		e.cpu = c->cpu;
+	}
+	e.u.error.message = msg;
+	return d->sink->emit(d->sink->arg, &e);
+}
+
 static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
 {
 	struct cs_dec *d = priv;
@@ -156,8 +207,10 @@ static int cs_feed(void *priv, const struct hwt_aux_chunk *c)
 	uint64_t from, until;
 	int err = segment_window(d, c, &from, &until);
 	if (!err)
+		err = say_known_fault(d, c);
+	if (!err)
 		err = build_tree(&d->meta, chunk_is_raw(d, c), c->cpu, d->image,
-				 d->sink, NULL, &tree);
+				 d->sink, NULL, NULL, &tree);
 	if (err)
 		return err;
 	hwt_cs_tree_set_default_ctx(tree, c->cpu, c->tid);
@@ -199,7 +252,7 @@ static int cs_packets(const struct hwt_decode_params *p,
 		return err;
 	bool raw = (c->aux_flags & HWT_AUX_FLAG_CORESIGHT_FORMAT_RAW) ||
 		   (from_options && !formatted);
-	err = build_tree(&m, raw, c->cpu, NULL, NULL, out, &tree);
+	err = build_tree(&m, raw, c->cpu, NULL, NULL, out, NULL, &tree);
 	if (!err) {
 		err = hwt_cs_tree_feed(tree, c->data, c->size, c->offset);
 		if (!err)

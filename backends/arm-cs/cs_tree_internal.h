@@ -48,6 +48,9 @@ struct hwt_cs_tree {
 	uint64_t code_time; /* perf time to read the image at */
 	const struct hwt_elem_sink *sink;
 	FILE *packets;
+	/* Non-NULL: the tree only splits packets, to look for those that
+	 * trip a known OpenCSD fault (cs_fault_scan.c). */
+	struct hwt_cs_fault *fault;
 	int nsources;
 	bool out_set;
 	int sink_err;

@@ -8,6 +8,7 @@
 #include "core/decode/brstack_internal.h"
 #include "core/decode/array_grow.h"
 #include "core/decode/decode_internal.h"
+#include "core/decode/decode_isolate.h"
 #include "core/decode/decode_progress.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/insn.h"
@@ -1444,8 +1445,21 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 				      "recorded (the disk filled up): its trace "
 				      "ends early, and the decode ends with it",
 				      path);
-	if (err >= 0 && b)
+	/* A worker lost by an isolated decoder fails the decode at its end,
+	 * after the rest of the capture. */
+	int lost = 0;
+	char lost_msg[1024] = "";
+	if (err >= 0 && b && hwt_isolate_wanted(b, &opts)) {
+		struct hwt_isolation *iso = NULL;
+		err = hwt_isolation_open(b, &opts, &iso);
+		if (err >= 0)
+			err = decode_queues(&st, hwt_isolation_backend(iso), sink);
+		lost = hwt_isolation_close(iso, 0);
+		if (lost < 0)
+			snprintf(lost_msg, sizeof(lost_msg), "%s", hwt_errmsg());
+	} else if (err >= 0 && b) {
 		err = decode_queues(&st, b, sink);
+	}
 	if (st.units_out) {
 		/* Branch records alone have no AUX queue, hence no unit:
 		 * the capture is decoded whole. */
@@ -1484,6 +1498,8 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	if (err >= 0 && read_err)
 		err = hwt_error(read_err, "%s (the trace before it was decoded)",
 				read_msg);
+	if (err >= 0 && lost < 0)
+		err = hwt_error(lost, "%s", lost_msg);
 out:
 	hwt_pd_reader_free(reader);
 	hwt_aux_queues_free(&st.queues);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/decode/decode_internal.h"
+#include "core/decode/decode_isolate.h"
 #include "core/decode/decode_progress.h"
 #include "hwtrace/insn.h"
 #include "hwtrace/error.h"
@@ -199,6 +200,13 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	void *priv = NULL;
 	struct hwt_progress pr = {0};
 	hwt_progress_params(&pr, &opts, &params);
+	struct hwt_isolation *iso = NULL;
+	if (hwt_isolate_wanted(b, &opts)) {
+		err = hwt_isolation_open(b, &opts, &iso);
+		if (err < 0)
+			goto out;
+		b = hwt_isolation_backend(iso);
+	}
 	err = b->decoder->create(&params, &priv);
 	if (err < 0)
 		goto out;
@@ -224,8 +232,9 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		err = b->decoder->flush(priv);
 	if (err >= 0)
 		hwt_progress_finish(&pr);
-	if (b->decoder->destroy)
+	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
+	err = hwt_isolation_close(iso, err);
 out:
 	hwt_disasm_free(dis);
 	hwt_image_free(image);

@@ -34,6 +34,13 @@ struct hwt_decode_progress {
 };
 
 /* Options of every decode entry point. Zero-initialise, then set size. */
+/* hwt_decode_opts.isolate. */
+enum hwt_isolate {
+	HWT_ISOLATE_DEFAULT = 0, /* the decoders known to need it */
+	HWT_ISOLATE_ON,          /* every backend's decoder */
+	HWT_ISOLATE_OFF,         /* none: all decode in this process */
+};
+
 struct hwt_decode_opts {
 	size_t size;                     /* sizeof(struct hwt_decode_opts) */
 	struct hwt_image_lookup lookup;  /* --symfs, --buildid-dir, --vmlinux */
@@ -111,6 +118,19 @@ struct hwt_decode_opts {
 	 * plus its vaddr; added after @maps. */
 	const struct hwt_map_spec *elfs;
 	size_t nelfs;
+	/* Whether the trace decoders run in sandboxed worker processes
+	 * (docs/decode.md, "Isolated decoders"), where a decoder library
+	 * that crashes or hangs on crafted trace costs only the bytes it
+	 * was decoding, named by an error element, and the decode returns
+	 * HWT_ERR_DECODE at its end. HWT_ISOLATE_DEFAULT isolates the
+	 * decoders known to need it (cs_etm's, OpenCSD). Perf.data and
+	 * raw input; a snapshot directory and a packet listing decode in
+	 * the process. */
+	enum hwt_isolate isolate;
+	/* An isolated decoder that says nothing for this long (while it
+	 * decodes a chunk, it sends its elements as it goes) is stopped;
+	 * 0: 30000 ms. */
+	unsigned int isolate_timeout_ms;
 };
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the

@@ -118,7 +118,8 @@ _hwtrace()
 		esac
 		opts="--format -o -F --fields --comm --dso --sym --packets --disasm --branch-profile --edges
 		      --edges-bitmap --partial --unit --calls
-		      --per-cpu -j --jobs --ignore-build-ids --tid --cpu --cpu-model --time
+		      --per-cpu -j --jobs --ignore-build-ids --isolate --no-isolate
+		      --isolate-timeout --tid --cpu --cpu-model --time
 		      --raw --map --elf --snapshot --symfs --buildid-dir --vmlinux --kcore
 		      --srcline --no-demangle --no-symbols --debuginfod --kallsyms
 		      --perf-map -q --quiet -h --help"
