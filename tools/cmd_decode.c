@@ -76,8 +76,13 @@ static void print_counts(const struct counts *c)
 {
 	fprintf(stderr,
 		"hwtrace decode: %" PRIu64 " ranges (%" PRIu64 " instructions), %"
-		PRIu64 " branches, %" PRIu64 " errors, %" PRIu64 " gaps",
-		c->ranges, c->insns, c->branches, c->errors, c->gaps);
+		PRIu64 " branches", c->ranges, c->insns, c->branches);
+	if (c->branches_no_from)
+		fprintf(stderr, " (%" PRIu64 " without their source, read "
+			"from the packets where the code was missing)",
+			c->branches_no_from);
+	fprintf(stderr, ", %" PRIu64 " errors, %" PRIu64 " gaps", c->errors,
+		c->gaps);
 	if (c->gaps) {
 		const char *sep = " (";
 		for (int r = 0; r <= HWT_GAP_NO_IMAGE; r++) {
