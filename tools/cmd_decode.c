@@ -252,6 +252,13 @@ static void warn(void *arg, const char *message)
 	cli_message("hwtrace decode: warning: ", message);
 }
 
+/* Before a symbol warning: the progress line goes first. */
+static void erase_progress(void *arg)
+{
+	struct args *a = arg;
+	cli_progress_erase(&a->progress);
+}
+
 /* The decode's progress: the line on the terminal, and the merge told
  * when there is only one stream (nothing to order, nothing to keep). */
 static void on_progress(void *arg, const struct hwt_decode_progress *p)
@@ -687,6 +694,8 @@ int cmd_decode(int argc, char **argv)
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
 			a.symbols.capture = a.file;
+			a.symbols.before_warning = erase_progress;
+			a.symbols.before_warning_arg = &a;
 			err = decode_symbols_start(&a.symbols, &a.opts, output);
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counts)

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pt_decode.h"
+#include "backends/x86-pt/pt_decode.h"
 
 enum flow_state {
 	FLOW_LOST,   /* where the code runs is unknown */
