@@ -276,7 +276,8 @@ static void jsonl_body(struct hwt_text *l, const struct hwt_elem *e)
 			put_json_string(l, "insn", e->u.range.text);
 		break;
 	case HWT_ELEM_BRANCH:
-		put_json_hex(l, "from", e->u.branch.from);
+		if (!(e->fields & HWT_FIELD_NO_FROM))
+			put_json_hex(l, "from", e->u.branch.from);
 		put_json_hex(l, "to", e->u.branch.to);
 		if (!(e->fields & HWT_FIELD_NO_KIND)) {
 			hwt_text_lit(l, ",\"kind\":\"");
@@ -375,8 +376,12 @@ static void text_body(struct hwt_text *l, const struct hwt_elem *e)
 		}
 		break;
 	case HWT_ELEM_BRANCH:
-		hwt_text_lit(l, "branch    0x");
-		hwt_text_hex(l, e->u.branch.from);
+		if (e->fields & HWT_FIELD_NO_FROM) {
+			hwt_text_lit(l, "branch    ?");
+		} else {
+			hwt_text_lit(l, "branch    0x");
+			hwt_text_hex(l, e->u.branch.from);
+		}
 		hwt_text_lit(l, " -> 0x");
 		hwt_text_hex(l, e->u.branch.to);
 		hwt_text_char(l, ' ');
@@ -609,7 +614,8 @@ static struct line_entry *cache_slot(struct hwt_output *o,
 		k->c = e->u.range.insns;
 		k->tag = 1u | (uint32_t)e->u.range.isa << 8;
 	} else if (e->type == HWT_ELEM_BRANCH &&
-		   !(e->fields & (HWT_FIELD_SAMPLED | HWT_FIELD_NO_KIND))) {
+		   !(e->fields & (HWT_FIELD_SAMPLED | HWT_FIELD_NO_KIND |
+				  HWT_FIELD_NO_FROM))) {
 		bool exc = e->fields & HWT_FIELD_EXC_NUM;
 		k->a = e->u.branch.from;
 		k->b = e->u.branch.to;

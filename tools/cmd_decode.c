@@ -98,8 +98,13 @@ static void print_counts(const struct counts *c)
 {
 	fprintf(stderr,
 		"hwtrace decode: %" PRIu64 " ranges (%" PRIu64 " instructions), %"
-		PRIu64 " branches, %" PRIu64 " errors, %" PRIu64 " gaps",
-		c->ranges, c->insns, c->branches, c->errors, c->gaps);
+		PRIu64 " branches", c->ranges, c->insns, c->branches);
+	if (c->branches_no_from)
+		fprintf(stderr, " (%" PRIu64 " without their source, read "
+			"from the packets where the code was missing)",
+			c->branches_no_from);
+	fprintf(stderr, ", %" PRIu64 " errors, %" PRIu64 " gaps", c->errors,
+		c->gaps);
 	if (c->gaps) {
 		const char *sep = " (";
 		for (int r = 0; r <= HWT_GAP_NO_IMAGE; r++) {
@@ -282,6 +287,13 @@ static void warn(void *arg, const char *message)
 	struct args *a = arg;
 	cli_progress_erase(&a->progress);
 	cli_message("hwtrace decode: warning: ", message);
+}
+
+/* Before a symbol warning: the progress line goes first. */
+static void erase_progress(void *arg)
+{
+	struct args *a = arg;
+	cli_progress_erase(&a->progress);
 }
 
 /* The decode's progress: the line on the terminal, and the merge told
@@ -824,6 +836,8 @@ int cmd_decode(int argc, char **argv)
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
 			a.symbols.capture = a.file;
+			a.symbols.before_warning = erase_progress;
+			a.symbols.before_warning_arg = &a;
 			if (a.script.fields & HWT_SCRIPT_SRCLINE)
 				a.symbols.opts.srcline = true;
 			err = decode_symbols_start(&a.symbols, &a.opts,

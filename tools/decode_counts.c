@@ -12,6 +12,7 @@ int count_emit(void *arg, const struct hwt_elem *e)
 		c->insns += e->u.range.insns;
 	} else if (e->type == HWT_ELEM_BRANCH) {
 		c->branches++;
+		c->branches_no_from += !!(e->fields & HWT_FIELD_NO_FROM);
 	} else if (e->type == HWT_ELEM_SAMPLE) {
 		c->samples++;
 		c->sample_branches += e->u.sample.nbranches;
@@ -37,6 +38,7 @@ void counts_add(struct counts *total, struct counts *part)
 	total->ranges += part->ranges;
 	total->insns += part->insns;
 	total->branches += part->branches;
+	total->branches_no_from += part->branches_no_from;
 	total->errors += part->errors;
 	total->gaps += part->gaps;
 	total->samples += part->samples;

@@ -15,6 +15,9 @@ struct counts {
 	struct cli_progress *progress;
 	uint64_t written_base, written_total;
 	uint64_t elems, ranges, insns, branches, errors, gaps;
+	/* Branches whose source the trace does not give (read from the
+	 * packets where the code was missing). */
+	uint64_t branches_no_from;
 	uint64_t samples, sample_branches, samples_nosync;
 	uint64_t gap_by[HWT_GAP_NO_IMAGE + 1];
 	uint64_t gap_bytes;

@@ -10,6 +10,8 @@
 static void print_warning(void *arg, const char *message)
 {
 	const struct decode_symbols *ds = arg;
+	if (ds->before_warning)
+		ds->before_warning(ds->before_warning_arg);
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "hwtrace %s: ", ds->cmd ? ds->cmd
 								 : "decode");

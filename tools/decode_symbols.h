@@ -41,6 +41,10 @@ struct decode_symbols {
 	struct hwt_symbolizer *sym;
 	char kcore_kallsyms[4096];
 	const char *inlined[64];  /* decode_symbols_lines' answer */
+	/* Called before a warning is written, when set: a command's
+	 * progress line is erased first, not run into. */
+	void (*before_warning)(void *arg);
+	void *before_warning_arg;
 };
 
 /* Takes option @opt if it is one of the symbol options: 1 when taken. */

@@ -239,8 +239,18 @@ static int perfdb_element(struct hwt_export *ex, struct export_thread *t,
 	struct perfdb *s = impl(ex);
 	uint64_t from = 0, to = 0;
 	int type;
+	/* A branch whose source the trace does not give is, as in perf's
+	 * export, the trace beginning at its target. */
+	bool no_from = e->type == HWT_ELEM_BRANCH &&
+		       (e->fields & HWT_FIELD_NO_FROM);
 	switch (e->type) {
 	case HWT_ELEM_BRANCH:
+		if (no_from) {
+			to = e->u.branch.to;
+			type = TRACE_BEGIN;
+			ex->stats.trace_marks++;
+			break;
+		}
 		from = e->u.branch.from;
 		to = e->u.branch.to;
 		type = branch_type(e->u.branch.kind);

@@ -172,7 +172,12 @@ static int pgo_element(struct hwt_export *ex, struct export_thread *t,
 	struct pgo_open *o = &p->open[i];
 	int32_t pid = e->fields & HWT_FIELD_PID ? e->pid : t->pid;
 	int err;
-	switch (e->type) {
+	/* A branch whose source the trace does not give (the code was
+	 * missing) is no edge of the profile: the flow just goes on
+	 * somewhere, as after trace on. */
+	bool no_from = e->type == HWT_ELEM_BRANCH &&
+		       (e->fields & HWT_FIELD_NO_FROM);
+	switch (no_from ? HWT_ELEM_TRACE_ON : e->type) {
 	case HWT_ELEM_RANGE:
 		if (o->on && p->join && o->end == e->u.range.start &&
 		    o->pid == pid) {

@@ -501,6 +501,11 @@ static int stack_emit(void *arg, const struct hwt_elem *e)
 		t->range_end = e->u.range.end;
 		return 0;
 	case HWT_ELEM_BRANCH:
+		/* Where the flow went with no word of where from (the code
+		 * was missing, and the gap before cut the stack) says
+		 * nothing of calls and returns. */
+		if (e->fields & HWT_FIELD_NO_FROM)
+			return 0;
 		/* A sampled stack (LBR, BRBE, BRS) is a window of its own:
 		 * what the stack before it left open does not go on into
 		 * it, and that is no loss. */

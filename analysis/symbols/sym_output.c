@@ -267,6 +267,11 @@ static int annotate(void *arg, const struct hwt_elem *e,
 	}
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
+	if (e->fields & HWT_FIELD_NO_FROM) { /* only the target is known */
+		int rc = put_symbol(sym, &b, pid, e->u.branch.to, time, K_TO,
+				    format);
+		return rc < 0 ? rc : (int)b.len;
+	}
 	int rc = put_symbol(sym, &b, pid, e->u.branch.from, time, K_FROM, format);
 	if (rc < 0)
 		return rc;

@@ -298,6 +298,20 @@ void pt_end_pending(struct pt_dec *d, uint64_t to, bool known);
 void pt_release_held(struct pt_dec *d);
 void pt_emit_gap(struct pt_dec *d, enum hwt_gap_reason reason, uint64_t offset,
 		 uint64_t bytes, const char *detail);
+/* Hands @e over with the stream's fields and time (as every element). */
+void pt_emit(struct pt_dec *d, struct hwt_elem *e);
+/* The trace's time is TSC @tsc from now on. */
+void pt_set_time(struct pt_dec *d, uint64_t tsc);
+/* The packet-only flow (pt_packet_flow.c): where the walk of the code
+ * stopped at @lost_ip for want of code, the bytes [@from, @to) of the
+ * buffer @config reads still say where trace went on and off, which
+ * asynchronous branches were taken and where indirect branches went;
+ * emits those. @synced_at is the sync point (PSB) the walk started
+ * from, at or before @from; @chunk_offset the buffer's offset in the
+ * stream. */
+void pt_packet_flow(struct pt_dec *d, const struct pt_config *config,
+		    uint64_t chunk_offset, uint64_t synced_at, uint64_t from,
+		    uint64_t to, uint64_t lost_ip);
 /* The code runs at perf time @time from now on. */
 void pt_follow(struct pt_dec *d, uint64_t time);
 /* The image @chunk starts with (d->img); NULL when out of memory. */

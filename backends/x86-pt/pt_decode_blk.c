@@ -763,6 +763,16 @@ static const char *missing_detail(struct pt_dec *d, uint64_t ip)
 	return d->msg;
 }
 
+void pt_emit(struct pt_dec *d, struct hwt_elem *e)
+{
+	emit(d, e);
+}
+
+void pt_set_time(struct pt_dec *d, uint64_t tsc)
+{
+	set_time(d, tsc, false);
+}
+
 void pt_end_pending(struct pt_dec *d, uint64_t to, bool known)
 {
 	resolve_pending(d, to, known);
@@ -853,6 +863,8 @@ static int block_decode(struct pt_dec *d, const struct hwt_aux_chunk *chunk,
 	}
 	d->dec = dec;
 	uint64_t from = 0; /* where trace was last good */
+	uint64_t synced_at = 0; /* the sync point before it */
+	uint64_t lost_ip = 0;   /* where code was missing (no_image) */
 	enum hwt_gap_reason why = HWT_GAP_NO_SYNC;
 	const char *detail = NULL;
 	char detail_buf[sizeof(d->msg)];
@@ -868,6 +880,12 @@ static int block_decode(struct pt_dec *d, const struct hwt_aux_chunk *chunk,
 		if (at > from || why != HWT_GAP_NO_SYNC)
 			emit_gap(d, why, chunk->offset + from,
 				 at > from ? at - from : 0, detail);
+		/* The code is missing, the packets are not: what they say
+		 * of the flow up to the next sync point comes out. */
+		if (why == HWT_GAP_NO_IMAGE && at > from && !d->stop)
+			pt_packet_flow(d, config, chunk->offset, synced_at, from,
+				       at, lost_ip);
+		synced_at = at;
 		/* At the next segment's PSB: its decoder goes on from here. */
 		if (status < 0 || d->stop || at >= d->seg_end)
 			break;
@@ -892,6 +910,7 @@ static int block_decode(struct pt_dec *d, const struct hwt_aux_chunk *chunk,
 		enum pt_error_code code = pt_errcode(status);
 		if (code == pte_nomap) {
 			why = HWT_GAP_NO_IMAGE;
+			lost_ip = d->fail_ip;
 			detail = NULL;
 			const char *m = missing_detail(d, d->fail_ip);
 			if (m) {

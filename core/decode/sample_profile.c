@@ -97,6 +97,8 @@ int hwt_branch_profile_add_elem(struct hwt_branch_profile *p,
 {
 	int32_t pid = e->fields & HWT_FIELD_PID ? e->pid : HWT_PID_ANY;
 	int err = 0;
+	if (e->type == HWT_ELEM_BRANCH && (e->fields & HWT_FIELD_NO_FROM))
+		return 0; /* a target alone is no branch of the profile */
 	if (e->type == HWT_ELEM_BRANCH)
 		return hwt_branch_profile_add(p, pid, e->u.branch.from,
 					      e->u.branch.to);

@@ -27,7 +27,9 @@ static int collect(void *arg, const struct hwt_elem *e)
 	bool first = wd->first;
 	wd->first = false;
 
-	if (e->type == HWT_ELEM_BRANCH) {
+	/* A branch stack's records each have a source: a target alone (read
+	 * from the packets where code is missing) is none. */
+	if (e->type == HWT_ELEM_BRANCH && !(e->fields & HWT_FIELD_NO_FROM)) {
 		if (wd->nbr == wd->cap) {
 			size_t cap = wd->cap ? wd->cap * 2 : 256;
 			void *p = realloc(wd->br, cap * sizeof(*wd->br));

@@ -186,6 +186,9 @@ static int edges_emit(void *arg, const struct hwt_elem *el)
 	struct hwt_edges *e = arg;
 	switch (el->type) {
 	case HWT_ELEM_BRANCH:
+		/* A target whose source the trace does not give is no edge. */
+		if (el->fields & HWT_FIELD_NO_FROM)
+			return 0;
 		return hwt_edges_add(e, el->u.branch.from, el->u.branch.to, 1);
 	case HWT_ELEM_GAP:
 		if (el->u.gap.reason == HWT_GAP_OVERFLOW)

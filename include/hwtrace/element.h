@@ -95,6 +95,10 @@ enum hwt_elem_field {
 	/* Nothing said what kind of branch it was (a record without its
 	 * type, code not found): branch.kind means nothing. */
 	HWT_FIELD_NO_KIND = 1u << 14,
+	/* A branch whose target the trace gives and whose source it does
+	 * not (an Intel PT TIP read without the code): branch.from means
+	 * nothing. */
+	HWT_FIELD_NO_FROM = 1u << 15,
 };
 
 /* What a branch record says of its branch (branch.flags). */

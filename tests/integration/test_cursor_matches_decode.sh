@@ -86,7 +86,9 @@ filtered() {
 if have_pt_decoder "the quipper and generated Intel PT captures"; then
 	Q="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 	D="$Q.perf-report-D.txt"
-	same quipper "$Q" 14
+	# 10 gaps, trace on/off, and what the packets say without the code
+	# (test_pt_packets_without_code).
+	same quipper "$Q" 629
 	dump --facts "$Q" >"$TMP/facts" 2>"$TMP/facts.err" || fail "facts: $(cat "$TMP/facts.err")"
 	expect_eq "backend" "$(grep '^backend' "$TMP/facts")" "backend intel_pt"
 	expect_eq "cpus" "$(grep '^cpus' "$TMP/facts")" "cpus 0 3"

@@ -32,9 +32,14 @@ on_tty HWTRACE_PROGRESS_AFTER=0 -- "$DATA" -o "$TMP/tty.txt"
 expect_eq "decode on a terminal exit" "$?" 0
 tty_out=$(cat "$TMP/tty")
 expect_contains "progress line on the terminal" "$tty_out" "${CR}${ESC}[K$LINE"
-# The line is erased, then the summary is written where it was.
-expect_contains "line erased before the summary" "$tty_out" \
-	"left${CR}${ESC}[Khwtrace decode: 0 ranges"
+# The line is erased, then the next message (the symbol warnings of the
+# user code the packets name) is written where it was; the summary comes
+# on a line of its own, not after a progress line.
+expect_contains "line erased before the next message" "$tty_out" \
+	"left${CR}${ESC}[Khwtrace decode: /lib64/ld-2.23.so: not found"
+expect_contains "the summary on a line of its own" "$tty_out" \
+	"no symbols${CR}
+hwtrace decode: 0 ranges"
 cmp -s "$TMP/plain.txt" "$TMP/tty.txt"
 expect_eq "elements the same with the progress line" "$?" 0
 

@@ -57,11 +57,13 @@ check() {
 	expect_eq "$name: lines of the schema" "$(validate "$name" "$TMP/$name.jsonl")" "$want"
 }
 
-check pt "bad 0 gap=10 header=1 trace_off=1 trace_on=3" -- "$Q"
+# Without the binaries: the gaps and what the packets say (branches
+# without their source among them).
+check pt "bad 0 branch=481 gap=10 header=1 trace_off=1 trace_on=137" -- "$Q"
 # Said to be CPU-wide, its elements' tasks are ambiguous ("task").
 cpu_wide_copy "$Q" "$TMP/cw.data"
-check pt-cpu-wide "bad 0 gap=10 header=1 trace_off=1 trace_on=3" -- "$TMP/cw.data"
-expect_eq "pt-cpu-wide: ambiguous" "$(grep -c '"task":"ambiguous"' "$TMP/pt-cpu-wide.jsonl")" 14
+check pt-cpu-wide "bad 0 branch=481 gap=10 header=1 trace_off=1 trace_on=137" -- "$TMP/cw.data"
+expect_eq "pt-cpu-wide: ambiguous" "$(grep -c '"task":"ambiguous"' "$TMP/pt-cpu-wide.jsonl")" 513
 check pt-packets "bad 0 aux_buffer=2 header=1 packet=105109" -- --packets "$Q"
 expect_eq "pt packets: libipt's count of non-pad packets" \
 	"$(grep '"type":"packet"' "$TMP/pt-packets.jsonl" | grep -vc '  pad"')" 85093

@@ -20,29 +20,34 @@ expect_eq "decode exit status" "$?" 0
 off=$(grep '"type":"trace_off"' "$TMP/flow.jsonl" | grep '"time":641257183253')
 expect_contains "the trace-off goes to 3174" "$off" '"type":"trace_off","cpu":3,"pid":3174,"tid":3174'
 
-# Every element with a CPU (14: trace_on/off and gaps) is 3174's; none is
-# ambiguous, and nothing warns about ambiguity.
+# Every element with a CPU (629: the 10 gaps, trace_on/off and what the
+# packets say without the code, test_pt_packets_without_code) is 3174's;
+# none is ambiguous, and nothing warns about ambiguity.
 all=$(grep -c '"cpu":' "$TMP/flow.jsonl")
 ours=$(grep -c '"cpu":[0-9]*,"pid":3174,"tid":3174,' "$TMP/flow.jsonl")
-expect_eq "elements with a cpu" "$all" 14
-expect_eq "elements of 3174" "$ours" 14
+expect_eq "elements with a cpu" "$all" 629
+expect_eq "elements of 3174" "$ours" 629
 expect_eq "ambiguous elements" "$(grep -c '"task":"ambiguous"' "$TMP/flow.jsonl")" 0
 expect_eq "no ambiguity warning" "$(grep -c ambiguous "$TMP/flow.err")" 0
 
 # The same capture said to be CPU-wide (perf record -a: its buffers name no
-# task): then 1760, or anyone the switch records name, may have run every
-# span, and each element's span holds a switch (its times are far apart
-# because the gaps hide most of the trace), so all 14 are ambiguous rather
-# than guessed, and the warning counts them.
+# task): then 1760, or anyone the switch records name, may have run a
+# span. The spans of 513 elements hold a switch (their times are far apart
+# because the gaps hide most of the trace, and the packets read without
+# the code give only TSC times), so those are ambiguous rather than
+# guessed, and the warning counts them; the other 116 fall between
+# switches, and the switch records name 3174 there, as the per-thread
+# buffers do.
 cpu_wide_copy "$Q" "$TMP/cw.data"
 "$HWTRACE" decode --format jsonl "$TMP/cw.data" >"$TMP/cw.jsonl" 2>"$TMP/cw.err"
 expect_eq "cpu-wide: decode exit status" "$?" 0
-expect_eq "cpu-wide: ambiguous elements" "$(grep -c '"task":"ambiguous"' "$TMP/cw.jsonl")" 14
-expect_eq "cpu-wide: elements with a pid" "$(grep -c '"pid":' "$TMP/cw.jsonl")" 0
+expect_eq "cpu-wide: ambiguous elements" "$(grep -c '"task":"ambiguous"' "$TMP/cw.jsonl")" 513
+expect_eq "cpu-wide: elements with a pid" "$(grep -c '"pid":' "$TMP/cw.jsonl")" 116
+expect_eq "cpu-wide: all of them 3174" "$(grep -c '"pid":3174,"tid":3174' "$TMP/cw.jsonl")" 116
 expect_contains "cpu-wide: the trace-off" "$(grep '"time":641257183253' "$TMP/cw.jsonl" | grep trace_off)" \
 	'"type":"trace_off","cpu":3,"task":"ambiguous","at":"0xffffffffb960d300"'
 expect_contains "cpu-wide: warning" "$(cat "$TMP/cw.err")" \
-	"warning: 14 elements ran across a context switch"
+	"warning: 513 elements ran across a context switch"
 
 command -v perf >/dev/null || { fail "perf (linux-perf) is not installed: the perf side cannot be checked"; finish; exit 1; }
 
@@ -67,8 +72,8 @@ awk 'NR == FNR { perf[$1 " " $2] = perf[$1 " " $2] " " $3; next }
 			if (p[i] == $4) agree++; else print "differ", $1, $2, $3, $4, "perf", p[i]
 	}
 	END { print "agree", agree + 0 }' "$TMP/perf-branches.txt" "$TMP/ours.txt" >"$TMP/cmp.txt"
-# 10 of our 14 elements have perf branches at the same CPU and time.
-expect_eq "elements where perf agrees" "$(awk '$1 == "agree" { print $2 }' "$TMP/cmp.txt")" 10
+# 119 of our 629 elements have perf branches at the same CPU and time.
+expect_eq "elements where perf agrees" "$(awk '$1 == "agree" { print $2 }' "$TMP/cmp.txt")" 119
 expect_eq "elements where perf differs" "$(grep '^differ' "$TMP/cmp.txt")" \
 	"differ 3 641257183253 trace_off 3174/3174 perf 1760/1760"
 

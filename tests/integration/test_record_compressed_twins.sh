@@ -90,7 +90,9 @@ twins() {
 		"-z9 --compress-aux $(stat -c %s "$TMP/$name.rza")" >&2
 }
 
-twins pt "$PT" 15   # 14 elements and the jsonl header
+# 629 elements (gaps, trace on/off and what the packets say without the
+# code) and the jsonl header
+twins pt "$PT" 630
 twins etm "$ETM/perf_etm.data" 421   # 420 elements and the jsonl header
 
 # PT packets too: every packet of both buffers, through compressed AUX.

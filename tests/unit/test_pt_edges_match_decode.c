@@ -39,7 +39,9 @@ static int collect(void *arg, const struct hwt_elem *e)
 		b->overflows++;
 	if (e->type == HWT_ELEM_ERROR)
 		b->errors++;
-	if (e->type != HWT_ELEM_BRANCH)
+	/* A target whose source the trace does not give (read from the
+	 * packets where code is missing) is no edge. */
+	if (e->type != HWT_ELEM_BRANCH || (e->fields & HWT_FIELD_NO_FROM))
 		return 0;
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
