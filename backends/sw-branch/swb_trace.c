@@ -123,6 +123,10 @@ struct tracer {
 	struct hwt_swb_trigger trigger;
 	struct hwt_swb_trigger_state trig;
 	bool have_trigger;
+	/* --trigger-after counts from the first record (the decode's trace
+	 * on), not from when stepping was set up. */
+	uint64_t trigger_after_ns;
+	bool armed_at_first_record;
 	/* -p: the threads attached to (stopped when attached). */
 	pid_t *attached;
 	size_t nattached;
@@ -258,11 +262,17 @@ static int put_record(struct tracer *t, pid_t tid, uint64_t from, uint64_t to)
 {
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
 	/* The tracer's clock, as the sideband's (CLOCK_MONOTONIC). */
+	uint64_t now = now_ns();
 	struct hwt_bts_record r = {
 		from, to,
-		now_ns() << HWT_BTS_SWB_TIME_SHIFT | HWT_BTS_FLAG_SWB_TIME,
+		now << HWT_BTS_SWB_TIME_SHIFT | HWT_BTS_FLAG_SWB_TIME,
 	};
 	int err;
+
+	if (!t->armed_at_first_record) {
+		t->armed_at_first_record = true;
+		t->trig.armed_ns = now + t->trigger_after_ns;
+	}
 
 	if (to && !known(t, to) && (err = maps_refresh(t)))
 		return err;
@@ -770,6 +780,8 @@ static int trace(struct tracer *t, const struct hwt_swb_opts *o)
 	t->t0 = now_ns();
 	t->last_progress = t->t0;
 	t->trig.armed_ns = t->t0 + o->trigger_after_ns;
+	t->trigger_after_ns = o->trigger_after_ns;
+	t->armed_at_first_record = false;
 	untraced = 0;
 	err = step_loop(t, start, stop, o->max_insns);
 	untraced = 1;

@@ -18,7 +18,7 @@ def elements(cap, **kw):
     return [dict(e) for e in cap.elements(**kw)]
 
 
-@pytest.mark.parametrize("parts,count", [(QUIPPER, 14), (LBR, 386)])
+@pytest.mark.parametrize("parts,count", [(QUIPPER, 629), (LBR, 386)])
 def test_perf_data_captures_equal_the_cli(parts, count):
     path = data_file(*parts)
     expect = cli_elements(path)
