@@ -79,7 +79,7 @@ static bool code_of(const struct hwt_elem *e, uint64_t *addr)
 static bool passes(struct hwt_elem_filter *f, const struct hwt_elem *e)
 {
 	const struct hwt_elem_filter_opts *o = &f->o;
-	uint64_t addr;
+	uint64_t addr = 0; /* set when code_of finds the code */
 	bool code = code_of(e, &addr) || e->type == HWT_ELEM_TRACE_ON;
 	if (o->comms && ((e->fields & HWT_FIELD_TID) || code)) {
 		/* A gap or error of no thread (a CPU's) passes. */

@@ -276,7 +276,7 @@ static int on_return(struct hwt_swb_trigger_state *s,
 		     struct hwt_swb_trigger_thread *tt, pid_t tid, uint64_t now,
 		     uint64_t run)
 {
-	uint64_t sp;
+	uint64_t sp = 0; /* set by stack_pointer on success */
 	int err = stack_pointer(tid, &sp);
 
 	if (err)
