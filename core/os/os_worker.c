@@ -45,12 +45,18 @@ static int sandbox(void)
 		if (nr != __NR_SCMP_ERROR)
 			rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
 	}
-	rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
-			       SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+	/* The argument tests written out (libseccomp's SCMP_A0..A2 leave a
+	 * field to the compiler, which clang warns about): memory that is
+	 * not executable, signals only to this process. */
+	const struct scmp_arg_cmp no_exec = {.arg = 2, .op = SCMP_CMP_MASKED_EQ,
+					     .datum_a = PROT_EXEC, .datum_b = 0};
+	const struct scmp_arg_cmp to_self = {.arg = 0, .op = SCMP_CMP_EQ,
+					     .datum_a = (scmp_datum_t)getpid(),
+					     .datum_b = 0};
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, no_exec);
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
-			       SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-	rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-			       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+			       no_exec);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, to_self);
 	if (!rc)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);
