@@ -43,6 +43,7 @@ static void rvt_reset(void *priv)
 	d->nharts = 0;
 	d->npend = 0;
 	d->sec = NULL;
+	d->not_after_stop = false;
 }
 
 static int rvt_flush(void *priv)

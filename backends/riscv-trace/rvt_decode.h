@@ -67,6 +67,10 @@ struct rvt_dec {
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
 	bool vendor_warned;
+	/* The frame before was not a stop (a correlation or error message):
+	 * a sync message now is not a point where rvt_split may cut. False
+	 * at a stream's start, as there. */
+	bool not_after_stop;
 	struct rvt_hart *harts;
 	size_t nharts, cap;
 	int32_t cpu, tid;   /* of the chunk being fed */

@@ -452,6 +452,8 @@ static int bad_frame(struct rvt_dec *d, uint64_t offset, size_t bytes,
 					  d->detail);
 }
 
+static int end_skips(struct rvt_dec *d);
+
 /* One frame at @p (stream offset @off): a message handled, idle bytes
  * passed. *used: bytes taken, 0 when the frame continues past @n. */
 static int frame(struct rvt_dec *d, const uint8_t *p, size_t n, uint64_t off,
@@ -460,10 +462,22 @@ static int frame(struct rvt_dec *d, const uint8_t *p, size_t n, uint64_t off,
 	struct rvt_msg m;
 	const char *why = NULL;
 
+	int err = 0;
+
 	switch (rvt_msg_next(p, n, off, &d->o, &m, used, &why)) {
 	case RVT_FRAME_MSG:
-		return handle(d, &m);
+		/* Where the split op may cut (a sync message after a stop), a
+		 * decode cut there ends its skipped bytes with its segment: so
+		 * does the whole decode, or the two would count them apart. */
+		if (m.known && m.tcode == RVT_TC_PROG_TRACE_SYNC &&
+		    !d->not_after_stop)
+			err = end_skips(d);
+		d->not_after_stop = !m.known ||
+				    (m.tcode != RVT_TC_PROG_TRACE_CORRELATION &&
+				     m.tcode != RVT_TC_ERROR);
+		return err < 0 ? err : handle(d, &m);
 	case RVT_FRAME_BAD:
+		d->not_after_stop = true;
 		return bad_frame(d, off, *used, why);
 	default:
 		return 0;

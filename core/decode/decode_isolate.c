@@ -246,11 +246,12 @@ static int command(struct iso_dec *d, uint32_t type, const void *a,
 static int send_chunk(struct iso_dec *d, uint32_t type,
 		      const struct hwt_aux_chunk *c, uint64_t max)
 {
-	const uint8_t *first = c->data - c->lookbehind;
+	/* An empty chunk may have no data pointer at all. */
+	const uint8_t *first = c->data ? c->data - c->lookbehind : NULL;
 	uint64_t bytes = c->lookbehind + c->size + c->lookahead;
 	struct iso_chunk ic = {.chunk = *c, .max = max};
 	ic.chunk.data = NULL;
-	ic.cached = d->sent && d->w.pid && first >= d->sent &&
+	ic.cached = first && d->sent && d->w.pid && first >= d->sent &&
 		    bytes <= d->nsent &&
 		    (uint64_t)(first - d->sent) <= d->nsent - bytes;
 	if (ic.cached) {
