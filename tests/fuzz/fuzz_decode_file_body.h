@@ -73,7 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!wanted(path))
 		return 0;
-	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned};
+	/* In this process: the target fuzzes the decoders themselves (the
+	 * guard above keeps OpenCSD's known faults out); the isolated path
+	 * has its own replay test (test_cs_isolate_replay). */
+	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned,
+				       .isolate = HWT_ISOLATE_OFF};
 #if FUZZ_AUXTRACE_TYPE == 3 /* CoreSight: see fuzz_opencsd_guard.h */
 	if (fuzz_opencsd_unsafe(list_packets, &opts))
 		return 0;
