@@ -467,13 +467,25 @@ static int (*const slot_create[SLOTS])(const struct hwt_decode_params *,
 	create_12, create_13, create_14, create_15,
 };
 
+/* GCC 12's AddressSanitizer runtime is not fork-safe in a process with
+ * other threads: a worker forked while another thread holds one of the
+ * runtime's locks (its allocator's, its stack depot's) hangs at its first
+ * allocation, seen as a worker that never answers (-j 8). In that build a
+ * decode on several threads isolates only when asked to. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_SAFE_WITH_THREADS false
+#else
+#define FORK_SAFE_WITH_THREADS true
+#endif
+
 bool hwt_isolate_wanted(const struct hwt_backend *b,
 			const struct hwt_decode_opts *opts)
 {
 	if (opts->packets || !b->decoder)
 		return false;
 	if (opts->isolate == HWT_ISOLATE_DEFAULT)
-		return hwt_backend_isolated_by_default(b);
+		return hwt_backend_isolated_by_default(b) &&
+		       (FORK_SAFE_WITH_THREADS || opts->jobs <= 1);
 	return opts->isolate == HWT_ISOLATE_ON;
 }
 
