@@ -19,15 +19,20 @@ bool hwt_capture_host_kernel(const char *path, char *why, size_t size)
 		why[0] = '\0';
 	if (!path)
 		return true;
-	/* Pipe-mode input is read once, by the decode itself: where it was
-	 * recorded cannot be known before its kernel addresses come. */
-	if (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
+	/* Pipe-mode input (and anything else that is not a regular file) is
+	 * read once, by the decode itself: where it was recorded cannot be
+	 * known before its kernel addresses come. A path that cannot be
+	 * looked at is left to the decode, which names the error. */
+	bool piped = !strcmp(path, "-");
+	if (!piped && stat(path, &st))
+		return true;
+	if (piped || !S_ISREG(st.st_mode)) {
 		snprintf(why, size, "a machine this pipe does not name");
 		return false;
 	}
-	/* Not a perf.data file (a raw stream, a snapshot directory): its
-	 * user said where the code is. */
-	if (stat(path, &st) || hwt_pd_reader_open(path, &r))
+	/* Not a perf.data file (a raw stream): its user said where the code
+	 * is. */
+	if (hwt_pd_reader_open(path, &r))
 		return true;
 	bool named = !hwt_pd_reader_feature_string(r, HWT_PD_FEAT_HOSTNAME, host,
 						   sizeof(host)) &&
