@@ -201,12 +201,13 @@ static int record_id(struct hwt_annot_table *t,
 	if (n < 0)
 		return n;
 	/* Slot ids are text ids + 1, so that 0 marks an empty slot. */
-	uint32_t text_id = 0;
-	if (n > 0) {
-		int rc = add_text(t, t->scratch, (size_t)n, &text_id);
-		if (rc < 0)
-			return rc;
-	}
+	/* An empty text gets an id of its own too: an id then names
+	 * records of one type (its key has it), which a binding may rely
+	 * on. */
+	uint32_t text_id;
+	int rc = add_text(t, t->scratch, (size_t)n, &text_id);
+	if (rc < 0)
+		return rc;
 	t->slots[i] = (struct slot){.key = k, .id = text_id + 1};
 	*id = text_id + 1;
 	if (++t->used * 2 > t->nslots)

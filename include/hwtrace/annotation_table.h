@@ -31,7 +31,8 @@ HWT_API void hwt_annot_table_free(struct hwt_annot_table *table);
 
 /* The annotation ids of the @n records @recs into @ids: for a range
  * without instruction text and for a branch, the id of its annotation
- * (0: the annotator wrote nothing); for every other record
+ * (from 1; an id is given to records of one type only, so an empty
+ * text has an id per type and key too); for every other record
  * HWT_ANNOT_NONE (not annotated here: its own line says all, e.g.
  * hwt_elem_records_jsonl). Records equal in what hwt_output_annotator
  * says an annotation depends on (and in its cache_tag) share an id
@@ -45,7 +46,7 @@ enum { HWT_ANNOT_NONE = UINT32_MAX };
 
 /* The text of annotation @id (NUL-terminated, valid while the table is)
  * and its length in *@len (may be NULL); NULL for an id the table has
- * not given. Id 0 is the empty text. */
+ * not given. Id 0 is an empty text no record gets. */
 HWT_API const char *hwt_annot_text(const struct hwt_annot_table *table,
 				   uint32_t id, size_t *len);
 

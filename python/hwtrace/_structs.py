@@ -95,6 +95,12 @@ class ElemSink(C.Structure):
     _fields_ = [("emit", C.c_void_p), ("arg", C.c_void_p)]
 
 
+class OutputAnnotator(C.Structure):
+    """struct hwt_output_annotator: the symbolizer's, passed back."""
+    _fields_ = [("annotate", C.c_void_p), ("arg", C.c_void_p),
+                ("cache_tag", C.c_void_p)]
+
+
 class FuncNamer(C.Structure):
     _fields_ = [("name", C.c_void_p), ("arg", C.c_void_p),
                 ("parent", C.c_void_p), ("unnamed", C.c_void_p)]

@@ -57,7 +57,7 @@ class Capture(Closable):
             raise ValueError(f"batch={batch!r}: expected a positive int")
         cur = self._cursor(symbols, cpu=cpu, tid=tid, time=time, jobs=jobs,
                            order=order, disasm=disasm)
-        return _closing(cur, iterate(cur, batch))
+        return _closing(cur, iterate(cur, batch, disasm))
 
     def element_batches(self, n=65536, cpu=None, tid=None, time=None,
                         jobs=1, order="time"):

@@ -73,6 +73,9 @@ class Cursor(Closable):
         self._warnings = []
         self._warn = S.WARN_FN(self._on_warning)  # kept alive with us
         self.sym = None
+        # The batch of elements being handed out (elements.iterate):
+        # emptied by close(), which so ends its iteration.
+        self.pending = None
         opts.warn = self._warn
         if symbols:
             self.sym = self._symbolizer()
@@ -136,6 +139,8 @@ class Cursor(Closable):
 
     def close(self):
         L = lib()
+        if getattr(self, "pending", None) is not None:
+            self.pending.clear()
         if getattr(self, "ptr", None):
             L.hwt_cursor_free(self.ptr)
             self.ptr = C.c_void_p()
