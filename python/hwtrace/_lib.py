@@ -80,6 +80,8 @@ def lib():
     _proto(L, "hwt_capture_losses", None, P, C.POINTER(S.CaptureLosses))
     _proto(L, "hwt_capture_queues", sz, P,
            C.POINTER(C.POINTER(S.CaptureQueue)))
+    _proto(L, "hwt_capture_units", C.c_int64, P,
+           C.POINTER(C.POINTER(S.CaptureUnit)))
     _proto(L, "hwt_cursor_new", C.c_int, P, C.POINTER(S.CursorOpts),
            C.POINTER(P))
     _proto(L, "hwt_cursor_free", None, P)

@@ -56,6 +56,14 @@ class CaptureQueue(C.Structure):
                 ("bytes", C.c_uint64)]
 
 
+class CaptureUnit(C.Structure):
+    _fields_ = [("queue", C.c_size_t), ("piece", C.c_size_t),
+                ("segment", C.c_size_t), ("cpu", C.c_int32),
+                ("tid", C.c_int32), ("offset", C.c_uint64),
+                ("size", C.c_uint64), ("time_from", C.c_uint64),
+                ("time_until", C.c_uint64)]
+
+
 class CursorOpts(C.Structure):
     _fields_ = [("size", C.c_size_t), ("order", C.c_int),
                 ("jobs", C.c_uint), ("filter_cpu", C.c_bool),

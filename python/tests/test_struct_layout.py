@@ -25,6 +25,7 @@ MIRRORS = {
     S.CaptureMmap: ("hwt_capture_mmap", {}),
     S.CaptureLosses: ("hwt_capture_losses", {}),
     S.CaptureQueue: ("hwt_capture_queue", {}),
+    S.CaptureUnit: ("hwt_capture_unit", {}),
     S.CursorOpts: ("hwt_cursor_opts", {}),
     S.ElemRecord: ("hwt_elem_record", {"from_": "from"}),
     S.SymOpts: ("hwt_sym_opts", {}),
