@@ -173,8 +173,29 @@ static int annotate(struct hwt_annot_table *t, const struct hwt_elem *e)
 
 static bool annotated_here(const struct hwt_elem_record *r)
 {
-	return r->type == HWT_ELEM_BRANCH ||
+	return r->type == HWT_ELEM_BRANCH || r->type == HWT_ELEM_TRACE_ON ||
+	       r->type == HWT_ELEM_TRACE_OFF ||
 	       (r->type == HWT_ELEM_RANGE && !r->text);
+}
+
+/* Whether equal keys may share an annotation: output.h promises it for
+ * ranges and branches only (a cache_tag need not tell apart the times of
+ * other elements). */
+static bool shared(const struct hwt_elem_record *r)
+{
+	return r->type == HWT_ELEM_BRANCH || r->type == HWT_ELEM_RANGE;
+}
+
+/* A trace_on's or trace_off's own annotation, under an id of its own. */
+static int unshared_id(struct hwt_annot_table *t,
+		       const struct hwt_elem_record *r, uint32_t *id)
+{
+	struct hwt_elem e;
+	hwt_elem_record_to_elem(&e, r);
+	int n = annotate(t, &e);
+	if (n < 0)
+		return n;
+	return add_text(t, t->scratch, (size_t)n, id);
 }
 
 static int record_id(struct hwt_annot_table *t,
@@ -225,6 +246,12 @@ int64_t hwt_annot_records(struct hwt_annot_table *t,
 	for (size_t i = 0; i < n; i++) {
 		if (!annotated_here(&recs[i])) {
 			ids[i] = HWT_ANNOT_NONE;
+			continue;
+		}
+		if (!shared(&recs[i])) {
+			int rc = unshared_id(t, &recs[i], &ids[i]);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
 		uint32_t slot_id;

@@ -30,14 +30,16 @@ HWT_API int hwt_annot_table_new(const struct hwt_output_annotator *annotator,
 HWT_API void hwt_annot_table_free(struct hwt_annot_table *table);
 
 /* The annotation ids of the @n records @recs into @ids: for a range
- * without instruction text and for a branch, the id of its annotation
- * (from 1; an id is given to records of one type only, so an empty
- * text has an id per type and key too); for every other record
- * HWT_ANNOT_NONE (not annotated here: its own line says all, e.g.
- * hwt_elem_records_jsonl). Records equal in what hwt_output_annotator
- * says an annotation depends on (and in its cache_tag) share an id
- * without a second call of the annotator. Returns @n, or a negative
- * error: the annotator's, HWT_ERR_NOMEM, HWT_ERR_INVAL. */
+ * without instruction text, a branch, a trace_on and a trace_off, the
+ * id of its annotation (from 1; an id is given to records of one type
+ * only, so an empty text has an id per type and key too); for every
+ * other record HWT_ANNOT_NONE (not annotated here: its own line says
+ * all, e.g. hwt_elem_records_jsonl). Ranges and branches equal in what
+ * hwt_output_annotator says an annotation depends on (and in its
+ * cache_tag) share an id without a second call of the annotator; each
+ * trace_on and trace_off is annotated and gets an id of its own. Returns
+ * @n, or a negative error: the annotator's, HWT_ERR_NOMEM,
+ * HWT_ERR_INVAL. */
 HWT_API int64_t hwt_annot_records(struct hwt_annot_table *table,
 				  const struct hwt_elem_record *recs,
 				  size_t n, uint32_t *ids);

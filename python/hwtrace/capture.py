@@ -69,12 +69,12 @@ class Capture(Closable):
         (stream after stream, `decode --per-cpu`); ``symbols=False`` as
         `--no-symbols`, ``disasm`` as `--disasm`; ``unit=N`` only unit N
         of units() (from 1, as `decode --unit N`), in stream order."""
-        from .elements import iterate
+        from .elements import element_lists, iterate
         if not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch={batch!r}: expected a positive int")
         cur = self._cursor(symbols, cpu=cpu, tid=tid, time=time, jobs=jobs,
                            order=order, disasm=disasm, unit=unit)
-        return _closing(cur, iterate(cur, batch, disasm))
+        return iterate(_closing(cur, element_lists(cur, batch, disasm)))
 
     def element_batches(self, n=65536, cpu=None, tid=None, time=None,
                         jobs=1, order="time", unit=None):

@@ -17,7 +17,7 @@ import ctypes as C
 import json
 import struct
 from functools import partial
-from itertools import repeat
+from itertools import chain, repeat
 from operator import itemgetter
 
 from ._lib import check, lib
@@ -40,10 +40,12 @@ assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
 # Indexes into an unpacked record.
 (R_TYPE, R_FIELDS, R_CPU, R_PID, R_TID, R_KIND, R_TIME, R_OFFSET, R_FROM,
  R_TO, R_COUNT, R_SYNC, R_NUMBER, R_VMID, R_TEXT) = range(15)
-RANGE, BRANCH = 0, 1
+RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
+# The record types read here; the others are written whole.
+READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
 # enum hwt_elem_field bits (include/hwtrace/element.h).
 F_CPU, F_PID, F_TID, F_TIME = 1, 2, 4, 8
-F_EXC_NUM, F_AMBIGUOUS, F_SAMPLED, F_CYCLES = 1 << 7, 1 << 10, 1 << 12, 1 << 13
+F_AT, F_EXC_NUM, F_AMBIGUOUS, F_SAMPLED, F_CYCLES = 1 << 9, 1 << 7, 1 << 10, 1 << 12, 1 << 13
 F_NO_KIND, F_NO_FROM = 1 << 14, 1 << 15
 # enum hwt_branch_flags (element.h).
 B_MISPRED, B_PREDICTED, B_IN_TX, B_ABORT = 1, 2, 4, 8
@@ -54,8 +56,9 @@ _EMPTY = {}
 
 # The first members of an element of each record type; those after
 # BRANCH are written whole (the placeholder is replaced).
-_TYPES = {RANGE: {"type": "range"}, BRANCH: {"type": "branch"}}
-for _t in range(BRANCH + 1, 32):
+_TYPES = {RANGE: {"type": "range"}, BRANCH: {"type": "branch"},
+          TRACE_ON: {"type": "trace_on"}, TRACE_OFF: {"type": "trace_off"}}
+for _t in range(TRACE_OFF + 1, 32):
     _TYPES[_t] = {"type": None}
 
 
@@ -151,7 +154,19 @@ def _branch_fields(r, ann):
     return d
 
 
-_BUILD = {RANGE: _range_fields, BRANCH: _branch_fields}
+def _trace_fields(r, ann):
+    d = {"type": "trace_on" if r[R_TYPE] == TRACE_ON else "trace_off"}
+    _task(r, d)
+    if r[R_FIELDS] & F_AT:
+        d["at"] = r[R_FROM]
+    if r[R_FIELDS] & F_TIME:
+        d["time"] = r[R_TIME]
+    d.update(ann)
+    return d
+
+
+_BUILD = {RANGE: _range_fields, BRANCH: _branch_fields,
+          TRACE_ON: _trace_fields, TRACE_OFF: _trace_fields}
 _fill_from = dict.update
 
 
@@ -308,31 +323,40 @@ def _whole_line(rec_addr, sym, line):
     return to_element(obj)
 
 
+def _indexes(values, value):
+    """The indexes of @value in the list @values (searched in C)."""
+    at, found = -1, []
+    try:
+        while True:
+            at = values.index(value, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
+
+
 def _written_whole(recs, ids, disasm):
     """The indexes of the records whose element is their whole jsonl
     line: those the annotation table did not annotate (@ids), or without
-    symbols those neither ranges nor branches (all, with @disasm: its
-    ranges carry their instructions' text)."""
+    symbols those of types not read here (and with @disasm the ranges,
+    which carry their instructions' text)."""
     if ids is not None:
-        at, found = -1, []
-        try:
-            while True:
-                at = ids.index(NONE_ID, at + 1)
-                found.append(at)
-        except ValueError:
-            return found
+        return _indexes(ids, NONE_ID)
     types = list(map(_type_of, recs))
-    if disasm or types.count(RANGE) + types.count(BRANCH) < len(types):
-        return [i for i, t in enumerate(types) if t > BRANCH or
+    if disasm:
+        return [i for i, t in enumerate(types) if t not in READ_HERE or
                 (t == RANGE and recs[i][R_TEXT])]
-    return ()
+    found = []
+    for t in range(TRACE_OFF + 1, SAMPLE + 1):
+        found += _indexes(types, t)
+    return sorted(found)
 
 
 _type_of = itemgetter(R_TYPE)
 
 
-def iterate(cursor, batch, disasm=False):
-    """Yields the Elements of @cursor, @batch records at a time."""
+def element_lists(cursor, batch, disasm=False):
+    """Yields the Elements of @cursor in lists, one per @batch records
+    (iterate() chains them)."""
     _names()
     size = RECORD.size
     ann = _Annotations(cursor.sym)
@@ -357,6 +381,23 @@ def iterate(cursor, batch, disasm=False):
             if not cursor.ptr:
                 return
             cursor.pending = elems
-            yield from elems
+            yield elems
     finally:
         ann.close()
+
+
+class Elements(chain):
+    """The iterator elements() gives: the element lists chained, each
+    step in C (no Python frame per element); close() stops the decode
+    (so does dropping the iterator or closing the capture)."""
+
+    def close(self):
+        self.lists.close()
+
+
+def iterate(lists):
+    """An Elements iterator over the generator @lists of element
+    lists."""
+    it = Elements.from_iterable(lists)
+    it.lists = lists
+    return it

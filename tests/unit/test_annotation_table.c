@@ -32,6 +32,9 @@ static int annotate_addrs(void *arg, const struct hwt_elem *e,
 		return snprintf(buf, size, ",\"r\":\"%llx-%llx\",\"pid\":%d",
 				(unsigned long long)e->u.range.start,
 				(unsigned long long)e->u.range.end, (int)e->pid);
+	if (e->type == HWT_ELEM_TRACE_ON)
+		return snprintf(buf, size, ",\"t\":\"%llx\"",
+				(unsigned long long)e->u.trace.at);
 	return snprintf(buf, size, ",\"b\":\"%llx>%llx\"",
 			(unsigned long long)e->u.branch.from,
 			(unsigned long long)e->u.branch.to);
@@ -103,6 +106,29 @@ static void equal_records_share_one_call(void)
 	hwt_annot_table_free(t);
 }
 
+static void trace_on_and_off_are_annotated_each_time(void)
+{
+	/* No cache_tag promise covers them: two equal trace_ons are two
+	 * calls, two ids. */
+	struct counter c = {0};
+	struct hwt_output_annotator a = {annotate_addrs, &c, NULL};
+	struct hwt_annot_table *t;
+	CHECK_INT(hwt_annot_table_new(&a, HWT_OUTPUT_JSONL, &t), 0);
+	struct hwt_elem_record r[2] = {
+		{.type = HWT_ELEM_TRACE_ON, .from = 0x3000,
+		 .fields = HWT_FIELD_AT},
+		{.type = HWT_ELEM_TRACE_ON, .from = 0x3000,
+		 .fields = HWT_FIELD_AT},
+	};
+	uint32_t ids[2];
+	CHECK_INT(hwt_annot_records(t, r, 2, ids), 2);
+	CHECK_INT(c.calls, 2);
+	CHECK_INT(ids[0], 1);
+	CHECK_INT(ids[1], 2);
+	CHECK_STR(hwt_annot_text(t, ids[1], NULL), ",\"t\":\"3000\"");
+	hwt_annot_table_free(t);
+}
+
 static void many_distinct_records_survive_growth(void)
 {
 	/* More keys than the first slots hold: every id still names its
@@ -164,6 +190,7 @@ static void bad_arguments_are_refused(void)
 int main(void)
 {
 	RUN(equal_records_share_one_call);
+	RUN(trace_on_and_off_are_annotated_each_time);
 	RUN(many_distinct_records_survive_growth);
 	RUN(a_long_annotation_is_kept_whole);
 	RUN(bad_arguments_are_refused);
