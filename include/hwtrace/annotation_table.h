@@ -44,7 +44,7 @@ HWT_API int64_t hwt_annot_records(struct hwt_annot_table *table,
 				  const struct hwt_elem_record *recs,
 				  size_t n, uint32_t *ids);
 
-enum { HWT_ANNOT_NONE = UINT32_MAX };
+#define HWT_ANNOT_NONE UINT32_MAX
 
 /* The text of annotation @id (NUL-terminated, valid while the table is)
  * and its length in *@len (may be NULL); NULL for an id the table has

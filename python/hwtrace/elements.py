@@ -14,11 +14,11 @@ their jsonl line by the library (hwt_elem_records_jsonl) and parsed, so
 an element has exactly the fields `hwtrace decode --format jsonl` prints
 for it."""
 import ctypes as C
+import gc
 import json
 import struct
 from functools import partial
 from itertools import chain, repeat
-from operator import itemgetter
 
 from ._lib import check, lib
 from ._structs import ElemRecord
@@ -40,6 +40,8 @@ assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
 # Indexes into an unpacked record.
 (R_TYPE, R_FIELDS, R_CPU, R_PID, R_TID, R_KIND, R_TIME, R_OFFSET, R_FROM,
  R_TO, R_COUNT, R_SYNC, R_NUMBER, R_VMID, R_TEXT) = range(15)
+# The 8-byte word of a record that holds its text pointer.
+R_TEXT_WORD = ElemRecord.text.offset // 8
 RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
 # The record types read here; the others are written whole.
 READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
@@ -177,15 +179,16 @@ class Element(dict):
     does not know is absent (``e.get("time")`` is None).
 
     A range or branch holds its type and symbol members from the start
-    and its record's values (``_r``): the other fields are made from
-    them at the first read of one (a missing key, or any whole view of
-    the dict)."""
+    and where its record is (``_r``: the batch's bytes and the record's
+    offset in them): the other fields are made from the record at the
+    first read of one (a missing key, or any whole view of the dict)."""
     __slots__ = ("_r",)
 
     def _full(self):
-        r = self._r
-        if r is not None:
+        at = self._r
+        if at is not None:
             self._r = None
+            r = RECORD.unpack_from(*at)
             _fill_from(self, _BUILD[r[R_TYPE]](r, _EMPTY))
         return self
 
@@ -277,7 +280,7 @@ class _Annotations:
             check(L.hwt_annot_table_new(C.byref(a), 1, C.byref(ptr)))
             self.ptr, self._annotator = ptr, a
 
-    def of(self, base, n, recs):
+    def of(self, base, n, types):
         """The annotations of the @n records at @base: a list of dicts
         of their type and symbol members (a placeholder for those not
         annotated) and the list of their ids."""
@@ -295,7 +298,7 @@ class _Annotations:
             first = dict(zip(reversed(ids), range(n - 1, -1, -1)))
             for i in range(self.known, texts.value):
                 text = L.hwt_annot_text(self.ptr, i, None).decode("utf-8")
-                d = dict(_TYPES[recs[first[i]][R_TYPE]])
+                d = dict(_TYPES[types[first[i]]])
                 if text:
                     d.update(json.loads("{" + text[1:] + "}"))
                 by_id[i] = d
@@ -334,24 +337,21 @@ def _indexes(values, value):
         return found
 
 
-def _written_whole(recs, ids, disasm):
+def _written_whole(types, ids, disasm, batch):
     """The indexes of the records whose element is their whole jsonl
     line: those the annotation table did not annotate (@ids), or without
-    symbols those of types not read here (and with @disasm the ranges,
-    which carry their instructions' text)."""
+    symbols those of @types not read here (and with @disasm the ranges,
+    which carry their instructions' text: their pointer in @batch)."""
     if ids is not None:
         return _indexes(ids, NONE_ID)
-    types = list(map(_type_of, recs))
     if disasm:
+        texts = memoryview(batch).cast("Q")[R_TEXT_WORD::RECORD.size // 8]
         return [i for i, t in enumerate(types) if t not in READ_HERE or
-                (t == RANGE and recs[i][R_TEXT])]
+                (t == RANGE and texts[i])]
     found = []
     for t in range(TRACE_OFF + 1, SAMPLE + 1):
         found += _indexes(types, t)
     return sorted(found)
-
-
-_type_of = itemgetter(R_TYPE)
 
 
 def element_lists(cursor, batch, disasm=False):
@@ -364,17 +364,26 @@ def element_lists(cursor, batch, disasm=False):
     try:
         for buf, n in cursor.records(batch):
             base = C.addressof(buf)
-            recs = list(RECORD.iter_unpack(memoryview(buf).cast("B")
-                                           [:n * size]))
+            # The batch's bytes, kept by its elements until each reads
+            # its record (the buffer itself is refilled by the next call).
+            data = memoryview(buf).cast("B")[:n * size].tobytes()
+            types = memoryview(data).cast("I")[::size // 4].tolist()
             if ann.ptr:
-                dicts, ids = ann.of(base, n, recs)
+                dicts, ids = ann.of(base, n, types)
             else:
-                dicts, ids = map(_TYPES.__getitem__, map(_type_of, recs)), None
-            # Each element a copy of its type and symbol members, its
-            # record kept beside: no Python code per element.
-            elems = list(map(Element, dicts))
-            list(map(setattr, elems, repeat("_r"), recs))
-            for i in _written_whole(recs, ids, disasm):
+                dicts, ids = map(_TYPES.__getitem__, types), None
+            # Each element a copy of its type and symbol members, where
+            # its record is kept beside: no Python code per element.
+            enabled = gc.isenabled()
+            gc.disable()  # none of these objects makes a cycle
+            try:
+                elems = list(map(Element, dicts))
+                list(map(setattr, elems, repeat("_r"),
+                         zip(repeat(data), range(0, n * size, size))))
+            finally:
+                if enabled:
+                    gc.enable()
+            for i in _written_whole(types, ids, disasm, data):
                 elems[i] = _whole_line(base + i * size, cursor.sym, line)
             # Closed meanwhile (Capture.close): the iteration ends, here
             # or, as close() empties the pending list, within it.
