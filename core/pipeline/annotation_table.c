@@ -225,7 +225,7 @@ static int record_id(struct hwt_annot_table *t,
 	/* An empty text gets an id of its own too: an id then names
 	 * records of one type (its key has it), which a binding may rely
 	 * on. */
-	uint32_t text_id;
+	uint32_t text_id = 0;
 	int rc = add_text(t, t->scratch, (size_t)n, &text_id);
 	if (rc < 0)
 		return rc;
@@ -254,7 +254,7 @@ int64_t hwt_annot_records(struct hwt_annot_table *t,
 				return rc;
 			continue;
 		}
-		uint32_t slot_id;
+		uint32_t slot_id = 0;
 		int rc = record_id(t, &recs[i], &slot_id);
 		if (rc < 0)
 			return rc;
