@@ -80,6 +80,8 @@ def lib():
     _proto(L, "hwt_capture_losses", None, P, C.POINTER(S.CaptureLosses))
     _proto(L, "hwt_capture_queues", sz, P,
            C.POINTER(C.POINTER(S.CaptureQueue)))
+    _proto(L, "hwt_capture_units", C.c_int64, P,
+           C.POINTER(C.POINTER(S.CaptureUnit)))
     _proto(L, "hwt_cursor_new", C.c_int, P, C.POINTER(S.CursorOpts),
            C.POINTER(P))
     _proto(L, "hwt_cursor_free", None, P)
@@ -89,6 +91,14 @@ def lib():
     _proto(L, "hwt_symbolizer_free", None, P)
     _proto(L, "hwt_elem_records_jsonl", C.c_int64, P, sz, P, C.c_void_p, sz,
            C.POINTER(sz))
+    _proto(L, "hwt_symbolizer_annotator", S.OutputAnnotator, P)
+    _proto(L, "hwt_annot_table_new", C.c_int, C.POINTER(S.OutputAnnotator),
+           C.c_int, C.POINTER(P))
+    _proto(L, "hwt_annot_table_free", None, P)
+    _proto(L, "hwt_annot_records", C.c_int64, P, P, sz, P)
+    _proto(L, "hwt_annot_text", cp, P, C.c_uint32, C.POINTER(sz))
+    _proto(L, "hwt_annot_table_stats", None, P, C.POINTER(sz),
+           C.POINTER(C.c_uint64))
     _proto(L, "hwt_capture_host_kernel", C.c_bool, cp, C.c_char_p,
            C.c_size_t)
     _proto(L, "hwt_cursor_run", C.c_int, P, C.POINTER(S.ElemSink))

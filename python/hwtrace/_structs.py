@@ -56,6 +56,14 @@ class CaptureQueue(C.Structure):
                 ("bytes", C.c_uint64)]
 
 
+class CaptureUnit(C.Structure):
+    _fields_ = [("queue", C.c_size_t), ("piece", C.c_size_t),
+                ("segment", C.c_size_t), ("cpu", C.c_int32),
+                ("tid", C.c_int32), ("offset", C.c_uint64),
+                ("size", C.c_uint64), ("time_from", C.c_uint64),
+                ("time_until", C.c_uint64)]
+
+
 class CursorOpts(C.Structure):
     _fields_ = [("size", C.c_size_t), ("order", C.c_int),
                 ("jobs", C.c_uint), ("filter_cpu", C.c_bool),
@@ -93,6 +101,12 @@ class SymOpts(C.Structure):
 class ElemSink(C.Structure):
     """struct hwt_elem_sink: a C consumer of elements."""
     _fields_ = [("emit", C.c_void_p), ("arg", C.c_void_p)]
+
+
+class OutputAnnotator(C.Structure):
+    """struct hwt_output_annotator: the symbolizer's, passed back."""
+    _fields_ = [("annotate", C.c_void_p), ("arg", C.c_void_p),
+                ("cache_tag", C.c_void_p)]
 
 
 class FuncNamer(C.Structure):

@@ -7,7 +7,7 @@ from . import _structs as S
 from ._closable import Closable
 from ._lib import check, enc, lib
 from .cursor import Cursor, cursor_opts
-from .info import read_info
+from .info import read_info, read_units
 
 PANDAS_KINDS = ("elements", "branches", "calls", "functions")
 
@@ -40,39 +40,57 @@ class Capture(Closable):
             self._info = read_info(self._handle())
         return self._info
 
+    def units(self):
+        """The capture's units (hwtrace.info.Unit), in the order a
+        one-thread decode takes them, as `hwtrace units` lists them:
+        each can be decoded on its own, ``elements(unit=u.number)``, in
+        any process. HwtraceError for a capture without units (not
+        perf.data, or AUX samples)."""
+        return read_units(self._handle())
+
     def _cursor(self, symbols, **filters):
-        return Cursor(self, cursor_opts(**filters), symbols=symbols)
+        opts = cursor_opts(**filters)
+        if opts.unit:
+            # A cursor decodes a unit of the list hwt_capture_units made
+            # (made here at the first call).
+            n = len(self.units())
+            if opts.unit > n:
+                raise ValueError(f"unit={opts.unit}: {self.path} has "
+                                 f"{n} units (numbered from 1)")
+        return Cursor(self, opts, symbols=symbols)
 
     def elements(self, cpu=None, tid=None, time=None, jobs=1, order="time",
-                 symbols=True, disasm=False, batch=4096):
+                 symbols=True, disasm=False, batch=4096, unit=None):
         """Yields the elements (hwtrace.Element), as `hwtrace decode
         --format jsonl` prints them: only those of CPU ``cpu``, thread
         ``tid``, perf times ``time=(start, end)`` (ns, inclusive, either
         None); decoded on ``jobs`` threads (the same elements for every
         value); ``order`` "time" (every CPU merged by time) or "cpu"
         (stream after stream, `decode --per-cpu`); ``symbols=False`` as
-        `--no-symbols`, ``disasm`` as `--disasm`."""
-        from .elements import iterate
+        `--no-symbols`, ``disasm`` as `--disasm`; ``unit=N`` only unit N
+        of units() (from 1, as `decode --unit N`), in stream order."""
+        from .elements import element_lists, iterate
         if not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch={batch!r}: expected a positive int")
         cur = self._cursor(symbols, cpu=cpu, tid=tid, time=time, jobs=jobs,
-                           order=order, disasm=disasm)
-        return _closing(cur, iterate(cur, batch))
+                           order=order, disasm=disasm, unit=unit)
+        return iterate(_closing(cur, element_lists(cur, batch, disasm)))
 
     def element_batches(self, n=65536, cpu=None, tid=None, time=None,
-                        jobs=1, order="time"):
+                        jobs=1, order="time", unit=None):
         """Yields NumPy structured arrays of ``n`` elements each (the
         last one shorter)
         (the fields of struct hwt_elem_record, capture.h: type, fields,
         cpu, pid, tid, kind, time, trace_offset, from, to, count, sync,
         number, vmid, nbranches), filled by the library without a
-        Python object per element. Filters as elements()."""
+        Python object per element. Filters and ``unit`` as
+        elements()."""
         from .batches import batches, need
         need("numpy", "element_batches()")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n={n!r}: expected a positive int")
         cur = self._cursor(False, cpu=cpu, tid=tid, time=time, jobs=jobs,
-                           order=order)
+                           order=order, unit=unit)
         return _closing(cur, batches(cur, n))
 
     def report(self, **filters):

@@ -23,7 +23,7 @@ def _int_arg(name, value, low, high):
 
 
 def cursor_opts(cpu=None, tid=None, time=None, jobs=1, order="time",
-                disasm=False):
+                disasm=False, unit=None):
     """The struct hwt_cursor_opts of elements()' keyword arguments,
     each checked: TypeError or ValueError naming the argument."""
     o = S.CursorOpts(size=C.sizeof(S.CursorOpts))
@@ -50,6 +50,10 @@ def cursor_opts(cpu=None, tid=None, time=None, jobs=1, order="time",
                              "the end")
         o.filter_time, o.time_start, o.time_end = True, start, end
     o.disasm = bool(disasm)
+    if unit is not None:
+        # Units count from 1 (hwtrace units, decode --unit N); the
+        # library says when the capture has no such unit.
+        o.unit = _int_arg("unit", unit, 1, 2**63 - 1)
     return o
 
 
@@ -73,6 +77,9 @@ class Cursor(Closable):
         self._warnings = []
         self._warn = S.WARN_FN(self._on_warning)  # kept alive with us
         self.sym = None
+        # The batch of elements being handed out (elements.iterate):
+        # emptied by close(), which so ends its iteration.
+        self.pending = None
         opts.warn = self._warn
         if symbols:
             self.sym = self._symbolizer()
@@ -136,6 +143,8 @@ class Cursor(Closable):
 
     def close(self):
         L = lib()
+        if getattr(self, "pending", None) is not None:
+            self.pending.clear()
         if getattr(self, "ptr", None):
             L.hwt_cursor_free(self.ptr)
             self.ptr = C.c_void_p()

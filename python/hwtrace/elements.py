@@ -1,18 +1,30 @@
 """Elements one at a time, as objects with the jsonl schema's fields
-(docs/jsonl.md): each batch of the cursor's records is written by the
-library's own jsonl writer, symbols included (hwt_elem_records_jsonl),
-and read back, so an element has exactly the fields `hwtrace decode
---format jsonl` prints for it."""
+(docs/jsonl.md), read lazily from the cursor's batch records.
+
+A batch of struct hwt_elem_record is unpacked in one call
+(struct.iter_unpack) and each element is a small tuple of its record's
+values and its symbol members: those come from the library's own
+annotator through an annotation table (hwtrace/annotation_table.h), which
+gives each distinct range or branch an id and its `,"sym":...` text once,
+parsed here once per id. Ranges and branches, nearly every element of a
+trace, get their fields from the record as the jsonl writer would write
+them (analysis/output.c); the rare others (timestamps, gaps, errors,
+samples, context changes, ranges with instruction text) are written as
+their jsonl line by the library (hwt_elem_records_jsonl) and parsed, so
+an element has exactly the fields `hwtrace decode --format jsonl` prints
+for it."""
 import ctypes as C
+import gc
 import json
+import struct
+from functools import partial
+from itertools import chain, repeat
 
 from ._lib import check, lib
 from ._structs import ElemRecord
 
 # The fields that hold addresses, by element type: hex strings in jsonl,
 # ints here.
-ADDRESSES = {"range": ("start", "end"), "branch": ("from", "to"),
-             "trace_on": ("at",), "trace_off": ("at",), "sample": ("ip",)}
 ADDRESS_FIELDS = ("start", "end", "from", "to", "at", "ip")
 # Those of the calls listing (decode --calls), whose start and end say
 # how a frame began and ended.
@@ -21,13 +33,210 @@ CALL_ADDRESS_FIELDS = ("addr", "from")
 # line the library writes is one JSON object.
 _scan = json.JSONDecoder().scan_once
 
+# struct hwt_elem_record as a struct format, from its ctypes mirror (the
+# native alignment of the struct module is the C compiler's).
+RECORD = struct.Struct("@" + "".join(t._type_ for _, t in ElemRecord._fields_))
+assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
+# Indexes into an unpacked record.
+(R_TYPE, R_FIELDS, R_CPU, R_PID, R_TID, R_KIND, R_TIME, R_OFFSET, R_FROM,
+ R_TO, R_COUNT, R_SYNC, R_NUMBER, R_VMID, R_TEXT) = range(15)
+# The 8-byte word of a record that holds its text pointer.
+R_TEXT_WORD = ElemRecord.text.offset // 8
+RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
+# The record types read here; the others are written whole.
+READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
+# enum hwt_elem_field bits (include/hwtrace/element.h).
+F_CPU, F_PID, F_TID, F_TIME = 1, 2, 4, 8
+F_AT, F_EXC_NUM, F_AMBIGUOUS, F_SAMPLED, F_CYCLES = 1 << 9, 1 << 7, 1 << 10, 1 << 12, 1 << 13
+F_NO_KIND, F_NO_FROM = 1 << 14, 1 << 15
+# enum hwt_branch_flags (element.h).
+B_MISPRED, B_PREDICTED, B_IN_TX, B_ABORT = 1, 2, 4, 8
+PRIV_NAMES = (None, "user", "kernel", "hv")
+NONE_ID = 0xFFFFFFFF  # HWT_ANNOT_NONE: the record is not annotated there
+_EMPTY = {}
+
+
+# The first members of an element of each record type; those after
+# BRANCH are written whole (the placeholder is replaced).
+_TYPES = {RANGE: {"type": "range"}, BRANCH: {"type": "branch"},
+          TRACE_ON: {"type": "trace_on"}, TRACE_OFF: {"type": "trace_off"}}
+for _t in range(TRACE_OFF + 1, 32):
+    _TYPES[_t] = {"type": None}
+
+
+class _Names:
+    """The library's names of an enum (hwt_isa_name etc.), read once
+    per value: the very strings the jsonl writer writes."""
+
+    def __init__(self, fn):
+        self._fn, self._names = fn, {}
+
+    def __getitem__(self, code):
+        try:
+            return self._names[code]
+        except KeyError:
+            name = self._fn(code)
+            self._names[code] = name = name.decode() if name else None
+            return name
+
+
+_tables = None
+
+
+def _names():
+    global _tables
+    if _tables is None:
+        L = lib()
+        for f in ("hwt_isa_name", "hwt_branch_kind_name",
+                  "hwt_elem_type_name"):
+            getattr(L, f).restype = C.c_char_p
+            getattr(L, f).argtypes = [C.c_int]
+        _tables = (_Names(L.hwt_elem_type_name), _Names(L.hwt_isa_name),
+                   _Names(L.hwt_branch_kind_name))
+    return _tables
+
+
+def _task(r, d):
+    f = r[R_FIELDS]
+    if f & F_CPU:
+        d["cpu"] = r[R_CPU]
+    if f & F_PID:
+        d["pid"] = r[R_PID]
+    if f & F_TID:
+        d["tid"] = r[R_TID]
+    if f & F_AMBIGUOUS:
+        d["task"] = "ambiguous"
+
+
+def _range_fields(r, ann):
+    types, isas, _ = _tables
+    d = {"type": "range"}
+    _task(r, d)
+    d["start"], d["end"], d["insns"] = r[R_FROM], r[R_TO], r[R_COUNT]
+    if r[R_KIND]:
+        d["isa"] = isas[r[R_KIND]]
+    if r[R_FIELDS] & F_TIME:
+        d["time"] = r[R_TIME]
+    d.update(ann)
+    return d
+
+
+def _branch_fields(r, ann):
+    _, _, kinds = _tables
+    f = r[R_FIELDS]
+    d = {"type": "branch"}
+    _task(r, d)
+    if not f & F_NO_FROM:
+        d["from"] = r[R_FROM]
+    d["to"] = r[R_TO]
+    if not f & F_NO_KIND:
+        d["kind"] = kinds[r[R_KIND]]
+    if f & F_EXC_NUM:
+        d["exception"] = r[R_NUMBER]
+    if f & F_SAMPLED:
+        # The packing of capture.h: cycles, depth, flags, priv in sync.
+        s = r[R_SYNC]
+        flags, priv = (s >> 32) & 0xFF, (s >> 40) & 0xFF
+        d["depth"] = (s >> 16) & 0xFFFF
+        if r[R_COUNT]:
+            d["weight"] = r[R_COUNT]
+        if flags & (B_MISPRED | B_PREDICTED):
+            d["mispred"] = bool(flags & B_MISPRED)
+        if f & F_CYCLES:
+            d["cycles"] = s & 0xFFFF
+        if flags & B_IN_TX:
+            d["in_tx"] = True
+        if flags & B_ABORT:
+            d["abort"] = True
+        if 0 < priv < 4:
+            d["priv"] = PRIV_NAMES[priv]
+    if f & F_TIME:
+        d["time"] = r[R_TIME]
+    d.update(ann)
+    return d
+
+
+def _trace_fields(r, ann):
+    d = {"type": "trace_on" if r[R_TYPE] == TRACE_ON else "trace_off"}
+    _task(r, d)
+    if r[R_FIELDS] & F_AT:
+        d["at"] = r[R_FROM]
+    if r[R_FIELDS] & F_TIME:
+        d["time"] = r[R_TIME]
+    d.update(ann)
+    return d
+
+
+_BUILD = {RANGE: _range_fields, BRANCH: _branch_fields,
+          TRACE_ON: _trace_fields, TRACE_OFF: _trace_fields}
+_fill_from = dict.update
+
 
 class Element(dict):
     """One element: a dict of its jsonl fields (``e["type"]``,
     ``e["from"]``) that also reads them as attributes (``e.type``,
     ``e.from_`` for the keyword). Addresses are ints; a field the element
-    does not know is absent (``e.get("time")`` is None)."""
-    __slots__ = ()
+    does not know is absent (``e.get("time")`` is None).
+
+    A range or branch holds its type and symbol members from the start
+    and where its record is (``_r``: the batch's bytes and the record's
+    offset in them): the other fields are made from the record at the
+    first read of one (a missing key, or any whole view of the dict)."""
+    __slots__ = ("_r",)
+
+    def _full(self):
+        at = self._r
+        if at is not None:
+            self._r = None
+            r = RECORD.unpack_from(*at)
+            _fill_from(self, _BUILD[r[R_TYPE]](r, _EMPTY))
+        return self
+
+    def __missing__(self, key):
+        if self._r is None:
+            raise KeyError(key)
+        return self._full()[key]
+
+    def get(self, key, default=None):
+        return dict.get(self._full(), key, default)
+
+    def keys(self):
+        return dict.keys(self._full())
+
+    def values(self):
+        return dict.values(self._full())
+
+    def items(self):
+        return dict.items(self._full())
+
+    def __iter__(self):
+        return dict.__iter__(self._full())
+
+    def __len__(self):
+        return dict.__len__(self._full())
+
+    def __contains__(self, key):
+        return dict.__contains__(self._full(), key)
+
+    def __eq__(self, other):
+        if isinstance(other, Element):
+            other._full()
+        return dict.__eq__(self._full(), other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None
+
+    def copy(self):
+        return dict(self._full())
+
+    def __reduce__(self):
+        return (_element_of, (dict(self._full()),))
+
+    def __repr__(self):
+        return f"Element({dict.__repr__(self._full())})"
 
     def __getattr__(self, name):
         try:
@@ -36,6 +245,12 @@ class Element(dict):
             raise AttributeError(
                 f"this {self.get('type')} element has no field {name!r}"
             ) from None
+
+
+def _element_of(fields):
+    e = Element(fields)
+    e._r = None
+    return e
 
 
 def to_element(obj, addresses=ADDRESS_FIELDS):
@@ -47,41 +262,151 @@ def to_element(obj, addresses=ADDRESS_FIELDS):
             obj[k] = int(v, 16)
     if obj["type"] == "sample" and "branches" in obj:
         obj["branches"] = [to_element(b) for b in obj["branches"]]
-    return Element(obj)
+    return _element_of(obj)
 
 
-def iterate(cursor, batch):
-    """Yields the Elements of @cursor, @batch records at a time."""
+class _Annotations:
+    """The symbol members of each annotation id of a cursor's table, as
+    dicts, parsed once per id (id NONE_ID: none, the record is written
+    whole)."""
+
+    def __init__(self, sym):
+        L = lib()
+        self.ptr, self.by_id = None, {NONE_ID: _TYPES[BRANCH + 1], 0: None}
+        self.ids, self.known = None, 1  # ids below known are parsed
+        if sym:
+            a = L.hwt_symbolizer_annotator(sym)
+            ptr = C.c_void_p()
+            check(L.hwt_annot_table_new(C.byref(a), 1, C.byref(ptr)))
+            self.ptr, self._annotator = ptr, a
+
+    def of(self, base, n, types):
+        """The annotations of the @n records at @base: a list of dicts
+        of their type and symbol members (a placeholder for those not
+        annotated) and the list of their ids."""
+        L = lib()
+        if self.ids is None or len(self.ids) < n:
+            self.ids = (C.c_uint32 * n)()
+        check(L.hwt_annot_records(self.ptr, base, n, self.ids))
+        ids = memoryview(self.ids).cast("B").cast("I")[:n].tolist()
+        by_id = self.by_id
+        texts = C.c_size_t()
+        L.hwt_annot_table_stats(self.ptr, C.byref(texts), None)
+        # The ids new in this batch: each parsed once, with the type of
+        # its first record (an id is of one type: the table's key has it).
+        if texts.value > self.known:
+            first = dict(zip(reversed(ids), range(n - 1, -1, -1)))
+            for i in range(self.known, texts.value):
+                text = L.hwt_annot_text(self.ptr, i, None).decode("utf-8")
+                d = dict(_TYPES[types[first[i]]])
+                if text:
+                    d.update(json.loads("{" + text[1:] + "}"))
+                by_id[i] = d
+            self.known = texts.value
+        return list(map(by_id.__getitem__, ids)), ids
+
+    def close(self):
+        if self.ptr:
+            lib().hwt_annot_table_free(self.ptr)
+            self.ptr = None
+
+
+def _whole_line(rec_addr, sym, line):
+    """The Element of the record at @rec_addr from its own jsonl line
+    (with @sym's symbol members), written by the library."""
     fmt = lib().hwt_elem_records_jsonl
-    size = C.sizeof(ElemRecord)
-    room = 256 * batch
-    line = C.create_string_buffer(room)
     done = C.c_size_t()
-    sym = cursor.sym
-    by_type = ADDRESSES
-    for buf, n in cursor.records(batch):
-        base, at = C.addressof(buf), 0
-        while at < n and cursor.ptr:
-            got = fmt(base + at * size, n - at, sym, line, room, C.byref(done))
-            if got == -11:  # HWT_ERR_NOSPC: a line longer than the room
-                room *= 4
-                line = C.create_string_buffer(room)
-                continue
-            check(got)
-            text = line.raw[:got].decode("utf-8")
-            at += done.value
-            pos = 0
-            while pos < got:
-                # Closed meanwhile (Capture.close): the iteration ends
-                # (the records' strings went with the cursor).
-                if not cursor.ptr:
-                    return
-                obj, pos = _scan(text, pos)
-                pos += 1  # the newline
-                for k in by_type.get(obj["type"], ()):
-                    v = obj.get(k)
-                    if v is not None:
-                        obj[k] = int(v, 16)
-                if obj["type"] == "sample" and "branches" in obj:
-                    obj["branches"] = [to_element(b) for b in obj["branches"]]
-                yield Element(obj)
+    while True:
+        got = fmt(rec_addr, 1, sym, line[0], len(line[0]), C.byref(done))
+        if got != -11:  # HWT_ERR_NOSPC: a line longer than the room
+            break
+        line[0] = C.create_string_buffer(len(line[0]) * 4)
+    check(got)
+    obj, _ = _scan(line[0].raw[:got].decode("utf-8"), 0)
+    return to_element(obj)
+
+
+def _indexes(values, value):
+    """The indexes of @value in the list @values (searched in C)."""
+    at, found = -1, []
+    try:
+        while True:
+            at = values.index(value, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
+
+
+def _written_whole(types, ids, disasm, batch):
+    """The indexes of the records whose element is their whole jsonl
+    line: those the annotation table did not annotate (@ids), or without
+    symbols those of @types not read here (and with @disasm the ranges,
+    which carry their instructions' text: their pointer in @batch)."""
+    if ids is not None:
+        return _indexes(ids, NONE_ID)
+    if disasm:
+        texts = memoryview(batch).cast("Q")[R_TEXT_WORD::RECORD.size // 8]
+        return [i for i, t in enumerate(types) if t not in READ_HERE or
+                (t == RANGE and texts[i])]
+    found = []
+    for t in range(TRACE_OFF + 1, SAMPLE + 1):
+        found += _indexes(types, t)
+    return sorted(found)
+
+
+def element_lists(cursor, batch, disasm=False):
+    """Yields the Elements of @cursor in lists, one per @batch records
+    (iterate() chains them)."""
+    _names()
+    size = RECORD.size
+    ann = _Annotations(cursor.sym)
+    line = [C.create_string_buffer(4096)]
+    try:
+        for buf, n in cursor.records(batch):
+            base = C.addressof(buf)
+            # The batch's bytes, kept by its elements until each reads
+            # its record (the buffer itself is refilled by the next call).
+            data = memoryview(buf).cast("B")[:n * size].tobytes()
+            types = memoryview(data).cast("I")[::size // 4].tolist()
+            if ann.ptr:
+                dicts, ids = ann.of(base, n, types)
+            else:
+                dicts, ids = map(_TYPES.__getitem__, types), None
+            # Each element a copy of its type and symbol members, where
+            # its record is kept beside: no Python code per element.
+            enabled = gc.isenabled()
+            gc.disable()  # none of these objects makes a cycle
+            try:
+                elems = list(map(Element, dicts))
+                list(map(setattr, elems, repeat("_r"),
+                         zip(repeat(data), range(0, n * size, size))))
+            finally:
+                if enabled:
+                    gc.enable()
+            for i in _written_whole(types, ids, disasm, data):
+                elems[i] = _whole_line(base + i * size, cursor.sym, line)
+            # Closed meanwhile (Capture.close): the iteration ends, here
+            # or, as close() empties the pending list, within it.
+            if not cursor.ptr:
+                return
+            cursor.pending = elems
+            yield elems
+    finally:
+        ann.close()
+
+
+class Elements(chain):
+    """The iterator elements() gives: the element lists chained, each
+    step in C (no Python frame per element); close() stops the decode
+    (so does dropping the iterator or closing the capture)."""
+
+    def close(self):
+        self.lists.close()
+
+
+def iterate(lists):
+    """An Elements iterator over the generator @lists of element
+    lists."""
+    it = Elements.from_iterable(lists)
+    it.lists = lists
+    return it

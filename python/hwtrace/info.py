@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from . import _structs as S
-from ._lib import dec, lib
+from ._lib import check, dec, lib
 
 KINDS = {0: "perf_data", 1: "raw", 2: "snapshot_dir"}
 TIME_END = (1 << 64) - 1
@@ -122,3 +122,31 @@ def read_info(cap):
                 binaries, span,
                 Losses(lo.lost_events, lo.lost_records, lo.truncated,
                        lo.collisions, lo.trace_errors), queues)
+
+
+@dataclass
+class Unit:
+    """One unit of a capture (hwt_capture_units, `hwtrace units`): a
+    piece of one AUX queue's trace its decoder starts on its own.
+    ``number`` counts from 1, as `decode --unit N` and elements(unit=N)
+    take it; ``cpu`` (-1: per-thread trace) and ``tid`` (-1: per-CPU)
+    are its queue's; ``offset`` and ``size`` its bytes in the capture;
+    ``time_from``/``time_until`` the perf times of its piece (0: none)."""
+    number: int
+    queue: int
+    piece: int
+    segment: int
+    cpu: int
+    tid: int
+    offset: int
+    size: int
+    time_from: int
+    time_until: int
+
+
+def read_units(handle):
+    """The Units of the capture @handle."""
+    arr = C.POINTER(S.CaptureUnit)()
+    n = check(lib().hwt_capture_units(handle, C.byref(arr)))
+    return [Unit(i + 1, *(getattr(arr[i], f) for f, _ in
+                          S.CaptureUnit._fields_)) for i in range(n)]

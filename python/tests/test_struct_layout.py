@@ -25,18 +25,20 @@ MIRRORS = {
     S.CaptureMmap: ("hwt_capture_mmap", {}),
     S.CaptureLosses: ("hwt_capture_losses", {}),
     S.CaptureQueue: ("hwt_capture_queue", {}),
+    S.CaptureUnit: ("hwt_capture_unit", {}),
     S.CursorOpts: ("hwt_cursor_opts", {}),
     S.ElemRecord: ("hwt_elem_record", {"from_": "from"}),
     S.SymOpts: ("hwt_sym_opts", {}),
     S.ElemSink: ("hwt_elem_sink", {}),
     S.FuncNamer: ("hwt_func_namer", {}),
+    S.OutputAnnotator: ("hwt_output_annotator", {}),
     S.StackOps: ("hwt_stack_ops", {}),
     S.ReportFunc: ("hwt_report_func", {}),
     S.Edge: ("hwt_edge", {"from_": "from"}),
 }
 
 HEADERS = ["capture.h", "decode.h", "edge_map.h", "element.h", "image.h",
-           "report.h", "stack.h", "symbols.h"]
+           "output.h", "report.h", "stack.h", "symbols.h"]
 
 
 def c_layout(tmp_path):
