@@ -14,17 +14,14 @@ static int rvt_create(const struct hwt_decode_params *params, void **priv)
 	struct rvt_dec *d = calloc(1, sizeof(*d));
 	if (!d)
 		return hwt_error(HWT_ERR_NOMEM, "riscv_ntrace: out of memory");
-	/* A capture's settings are in its AUXTRACE_INFO; a raw stream's
-	 * in --raw's options. */
-	int err = params->info
-			  ? rvt_info_opts(params->info, params->info_words, &d->o)
-			  : rvt_opts_parse(params->raw_options, &d->o);
+	int err = rvt_params_opts(params, &d->o);
 	if (err < 0) {
 		free(d);
 		return err;
 	}
 	for (size_t i = 0; i < RVT_ICACHE; i++)
 		d->icache[i].pc = 1;
+	d->capture = params->info != NULL;
 	d->image = params->image;
 	d->sink = params->sink;
 	d->warn = params->warn;

@@ -127,6 +127,22 @@ int rvt_info_opts(const uint64_t *priv, size_t n, struct rvt_opts *o)
 	return 0;
 }
 
+int rvt_params_opts(const struct hwt_decode_params *p, struct rvt_opts *o)
+{
+	return p->info ? rvt_info_opts(p->info, p->info_words, o)
+		       : rvt_opts_parse(p->raw_options, o);
+}
+
+bool rvt_perf_padding(const uint8_t *p, size_t n, uint64_t end)
+{
+	if (!n || n >= 8 || end % 8)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 const struct hwt_record_ops rvt_record_ops = {
 	.configure = rvt_configure,
 	.info = rvt_info,

@@ -4,6 +4,7 @@
 #ifndef HWT_RVT_RECORD_H
 #define HWT_RVT_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,5 +33,15 @@ extern const struct hwt_record_ops rvt_record_ops;
  * version 1 words, or the defaults for the series' one-word layout.
  * Errors (HWT_ERR_FORMAT) name the word that is wrong. */
 int rvt_info_opts(const uint64_t *priv, size_t n, struct rvt_opts *o);
+
+/* The options a decoder of @p decodes with: a capture's from its
+ * AUXTRACE_INFO, a raw stream's from --raw. */
+int rvt_params_opts(const struct hwt_decode_params *p, struct rvt_opts *o);
+
+/* Whether the @n bytes left at the end of a capture's stream, ending at
+ * stream offset @end, are perf's padding of an AUXTRACE record: fewer
+ * than 8 zero bytes up to a multiple of 8. No message ends in a zero
+ * byte (its last byte has MSEO 11). */
+bool rvt_perf_padding(const uint8_t *p, size_t n, uint64_t end);
 
 #endif
