@@ -60,6 +60,13 @@ expect_contains "list" "$("$HWTRACE" list --sysfs "$FIX")" "rvtrace: type 9"
 expect_eq "profile check status" "$?" 0
 expect_contains "profile check" "$(cat "$TMP/cc")" "backend: riscv_ntrace (PMU type 9), mode full"
 
+# The backend's name takes the PMU's terms too.
+"$HWTRACE" record --sysfs "$FIX" --emulate-trace "$T/test-NEX.bin" \
+	-e riscv_ntrace/xlen=32,callstack=4/ -C 0 -o "$TMP/b.data" 2>/dev/null
+expect_eq "-e riscv_ntrace// status" "$?" 0
+expect_contains "-e riscv_ntrace// words" "$("$HWTRACE" dump "$TMP/b.data")" \
+	".  priv: 0000000000000009 4857525600000001 0000000000000020 0000000000000004 0000000000000000 0000000000000000 0000000000000000"
+
 # Bad knobs: usage errors naming the key.
 bad() {
 	"$HWTRACE" record --sysfs "$FIX" -e "$1" -o "$TMP/x.data" 2>"$TMP/e"
@@ -88,6 +95,29 @@ expect_eq "elements equal the raw decode's (thread fields aside)" \
 	"$(sed 's/"pid":[0-9]*,"tid":[0-9]*,//' "$TMP/emu.jsonl" | cmp - "$TMP/raw.jsonl" 2>&1)" ""
 expect_contains "info" "$("$HWTRACE" info "$TMP/emu.data")" \
 	"event:       rvtrace/event=1/u (type 9, config 0x1)"
+
+# The series' own layout (the PMU type alone) decodes with the defaults,
+# as the raw decode without options does (RV64: not t1's PCs); another
+# version word is refused.
+"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/s.data" series
+"$HWTRACE" decode --format jsonl --no-symbols "$TMP/s.data" >"$TMP/s.jsonl" 2>"$TMP/err"
+expect_eq "series layout status" "$?" 0
+"$HWTRACE" decode --format jsonl --no-symbols --raw "riscv_ntrace:$T/test-NEX.bin" \
+	--elf "$T/test.elf" >"$TMP/sraw.jsonl" 2>"$TMP/serr"
+expect_eq "series layout = raw defaults" \
+	"$(sed 's/"pid":[0-9]*,//; s/"tid":[0-9]*,//' "$TMP/s.jsonl" | cmp - "$TMP/sraw.jsonl" 2>&1)" ""
+expect_eq "series layout summary" "$(cat "$TMP/err")" \
+	"hwtrace decode: 2 ranges (41 instructions), 1 branches, 0 errors, 2 gaps (1 decode_error, 1 no_sync; 2590 bytes of trace skipped)"
+"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/v2.data" 0x4857525600000002
+"$HWTRACE" decode "$TMP/v2.data" >/dev/null 2>"$TMP/err"
+expect_eq "version 2 status" "$?" 1
+expect_eq "version 2 message" "$(cat "$TMP/err")" \
+	"hwtrace: riscv_ntrace: AUXTRACE_INFO layout version 2; this hwtrace reads version 1 (a newer hwtrace wrote the file)"
+"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/vx.data" 0x1234
+"$HWTRACE" decode "$TMP/vx.data" >/dev/null 2>"$TMP/err"
+expect_eq "foreign word 1 status" "$?" 1
+expect_eq "foreign word 1 message" "$(cat "$TMP/err")" \
+	"hwtrace: riscv_ntrace: AUXTRACE_INFO word 1 is 0x1234, not hwtrace's version word (0x4857525600000001): a layout this hwtrace does not know"
 
 for i in $(seq 64); do cat "$T/test-NEX.bin"; done >"$TMP/t1x64.bin"
 "$HWT_RVTRACE_CAPTURE" "$TMP/t1x64.bin" "$T/test.elf" 0x2000f000 "$TMP/cap64.data"

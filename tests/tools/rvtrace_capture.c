@@ -1,11 +1,14 @@
-/* rvtrace_capture TRACE ELF ADDR OUT: writes OUT, a per-thread capture of
- * the rvtrace PMU as a board would give it (a process that mapped ELF's
- * file at ADDR, its N-Trace stream TRACE in one AUXTRACE buffer, the
- * AUXTRACE_INFO of an RV32 encoder with an 8-deep implicit-return stack,
- * as hwtrace's record op writes it), for `hwtrace record --emulate` to
- * replay through the emulated rvtrace PMU. */
+/* rvtrace_capture TRACE ELF ADDR OUT [series|WORD1]: writes OUT, a
+ * per-thread capture of the rvtrace PMU as a board would give it (a
+ * process that mapped ELF's file at ADDR, its N-Trace stream TRACE in one
+ * AUXTRACE buffer, the AUXTRACE_INFO of an RV32 encoder with an 8-deep
+ * implicit-return stack, as hwtrace's record op writes it), for `hwtrace
+ * record --emulate` to replay through the emulated rvtrace PMU. "series":
+ * the one word the series' perf tool writes instead; WORD1: another
+ * version word. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "hwtrace/backend.h"
@@ -34,8 +37,9 @@ static uint8_t *slurp(const char *path, size_t *size)
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: rvtrace_capture TRACE ELF ADDR OUT\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: rvtrace_capture TRACE ELF ADDR OUT "
+			"[series|WORD1]\n");
 		return 2;
 	}
 	size_t trace_size = 0, elf_size = 0;
@@ -62,6 +66,11 @@ int main(int argc, char **argv)
 	 * extaddr. */
 	uint64_t priv[7] = {RVTRACE_PMU_TYPE, 0x4857525600000001ull, 32, 8, 0,
 			    0, 0};
+	size_t npriv = 7;
+	if (argc == 6 && !strcmp(argv[5], "series"))
+		npriv = 1;
+	else if (argc == 6)
+		priv[1] = strtoull(argv[5], NULL, 0);
 	struct hwt_pd_writer *w;
 	uint8_t rec[1024];
 	int err = hwt_pd_writer_open(argv[4], &w);
@@ -72,7 +81,8 @@ int main(int argc, char **argv)
 	if (!err)
 		err = hwt_pd_writer_add_attr(w, &dummy, &id_dummy, 1, "dummy:u");
 	if (!err)
-		err = hwt_pd_writer_auxtrace_info(w, HWT_AUXTRACE_RISCV_TRACE, priv, 7);
+		err = hwt_pd_writer_auxtrace_info(w, HWT_AUXTRACE_RISCV_TRACE, priv,
+						  npriv);
 	pt_capture_mmap2(rec, argv[2], addr, elf_size,
 			 NULL, 0, id_dummy);
 	if (!err)
