@@ -28,13 +28,13 @@ static void info_round_trip(void)
 	CHECK_INT(rvt_record_ops.configure(NULL, &pmu, p, &attr), 0);
 	CHECK_INT(rvt_record_ops.info(NULL, &pmu, &attr, NULL, 0, false, NULL,
 				      priv, 16), RVT_INFO_WORDS);
-	CHECK_U64(priv[0], 9);
-	CHECK_U64(priv[1], 0x4857525600000001ull);
-	CHECK_U64(priv[2], 32);
-	CHECK_U64(priv[3], 5);
-	CHECK_U64(priv[4], 3);
-	CHECK_U64(priv[5], 2);
-	CHECK_U64(priv[6], 1);
+	/* PMU type, "HWRV" version 1, xlen, callstack, src, ts (2: off),
+	 * extaddr. */
+	static const uint64_t want[RVT_INFO_WORDS] = {
+		9, 0x4857525600000001ull, 32, 5, 3, 2, 1,
+	};
+	for (int i = 0; i < RVT_INFO_WORDS; i++)
+		CHECK_U64(priv[i], want[i]);
 	CHECK_INT(rvt_info_opts(priv, RVT_INFO_WORDS, &o), 0);
 	CHECK_INT(o.xlen, 32);
 	CHECK_INT(o.callstack, 5);
