@@ -1,28 +1,27 @@
-/* The riscv_ntrace backend: RISC-V N-Trace 1.0 (Nexus messages) raw
- * streams, decoded against the program image. Recording through the
- * rvtrace PMU is not there yet (its kernel ABI is not merged): docs/riscv.md. */
+/* The riscv_ntrace backend: RISC-V N-Trace 1.0 (Nexus messages), raw
+ * streams and captures of the rvtrace PMU (rvt_record.c), decoded
+ * against the program image. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/riscv-trace/rvt_decode.h"
+#include "backends/riscv-trace/rvt_record.h"
 #include "backends/riscv-trace/rvt_split.h"
 #include "hwtrace/error.h"
-
-/* Not one of perf's auxtrace types (perf has none for N-Trace yet). */
-#define RVT_AUXTRACE_TYPE 0x72767472u /* "rvtr" */
 
 static int rvt_create(const struct hwt_decode_params *params, void **priv)
 {
 	struct rvt_dec *d = calloc(1, sizeof(*d));
 	if (!d)
 		return hwt_error(HWT_ERR_NOMEM, "riscv_ntrace: out of memory");
-	int err = rvt_opts_parse(params->raw_options, &d->o);
+	int err = rvt_params_opts(params, &d->o);
 	if (err < 0) {
 		free(d);
 		return err;
 	}
 	for (size_t i = 0; i < RVT_ICACHE; i++)
 		d->icache[i].pc = 1;
+	d->capture = params->info != NULL;
 	d->image = params->image;
 	d->sink = params->sink;
 	d->warn = params->warn;
@@ -78,14 +77,11 @@ static const struct hwt_decoder_ops rvt_decoder_ops = {
 	.split = rvt_split,
 };
 
-/* No info op: nothing records N-Trace through perf yet. */
-static const struct hwt_record_ops rvt_record_ops = {0};
-
 const struct hwt_backend hwt_backend_riscv_ntrace = {
 	.name = "riscv_ntrace",
 	.pmu_name = "rvtrace",
-	.description = "RISC-V N-Trace 1.0 (decoding raw streams)",
-	.auxtrace_type = (enum hwt_auxtrace_type)RVT_AUXTRACE_TYPE,
+	.description = "RISC-V N-Trace 1.0 (the rvtrace PMU, raw streams)",
+	.auxtrace_type = HWT_AUXTRACE_RISCV_TRACE,
 	.record = &rvt_record_ops,
 	.decoder = &rvt_decoder_ops,
 };

@@ -71,6 +71,9 @@ struct rvt_dec {
 	 * a sync message now is not a point where rvt_split may cut. False
 	 * at a stream's start, as there. */
 	bool not_after_stop;
+	/* Decoding a perf capture, whose AUXTRACE records perf pads with
+	 * zero bytes to a multiple of 8. */
+	bool capture;
 	struct rvt_hart *harts;
 	size_t nharts, cap;
 	int32_t cpu, tid;   /* of the chunk being fed */

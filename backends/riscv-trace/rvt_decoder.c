@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backends/riscv-trace/rvt_decode.h"
+#include "backends/riscv-trace/rvt_record.h"
 #include "hwtrace/error.h"
 
 static struct rvt_hart *hart_for(struct rvt_dec *d, uint32_t src)
@@ -531,6 +532,9 @@ int rvt_dec_feed(struct rvt_dec *d, const struct hwt_aux_chunk *c)
 		}
 		i += used;
 	}
+	if (d->npend && c->final && d->capture &&
+	    rvt_perf_padding(d->pend, d->npend, d->pend_off + d->npend))
+		d->npend = 0;
 	if (d->npend && c->final) {
 		d->offset = d->pend_off;
 		err = stream_gap(d, HWT_GAP_TRUNCATED, d->npend,

@@ -29,4 +29,12 @@ struct rvt_opts {
  * (HWT_ERR_CONFIG) name the option and what it takes. */
 int rvt_opts_parse(const char *s, struct rvt_opts *o);
 
+/* The defaults: xlen 64, the deepest call stack, no SRC, delta times. */
+void rvt_opts_default(struct rvt_opts *o);
+
+/* Sets one option @key to @val; errors begin with @where (the option
+ * string or the profile key they came from). */
+int rvt_opts_set(struct rvt_opts *o, const char *key, const char *val,
+		 const char *where);
+
 #endif

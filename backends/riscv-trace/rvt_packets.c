@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "backends/riscv-trace/rvt_decode.h"
+#include "backends/riscv-trace/rvt_record.h"
 
 static void print_msg(const struct rvt_msg *m, const struct rvt_opts *o,
 		      uint64_t *ref, FILE *out)
@@ -36,7 +37,7 @@ int rvt_packets(const struct hwt_decode_params *params,
 	uint64_t ref = 0;
 	size_t used;
 	const char *why = NULL;
-	int err = rvt_opts_parse(params->raw_options, &o);
+	int err = rvt_params_opts(params, &o);
 
 	if (err < 0)
 		return err;
@@ -57,6 +58,15 @@ int rvt_packets(const struct hwt_decode_params *params,
 				"%s\n", at, used, why);
 			break;
 		case RVT_FRAME_SHORT:
+			if (params->info &&
+			    rvt_perf_padding(c->data + i, (size_t)(c->size - i),
+					     c->offset + c->size)) {
+				fprintf(out, "  %08" PRIx64 ": perf's AUXTRACE "
+					"padding (%" PRIu64 " zero bytes)\n", at,
+					c->size - i);
+				used = (size_t)(c->size - i);
+				break;
+			}
 			fprintf(out, "  %08" PRIx64 ": partial message (%" PRIu64
 				" bytes)\n", at, c->size - i);
 			return 0;

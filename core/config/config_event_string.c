@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/config/config_internal.h"
+#include "hwtrace/backend.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 
@@ -36,6 +37,12 @@ int hwt_profile_parse_event(struct hwt_profile *p, const char *event)
 					 "-e %s: unknown modifier '%c' (hwtrace "
 					 "knows u and k)", event, *m);
 	ret = hwt_profile_set_from(p, "session:backend", pmu, "-e");
+	/* The terms belong to the PMU's section, also when the event names
+	 * the backend (riscv_ntrace//, whose PMU is rvtrace). */
+	const struct hwt_backend *b = hwt_backend_find(pmu);
+	if (b && b->pmu_name && strcmp(b->pmu_name, pmu) &&
+	    strlen(b->pmu_name) < sizeof(pmu))
+		snprintf(pmu, sizeof(pmu), "%s", b->pmu_name);
 	for (char *save = NULL, *t = strtok_r(terms, ",", &save); !ret && t;
 	     t = strtok_r(NULL, ",", &save)) {
 		char key[160], *eq;

@@ -11,6 +11,7 @@
 
 static const char *const sections[] = {
 	"session", "snapshot", "sample", "intel_pt", "intel_bts", "cs_etm",
+	"rvtrace",
 };
 
 static const char *const session_keys[] = {
@@ -38,6 +39,12 @@ static const char *const cs_etm_keys[] = {
 	"retstack", "branch_broadcast", "preset", "configid", "sinkid",
 	"cc_threshold", "sink", "filter",
 };
+/* The RISC-V trace framework series' driver has the one format term;
+ * the rest say how the trace encoder is set up (the decoder's options,
+ * docs/riscv.md). */
+static const char *const rvtrace_keys[] = {
+	"event", "xlen", "callstack", "src", "ts", "extaddr",
+};
 
 struct key_set {
 	const char *section;
@@ -52,12 +59,21 @@ static const struct key_set key_sets[] = {
 	{"intel_pt", intel_pt_keys, ARRAY_LEN(intel_pt_keys)},
 	{"intel_bts", intel_bts_keys, ARRAY_LEN(intel_bts_keys)},
 	{"cs_etm", cs_etm_keys, ARRAY_LEN(cs_etm_keys)},
+	{"rvtrace", rvtrace_keys, ARRAY_LEN(rvtrace_keys)},
 };
 
-/* Keys of a backend section that are not format terms. */
+/* Keys of a backend section that are not format terms (the rvtrace
+ * encoder settings are read by the backend's configure). */
 int hwt_config_is_extra_key(const char *key)
 {
-	return !strcmp(key, "sink") || !strcmp(key, "filter");
+	static const char *const extra[] = {
+		"sink", "filter", "xlen", "callstack", "src", "ts", "extaddr",
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(extra); i++)
+		if (!strcmp(key, extra[i]))
+			return 1;
+	return 0;
 }
 
 static void join(char *buf, size_t size, const char *const *v, size_t n)

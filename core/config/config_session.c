@@ -27,7 +27,8 @@ int hwt_config_pick_backend(struct hwt_profile *p,
 			    struct hwt_event_plan *plan)
 {
 	static const char *const order[] = {"intel_pt", "cs_etm", "intel_bts"};
-	static const char *const names[] = {"intel_pt", "intel_bts", "cs_etm"};
+	static const char *const names[] = {"intel_pt", "intel_bts", "cs_etm",
+					    "riscv_ntrace"};
 	const char *name = hwt_profile_get(p, "session:backend");
 	char have[256];
 
@@ -47,8 +48,8 @@ int hwt_config_pick_backend(struct hwt_profile *p,
 	if (plan->backend && !plan->backend->pmu_name)
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: backend %s has no PMU, so a profile cannot "
-				 "configure it; profiles drive intel_pt, intel_bts "
-				 "and cs_etm",
+				 "configure it; profiles drive intel_pt, intel_bts, "
+				 "cs_etm and riscv_ntrace",
 				 hwt_config_where(p, "session:backend"), name);
 	if (!plan->backend) {
 		const char *near = hwt_config_nearest(name, names, ARRAY_LEN(names));
@@ -57,12 +58,12 @@ int hwt_config_pick_backend(struct hwt_profile *p,
 			return hwt_error(HWT_ERR_CONFIG,
 					 "%s: unknown backend \"%s\"; did you mean "
 					 "\"%s\"? Backends with a PMU: intel_pt, "
-					 "intel_bts, cs_etm",
+					 "intel_bts, cs_etm, riscv_ntrace",
 					 hwt_config_where(p, "session:backend"), name,
 					 near);
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: unknown backend \"%s\". Backends with a "
-				 "PMU: intel_pt, intel_bts, cs_etm",
+				 "PMU: intel_pt, intel_bts, cs_etm, riscv_ntrace",
 				 hwt_config_where(p, "session:backend"), name);
 	}
 	plan->pmu = hwt_pmu_list_find(pmus, plan->backend->pmu_name);

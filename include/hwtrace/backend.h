@@ -37,6 +37,10 @@ enum hwt_auxtrace_type {
 	HWT_AUXTRACE_ARM_SPE = 4,
 	HWT_AUXTRACE_S390_CPUMSF = 5,
 	HWT_AUXTRACE_HISI_PTT = 6,
+	HWT_AUXTRACE_VPA_DTL = 7,
+	/* Not in a released perf: the RISC-V trace framework series (v4)
+	 * adds it after VPA_DTL. */
+	HWT_AUXTRACE_RISCV_TRACE = 8,
 };
 
 /* PERF_RECORD_AUX flags. */

@@ -64,7 +64,7 @@ static void unknown_key_suggests_nearest(void)
 	CHECK_STR(hwt_errmsg(),
 		  "--set: unknown section [sesion]; did you mean [session]? "
 		  "Sections are: session, snapshot, sample, intel_pt, intel_bts, "
-		  "cs_etm");
+		  "cs_etm, rvtrace");
 	/* Nothing near: no suggestion. */
 	static const char *const s3[] = {"snapshot.zzzzzzzz=1", NULL};
 	CHECK_INT(try_build(FIXTURES "intel-client", "intel_pt//", s3),
@@ -235,13 +235,13 @@ static void other_checks(void)
 						  NULL}), HWT_ERR_CONFIG);
 	CHECK_STR(hwt_errmsg(), "--set: backend sw_branch has no PMU, so a "
 				"profile cannot configure it; profiles drive "
-				"intel_pt, intel_bts and cs_etm");
+				"intel_pt, intel_bts, cs_etm and riscv_ntrace");
 	CHECK_INT(try_build(FIXTURES "intel-client", NULL,
 			    (const char *const[]){"session.backend=intl_pt",
 						  NULL}), HWT_ERR_CONFIG);
 	CHECK_STR(hwt_errmsg(), "--set: unknown backend \"intl_pt\"; did you "
 				"mean \"intel_pt\"? Backends with a PMU: intel_pt, "
-				"intel_bts, cs_etm");
+				"intel_bts, cs_etm, riscv_ntrace");
 	/* A filter within nr_addr_filters is kept for the engine. */
 	CHECK_INT(try_build(FIXTURES "intel-client", "intel_pt//",
 			    (const char *const[]){"intel_pt.filter=filter main @ "
