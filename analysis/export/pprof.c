@@ -311,6 +311,7 @@ static int write_gzip(FILE *out, const uint8_t *buf, size_t len)
 struct built {
 	Perftools__Profiles__Profile prof;
 	Perftools__Profiles__ValueType types[3], *type_ptrs[3];
+	Perftools__Profiles__ValueType sampling; /* period_type of records */
 	Perftools__Profiles__Sample *samples, **sample_ptrs;
 	uint64_t *sample_locs;
 	int64_t *sample_values;
@@ -501,9 +502,13 @@ static int pprof_element(struct hwt_export *ex, struct export_thread *t,
 }
 
 /* A capture of branch records is a sampled profile: its counts are of
- * the records, one sample in every period events, and the profile says
- * so (pprof -comments) rather than scale them: AutoFDO and perf2bolt
- * count the records as they are too. */
+ * the records, one sample in every period events. pprof does not
+ * multiply by a profile's period (it shows it, `pprof -raw`), and
+ * AutoFDO and perf2bolt count the records as they are too, so the
+ * counts stay those of the records and the profile says how they were
+ * sampled: period_type "events"/"count" (the sampled event's name is not
+ * in the records) with the samples' period when they share one (-c N;
+ * 0 when they differ, as with -F), and a comment (pprof -comments). */
 static int label_sampling(struct pprof_export *p, struct built *b)
 {
 	char text[256];
@@ -520,12 +525,19 @@ static int label_sampling(struct pprof_export *p, struct built *b)
 			 "branches are counted from the records, of samples with "
 			 "periods %" PRIu64 " to %" PRIu64, p->records,
 			 p->period_min, p->period_max);
-	int64_t i = str_index(p, text);
-	if (i < 0)
+	int64_t i = str_index(p, text), type = str_index(p, "events"),
+		unit = str_index(p, "count");
+	if (i < 0 || type < 0 || unit < 0)
 		return nomem();
 	b->comment = i;
 	b->prof.comment = &b->comment;
 	b->prof.n_comment = 1;
+	perftools__profiles__value_type__init(&b->sampling);
+	b->sampling.type = type;
+	b->sampling.unit = unit;
+	b->prof.period_type = &b->sampling;
+	b->prof.period = p->period_min == p->period_max
+				 ? (int64_t)p->period_min : 0;
 	return 0;
 }
 

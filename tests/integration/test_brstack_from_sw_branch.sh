@@ -18,7 +18,7 @@
 # - report and report --collapsed take each stack as a window of its own:
 #   hot's instructions are the ground truth's between two records;
 # - pprof -top gives hot those instructions, the sampling named in the
-#   profile's comment; SQLite has a sample row per record;
+#   profile's comment and as its period_type and period (pprof -raw); SQLite has a sample row per record;
 # - the profiles are read by their consumers: create_llvm_prof makes a
 #   profile with hot in it, llvm-bolt-15 takes the fdata with no stale
 #   function, and perf2bolt-15, reading the same perf.data itself, gives
@@ -254,6 +254,19 @@ expect_eq "pprof -top: hot's flat instructions" \
 	"$("$PPROF" -top "$TMP/l32.pb.gz" 2>/dev/null | awk '$NF == "hot" { print $1 }')" "$want_hot"
 expect_contains "pprof -comments: the sampling" "$("$PPROF" -comments "$TMP/l32.pb.gz" 2>&1)" \
 	"$records records; instructions and branches are counted from the records, one sample in every 32 events"
+# pprof's period: counts stay record counts (pprof does not multiply by
+# the period), the sampling is the profile's period_type and period, as
+# pprof -raw shows them: 32 from lbr_from_branches' PERIOD; the full
+# trace it was made from keeps one instruction a period (the control).
+raw_period() { "$PPROF" -raw "$1" 2>/dev/null | grep -E '^Period(Type)?:' | tr '\n' ';'; }
+expect_eq "pprof -raw: the records' sampling period" \
+	"$(raw_period "$TMP/l32.pb.gz")" "PeriodType: events count;Period: 32;"
+"$HWTRACE" export "$TMP/l16.data" --to pprof -o "$TMP/l16.pb.gz" 2>/dev/null || fail "export --to pprof 50/16"
+expect_eq "pprof -raw: period 50 of the 50/16 capture" \
+	"$(raw_period "$TMP/l16.pb.gz")" "PeriodType: events count;Period: 50;"
+"$HWTRACE" export "$data" --to pprof -o "$TMP/truth.pb.gz" 2>/dev/null || fail "export --to pprof, the full trace"
+expect_eq "pprof -raw: a full trace is not sampled" \
+	"$(raw_period "$TMP/truth.pb.gz")" "PeriodType: instructions count;Period: 1;"
 "$HWTRACE" export "$TMP/l32.data" --to sqlite -o "$TMP/l32.db" 2>/dev/null || fail "export --to sqlite"
 expect_eq "sqlite: a branch sample per record" \
 	"$(python3 -c 'import sqlite3, sys
