@@ -32,6 +32,12 @@ fetch() {
 done_() { [ -e "$dir/sysroot/.done-$1" ]; }
 mark() { touch "$dir/sysroot/.done-$1"; echo "riscv64_sysroot: $1 built"; }
 
+# Every source first: a package that cannot be had stops the run before
+# the long builds.
+for pkg in zlib libzstd libseccomp elfutils protobuf-c iniparser; do
+	fetch "$pkg" >/dev/null
+done
+
 if ! done_ zlib; then
 	s=$(fetch zlib)
 	(cd "$s" && CHOST=$host ./configure --prefix="$prefix" && make -j"$jobs" && make install)
