@@ -56,12 +56,14 @@ if ! done_ seccomp; then
 fi
 if ! done_ elfutils; then
 	s=$(fetch elfutils)
+	# libdw.so links the backends' and libcpu's archives: they come first.
 	(cd "$s" && ./configure --host=$host --prefix="$prefix" --disable-debuginfod \
 		--enable-libdebuginfod=dummy --without-bzlib --without-lzma --without-zstd \
 		--disable-nls &&
 	 make -j"$jobs" -C lib && make -j"$jobs" -C libelf && make -j"$jobs" -C libebl &&
-	 make -j"$jobs" -C libdwelf && make -j"$jobs" -C libdwfl && make -j"$jobs" -C libdw &&
-	 make -j"$jobs" -C backends && make -j"$jobs" -C libcpu && make -j"$jobs" -C debuginfod &&
+	 make -j"$jobs" -C libdwelf && make -j"$jobs" -C libdwfl &&
+	 make -j"$jobs" -C backends && make -j"$jobs" -C libcpu &&
+	 make -j"$jobs" -C libdw && make -j"$jobs" -C debuginfod &&
 	 make -C libelf install && make -C libdw install && make -C debuginfod install)
 	mark elfutils
 fi
