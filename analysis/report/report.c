@@ -378,7 +378,7 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		nfuncs, calls);
 	if (hidden) {
 		fprintf(out, "# filtered: %" PRIu64 " instructions of the "
-			"trace in functions filtered out; the percentages are "
+			"trace in frames filtered out; the percentages are "
 			"of all %" PRIu64 "\n", *hidden, all + *hidden);
 		all += *hidden;
 	}
