@@ -45,6 +45,7 @@ static void usage(FILE *out)
 		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
 		STACK_RUN_USAGE
+		STACK_FILTER_USAGE
 		"                          (sqlite, postgresql: with 2 or more,\n"
 		"                          rows are also stored on a thread of\n"
 		"                          their own)\n"
@@ -63,6 +64,7 @@ static const struct option long_opts[] = {
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
 	STACK_RUN_LONG_OPTS,
+	STACK_FILTER_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -289,6 +291,7 @@ int cmd_export(int argc, char **argv)
 		.opts = &a.opts,
 		.per_cpu = a.per_cpu,
 		.namer = &namer,
+		.symbols = &a.symbols,
 	};
 	if (!err) {
 		/* This process uses SQLite for the export alone: its memory

@@ -43,6 +43,7 @@ static void usage(FILE *out)
 		"  --unit N                with --partial: decode only unit N of the\n"
 		"                          one FILE (hwtrace units lists them)\n"
 		STACK_RUN_USAGE
+		STACK_FILTER_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed, 2 usage.\n");
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
 	{"partial", no_argument, NULL, OPT_PARTIAL},
 	{"unit", required_argument, NULL, OPT_UNIT},
 	STACK_RUN_LONG_OPTS,
+	STACK_FILTER_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -224,6 +226,8 @@ static int report_captures(struct report_args *a, struct hwt_report *report,
 			.namer = namer,
 			.after = by_line,
 			.ops = ops,
+			.symbols = &a->symbols,
+			.dropped = hwt_report_hidden_ops(report),
 		};
 		if (!err)
 			err = cli_stack_run(run);

@@ -34,6 +34,7 @@ static void usage(FILE *out)
 		"  --min-duration NS       leave out calls shorter than NS nanoseconds\n"
 		"  --max-depth N           leave out calls deeper than N (1: outermost)\n"
 		STACK_RUN_USAGE
+		STACK_FILTER_USAGE
 		DECODE_SYMBOL_USAGE
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 written, 1 failed, 2 usage.\n");
@@ -48,6 +49,7 @@ static const struct option long_opts[] = {
 	{"min-duration", required_argument, NULL, OPT_MIN_DURATION},
 	{"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
 	STACK_RUN_LONG_OPTS,
+	STACK_FILTER_LONG_OPTS,
 	DECODE_SYMBOL_LONG_OPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -158,6 +160,7 @@ int cmd_timeline(int argc, char **argv)
 		.opts = &a.opts,
 		.per_cpu = a.per_cpu,
 		.namer = &namer,
+		.symbols = &a.symbols,
 	};
 	if (!err) {
 		run.ops = hwt_timeline_ops(tl);

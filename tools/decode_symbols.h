@@ -38,6 +38,9 @@ struct decode_symbols {
 	const char *capture;      /* the perf.data file, or NULL */
 	struct hwt_sym_opts opts;
 	bool off;
+	/* A stack command's --comm, --dso and --sym (stack_run.h); NULL
+	 * when not given. */
+	const char *comms, *dsos, *syms;
 	struct hwt_symbolizer *sym;
 	char kcore_kallsyms[4096];
 	const char *inlined[64];  /* decode_symbols_lines' answer */

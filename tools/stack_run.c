@@ -4,11 +4,14 @@
 #include <stdlib.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/filter.h"
 #include <getopt.h>
+#include <string.h>
 
 #include "cli.h"
 #include "decode_symbols.h"
 #include "stack_run.h"
+#include "thread_names.h"
 #include "unit_run.h"
 
 int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
@@ -79,15 +82,64 @@ static int tee_emit(void *arg, const struct hwt_elem *e)
 	return err ? err : t->second.emit(t->second.arg, e);
 }
 
+/* --comm, --dso, --sym NAME,...: no empty list nor empty name in it (a
+ * filter that would match nothing by a slip of the shell). */
+static int filter_list(const char *cmd, const char *option, const char *arg,
+		       const char **list)
+{
+	size_t n = strlen(arg);
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
+		return cli_usage_error(cmd, "%s '%s': expected NAME[,NAME...] "
+				       "without empty names", option, arg);
+	*list = arg;
+	return 0;
+}
+
+/* --dso and --sym look functions up: not with --no-symbols, in either
+ * order. */
+static int filter_needs_symbols(const char *cmd,
+				const struct decode_symbols *ds)
+{
+	if (ds->off && (ds->dsos || ds->syms))
+		return cli_usage_error(cmd, "--dso and --sym need symbols: not "
+				       "with --no-symbols");
+	return 0;
+}
+
+/* Takes the frame filters into @ds: 1 taken, 0 not one, or EXIT_USAGE. */
+static int filter_option(const char *cmd, struct decode_symbols *ds, int opt,
+			 const char *arg)
+{
+	int rc;
+	switch (opt) {
+	case OPT_RUN_COMM:
+		rc = filter_list(cmd, "--comm", arg, &ds->comms);
+		break;
+	case OPT_RUN_DSO:
+		rc = filter_list(cmd, "--dso", arg, &ds->dsos);
+		break;
+	case OPT_RUN_SYM:
+		rc = filter_list(cmd, "--sym", arg, &ds->syms);
+		break;
+	default:
+		return 0;
+	}
+	return rc ? rc : 1;
+}
+
 int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 			  bool *per_cpu, struct decode_symbols *ds, int opt,
 			  const char *arg, char **argv)
 {
 	int rc = cli_stack_run_option(cmd, opts, per_cpu, opt, arg);
+	if (!rc)
+		rc = filter_option(cmd, ds, opt, arg);
+	if (!rc && decode_symbols_option(ds, opt, arg))
+		rc = 1;
+	if (rc == 1)
+		return filter_needs_symbols(cmd, ds);
 	if (rc)
-		return rc == 1 ? 0 : rc;
-	if (decode_symbols_option(ds, opt, arg))
-		return 0;
+		return rc;
 	if (opt == ':')
 		return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
 	return cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
@@ -119,9 +171,92 @@ static void hint_progress(void *arg, const struct hwt_decode_progress *p)
 		h->user->progress(h->user->progress_arg, p);
 }
 
+/* The filters of run->symbols' lists, when it has any: the frames in
+ * front of run->ops, the elements in front of run->elements and
+ * run->after (the stacks themselves see every element). */
+struct run_filters {
+	struct hwt_frame_filter *frames;
+	struct hwt_elem_filter *elements, *after;
+	struct hwt_elem_sink elements_sink, after_sink;
+	struct thread_names names;
+};
+
+/* An element filter of @lists in front of **@sink (none: nothing to do),
+ * *@sink then @filtered. */
+static int filter_elements(const struct hwt_elem_filter_opts *lists,
+			   const struct hwt_elem_sink **sink,
+			   struct hwt_elem_sink *filtered,
+			   struct hwt_elem_filter **filter)
+{
+	if (!*sink)
+		return 0;
+	struct hwt_elem_filter_opts o = *lists;
+	o.next = **sink;
+	int err = hwt_elem_filter_new(&o, filter);
+	if (!err) {
+		*filtered = hwt_elem_filter_sink(*filter);
+		*sink = filtered;
+	}
+	return err;
+}
+
+static int start_filters(struct cli_stack_run *run, struct run_filters *f)
+{
+	const struct decode_symbols *ds = run->symbols;
+	if (!ds || (!ds->comms && !ds->dsos && !ds->syms))
+		return 0;
+	int err = ds->comms ? thread_names_load(&f->names, run->file) : 0;
+	if (err < 0)
+		return err;
+	struct hwt_frame_filter_opts o = {
+		.size = sizeof(o),
+		.match = {
+			.size = sizeof(o.match),
+			.comms = ds->comms,
+			.dsos = ds->dsos,
+			.syms = ds->syms,
+			.sym = ds->sym,
+			.comm = thread_names_of,
+			.comm_arg = &f->names,
+		},
+		.next = run->ops,
+		.dropped = run->dropped,
+	};
+	err = hwt_frame_filter_new(&o, &f->frames);
+	if (!err)
+		run->ops = hwt_frame_filter_ops(f->frames);
+	if (!err)
+		err = filter_elements(&o.match, &run->elements,
+				      &f->elements_sink, &f->elements);
+	if (!err)
+		err = filter_elements(&o.match, &run->after, &f->after_sink,
+				      &f->after);
+	return err;
+}
+
+static int stack_run(struct cli_stack_run *run);
+
 int cli_stack_run(struct cli_stack_run *run)
 {
 	hwt_stack_use_namer(&run->ops, run->namer);
+	struct run_filters f;
+	memset(&f, 0, sizeof(f));
+	struct cli_stack_run unfiltered = *run;
+	int err = start_filters(run, &f);
+	if (!err)
+		err = stack_run(run);
+	run->ops = unfiltered.ops;
+	run->elements = unfiltered.elements;
+	run->after = unfiltered.after;
+	hwt_frame_filter_free(f.frames);
+	hwt_elem_filter_free(f.elements);
+	hwt_elem_filter_free(f.after);
+	thread_names_free(&f.names);
+	return err;
+}
+
+static int stack_run(struct cli_stack_run *run)
+{
 	struct hwt_stack *stack = hwt_stack_new(&run->ops);
 	if (!stack)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");

@@ -9,6 +9,8 @@
 #include "hwtrace/merge.h"
 #include "hwtrace/stack.h"
 
+struct decode_symbols;
+
 struct cli_stack_run {
 	const char *file;                 /* the perf.data capture */
 	size_t unit;                      /* only this unit (unit_run.h); 0: all */
@@ -24,6 +26,12 @@ struct cli_stack_run {
 	/* Optional: every element after the stacks saw it (so their frames
 	 * are those the element ran in). */
 	const struct hwt_elem_sink *after;
+	/* Optional: the symbols of the run, whose --comm, --dso and --sym
+	 * (STACK_FILTER_LONG_OPTS) keep the matching frames only. */
+	struct decode_symbols *symbols;
+	/* Optional: where the frames those filters keep out go (a report
+	 * counts them: hwt_report_hidden_ops). */
+	struct hwt_stack_ops dropped;
 	/* Filled by cli_stack_run: */
 	struct hwt_stack_stats stack_stats;
 	struct hwt_merge_stats merge_stats;
@@ -37,6 +45,7 @@ struct cli_stack_run {
 enum {
 	OPT_RUN_PER_CPU = 700, OPT_RUN_TID, OPT_RUN_CPU, OPT_RUN_TIME,
 	OPT_RUN_SYMFS, OPT_RUN_BUILDID_DIR, OPT_RUN_VMLINUX, OPT_RUN_KCORE,
+	OPT_RUN_COMM, OPT_RUN_DSO, OPT_RUN_SYM,
 };
 
 #define STACK_RUN_LONG_OPTS                                                 \
@@ -59,6 +68,22 @@ enum {
 	"  -j, --jobs N            decode with N threads (1 to 256; default:\n" \
 	"                          the online CPUs; the output is the same)\n"
 
+/* The frame filters of report, timeline and export (hwtrace/filter.h):
+ * the stacks are rebuilt from everything, and only the frames of these
+ * threads, binaries and functions are kept, their counts unchanged. Taken
+ * by cli_stack_run_default into the decode_symbols it is given. */
+#define STACK_FILTER_LONG_OPTS                                              \
+	{"comm", required_argument, NULL, OPT_RUN_COMM},                    \
+	{"dso", required_argument, NULL, OPT_RUN_DSO},                      \
+	{"sym", required_argument, NULL, OPT_RUN_SYM}
+
+#define STACK_FILTER_USAGE                                                  \
+	"  --comm NAME,...         only the frames of threads of these names\n" \
+	"  --dso NAME,...          only the functions in these binaries (path\n" \
+	"                          or file name; [kernel.kallsyms], [vdso])\n"  \
+	"  --sym NAME,...          only these functions (the stacks are still\n" \
+	"                          rebuilt from all the trace: counts unchanged)\n"
+
 /* Takes option @opt of command @cmd into @opts and *per_cpu when it is
  * one of STACK_RUN_LONG_OPTS: 1 taken, 0 not one of them, or EXIT_USAGE
  * (2) after printing why @arg is wrong. */
@@ -69,7 +94,6 @@ int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *opts,
  * for: the options above, the symbol options (@ds), else a usage error (a
  * missing value, an unknown option; @argv for its name). 0 when taken,
  * else the exit status after the message. */
-struct decode_symbols;
 int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 			  bool *per_cpu, struct decode_symbols *ds, int opt,
 			  const char *arg, char **argv);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/filter/name_lists.h"
 #include "analysis/util/elem_pid.h"
 #include "hwtrace/error.h"
 #include "hwtrace/filter.h"
@@ -15,12 +16,9 @@ struct hwt_elem_filter {
 int hwt_elem_filter_new(const struct hwt_elem_filter_opts *opts,
 			struct hwt_elem_filter **out)
 {
-	if (!opts || opts->size < sizeof(*opts) ||
-	    ((opts->dsos || opts->syms) && !opts->sym) ||
-	    (opts->comms && !opts->comm))
-		return hwt_error(HWT_ERR_INVAL, "hwt_elem_filter_opts: size, or "
-				 "the symbolizer or thread names a list needs, "
-				 "not set");
+	int err = hwt_filter_lists_check(opts, "hwt_elem_filter_opts");
+	if (err < 0)
+		return err;
 	struct hwt_elem_filter *f = calloc(1, sizeof(*f));
 	if (!f)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
@@ -32,30 +30,6 @@ int hwt_elem_filter_new(const struct hwt_elem_filter_opts *opts,
 void hwt_elem_filter_free(struct hwt_elem_filter *f)
 {
 	free(f);
-}
-
-/* Whether @name is one of the comma-separated @list. */
-static bool listed(const char *list, const char *name, size_t len)
-{
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		if (n == len && !strncmp(p, name, len))
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return false;
-}
-
-static bool dso_listed(const char *list, const char *dso)
-{
-	if (!dso)
-		return false;
-	const char *base = strrchr(dso, '/');
-	return listed(list, dso, strlen(dso)) ||
-	       (base && listed(list, base + 1, strlen(base + 1)));
 }
 
 /* The address an element's code starts at; false for none. */
@@ -86,7 +60,7 @@ static bool passes(struct hwt_elem_filter *f, const struct hwt_elem *e)
 		const char *comm = e->fields & HWT_FIELD_TID
 					   ? o->comm(o->comm_arg, hwt_elem_pid(e), e->tid)
 					   : NULL;
-		if (!comm || !listed(o->comms, comm, strlen(comm)))
+		if (!hwt_filter_comm_passes(o, comm))
 			return false;
 	}
 	if (!o->dsos && !o->syms)
@@ -94,13 +68,8 @@ static bool passes(struct hwt_elem_filter *f, const struct hwt_elem *e)
 	if (!code || e->type == HWT_ELEM_TRACE_ON)
 		/* trace on names no code; the stream's own elements pass. */
 		return !code;
-	struct hwt_symbol s;
 	uint64_t time = e->fields & HWT_FIELD_TIME ? e->time : HWT_TIME_UNKNOWN;
-	if (hwt_symbolizer_lookup_at(o->sym, hwt_elem_pid(e), addr, time, &s) != 1)
-		return false;
-	if (o->dsos && !dso_listed(o->dsos, s.dso))
-		return false;
-	return !o->syms || (s.name && listed(o->syms, s.name, strlen(s.name)));
+	return hwt_filter_code_passes(o, hwt_elem_pid(e), addr, time);
 }
 
 static int emit(void *arg, const struct hwt_elem *e)

@@ -290,6 +290,20 @@ int hwt_report_set_time(struct hwt_report *r, const char *unit,
 	return 0;
 }
 
+static int hidden_exit(void *arg, const struct hwt_frame *f)
+{
+	struct hwt_report *r = arg;
+	r->hidden = true;
+	r->hidden_insns += f->insns_self;
+	return 0;
+}
+
+struct hwt_stack_ops hwt_report_hidden_ops(struct hwt_report *r)
+{
+	struct hwt_stack_ops ops = {.on_exit = hidden_exit, .arg = r};
+	return ops;
+}
+
 struct hwt_stack_ops hwt_report_ops(struct hwt_report *r)
 {
 	struct hwt_stack_ops ops = {
@@ -344,7 +358,8 @@ static double percent(uint64_t part, uint64_t whole)
 
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const char *time_unit, const char *time_meaning,
-		       FILE *out, size_t top, bool has_time, bool children)
+		       FILE *out, size_t top, bool has_time, bool children,
+		       const uint64_t *hidden)
 {
 	const struct hwt_report_func **order = malloc((nfuncs + 1) *
 						      sizeof(*order));
@@ -361,6 +376,12 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
 		" calls (tail calls and signal/trap entries included)\n", all,
 		nfuncs, calls);
+	if (hidden) {
+		fprintf(out, "# filtered: %" PRIu64 " instructions of the "
+			"trace in frames filtered out; the percentages are "
+			"of all %" PRIu64 "\n", *hidden, all + *hidden);
+		all += *hidden;
+	}
 	if (has_time && time_meaning)
 		fprintf(out, "# time: %s\n", time_meaning);
 	fprintf(out, "# %12s %7s %12s %7s %9s", "self insns", "self%",
@@ -403,7 +424,7 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 		return report_write_lines(r, out, top);
 	return report_write_table(r->funcs, r->nfuncs, r->time_unit,
 				  r->time_meaning, out, top, has_time,
-				  r->children);
+				  r->children, r->hidden ? &r->hidden_insns : NULL);
 }
 
 int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full)

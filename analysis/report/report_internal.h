@@ -53,6 +53,10 @@ struct hwt_report {
 	 * (A_ROW, A_LEAF: indexes plus one). */
 	char *time_unit, *time_meaning; /* hwt_report_set_time */
 	bool children;                  /* hwt_report_set_children */
+	/* Frames a filter kept out (hwt_report_hidden_ops): their self
+	 * instructions, and whether there were any. */
+	uint64_t hidden_insns;
+	bool hidden;
 	struct hwt_report_lines lines;
 	struct hwt_strmap line_rows;
 	struct hwt_strmap addr_lines;
@@ -82,10 +86,13 @@ size_t report_frame_append(char **buf, size_t *cap, size_t len,
  * rows are sorted by self instructions, or total ones when @children,
  * then name) with the time columns
  * when @has_time (@time_unit NULL: "ns"; @time_meaning NULL: no line).
- * hwt_report_write's table, shared with the merged partial results. */
+ * hwt_report_write's table, shared with the merged partial results.
+ * @hidden (NULL: none) is the self instructions of the frames a filter
+ * kept out: the percentages are of all the instructions. */
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const char *time_unit, const char *time_meaning,
-		       FILE *out, size_t top, bool has_time, bool children);
+		       FILE *out, size_t top, bool has_time, bool children,
+		       const uint64_t *hidden);
 
 /* Adds the report's folded stacks, each with the callers found after it
  * ended in front, to @full ("a;b;c" -> S_INSNS, S_TIME, S_CALLS). */

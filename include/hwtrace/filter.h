@@ -13,6 +13,7 @@
 
 #include "hwtrace/common.h"
 #include "hwtrace/element.h"
+#include "hwtrace/stack.h"
 #include "hwtrace/symbols.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,37 @@ HWT_API void hwt_elem_filter_free(struct hwt_elem_filter *filter);
 
 /* The sink that filters into opts.next; valid while @filter is. */
 HWT_API struct hwt_elem_sink hwt_elem_filter_sink(struct hwt_elem_filter *filter);
+
+/* Frame filters, the same lists for the commands built on call stacks
+ * (report, timeline, export): the stacks are rebuilt from every element,
+ * and only the frames that match go on, unchanged (their counts include
+ * the callees filtered out), as perf report's --comms, --dsos and
+ * --symbols keep the matching rows of the whole report. A frame matches
+ * by its thread's name and by the binary and function its entry address
+ * is in; a frame of no thread matches no --comm. */
+struct hwt_frame_filter_opts {
+	size_t size;        /* sizeof(struct hwt_frame_filter_opts) */
+	/* What matches: the lists, symbolizer and thread names of an
+	 * element filter (its next is not used). */
+	struct hwt_elem_filter_opts match;
+	/* Where the matching frames go; its function_start, function_parent
+	 * and sym_arg are the filter's ops' too (the stacks need them for
+	 * every frame). */
+	struct hwt_stack_ops next;
+	/* Optional (NULL callbacks): where the frames that do not match go,
+	 * to count what was filtered out (hwt_report_hidden_ops). */
+	struct hwt_stack_ops dropped;
+};
+
+struct hwt_frame_filter;
+
+/* Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (sizes; as hwt_elem_filter_new). */
+HWT_API int hwt_frame_filter_new(const struct hwt_frame_filter_opts *opts,
+				 struct hwt_frame_filter **filter);
+HWT_API void hwt_frame_filter_free(struct hwt_frame_filter *filter);
+
+/* The stack ops that filter into opts.next; valid while @filter is. */
+HWT_API struct hwt_stack_ops hwt_frame_filter_ops(struct hwt_frame_filter *filter);
 
 #ifdef __cplusplus
 }

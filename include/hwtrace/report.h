@@ -50,6 +50,13 @@ HWT_API void hwt_report_free(struct hwt_report *report);
  * function_start for tail calls and unwinding). Errors: HWT_ERR_NOMEM. */
 HWT_API struct hwt_stack_ops hwt_report_ops(struct hwt_report *report);
 
+/* Stack ops that count the frames a filter kept out of the report
+ * (hwt_frame_filter_opts.dropped); valid while @report is. The table's
+ * percentages are then of all the instructions, the hidden ones too, and
+ * its header says how many were hidden (perf report's percentages with
+ * --comms, --dsos and --symbols are of the whole too). */
+HWT_API struct hwt_stack_ops hwt_report_hidden_ops(struct hwt_report *report);
+
 /* The functions, in order of first appearance; valid until the next
  * stack callback or hwt_report_free. */
 HWT_API const struct hwt_report_func *

@@ -44,7 +44,9 @@ expect_eq "timeline --format" "$(complete_words hwtrace timeline x.data --format
 	"$(lines chrome perfetto)"
 expect_eq "report --weight" "$(complete_words hwtrace report x.data --weight "")" \
 	"$(lines calls insns time)"
-expect_eq "report --co" "$(complete_words hwtrace report --co)" "--collapsed"
+expect_eq "report --co" "$(complete_words hwtrace report --co)" "$(lines --collapsed --comm)"
+expect_eq "timeline --ds: the frame filter" "$(complete_words hwtrace timeline --ds)" "--dso"
+expect_eq "annotate has no frame filter" "$(complete_words hwtrace annotate --co)" ""
 expect_eq "annotate --format" "$(complete_words hwtrace annotate f x.data --format "")" "$(lines jsonl text)"
 expect_eq "report --call" "$(complete_words hwtrace report --call)" "$(lines --call-graph --callees --callers)"
 expect_eq "decode -F after a comma" "$(complete_words hwtrace decode x.data -F ip,s)" "$(lines ip,srcline ip,sym ip,symoff)"

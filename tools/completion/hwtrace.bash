@@ -138,11 +138,14 @@ _hwtrace()
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --output | --vmlinux | --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-		--callers | --callees) return ;;
+		--callers | --callees | --comm | --sym) return ;;
+		--dso) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		opts="-o --output --per-cpu --tid --cpu --time --symfs --buildid-dir
 		      --vmlinux --kcore --srcline --no-demangle --no-symbols
 		      --debuginfod --kallsyms --perf-map -h --help"
+		# The frame filters (report, timeline, export).
+		case $cmd in report | timeline | export) opts="$opts --comm --dso --sym" ;; esac
 		if [ "$cmd" = annotate ]; then
 			opts="-o --output --format --tid --cpu --time --symfs --buildid-dir
 			      --vmlinux --kcore --no-demangle --debuginfod --kallsyms
