@@ -38,6 +38,33 @@ static const uint8_t psb[16] = {
 	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 };
 
+/* A pass over the chunk ahead of its decode tells the caller, every
+ * READ_STEP bytes, what it has read (hwt_decode_params.read_done), so
+ * that a long raw trace need not stay resident whole while it is cut. */
+#define READ_STEP (1024 * 1024)
+
+struct read_pass {
+	const struct hwt_decode_params *params;
+	const uint8_t *from;
+};
+
+/* The pass has read up to @at (and will not come back before it). */
+static void read_up_to(struct read_pass *r, const uint8_t *at)
+{
+	if (r->params->read_done && at >= r->from + READ_STEP) {
+		r->params->read_done(r->params->read_done_arg, r->from, at);
+		r->from = at;
+	}
+}
+
+/* The pass is over: the rest of what it read, [from, @end). */
+static void read_end(struct read_pass *r, const uint8_t *end)
+{
+	if (r->params->read_done && end > r->from)
+		r->params->read_done(r->params->read_done_arg, r->from, end);
+	r->from = end;
+}
+
 /* What a chunk's packets say about its time (pt_dec.timing_flags). */
 enum { TIMING_CYC = 1, TIMING_ANY = 2 };
 
@@ -45,10 +72,12 @@ enum { TIMING_CYC = 1, TIMING_ANY = 2 };
  * CYC. One pass of the packet decoder, a small part of a decode's time,
  * which stops once it has seen all of @stop. Bytes it cannot read are
  * skipped up to the next PSB, as a decoder skips them. */
-static unsigned int scan_timing(const struct pt_config *base,
+static unsigned int scan_timing(const struct pt_dec *d,
 				const struct hwt_aux_chunk *chunk,
 				unsigned int stop)
 {
+	const struct pt_config *base = &d->config;
+	struct read_pass pass = {&d->params, chunk->data};
 	struct pt_config c = *base;
 	c.begin = (uint8_t *)chunk->data;
 	c.end = c.begin + chunk->size;
@@ -56,10 +85,14 @@ static unsigned int scan_timing(const struct pt_config *base,
 	if (!pd)
 		return TIMING_CYC | TIMING_ANY; /* not known: not cut */
 	unsigned int found = 0;
+	unsigned int n = 0;
 	while ((found & stop) != stop && pt_pkt_sync_forward(pd) >= 0) {
 		struct pt_packet p;
 		while ((found & stop) != stop &&
 		       pt_pkt_next(pd, &p, sizeof(p)) >= 0) {
+			uint64_t off;
+			if (!(++n & 4095) && pt_pkt_get_offset(pd, &off) >= 0)
+				read_up_to(&pass, chunk->data + off);
 			if (p.type == ppt_cyc)
 				found |= TIMING_CYC | TIMING_ANY;
 			else if (p.type == ppt_tsc || p.type == ppt_tma ||
@@ -67,6 +100,9 @@ static unsigned int scan_timing(const struct pt_config *base,
 				found |= TIMING_ANY;
 		}
 	}
+	uint64_t off;
+	read_end(&pass, pt_pkt_get_offset(pd, &off) >= 0 ? chunk->data + off
+							 : chunk->data);
 	pt_pkt_free_decoder(pd);
 	return found;
 }
@@ -86,7 +122,7 @@ static unsigned int chunk_timing(struct pt_dec *d,
 				 const struct hwt_aux_chunk *chunk)
 {
 	if (d->timing_data != chunk->data || d->timing_size != chunk->size) {
-		d->timing_flags = scan_timing(&d->config, chunk,
+		d->timing_flags = scan_timing(d, chunk,
 					      is_raw(d) ? TIMING_CYC
 							: TIMING_ANY);
 		d->timing_data = chunk->data;
@@ -197,6 +233,7 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 	if (max > 1 && chunk->size / max > step)
 		step = chunk->size / max + 1;
 	unsigned int need = cut_needs(d, chunk);
+	struct read_pass pass = {&d->params, begin};
 	uint64_t from = step;
 	/* Compared as sizes left, not as sums: a step as long as the
 	 * address space (no cut wanted) would wrap. */
@@ -207,6 +244,7 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 		if (!at)
 			break;
 		uint64_t off = (uint64_t)(at - begin);
+		read_up_to(&pass, at);
 		/* Bytes of another packet's payload can look like a PSB:
 		 * only a well-formed PSB+ that restates the time counts. */
 		if (pt_psb_plus_size(&d->config, at, end, need) > 0) {
@@ -218,5 +256,6 @@ int pt_split(void *priv, const struct hwt_aux_chunk *chunk, uint64_t *starts,
 			from = off + 1;
 		}
 	}
+	read_end(&pass, end);
 	return (int)n;
 }

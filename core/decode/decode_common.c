@@ -56,6 +56,7 @@ int hwt_mapped_open(struct hwt_mapped *m, const char *path, const char *what)
 {
 	m->data = NULL;
 	m->size = 0;
+	m->released = 0;
 	int fd = hwt_infile_open(path, what, 0);
 	if (fd < 0)
 		return fd;
@@ -82,12 +83,50 @@ int hwt_mapped_open(struct hwt_mapped *m, const char *path, const char *what)
 	return 0;
 }
 
+/* Given back in steps of this many bytes at least (one madvise call per
+ * step), keeping as many behind the decode resident: together about the
+ * size of the decoders' own buffers, small beside the process. */
+#define RELEASE_STEP (1024 * 1024)
+#define RELEASE_KEEP (256 * 1024)
+
+void hwt_mapped_release(struct hwt_mapped *m, uint64_t done)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (!m->data || done > m->size || done < RELEASE_KEEP)
+		return;
+	/* The mapping starts on a page: offsets round down to pages. */
+	uint64_t to = (done - RELEASE_KEEP) / page * page;
+	if (to < m->released + RELEASE_STEP)
+		return;
+	/* Only a hint: pages that stay resident cost memory, not results. */
+	(void)madvise((void *)(m->data + m->released), to - m->released,
+		      MADV_DONTNEED);
+	m->released = to;
+}
+
+void hwt_mapped_release_range(struct hwt_mapped *m, const uint8_t *from,
+			      const uint8_t *to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)m->data, hi = lo + m->size;
+	if (!m->data || (uintptr_t)from < lo || (uintptr_t)to > hi ||
+	    from >= to)
+		return;
+	/* Whole pages only: a page partly before @from may still be read. */
+	uintptr_t a = ((uintptr_t)from - lo + page - 1) / page * page + lo;
+	uintptr_t b = (uintptr_t)to == hi ? hi
+					  : ((uintptr_t)to - lo) / page * page + lo;
+	if (a < b)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 void hwt_mapped_close(struct hwt_mapped *m)
 {
 	if (m->data)
 		munmap((void *)m->data, m->size);
 	m->data = NULL;
 	m->size = 0;
+	m->released = 0;
 }
 
 int hwt_decode_warn(const struct hwt_decode_opts *opts,
@@ -219,6 +258,14 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts)
 {
+	return hwt_decode_feed_each(b, priv, chunk, opts, NULL, NULL);
+}
+
+int hwt_decode_feed_each(const struct hwt_backend *b, void *priv,
+			 const struct hwt_aux_chunk *chunk,
+			 const struct hwt_decode_opts *opts,
+			 void (*done)(void *arg, uint64_t end), void *arg)
+{
 	bool edges_op = false;
 	if (hwt_decode_edges_op(b, opts)) {
 		edges_op = hwt_decode_edges_takes(b, priv, chunk, opts->edges);
@@ -239,6 +286,8 @@ int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		if (i && b->decoder->reset)
 			b->decoder->reset(priv);
 		err = feed_one(b, priv, &seg, opts, edges_op);
+		if (err >= 0 && done)
+			done(arg, starts[i] + seg.size);
 	}
 	free(starts);
 	return err;

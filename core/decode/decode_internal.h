@@ -42,12 +42,27 @@ int hwt_decode_has_filter(const struct hwt_decode_opts *opts);
 struct hwt_mapped {
 	const uint8_t *data;
 	size_t size;
+	size_t released; /* the bytes before it were given back */
 };
 
 /* Maps @path; @what names it in messages ("trace file", "--map file").
  * Errors: HWT_ERR_NOENT, HWT_ERR_PERM, HWT_ERR_IO. */
 int hwt_mapped_open(struct hwt_mapped *m, const char *path, const char *what);
 void hwt_mapped_close(struct hwt_mapped *m);
+
+/* Gives back the pages of @m that lie wholly before @done, less a margin
+ * a decoder may still read behind where it stands: a decode reads its
+ * trace once, front to back, so what stays resident is a window of
+ * bounded size however long the trace is. A page read again comes back
+ * from the file (the mapping is private and never written), so a read
+ * behind the window is slower, never wrong. Offsets at or behind what
+ * was given back already are ignored. */
+void hwt_mapped_release(struct hwt_mapped *m, uint64_t done);
+
+/* Gives back the pages of @m wholly inside [@from, @to), a pass over the
+ * mapping done before the decode (which keeps its own place, above). */
+void hwt_mapped_release_range(struct hwt_mapped *m, const uint8_t *from,
+			      const uint8_t *to);
 
 /* The backend @name with a decoder. Errors: HWT_ERR_NOENT (unknown name,
  * listing the known ones), HWT_ERR_NOSUP (no decoder, saying why). */
@@ -74,6 +89,13 @@ bool hwt_decode_edges_takes(const struct hwt_backend *b, void *priv,
 int hwt_decode_feed(const struct hwt_backend *b, void *priv,
 		    const struct hwt_aux_chunk *chunk,
 		    const struct hwt_decode_opts *opts);
+
+/* hwt_decode_feed, calling @done (when not NULL) with the offset in
+ * @chunk of each segment's end once the segment is decoded. */
+int hwt_decode_feed_each(const struct hwt_backend *b, void *priv,
+			 const struct hwt_aux_chunk *chunk,
+			 const struct hwt_decode_opts *opts,
+			 void (*done)(void *arg, uint64_t end), void *arg);
 
 /* The most segments a split op is asked for, per chunk. */
 #define HWT_MAX_SEGMENTS 4096

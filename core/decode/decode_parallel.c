@@ -431,6 +431,8 @@ static int start_workers(struct par *p, unsigned n)
 		 * sent (the source's after hook), not from the workers. */
 		params.progress = NULL;
 		params.progress_arg = NULL;
+		params.read_done = NULL;
+		params.read_done_arg = NULL;
 		w->sink = (struct hwt_elem_sink){buffer_emit, w};
 		params.sink = &w->sink;
 		if (p->src->edges && !(w->edges = hwt_edges_new()))

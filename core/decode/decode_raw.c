@@ -108,6 +108,41 @@ static int load_whole(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 	return 0;
 }
 
+/* The trace's bounded window: where the decode has got to, from the
+ * progress a decoder reports and the segments done, gives back the pages
+ * behind it, then goes on to the caller's progress report. A decoder's
+ * offsets count from the start of the segment it decodes, so they are
+ * never ahead of its place in the stream: nothing not yet decoded is
+ * given back. */
+struct raw_window {
+	struct hwt_mapped *trace;
+	void (*progress)(void *arg, uint64_t done);
+	void *progress_arg;
+};
+
+static void window_progress(void *arg, uint64_t done)
+{
+	struct raw_window *w = arg;
+	hwt_mapped_release(w->trace, done);
+	if (w->progress)
+		w->progress(w->progress_arg, done);
+}
+
+/* A pass of the backend's split op over the trace. */
+static void window_read_done(void *arg, const uint8_t *from,
+			     const uint8_t *to)
+{
+	struct raw_window *w = arg;
+	hwt_mapped_release_range(w->trace, from, to);
+}
+
+/* A segment decoded on the calling thread. */
+static void window_segment_done(void *arg, uint64_t end)
+{
+	struct raw_window *w = arg;
+	hwt_mapped_release(w->trace, end);
+}
+
 /* How many segments the backend cuts @chunk into (a raw stream may not
  * be cut: its settings are not known), their starts in *starts (freed by
  * the caller); 0 when there is no split op or no memory. */
@@ -200,6 +235,12 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	void *priv = NULL;
 	struct hwt_progress pr = {0};
 	hwt_progress_params(&pr, &opts, &params);
+	struct raw_window window = {&trace, params.progress,
+				    params.progress_arg};
+	params.progress = window_progress;
+	params.progress_arg = &window;
+	params.read_done = window_read_done;
+	params.read_done_arg = &window;
 	struct hwt_isolation *iso = NULL;
 	if (hwt_isolate_wanted(b, &opts)) {
 		err = hwt_isolation_open(b, &opts, &iso);
@@ -225,7 +266,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		err = hwt_decode_parallel(b, &params, priv, &msink, &src,
 					  opts.jobs);
 	} else {
-		err = hwt_decode_feed(b, priv, &chunk, &opts);
+		err = hwt_decode_feed_each(b, priv, &chunk, &opts,
+					   window_segment_done, &window);
 	}
 	free(starts);
 	if (err >= 0 && b->decoder->flush)

@@ -216,6 +216,9 @@ int iso_worker_main(void *arg, int fd, bool sandboxed)
 	params.warn_arg = &w;
 	params.progress = progress;
 	params.progress_arg = &w;
+	/* The caller's window over its input is the caller's business. */
+	params.read_done = NULL;
+	params.read_done_arg = NULL;
 	int rc = w.setup->ops->create(&params, &w.priv);
 	for (size_t i = 0; rc >= 0 && i < w.setup->nhw_ids; i++)
 		if (w.setup->ops->hw_id)

@@ -129,6 +129,14 @@ struct hwt_decode_params {
 	 * from one decoder's (Intel PT: raw input with CYC packets or
 	 * without time stamps). */
 	bool edges_only;
+	/* Optional: a decoder that reads ahead of its decode (a pass over a
+	 * chunk that chooses where to cut it) says, now and then, that it
+	 * is done reading the chunk's bytes [@from, @to), so that raw input
+	 * stays a bounded window in memory however long the trace. Called
+	 * on the thread that called split(); the bytes may still be read
+	 * again (that only costs time). */
+	void (*read_done)(void *arg, const uint8_t *from, const uint8_t *to);
+	void *read_done_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

@@ -134,6 +134,24 @@ static int no_elements(void *arg, const struct hwt_elem *e)
 static bool edges_only; /* the decode counts edges (--edges) */
 static const char *raw_options; /* --raw intel_pt,OPTIONS */
 
+/* What the op's passes over the stream said they read
+ * (hwt_decode_params.read_done): ranges of the chunk, in order. */
+struct read_log {
+	size_t n;
+	const uint8_t *from[8], *to[8];
+};
+static struct read_log *read_log;
+
+static void log_read(void *arg, const uint8_t *from, const uint8_t *to)
+{
+	struct read_log *l = arg;
+	if (l->n < 8) {
+		l->from[l->n] = from;
+		l->to[l->n] = to;
+	}
+	l->n++;
+}
+
 static int cuts(uint64_t config, bool raw, size_t size, uint64_t *starts,
 		size_t max)
 {
@@ -146,6 +164,8 @@ static int cuts(uint64_t config, bool raw, size_t size, uint64_t *starts,
 		.aux_attr = raw ? NULL : &attr,
 		.edges_only = edges_only,
 		.raw_options = raw ? raw_options : NULL,
+		.read_done = read_log ? log_read : NULL,
+		.read_done_arg = read_log,
 	};
 	if (raw) {
 		p.info = NULL;
@@ -245,6 +265,18 @@ int main(void)
 		CHECK_U64(s[2], psb_at[PSB_NO_TSC]);
 		CHECK_U64(s[3], psb_at[PSB_TSC_NO_TMA]);
 		CHECK_U64(s[4], psb_at[PSB_TSC_TMA]);
+	}
+	/* Cutting it, the op reads the stream twice (for its time packets,
+	 * then for its PSBs), each pass saying so once: a chunk under the
+	 * 1 MiB the passes report by reads it whole. */
+	struct read_log log = {0};
+	read_log = &log;
+	CHECK_INT(cuts(0, true, untimed_size, s, 16), 5);
+	read_log = NULL;
+	CHECK_INT(log.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		CHECK(log.from[i] == trace);
+		CHECK(log.to[i] == trace + untimed_size);
 	}
 	untimed = false;
 	write_trace();
