@@ -43,6 +43,7 @@ struct hwt_recorder;
 HWT_API int hwt_recorder_new(const struct hwt_recorder_opts *opts,
 			     struct hwt_session *s, struct hwt_pd_writer *w,
 			     struct hwt_recorder **out);
+/* Frees the recorder (NULL is fine); the session and writer stay. */
 HWT_API void hwt_recorder_free(struct hwt_recorder *r);
 
 /* The AUXTRACE_INFO record of @backend for the session (header included,
@@ -81,6 +82,7 @@ HWT_API void hwt_recorder_request_stop(struct hwt_recorder *r);
 /* Async-signal-safe and thread-safe: one snapshot at the next wake-up
  * (snapshot mode only). */
 HWT_API void hwt_recorder_request_snapshot(struct hwt_recorder *r);
+/* Whether a stop was asked for (by a request or a STOP command). */
 HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
 
 #ifdef __cplusplus
