@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,19 +18,29 @@
 #include "hwtrace/infile.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/pmu.h"
+#include "hwtrace/recorder.h"
 #include "hwtrace/session.h"
 #include "hwtrace/outfile.h"
 
-static volatile sig_atomic_t stop_flag, snapshot_flag;
+/* The recorder the signal handlers reach; a signal before it exists is
+ * kept and handed over when it does. */
+static struct hwt_recorder *volatile active;
+static volatile sig_atomic_t early_stop, early_snapshot;
 
 static void on_stop(int sig)
 {
-	stop_flag = 1;
+	if (active)
+		hwt_recorder_request_stop(active);
+	else
+		early_stop = 1;
 }
 
 static void on_snapshot(int sig)
 {
-	snapshot_flag = 1;
+	if (active)
+		hwt_recorder_request_snapshot(active);
+	else
+		early_snapshot = 1;
 }
 
 static void usage(FILE *out)
@@ -468,30 +477,6 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
 	return 0;
 }
 
-/* The session facts a backend's AUXTRACE_INFO needs: the time conversion
- * of the first AUX event's user page, and how context switches reach the
- * file (the sideband event has context_switch set: CPU-wide switch
- * records when every task of a CPU is traced, the traced task's own
- * otherwise), and the address filters given to the kernel. */
-static void record_info_ctx(const struct hwt_session *s,
-			    const struct hwt_session_opts *so,
-			    struct hwt_record_info_ctx *ctx)
-{
-	struct hwt_pd_time_conv tc;
-
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->size = sizeof(*ctx);
-	if (hwt_session_time_conv(s, &tc) == 0 && tc.cap_user_time_zero) {
-		ctx->cap_user_time_zero = true;
-		ctx->time_shift = (uint16_t)tc.time_shift;
-		ctx->time_mult = (uint32_t)tc.time_mult;
-		ctx->time_zero = tc.time_zero;
-	}
-	if (so->sideband)
-		ctx->sched_switch = so->per_thread || so->pid > 0 ? 2 : 3;
-	ctx->filter = so->aux_filter && *so->aux_filter ? so->aux_filter : NULL;
-}
-
 /* The task whose trace the per-CPU buffers of capture @path hold (perf
  * names it in each AUXTRACE record of a per-task session), or -1 for a
  * CPU-wide or per-thread capture. */
@@ -537,14 +522,6 @@ static const char *output_of_profile(const char *path, const char *emulate,
 	return out;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 int cmd_record(int argc, char **argv)
 {
 	struct opts o;
@@ -558,14 +535,13 @@ int cmd_record(int argc, char **argv)
 	struct hwt_workload *wl = NULL;
 	struct hwt_control *ctl = NULL;
 	struct hwt_pd_writer *w = NULL;
+	struct hwt_recorder *rec = NULL;
 	struct hwt_writer_sink *wsink = NULL;
 	uint8_t *trace = NULL;
 	size_t trace_len = 0;
 	int *cpus = NULL;
 	size_t ncpus = 0;
 	int ret, status = EXIT_RUNTIME, wstatus = 0;
-	long next_snap = 0;
-	uint64_t round_mark = 0;
 	bool plan_built = false, recorded = false, wl_started = false;
 	char filter[4096];
 
@@ -787,6 +763,21 @@ int cmd_record(int argc, char **argv)
 	so.sink = hwt_writer_sink_get(wsink);
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
 		goto fail;
+	{
+		struct hwt_recorder_opts ro = {
+			.size = sizeof(ro),
+			.snapshot = o.snapshot,
+			.snapshot_on_exit = o.snapshot_on_exit,
+			.interval_ms = (unsigned)o.interval_ms,
+		};
+		if ((ret = hwt_recorder_new(&ro, s, w, &rec)) < 0)
+			goto fail;
+		active = rec;
+		if (early_stop)
+			hwt_recorder_request_stop(rec);
+		if (early_snapshot)
+			hwt_recorder_request_snapshot(rec);
+	}
 
 	/* Attributes, then the decoder's metadata, then data. */
 	if (o.emulate) {
@@ -812,50 +803,7 @@ int cmd_record(int argc, char **argv)
 		if (ret >= 0)
 			ret = copy_features(o.emulate, w);
 	} else {
-		uint64_t priv[512];
-		const struct perf_event_attr *a;
-		const uint64_t *ids;
-		size_t nids;
-		const char *name;
-		int nw = HWT_ERR_NOSUP;
-		for (size_t i = 0; ret >= 0 &&
-				   hwt_session_attr(s, i, &a, &ids, &nids, &name) == 0; i++)
-			ret = hwt_pd_writer_add_attr(w, a, ids, nids, name);
-		if (ret >= 0 && plan.backend && plan.backend->record) {
-			const struct hwt_record_ops *rops = plan.backend->record;
-			const struct hwt_os *ios = so.os ? so.os : hwt_os_linux();
-			struct hwt_record_info_ctx ictx;
-			record_info_ctx(s, &so, &ictx);
-			if (rops->info)
-				nw = rops->info(ios, plan.pmu, &so.aux_attr,
-						so.cpus, so.ncpus, so.snapshot,
-						&ictx, priv, 512);
-		}
-		if (ret >= 0 && nw < 0)
-			ret = nw == HWT_ERR_NOSUP ?
-				      hwt_error(nw, "backend %s cannot record: it has "
-						"no AUXTRACE_INFO writer",
-						plan.backend ? plan.backend->name : "?") : nw;
-		if (ret >= 0) {
-			size_t sz = 16 + (size_t)nw * 8;
-			uint64_t *rec = calloc(1, sz);
-			struct perf_event_header h = {HWT_PD_RECORD_AUXTRACE_INFO, 0,
-						      (uint16_t)sz};
-			if (!rec) {
-				ret = HWT_ERR_NOMEM;
-			} else {
-				memcpy(rec, &h, sizeof(h));
-				((uint32_t *)rec)[2] = plan.backend->auxtrace_type;
-				memcpy(rec + 2, priv, (size_t)nw * 8);
-				ret = hwt_pd_writer_record(w, rec);
-				free(rec);
-			}
-		}
-		if (ret >= 0) {
-			struct hwt_pd_time_conv tc;
-			if (hwt_session_time_conv(s, &tc) == 0)
-				ret = hwt_pd_writer_time_conv(w, &tc);
-		}
+		ret = hwt_recorder_write_header(rec, plan.backend, plan.pmu, &so);
 	}
 	if (ret < 0)
 		goto fail;
@@ -866,52 +814,7 @@ int cmd_record(int argc, char **argv)
 	if (wl && (ret = hwt_workload_start(wl)) < 0)
 		goto fail;
 	wl_started = wl != NULL;
-	if (o.interval_ms)
-		next_snap = now_ms() + o.interval_ms;
-	while (!stop_flag) {
-		struct pollfd extra = {ctl ? hwt_control_fd(ctl) : -1, POLLIN, 0};
-		ret = hwt_session_poll(s, 50, &extra, ctl ? 1 : 0);
-		if (ret < 0)
-			goto fail;
-		/* As perf record: a round marker after each pass over the
-		 * rings that wrote something, so readers can sort by time
-		 * one round at a time. */
-		if (hwt_pd_writer_data_size(w) != round_mark) {
-			int e = hwt_pd_writer_finished_round(w);
-			if (e < 0) {
-				ret = e;
-				goto fail;
-			}
-			round_mark = hwt_pd_writer_data_size(w);
-		}
-		if (ret == 1)
-			break;
-		if (ctl && (extra.revents & POLLIN)) {
-			enum hwt_control_cmd cmd;
-			while ((cmd = hwt_control_read(ctl)) != HWT_CTL_NONE) {
-				if (cmd == HWT_CTL_SNAPSHOT && o.snapshot)
-					snapshot_flag = 1;
-				else if (cmd == HWT_CTL_ENABLE || cmd == HWT_CTL_DISABLE)
-					hwt_session_enable(s, cmd == HWT_CTL_ENABLE);
-				else if (cmd == HWT_CTL_STOP)
-					stop_flag = 1;
-				hwt_control_ack(ctl);
-			}
-		}
-		if (o.interval_ms && now_ms() >= next_snap) {
-			snapshot_flag = 1;
-			next_snap += o.interval_ms;
-		}
-		if (snapshot_flag && o.snapshot) {
-			snapshot_flag = 0;
-			if ((ret = hwt_session_snapshot(s)) < 0)
-				goto fail;
-		}
-		if (wl && hwt_workload_poll(wl, &wstatus) == 1)
-			break;
-	}
-	if (o.snapshot && o.snapshot_on_exit &&
-	    (ret = hwt_session_snapshot(s)) < 0)
+	if ((ret = hwt_recorder_run(rec, ctl, wl, &wstatus)) < 0)
 		goto fail;
 	if ((ret = hwt_session_stop(s)) < 0)
 		goto fail;
@@ -951,6 +854,8 @@ fail:
 			"fills up\n", o.output);
 out:
 	hwt_pd_writer_discard(w);
+	active = NULL;
+	hwt_recorder_free(rec);
 	hwt_session_free(s);
 	hwt_control_free(ctl);
 	if (wl_started && hwt_workload_poll(wl, &wstatus) == 0)

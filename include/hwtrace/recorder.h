@@ -1,0 +1,92 @@
+/* hwt_recorder: what happens between "a session is configured" and "a
+ * perf.data file is complete": the header records a decoder needs (event
+ * attributes, PERF_RECORD_AUXTRACE_INFO from the backend, TIME_CONV) and
+ * the poll / snapshot / control loop that drains the rings into the file.
+ *
+ * The caller builds the session and the writer (options, profile, output
+ * checks are the caller's), then:
+ *   hwt_recorder_new(&ro, s, w, &r);
+ *   hwt_recorder_write_header(r, backend, pmu, &session_opts);
+ *   hwt_recorder_run(r, control, workload, &status);
+ *   hwt_session_stop(s); hwt_pd_writer_close(w); hwt_recorder_free(r);
+ * hwt_recorder_request_stop and hwt_recorder_request_snapshot may be called
+ * from another thread or from a signal handler while run() is polling. */
+#ifndef HWTRACE_RECORDER_H
+#define HWTRACE_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/backend.h"
+#include "hwtrace/common.h"
+#include "hwtrace/perfdata.h"
+#include "hwtrace/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_recorder_opts {
+	size_t size;            /* sizeof(struct hwt_recorder_opts) */
+	bool snapshot;          /* the session is in snapshot mode: snapshot
+				   requests take one (ignored otherwise) */
+	bool snapshot_on_exit;  /* one last snapshot when the loop ends */
+	unsigned interval_ms;   /* a snapshot every so many ms (0: none) */
+	int poll_ms;            /* longest wait of one poll (0: 50 ms) */
+};
+
+struct hwt_recorder;
+
+/* A recorder of session @s into @w (both borrowed: they must outlive the
+ * recorder). Errors: HWT_ERR_INVAL, HWT_ERR_NOMEM. */
+HWT_API int hwt_recorder_new(const struct hwt_recorder_opts *opts,
+			     struct hwt_session *s, struct hwt_pd_writer *w,
+			     struct hwt_recorder **out);
+/* Frees the recorder (NULL is fine); the session and writer stay. */
+HWT_API void hwt_recorder_free(struct hwt_recorder *r);
+
+/* The AUXTRACE_INFO record of @backend for the session (header included,
+ * u32 type at offset 8, the backend's priv[] from offset 16) into
+ * @rec/@max bytes; returns its size. NULL-tolerant: a NULL backend, one
+ * without record ops, or without an info op gives HWT_ERR_NOSUP with a
+ * message naming the backend. @pmu may be NULL (the emulated PMUs). */
+HWT_API int hwt_recorder_auxtrace_info(const struct hwt_backend *backend,
+				       const struct hwt_pmu *pmu,
+				       const struct hwt_session *s,
+				       const struct hwt_session_opts *so,
+				       void *rec, size_t max);
+
+/* Writes every event of the session (hwt_session_attr), the backend's
+ * AUXTRACE_INFO and the session's TIME_CONV (when its user page has one).
+ * For a live session; a replay writes the captured header instead. */
+HWT_API int hwt_recorder_write_header(struct hwt_recorder *r,
+				      const struct hwt_backend *backend,
+				      const struct hwt_pmu *pmu,
+				      const struct hwt_session_opts *so);
+
+/* Polls the session until it ends (the rings' events closed), a stop is
+ * requested (signal, another thread, or STOP on @control), or @workload
+ * (may be NULL) exits, whose wait status then goes to *status. Writes a
+ * FINISHED_ROUND after each pass that wrote records, takes the requested
+ * snapshots, and answers @control (may be NULL). Does not stop the
+ * session. Returns 0 or the first error. */
+HWT_API int hwt_recorder_run(struct hwt_recorder *r, struct hwt_control *control,
+			     struct hwt_workload *workload, int *status);
+
+/* Async-signal-safe and thread-safe: the loop ends at its next wake-up
+ * (at most poll_ms later). A stop requested before run() makes run()
+ * return at once, before reading the rings (the session's stop drains
+ * them). */
+HWT_API void hwt_recorder_request_stop(struct hwt_recorder *r);
+/* Async-signal-safe and thread-safe: one snapshot at the next wake-up
+ * (snapshot mode only). */
+HWT_API void hwt_recorder_request_snapshot(struct hwt_recorder *r);
+/* Whether a stop was asked for (by a request or a STOP command). */
+HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
