@@ -7,8 +7,10 @@
 # stream) and writes to OUT one line per command line:
 #   NAME STATUS SHA256(stdout) SHA256(stderr) SHA256(file written)
 # so that two builds (before and after a change) or two -j values can be
-# compared with cmp. The output file's and the temporary folder's paths
-# in the standard error are replaced by fixed words first. JOBS (default
+# compared with cmp. The paths of the output file, the temporary folder
+# and TESTDATA are replaced by fixed words first (in the output, the
+# standard error and the file written), so that a copy of the test data
+# elsewhere gives the same digests. JOBS (default
 # 1) is the -j every decoding command gets.
 set -u
 if [ $# -lt 3 ] || [ $# -gt 4 ]; then
@@ -16,7 +18,7 @@ if [ $# -lt 3 ] || [ $# -gt 4 ]; then
 	exit 2
 fi
 HW=$1 TD=$2 OUT=$3 JOBS=${4:-1}
-[ -x "$HW" ] || { echo "$0: $HW: not an executable" >&2; exit 2; }
+{ [ -f "$HW" ] && [ -x "$HW" ]; } || { echo "$0: $HW: not an executable" >&2; exit 2; }
 [ -d "$TD" ] || { echo "$0: $TD: not a folder" >&2; exit 2; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -29,16 +31,19 @@ digest() { sha256sum "$1" | cut -c1-64; }
 run() {
 	local name=$1 a args=() status
 	shift
-	rm -f "$TMP/out.file"
+	rm -f "$TMP/out.file.raw"
 	for a in "$@"; do
-		args+=("${a//@OUT/$TMP/out.file}")
+		args+=("${a//@OUT/$TMP/out.file.raw}")
 	done
-	"$HW" "${args[@]}" >"$TMP/stdout" 2>"$TMP/stderr.raw" </dev/null
+	"$HW" "${args[@]}" >"$TMP/stdout.raw" 2>"$TMP/stderr.raw" </dev/null
 	status=$?
-	sed -e "s#$TMP/out.file#OUT#g" -e "s#$TMP#TMP#g" -e "s#$TD#TESTDATA#g" \
-		"$TMP/stderr.raw" >"$TMP/stderr"
-	local file=-
-	[ -f "$TMP/out.file" ] && file=$(digest "$TMP/out.file")
+	local s file=-
+	for s in stdout stderr out.file; do
+		[ -f "$TMP/$s.raw" ] || continue
+		LC_ALL=C sed -e "s#$TMP/out.file.raw#OUT#g" -e "s#$TMP#TMP#g" \
+			-e "s#$TD#TESTDATA#g" "$TMP/$s.raw" >"$TMP/$s"
+	done
+	[ -f "$TMP/out.file.raw" ] && file=$(digest "$TMP/out.file")
 	printf '%s %s %s %s %s\n' "$name" "$status" "$(digest "$TMP/stdout")" \
 		"$(digest "$TMP/stderr")" "$file" >>"$TMP/digests"
 }
