@@ -130,17 +130,20 @@ int hwt_rec_parse(const struct hwt_pd_record *rec, struct hwt_rec *out)
 		out->u.hw_id.hw_id = pd_u64(p + 8);
 		break;
 	case HWT_PD_RECORD_AUXTRACE_ERROR: {
-		/* {type, code, cpu, pid, tid, fmt, ip, time, msg[64]} */
+		/* {type, code, cpu, pid, tid, fmt, ip, time (fmt 1 on), msg[64]} */
 		struct hwt_rec_auxtrace_error *e = &out->u.auxtrace_error;
 		e->type = pd_u32(p + 8);
 		e->code = pd_u32(p + 12);
 		e->cpu = i32(p + 16);
 		e->pid = i32(p + 20);
 		e->tid = i32(p + 24);
+		e->fmt = pd_u32(p + 28);
 		e->ip = size >= 40 ? pd_u64(p + 32) : 0;
-		e->has_msg = size > 48;
+		size_t msg = e->fmt ? 48 : 40;
+		e->time = e->fmt && size >= 48 ? pd_u64(p + 40) : 0;
+		e->has_msg = size > msg;
 		if (e->has_msg)
-			e->msg = str_at(p, size, 48);
+			e->msg = str_at(p, size, msg);
 		break;
 	}
 	case HWT_PD_RECORD_AUXTRACE_INFO:

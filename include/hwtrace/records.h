@@ -13,6 +13,10 @@
 #include "hwtrace/common.h"
 #include "hwtrace/perfdata.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A string field: @len bytes up to its NUL or the record's end. */
 struct hwt_rec_str {
 	const char *s;
@@ -84,11 +88,14 @@ struct hwt_rec_hw_id {
 };
 
 /* PERF_RECORD_AUXTRACE_ERROR (perf's, type 72): @ip 0 when the record
- * stops before it; @has_msg when it has a message. */
+ * stops before it; @has_msg when it has a message. As perf reads it, a
+ * record of @fmt 0 has no time and its message where the time is. */
 struct hwt_rec_auxtrace_error {
 	uint32_t type, code;
 	int32_t cpu, pid, tid;
+	uint32_t fmt;
 	uint64_t ip;
+	uint64_t time;                 /* 0 for fmt 0 */
 	bool has_msg;
 	struct hwt_rec_str msg;
 };
@@ -124,5 +131,9 @@ struct hwt_rec {
  * record holds all of it, 0 when the type has none (or @rec is shorter
  * than its fixed fields: nothing of it is read). */
 HWT_API int hwt_rec_parse(const struct hwt_pd_record *rec, struct hwt_rec *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

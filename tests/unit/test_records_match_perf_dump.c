@@ -4,7 +4,8 @@
  * words, equals the line perf 6.1 printed for the record at that file
  * offset (perf.data.intel_pt-4.14.perf-report-D.txt). Then records cut
  * short: no view of a fixed part that is not there, strings that stop at
- * the record's end, and types without a view. */
+ * the record's end, perf's two layouts of AUXTRACE_ERROR, and types
+ * without a view. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,21 @@ static void test_short_records(void)
 	CHECK_INT(hwt_rec_parse(&rec, &v), 1);
 	CHECK(v.u.sw.out && !v.u.sw.cpu_wide);
 	CHECK_INT(v.u.sw.next_prev_tid, -1);
+	/* AUXTRACE_ERROR: as perf reads it, fmt 0 has its message where
+	 * fmt 1 has the time. */
+	uint8_t err[104] = {0};
+	memcpy(err + 40, "at forty", 9);
+	rec = record(HWT_PD_RECORD_AUXTRACE_ERROR, 0, err, 104);
+	CHECK_INT(hwt_rec_parse(&rec, &v), 1);
+	CHECK(v.u.auxtrace_error.has_msg);
+	CHECK_INT(v.u.auxtrace_error.msg.len, 8);
+	CHECK(!memcmp(v.u.auxtrace_error.msg.s, "at forty", 8));
+	err[28] = 1;
+	memcpy(err + 48, "at forty-eight", 15);
+	CHECK_INT(hwt_rec_parse(&rec, &v), 1);
+	CHECK_INT(v.u.auxtrace_error.fmt, 1);
+	CHECK_INT(v.u.auxtrace_error.msg.len, 14);
+	CHECK(!memcmp(v.u.auxtrace_error.msg.s, "at forty-eight", 14));
 	/* Samples and unknown types have no view here. */
 	rec = record(PERF_RECORD_SAMPLE, 0, buf, 80);
 	CHECK_INT(hwt_rec_parse(&rec, &v), 0);
