@@ -4,6 +4,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/records.h"
 #include "capture_names.h"
 
 /* The names given so far, by thread, for FORK records to copy. */
@@ -59,25 +60,24 @@ int cli_thread_names(const char *file,
 	struct thread_names names = {0};
 	struct hwt_pd_record rec;
 	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
-		const uint8_t *p = rec.data;
-		int32_t pid, tid, ptid;
+		struct hwt_rec v;
+		int32_t pid, tid;
 		char comm[64];
 		const char *known = NULL;
-		if (rec.type == PERF_RECORD_FORK && rec.size >= 8 + 16) {
-			/* {pid, ppid, tid, ptid, time} */
-			memcpy(&pid, p + 8, 4);
-			memcpy(&tid, p + 16, 4);
-			memcpy(&ptid, p + 20, 4);
-			known = thread_names_find(&names, ptid);
+		if (!hwt_rec_parse(&rec, &v)) {
+			continue;
+		} else if (rec.type == PERF_RECORD_FORK) {
+			pid = v.u.fork.pid;
+			tid = v.u.fork.tid;
+			known = thread_names_find(&names, v.u.fork.ptid);
 			if (known)
 				snprintf(comm, sizeof(comm), "%s", known);
-		} else if (rec.type == PERF_RECORD_COMM && rec.size >= 8 + 8 + 1) {
-			memcpy(&pid, p + 8, 4);
-			memcpy(&tid, p + 12, 4);
-			size_t room = (size_t)rec.size - 16;
-			size_t max = room < sizeof(comm) - 1 ? room
-							    : sizeof(comm) - 1;
-			memcpy(comm, p + 16, max);
+		} else if (rec.size > 16) { /* a COMM with a name */
+			pid = v.u.comm.pid;
+			tid = v.u.comm.tid;
+			size_t max = v.u.comm.comm.len < sizeof(comm) - 1
+					     ? v.u.comm.comm.len : sizeof(comm) - 1;
+			memcpy(comm, v.u.comm.comm.s, max);
 			comm[max] = 0;
 			known = comm;
 		} else {

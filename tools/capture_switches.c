@@ -4,6 +4,7 @@
 
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/records.h"
 #include "capture_switches.h"
 
 /* A record that matters here, with the time to sort by. */
@@ -82,13 +83,6 @@ static int by_time(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int32_t i32_at(const uint8_t *p)
-{
-	int32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 static int read_events(const char *file, struct events *ev)
 {
 	struct hwt_pd_reader *r;
@@ -101,41 +95,34 @@ static int read_events(const char *file, struct events *ev)
 	hwt_pd_reader_select_types(r, types, 4);
 	struct hwt_pd_record rec;
 	while ((err = hwt_pd_reader_next(r, &rec)) > 0) {
-		const uint8_t *p = rec.data;
+		struct hwt_rec v;
 		struct event e = {.type = rec.type, .misc = rec.misc,
 				  .order = ev->n, .cpu = -1};
 		if (rec.sid.present & PERF_SAMPLE_TIME)
 			e.time = rec.sid.time;
-		if (rec.type == PERF_RECORD_COMM && rec.size >= 16) {
-			e.pid = i32_at(p + 8);
-			e.tid = i32_at(p + 12);
-			size_t max = rec.size - 16u < sizeof(e.comm) - 1
-					     ? rec.size - 16u : sizeof(e.comm) - 1;
-			memcpy(e.comm, p + 16, max);
+		if (!hwt_rec_parse(&rec, &v)) {
+			continue;
+		} else if (rec.type == PERF_RECORD_COMM) {
+			e.pid = v.u.comm.pid;
+			e.tid = v.u.comm.tid;
+			size_t max = v.u.comm.comm.len < sizeof(e.comm) - 1
+					     ? v.u.comm.comm.len : sizeof(e.comm) - 1;
+			memcpy(e.comm, v.u.comm.comm.s, max);
 			e.comm[max] = 0;
-		} else if (rec.type == PERF_RECORD_FORK && rec.size >= 24) {
-			/* {pid, ppid, tid, ptid, time} */
-			e.pid = i32_at(p + 8);
-			e.other_pid = i32_at(p + 12);
-			e.tid = i32_at(p + 16);
-			e.other_tid = i32_at(p + 20);
-		} else if (rec.type == PERF_RECORD_SWITCH ||
-			   rec.type == PERF_RECORD_SWITCH_CPU_WIDE) {
+		} else if (rec.type == PERF_RECORD_FORK) {
+			e.pid = v.u.fork.pid;
+			e.other_pid = v.u.fork.ppid;
+			e.tid = v.u.fork.tid;
+			e.other_tid = v.u.fork.ptid;
+		} else {
 			if (!(rec.sid.present & PERF_SAMPLE_TID))
 				continue; /* no thread to name */
 			e.pid = (int32_t)rec.sid.pid;
 			e.tid = (int32_t)rec.sid.tid;
 			e.cpu = rec.sid.present & PERF_SAMPLE_CPU
 					? (int32_t)rec.sid.cpu : -1;
-			e.other_pid = e.other_tid = -1;
-			if (rec.type == PERF_RECORD_SWITCH_CPU_WIDE) {
-				if (rec.size < 16)
-					continue;
-				e.other_pid = i32_at(p + 8);
-				e.other_tid = i32_at(p + 12);
-			}
-		} else {
-			continue;
+			e.other_pid = v.u.sw.next_prev_pid;
+			e.other_tid = v.u.sw.next_prev_tid;
 		}
 		if ((err = push(&ev->v, &ev->n, &ev->cap, sizeof(*ev->v))))
 			break;

@@ -10,6 +10,7 @@
 #include "dump_header.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/records.h"
 #include "hwtrace/text.h"
 
 struct dump_opts {
@@ -89,12 +90,10 @@ static void hexdump_perf(const uint8_t *data, size_t len)
 }
 
 /* A bounded string field: NUL-terminated within the record or cut. */
-static void print_str(const uint8_t *p, const uint8_t *end)
+static void print_str(struct hwt_rec_str str)
 {
-	const uint8_t *nul = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
-
 	/* Names from the capture: never raw control bytes on a terminal. */
-	hwt_term_fwrite(stdout, (const char *)p, (size_t)((nul ? nul : end) - p));
+	hwt_term_fwrite(stdout, str.s, str.len);
 }
 
 static void print_mmap2_prot(uint32_t prot, uint32_t flags)
@@ -136,68 +135,66 @@ static void print_sample(const struct hwt_pd_record *rec,
 static void print_fields(const struct hwt_pd_record *rec,
 			 const struct hwt_pd_attr *attr, const struct dump_opts *o)
 {
-	const uint8_t *p = rec->data, *end = p + rec->size;
+	const uint8_t *p = rec->data;
 	uint16_t size = rec->size;
+	struct hwt_rec v;
+	int parsed = hwt_rec_parse(rec, &v);
 
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
-		if (size < 40)
+		if (!parsed)
 			break;
 		printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
-		       "]: %c ", (int)u32_at(p + 8), (int)u32_at(p + 12),
-		       dump_u64_at(p + 16), dump_u64_at(p + 24), dump_u64_at(p + 32),
+		       "]: %c ", v.u.mmap.pid, v.u.mmap.tid, v.u.mmap.addr,
+		       v.u.mmap.len, v.u.mmap.pgoff,
 		       rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
-		print_str(p + 40, end);
+		print_str(v.u.mmap.filename);
 		break;
-	case PERF_RECORD_MMAP2:
-		if (size < 72)
+	case PERF_RECORD_MMAP2: {
+		const struct hwt_rec_mmap2 *m = &v.u.mmap2;
+		if (!parsed)
 			break;
 		printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
-		       (int)u32_at(p + 8), (int)u32_at(p + 12), dump_u64_at(p + 16),
-		       dump_u64_at(p + 24), dump_u64_at(p + 32));
-		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		       m->pid, m->tid, m->addr, m->len, m->pgoff);
+		if (m->has_build_id) {
 			printf(" build id ");
-			for (int i = 0; i < p[40] && i < 20; i++)
-				printf("%02x", p[44 + i]);
+			for (int i = 0; i < m->build_id_size; i++)
+				printf("%02x", m->build_id[i]);
 		} else {
-			printf(" %02x:%02x %" PRIu64 " %" PRIu64, u32_at(p + 40),
-			       u32_at(p + 44), dump_u64_at(p + 48), dump_u64_at(p + 56));
+			printf(" %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
+			       m->ino, m->ino_generation);
 		}
 		printf("]: ");
-		print_mmap2_prot(u32_at(p + 64), u32_at(p + 68));
+		print_mmap2_prot(m->prot, m->flags);
 		putchar(' ');
-		print_str(p + 72, end);
+		print_str(m->filename);
 		break;
+	}
 	case PERF_RECORD_COMM:
-		if (size < 16)
+		if (!parsed)
 			break;
-		printf("%s: ", rec->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "");
-		print_str(p + 16, end);
-		printf(":%d/%d", (int)u32_at(p + 8), (int)u32_at(p + 12));
+		printf("%s: ", v.u.comm.exec ? " exec" : "");
+		print_str(v.u.comm.comm);
+		printf(":%d/%d", v.u.comm.pid, v.u.comm.tid);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		if (size < 24)
-			break;
-		printf("(%d:%d):(%d:%d)", (int)u32_at(p + 8), (int)u32_at(p + 16),
-		       (int)u32_at(p + 12), (int)u32_at(p + 20));
+		if (parsed)
+			printf("(%d:%d):(%d:%d)", v.u.fork.pid, v.u.fork.tid,
+			       v.u.fork.ppid, v.u.fork.ptid);
 		break;
 	case PERF_RECORD_LOST:
-		if (size >= 24)
-			printf(" lost %" PRIu64, dump_u64_at(p + 16));
-		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (size >= 16)
-			printf(" lost %" PRIu64, dump_u64_at(p + 8));
+		if (parsed)
+			printf(" lost %" PRIu64, v.u.lost.lost);
 		break;
 	case PERF_RECORD_AUX: {
-		uint64_t flags;
+		uint64_t flags = v.u.aux.flags;
 
-		if (size < 32)
+		if (!parsed)
 			break;
-		flags = dump_u64_at(p + 24);
 		printf(" offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64
-		       " [%s%s%s%s]", dump_u64_at(p + 8), dump_u64_at(p + 16), flags,
+		       " [%s%s%s%s]", v.u.aux.aux_offset, v.u.aux.aux_size, flags,
 		       flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
 		       flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
 		       flags & PERF_AUX_FLAG_PARTIAL ? "P" : "",
@@ -205,27 +202,25 @@ static void print_fields(const struct hwt_pd_record *rec,
 		break;
 	}
 	case PERF_RECORD_ITRACE_START:
-		if (size >= 16)
-			printf(" pid: %u tid: %u", u32_at(p + 8), u32_at(p + 12));
+		if (parsed)
+			printf(" pid: %u tid: %u", (unsigned)v.u.itrace_start.pid,
+			       (unsigned)v.u.itrace_start.tid);
 		break;
 	case PERF_RECORD_SWITCH:
 		printf(" %s", rec->misc & PERF_RECORD_MISC_SWITCH_OUT ? "OUT" : "IN ");
 		break;
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		bool out = rec->misc & PERF_RECORD_MISC_SWITCH_OUT;
-		bool preempt = rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
-
-		if (size < 16)
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (!parsed)
 			break;
 		printf(" %s  %s pid/tid: %5d/%-5d",
-		       !out ? "IN         " : !preempt ? "OUT        " : "OUT preempt",
-		       out ? "next" : "prev", (int)u32_at(p + 8),
-		       (int)u32_at(p + 12));
+		       !v.u.sw.out ? "IN         " : !v.u.sw.preempt
+					? "OUT        " : "OUT preempt",
+		       v.u.sw.out ? "next" : "prev", v.u.sw.next_prev_pid,
+		       v.u.sw.next_prev_tid);
 		break;
-	}
 	case 21: /* PERF_RECORD_AUX_OUTPUT_HW_ID */
-		if (size >= 16)
-			printf(" hw_id: %#" PRIx64, dump_u64_at(p + 8));
+		if (parsed)
+			printf(" hw_id: %#" PRIx64, v.u.hw_id.hw_id);
 		break;
 	case PERF_RECORD_SAMPLE:
 		print_sample(rec, attr);
@@ -254,17 +249,18 @@ static void print_fields(const struct hwt_pd_record *rec,
 			printf("%s", rec->aux.size > 16 ? " ..." : "");
 		}
 		break;
-	case HWT_PD_RECORD_AUXTRACE_ERROR:
-		if (size >= 32)
-			printf(" type: %u code: %u cpu: %d pid: %d tid: %d ip: %#"
-			       PRIx64, u32_at(p + 8), u32_at(p + 12),
-			       (int)u32_at(p + 16), (int)u32_at(p + 20),
-			       (int)u32_at(p + 24), size >= 40 ? dump_u64_at(p + 32) : 0);
-		if (size > 48) {
+	case HWT_PD_RECORD_AUXTRACE_ERROR: {
+		const struct hwt_rec_auxtrace_error *e = &v.u.auxtrace_error;
+		if (!parsed)
+			break;
+		printf(" type: %u code: %u cpu: %d pid: %d tid: %d ip: %#"
+		       PRIx64, e->type, e->code, e->cpu, e->pid, e->tid, e->ip);
+		if (e->has_msg) {
 			printf(" msg: ");
-			print_str(p + 48, end);
+			print_str(e->msg);
 		}
 		break;
+	}
 	case HWT_PD_RECORD_TIME_CONV:
 		if (size >= 32)
 			printf("\n... Time Shift      %" PRIu64

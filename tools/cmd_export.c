@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "decode_symbols.h"
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
 #include "hwtrace/outfile.h"
@@ -63,20 +62,16 @@ static const struct option long_opts[] = {
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
-	STACK_RUN_LONG_OPTS,
 	STACK_FILTER_LONG_OPTS,
-	DECODE_SYMBOL_LONG_OPTS,
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
 struct export_args {
-	struct hwt_decode_opts opts;
+	struct cli_stack_args s;
 	struct hwt_export_opts ex;
-	bool per_cpu, replace, have_format;
-	const char *output, *file;
-	struct decode_symbols symbols;
+	bool replace, have_format;
+	struct hwt_export *export;
+	struct hwt_elem_sink elements;
 };
 
 static bool per_binary(enum hwt_export_format f)
@@ -89,85 +84,71 @@ static bool per_binary(enum hwt_export_format f)
  * their addresses, and BOLT matches symbol-table (mangled) names. */
 static int pgo_args(struct export_args *a)
 {
-	if (a->symbols.off)
+	if (a->s.symbols.off)
 		return cli_usage_error("export", "--to autofdo and bolt need "
 				       "the binaries for their addresses: "
 				       "drop --no-symbols");
 	if (a->ex.format == HWT_EXPORT_BOLT)
-		a->symbols.opts.no_demangle = true;
-	a->ex.out_prefix = a->output;
+		a->s.symbols.opts.no_demangle = true;
+	a->ex.out_prefix = a->s.output;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct export_args *a)
+static int option(void *arg, int c, const char *optarg)
 {
-	int c, rc;
-	a->opts.size = sizeof(a->opts);
-	a->opts.lookup.size = sizeof(a->opts.lookup);
-	a->ex.size = sizeof(a->ex);
-	a->opts.jobs = cli_online_cpus();
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:j:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_TO:
-			if (!strcmp(optarg, "sqlite"))
-				a->ex.format = HWT_EXPORT_SQLITE;
-			else if (!strcmp(optarg, "pprof"))
-				a->ex.format = HWT_EXPORT_PPROF;
-			else if (!strcmp(optarg, "autofdo"))
-				a->ex.format = HWT_EXPORT_AUTOFDO;
-			else if (!strcmp(optarg, "bolt"))
-				a->ex.format = HWT_EXPORT_BOLT;
-			else if (!strcmp(optarg, "bolt-preagg"))
-				a->ex.format = HWT_EXPORT_BOLT_PREAGG;
-			else if (!strcmp(optarg, "postgresql"))
-				a->ex.format = HWT_EXPORT_POSTGRESQL;
-			else
-				return cli_usage_error("export", "--to %s: use "
-						       "sqlite, pprof, postgresql, "
-						       "autofdo, bolt or "
-						       "bolt-preagg", optarg);
-			a->have_format = true;
-			break;
-		case OPT_REPLACE:
-			a->replace = true;
-			a->ex.replace = true;
-			break;
-		case OPT_DB:
-			a->ex.conninfo = optarg;
-			break;
-		case OPT_NO_LABELS:
-			a->ex.no_labels = true;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		default:
-			rc = cli_stack_run_default("export", &a->opts, &a->per_cpu,
-						   &a->symbols, c, optarg, argv);
-			if (rc)
-				return rc;
-			break;
-		}
+	struct export_args *a = arg;
+	switch (c) {
+	case OPT_TO:
+		if (!strcmp(optarg, "sqlite"))
+			a->ex.format = HWT_EXPORT_SQLITE;
+		else if (!strcmp(optarg, "pprof"))
+			a->ex.format = HWT_EXPORT_PPROF;
+		else if (!strcmp(optarg, "autofdo"))
+			a->ex.format = HWT_EXPORT_AUTOFDO;
+		else if (!strcmp(optarg, "bolt"))
+			a->ex.format = HWT_EXPORT_BOLT;
+		else if (!strcmp(optarg, "bolt-preagg"))
+			a->ex.format = HWT_EXPORT_BOLT_PREAGG;
+		else if (!strcmp(optarg, "postgresql"))
+			a->ex.format = HWT_EXPORT_POSTGRESQL;
+		else
+			return cli_usage_error("export", "--to %s: use "
+					       "sqlite, pprof, postgresql, "
+					       "autofdo, bolt or "
+					       "bolt-preagg", optarg);
+		a->have_format = true;
+		return 0;
+	case OPT_REPLACE:
+		a->replace = true;
+		a->ex.replace = true;
+		return 0;
+	case OPT_DB:
+		a->ex.conninfo = optarg;
+		return 0;
+	case OPT_NO_LABELS:
+		a->ex.no_labels = true;
+		return 0;
 	}
+	return CLI_STACK_NOT_MINE;
+}
+
+static int check(void *arg)
+{
+	struct export_args *a = arg;
 	/* -j (the stack commands' option) also sets the rows' thread. */
-	a->ex.jobs = a->opts.jobs;
-	rc = cli_stack_run_file("export", argc, argv, &a->file);
-	if (rc)
-		return rc;
+	a->ex.jobs = a->s.opts.jobs;
 	if (!a->have_format)
 		return cli_usage_error("export", "--to FORMAT is required "
 				       "(sqlite, pprof, postgresql, autofdo, "
 				       "bolt or bolt-preagg)");
 	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
-	if (pg && (!a->ex.conninfo || a->output))
+	if (pg && (!a->ex.conninfo || a->s.output))
 		return cli_usage_error("export", "--to postgresql takes --db "
 				       "CONNINFO (a libpq connection string), "
 				       "not -o");
 	if (!pg && a->ex.conninfo)
 		return cli_usage_error("export", "--db is for --to postgresql");
-	if (!pg && !a->output)
+	if (!pg && !a->s.output)
 		return cli_usage_error("export", "-o OUT is required");
 	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
@@ -241,96 +222,100 @@ static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 		s.unknown_addrs, db ? "samples" : "locations");
 }
 
-int cmd_export(int argc, char **argv)
+/* A database is a regular file: even /dev/null is refused for it, and
+ * what cannot be replaced is refused before --replace is suggested;
+ * postgresql writes no file, autofdo and bolt name theirs. */
+static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 {
-	struct export_args a;
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	memset(&a, 0, sizeof(a));
-	a.symbols.cmd = "export";
-	int rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc;
-	FILE *out = NULL;
-	struct hwt_outfile *of = NULL;
-	const char *inputs[] = {a.file, a.opts.lookup.vmlinux};
-	bool pg = a.ex.format == HWT_EXPORT_POSTGRESQL; /* no file */
-	/* A database is a regular file: even /dev/null is refused for it,
-	 * and what cannot be replaced is refused before --replace is
-	 * suggested. */
-	if (a.ex.format == HWT_EXPORT_SQLITE &&
-	    (rc = cli_output_check("export", a.output, inputs, 2)))
+	struct export_args *a = arg;
+	const char *inputs[] = {a->s.file, a->s.opts.lookup.vmlinux};
+	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
+	int rc = 0;
+	if (a->ex.format == HWT_EXPORT_SQLITE &&
+	    (rc = cli_output_check("export", a->s.output, inputs, 2)))
 		return rc;
 	struct stat st;
-	if (a.ex.format == HWT_EXPORT_SQLITE && !a.replace &&
-	    lstat(a.output, &st) == 0) {
+	if (a->ex.format == HWT_EXPORT_SQLITE && !a->replace &&
+	    lstat(a->s.output, &st) == 0) {
 		fprintf(stderr, "hwtrace export: %s exists: give --replace to "
-			"replace the database, or another -o\n", a.output);
+			"replace the database, or another -o\n", a->s.output);
 		return EXIT_USAGE;
 	}
-	if (!pg && !per_binary(a.ex.format)) /* those name their files */
-		rc = cli_output_open("export", a.output, inputs, 2, &out, &of);
+	if (!pg && !per_binary(a->ex.format))
+		rc = cli_output_open("export", a->s.output, inputs, 2, out, of);
 	if (rc)
 		return rc;
 	/* The check above was at the start: another export may create the
 	 * file by the end, and without --replace it stays. */
-	if (a.ex.format == HWT_EXPORT_SQLITE && !a.replace && of)
-		hwt_outfile_set_no_replace(of);
-	a.symbols.capture = a.file;
-	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
-	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
-	struct hwt_export *ex = NULL;
-	a.ex.sym = a.symbols.sym;
-	a.ex.out = out;
-	a.ex.db_path = of ? hwt_outfile_temp_path(of) : NULL;
-	a.ex.db_name = a.output;
-	struct cli_stack_run run = {
-		.file = a.file,
-		.opts = &a.opts,
-		.per_cpu = a.per_cpu,
-		.namer = &namer,
-		.symbols = &a.symbols,
-	};
+	if (a->ex.format == HWT_EXPORT_SQLITE && !a->replace && *of)
+		hwt_outfile_set_no_replace(*of);
+	a->ex.out = *out;
+	a->ex.db_path = *of ? hwt_outfile_temp_path(*of) : NULL;
+	a->ex.db_name = a->s.output;
+	return 0;
+}
+
+static int start(void *arg, FILE *out, struct cli_stack_run *run)
+{
+	struct export_args *a = arg;
+	(void)out;
+	a->ex.sym = a->s.symbols.sym;
+	/* This process uses SQLite for the export alone: its memory
+	 * statistics are not read (and a failure changes nothing). */
+	if (a->ex.format == HWT_EXPORT_SQLITE)
+		(void)hwt_export_sqlite_quiet_memory();
+	/* Whether the capture has time is known after the decode; pprof
+	 * asks at the end. */
+	int err = hwt_export_new(&a->ex, &a->export);
+	if (!err)
+		err = cli_thread_names(a->s.file, name_thread, a->export);
+	if (!err)
+		err = cli_build_ids(a->s.file, build_id, a->export);
+	if (!err)
+		err = cli_context_switches(a->s.file, context_switch, a->export);
 	if (!err) {
-		/* This process uses SQLite for the export alone: its memory
-		 * statistics are not read (and a failure changes nothing). */
-		if (a.ex.format == HWT_EXPORT_SQLITE)
-			(void)hwt_export_sqlite_quiet_memory();
-		/* Whether the capture has time is known after the decode;
-		 * pprof asks at the end. */
-		err = hwt_export_new(&a.ex, &ex);
+		run->ops = hwt_export_ops(a->export);
+		a->elements = hwt_export_elements(a->export);
+		run->elements = &a->elements;
 	}
-	if (!err)
-		err = cli_thread_names(a.file, name_thread, ex);
-	if (!err)
-		err = cli_build_ids(a.file, build_id, ex);
-	if (!err)
-		err = cli_context_switches(a.file, context_switch, ex);
-	struct hwt_elem_sink elements;
-	if (!err) {
-		run.ops = hwt_export_ops(ex);
-		elements = hwt_export_elements(ex);
-		run.elements = &elements;
-		err = cli_stack_run(&run);
-	}
-	if (!err)
-		err = hwt_export_finish(ex, run.merge_stats.timed != 0);
-	int wrc = out ? cli_output_close("export", out, a.output, of, err < 0)
-		      : 0;
-	if (wrc == EXIT_USAGE && a.ex.format == HWT_EXPORT_SQLITE && !a.replace)
+	return err;
+}
+
+static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+{
+	(void)out;
+	return hwt_export_finish(((struct export_args *)arg)->export,
+				 run->merge_stats.timed != 0);
+}
+
+static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
+{
+	struct export_args *a = arg;
+	(void)run;
+	if (wrc == EXIT_USAGE && a->ex.format == HWT_EXPORT_SQLITE && !a->replace)
 		fprintf(stderr, "hwtrace export: give --replace to replace %s, "
-			"or another -o\n", a.output);
-	if (!err && !wrc) {
-		cli_stack_run_summary(&run, "export");
-		print_stats(ex, a.ex.format);
-	}
-	hwt_export_free(ex);
-	decode_symbols_end(&a.symbols);
-	if (wrc)
-		return wrc;
+			"or another -o\n", a->s.output);
+	if (!err && !wrc)
+		print_stats(a->export, a->ex.format);
+}
+
+static void free_export(void *arg)
+{
+	hwt_export_free(((struct export_args *)arg)->export);
+}
+
+int cmd_export(int argc, char **argv)
+{
 	/* A database that has the tables already is a usage error, as an
 	 * existing -o without --replace. */
-	return err ? cli_report_status(err) : EXIT_OK;
+	static const struct cli_stack_cmd cmd = {
+		.name = "export", .usage = usage, .options = long_opts,
+		.usage_status = true, .option = option, .check = check,
+		.open = open_output, .start = start, .finish = finish,
+		.done = done, .free = free_export,
+	};
+	struct export_args a;
+	memset(&a, 0, sizeof(a));
+	a.ex.size = sizeof(a.ex);
+	return cli_stack_command(&cmd, &a.s, &a, argc, argv);
 }

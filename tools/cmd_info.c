@@ -10,6 +10,7 @@
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
+#include "hwtrace/records.h"
 #include "hwtrace/symbols.h"
 
 struct thread {
@@ -131,25 +132,21 @@ static void add_binary(struct info *in, const char *path, int32_t pid)
 		in->nbins++;
 }
 
-/* A copy of a NUL-terminated string field that may run to the end of the
- * record without its NUL. */
-static void field_str(const uint8_t *p, const uint8_t *end, char *buf,
-		      size_t size)
+/* A copy of a string field (which may run to the end of the record
+ * without its NUL), cut to @size - 1 bytes. */
+static void field_str(struct hwt_rec_str str, char *buf, size_t size)
 {
-	size_t n = 0;
+	size_t n = str.len < size - 1 ? str.len : size - 1;
 
-	while (p + n < end && p[n] && n + 1 < size)
-		n++;
-	memcpy(buf, p, n);
+	memcpy(buf, str.s, n);
 	buf[n] = '\0';
 }
 
 static void take(struct info *in, const struct hwt_pd_record *rec)
 {
-	const uint8_t *p = rec->data, *end = p + rec->size;
-	uint32_t u32[4];
-	uint64_t u64;
 	char name[4096];
+	struct hwt_rec v;
+	int parsed = hwt_rec_parse(rec, &v);
 
 	in->records++;
 	in->samples += rec->type == PERF_RECORD_SAMPLE;
@@ -160,15 +157,12 @@ static void take(struct info *in, const struct hwt_pd_record *rec)
 			in->last_time = rec->sid.time;
 		in->have_time = true;
 	}
-	switch (rec->type) {
+	switch (parsed ? rec->type : UINT32_MAX) {
 	case PERF_RECORD_COMM:
-		if (rec->size < 16)
-			break;
-		memcpy(u32, p + 8, 8);
-		field_str(p + 16, end, name, sizeof(name));
+		field_str(v.u.comm.comm, name, sizeof(name));
 		{
-			struct thread *t = add_thread(in, (int32_t)u32[0],
-						      (int32_t)u32[1]);
+			struct thread *t = add_thread(in, v.u.comm.pid,
+						      v.u.comm.tid);
 			size_t n = strnlen(name, sizeof(t->comm) - 1);
 
 			memcpy(t->comm, name, n);
@@ -177,55 +171,40 @@ static void take(struct info *in, const struct hwt_pd_record *rec)
 		add_comm(in, name);
 		break;
 	case PERF_RECORD_FORK:
-		if (rec->size < 24)
-			break;
-		memcpy(u32, p + 8, 16);
-		add_thread(in, (int32_t)u32[0], (int32_t)u32[2]);
+		add_thread(in, v.u.fork.pid, v.u.fork.tid);
 		break;
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		size_t at = rec->type == PERF_RECORD_MMAP ? 40 : 72;
-
-		if (rec->size <= at)
-			break;
-		memcpy(u32, p + 8, 4);
-		field_str(p + at, end, name, sizeof(name));
-		add_binary(in, name, (int32_t)u32[0]);
+		if (rec->size > 40) { /* with a name */
+			field_str(v.u.mmap.filename, name, sizeof(name));
+			add_binary(in, name, v.u.mmap.pid);
+		}
 		break;
-	}
+	case PERF_RECORD_MMAP2:
+		if (rec->size > 72) {
+			field_str(v.u.mmap2.filename, name, sizeof(name));
+			add_binary(in, name, v.u.mmap2.pid);
+		}
+		break;
 	case PERF_RECORD_LOST:
-		if (rec->size < 24)
-			break;
-		memcpy(&u64, p + 16, 8);
 		in->lost_records++;
-		in->lost_events += u64;
+		in->lost_events += v.u.lost.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (rec->size < 16)
-			break;
-		memcpy(&u64, p + 8, 8);
-		in->lost_samples += u64;
+		in->lost_samples += v.u.lost.lost;
 		break;
-	case PERF_RECORD_AUX: {
-		uint64_t size, flags;
-
-		if (rec->size < 32)
-			break;
-		memcpy(&size, p + 16, 8);
-		memcpy(&flags, p + 24, 8);
-		in->aux_records++;
-		in->aux_bytes += size;
-		in->aux_truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
-		in->aux_collision += !!(flags & PERF_AUX_FLAG_COLLISION);
-		in->aux_partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
-		break;
-	}
 	case HWT_PD_RECORD_AUXTRACE_INFO:
-		if (rec->size < 16)
-			break;
-		memcpy(&in->auxtrace_type, p + 8, 4);
+		in->auxtrace_type = v.u.auxtrace_info.type;
 		in->have_auxtrace_info = true;
 		break;
+	case PERF_RECORD_AUX:
+		in->aux_records++;
+		in->aux_bytes += v.u.aux.aux_size;
+		in->aux_truncated += !!(v.u.aux.flags & PERF_AUX_FLAG_TRUNCATED);
+		in->aux_collision += !!(v.u.aux.flags & PERF_AUX_FLAG_COLLISION);
+		in->aux_partial += !!(v.u.aux.flags & PERF_AUX_FLAG_PARTIAL);
+		break;
+	}
+	switch (rec->type) {
 	case HWT_PD_RECORD_AUXTRACE:
 		in->auxtrace_bytes += rec->aux.size;
 		in->auxtrace_buffers++;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "decode_symbols.h"
 #include "hwtrace/callgraph.h"
 #include "hwtrace/error.h"
 #include "hwtrace/partial.h"
@@ -67,109 +66,95 @@ static const struct option long_opts[] = {
 	{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 	{"partial", no_argument, NULL, OPT_PARTIAL},
 	{"unit", required_argument, NULL, OPT_UNIT},
-	STACK_RUN_LONG_OPTS,
 	STACK_FILTER_LONG_OPTS,
-	DECODE_SYMBOL_LONG_OPTS,
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
 struct report_args {
-	struct hwt_decode_opts opts;
-	bool collapsed, per_cpu, call_graph, children, partial;
+	struct cli_stack_args s;
+	bool collapsed, call_graph, children, partial;
 	const char *peek;        /* --callers/--callees FUNC */
 	bool peek_callees;
 	struct hwt_callgraph_opts graph;
 	enum hwt_report_weight weight;
 	unsigned long top;
 	size_t unit;                /* --unit N; 0: whole captures */
-	const char *output;
-	const char **files;         /* in argv */
-	int nfiles;
-	struct decode_symbols symbols;
+	/* The clock of the first capture (all must have it): */
+	bool clock;
+	const char *clock_unit, *clock_meaning;
+	struct hwt_report *report;
+	struct hwt_callgraph *callgraph;
+	struct hwt_elem_sink by_line, *after;  /* --srcline */
+	struct cli_stack_run *runs;            /* one per capture */
+	bool has_time;              /* some capture had time */
 };
 
-static int parse_args(int argc, char **argv, struct report_args *a)
+static int option(void *arg, int c, const char *optarg)
 {
-	int c, rc;
+	struct report_args *a = arg;
+	int rc;
 	uint64_t v;
-	a->opts.size = sizeof(a->opts);
-	a->opts.lookup.size = sizeof(a->opts.lookup);
-	a->opts.jobs = cli_online_cpus();
-	a->top = 25;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:j:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_COLLAPSED:
-			a->collapsed = true;
-			break;
-		case OPT_WEIGHT:
-			if ((rc = cli_report_weight("report", optarg, &a->weight)))
-				return rc;
-			break;
-		case OPT_TOP:
-			if ((rc = cli_report_top("report", optarg, &v)))
-				return rc;
-			a->top = (unsigned long)v;
-			break;
-		case OPT_CALLERS:
-		case OPT_CALLEES:
-			a->peek = optarg;
-			a->peek_callees = c == OPT_CALLEES;
-			break;
-		case OPT_CALL_GRAPH:
-			a->call_graph = true;
-			break;
-		case OPT_PER_THREAD:
-			a->graph.per_thread = true;
-			break;
-		case OPT_CHILDREN:
-		case OPT_NO_CHILDREN:
-			a->children = c == OPT_CHILDREN;
-			break;
-		case OPT_PARTIAL:
-			a->partial = true;
-			break;
-		case OPT_UNIT:
-			if ((rc = cli_number_u64(&(struct cli_number){"report",
-					"--unit", 1, 1000000000,
-					"a unit number from 1 (hwtrace units "
-					"lists them)"}, optarg, &v)))
-				return rc;
-			a->unit = (size_t)v;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		default:
-			rc = cli_stack_run_default("report", &a->opts, &a->per_cpu,
-						   &a->symbols, c, optarg, argv);
-			if (rc)
-				return rc;
-			break;
-		}
+	switch (c) {
+	case OPT_COLLAPSED:
+		a->collapsed = true;
+		return 0;
+	case OPT_WEIGHT:
+		return cli_report_weight("report", optarg, &a->weight);
+	case OPT_TOP:
+		if ((rc = cli_report_top("report", optarg, &v)))
+			return rc;
+		a->top = (unsigned long)v;
+		return 0;
+	case OPT_CALLERS:
+	case OPT_CALLEES:
+		a->peek = optarg;
+		a->peek_callees = c == OPT_CALLEES;
+		return 0;
+	case OPT_CALL_GRAPH:
+		a->call_graph = true;
+		return 0;
+	case OPT_PER_THREAD:
+		a->graph.per_thread = true;
+		return 0;
+	case OPT_CHILDREN:
+	case OPT_NO_CHILDREN:
+		a->children = c == OPT_CHILDREN;
+		return 0;
+	case OPT_PARTIAL:
+		a->partial = true;
+		return 0;
+	case OPT_UNIT:
+		if ((rc = cli_number_u64(&(struct cli_number){"report",
+				"--unit", 1, 1000000000,
+				"a unit number from 1 (hwtrace units "
+				"lists them)"}, optarg, &v)))
+			return rc;
+		a->unit = (size_t)v;
+		return 0;
 	}
-	if (optind >= argc)
-		return cli_usage_error("report", "no capture file");
-	a->files = (const char **)argv + optind;
-	a->nfiles = argc - optind;
-	if (a->unit && (!a->partial || a->nfiles != 1))
+	return CLI_STACK_NOT_MINE;
+}
+
+static int check(void *arg)
+{
+	struct report_args *a = arg;
+	int nfiles = a->s.nfiles;
+	bool srcline = a->s.symbols.opts.srcline;
+	if (a->unit && (!a->partial || nfiles != 1))
 		return cli_usage_error("report", "--unit goes with --partial and "
 				       "one capture file");
-	if (a->partial && (a->collapsed || a->symbols.opts.srcline))
+	if (a->partial && (a->collapsed || srcline))
 		return cli_usage_error("report", "--partial holds the table and "
 				       "the stacks: it goes with neither "
 				       "--collapsed nor --srcline");
-	if (a->symbols.opts.srcline && a->nfiles != 1)
+	if (srcline && nfiles != 1)
 		return cli_usage_error("report", "--srcline reports one capture "
 				       "file");
 	if ((a->peek != NULL) + a->call_graph + a->collapsed > 1)
 		return cli_usage_error("report", "--callers/--callees, --call-graph "
 				       "and --collapsed are different views: "
 				       "pick one");
-	if ((a->peek || a->call_graph) && a->symbols.opts.srcline)
+	if ((a->peek || a->call_graph) && srcline)
 		return cli_usage_error("report", "--srcline counts by line: it "
 				       "has no callers or callees");
 	if (a->graph.per_thread && !a->peek && !a->call_graph)
@@ -177,7 +162,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				       "--callers, --callees or --call-graph");
 	a->graph.size = sizeof(a->graph);
 	a->graph.children = a->children;
-	if ((a->peek || a->call_graph) && (a->partial || a->nfiles != 1))
+	if ((a->peek || a->call_graph) && (a->partial || nfiles != 1))
 		return cli_usage_error("report", "--callers, --callees and "
 				       "--call-graph report one capture file, "
 				       "and no partial result");
@@ -189,51 +174,55 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 static int same_clock(const char *file, const char *unit, const char *meaning,
 		      const struct report_args *a)
 {
-	const char *u0 = NULL, *m0 = NULL;
-	cli_capture_clock(a->files[0], &u0, &m0);
+	const char *u0 = a->clock ? a->clock_unit : NULL;
+	const char *m0 = a->clock_meaning;
 	bool same = (!unit && !u0) || (unit && u0 && !strcmp(unit, u0) &&
 				       !strcmp(meaning, m0));
 	return same ? 0 : hwt_error(HWT_ERR_INVAL, "%s: its trace's time is "
 				    "of another clock than %s's: report them "
-				    "apart", file, a->files[0]);
+				    "apart", file, a->s.files[0]);
 }
 
-/* Decodes every capture into @ops (the report's or the call graph's),
- * runs[i] the run of capture i: *has_time when any had time. */
-static int report_captures(struct report_args *a, struct hwt_report *report,
-			   struct hwt_stack_ops ops,
-			   struct hwt_func_namer *namer,
-			   struct hwt_elem_sink *by_line,
-			   struct cli_stack_run *runs, bool *has_time)
+/* Decodes every capture into the report's stacks or the call graph's,
+ * runs[i] the run of capture i. */
+static int report_captures(void *arg, struct cli_stack_run *first)
 {
+	struct report_args *a = arg;
+	struct hwt_stack_ops ops = a->callgraph ? hwt_callgraph_ops(a->callgraph)
+					    : hwt_report_ops(a->report);
 	int err = 0;
-	for (int i = 0; i < a->nfiles && !err; i++) {
-		const char *file = a->files[i], *unit = NULL, *meaning = NULL;
-		bool clock = cli_capture_clock(file, &unit, &meaning);
+	for (int i = 0; i < a->s.nfiles && !err; i++) {
+		const char *file = a->s.files[i], *unit = NULL, *meaning = NULL;
+		bool clock = a->clock;
+		if (i)
+			clock = cli_capture_clock(file, &unit, &meaning);
+		else
+			unit = a->clock_unit, meaning = a->clock_meaning;
 		err = i ? same_clock(file, clock ? unit : NULL, meaning, a)
-			: clock ? hwt_report_set_time(report, unit, meaning) : 0;
+			: clock ? hwt_report_set_time(a->report, unit, meaning)
+				: 0;
 		if (!err && i) {
-			decode_symbols_end(&a->symbols);
-			a->symbols.capture = file;
-			err = decode_symbols_start(&a->symbols, &a->opts, NULL);
+			decode_symbols_end(&a->s.symbols);
+			a->s.symbols.capture = file;
+			err = decode_symbols_start(&a->s.symbols, &a->s.opts, NULL);
 		}
-		struct cli_stack_run *run = &runs[i];
+		struct cli_stack_run *run = &a->runs[i];
 		*run = (struct cli_stack_run){
 			.file = file,
 			.unit = a->unit,
-			.opts = &a->opts,
-			.per_cpu = a->per_cpu,
-			.namer = namer,
-			.after = by_line,
+			.opts = &a->s.opts,
+			.per_cpu = a->s.per_cpu,
+			.namer = first->namer,
+			.after = a->after,
 			.ops = ops,
-			.symbols = &a->symbols,
-			.dropped = hwt_report_hidden_ops(report),
+			.symbols = &a->s.symbols,
+			.dropped = hwt_report_hidden_ops(a->report),
 		};
 		if (!err)
 			err = cli_stack_run(run);
 		if (!err)
-			*has_time |= run->merge_stats.timed != 0;
-		hwt_report_end_capture(report);
+			a->has_time |= run->merge_stats.timed != 0;
+		hwt_report_end_capture(a->report);
 	}
 	return err;
 }
@@ -262,75 +251,70 @@ static int write_result(const struct report_args *a,
 	return err;
 }
 
+static int start(void *arg, FILE *out, struct cli_stack_run *run)
+{
+	struct report_args *a = arg;
+	(void)out;
+	int err = hwt_report_new(run->namer, &a->report);
+	if (!err)
+		hwt_report_set_children(a->report, a->children);
+	/* The first capture's clock: the call graph's time unit, and the
+	 * one the others must have. */
+	a->clock = cli_capture_clock(a->s.files[0], &a->clock_unit,
+				     &a->clock_meaning);
+	if (a->clock)
+		a->graph.time_unit = a->clock_unit;
+	if (!err && (a->peek || a->call_graph))
+		err = hwt_callgraph_new(run->namer, &a->graph, &a->callgraph);
+	/* By source line: one range per instruction, each at its line. */
+	if (!err && a->s.symbols.opts.srcline) {
+		struct hwt_report_lines lines = decode_symbols_lines(&a->s.symbols);
+		err = hwt_report_by_line(a->report, &lines);
+		a->s.opts.disasm = true;
+		a->by_line = hwt_report_elements(a->report);
+		a->after = &a->by_line;
+	}
+	a->runs = calloc((size_t)a->s.nfiles, sizeof(*a->runs));
+	if (!err && !a->runs)
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	return err;
+}
+
+static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+{
+	struct report_args *a = arg;
+	(void)run;
+	return write_result(a, a->report, a->callgraph, a->has_time, out);
+}
+
+/* What the stacks saw, once the answer is out (none for a failed one:
+ * its error is the message). */
+static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
+{
+	struct report_args *a = arg;
+	(void)run;
+	for (int i = 0; !err && !wrc && i < a->s.nfiles; i++)
+		cli_stack_run_summary(&a->runs[i], "report");
+}
+
+static void free_report(void *arg)
+{
+	struct report_args *a = arg;
+	free(a->runs);
+	hwt_report_free(a->report);
+	hwt_callgraph_free(a->callgraph);
+}
+
 int cmd_report(int argc, char **argv)
 {
+	static const struct cli_stack_cmd cmd = {
+		.name = "report", .usage = usage, .options = long_opts,
+		.many_files = true, .option = option, .check = check,
+		.start = start, .decode = report_captures, .finish = finish,
+		.done = done, .free = free_report,
+	};
 	struct report_args a;
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return EXIT_OK;
-	}
 	memset(&a, 0, sizeof(a));
-	a.symbols.cmd = "report";
-	int rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc;
-	FILE *out;
-	struct hwt_outfile *of;
-	const char **inputs = calloc((size_t)a.nfiles + 1, sizeof(*inputs));
-	if (!inputs)
-		return cli_report(hwt_error(HWT_ERR_NOMEM, "out of memory"));
-	memcpy(inputs, a.files, (size_t)a.nfiles * sizeof(*inputs));
-	inputs[a.nfiles] = a.opts.lookup.vmlinux;
-	rc = cli_output_open("report", a.output, inputs, (size_t)a.nfiles + 1,
-			     &out, &of);
-	free(inputs);
-	if (rc)
-		return rc;
-	struct hwt_report *report = NULL;
-	struct hwt_callgraph *graph = NULL;
-	bool by_graph = a.peek || a.call_graph;
-	a.symbols.capture = a.files[0];
-	int err = decode_symbols_start(&a.symbols, &a.opts, NULL);
-	struct hwt_func_namer namer = decode_symbols_namer(&a.symbols);
-	if (!err)
-		err = hwt_report_new(&namer, &report);
-	if (!err)
-		hwt_report_set_children(report, a.children);
-	const char *unit = NULL, *meaning;
-	if (cli_capture_clock(a.files[0], &unit, &meaning))
-		a.graph.time_unit = unit;
-	if (!err && by_graph)
-		err = hwt_callgraph_new(&namer, &a.graph, &graph);
-	/* By source line: one range per instruction, each at its line. */
-	struct hwt_elem_sink by_line, *after = NULL;
-	if (!err && a.symbols.opts.srcline) {
-		struct hwt_report_lines lines = decode_symbols_lines(&a.symbols);
-		err = hwt_report_by_line(report, &lines);
-		a.opts.disasm = true;
-		by_line = hwt_report_elements(report);
-		after = &by_line;
-	}
-	bool has_time = false;
-	struct cli_stack_run *runs = calloc((size_t)a.nfiles, sizeof(*runs));
-	if (!err && !runs)
-		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
-	if (!err)
-		err = report_captures(&a, report,
-				      graph ? hwt_callgraph_ops(graph)
-					    : hwt_report_ops(report),
-				      &namer, after, runs, &has_time);
-	if (!err)
-		err = write_result(&a, report, graph, has_time, out);
-	int wrc = cli_output_close("report", out, a.output, of, err < 0);
-	/* What the stacks saw, once the answer is out (none for a failed
-	 * one: its error is the message). */
-	for (int i = 0; !err && !wrc && i < a.nfiles; i++)
-		cli_stack_run_summary(&runs[i], "report");
-	free(runs);
-	hwt_report_free(report);
-	hwt_callgraph_free(graph);
-	decode_symbols_end(&a.symbols);
-	if (wrc)
-		return wrc;
-	return err ? cli_report(err) : EXIT_OK;
+	a.top = 25;
+	return cli_stack_command(&cmd, &a.s, &a, argc, argv);
 }

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hwtrace/error.h"
 #include "hwtrace/filter.h"
@@ -328,4 +329,132 @@ void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd)
 			"before them in their thread (times clamped)",
 			s->time_backwards);
 	fputc('\n', stderr);
+}
+
+/* Every stack command's options after its own. */
+static const struct option common_opts[] = {
+	STACK_RUN_LONG_OPTS,
+	DECODE_SYMBOL_LONG_OPTS,
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int stack_parse(const struct cli_stack_cmd *cmd,
+		       struct cli_stack_args *a, void *arg, int argc,
+		       char **argv)
+{
+	size_t own = 0, common = sizeof(common_opts) / sizeof(common_opts[0]);
+	while (cmd->options && cmd->options[own].name)
+		own++;
+	struct option *opts = calloc(own + common, sizeof(*opts));
+	if (!opts)
+		return cli_report(hwt_error(HWT_ERR_NOMEM, "out of memory"));
+	if (own)
+		memcpy(opts, cmd->options, own * sizeof(*opts));
+	memcpy(opts + own, common_opts, sizeof(common_opts));
+	a->opts.size = sizeof(a->opts);
+	a->opts.lookup.size = sizeof(a->opts.lookup);
+	a->opts.jobs = cmd->one_thread ? 1 : cli_online_cpus();
+	optind = 1;
+	opterr = 0;
+	int c, rc = 0;
+	const char *shorts = cmd->one_thread ? ":o:h" : ":o:j:h";
+	while (!rc && (c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 'o') {
+			a->output = optarg;
+			continue;
+		}
+		rc = cmd->option ? cmd->option(arg, c, optarg)
+				 : CLI_STACK_NOT_MINE;
+		if (rc == CLI_STACK_NOT_MINE)
+			rc = cli_stack_run_default(cmd->name, &a->opts,
+						   &a->per_cpu, &a->symbols, c,
+						   optarg, argv);
+	}
+	free(opts);
+	if (rc)
+		return rc;
+	if (cmd->positional && (rc = cmd->positional(arg, argc, argv)))
+		return rc;
+	if (cmd->many_files) {
+		if (optind >= argc)
+			return cli_usage_error(cmd->name, "no capture file");
+		a->files = (const char **)argv + optind;
+		a->nfiles = argc - optind;
+		a->file = a->files[0];
+	} else {
+		if ((rc = cli_stack_run_file(cmd->name, argc, argv, &a->file)))
+			return rc;
+		a->files = &a->file;
+		a->nfiles = 1;
+	}
+	return cmd->check ? cmd->check(arg) : 0;
+}
+
+/* -o, never over one of the captures or the kernel image read. */
+static int stack_output_open(const struct cli_stack_cmd *cmd,
+			     const struct cli_stack_args *a, FILE **out,
+			     struct hwt_outfile **of)
+{
+	size_t n = (size_t)a->nfiles + 1;
+	const char **inputs = calloc(n, sizeof(*inputs));
+	if (!inputs)
+		return cli_report(hwt_error(HWT_ERR_NOMEM, "out of memory"));
+	memcpy(inputs, a->files, (n - 1) * sizeof(*inputs));
+	inputs[n - 1] = a->opts.lookup.vmlinux;
+	int rc = cli_output_open(cmd->name, a->output, inputs, n, out, of);
+	free(inputs);
+	return rc;
+}
+
+int cli_stack_command(const struct cli_stack_cmd *cmd, struct cli_stack_args *a,
+		      void *arg, int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		cmd->usage(stdout);
+		return EXIT_OK;
+	}
+	a->symbols.cmd = cmd->name;
+	int rc = stack_parse(cmd, a, arg, argc, argv);
+	if (rc)
+		return rc;
+	FILE *out = NULL;
+	struct hwt_outfile *of = NULL;
+	rc = cmd->open ? cmd->open(arg, &out, &of)
+		       : stack_output_open(cmd, a, &out, &of);
+	if (rc)
+		return rc;
+	a->symbols.capture = a->file;
+	int err = decode_symbols_start(&a->symbols, &a->opts, NULL);
+	struct hwt_func_namer namer = decode_symbols_namer(&a->symbols);
+	struct cli_stack_run run = {
+		.file = a->file,
+		.opts = &a->opts,
+		.per_cpu = a->per_cpu,
+		.namer = &namer,
+		.symbols = &a->symbols,
+	};
+	if (!err)
+		err = cmd->start(arg, out, &run);
+	if (!err)
+		err = cmd->decode ? cmd->decode(arg, &run) : cli_stack_run(&run);
+	if (!err && cmd->finish)
+		err = cmd->finish(arg, out, &run);
+	int wrc = out ? cli_output_close(cmd->name, out, a->output, of, err < 0)
+		      : 0;
+	/* What the stacks saw, once the answer is out (none for a failed
+	 * one: its error is the message). */
+	if (!err && !wrc && !cmd->decode)
+		cli_stack_run_summary(&run, cmd->name);
+	if (cmd->done)
+		cmd->done(arg, &run, err, wrc);
+	if (cmd->free)
+		cmd->free(arg);
+	decode_symbols_end(&a->symbols);
+	if (wrc)
+		return wrc;
+	if (!err)
+		return EXIT_OK;
+	return cmd->usage_status ? cli_report_status(err) : cli_report(err);
 }

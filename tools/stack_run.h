@@ -3,8 +3,11 @@
 #ifndef HWT_TOOLS_STACK_RUN_H
 #define HWT_TOOLS_STACK_RUN_H
 
+#include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
+#include "decode_symbols.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/stack.h"
@@ -110,5 +113,64 @@ int cli_stack_run(struct cli_stack_run *run);
 /* One stderr line of what the stacks saw, prefixed "hwtrace CMD: ", and
  * the note that an untimed capture is in stream order. */
 void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd);
+
+/* What every stack command (report, timeline, export, annotate, view)
+ * takes besides its own options; cli_stack_command fills it. */
+struct cli_stack_args {
+	struct hwt_decode_opts opts;
+	bool per_cpu;
+	const char *output;           /* -o, or NULL */
+	const char *file;             /* the (first) capture */
+	const char **files;           /* every capture, in argv */
+	int nfiles;
+	struct decode_symbols symbols;
+};
+
+/* An own option's handler answers this for an option not its own. */
+#define CLI_STACK_NOT_MINE (-1)
+
+/* A stack command: its options and the steps cli_stack_command takes
+ * between them. @arg of each hook is the command's own state, which
+ * holds its struct cli_stack_args. */
+struct cli_stack_cmd {
+	const char *name;             /* "report", ... */
+	void (*usage)(FILE *out);
+	const struct option *options; /* its own, ended by a NULL name */
+	bool one_thread;              /* decodes with one thread: no -j */
+	bool many_files;              /* FILE... instead of one FILE */
+	bool usage_status;            /* a failure may be a usage error
+				       * (cli_report_status) */
+	/* Takes one of its own options: 0, an exit status, or
+	 * CLI_STACK_NOT_MINE. */
+	int (*option)(void *arg, int opt, const char *optarg);
+	/* Optional: the words before the capture file (optind on them). */
+	int (*positional)(void *arg, int argc, char **argv);
+	/* Optional: checks the options once the files are known. */
+	int (*check)(void *arg);
+	/* Optional: opens the output; default: -o (standard output without
+	 * it), never one of the captures or --vmlinux. *out may stay NULL
+	 * when the command names its own files. */
+	int (*open)(void *arg, FILE **out, struct hwt_outfile **of);
+	/* Makes what the stacks feed (symbols started, @run's file, opts,
+	 * per_cpu and namer set): sets run->ops and its sinks. */
+	int (*start)(void *arg, FILE *out, struct cli_stack_run *run);
+	/* Optional: decodes instead of cli_stack_run(run) (and then prints
+	 * no stack summary of its own). */
+	int (*decode)(void *arg, struct cli_stack_run *run);
+	/* Optional: writes the result after a decode that worked. */
+	int (*finish)(void *arg, FILE *out, const struct cli_stack_run *run);
+	/* Optional: once the output is closed (@err the decode's, @wrc the
+	 * close's status); after the stack summary when both are 0. */
+	void (*done)(void *arg, const struct cli_stack_run *run, int err,
+		     int wrc);
+	void (*free)(void *arg);
+};
+
+/* Runs stack command @cmd on argv: help, options (its own, then
+ * STACK_RUN_LONG_OPTS, DECODE_SYMBOL_LONG_OPTS, -o), output, symbols,
+ * the decode into its stacks, the summary. @a is inside @arg, zeroed.
+ * Returns the exit status. */
+int cli_stack_command(const struct cli_stack_cmd *cmd, struct cli_stack_args *a,
+		      void *arg, int argc, char **argv);
 
 #endif

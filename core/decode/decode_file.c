@@ -14,6 +14,7 @@
 #include "hwtrace/insn.h"
 #include "core/decode/sample_internal.h"
 #include "hwtrace/error.h"
+#include "hwtrace/records.h"
 
 #define MISC_SWITCH_OUT (1u << 13)
 #define MISC_COMM_EXEC (1u << 13)
@@ -173,36 +174,33 @@ static struct image_event *new_image_event(struct file_state *st,
 }
 
 static int on_mmap(struct file_state *st, const struct hwt_pd_record *rec,
-		   bool v2)
+		   const struct hwt_rec *v)
 {
-	const uint8_t *p = (const uint8_t *)rec->data + 8;
-	size_t body = rec->size > 8 ? rec->size - 8u : 0;
-	size_t fixed = v2 ? 8 + 24 + 24 + 8 : 8 + 24;
-	if (body <= fixed)
+	bool v2 = rec->type == PERF_RECORD_MMAP2;
+	/* Without a name there is nothing to map. */
+	if (rec->size <= (v2 ? 72 : 40))
 		return 0;
-	uint32_t pid, prot = 4 /* PROT_EXEC */;
-	if (v2)
-		memcpy(&prot, p + 32 + 24, 4);
+	const struct hwt_rec_mmap2 *m2 = &v->u.mmap2;
+	const struct hwt_rec_mmap *m = &v->u.mmap;
 	struct image_event *ev = new_image_event(st, rec);
 	if (!ev)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	ev->noexec = !(prot & 4);
-	memcpy(&pid, p, 4);
-	ev->pid = pid_of(pid);
-	memcpy(&ev->start, p + 8, 8);
-	memcpy(&ev->len, p + 16, 8);
-	memcpy(&ev->pgoff, p + 24, 8);
-	if (v2 && (rec->misc & MISC_MMAP_BUILD_ID)) {
-		ev->build_id_size = p[32] > 20 ? 20 : p[32];
-		memcpy(ev->build_id, p + 36, ev->build_id_size);
+	ev->noexec = v2 && !(m2->prot & 4 /* PROT_EXEC */);
+	ev->pid = pid_of((uint32_t)(v2 ? m2->pid : m->pid));
+	ev->start = v2 ? m2->addr : m->addr;
+	ev->len = v2 ? m2->len : m->len;
+	ev->pgoff = v2 ? m2->pgoff : m->pgoff;
+	if (v2 && m2->has_build_id) {
+		ev->build_id_size = m2->build_id_size;
+		memcpy(ev->build_id, m2->build_id, ev->build_id_size);
 		ev->has_build_id = true;
 	}
-	size_t n = body - fixed;
-	ev->name = malloc(n + 1);
+	struct hwt_rec_str name = v2 ? m2->filename : m->filename;
+	ev->name = malloc(name.len + 1);
 	if (!ev->name)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	memcpy(ev->name, p + fixed, n);
-	ev->name[n] = 0;
+	memcpy(ev->name, name.s, name.len);
+	ev->name[name.len] = 0;
 	return 0;
 }
 
@@ -405,97 +403,79 @@ static int add_loss(struct file_state *st, const struct hwt_pd_record *rec,
 
 /* A COMM record's name, for the capture's threads (@tid, @pid in @ids). */
 static int note_name(struct hwt_file_facts *f, const struct hwt_pd_record *rec,
-		     const uint32_t ids[2], const uint8_t *name, size_t max)
+		     const struct hwt_rec_comm *c)
 {
 	void *n = f->names;
 	if (!array_grow(&n, &f->names_cap, sizeof(*f->names), f->nnames + 1))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	f->names = n;
-	size_t len = strnlen((const char *)name, max);
-	char *copy = malloc(len + 1);
+	char *copy = malloc(c->comm.len + 1);
 	if (!copy)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	memcpy(copy, name, len);
-	copy[len] = 0;
+	memcpy(copy, c->comm.s, c->comm.len);
+	copy[c->comm.len] = 0;
 	f->names[f->nnames++] = (struct hwt_file_name){
-		pid_of(ids[0]), pid_of(ids[1]), time_of(rec),
-		(rec->misc & MISC_COMM_EXEC) != 0, copy};
+		pid_of((uint32_t)c->pid), pid_of((uint32_t)c->tid), time_of(rec),
+		c->exec, copy};
 	return 0;
 }
 
 static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 {
-	const uint8_t *p = (const uint8_t *)rec->data + 8;
-	size_t body = rec->size > 8 ? rec->size - 8u : 0;
-	uint32_t u32[2];
-	uint64_t u64[3];
 	char text[96];
+	struct hwt_rec v;
+	/* Each type's fixed fields are there, or the record is passed over
+	 * (AUXTRACE and samples have parsers of their own). */
+	if (!hwt_rec_parse(rec, &v) && rec->type != HWT_PD_RECORD_AUXTRACE &&
+	    rec->type != PERF_RECORD_SAMPLE)
+		return 0;
 
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
-		return on_mmap(st, rec, false);
 	case PERF_RECORD_MMAP2:
-		return on_mmap(st, rec, true);
-	case PERF_RECORD_ITRACE_START:
-		if (body < 8)
-			return 0;
-		memcpy(u32, p, 8);
-		if (hwt_sideband_add_thread(&st->sb, (int32_t)u32[0],
-					    (int32_t)u32[1]) < 0)
+		return on_mmap(st, rec, &v);
+	case PERF_RECORD_ITRACE_START: {
+		struct hwt_task t = {v.u.itrace_start.pid, v.u.itrace_start.tid};
+		if (hwt_sideband_add_thread(&st->sb, t.pid, t.tid) < 0)
 			return HWT_ERR_NOMEM;
-		return add_ctx(st, rec, (struct hwt_task){(int32_t)u32[0], (int32_t)u32[1]},
-			       false, (struct hwt_task){-1, -1}, true);
+		return add_ctx(st, rec, t, false, (struct hwt_task){-1, -1}, true);
+	}
 	case PERF_RECORD_COMM:
-		if (body < 8)
-			return 0;
-		memcpy(u32, p, 8);
 		if (st->facts) {
-			int nerr = note_name(st->facts, rec, u32, p + 8, body - 8);
+			int nerr = note_name(st->facts, rec, &v.u.comm);
 			if (nerr < 0)
 				return nerr;
 		}
 		/* A new program: the old one's mappings are gone. */
-		if ((rec->misc & MISC_COMM_EXEC) && u32[0] == u32[1]) {
-			int eerr = on_process_end(st, rec, u32[0]);
+		if (v.u.comm.exec && v.u.comm.pid == v.u.comm.tid) {
+			int eerr = on_process_end(st, rec, (uint32_t)v.u.comm.pid);
 			if (eerr < 0)
 				return eerr;
 		}
-		return hwt_sideband_add_thread(&st->sb, (int32_t)u32[0],
-					       (int32_t)u32[1]);
-	case PERF_RECORD_EXIT:
-		/* pid, ppid, tid, ptid, time: the process ends with its
-		 * main thread. */
-		if (body < 24)
+		return hwt_sideband_add_thread(&st->sb, v.u.comm.pid,
+					       v.u.comm.tid);
+	case PERF_RECORD_EXIT: {
+		/* The process ends with its main thread, at the record's
+		 * time (its own when no sample_id has one). */
+		if (rec->size < 32 || v.u.fork.pid != v.u.fork.tid)
 			return 0;
-		{
-			uint32_t f[4];
-			uint64_t t;
-			memcpy(f, p, 16);
-			memcpy(&t, p + 16, 8);
-			if (f[0] != f[2])
-				return 0;
-			struct hwt_pd_record r = *rec;
-			if (!(r.sid.present & PERF_SAMPLE_TIME)) {
-				r.sid.present |= PERF_SAMPLE_TIME;
-				r.sid.time = t;
-			}
-			return on_process_end(st, &r, f[0]);
+		struct hwt_pd_record r = *rec;
+		if (!(r.sid.present & PERF_SAMPLE_TIME)) {
+			r.sid.present |= PERF_SAMPLE_TIME;
+			r.sid.time = v.u.fork.time;
 		}
-	case PERF_RECORD_FORK:
-		/* pid, ppid, tid, ptid: the new thread's process, and who
-		 * made it (a per-task trace event follows it there). */
-		if (body < 16)
-			return 0;
-		{
-			uint32_t f[4];
-			memcpy(f, p, 16);
-			int ferr = hwt_sideband_add_fork(&st->sb, (int32_t)f[3],
-							 (int32_t)f[2]);
-			if (ferr < 0)
-				return ferr;
-			return hwt_sideband_add_thread(&st->sb, (int32_t)f[0],
-						       (int32_t)f[2]);
-		}
+		return on_process_end(st, &r, (uint32_t)v.u.fork.pid);
+	}
+	case PERF_RECORD_FORK: {
+		/* The new thread's process, and who made it (a per-task
+		 * trace event follows it there). */
+		int ferr = hwt_sideband_add_fork(&st->sb, v.u.fork.ptid,
+						 v.u.fork.tid);
+		if (ferr < 0)
+			return ferr;
+		return hwt_sideband_add_thread(&st->sb, v.u.fork.pid,
+					       v.u.fork.tid);
+	}
 	case PERF_RECORD_SWITCH:
 		/* Per-thread switch records: the record's own task goes out
 		 * (the switch lasts until the next switch-in on that CPU) or
@@ -503,7 +483,7 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		if (!(rec->sid.present & PERF_SAMPLE_TID))
 			return 0;
 		st->sb.have_switch = true;
-		if (rec->misc & MISC_SWITCH_OUT)
+		if (v.u.sw.out)
 			return add_ctx(st, rec, (struct hwt_task){-1, -1}, true,
 				       sample_task(rec), false);
 		return add_ctx(st, rec, sample_task(rec), false,
@@ -511,22 +491,18 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		/* Written by the task going out, naming the next, and by the
 		 * task coming in, naming the previous one. */
-		if (body < 8)
-			return 0;
-		memcpy(u32, p, 8);
 		st->sb.have_switch = true;
-		if (rec->misc & MISC_SWITCH_OUT)
+		if (v.u.sw.out)
 			return add_ctx(st, rec,
-				       (struct hwt_task){(int32_t)u32[0], (int32_t)u32[1]},
+				       (struct hwt_task){v.u.sw.next_prev_pid,
+							 v.u.sw.next_prev_tid},
 				       true, sample_task(rec), false);
 		if (rec->sid.present & PERF_SAMPLE_TID)
 			return add_ctx(st, rec, sample_task(rec), false,
 				       (struct hwt_task){-1, -1}, false);
 		return 0;
-	case PERF_RECORD_AUX:
-		if (body < 24)
-			return 0;
-		memcpy(u64, p, 24);
+	case PERF_RECORD_AUX: {
+		const struct hwt_rec_aux *a = &v.u.aux;
 		if (rec->sid.present & PERF_SAMPLE_TIME) {
 			void *n = grow(st->aux_writes, &st->naux_writes,
 				       sizeof(*st->aux_writes));
@@ -536,57 +512,57 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 			st->aux_writes[st->naux_writes - 1] = (struct aux_write){
 				rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
 				rec->sid.present & PERF_SAMPLE_TID ? (int32_t)rec->sid.tid : -1,
-				u64[0], u64[1], rec->sid.time};
+				a->aux_offset, a->aux_size, rec->sid.time};
 		}
-		if (u64[2] & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
+		if (a->flags & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
 			int ferr = note_aux_format(
 				st, rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
-				(uint32_t)u64[2]);
+				(uint32_t)a->flags);
 			if (ferr < 0)
 				return ferr;
 		}
-		if (u64[2] & HWT_AUX_FLAG_TRUNCATED) {
+		uint64_t end = a->aux_offset + a->aux_size;
+		if (a->flags & HWT_AUX_FLAG_TRUNCATED) {
 			snprintf(text, sizeof(text),
 				 "the AUX buffer was full: trace after 0x%" PRIx64 " lost",
-				 u64[0] + u64[1]);
+				 end);
 			return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_TRUNCATED,
-					u64[0] + u64[1], 0, text);
+					end, 0, text);
 		}
-		if (u64[2] & HWT_AUX_FLAG_COLLISION) {
+		if (a->flags & HWT_AUX_FLAG_COLLISION) {
 			snprintf(text, sizeof(text), "sample collision at 0x%" PRIx64,
-				 u64[0]);
+				 a->aux_offset);
 			return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_COLLISION,
-					u64[0], u64[1], text);
+					a->aux_offset, a->aux_size, text);
 		}
 		return 0;
+	}
 	case PERF_RECORD_LOST:
-		if (body < 16)
-			return 0;
-		memcpy(u64, p, 16);
-		st->lost_records += u64[1];
-		snprintf(text, sizeof(text), "%" PRIu64 " records lost", u64[1]);
+		st->lost_records += v.u.lost.lost;
+		snprintf(text, sizeof(text), "%" PRIu64 " records lost",
+			 v.u.lost.lost);
 		return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_LOST, 0, 0, text);
-	case HWT_PD_RECORD_AUXTRACE_ERROR:
-		if (body < 24 + 8 + 64)
+	case HWT_PD_RECORD_AUXTRACE_ERROR: {
+		/* Only perf's whole record, with its 64-byte message. */
+		const struct hwt_rec_auxtrace_error *e = &v.u.auxtrace_error;
+		if (rec->size < 8 + 24 + 8 + 64)
 			return 0;
-		memcpy(u32, p + 8, 4); /* cpu */
-		snprintf(text, sizeof(text), "perf auxtrace error: %.64s",
-			 (const char *)(p + 32));
-		{
-			struct hwt_pd_record r = *rec;
-			r.sid.present |= PERF_SAMPLE_CPU;
-			r.sid.cpu = u32[0];
-			return add_loss(st, &r, HWT_ELEM_ERROR, 0, 0, 0, text);
-		}
+		snprintf(text, sizeof(text), "perf auxtrace error: %.*s",
+			 (int)(e->msg.len < 64 ? e->msg.len : 64), e->msg.s);
+		struct hwt_pd_record r = *rec;
+		r.sid.present |= PERF_SAMPLE_CPU;
+		r.sid.cpu = (uint32_t)e->cpu;
+		return add_loss(st, &r, HWT_ELEM_ERROR, 0, 0, 0, text);
+	}
 	case HWT_PD_RECORD_AUXTRACE_INFO:
-		if (body < 8 || st->have_info)
+		if (st->have_info)
 			return 0;
-		memcpy(&st->auxtrace_type, p, 4);
-		st->info_words = (body - 8) / 8;
+		st->auxtrace_type = v.u.auxtrace_info.type;
+		st->info_words = v.u.auxtrace_info.npriv;
 		st->info = malloc(st->info_words ? st->info_words * 8 : 8);
 		if (!st->info)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		memcpy(st->info, p + 8, st->info_words * 8);
+		memcpy(st->info, v.u.auxtrace_info.priv, st->info_words * 8);
 		st->have_info = true;
 		return 0;
 	case HWT_PD_RECORD_AUXTRACE:
@@ -602,20 +578,16 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 			return err;
 		return hwt_sample_store_add(&st->samples, st->reader, rec);
 	}
-	case PERF_RECORD_AUX_OUTPUT_HW_ID:
-		if (body < 8)
-			return 0;
-		{
-			void *n = grow(st->hw_ids, &st->nhw_ids, sizeof(*st->hw_ids));
-			if (!n)
-				return hwt_error(HWT_ERR_NOMEM, "out of memory");
-			st->hw_ids = n;
-			memcpy(&u64[0], p, 8);
-			st->hw_ids[st->nhw_ids - 1] = (struct cpu_hw_id){
-				rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
-				u64[0]};
-		}
+	case PERF_RECORD_AUX_OUTPUT_HW_ID: {
+		void *n = grow(st->hw_ids, &st->nhw_ids, sizeof(*st->hw_ids));
+		if (!n)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		st->hw_ids = n;
+		st->hw_ids[st->nhw_ids - 1] = (struct cpu_hw_id){
+			rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
+			v.u.hw_id.hw_id};
 		return 0;
+	}
 	default:
 		return 0;
 	}

@@ -14,6 +14,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
+#include "tests/unit/decode_in_process.h"
 #if FUZZ_AUXTRACE_TYPE == 3
 #include "fuzz_opencsd_guard.h"
 #endif
@@ -73,11 +74,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!wanted(path))
 		return 0;
-	/* In this process: the target fuzzes the decoders themselves (the
-	 * guard above keeps OpenCSD's known faults out); the isolated path
-	 * has its own replay test (test_cs_isolate_replay). */
+	/* The target fuzzes the decoders themselves (decode_in_process.h;
+	 * the guard above keeps OpenCSD's known faults out). */
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .warn = warned,
-				       .isolate = HWT_ISOLATE_OFF};
+				       DECODE_IN_PROCESS};
 #if FUZZ_AUXTRACE_TYPE == 3 /* CoreSight: see fuzz_opencsd_guard.h */
 	if (fuzz_opencsd_unsafe(list_packets, &opts))
 		return 0;

@@ -18,6 +18,7 @@
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
 #include "tests/unit/elem_text.h"
+#include "tests/unit/decode_in_process.h"
 #include "fuzz_opencsd_guard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -112,11 +113,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(trace_fd, 0) ||
 	    pwrite(trace_fd, data + 1, size - 1, 0) != (ssize_t)(size - 1))
 		abort();
-	/* In this process, as the guard expects: the isolated path has its
-	 * own replay test (test_cs_isolate_replay), and a worker forked at
-	 * another time than the split's settings would not compare. */
+	/* In this process, as the guard expects: decode_in_process.h. */
 	struct run r = {options, {.size = sizeof(r.opts), .maps = &map,
-				  .nmaps = 1, .isolate = HWT_ISOLATE_OFF}};
+				  .nmaps = 1, DECODE_IN_PROCESS}};
 	if (fuzz_opencsd_unsafe(list_packets, &r))
 		return 0;
 	size_t n = 0;

@@ -21,6 +21,7 @@
 
 #include "backends/arm-cs/cs_snapshot.h"
 #include "backends/arm-cs/cs_sync_points.h"
+#include "tests/unit/decode_in_process.h"
 #include "core/decode/decode_internal.h"
 #include "elem_text.h"
 #include "harness.h"
@@ -298,12 +299,10 @@ static int decode_raw(const char *opts_s, const char *path,
 		maps[nmaps++] = (struct hwt_map_spec){ss->dumps[i].path,
 						      ss->dumps[i].address};
 	}
-	/* In this process: the cuts are under test, not the workers (whose
-	 * one notice of a refused sandbox, under qemu-user, would come in
-	 * the first decode only; test_cs_isolate_same_output has them). */
+	/* The cuts are under test: decode_in_process.h. */
 	struct hwt_decode_opts o = {.size = sizeof(o), .maps = maps,
 				    .nmaps = nmaps, .jobs = jobs,
-				    .isolate = HWT_ISOLATE_OFF};
+				    DECODE_IN_PROCESS};
 	struct hwt_elem_sink sink = {collect, text};
 	memset(text, 0, sizeof(*text));
 	return hwt_decode_raw("cs_etm", opts_s, path, &o, &sink);
