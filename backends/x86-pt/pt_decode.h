@@ -59,7 +59,7 @@ int pt_cpu_parse(const char *s, struct pt_cpu *cpu);
  * files are served by a read callback. */
 struct pt_image_adapter;
 
-int pt_image_adapter_new(struct hwt_image *image,
+int pt_image_adapter_new(struct hwt_image *image, bool sandboxed,
 			 struct pt_image_adapter **out);
 void pt_image_adapter_free(struct pt_image_adapter *ad);
 /* Builds the images again when sections were added to the hwtrace image

@@ -28,14 +28,20 @@ struct pt_image_adapter {
 	struct pid_image **imgs;
 	size_t nimgs;
 	size_t sections; /* the image's section count the imgs were built on */
+	/* No file may be opened (a sandboxed worker): libipt's section cache
+	 * maps a section's file by its path, so every read goes through the
+	 * callback, on the bytes the image holds. */
+	bool callback_only;
 };
 
-int pt_image_adapter_new(struct hwt_image *image, struct pt_image_adapter **out)
+int pt_image_adapter_new(struct hwt_image *image, bool sandboxed,
+			 struct pt_image_adapter **out)
 {
 	struct pt_image_adapter *ad = calloc(1, sizeof(*ad));
 	if (!ad)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the PT image");
 	ad->image = image;
+	ad->callback_only = sandboxed;
 	ad->sections = image ? hwt_image_count(image) : 0;
 	ad->iscache = pt_iscache_alloc("hwtrace");
 	if (!ad->iscache) {
@@ -116,7 +122,8 @@ static int build(struct pt_image_adapter *ad, struct pid_image *pi)
 	int err = pt_image_set_callback(pi->img, read_memory, pi);
 	if (err < 0)
 		return err;
-	size_t n = ad->image ? hwt_image_count(ad->image) : 0;
+	size_t n = ad->image && !ad->callback_only ? hwt_image_count(ad->image)
+						   : 0;
 	for (size_t i = 0; i < n; i++) {
 		struct hwt_image_section *s = hwt_image_section(ad->image, i);
 		if (!s->data || !s->found_at || !s->size)

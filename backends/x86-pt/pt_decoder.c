@@ -39,7 +39,8 @@ static int make_caches(struct pt_dec *d)
 	d->fast = fast ? pt_fast_new() : NULL;
 	if (!d->shapes || (fast && !d->fast))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT decoder");
-	return pt_image_adapter_new(d->params.image, &d->ad);
+	return pt_image_adapter_new(d->params.image, d->params.sandboxed,
+				    &d->ad);
 }
 
 static void pt_destroy(void *priv)

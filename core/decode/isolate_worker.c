@@ -219,6 +219,7 @@ int iso_worker_main(void *arg, int fd, bool sandboxed)
 	/* The caller's window over its input is the caller's business. */
 	params.read_done = NULL;
 	params.read_done_arg = NULL;
+	params.sandboxed = true;
 	int rc = w.setup->ops->create(&params, &w.priv);
 	for (size_t i = 0; rc >= 0 && i < w.setup->nhw_ids; i++)
 		if (w.setup->ops->hw_id)

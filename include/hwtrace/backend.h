@@ -137,6 +137,11 @@ struct hwt_decode_params {
 	 * again (that only costs time). */
 	void (*read_done)(void *arg, const uint8_t *from, const uint8_t *to);
 	void *read_done_arg;
+	/* The decoder runs in a sandboxed worker (docs/decode.md, "Isolated
+	 * decoders"): it may not open a file, so the image's code is read
+	 * from memory (hwt_image_read_at), never through a library that opens
+	 * the section's file by its path. */
+	bool sandboxed;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to
