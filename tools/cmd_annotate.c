@@ -45,14 +45,14 @@ struct annotate_args {
 	void *next_on_image_arg;
 };
 
-static int option(void *arg, int c, const char *optarg)
+static int option(void *arg, int c, const char *value)
 {
 	struct annotate_args *a = arg;
 	if (c != OPT_FORMAT)
 		return CLI_STACK_NOT_MINE;
-	if (hwt_output_format_parse(optarg, &a->format) < 0)
+	if (hwt_output_format_parse(value, &a->format) < 0)
 		return cli_usage_error("annotate", "--format %s: use "
-				       "text or jsonl", optarg);
+				       "text or jsonl", value);
 	return 0;
 }
 

@@ -94,28 +94,28 @@ static int pgo_args(struct export_args *a)
 	return 0;
 }
 
-static int option(void *arg, int c, const char *optarg)
+static int option(void *arg, int c, const char *value)
 {
 	struct export_args *a = arg;
 	switch (c) {
 	case OPT_TO:
-		if (!strcmp(optarg, "sqlite"))
+		if (!strcmp(value, "sqlite"))
 			a->ex.format = HWT_EXPORT_SQLITE;
-		else if (!strcmp(optarg, "pprof"))
+		else if (!strcmp(value, "pprof"))
 			a->ex.format = HWT_EXPORT_PPROF;
-		else if (!strcmp(optarg, "autofdo"))
+		else if (!strcmp(value, "autofdo"))
 			a->ex.format = HWT_EXPORT_AUTOFDO;
-		else if (!strcmp(optarg, "bolt"))
+		else if (!strcmp(value, "bolt"))
 			a->ex.format = HWT_EXPORT_BOLT;
-		else if (!strcmp(optarg, "bolt-preagg"))
+		else if (!strcmp(value, "bolt-preagg"))
 			a->ex.format = HWT_EXPORT_BOLT_PREAGG;
-		else if (!strcmp(optarg, "postgresql"))
+		else if (!strcmp(value, "postgresql"))
 			a->ex.format = HWT_EXPORT_POSTGRESQL;
 		else
 			return cli_usage_error("export", "--to %s: use "
 					       "sqlite, pprof, postgresql, "
 					       "autofdo, bolt or "
-					       "bolt-preagg", optarg);
+					       "bolt-preagg", value);
 		a->have_format = true;
 		return 0;
 	case OPT_REPLACE:
@@ -123,7 +123,7 @@ static int option(void *arg, int c, const char *optarg)
 		a->ex.replace = true;
 		return 0;
 	case OPT_DB:
-		a->ex.conninfo = optarg;
+		a->ex.conninfo = value;
 		return 0;
 	case OPT_NO_LABELS:
 		a->ex.no_labels = true;

@@ -89,7 +89,7 @@ struct report_args {
 	bool has_time;              /* some capture had time */
 };
 
-static int option(void *arg, int c, const char *optarg)
+static int option(void *arg, int c, const char *value)
 {
 	struct report_args *a = arg;
 	int rc;
@@ -99,15 +99,15 @@ static int option(void *arg, int c, const char *optarg)
 		a->collapsed = true;
 		return 0;
 	case OPT_WEIGHT:
-		return cli_report_weight("report", optarg, &a->weight);
+		return cli_report_weight("report", value, &a->weight);
 	case OPT_TOP:
-		if ((rc = cli_report_top("report", optarg, &v)))
+		if ((rc = cli_report_top("report", value, &v)))
 			return rc;
 		a->top = (unsigned long)v;
 		return 0;
 	case OPT_CALLERS:
 	case OPT_CALLEES:
-		a->peek = optarg;
+		a->peek = value;
 		a->peek_callees = c == OPT_CALLEES;
 		return 0;
 	case OPT_CALL_GRAPH:
@@ -127,7 +127,7 @@ static int option(void *arg, int c, const char *optarg)
 		if ((rc = cli_number_u64(&(struct cli_number){"report",
 				"--unit", 1, 1000000000,
 				"a unit number from 1 (hwtrace units "
-				"lists them)"}, optarg, &v)))
+				"lists them)"}, value, &v)))
 			return rc;
 		a->unit = (size_t)v;
 		return 0;

@@ -58,35 +58,35 @@ struct timeline_args {
 	struct hwt_elem_sink marks;
 };
 
-static int option(void *arg, int c, const char *optarg)
+static int option(void *arg, int c, const char *value)
 {
 	struct timeline_args *a = arg;
 	int rc;
 	uint64_t v;
 	switch (c) {
 	case OPT_FORMAT:
-		if (!strcmp(optarg, "perfetto"))
+		if (!strcmp(value, "perfetto"))
 			a->tl.format = HWT_TIMELINE_PERFETTO;
-		else if (!strcmp(optarg, "chrome"))
+		else if (!strcmp(value, "chrome"))
 			a->tl.format = HWT_TIMELINE_CHROME;
-		else if (!strcmp(optarg, "speedscope"))
+		else if (!strcmp(value, "speedscope"))
 			a->tl.format = HWT_TIMELINE_SPEEDSCOPE;
 		else
 			return cli_usage_error("timeline", "--format %s: "
 					       "use perfetto, chrome or "
-					       "speedscope", optarg);
+					       "speedscope", value);
 		return 0;
 	case OPT_MIN_DURATION:
 		if ((rc = cli_number_u64(&(struct cli_number){"timeline",
 				"--min-duration", 0, UINT64_MAX,
-				"nanoseconds, from 0"}, optarg, &v)))
+				"nanoseconds, from 0"}, value, &v)))
 			return rc;
 		a->tl.min_duration = v;
 		return 0;
 	case OPT_MAX_DEPTH:
 		if ((rc = cli_number_u64(&(struct cli_number){"timeline",
 				"--max-depth", 1, 1000000,
-				"a depth from 1 to 1000000"}, optarg, &v)))
+				"a depth from 1 to 1000000"}, value, &v)))
 			return rc;
 		a->tl.max_depth = (int)v;
 		return 0;

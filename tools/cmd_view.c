@@ -45,7 +45,7 @@ struct view_args {
 	struct hwt_elem_sink marks;
 };
 
-static int option(void *arg, int c, const char *optarg)
+static int option(void *arg, int c, const char *value)
 {
 	struct view_args *a = arg;
 	uint64_t v;
@@ -53,7 +53,7 @@ static int option(void *arg, int c, const char *optarg)
 		return CLI_STACK_NOT_MINE;
 	int rc = cli_number_u64(&(struct cli_number){"view",
 			"--timeline-pixels", 100, 100000,
-			"a count from 100 to 100000"}, optarg, &v);
+			"a count from 100 to 100000"}, value, &v);
 	if (!rc)
 		a->view.timeline_pixels = (uint32_t)v;
 	return rc;

@@ -142,7 +142,7 @@ struct cli_stack_cmd {
 				       * (cli_report_status) */
 	/* Takes one of its own options: 0, an exit status, or
 	 * CLI_STACK_NOT_MINE. */
-	int (*option)(void *arg, int opt, const char *optarg);
+	int (*option)(void *arg, int opt, const char *value);
 	/* Optional: the words before the capture file (optind on them). */
 	int (*positional)(void *arg, int argc, char **argv);
 	/* Optional: checks the options once the files are known. */
