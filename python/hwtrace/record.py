@@ -209,10 +209,11 @@ class Recording:
                                         C.byref(self._wsink)))
             check(L.hwt_record_setup_session(self._setup, self._wsink,
                                              C.byref(self._session)))
-            ro = S.RecorderOpts(size=C.sizeof(S.RecorderOpts),
-                                snapshot=L.hwt_record_setup_snapshot(
-                                    self._setup),
-                                poll_ms=self._poll_ms)
+            # A snapshot profile's buffer is copied once, at the end (as
+            # `hwtrace record -Se`): there is no signal or FIFO to ask.
+            snap = L.hwt_record_setup_snapshot(self._setup)
+            ro = S.RecorderOpts(size=C.sizeof(S.RecorderOpts), snapshot=snap,
+                                snapshot_on_exit=snap, poll_ms=self._poll_ms)
             with self._lock:
                 check(L.hwt_recorder_new(C.byref(ro), self._session,
                                          self._writer,

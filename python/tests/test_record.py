@@ -222,3 +222,13 @@ def test_sigint_ends_with_a_complete_file(tmp_path):
     assert stopped == "True" and 0 < int(nbytes) < 1 << 20
     assert perf_records(out)[1] == {"0": (int(nbytes) + 7) // 8 * 8}
     assert sorted(os.listdir(tmp_path)) == ["int.data", "slow.pt"]
+
+
+def test_a_snapshot_profile_copies_the_buffer_at_the_end(tmp_path):
+    out = tmp_path / "snap.data"
+    profile = os.path.join(ROOT, "configs", "intel_pt_snapshot.ini")
+    s = hwtrace.record(str(out), profile=profile, cpus="0", sysfs=FIXTURE,
+                       emulate_trace=stream())
+    assert [(r.cpu, r.snapshots, r.bytes) for r in s.rings] == \
+        [(0, 1, PT_STREAM_BYTES)]
+    assert perf_records(out)[1] == {"0": 320}
