@@ -210,7 +210,14 @@ def test_sigint_ends_with_a_complete_file(tmp_path):
                                                           signal.SIG_DFL))
     try:
         assert p.stdout.readline() == b"recording\n"
-        time.sleep(1.0)
+        # SIGINT once the loop has written trace (the writer's temporary
+        # has grown past the header): a SIGINT while the session is still
+        # being opened interrupts that instead, and records nothing.
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not any(
+                f.name.startswith("int.data.tmp.") and
+                f.stat().st_size > 8192 for f in tmp_path.iterdir()):
+            time.sleep(0.05)
         p.send_signal(signal.SIGINT)
         got, err = p.communicate(timeout=30)
     finally:
