@@ -149,7 +149,7 @@ class Recording:
         self._thread = None
         self._error = None
         self._summary = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # stop() from a handler
 
     def _refuse_existing(self):
         if not self._overwrite and os.path.lexists(self.output):
@@ -295,9 +295,11 @@ class Recording:
 
     def _free(self):
         L = lib()
+        # stop() may run here from a signal handler of this thread: it
+        # finds the recorder gone before it is freed.
         with self._lock:
-            L.hwt_recorder_free(self._recorder)
-            self._recorder = C.c_void_p()
+            recorder, self._recorder = self._recorder, C.c_void_p()
+        L.hwt_recorder_free(recorder)
         if self._session:
             L.hwt_session_stop(self._session)
         L.hwt_session_free(self._session)

@@ -239,3 +239,22 @@ def test_a_snapshot_profile_copies_the_buffer_at_the_end(tmp_path):
     assert [(r.cpu, r.snapshots, r.bytes) for r in s.rings] == \
         [(0, 1, PT_STREAM_BYTES)]
     assert perf_records(out)[1] == {"0": 320}
+
+
+def test_stop_from_a_signal_handler(tmp_path):
+    out = tmp_path / "alarm.data"
+    rec = hwtrace.Recording(str(out), "intel_pt//", cpus="0", sysfs=FIXTURE,
+                            emulate_trace=slow_stream(tmp_path),
+                            emulate_rate=20000)
+    old = signal.signal(signal.SIGALRM, lambda *_: rec.stop())
+    try:
+        rec.start()
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        t0 = time.monotonic()
+        s = rec.wait()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert 0.4 <= time.monotonic() - t0 < 10
+    assert s.stopped and 0 < s.bytes < 1 << 20
+    assert perf_records(out)[1] == {"0": (s.bytes + 7) // 8 * 8}
