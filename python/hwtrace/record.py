@@ -193,6 +193,18 @@ class Recording:
             raise ValueError(f"{self.output}: the recording was started")
         event, profile, cpus, sysfs, trace, rate, tsc = self._args
         L = lib()
+        # The threads the library starts here (the emulator's trace units)
+        # and the loop's thread inherit a mask without the interpreter's
+        # signals, so that SIGINT reaches the waiting thread, never one
+        # of theirs in a sleep it would cut short.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _ASYNC_SIGNALS)
+        try:
+            self._start(L, event, profile, cpus, sysfs, trace, rate, tsc)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        return self
+
+    def _start(self, L, event, profile, cpus, sysfs, trace, rate, tsc):
         try:
             self._check_output([profile, trace])
             os_ = self._machine(sysfs, rate, tsc)
@@ -228,12 +240,8 @@ class Recording:
         self._thread = threading.Thread(target=self._run,
                                         name="hwtrace.record", daemon=True)
         self._thread.start()
-        return self
 
     def _run(self):
-        # The loop's thread takes no signals of the interpreter's: they go
-        # to the thread that waits, which turns SIGINT into a stop.
-        signal.pthread_sigmask(signal.SIG_BLOCK, _ASYNC_SIGNALS)
         try:
             check(lib().hwt_recorder_run(self._recorder, None, None, None))
         except HwtraceError as e:
@@ -246,6 +254,10 @@ class Recording:
         with self._lock:
             if self._recorder:
                 lib().hwt_recorder_request_stop(self._recorder)
+
+    def started(self):
+        """Whether start() succeeded."""
+        return self._thread is not None
 
     def running(self):
         """Whether the loop is still polling."""
@@ -346,8 +358,10 @@ def record(output, event=None, *, duration=None, **options):
     if duration is not None and (not isinstance(duration, (int, float)) or
                                  duration < 0):
         raise ValueError(f"duration={duration!r}: seconds, 0 or more")
-    rec = Recording(output, event, **options).start()
+    rec = Recording(output, event, **options)
     try:
+        # A SIGINT while the session opens is held until it is open.
+        rec.start()
         # Short waits, so that the interpreter sees SIGINT between them.
         if duration is None:
             while not rec.join(0.1):
@@ -357,5 +371,7 @@ def record(output, event=None, *, duration=None, **options):
         if rec.running():
             rec.stop()
     except KeyboardInterrupt:
+        if not rec.started():
+            raise       # start() failed: nothing is recording
         rec.stop()
     return rec.wait()
