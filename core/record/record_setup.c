@@ -171,6 +171,7 @@ int hwt_record_setup_cpus(const struct hwt_record_setup *rs, const int **cpus)
 {
 	static const int any = -1;
 
+	*cpus = NULL;
 	if (!rs)
 		return 0;
 	if (rs->so.per_thread) {

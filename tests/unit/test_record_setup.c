@@ -61,7 +61,7 @@ static void records_a_complete_file(void)
 	struct hwt_recorder_opts ro = {.size = sizeof(ro), .poll_ms = 10};
 	struct hwt_capture_stats st;
 	static uint8_t got[sizeof(stream) * 2];
-	const int *cpus;
+	const int *cpus = NULL;
 	uint32_t info_type;
 	size_t len;
 
@@ -77,7 +77,7 @@ static void records_a_complete_file(void)
 	CHECK(hwt_record_setup_pmu(rs) != NULL);
 	CHECK(!hwt_record_setup_snapshot(rs));
 	CHECK_INT(hwt_record_setup_cpus(rs, &cpus), 1);
-	CHECK_INT(cpus[0], 0);
+	CHECK(cpus && cpus[0] == 0);
 	CHECK_INT(hwt_record_setup_session_opts(rs)->aux_attr.type, 6);
 	CHECK_INT(hwt_emu_stream_aux(emu, 0, stream, sizeof(stream), 1), 0);
 	CHECK_INT(hwt_pd_writer_open(path, &w), 0);
@@ -114,7 +114,8 @@ static void refusals(void)
 {
 	struct hwt_emu *emu = emulator();
 	struct hwt_record_setup *rs = (void *)1;
-	const int *cpus;
+	const int *cpus = NULL;
+	int n;
 
 	if (!emu)
 		return;
@@ -134,9 +135,10 @@ static void refusals(void)
 	 * (its PMU's cpumask, 0-3). */
 	CHECK_INT(hwt_record_setup_new(NULL, "intel_pt//", NULL, hwt_emu_os(emu),
 				       emu, &rs), 0);
-	CHECK_INT(hwt_record_setup_cpus(rs, &cpus), 4);
-	CHECK_INT(cpus[0], 0);
-	CHECK_INT(cpus[3], 3);
+	n = hwt_record_setup_cpus(rs, &cpus);
+	CHECK_INT(n, 4);
+	CHECK(n == 4 && cpus[0] == 0 && cpus[1] == 1 && cpus[2] == 2 &&
+	      cpus[3] == 3);
 	hwt_record_setup_free(rs);
 	hwt_record_setup_free(NULL);
 	hwt_emu_free(emu);
