@@ -85,6 +85,49 @@ HWT_API void hwt_recorder_request_snapshot(struct hwt_recorder *r);
 /* Whether a stop was asked for (by a request or a STOP command). */
 HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
 
+/* hwt_record_setup: the session options `hwtrace record -c PROFILE -e
+ * EVENT` builds, for a client that records without the CLI (the Python
+ * package): @profile (an INI file, or NULL for none) with @event (e.g.
+ * "intel_pt/cyc/u"; NULL: none) and @cpus (a CPU list as -C takes,
+ * "0-3,6"; NULL: the profile's) applied, validated against the PMUs @os
+ * shows (hwt_profile_build_attrs' checks and messages), as session
+ * options: the AUX event and its backend, the sideband event, ring pages,
+ * snapshot mode and size, resolved address filters, and the CPUs (the
+ * profile's, else every online one) or per-thread. With @emu (the
+ * emulator @os is the OS of; NULL for a real kernel) its trace units are
+ * set up as the backend's hardware behaves and a per-thread session
+ * traces this process. AUX sampling profiles are refused (HWT_ERR_NOSUP).
+ * Errors: HWT_ERR_CONFIG, HWT_ERR_NOENT, HWT_ERR_NOSUP, HWT_ERR_IO,
+ * HWT_ERR_NOMEM, HWT_ERR_INVAL; the message is the library's. */
+struct hwt_emu;
+struct hwt_record_setup;
+HWT_API int hwt_record_setup_new(const char *profile, const char *event,
+				 const char *cpus, const struct hwt_os *os, struct hwt_emu *emu,
+				 struct hwt_record_setup **out);
+/* NULL is a no-op; sessions made by hwt_record_setup_session must be
+ * freed first (they borrow the options). */
+HWT_API void hwt_record_setup_free(struct hwt_record_setup *rs);
+/* The options (owned by @rs), for a caller that changes them before
+ * hwt_record_setup_session (pid, pages, enable_on_exec, ...). */
+HWT_API struct hwt_session_opts *
+hwt_record_setup_session_opts(struct hwt_record_setup *rs);
+/* What hwt_recorder_write_header takes. */
+HWT_API const struct hwt_backend *
+hwt_record_setup_backend(const struct hwt_record_setup *rs);
+HWT_API const struct hwt_pmu *hwt_record_setup_pmu(const struct hwt_record_setup *rs);
+/* Whether the session is in snapshot mode (hwt_recorder_opts.snapshot). */
+HWT_API bool hwt_record_setup_snapshot(const struct hwt_record_setup *rs);
+/* The traced CPUs into *@cpus (borrowed), their count as the result;
+ * per-thread: one entry, -1 (the emulator's hwt_emu_stream_aux takes
+ * these). */
+HWT_API int hwt_record_setup_cpus(const struct hwt_record_setup *rs,
+				  const int **cpus);
+/* Opens the session of the options, its records and trace going to @ws's
+ * writer. Errors: those of hwt_session_new and hwt_session_open. */
+HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
+				     struct hwt_writer_sink *ws,
+				     struct hwt_session **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,9 +12,11 @@ ctypes. See docs/python.md.
 from .capture import Capture, open
 from .elements import Element
 from .errors import HwtraceError, HwtraceWarning, LibraryNotFound
+from .record import RecordSummary, Recording, RingSummary, record
 
 __all__ = ["open", "Capture", "Element", "HwtraceError", "HwtraceWarning",
-           "LibraryNotFound", "library_version"]
+           "LibraryNotFound", "library_version", "record", "Recording",
+           "RecordSummary", "RingSummary"]
 __version__ = "0.1.0"
 
 

@@ -120,8 +120,50 @@ def lib():
     _proto(L, "hwt_edges_sink", S.ElemSink, P)
     _proto(L, "hwt_edges_sorted", C.c_int, P, C.POINTER(C.POINTER(S.Edge)),
            C.POINTER(sz))
+    _record_protos(L)
     _lib = L
     return L
+
+
+def _record_protos(L):
+    """hwtrace.record's calls: the emulated machine, the setup of a
+    session from an event string, the writer and the recorder."""
+    P, cp, sz = C.c_void_p, C.c_char_p, C.c_size_t
+    _proto(L, "hwt_os_linux", P)
+    _proto(L, "hwt_emu_new", C.c_int, C.POINTER(S.EmuOpts), C.POINTER(P))
+    _proto(L, "hwt_emu_free", None, P)
+    _proto(L, "hwt_emu_os", P, P)
+    _proto(L, "hwt_emu_set_time_conv", C.c_int, P, C.c_bool)
+    _proto(L, "hwt_emu_stream_aux", C.c_int, P, C.c_int, P, C.c_uint64,
+           C.c_uint64)
+    _proto(L, "hwt_record_setup_new", C.c_int, cp, cp, cp, P, P,
+           C.POINTER(P))
+    _proto(L, "hwt_record_setup_free", None, P)
+    _proto(L, "hwt_record_setup_session_opts", P, P)
+    _proto(L, "hwt_record_setup_backend", P, P)
+    _proto(L, "hwt_record_setup_pmu", P, P)
+    _proto(L, "hwt_record_setup_snapshot", C.c_bool, P)
+    _proto(L, "hwt_record_setup_cpus", C.c_int, P,
+           C.POINTER(C.POINTER(C.c_int)))
+    _proto(L, "hwt_record_setup_session", C.c_int, P, P, C.POINTER(P))
+    _proto(L, "hwt_outfile_check", C.c_int, cp, C.POINTER(cp), sz)
+    _proto(L, "hwt_pd_writer_open", C.c_int, cp, C.POINTER(P))
+    _proto(L, "hwt_pd_writer_data_size", C.c_uint64, P)
+    _proto(L, "hwt_pd_writer_close", C.c_int, P)
+    _proto(L, "hwt_pd_writer_discard", None, P)
+    _proto(L, "hwt_writer_sink_new", C.c_int, P, C.c_bool, C.POINTER(P))
+    _proto(L, "hwt_writer_sink_free", None, P)
+    _proto(L, "hwt_session_stop", C.c_int, P)
+    _proto(L, "hwt_session_free", None, P)
+    _proto(L, "hwt_session_nr_rings", sz, P)
+    _proto(L, "hwt_session_stats", C.c_int, P, sz, C.POINTER(S.CaptureStats))
+    _proto(L, "hwt_recorder_new", C.c_int, C.POINTER(S.RecorderOpts), P, P,
+           C.POINTER(P))
+    _proto(L, "hwt_recorder_free", None, P)
+    _proto(L, "hwt_recorder_write_header", C.c_int, P, P, P, P)
+    _proto(L, "hwt_recorder_run", C.c_int, P, P, P, C.POINTER(C.c_int))
+    _proto(L, "hwt_recorder_request_stop", None, P)
+    _proto(L, "hwt_recorder_stop_requested", C.c_bool, P)
 
 
 _libc = None

@@ -133,3 +133,28 @@ class ReportFunc(C.Structure):
 class Edge(C.Structure):
     _fields_ = [("from_", C.c_uint64), ("to", C.c_uint64),
                 ("count", C.c_uint64)]
+
+
+# Recording (hwtrace.record): the emulated machine, the recorder's loop and
+# the counters of each ring.
+class EmuOpts(C.Structure):
+    _fields_ = [("size", C.c_size_t), ("sysfs_root", C.c_char_p),
+                ("rate", C.c_uint64), ("burst", C.c_uint64),
+                ("head_in_buffer", C.c_bool), ("paced", C.c_bool)]
+
+
+class RecorderOpts(C.Structure):
+    _fields_ = [("size", C.c_size_t), ("snapshot", C.c_bool),
+                ("snapshot_on_exit", C.c_bool), ("interval_ms", C.c_uint),
+                ("poll_ms", C.c_int)]
+
+
+class CaptureStats(C.Structure):
+    _fields_ = [("cpu", C.c_int), ("aux_bytes", C.c_uint64),
+                ("aux_chunks", C.c_uint64), ("aux_records", C.c_uint64),
+                ("aux_reported", C.c_uint64), ("truncated", C.c_uint64),
+                ("collision", C.c_uint64), ("partial", C.c_uint64),
+                ("unmatched", C.c_uint64), ("lost_events", C.c_uint64),
+                ("lost_records", C.c_uint64), ("reenables", C.c_uint64),
+                ("wakeups", C.c_uint64), ("snapshots", C.c_uint64),
+                ("snapshot_wraps", C.c_uint64), ("records", C.c_uint64)]

@@ -35,10 +35,14 @@ MIRRORS = {
     S.StackOps: ("hwt_stack_ops", {}),
     S.ReportFunc: ("hwt_report_func", {}),
     S.Edge: ("hwt_edge", {"from_": "from"}),
+    S.EmuOpts: ("hwt_emu_opts", {}),
+    S.RecorderOpts: ("hwt_recorder_opts", {}),
+    S.CaptureStats: ("hwt_capture_stats", {}),
 }
 
 HEADERS = ["capture.h", "decode.h", "edge_map.h", "element.h", "image.h",
-           "output.h", "report.h", "stack.h", "symbols.h"]
+           "output.h", "report.h", "stack.h", "symbols.h", "emulator.h",
+           "recorder.h", "session.h"]
 
 
 def c_layout(tmp_path):
