@@ -57,7 +57,7 @@ const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p)
 struct hwt_report_func *partial_func(struct hwt_partial *p, const char *dso,
 				     const char *name)
 {
-	const char *row_name, *row_dso;
+	const char *row_name = NULL, *row_dso = NULL;
 	struct hwt_strmap_entry *e = report_row(&p->names, &p->dsos, dso, name,
 						&row_name, &row_dso);
 	if (!e)

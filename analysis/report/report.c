@@ -109,7 +109,7 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 	const char *dso = r->namer.dso ? r->namer.dso(r->namer.arg, f->pid,
 						      f->func)
 				       : NULL;
-	const char *row_name, *row_dso;
+	const char *row_name = NULL, *row_dso = NULL;
 	struct hwt_strmap_entry *e = report_row(&r->names, &r->dsos, dso, name,
 						&row_name, &row_dso);
 	if (!e)
