@@ -36,6 +36,10 @@ static void usage(FILE *out)
 		"  --children              order by total (inclusive) instructions, as\n"
 		"                          perf's --children; --no-children: by self\n"
 		"                          (the default)\n"
+		"  --sort KEY[,KEY...]     order the table by the keys, the first\n"
+		"                          the primary order: self, total (or\n"
+		"                          children), calls (most first), dso, sym\n"
+		"                          (by name), as perf report --sort\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"  --partial               write a partial result for hwtrace merge\n"
 		"                          (docs/scale-out.md) instead of the table\n"
@@ -51,7 +55,7 @@ static void usage(FILE *out)
 enum {
 	OPT_COLLAPSED = 256, OPT_WEIGHT, OPT_TOP, OPT_CALLERS, OPT_CALLEES,
 	OPT_CALL_GRAPH, OPT_PER_THREAD, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PARTIAL, OPT_UNIT,
+	OPT_PARTIAL, OPT_UNIT, OPT_SORT,
 };
 
 static const struct option long_opts[] = {
@@ -66,6 +70,7 @@ static const struct option long_opts[] = {
 	{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 	{"partial", no_argument, NULL, OPT_PARTIAL},
 	{"unit", required_argument, NULL, OPT_UNIT},
+	{"sort", required_argument, NULL, OPT_SORT},
 	STACK_FILTER_LONG_OPTS,
 	{NULL, 0, NULL, 0},
 };
@@ -78,6 +83,8 @@ struct report_args {
 	struct hwt_callgraph_opts graph;
 	enum hwt_report_weight weight;
 	unsigned long top;
+	enum hwt_report_sort_key sort[HWT_REPORT_SORT_MAX]; /* --sort */
+	size_t nsort;
 	size_t unit;                /* --unit N; 0: whole captures */
 	/* The clock of the first capture (all must have it): */
 	bool clock;
@@ -88,6 +95,42 @@ struct report_args {
 	struct cli_stack_run *runs;            /* one per capture */
 	bool has_time;              /* some capture had time */
 };
+
+/* --sort KEY[,KEY...]: perf report's key names where they apply. */
+static int parse_sort(struct report_args *a, const char *list)
+{
+	static const struct {
+		const char *name;
+		enum hwt_report_sort_key key;
+	} keys[] = {
+		{"self", HWT_SORT_SELF}, {"total", HWT_SORT_TOTAL},
+		{"children", HWT_SORT_TOTAL}, {"calls", HWT_SORT_CALLS},
+		{"dso", HWT_SORT_DSO}, {"sym", HWT_SORT_SYM},
+	};
+	a->nsort = 0;
+	for (const char *k = list;; k++) {
+		/* "dso,sym": the key at k, up to the next comma. */
+		size_t len = strcspn(k, ",");
+		size_t i = 0;
+		while (i < sizeof(keys) / sizeof(keys[0]) &&
+		       (strlen(keys[i].name) != len ||
+			strncmp(keys[i].name, k, len)))
+			i++;
+		if (i == sizeof(keys) / sizeof(keys[0]))
+			return cli_usage_error("report", "--sort: no key '%.*s' "
+					       "(keys: self, total, children, "
+					       "calls, dso, sym; the table "
+					       "adds up all threads, so it has "
+					       "no comm or tid)", (int)len, k);
+		if (a->nsort == HWT_REPORT_SORT_MAX)
+			return cli_usage_error("report", "--sort: at most %d "
+					       "keys", HWT_REPORT_SORT_MAX);
+		a->sort[a->nsort++] = keys[i].key;
+		k += len;
+		if (!*k)
+			return 0;
+	}
+}
 
 static int option(void *arg, int c, const char *value)
 {
@@ -123,6 +166,8 @@ static int option(void *arg, int c, const char *value)
 	case OPT_PARTIAL:
 		a->partial = true;
 		return 0;
+	case OPT_SORT:
+		return parse_sort(a, value);
 	case OPT_UNIT:
 		if ((rc = cli_number_u64(&(struct cli_number){"report",
 				"--unit", 1, 1000000000,
@@ -147,6 +192,12 @@ static int check(void *arg)
 		return cli_usage_error("report", "--partial holds the table and "
 				       "the stacks: it goes with neither "
 				       "--collapsed nor --srcline");
+	if (a->nsort && (a->partial || a->collapsed || srcline || a->peek ||
+			 a->call_graph))
+		return cli_usage_error("report", "--sort orders the function "
+				       "table: it goes with none of --partial, "
+				       "--collapsed, --srcline, --callers, "
+				       "--callees, --call-graph");
 	if (srcline && nfiles != 1)
 		return cli_usage_error("report", "--srcline reports one capture "
 				       "file");
@@ -258,6 +309,8 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	int err = hwt_report_new(run->namer, &a->report);
 	if (!err)
 		hwt_report_set_children(a->report, a->children);
+	if (!err && a->nsort)
+		err = hwt_report_set_sort(a->report, a->sort, a->nsort);
 	/* The first capture's clock: the call graph's time unit, and the
 	 * one the others must have. */
 	a->clock = cli_capture_clock(a->s.files[0], &a->clock_unit,

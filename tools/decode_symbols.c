@@ -125,40 +125,46 @@ static bool lookup_function(struct decode_symbols *ds, int32_t pid,
 
 /* The symbolizer's namer, once started (decode_symbols_start may come
  * after the namer is handed out); nothing is named with symbols off. */
+static bool started_namer(void *arg, struct hwt_func_namer *n)
+{
+	struct decode_symbols *ds = arg;
+	if (ds->sym)
+		*n = hwt_symbolizer_namer(ds->sym);
+	return ds->sym != NULL;
+}
+
 static const char *namer_name(void *arg, int32_t pid, uint64_t addr,
 			      uint64_t *start)
 {
-	struct decode_symbols *ds = arg;
-	if (!ds->sym)
-		return NULL;
-	struct hwt_func_namer n = hwt_symbolizer_namer(ds->sym);
-	return n.name(n.arg, pid, addr, start);
+	struct hwt_func_namer n;
+	return started_namer(arg, &n) ? n.name(n.arg, pid, addr, start) : NULL;
 }
 
 static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
 			 uint64_t *start)
 {
-	struct decode_symbols *ds = arg;
-	if (!ds->sym)
-		return false;
-	struct hwt_func_namer n = hwt_symbolizer_namer(ds->sym);
-	return n.parent(n.arg, pid, addr, start);
+	struct hwt_func_namer n;
+	return started_namer(arg, &n) && n.parent(n.arg, pid, addr, start);
 }
 
 /* Code in a known binary that no symbol covers: "FILE+0xOFF". */
 static const char *namer_unnamed(void *arg, int32_t pid, uint64_t addr)
 {
-	struct decode_symbols *ds = arg;
-	if (!ds->sym)
-		return NULL;
-	struct hwt_func_namer n = hwt_symbolizer_namer(ds->sym);
-	return n.unnamed(n.arg, pid, addr);
+	struct hwt_func_namer n;
+	return started_namer(arg, &n) ? n.unnamed(n.arg, pid, addr) : NULL;
+}
+
+/* The binary's name, as perf report's dso column gives it. */
+static const char *namer_dso(void *arg, int32_t pid, uint64_t addr)
+{
+	struct hwt_func_namer n;
+	return started_namer(arg, &n) ? n.dso(n.arg, pid, addr) : NULL;
 }
 
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
 {
 	struct hwt_func_namer namer = {namer_name, ds, namer_parent,
-				       namer_unnamed};
+				       namer_unnamed, namer_dso};
 	return namer;
 }
 

@@ -35,6 +35,7 @@ void hwt_partial_free(struct hwt_partial *p)
 	if (!p)
 		return;
 	hwt_strmap_free(&p->names);
+	hwt_strmap_free(&p->dsos);
 	hwt_strmap_free(&p->stacks);
 	free(p->funcs);
 	free(p->time_unit);
@@ -53,10 +54,12 @@ const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p)
 	return p->edges;
 }
 
-struct hwt_report_func *partial_func(struct hwt_partial *p, const char *name)
+struct hwt_report_func *partial_func(struct hwt_partial *p, const char *dso,
+				     const char *name)
 {
-	struct hwt_strmap_entry *e = hwt_strmap_get(&p->names, name,
-						    strlen(name));
+	const char *row_name = NULL, *row_dso = NULL;
+	struct hwt_strmap_entry *e = report_row(&p->names, &p->dsos, dso, name,
+						&row_name, &row_dso);
 	if (!e)
 		return NULL;
 	if (e->v[0])
@@ -68,7 +71,8 @@ struct hwt_report_func *partial_func(struct hwt_partial *p, const char *name)
 	p->funcs = grown;
 	struct hwt_report_func *f = &p->funcs[p->nfuncs];
 	memset(f, 0, sizeof(*f));
-	f->name = e->key;
+	f->name = row_name;
+	f->dso = row_dso;
 	e->v[0] = ++p->nfuncs;
 	return f;
 }
@@ -142,7 +146,8 @@ int hwt_partial_from_report(const struct hwt_report *report, bool has_time,
 	if (!err)
 		err = copy_text(&p->time_meaning, report->time_meaning);
 	for (size_t i = 0; i < report->nfuncs && !err; i++) {
-		struct hwt_report_func *f = partial_func(p, report->funcs[i].name);
+		struct hwt_report_func *f = partial_func(p, report->funcs[i].dso,
+							report->funcs[i].name);
 		err = f ? partial_add_func(f, &report->funcs[i])
 			: hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
@@ -219,7 +224,8 @@ int hwt_partial_merge(struct hwt_partial *dst, const struct hwt_partial *src)
 				 src->time_unit ? src->time_unit : "none");
 	dst->has_time |= src->has_time;
 	for (size_t i = 0; i < src->nfuncs; i++) {
-		struct hwt_report_func *f = partial_func(dst, src->funcs[i].name);
+		struct hwt_report_func *f = partial_func(dst, src->funcs[i].dso,
+							src->funcs[i].name);
 		if (!f)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 		int err = partial_add_func(f, &src->funcs[i]);

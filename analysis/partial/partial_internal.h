@@ -7,9 +7,10 @@
 
 struct hwt_partial {
 	enum hwt_partial_kind kind;
-	/* HWT_PARTIAL_REPORT: function name -> v[0], its index in funcs
-	 * plus one; the totals (whose names point at the map's keys). */
-	struct hwt_strmap names;
+	/* HWT_PARTIAL_REPORT: "DSO/NAME" -> v[0], its index in funcs plus
+	 * one (report_row); the totals (whose names and binaries point at
+	 * the maps' keys). */
+	struct hwt_strmap names, dsos;
 	struct hwt_report_func *funcs;
 	size_t nfuncs, funcs_cap;
 	/* Full folded stack -> the report's S_INSNS, S_TIME, S_CALLS. */
@@ -23,9 +24,10 @@ struct hwt_partial {
 /* A new, empty partial of @kind; NULL when out of memory. */
 struct hwt_partial *partial_new(enum hwt_partial_kind kind);
 
-/* The totals of function @name (created zeroed); NULL when out of
- * memory. */
-struct hwt_report_func *partial_func(struct hwt_partial *p, const char *name);
+/* The totals of function @name in binary @dso (created zeroed); NULL
+ * when out of memory. */
+struct hwt_report_func *partial_func(struct hwt_partial *p, const char *dso,
+				     const char *name);
 
 /* Adds @src's counters to @dst's (the maximum for duration_max);
  * HWT_ERR_FORMAT when a sum would pass 2^64 - 1. */

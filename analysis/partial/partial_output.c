@@ -21,7 +21,7 @@ int hwt_partial_write_report(const struct hwt_partial *p, FILE *out,
 	int err = want_kind(p, HWT_PARTIAL_REPORT);
 	return err ? err : report_write_table(p->funcs, p->nfuncs, p->time_unit,
 					      p->time_meaning, out, top,
-					      p->has_time, false, NULL);
+					      p->has_time, false, NULL, NULL);
 }
 
 int hwt_partial_write_collapsed(const struct hwt_partial *p, FILE *out,

@@ -16,7 +16,9 @@
 #include "hwtrace/error.h"
 
 #define PARTIAL_MAGIC "hwtrace-partial"
-#define PARTIAL_VERSION 1
+/* 2: func lines name the function's binary. */
+#define PARTIAL_VERSION 2
+#define PARTIAL_VERSION_TEXT "2"
 
 static void put_text(FILE *out, const char *s)
 {
@@ -37,7 +39,8 @@ static int by_name(const void *a, const void *b)
 {
 	const struct hwt_report_func *x = *(const struct hwt_report_func *const *)a;
 	const struct hwt_report_func *y = *(const struct hwt_report_func *const *)b;
-	return strcmp(x->name, y->name);
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->dso, y->dso);
 }
 
 static int by_key(const void *a, const void *b)
@@ -65,6 +68,8 @@ static int write_report(const struct hwt_partial *p, FILE *out, size_t *lines)
 		const struct hwt_report_func *f = order[i];
 		fputs("func ", out);
 		put_text(out, f->name);
+		fputc(' ', out);
+		put_text(out, f->dso);
 		fprintf(out, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
 			PRIu64 " %" PRIu64 "\n", f->calls, f->frames,
@@ -287,27 +292,32 @@ static int read_header_text(struct reader *r, struct hwt_partial *p)
 /* One "func" or "stack" line of a report partial. */
 static int read_report_entry(struct reader *r, struct hwt_partial *p)
 {
-	char *key;
+	char *key, *dso = NULL;
 	uint64_t v[10];
 	bool func = !strcmp(r->fields[0], "func");
-	int err = want_fields(r, func ? 12 : 5);
+	int err = want_fields(r, func ? 13 : 5);
 	if (!err)
 		err = text(r, r->fields[1], &key);
 	if (!err && !key)
 		err = bad(r, "a name that is absent");
+	if (!err && func)
+		err = text(r, r->fields[2], &dso);
+	if (!err && func && (!dso || !*dso || strchr(dso, '/')))
+		err = bad(r, "a binary's name that is absent, empty or a path");
 	if (!err)
-		err = numbers(r, 2, v, func ? 10 : 3);
+		err = numbers(r, func ? 3 : 2, v, func ? 10 : 3);
 	if (err)
 		return err;
 	if (func) {
 		size_t before = p->nfuncs;
-		struct hwt_report_func *f = partial_func(p, key);
+		struct hwt_report_func *f = partial_func(p, dso, key);
 		if (!f)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 		if (p->nfuncs == before)
 			return bad(r, "a function listed twice");
 		*f = (struct hwt_report_func){f->name, v[0], v[1], v[2], v[3],
-					      v[4], v[5], v[6], v[7], v[8], v[9]};
+					      v[4], v[5], v[6], v[7], v[8], v[9],
+					      f->dso};
 		return 0;
 	}
 	size_t before = p->stacks.n;
@@ -397,7 +407,7 @@ int hwt_partial_read(FILE *in, const char *name, struct hwt_partial **out)
 	enum hwt_partial_kind kind = HWT_PARTIAL_REPORT;
 	if (!err && (r.nfields != 3 || strcmp(r.fields[0], PARTIAL_MAGIC)))
 		err = bad(&r, "no \"" PARTIAL_MAGIC " VERSION KIND\" line");
-	if (!err && strcmp(r.fields[1], "1"))
+	if (!err && strcmp(r.fields[1], PARTIAL_VERSION_TEXT))
 		err = hwt_error(HWT_ERR_FORMAT, "%s: a partial result of format "
 				"version %s; this hwtrace reads version %d",
 				name, r.fields[1], PARTIAL_VERSION);

@@ -74,14 +74,44 @@ struct thread_path *report_thread(struct hwt_report *r, int64_t key)
 	return t;
 }
 
+struct hwt_strmap_entry *report_row(struct hwt_strmap *rows,
+				    struct hwt_strmap *dsos, const char *dso,
+				    const char *name, const char **name_out,
+				    const char **dso_out)
+{
+	if (!dso)
+		dso = "[unknown]";
+	size_t dlen = strlen(dso), nlen = strlen(name);
+	struct hwt_strmap_entry *d = hwt_strmap_get(dsos, dso, dlen);
+	char small[256], *key = dlen + nlen + 2 <= sizeof(small)
+					? small : malloc(dlen + nlen + 2);
+	if (!d || !key)
+		return NULL;
+	memcpy(key, dso, dlen);
+	key[dlen] = '/';
+	memcpy(key + dlen + 1, name, nlen + 1);
+	struct hwt_strmap_entry *e = hwt_strmap_get(rows, key, dlen + 1 + nlen);
+	if (key != small)
+		free(key);
+	if (e) {
+		*name_out = e->key + dlen + 1;
+		*dso_out = d->key;
+	}
+	return e;
+}
+
 /* The function's index, its entry created on first sight; -1 when out of
  * memory. */
 static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 {
 	char buf[24];
 	const char *name = hwt_func_name(&r->namer, f->pid, f->func, buf);
-	struct hwt_strmap_entry *e = hwt_strmap_get(&r->names, name,
-						    strlen(name));
+	const char *dso = r->namer.dso ? r->namer.dso(r->namer.arg, f->pid,
+						      f->func)
+				       : NULL;
+	const char *row_name = NULL, *row_dso = NULL;
+	struct hwt_strmap_entry *e = report_row(&r->names, &r->dsos, dso, name,
+						&row_name, &row_dso);
 	if (!e)
 		return -1;
 	if (e->v[F_INDEX])
@@ -91,7 +121,8 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 		return -1;
 	r->funcs = grown;
 	memset(&r->funcs[r->nfuncs], 0, sizeof(r->funcs[0]));
-	r->funcs[r->nfuncs].name = e->key;
+	r->funcs[r->nfuncs].name = row_name;
+	r->funcs[r->nfuncs].dso = row_dso;
 	e->v[F_INDEX] = ++r->nfuncs;
 	return (long)r->nfuncs - 1;
 }
@@ -253,6 +284,7 @@ void hwt_report_free(struct hwt_report *r)
 	if (!r)
 		return;
 	hwt_strmap_free(&r->names);
+	hwt_strmap_free(&r->dsos);
 	hwt_strmap_free(&r->stacks);
 	free(r->time_unit);
 	free(r->time_meaning);
@@ -321,22 +353,61 @@ const struct hwt_report_func *hwt_report_funcs(const struct hwt_report *r,
 	return r->funcs;
 }
 
-static int by_self_insns(const void *a, const void *b)
+/* qsort has no argument for its comparison: the keys of the sort under
+ * way, one per thread. */
+static _Thread_local const struct report_sort *sorting;
+
+static int by_count(uint64_t x, uint64_t y)
 {
-	const struct hwt_report_func *x = *(const struct hwt_report_func *const *)a;
-	const struct hwt_report_func *y = *(const struct hwt_report_func *const *)b;
-	if (x->insns_self != y->insns_self)
-		return x->insns_self < y->insns_self ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return x == y ? 0 : x < y ? 1 : -1;
 }
 
-static int by_total_insns(const void *a, const void *b)
+static int by_key(const struct hwt_report_func *x,
+		  const struct hwt_report_func *y, enum hwt_report_sort_key k)
+{
+	switch (k) {
+	case HWT_SORT_SELF:
+		return by_count(x->insns_self, y->insns_self);
+	case HWT_SORT_TOTAL:
+		return by_count(x->insns_total, y->insns_total);
+	case HWT_SORT_CALLS:
+		return by_count(x->calls, y->calls);
+	case HWT_SORT_DSO:
+		return strcmp(x->dso, y->dso);
+	case HWT_SORT_SYM:
+		return strcmp(x->name, y->name);
+	}
+	return 0;
+}
+
+static int by_sort(const void *a, const void *b)
 {
 	const struct hwt_report_func *x = *(const struct hwt_report_func *const *)a;
 	const struct hwt_report_func *y = *(const struct hwt_report_func *const *)b;
-	if (x->insns_total != y->insns_total)
-		return x->insns_total < y->insns_total ? 1 : -1;
-	return by_self_insns(a, b);
+	static const enum hwt_report_sort_key ties[] = {
+		HWT_SORT_SELF, HWT_SORT_SYM, HWT_SORT_DSO,
+	};
+	int c = 0;
+	for (size_t i = 0; !c && i < sorting->n; i++)
+		c = by_key(x, y, sorting->keys[i]);
+	for (size_t i = 0; !c && i < sizeof(ties) / sizeof(ties[0]); i++)
+		c = by_key(x, y, ties[i]);
+	return c;
+}
+
+int hwt_report_set_sort(struct hwt_report *r,
+			const enum hwt_report_sort_key *keys, size_t n)
+{
+	if (!n || n > HWT_REPORT_SORT_MAX)
+		return hwt_error(HWT_ERR_INVAL, "a report sorts by 1 to %d keys, "
+				 "not %zu", HWT_REPORT_SORT_MAX, n);
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] > HWT_SORT_SYM)
+			return hwt_error(HWT_ERR_INVAL, "no sort key %d",
+					 (int)keys[i]);
+	memcpy(r->sort.keys, keys, n * sizeof(*keys));
+	r->sort.n = n;
+	return 0;
 }
 
 void hwt_report_set_children(struct hwt_report *r, bool children)
@@ -356,11 +427,22 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The bytes @s takes on a terminal (escaped): binaries' names are ASCII
+ * but for rare exceptions, so bytes pad the column well enough. */
+static size_t term_len(const char *s)
+{
+	return hwt_term_escape(NULL, 0, s, strlen(s));
+}
+
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const char *time_unit, const char *time_meaning,
 		       FILE *out, size_t top, bool has_time, bool children,
-		       const uint64_t *hidden)
+		       const struct report_sort *sort, const uint64_t *hidden)
 {
+	static const struct report_sort by_self = {{HWT_SORT_SELF}, 1},
+					by_total = {{HWT_SORT_TOTAL}, 1};
+	if (!sort || !sort->n)
+		sort = children ? &by_total : &by_self;
 	const struct hwt_report_func **order = malloc((nfuncs + 1) *
 						      sizeof(*order));
 	if (!order)
@@ -371,8 +453,8 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		all += funcs[i].insns_self;
 		calls += funcs[i].calls;
 	}
-	qsort(order, nfuncs, sizeof(*order),
-	      children ? by_total_insns : by_self_insns);
+	sorting = sort;
+	qsort(order, nfuncs, sizeof(*order), by_sort);
 	fprintf(out, "# %" PRIu64 " instructions in %zu functions, %" PRIu64
 		" calls (tail calls and signal/trap entries included)\n", all,
 		nfuncs, calls);
@@ -395,8 +477,15 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		fprintf(out, " %12s %12s %12s %12s", head[0], head[1], head[2],
 			head[3]);
 	}
-	fputs("  function\n", out);
 	size_t n = top && top < nfuncs ? top : nfuncs;
+	/* The binaries' column is as wide as the widest shown. */
+	int dso_width = 3;
+	for (size_t i = 0; i < n; i++) {
+		size_t w = term_len(order[i]->dso);
+		if (w > (size_t)dso_width)
+			dso_width = w > 64 ? 64 : (int)w;
+	}
+	fprintf(out, "  %-*s  function\n", dso_width, "dso");
 	for (size_t i = 0; i < n; i++) {
 		const struct hwt_report_func *f = order[i];
 		fprintf(out, "  %12" PRIu64 " %6.2f%% %12" PRIu64 " %6.2f%% %9"
@@ -410,6 +499,10 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		/* Names come from the traced binaries: never raw control
 		 * bytes on a terminal. */
 		fputs("  ", out);
+		size_t w = term_len(f->dso);
+		hwt_term_fwrite(out, f->dso, strlen(f->dso));
+		fprintf(out, "%*s  ", w < (size_t)dso_width
+					      ? dso_width - (int)w : 0, "");
 		hwt_term_fwrite(out, f->name, strlen(f->name));
 		fputc('\n', out);
 	}
@@ -424,7 +517,8 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 		return report_write_lines(r, out, top);
 	return report_write_table(r->funcs, r->nfuncs, r->time_unit,
 				  r->time_meaning, out, top, has_time,
-				  r->children, r->hidden ? &r->hidden_insns : NULL);
+				  r->children, &r->sort,
+				  r->hidden ? &r->hidden_insns : NULL);
 }
 
 int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full)
@@ -467,7 +561,7 @@ int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full)
 	return err;
 }
 
-static int by_key(const void *a, const void *b)
+static int by_stack(const void *a, const void *b)
 {
 	const struct hwt_strmap_entry *x = *(const struct hwt_strmap_entry *const *)a;
 	const struct hwt_strmap_entry *y = *(const struct hwt_strmap_entry *const *)b;
@@ -483,7 +577,7 @@ int report_write_folded(const struct hwt_strmap *full, unsigned which,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < full->n; i++)
 		order[i] = &full->e[i];
-	qsort(order, full->n, sizeof(*order), by_key);
+	qsort(order, full->n, sizeof(*order), by_stack);
 	/* One stack a line: a newline in a name would cut it. */
 	for (size_t i = 0; i < full->n; i++)
 		if (order[i]->v[which]) {

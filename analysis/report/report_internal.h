@@ -31,9 +31,17 @@ struct thread_path {
 	size_t path_cap;
 };
 
+/* The order of the table's rows (hwt_report_set_sort). */
+struct report_sort {
+	enum hwt_report_sort_key keys[HWT_REPORT_SORT_MAX];
+	size_t n;
+};
+
 struct hwt_report {
 	struct hwt_func_namer namer;
-	struct hwt_strmap names;        /* name -> F_INDEX */
+	struct hwt_strmap names;        /* "DSO/NAME" -> F_INDEX */
+	struct hwt_strmap dsos;         /* the binaries' names, interned */
+	struct report_sort sort;        /* n 0: by self or total */
 	struct hwt_report_func *funcs;
 	/* Open activations of each function in each thread ("T:F" ->
 	 * v[0]): recursion is a function open twice in one thread. */
@@ -66,6 +74,17 @@ struct hwt_report {
 enum { L_INSNS };
 enum { A_ROW, A_LEAF };
 
+/* The entry of function @name in binary @dso (NULL: "[unknown]") in
+ * @rows, keyed "DSO/NAME" (a dso never holds a '/'), created zeroed on
+ * first sight; *@name_out and *@dso_out are its name and binary, kept by
+ * @rows and @dsos (which interns the binaries' names). NULL when out of
+ * memory. Shared by the report and the partial results, so that both
+ * key rows alike. */
+struct hwt_strmap_entry *report_row(struct hwt_strmap *rows,
+				    struct hwt_strmap *dsos, const char *dso,
+				    const char *name, const char **name_out,
+				    const char **dso_out);
+
 /* The thread of stack key @key (tid, or -2 - cpu), created on first
  * sight; NULL when out of memory. */
 struct thread_path *report_thread(struct hwt_report *r, int64_t key);
@@ -83,8 +102,8 @@ size_t report_frame_append(char **buf, size_t *cap, size_t len,
 			   const char *name);
 
 /* Writes the function table of @funcs (@nfuncs of them, any order: the
- * rows are sorted by self instructions, or total ones when @children,
- * then name) with the time columns
+ * rows are sorted by @sort, NULL or no key: by self instructions, or
+ * total ones when @children, then name and binary) with the time columns
  * when @has_time (@time_unit NULL: "ns"; @time_meaning NULL: no line).
  * hwt_report_write's table, shared with the merged partial results.
  * @hidden (NULL: none) is the self instructions of the frames a filter
@@ -92,7 +111,7 @@ size_t report_frame_append(char **buf, size_t *cap, size_t len,
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const char *time_unit, const char *time_meaning,
 		       FILE *out, size_t top, bool has_time, bool children,
-		       const uint64_t *hidden);
+		       const struct report_sort *sort, const uint64_t *hidden);
 
 /* Adds the report's folded stacks, each with the callers found after it
  * ended in front, to @full ("a;b;c" -> S_INSNS, S_TIME, S_CALLS). */

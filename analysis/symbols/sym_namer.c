@@ -1,5 +1,7 @@
 /* Function names for call stacks, reports and timelines, from a
  * symbolizer (hwt_symbolizer_namer). */
+#include <string.h>
+
 #include "hwtrace/symbols.h"
 
 /* The function holding @addr in process @pid (-1: unknown), if named. */
@@ -44,9 +46,21 @@ static const char *namer_unnamed(void *arg, int32_t pid, uint64_t addr)
 	return name;
 }
 
+/* The binary holding the code, as perf names it: the file's basename,
+ * or the map's own name ("[kernel.kallsyms]", "[vdso]"). */
+static const char *namer_dso(void *arg, int32_t pid, uint64_t addr)
+{
+	struct hwt_symbol s;
+	if (hwt_symbolizer_lookup(arg, pid < 0 ? HWT_PID_ANY : pid, addr,
+				  &s) != 1 || !s.dso || !*s.dso)
+		return NULL;
+	const char *slash = strrchr(s.dso, '/');
+	return slash ? (slash[1] ? slash + 1 : NULL) : s.dso;
+}
+
 struct hwt_func_namer hwt_symbolizer_namer(struct hwt_symbolizer *sym)
 {
 	struct hwt_func_namer namer = {namer_name, sym, namer_parent,
-				       namer_unnamed};
+				       namer_unnamed, namer_dso};
 	return namer;
 }

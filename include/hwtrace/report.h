@@ -34,6 +34,9 @@ struct hwt_report_func {
 	uint64_t time_self, time_total;
 	uint64_t timed;         /* activations with a duration */
 	uint64_t duration_sum, duration_max;
+	/* The binary the function is in (hwt_func_namer.dso), "[unknown]"
+	 * when the namer does not say: a name in two binaries is two rows. */
+	const char *dso;
 };
 
 struct hwt_report;
@@ -101,6 +104,25 @@ HWT_API int hwt_report_set_time(struct hwt_report *report, const char *unit,
  * perf report's --children does; else by self instructions (the
  * default, perf's --no-children). */
 HWT_API void hwt_report_set_children(struct hwt_report *report, bool children);
+
+/* What the table's rows can be ordered by (`report --sort`, perf
+ * report's keys where they apply): counts most first, names bytewise. */
+enum hwt_report_sort_key {
+	HWT_SORT_SELF,   /* self instructions */
+	HWT_SORT_TOTAL,  /* total (inclusive) instructions: perf's children */
+	HWT_SORT_CALLS,
+	HWT_SORT_DSO,    /* the binary's name */
+	HWT_SORT_SYM,    /* the function's name */
+};
+#define HWT_REPORT_SORT_MAX 8
+
+/* Orders the table by @keys (@n of them, 1 to HWT_REPORT_SORT_MAX), the
+ * first the primary order; ties go by self instructions, name, binary.
+ * Replaces hwt_report_set_children's order. @keys is copied. Errors:
+ * HWT_ERR_INVAL (no key, too many, or one out of range). */
+HWT_API int hwt_report_set_sort(struct hwt_report *report,
+				const enum hwt_report_sort_key *keys,
+				size_t n);
 
 /* Writes the @top functions with the most self instructions (0: all) as
  * a table (most total ones with hwt_report_set_children), with time

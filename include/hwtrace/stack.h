@@ -128,6 +128,10 @@ struct hwt_func_namer {
 	 * symbol (hwt_symbol_dso_name); NULL when it knows nothing, and
 	 * the writers show the address in hex. Valid until the next call. */
 	const char *(*unnamed)(void *arg, int32_t pid, uint64_t addr);
+	/* Optional: the binary holding the code, as perf report's dso
+	 * column names it (the file's basename, "[kernel.kallsyms]"); NULL
+	 * when unknown. Never holds a '/'. Valid until the next call. */
+	const char *(*dso)(void *arg, int32_t pid, uint64_t addr);
 };
 
 /* What the stacks saw, for the user: every case where the trace or the

@@ -111,7 +111,8 @@ class OutputAnnotator(C.Structure):
 
 class FuncNamer(C.Structure):
     _fields_ = [("name", C.c_void_p), ("arg", C.c_void_p),
-                ("parent", C.c_void_p), ("unnamed", C.c_void_p)]
+                ("parent", C.c_void_p), ("unnamed", C.c_void_p),
+                ("dso", C.c_void_p)]
 
 
 class StackOps(C.Structure):
@@ -127,7 +128,7 @@ class ReportFunc(C.Structure):
                 ("insns_total", C.c_uint64), ("branches_self", C.c_uint64),
                 ("time_self", C.c_uint64), ("time_total", C.c_uint64),
                 ("timed", C.c_uint64), ("duration_sum", C.c_uint64),
-                ("duration_max", C.c_uint64)]
+                ("duration_max", C.c_uint64), ("dso", C.c_char_p)]
 
 
 class Edge(C.Structure):

@@ -18,7 +18,9 @@ JSONL = 1  # enum hwt_output_format
 class Function:
     """One row of `hwtrace report`: instructions run in the function
     (self) and in what it called (total), calls, and with time the time
-    in it (ns) and its activations' durations."""
+    in it (ns) and its activations' durations; dso is the binary it is
+    in, as the table's dso column names it (a name in two binaries is two
+    rows)."""
     name: str
     calls: int
     frames: int
@@ -30,6 +32,7 @@ class Function:
     timed: int
     duration_sum: int
     duration_max: int
+    dso: str
 
 
 def _namer(cursor):
@@ -54,11 +57,11 @@ def report(cursor):
         funcs = [Function(dec(f.name), f.calls, f.frames, f.insns_self,
                           f.insns_total, f.branches_self, f.time_self,
                           f.time_total, f.timed, f.duration_sum,
-                          f.duration_max)
+                          f.duration_max, dec(f.dso))
                  for f in (arr[i] for i in range(n.value))]
     finally:
         L.hwt_report_free(rep)
-    funcs.sort(key=lambda f: (-f.insns_self, f.name))
+    funcs.sort(key=lambda f: (-f.insns_self, f.name, f.dso))
     return funcs
 
 

@@ -9,9 +9,10 @@ import hwtrace
 from conftest import cli
 
 # `hwtrace report` rows: self insns, self%, total insns, total%, calls,
-# then with time self ns, total ns, avg ns, max ns; then the function.
+# then with time self ns, total ns, avg ns, max ns; then the binary and
+# the function.
 TIMED_ROW = re.compile(r"^ *(\d+) +\S+% +(\d+) +\S+% +(\d+) +(\d+) +(\d+) +"
-                       r"(\d+) +(\d+)  (.+)$")
+                       r"(\d+) +(\d+)  (\S+) +(\S.*)$")
 
 
 def cli_report(path):
@@ -21,12 +22,13 @@ def cli_report(path):
             continue
         m = TIMED_ROW.match(line)
         assert m, f"not a report row: {line!r}"
-        rows.append((m.group(8), *map(int, m.group(1, 2, 3, 4, 5, 7))))
+        rows.append((m.group(9), m.group(8),
+                     *map(int, m.group(1, 2, 3, 4, 5, 7))))
     return rows
 
 
 def py_report(cap, **kw):
-    return [(f.name, f.insns_self, f.insns_total, f.calls, f.time_self,
+    return [(f.name, f.dso, f.insns_self, f.insns_total, f.calls, f.time_self,
              f.time_total, f.duration_max) for f in cap.report(**kw)]
 
 
@@ -37,9 +39,9 @@ def test_report_equals_hwtrace_report(swb_capture):
         assert py_report(cap, jobs=3) == got
     assert sorted(got) == sorted(expect) and len(got) == len(expect) > 10
     # The table's order: most self instructions first.
-    assert [r[1] for r in got] == [r[1] for r in expect]
+    assert [r[2] for r in got] == [r[2] for r in expect]
     # swb_demo's fib(12): 465 calls (its own recursion, from main).
-    assert [r[3] for r in got if r[0] == "fib"] == [465]
+    assert [r[4] for r in got if r[0] == "fib"] == [465]
 
 
 def test_report_of_call_tree_equals_hwtrace_report(tree_capture):
@@ -49,7 +51,7 @@ def test_report_of_call_tree_equals_hwtrace_report(tree_capture):
     with hwtrace.open(tree_capture) as cap:
         got = py_report(cap)
     assert sorted(got) == sorted(expect)
-    assert [r[3] for r in got if r[0] == "fib"] == [465]
+    assert [r[4] for r in got if r[0] == "fib"] == [465]
 
 
 def test_calls_equal_decode_calls(swb_capture):

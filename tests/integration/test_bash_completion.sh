@@ -44,6 +44,10 @@ expect_eq "timeline --format" "$(complete_words hwtrace timeline x.data --format
 	"$(lines chrome perfetto)"
 expect_eq "report --weight" "$(complete_words hwtrace report x.data --weight "")" \
 	"$(lines calls insns time)"
+expect_eq "report --sort" "$(complete_words hwtrace report x.data --sort "")" \
+	"$(lines calls children dso self sym total)"
+expect_eq "report --sort after a comma" \
+	"$(complete_words hwtrace report x.data --sort dso,s)" "$(lines dso,self dso,sym)"
 expect_eq "report --co" "$(complete_words hwtrace report --co)" "$(lines --collapsed --comm)"
 expect_eq "timeline --ds: the frame filter" "$(complete_words hwtrace timeline --ds)" "--dso"
 expect_eq "annotate has no frame filter" "$(complete_words hwtrace annotate --co)" ""

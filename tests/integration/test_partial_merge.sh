@@ -36,7 +36,7 @@ for c in $caps; do
 	"$HWTRACE" report "$TMP/$c.data" --partial -o "$TMP/$c.part" 2>"$TMP/err" ||
 		fail "report --partial $c: $(cat "$TMP/err")"
 done
-expect_eq "a partial's first line" "$(head -1 "$TMP/kp5.part")" "hwtrace-partial 1 report"
+expect_eq "a partial's first line" "$(head -1 "$TMP/kp5.part")" "hwtrace-partial 2 report"
 # shellcheck disable=SC2086
 "$HWTRACE" report $files --top 0 >"$TMP/whole.txt" 2>"$TMP/err"
 expect_eq "report of all captures exit" "$?" 0

@@ -14,6 +14,6 @@ if have_pt_decoder "report on the quipper Intel PT capture"; then
 	expect_eq "PT: what the time is" "$(sed -n 2p "$TMP/pt.txt")" \
 		"# time: ns of perf time, from the trace's TSC packets (converted through the capture's TIME_CONV)"
 	expect_contains "PT: columns in ns" "$(sed -n 3p "$TMP/pt.txt")" \
-		"     self ns     total ns       avg ns       max ns  function"
+		"     self ns     total ns       avg ns       max ns  dso              function"
 fi
 finish

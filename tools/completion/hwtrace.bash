@@ -136,6 +136,11 @@ _hwtrace()
 			fi
 			return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
+		--sort)
+			# KEY[,KEY...]: complete the key after the last comma.
+			local done_keys=${cur%"${cur##*,}"}
+			COMPREPLY=($(compgen -P "$done_keys" -W "self total children calls dso sym" -- "${cur##*,}"))
+			return ;;
 		--symfs | --buildid-dir | --kcore | --perf-map) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		-o | --output | --vmlinux | --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		--callers | --callees | --comm | --sym) return ;;
@@ -153,7 +158,7 @@ _hwtrace()
 		elif [ "$cmd" = report ]; then
 			opts="$opts --collapsed --weight --top --callers --callees
 			      --call-graph --per-thread --children --no-children
-			      --partial --unit"
+			      --sort --partial --unit"
 		elif [ "$cmd" = export ]; then
 			opts="$opts --to --replace --no-labels --db -j --jobs"
 		elif [ "$cmd" = view ]; then
