@@ -80,7 +80,7 @@ bad rvtrace/event=2/ "hwtrace: -e: [rvtrace] event = 2: value 2 does not fit eve
 
 # A process that ran test.elf (its file mapped at 0x2000f000 puts its
 # code segment, file offset 0x1000, at 0x20010000), replayed.
-"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/cap.data"
+${HWT_TARGET_RUN:-} "$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/cap.data"
 expect_eq "capture written" "$?" 0
 "$HWTRACE" record --emulate "$TMP/cap.data" -o "$TMP/emu.data" 2>"$TMP/err"
 expect_eq "record --emulate status" "$?" 0
@@ -99,7 +99,7 @@ expect_contains "info" "$("$HWTRACE" info "$TMP/emu.data")" \
 # The series' own layout (the PMU type alone) decodes with the defaults,
 # as the raw decode without options does (RV64: not t1's PCs); another
 # version word is refused.
-"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/s.data" series
+${HWT_TARGET_RUN:-} "$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/s.data" series
 "$HWTRACE" decode --format jsonl --no-symbols "$TMP/s.data" >"$TMP/s.jsonl" 2>"$TMP/err"
 expect_eq "series layout status" "$?" 0
 "$HWTRACE" decode --format jsonl --no-symbols --raw "riscv_ntrace:$T/test-NEX.bin" \
@@ -108,19 +108,19 @@ expect_eq "series layout = raw defaults" \
 	"$(sed 's/"pid":[0-9]*,//; s/"tid":[0-9]*,//' "$TMP/s.jsonl" | cmp - "$TMP/sraw.jsonl" 2>&1)" ""
 expect_eq "series layout summary" "$(cat "$TMP/err")" \
 	"hwtrace decode: 2 ranges (41 instructions), 1 branches, 0 errors, 2 gaps (1 decode_error, 1 no_sync; 2590 bytes of trace skipped)"
-"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/v2.data" 0x4857525600000002
+${HWT_TARGET_RUN:-} "$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/v2.data" 0x4857525600000002
 "$HWTRACE" decode "$TMP/v2.data" >/dev/null 2>"$TMP/err"
 expect_eq "version 2 status" "$?" 1
 expect_eq "version 2 message" "$(cat "$TMP/err")" \
 	"hwtrace: riscv_ntrace: AUXTRACE_INFO layout version 2; this hwtrace reads version 1 (a newer hwtrace wrote the file)"
-"$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/vx.data" 0x1234
+${HWT_TARGET_RUN:-} "$HWT_RVTRACE_CAPTURE" "$T/test-NEX.bin" "$T/test.elf" 0x2000f000 "$TMP/vx.data" 0x1234
 "$HWTRACE" decode "$TMP/vx.data" >/dev/null 2>"$TMP/err"
 expect_eq "foreign word 1 status" "$?" 1
 expect_eq "foreign word 1 message" "$(cat "$TMP/err")" \
 	"hwtrace: riscv_ntrace: AUXTRACE_INFO word 1 is 0x1234, not hwtrace's version word (0x4857525600000001): a layout this hwtrace does not know"
 
 for i in $(seq 64); do cat "$T/test-NEX.bin"; done >"$TMP/t1x64.bin"
-"$HWT_RVTRACE_CAPTURE" "$TMP/t1x64.bin" "$T/test.elf" 0x2000f000 "$TMP/cap64.data"
+${HWT_TARGET_RUN:-} "$HWT_RVTRACE_CAPTURE" "$TMP/t1x64.bin" "$T/test.elf" 0x2000f000 "$TMP/cap64.data"
 "$HWTRACE" record --emulate "$TMP/cap64.data" -o "$TMP/emu64.data" 2>/dev/null
 expect_eq "record --emulate (64 copies) status" "$?" 0
 for j in 1 2 3; do
