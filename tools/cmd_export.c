@@ -6,12 +6,11 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
 #include "hwtrace/outfile.h"
 #include "stack_run.h"
-#include "capture_names.h"
-#include "capture_switches.h"
 
 static void usage(FILE *out)
 {
@@ -153,16 +152,6 @@ static int check(void *arg)
 	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
 
-static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
-{
-	return hwt_export_name_thread(arg, pid, tid, comm);
-}
-
-static int build_id(void *arg, const char *path, const char *hex)
-{
-	return hwt_export_set_build_id(arg, path, hex);
-}
-
 static void print_pgo_stats(const struct hwt_export *ex,
 			    const struct hwt_export_stats *s)
 {
@@ -188,9 +177,33 @@ static void print_pgo_stats(const struct hwt_export *ex,
 	fputc('\n', stderr);
 }
 
-static int context_switch(void *arg, const struct hwt_export_switch *s)
+/* What the capture's facts name: its threads over time, its binaries'
+ * build ids, its context switches. */
+static int export_facts(struct hwt_export *ex, const struct hwt_capture *cap)
 {
-	return hwt_export_context_switch(arg, s);
+	const struct hwt_capture_task *t;
+	size_t n = hwt_capture_tasks(cap, &t);
+	int err = 0;
+	for (size_t i = 0; !err && i < n; i++)
+		err = hwt_export_name_thread(ex, t[i].pid, t[i].tid, t[i].name);
+	const struct hwt_capture_build_id *id;
+	n = hwt_capture_build_ids(cap, &id);
+	for (size_t i = 0; !err && i < n; i++) {
+		char hex[2 * sizeof(id->id) + 1] = "";
+		for (size_t k = 0; k < id[i].size; k++)
+			snprintf(hex + 2 * k, 3, "%02x", id[i].id[k]);
+		err = hwt_export_set_build_id(ex, id[i].path, hex);
+	}
+	const struct hwt_capture_switch *s;
+	n = hwt_capture_switches(cap, &s);
+	for (size_t i = 0; !err && i < n; i++)
+		err = hwt_export_context_switch(ex, &(struct hwt_export_switch){
+			.time = s[i].time, .cpu = s[i].cpu,
+			.out_pid = s[i].out_pid, .out_tid = s[i].out_tid,
+			.in_pid = s[i].in_pid, .in_tid = s[i].in_tid,
+			.flags = (s[i].out ? 1 : 0) | (s[i].preempt ? 2 : 0),
+			.out_comm = s[i].out_comm, .in_comm = s[i].in_comm});
+	return err;
 }
 
 static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
@@ -267,12 +280,12 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	/* Whether the capture has time is known after the decode; pprof
 	 * asks at the end. */
 	int err = hwt_export_new(&a->ex, &a->export);
+	struct hwt_capture *cap = NULL;
 	if (!err)
-		err = cli_thread_names(a->s.file, name_thread, a->export);
+		err = hwt_capture_open(a->s.file, NULL, &cap);
 	if (!err)
-		err = cli_build_ids(a->s.file, build_id, a->export);
-	if (!err)
-		err = cli_context_switches(a->s.file, context_switch, a->export);
+		err = export_facts(a->export, cap);
+	hwt_capture_free(cap);
 	if (!err) {
 		run->ops = hwt_export_ops(a->export);
 		a->elements = hwt_export_elements(a->export);

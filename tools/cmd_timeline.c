@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/timeline.h"
 #include "stack_run.h"
-#include "capture_names.h"
 
 /* What a timeline of a capture without time shows. */
 #define TIMELINE_NOTE                                                      \
@@ -103,9 +103,17 @@ static int check(void *arg)
 	return 0;
 }
 
-static int name_thread(void *arg, int32_t pid, int32_t tid, const char *comm)
+/* The capture's threads, named as its sideband names them over time. */
+static int name_threads(struct hwt_timeline *tl, const char *file)
 {
-	return hwt_timeline_name_thread(arg, pid, tid, comm);
+	struct hwt_capture *cap;
+	int err = hwt_capture_open(file, NULL, &cap);
+	const struct hwt_capture_task *t;
+	size_t n = err ? 0 : hwt_capture_tasks(cap, &t);
+	for (size_t i = 0; !err && i < n; i++)
+		err = hwt_timeline_name_thread(tl, t[i].pid, t[i].tid, t[i].name);
+	hwt_capture_free(cap);
+	return err;
 }
 
 static int start(void *arg, FILE *out, struct cli_stack_run *run)
@@ -115,7 +123,7 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	a->tl.namer = run->namer;
 	int err = hwt_timeline_new(out, &a->tl, &a->timeline);
 	if (!err)
-		err = cli_thread_names(a->s.file, name_thread, a->timeline);
+		err = name_threads(a->timeline, a->s.file);
 	if (!err) {
 		run->ops = hwt_timeline_ops(a->timeline);
 		run->elements = &a->marks;

@@ -1,21 +1,19 @@
-/* The capture's thread names (COMM records), for -F's comm and the
- * --comm filter: each thread's last name. */
+/* The capture's thread names for -F's comm and the --comm filter: each
+ * thread's last name (hwt_capture_thread_name). */
 #ifndef HWT_TOOLS_THREAD_NAMES_H
 #define HWT_TOOLS_THREAD_NAMES_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-struct thread_name;
+struct hwt_capture;
 
 struct thread_names {
-	struct thread_name *v;
-	size_t n, cap;
-	int loaded;  /* read once */
+	struct hwt_capture *cap;  /* opened for its facts; NULL: no names */
+	int loaded;               /* opened once */
 };
 
-/* Reads @file's COMM records (once; a pipe's cannot be read ahead: none).
- * Returns 0 or a negative hwt error. */
+/* Opens @file for its thread names (once; a pipe's cannot be read ahead:
+ * none). Returns 0 or a negative hwt error. */
 int thread_names_load(struct thread_names *t, const char *file);
 
 /* For hwt_script_opts.comm and hwt_elem_filter_opts.comm: @arg is the

@@ -1259,6 +1259,7 @@ void hwt_file_facts_free(struct hwt_file_facts *f)
 	for (size_t i = 0; i < f->nqueues; i++)
 		free(f->queues[i].pieces);
 	free(f->queues);
+	hwt_pd_threads_free(&f->threads_sb);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -1318,6 +1319,8 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 				facts->last_time = t;
 			facts->have_time = true;
 		}
+		if (facts && (err = hwt_pd_threads_add(&facts->threads_sb, &rec)) < 0)
+			goto out;
 		err = on_record(&st, &rec);
 		if (err < 0)
 			goto out;
@@ -1386,6 +1389,8 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 		goto out;
 	if (facts) {
 		err = fill_facts(&st, b);
+		if (err >= 0)
+			err = hwt_pd_threads_finish(&facts->threads_sb, reader);
 		goto out;
 	}
 	if ((st.unit || st.units_out) && st.samples.n) {

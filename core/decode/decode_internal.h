@@ -9,6 +9,7 @@
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/perfdata.h"
+#include "core/perfdata/perfdata_threads.h"
 
 /* Applies --cpu, --tid and --time to the element stream. Gaps and errors
  * always pass: lost trace is always shown. */
@@ -448,6 +449,8 @@ struct hwt_file_facts {
 	uint64_t first_time, last_time;
 	uint64_t lost_records, lost_events, truncated, collisions, trace_errors;
 	size_t samples;               /* AUX samples */
+	/* Tasks, their names and switches, the build-id table. */
+	struct hwt_pd_threads threads_sb;
 };
 
 /* Reads every record of @path as hwt_decode_file does and fills @facts

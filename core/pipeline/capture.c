@@ -337,3 +337,30 @@ size_t hwt_capture_queues(const struct hwt_capture *cap,
 	*queues = cap->queues;
 	return cap->nqueues;
 }
+
+size_t hwt_capture_tasks(const struct hwt_capture *cap,
+			 const struct hwt_capture_task **tasks)
+{
+	*tasks = cap->facts.threads_sb.tasks;
+	return cap->facts.threads_sb.ntasks;
+}
+
+const char *hwt_capture_thread_name(const struct hwt_capture *cap,
+				    int32_t tid)
+{
+	return hwt_pd_threads_last_name(&cap->facts.threads_sb, tid);
+}
+
+size_t hwt_capture_switches(const struct hwt_capture *cap,
+			    const struct hwt_capture_switch **switches)
+{
+	*switches = cap->facts.threads_sb.switches;
+	return cap->facts.threads_sb.nswitches;
+}
+
+size_t hwt_capture_build_ids(const struct hwt_capture *cap,
+			     const struct hwt_capture_build_id **ids)
+{
+	*ids = cap->facts.threads_sb.ids;
+	return cap->facts.threads_sb.nids;
+}

@@ -131,6 +131,68 @@ HWT_API size_t hwt_capture_names(const struct hwt_capture *cap,
 HWT_API const char *hwt_capture_name_at(const struct hwt_capture *cap,
 					int32_t tid, uint64_t time);
 
+/* A thread as perf's tools name it from the sideband, one record at a
+ * time in file order: a COMM record names thread @tid of process @pid
+ * (@fork false); a FORK record makes thread @tid in process @pid from
+ * @ptid of @ppid (@fork true), with the name its parent has then, for a
+ * new thread has no COMM record of its own until it execs or renames
+ * itself (NULL when the parent has no name yet). A COMM record with no
+ * name bytes is not listed. */
+struct hwt_capture_task {
+	int32_t pid, tid;
+	int32_t ppid, ptid;   /* FORK: the parent; COMM: -1 */
+	uint64_t time;        /* the record's; 0 when it has none */
+	bool fork;
+	const char *name;
+};
+
+/* The tasks in file order, into *tasks (owned by the capture); returns
+ * how many (0 for raw streams and snapshot directories). */
+HWT_API size_t hwt_capture_tasks(const struct hwt_capture *cap,
+				 const struct hwt_capture_task **tasks);
+
+/* The name thread @tid took last in hwt_capture_tasks (its last COMM, or
+ * the one a FORK gave it): the name perf script shows for its whole
+ * trace. NULL when it has none. */
+HWT_API const char *hwt_capture_thread_name(const struct hwt_capture *cap,
+					    int32_t tid);
+
+/* A context switch (a SWITCH or SWITCH_CPU_WIDE record that names its
+ * thread), as perf's database export gives it: the records are taken in
+ * time order; a thread is known once a COMM record names it (or a FORK
+ * from a known thread makes it; the idle task, tid 0, always is, as
+ * "swapper"); an unknown side is pid/tid -1 with no name, and a switch
+ * whose sides are both unknown or idle is left out. */
+struct hwt_capture_switch {
+	uint64_t time;             /* 0 when the record has none */
+	int32_t cpu;               /* -1 when the record has none */
+	int32_t out_pid, out_tid;  /* the thread switched out */
+	int32_t in_pid, in_tid;    /* the thread switched in */
+	bool out;                  /* the record is the switching-out side's */
+	bool preempt;              /* switched out while still runnable */
+	/* Each side's name at the switch; NULL for an unknown side. */
+	const char *out_comm, *in_comm;
+};
+
+/* The switches in time order (equal times in file order), into
+ * *switches (owned by the capture); returns how many. */
+HWT_API size_t hwt_capture_switches(const struct hwt_capture *cap,
+				    const struct hwt_capture_switch **switches);
+
+/* An entry of the capture's build-id table (the perf.data header's
+ * HEADER_BUILD_ID feature): the binary @path as recorded had this id. */
+struct hwt_capture_build_id {
+	int32_t pid;
+	const char *path;
+	uint8_t size;              /* bytes of @id used */
+	uint8_t id[20];
+};
+
+/* The build-id table in file order, into *ids (owned by the capture);
+ * returns how many (0 without one; a malformed table up to its damage). */
+HWT_API size_t hwt_capture_build_ids(const struct hwt_capture *cap,
+				     const struct hwt_capture_build_id **ids);
+
 /* A mapping of code: a section of the memory image the decode reads. */
 struct hwt_capture_mmap {
 	int32_t pid;               /* HWT_PID_ANY: every process (kernel) */

@@ -6,7 +6,10 @@
 # raw Intel PT stream and an ETE snapshot directory of testdata;
 # --stream gives decode --per-cpu's order, and the cpu, tid and time
 # filters decode's --cpu, --tid and --time. The capture's facts are those
-# perf report -D and perf's build-id list give for the quipper capture, and
+# perf report -D and perf's build-id list give for the quipper capture (its
+# tasks and last names perf report -D's COMM records, its switches perf
+# script's as perf's db-export names their sides, its build-id table perf
+# buildid-list's), and
 # the losses perf report -D shows in an ETM capture with two of them. The
 # units of the 4-CPU and the sw_branch captures, each decoded in a process
 # of its own and merged by time, give the whole stream. A cursor freed
@@ -110,6 +113,34 @@ if have_pt_decoder "the quipper and generated Intel PT captures"; then
 		sort -u >"$TMP/ids"
 	expect_eq "build ids" "$(cat "$TMP/ids")" "$(sort -u "$Q.buildids")"
 	expect_eq "the binaries are missing" "$(grep -c '^mmap.* found' "$TMP/facts")" 0
+	# The tasks: perf report -D's COMM records (the capture has no FORK).
+	expect_eq "tasks" "$(grep '^task' "$TMP/facts")" \
+		"$(awk '/PERF_RECORD_COMM/ { split($NF, a, ":"); print "task comm", a[2], $2, a[1] }' "$D")"
+	expect_eq "three tasks" "$(grep -c '^task comm' "$TMP/facts")" 3
+	# Each thread's last name: its last COMM record's.
+	expect_eq "last names" "$(grep '^lastname' "$TMP/facts" | sort -u)" \
+		"$(awk '/PERF_RECORD_COMM/ { split($NF, a, ":"); split(a[2], p, "/"); n[p[2]] = a[1] }
+			END { for (t in n) print "lastname", t, n[t] }' "$D" | sort -u)"
+	# The build-id table: perf buildid-list's.
+	expect_eq "build-id table" "$(grep '^buildid' "$TMP/facts" | cut -d' ' -f2- | sort)" \
+		"$(sort "$Q.buildids")"
+	# The switches as perf's db-export gives them, from perf script's
+	# switch records: a side is known when a COMM record names it (3174
+	# here) or it is the idle task 0; unknown sides are -1, and a switch
+	# with no known side other than the idle task is left out.
+	perf script -i "$Q" --ns --show-switch-events -F pid,tid,cpu,time 2>/dev/null |
+		awk '/PERF_RECORD_SWITCH/ {
+			t = $3; sub(/:$/, "", t); sub(/\./, "", t); sub(/^0+/, "", t)
+			cpu = $2; gsub(/[][]/, "", cpu); cpu += 0
+			s = $1; o = $NF; split(s, sp, "/"); split(o, op, "/")
+			ks = sp[2] == 3174 || sp[2] == 0; ko = op[2] == 3174 || op[2] == 0
+			if (!((ks && sp[2] != 0) || (ko && op[2] != 0))) next
+			a = ks ? s : "-1/-1"; b = ko ? o : "-1/-1"
+			if ($5 == "OUT") print t, cpu, "OUT", a, b; else print t, cpu, "IN", b, a
+		}' >"$TMP/switches.perf"
+	grep '^switch' "$TMP/facts" | awk '{ print $2, $4, $5, $7, $10 }' >"$TMP/switches"
+	expect_eq "switches" "$(cat "$TMP/switches")" "$(cat "$TMP/switches.perf")"
+	expect_eq "60 switches" "$(wc -l <"$TMP/switches")" 60
 	# From a pipe: the same facts, and no cursor (a pipe is read once).
 	dump --facts - <"$Q" >"$TMP/facts.pipe" 2>/dev/null
 	expect_eq "facts from a pipe" "$(md5sum <"$TMP/facts.pipe")" "$(md5sum <"$TMP/facts")"

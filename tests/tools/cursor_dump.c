@@ -142,6 +142,42 @@ static int merge_units(int n, char **files)
 	return 0;
 }
 
+/* The tasks, each one's last name, the switches and the build-id table. */
+static void sideband_facts(const struct hwt_capture *cap)
+{
+	const struct hwt_capture_task *t;
+	const struct hwt_capture_switch *sw;
+	const struct hwt_capture_build_id *id;
+	size_t n = hwt_capture_tasks(cap, &t);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].fork)
+			printf("task fork %" PRId32 "/%" PRId32 " from %" PRId32 "/%"
+			       PRId32, t[i].pid, t[i].tid, t[i].ppid, t[i].ptid);
+		else
+			printf("task comm %" PRId32 "/%" PRId32, t[i].pid, t[i].tid);
+		printf(" %" PRIu64 " %s\n", t[i].time, t[i].name ? t[i].name : "-");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *last = hwt_capture_thread_name(cap, t[i].tid);
+		printf("lastname %" PRId32 " %s\n", t[i].tid, last ? last : "-");
+	}
+	n = hwt_capture_switches(cap, &sw);
+	for (size_t i = 0; i < n; i++)
+		printf("switch %" PRIu64 " cpu %" PRId32 " %s out %" PRId32 "/%" PRId32
+		       " %s in %" PRId32 "/%" PRId32 " %s%s\n", sw[i].time, sw[i].cpu,
+		       sw[i].out ? "OUT" : "IN", sw[i].out_pid, sw[i].out_tid,
+		       sw[i].out_comm ? sw[i].out_comm : "-", sw[i].in_pid,
+		       sw[i].in_tid, sw[i].in_comm ? sw[i].in_comm : "-",
+		       sw[i].preempt ? " preempt" : "");
+	n = hwt_capture_build_ids(cap, &id);
+	for (size_t i = 0; i < n; i++) {
+		printf("buildid ");
+		for (size_t k = 0; k < id[i].size; k++)
+			printf("%02x", id[i].id[k]);
+		printf(" %s\n", id[i].path);
+	}
+}
+
 static int facts(struct hwt_capture *cap)
 {
 	const int32_t *cpus;
@@ -186,6 +222,7 @@ static int facts(struct hwt_capture *cap)
 		printf("queue %" PRIu32 " cpu %" PRId32 " tid %" PRId32 " pieces %zu "
 		       "bytes %" PRIu64 "\n", q[i].idx, q[i].cpu, q[i].tid,
 		       q[i].npieces, q[i].bytes);
+	sideband_facts(cap);
 	return 0;
 }
 
