@@ -5,8 +5,12 @@
 # find_package(hwtrace), shared and static) and the out-of-tree backend
 # examples/out-of-tree-backend (a plugin built with pkg-config's flags,
 # registered with hwt_backend_register, recording through the emulator
-# with its own sysfs fixture and decoding). Their outputs are checked
-# against the installed `hwtrace decode`.
+# with its own sysfs fixture and decoding), and examples/record_emulated.c
+# (built with the line of its comment: records a BTS trace it makes through
+# the emulator with hwt_record_setup and hwt_recorder, then counts its
+# branches with a cursor). Their outputs are checked against the installed
+# `hwtrace decode`, and the recorded file against perf report -D and the
+# branches the example fed the emulator.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 P="$TMP/prefix"
 cmake --install "$HWT_BUILD_DIR" --prefix "$P" >"$TMP/install.log" 2>&1
@@ -160,4 +164,38 @@ expect_eq "decoded by the plugin" "$(cat "$TMP/toy.out")" \
 expect_eq "without the plugin: exit status" "$?" 1
 expect_contains "without the plugin: message" "$(cat "$TMP/toy.err")" \
 	"no backend decodes AUXTRACE type 7630713"
+
+# 4. examples/record_emulated.c: the recorder and a cursor, through the
+# emulator, against the installed library and profile.
+cp "$HWT_SOURCE_DIR/examples/record_emulated.c" "$TMP/record_emulated.c"
+rline=$(sed -n 's/^ \*   \(cc record_emulated\.c .*\)$/\1/p' "$TMP/record_emulated.c")
+expect_eq "record_emulated.c names its build line" "$([ -n "$rline" ] && echo yes)" yes
+[ -n "$SAN" ] && rline="$rline $SAN"
+(cd "$TMP" && bash -e -c "$rline -Wall -Wextra -Werror") 2>"$TMP/re.cc"
+expect_eq "record_emulated builds: $rline" "$?" 0
+cat "$TMP/re.cc" >&2
+LD_LIBRARY_PATH="$libdir" "$TMP/record_emulated" "$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client" \
+	"$P/share/hwtrace/configs/intel_bts.ini" "$TMP/re.data" 300 >"$TMP/re.out" 2>"$TMP/re.err"
+expect_eq "record_emulated runs" "$?" 0
+expect_eq "record_emulated: what it says" "$(cat "$TMP/re.out" "$TMP/re.err")" \
+	"recorded 300 branches: 7200 bytes of trace
+decoded 300 branches"
+# perf reads the file: an intel_bts AUXTRACE_INFO (type 2) and 300
+# 24-byte records of trace.
+perf report -D -i "$TMP/re.data" >"$TMP/re.D" 2>/dev/null
+expect_eq "perf: AUXTRACE_INFO type" "$(grep -o 'PERF_RECORD_AUXTRACE_INFO type: [0-9]*' "$TMP/re.D")" \
+	"PERF_RECORD_AUXTRACE_INFO type: 2"
+expect_eq "perf: trace bytes" "$((0 $(awk '/PERF_RECORD_AUXTRACE size:/ { printf " + %s", $7 }' "$TMP/re.D")))" 7200
+# The installed decode gives the branches the example fed the emulator
+# (call k from 0x401000 + 16 (k % 64) to 0x402000, its return from 0x402010
+# to 5 bytes past the call).
+"$HW" decode --format jsonl "$TMP/re.data" 2>/dev/null |
+	sed -n 's/.*"type":"branch".*"from":"\(0x[0-9a-f]*\)","to":"\(0x[0-9a-f]*\)".*/\1 \2/p' >"$TMP/re.branches"
+expect_eq "record_emulated: the branches it recorded" "$(cat "$TMP/re.branches")" \
+	"$(awk 'BEGIN { for (i = 0; i < 300; i++) { s = 4198400 + 16 * (int(i / 2) % 64)
+		if (i % 2 == 0) printf "0x%x 0x402000\n", s; else printf "0x402010 0x%x\n", s + 5 } }')"
+LD_LIBRARY_PATH="$libdir" "$TMP/record_emulated" /nonexistent "$P/share/hwtrace/configs/intel_bts.ini" \
+	"$TMP/re2.data" >/dev/null 2>"$TMP/re2.err"
+expect_eq "record_emulated without intel_bts: exit status" "$?" 1
+expect_eq "record_emulated without intel_bts: no file left" "$([ -e "$TMP/re2.data" ] && echo left)" ""
 finish
