@@ -568,7 +568,7 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 	case HWT_PD_RECORD_AUXTRACE:
 		if (st->stream_aux)
 			return hwt_aux_queues_add_at(&st->queues, &rec->aux,
-						     rec->file_offset + rec->size);
+						     rec->file_offset, rec->size);
 		if (!rec->aux_data)
 			return 0;
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
@@ -773,7 +773,7 @@ static int piece_load(void *arg, size_t i, struct hwt_aux_chunk *chunk,
 	struct pieces *ps = arg;
 	const struct piece_ref *r = &ps->v[i];
 	const uint8_t *data;
-	int err = hwt_aux_piece_load(r->pc, ps->st->reader, &data, owned);
+	int err = hwt_aux_piece_load(r->q, r->pc, ps->st->reader, &data, owned);
 	if (err < 0)
 		return err;
 	*chunk = (struct hwt_aux_chunk){

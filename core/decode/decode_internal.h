@@ -9,6 +9,7 @@
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/perfdata.h"
+#include "core/perfdata/aux_queues.h"
 #include "core/perfdata/perfdata_threads.h"
 
 /* Applies --cpu, --tid and --time to the element stream. Gaps and errors
@@ -358,48 +359,6 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs);
 /* Frees what the sink holds (after hwt_ctx_sink_end, or on an error). */
 void hwt_ctx_sink_free(struct hwt_ctx_sink *cs);
 
-/* One AUX stream (one mmap index) and its buffers; contiguous buffers are
- * joined so decoding continues across them. A piece holds its bytes
- * (@data, copied from the file: pipes, compressed captures) or where they
- * lie in the file (@ext), read just before it is decoded, so that memory
- * does not grow with the trace. */
-struct hwt_aux_extent {
-	uint64_t file_offset, size;
-};
-
-struct hwt_aux_piece {
-	uint8_t *data;
-	uint64_t size, cap;
-	uint64_t offset;
-	uint64_t reference;
-	struct hwt_aux_extent *ext;
-	size_t next, ext_cap;
-};
-
-struct hwt_aux_queue {
-	uint32_t idx;
-	int32_t cpu, tid;
-	struct hwt_aux_piece *pieces;
-	size_t npieces, cap;
-	uint64_t bytes;
-};
-
-struct hwt_aux_queues {
-	struct hwt_aux_queue *q;
-	size_t n, cap;
-};
-
-int hwt_aux_queues_add(struct hwt_aux_queues *qs,
-		       const struct hwt_pd_auxtrace *aux, const uint8_t *data);
-/* Notes a buffer by where its payload lies in the file. */
-int hwt_aux_queues_add_at(struct hwt_aux_queues *qs,
-			  const struct hwt_pd_auxtrace *aux,
-			  uint64_t file_offset);
-/* The bytes of @pc: its own, or read from @reader into *owned (free()). */
-int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
-		       struct hwt_pd_reader *reader, const uint8_t **data,
-		       void **owned);
-void hwt_aux_queues_free(struct hwt_aux_queues *qs);
 
 /* Readies Capstone for use on several threads at once (insn_capstone.c):
  * called before decode threads start, as a backend's decoder may

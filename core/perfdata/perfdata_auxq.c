@@ -1,18 +1,21 @@
-/* AUXTRACE queues: where each idx's trace buffers lie in the file, found
- * from the auxtrace index feature or by walking the record headers. */
+/* AUXTRACE queues of a file (hwt_pd_aux_queues_build): where each idx's
+ * trace buffers lie, found from the auxtrace index feature or by walking
+ * the record headers, and queued by the one builder (aux_queues.c). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/perfdata/aux_queues.h"
 #include "core/perfdata/perfdata_format.h"
 #include "hwtrace/error.h"
 
 #define SCAN_WINDOW (64 * 1024)
 
 struct hwt_pd_aux_queues {
-	struct hwt_pd_aux_buffer *buffers;
+	struct hwt_pd_aux_buffer *buffers;  /* as found, until queued */
 	size_t nbuffers, cap;
-	struct hwt_pd_aux_queue *queues;
+	struct hwt_aux_queues built;
+	struct hwt_pd_aux_queue *queues;    /* views of built's queues */
 	size_t nqueues;
 	bool from_index;
 };
@@ -185,40 +188,40 @@ static int scan(struct hwt_pd_reader *r, struct hwt_pd_aux_queues *q)
 	return err;
 }
 
-static int buffer_cmp(const void *a, const void *b)
+static int by_file_offset(const void *a, const void *b)
 {
 	const struct hwt_pd_aux_buffer *x = a, *y = b;
 
-	if (x->aux.idx != y->aux.idx)
-		return x->aux.idx < y->aux.idx ? -1 : 1;
 	return x->file_offset < y->file_offset ? -1
 					       : x->file_offset > y->file_offset;
 }
 
+/* The buffers found, in file order, through the one builder; the queues
+ * as the public type shows them. */
 static int make_queues(struct hwt_pd_aux_queues *q)
 {
-	size_t n = 0;
-
 	if (q->nbuffers)
-		qsort(q->buffers, q->nbuffers, sizeof(*q->buffers), buffer_cmp);
-	for (size_t i = 0; i < q->nbuffers; i++)
-		n += i == 0 || q->buffers[i].aux.idx != q->buffers[i - 1].aux.idx;
-	q->queues = calloc(n ? n : 1, sizeof(*q->queues));
+		qsort(q->buffers, q->nbuffers, sizeof(*q->buffers), by_file_offset);
+	for (size_t i = 0; i < q->nbuffers; i++) {
+		const struct hwt_pd_aux_buffer *b = &q->buffers[i];
+		int err = hwt_aux_queues_add_at(&q->built, &b->aux, b->file_offset,
+						(uint16_t)(b->data_offset - b->file_offset));
+		if (err)
+			return err;
+	}
+	/* The builder holds its own copies. */
+	free(q->buffers);
+	q->buffers = NULL;
+	q->nbuffers = q->cap = 0;
+	q->queues = calloc(q->built.n ? q->built.n : 1, sizeof(*q->queues));
 	if (!q->queues)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < q->nbuffers; i++) {
-		struct hwt_pd_aux_queue *qu;
-
-		if (i == 0 || q->buffers[i].aux.idx != q->buffers[i - 1].aux.idx) {
-			qu = &q->queues[q->nqueues++];
-			qu->idx = q->buffers[i].aux.idx;
-			qu->cpu = q->buffers[i].aux.cpu;
-			qu->tid = q->buffers[i].aux.tid;
-			qu->buffers = &q->buffers[i];
-		}
-		qu = &q->queues[q->nqueues - 1];
-		qu->nbuffers++;
-		qu->bytes += q->buffers[i].aux.size;
+	for (size_t i = 0; i < q->built.n; i++) {
+		const struct hwt_aux_queue *b = &q->built.q[i];
+		q->queues[q->nqueues++] = (struct hwt_pd_aux_queue){
+			.idx = b->idx, .cpu = (uint32_t)b->cpu, .tid = (uint32_t)b->tid,
+			.nbuffers = b->nbuffers, .buffers = b->buffers,
+			.bytes = b->bytes};
 	}
 	return 0;
 }
@@ -280,6 +283,7 @@ void hwt_pd_aux_queues_free(struct hwt_pd_aux_queues *q)
 	if (!q)
 		return;
 	free(q->buffers);
+	hwt_aux_queues_free(&q->built);
 	free(q->queues);
 	free(q);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 
@@ -305,6 +306,21 @@ static void queues(const char *path, size_t nq, const uint32_t *idx,
 		}
 		CHECK(hwt_pd_aux_queues_get(q, nq) == NULL);
 	}
+	/* The decode queues the buffers as its record stream passes them,
+	 * through the same builder: the same queues. */
+	struct hwt_capture *cap = NULL;
+	const struct hwt_capture_queue *cq = NULL;
+	CHECK_INT(hwt_capture_open(path, NULL, &cap), 0);
+	size_t ncq = cap ? hwt_capture_queues(cap, &cq) : 0;
+	CHECK_INT(ncq, nq);
+	for (size_t i = 0; q && i < ncq && i < hwt_pd_aux_queues_count(q); i++) {
+		const struct hwt_pd_aux_queue *qu = hwt_pd_aux_queues_get(q, i);
+		CHECK_INT(cq[i].idx, qu->idx);
+		CHECK_INT(cq[i].cpu, (int32_t)qu->cpu);
+		CHECK_U64(cq[i].bytes, qu->bytes);
+		CHECK_INT(cq[i].npieces, 1);
+	}
+	hwt_capture_free(cap);
 	hwt_pd_aux_queues_free(q);
 	hwt_pd_reader_free(r);
 }

@@ -1,9 +1,8 @@
-/* AUXTRACE buffers sorted into one queue per mmap index (per CPU in
- * per-CPU mode, per thread in per-thread mode). */
+/* The one builder of AUX queues (aux_queues.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode/decode_internal.h"
+#include "core/perfdata/aux_queues.h"
 #include "hwtrace/error.h"
 
 static struct hwt_aux_queue *queue_for(struct hwt_aux_queues *qs,
@@ -83,30 +82,36 @@ int hwt_aux_queues_add(struct hwt_aux_queues *qs,
 
 int hwt_aux_queues_add_at(struct hwt_aux_queues *qs,
 			  const struct hwt_pd_auxtrace *aux,
-			  uint64_t file_offset)
+			  uint64_t record_offset, uint16_t record_size)
 {
 	struct hwt_aux_piece *last = piece_for(qs, aux);
 	if (!last)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory queueing trace");
-	if (last->next == last->ext_cap) {
-		size_t ncap = last->ext_cap ? last->ext_cap * 2 : 4;
-		void *n = realloc(last->ext, ncap * sizeof(*last->ext));
+	struct hwt_aux_queue *q = queue_for(qs, aux);
+	if (q->nbuffers == q->buffers_cap) {
+		size_t ncap = q->buffers_cap ? q->buffers_cap * 2 : 8;
+		void *n = realloc(q->buffers, ncap * sizeof(*q->buffers));
 		if (!n)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory queueing trace");
-		last->ext = n;
-		last->ext_cap = ncap;
+		q->buffers = n;
+		q->buffers_cap = ncap;
 	}
-	last->ext[last->next++] = (struct hwt_aux_extent){file_offset, aux->size};
+	if (!last->nbufs)
+		last->first = q->nbuffers;
+	q->buffers[q->nbuffers++] = (struct hwt_pd_aux_buffer){
+		*aux, record_offset, record_offset + record_size};
+	last->nbufs++;
 	last->size += aux->size;
 	return 0;
 }
 
-int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
+int hwt_aux_piece_load(const struct hwt_aux_queue *q,
+		       const struct hwt_aux_piece *pc,
 		       struct hwt_pd_reader *reader, const uint8_t **data,
 		       void **owned)
 {
 	*owned = NULL;
-	if (!pc->ext) {
+	if (!pc->nbufs) {
 		*data = pc->data;
 		return 0;
 	}
@@ -115,14 +120,13 @@ int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for %llu bytes "
 				 "of trace", (unsigned long long)pc->size);
 	uint64_t at = 0;
-	for (size_t i = 0; i < pc->next; i++) {
-		int err = hwt_pd_reader_read_at(reader, pc->ext[i].file_offset,
-						buf + at, (size_t)pc->ext[i].size);
+	for (size_t i = pc->first; i < pc->first + pc->nbufs; i++) {
+		int err = hwt_pd_aux_buffer_read(reader, &q->buffers[i], buf + at);
 		if (err < 0) {
 			free(buf);
 			return err;
 		}
-		at += pc->ext[i].size;
+		at += q->buffers[i].aux.size;
 	}
 	*data = buf;
 	*owned = buf;
@@ -132,11 +136,10 @@ int hwt_aux_piece_load(const struct hwt_aux_piece *pc,
 void hwt_aux_queues_free(struct hwt_aux_queues *qs)
 {
 	for (size_t i = 0; i < qs->n; i++) {
-		for (size_t j = 0; j < qs->q[i].npieces; j++) {
+		for (size_t j = 0; j < qs->q[i].npieces; j++)
 			free(qs->q[i].pieces[j].data);
-			free(qs->q[i].pieces[j].ext);
-		}
 		free(qs->q[i].pieces);
+		free(qs->q[i].buffers);
 	}
 	free(qs->q);
 	memset(qs, 0, sizeof(*qs));
