@@ -9,44 +9,8 @@
 #include "cli.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
-#include "hwtrace/perfdata.h"
-#include "hwtrace/records.h"
+#include "hwtrace/pd_summary.h"
 #include "hwtrace/symbols.h"
-
-struct thread {
-	int32_t pid, tid;
-	char comm[32];
-};
-
-struct binary {
-	char *path;
-	uint64_t maps;
-	int32_t pid;
-};
-
-struct cpu_bytes {
-	int32_t cpu;
-	uint64_t bytes, buffers;
-};
-
-struct info {
-	uint32_t auxtrace_type;
-	bool have_auxtrace_info;
-	struct cpu_bytes *cpus;
-	size_t ncpus;
-	struct thread *threads;
-	size_t nthreads;
-	struct binary *bins;
-	size_t nbins;
-	char **comms;
-	size_t ncomms;
-	uint64_t first_time, last_time;
-	bool have_time;
-	uint64_t lost_records, lost_events, lost_samples;
-	uint64_t aux_records, aux_bytes, aux_truncated, aux_collision;
-	uint64_t aux_partial, auxtrace_errors, auxtrace_bytes, auxtrace_buffers;
-	uint64_t records, samples;
-};
 
 static void usage(FILE *out)
 {
@@ -61,162 +25,6 @@ static void usage(FILE *out)
 		"Exit status: 0 when the whole file was read, 1 when it is corrupt\n"
 		"or truncated (the summary covers the records before the damage),\n"
 		"2 on a usage error.\n");
-}
-
-/* Room for element @n of an array whose capacity is the next power of
- * two: grows when @n reaches one. */
-static void *grow(void *p, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return p;
-	p = realloc(p, (n ? n * 2 : 1) * size);
-	if (!p) {
-		fprintf(stderr, "hwtrace info: out of memory\n");
-		exit(EXIT_RUNTIME);
-	}
-	return p;
-}
-
-static void add_cpu_bytes(struct info *in, int32_t cpu, uint64_t bytes)
-{
-	size_t i;
-
-	for (i = 0; i < in->ncpus && in->cpus[i].cpu != cpu; i++)
-		;
-	if (i == in->ncpus) {
-		in->cpus = grow(in->cpus, in->ncpus, sizeof(*in->cpus));
-		memset(&in->cpus[in->ncpus], 0, sizeof(*in->cpus));
-		in->cpus[in->ncpus++].cpu = cpu;
-	}
-	in->cpus[i].bytes += bytes;
-	in->cpus[i].buffers++;
-}
-
-static struct thread *add_thread(struct info *in, int32_t pid, int32_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < in->nthreads; i++)
-		if (in->threads[i].tid == tid && in->threads[i].pid == pid)
-			return &in->threads[i];
-	in->threads = grow(in->threads, in->nthreads, sizeof(*in->threads));
-	memset(&in->threads[in->nthreads], 0, sizeof(*in->threads));
-	in->threads[in->nthreads].pid = pid;
-	in->threads[in->nthreads].tid = tid;
-	return &in->threads[in->nthreads++];
-}
-
-static void add_comm(struct info *in, const char *comm)
-{
-	for (size_t i = 0; i < in->ncomms; i++)
-		if (!strcmp(in->comms[i], comm))
-			return;
-	in->comms = grow(in->comms, in->ncomms, sizeof(*in->comms));
-	in->comms[in->ncomms] = strdup(comm);
-	if (in->comms[in->ncomms])
-		in->ncomms++;
-}
-
-static void add_binary(struct info *in, const char *path, int32_t pid)
-{
-	for (size_t i = 0; i < in->nbins; i++)
-		if (!strcmp(in->bins[i].path, path)) {
-			in->bins[i].maps++;
-			return;
-		}
-	in->bins = grow(in->bins, in->nbins, sizeof(*in->bins));
-	in->bins[in->nbins].path = strdup(path);
-	in->bins[in->nbins].maps = 1;
-	in->bins[in->nbins].pid = pid;
-	if (in->bins[in->nbins].path)
-		in->nbins++;
-}
-
-/* A copy of a string field (which may run to the end of the record
- * without its NUL), cut to @size - 1 bytes. */
-static void field_str(struct hwt_rec_str str, char *buf, size_t size)
-{
-	size_t n = str.len < size - 1 ? str.len : size - 1;
-
-	memcpy(buf, str.s, n);
-	buf[n] = '\0';
-}
-
-static void take(struct info *in, const struct hwt_pd_record *rec)
-{
-	char name[4096];
-	struct hwt_rec v;
-	int parsed = hwt_rec_parse(rec, &v);
-
-	in->records++;
-	in->samples += rec->type == PERF_RECORD_SAMPLE;
-	if (rec->sid.present & PERF_SAMPLE_TIME && rec->sid.time) {
-		if (!in->have_time || rec->sid.time < in->first_time)
-			in->first_time = rec->sid.time;
-		if (!in->have_time || rec->sid.time > in->last_time)
-			in->last_time = rec->sid.time;
-		in->have_time = true;
-	}
-	switch (parsed ? rec->type : UINT32_MAX) {
-	case PERF_RECORD_COMM:
-		field_str(v.u.comm.comm, name, sizeof(name));
-		{
-			struct thread *t = add_thread(in, v.u.comm.pid,
-						      v.u.comm.tid);
-			size_t n = strnlen(name, sizeof(t->comm) - 1);
-
-			memcpy(t->comm, name, n);
-			t->comm[n] = '\0';
-		}
-		add_comm(in, name);
-		break;
-	case PERF_RECORD_FORK:
-		add_thread(in, v.u.fork.pid, v.u.fork.tid);
-		break;
-	case PERF_RECORD_MMAP:
-		if (rec->size > 40) { /* with a name */
-			field_str(v.u.mmap.filename, name, sizeof(name));
-			add_binary(in, name, v.u.mmap.pid);
-		}
-		break;
-	case PERF_RECORD_MMAP2:
-		if (rec->size > 72) {
-			field_str(v.u.mmap2.filename, name, sizeof(name));
-			add_binary(in, name, v.u.mmap2.pid);
-		}
-		break;
-	case PERF_RECORD_LOST:
-		in->lost_records++;
-		in->lost_events += v.u.lost.lost;
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		in->lost_samples += v.u.lost.lost;
-		break;
-	case HWT_PD_RECORD_AUXTRACE_INFO:
-		in->auxtrace_type = v.u.auxtrace_info.type;
-		in->have_auxtrace_info = true;
-		break;
-	case PERF_RECORD_AUX:
-		in->aux_records++;
-		in->aux_bytes += v.u.aux.aux_size;
-		in->aux_truncated += !!(v.u.aux.flags & PERF_AUX_FLAG_TRUNCATED);
-		in->aux_collision += !!(v.u.aux.flags & PERF_AUX_FLAG_COLLISION);
-		in->aux_partial += !!(v.u.aux.flags & PERF_AUX_FLAG_PARTIAL);
-		break;
-	}
-	switch (rec->type) {
-	case HWT_PD_RECORD_AUXTRACE:
-		in->auxtrace_bytes += rec->aux.size;
-		in->auxtrace_buffers++;
-		add_cpu_bytes(in, (int32_t)rec->aux.cpu, rec->aux.size);
-		break;
-	case HWT_PD_RECORD_AUXTRACE_ERROR:
-		in->auxtrace_errors++;
-		break;
-	}
-	if (rec->type < 64 && rec->sid.present & PERF_SAMPLE_TID &&
-	    (int32_t)rec->sid.tid > 0)
-		add_thread(in, (int32_t)rec->sid.pid, (int32_t)rec->sid.tid);
 }
 
 static const char *auxtrace_name(uint32_t type)
@@ -242,7 +50,8 @@ static bool has_branch_stacks(struct hwt_pd_reader *r, uint64_t *bst)
 	return false;
 }
 
-static void print_backend(const struct info *in, struct hwt_pd_reader *r)
+static void print_backend(const struct hwt_pd_summary *in,
+			  struct hwt_pd_reader *r)
 {
 	const struct hwt_backend *b;
 	uint64_t bst;
@@ -269,13 +78,6 @@ static void print_backend(const struct info *in, struct hwt_pd_reader *r)
 		       b->no_decoder_reason : "unknown reason");
 	putchar('\n');
 	cli_print_decoders("decoders:   ");
-}
-
-static int cpu_cmp(const void *a, const void *b)
-{
-	const struct cpu_bytes *x = a, *y = b;
-
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
 /* Names that are not files: anonymous memory, the vdso, the kernel. */
@@ -346,7 +148,7 @@ static void print_trigger(struct hwt_pd_reader *r)
 	}
 }
 
-static void print_info(struct hwt_pd_reader *r, struct info *in,
+static void print_info(struct hwt_pd_reader *r, const struct hwt_pd_summary *in,
 		       const char *symfs)
 {
 	char buf[4096], safe[8192];
@@ -385,8 +187,6 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	printf("records:     %" PRIu64 "\n", in->records);
 	printf("trace:       %" PRIu64 " bytes in %" PRIu64 " AUXTRACE buffers\n",
 	       in->auxtrace_bytes, in->auxtrace_buffers);
-	if (in->ncpus)
-		qsort(in->cpus, in->ncpus, sizeof(*in->cpus), cpu_cmp);
 	for (size_t i = 0; i < in->ncpus; i++) {
 		if (in->cpus[i].cpu < 0)
 			printf("  per-thread: %" PRIu64 " bytes in %" PRIu64
@@ -405,7 +205,7 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 	       PRIu64 " lost samples, %" PRIu64 " truncated and %" PRIu64
 	       " collided AUX writes, %" PRIu64 " AUXTRACE errors\n",
 	       in->lost_records, in->lost_events, in->lost_samples,
-	       in->aux_truncated, in->aux_collision, in->auxtrace_errors);
+	       in->aux_truncated, in->aux_collisions, in->auxtrace_errors);
 	printf("aux:         %" PRIu64 " AUX records, %" PRIu64 " bytes reported "
 	       "by the kernel\n", in->aux_records, in->aux_bytes);
 	printf("threads:     %zu\n", in->nthreads);
@@ -413,19 +213,19 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 		printf("  %d/%d %s\n", in->threads[i].pid, in->threads[i].tid,
 		       cli_safe(in->threads[i].comm, safe, sizeof(safe)));
 	printf("commands:   ");
-	for (size_t i = 0; i < in->ncomms; i++)
-		printf(" %s", cli_safe(in->comms[i], safe, sizeof(safe)));
+	for (size_t i = 0; i < in->ncommands; i++)
+		printf(" %s", cli_safe(in->commands[i], safe, sizeof(safe)));
 	putchar('\n');
-	for (size_t i = 0; i < in->nbins; i++)
-		files += is_file(in->bins[i].path);
+	for (size_t i = 0; i < in->nbinaries; i++)
+		files += is_file(in->binaries[i].path);
 	printf("binaries:    %zu files mapped\n", files);
 	struct hwt_symbolizer *sym = NULL;
 	struct hwt_sym_opts so = {.size = sizeof(so), .symfs = symfs,
 				  .warn = print_sym_warning};
 	if (hwt_symbolizer_new(&so, &sym) < 0)
 		sym = NULL;
-	for (size_t i = 0; i < in->nbins; i++) {
-		const char *path = in->bins[i].path;
+	for (size_t i = 0; i < in->nbinaries; i++) {
+		const char *path = in->binaries[i].path;
 		const char *shown = cli_safe(path, safe, sizeof(safe));
 
 		if (!strncmp(path, "[kernel.kallsyms]", 17)) {
@@ -454,9 +254,8 @@ static void print_info(struct hwt_pd_reader *r, struct info *in,
 
 int cmd_info(int argc, char **argv)
 {
-	struct info in = {0};
+	struct hwt_pd_summary *in = NULL;
 	struct hwt_pd_reader *r;
-	struct hwt_pd_record rec;
 	const char *path = NULL, *symfs = NULL, *warning;
 	int err, n;
 
@@ -487,19 +286,21 @@ int cmd_info(int argc, char **argv)
 	err = hwt_pd_reader_open(path, &r);
 	if (err)
 		return cli_report(err);
-	hwt_pd_reader_set_load_aux(r, false);
-	while ((n = hwt_pd_reader_next(r, &rec)) > 0)
-		take(&in, &rec);
+	n = hwt_pd_summarize(r, &in);
+	if (!in) {
+		hwt_pd_reader_free(r);
+		return cli_report(n);
+	}
 	if (n < 0) {
 		/* Keep the message: printing the summary may not touch it, but
 		 * say it after the summary, where the user looks. */
 		char msg[1024];
 
 		snprintf(msg, sizeof(msg), "%s", hwt_errmsg());
-		print_info(r, &in, symfs);
+		print_info(r, in, symfs);
 		cli_message("hwtrace: ", msg);
 	} else {
-		print_info(r, &in, symfs);
+		print_info(r, in, symfs);
 	}
 	warning = hwt_pd_reader_warning(r);
 	if (warning)
@@ -509,13 +310,6 @@ int cmd_info(int argc, char **argv)
 			"recorded (the disk filled up): its trace ends early\n",
 			path);
 	hwt_pd_reader_free(r);
-	for (size_t i = 0; i < in.ncomms; i++)
-		free(in.comms[i]);
-	for (size_t i = 0; i < in.nbins; i++)
-		free(in.bins[i].path);
-	free(in.comms);
-	free(in.bins);
-	free(in.threads);
-	free(in.cpus);
+	hwt_pd_summary_free(in);
 	return n < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
