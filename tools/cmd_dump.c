@@ -44,13 +44,6 @@ uint64_t dump_u64_at(const uint8_t *p)
 	return v;
 }
 
-static uint32_t u32_at(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 static void hexdump(const uint8_t *data, uint64_t len)
 {
 	for (uint64_t i = 0; i < len; i += 16) {
@@ -106,37 +99,17 @@ static void print_mmap2_prot(uint32_t prot, uint32_t flags)
 static void print_sample(const struct hwt_pd_record *rec,
 			 const struct hwt_pd_attr *attr)
 {
-	const uint8_t *p = (const uint8_t *)rec->data + 8;
-	const uint8_t *end = (const uint8_t *)rec->data + rec->size;
-	uint64_t st = attr ? attr->attr.sample_type : 0;
-	uint64_t v[9] = {0};
-	/* The leading fields in the kernel's order; period is the last. */
-	static const uint64_t order[] = {
-		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
-		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
-		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
-	};
-
-	for (int i = 0; i < 9; i++) {
-		if (!(st & order[i]))
-			continue;
-		if (p + 8 > end)
-			break;
-		v[i] = dump_u64_at(p);
-		p += 8;
-	}
+	struct hwt_rec_sample_head h;
+	hwt_rec_sample_head(rec, attr ? attr->attr.sample_type : 0, &h);
 	printf("(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#"
-	       PRIx64, rec->misc, (int)(uint32_t)v[2], (int)(v[2] >> 32), v[1],
-	       v[8], v[4]);
+	       PRIx64, rec->misc, (int)h.pid, (int)h.tid, h.ip, h.period, h.addr);
 }
 
-/* The body of one record after "PERF_RECORD_<NAME>". Every field read is
- * within rec->size, checked before. */
+/* The body of one record after "PERF_RECORD_<NAME>", from its typed view
+ * (hwtrace/records.h), which checked every field against rec->size. */
 static void print_fields(const struct hwt_pd_record *rec,
 			 const struct hwt_pd_attr *attr, const struct dump_opts *o)
 {
-	const uint8_t *p = rec->data;
-	uint16_t size = rec->size;
 	struct hwt_rec v;
 	int parsed = hwt_rec_parse(rec, &v);
 
@@ -226,12 +199,12 @@ static void print_fields(const struct hwt_pd_record *rec,
 		print_sample(rec, attr);
 		break;
 	case HWT_PD_RECORD_AUXTRACE_INFO:
-		if (size < 16)
+		if (!parsed)
 			break;
-		printf(" type: %u", u32_at(p + 8));
-		for (size_t i = 16; i + 8 <= size; i += 8)
-			printf("%s%016" PRIx64, (i - 16) % 64 ? " " : "\n.  priv: ",
-			       dump_u64_at(p + i));
+		printf(" type: %u", v.u.auxtrace_info.type);
+		for (size_t i = 0; i < v.u.auxtrace_info.npriv; i++)
+			printf("%s%016" PRIx64, i % 8 ? " " : "\n.  priv: ",
+			       dump_u64_at(v.u.auxtrace_info.priv + 8 * i));
 		break;
 	case HWT_PD_RECORD_AUXTRACE:
 		printf(" size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
@@ -261,22 +234,25 @@ static void print_fields(const struct hwt_pd_record *rec,
 		}
 		break;
 	}
-	case HWT_PD_RECORD_TIME_CONV:
-		if (size >= 32)
+	case HWT_PD_RECORD_TIME_CONV: {
+		const struct hwt_rec_time_conv *t = &v.u.time_conv;
+		if (parsed)
 			printf("\n... Time Shift      %" PRIu64
 			       "\n... Time Multiplier %" PRIu64
-			       "\n... Time Zero       %" PRIu64, dump_u64_at(p + 8),
-			       dump_u64_at(p + 16), dump_u64_at(p + 24));
-		if (size >= 56)
+			       "\n... Time Zero       %" PRIu64, t->time_shift,
+			       t->time_mult, t->time_zero);
+		if (parsed && t->extended)
 			printf("\n... Time Cycles     %" PRIu64
 			       "\n... Time Mask       %#" PRIx64
 			       "\n... Cap Time Zero   %u"
-			       "\n... Cap Time Short  %u",
-			       dump_u64_at(p + 32), dump_u64_at(p + 40), p[48], p[49]);
+			       "\n... Cap Time Short  %u", t->time_cycles,
+			       t->time_mask, t->cap_user_time_zero,
+			       t->cap_user_time_short);
 		break;
+	}
 	case HWT_PD_RECORD_HEADER_FEATURE:
-		if (size >= 16)
-			printf(" feature %" PRIu64, dump_u64_at(p + 8));
+		if (parsed)
+			printf(" feature %" PRIu64, v.u.header_feature.feat_id);
 		break;
 	}
 }

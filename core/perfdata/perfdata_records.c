@@ -66,6 +66,8 @@ static size_t fixed_size(uint32_t type)
 	case REC_AUX_OUTPUT_HW_ID: return 16;
 	case HWT_PD_RECORD_AUXTRACE_ERROR: return 32;
 	case HWT_PD_RECORD_AUXTRACE_INFO: return 16;
+	case HWT_PD_RECORD_TIME_CONV: return 32;
+	case HWT_PD_RECORD_HEADER_FEATURE: return 16;
 	}
 	return 0;
 }
@@ -151,6 +153,64 @@ int hwt_rec_parse(const struct hwt_pd_record *rec, struct hwt_rec *out)
 		out->u.auxtrace_info = (struct hwt_rec_auxtrace_info){
 			pd_u32(p + 8), p + 16, (size - 16) / 8};
 		break;
+	case HWT_PD_RECORD_TIME_CONV: {
+		/* {shift, mult, zero[, cycles, mask, cap_zero, cap_short]} */
+		struct hwt_rec_time_conv *t = &out->u.time_conv;
+		t->time_shift = pd_u64(p + 8);
+		t->time_mult = pd_u64(p + 16);
+		t->time_zero = pd_u64(p + 24);
+		t->extended = size >= 56;
+		if (t->extended) {
+			t->time_cycles = pd_u64(p + 32);
+			t->time_mask = pd_u64(p + 40);
+			t->cap_user_time_zero = p[48];
+			t->cap_user_time_short = p[49];
+		}
+		break;
+	}
+	case HWT_PD_RECORD_HEADER_FEATURE:
+		out->u.header_feature.feat_id = pd_u64(p + 8);
+		break;
+	}
+	return 1;
+}
+
+int hwt_rec_sample_head(const struct hwt_pd_record *rec, uint64_t sample_type,
+			struct hwt_rec_sample_head *out)
+{
+	/* The fields before PERF_SAMPLE_READ, each one u64, in order. */
+	static const uint64_t order[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
+	};
+	memset(out, 0, sizeof(*out));
+	if (rec->type != PERF_RECORD_SAMPLE || !rec->data || rec->size < 8)
+		return 0;
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	const uint8_t *end = (const uint8_t *)rec->data + rec->size;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(sample_type & order[i]))
+			continue;
+		if (end - p < 8)
+			break;
+		uint64_t v = pd_u64(p);
+		p += 8;
+		out->present |= order[i];
+		switch (order[i]) {
+		case PERF_SAMPLE_IDENTIFIER:
+		case PERF_SAMPLE_ID: out->id = v; break;
+		case PERF_SAMPLE_IP: out->ip = v; break;
+		case PERF_SAMPLE_TID:
+			out->pid = (uint32_t)v;
+			out->tid = (uint32_t)(v >> 32);
+			break;
+		case PERF_SAMPLE_TIME: out->time = v; break;
+		case PERF_SAMPLE_ADDR: out->addr = v; break;
+		case PERF_SAMPLE_STREAM_ID: out->stream_id = v; break;
+		case PERF_SAMPLE_CPU: out->cpu = (uint32_t)v; break;
+		case PERF_SAMPLE_PERIOD: out->period = v; break;
+		}
 	}
 	return 1;
 }

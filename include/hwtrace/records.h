@@ -109,6 +109,22 @@ struct hwt_rec_auxtrace_info {
 	size_t npriv;
 };
 
+/* PERF_RECORD_TIME_CONV (perf's, type 79): the user page's conversion of
+ * the trace clock to perf time; @extended when the record has perf
+ * 5.12's cycles, mask and capability bytes too (56 bytes). */
+struct hwt_rec_time_conv {
+	uint64_t time_shift, time_mult, time_zero;
+	bool extended;
+	uint64_t time_cycles, time_mask;
+	uint8_t cap_user_time_zero, cap_user_time_short;
+};
+
+/* PERF_RECORD_HEADER_FEATURE (perf's, type 80, pipe mode): the feature
+ * (HEADER_* bit number) the record carries. */
+struct hwt_rec_header_feature {
+	uint64_t feat_id;
+};
+
 /* One record's body, by its type. */
 struct hwt_rec {
 	uint32_t type;
@@ -124,6 +140,8 @@ struct hwt_rec {
 		struct hwt_rec_hw_id hw_id;
 		struct hwt_rec_auxtrace_error auxtrace_error;
 		struct hwt_rec_auxtrace_info auxtrace_info;
+		struct hwt_rec_time_conv time_conv;
+		struct hwt_rec_header_feature header_feature;
 	} u;
 };
 
@@ -131,6 +149,26 @@ struct hwt_rec {
  * record holds all of it, 0 when the type has none (or @rec is shorter
  * than its fixed fields: nothing of it is read). */
 HWT_API int hwt_rec_parse(const struct hwt_pd_record *rec, struct hwt_rec *out);
+
+/* The leading fields of a PERF_RECORD_SAMPLE (those its event's
+ * @sample_type puts before PERF_SAMPLE_READ, in the kernel's order), as
+ * far as the record holds them; a field it does not hold is 0. */
+struct hwt_rec_sample_head {
+	uint64_t present;          /* the PERF_SAMPLE_* bits read */
+	uint64_t id;               /* PERF_SAMPLE_IDENTIFIER or _ID */
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time, addr, stream_id;
+	uint32_t cpu;
+	uint64_t period;
+};
+
+/* Fills @out from the sample @rec of an event with @sample_type; 1 when
+ * @rec is a PERF_RECORD_SAMPLE (whole or cut short), else 0. For every
+ * field of a sample use hwt_aux_sample_parse (hwtrace/sample.h). */
+HWT_API int hwt_rec_sample_head(const struct hwt_pd_record *rec,
+				uint64_t sample_type,
+				struct hwt_rec_sample_head *out);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,9 @@
  * offset (perf.data.intel_pt-4.14.perf-report-D.txt). Then records cut
  * short: no view of a fixed part that is not there, strings that stop at
  * the record's end, perf's two layouts of AUXTRACE_ERROR, and types
- * without a view. */
+ * without a view. The TIME_CONV view and every sample's leading fields
+ * (hwt_rec_sample_head) equal perf's lines for them too; TIME_CONV's 56-
+ * byte layout and HEADER_FEATURE, short and whole. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,9 +218,117 @@ static void test_short_records(void)
 	CHECK_INT(hwt_rec_parse(&rec, &v), 0);
 }
 
+/* The TIME_CONV view and the samples' leading fields, as perf report -D
+ * prints them for the capture ("... Time Shift 31", "SAMPLE(IP, 0x1):
+ * 3174/3174: 0x... period: 1 addr: 0"). */
+static void test_time_conv_and_samples_match_perf(void)
+{
+	FILE *f = fopen(QUIPPER ".perf-report-D.txt", "r");
+	char line[1024];
+	uint64_t shift = 0, mult = 0, zero = 0;
+	static struct perf_line samples[64];
+	size_t nsamples = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		sscanf(line, "... Time Shift %" SCNu64, &shift);
+		sscanf(line, "... Time Muliplier %" SCNu64, &mult);
+		sscanf(line, "... Time Zero %" SCNu64, &zero);
+		char *rec = strstr(line, "]: PERF_RECORD_SAMPLE");
+		char *off = strstr(line, " 0x");
+		if (rec && off && off < rec && nsamples < 64) {
+			rec += strlen("]: PERF_RECORD_");
+			rec[strcspn(rec, "\n")] = 0;
+			samples[nsamples].offset = strtoull(off + 1, NULL, 16);
+			snprintf(samples[nsamples].text, sizeof(samples[0].text), "%s", rec);
+			nsamples++;
+		}
+	}
+	if (f)
+		fclose(f);
+	CHECK(shift && mult && zero);
+	CHECK_INT(nsamples, 15);
+	struct hwt_pd_reader *r;
+	CHECK_INT(hwt_pd_reader_open(QUIPPER, &r), 0);
+	if (!r)
+		return;
+	hwt_pd_reader_set_load_aux(r, false);
+	struct hwt_pd_record rec;
+	size_t convs = 0, matched = 0;
+	while (hwt_pd_reader_next(r, &rec) > 0) {
+		struct hwt_rec v;
+		if (rec.type == HWT_PD_RECORD_TIME_CONV) {
+			CHECK_INT(hwt_rec_parse(&rec, &v), 1);
+			CHECK_U64(v.u.time_conv.time_shift, shift);
+			CHECK_U64(v.u.time_conv.time_mult, mult);
+			CHECK_U64(v.u.time_conv.time_zero, zero);
+			CHECK(!v.u.time_conv.extended); /* perf 4.14's 32 bytes */
+			convs++;
+		}
+		if (rec.type != PERF_RECORD_SAMPLE)
+			continue;
+		const struct hwt_pd_attr *a = hwt_pd_reader_attr_by_id(r, rec.sid.id);
+		struct hwt_rec_sample_head h;
+		CHECK_INT(hwt_rec_sample_head(&rec, a ? a->attr.sample_type : 0, &h), 1);
+		char got[256];
+		snprintf(got, sizeof(got), "SAMPLE(IP, 0x%x): %d/%d: %#" PRIx64
+			 " period: %" PRIu64 " addr: %#" PRIx64, rec.misc, (int)h.pid,
+			 (int)h.tid, h.ip, h.period, h.addr);
+		for (size_t i = 0; i < nsamples; i++)
+			if (samples[i].offset == rec.file_offset) {
+				CHECK_STR(got, samples[i].text);
+				matched++;
+			}
+	}
+	CHECK_INT(convs, 1);
+	CHECK_INT(matched, nsamples);
+	hwt_pd_reader_free(r);
+}
+
+/* The views of perf's pipe-mode and 5.12 records, short and whole. */
+static void test_time_conv_and_feature_records(void)
+{
+	uint8_t buf[56] = {0};
+	uint64_t w[6] = {31, 1073741824, 7, 99, 0xffff, 0};
+	memcpy(buf + 8, w, 40);
+	buf[48] = 1;
+	buf[49] = 1;
+	struct hwt_pd_record rec = {.type = HWT_PD_RECORD_TIME_CONV, .size = 56,
+				    .data = buf};
+	struct hwt_rec v;
+	CHECK_INT(hwt_rec_parse(&rec, &v), 1);
+	CHECK(v.u.time_conv.extended);
+	CHECK_U64(v.u.time_conv.time_zero, 7);
+	CHECK_U64(v.u.time_conv.time_cycles, 99);
+	CHECK_U64(v.u.time_conv.time_mask, 0xffff);
+	CHECK_INT(v.u.time_conv.cap_user_time_short, 1);
+	rec.size = 32;
+	CHECK_INT(hwt_rec_parse(&rec, &v), 1);
+	CHECK(!v.u.time_conv.extended);
+	CHECK_U64(v.u.time_conv.time_cycles, 0);
+	rec.size = 31;
+	CHECK_INT(hwt_rec_parse(&rec, &v), 0);
+	rec = (struct hwt_pd_record){.type = HWT_PD_RECORD_HEADER_FEATURE,
+				     .size = 16, .data = buf};
+	CHECK_INT(hwt_rec_parse(&rec, &v), 1);
+	CHECK_U64(v.u.header_feature.feat_id, 31);
+	rec.size = 15;
+	CHECK_INT(hwt_rec_parse(&rec, &v), 0);
+	/* A sample cut after its ip: the tid and what follows are 0. */
+	struct hwt_rec_sample_head h;
+	rec = (struct hwt_pd_record){.type = PERF_RECORD_SAMPLE, .size = 16,
+				     .data = buf};
+	CHECK_INT(hwt_rec_sample_head(&rec, PERF_SAMPLE_IP | PERF_SAMPLE_TID, &h), 1);
+	CHECK_U64(h.present, PERF_SAMPLE_IP);
+	CHECK_U64(h.ip, 31);
+	CHECK_INT(h.tid, 0);
+	rec.type = PERF_RECORD_MMAP;
+	CHECK_INT(hwt_rec_sample_head(&rec, PERF_SAMPLE_IP, &h), 0);
+}
+
 int main(void)
 {
 	RUN(test_views_match_perf);
 	RUN(test_short_records);
+	RUN(test_time_conv_and_samples_match_perf);
+	RUN(test_time_conv_and_feature_records);
 	return hwt_test_summary();
 }
