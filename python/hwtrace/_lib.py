@@ -74,6 +74,12 @@ def lib():
     _proto(L, "hwt_capture_threads", sz, P,
            C.POINTER(C.POINTER(S.CaptureThread)))
     _proto(L, "hwt_capture_names", sz, P, C.POINTER(C.POINTER(S.CaptureName)))
+    _proto(L, "hwt_capture_tasks", sz, P, C.POINTER(C.POINTER(S.CaptureTask)))
+    _proto(L, "hwt_capture_thread_name", cp, P, C.c_int32)
+    _proto(L, "hwt_capture_switches", sz, P,
+           C.POINTER(C.POINTER(S.CaptureSwitch)))
+    _proto(L, "hwt_capture_build_ids", sz, P,
+           C.POINTER(C.POINTER(S.CaptureBuildId)))
     _proto(L, "hwt_capture_mmaps", sz, P, C.POINTER(C.POINTER(S.CaptureMmap)))
     _proto(L, "hwt_capture_time_span", C.c_int, P, C.POINTER(C.c_uint64),
            C.POINTER(C.c_uint64))

@@ -34,6 +34,26 @@ class CaptureName(C.Structure):
                 ("name", C.c_char_p)]
 
 
+class CaptureTask(C.Structure):
+    _fields_ = [("pid", C.c_int32), ("tid", C.c_int32),
+                ("ppid", C.c_int32), ("ptid", C.c_int32),
+                ("time", C.c_uint64), ("fork", C.c_bool),
+                ("name", C.c_char_p)]
+
+
+class CaptureSwitch(C.Structure):
+    _fields_ = [("time", C.c_uint64), ("cpu", C.c_int32),
+                ("out_pid", C.c_int32), ("out_tid", C.c_int32),
+                ("in_pid", C.c_int32), ("in_tid", C.c_int32),
+                ("out", C.c_bool), ("preempt", C.c_bool),
+                ("out_comm", C.c_char_p), ("in_comm", C.c_char_p)]
+
+
+class CaptureBuildId(C.Structure):
+    _fields_ = [("pid", C.c_int32), ("path", C.c_char_p),
+                ("size", C.c_uint8), ("id", C.c_uint8 * 20)]
+
+
 class CaptureMmap(C.Structure):
     _fields_ = [("pid", C.c_int32), ("vaddr", C.c_uint64),
                 ("size", C.c_uint64), ("file_offset", C.c_uint64),

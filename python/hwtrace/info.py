@@ -28,6 +28,35 @@ class Name:
 
 
 @dataclass
+class Task:
+    """A COMM record (``fork`` False: thread ``tid`` of ``pid`` is called
+    ``name``) or a FORK record (``fork`` True: made from ``ptid`` of
+    ``ppid``, with its parent's ``name`` then, None when it had none),
+    in file order (hwt_capture_tasks)."""
+    pid: int
+    tid: int
+    ppid: Optional[int]
+    ptid: Optional[int]
+    time: int
+    fork: bool
+    name: Optional[str]
+
+
+@dataclass
+class Switch:
+    """A context switch as perf's database export gives it
+    (hwt_capture_switches): a side no COMM record named is None."""
+    time: int
+    cpu: Optional[int]
+    out_thread: Optional[Tuple[int, int]]
+    in_thread: Optional[Tuple[int, int]]
+    out_comm: Optional[str]
+    in_comm: Optional[str]
+    out: bool
+    preempt: bool
+
+
+@dataclass
 class Binary:
     """A mapping of code. ``found_at`` is the file read (None when
     ``missing``); ``valid_until`` None means to the end; ``pid`` None:
@@ -75,6 +104,10 @@ class Info:
     time_span: Optional[Tuple[int, int]]
     losses: Losses
     queues: List[Queue] = field(default_factory=list)
+    tasks: List[Task] = field(default_factory=list)
+    switches: List[Switch] = field(default_factory=list)
+    # The header's build-id table: path as recorded -> build id (hex).
+    build_ids: List[Tuple[str, str]] = field(default_factory=list)
 
     @property
     def missing_binaries(self):
@@ -90,6 +123,26 @@ def _array(fn, cap, ctype):
     p = C.POINTER(ctype)()
     n = fn(cap, C.byref(p))
     return [p[i] for i in range(n)]
+
+
+def _side(pid, tid):
+    return None if tid < 0 else (pid, tid)
+
+
+def _sideband(L, cap):
+    """The tasks, switches and build-id table of @cap."""
+    tasks = [Task(t.pid, t.tid, t.ppid if t.fork else None,
+                  t.ptid if t.fork else None, t.time, bool(t.fork),
+                  dec(t.name))
+             for t in _array(L.hwt_capture_tasks, cap, S.CaptureTask)]
+    switches = [Switch(s.time, None if s.cpu < 0 else s.cpu,
+                       _side(s.out_pid, s.out_tid), _side(s.in_pid, s.in_tid),
+                       dec(s.out_comm), dec(s.in_comm), bool(s.out),
+                       bool(s.preempt))
+                for s in _array(L.hwt_capture_switches, cap, S.CaptureSwitch)]
+    ids = [(dec(b.path), bytes(b.id[:b.size]).hex())
+           for b in _array(L.hwt_capture_build_ids, cap, S.CaptureBuildId)]
+    return tasks, switches, ids
 
 
 def read_info(cap):
@@ -121,7 +174,8 @@ def read_info(cap):
                 dec(L.hwt_capture_backend(cap)), list(cpus), threads, names,
                 binaries, span,
                 Losses(lo.lost_events, lo.lost_records, lo.truncated,
-                       lo.collisions, lo.trace_errors), queues)
+                       lo.collisions, lo.trace_errors), queues,
+                *_sideband(L, cap))
 
 
 @dataclass

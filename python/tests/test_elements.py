@@ -149,6 +149,32 @@ def test_info_is_the_capture_facts(swb_capture):
     assert any(n.name == "swb_demo" for n in info.names)
 
 
+def test_info_tasks_switches_build_ids():
+    path = data_file(*QUIPPER)
+    # The oracles: perf report -D's COMM records and perf buildid-list's
+    # table, saved beside the capture.
+    with open(path + ".perf-report-D.txt") as f:
+        comms = [(int(m.group(3)), int(m.group(4)), int(m.group(1)), m.group(2))
+                 for m in re.finditer(r"^\S+ (\d+) \S+ \S+ PERF_RECORD_COMM"
+                                      r"(?: exec)?: (.*):(\d+)/(\d+)$",
+                                      f.read(), re.M)]
+    with open(path + ".buildids") as f:
+        ids = sorted((p_, i) for i, p_ in (line.split(" ", 1)
+                                          for line in f.read().splitlines()))
+    with hwtrace.open(path) as cap:
+        info = cap.info
+    assert len(comms) == 3
+    assert [(t.pid, t.tid, t.time, t.name) for t in info.tasks] == comms
+    assert not any(t.fork for t in info.tasks)
+    assert sorted(info.build_ids) == ids
+    # Every switch names echo (3174) on one side: no other thread has a
+    # COMM record, and the idle task alone is left out.
+    assert len(info.switches) == 60
+    assert all((3174, 3174) in (s.out_thread, s.in_thread)
+               for s in info.switches)
+    assert [s.time for s in info.switches] == sorted(s.time for s in info.switches)
+
+
 def test_disasm_ranges_equal_the_cli(swb_capture):
     # Ranges with instruction text are written whole by the library; the
     # others are read from their records: both as --disasm prints them.
