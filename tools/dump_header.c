@@ -82,25 +82,23 @@ static void print_features(const struct hwt_pd_reader *r)
 			else
 				printf(": (malformed)");
 			break;
-		case HWT_PD_FEAT_AUXTRACE:
-			if (size >= 8 && !hwt_pd_reader_is_simpleperf(r))
-				printf(": %" PRIu64 " index entries",
-				       dump_u64_at(data));
+		case HWT_PD_FEAT_AUXTRACE: {
+			uint64_t entries;
+			if (!hwt_pd_reader_auxtrace_index_count(r, &entries))
+				printf(": %" PRIu64 " index entries", entries);
+			else
+				hwt_error_clear();
 			break;
+		}
 		}
 		putchar('\n');
 		if (bit == 129) {
-			/* simpleperf's meta info: NUL-terminated key, value. */
-			const char *p = data, *end = p + size;
-
-			while (p < end) {
-				const char *v = memchr(p, 0, (size_t)(end - p));
-
-				if (!v || ++v >= end || !memchr(v, 0, (size_t)(end - v)))
-					break;
-				printf("#   %s", cli_safe(p, safe, sizeof(safe)));
-				printf(" = %s\n", cli_safe(v, safe, sizeof(safe)));
-				p = v + strlen(v) + 1;
+			/* simpleperf's meta info: its key, value pairs. */
+			const char *key, *value;
+			for (size_t i = 0; hwt_pd_reader_meta_info(r, i, &key, &value);
+			     i++) {
+				printf("#   %s", cli_safe(key, safe, sizeof(safe)));
+				printf(" = %s\n", cli_safe(value, safe, sizeof(safe)));
 			}
 		}
 		if (bit == HWT_PD_FEAT_BUILD_ID) {

@@ -256,6 +256,19 @@ int hwt_pd_aux_queues_build(struct hwt_pd_reader *r,
 	return err;
 }
 
+int hwt_pd_reader_auxtrace_index_count(const struct hwt_pd_reader *r,
+				       uint64_t *entries)
+{
+	const void *data;
+	uint64_t size;
+	if (hwt_pd_reader_feature(r, HWT_PD_FEAT_AUXTRACE, &data, &size) ||
+	    size < 8 || hwt_pd_reader_is_simpleperf(r))
+		return hwt_error(HWT_ERR_NOENT, "%s has no auxtrace index count",
+				 hwt_pd_reader_path(r));
+	*entries = pd_u64(data);
+	return 0;
+}
+
 bool hwt_pd_aux_queues_from_index(const struct hwt_pd_aux_queues *q)
 {
 	return q->from_index;

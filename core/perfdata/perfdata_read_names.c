@@ -42,28 +42,35 @@ bad:
 		       "are missing");
 }
 
+int hwt_pd_reader_meta_info(const struct hwt_pd_reader *r, size_t index,
+			    const char **key, const char **value)
+{
+	const struct feature *f = &r->features[PD_SIMPLEPERF_FEAT_START + 1];
+	if (!f->data)
+		return 0;
+	const char *p = (const char *)f->data, *end = p + f->size;
+	for (size_t i = 0; p < end; i++) {
+		const char *val = memchr(p, 0, (size_t)(end - p));
+		if (!val || ++val >= end || !memchr(val, 0, (size_t)(end - val)))
+			return 0;
+		if (i == index) {
+			*key = p;
+			*value = val;
+			return 1;
+		}
+		p = val + strlen(val) + 1;
+	}
+	return 0;
+}
+
 /* simpleperf names its events in the meta info feature: a key
  * "event_type_info" whose value has lines "name,type,config". */
 void pd_reader_name_attrs_simpleperf(struct hwt_pd_reader *r)
 {
-	const struct feature *f = &r->features[PD_SIMPLEPERF_FEAT_START + 1];
-	const char *p, *end, *v = NULL;
-
-	if (!f->data)
-		return;
-	p = (const char *)f->data;
-	end = p + f->size;
-	while (p < end) {
-		const char *val = memchr(p, 0, (size_t)(end - p));
-
-		if (!val || ++val >= end || !memchr(val, 0, (size_t)(end - val)))
-			return;
-		if (!strcmp(p, "event_type_info")) {
+	const char *key, *val, *v = NULL;
+	for (size_t i = 0; !v && hwt_pd_reader_meta_info(r, i, &key, &val); i++)
+		if (!strcmp(key, "event_type_info"))
 			v = val;
-			break;
-		}
-		p = val + strlen(val) + 1;
-	}
 	while (v && *v) {
 		size_t len = strcspn(v, "\n");
 		char line[256], *c1, *c2;

@@ -233,6 +233,19 @@ HWT_API int hwt_pd_reader_build_id(const struct hwt_pd_reader *reader,
 HWT_API int hwt_pd_reader_nr_cpus(const struct hwt_pd_reader *reader,
 				  uint32_t *nr_avail, uint32_t *nr_online);
 
+/* Pair @index of simpleperf's meta info feature (NUL-terminated key and
+ * value, pointing into the reader): 1 with the pair, 0 past the last one,
+ * without the feature, or at a pair the section cuts short. */
+HWT_API int hwt_pd_reader_meta_info(const struct hwt_pd_reader *reader,
+				    size_t index, const char **key,
+				    const char **value);
+
+/* The entry count perf writes at the start of the auxtrace index feature
+ * into *@entries. HWT_ERR_NOENT without the feature, when it is shorter
+ * than the count, or in a simpleperf file (whose index has no count). */
+HWT_API int hwt_pd_reader_auxtrace_index_count(const struct hwt_pd_reader *reader,
+					       uint64_t *entries);
+
 /* The cmdline feature joined by spaces into @buf. */
 HWT_API int hwt_pd_reader_cmdline(const struct hwt_pd_reader *reader,
 				  char *buf, size_t size);

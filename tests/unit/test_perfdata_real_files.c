@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_bytes.h"
 #include "harness.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
@@ -337,6 +338,54 @@ static void aux_queues_of_real_files(void)
 	queues(SIMPLEPERF, 1, sidx, scpu, sbytes, 1);
 }
 
+/* simpleperf's meta info pairs are the key\0value\0 strings of the file
+ * (as `strings` shows them: event_type_info cs-etm,8,0, simpleperf_version
+ * 1.build.7820434); perf's auxtrace index of quipper's capture counts its
+ * two AUXTRACE records (perf report -D); simpleperf's index has no count. */
+static bool has_bytes(const uint8_t *hay, size_t len, const void *needle,
+		      size_t n)
+{
+	for (size_t i = 0; n <= len && i <= len - n; i++)
+		if (!memcmp(hay + i, needle, n))
+			return true;
+	return false;
+}
+
+static void meta_info_and_index_count(void)
+{
+	struct hwt_pd_reader *r = NULL;
+	const char *key, *value;
+	size_t len = 0, n = 0;
+	int event_type = 0, version = 0;
+	uint8_t *bytes = hwt_test_slurp(SIMPLEPERF, &len);
+	uint64_t entries = 0;
+
+	CHECK(bytes != NULL);
+	CHECK_INT(hwt_pd_reader_open(SIMPLEPERF, &r), 0);
+	for (; r && bytes && hwt_pd_reader_meta_info(r, n, &key, &value); n++) {
+		char pair[512];
+		int w = snprintf(pair, sizeof(pair), "%s%c%s", key, 0, value);
+		CHECK(w > 0 && (size_t)w < sizeof(pair) &&
+		      has_bytes(bytes, len, pair, (size_t)w + 1));
+		event_type |= !strcmp(key, "event_type_info") &&
+			      !strcmp(value, "cs-etm,8,0");
+		version |= !strcmp(key, "simpleperf_version") &&
+			   !strcmp(value, "1.build.7820434");
+	}
+	CHECK(n > 2);
+	CHECK(event_type && version);
+	CHECK_INT(r ? hwt_pd_reader_meta_info(r, n, &key, &value) : 1, 0);
+	CHECK_INT(r ? hwt_pd_reader_auxtrace_index_count(r, &entries) : 0,
+		  HWT_ERR_NOENT);
+	hwt_pd_reader_free(r);
+	free(bytes);
+	CHECK_INT(hwt_pd_reader_open(QUIPPER, &r), 0);
+	CHECK_INT(r ? hwt_pd_reader_auxtrace_index_count(r, &entries) : -1, 0);
+	CHECK_U64(entries, 2);
+	CHECK_INT(r ? hwt_pd_reader_meta_info(r, 0, &key, &value) : 1, 0);
+	hwt_pd_reader_free(r);
+}
+
 static void simpleperf_sample_ids(void)
 {
 	struct hwt_pd_reader *r = NULL;
@@ -371,5 +420,6 @@ int main(void)
 	RUN(select_types);
 	RUN(aux_queues_of_real_files);
 	RUN(simpleperf_sample_ids);
+	RUN(meta_info_and_index_count);
 	return hwt_test_summary();
 }
