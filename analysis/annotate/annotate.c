@@ -242,6 +242,11 @@ static int write_func(struct hwt_annotate *a, const struct func *f, FILE *out,
 						     HWT_TIME_UNKNOWN, code,
 						     sizeof(code))
 				 : -1;
+		/* As --disasm reads: the thread's code, else any process's
+		 * (a replayed capture's mmaps may name the first pid). */
+		if (n <= 0 && a->image && f->pid != HWT_PID_ANY)
+			n = hwt_image_read_at(a->image, HWT_PID_ANY, addr,
+					      HWT_TIME_UNKNOWN, code, sizeof(code));
 		if (n <= 0 || hwt_insn_format(a->dec[f->isa], code, (size_t)n, addr,
 					      &insn, text, sizeof(text)) < 0)
 			break;

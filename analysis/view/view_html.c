@@ -103,6 +103,8 @@ static void write_funcs(const struct hwt_view *v, FILE *out)
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n[" : "\n[", out);
 		json_cstr(out, f[i].name);
+		fputc(',', out);
+		json_cstr(out, f[i].dso ? f[i].dso : "[unknown]");
 		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 "]", f[i].calls, f[i].insns_self,
 			f[i].insns_total, f[i].time_self, f[i].time_total);

@@ -269,20 +269,21 @@ function edges(root, name) {
 
 function funcsSection(root) {
   const LIMIT = 100;
-  const funcs = data.funcs.map(([name, calls, self, total, tself, ttotal]) =>
-    ({ name, calls, self, total, tself, ttotal }))
-    .sort((a, b) => b.self - a.self || (a.name < b.name ? -1 : 1));
+  const funcs = data.funcs.map(([name, dso, calls, self, total, tself, ttotal]) =>
+    ({ name, dso, calls, self, total, tself, ttotal }))
+    .sort((a, b) => b.self - a.self || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+      (a.dso < b.dso ? -1 : 1));
   const all = root.total[0];
   const table = el('table', { id: 'funcs', class: 'grid' });
   const peek = el('div', { id: 'peek' });
-  const head = ['function', 'calls', 'self insns', 'self %', 'total insns', 'total %', 'self time', 'total time'];
+  const head = ['function', 'dso', 'calls', 'self insns', 'self %', 'total insns', 'total %', 'self time', 'total time'];
   table.append(el('tr', {}, ...head.map((h) => el('th', { text: h }))));
   let shown = 0;
   const more = el('button', { type: 'button', id: 'more' });
   function addRows(n) {
     for (const f of funcs.slice(shown, shown + n)) {
       const tr = el('tr', { class: 'func' },
-        el('td', { text: f.name }), el('td', { text: fmt(f.calls) }),
+        el('td', { text: f.name }), el('td', { text: f.dso }), el('td', { text: fmt(f.calls) }),
         el('td', { text: fmt(f.self) }), el('td', { text: pct(f.self, all) }),
         el('td', { text: fmt(f.total) }), el('td', { text: pct(f.total, all) }),
         el('td', { text: fmtTime(f.tself) }), el('td', { text: fmtTime(f.ttotal) }));

@@ -7,45 +7,13 @@
 #include <string.h>
 
 #include "core/decode/decode_internal.h"
-#include "hwtrace/insn.h"
+#include "core/decode/insn_internal.h"
 #include "hwtrace/error.h"
-
-enum hwt_branch_kind hwt_insn_branch_kind(enum hwt_insn_class iclass)
-{
-	switch (iclass) {
-	case HWT_INSN_CALL:
-	case HWT_INSN_CALL_IND:
-		return HWT_BRANCH_CALL;
-	case HWT_INSN_RETURN:
-		return HWT_BRANCH_RETURN;
-	case HWT_INSN_JUMP:
-	case HWT_INSN_FAR:
-		return HWT_BRANCH_JUMP;
-	case HWT_INSN_JUMP_IND:
-		return HWT_BRANCH_INDIRECT;
-	case HWT_INSN_COND:
-		return HWT_BRANCH_COND;
-	case HWT_INSN_SYSCALL:
-		return HWT_BRANCH_SYSCALL;
-	case HWT_INSN_SYSRET:
-		return HWT_BRANCH_SYSRET;
-	case HWT_INSN_OTHER:
-		break;
-	}
-	/* A transfer from an instruction that does not branch: the CPU was
-	 * interrupted (or faulted) there. */
-	return HWT_BRANCH_INTERRUPT;
-}
-
-bool hwt_insn_is_unconditional(enum hwt_insn_class iclass)
-{
-	return iclass != HWT_INSN_OTHER && iclass != HWT_INSN_COND;
-}
 
 #ifdef HWT_HAVE_CAPSTONE
 #include <capstone/capstone.h>
 
-struct hwt_insn_decoder {
+struct insn_cs {
 	csh handle;
 	cs_insn *insn;
 	cs_arch arch;
@@ -188,7 +156,7 @@ static size_t hint_nop_length(const uint8_t *p, size_t n)
 	return len <= 15 ? len : 0;
 }
 
-int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
+int insn_cs_new(enum hwt_isa isa, struct insn_cs **out)
 {
 	cs_arch arch;
 	cs_mode mode;
@@ -207,7 +175,7 @@ int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
 				 hwt_isa_name(isa));
 	}
 	hwt_insn_warm();
-	struct hwt_insn_decoder *dec = calloc(1, sizeof(*dec));
+	struct insn_cs *dec = calloc(1, sizeof(*dec));
 	if (!dec)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for an instruction decoder");
 	if (cs_open(arch, mode, &dec->handle) != CS_ERR_OK) {
@@ -228,7 +196,7 @@ int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
 	return 0;
 }
 
-void hwt_insn_decoder_free(struct hwt_insn_decoder *dec)
+void insn_cs_free(struct insn_cs *dec)
 {
 	if (!dec)
 		return;
@@ -338,7 +306,7 @@ static void classify_a64(const cs_insn *ci, struct hwt_insn *insn)
 		insn->has_target = last_hex(ci->op_str, &insn->target);
 }
 
-int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
+int insn_cs_decode(struct insn_cs *dec, const uint8_t *code,
 		    size_t size, uint64_t addr, struct hwt_insn *insn)
 {
 	const uint8_t *p = code;
@@ -373,11 +341,11 @@ int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
 	return 0;
 }
 
-int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
+int insn_cs_format(struct insn_cs *dec, const uint8_t *code,
 		    size_t size, uint64_t addr, struct hwt_insn *insn,
 		    char *buf, size_t bufsize)
 {
-	int err = hwt_insn_decode(dec, code, size, addr, insn);
+	int err = insn_cs_decode(dec, code, size, addr, insn);
 	if (err)
 		return err;
 	if (bufsize && dec->fallback)
@@ -403,25 +371,25 @@ void hwt_insn_warm(void)
 {
 }
 
-int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out)
+int insn_cs_new(enum hwt_isa isa, struct insn_cs **out)
 {
 	(void)isa;
 	*out = NULL;
 	return no_capstone();
 }
 
-void hwt_insn_decoder_free(struct hwt_insn_decoder *dec)
+void insn_cs_free(struct insn_cs *dec)
 {
 	(void)dec;
 }
 
-int hwt_insn_decode(struct hwt_insn_decoder *dec, const uint8_t *code,
+int insn_cs_decode(struct insn_cs *dec, const uint8_t *code,
 		    size_t size, uint64_t addr, struct hwt_insn *insn)
 {
 	return no_capstone();
 }
 
-int hwt_insn_format(struct hwt_insn_decoder *dec, const uint8_t *code,
+int insn_cs_format(struct insn_cs *dec, const uint8_t *code,
 		    size_t size, uint64_t addr, struct hwt_insn *insn,
 		    char *buf, size_t bufsize)
 {

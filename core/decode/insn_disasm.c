@@ -5,7 +5,7 @@
 #include "hwtrace/insn.h"
 #include "hwtrace/error.h"
 
-#define NR_ISAS (HWT_ISA_T32 + 1)
+#define NR_ISAS (HWT_ISA_RV64 + 1)
 
 struct hwt_disasm {
 	struct hwt_image *image;

@@ -1,7 +1,8 @@
 /* Backend-author header (see docs/architecture.md).
  * Instruction decoding for every backend: the length and branch class of
- * one instruction, and its text for `--disasm`. Built on Capstone when
- * HWT_HAVE_CAPSTONE is set; without it every call answers HWT_ERR_NOSUP. */
+ * one instruction, and its text for `--disasm`. x86 and Arm code go
+ * through Capstone when HWT_HAVE_CAPSTONE is set (without it they answer
+ * HWT_ERR_NOSUP); RISC-V code through hwtrace's own decoder, always. */
 #ifndef HWTRACE_INSN_H
 #define HWTRACE_INSN_H
 
@@ -43,7 +44,9 @@ struct hwt_insn {
 
 struct hwt_insn_decoder;
 
-/* Creates a decoder for @isa (x86_64, x86_32, x86_16, a64).
+/* Creates a decoder for @isa (x86_64, x86_32, x86_16, a64; a32 and t32
+ * give text, not classes; rv32 and rv64: RV I, M, A, F, D, C, Zicsr and
+ * Zifencei, printed as `objdump -M no-aliases` prints them).
  * Errors: HWT_ERR_NOSUP (built without Capstone, or an ISA it lacks),
  * HWT_ERR_NOMEM. */
 HWT_API int hwt_insn_decoder_new(enum hwt_isa isa, struct hwt_insn_decoder **out);

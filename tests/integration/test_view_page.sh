@@ -127,12 +127,16 @@ through_leaf=$(awk '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ /(^|;)[^;]*leaf[^;]
 expect_contains "matched instructions" "$(field found)" \
 	"matched: $(commas "$through_leaf") insns"
 
-# The functions table is the report's table: calls, self and total.
-awk '!/^#/ && NF >= 8 { print $NF "\t" $5 "\t" $1 "\t" $3 }' "$TMP/ct.report" | sort >"$TMP/report.rows"
-awk -F'\t' '$1 == "func" { print $2 "\t" $3 "\t" $4 "\t" $5 }' "$TMP/page.tsv" | sort >"$TMP/page.rows"
+# The functions table is the report's table: the binary, calls, self
+# and total (report's last two columns are dso and function).
+awk '!/^#/ && NF >= 8 { print $NF "\t" $(NF - 1) "\t" $5 "\t" $1 "\t" $3 }' "$TMP/ct.report" | sort >"$TMP/report.rows"
+awk -F'\t' '$1 == "func" { print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }' "$TMP/page.tsv" | sort >"$TMP/page.rows"
 expect_eq "functions table rows" "$(wc -l <"$TMP/page.rows")" \
 	"$(awk 'END { print (NR < 100 ? NR : 100) }' "$TMP/report.rows")"
 expect_eq "functions table is report's" "$(comm -13 "$TMP/report.rows" "$TMP/page.rows")" ""
+# worker is the program's own code: its row names the program's binary.
+expect_eq "worker's binary" "$(awk -F'\t' '$1 == "func" && $2 == "worker" { print $3 }' "$TMP/page.tsv")" \
+	"$(basename "$PROG")"
 # worker's caller and callee, with the calls the program counted.
 expect_eq "worker's callers" "$(awk -F'\t' '$1 == "caller" { print $2, $3 }' "$TMP/page.tsv")" \
 	"$(awk '$2 == "worker" { print $1, $3 }' "$TMP/program.txt")"

@@ -12,7 +12,7 @@
 //   tnote   TEXT                 the timeline's
 //   fact    KEY VALUE            a line of the capture's facts
 //   mark    TID KIND             each mark on a thread's timeline
-//   func    NAME CALLS SELF TOTAL   the functions table
+//   func    NAME DSO CALLS SELF TOTAL   the functions table
 //   then after clicking the frame CLICK (a path): focus PATH, and zoom
 //   PATH VALUE LEFT WIDTH for each frame; after typing SEARCH in the
 //   search box: match PATH for each highlighted frame, and found TEXT;
@@ -65,8 +65,8 @@ if (ready !== null) {
   for (const m of await evaluate(`[...document.querySelectorAll('.track')].flatMap((t) =>
       [...t.querySelectorAll('.mark')].map((m) => [t.dataset.tid, m.dataset.kind]))`)) out('mark', ...m);
   for (const r of await evaluate(`[...document.querySelectorAll('#funcs tr.func')].map((tr) =>
-      [...tr.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent))`))
-    out('func', r[0], ...[r[1], r[2], r[4]].map((s) => s.replace(/,/g, '')));
+      [...tr.querySelectorAll('td')].slice(0, 6).map((td) => td.textContent))`))
+    out('func', r[0], r[1], ...[r[2], r[3], r[5]].map((s) => s.replace(/,/g, '')));
 
   // A real click in the middle of the frame.
   const at = await evaluate(`(() => {
