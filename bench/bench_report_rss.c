@@ -10,7 +10,9 @@
  *  - sw_branch: swb_demo (calls, loops, a recursion) recorded here with
  *    swb_record from main to exit (its buffers once at 1x, 8 times at
  *    8x); skipped when the machine does not let it trace.
- * Each report is run RUNS times, the sizes in turns; each process's peak
+ * The decode alone (text to /dev/null) is measured too: a report cannot
+ * be flatter than the decoder under it.
+ * Each command is run RUNS times, the sizes in turns; each process's peak
  * RSS is the kernel's (wait4's ru_maxrss: this small process starts it,
  * so nothing of a big parent is counted). Printed: median and spread of
  * each, and the ratio of the 8x median to the 1x median (the goal: at
@@ -107,17 +109,24 @@ static int repeat_capture(const char *src, const char *dst, int copies)
 	return err ? err : cerr;
 }
 
-/* The peak RSS (KiB) of `hwtrace report [--collapsed] @data @extra...`,
- * or -1 when it fails. */
-static long peak_kib(const char *data, bool collapsed, const char *symfs)
+/* What is measured: the decode alone (the floor the report stands on),
+ * the report's table and its folded stacks. */
+enum what { DECODE, REPORT, COLLAPSED };
+static const char *const what_name[] = {
+	"decode -o /dev/null (the decoder's own)", "report", "report --collapsed",
+};
+
+/* The peak RSS (KiB) of `hwtrace decode|report [--collapsed] -j 1
+ * [--symfs @symfs] -o /dev/null @data`, or -1 when it fails. */
+static long peak_kib(const char *data, enum what what, const char *symfs)
 {
 	const char *argv[12];
 	int n = 0;
 	argv[n++] = cli();
-	argv[n++] = "report";
+	argv[n++] = what == DECODE ? "decode" : "report";
 	argv[n++] = "-j";
 	argv[n++] = "1";
-	if (collapsed)
+	if (what == COLLAPSED)
 		argv[n++] = "--collapsed";
 	if (symfs) {
 		argv[n++] = "--symfs";
@@ -148,21 +157,19 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Measures one capture at both sizes, both outputs; 0 when every run
- * worked. */
+/* Measures one capture at both sizes, the decode and both outputs; 0
+ * when every run worked. */
 static int bench_capture(const char *name, const char *one,
 			 const char *eight, const char *symfs, int runs)
 {
 	int status = 0;
-	for (int collapsed = 0; collapsed < 2; collapsed++) {
+	for (enum what what = DECODE; what <= COLLAPSED; what++) {
 		long kib[2][MAX_RUNS];
 		for (int i = 0; i < runs; i++)
 			for (int s = 0; s < 2; s++)
-				kib[s][i] = peak_kib(s ? eight : one, collapsed,
-						     symfs);
-		printf("%s, report%s, peak RSS KiB, median of %d "
-		       "(least-most):\n", name, collapsed ? " --collapsed" : "",
-		       runs);
+				kib[s][i] = peak_kib(s ? eight : one, what, symfs);
+		printf("%s, %s, peak RSS KiB, median of %d (least-most):\n",
+		       name, what_name[what], runs);
 		long med[2];
 		bool failed = false;
 		for (int s = 0; s < 2; s++) {
@@ -177,8 +184,8 @@ static int bench_capture(const char *name, const char *one,
 			status = 1;
 			continue;
 		}
-		printf("  ratio 8x/1x: %.3f (goal: at most 1.2)\n",
-		       (double)med[1] / (double)med[0]);
+		printf("  ratio 8x/1x: %.3f%s\n", (double)med[1] / (double)med[0],
+		       what == DECODE ? "" : " (goal: at most 1.2)");
 	}
 	return status;
 }
