@@ -1,10 +1,10 @@
 /* Calls and returns as lines (include/hwtrace/calls.h). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/util/func_name.h"
+#include "analysis/util/text_append.h"
 #include "hwtrace/calls.h"
 #include "hwtrace/error.h"
 #include "hwtrace/text.h"
@@ -14,77 +14,173 @@ struct hwt_calls_writer {
 	enum hwt_output_format format;
 	struct hwt_func_namer namer;
 	bool announced; /* the next inferred frame entered is printed */
+	char *big;      /* a line longer than the stack's buffer */
+	size_t big_size;
 };
 
 /* Text lines are indented by depth; callers inferred after their callees
  * have negative depths and start at the margin. */
-static int indent_of(int depth)
+static size_t indent_of(int depth)
 {
-	return depth > 0 ? (depth > 200 ? 200 : depth) * 2 : 0;
+	return depth > 0 ? (size_t)(depth > 200 ? 200 : depth) * 2 : 0;
 }
 
-static void text_prefix(FILE *out, const struct hwt_frame *f, bool has_time,
-			uint64_t time)
+/* "SEC.NSEC " (or "- " without time), "[CPU] ", "PID/TID ". */
+static void text_prefix(struct hwt_text *t, const struct hwt_frame *f,
+			bool has_time, uint64_t time)
 {
-	if (has_time)
-		fprintf(out, "%" PRIu64 ".%09" PRIu64 " ", time / 1000000000u,
-			time % 1000000000u);
-	else
-		fputs("- ", out);
-	if (f->cpu >= 0)
-		fprintf(out, "[%03" PRId32 "] ", f->cpu);
-	fprintf(out, "%" PRId32 "/%" PRId32 " ", f->pid, f->tid);
+	if (has_time) {
+		hwt_text_u64(t, time / 1000000000u);
+		hwt_text_char(t, '.');
+		hwt_text_i64_pad(t, (int64_t)(time % 1000000000u), 9, 1);
+		hwt_text_char(t, ' ');
+	} else {
+		hwt_text_lit(t, "- ");
+	}
+	if (f->cpu >= 0) {
+		hwt_text_char(t, '[');
+		hwt_text_i64_pad(t, f->cpu, 3, 1);
+		hwt_text_lit(t, "] ");
+	}
+	hwt_text_i64(t, f->pid);
+	hwt_text_char(t, '/');
+	hwt_text_i64(t, f->tid);
+	hwt_text_char(t, ' ');
+	static const char spaces[400 + 1] =
+		"                                                            "
+		"                                                            "
+		"                                                            "
+		"                                                            "
+		"                                                            "
+		"                                                            "
+		"                                        ";
+	hwt_text_put(t, spaces, indent_of(f->depth));
 }
 
-static void json_common(FILE *out, const char *type,
+/* {"type":TYPE, the thread, the time, depth, addr and "sym": (its value
+ * next). */
+static void json_common(struct hwt_text *t, const char *type,
 			const struct hwt_frame *f, bool has_time,
 			uint64_t time)
 {
-	fprintf(out, "{\"type\":\"%s\"", type);
-	if (f->cpu >= 0)
-		fprintf(out, ",\"cpu\":%" PRId32, f->cpu);
-	if (f->pid >= 0)
-		fprintf(out, ",\"pid\":%" PRId32, f->pid);
-	if (f->tid >= 0)
-		fprintf(out, ",\"tid\":%" PRId32, f->tid);
-	if (has_time)
-		fprintf(out, ",\"time\":%" PRIu64, time);
-	fprintf(out, ",\"depth\":%d,\"addr\":\"0x%" PRIx64 "\",\"sym\":",
-		f->depth, f->func);
-}
-
-static int check(struct hwt_calls_writer *w)
-{
-	if (ferror(w->out))
-		return hwt_error(HWT_ERR_IO, "writing calls failed: %s",
-				 strerror(errno));
-	return 0;
+	hwt_text_lit(t, "{\"type\":\"");
+	hwt_text_str(t, type);
+	hwt_text_char(t, '"');
+	if (f->cpu >= 0) {
+		hwt_text_lit(t, ",\"cpu\":");
+		hwt_text_i64(t, f->cpu);
+	}
+	if (f->pid >= 0) {
+		hwt_text_lit(t, ",\"pid\":");
+		hwt_text_i64(t, f->pid);
+	}
+	if (f->tid >= 0) {
+		hwt_text_lit(t, ",\"tid\":");
+		hwt_text_i64(t, f->tid);
+	}
+	if (has_time) {
+		hwt_text_lit(t, ",\"time\":");
+		hwt_text_u64(t, time);
+	}
+	hwt_text_lit(t, ",\"depth\":");
+	hwt_text_i64(t, f->depth);
+	hwt_text_lit(t, ",\"addr\":\"0x");
+	hwt_text_hex(t, f->func);
+	hwt_text_lit(t, "\",\"sym\":");
 }
 
 /* A call line at @time (an inferred caller found later: when it was
  * found; its return's duration still counts from when it began). */
-static int write_call(struct hwt_calls_writer *w, const struct hwt_frame *f,
-		      uint64_t time)
+static void format_call(struct hwt_text *t, enum hwt_output_format format,
+			const struct hwt_frame *f, uint64_t time,
+			const char *name)
 {
-	char buf[24];
-	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
-	if (w->format == HWT_OUTPUT_JSONL) {
-		json_common(w->out, "call", f, f->has_time, time);
-		hwt_json_fwrite(w->out, name, strlen(name));
-		if (f->call_site)
-			fprintf(w->out, ",\"from\":\"0x%" PRIx64 "\"",
-				f->call_site);
-		fprintf(w->out, ",\"start\":\"%s\"}\n",
-			hwt_frame_start_name(f->start));
-		return check(w);
+	if (format == HWT_OUTPUT_JSONL) {
+		json_common(t, "call", f, f->has_time, time);
+		hwt_text_json_str(t, name);
+		if (f->call_site) {
+			hwt_text_lit(t, ",\"from\":\"0x");
+			hwt_text_hex(t, f->call_site);
+			hwt_text_char(t, '"');
+		}
+		hwt_text_lit(t, ",\"start\":\"");
+		hwt_text_str(t, hwt_frame_start_name(f->start));
+		hwt_text_lit(t, "\"}\n");
+		return;
 	}
-	text_prefix(w->out, f, f->has_time, time);
-	fprintf(w->out, "%*s-> ", indent_of(f->depth), "");
-	hwt_term_fwrite(w->out, name, strlen(name));
-	if (f->start != HWT_FRAME_CALLED)
-		fprintf(w->out, " [%s]", hwt_frame_start_name(f->start));
-	fputc('\n', w->out);
-	return check(w);
+	text_prefix(t, f, f->has_time, time);
+	hwt_text_lit(t, "-> ");
+	hwt_text_term_str(t, name);
+	if (f->start != HWT_FRAME_CALLED) {
+		hwt_text_lit(t, " [");
+		hwt_text_str(t, hwt_frame_start_name(f->start));
+		hwt_text_char(t, ']');
+	}
+	hwt_text_char(t, '\n');
+}
+
+static void format_return(struct hwt_text *t, enum hwt_output_format format,
+			  const struct hwt_frame *f, const char *name)
+{
+	if (format == HWT_OUTPUT_JSONL) {
+		json_common(t, "return", f, f->has_time, f->return_time);
+		hwt_text_json_str(t, name);
+		hwt_text_lit(t, ",\"end\":\"");
+		hwt_text_str(t, hwt_frame_end_name(f->end));
+		hwt_text_lit(t, "\",\"insns\":");
+		hwt_text_u64(t, f->insns_total);
+		hwt_text_lit(t, ",\"insns_self\":");
+		hwt_text_u64(t, f->insns_self);
+		hwt_text_lit(t, ",\"branches\":");
+		hwt_text_u64(t, f->branches_total);
+		if (f->has_time) {
+			hwt_text_lit(t, ",\"duration\":");
+			hwt_text_u64(t, f->return_time - f->call_time);
+		}
+		hwt_text_lit(t, "}\n");
+		return;
+	}
+	text_prefix(t, f, f->has_time, f->return_time);
+	hwt_text_lit(t, "<- ");
+	hwt_text_term_str(t, name);
+	hwt_text_lit(t, "  ");
+	hwt_text_u64(t, f->insns_total);
+	hwt_text_lit(t, " insns");
+	if (f->end != HWT_FRAME_RETURNED) {
+		hwt_text_lit(t, " [");
+		hwt_text_str(t, hwt_frame_end_name(f->end));
+		hwt_text_char(t, ']');
+	}
+	hwt_text_char(t, '\n');
+}
+
+/* Formats one line (a call, or a return when @is_return) into a buffer
+ * on the stack, or, for a line longer than it (a long name), into one
+ * of the writer's that fits, and writes it with one call. */
+static int write_line(struct hwt_calls_writer *w, const struct hwt_frame *f,
+		      bool is_return, uint64_t time)
+{
+	char name_buf[24], line[1024];
+	const char *name = hwt_func_name(&w->namer, f->pid, f->func, name_buf);
+	struct hwt_text t = {line, sizeof(line), 0};
+	for (;;) {
+		if (is_return)
+			format_return(&t, w->format, f, name);
+		else
+			format_call(&t, w->format, f, time, name);
+		if (t.len <= t.size)
+			break;
+		char *big = realloc(w->big, t.len);
+		if (!big)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		w->big = big;
+		w->big_size = t.len;
+		t = (struct hwt_text){w->big, w->big_size, 0};
+	}
+	if (fwrite(t.buf, 1, t.len, w->out) != t.len || ferror(w->out))
+		return hwt_error(HWT_ERR_IO, "writing calls failed: %s",
+				 strerror(errno));
+	return 0;
 }
 
 /* The caller of the outermost frame, found by its return: printed now,
@@ -93,7 +189,7 @@ static int frame_caller(void *arg, const struct hwt_frame *f, uint64_t time)
 {
 	struct hwt_calls_writer *w = arg;
 	w->announced = true;
-	return write_call(w, f, time);
+	return write_line(w, f, false, time);
 }
 
 static int frame_enter(void *arg, const struct hwt_frame *f)
@@ -103,38 +199,13 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 		w->announced = false;
 		return 0;
 	}
-	return write_call(w, f, f->call_time);
+	return write_line(w, f, false, f->call_time);
 }
 
 static int frame_exit(void *arg, const struct hwt_frame *f)
 {
-	struct hwt_calls_writer *w = arg;
-	char buf[24];
-	const char *name = hwt_func_name(&w->namer, f->pid, f->func, buf);
-	if (w->format == HWT_OUTPUT_JSONL) {
-		json_common(w->out, "return", f, f->has_time, f->return_time);
-		hwt_json_fwrite(w->out, name, strlen(name));
-		fprintf(w->out,
-			",\"end\":\"%s\",\"insns\":%" PRIu64
-			",\"insns_self\":%" PRIu64 ",\"branches\":%" PRIu64,
-			hwt_frame_end_name(f->end), f->insns_total,
-			f->insns_self, f->branches_total);
-		if (f->has_time)
-			fprintf(w->out, ",\"duration\":%" PRIu64,
-				f->return_time - f->call_time);
-		fputs("}\n", w->out);
-		return check(w);
-	}
-	text_prefix(w->out, f, f->has_time, f->return_time);
-	fprintf(w->out, "%*s<- ", indent_of(f->depth), "");
-	hwt_term_fwrite(w->out, name, strlen(name));
-	fprintf(w->out, "  %" PRIu64 " insns", f->insns_total);
-	if (f->end != HWT_FRAME_RETURNED)
-		fprintf(w->out, " [%s]", hwt_frame_end_name(f->end));
-	fputc('\n', w->out);
-	return check(w);
+	return write_line(arg, f, true, 0);
 }
-
 
 int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 			 const struct hwt_func_namer *namer,
@@ -153,6 +224,8 @@ int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 
 void hwt_calls_writer_free(struct hwt_calls_writer *w)
 {
+	if (w)
+		free(w->big);
 	free(w);
 }
 
