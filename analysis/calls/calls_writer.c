@@ -14,15 +14,54 @@ struct hwt_calls_writer {
 	enum hwt_output_format format;
 	struct hwt_func_namer namer;
 	bool announced; /* the next inferred frame entered is printed */
-	char *big;      /* a line longer than the stack's buffer */
+	/* Lines not yet handed to @out: one fwrite per buffer, not per
+	 * line. */
+	char buf[64 * 1024];
+	size_t len;
+	char *big;      /* a line longer than the buffer */
 	size_t big_size;
 };
+
+static int write_out(FILE *out, const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, out) != n || ferror(out))
+		return hwt_error(HWT_ERR_IO, "writing calls failed: %s",
+				 strerror(errno));
+	return 0;
+}
+
+int hwt_calls_writer_flush(struct hwt_calls_writer *w)
+{
+	size_t n = w->len;
+	w->len = 0;
+	return n ? write_out(w->out, w->buf, n) : 0;
+}
 
 /* Text lines are indented by depth; callers inferred after their callees
  * have negative depths and start at the margin. */
 static size_t indent_of(int depth)
 {
 	return depth > 0 ? (size_t)(depth > 200 ? 200 : depth) * 2 : 0;
+}
+
+/* A thread or CPU number: almost always positive, then as unsigned (the
+ * padding writer is not inlined, and took a twentieth of the time). */
+static inline void put_id(struct hwt_text *t, int64_t v)
+{
+	if (v >= 0)
+		hwt_text_u64(t, (uint64_t)v);
+	else
+		hwt_text_i64(t, v);
+}
+
+/* @v (below 10^@width) as exactly @width digits, zeros in front. */
+static inline void put_zero_padded(struct hwt_text *t, uint64_t v,
+				   size_t width)
+{
+	char d[20];
+	for (size_t i = width; i-- > 0; v /= 10)
+		d[i] = (char)('0' + v % 10);
+	hwt_text_put(t, d, width);
 }
 
 /* "SEC.NSEC " (or "- " without time), "[CPU] ", "PID/TID ". */
@@ -32,19 +71,22 @@ static void text_prefix(struct hwt_text *t, const struct hwt_frame *f,
 	if (has_time) {
 		hwt_text_u64(t, time / 1000000000u);
 		hwt_text_char(t, '.');
-		hwt_text_i64_pad(t, (int64_t)(time % 1000000000u), 9, 1);
+		put_zero_padded(t, time % 1000000000u, 9);
 		hwt_text_char(t, ' ');
 	} else {
 		hwt_text_lit(t, "- ");
 	}
 	if (f->cpu >= 0) {
 		hwt_text_char(t, '[');
-		hwt_text_i64_pad(t, f->cpu, 3, 1);
+		if (f->cpu < 1000)
+			put_zero_padded(t, (uint64_t)f->cpu, 3);
+		else
+			hwt_text_u64(t, (uint64_t)f->cpu);
 		hwt_text_lit(t, "] ");
 	}
-	hwt_text_i64(t, f->pid);
+	put_id(t, f->pid);
 	hwt_text_char(t, '/');
-	hwt_text_i64(t, f->tid);
+	put_id(t, f->tid);
 	hwt_text_char(t, ' ');
 	static const char spaces[400 + 1] =
 		"                                                            "
@@ -68,22 +110,22 @@ static void json_common(struct hwt_text *t, const char *type,
 	hwt_text_char(t, '"');
 	if (f->cpu >= 0) {
 		hwt_text_lit(t, ",\"cpu\":");
-		hwt_text_i64(t, f->cpu);
+		put_id(t, f->cpu);
 	}
 	if (f->pid >= 0) {
 		hwt_text_lit(t, ",\"pid\":");
-		hwt_text_i64(t, f->pid);
+		put_id(t, f->pid);
 	}
 	if (f->tid >= 0) {
 		hwt_text_lit(t, ",\"tid\":");
-		hwt_text_i64(t, f->tid);
+		put_id(t, f->tid);
 	}
 	if (has_time) {
 		hwt_text_lit(t, ",\"time\":");
 		hwt_text_u64(t, time);
 	}
 	hwt_text_lit(t, ",\"depth\":");
-	hwt_text_i64(t, f->depth);
+	put_id(t, f->depth);
 	hwt_text_lit(t, ",\"addr\":\"0x");
 	hwt_text_hex(t, f->func);
 	hwt_text_lit(t, "\",\"sym\":");
@@ -154,33 +196,52 @@ static void format_return(struct hwt_text *t, enum hwt_output_format format,
 	hwt_text_char(t, '\n');
 }
 
-/* Formats one line (a call, or a return when @is_return) into a buffer
- * on the stack, or, for a line longer than it (a long name), into one
- * of the writer's that fits, and writes it with one call. */
+static void format_line(struct hwt_text *t, const struct hwt_calls_writer *w,
+			const struct hwt_frame *f, bool is_return,
+			uint64_t time, const char *name)
+{
+	if (is_return)
+		format_return(t, w->format, f, name);
+	else
+		format_call(t, w->format, f, time, name);
+}
+
+/* Formats one line (a call, or a return when @is_return) at the end of
+ * the writer's buffer, written out first when the line does not fit in
+ * what is left; a line longer than the whole buffer (a long name) goes
+ * out on its own. */
 static int write_line(struct hwt_calls_writer *w, const struct hwt_frame *f,
 		      bool is_return, uint64_t time)
 {
-	char name_buf[24], line[1024];
+	char name_buf[24];
 	const char *name = hwt_func_name(&w->namer, f->pid, f->func, name_buf);
-	struct hwt_text t = {line, sizeof(line), 0};
-	for (;;) {
-		if (is_return)
-			format_return(&t, w->format, f, name);
-		else
-			format_call(&t, w->format, f, time, name);
-		if (t.len <= t.size)
-			break;
-		char *big = realloc(w->big, t.len);
-		if (!big)
-			return hwt_error(HWT_ERR_NOMEM, "out of memory");
-		w->big = big;
-		w->big_size = t.len;
+	struct hwt_text t = {w->buf + w->len, sizeof(w->buf) - w->len, 0};
+	format_line(&t, w, f, is_return, time, name);
+	if (t.len <= t.size) {
+		w->len += t.len;
+		return 0;
+	}
+	int err = hwt_calls_writer_flush(w);
+	if (err)
+		return err;
+	size_t need = t.len;
+	t = (struct hwt_text){w->buf, sizeof(w->buf), 0};
+	if (need > sizeof(w->buf)) {
+		if (need > w->big_size) {
+			char *big = realloc(w->big, need);
+			if (!big)
+				return hwt_error(HWT_ERR_NOMEM, "out of memory");
+			w->big = big;
+			w->big_size = need;
+		}
 		t = (struct hwt_text){w->big, w->big_size, 0};
 	}
-	if (fwrite(t.buf, 1, t.len, w->out) != t.len || ferror(w->out))
-		return hwt_error(HWT_ERR_IO, "writing calls failed: %s",
-				 strerror(errno));
-	return 0;
+	format_line(&t, w, f, is_return, time, name);
+	if (t.buf == w->buf) {
+		w->len = t.len;
+		return 0;
+	}
+	return write_out(w->out, t.buf, t.len);
 }
 
 /* The caller of the outermost frame, found by its return: printed now,
@@ -224,8 +285,11 @@ int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 
 void hwt_calls_writer_free(struct hwt_calls_writer *w)
 {
-	if (w)
-		free(w->big);
+	if (!w)
+		return;
+	/* An error stays on the stream, for its closer to see. */
+	hwt_calls_writer_flush(w);
+	free(w->big);
 	free(w);
 }
 
