@@ -64,6 +64,26 @@ static inline void put_zero_padded(struct hwt_text *t, uint64_t v,
 	hwt_text_put(t, d, width);
 }
 
+/* @n spaces, 16 at a time where the buffer has room past them: a copy
+ * of a variable length became a `rep movs`, slow to start for the few
+ * bytes of most indents. */
+static inline void put_spaces(struct hwt_text *t, size_t n)
+{
+	static const char sixteen[16] = {
+		' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+		' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	};
+	if (t->len <= t->size && t->size - t->len >= n + 16) {
+		char *d = t->buf + t->len;
+		for (size_t i = 0; i < n; i += 16)
+			memcpy(d + i, sixteen, 16);
+		t->len += n;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		hwt_text_char(t, ' ');
+}
+
 /* "SEC.NSEC " (or "- " without time), "[CPU] ", "PID/TID ". */
 static void text_prefix(struct hwt_text *t, const struct hwt_frame *f,
 			bool has_time, uint64_t time)
@@ -88,15 +108,7 @@ static void text_prefix(struct hwt_text *t, const struct hwt_frame *f,
 	hwt_text_char(t, '/');
 	put_id(t, f->tid);
 	hwt_text_char(t, ' ');
-	static const char spaces[400 + 1] =
-		"                                                            "
-		"                                                            "
-		"                                                            "
-		"                                                            "
-		"                                                            "
-		"                                                            "
-		"                                        ";
-	hwt_text_put(t, spaces, indent_of(f->depth));
+	put_spaces(t, indent_of(f->depth));
 }
 
 /* {"type":TYPE, the thread, the time, depth, addr and "sym": (its value
