@@ -662,6 +662,9 @@ static int run_calls(struct args *a, FILE *out, struct counts *counts)
 		.elements = &counted,
 	};
 	err = cli_stack_run(&run);
+	int ferr = hwt_calls_writer_flush(w);
+	if (!err)
+		err = ferr;
 	if (!err)
 		cli_stack_run_summary(&run, "decode");
 	hwt_calls_writer_free(w);

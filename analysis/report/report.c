@@ -19,30 +19,68 @@
 #include "analysis/report/report_internal.h"
 #include "hwtrace/text.h"
 
-/* A new segment for @t: its stack starts over. */
-static int segment_start(struct hwt_report *r, struct thread_path *t)
+/* Adds the stacks of segment @g to @tree, each with the callers found
+ * after it ended in front: a stack that ended when K callers were known
+ * goes under callers[n - 1] ... callers[K], outermost first. */
+static int segment_fold(const struct hwt_report *r, struct call_tree *tree,
+			const struct segment *g, uint64_t **prefix,
+			size_t *prefix_cap)
 {
-	void *grown = r->segs;
-	if (!array_grow(&grown, &r->segs_cap, sizeof(*r->segs), r->nsegs + 1,
-			16))
+	/* (*prefix)[K]: the node of the callers' path above a stack that
+	 * ended when K were known. */
+	void *grown = *prefix;
+	if (!array_grow(&grown, prefix_cap, sizeof(**prefix), g->n + 1, 16))
 		return -1;
-	r->segs = grown;
-	memset(&r->segs[r->nsegs], 0, sizeof(r->segs[0]));
-	t->seg = r->nsegs++;
+	*prefix = grown;
+	uint64_t *above = *prefix;
+	above[g->n] = 0;
+	for (size_t k = g->n; k-- > 0;)
+		if (!(above[k] = call_tree_child(tree, above[k + 1],
+						 g->callers[k])))
+			return -1;
+	(void)r;
+	for (size_t i = 0; i < g->stacks.n; i++) {
+		const struct hwt_pairmap_entry *e = &g->stacks.e[i];
+		uint64_t node = e->a < g->n ? call_tree_graft(tree, above[e->a],
+							       e->b)
+					    : e->b;
+		if (!node)
+			return -1;
+		uint64_t *v = call_tree_values(tree, node);
+		for (unsigned w = S_INSNS; w <= S_CALLS; w++)
+			v[w] += e->v[w];
+		v[S_SEEN] = 1;
+	}
 	return 0;
 }
 
-/* The caller @name found under the stacks of @t's segment. */
-static int segment_add_caller(struct hwt_report *r, struct thread_path *t,
-			      const char *name)
+/* Ends @t's segment (its callers are all known: they go into the tree)
+ * and starts the next: its stack starts over. */
+static int segment_start(struct hwt_report *r, struct thread_path *t)
 {
-	struct segment *g = &r->segs[t->seg];
+	if (segment_fold(r, &r->tree, &t->seg, &r->prefix, &r->prefix_cap))
+		return -1;
+	t->seg.n = 0;
+	hwt_pairmap_clear(&t->seg.stacks);
+	return 0;
+}
+
+/* The caller @frame found under the stacks of @t's segment. */
+static int segment_add_caller(struct thread_path *t, uint64_t frame)
+{
+	struct segment *g = &t->seg;
 	void *grown = g->callers;
 	if (!array_grow(&grown, &g->cap, sizeof(*g->callers), g->n + 1, 4))
 		return -1;
 	g->callers = grown;
-	g->callers[g->n++] = name;
+	g->callers[g->n++] = frame;
 	return 0;
+}
+
+static void segment_free(struct segment *g)
+{
+	free(g->callers);
+	hwt_pairmap_free(&g->stacks);
 }
 
 static int64_t frame_key(const struct hwt_frame *f)
@@ -69,8 +107,6 @@ struct thread_path *report_thread(struct hwt_report *r, int64_t key)
 	struct thread_path *t = &r->threads[r->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->key = key;
-	if (segment_start(r, t))
-		return NULL;
 	return t;
 }
 
@@ -100,9 +136,10 @@ struct hwt_strmap_entry *report_row(struct hwt_strmap *rows,
 	return e;
 }
 
-/* The function's index, its entry created on first sight; -1 when out of
- * memory. */
-static long func_of(struct hwt_report *r, const struct hwt_frame *f)
+/* The function's index, its entry (and its folded name's frame id)
+ * created on first sight; -1 when out of memory. */
+static long func_of(struct hwt_report *r, const struct hwt_frame *f,
+		    uint64_t *frame)
 {
 	char buf[24];
 	const char *name = hwt_func_name(&r->namer, f->pid, f->func, buf);
@@ -114,8 +151,12 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 						&row_name, &row_dso);
 	if (!e)
 		return -1;
-	if (e->v[F_INDEX])
+	if (e->v[F_INDEX]) {
+		*frame = e->v[F_FRAME];
 		return (long)e->v[F_INDEX] - 1;
+	}
+	if (call_tree_frame(&r->frames, row_name, frame))
+		return -1;
 	void *grown = r->funcs;
 	if (!array_grow(&grown, &r->cap, sizeof(*r->funcs), r->nfuncs + 1, 64))
 		return -1;
@@ -124,29 +165,15 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f)
 	r->funcs[r->nfuncs].name = row_name;
 	r->funcs[r->nfuncs].dso = row_dso;
 	e->v[F_INDEX] = ++r->nfuncs;
+	e->v[F_FRAME] = *frame;
 	return (long)r->nfuncs - 1;
 }
 
-struct hwt_strmap_entry *report_stack(struct hwt_report *r,
-				      const struct thread_path *t,
-				      size_t path_len, const char *leaf)
+uint64_t *report_stack(struct thread_path *t, uint64_t node)
 {
-	char head[48];
-	int hlen = snprintf(head, sizeof(head), "%zu %zu|", t->seg,
-			    r->segs[t->seg].n);
-	size_t llen = leaf ? strlen(leaf) + 1 : 0;
-	size_t len = (size_t)hlen + path_len + llen;
-	void *grown = r->key;
-	if (!array_grow(&grown, &r->key_cap, 1, len + 1, 256))
-		return NULL;
-	r->key = grown;
-	memcpy(r->key, head, (size_t)hlen);
-	memcpy(r->key + hlen, t->path, path_len);
-	if (leaf) {
-		r->key[hlen + path_len] = ';';
-		memcpy(r->key + hlen + path_len + 1, leaf, llen - 1);
-	}
-	return hwt_strmap_get(&r->stacks, r->key, len);
+	struct hwt_pairmap_entry *e = hwt_pairmap_get(&t->seg.stacks, t->seg.n,
+						      node);
+	return e ? e->v : NULL;
 }
 
 size_t report_frame_append(char **buf, size_t *cap, size_t len,
@@ -162,17 +189,6 @@ size_t report_frame_append(char **buf, size_t *cap, size_t len,
 		(*buf)[len++] = (*c == ' ' || *c == ';') ? '_' : *c;
 	(*buf)[len] = 0;
 	return len;
-}
-
-/* Extends the parent's path by the top frame's @name. */
-static int path_push(struct thread_path *t, const char *name)
-{
-	size_t len = t->n > 1 ? t->v[t->n - 2].path_len : 0;
-	len = report_frame_append(&t->path, &t->path_cap, len, name);
-	if (!len)
-		return -1;
-	t->v[t->n - 1].path_len = len;
-	return 0;
 }
 
 /* The count of open activations of @func in thread @t. */
@@ -191,7 +207,8 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 {
 	struct hwt_report *r = arg;
 	struct thread_path *t = thread_of(r, f);
-	long func = t ? func_of(r, f) : -1;
+	uint64_t frame = 0;
+	long func = t ? func_of(r, f, &frame) : -1;
 	if (func < 0)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	void *grown = t->v;
@@ -204,19 +221,20 @@ static int frame_enter(void *arg, const struct hwt_frame *f)
 	 * stack of its own. */
 	if (f->start == HWT_FRAME_INFERRED) {
 		t->n = 0;
-		int err = f->depth < 0
-				  ? segment_add_caller(r, t, r->funcs[func].name)
-				  : segment_start(r, t);
+		int err = f->depth < 0 ? segment_add_caller(t, frame)
+				       : segment_start(r, t);
 		if (err)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
-	t->v[t->n++] = (struct open_frame){(size_t)func, 0};
+	uint64_t parent = t->n ? t->v[t->n - 1].node : 0;
+	uint64_t node = call_tree_child(&r->tree, parent, frame);
+	if (!node)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	t->v[t->n++] = (struct open_frame){(size_t)func, node};
 	uint64_t *active = active_of(r, t, (size_t)func);
 	if (!active)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	(*active)++;
-	if (path_push(t, r->funcs[func].name))
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	return 0;
 }
 
@@ -252,17 +270,15 @@ static int frame_exit(void *arg, const struct hwt_frame *f)
 		fn->insns_total += f->insns_total;
 		fn->time_total += duration;
 	}
-	struct hwt_strmap_entry *s = report_stack(r, t, of.path_len, NULL);
+	uint64_t *s = report_stack(t, of.node);
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	/* By source line, the instructions count where they ran. */
 	if (!r->lines.line)
-		s->v[S_INSNS] += f->insns_self;
-	s->v[S_TIME] += f->self_time;
-	s->v[S_CALLS] += call;
+		s[S_INSNS] += f->insns_self;
+	s[S_TIME] += f->self_time;
+	s[S_CALLS] += call;
 	t->n--;
-	if (t->n)
-		t->path[t->v[t->n - 1].path_len] = 0;
 	return 0;
 }
 
@@ -285,19 +301,18 @@ void hwt_report_free(struct hwt_report *r)
 		return;
 	hwt_strmap_free(&r->names);
 	hwt_strmap_free(&r->dsos);
-	hwt_strmap_free(&r->stacks);
+	call_tree_free(&r->tree);
+	hwt_strmap_free(&r->frames);
+	free(r->prefix);
 	free(r->time_unit);
 	free(r->time_meaning);
 	hwt_strmap_free(&r->line_rows);
 	hwt_strmap_free(&r->addr_lines);
 	hwt_strmap_free(&r->leaves);
-	for (size_t i = 0; i < r->nsegs; i++)
-		free(r->segs[i].callers);
-	free(r->segs);
-	free(r->key);
+	free(r->leaf_frames);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].v);
-		free(r->threads[i].path);
+		segment_free(&r->threads[i].seg);
 	}
 	free(r->threads);
 	free(r->funcs);
@@ -521,43 +536,35 @@ int hwt_report_write(const struct hwt_report *r, FILE *out, size_t top,
 				  r->hidden ? &r->hidden_insns : NULL);
 }
 
+/* *@tree: the report's tree with the live threads' segments added (their
+ * callers found so far in front), so that writing does not end them. */
+static int final_tree(const struct hwt_report *r, struct call_tree *tree)
+{
+	if (r->stacks_lost)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory while ending a "
+				 "capture: its stacks are incomplete");
+	uint64_t *prefix = NULL;
+	size_t prefix_cap = 0;
+	int err = call_tree_copy(tree, &r->tree);
+	for (size_t i = 0; i < r->nthreads && !err; i++)
+		err = segment_fold(r, tree, &r->threads[i].seg, &prefix,
+				   &prefix_cap);
+	free(prefix);
+	if (err) {
+		call_tree_free(tree);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full)
 {
-	/* The full stacks: the callers found after a stack ended go in
-	 * front of it (stacks that become equal add up). */
-	char *buf = NULL;
-	size_t cap = 0;
-	int err = 0;
-	for (size_t i = 0; i < r->stacks.n && !err; i++) {
-		const struct hwt_strmap_entry *e = &r->stacks.e[i];
-		char *bar = strchr(e->key, '|');
-		size_t seg = strtoull(e->key, NULL, 10);
-		size_t known = strtoull(strchr(e->key, ' ') + 1, NULL, 10);
-		const struct segment *g = &r->segs[seg];
-		size_t len = 0, plen = strlen(bar + 1);
-		bool oom = false;
-		for (size_t c = g->n; c-- > known && !oom;) {
-			len = report_frame_append(&buf, &cap, len, g->callers[c]);
-			oom = !len;
-		}
-		void *grown = buf;
-		struct hwt_strmap_entry *f = NULL;
-		if (!oom &&
-		    array_grow(&grown, &cap, 1, len + 1 + plen + 1, 256)) {
-			buf = grown;
-			if (len)
-				buf[len++] = ';';
-			memcpy(buf + len, bar + 1, plen);
-			f = hwt_strmap_get(full, buf, len + plen);
-		}
-		if (!f) {
-			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
-			break;
-		}
-		for (unsigned w = S_INSNS; w <= S_CALLS; w++)
-			f->v[w] += e->v[w];
-	}
-	free(buf);
+	struct call_tree tree;
+	int err = final_tree(r, &tree);
+	if (err)
+		return err;
+	err = call_tree_add_text(&tree, &r->frames, full);
+	call_tree_free(&tree);
 	return err;
 }
 
@@ -597,11 +604,13 @@ unsigned report_weight_slot(enum hwt_report_weight weight)
 int hwt_report_write_collapsed(const struct hwt_report *r, FILE *out,
 			       enum hwt_report_weight weight)
 {
-	struct hwt_strmap full = {0};
-	int err = report_full_stacks(r, &full);
-	if (!err)
-		err = report_write_folded(&full, report_weight_slot(weight), out);
-	hwt_strmap_free(&full);
+	struct call_tree tree;
+	int err = final_tree(r, &tree);
+	if (err)
+		return err;
+	err = call_tree_write_folded(&tree, &r->frames,
+				     report_weight_slot(weight), out);
+	call_tree_free(&tree);
 	return err;
 }
 
@@ -609,10 +618,14 @@ void hwt_report_end_capture(struct hwt_report *r)
 {
 	/* A capture's threads are not the next one's (their tids may be
 	 * reused): each starts over, in segments of its own, with nothing
-	 * open. */
+	 * open. Their callers are all known now. */
 	for (size_t i = 0; i < r->nthreads; i++) {
-		free(r->threads[i].v);
-		free(r->threads[i].path);
+		struct thread_path *t = &r->threads[i];
+		if (segment_fold(r, &r->tree, &t->seg, &r->prefix,
+				 &r->prefix_cap))
+			r->stacks_lost = true;
+		free(t->v);
+		segment_free(&t->seg);
 	}
 	r->nthreads = 0;
 	hwt_strmap_free(&r->active);

@@ -2,33 +2,36 @@
 #ifndef HWT_ANALYSIS_REPORT_INTERNAL_H
 #define HWT_ANALYSIS_REPORT_INTERNAL_H
 
+#include "analysis/report/call_tree.h"
+#include "analysis/util/pairmap.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/report.h"
 
-/* strmap value of a function: its index in funcs, plus one. */
-enum { F_INDEX };
-/* strmap values of a folded stack: */
-enum { S_INSNS, S_TIME, S_CALLS };
+/* strmap values of a function ("DSO/NAME"): its index in funcs, plus
+ * one, and the id of its folded name among the frame names. */
+enum { F_INDEX, F_FRAME };
 
 struct open_frame {
 	size_t func;      /* index in funcs */
-	size_t path_len;  /* the folded path up to and including it */
+	uint64_t node;    /* its call path in the tree (its segment's) */
 };
 
-/* The callers inferred under one segment's stacks, innermost (first
- * found) first. */
+/* A thread's current segment: a run of stacks from the thread's start,
+ * or a cut, to the next cut. The callers inferred under its stacks come
+ * in after some of the stacks ended; until the segment ends each stack
+ * is kept with the number of callers known when it ended, and when it
+ * ends the callers found later are put in front (segment_fold). */
 struct segment {
-	const char **callers; /* function names */
+	uint64_t *callers;  /* frame ids, innermost (first found) first */
 	size_t n, cap;
+	struct hwt_pairmap stacks;  /* (callers known, node) -> S_* */
 };
 
 struct thread_path {
 	int64_t key;
-	size_t seg;       /* its current segment */
+	struct segment seg;
 	struct open_frame *v;
 	size_t n, cap;
-	char *path;       /* "outer;...;inner" of the open frames */
-	size_t path_cap;
 };
 
 /* The order of the table's rows (hwt_report_set_sort). */
@@ -47,13 +50,13 @@ struct hwt_report {
 	 * v[0]): recursion is a function open twice in one thread. */
 	struct hwt_strmap active;
 	size_t nfuncs, cap;
-	/* "SEG K|path" -> S_*: the path when the frame ended, in segment
-	 * SEG with K inferred callers known then. */
-	struct hwt_strmap stacks;
-	struct segment *segs;
-	size_t nsegs, segs_cap;
-	char *key;                      /* scratch for stack keys */
-	size_t key_cap;
+	/* The stacks of the segments that ended, with every caller in
+	 * front (the live threads' segments are added when writing). */
+	struct call_tree tree;
+	struct hwt_strmap frames;         /* folded frame names, by id */
+	uint64_t *prefix;                 /* scratch of segment_fold */
+	size_t prefix_cap;
+	bool stacks_lost;   /* memory ran out adding a segment to the tree */
 	struct thread_path *threads;
 	size_t nthreads, threads_cap;
 	/* By source line (hwt_report_by_line): instructions per "FUNCTION
@@ -69,10 +72,15 @@ struct hwt_report {
 	struct hwt_strmap line_rows;
 	struct hwt_strmap addr_lines;
 	struct hwt_strmap leaves;
+	/* The frame ids of each leaf's parts (its entry's LF_AT: the first,
+	 * plus one; LF_N: how many), found once. */
+	uint64_t *leaf_frames;
+	size_t nleaf_frames, leaf_frames_cap;
 };
 
 enum { L_INSNS };
 enum { A_ROW, A_LEAF };
+enum { LF_AT, LF_N };
 
 /* The entry of function @name in binary @dso (NULL: "[unknown]") in
  * @rows, keyed "DSO/NAME" (a dso never holds a '/'), created zeroed on
@@ -89,11 +97,9 @@ struct hwt_strmap_entry *report_row(struct hwt_strmap *rows,
  * sight; NULL when out of memory. */
 struct thread_path *report_thread(struct hwt_report *r, int64_t key);
 
-/* The folded stack entry of @t's first @path_len bytes of path, with
- * @leaf (NULL: none) as one more frame; NULL when out of memory. */
-struct hwt_strmap_entry *report_stack(struct hwt_report *r,
-				      const struct thread_path *t,
-				      size_t path_len, const char *leaf);
+/* The counters of the stack of @t's current segment at @node, the path
+ * of one frame that ended; NULL when out of memory. */
+uint64_t *report_stack(struct thread_path *t, uint64_t node);
 
 /* Appends @name to the folded path in *@buf at @len as a flame graph
  * frame (no spaces or semicolons inside), after a ';' unless first;
@@ -114,7 +120,8 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 		       const struct report_sort *sort, const uint64_t *hidden);
 
 /* Adds the report's folded stacks, each with the callers found after it
- * ended in front, to @full ("a;b;c" -> S_INSNS, S_TIME, S_CALLS). */
+ * ended in front, to @full ("a;b;c" -> S_INSNS, S_TIME, S_CALLS): the
+ * text a partial result keeps. */
 int report_full_stacks(const struct hwt_report *r, struct hwt_strmap *full);
 
 /* Writes the stacks of @full whose slot @which is not 0, "a;b;c COUNT",

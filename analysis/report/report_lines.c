@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/report/report_internal.h"
+#include "analysis/util/array_grow.h"
 #include "analysis/util/func_name.h"
 #include "hwtrace/error.h"
 
@@ -76,6 +77,57 @@ static int line_of(struct hwt_report *r, int32_t pid, uint64_t addr,
 	return 0;
 }
 
+/* The frame ids of @leaf's parts (its inlined functions and its
+ * "FILE:LINE", ';' between them), found on first use; -1 when out of
+ * memory. */
+static int leaf_frames(struct hwt_report *r, struct hwt_strmap_entry *leaf)
+{
+	if (leaf->v[LF_AT])
+		return 0;
+	size_t at = r->nleaf_frames;
+	for (const char *part = leaf->key;; part++) {
+		const char *end = strchr(part, ';');
+		size_t n = end ? (size_t)(end - part) : strlen(part);
+		char small[512], *name = n < sizeof(small) ? small : malloc(n + 1);
+		uint64_t id;
+		void *grown = r->leaf_frames;
+		bool ok = name && array_grow(&grown, &r->leaf_frames_cap,
+					     sizeof(*r->leaf_frames),
+					     r->nleaf_frames + 1, 64);
+		if (ok) {
+			r->leaf_frames = grown;
+			memcpy(name, part, n);
+			name[n] = 0;
+			ok = !call_tree_frame(&r->frames, name, &id);
+		}
+		if (name != small)
+			free(name);
+		if (!ok) {
+			r->nleaf_frames = at;
+			return -1;
+		}
+		r->leaf_frames[r->nleaf_frames++] = id;
+		if (!end)
+			break;
+		part = end;
+	}
+	leaf->v[LF_AT] = at + 1;
+	leaf->v[LF_N] = r->nleaf_frames - at;
+	return 0;
+}
+
+/* The node of @leaf's parts under @node; 0 when out of memory. */
+static uint64_t leaf_node(struct hwt_report *r, struct hwt_strmap_entry *leaf,
+			  uint64_t node)
+{
+	if (leaf_frames(r, leaf))
+		return 0;
+	const uint64_t *id = &r->leaf_frames[leaf->v[LF_AT] - 1];
+	for (uint64_t i = 0; i < leaf->v[LF_N] && node; i++)
+		node = call_tree_child(&r->tree, node, id[i]);
+	return node;
+}
+
 static int lines_emit(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_report *r = arg;
@@ -93,14 +145,11 @@ static int lines_emit(void *arg, const struct hwt_elem *e)
 	if (line_of(r, pid, e->u.range.start, &row, &leaf))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	row->v[L_INSNS] += e->u.range.insns;
-	/* The leaf's key is copied before the stacks map may grow. */
-	char *copy = strdup(leaf->key);
-	struct hwt_strmap_entry *s =
-		copy ? report_stack(r, t, t->v[t->n - 1].path_len, copy) : NULL;
-	free(copy);
+	uint64_t node = leaf_node(r, leaf, t->v[t->n - 1].node);
+	uint64_t *s = node ? report_stack(t, node) : NULL;
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	s->v[S_INSNS] += e->u.range.insns;
+	s[S_INSNS] += e->u.range.insns;
 	return 0;
 }
 

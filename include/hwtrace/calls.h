@@ -24,7 +24,13 @@ HWT_API int hwt_calls_writer_new(FILE *out, enum hwt_output_format format,
 				 const struct hwt_func_namer *namer,
 				 struct hwt_calls_writer **writer);
 
-/* Frees the writer; NULL is a no-op. */
+/* Hands the lines the writer holds to its stream (the writer buffers
+ * them). Errors: HWT_ERR_IO. */
+HWT_API int hwt_calls_writer_flush(struct hwt_calls_writer *writer);
+
+/* Frees the writer, its lines handed to the stream first (an error is
+ * left on the stream: check it with ferror, or call
+ * hwt_calls_writer_flush before); NULL is a no-op. */
 HWT_API void hwt_calls_writer_free(struct hwt_calls_writer *writer);
 
 /* Stack ops whose on_enter and on_exit write lines; valid while @writer
