@@ -1,6 +1,6 @@
 # The per-binary profiles (export --to autofdo, bolt, bolt-preagg) merged
 # from partial results give the files of one export over all captures,
-# byte for byte, on 20 captures: sw_branch recordings of five programs
+# byte for byte, on 20 captures: sw_branch recordings of six programs
 # (known_path at five sizes, call_tree, threads_path, sig_path, dl_path,
 # and pgo_loop at three loop counts), the real CoreSight capture of
 # testdata (simpleperf ETMv4), its replay through the kernel emulator and
