@@ -216,11 +216,20 @@ static int merge_profiles(const struct merge_args *a, int argc, char **argv)
 	int err = 0;
 	for (int i = optind; i < argc && !err; i++)
 		err = merge_part(argv[i], partial_kind(a->kind), &sum);
-	if (!err) {
+	/* The files are listed once all are in place. */
+	char *listing = NULL;
+	size_t len = 0;
+	FILE *list = err ? NULL : open_memstream(&listing, &len);
+	if (!err && !list)
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (!err)
+		err = hwt_partial_write_profiles(sum, a->output, list);
+	if (list)
+		fclose(list);
+	if (!err)
 		fprintf(stderr, "hwtrace merge: %d partial results merged into "
-			"the files:\n", argc - optind);
-		err = hwt_partial_write_profiles(sum, a->output, stderr);
-	}
+			"the files:\n%s", argc - optind, listing ? listing : "");
+	free(listing);
 	hwt_partial_free(sum);
 	return err ? cli_report(err) : EXIT_OK;
 }

@@ -151,7 +151,7 @@ expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
 
 # --- order and grouping: 50 random trees of merges per kind ---
 # merge_tree KIND OUT TRIAL PART...: the parts shuffled, cut into random
-# groups of 1 to 4, each merged to a partial, then the groups merged.
+# groups of 1 to 5, each merged to a partial, then the groups merged.
 merge_tree() {
 	local kind=$1 out=$2 t=$3
 	shift 3
@@ -163,10 +163,14 @@ merge_tree() {
 	done
 	j=0
 	while [ $j -lt $n ]; do
-		k=$((1 + RANDOM % 4))
-		"$HWTRACE" merge --kind "$kind" --partial "${v[@]:j:k}" \
-			-o "$TMP/g$t.${#g[@]}" || fail "$kind trial $t: group merge"
-		g+=("$TMP/g$t.${#g[@]}")
+		k=$((1 + RANDOM % 5))
+		if [ "$k" = 1 ]; then # a group of one is its part
+			g+=("${v[j]}")
+		else
+			"$HWTRACE" merge --kind "$kind" --partial "${v[@]:j:k}" \
+				-o "$TMP/g$t.${#g[@]}" || fail "$kind trial $t: group merge"
+			g+=("$TMP/g$t.${#g[@]}")
+		fi
 		j=$((j + k))
 	done
 	"$HWTRACE" merge --kind "$kind" --partial "${g[@]}" -o "$out" ||
