@@ -60,12 +60,16 @@ class Cluster:
         with open(sched_file) as f:
             self.address = json.load(f)["address"]
         for i in range(n):
-            w = self._start(["dask", "worker", self.address, "--no-nanny",
-                             "--nthreads", "1", "--no-dashboard",
-                             "--name", f"w{i}", "--local-directory",
-                             os.path.join(tmp, f"w{i}")], env, f"w{i}")
-            self.procs.append(w)
-            self.workers.append(w)
+            self.add_worker(f"w{i}", env)
+
+    def add_worker(self, name, env):
+        """Starts one more worker, @name."""
+        w = self._start(["dask", "worker", self.address, "--no-nanny",
+                         "--nthreads", "1", "--no-dashboard",
+                         "--name", name, "--local-directory",
+                         os.path.join(self.tmp, name)], env, name)
+        self.procs.append(w)
+        self.workers.append(w)
 
     def _start(self, args, env, name):
         log = open(os.path.join(self.tmp, name + ".log"), "wb")
@@ -92,6 +96,34 @@ class Cluster:
                 p.wait()
 
 
+def start_cluster(owner, n):
+    """A cluster of @n workers and a client of it for the test class
+    @owner (its tmp and env): owner.cluster, owner.client. On a failure
+    what was started is stopped (stop_cluster) and the error raised."""
+    owner.cluster = None
+    owner.client = None
+    try:
+        from distributed import Client
+        owner.cluster = Cluster(owner.tmp, n, owner.env)
+        owner.client = Client(owner.cluster.address, timeout=60)
+        owner.client.wait_for_workers(n, timeout=120)
+    except BaseException:
+        stop_cluster(owner)
+        raise
+
+
+def stop_cluster(owner):
+    """Stops @owner's client and cluster (every process checked gone) and
+    removes its tmp."""
+    if owner.client is not None:
+        owner.client.close()
+    if owner.cluster is not None:
+        owner.cluster.stop()
+        for p in owner.cluster.procs:
+            assert p.poll() is not None, "a cluster process still runs"
+    shutil.rmtree(owner.tmp, ignore_errors=True)
+
+
 class DaskClusterTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -110,26 +142,11 @@ class DaskClusterTest(unittest.TestCase):
             hwtrace("record", "-e", "sw_branch", "--start", start, "-q",
                     "-o", path, "--", os.path.join(PROGRAMS, prog), *args)
             cls.files.append(path)
-        cls.cluster = None
-        cls.client = None
-        try:
-            from distributed import Client
-            cls.cluster = Cluster(cls.tmp, 2, cls.env)
-            cls.client = Client(cls.cluster.address, timeout=60)
-            cls.client.wait_for_workers(2, timeout=120)
-        except BaseException:
-            cls.tearDownClass()
-            raise
+        start_cluster(cls, 2)
 
     @classmethod
     def tearDownClass(cls):
-        if cls.client is not None:
-            cls.client.close()
-        if cls.cluster is not None:
-            cls.cluster.stop()
-            for p in cls.cluster.procs:
-                assert p.poll() is not None, "a cluster process still runs"
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+        stop_cluster(cls)
 
     def out(self, name):
         return os.path.join(self.tmp, name)

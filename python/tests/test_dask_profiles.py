@@ -20,13 +20,12 @@ the CLI, HWT_BUILD_DIR the build with the test programs.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
-from test_dask_cluster import Cluster
+from test_dask_cluster import start_cluster, stop_cluster
 
 HWTRACE = os.environ["HWTRACE"]
 PROGRAMS = os.path.join(os.environ["HWT_BUILD_DIR"], "tests", "programs")
@@ -79,26 +78,11 @@ class DaskProfilesTest(unittest.TestCase):
             os.mkdir(out)
             hwtrace("export", *cls.files, "--to", kind, "-o", out)
             cls.want[kind] = files_of(out)
-        cls.cluster = None
-        cls.client = None
-        try:
-            from distributed import Client
-            cls.cluster = Cluster(cls.tmp, 1, cls.env)
-            cls.client = Client(cls.cluster.address, timeout=60)
-            cls.client.wait_for_workers(1, timeout=120)
-        except BaseException:
-            cls.tearDownClass()
-            raise
+        start_cluster(cls, 1)
 
     @classmethod
     def tearDownClass(cls):
-        if cls.client is not None:
-            cls.client.close()
-        if cls.cluster is not None:
-            cls.cluster.stop()
-            for p in cls.cluster.procs:
-                assert p.poll() is not None, "a cluster process still runs"
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+        stop_cluster(cls)
 
     def run_kind(self, kind, name, files, fanin=4):
         import hwtrace.dask as hd
@@ -109,13 +93,7 @@ class DaskProfilesTest(unittest.TestCase):
         return res, files_of(out)
 
     def add_worker(self):
-        w = self.cluster._start(
-            ["dask", "worker", self.cluster.address, "--no-nanny",
-             "--nthreads", "1", "--no-dashboard", "--name", "w1",
-             "--local-directory", os.path.join(self.tmp, "w1")],
-            self.env, "w1")
-        self.cluster.procs.append(w)
-        self.cluster.workers.append(w)
+        self.cluster.add_worker("w1", self.env)
         self.client.wait_for_workers(2, timeout=120)
 
     def test_profiles_are_one_process_bytes(self):

@@ -18,6 +18,7 @@
 # CALLS*160 times. Partials of different binaries at one path, of
 # another kind, or cut short fail naming the file.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+source "$HWT_SOURCE_DIR/tests/integration/merge_tree.sh"
 P="$HWT_BUILD_DIR/tests/programs"
 TD="$HWT_TESTDATA/perf-data"
 
@@ -108,7 +109,7 @@ for k in autofdo bolt bolt-preagg; do
 	expect_eq "$k: merged files = one export of all" \
 		"$(diff -r "$TMP/one.$k" "$TMP/merged.$k" 2>&1)" ""
 	expect_eq "$k: the merge lists every file" \
-		"$(grep -c '^  ' "$TMP/merge.err")" "$(ls "$TMP/one.$k" | wc -l)"
+		"$(grep -c '^  ' "$TMP/merge.err")" "$(find "$TMP/one.$k" -type f | wc -l)"
 	# Positive control: the files hold the programs of every kind of
 	# capture (sw_branch, CoreSight, LBR).
 	for b in known_path call_tree pgo_loop etm_test_loop lbr_test_loop; do
@@ -150,40 +151,13 @@ expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
 	"$((CALLS * 160))"
 
 # --- order and grouping: 50 random trees of merges per kind ---
-# merge_tree KIND OUT TRIAL PART...: the parts shuffled, cut into random
-# groups of 1 to 5, each merged to a partial, then the groups merged.
-merge_tree() {
-	local kind=$1 out=$2 t=$3
-	shift 3
-	local -a v=("$@") g=()
-	local n=${#v[@]} j k tmp
-	for ((j = n - 1; j > 0; j--)); do
-		k=$((RANDOM % (j + 1)))
-		tmp=${v[j]} v[j]=${v[k]} v[k]=$tmp
-	done
-	j=0
-	while [ $j -lt $n ]; do
-		k=$((1 + RANDOM % 5))
-		if [ "$k" = 1 ]; then # a group of one is its part
-			g+=("${v[j]}")
-		else
-			"$HWTRACE" merge --kind "$kind" --partial "${v[@]:j:k}" \
-				-o "$TMP/g$t.${#g[@]}" || fail "$kind trial $t: group merge"
-			g+=("$TMP/g$t.${#g[@]}")
-		fi
-		j=$((j + k))
-	done
-	"$HWTRACE" merge --kind "$kind" --partial "${g[@]}" -o "$out" ||
-		fail "$kind trial $t: merge of groups"
-	rm -f "$TMP/g$t".*
-}
 RANDOM=41
 for k in autofdo bolt bolt-preagg; do
 	read -r -a parts <"$TMP/$k.parts"
 	"$HWTRACE" merge --kind "$k" --partial "${parts[@]}" -o "$TMP/$k.ref"
 	differ=0
 	for t in $(seq 1 50); do
-		merge_tree "$k" "$TMP/t.part" "$t" "${parts[@]}"
+		merge_tree "$k" "$TMP/t.part" "$t" 5 "${parts[@]}"
 		cmp -s "$TMP/t.part" "$TMP/$k.ref" || differ=$((differ + 1))
 	done
 	expect_eq "$k: 50 random merge trees give the same bytes" "$differ" 0
