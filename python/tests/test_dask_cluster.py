@@ -96,6 +96,28 @@ class Cluster:
                 p.wait()
 
 
+# The sw_branch recordings both Dask tests decode: name, program, its
+# arguments; recorded from main.
+PROGRAM_RUNS = [("kp2", "known_path", "2"), ("kp5", "known_path", "5"),
+                ("ct", "call_tree"), ("tp", "threads_path"),
+                ("sp", "sig_path")]
+
+
+def prepare(owner, prefix):
+    """For the test class @owner: a new owner.tmp, owner.env (the tree's
+    package on PYTHONPATH, as the workers import it; this process too)
+    and owner.files, the recordings of PROGRAM_RUNS in owner.tmp."""
+    owner.tmp = tempfile.mkdtemp(prefix=prefix)
+    sys.path.insert(0, SOURCE)
+    owner.env = dict(os.environ, PYTHONPATH=SOURCE)
+    owner.files = []
+    for name, prog, *args in PROGRAM_RUNS:
+        path = os.path.join(owner.tmp, name + ".data")
+        hwtrace("record", "-e", "sw_branch", "--start", "main", "-q",
+                "-o", path, "--", os.path.join(PROGRAMS, prog), *args)
+        owner.files.append(path)
+
+
 def start_cluster(owner, n):
     """A cluster of @n workers and a client of it for the test class
     @owner (its tmp and env): owner.cluster, owner.client. On a failure
@@ -127,21 +149,7 @@ def stop_cluster(owner):
 class DaskClusterTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hwtrace-dask-")
-        # The package as workers import it: the tree's.
-        sys.path.insert(0, SOURCE)
-        cls.env = dict(os.environ, PYTHONPATH=SOURCE)
-        cls.files = []
-        for name, start, prog, *args in [
-                ("kp2", "main", "known_path", "2"),
-                ("kp5", "main", "known_path", "5"),
-                ("ct", "main", "call_tree"),
-                ("tp", "main", "threads_path"),
-                ("sp", "main", "sig_path")]:
-            path = os.path.join(cls.tmp, name + ".data")
-            hwtrace("record", "-e", "sw_branch", "--start", start, "-q",
-                    "-o", path, "--", os.path.join(PROGRAMS, prog), *args)
-            cls.files.append(path)
+        prepare(cls, "hwtrace-dask-")
         start_cluster(cls, 2)
 
     @classmethod

@@ -22,15 +22,12 @@ the CLI, HWT_BUILD_DIR the build with the test programs.
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from test_dask_cluster import start_cluster, stop_cluster
+from test_dask_cluster import prepare, start_cluster, stop_cluster
 
 HWTRACE = os.environ["HWTRACE"]
-PROGRAMS = os.path.join(os.environ["HWT_BUILD_DIR"], "tests", "programs")
 TESTDATA = os.path.join(os.environ["HWT_TESTDATA"], "perf-data")
-SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = ("autofdo", "bolt", "bolt-preagg")
 
 
@@ -51,19 +48,7 @@ def files_of(directory):
 class DaskProfilesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hwtrace-dask-pgo-")
-        sys.path.insert(0, SOURCE)
-        cls.env = dict(os.environ, PYTHONPATH=SOURCE)
-        cls.files = []
-        for name, prog, *args in [("kp2", "known_path", "2"),
-                                  ("kp5", "known_path", "5"),
-                                  ("ct", "call_tree"),
-                                  ("tp", "threads_path"),
-                                  ("sp", "sig_path")]:
-            path = os.path.join(cls.tmp, name + ".data")
-            hwtrace("record", "-e", "sw_branch", "--start", "main", "-q",
-                    "-o", path, "--", os.path.join(PROGRAMS, prog), *args)
-            cls.files.append(path)
+        prepare(cls, "hwtrace-dask-pgo-")
         cls.files.append(os.path.join(TESTDATA, "simpleperf-lbr",
                                       "perf_lbr.data"))
         if os.environ.get("HWT_HAVE_LIBIPT", "1") == "1":

@@ -19,6 +19,7 @@
 # another kind, or cut short fail naming the file.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 source "$HWT_SOURCE_DIR/tests/integration/merge_tree.sh"
+source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
 P="$HWT_BUILD_DIR/tests/programs"
 TD="$HWT_TESTDATA/perf-data"
 
@@ -139,15 +140,15 @@ llvm-bolt-15 "$PROG" -o "$TMP/pl.bolt" -data="$TMP/merged.bolt/pgo_loop.fdata" \
 	-print-profile-stats -print-cfg -print-only=hot >"$TMP/bolt.out" 2>&1 ||
 	fail "llvm-bolt -data: $(grep -i error "$TMP/bolt.out" | head -3)"
 expect_eq "llvm-bolt -data: no stale (mismatching) function profile" \
-	"$(grep -c 'invalid (possibly stale) profile' "$TMP/bolt.out")" "0"
+	"$(bolt_stale "$TMP/bolt.out")" "0"
 expect_eq "llvm-bolt -data: hot executed 3*CALLS times" \
-	"$(sed -n '/^Binary Function "hot"/,/^}/p' "$TMP/bolt.out" | awk '/^  Exec Count  :/ { print $NF; exit }')" \
+	"$(bolt_hot_count "$TMP/bolt.out")" \
 	"$((3 * CALLS))"
 llvm-bolt-15 "$PROG" -o "$TMP/pa.bolt" -pa -p "$TMP/merged.bolt-preagg/pgo_loop.preagg" \
 	-print-cfg -print-only=hot >"$TMP/pa.out" 2>&1 ||
 	fail "llvm-bolt -pa: $(grep -i error "$TMP/pa.out" | head -3)"
 expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
-	"$(sed -n '/^Binary Function "hot"/,/End of Function/p' "$TMP/pa.out" | awk '/^  Exec Count :/ { print $NF }' | sort -n | tail -1)" \
+	"$(bolt_hot_block_max "$TMP/pa.out")" \
 	"$((CALLS * 160))"
 
 # --- order and grouping: 50 random trees of merges per kind ---
