@@ -10,12 +10,13 @@
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
 #include "hwtrace/outfile.h"
+#include "hwtrace/partial.h"
 #include "stack_run.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: hwtrace export FILE --to FORMAT -o OUT [options]\n\n"
+		"usage: hwtrace export FILE... --to FORMAT -o OUT [options]\n\n"
 		"Writes a capture's branches, functions and calls (its CPUs merged\n"
 		"by time, call stacks rebuilt per thread) for other tools:\n"
 		"  sqlite   perf's export-to-sqlite.py database (tables, columns and\n"
@@ -32,6 +33,8 @@ static void usage(FILE *out)
 		"           autofdo and bolt write one file per binary: OUT.NAME.EXT\n"
 		"           (DIR/NAME.EXT when -o is a directory), EXT afdo.txt,\n"
 		"           fdata or preagg\n"
+		"           autofdo and bolt take several captures (FILE...)\n"
+		"           and add them up\n"
 		"See docs/analysis.md.\n\n"
 		"  --to FORMAT             sqlite, pprof, postgresql, autofdo, bolt\n"
 		"                          or bolt-preagg (required)\n"
@@ -42,6 +45,9 @@ static void usage(FILE *out)
 		"  --replace               replace an existing database (sqlite) or\n"
 		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
+		"  --partial               autofdo, bolt: write a partial result\n"
+		"                          for hwtrace merge (to -o, or standard\n"
+		"                          output) instead of the files\n"
 		STACK_RUN_USAGE
 		STACK_FILTER_USAGE
 		"                          (sqlite, postgresql: with 2 or more,\n"
@@ -53,7 +59,7 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB,
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB, OPT_PARTIAL,
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +67,7 @@ static const struct option long_opts[] = {
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
+	{"partial", no_argument, NULL, OPT_PARTIAL},
 	STACK_FILTER_LONG_OPTS,
 	{NULL, 0, NULL, 0},
 };
@@ -71,6 +78,7 @@ struct export_args {
 	bool replace, have_format;
 	struct hwt_export *export;
 	struct hwt_elem_sink elements;
+	bool has_time;                /* a capture's elements carried times */
 };
 
 static bool per_binary(enum hwt_export_format f)
@@ -89,7 +97,8 @@ static int pgo_args(struct export_args *a)
 				       "drop --no-symbols");
 	if (a->ex.format == HWT_EXPORT_BOLT)
 		a->s.symbols.opts.no_demangle = true;
-	a->ex.out_prefix = a->s.output;
+	if (!a->ex.partial)
+		a->ex.out_prefix = a->s.output;
 	return 0;
 }
 
@@ -127,6 +136,9 @@ static int option(void *arg, int c, const char *value)
 	case OPT_NO_LABELS:
 		a->ex.no_labels = true;
 		return 0;
+	case OPT_PARTIAL:
+		a->ex.partial = true;
+		return 0;
 	}
 	return CLI_STACK_NOT_MINE;
 }
@@ -147,7 +159,13 @@ static int check(void *arg)
 				       "not -o");
 	if (!pg && a->ex.conninfo)
 		return cli_usage_error("export", "--db is for --to postgresql");
-	if (!pg && !a->s.output)
+	if (!per_binary(a->ex.format) && (a->ex.partial || a->s.nfiles > 1))
+		return cli_usage_error("export", "%s: only autofdo, bolt and "
+				       "bolt-preagg %s", a->ex.partial ?
+				       "--partial" : "several captures",
+				       a->ex.partial ? "have partial results"
+						     : "add up");
+	if (!pg && !a->s.output && !a->ex.partial)
 		return cli_usage_error("export", "-o OUT is required");
 	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
@@ -254,6 +272,9 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 			"replace the database, or another -o\n", a->s.output);
 		return EXIT_USAGE;
 	}
+	if (a->ex.partial)
+		return cli_output_open("export", a->s.output, a->s.files,
+				       (size_t)a->s.nfiles, out, of);
 	if (!pg && !per_binary(a->ex.format))
 		rc = cli_output_open("export", a->s.output, inputs, 2, out, of);
 	if (rc)
@@ -294,21 +315,67 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	return err;
 }
 
+/* The captures one after the other into the one export: each one's
+ * counts placed in their binaries with its own symbols (AutoFDO, BOLT;
+ * other formats take one capture). */
+static int export_captures(void *arg, struct cli_stack_run *first)
+{
+	struct export_args *a = arg;
+	int err = cli_stack_run(first);
+	a->has_time = first->merge_stats.timed != 0;
+	for (int i = 1; i < a->s.nfiles && !err; i++) {
+		const char *file = a->s.files[i];
+		err = hwt_export_end_capture(a->export);
+		decode_symbols_end(&a->s.symbols);
+		a->s.symbols.capture = file;
+		if (!err)
+			err = decode_symbols_start(&a->s.symbols, &a->s.opts, NULL);
+		if (err)
+			break;
+		hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
+		err = cli_build_ids(file, build_id, a->export);
+		struct cli_stack_run run = {
+			.file = file,
+			.opts = &a->s.opts,
+			.per_cpu = a->s.per_cpu,
+			.namer = first->namer,
+			.ops = first->ops,
+			.elements = first->elements,
+			.symbols = &a->s.symbols,
+		};
+		if (!err)
+			err = cli_stack_run(&run);
+		a->has_time |= run.merge_stats.timed != 0;
+	}
+	return err;
+}
+
 static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
 {
-	(void)out;
-	return hwt_export_finish(((struct export_args *)arg)->export,
-				 run->merge_stats.timed != 0);
+	struct export_args *a = arg;
+	(void)run;
+	int err = hwt_export_finish(a->export, a->has_time);
+	if (err || !a->ex.partial)
+		return err;
+	struct hwt_partial *p;
+	err = hwt_partial_from_export(a->export, &p);
+	if (!err)
+		err = hwt_partial_write(p, out);
+	hwt_partial_free(p);
+	return err;
 }
 
 static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
 {
 	struct export_args *a = arg;
-	(void)run;
+	/* The first capture's summary (export_captures decodes in place of
+	 * the default run, which would print it). */
+	if (!err && !wrc)
+		cli_stack_run_summary(run, "export");
 	if (wrc == EXIT_USAGE && a->ex.format == HWT_EXPORT_SQLITE && !a->replace)
 		fprintf(stderr, "hwtrace export: give --replace to replace %s, "
 			"or another -o\n", a->s.output);
-	if (!err && !wrc)
+	if (!err && !wrc && !a->ex.partial)
 		print_stats(a->export, a->ex.format);
 }
 
@@ -323,8 +390,9 @@ int cmd_export(int argc, char **argv)
 	 * existing -o without --replace. */
 	static const struct cli_stack_cmd cmd = {
 		.name = "export", .usage = usage, .options = long_opts,
-		.usage_status = true, .option = option, .check = check,
-		.open = open_output, .start = start, .finish = finish,
+		.usage_status = true, .many_files = true, .option = option,
+		.check = check, .open = open_output, .start = start,
+		.decode = export_captures, .finish = finish,
 		.done = done, .free = free_export,
 	};
 	struct export_args a;

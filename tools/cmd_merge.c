@@ -17,16 +17,21 @@ static void usage(FILE *out)
 		"usage: hwtrace merge --kind KIND PART... [options]\n\n"
 		"Merges partial results into what one process gives on the whole\n"
 		"input: KIND report (the table of hwtrace report), collapsed (its\n"
-		"folded stacks) or edges (decode --edges). The merge does not\n"
+		"folded stacks), edges (decode --edges), or autofdo, bolt or\n"
+		"bolt-preagg (export --partial: the files of export --to KIND, one\n"
+		"per binary, named from -o as export names them). The merge does not\n"
 		"depend on the order or grouping of the parts. See\n"
 		"docs/scale-out.md.\n\n"
-		"  --kind KIND             report, collapsed or edges\n"
+		"  --kind KIND             report, collapsed, edges, autofdo, bolt\n"
+		"                          or bolt-preagg\n"
 		"  --partial               write the merged partial result instead\n"
 		"  --weight insns|time|calls  collapsed: what a stack counts\n"
 		"  --top N                 report: the N first functions (default 25;\n"
 		"                          0 for all)\n"
 		"  --format text|jsonl     edges: lines or JSON objects\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
+		"                          (autofdo, bolt: the files' prefix or\n"
+		"                          directory, required without --partial)\n"
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed (a part that is not a partial\n"
 		"result, or of another kind: the message names it), 2 usage.\n");
@@ -45,7 +50,46 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-enum merge_kind { KIND_NONE, KIND_REPORT, KIND_COLLAPSED, KIND_EDGES };
+enum merge_kind {
+	KIND_NONE, KIND_REPORT, KIND_COLLAPSED, KIND_EDGES, KIND_AUTOFDO,
+	KIND_BOLT, KIND_BOLT_PREAGG,
+};
+
+/* The --kind names, in enum merge_kind's order from KIND_REPORT. */
+static const char *const kind_names[] = {
+	"report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
+};
+
+static enum merge_kind parse_kind(const char *name)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (!strcmp(name, kind_names[i]))
+			return (enum merge_kind)(KIND_REPORT + i);
+	return KIND_NONE;
+}
+
+/* The partials that merge into @kind. */
+static enum hwt_partial_kind partial_kind(enum merge_kind kind)
+{
+	switch (kind) {
+	case KIND_EDGES:
+		return HWT_PARTIAL_EDGES;
+	case KIND_AUTOFDO:
+		return HWT_PARTIAL_AUTOFDO;
+	case KIND_BOLT:
+		return HWT_PARTIAL_BOLT;
+	case KIND_BOLT_PREAGG:
+		return HWT_PARTIAL_BOLT_PREAGG;
+	default:
+		return HWT_PARTIAL_REPORT;
+	}
+}
+
+static bool per_binary(enum merge_kind kind)
+{
+	return kind == KIND_AUTOFDO || kind == KIND_BOLT ||
+	       kind == KIND_BOLT_PREAGG;
+}
 
 struct merge_args {
 	enum merge_kind kind;
@@ -65,13 +109,12 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_KIND:
-			a->kind = !strcmp(optarg, "report") ? KIND_REPORT
-				: !strcmp(optarg, "collapsed") ? KIND_COLLAPSED
-				: !strcmp(optarg, "edges") ? KIND_EDGES : KIND_NONE;
+			a->kind = parse_kind(optarg);
 			if (!a->kind)
 				return cli_usage_error("merge", "--kind %s: use "
-						       "report, collapsed or "
-						       "edges", optarg);
+						       "report, collapsed, edges, "
+						       "autofdo, bolt or "
+						       "bolt-preagg", optarg);
 			break;
 		case OPT_PARTIAL:
 			a->partial = true;
@@ -101,8 +144,13 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 		}
 	}
 	if (!a->kind)
-		return cli_usage_error("merge", "no --kind (report, collapsed or "
-				       "edges)");
+		return cli_usage_error("merge", "no --kind (report, collapsed, "
+				       "edges, autofdo, bolt or bolt-preagg)");
+	if (per_binary(a->kind) && !a->partial && !a->output)
+		return cli_usage_error("merge", "--kind %s writes one file per "
+				       "binary: -o PREFIX or DIRECTORY is "
+				       "required", kind_names[a->kind -
+							      KIND_REPORT]);
 	if (optind >= argc)
 		return cli_usage_error("merge", "no partial result to merge");
 	return 0;
@@ -160,6 +208,32 @@ static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
 	}
 }
 
+/* AutoFDO, BOLT: the merged profiles as export's files, named from -o;
+ * the files written listed on standard error. */
+static int merge_profiles(const struct merge_args *a, int argc, char **argv)
+{
+	struct hwt_partial *sum = NULL;
+	int err = 0;
+	for (int i = optind; i < argc && !err; i++)
+		err = merge_part(argv[i], partial_kind(a->kind), &sum);
+	/* The files are listed once all are in place. */
+	char *listing = NULL;
+	size_t len = 0;
+	FILE *list = err ? NULL : open_memstream(&listing, &len);
+	if (!err && !list)
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (!err)
+		err = hwt_partial_write_profiles(sum, a->output, list);
+	if (list)
+		fclose(list);
+	if (!err)
+		fprintf(stderr, "hwtrace merge: %d partial results merged into "
+			"the files:\n%s", argc - optind, listing ? listing : "");
+	free(listing);
+	hwt_partial_free(sum);
+	return err ? cli_report(err) : EXIT_OK;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -171,14 +245,15 @@ int cmd_merge(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
+	if (per_binary(a.kind) && !a.partial)
+		return merge_profiles(&a, argc, argv);
 	FILE *out;
 	struct hwt_outfile *of;
 	rc = cli_output_open("merge", a.output, (const char *const *)argv + optind,
 			     (size_t)(argc - optind), &out, &of);
 	if (rc)
 		return rc;
-	enum hwt_partial_kind want = a.kind == KIND_EDGES ? HWT_PARTIAL_EDGES
-							  : HWT_PARTIAL_REPORT;
+	enum hwt_partial_kind want = partial_kind(a.kind);
 	struct hwt_partial *sum = NULL;
 	int err = 0;
 	for (int i = optind; i < argc && !err; i++)

@@ -278,6 +278,21 @@ int hwt_export_finish(struct hwt_export *ex, bool has_time)
 	return ex->fmt->finish(ex, has_time);
 }
 
+int hwt_export_end_capture(struct hwt_export *ex)
+{
+	if (!ex->fmt->end_capture)
+		return hwt_error(HWT_ERR_NOSUP, "export: this format takes one "
+				 "capture (autofdo, bolt and bolt-preagg take "
+				 "several)");
+	return ex->fmt->end_capture(ex);
+}
+
+void hwt_export_set_symbolizer(struct hwt_export *ex,
+			       struct hwt_symbolizer *sym)
+{
+	ex->opts.sym = sym;
+}
+
 void hwt_export_get_stats(const struct hwt_export *ex,
 			  struct hwt_export_stats *stats)
 {

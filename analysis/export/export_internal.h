@@ -42,6 +42,9 @@ struct export_format {
 	int (*exit)(struct hwt_export *ex, struct export_thread *t,
 		    const struct hwt_frame *f);
 	int (*finish)(struct hwt_export *ex, bool has_time);
+	/* Optional: ends one capture of several (hwt_export_next_capture);
+	 * the format may not take several without it. */
+	int (*end_capture)(struct hwt_export *ex);
 	void (*free)(struct hwt_export *ex);
 };
 

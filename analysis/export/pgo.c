@@ -420,8 +420,14 @@ static int sort_into_binaries(struct hwt_export *ex)
 				ex->stats.outside += c->n;
 				continue;
 			}
+			/* Nothing of another binary's side is kept: branches
+			 * to several of them are one line, whichever came
+			 * first. */
 			from.addr -= p->b[fb].base;
-			to.addr = tb == fb ? to.addr - p->b[fb].base : 0;
+			if (tb == fb)
+				to.addr -= p->b[fb].base;
+			else
+				memset(&to, 0, sizeof(to));
 			if ((err = add_branch(&p->b[fb], &from, &to, c->n)))
 				return err;
 			continue;
@@ -437,6 +443,40 @@ static int sort_into_binaries(struct hwt_export *ex)
 		    (err = add_branch(&p->b[tb], &none, &to, c->n)))
 			return err;
 	}
+	return 0;
+}
+
+/* Ends a capture: its open ranges closed, its counts placed in their
+ * binaries with its symbolizer, the tables emptied for the next one. */
+static int pgo_end_capture(struct hwt_export *ex)
+{
+	struct pgo_export *p = impl(ex);
+	int err;
+	for (size_t i = 0; i < p->open_cap; i++)
+		if ((err = close_open(ex, &p->open[i])))
+			return err;
+	if ((err = sort_into_binaries(ex)))
+		return err;
+	free(p->ranges.v);
+	free(p->branches.v);
+	memset(&p->ranges, 0, sizeof(p->ranges));
+	memset(&p->branches, 0, sizeof(p->branches));
+	return 0;
+}
+
+static int by_path(const void *x, const void *y)
+{
+	const struct pgo_binary *a = x, *b = y;
+	return strcmp(a->path, b->path);
+}
+
+static int pgo_finish(struct hwt_export *ex, bool has_time)
+{
+	(void)has_time;
+	struct pgo_export *p = impl(ex);
+	int err = pgo_end_capture(ex);
+	if (err)
+		return err;
 	for (size_t i = 0; i < p->nb; i++) {
 		merge_lines(&p->b[i]);
 		ex->stats.distinct_ranges += p->b[i].nranges;
@@ -448,21 +488,14 @@ static int sort_into_binaries(struct hwt_export *ex)
 					     (r->to.inside && !r->to.sym);
 		}
 	}
-	return 0;
-}
-
-static int pgo_finish(struct hwt_export *ex, bool has_time)
-{
-	(void)has_time;
-	struct pgo_export *p = impl(ex);
-	int err;
-	for (size_t i = 0; i < p->open_cap; i++)
-		if ((err = close_open(ex, &p->open[i])))
-			return err;
-	ex->stats.dsos = 0;
-	if ((err = sort_into_binaries(ex)))
-		return err;
 	ex->stats.dsos = p->nb;
+	/* By path: which of two binaries of one name gets the ".2" then
+	 * depends on the binaries alone, as in a merge of partials. The
+	 * map of paths to indexes is not used past this point. */
+	if (p->nb)
+		qsort(p->b, p->nb, sizeof(*p->b), by_path);
+	if (ex->opts.partial)
+		return 0;
 	err = hwt_pgo_write_files(ex->opts.format, ex->opts.out_prefix, p->b,
 				  p->nb, &p->files, &p->nfiles);
 	ex->stats.files = err ? 0 : p->nfiles;
@@ -494,13 +527,16 @@ const struct export_format hwt_export_pgo_format = {
 	.enter = pgo_enter,
 	.exit = pgo_exit,
 	.finish = pgo_finish,
+	.end_capture = pgo_end_capture,
 	.free = pgo_free,
 };
 
 int hwt_export_pgo_open(struct hwt_export *ex)
 {
-	/* Refuse an unwritable place now, not after the decode. */
-	int err = hwt_pgo_check_prefix(ex->opts.out_prefix);
+	/* Refuse an unwritable place now, not after the decode (a
+	 * partial result writes no files of its own). */
+	int err = ex->opts.partial ? 0
+				   : hwt_pgo_check_prefix(ex->opts.out_prefix);
 	if (err)
 		return err;
 	struct pgo_export *p = calloc(1, sizeof(*p));
@@ -522,4 +558,15 @@ const char *hwt_export_file(const struct hwt_export *ex, size_t i,
 	if (binary)
 		*binary = p->files[i].binary;
 	return p->files[i].path;
+}
+
+const struct pgo_binary *hwt_pgo_profiles(const struct hwt_export *ex,
+					  size_t *n)
+{
+	*n = 0;
+	if (ex->fmt != &hwt_export_pgo_format || !ex->impl)
+		return NULL;
+	const struct pgo_export *p = ex->impl;
+	*n = p->nb;
+	return p->b;
 }

@@ -61,6 +61,12 @@ int hwt_pgo_write_files(enum hwt_export_format f, const char *prefix,
 			const struct pgo_binary *b, size_t nb,
 			struct pgo_file **files, size_t *nfiles);
 
+/* The profiles of a finished export, sorted by path (NULL, *@n 0, for
+ * an export of another format); owned by @ex. For the partial results
+ * of analysis/partial/. */
+const struct pgo_binary *hwt_pgo_profiles(const struct hwt_export *ex,
+					  size_t *n);
+
 /* The writers: the text of @b's file in the format, to @out. The caller
  * checks the stream. */
 void hwt_pgo_write_autofdo(const struct pgo_binary *b, FILE *out);

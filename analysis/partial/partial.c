@@ -14,7 +14,18 @@
 
 const char *hwt_partial_kind_name(enum hwt_partial_kind kind)
 {
-	return kind == HWT_PARTIAL_EDGES ? "edges" : "report";
+	switch (kind) {
+	case HWT_PARTIAL_EDGES:
+		return "edges";
+	case HWT_PARTIAL_AUTOFDO:
+		return "autofdo";
+	case HWT_PARTIAL_BOLT:
+		return "bolt";
+	case HWT_PARTIAL_BOLT_PREAGG:
+		return "bolt-preagg";
+	default:
+		return "report";
+	}
 }
 
 struct hwt_partial *partial_new(enum hwt_partial_kind kind)
@@ -41,6 +52,7 @@ void hwt_partial_free(struct hwt_partial *p)
 	free(p->time_unit);
 	free(p->time_meaning);
 	hwt_edges_free(p->edges);
+	partial_pgo_free(p);
 	free(p);
 }
 
@@ -216,6 +228,8 @@ int hwt_partial_merge(struct hwt_partial *dst, const struct hwt_partial *src)
 				 hwt_partial_kind_name(src->kind));
 	if (dst->kind == HWT_PARTIAL_EDGES)
 		return merge_edges(dst->edges, src->edges);
+	if (partial_is_pgo(dst->kind))
+		return partial_pgo_merge(dst, src);
 	if (!same_text(dst->time_unit, src->time_unit) ||
 	    !same_text(dst->time_meaning, src->time_meaning))
 		return hwt_error(HWT_ERR_INVAL, "the parts' times are of "

@@ -2,6 +2,9 @@
 #ifndef HWT_ANALYSIS_PARTIAL_INTERNAL_H
 #define HWT_ANALYSIS_PARTIAL_INTERNAL_H
 
+#include <stdio.h>
+
+#include "analysis/export/pgo_internal.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/partial.h"
 
@@ -19,7 +22,59 @@ struct hwt_partial {
 	bool has_time;
 	/* HWT_PARTIAL_EDGES: */
 	struct hwt_edges *edges;
+	/* HWT_PARTIAL_AUTOFDO, _BOLT, _BOLT_PREAGG (partial_pgo.c): one
+	 * profile per binary, sorted by path, each with its ranges and
+	 * branches sorted and each once; every text in them is a key of
+	 * @strings. */
+	struct pgo_binary *bins;
+	size_t nbins, bins_cap;
+	struct hwt_strmap strings;
 };
+
+/* Whether @kind is one of the per-binary profiles (partial_pgo.c). */
+bool partial_is_pgo(enum hwt_partial_kind kind);
+
+/* @s kept in p->strings (NULL stays NULL); *@out NULL when out of
+ * memory. */
+int partial_intern(struct hwt_partial *p, const char *s, const char **out);
+
+/* Frees the per-binary profiles of @p. */
+void partial_pgo_free(struct hwt_partial *p);
+
+/* Adds the profiles of @src to @dst's; HWT_ERR_INVAL when the two hold
+ * different binaries at one path, HWT_ERR_FORMAT past 2^64 - 1. */
+int partial_pgo_merge(struct hwt_partial *dst, const struct hwt_partial *src);
+
+/* The reading of the partial format, shared by the kinds' readers
+ * (partial_text.c). */
+struct partial_reader {
+	FILE *in;
+	const char *name;
+	size_t lineno;
+	char *line;
+	size_t cap;
+	char *fields[16];
+	size_t nfields;
+};
+
+/* HWT_ERR_FORMAT with the file, the line and @what. */
+int partial_bad(const struct partial_reader *r, const char *what);
+/* The next line cut into fields. */
+int partial_next_line(struct partial_reader *r);
+/* HWT_ERR_FORMAT unless the line has @n fields. */
+int partial_want_fields(const struct partial_reader *r, size_t n);
+/* A decimal (@base 10) or 0x-hex (@base 16) number. */
+int partial_number(const struct partial_reader *r, const char *s, int base,
+		   uint64_t *v);
+/* Decodes text field @s in place (*@out NULL for an absent text). */
+int partial_text_field(const struct partial_reader *r, char *s, char **out);
+/* Writes @s as a text field. */
+void partial_put_text(FILE *out, const char *s);
+
+/* The per-binary profiles' lines (partial_pgo_text.c): writes them,
+ * *@lines their count; reads one ("binary", "range", "branch"). */
+int partial_pgo_write(const struct hwt_partial *p, FILE *out, size_t *lines);
+int partial_pgo_read_line(struct partial_reader *r, struct hwt_partial *p);
 
 /* A new, empty partial of @kind; NULL when out of memory. */
 struct hwt_partial *partial_new(enum hwt_partial_kind kind);

@@ -20,7 +20,7 @@
 #define PARTIAL_VERSION 2
 #define PARTIAL_VERSION_TEXT "2"
 
-static void put_text(FILE *out, const char *s)
+void partial_put_text(FILE *out, const char *s)
 {
 	if (!s) {
 		fputc('~', out);
@@ -53,9 +53,9 @@ static int by_key(const void *a, const void *b)
 static int write_report(const struct hwt_partial *p, FILE *out, size_t *lines)
 {
 	fputs("time ", out);
-	put_text(out, p->time_unit);
+	partial_put_text(out, p->time_unit);
 	fputc(' ', out);
-	put_text(out, p->time_meaning);
+	partial_put_text(out, p->time_meaning);
 	fprintf(out, "\nhas_time %d\n", p->has_time ? 1 : 0);
 	size_t n = p->nfuncs > p->stacks.n ? p->nfuncs : p->stacks.n;
 	const void **order = malloc((n + 1) * sizeof(*order));
@@ -67,9 +67,9 @@ static int write_report(const struct hwt_partial *p, FILE *out, size_t *lines)
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct hwt_report_func *f = order[i];
 		fputs("func ", out);
-		put_text(out, f->name);
+		partial_put_text(out, f->name);
 		fputc(' ', out);
-		put_text(out, f->dso);
+		partial_put_text(out, f->dso);
 		fprintf(out, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
 			PRIu64 " %" PRIu64 "\n", f->calls, f->frames,
@@ -83,7 +83,7 @@ static int write_report(const struct hwt_partial *p, FILE *out, size_t *lines)
 	for (size_t i = 0; i < p->stacks.n; i++) {
 		const struct hwt_strmap_entry *s = order[i];
 		fputs("stack ", out);
-		put_text(out, s->key);
+		partial_put_text(out, s->key);
 		fprintf(out, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 			s->v[S_INSNS], s->v[S_TIME], s->v[S_CALLS]);
 	}
@@ -116,6 +116,7 @@ int hwt_partial_write(const struct hwt_partial *p, FILE *out)
 		hwt_partial_kind_name(p->kind));
 	size_t lines = 0;
 	int err = p->kind == HWT_PARTIAL_EDGES ? write_edges(p, out, &lines)
+		  : partial_is_pgo(p->kind)    ? partial_pgo_write(p, out, &lines)
 					       : write_report(p, out, &lines);
 	if (err)
 		return err;
@@ -128,17 +129,8 @@ int hwt_partial_write(const struct hwt_partial *p, FILE *out)
 
 /* --- reading --- */
 
-struct reader {
-	FILE *in;
-	const char *name;
-	size_t lineno;
-	char *line;
-	size_t cap;
-	char *fields[16];
-	size_t nfields;
-};
 
-static int bad(const struct reader *r, const char *what)
+int partial_bad(const struct partial_reader *r, const char *what)
 {
 	return hwt_error(HWT_ERR_FORMAT, "%s: line %zu: %s (not a partial "
 			 "result hwtrace wrote, or cut short: decode its unit "
@@ -147,7 +139,7 @@ static int bad(const struct reader *r, const char *what)
 
 /* The next line cut into fields; 0, or an error (at the end of the
  * input: "ends before its end line"). */
-static int next_line(struct reader *r)
+int partial_next_line(struct partial_reader *r)
 {
 	errno = 0;
 	ssize_t len = getline(&r->line, &r->cap, r->in);
@@ -156,19 +148,19 @@ static int next_line(struct reader *r)
 			return hwt_error(HWT_ERR_IO, "%s: reading failed: %s",
 					 r->name, strerror(errno));
 		r->lineno++;
-		return bad(r, "the file ends before its end line");
+		return partial_bad(r, "the file ends before its end line");
 	}
 	r->lineno++;
 	if (!len || r->line[len - 1] != '\n')
-		return bad(r, "the last line has no newline");
+		return partial_bad(r, "the last line has no newline");
 	r->line[len - 1] = 0;
 	if (strlen(r->line) != (size_t)len - 1)
-		return bad(r, "a NUL byte in the line");
+		return partial_bad(r, "a NUL byte in the line");
 	r->nfields = 0;
 	char *s = r->line;
 	for (;;) {
 		if (r->nfields == sizeof(r->fields) / sizeof(r->fields[0]))
-			return bad(r, "too many fields");
+			return partial_bad(r, "too many fields");
 		r->fields[r->nfields++] = s;
 		char *sp = strchr(s, ' ');
 		if (!sp)
@@ -179,24 +171,24 @@ static int next_line(struct reader *r)
 	return 0;
 }
 
-static int want_fields(const struct reader *r, size_t n)
+int partial_want_fields(const struct partial_reader *r, size_t n)
 {
 	if (r->nfields != n) {
 		char what[64];
 		snprintf(what, sizeof(what), "%s: %zu fields where %zu belong",
 			 r->fields[0], r->nfields, n);
-		return bad(r, what);
+		return partial_bad(r, what);
 	}
 	return 0;
 }
 
-static int number(const struct reader *r, const char *s, int base,
+int partial_number(const struct partial_reader *r, const char *s, int base,
 		  uint64_t *v)
 {
 	const char *digits = s;
 	if (base == 16) {
 		if (strncmp(s, "0x", 2))
-			return bad(r, "an address without 0x");
+			return partial_bad(r, "an address without 0x");
 		digits = s + 2;
 	}
 	bool ok = *digits;
@@ -204,11 +196,11 @@ static int number(const struct reader *r, const char *s, int base,
 		ok = base == 16 ? strchr("0123456789abcdef", *c) != NULL
 				: (*c >= '0' && *c <= '9');
 	if (!ok)
-		return bad(r, "a malformed number");
+		return partial_bad(r, "a malformed number");
 	errno = 0;
 	unsigned long long x = strtoull(digits, NULL, base);
 	if (errno == ERANGE)
-		return bad(r, "a number past 2^64 - 1");
+		return partial_bad(r, "a number past 2^64 - 1");
 	*v = x;
 	return 0;
 }
@@ -220,7 +212,7 @@ static int hex_digit(char c)
 }
 
 /* Decodes the text field @s in place; *@out is NULL for "~". */
-static int text(const struct reader *r, char *s, char **out)
+int partial_text_field(const struct partial_reader *r, char *s, char **out)
 {
 	if (!strcmp(s, "~")) {
 		*out = NULL;
@@ -234,76 +226,76 @@ static int text(const struct reader *r, char *s, char **out)
 	char *w = s;
 	for (const char *c = s; *c; c++) {
 		if (*c == '~')
-			return bad(r, "a '~' inside a text");
+			return partial_bad(r, "a '~' inside a text");
 		if (*c != '%') {
 			*w++ = *c;
 			continue;
 		}
 		int hi = hex_digit(c[1]), lo = hi < 0 ? -1 : hex_digit(c[2]);
 		if (lo < 0 || (hi == 0 && lo == 0))
-			return bad(r, "a malformed %XX escape");
+			return partial_bad(r, "a malformed %XX escape");
 		*w++ = (char)(hi * 16 + lo);
 		c += 2;
 	}
 	*w = 0;
 	if (!*s)
-		return bad(r, "an empty text written as nothing");
+		return partial_bad(r, "an empty text written as nothing");
 	return 0;
 }
 
-static int numbers(const struct reader *r, size_t first, uint64_t *v, size_t n)
+static int numbers(const struct partial_reader *r, size_t first, uint64_t *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		int err = number(r, r->fields[first + i], 10, &v[i]);
+		int err = partial_number(r, r->fields[first + i], 10, &v[i]);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int read_header_text(struct reader *r, struct hwt_partial *p)
+static int read_header_text(struct partial_reader *r, struct hwt_partial *p)
 {
-	int err = next_line(r);
+	int err = partial_next_line(r);
 	if (!err && strcmp(r->fields[0], "time"))
-		err = bad(r, "no time line");
+		err = partial_bad(r, "no time line");
 	if (!err)
-		err = want_fields(r, 3);
+		err = partial_want_fields(r, 3);
 	char *unit, *meaning;
 	if (!err)
-		err = text(r, r->fields[1], &unit);
+		err = partial_text_field(r, r->fields[1], &unit);
 	if (!err)
-		err = text(r, r->fields[2], &meaning);
+		err = partial_text_field(r, r->fields[2], &meaning);
 	if (!err && ((unit && !(p->time_unit = strdup(unit))) ||
 		     (meaning && !(p->time_meaning = strdup(meaning)))))
 		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 	if (!err)
-		err = next_line(r);
+		err = partial_next_line(r);
 	if (!err && strcmp(r->fields[0], "has_time"))
-		err = bad(r, "no has_time line");
+		err = partial_bad(r, "no has_time line");
 	if (!err)
-		err = want_fields(r, 2);
+		err = partial_want_fields(r, 2);
 	if (!err && strcmp(r->fields[1], "0") && strcmp(r->fields[1], "1"))
-		err = bad(r, "has_time is neither 0 nor 1");
+		err = partial_bad(r, "has_time is neither 0 nor 1");
 	if (!err)
 		p->has_time = r->fields[1][0] == '1';
 	return err;
 }
 
 /* One "func" or "stack" line of a report partial. */
-static int read_report_entry(struct reader *r, struct hwt_partial *p)
+static int read_report_entry(struct partial_reader *r, struct hwt_partial *p)
 {
 	char *key, *dso = NULL;
 	uint64_t v[10];
 	bool func = !strcmp(r->fields[0], "func");
-	int err = want_fields(r, func ? 13 : 5);
+	int err = partial_want_fields(r, func ? 13 : 5);
 	if (!err)
-		err = text(r, r->fields[1], &key);
+		err = partial_text_field(r, r->fields[1], &key);
 	if (!err && !key)
-		err = bad(r, "a name that is absent");
+		err = partial_bad(r, "a name that is absent");
 	if (!err && func)
-		err = text(r, r->fields[2], &dso);
+		err = partial_text_field(r, r->fields[2], &dso);
 	if (!err && func && (!dso || !*dso || strchr(dso, '/')))
-		err = bad(r, "a binary's name that is absent, empty or a path");
+		err = partial_bad(r, "a binary's name that is absent, empty or a path");
 	if (!err)
 		err = numbers(r, func ? 3 : 2, v, func ? 10 : 3);
 	if (err)
@@ -314,7 +306,7 @@ static int read_report_entry(struct reader *r, struct hwt_partial *p)
 		if (!f)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 		if (p->nfuncs == before)
-			return bad(r, "a function listed twice");
+			return partial_bad(r, "a function listed twice");
 		*f = (struct hwt_report_func){f->name, v[0], v[1], v[2], v[3],
 					      v[4], v[5], v[6], v[7], v[8], v[9],
 					      f->dso};
@@ -326,40 +318,40 @@ static int read_report_entry(struct reader *r, struct hwt_partial *p)
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	if (p->stacks.n == before)
-		return bad(r, "a stack listed twice");
+		return partial_bad(r, "a stack listed twice");
 	s->v[S_INSNS] = v[0];
 	s->v[S_TIME] = v[1];
 	s->v[S_CALLS] = v[2];
 	return 0;
 }
 
-static int read_edges_entry(struct reader *r, struct hwt_partial *p)
+static int read_edges_entry(struct partial_reader *r, struct hwt_partial *p)
 {
 	uint64_t from, to, count;
-	int err = want_fields(r, 4);
+	int err = partial_want_fields(r, 4);
 	if (!err)
-		err = number(r, r->fields[1], 16, &from);
+		err = partial_number(r, r->fields[1], 16, &from);
 	if (!err)
-		err = number(r, r->fields[2], 16, &to);
+		err = partial_number(r, r->fields[2], 16, &to);
 	if (!err)
-		err = number(r, r->fields[3], 10, &count);
+		err = partial_number(r, r->fields[3], 10, &count);
 	if (err)
 		return err;
 	if (!count)
-		return bad(r, "an edge taken 0 times");
+		return partial_bad(r, "an edge taken 0 times");
 	if (hwt_edges_count(p->edges, from, to))
-		return bad(r, "an edge listed twice");
+		return partial_bad(r, "an edge listed twice");
 	return hwt_edges_add(p->edges, from, to, count);
 }
 
-static int read_edges_stats(struct reader *r, struct hwt_partial *p)
+static int read_edges_stats(struct partial_reader *r, struct hwt_partial *p)
 {
 	uint64_t v[4];
-	int err = next_line(r);
+	int err = partial_next_line(r);
 	if (!err && strcmp(r->fields[0], "stats"))
-		err = bad(r, "no stats line");
+		err = partial_bad(r, "no stats line");
 	if (!err)
-		err = want_fields(r, 5);
+		err = partial_want_fields(r, 5);
 	if (!err)
 		err = numbers(r, 1, v, 4);
 	if (err)
@@ -369,31 +361,35 @@ static int read_edges_stats(struct reader *r, struct hwt_partial *p)
 	return 0;
 }
 
-static int read_body(struct reader *r, struct hwt_partial *p)
+static int read_body(struct partial_reader *r, struct hwt_partial *p)
 {
-	bool edges = p->kind == HWT_PARTIAL_EDGES;
-	int err = edges ? read_edges_stats(r, p) : read_header_text(r, p);
+	bool edges = p->kind == HWT_PARTIAL_EDGES, pgo = partial_is_pgo(p->kind);
+	int err = edges ? read_edges_stats(r, p)
+		  : pgo ? 0
+			: read_header_text(r, p);
 	size_t entries = 0;
-	while (!err && !(err = next_line(r))) {
+	while (!err && !(err = partial_next_line(r))) {
 		const char *what = r->fields[0];
 		if (!strcmp(what, "end")) {
 			uint64_t n;
-			err = want_fields(r, 2);
+			err = partial_want_fields(r, 2);
 			if (!err)
-				err = number(r, r->fields[1], 10, &n);
+				err = partial_number(r, r->fields[1], 10, &n);
 			if (!err && n != entries)
-				err = bad(r, "the end line counts other entries "
+				err = partial_bad(r, "the end line counts other entries "
 					  "than the file has");
 			if (!err && getc(r->in) != EOF)
-				err = bad(r, "lines after the end line");
+				err = partial_bad(r, "lines after the end line");
 			return err;
 		}
-		if (edges && !strcmp(what, "edge"))
+		if (pgo)
+			err = partial_pgo_read_line(r, p);
+		else if (edges && !strcmp(what, "edge"))
 			err = read_edges_entry(r, p);
 		else if (!edges && (!strcmp(what, "func") || !strcmp(what, "stack")))
 			err = read_report_entry(r, p);
 		else
-			err = bad(r, "a line of no known kind");
+			err = partial_bad(r, "a line of no known kind");
 		entries++;
 	}
 	return err;
@@ -402,20 +398,29 @@ static int read_body(struct reader *r, struct hwt_partial *p)
 int hwt_partial_read(FILE *in, const char *name, struct hwt_partial **out)
 {
 	*out = NULL;
-	struct reader r = {.in = in, .name = name};
-	int err = next_line(&r);
+	struct partial_reader r = {.in = in, .name = name};
+	int err = partial_next_line(&r);
 	enum hwt_partial_kind kind = HWT_PARTIAL_REPORT;
 	if (!err && (r.nfields != 3 || strcmp(r.fields[0], PARTIAL_MAGIC)))
-		err = bad(&r, "no \"" PARTIAL_MAGIC " VERSION KIND\" line");
+		err = partial_bad(&r, "no \"" PARTIAL_MAGIC " VERSION KIND\" line");
 	if (!err && strcmp(r.fields[1], PARTIAL_VERSION_TEXT))
 		err = hwt_error(HWT_ERR_FORMAT, "%s: a partial result of format "
 				"version %s; this hwtrace reads version %d",
 				name, r.fields[1], PARTIAL_VERSION);
 	if (!err) {
-		if (!strcmp(r.fields[2], "edges"))
-			kind = HWT_PARTIAL_EDGES;
-		else if (strcmp(r.fields[2], "report"))
-			err = bad(&r, "a kind other than report or edges");
+		static const enum hwt_partial_kind kinds[] = {
+			HWT_PARTIAL_REPORT, HWT_PARTIAL_EDGES,
+			HWT_PARTIAL_AUTOFDO, HWT_PARTIAL_BOLT,
+			HWT_PARTIAL_BOLT_PREAGG,
+		};
+		size_t i = 0, n = sizeof(kinds) / sizeof(kinds[0]);
+		while (i < n && strcmp(r.fields[2], hwt_partial_kind_name(kinds[i])))
+			i++;
+		if (i == n)
+			err = partial_bad(&r, "a kind other than report, edges, "
+					  "autofdo, bolt or bolt-preagg");
+		else
+			kind = kinds[i];
 	}
 	struct hwt_partial *p = NULL;
 	if (!err && !(p = partial_new(kind)))

@@ -83,6 +83,10 @@ struct hwt_export_opts {
 	/* SQLite, PostgreSQL: 2 or more stores the rows on a thread of its
 	 * own while the calling thread makes them (0 or 1: one thread). */
 	unsigned int jobs;
+	/* AutoFDO, BOLT: hwt_export_finish writes no files but keeps the
+	 * profiles for hwt_partial_from_export (hwtrace/partial.h);
+	 * out_prefix is then not used. */
+	bool partial;
 };
 
 /* What an export counted and what it skipped, for the user. */
@@ -176,6 +180,18 @@ HWT_API struct hwt_stack_ops hwt_export_ops(struct hwt_export *ex);
  * times; SQLite: indexes, and commits). Errors: HWT_ERR_IO,
  * HWT_ERR_NOSPC, HWT_ERR_NOMEM. */
 HWT_API int hwt_export_finish(struct hwt_export *ex, bool has_time);
+
+/* AutoFDO, BOLT: several captures in one export. Ends the capture whose
+ * elements came so far: its counts are placed in their binaries now,
+ * while the symbolizer that names its addresses still lives; then give
+ * the next capture's with hwt_export_set_symbolizer. Errors:
+ * HWT_ERR_NOSUP (another format: one capture an export), HWT_ERR_NOMEM,
+ * the symbolizer's. */
+HWT_API int hwt_export_end_capture(struct hwt_export *ex);
+
+/* The symbolizer of the captures that follow (opts.sym's successor). */
+HWT_API void hwt_export_set_symbolizer(struct hwt_export *ex,
+				       struct hwt_symbolizer *sym);
 
 /* AutoFDO, BOLT: the path of the @i-th file written (after
  * hwt_export_finish) and the binary whose profile it holds; NULL past

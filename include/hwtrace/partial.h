@@ -18,6 +18,7 @@
 
 #include "hwtrace/common.h"
 #include "hwtrace/edge_map.h"
+#include "hwtrace/export.h"
 #include "hwtrace/output.h"
 #include "hwtrace/report.h"
 
@@ -32,11 +33,18 @@ enum hwt_partial_kind {
 	HWT_PARTIAL_REPORT,
 	/* An edge map with its stats: gives `decode --edges`. */
 	HWT_PARTIAL_EDGES,
+	/* The per-binary profiles of `export --to autofdo`, `--to bolt`
+	 * (fdata) and `--to bolt-preagg`: address ranges and taken
+	 * branches with counts, in each binary's own addresses. */
+	HWT_PARTIAL_AUTOFDO,
+	HWT_PARTIAL_BOLT,
+	HWT_PARTIAL_BOLT_PREAGG,
 };
 
 struct hwt_partial;
 
-/* The kind's name in the format ("report", "edges"). */
+/* The kind's name in the format ("report", "edges", "autofdo", "bolt",
+ * "bolt-preagg"). */
 HWT_API const char *hwt_partial_kind_name(enum hwt_partial_kind kind);
 
 /* The partial of a finished report (every capture's stacks finished):
@@ -51,6 +59,12 @@ HWT_API int hwt_partial_from_report(const struct hwt_report *report,
  * HWT_ERR_NOMEM. */
 HWT_API int hwt_partial_from_edges(const struct hwt_edges *edges,
 				   struct hwt_partial **out);
+
+/* The partial of an AutoFDO or BOLT export made with opts.partial,
+ * after hwt_export_finish: its profiles, copied. Errors: HWT_ERR_INVAL
+ * (another format, or not made with opts.partial), HWT_ERR_NOMEM. */
+HWT_API int hwt_partial_from_export(const struct hwt_export *ex,
+				    struct hwt_partial **out);
 
 /* Frees the partial; NULL is a no-op. */
 HWT_API void hwt_partial_free(struct hwt_partial *p);
@@ -86,6 +100,15 @@ HWT_API int hwt_partial_write_collapsed(const struct hwt_partial *p,
 					enum hwt_report_weight weight);
 HWT_API int hwt_partial_write_edges(const struct hwt_partial *p, FILE *out,
 				    enum hwt_output_format format);
+
+/* The files of an AutoFDO or BOLT partial, as `hwtrace export -o
+ * @prefix` writes them on the whole input (hwtrace/export.h's
+ * out_prefix says how they are named), each written to a temporary file
+ * and all renamed into place when all are written. When @listing is not
+ * NULL, a line "  PATH (BINARY)" goes there for each file written.
+ * Errors: HWT_ERR_INVAL (another kind), those of the files. */
+HWT_API int hwt_partial_write_profiles(const struct hwt_partial *p,
+				       const char *prefix, FILE *listing);
 
 /* The edge map of an edges partial (owned by it), NULL for other kinds. */
 HWT_API const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p);

@@ -1,12 +1,15 @@
 """Decode captures on a Dask cluster, with the bytes one process gives.
 
 ``run(client, files, kind, out)`` plans the work with ``hwtrace units``,
-submits one task per capture (``report``, ``collapsed``) or per unit
+submits one task per capture (``report``, ``collapsed``, and the
+per-binary profiles ``autofdo``, ``bolt``, ``bolt-preagg``) or per unit
 (``edges``) to a ``distributed.Client``, each running the hwtrace CLI on a
 worker, merges the partial results as they come in (a tree of ``hwtrace
 merge --partial``), and writes ``out`` with ``hwtrace merge``. The merge
 does not depend on order or grouping, so the output is the same bytes as
-``hwtrace report FILE...`` (or ``decode --edges``) in one process.
+``hwtrace report FILE...`` (or ``decode --edges``, or ``export --to KIND
+-o OUT FILE...``, whose files, one per binary, are named from ``out``) in
+one process.
 
 The captures are read by the workers from their paths: every worker must
 see the same files at the same paths (a shared filesystem). Only paths and
@@ -27,7 +30,10 @@ from dataclasses import dataclass, field
 
 from distributed import as_completed
 
-KINDS = ("report", "collapsed", "edges")
+KINDS = ("report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg")
+# The kinds `hwtrace export --to KIND --partial` makes: one file per
+# binary, named from the output's prefix or directory.
+PROFILE_KINDS = ("autofdo", "bolt", "bolt-preagg")
 
 
 class UnitFailed(Exception):
@@ -95,6 +101,8 @@ def decode_unit(hwtrace, kind, file, unit):
     """On a worker: the partial result of one unit (0: the whole file)."""
     if kind == "edges":
         args = [hwtrace, "decode", "--edges", "--partial", "-q"]
+    elif kind in PROFILE_KINDS:
+        args = [hwtrace, "export", "--to", kind, "--partial", "-j", "1"]
     else:
         args = [hwtrace, "report", "--partial", "-j", "1"]
     if unit:
@@ -137,7 +145,9 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
     """Decodes @files on @client's cluster into @out (a path on this host).
 
     @kind: "report" (the table, ``--top`` @top, 0 for all), "collapsed"
-    (folded stacks by @weight) or "edges". @fanin partial results are
+    (folded stacks by @weight), "edges", or a per-binary profile
+    ("autofdo", "bolt", "bolt-preagg": @out is then the prefix or
+    directory of its files, as ``hwtrace export -o``). @fanin partial results are
     merged at a time as they arrive. @on_progress(done, total) is called
     here after each unit. Returns a Result; its ``missing`` lists the
     units that failed twice (the output holds all the others). Raises

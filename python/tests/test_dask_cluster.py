@@ -60,12 +60,16 @@ class Cluster:
         with open(sched_file) as f:
             self.address = json.load(f)["address"]
         for i in range(n):
-            w = self._start(["dask", "worker", self.address, "--no-nanny",
-                             "--nthreads", "1", "--no-dashboard",
-                             "--name", f"w{i}", "--local-directory",
-                             os.path.join(tmp, f"w{i}")], env, f"w{i}")
-            self.procs.append(w)
-            self.workers.append(w)
+            self.add_worker(f"w{i}", env)
+
+    def add_worker(self, name, env):
+        """Starts one more worker, @name."""
+        w = self._start(["dask", "worker", self.address, "--no-nanny",
+                         "--nthreads", "1", "--no-dashboard",
+                         "--name", name, "--local-directory",
+                         os.path.join(self.tmp, name)], env, name)
+        self.procs.append(w)
+        self.workers.append(w)
 
     def _start(self, args, env, name):
         log = open(os.path.join(self.tmp, name + ".log"), "wb")
@@ -92,44 +96,65 @@ class Cluster:
                 p.wait()
 
 
+# The sw_branch recordings both Dask tests decode: name, program, its
+# arguments; recorded from main.
+PROGRAM_RUNS = [("kp2", "known_path", "2"), ("kp5", "known_path", "5"),
+                ("ct", "call_tree"), ("tp", "threads_path"),
+                ("sp", "sig_path")]
+
+
+def prepare(owner, prefix):
+    """For the test class @owner: a new owner.tmp, owner.env (the tree's
+    package on PYTHONPATH, as the workers import it; this process too)
+    and owner.files, the recordings of PROGRAM_RUNS in owner.tmp."""
+    owner.tmp = tempfile.mkdtemp(prefix=prefix)
+    sys.path.insert(0, SOURCE)
+    owner.env = dict(os.environ, PYTHONPATH=SOURCE)
+    owner.files = []
+    for name, prog, *args in PROGRAM_RUNS:
+        path = os.path.join(owner.tmp, name + ".data")
+        hwtrace("record", "-e", "sw_branch", "--start", "main", "-q",
+                "-o", path, "--", os.path.join(PROGRAMS, prog), *args)
+        owner.files.append(path)
+
+
+def start_cluster(owner, n):
+    """A cluster of @n workers and a client of it for the test class
+    @owner (its tmp and env): owner.cluster, owner.client. On a failure
+    what was started is stopped (stop_cluster) and the error raised."""
+    owner.cluster = None
+    owner.client = None
+    try:
+        from distributed import Client
+        owner.cluster = Cluster(owner.tmp, n, owner.env)
+        owner.client = Client(owner.cluster.address, timeout=60)
+        owner.client.wait_for_workers(n, timeout=120)
+    except BaseException:
+        stop_cluster(owner)
+        raise
+
+
+def stop_cluster(owner):
+    """Stops @owner's client and cluster (every process checked gone) and
+    removes its tmp."""
+    if owner.client is not None:
+        owner.client.close()
+    if owner.cluster is not None:
+        owner.cluster.stop()
+        for p in owner.cluster.procs:
+            assert p.poll() is not None, "a cluster process still runs"
+    shutil.rmtree(owner.tmp, ignore_errors=True)
+
+
 class DaskClusterTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hwtrace-dask-")
-        # The package as workers import it: the tree's.
-        sys.path.insert(0, SOURCE)
-        cls.env = dict(os.environ, PYTHONPATH=SOURCE)
-        cls.files = []
-        for name, start, prog, *args in [
-                ("kp2", "main", "known_path", "2"),
-                ("kp5", "main", "known_path", "5"),
-                ("ct", "main", "call_tree"),
-                ("tp", "main", "threads_path"),
-                ("sp", "main", "sig_path")]:
-            path = os.path.join(cls.tmp, name + ".data")
-            hwtrace("record", "-e", "sw_branch", "--start", start, "-q",
-                    "-o", path, "--", os.path.join(PROGRAMS, prog), *args)
-            cls.files.append(path)
-        cls.cluster = None
-        cls.client = None
-        try:
-            from distributed import Client
-            cls.cluster = Cluster(cls.tmp, 2, cls.env)
-            cls.client = Client(cls.cluster.address, timeout=60)
-            cls.client.wait_for_workers(2, timeout=120)
-        except BaseException:
-            cls.tearDownClass()
-            raise
+        prepare(cls, "hwtrace-dask-")
+        start_cluster(cls, 2)
 
     @classmethod
     def tearDownClass(cls):
-        if cls.client is not None:
-            cls.client.close()
-        if cls.cluster is not None:
-            cls.cluster.stop()
-            for p in cls.cluster.procs:
-                assert p.poll() is not None, "a cluster process still runs"
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+        stop_cluster(cls)
 
     def out(self, name):
         return os.path.join(self.tmp, name)

@@ -2,8 +2,9 @@
  * which `hwtrace merge` runs on files from other hosts. An input the
  * reader accepts must write back to bytes that read and write again to
  * the same bytes (the format has one spelling of each partial), merge
- * with itself, and give its final outputs; a refused one must leave a
- * message. */
+ * with itself, and give its final outputs (but the AutoFDO and BOLT
+ * profiles', which are files named from a prefix); a refused one must
+ * leave a message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	FILE *null = fopen("/dev/null", "w");
 	if (hwt_partial_merge(again, p) == 0 && null) {
-		if (hwt_partial_kind(again) == HWT_PARTIAL_EDGES) {
+		enum hwt_partial_kind kind = hwt_partial_kind(again);
+		if (kind == HWT_PARTIAL_EDGES) {
 			hwt_partial_write_edges(again, null, HWT_OUTPUT_TEXT);
-		} else {
+		} else if (kind == HWT_PARTIAL_REPORT) {
 			hwt_partial_write_report(again, null, 0);
 			hwt_partial_write_collapsed(again, null, HWT_WEIGHT_CALLS);
 		}

@@ -21,3 +21,18 @@ pgo_loop_capture() {
 		>"$TMP/program.txt" 2>"$TMP/record.err" ||
 		{ cat "$TMP/record.err" >&2; fail "record"; finish; exit 1; }
 }
+
+# What llvm-bolt-15 says of hot in OUT, its output with -print-cfg
+# -print-only=hot: bolt_hot_count OUT, hot's execution count;
+# bolt_hot_block_max OUT, the largest count of its blocks (its loop's);
+# bolt_stale OUT, how many function profiles BOLT found stale.
+bolt_hot_count() {
+	sed -n '/^Binary Function "hot"/,/^}/p' "$1" | awk '/^  Exec Count  :/ { print $NF; exit }'
+}
+bolt_hot_block_max() {
+	sed -n '/^Binary Function "hot"/,/End of Function/p' "$1" |
+		awk '/^  Exec Count :/ { print $NF }' | sort -n | tail -1
+}
+bolt_stale() {
+	grep -c 'invalid (possibly stale) profile' "$1"
+}

@@ -37,9 +37,9 @@ llvm-bolt-15 "$PROG" -o "$TMP/pl.bolt" -data="$fdata" -print-profile-stats \
 	-print-sorted-by=executed-instructions >"$TMP/bolt.out" 2>&1 ||
 	fail "llvm-bolt -data: $(grep -i error "$TMP/bolt.out" | head -3)"
 expect_eq "llvm-bolt -data: no stale (mismatching) function profile" \
-	"$(grep -c 'invalid (possibly stale) profile' "$TMP/bolt.out")" "0"
+	"$(bolt_stale "$TMP/bolt.out")" "0"
 expect_eq "llvm-bolt -data: hot executed CALLS times" \
-	"$(sed -n '/^Binary Function "hot"/,/^}/p' "$TMP/bolt.out" | awk '/^  Exec Count  :/ { print $NF; exit }')" \
+	"$(bolt_hot_count "$TMP/bolt.out")" \
 	"$CALLS"
 expect_contains "llvm-bolt -data: the static mix has its profile" \
 	"$(sed -n '/top functions sorted by (executed instructions)/,/^BOLT/p' "$TMP/bolt.out")" \
@@ -66,7 +66,7 @@ expect_eq "llvm-bolt -pa: hot's instructions = report's self instructions" \
 	"$(sed -n 's/^  hot (executed-instructions=\([0-9]*\))$/\1/p' "$TMP/pa.out")" \
 	"$(awk '$NF == "hot" { print $1 }' "$TMP/report.txt")"
 expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*N times" \
-	"$(sed -n '/^Binary Function "hot"/,/End of Function/p' "$TMP/pa.out" | awk '/^  Exec Count :/ { print $NF }' | sort -n | tail -1)" \
+	"$(bolt_hot_block_max "$TMP/pa.out")" \
 	"$((CALLS * N))"
 # The program's own functions (crt code and the PLT, which BOLT builds
 # no CFG for, are left out): no trace mismatches their code.

@@ -12,6 +12,7 @@
 # grouping (50 random trees of merges, fixed seed). A corrupt capture fails naming its unit;
 # a corrupt or cut partial fails naming the file and line.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+source "$HWT_SOURCE_DIR/tests/integration/merge_tree.sh"
 P="$HWT_BUILD_DIR/tests/programs"
 
 rec() { # rec NAME START PROGRAM ARGS...
@@ -114,29 +115,6 @@ expect_eq "all units' edges = the captures' added up" \
 	"$(LC_ALL=C sort "$TMP/all.medges")" "$(cat "$TMP/all.sum")"
 
 # --- order and grouping: 50 random trees of merges ---
-# merge_tree KIND OUT PART...: the parts shuffled, cut into random
-# groups, each merged to a partial, then the groups merged.
-merge_tree() {
-	local kind=$1 out=$2 t=$3
-	shift 3
-	local -a v=("$@") g=()
-	local n=${#v[@]} j k tmp
-	for ((j = n - 1; j > 0; j--)); do
-		k=$((RANDOM % (j + 1)))
-		tmp=${v[j]} v[j]=${v[k]} v[k]=$tmp
-	done
-	j=0
-	while [ $j -lt $n ]; do
-		k=$((1 + RANDOM % 3))
-		"$HWTRACE" merge --kind "$kind" --partial "${v[@]:j:k}" \
-			-o "$TMP/g$t.${#g[@]}" || fail "trial $t: group merge"
-		g+=("$TMP/g$t.${#g[@]}")
-		j=$((j + k))
-	done
-	"$HWTRACE" merge --kind "$kind" --partial "${g[@]}" -o "$out" ||
-		fail "trial $t: merge of groups"
-	rm -f "$TMP/g$t".*
-}
 RANDOM=41
 # shellcheck disable=SC2086
 "$HWTRACE" merge --kind report --partial $parts -o "$TMP/ref.part"
@@ -146,9 +124,9 @@ mapfile -t eparts < <(cat "$TMP"/parts.*)
 read -r -a rparts <<<"$parts"
 differ=0
 for t in $(seq 1 25); do
-	merge_tree report "$TMP/t.part" "$t" "${rparts[@]}"
+	merge_tree report "$TMP/t.part" "$t" 3 "${rparts[@]}"
 	cmp -s "$TMP/t.part" "$TMP/ref.part" || differ=$((differ + 1))
-	merge_tree edges "$TMP/t.epart" "e$t" "${eparts[@]}"
+	merge_tree edges "$TMP/t.epart" "e$t" 3 "${eparts[@]}"
 	cmp -s "$TMP/t.epart" "$TMP/ref.epart" || differ=$((differ + 1))
 done
 expect_eq "50 random merge trees give the same bytes" "$differ" 0

@@ -160,7 +160,7 @@ _hwtrace()
 			      --call-graph --per-thread --children --no-children
 			      --sort --partial --unit"
 		elif [ "$cmd" = export ]; then
-			opts="$opts --to --replace --no-labels --db -j --jobs"
+			opts="$opts --to --replace --no-labels --db --partial -j --jobs"
 		elif [ "$cmd" = view ]; then
 			opts="${opts/ --srcline/} --timeline-pixels -j --jobs"
 		else
@@ -190,7 +190,7 @@ _hwtrace()
 	dump) opts="--hex --raw --header-only -h --help" ;;
 	cluster)
 		case $prev in
-		--to) COMPREPLY=($(compgen -W "report collapsed edges" -- "$cur")); return ;;
+		--to) COMPREPLY=($(compgen -W "report collapsed edges autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--scheduler | --local | --top | --fanin) return ;;
 		-o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -203,7 +203,7 @@ _hwtrace()
 		;;
 	merge)
 		case $prev in
-		--kind) COMPREPLY=($(compgen -W "report collapsed edges" -- "$cur")); return ;;
+		--kind) COMPREPLY=($(compgen -W "report collapsed edges autofdo bolt bolt-preagg" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
 		--top) return ;;

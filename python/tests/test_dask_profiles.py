@@ -1,0 +1,143 @@
+"""hwtrace.dask with the per-binary profiles (autofdo, bolt, bolt-preagg)
+on a real cluster: a `dask scheduler` with one `dask worker`, then a
+second worker added, all on 127.0.0.1, started here and stopped (all of
+them, whatever happens) before the test ends.
+
+Captures: sw_branch recordings of four programs (known_path at two sizes,
+call_tree, threads_path with three threads, sig_path), simpleperf's real
+LBR capture (branch records) and, in a build with libipt, the real Intel
+PT capture of testdata replayed through the kernel emulator. For each
+kind, with one worker and with two, and for merges of 2, 3 and 4 parts at
+a time, the files the cluster writes are byte-identical to those of one
+`hwtrace export FILE... --to KIND` of all captures, with the same names.
+The planner gives these kinds one task per capture (their counts run
+across the units of a capture), checked here too. A cut capture is
+reported missing with its file and unit; the files hold the others.
+`hwtrace cluster --to bolt` writes the same files as the export.
+
+Run with Debian's /usr/bin/python3 (python3-distributed); HWTRACE names
+the CLI, HWT_BUILD_DIR the build with the test programs.
+"""
+
+import os
+import subprocess
+import sys
+import unittest
+
+from test_dask_cluster import prepare, start_cluster, stop_cluster
+
+HWTRACE = os.environ["HWTRACE"]
+TESTDATA = os.path.join(os.environ["HWT_TESTDATA"], "perf-data")
+KINDS = ("autofdo", "bolt", "bolt-preagg")
+
+
+def hwtrace(*args):
+    subprocess.run([HWTRACE, *args], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+
+
+def files_of(directory):
+    """{name: bytes} of the files in @directory."""
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        with open(os.path.join(directory, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+class DaskProfilesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        prepare(cls, "hwtrace-dask-pgo-")
+        cls.files.append(os.path.join(TESTDATA, "simpleperf-lbr",
+                                      "perf_lbr.data"))
+        if os.environ.get("HWT_HAVE_LIBIPT", "1") == "1":
+            replay = os.path.join(cls.tmp, "qr.data")
+            hwtrace("record", "--emulate",
+                    os.path.join(TESTDATA, "quipper",
+                                 "perf.data.intel_pt-4.14"), "-o", replay)
+            cls.files.append(replay)
+        cls.want = {}
+        for kind in KINDS:
+            out = os.path.join(cls.tmp, "one." + kind)
+            os.mkdir(out)
+            hwtrace("export", *cls.files, "--to", kind, "-o", out)
+            cls.want[kind] = files_of(out)
+        start_cluster(cls, 1)
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_cluster(cls)
+
+    def run_kind(self, kind, name, files, fanin=4):
+        import hwtrace.dask as hd
+        out = os.path.join(self.tmp, name)
+        os.mkdir(out)
+        res = hd.run(self.client, files, kind, out, hwtrace=HWTRACE,
+                     fanin=fanin)
+        return res, files_of(out)
+
+    def add_worker(self):
+        self.cluster.add_worker("w1", self.env)
+        self.client.wait_for_workers(2, timeout=120)
+
+    def test_profiles_are_one_process_bytes(self):
+        import hwtrace.dask as hd
+        for kind in KINDS:
+            # Positive control: the export has profiles of the programs
+            # recorded and of the LBR capture's binary.
+            names = " ".join(self.want[kind])
+            self.assertIn("known_path.", names, kind)
+            self.assertIn("lbr_test_loop.", names, kind)
+            self.assertEqual(
+                [(t[0], t[1]) for t in hd.plan(self.files, kind, HWTRACE)],
+                sorted([(f, 0) for f in self.files],
+                       key=lambda t: -os.path.getsize(t[0])), kind)
+        for workers in (1, 2):
+            if workers == 2:
+                self.add_worker()
+            self.assertEqual(
+                len(self.client.scheduler_info()["workers"]), workers)
+            for kind in KINDS:
+                for fanin in (2, 3, 4):
+                    res, got = self.run_kind(
+                        kind, f"{kind}.{workers}.{fanin}", self.files, fanin)
+                    self.assertEqual(res.missing, [])
+                    self.assertEqual(res.tasks, len(self.files))
+                    self.assertEqual(got, self.want[kind],
+                                     f"{kind}, {workers} workers, fanin {fanin}")
+
+    def test_cli_on_the_cluster(self):
+        out = os.path.join(self.tmp, "cli.bolt")
+        os.mkdir(out)
+        p = subprocess.run([HWTRACE, "cluster", "--scheduler",
+                            self.cluster.address, *self.files, "--to", "bolt",
+                            "-o", out], env=self.env, capture_output=True,
+                           timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(files_of(out), self.want["bolt"])
+        n = len(self.files)
+        self.assertIn(f"{n} of {n} units merged".encode(), p.stderr)
+
+    def test_cut_capture_is_missing(self):
+        cut = os.path.join(self.tmp, "cut.data")
+        with open(self.files[2], "rb") as f, open(cut, "wb") as g:
+            g.write(f.read(3000))
+        res, got = self.run_kind("autofdo", "cut.out",
+                                 [self.files[0], cut, self.files[1]])
+        self.assertEqual([(m.file, m.unit) for m in res.missing], [(cut, 0)])
+        self.assertIn("cut.data, unit 0", res.missing[0].error)
+        want = os.path.join(self.tmp, "cut.want")
+        os.mkdir(want)
+        hwtrace("export", self.files[0], self.files[1], "--to", "autofdo",
+                "-o", want)
+        self.assertEqual(got, files_of(want))
+
+
+if __name__ == "__main__":
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        print("SKIP: python3-distributed is not installed (make deps)")
+        sys.exit(77)
+    unittest.main(verbosity=2)

@@ -1,0 +1,202 @@
+# The per-binary profiles (export --to autofdo, bolt, bolt-preagg) merged
+# from partial results give the files of one export over all captures,
+# byte for byte, on 20 captures: sw_branch recordings of six programs
+# (known_path at five sizes, call_tree, threads_path, sig_path, dl_path,
+# and pgo_loop at three loop counts), the real CoreSight capture of
+# testdata (simpleperf ETMv4), its replay through the kernel emulator and
+# an AUX-sample replay of it (period 64 bytes), the real Intel PT capture
+# (quipper), its replay and two AUX-sample
+# replays of it (periods 4096 and 16384), and simpleperf's real LBR
+# capture. `export --partial` of each capture merged with `hwtrace merge
+# --kind K` equals `export FILE... --to K` (every file, same names); 50
+# random trees of merges per kind (fixed seed) give the same partial; a
+# part left out changes it. The consumers read the merged profiles of
+# pgo_loop's three runs (loop counts 10, 50 and 100, CALLS=10 calls of
+# hot each): create_llvm_prof gives hot 3*CALLS head samples and
+# CALLS*160 samples on its loop body line; llvm-bolt-15 -data gives hot
+# an execution count of 3*CALLS; llvm-bolt-15 -pa runs hot's loop block
+# CALLS*160 times. Partials of different binaries at one path, of
+# another kind, or cut short fail naming the file.
+source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+source "$HWT_SOURCE_DIR/tests/integration/merge_tree.sh"
+source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
+P="$HWT_BUILD_DIR/tests/programs"
+TD="$HWT_TESTDATA/perf-data"
+
+for tool in clang create_llvm_prof llvm-profdata-15 llvm-bolt-15; do
+	command -v "$tool" >/dev/null ||
+		{ fail "$tool missing: install clang autofdo llvm-15 bolt-15 (make deps)"; finish; exit 1; }
+done
+
+rec() { # rec NAME PROGRAM ARGS...
+	local name=$1
+	shift
+	"$HWTRACE" record -e sw_branch --start main -q -o "$TMP/$name.data" \
+		-- "$@" >/dev/null 2>"$TMP/$name.rec.err" ||
+		fail "record $name: $(tail -2 "$TMP/$name.rec.err")"
+	caps+=("$TMP/$name.data")
+}
+caps=()
+for n in 1 2 3 5 9; do rec "kp$n" "$P/known_path" "$n"; done
+rec ct "$P/call_tree"
+rec tp "$P/threads_path"
+rec sp "$P/sig_path"
+rec dl "$P/dl_path"
+# pgo_loop, built for both consumers (DWARF 4 with profiling
+# discriminators for create_llvm_prof, relocations for llvm-bolt).
+PROG="$TMP/pgo_loop"
+clang -O1 -gdwarf-4 -fdebug-info-for-profiling -Wl,--emit-relocs -o "$PROG" \
+	"$HWT_SOURCE_DIR/tests/programs/pgo_loop.c" || fail "building pgo_loop"
+CALLS=10
+for n in 10 50 100; do rec "pl$n" "$PROG" "$n"; done
+
+# CoreSight: the real capture (its binary under --symfs) and its replay.
+mkdir -p "$TMP/symfs/data/local/tmp"
+cp "$TD/simpleperf-etm/etm_test_loop" "$TMP/symfs/data/local/tmp/"
+caps+=("$TD/simpleperf-etm/perf_etm.data")
+"$HWTRACE" record --emulate "$TD/simpleperf-etm/perf_etm.data" -o "$TMP/etmr.data" \
+	>/dev/null 2>&1 || fail "record --emulate perf_etm.data"
+caps+=("$TMP/etmr.data")
+"$HWTRACE" record --emulate "$TD/simpleperf-etm/perf_etm.data" --aux-sample=64 \
+	-e cycles/period=64/ -o "$TMP/etms.data" >/dev/null 2>&1 ||
+	fail "record --emulate --aux-sample perf_etm.data"
+caps+=("$TMP/etms.data")
+# Intel PT: the real capture, its replay, AUX samples of the replay.
+Q="$TD/quipper/perf.data.intel_pt-4.14"
+if have_pt_decoder "Intel PT captures"; then
+	caps+=("$Q")
+	"$HWTRACE" record --emulate "$Q" -o "$TMP/qr.data" >/dev/null 2>&1 ||
+		fail "record --emulate quipper"
+	caps+=("$TMP/qr.data")
+	for period in 4096 16384; do
+		"$HWTRACE" record --emulate "$Q" --aux-sample=8192 \
+			-e "cycles/period=$period/" -o "$TMP/qs$period.data" >/dev/null 2>&1 ||
+			fail "record --emulate --aux-sample quipper"
+		caps+=("$TMP/qs$period.data")
+	done
+fi
+# Branch records (LBR): its binary is not here, placed by its mappings.
+caps+=("$TD/simpleperf-lbr/perf_lbr.data")
+if [ "${HWT_HAVE_LIBIPT:-1}" = 1 ]; then
+	expect_eq "20 captures" "${#caps[@]}" 20
+fi
+
+# --- each kind: merged partials = one export of all captures ---
+for k in autofdo bolt bolt-preagg; do
+	mkdir -p "$TMP/one.$k" "$TMP/merged.$k"
+	"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to "$k" \
+		-o "$TMP/one.$k" 2>"$TMP/err" || fail "$k: export of all: $(tail -2 "$TMP/err")"
+	parts=()
+	i=0
+	for c in "${caps[@]}"; do
+		i=$((i + 1))
+		"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to "$k" --partial \
+			-o "$TMP/$k.$i.part" 2>"$TMP/err" ||
+			fail "$k: export --partial $c: $(tail -2 "$TMP/err")"
+		parts+=("$TMP/$k.$i.part")
+	done
+	expect_eq "$k: a partial's first line" "$(head -1 "$TMP/$k.1.part")" "hwtrace-partial 2 $k"
+	# Every capture but the AUX-sample ones contributes lines (the
+	# export counts no sample's branch list, and the quipper samples'
+	# code is not here anyway).
+	empty=0
+	for ((i = 1; i <= ${#caps[@]}; i++)); do
+		case ${caps[i - 1]} in *etms.data | *qs*.data) continue ;; esac
+		grep -qE '^(range|branch) ' "$TMP/$k.$i.part" || empty=$((empty + 1))
+	done
+	expect_eq "$k: every capture but the AUX-sample ones has counts" "$empty" 0
+	"$HWTRACE" merge --kind "$k" "${parts[@]}" -o "$TMP/merged.$k" 2>"$TMP/merge.err"
+	expect_eq "$k: merge exit" "$?" 0
+	expect_eq "$k: merged files = one export of all" \
+		"$(diff -r "$TMP/one.$k" "$TMP/merged.$k" 2>&1)" ""
+	expect_eq "$k: the merge lists every file" \
+		"$(grep -c '^  ' "$TMP/merge.err")" "$(find "$TMP/one.$k" -type f | wc -l)"
+	# Positive control: the files hold the programs of every kind of
+	# capture (sw_branch, CoreSight, LBR).
+	for b in known_path call_tree pgo_loop etm_test_loop lbr_test_loop; do
+		[ -s "$TMP/one.$k/$b.${k/bolt-preagg/preagg}" ] ||
+			[ -s "$TMP/one.$k/$b.afdo.txt" ] || [ -s "$TMP/one.$k/$b.fdata" ] ||
+			fail "$k: no profile of $b"
+	done
+	echo "${parts[@]}" >"$TMP/$k.parts"
+done
+expect_eq "fdata: hot's back edge taken CALLS*(9+49+99) times" \
+	"$(awk '$2 == "hot" && $5 == "hot" && $3 != "0" && $6 != "0" { print $8 }' \
+		"$TMP/merged.bolt/pgo_loop.fdata")" "$((CALLS * 157))"
+
+# --- the consumers read the merged profiles ---
+create_llvm_prof --profiler text --profile "$TMP/merged.autofdo/pgo_loop.afdo.txt" \
+	--binary "$PROG" --out "$TMP/pl.afdo" --format text >"$TMP/cllp.out" 2>&1 ||
+	fail "create_llvm_prof: $(tail -3 "$TMP/cllp.out")"
+llvm-profdata-15 show --sample --function=hot "$TMP/pl.afdo" >"$TMP/show.txt" 2>&1 ||
+	fail "llvm-profdata-15 show: $(head -3 "$TMP/show.txt")"
+expect_eq "llvm-profdata: hot's head samples = 3*CALLS" \
+	"$(sed -n 's/^Function: hot: [0-9]*, \([0-9]*\),.*/\1/p' "$TMP/show.txt")" "$((3 * CALLS))"
+SRC="$HWT_SOURCE_DIR/tests/programs/pgo_loop.c"
+body=$(($(grep -n 'pgo_loop: body' "$SRC" | cut -d: -f1) - $(grep -n '^__attribute__((noinline)) unsigned hot' "$SRC" | cut -d: -f1)))
+expect_eq "llvm-profdata: the loop body line ran CALLS*(10+50+100) times" \
+	"$(awk -v l="$body" '$1 == l":" { print $2; exit }' "$TMP/show.txt")" "$((CALLS * 160))"
+llvm-bolt-15 "$PROG" -o "$TMP/pl.bolt" -data="$TMP/merged.bolt/pgo_loop.fdata" \
+	-print-profile-stats -print-cfg -print-only=hot >"$TMP/bolt.out" 2>&1 ||
+	fail "llvm-bolt -data: $(grep -i error "$TMP/bolt.out" | head -3)"
+expect_eq "llvm-bolt -data: no stale (mismatching) function profile" \
+	"$(bolt_stale "$TMP/bolt.out")" "0"
+expect_eq "llvm-bolt -data: hot executed 3*CALLS times" \
+	"$(bolt_hot_count "$TMP/bolt.out")" \
+	"$((3 * CALLS))"
+llvm-bolt-15 "$PROG" -o "$TMP/pa.bolt" -pa -p "$TMP/merged.bolt-preagg/pgo_loop.preagg" \
+	-print-cfg -print-only=hot >"$TMP/pa.out" 2>&1 ||
+	fail "llvm-bolt -pa: $(grep -i error "$TMP/pa.out" | head -3)"
+expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
+	"$(bolt_hot_block_max "$TMP/pa.out")" \
+	"$((CALLS * 160))"
+
+# --- order and grouping: 50 random trees of merges per kind ---
+RANDOM=41
+for k in autofdo bolt bolt-preagg; do
+	read -r -a parts <"$TMP/$k.parts"
+	"$HWTRACE" merge --kind "$k" --partial "${parts[@]}" -o "$TMP/$k.ref"
+	differ=0
+	for t in $(seq 1 50); do
+		merge_tree "$k" "$TMP/t.part" "$t" 5 "${parts[@]}"
+		cmp -s "$TMP/t.part" "$TMP/$k.ref" || differ=$((differ + 1))
+	done
+	expect_eq "$k: 50 random merge trees give the same bytes" "$differ" 0
+	"$HWTRACE" merge --kind "$k" --partial "${parts[@]:1}" -o "$TMP/less.part"
+	expect_eq "$k: a part left out changes the bytes" \
+		"$(cmp -s "$TMP/less.part" "$TMP/$k.ref"; echo $?)" 1
+	"$HWTRACE" merge --kind "$k" --partial "$TMP/$k.ref" -o "$TMP/again.part"
+	expect_eq "$k: a partial round trip" "$(cmp "$TMP/$k.ref" "$TMP/again.part" 2>&1)" ""
+done
+
+# --- failures name what failed ---
+read -r -a parts <"$TMP/autofdo.parts"
+sed '0,/^binary \(.*known_path\) [0-9a-f]* /s//binary \1 00ff /' "${parts[0]}" >"$TMP/other.part"
+grep -q '^binary .*known_path 00ff ' "$TMP/other.part" || fail "no build id to change"
+"$HWTRACE" merge --kind autofdo "${parts[1]}" "$TMP/other.part" -o "$TMP/x" 2>"$TMP/err"
+expect_eq "different binaries at one path: exit" "$?" 1
+expect_contains "different binaries at one path: named" "$(cat "$TMP/err")" \
+	"other.part: $P/known_path: the parts hold different binaries at this path"
+expect_eq "no files left behind" "$(ls "$TMP"/x* 2>/dev/null)" ""
+"$HWTRACE" merge --kind bolt "${parts[0]}" -o "$TMP/x" 2>"$TMP/err"
+expect_eq "a part of another kind: exit" "$?" 1
+expect_contains "a part of another kind: named" "$(cat "$TMP/err")" \
+	"${parts[0]}: a partial result of kind autofdo where bolt was asked for"
+head -n 3 "${parts[0]}" >"$TMP/short.part"
+"$HWTRACE" merge --kind autofdo "$TMP/short.part" -o "$TMP/x" 2>"$TMP/err"
+expect_eq "a cut partial: exit" "$?" 1
+expect_contains "a cut partial: named" "$(cat "$TMP/err")" "short.part: line 4: the file ends before its end line"
+awk 'NR == 3 { l = $0; getline; print; print l; next } { print }' "${parts[0]}" >"$TMP/order.part"
+"$HWTRACE" merge --kind autofdo "$TMP/order.part" -o "$TMP/x" 2>"$TMP/err"
+expect_eq "lines out of order: exit" "$?" 1
+expect_contains "lines out of order: named" "$(cat "$TMP/err")" "order.part: line 4: a range out of order or listed twice"
+"$HWTRACE" merge --kind autofdo "${parts[0]}" 2>"$TMP/err"
+expect_eq "merge --kind autofdo without -o: exit" "$?" 2
+"$HWTRACE" export "${caps[0]}" --to pprof --partial -o "$TMP/x" 2>"$TMP/err"
+expect_eq "export --to pprof --partial: exit" "$?" 2
+expect_contains "export --to pprof --partial: says which have" "$(cat "$TMP/err")" \
+	"only autofdo, bolt and bolt-preagg have partial results"
+"$HWTRACE" export "${caps[0]}" "${caps[1]}" --to sqlite -o "$TMP/x.db" 2>"$TMP/err"
+expect_eq "export of several captures to sqlite: exit" "$?" 2
+expect_eq "nothing written" "$(ls "$TMP"/x* 2>/dev/null)" ""
+finish
