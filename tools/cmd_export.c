@@ -195,6 +195,21 @@ static void print_pgo_stats(const struct hwt_export *ex,
 	fputc('\n', stderr);
 }
 
+/* The build ids the capture's header names for its binaries. */
+static int export_build_ids(struct hwt_export *ex, const struct hwt_capture *cap)
+{
+	const struct hwt_capture_build_id *id;
+	size_t n = hwt_capture_build_ids(cap, &id);
+	int err = 0;
+	for (size_t i = 0; !err && i < n; i++) {
+		char hex[2 * sizeof(id->id) + 1] = "";
+		for (size_t k = 0; k < id[i].size; k++)
+			snprintf(hex + 2 * k, 3, "%02x", id[i].id[k]);
+		err = hwt_export_set_build_id(ex, id[i].path, hex);
+	}
+	return err;
+}
+
 /* What the capture's facts name: its threads over time, its binaries'
  * build ids, its context switches. */
 static int export_facts(struct hwt_export *ex, const struct hwt_capture *cap)
@@ -204,14 +219,8 @@ static int export_facts(struct hwt_export *ex, const struct hwt_capture *cap)
 	int err = 0;
 	for (size_t i = 0; !err && i < n; i++)
 		err = hwt_export_name_thread(ex, t[i].pid, t[i].tid, t[i].name);
-	const struct hwt_capture_build_id *id;
-	n = hwt_capture_build_ids(cap, &id);
-	for (size_t i = 0; !err && i < n; i++) {
-		char hex[2 * sizeof(id->id) + 1] = "";
-		for (size_t k = 0; k < id[i].size; k++)
-			snprintf(hex + 2 * k, 3, "%02x", id[i].id[k]);
-		err = hwt_export_set_build_id(ex, id[i].path, hex);
-	}
+	if (!err)
+		err = export_build_ids(ex, cap);
 	const struct hwt_capture_switch *s;
 	n = hwt_capture_switches(cap, &s);
 	for (size_t i = 0; !err && i < n; i++)
@@ -333,7 +342,11 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 		if (err)
 			break;
 		hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
-		err = cli_build_ids(file, build_id, a->export);
+		struct hwt_capture *cap = NULL;
+		err = hwt_capture_open(file, NULL, &cap);
+		if (!err)
+			err = export_build_ids(a->export, cap);
+		hwt_capture_free(cap);
 		struct cli_stack_run run = {
 			.file = file,
 			.opts = &a->s.opts,
