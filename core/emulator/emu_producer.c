@@ -272,6 +272,12 @@ static void produce(struct emu_event *ev, uint64_t n)
 	uint64_t size = ev->aux_len, head = ev->aux_pos, m, skip = 0, flags = 0;
 	bool own, barrier = false;
 
+	if (ev->paused) {
+		/* aux_pause: the trace unit is off; nothing is lost. */
+		s->st.paused += n;
+		advance(s, n);
+		return;
+	}
 	if (ev->kernel_disabled) {
 		s->st.dropped += n;
 		if (n)
@@ -436,6 +442,8 @@ void *hwt_emu_producer_main(void *arg)
 			continue;
 		}
 		if (s->item >= s->nitems) {
+			/* A probe at the source's very end (a last return). */
+			hwt_emu_probe_fire(ev);
 			/* The kernel reports lost records with the next record
 			 * that fits: wait for room to say how many were lost. */
 			if (ev->lost_pending && !hwt_emu_ring_write(ev, NULL, 0)) {
@@ -471,6 +479,10 @@ void *hwt_emu_producer_main(void *arg)
 		if (ev->overwrite && n > aux_wrap(ev))
 			n = aux_wrap(ev);
 		n = hwt_emu_sample_clamp(ev, n);
+		/* A probe fires between two writes, where the program
+		 * enters or leaves its function. */
+		hwt_emu_probe_fire(ev);
+		n = hwt_emu_probe_clamp(ev, n);
 		if (emu->opts.paced && n) {
 			uint64_t allowed = paced_allowance(ev, it, n);
 			if (!allowed) {

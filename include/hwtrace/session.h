@@ -93,7 +93,17 @@ struct hwt_session_opts {
 	 * PERF_EVENT_IOC_SET_FILTER after it is opened and before it is
 	 * enabled; NULL or "": none. */
 	const char *aux_filter;
+	/* AUX pause/resume (hwtrace/auxaction.h): @nprobes events
+	 * (@probe_attrs, borrowed, with aux_action set; at most
+	 * HWT_SESSION_MAX_PROBES) opened in each AUX event's group, their
+	 * samples redirected into the AUX event's ring, named
+	 * @probe_names[i] in the file. The AUX event's own aux_action (e.g.
+	 * start paused) is the caller's, in aux_attr. */
+	const struct perf_event_attr *probe_attrs;
+	const char *const *probe_names;
+	size_t nprobes;
 };
+#define HWT_SESSION_MAX_PROBES 4
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */
 struct hwt_capture_stats {
