@@ -9,6 +9,7 @@
 #include "hwtrace/addrfilter.h"
 #include "hwtrace/auxaction.h"
 #include "hwtrace/error.h"
+#include "hwtrace/session.h"
 
 #define RETURN_SUFFIX "%return"
 
@@ -36,8 +37,14 @@ static int find_func(struct hwt_aux_action *a, const char *spec,
 
 	snprintf(filter, sizeof(filter), "filter %s", a->func);
 	int err = hwt_addr_filter_resolve(filter, binary, out, sizeof(out), NULL);
-	if (err < 0)
-		return err;
+	if (err < 0) {
+		/* The resolver speaks of a filter: say which trigger. */
+		char why[1024];
+		snprintf(why, sizeof(why), "%s", hwt_errmsg());
+		const char *msg = strstr(why, "\": ");
+		return hwt_error(err, "--trigger %s: %s", spec,
+				 msg ? msg + 3 : why);
+	}
 	if (sscanf(out, "filter 0x%llx/0x%llx@%n", &off, &size, &n) != 2 || !n ||
 	    out[n] != '/')
 		return hwt_error(HWT_ERR_CONFIG, "--trigger %s: %s did not resolve "
@@ -152,4 +159,36 @@ bool hwt_aux_action_supported(const char *pmu_name, const char *release,
 			 "; cs_etm's driver declares it in kernels after 6.13 "
 			 "only (an older one refuses the open with EOPNOTSUPP)" : "");
 	return true;
+}
+
+int hwt_aux_action_setup(struct hwt_aux_action_set *set,
+			 const char *const *specs, size_t nspecs,
+			 const char *default_binary, const struct hwt_os *os,
+			 struct hwt_session_opts *so)
+{
+	bool resumes = false;
+	int err;
+
+	memset(set, 0, sizeof(*set));
+	if (nspecs > HWT_SESSION_MAX_PROBES)
+		return hwt_error(HWT_ERR_CONFIG, "%zu resume:/pause: triggers; at "
+				 "most %d", nspecs, HWT_SESSION_MAX_PROBES);
+	for (size_t i = 0; i < nspecs; i++) {
+		struct hwt_aux_action *a = &set->actions[i];
+		if ((err = hwt_aux_action_parse(specs[i], default_binary, a)) < 0 ||
+		    (err = hwt_aux_action_attr(os, a, &set->attrs[i])) < 0)
+			return err;
+		set->names[i] = a->name;
+		resumes |= a->action == HWT_AUX_RESUME;
+	}
+	set->n = nspecs;
+	so->probe_attrs = set->attrs;
+	so->probe_names = set->names;
+	so->nprobes = nspecs;
+	/* Tracing begins at the first resume; with pauses only, at once. */
+	if (resumes)
+		hwt_attr_set_aux_action(&so->aux_attr,
+					hwt_attr_aux_action(&so->aux_attr) |
+						HWT_AUX_START_PAUSED);
+	return 0;
 }

@@ -88,6 +88,26 @@ HWT_API int hwt_aux_action_attr(const struct hwt_os *os,
 				const struct hwt_aux_action *a,
 				struct perf_event_attr *out);
 
+/* The resume:/pause: triggers of one recording, as session options. */
+struct hwt_session_opts;
+struct hwt_aux_action_set {
+	struct hwt_aux_action actions[4];   /* HWT_SESSION_MAX_PROBES */
+	struct perf_event_attr attrs[4];
+	const char *names[4];
+	size_t n;
+};
+
+/* Parses @nspecs triggers into @set (see hwt_aux_action_parse) and puts
+ * their uprobe events into @so (probe_attrs, probe_names, nprobes); the
+ * AUX event (so->aux_attr) starts paused when any trigger resumes it.
+ * @set must outlive the session. Errors: those of the parse and of
+ * hwt_aux_action_attr; HWT_ERR_CONFIG for more than 4. */
+HWT_API int hwt_aux_action_setup(struct hwt_aux_action_set *set,
+				 const char *const *specs, size_t nspecs,
+				 const char *default_binary,
+				 const struct hwt_os *os,
+				 struct hwt_session_opts *so);
+
 /* Whether this machine can pause and resume @pmu_name's trace: the
  * kernel release (uname) must be 6.13 or later and the PMU's driver one
  * that declares PERF_PMU_CAP_AUX_PAUSE (intel_pt since 6.13; cs_etm's
