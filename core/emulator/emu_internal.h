@@ -59,6 +59,9 @@ struct emu_probe_hit {
 	uint64_t pos;
 	struct emu_event *probe;
 	uint64_t ip;
+	uint64_t flags;   /* the BTS flags of the record it follows */
+	uint64_t time;    /* when it ran (that record's clock, else its
+			     write's); 0: unknown (now) */
 };
 
 struct emu_event {
@@ -142,6 +145,12 @@ struct hwt_emu {
 /* emu_producer.c */
 void *hwt_emu_producer_main(void *arg);
 uint64_t hwt_emu_now_ns(void);
+/* Writes @len bytes that the trace unit makes itself (not source bytes:
+ * a trace-on/off packet) at the AUX head, with their PERF_RECORD_AUX;
+ * in full-trace mode nothing when they do not fit. Not counted in the
+ * stream's stats. Called with the lock held. */
+void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
+			uint64_t time);
 /* Writes one record into @ev's data ring (LOST first when records were
  * lost before); false when it did not fit (then it is counted lost).
  * Called with the lock held. */
@@ -174,11 +183,11 @@ uint64_t hwt_emu_sample_clamp(const struct emu_event *ev, uint64_t n);
 void hwt_emu_sample_fire(struct emu_event *ev);
 
 /* Writes a PERF_RECORD_SAMPLE of event @s (a sampler or a probe in the
- * group of AUX event @ev) with @period and @ip: its SET_OUTPUT target's
+ * group of AUX event @ev) with @period, @ip and @time (0: now): its SET_OUTPUT target's
  * ring, its own, else @ev's. PERF_SAMPLE_AUX carries @ev's newest bytes.
  * Lock held. */
 void hwt_emu_write_sample(struct emu_event *ev, struct emu_event *s,
-			  uint64_t period, uint64_t ip);
+			  uint64_t period, uint64_t ip, uint64_t time);
 
 /* emu_probe.c: uprobe events in an AUX event's group whose aux_action
  * pauses or resumes it. */

@@ -20,7 +20,10 @@
  * aux_action to the AUX event: aux_pause stops the trace unit writing
  * (the bytes it would have written are counted as paused), aux_resume
  * starts it again; an AUX event opened with aux_start_paused writes
- * nothing until a resume. */
+ * nothing until a resume. The trace itself says where it stopped and
+ * started again (trace_marker), as a PT trace's packets would, right
+ * after the probe's sample in the data ring: the cause before the
+ * effect. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +89,19 @@ static bool run_time_address(const struct emu_stream *s, const char *path,
 	return false;
 }
 
+/* When the branch record with @flags ran: sw_branch's clock in the
+ * record (CLOCK_MONOTONIC, the capture's perf time; 2^56 ns is two
+ * years), else the time of the write @it that holds it. */
+static uint64_t hit_time(uint64_t flags, const struct emu_item *it)
+{
+	if (flags & HWT_BTS_FLAG_SWB_TIME)
+		return flags >> HWT_BTS_SWB_TIME_SHIFT;
+	return it->time;
+}
+
 static int add_hit(struct emu_event *leader, uint64_t pos,
-		   struct emu_event *probe, uint64_t ip)
+		   struct emu_event *probe, uint64_t ip, uint64_t flags,
+		   uint64_t time)
 {
 	if (leader->nhits == leader->hitcap) {
 		size_t ncap = leader->hitcap ? leader->hitcap * 2 : 64;
@@ -97,7 +111,8 @@ static int add_hit(struct emu_event *leader, uint64_t pos,
 		leader->hits = n;
 		leader->hitcap = ncap;
 	}
-	leader->hits[leader->nhits++] = (struct emu_probe_hit){pos, probe, ip};
+	leader->hits[leader->nhits++] = (struct emu_probe_hit){pos, probe, ip,
+							       flags, time};
 	return 0;
 }
 
@@ -122,6 +137,7 @@ static int find_hits(struct emu_event *leader, struct emu_event *probe,
 				continue;
 			have = 0;
 			uint64_t from = hwt_bts_le64(rec), to = hwt_bts_le64(rec + 8);
+			uint64_t flags = hwt_bts_le64(rec + 16);
 			int err = 0;
 			if (to == addr && from) {
 				/* Deeper than we follow: its return is not
@@ -130,12 +146,14 @@ static int find_hits(struct emu_event *leader, struct emu_event *probe,
 				if (depth < EMU_MAX_DEPTH)
 					sites[depth++] = from;
 				if (!at_return)
-					err = add_hit(leader, pos, probe, addr);
+					err = add_hit(leader, pos, probe, addr, flags,
+						      hit_time(flags, it));
 			} else if (depth && to > sites[depth - 1] &&
 				   to - sites[depth - 1] <= EMU_MAX_CALL_LEN) {
 				depth--;
 				if (at_return)
-					err = add_hit(leader, pos, probe, to);
+					err = add_hit(leader, pos, probe, to, flags,
+						      hit_time(flags, it));
 			}
 			if (err)
 				return err;
@@ -233,6 +251,23 @@ uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n)
 	return at > s->src_pos && at - s->src_pos < n ? at - s->src_pos : n;
 }
 
+/* The trace unit says where its trace stops and starts again, as Intel
+ * PT's TIP.PGD and TIP.PGE packets do when its TraceEn is switched: in
+ * BTS records, perf's trace end {from, 0} and begin {0, to}, with the
+ * sw_branch clock of the record the probe followed. */
+static void trace_marker(struct emu_event *ev, uint64_t from, uint64_t to,
+			 const struct emu_probe_hit *h)
+{
+	uint64_t flags = h->flags;
+	uint8_t rec[HWT_BTS_RECORD_SIZE];
+
+	hwt_bts_put_le64(rec, from);
+	hwt_bts_put_le64(rec + 8, to);
+	hwt_bts_put_le64(rec + 16, flags & HWT_BTS_FLAG_SWB_TIME ?
+					   flags & ~(uint64_t)HWT_BTS_FLAG_PREDICTED : 0);
+	hwt_emu_aux_insert(ev, rec, sizeof(rec), h->time);
+}
+
 void hwt_emu_probe_fire(struct emu_event *ev)
 {
 	const struct emu_stream *s = ev->stream;
@@ -246,10 +281,13 @@ void hwt_emu_probe_fire(struct emu_event *ev)
 		if (p->closed || !p->enabled)
 			continue;
 		p->fired++;
-		hwt_emu_write_sample(ev, p, 1, h->ip);
-		if (action & HWT_AUX_PAUSE)
+		hwt_emu_write_sample(ev, p, 1, h->ip, h->time);
+		if ((action & HWT_AUX_PAUSE) && !ev->paused) {
+			trace_marker(ev, h->ip, 0, h);
 			ev->paused = true;
-		else if (action & HWT_AUX_RESUME)
+		} else if ((action & HWT_AUX_RESUME) && ev->paused) {
 			ev->paused = false;
+			trace_marker(ev, 0, h->ip, h);
+		}
 	}
 }

@@ -94,7 +94,7 @@ static void put(uint8_t *rec, size_t *n, uint64_t v)
 }
 
 void hwt_emu_write_sample(struct emu_event *ev, struct emu_event *s,
-			  uint64_t period, uint64_t ip)
+			  uint64_t period, uint64_t ip, uint64_t time)
 {
 	static __thread uint8_t rec[65536];
 	uint64_t st = s->attr.sample_type, size = s->attr.aux_sample_size;
@@ -119,7 +119,7 @@ void hwt_emu_write_sample(struct emu_event *ev, struct emu_event *s,
 		n += 8;
 	}
 	if (st & PERF_SAMPLE_TIME)
-		put(rec, &n, hwt_emu_now_ns());
+		put(rec, &n, time ? time : hwt_emu_now_ns());
 	if (st & PERF_SAMPLE_ADDR)
 		put(rec, &n, 0);
 	if (st & PERF_SAMPLE_ID)
@@ -160,7 +160,7 @@ void hwt_emu_sample_fire(struct emu_event *ev)
 	if (ev->aux_pos < s->next_sample)
 		return;
 	uint64_t period = period_of(s);
-	hwt_emu_write_sample(ev, s, period, 0);
+	hwt_emu_write_sample(ev, s, period, 0, 0);
 	while (s->next_sample <= ev->aux_pos)
 		s->next_sample += period;
 }

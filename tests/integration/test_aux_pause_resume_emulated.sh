@@ -29,9 +29,9 @@ main_at=$("$PERF" script -i "$TMP/orig.data" --itrace=b -F ip,addr 2>/dev/null |
 base=$(( 0x$main_at - 0x$main_off ))
 lo=$(( base + 0x$prime_off )); hi=$(( lo + 0x$prime_size ))
 
-# perf's branches: "FROM TO" in hex.
+# perf's branches: "FROM TO" in hex (not the trace on/off, 0 => TO, FROM => 0).
 branches() {
-	"$PERF" script -i "$1" --itrace=b -F ip,addr 2>/dev/null | awk '/=>/ { print $1, $NF }'
+	"$PERF" script -i "$1" --itrace=b -F ip,addr 2>/dev/null | awk '/=>/ && $1 != "0" && $NF != "0" { print $1, $NF }'
 }
 outside() { # branches whose source is not in is_prime
 	local n=0 from to
@@ -68,13 +68,28 @@ at_entry=$(printf '%x' $lo)
 expect_eq "resumes at is_prime's entry" "$(awk 'NR % 2 == 1' "$TMP/samples" | grep -cx "$at_entry")" $CALLS
 expect_eq "pauses elsewhere (the return site)" "$(awk 'NR % 2 == 0' "$TMP/samples" | sort -u | grep -vcx "$at_entry")" 1
 
-# hwtrace's own view: ranges only in is_prime, one trace run per call
-# (the runs are joined by N - 1 gaps), and the file names the probes.
+# hwtrace's own view: ranges only in is_prime, and the trace says where
+# it stopped and started: a trace_on at is_prime's entry and a trace_off
+# at the return site for each call, no decode gaps.
 "$HWTRACE" decode --format jsonl "$TMP/paused.data" >"$TMP/paused.jsonl" 2>/dev/null
 expect_eq "ranges outside is_prime" "$(grep '"type":"range"' "$TMP/paused.jsonl" | grep -vc '"sym":"is_prime"')" 0
-expect_eq "gaps between the resumed runs" "$(grep -c '"type":"gap"' "$TMP/paused.jsonl")" $((CALLS - 1))
+expect_eq "gaps" "$(grep -c '"type":"gap"' "$TMP/paused.jsonl")" 0
+expect_eq "trace_on at is_prime's entry" "$(grep '"type":"trace_on"' "$TMP/paused.jsonl" | grep -c "\"at\":\"0x$at_entry\"")" $CALLS
+expect_eq "trace_off" "$(grep -c '"type":"trace_off"' "$TMP/paused.jsonl")" $CALLS
+# The cause of each: the probe sample perf shows at the same time and
+# address (perf --ns prints seconds.nanoseconds), in the same order.
+"$PERF" script -i "$TMP/paused.data" --no-itrace --ns -F time,ip 2>/dev/null |
+	awk '{ t = $1; sub(":", "", t); sub("\\.", "", t); sub("^0*", "", t); print t, $2 }' >"$TMP/causes.perf"
+sed -n 's/.*"type":"trace_o[nf]*","tid":[0-9]*,"at":"0x\([0-9a-f]*\)","time":\([0-9]*\).*/\2 \1/p' \
+	"$TMP/paused.jsonl" >"$TMP/causes.hwt"
+expect_eq "trace on/off events" "$(wc -l <"$TMP/causes.hwt")" $((2 * CALLS))
+if ! cmp -s "$TMP/causes.perf" "$TMP/causes.hwt"; then
+	fail "trace on/off and the probes' samples differ (time, address):"
+	diff "$TMP/causes.perf" "$TMP/causes.hwt" | head -6 >&2
+fi
 "$HWTRACE" info "$TMP/paused.data" >"$TMP/info" 2>&1
-expect_eq "AUX records (one per resumed run)" "$(sed -n 's/^aux: *\([0-9]*\) AUX records.*/\1/p' "$TMP/info")" $CALLS
+# One write per resumed run and the two trace on/off records of each.
+expect_eq "AUX records" "$(sed -n 's/^aux: *\([0-9]*\) AUX records.*/\1/p' "$TMP/info")" $((3 * CALLS))
 grep -q 'probe:is_prime/aux-action=resume/' "$TMP/info" || fail "info does not name the resume probe"
 grep -q 'probe:is_prime__return/aux-action=pause/' "$TMP/info" || fail "info does not name the pause probe"
 
