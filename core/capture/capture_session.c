@@ -54,7 +54,16 @@ struct hwt_session {
 	long page;
 	bool opened, stopped;
 	bool user_disabled; /* hwt_session_enable(false): never re-enable */
+	hwt_record_observer observer;
+	void *observer_arg;
 };
+
+void hwt_session_set_observer(struct hwt_session *s, hwt_record_observer fn,
+			      void *arg)
+{
+	s->observer = fn;
+	s->observer_arg = arg;
+}
 
 static bool pow2(uint64_t v)
 {
@@ -480,6 +489,8 @@ static int read_data(struct hwt_session *s, struct ring *r)
 			r->st.lost_events++;
 			r->st.lost_records += ((const uint64_t *)(h + 1))[1];
 		}
+		if (s->observer)
+			s->observer(s->observer_arg, h);
 		if (s->o.sink.record) {
 			err = s->o.sink.record(s->o.sink.ctx, h);
 			if (err < 0)

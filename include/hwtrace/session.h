@@ -151,6 +151,14 @@ HWT_API int hwt_session_attr(const struct hwt_session *s, size_t index,
 			     const uint64_t **ids, size_t *nids,
 			     const char **name);
 
+/* Sees every data-ring record (borrowed for the call) before the sink
+ * does, on the thread that reads the rings: the recorder's triggers
+ * watch their probes' samples with it. NULL: none. */
+typedef void (*hwt_record_observer)(void *arg,
+				    const struct perf_event_header *rec);
+HWT_API void hwt_session_set_observer(struct hwt_session *s,
+				      hwt_record_observer fn, void *arg);
+
 /* The file descriptors to poll, one per ring (borrowed). */
 HWT_API size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,
 				   size_t max);
