@@ -192,3 +192,33 @@ int hwt_aux_action_setup(struct hwt_aux_action_set *set,
 						HWT_AUX_START_PAUSED);
 	return 0;
 }
+
+int hwt_aux_action_call_probes(struct hwt_aux_action_set *set, const char *func,
+			       bool with_return, const char *default_binary,
+			       const struct hwt_os *os, struct hwt_session_opts *so)
+{
+	const char *at = strchr(func, '@');
+	int len = at ? (int)(at - func) : (int)strlen(func);
+	char specs[2][4400];
+	const char *list[2] = {specs[0], specs[1]};
+	int err;
+
+	/* The same probes as resume:FUNC and resume:FUNC%return, without
+	 * their action. */
+	snprintf(specs[0], sizeof(specs[0]), "resume:%s", func);
+	snprintf(specs[1], sizeof(specs[1]), "resume:%.*s%%return%s", len, func,
+		 at ? at : "");
+	if ((err = hwt_aux_action_setup(set, list, with_return ? 2 : 1,
+					default_binary, os, so)) < 0)
+		return err;
+	hwt_attr_set_aux_action(&so->aux_attr, hwt_attr_aux_action(&so->aux_attr) &
+						       ~HWT_AUX_START_PAUSED);
+	for (size_t i = 0; i < set->n; i++) {
+		struct hwt_aux_action *a = &set->actions[i];
+		a->action = 0;
+		hwt_attr_set_aux_action(&set->attrs[i], 0);
+		snprintf(a->name, sizeof(a->name), "probe:%s%s", a->func,
+			 a->at_return ? "__return" : "");
+	}
+	return 0;
+}

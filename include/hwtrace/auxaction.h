@@ -108,6 +108,17 @@ HWT_API int hwt_aux_action_setup(struct hwt_aux_action_set *set,
 				 const struct hwt_os *os,
 				 struct hwt_session_opts *so);
 
+/* The probes of a call trigger (symbol:, latency:; hwtrace/trigger.h):
+ * an uprobe at the entry of @func (FUNC[@BINARY]) and, with
+ * @with_return, an uretprobe at its return, with no aux_action, named
+ * "probe:FUNC" and "probe:FUNC__return", put into @so as
+ * hwt_aux_action_setup does (set->actions[0] and [1]). */
+HWT_API int hwt_aux_action_call_probes(struct hwt_aux_action_set *set,
+				       const char *func, bool with_return,
+				       const char *default_binary,
+				       const struct hwt_os *os,
+				       struct hwt_session_opts *so);
+
 /* Whether this machine can pause and resume @pmu_name's trace: the
  * kernel release (uname) must be 6.13 or later and the PMU's driver one
  * that declares PERF_PMU_CAP_AUX_PAUSE (intel_pt since 6.13; cs_etm's
