@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hwtrace/auxaction.h"
 #include "hwtrace/addrfilter.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/config.h"
@@ -218,6 +219,14 @@ static int check(int argc, char **argv)
 		goto out;
 	}
 	print_plan(&plan, file, resolved);
+	if (plan.backend && plan.backend->pmu_name) {
+		char why[256];
+		/* resume:/pause: triggers (hwtrace/auxaction.h). */
+		hwt_aux_action_supported(plan.backend->pmu_name, NULL, why,
+					 sizeof(why));
+		printf("AUX pause/resume (record --trigger resume:/pause:): %s\n",
+		       why);
+	}
 	if (sysfs)
 		printf("\nOK: the profile is valid for the machine whose sysfs "
 		       "tree is %s (not checked against this one)\n", sysfs);

@@ -13,6 +13,7 @@
 #include "hwtrace/backend.h"
 #include "hwtrace/config.h"
 #include "hwtrace/addrfilter.h"
+#include "hwtrace/auxaction.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
@@ -20,6 +21,7 @@
 #include "hwtrace/pmu.h"
 #include "hwtrace/recorder.h"
 #include "hwtrace/session.h"
+#include "hwtrace/trigger.h"
 #include "hwtrace/outfile.h"
 
 /* The recorder the signal handlers reach; a signal before it exists is
@@ -77,6 +79,15 @@ static void usage(FILE *out)
 		"                        on SIGUSR2, a control-FIFO `snapshot`, each\n"
 		"                        --snapshot-interval, and with -S e at exit\n"
 		"      --snapshot-interval MS  take a snapshot every MS milliseconds\n"
+		"      --trigger T       the kernel's AUX pause/resume (Linux 6.13,\n"
+		"                        perf's aux-action=): resume:FUNC[@BIN] or\n"
+		"                        pause:FUNC%%return[@BIN], an uprobe at FUNC's\n"
+		"                        entry or return; up to 4; with a resume the\n"
+		"                        trace starts paused (docs/record.md)\n"
+		"                        With -S: symbol:FUNC[@BIN] (a snapshot when\n"
+		"                        FUNC is entered) or latency:FUNC[@BIN]>DUR\n"
+		"                        (when a call took longer than DUR: 5ms)\n"
+		"      --trigger-count N  at most N such snapshots (default: all)\n"
 		"      --control fifo:CTL[,ACK]  commands snapshot/enable/disable/stop,\n"
 		"                        each answered `ack` on ACK (as perf record)\n"
 		"      --aux-sample[=SIZE]  AUX sampling: each sample of a second event\n"
@@ -138,6 +149,12 @@ struct opts {
 	int compress_level;         /* 0: no compression */
 	bool compress_aux;
 	bool keep_partial;
+	const char *triggers[HWT_SESSION_MAX_PROBES]; /* resume:/pause: */
+	size_t ntriggers;
+	const char *call_trigger;   /* symbol:/latency:, with -S */
+	char call_func[512];        /* its FUNC[@BINARY] */
+	bool call_latency;
+	uint64_t trigger_count;
 	char **argv;
 };
 
@@ -145,7 +162,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
 	       O_SYSFS, O_ETRACE, O_AUX_SAMPLE, O_ETSC, O_LOSSLESS, O_FILTER,
-	       O_COMPRESS_AUX, O_KEEP_PARTIAL };
+	       O_COMPRESS_AUX, O_KEEP_PARTIAL, O_TRIGGER, O_TRIGGER_COUNT };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"event", required_argument, NULL, 'e'},
@@ -170,6 +187,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"compression-level", optional_argument, NULL, 'z'},
 		{"compress-aux", no_argument, NULL, O_COMPRESS_AUX},
 		{"keep-partial", no_argument, NULL, O_KEEP_PARTIAL},
+		{"trigger", required_argument, NULL, O_TRIGGER},
+		{"trigger-count", required_argument, NULL, O_TRIGGER_COUNT},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -240,6 +259,40 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 		case O_COMPRESS_AUX: o->compress_aux = true; break;
 		case O_KEEP_PARTIAL: o->keep_partial = true; break;
+		case O_TRIGGER_COUNT:
+			if ((r = cli_number_u64(&(struct cli_number){"record",
+					"--trigger-count", 1, 1000000, "a number of "
+					"snapshots, 1 to 1000000"}, optarg,
+					&o->trigger_count)))
+				return r;
+			break;
+		case O_TRIGGER:
+			if (!hwt_aux_action_is_trigger(optarg) && !o->call_trigger) {
+				uint64_t ns;
+				int call = hwt_trigger_parse_call(optarg, o->call_func,
+								  sizeof(o->call_func),
+								  &o->call_latency, &ns);
+				if (call < 0)
+					return cli_usage_error("record", "%s",
+							       hwt_errmsg());
+				if (call > 0) {
+					o->call_trigger = optarg;
+					break;
+				}
+			}
+			if (!hwt_aux_action_is_trigger(optarg))
+				return cli_usage_error("record", "--trigger %s: a "
+						       "trace PMU takes resume:FUNC "
+						       "and pause:FUNC%%return (symbol:, "
+						       "latency: and signal: are "
+						       "-e sw_branch's)", optarg);
+			if (o->ntriggers == HWT_SESSION_MAX_PROBES)
+				return cli_usage_error("record", "--trigger %s: at "
+						       "most %d resume:/pause: "
+						       "triggers", optarg,
+						       HWT_SESSION_MAX_PROBES);
+			o->triggers[o->ntriggers++] = optarg;
+			break;
 		case O_CONTROL: o->control = optarg; break;
 		case O_INTERVAL:
 		{
@@ -287,6 +340,16 @@ static int parse(int argc, char **argv, struct opts *o)
 				&o->snapshot_size)))
 			return r;
 	}
+	if (o->call_trigger && !o->snapshot)
+		return cli_usage_error("record", "--trigger %s takes snapshots: "
+				       "give -S (--snapshot)", o->call_trigger);
+	if (o->ntriggers && o->call_trigger)
+		return cli_usage_error("record", "--trigger %s and %s: a call "
+				       "trigger or resume:/pause:, not both",
+				       o->call_trigger, o->triggers[0]);
+	if (o->trigger_count && !o->call_trigger)
+		return cli_usage_error("record", "--trigger-count counts the "
+				       "snapshots of a symbol: or latency: trigger");
 	if (o->compress_aux && !o->compress_level)
 		return cli_usage_error("record", "--compress-aux compresses "
 				       "with -z: give -z[LEVEL] too");
@@ -530,6 +593,7 @@ int cmd_record(int argc, char **argv)
 	struct hwt_event_plan plan;
 	struct hwt_emu *emu = NULL;
 	struct hwt_emu_replay rp;
+	struct hwt_aux_action_set actions;
 	struct hwt_session_opts so;
 	struct hwt_session *s = NULL;
 	struct hwt_workload *wl = NULL;
@@ -730,6 +794,17 @@ int cmd_record(int argc, char **argv)
 				goto fail;
 		}
 	}
+	/* resume:/pause: triggers: uprobes in the AUX event's group. */
+	ret = 0;
+	if (o.ntriggers)
+		ret = hwt_aux_action_setup(&actions, o.triggers, o.ntriggers,
+					   o.argv[0], so.os, &so);
+	else if (o.call_trigger)
+		ret = hwt_aux_action_call_probes(&actions, o.call_func,
+						 o.call_latency, o.argv[0], so.os,
+						 &so);
+	if (ret)
+		goto fail;
 	/* From the moment the file exists, a signal ends the capture with a
 	 * complete file (at once, when it comes before the first read). */
 	signal(SIGINT, on_stop);
@@ -769,6 +844,8 @@ int cmd_record(int argc, char **argv)
 			.snapshot = o.snapshot,
 			.snapshot_on_exit = o.snapshot_on_exit,
 			.interval_ms = (unsigned)o.interval_ms,
+			.trigger = o.call_trigger,
+			.trigger_count = o.trigger_count,
 		};
 		if ((ret = hwt_recorder_new(&ro, s, w, &rec)) < 0)
 			goto fail;
@@ -783,11 +860,16 @@ int cmd_record(int argc, char **argv)
 	if (o.emulate) {
 		/* The capture's events, ids and layouts, unchanged: its
 		 * sideband records are replayed as they were. */
-		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++)
-			ret = hwt_pd_writer_add_attr(w, &rp.attrs[i], rp.ids[i],
-						     rp.nids[i], rp.names[i]);
-		/* AUX sampling: the sampling event the replay added. */
-		for (size_t i = 1; so.aux_sample && ret >= 0; i++) {
+		for (size_t i = 0; i < rp.nattrs && ret >= 0; i++) {
+			struct perf_event_attr a = rp.attrs[i];
+			/* Whether the replay started paused. */
+			if (&rp.attrs[i] == rp.aux_attr)
+				hwt_attr_set_aux_action(&a, hwt_attr_aux_action(&so.aux_attr));
+			ret = hwt_pd_writer_add_attr(w, &a, rp.ids[i], rp.nids[i],
+						     rp.names[i]);
+		}
+		/* AUX sampling's event, then the pause/resume probes. */
+		for (size_t i = 1; i < 1 + so.aux_sample + so.nprobes && ret >= 0; i++) {
 			const struct perf_event_attr *a;
 			const uint64_t *ids;
 			size_t nids;
@@ -819,6 +901,14 @@ int cmd_record(int argc, char **argv)
 	if ((ret = hwt_session_stop(s)) < 0)
 		goto fail;
 	print_stats(s, emu);
+	if (o.call_trigger) {
+		struct hwt_recorder_trigger_stats ts;
+		hwt_recorder_trigger_stats(rec, &ts);
+		fprintf(stderr, "hwtrace record: trigger %s: %" PRIu64 " entries, "
+			"%" PRIu64 " calls returned, %" PRIu64 " fired, in %" PRIu64
+			" windows\n", o.call_trigger, ts.entries, ts.calls, ts.fired,
+			ts.windows);
+	}
 	if (o.compress_level) {
 		uint64_t zin, zout;
 

@@ -16,6 +16,7 @@
 
 #include "backends/sw-branch/swb_trigger.h"
 #include "hwtrace/error.h"
+#include "hwtrace/trigger.h"
 #include "hwtrace/swbranch.h"
 
 /* The signals whose default action ends the program, which a "signal:"
@@ -70,41 +71,9 @@ static int parse_signals(const char *list, struct hwt_swb_trigger *t)
 	return 0;
 }
 
-/* "5ms", "500us", "2s", "100ns". */
 int hwt_swb_parse_duration(const char *s, uint64_t *ns)
 {
-	static const struct {
-		const char *unit;
-		uint64_t ns;
-	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-	char *end;
-
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || errno || v < 0)
-		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(end, units[i].unit)) {
-			double total = v * (double)units[i].ns;
-			if (total >= 1.8e19)
-				return -1;
-			*ns = (uint64_t)total;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int parse_func(const char *kind, const char *func, size_t len,
-		      struct hwt_swb_trigger *t)
-{
-	if (!len || len >= sizeof(t->func) || func[0] == '@')
-		return hwt_error(HWT_ERR_CONFIG, "--trigger %s:%.*s: want a "
-				 "function, optionally with its file "
-				 "(FUNC@BINARY)", kind, (int)len, func);
-	memcpy(t->func, func, len);
-	t->func[len] = 0;
-	return 0;
+	return hwt_trigger_parse_duration(s, ns);
 }
 
 int hwt_swb_trigger_parse(const char *spec, struct hwt_swb_trigger *t)
@@ -114,19 +83,12 @@ int hwt_swb_trigger_parse(const char *spec, struct hwt_swb_trigger *t)
 		return hwt_error(HWT_ERR_CONFIG, "--trigger: want symbol:FUNC, "
 				 "latency:FUNC>DURATION or signal:SIGNALS");
 	strcpy(t->text, spec);
-	if (!strncmp(spec, "symbol:", 7)) {
-		t->kind = HWT_SWB_TRIGGER_SYMBOL;
-		return parse_func("symbol", spec + 7, strlen(spec + 7), t);
-	}
-	if (!strncmp(spec, "latency:", 8)) {
-		const char *func = spec + 8, *gt = strchr(func, '>');
-		t->kind = HWT_SWB_TRIGGER_LATENCY;
-		if (!gt || hwt_swb_parse_duration(gt + 1, &t->threshold_ns))
-			return hwt_error(HWT_ERR_CONFIG, "--trigger %s: want "
-					 "latency:FUNC>DURATION with a unit "
-					 "(ns, us, ms or s), e.g. "
-					 "latency:parse>5ms", spec);
-		return parse_func("latency", func, (size_t)(gt - func), t);
+	bool latency;
+	int call = hwt_trigger_parse_call(spec, t->func, sizeof(t->func),
+					  &latency, &t->threshold_ns);
+	if (call) {
+		t->kind = latency ? HWT_SWB_TRIGGER_LATENCY : HWT_SWB_TRIGGER_SYMBOL;
+		return call < 0 ? call : 0;
 	}
 	if (!strncmp(spec, "signal:", 7)) {
 		t->kind = HWT_SWB_TRIGGER_SIGNAL;

@@ -14,7 +14,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 
-#define MAX_EVENTS 3
+#define MAX_EVENTS (3 + HWT_SESSION_MAX_PROBES)
 
 /* One ring: the AUX event (or the lone sideband event) of a CPU or a
  * thread, and the sideband event whose records it receives. */
@@ -24,6 +24,7 @@ struct ring {
 	int fd;            /* owns the mapping */
 	int sb_fd;         /* sideband event redirected here, or -1 */
 	int samp_fd;       /* AUX sampling event redirected here, or -1 */
+	int probe_fds[HWT_SESSION_MAX_PROBES]; /* pause/resume probes, or -1 */
 	void *map;
 	size_t map_len;
 	void *aux;
@@ -53,7 +54,16 @@ struct hwt_session {
 	long page;
 	bool opened, stopped;
 	bool user_disabled; /* hwt_session_enable(false): never re-enable */
+	hwt_record_observer observer;
+	void *observer_arg;
 };
+
+void hwt_session_set_observer(struct hwt_session *s, hwt_record_observer fn,
+			      void *arg)
+{
+	s->observer = fn;
+	s->observer_arg = arg;
+}
 
 static bool pow2(uint64_t v)
 {
@@ -68,6 +78,10 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 	*out = NULL;
 	if (!opts || (!opts->aux && !opts->sideband))
 		return hwt_error(HWT_ERR_INVAL, "session: nothing to record");
+	if (opts->nprobes > HWT_SESSION_MAX_PROBES)
+		return hwt_error(HWT_ERR_CONFIG, "session: %zu pause/resume "
+				 "events; at most %d", opts->nprobes,
+				 HWT_SESSION_MAX_PROBES);
 	if (!opts->per_thread && opts->ncpus <= 0)
 		return hwt_error(HWT_ERR_INVAL, "session: no CPUs to record on");
 	if (opts->per_thread && opts->pid <= 0)
@@ -109,6 +123,8 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 		r->fd = -1;
 		r->sb_fd = -1;
 		r->samp_fd = -1;
+		for (size_t k = 0; k < HWT_SESSION_MAX_PROBES; k++)
+			r->probe_fds[k] = -1;
 		r->st.cpu = r->cpu;
 	}
 	*out = s;
@@ -248,6 +264,23 @@ static int map_ring(struct hwt_session *s, struct ring *r, const char *name,
 	}
 }
 
+/* A pause/resume probe in the AUX event's group, its samples in that
+ * event's ring (the kernel wants the AUX event as the group leader). */
+static int open_probe(struct hwt_session *s, struct ring *r,
+		      struct attr_slot *p, int *fd)
+{
+	int err = open_one(s, p, r->cpu, r->fd, fd);
+
+	if (err < 0)
+		return err;
+	err = s->os->ops->ioctl(s->os->ctx, *fd, PERF_EVENT_IOC_SET_OUTPUT,
+				(unsigned long)r->fd);
+	if (err < 0)
+		return hwt_error(HWT_ERR_IO, "PERF_EVENT_IOC_SET_OUTPUT of %s on "
+				 "cpu %d: %s", p->name, r->cpu, strerror(-err));
+	return 0;
+}
+
 int hwt_session_open(struct hwt_session *s)
 {
 	struct attr_slot *aux = NULL, *sb = NULL, *samp = NULL;
@@ -283,6 +316,13 @@ int hwt_session_open(struct hwt_session *s)
 		}
 		samp->name = s->o.sample_name ? s->o.sample_name : "sample";
 	}
+	struct attr_slot *probes = &s->attrs[s->nattrs];
+	for (size_t k = 0; aux && k < s->o.nprobes; k++) {
+		struct attr_slot *p = &s->attrs[s->nattrs++];
+		p->attr = s->o.probe_attrs[k];
+		p->attr.size = sizeof(p->attr);
+		p->name = s->o.probe_names ? s->o.probe_names[k] : "probe";
+	}
 	if (s->o.sideband) {
 		sb = &s->attrs[s->nattrs++];
 		sideband_attr(s, &sb->attr);
@@ -313,6 +353,9 @@ int hwt_session_open(struct hwt_session *s)
 						 "sampling event on cpu %d: %s",
 						 r->cpu, strerror(-err));
 		}
+		for (size_t k = 0; aux && k < s->o.nprobes; k++)
+			if ((err = open_probe(s, r, &probes[k], &r->probe_fds[k])) < 0)
+				return err;
 		if (sb) {
 			err = open_one(s, sb, r->cpu, -1, aux ? &r->sb_fd : &r->fd);
 			if (err < 0)
@@ -369,9 +412,11 @@ size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,
 
 static int ioctl_all(struct hwt_session *s, struct ring *r, unsigned long req)
 {
-	int fds[3] = {r->fd, r->sb_fd, r->samp_fd};
+	int fds[3 + HWT_SESSION_MAX_PROBES] = {r->fd, r->sb_fd, r->samp_fd};
 
-	for (int k = 0; k < 3; k++) {
+	for (size_t k = 0; k < HWT_SESSION_MAX_PROBES; k++)
+		fds[3 + k] = r->probe_fds[k];
+	for (int k = 0; k < 3 + HWT_SESSION_MAX_PROBES; k++) {
 		int err;
 		if (fds[k] < 0)
 			continue;
@@ -444,6 +489,8 @@ static int read_data(struct hwt_session *s, struct ring *r)
 			r->st.lost_events++;
 			r->st.lost_records += ((const uint64_t *)(h + 1))[1];
 		}
+		if (s->observer)
+			s->observer(s->observer_arg, h);
 		if (s->o.sink.record) {
 			err = s->o.sink.record(s->o.sink.ctx, h);
 			if (err < 0)
@@ -688,6 +735,11 @@ static void unmap_close(struct hwt_session *s)
 		r->map = NULL;
 		hwt_ring_aux_fini(&r->auxr);
 		hwt_ring_data_fini(&r->data);
+		for (size_t k = 0; k < HWT_SESSION_MAX_PROBES; k++) {
+			if (r->probe_fds[k] >= 0)
+				os->ops->close(os->ctx, r->probe_fds[k]);
+			r->probe_fds[k] = -1;
+		}
 		if (r->samp_fd >= 0)
 			os->ops->close(os->ctx, r->samp_fd);
 		if (r->sb_fd >= 0)

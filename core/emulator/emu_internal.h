@@ -53,6 +53,17 @@ struct emu_stream {
 	struct emu_event *ev;
 };
 
+/* An emulated probe's firing: when the AUX source reaches @pos, @probe's
+ * sample (at @ip) is written and its aux_action applied (emu_probe.c). */
+struct emu_probe_hit {
+	uint64_t pos;
+	struct emu_event *probe;
+	uint64_t ip;
+	uint64_t flags;   /* the BTS flags of the record it follows */
+	uint64_t time;    /* when it ran (that record's clock, else its
+			     write's); 0: unknown (now) */
+};
+
 struct emu_event {
 	int fd;
 	struct perf_event_attr attr;
@@ -95,6 +106,15 @@ struct emu_event {
 	uint64_t next_sample;
 	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
 	char filter[4096];
+	/* AUX pause/resume (emu_probe.c). An AUX event: whether its trace
+	 * is BTS records (probes can find calls in it), whether it is
+	 * paused, and its probes' hits in source order. A probe event:
+	 * @leader is its AUX event; @fired counts its samples. */
+	bool bts_format, paused;
+	struct emu_probe_hit *hits;
+	size_t nhits, hitcap, next_hit;
+	bool probe;
+	uint64_t fired;
 };
 
 struct emu_pmu {
@@ -125,6 +145,12 @@ struct hwt_emu {
 /* emu_producer.c */
 void *hwt_emu_producer_main(void *arg);
 uint64_t hwt_emu_now_ns(void);
+/* Writes @len bytes that the trace unit makes itself (not source bytes:
+ * a trace-on/off packet) at the AUX head, with their PERF_RECORD_AUX;
+ * in full-trace mode nothing when they do not fit. Not counted in the
+ * stream's stats. Called with the lock held. */
+void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
+			uint64_t time);
 /* Writes one record into @ev's data ring (LOST first when records were
  * lost before); false when it did not fit (then it is counted lost).
  * Called with the lock held. */
@@ -155,6 +181,25 @@ int hwt_emu_open_sampler(struct hwt_emu *emu, const struct perf_event_attr *attr
 uint64_t hwt_emu_sample_clamp(const struct emu_event *ev, uint64_t n);
 /* Writes the samples that fell due with @ev's last write. Lock held. */
 void hwt_emu_sample_fire(struct emu_event *ev);
+
+/* Writes a PERF_RECORD_SAMPLE of event @s (a sampler or a probe in the
+ * group of AUX event @ev) with @period, @ip and @time (0: now): its SET_OUTPUT target's
+ * ring, its own, else @ev's. PERF_SAMPLE_AUX carries @ev's newest bytes.
+ * Lock held. */
+void hwt_emu_write_sample(struct emu_event *ev, struct emu_event *s,
+			  uint64_t period, uint64_t ip, uint64_t time);
+
+/* emu_probe.c: uprobe events in an AUX event's group whose aux_action
+ * pauses or resumes it. */
+bool hwt_emu_is_probe_type(uint32_t type);
+/* Opens one (returns its fd or -errno); takes the lock itself. */
+int hwt_emu_open_probe(struct hwt_emu *emu, const struct perf_event_attr *attr,
+		       int pid, int cpu, int group_fd);
+/* How many of @n source bytes the producer may take before the next
+ * probe hit. Lock held. */
+uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n);
+/* Fires the hits the source has reached. Lock held. */
+void hwt_emu_probe_fire(struct emu_event *ev);
 
 /* emu_replay.c */
 void hwt_emu_replay_free(struct emu_replay_data *replay);

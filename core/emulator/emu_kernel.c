@@ -11,6 +11,7 @@
 #include "core/capture/barrier.h"
 #include "core/emulator/emu_internal.h"
 #include "hwtrace/addrfilter.h"
+#include "hwtrace/auxaction.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
 
@@ -66,10 +67,13 @@ struct emu_stream *hwt_emu_stream_at(struct hwt_emu *emu, int cpu, int tid,
 static int emu_sysfs_read(void *ctx, const char *path, char *buf, size_t size)
 {
 	struct hwt_emu *emu = ctx;
+	int ret = emu->sysfs ? emu->sysfs->ops->sysfs_read(emu->sysfs->ctx, path,
+							  buf, size) : -ENOENT;
 
-	if (!emu->sysfs)
-		return -ENOENT;
-	return emu->sysfs->ops->sysfs_read(emu->sysfs->ctx, path, buf, size);
+	/* The emulated uprobe PMU (emu_probe.c), unless the fixture has one. */
+	if (ret == -ENOENT && !strcmp(path, "bus/event_source/devices/uprobe/type"))
+		ret = snprintf(buf, size, "%u\n", HWT_EMU_UPROBE_TYPE);
+	return ret;
 }
 
 static int emu_procfs_read(void *ctx, const char *path, char *buf, size_t size)
@@ -148,6 +152,9 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	/* AUX sampling: a sampling event in an AUX event's group. */
 	if (attr->sample_type & PERF_SAMPLE_AUX)
 		return hwt_emu_open_sampler(emu, attr, pid, cpu, group_fd);
+	/* A uprobe that pauses or resumes an AUX event's trace. */
+	if (hwt_emu_is_probe_type(attr->type))
+		return hwt_emu_open_probe(emu, attr, pid, cpu, group_fd);
 	if (attr->type == PERF_TYPE_SOFTWARE) {
 		if (attr->config != PERF_COUNT_SW_DUMMY)
 			return -EOPNOTSUPP;
@@ -183,6 +190,8 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	if (aux) {
 		const struct emu_pmu *pmu = find_pmu(emu, attr->type);
 		ev->cs_sink = pmu && !strncmp(pmu->name, "cs_etm", 6);
+		ev->bts_format = pmu && !strcmp(pmu->name, "intel_bts");
+		ev->paused = hwt_attr_aux_action(attr) & HWT_AUX_START_PAUSED;
 		ev->stream = NULL;
 		if (cpu == -1 && pid != -1)
 			ev->stream = hwt_emu_stream_at(emu, -1, pid, false);
@@ -605,6 +614,7 @@ void hwt_emu_free(struct hwt_emu *emu)
 			munmap(ev->map, ev->map_len);
 		if (!ev->closed)
 			close(ev->fd);
+		free(ev->hits);
 		free(ev);
 	}
 	for (size_t i = 0; i < emu->nstreams; i++) {

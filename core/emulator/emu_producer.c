@@ -166,6 +166,38 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	hwt_emu_ring_write(ev, rec, n);
 }
 
+static uint64_t aux_wrap(const struct emu_event *ev);
+
+void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
+			uint64_t time)
+{
+	uint64_t head = ev->aux_pos, wrap = aux_wrap(ev), reported = head;
+	uint64_t flags = 0;
+
+	if (!ev->aux || !ev->up || ev->kernel_disabled || !len)
+		return;
+	if (ev->overwrite) {
+		bool in_buffer = ev->emu->opts.head_in_buffer || wrap != ev->aux_len;
+		flags = PERF_AUX_FLAG_OVERWRITE;
+		reported = in_buffer ? head % wrap : head;
+	} else {
+		uint64_t size = ev->aux_len, tail = hwt_tail_load(&ev->up->aux_tail);
+		uint64_t space = head - tail < size ? (tail - head - 1) & (size - 1) : 0;
+		if (space < len)
+			return; /* no room: the packet is lost with the trace */
+	}
+	if (!ev->itrace_started && !ev->stream->has_itrace_start)
+		emit_itrace_start(ev);
+	ev->itrace_started = true;
+	for (uint64_t i = 0; i < len; i++)
+		ev->aux[(head + i) % wrap] = ((const uint8_t *)data)[i];
+	ev->aux_pos = head + len;
+	hwt_head_store(&ev->up->aux_head,
+		       ev->overwrite && reported != head ? ev->aux_pos % wrap
+							 : ev->aux_pos);
+	emit_aux(ev, reported, len, flags, time);
+}
+
 /* Where the trace unit wraps: the end of the buffer, or in overwrite mode
  * for record-aligned hardware (intel_bts) the end of its last whole
  * record, leaving the bytes after it unwritten. */
@@ -272,6 +304,12 @@ static void produce(struct emu_event *ev, uint64_t n)
 	uint64_t size = ev->aux_len, head = ev->aux_pos, m, skip = 0, flags = 0;
 	bool own, barrier = false;
 
+	if (ev->paused) {
+		/* aux_pause: the trace unit is off; nothing is lost. */
+		s->st.paused += n;
+		advance(s, n);
+		return;
+	}
 	if (ev->kernel_disabled) {
 		s->st.dropped += n;
 		if (n)
@@ -436,6 +474,8 @@ void *hwt_emu_producer_main(void *arg)
 			continue;
 		}
 		if (s->item >= s->nitems) {
+			/* A probe at the source's very end (a last return). */
+			hwt_emu_probe_fire(ev);
 			/* The kernel reports lost records with the next record
 			 * that fits: wait for room to say how many were lost. */
 			if (ev->lost_pending && !hwt_emu_ring_write(ev, NULL, 0)) {
@@ -471,6 +511,10 @@ void *hwt_emu_producer_main(void *arg)
 		if (ev->overwrite && n > aux_wrap(ev))
 			n = aux_wrap(ev);
 		n = hwt_emu_sample_clamp(ev, n);
+		/* A probe fires between two writes, where the program
+		 * enters or leaves its function. */
+		hwt_emu_probe_fire(ev);
+		n = hwt_emu_probe_clamp(ev, n);
 		if (emu->opts.paced && n) {
 			uint64_t allowed = paced_allowance(ev, it, n);
 			if (!allowed) {

@@ -93,8 +93,8 @@ static void put(uint8_t *rec, size_t *n, uint64_t v)
 	*n += 8;
 }
 
-static void write_sample(struct emu_event *ev, struct emu_event *s,
-			 uint64_t period)
+void hwt_emu_write_sample(struct emu_event *ev, struct emu_event *s,
+			  uint64_t period, uint64_t ip, uint64_t time)
 {
 	static __thread uint8_t rec[65536];
 	uint64_t st = s->attr.sample_type, size = s->attr.aux_sample_size;
@@ -112,14 +112,14 @@ static void write_sample(struct emu_event *ev, struct emu_event *s,
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		put(rec, &n, s->id);
 	if (st & PERF_SAMPLE_IP)
-		put(rec, &n, 0);
+		put(rec, &n, ip);
 	if (st & PERF_SAMPLE_TID) {
 		int32_t ids[2] = {str ? str->pid : -1, str ? str->tid : -1};
 		memcpy(rec + n, ids, 8);
 		n += 8;
 	}
 	if (st & PERF_SAMPLE_TIME)
-		put(rec, &n, hwt_emu_now_ns());
+		put(rec, &n, time ? time : hwt_emu_now_ns());
 	if (st & PERF_SAMPLE_ADDR)
 		put(rec, &n, 0);
 	if (st & PERF_SAMPLE_ID)
@@ -160,7 +160,7 @@ void hwt_emu_sample_fire(struct emu_event *ev)
 	if (ev->aux_pos < s->next_sample)
 		return;
 	uint64_t period = period_of(s);
-	write_sample(ev, s, period);
+	hwt_emu_write_sample(ev, s, period, 0, 0);
 	while (s->next_sample <= ev->aux_pos)
 		s->next_sample += period;
 }

@@ -15,6 +15,17 @@ struct hwt_recorder {
 	 * async-signal-safe. */
 	atomic_int stop;
 	atomic_int snapshot;
+	/* The call trigger (recorder_trigger.c); NULL: none. */
+	struct recorder_trigger *trig;
+	uint64_t trigger_entries, trigger_calls, trigger_fired, trigger_windows;
 };
+
+/* recorder_trigger.c: set up before the loop (the session's probes and
+ * the observer), told of each snapshot taken, and finished (the trigger
+ * feature) after it. */
+int hwt_recorder_trigger_start(struct hwt_recorder *r);
+void hwt_recorder_trigger_taken(struct hwt_recorder *r);
+int hwt_recorder_trigger_finish(struct hwt_recorder *r);
+void hwt_recorder_trigger_free(struct hwt_recorder *r);
 
 #endif

@@ -38,6 +38,8 @@ int hwt_recorder_new(const struct hwt_recorder_opts *opts,
 
 void hwt_recorder_free(struct hwt_recorder *r)
 {
+	if (r)
+		hwt_recorder_trigger_free(r);
 	free(r);
 }
 
@@ -91,6 +93,8 @@ int hwt_recorder_run(struct hwt_recorder *r, struct hwt_control *ctl,
 
 	if (!r)
 		return hwt_error(HWT_ERR_INVAL, "recorder: none");
+	if ((ret = hwt_recorder_trigger_start(r)) < 0)
+		return ret;
 	if (r->opts.interval_ms)
 		next_snap = now_ms() + (long)r->opts.interval_ms;
 	while (!atomic_load(&r->stop)) {
@@ -115,17 +119,23 @@ int hwt_recorder_run(struct hwt_recorder *r, struct hwt_control *ctl,
 			atomic_store(&r->snapshot, 1);
 			next_snap += (long)r->opts.interval_ms;
 		}
-		if (atomic_exchange(&r->snapshot, 0) && r->opts.snapshot &&
-		    (ret = hwt_session_snapshot(r->s)) < 0)
-			return ret;
+		if (atomic_exchange(&r->snapshot, 0) && r->opts.snapshot) {
+			if ((ret = hwt_session_snapshot(r->s)) < 0)
+				return ret;
+			hwt_recorder_trigger_taken(r);
+		}
 		if (wl && hwt_workload_poll(wl, &wstatus) == 1) {
 			if (status)
 				*status = wstatus;
 			break;
 		}
 	}
-	if (r->opts.snapshot && r->opts.snapshot_on_exit &&
-	    (ret = hwt_session_snapshot(r->s)) < 0)
-		return ret;
-	return 0;
+	/* A fire the loop had no pass left to take: its window now. */
+	if (r->opts.snapshot && (r->opts.snapshot_on_exit ||
+				 atomic_exchange(&r->snapshot, 0))) {
+		if ((ret = hwt_session_snapshot(r->s)) < 0)
+			return ret;
+		hwt_recorder_trigger_taken(r);
+	}
+	return hwt_recorder_trigger_finish(r);
 }

@@ -46,6 +46,14 @@ extern "C" {
 #define HWT_EMU_TIME_MULT 1073741824u
 #define HWT_EMU_TIME_ZERO 18446744068709551616ull
 
+/* The perf type of the emulated uprobe PMU, which its sysfs answers
+ * for bus/event_source/devices/uprobe/type when the fixture has none.
+ * Its events, in an AUX event's group, fire where the replayed trace
+ * enters or leaves a function and pause or resume the AUX trace by their
+ * aux_action (hwtrace/auxaction.h; core/emulator/emu_probe.c says how the
+ * calls are found and which traces allow it). */
+#define HWT_EMU_UPROBE_TYPE 0x7570u
+
 struct hwt_emu_opts {
 	size_t size;             /* sizeof(struct hwt_emu_opts) */
 	const char *sysfs_root;  /* fixture tree for sysfs reads; NULL: none */
@@ -88,6 +96,9 @@ struct hwt_emu_stats {
 				       emulated sink driver put at the start
 				       of a write after the replay's own
 				       loss */
+	uint64_t paused;            /* source bytes not written because an
+				       aux_pause probe (or aux_start_paused)
+				       had paused the trace */
 	uint64_t idle_enables;      /* PERF_EVENT_IOC_ENABLE of an event
 				       that was enabled: a no-op, as in the
 				       kernel (a reader that cannot ask the

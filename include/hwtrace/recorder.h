@@ -34,6 +34,15 @@ struct hwt_recorder_opts {
 	bool snapshot_on_exit;  /* one last snapshot when the loop ends */
 	unsigned interval_ms;   /* a snapshot every so many ms (0: none) */
 	int poll_ms;            /* longest wait of one poll (0: 50 ms) */
+	/* A call trigger (hwtrace/trigger.h: symbol:FUNC, latency:FUNC>D)
+	 * in snapshot mode: a snapshot when the session's probe event
+	 * "probe:FUNC" fires (symbol) or when a call took longer than D
+	 * between it and "probe:FUNC__return" (latency); each window is
+	 * described in the file's trigger feature (HWT_PD_FEAT_HWTRACE_TRIGGER).
+	 * The probes are the caller's (hwt_aux_action_call_probes). NULL:
+	 * none. */
+	const char *trigger;
+	uint64_t trigger_count; /* at most so many windows; 0: no limit */
 };
 
 struct hwt_recorder;
@@ -82,6 +91,14 @@ HWT_API void hwt_recorder_request_stop(struct hwt_recorder *r);
 /* Async-signal-safe and thread-safe: one snapshot at the next wake-up
  * (snapshot mode only). */
 HWT_API void hwt_recorder_request_snapshot(struct hwt_recorder *r);
+/* What a call trigger saw: FUNC's entries, the calls that returned
+ * (latency), the fires and the windows (snapshots) that hold them. */
+struct hwt_recorder_trigger_stats {
+	uint64_t entries, calls, fired, windows;
+};
+HWT_API void hwt_recorder_trigger_stats(const struct hwt_recorder *r,
+					struct hwt_recorder_trigger_stats *st);
+
 /* Whether a stop was asked for (by a request or a STOP command). */
 HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
 

@@ -93,7 +93,17 @@ struct hwt_session_opts {
 	 * PERF_EVENT_IOC_SET_FILTER after it is opened and before it is
 	 * enabled; NULL or "": none. */
 	const char *aux_filter;
+	/* AUX pause/resume (hwtrace/auxaction.h): @nprobes events
+	 * (@probe_attrs, borrowed, with aux_action set; at most
+	 * HWT_SESSION_MAX_PROBES) opened in each AUX event's group, their
+	 * samples redirected into the AUX event's ring, named
+	 * @probe_names[i] in the file. The AUX event's own aux_action (e.g.
+	 * start paused) is the caller's, in aux_attr. */
+	const struct perf_event_attr *probe_attrs;
+	const char *const *probe_names;
+	size_t nprobes;
 };
+#define HWT_SESSION_MAX_PROBES 4
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */
 struct hwt_capture_stats {
@@ -140,6 +150,14 @@ HWT_API int hwt_session_attr(const struct hwt_session *s, size_t index,
 			     const struct perf_event_attr **attr,
 			     const uint64_t **ids, size_t *nids,
 			     const char **name);
+
+/* Sees every data-ring record (borrowed for the call) before the sink
+ * does, on the thread that reads the rings: the recorder's triggers
+ * watch their probes' samples with it. NULL: none. */
+typedef void (*hwt_record_observer)(void *arg,
+				    const struct perf_event_header *rec);
+HWT_API void hwt_session_set_observer(struct hwt_session *s,
+				      hwt_record_observer fn, void *arg);
 
 /* The file descriptors to poll, one per ring (borrowed). */
 HWT_API size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,

@@ -1,0 +1,293 @@
+/* Emulated uprobes and the kernel's AUX pause/resume (aux_action).
+ *
+ * A uprobe event (the emulated uprobe PMU: config:0 retprobe, config1 the
+ * binary's path, config2 the file offset) opened in an AUX event's group
+ * fires when the replayed program enters FUNC (entry probe) or returns
+ * from it (return probe). The emulator knows when from the replayed trace
+ * itself: the binary's PERF_RECORD_MMAP/MMAP2 in the stream's sideband
+ * give FUNC's run-time address, and the stream's BTS records (a sw_branch
+ * or intel_bts capture) give every call of it, as branch records whose
+ * target is that address, and its return, the next branch back to just
+ * after the call site. A trace that does not name its branches (Intel PT,
+ * CoreSight) cannot be read here without a decoder: such a probe is
+ * refused with EOPNOTSUPP.
+ *
+ * Each hit is a source position of the AUX stream: the end of the call
+ * record (the uprobe runs before FUNC's first instruction, so the call
+ * itself went before it) and the end of the return record (the
+ * uretprobe runs once the ret was executed). When the producer reaches a
+ * hit it writes the probe's PERF_RECORD_SAMPLE and applies its
+ * aux_action to the AUX event: aux_pause stops the trace unit writing
+ * (the bytes it would have written are counted as paused), aux_resume
+ * starts it again; an AUX event opened with aux_start_paused writes
+ * nothing until a resume. The trace itself says where it stopped and
+ * started again (trace_marker), as a PT trace's packets would, right
+ * after the probe's sample in the data ring: the cause before the
+ * effect. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "core/emulator/emu_internal.h"
+#include "hwtrace/auxaction.h"
+#include "hwtrace/bts_format.h"
+
+/* x86's longest instruction: a return lands at most this far after the
+ * call instruction that made the call. */
+#define EMU_MAX_CALL_LEN 15u
+#define EMU_MAX_DEPTH 256u
+
+#define EMU_PROBE_SAMPLE_TYPES                                               \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |         \
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |              \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+bool hwt_emu_is_probe_type(uint32_t type)
+{
+	return type == HWT_EMU_UPROBE_TYPE;
+}
+
+/* FUNC's run-time address from the stream's MMAP/MMAP2 records of @path;
+ * false when the stream never maps it. */
+static bool run_time_address(const struct emu_stream *s, const char *path,
+			     uint64_t offset, uint64_t *addr)
+{
+	for (size_t i = 0; i < s->nitems; i++) {
+		const struct emu_item *it = &s->items[i];
+		struct perf_event_header h;
+		uint64_t start, len, pgoff;
+		size_t name_at;
+
+		if (it->kind != EMU_ITEM_RECORD || it->len < sizeof(h))
+			continue;
+		memcpy(&h, it->data, sizeof(h));
+		/* header, pid, tid, addr, len, pgoff, then (MMAP2) maj, min,
+		 * ino, ino_generation, prot, flags (or the build id form of
+		 * the same 24 bytes), then the file name. */
+		if (h.type == PERF_RECORD_MMAP)
+			name_at = 8 + 8 + 24;
+		else if (h.type == PERF_RECORD_MMAP2)
+			name_at = 8 + 8 + 24 + 24 + 8;
+		else
+			continue;
+		if (it->len <= name_at)
+			continue;
+		memcpy(&start, it->data + 16, 8);
+		memcpy(&len, it->data + 24, 8);
+		memcpy(&pgoff, it->data + 32, 8);
+		const char *name = (const char *)it->data + name_at;
+		size_t max = (size_t)it->len - name_at;
+		if (strnlen(name, max) == max || strcmp(name, path))
+			continue;
+		if (offset >= pgoff && offset - pgoff < len) {
+			*addr = start + (offset - pgoff);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* When the branch record with @flags ran: sw_branch's clock in the
+ * record (CLOCK_MONOTONIC, the capture's perf time; 2^56 ns is two
+ * years), else the time of the write @it that holds it. */
+static uint64_t hit_time(uint64_t flags, const struct emu_item *it)
+{
+	if (flags & HWT_BTS_FLAG_SWB_TIME)
+		return flags >> HWT_BTS_SWB_TIME_SHIFT;
+	return it->time;
+}
+
+static int add_hit(struct emu_event *leader, uint64_t pos,
+		   struct emu_event *probe, uint64_t ip, uint64_t flags,
+		   uint64_t time)
+{
+	if (leader->nhits == leader->hitcap) {
+		size_t ncap = leader->hitcap ? leader->hitcap * 2 : 64;
+		struct emu_probe_hit *n = realloc(leader->hits, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		leader->hits = n;
+		leader->hitcap = ncap;
+	}
+	leader->hits[leader->nhits++] = (struct emu_probe_hit){pos, probe, ip,
+							       flags, time};
+	return 0;
+}
+
+/* Walks the stream's AUX source as BTS records, adding a hit of @probe
+ * (FUNC at @addr) at each entry or return. */
+static int find_hits(struct emu_event *leader, struct emu_event *probe,
+		     uint64_t addr, bool at_return)
+{
+	const struct emu_stream *s = leader->stream;
+	uint64_t sites[EMU_MAX_DEPTH], pos = 0;
+	uint8_t rec[HWT_BTS_RECORD_SIZE];
+	unsigned depth = 0, have = 0;
+
+	for (size_t i = 0; i < s->nitems; i++) {
+		const struct emu_item *it = &s->items[i];
+		if (it->kind != EMU_ITEM_AUX)
+			continue;
+		for (uint64_t k = 0; k < it->len * it->repeat; k++) {
+			rec[have++] = it->data[k % it->len];
+			pos++;
+			if (have < sizeof(rec))
+				continue;
+			have = 0;
+			uint64_t from = hwt_bts_le64(rec), to = hwt_bts_le64(rec + 8);
+			uint64_t flags = hwt_bts_le64(rec + 16);
+			int err = 0;
+			if (to == addr && from) {
+				/* Deeper than we follow: its return is not
+				 * looked for, as a uretprobe that cannot
+				 * hijack more returns. */
+				if (depth < EMU_MAX_DEPTH)
+					sites[depth++] = from;
+				if (!at_return)
+					err = add_hit(leader, pos, probe, addr, flags,
+						      hit_time(flags, it));
+			} else if (depth && to > sites[depth - 1] &&
+				   to - sites[depth - 1] <= EMU_MAX_CALL_LEN) {
+				depth--;
+				if (at_return)
+					err = add_hit(leader, pos, probe, to, flags,
+						      hit_time(flags, it));
+			}
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int hit_order(const void *a, const void *b)
+{
+	const struct emu_probe_hit *x = a, *y = b;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static struct emu_event *find_leader(struct hwt_emu *emu, int group_fd)
+{
+	for (struct emu_event *e = emu->events; e; e = e->next)
+		if (!e->closed && e->fd == group_fd)
+			return e;
+	return NULL;
+}
+
+/* Called with the lock held; @ev is filled but not yet listed. */
+static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
+{
+	struct emu_event *leader = find_leader(emu, group_fd);
+	const char *path = (const char *)(uintptr_t)ev->attr.config1;
+	bool at_return = ev->attr.config & HWT_UPROBE_RETPROBE;
+	uint64_t addr;
+	size_t before;
+
+	if (!leader || !leader->aux_pmu || leader->cpu != ev->cpu || !path)
+		return -EINVAL;
+	if (!leader->bts_format || !leader->stream)
+		return -EOPNOTSUPP;
+	if (!run_time_address(leader->stream, path, ev->attr.config2, &addr))
+		return 0; /* never mapped: a probe that never fires */
+	before = leader->nhits;
+	int err = find_hits(leader, ev, addr, at_return);
+	if (err)
+		return err;
+	if (leader->nhits != before)
+		qsort(leader->hits, leader->nhits, sizeof(*leader->hits),
+		      hit_order);
+	ev->leader = leader;
+	return 0;
+}
+
+int hwt_emu_open_probe(struct hwt_emu *emu, const struct perf_event_attr *attr,
+		       int pid, int cpu, int group_fd)
+{
+	struct emu_event *ev;
+	int err;
+
+	if ((attr->sample_type & ~(uint64_t)EMU_PROBE_SAMPLE_TYPES) ||
+	    (pid == -1 && cpu == -1))
+		return -EINVAL;
+	if (!(ev = calloc(1, sizeof(*ev))))
+		return -ENOMEM;
+	memcpy(&ev->attr, attr, attr->size && attr->size < sizeof(*attr) ?
+					    attr->size : sizeof(*attr));
+	ev->cpu = cpu;
+	ev->pid = pid;
+	ev->emu = emu;
+	ev->probe = true;
+	ev->enabled = !attr->disabled || attr->enable_on_exec;
+	if ((ev->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+		err = -errno;
+		free(ev);
+		return err;
+	}
+	pthread_mutex_lock(&emu->lock);
+	err = attach(emu, ev, group_fd);
+	if (err) {
+		pthread_mutex_unlock(&emu->lock);
+		close(ev->fd);
+		free(ev);
+		return err;
+	}
+	/* Away from the ids a replayed capture gives its own events. */
+	ev->id = (1ull << 41) + emu->next_id++;
+	ev->next = emu->events;
+	emu->events = ev;
+	pthread_mutex_unlock(&emu->lock);
+	return ev->fd;
+}
+
+uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n)
+{
+	const struct emu_stream *s = ev->stream;
+
+	if (ev->next_hit >= ev->nhits)
+		return n;
+	uint64_t at = ev->hits[ev->next_hit].pos;
+	return at > s->src_pos && at - s->src_pos < n ? at - s->src_pos : n;
+}
+
+/* The trace unit says where its trace stops and starts again, as Intel
+ * PT's TIP.PGD and TIP.PGE packets do when its TraceEn is switched: in
+ * BTS records, perf's trace end {from, 0} and begin {0, to}, with the
+ * sw_branch clock of the record the probe followed. */
+static void trace_marker(struct emu_event *ev, uint64_t from, uint64_t to,
+			 const struct emu_probe_hit *h)
+{
+	uint64_t flags = h->flags;
+	uint8_t rec[HWT_BTS_RECORD_SIZE];
+
+	hwt_bts_put_le64(rec, from);
+	hwt_bts_put_le64(rec + 8, to);
+	hwt_bts_put_le64(rec + 16, flags & HWT_BTS_FLAG_SWB_TIME ?
+					   flags & ~(uint64_t)HWT_BTS_FLAG_PREDICTED : 0);
+	hwt_emu_aux_insert(ev, rec, sizeof(rec), h->time);
+}
+
+void hwt_emu_probe_fire(struct emu_event *ev)
+{
+	const struct emu_stream *s = ev->stream;
+
+	while (ev->next_hit < ev->nhits &&
+	       ev->hits[ev->next_hit].pos <= s->src_pos) {
+		const struct emu_probe_hit *h = &ev->hits[ev->next_hit++];
+		struct emu_event *p = h->probe;
+		uint32_t action = hwt_attr_aux_action(&p->attr);
+
+		if (p->closed || !p->enabled)
+			continue;
+		p->fired++;
+		hwt_emu_write_sample(ev, p, 1, h->ip, h->time);
+		if ((action & HWT_AUX_PAUSE) && !ev->paused) {
+			trace_marker(ev, h->ip, 0, h);
+			ev->paused = true;
+		} else if ((action & HWT_AUX_RESUME) && ev->paused) {
+			ev->paused = false;
+			trace_marker(ev, 0, h->ip, h);
+		}
+	}
+}
