@@ -167,7 +167,8 @@ class EmuOpts(C.Structure):
 class RecorderOpts(C.Structure):
     _fields_ = [("size", C.c_size_t), ("snapshot", C.c_bool),
                 ("snapshot_on_exit", C.c_bool), ("interval_ms", C.c_uint),
-                ("poll_ms", C.c_int)]
+                ("poll_ms", C.c_int), ("trigger", C.c_char_p),
+                ("trigger_count", C.c_uint64)]
 
 
 class CaptureStats(C.Structure):
