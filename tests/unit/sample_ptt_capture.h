@@ -2,8 +2,8 @@
  * code (an intel_pt leader with the tsc bit, cycles with PERF_SAMPLE_AUX,
  * an MMAP2 of the .bin at the stream's org), one sample at the end of
  * every packet of libipt's ptdump listing carrying the whole stream
- * before it, the sample at stream offset p with ip 0x1000 + p and time
- * 1000 + p. perf 6.1 reads them (test_sample_perf_branches). */
+ * before it, the sample at stream offset p with ip 0x1000 + p, time
+ * 1000 + p and period 2000 + p. perf 6.1 reads them (test_sample_perf_branches). */
 #ifndef HWT_TESTS_UNIT_SAMPLE_PTT_CAPTURE_H
 #define HWT_TESTS_UNIT_SAMPLE_PTT_CAPTURE_H
 
@@ -17,6 +17,7 @@
 
 #define PTT HWT_TESTDATA "/ptt/expected"
 #define PTT_MAX_SAMPLES 64
+#define PTT_SAMPLE_PERIOD(p) (2000u + (p))
 
 /* Streams whose code pttc wrote, each at org 0x100000. */
 static const char *const ptt_sample_streams[] = {
@@ -46,7 +47,8 @@ static int ptt_write_capture(const char *path, const char *bin, uint64_t org,
 	struct perf_event_attr cyc = {
 		.type = PERF_TYPE_HARDWARE, .size = sizeof(cyc),
 		.config = PERF_COUNT_HW_CPU_CYCLES, .sample_period = 1000,
-		.sample_type = stype | PERF_SAMPLE_AUX, .sample_id_all = 1,
+		.sample_type = stype | PERF_SAMPLE_PERIOD | PERF_SAMPLE_AUX,
+		.sample_id_all = 1,
 		.exclude_kernel = 1, .aux_sample_size = 4096,
 	};
 	struct perf_event_attr dummy = {
@@ -90,7 +92,8 @@ static int ptt_write_capture(const char *path, const char *bin, uint64_t org,
 		pd_put64(q, 0x1000 + p), q += 8;
 		pd_put32(q, PT_CAPTURE_PID), pd_put32(q + 4, PT_CAPTURE_PID), q += 8;
 		pd_put64(q, 1000 + p), q += 8;
-		pd_put64(q, 0), q += 8;
+		pd_put64(q, 0), q += 8; /* cpu 0 */
+		pd_put64(q, PTT_SAMPLE_PERIOD(p)), q += 8;
 		pd_put64(q, asz), q += 8;
 		memset(q, 0, asz);
 		memcpy(q, d, p);
