@@ -163,8 +163,8 @@ int cli_virtual_lbr(const char *cmd, const char *arg, unsigned int *n)
 {
 	uint64_t v = 0;
 	int r = cli_number_u64(&(struct cli_number){cmd, "--virtual-lbr", 1,
-			HWT_VIRTUAL_LBR_MAX, "records a sample, 1 to 1024 "
-			"(an LBR holds 8 to 32, BRBE 64)"}, arg, &v);
+			HWT_VIRTUAL_LBR_MAX, "1 to 1024 records a sample; "
+			"an LBR holds 8 to 32, BRBE up to 64"}, arg, &v);
 	if (!r)
 		*n = (unsigned int)v;
 	return r;
