@@ -30,6 +30,29 @@ static const char *const ptt_sample_streams[] = {
 };
 #define PTT_SAMPLE_ORG 0x100000u
 
+/* The MMAP2 of @size bytes of @bin at @org for PT_CAPTURE_PID, with the
+ * sample_id of the dummy event @id_dummy. */
+static int ptt_write_mmap2(struct hwt_pd_writer *w, const char *bin,
+			   uint64_t org, uint64_t size, uint64_t id_dummy)
+{
+	uint8_t rec[1024];
+	uint32_t pidtid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
+	size_t fn = strlen(bin) + 1;
+	if (fn > 512)
+		return -1;
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, pidtid, 8);
+	uint64_t mm[3] = {org, size, 0};
+	memcpy(rec + 16, mm, sizeof(mm));
+	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
+	memcpy(rec + 64, prot_flags, 8);
+	memcpy(rec + 72, bin, fn);
+	size_t n = 72 + ((fn + 7) & ~(size_t)7);
+	n += pt_capture_sample_id(rec + n, 2, id_dummy);
+	pt_capture_header(rec, PERF_RECORD_MMAP2, 0, n);
+	return hwt_pd_writer_record(w, rec);
+}
+
 static int ptt_write_capture(const char *path, const char *bin, uint64_t org,
 			 const uint8_t *d, const size_t *ends, size_t nends)
 {
@@ -65,24 +88,10 @@ static int ptt_write_capture(const char *path, const char *bin, uint64_t org,
 		err = hwt_pd_writer_add_attr(w, &dummy, &id_dummy, 1, "dummy:u");
 
 	static uint8_t rec[8192];
-	uint32_t pidtid[2] = {PT_CAPTURE_PID, PT_CAPTURE_PID};
-	size_t n;
 	if (!err)
 		err = pt_capture_info_comm(w, id_dummy, false);
-
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + 8, pidtid, 8);
-	uint64_t mm[3] = {org, (uint64_t)st.st_size, 0};
-	memcpy(rec + 16, mm, sizeof(mm));
-	uint32_t prot_flags[2] = {PROT_READ | PROT_EXEC, MAP_PRIVATE};
-	memcpy(rec + 64, prot_flags, 8);
-	size_t fn = strlen(bin) + 1;
-	memcpy(rec + 72, bin, fn);
-	n = 72 + ((fn + 7) & ~(size_t)7);
-	n += pt_capture_sample_id(rec + n, 2, id_dummy);
-	pt_capture_header(rec, PERF_RECORD_MMAP2, 0, n);
 	if (!err)
-		err = hwt_pd_writer_record(w, rec);
+		err = ptt_write_mmap2(w, bin, org, (uint64_t)st.st_size, id_dummy);
 
 	for (size_t k = 0; k < nends && !err; k++) {
 		size_t p = ends[k];
