@@ -43,6 +43,10 @@ static void usage(FILE *out)
 		"  --replace               replace an existing database (sqlite) or\n"
 		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
+		"  --columns all|branches  sqlite: the samples table's columns, as\n"
+		"                          perf's export-to-sqlite.py takes them:\n"
+		"                          branches (default) or all (also period,\n"
+		"                          weight, transaction_, data_src)\n"
 		STACK_RUN_USAGE
 		STACK_FILTER_USAGE
 		"                          (sqlite, postgresql: with 2 or more,\n"
@@ -54,7 +58,7 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB,
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB, OPT_COLUMNS,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +66,7 @@ static const struct option long_opts[] = {
 	{"replace", no_argument, NULL, OPT_REPLACE},
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
+	{"columns", required_argument, NULL, OPT_COLUMNS},
 	STACK_FILTER_LONG_OPTS,
 	{NULL, 0, NULL, 0},
 };
@@ -69,7 +74,7 @@ static const struct option long_opts[] = {
 struct export_args {
 	struct cli_stack_args s;
 	struct hwt_export_opts ex;
-	bool replace, have_format;
+	bool replace, have_format, have_columns;
 	struct hwt_export *export;
 	struct hwt_elem_sink elements;
 };
@@ -128,6 +133,13 @@ static int option(void *arg, int c, const char *value)
 	case OPT_NO_LABELS:
 		a->ex.no_labels = true;
 		return 0;
+	case OPT_COLUMNS:
+		if (strcmp(value, "all") && strcmp(value, "branches"))
+			return cli_usage_error("export", "--columns %s: use all "
+					       "or branches", value);
+		a->ex.all_columns = !strcmp(value, "all");
+		a->have_columns = true;
+		return 0;
 	}
 	return CLI_STACK_NOT_MINE;
 }
@@ -150,6 +162,8 @@ static int check(void *arg)
 		return cli_usage_error("export", "--db is for --to postgresql");
 	if (!pg && !a->s.output)
 		return cli_usage_error("export", "-o OUT is required");
+	if (a->have_columns && a->ex.format != HWT_EXPORT_SQLITE)
+		return cli_usage_error("export", "--columns is for --to sqlite");
 	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
 
