@@ -160,7 +160,7 @@ _hwtrace()
 			      --call-graph --per-thread --children --no-children
 			      --sort --partial --unit"
 		elif [ "$cmd" = export ]; then
-			opts="$opts --to --replace --no-labels --db -j --jobs"
+			opts="$opts --to --replace --no-labels --db --columns -j --jobs"
 		elif [ "$cmd" = view ]; then
 			opts="${opts/ --srcline/} --timeline-pixels -j --jobs"
 		else
