@@ -136,6 +136,8 @@ int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 /* -j/--jobs N: threads, 1 to CLI_MAX_JOBS. */
 #define CLI_MAX_JOBS 256u
 int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs);
+/* --virtual-lbr N: records a sample, 1 to HWT_VIRTUAL_LBR_MAX. */
+int cli_virtual_lbr(const char *cmd, const char *arg, unsigned int *n);
 /* The default of --jobs: the online CPUs, 1 to CLI_MAX_JOBS. */
 unsigned int cli_online_cpus(void);
 /* hwtrace record's closing lines: per CPU or thread, what was captured

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hwtrace/decode.h"
 
 static int range_error(const struct cli_number *n, const char *text,
 		       const char *what)
@@ -155,6 +156,17 @@ int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs)
 			CLI_MAX_JOBS, "1 to 256"}, arg, &n);
 	if (!r)
 		*jobs = (unsigned int)n;
+	return r;
+}
+
+int cli_virtual_lbr(const char *cmd, const char *arg, unsigned int *n)
+{
+	uint64_t v = 0;
+	int r = cli_number_u64(&(struct cli_number){cmd, "--virtual-lbr", 1,
+			HWT_VIRTUAL_LBR_MAX, "1 to 1024 records a sample; "
+			"an LBR holds 8 to 32, BRBE up to 64"}, arg, &v);
+	if (!r)
+		*n = (unsigned int)v;
 	return r;
 }
 

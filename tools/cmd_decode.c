@@ -58,6 +58,9 @@ static void usage(FILE *out)
 		"                          AUX sample branch stack instead of elements\n"
 		"                          (FILE+0xOFFSET where the binary is known;\n"
 		"                          also --profile; see docs/aux-sampling.md)\n"
+		"  --virtual-lbr N         each AUX sample as an LBR sample: the newest\n"
+		"                          N (1 to 1024) taken branches of its window as\n"
+		"                          its branch records (docs/aux-sampling.md)\n"
 		"  --edges                 print FROM->TO COUNT of every distinct\n"
 		"                          taken branch instead of elements (coverage)\n"
 		"  --edges-bitmap SIZE     with --edges: write an AFL-style bitmap of\n"
@@ -186,7 +189,7 @@ enum {
 	OPT_VMLINUX, OPT_KCORE, OPT_RAW, OPT_SNAPSHOT, OPT_BRANCH_PROFILE,
 	OPT_CALLS, OPT_PER_CPU, OPT_IGNORE_BUILD_IDS, OPT_QUIET, OPT_EDGES,
 	OPT_EDGES_BITMAP, OPT_COMM, OPT_DSO, OPT_SYM, OPT_PARTIAL, OPT_UNIT,
-	OPT_ISOLATE, OPT_NO_ISOLATE, OPT_ISOLATE_TIMEOUT,
+	OPT_ISOLATE, OPT_NO_ISOLATE, OPT_ISOLATE_TIMEOUT, OPT_VIRTUAL_LBR,
 };
 
 static const struct option long_opts[] = {
@@ -200,6 +203,7 @@ static const struct option long_opts[] = {
 	{"sym", required_argument, NULL, OPT_SYM},
 	{"per-cpu", no_argument, NULL, OPT_PER_CPU},
 	{"branch-profile", no_argument, NULL, OPT_BRANCH_PROFILE},
+	{"virtual-lbr", required_argument, NULL, OPT_VIRTUAL_LBR},
 	{"profile", no_argument, NULL, OPT_BRANCH_PROFILE},
 	{"edges", no_argument, NULL, OPT_EDGES},
 	{"edges-bitmap", required_argument, NULL, OPT_EDGES_BITMAP},
@@ -455,6 +459,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_IGNORE_BUILD_IDS:
 			a->opts.ignore_build_ids = true;
+			break;
+		case OPT_VIRTUAL_LBR:
+		{
+			int r = cli_virtual_lbr("decode", optarg,
+						&a->opts.virtual_lbr);
+			if (r)
+				return r;
+		}
 			break;
 		case OPT_ISOLATE:
 			a->opts.isolate = HWT_ISOLATE_ON;

@@ -48,6 +48,10 @@ static void usage(FILE *out)
 		"  --partial               autofdo, bolt: write a partial result\n"
 		"                          for hwtrace merge (to -o, or standard\n"
 		"                          output) instead of the files\n"
+		"  --columns all|branches  sqlite: the samples table's columns, as\n"
+		"                          perf's export-to-sqlite.py takes them:\n"
+		"                          branches (default) or all (also period,\n"
+		"                          weight, transaction_, data_src)\n"
 		STACK_RUN_USAGE
 		STACK_FILTER_USAGE
 		"                          (sqlite, postgresql: with 2 or more,\n"
@@ -59,7 +63,7 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB, OPT_PARTIAL,
+	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB, OPT_PARTIAL, OPT_COLUMNS,
 };
 
 static const struct option long_opts[] = {
@@ -68,6 +72,7 @@ static const struct option long_opts[] = {
 	{"no-labels", no_argument, NULL, OPT_NO_LABELS},
 	{"db", required_argument, NULL, OPT_DB},
 	{"partial", no_argument, NULL, OPT_PARTIAL},
+	{"columns", required_argument, NULL, OPT_COLUMNS},
 	STACK_FILTER_LONG_OPTS,
 	{NULL, 0, NULL, 0},
 };
@@ -75,7 +80,7 @@ static const struct option long_opts[] = {
 struct export_args {
 	struct cli_stack_args s;
 	struct hwt_export_opts ex;
-	bool replace, have_format;
+	bool replace, have_format, have_columns;
 	struct hwt_export *export;
 	struct hwt_elem_sink elements;
 	bool has_time;                /* a capture's elements carried times */
@@ -139,6 +144,13 @@ static int option(void *arg, int c, const char *value)
 	case OPT_PARTIAL:
 		a->ex.partial = true;
 		return 0;
+	case OPT_COLUMNS:
+		if (strcmp(value, "all") && strcmp(value, "branches"))
+			return cli_usage_error("export", "--columns %s: use all "
+					       "or branches", value);
+		a->ex.all_columns = !strcmp(value, "all");
+		a->have_columns = true;
+		return 0;
 	}
 	return CLI_STACK_NOT_MINE;
 }
@@ -167,6 +179,8 @@ static int check(void *arg)
 						     : "add up");
 	if (!pg && !a->s.output && !a->ex.partial)
 		return cli_usage_error("export", "-o OUT is required");
+	if (a->have_columns && a->ex.format != HWT_EXPORT_SQLITE)
+		return cli_usage_error("export", "--columns is for --to sqlite");
 	return per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
 

@@ -59,6 +59,11 @@ int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 	case OPT_RUN_VMLINUX:
 		o->lookup.vmlinux = arg;
 		return 1;
+	case OPT_RUN_VIRTUAL_LBR:
+	{
+		int rc = cli_virtual_lbr(cmd, arg, &o->virtual_lbr);
+		return rc ? rc : 1;
+	}
 	case OPT_RUN_KCORE:
 		o->kcore = arg;
 		return 1;

@@ -48,7 +48,7 @@ struct cli_stack_run {
 enum {
 	OPT_RUN_PER_CPU = 700, OPT_RUN_TID, OPT_RUN_CPU, OPT_RUN_TIME,
 	OPT_RUN_SYMFS, OPT_RUN_BUILDID_DIR, OPT_RUN_VMLINUX, OPT_RUN_KCORE,
-	OPT_RUN_COMM, OPT_RUN_DSO, OPT_RUN_SYM,
+	OPT_RUN_COMM, OPT_RUN_DSO, OPT_RUN_SYM, OPT_RUN_VIRTUAL_LBR,
 };
 
 #define STACK_RUN_LONG_OPTS                                                 \
@@ -60,6 +60,7 @@ enum {
 	{"buildid-dir", required_argument, NULL, OPT_RUN_BUILDID_DIR},      \
 	{"vmlinux", required_argument, NULL, OPT_RUN_VMLINUX},              \
 	{"kcore", required_argument, NULL, OPT_RUN_KCORE},                  \
+	{"virtual-lbr", required_argument, NULL, OPT_RUN_VIRTUAL_LBR},      \
 	{"jobs", required_argument, NULL, 'j'}
 
 #define STACK_RUN_USAGE                                                     \
@@ -68,6 +69,8 @@ enum {
 	"  --time START,END        only trace in this perf time range\n"     \
 	"  --symfs DIR, --buildid-dir DIR, --vmlinux FILE, --kcore DIR\n"   \
 	"                          where the traced code is (as decode)\n"   \
+	"  --virtual-lbr N         AUX samples as LBR samples: the newest N\n" \
+	"                          taken branches of each one's window\n"     \
 	"  -j, --jobs N            decode with N threads (1 to 256; default:\n" \
 	"                          the online CPUs; the output is the same)\n"
 

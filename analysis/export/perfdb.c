@@ -7,11 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 #include "analysis/export/perfdb.h"
 #include "analysis/util/array_grow.h"
 #include "analysis/util/text_append.h"
 #include "hwtrace/error.h"
+
+/* perf's PERF_MEM_DATA_SRC_NONE (tools/perf/util/event.h): op, level,
+ * snoop, lock and TLB each "not available" (PERF_MEM_*_NA in
+ * linux/perf_event.h). */
+#define PERF_DATA_SRC_NONE                                                   \
+	((int64_t)((PERF_MEM_OP_NA << PERF_MEM_OP_SHIFT) |                   \
+		   (PERF_MEM_LVL_NA << PERF_MEM_LVL_SHIFT) |                 \
+		   (PERF_MEM_SNOOP_NA << PERF_MEM_SNOOP_SHIFT) |             \
+		   (PERF_MEM_LOCK_NA << PERF_MEM_LOCK_SHIFT) |               \
+		   (PERF_MEM_TLB_NA << PERF_MEM_TLB_SHIFT)))
 
 const struct perfdb_table_info hwt_perfdb_tables[PT_COUNT] = {
 	[PT_SELECTED_EVENTS] = {"selected_events", "qs"},
@@ -26,6 +37,7 @@ const struct perfdb_table_info hwt_perfdb_tables[PT_COUNT] = {
 	[PT_CALL_PATHS] = {"call_paths", "qqqq"},
 	[PT_CALLS] = {"calls", "qqqqqqqqqqiqqq"},
 	[PT_CONTEXT_SWITCHES] = {"context_switches", "qqqiqqqqi"},
+	[PT_SAMPLES_ALL] = {"samples", "qqqqqqqqqqiqqqqqqqqibqqqi"},
 };
 
 /* perf's branch types: PERF_IP_FLAG_* bits (branch 1, call 2, return 4,
@@ -298,7 +310,23 @@ static int perfdb_element(struct hwt_export *ex, struct export_thread *t,
 	};
 	t->last_sample = id;
 	t->insns = 0;
-	return ints(s, PT_SAMPLES, v);
+	if (!ex->opts.all_columns)
+		return ints(s, PT_SAMPLES, v);
+	/* perf's "all" columns after to_ip: the period of the sample a
+	 * branch record came with; a full trace's branch is one branch,
+	 * as perf's --itrace=b samples are (period 1). Weight and
+	 * transaction: nothing here has them. The data source of a sample
+	 * without one is what perf reads for it, "not available" in each
+	 * field; its synthesized branch samples have 0. */
+	bool sampled = e->type == HWT_ELEM_BRANCH &&
+		       (e->fields & HWT_FIELD_SAMPLED);
+	int64_t all[25];
+	memcpy(all, v, 15 * sizeof(*v));
+	all[15] = sampled ? (int64_t)e->u.branch.weight : 1;
+	all[16] = all[17] = 0;
+	all[18] = sampled ? PERF_DATA_SRC_NONE : 0;
+	memcpy(all + 19, v + 15, 6 * sizeof(*v));
+	return ints(s, PT_SAMPLES_ALL, all);
 }
 
 static int perfdb_enter(struct hwt_export *ex, struct export_thread *t,
@@ -577,7 +605,8 @@ static int fixed_rows(struct hwt_export *ex)
 	if (!err)
 		err = row(s, PT_SYMBOLS, sy0);
 	if (!err)
-		err = ints(s, PT_SAMPLES, zeros);
+		err = ints(s, ex->opts.all_columns ? PT_SAMPLES_ALL : PT_SAMPLES,
+			   zeros);
 	if (!err)
 		err = ints(s, PT_CALL_PATHS, zeros);
 	if (!err)

@@ -12,7 +12,12 @@
 enum perfdb_table {
 	PT_SELECTED_EVENTS, PT_MACHINES, PT_THREADS, PT_COMMS,
 	PT_COMM_THREADS, PT_DSOS, PT_SYMBOLS, PT_BRANCH_TYPES, PT_SAMPLES,
-	PT_CALL_PATHS, PT_CALLS, PT_CONTEXT_SWITCHES, PT_COUNT
+	PT_CALL_PATHS, PT_CALLS, PT_CONTEXT_SWITCHES,
+	/* The samples table with perf's "all" columns (period, weight,
+	 * transaction_, data_src after to_ip): hwt_export_opts.all_columns
+	 * writes its rows instead of PT_SAMPLES'. */
+	PT_SAMPLES_ALL,
+	PT_COUNT
 };
 
 /* A table's name and its columns' types, one letter each as perf's
@@ -25,8 +30,8 @@ struct perfdb_table_info {
 
 extern const struct perfdb_table_info hwt_perfdb_tables[PT_COUNT];
 
-/* The most columns a table has (samples). */
-#define PERFDB_MAX_COLUMNS 21
+/* The most columns a table has (samples with every column). */
+#define PERFDB_MAX_COLUMNS 25
 
 /* One column's value: text when s is set, SQL NULL when null. */
 struct perfdb_val {

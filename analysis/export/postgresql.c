@@ -185,7 +185,7 @@ static int pg_finish(void *db, bool switches)
 	struct pg_db *s = db;
 	int err = 0;
 	for (int t = 0; !err && t < PT_COUNT; t++)
-		if (t != PT_CONTEXT_SWITCHES || switches)
+		if ((t != PT_CONTEXT_SWITCHES || switches) && t != PT_SAMPLES_ALL)
 			err = copy_table(s, (enum perfdb_table)t);
 	size_t n = sizeof(hwt_pg_keys) / sizeof(hwt_pg_keys[0]);
 	for (size_t i = 0; !err && i < n; i++)
@@ -297,6 +297,10 @@ int hwt_export_postgresql_open(struct hwt_export *ex)
 	if (!ex->opts.conninfo)
 		return hwt_error(HWT_ERR_INVAL, "postgresql export: no "
 				 "connection string");
+	if (ex->opts.all_columns)
+		return hwt_error(HWT_ERR_NOSUP, "postgresql export: the samples "
+				 "table with every column (period, weight, ...) "
+				 "is made for SQLite only; export to sqlite");
 	struct pg_db *s = calloc(1, sizeof(*s));
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");

@@ -37,6 +37,9 @@ static const char *const shapes[PT_COUNT] = {
 	/* evsel_id and machine_id 1, comm_id = thread_id, in_tx and
 	 * cyc_count 0, flags = branch_type */
 	[PT_SAMPLES] = "+11?d???????????0??0p",
+	/* The same, with period from the row and weight, transaction_
+	 * and data_src 0 after to_ip. */
+	[PT_SAMPLES_ALL] = "+11?d???????????000?0??0t",
 	/* comm_id = thread_id, cyc_count 0 */
 	[PT_CALLS] = "+?b??????????0",
 	[PT_CALL_PATHS] = "????",
@@ -344,7 +347,8 @@ int hwt_export_sqlite_quiet_memory(void)
 	return 0;
 }
 
-static int sqlite_db_open(struct sqlite_db *s, const char *file)
+static int sqlite_db_open(struct sqlite_db *s, const char *file,
+			  bool all_columns)
 {
 	int rc = sqlite3_open_v2(file, &s->db,
 				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -385,9 +389,15 @@ static int sqlite_db_open(struct sqlite_db *s, const char *file)
 		err = exec(s, setup[i]);
 	size_t n = sizeof(hwt_sqlite_tables) / sizeof(hwt_sqlite_tables[0]);
 	for (size_t i = 0; !err && i < n; i++)
-		err = exec(s, hwt_sqlite_tables[i]);
+		err = exec(s, all_columns && hwt_sqlite_tables[i] ==
+					     hwt_sqlite_samples_branches
+				      ? hwt_sqlite_samples_all
+				      : hwt_sqlite_tables[i]);
+	/* One of the two layouts of samples is the table. */
+	enum perfdb_table unused = all_columns ? PT_SAMPLES : PT_SAMPLES_ALL;
 	for (int t = 0; !err && t < PT_COUNT; t++)
-		err = prepare_table(s, (enum perfdb_table)t);
+		if (t != (int)unused)
+			err = prepare_table(s, (enum perfdb_table)t);
 	return err;
 }
 
@@ -399,7 +409,7 @@ int hwt_export_sqlite_open(struct hwt_export *ex)
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	s->path = ex->opts.db_name ? ex->opts.db_name : ex->opts.db_path;
-	int err = sqlite_db_open(s, ex->opts.db_path);
+	int err = sqlite_db_open(s, ex->opts.db_path, ex->opts.all_columns);
 	if (err) {
 		sqlite_free(s);
 		return err;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define SQLITE_ROWS_BATCH 1024
-#define SQLITE_ROWS_MAX_COLUMNS 21
+#define SQLITE_ROWS_MAX_COLUMNS 25
 
 struct sqlite_rows {
 	int n;          /* rows queued */

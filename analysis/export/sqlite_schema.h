@@ -11,6 +11,27 @@
 #define HWT_SQLITE_IPC "CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE" \
 	" ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC"
 
+/* The samples table as perf's export-to-sqlite.py makes it: with its
+ * COLUMNS argument "branches", and "all" (period, weight, transaction_
+ * and data_src after to_ip). */
+static const char hwt_sqlite_samples_branches[] =
+	"CREATE TABLE samples (id integer NOT NULL PRIMARY KEY,"
+	" evsel_id bigint, machine_id bigint, thread_id bigint, comm_id bigint,"
+	" dso_id bigint, symbol_id bigint, sym_offset bigint, ip bigint,"
+	" time bigint, cpu integer, to_dso_id bigint, to_symbol_id bigint,"
+	" to_sym_offset bigint, to_ip bigint, branch_type integer,"
+	" in_tx boolean, call_path_id bigint, insn_count bigint,"
+	" cyc_count bigint, flags integer)";
+static const char hwt_sqlite_samples_all[] =
+	"CREATE TABLE samples (id integer NOT NULL PRIMARY KEY,"
+	" evsel_id bigint, machine_id bigint, thread_id bigint, comm_id bigint,"
+	" dso_id bigint, symbol_id bigint, sym_offset bigint, ip bigint,"
+	" time bigint, cpu integer, to_dso_id bigint, to_symbol_id bigint,"
+	" to_sym_offset bigint, to_ip bigint, period bigint, weight bigint,"
+	" transaction_ bigint, data_src bigint, branch_type integer,"
+	" in_tx boolean, call_path_id bigint, insn_count bigint,"
+	" cyc_count bigint, flags integer)";
+
 static const char *const hwt_sqlite_tables[] = {
 	"CREATE TABLE selected_events (id integer NOT NULL PRIMARY KEY,"
 	" name varchar(80))",
@@ -30,13 +51,7 @@ static const char *const hwt_sqlite_tables[] = {
 	" name varchar(2048))",
 	"CREATE TABLE branch_types (id integer NOT NULL PRIMARY KEY,"
 	" name varchar(80))",
-	"CREATE TABLE samples (id integer NOT NULL PRIMARY KEY,"
-	" evsel_id bigint, machine_id bigint, thread_id bigint, comm_id bigint,"
-	" dso_id bigint, symbol_id bigint, sym_offset bigint, ip bigint,"
-	" time bigint, cpu integer, to_dso_id bigint, to_symbol_id bigint,"
-	" to_sym_offset bigint, to_ip bigint, branch_type integer,"
-	" in_tx boolean, call_path_id bigint, insn_count bigint,"
-	" cyc_count bigint, flags integer)",
+	hwt_sqlite_samples_branches,
 	"CREATE TABLE call_paths (id integer NOT NULL PRIMARY KEY,"
 	" parent_id bigint, symbol_id bigint, ip bigint)",
 	"CREATE TABLE calls (id integer NOT NULL PRIMARY KEY, thread_id bigint,"

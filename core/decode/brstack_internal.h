@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hwtrace/brstack.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
@@ -38,6 +39,52 @@ struct hwt_brstack_stats {
 	uint64_t not_straight; /* left out: the code between does not run
 				* straight from one record to the next */
 };
+
+/* One record of a stack as hwt_brstack_emit_stack takes it: the kind
+ * is known (has_kind) from its type field, or from the trace decoder
+ * that found the branch; else the code at its source tells. */
+struct hwt_brstack_rec {
+	struct hwt_brstack_entry e;
+	bool has_kind;
+	enum hwt_branch_kind kind;
+};
+
+/* One stack: @nr records that @get gives by depth (0: the newest), all
+ * with @head's common fields (cpu, pid, tid, time; every other byte 0)
+ * and @weight. @every: the stack holds every taken branch, so straight
+ * code runs between two records. */
+struct hwt_brstack_stack {
+	const struct hwt_elem *head;
+	uint64_t weight;
+	bool every;
+	uint64_t nr;
+	void (*get)(const void *arg, uint64_t i, struct hwt_brstack_rec *out);
+	const void *arg;
+};
+
+/* The code between records, read from @image (may be NULL) with an
+ * instruction decoder for @isa (none for HWT_ISA_UNKNOWN: records go out
+ * without ranges), and a cache of the walks done. Errors: HWT_ERR_NOMEM. */
+struct hwt_brstack_code;
+int hwt_brstack_code_new(struct hwt_image *image, enum hwt_isa isa,
+			 struct hwt_brstack_code **out);
+/* NULL is a no-op. */
+void hwt_brstack_code_free(struct hwt_brstack_code *c);
+
+/* The common fields of sample @s's elements (cpu, pid, tid, time) in
+ * *@head, every other byte 0. */
+void hwt_brstack_head(const struct hwt_aux_sample *s, struct hwt_elem *head);
+
+/* Emits @s's records to @out oldest first: a BRANCH element per record
+ * (HWT_FIELD_SAMPLED, depth, weight; HWT_BRANCH_CONSECUTIVE where the
+ * record before it is the branch before it) and, between two records of
+ * an @every stack, the RANGE from the older one's target to the newer
+ * one's branch where the code is known and runs straight. Counts into
+ * @st (not cleared). Errors: @out's. */
+int hwt_brstack_emit_stack(struct hwt_brstack_code *c,
+			   const struct hwt_brstack_stack *s,
+			   const struct hwt_elem_sink *out,
+			   struct hwt_brstack_stats *st);
 
 /* Keeps @rec when it is a sample with a branch stack (and no AUX data:
  * AUX samples are sample_file.c's). Errors: HWT_ERR_NOMEM. */

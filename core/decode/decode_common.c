@@ -28,6 +28,11 @@ int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 				 opts->size);
 	memcpy(out, opts, opts->size < sizeof(*out) ? opts->size : sizeof(*out));
 	out->size = sizeof(*out);
+	if (out->virtual_lbr > HWT_VIRTUAL_LBR_MAX)
+		return hwt_error(HWT_ERR_CONFIG,
+				 "virtual LBR of %u records: the most a sample "
+				 "takes is %u", out->virtual_lbr,
+				 HWT_VIRTUAL_LBR_MAX);
 	return 0;
 }
 

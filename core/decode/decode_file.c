@@ -1102,27 +1102,6 @@ out:
 	return err;
 }
 
-/* Each AUX sample's window alone, into a SAMPLE element. */
-static int decode_samples(struct file_state *st, const struct hwt_backend *b,
-			  const struct hwt_elem_sink *user_sink)
-{
-	struct hwt_decode_filter filter = {.opts = st->opts, .next = user_sink};
-	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
-	struct hwt_decode_params params = {
-		.size = sizeof(params),
-		.info = st->info,
-		.info_words = st->info_words,
-		.cpu_model = st->opts->cpu_model,
-		.pid_at = hwt_sideband_pid_at,
-		.pid_at_arg = &st->sb,
-		.aux_attr = aux_attr(st->reader),
-	};
-	return hwt_sample_store_decode(&st->samples, st->reader, b, &params,
-				       st->image,
-				       hwt_decode_has_filter(st->opts) ? &fsink
-								       : user_sink);
-}
-
 /* The ISA of the traced code, from the file's arch feature. */
 static enum hwt_isa isa_of(struct hwt_pd_reader *reader)
 {
@@ -1135,6 +1114,55 @@ static enum hwt_isa isa_of(struct hwt_pd_reader *reader)
 	if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
 		return HWT_ISA_A64;
 	return HWT_ISA_UNKNOWN;
+}
+
+/* Each AUX sample's window alone, into a SAMPLE element, or with
+ * --virtual-lbr into branch-stack records. */
+static int decode_samples(struct file_state *st, const struct hwt_backend *b,
+			  const struct hwt_elem_sink *user_sink)
+{
+	struct hwt_decode_filter filter = {.opts = st->opts, .next = user_sink};
+	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
+	const struct hwt_elem_sink *out =
+		hwt_decode_has_filter(st->opts) ? &fsink : user_sink;
+	struct hwt_decode_params params = {
+		.size = sizeof(params),
+		.info = st->info,
+		.info_words = st->info_words,
+		.cpu_model = st->opts->cpu_model,
+		.pid_at = hwt_sideband_pid_at,
+		.pid_at_arg = &st->sb,
+		.aux_attr = aux_attr(st->reader),
+	};
+	struct hwt_sample_vlbr vl;
+	memset(&vl, 0, sizeof(vl));
+	vl.n = st->opts->virtual_lbr;
+	int err = 0;
+	if (vl.n)
+		err = hwt_brstack_code_new(st->image, isa_of(st->reader),
+					   &vl.code);
+	if (err >= 0)
+		err = hwt_sample_store_decode(&st->samples, st->reader, b,
+					      &params, st->image,
+					      vl.n ? &vl : NULL, out);
+	hwt_brstack_code_free(vl.code);
+	if (err >= 0 && vl.short_stacks)
+		err = hwt_decode_warn(st->opts, out, "virtual LBR: %" PRIu64
+				      " of the %" PRIu64 " AUX samples have "
+				      "fewer than %u taken branches in their "
+				      "window (%" PRIu64 " of them none: no sync "
+				      "point, or no branch after it); their "
+				      "stacks are shorter",
+				      vl.short_stacks, vl.samples, vl.n,
+				      vl.empty);
+	if (err >= 0 && vl.br.no_code)
+		err = hwt_decode_warn(st->opts, out, "virtual LBR: %" PRIu64
+				      " of the %" PRIu64 " ranges between "
+				      "branches have no range element: their "
+				      "code is not in the memory image",
+				      vl.br.no_code, vl.br.no_code +
+				      vl.br.ranges + vl.br.not_straight);
+	return err;
 }
 
 /* Each branch-stack sample's records (and, when no trace event left
@@ -1448,6 +1476,12 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	}
 	if (b && err >= 0 && st.samples.n && !opts.packets)
 		err = decode_samples(&st, b, sink);
+	else if (err >= 0 && opts.virtual_lbr && !opts.packets)
+		err = hwt_decode_warn(&opts, sink, "--virtual-lbr: %s has no AUX "
+				      "samples (samples that carry trace: "
+				      "record with --aux-sample), so there is "
+				      "no stack to make; it was decoded as it "
+				      "is", path);
 	if (err >= 0 && st.brstack.n && !opts.packets)
 		err = decode_brstack(&st, sink);
 	if (err >= 0 && hwt_image_untimed_hits(st.image))

@@ -109,6 +109,7 @@ int hwt_sample_store_decode(struct hwt_sample_store *ss,
 			    const struct hwt_backend *b,
 			    const struct hwt_decode_params *params,
 			    struct hwt_image *image,
+			    struct hwt_sample_vlbr *vl,
 			    const struct hwt_elem_sink *out)
 {
 	struct hwt_elem se;
@@ -135,21 +136,8 @@ int hwt_sample_store_decode(struct hwt_sample_store *ss,
 				break;
 			data = buf;
 		}
-		memset(&se, 0, sizeof(se));
+		hwt_brstack_head(s, &se);
 		se.type = HWT_ELEM_SAMPLE;
-		if (s->present & PERF_SAMPLE_CPU) {
-			se.fields |= HWT_FIELD_CPU;
-			se.cpu = (int32_t)s->cpu;
-		}
-		if (s->present & PERF_SAMPLE_TID) {
-			se.fields |= HWT_FIELD_PID | HWT_FIELD_TID;
-			se.pid = (int32_t)s->pid;
-			se.tid = (int32_t)s->tid;
-		}
-		if (s->present & PERF_SAMPLE_TIME) {
-			se.fields |= HWT_FIELD_TIME;
-			se.time = s->time;
-		}
 		/* The sample names its thread: read that process's code. */
 		struct hwt_window_result res;
 		err = hwt_window_decode(wd, data, s->aux_size, 0, -1,
@@ -157,6 +145,10 @@ int hwt_sample_store_decode(struct hwt_sample_store *ss,
 					&res);
 		if (err < 0)
 			break;
+		if (vl) {
+			err = hwt_sample_vlbr_emit(vl, s, &res, out);
+			continue;
+		}
 		se.u.sample.ip = s->ip;
 		se.u.sample.period = s->present & PERF_SAMPLE_PERIOD ? s->period : 0;
 		se.u.sample.window = s->aux_size;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "core/decode/brstack_internal.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/sample.h"
 
@@ -39,14 +40,37 @@ int hwt_sample_store_add(struct hwt_sample_store *ss,
 			 struct hwt_pd_reader *reader,
 			 const struct hwt_pd_record *rec);
 
+/* Virtual LBR (sample_vlbr.c): what a decode with --virtual-lbr N
+ * hands out and found. */
+struct hwt_sample_vlbr {
+	unsigned int n;                /* records a sample takes, 1 and up */
+	struct hwt_brstack_code *code; /* the code between records */
+	uint64_t samples;
+	uint64_t short_stacks;         /* samples with fewer than n branches */
+	uint64_t empty;                /* of those, with none (no sync point,
+					* or no taken branch in the window) */
+	struct hwt_brstack_stats br;   /* the records and ranges emitted */
+};
+
+/* Sample @s, whose window decoded to @res, as the newest vl->n of its
+ * branches: branch-stack records (hwt_brstack_emit_stack) to @out;
+ * nothing for a window without branches. Counts into @vl. Errors:
+ * @out's. */
+int hwt_sample_vlbr_emit(struct hwt_sample_vlbr *vl,
+			 const struct hwt_aux_sample *s,
+			 const struct hwt_window_result *res,
+			 const struct hwt_elem_sink *out);
+
 /* Decodes every kept sample's window with @b into SAMPLE elements (and
- * the gaps of windows without a sync point) to @out. @params carries the
- * capture's info, cpu model and pid_at; @image the code. */
+ * the gaps of windows without a sync point) to @out; with @vl (may be
+ * NULL), into virtual LBR records instead of SAMPLE elements. @params
+ * carries the capture's info, cpu model and pid_at; @image the code. */
 int hwt_sample_store_decode(struct hwt_sample_store *ss,
 			    struct hwt_pd_reader *reader,
 			    const struct hwt_backend *b,
 			    const struct hwt_decode_params *params,
 			    struct hwt_image *image,
+			    struct hwt_sample_vlbr *vl,
 			    const struct hwt_elem_sink *out);
 
 void hwt_sample_store_free(struct hwt_sample_store *ss);

@@ -131,7 +131,19 @@ struct hwt_decode_opts {
 	 * decodes a chunk, it sends its elements as it goes) is stopped;
 	 * 0: 30000 ms. */
 	unsigned int isolate_timeout_ms;
+	/* `--virtual-lbr N` (docs/aux-sampling.md, "Virtual LBR"): 0, or
+	 * 1 to HWT_VIRTUAL_LBR_MAX. Each AUX sample of a perf.data capture
+	 * is handed out as branch-stack records instead of a SAMPLE element:
+	 * the newest N taken branches of its window, the BRANCH elements
+	 * (HWT_FIELD_SAMPLED, the sample's period as weight, newest at depth
+	 * 0, oldest first) and RANGE elements a branch-record (LBR) sample
+	 * gives, so every profile takes AUX samples and LBR samples alike. */
+	unsigned int virtual_lbr;
 };
+
+/* The most records --virtual-lbr takes a sample (perf's itrace l and L
+ * sizes stop there too). */
+#define HWT_VIRTUAL_LBR_MAX 1024u
 
 /* Decodes every AUXTRACE buffer of the perf.data file @path with the
  * backend its AUXTRACE_INFO names, building the memory image from its

@@ -87,6 +87,14 @@ struct hwt_export_opts {
 	 * profiles for hwt_partial_from_export (hwtrace/partial.h);
 	 * out_prefix is then not used. */
 	bool partial;
+	/* SQLite: the samples table's columns, as the COLUMNS argument of
+	 * perf's export-to-sqlite.py: false "branches" (the layout perf
+	 * gives branch traces), true "all" (perf's default): four more
+	 * after to_ip, period (a branch record's sample period, the
+	 * element's weight; 1 for a branch of a full trace, as perf's
+	 * synthesized branch samples have it), weight, transaction_ and
+	 * data_src (0: branch records and trace carry none). */
+	bool all_columns;
 };
 
 /* What an export counted and what it skipped, for the user. */

@@ -205,9 +205,25 @@ static inline struct bts_capture bts_capture_sized(const char *code_path,
 /* Opens @path and writes what comes before the trace: the attrs of the
  * BTS (or sw_branch) event and its sideband, the AUXTRACE_INFO, and the
  * mapping of @code_path at BTS_ORG. */
+static inline int bts_capture_begin_with(const char *path, bool swb,
+					 const char *code_path,
+					 const struct perf_event_attr *extra,
+					 uint64_t extra_id, const char *extra_name,
+					 struct hwt_pd_writer **out);
+
 static inline int bts_capture_begin(const char *path, bool swb,
 				    const char *code_path,
 				    struct hwt_pd_writer **out)
+{
+	return bts_capture_begin_with(path, swb, code_path, NULL, 0, NULL, out);
+}
+
+/* The same with one more event, @extra (NULL: none), id @extra_id. */
+static inline int bts_capture_begin_with(const char *path, bool swb,
+					 const char *code_path,
+					 const struct perf_event_attr *extra,
+					 uint64_t extra_id, const char *extra_name,
+					 struct hwt_pd_writer **out)
 {
 	struct hwt_pd_writer *pw;
 	int err = hwt_pd_writer_open(path, &pw);
@@ -226,6 +242,8 @@ static inline int bts_capture_begin(const char *path, bool swb,
 	err = hwt_pd_writer_add_attr(pw, &bts, &id_bts, 1, "intel_bts//u");
 	if (!err)
 		err = hwt_pd_writer_add_attr(pw, &dummy, &id_dummy, 1, "dummy:u");
+	if (!err && extra)
+		err = hwt_pd_writer_add_attr(pw, extra, &extra_id, 1, extra_name);
 	/* intel_bts's priv[]: pmu type, time shift, mult, zero,
 	 * cap_user_time_zero, snapshot mode. */
 	uint64_t priv[HWT_BTS_INFO_WORDS] = {pmu, 0, 1, 0, 0, 0};

@@ -116,7 +116,7 @@ _hwtrace()
 			COMPREPLY=($(compgen -P "$done" -W "comm tid pid cpu time flags ip sym symoff dso addr insn srcline" -- "${cur##*,}"))
 			return ;;
 		esac
-		opts="--format -o -F --fields --comm --dso --sym --packets --disasm --branch-profile --edges
+		opts="--format -o -F --fields --comm --dso --sym --packets --disasm --branch-profile --virtual-lbr --edges
 		      --edges-bitmap --partial --unit --calls
 		      --per-cpu -j --jobs --ignore-build-ids --isolate --no-isolate
 		      --isolate-timeout --tid --cpu --cpu-model --time
@@ -147,7 +147,7 @@ _hwtrace()
 		--dso) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		opts="-o --output --per-cpu --tid --cpu --time --symfs --buildid-dir
-		      --vmlinux --kcore --srcline --no-demangle --no-symbols
+		      --vmlinux --kcore --virtual-lbr --srcline --no-demangle --no-symbols
 		      --debuginfod --kallsyms --perf-map -h --help"
 		# The frame filters (report, timeline, export).
 		case $cmd in report | timeline | export) opts="$opts --comm --dso --sym" ;; esac
@@ -160,7 +160,7 @@ _hwtrace()
 			      --call-graph --per-thread --children --no-children
 			      --sort --partial --unit"
 		elif [ "$cmd" = export ]; then
-			opts="$opts --to --replace --no-labels --db --partial -j --jobs"
+			opts="$opts --to --replace --no-labels --db --partial --columns -j --jobs"
 		elif [ "$cmd" = view ]; then
 			opts="${opts/ --srcline/} --timeline-pixels -j --jobs"
 		else
