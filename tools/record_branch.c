@@ -26,7 +26,8 @@ bool cli_record_is_branch(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "-b") || !strncmp(argv[i], "-j", 2) ||
 		    !strcmp(argv[i], "--branch-any") ||
-		    !strncmp(argv[i], "--branch-filter", 15))
+		    !strncmp(argv[i], "--branch-filter", 15) ||
+		    !strncmp(argv[i], "--emulate-branches", 18))
 			return true;
 	return false;
 }
