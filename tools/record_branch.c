@@ -351,9 +351,8 @@ int cmd_record_branch(int argc, char **argv)
 	if (hwt_emu_branch_stats(emu, &st) == 0)
 		fprintf(stderr, "hwtrace record: %" PRIu64 " samples of %s's "
 			"%u-record branch stacks (%s), %" PRIu64 " records lost\n",
-			st.samples, hw.pmu, hw.depth,
-			hw.kind == HWT_BRANCH_HW_BRS ? "AMD BRS" :
-			hw.kind == HWT_BRANCH_HW_BRBE ? "Arm BRBE" : "LBR", st.lost);
+			st.samples, hw.pmu, hw.depth, hwt_branch_hw_name(hw.kind),
+			st.lost);
 	ret = hwt_pd_writer_close(w);
 	w = NULL;
 	if (ret >= 0)

@@ -77,6 +77,15 @@ static const char *cpu_file(const struct hwt_os *os, const char *pmu,
 	return hwt_os_sysfs_read(os, path, buf, size) >= 0 ? buf : NULL;
 }
 
+const char *hwt_branch_hw_name(enum hwt_branch_hw_kind kind)
+{
+	switch (kind) {
+	case HWT_BRANCH_HW_BRS: return "AMD BRS";
+	case HWT_BRANCH_HW_BRBE: return "Arm BRBE";
+	default: return "LBR";
+	}
+}
+
 /* Arm's PMUs (armv8_pmuv3_0, armv9_...): BRBE where one has a depth. */
 struct arm_find {
 	const struct hwt_os *os;

@@ -105,6 +105,9 @@ struct hwt_branch_hw {
 	char pmu[32];      /* "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0" */
 };
 
+/* "LBR", "AMD BRS", "Arm BRBE": the kind's name in messages. */
+HWT_API const char *hwt_branch_hw_name(enum hwt_branch_hw_kind kind);
+
 /* Looks for branch records in the sysfs @os reads: the cpu (or hybrid
  * cpu_core, cpu_atom) PMU's caps/branches, else its events/branch-brs,
  * else the caps/branches of an Arm PMU (armv8_*, armv9_*: BRBE, at most
@@ -132,11 +135,12 @@ struct hwt_branch_sampling {
 	uint64_t config; /* PERF_TYPE_HARDWARE event: PERF_COUNT_HW_* */
 };
 
+struct hwt_profile;
+
 /* The [branch] section of a profile into *@out (what is not set keeps
  * its value): filter (perf record -j's names), period, freq. Errors:
  * HWT_ERR_CONFIG naming the key (an unknown filter, a number that is
  * not one, period and freq both). */
-struct hwt_profile;
 HWT_API int hwt_branch_sampling_from_profile(const struct hwt_profile *p,
 					     struct hwt_branch_sampling *out);
 
