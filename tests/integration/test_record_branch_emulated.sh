@@ -8,10 +8,12 @@
 # reads every file: `perf script -F ip,period,brstack` prints exactly the
 # windows of the truth, and hwtrace's own decode gives perf's records.
 # - Intel LBR 32 (intel-lbr), 16 (intel-lbr16), 8 (intel-lbr8), AMD BRS
-#   16 (amd-brs), Arm BRBE 64 (arm-brbe): no stack deeper than the
+#   16 (amd-brs) and LBRv2 16 (amd-lbrv2, filtered to calls), Arm BRBE
+#   64 (arm-brbe): no stack deeper than the
 #   hardware's; with PERIOD = DEPTH = 32 the records tile the stream and
 #   hot's back edge is counted as often as in the covered truth;
-# - filters (-j any_call, any_ret, cond with save_type): the last DEPTH
+# - filters (-j any_call, any_ret, cond, with save_type: the want()
+#   lines of a filter carry the types): the last DEPTH
 #   branches of those kinds, the period still counting every branch;
 # - -F: a sample once per 1/FREQ seconds of the branches' own times;
 # - hw_index: perf reads the layout with hw_idx;
@@ -81,18 +83,19 @@ rec() {
 check() {
 	local name=$1
 	shift
+	got "$TMP/$name.data" >"$TMP/$name.got"
+	want "$@" >"$TMP/$name.want"
 	expect_eq "$name: perf script gives the truth's windows" \
-		"$(got "$TMP/$name.data" | md5sum)" "$(want "$@" | md5sum)"
-	expect_eq "$name: samples" "$(got "$TMP/$name.data" | wc -l)" "$(want "$@" | wc -l)"
+		"$(md5sum <"$TMP/$name.got")" "$(md5sum <"$TMP/$name.want")"
+	expect_eq "$name: samples" "$(wc -l <"$TMP/$name.got")" "$(wc -l <"$TMP/$name.want")"
 	expect_eq "$name: no stack deeper than $2" \
-		"$(got "$TMP/$name.data" | awk -v d="$2" 'NF - 2 > d' | wc -l)" 0
+		"$(awk -v d="$2" 'NF - 2 > d' "$TMP/$name.got" | wc -l)" 0
 }
 
 rec l32 intel-lbr -b -c 32
 check l32 32 32 any
-want 32 32 any >"$TMP/w32.txt"
 expect_eq "l32: floor(branches / 32) samples, all 32 deep" \
-	"$(awk 'NF == 34' "$TMP/w32.txt" | wc -l)" "$((nbr / 32))"
+	"$(awk 'NF == 34' "$TMP/l32.got" | wc -l)" "$((nbr / 32))"
 expect_contains "l32: the record says what it sampled" "$(cat "$TMP/l32.err")" \
 	"$((nbr / 32)) samples of cpu's 32-record branch stacks (LBR), 0 records lost"
 # hwtrace's decode: perf's records, and hot's back edge as in the truth
@@ -108,7 +111,7 @@ for recs in stacks.values():
     recs.sort(key=lambda e: e["depth"])
     print(" ".join("%s/%s/-/-/-/0/" % (e["from"], e["to"]) for e in recs))
 PY
-)" "$(got "$TMP/l32.data" | cut -d' ' -f3- | md5sum)"
+)" "$(cut -d' ' -f3- "$TMP/l32.got" | md5sum)"
 expect_eq "l32: hot's back edge, as often as in the covered truth" \
 	"$(python3 -c '
 import collections, json, sys
@@ -122,9 +125,11 @@ rec l8 intel-lbr8 -j any -c 7
 check l8 7 8 any
 rec brs amd-brs -j any,u -c 50
 check brs 50 16 any
+rec lv2 amd-lbrv2 -j any_call,u,save_type -c 40
+check lv2 40 16 call+syscall
 rec brbe arm-brbe -j any,u -c 100
 check brbe 100 64 any
-expect_eq "brbe: stacks 64 deep" "$(got "$TMP/brbe.data" | awk 'NF - 2 == 64' | wc -l)" "$((nbr / 100))"
+expect_eq "brbe: stacks 64 deep" "$(awk 'NF - 2 == 64' "$TMP/brbe.got" | wc -l)" "$((nbr / 100))"
 
 # Filters, with the type saved: perf names each record's type.
 rec calls arm-brbe -j any_call,u,save_type -c 20

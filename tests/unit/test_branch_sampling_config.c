@@ -2,8 +2,9 @@
  * kernel's branch_sample_type bits (the literal values of enum
  * perf_branch_sample_type in include/uapi/linux/perf_event.h, written
  * out here rather than taken from the header the code uses), the
- * depth each sysfs fixture gives (Intel LBR 8, 16 and 32, AMD BRS 16, Arm
- * BRBE 64, and a BRBE depth the hardware cannot have, refused), the
+ * depth each sysfs fixture gives (Intel LBR 8, 16 and 32, AMD BRS 16 and
+ * LBRv2 16, Arm BRBE 64, and a BRBE depth the hardware cannot have,
+ * refused), the
  * event's attribute (hwt_branch_attr_build: every field perf record -b
  * -c / -F sets), and a profile's [branch] section with its errors. */
 #include <stdlib.h>
@@ -60,6 +61,7 @@ static void depths(void)
 		{"intel-lbr16", "cpu", HWT_BRANCH_HW_LBR, 16},
 		{"intel-lbr8", "cpu", HWT_BRANCH_HW_LBR, 8},
 		{"amd-brs", "cpu", HWT_BRANCH_HW_BRS, 16},
+		{"amd-lbrv2", "cpu", HWT_BRANCH_HW_LBR, 16},
 		{"arm-brbe", "armv8_pmuv3_0", HWT_BRANCH_HW_BRBE, 64},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
