@@ -1,9 +1,9 @@
 /* hwtrace record -b / -j FILTERS: branch records (Intel LBR and Arch LBR,
- * AMD BRS, Arm BRBE) sampled through the capture engine. The machine is
- * the kernel emulator's (--sysfs DIR says which branch records it has),
- * the program's branches those of a sw_branch capture
- * (--emulate-branches FILE): the emulated PMU samples them as the
- * hardware would, and the file is what `perf record -b` writes. */
+ * AMD BRS and LBRv2, Arm BRBE) sampled through the capture engine, into
+ * the file `perf record -b` writes. Two machines: this one's kernel, for
+ * a command (`-- CMD`), or the kernel emulator's, whose PMU is a sysfs
+ * tree's (--sysfs DIR) and whose program is the branches of a sw_branch
+ * capture (--emulate-branches FILE), sampled as the hardware would. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,13 +36,15 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace record (-b | -j FILTERS) [-c PERIOD | -F FREQ]\n"
-		"                      [--config PROFILE] [-m DATA_PAGES]\n"
-		"                      --sysfs DIR --emulate-branches SWB.data -o OUT\n\n"
+		"                      [--config PROFILE] [-m DATA_PAGES] [-o OUT]\n"
+		"                      (-- CMD [ARGS] |\n"
+		"                       --sysfs DIR --emulate-branches SWB.data)\n\n"
 		"Sample branch records (the last taken branches a CPU keeps: Intel\n"
-		"LBR, Arch LBR, AMD BRS, Arm BRBE) into a perf.data file as\n"
-		"`perf record -b` writes it (docs/branch-records.md). The machine is\n"
-		"the kernel emulator's: its PMU is the sysfs tree DIR's, its program\n"
-		"the branches of a sw_branch capture, sampled as the hardware would.\n\n"
+		"LBR, Arch LBR, AMD BRS and LBRv2, Arm BRBE) into a perf.data file as\n"
+		"`perf record -b` writes it (docs/branch-records.md): of CMD, on this\n"
+		"machine (the event is cycles), or on the kernel emulator, whose PMU\n"
+		"is the sysfs tree DIR's and whose program the branches of a\n"
+		"sw_branch capture, sampled as the hardware would.\n\n"
 		"  -b, --branch-any      every taken branch (-j any)\n"
 		"  -j, --branch-filter FILTERS  perf's names, comma-separated: any,\n"
 		"                        any_call, any_ret, ind_call, call, cond,\n"
@@ -68,6 +70,7 @@ static void usage(FILE *out)
 
 struct opts {
 	const char *filter, *profile, *sysfs, *truth, *output;
+	char **argv; /* the command, or NULL on the emulator */
 	uint64_t period, freq;
 	uint32_t data_pages;
 	bool any;
@@ -157,18 +160,18 @@ static int parse(int argc, char **argv, struct opts *o)
 		return cli_usage_error("record", "-c %" PRIu64 " and -F %" PRIu64
 				       ": a period or a frequency, not both",
 				       o->period, o->freq);
-	if (argv[optind])
-		return cli_usage_error("record", "branch records are recorded on "
-				       "the kernel emulator only (on this build): "
-				       "give --sysfs DIR --emulate-branches FILE, "
-				       "no command");
-	if (!o->sysfs || !o->truth)
-		return cli_usage_error("record", "branch records are recorded on "
-				       "the kernel emulator only (on this build): "
-				       "give --sysfs DIR (the machine) and "
+	if (argv[optind] && !strcmp(argv[optind], "--"))
+		optind++;
+	o->argv = argv[optind] ? argv + optind : NULL;
+	if (o->argv && (o->sysfs || o->truth))
+		return cli_usage_error("record", "--sysfs and --emulate-branches "
+				       "record the emulator's program: no command");
+	if (!o->argv && (!o->sysfs || !o->truth))
+		return cli_usage_error("record", "what to sample? give -- CMD, or "
+				       "--sysfs DIR (the emulated machine) and "
 				       "--emulate-branches FILE (a sw_branch "
-				       "capture of the program)");
-	if ((r = cli_path_check("record", "--sysfs", o->sysfs, true)))
+				       "capture of its program)");
+	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
 		return r;
 	if (!o->output)
 		o->output = "perf.data";
@@ -279,6 +282,77 @@ static int load_truth(const char *path, struct hwt_emu *emu,
 	return err < 0 ? err : 0;
 }
 
+/* What is sampled where: the OS seam, the event and its hardware, and
+ * either the emulator (fed from the capture) or the command. */
+struct machine {
+	struct hwt_emu *emu;
+	struct hwt_workload *wl;
+	const struct hwt_os *os;
+	struct hwt_branch_hw hw;
+	int *cpus;
+	int ncpus;
+};
+
+static int machine_open(const struct opts *o, struct machine *m)
+{
+	int ret;
+	if (o->truth) {
+		struct hwt_emu_opts eo = {.size = sizeof(eo), .sysfs_root = o->sysfs,
+					  .paced = true};
+		if ((ret = hwt_emu_new(&eo, &m->emu)) < 0)
+			return ret;
+		m->os = hwt_emu_os(m->emu);
+	} else {
+		m->os = hwt_os_linux();
+	}
+	if ((ret = hwt_branch_hw_probe(m->os, &m->hw)) == HWT_ERR_NOENT)
+		memset(&m->hw, 0, sizeof(m->hw));
+	else if (ret < 0)
+		return ret;
+	return 0;
+}
+
+static void machine_close(struct machine *m)
+{
+	hwt_workload_free(m->wl);
+	hwt_emu_free(m->emu);
+	free(m->cpus);
+}
+
+/* The session's events: the emulator's one per-thread event, or one per
+ * online CPU following the command (and its children), which starts
+ * with its exec, the sideband event beside it. */
+static int session_setup(const struct opts *o, struct machine *m,
+			 struct hwt_session_opts *so)
+{
+	so->os = m->os;
+	so->branch = true;
+	so->data_pages = o->data_pages;
+	if (m->emu) {
+		so->branch_name = "branches";
+		so->per_thread = true;
+		so->pid = getpid();
+		return 0;
+	}
+	so->branch_name = "cycles";
+	so->branch_attr.inherit = 1;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	m->cpus = calloc(n > 0 ? (size_t)n : 1, sizeof(int));
+	if (!m->cpus)
+		return hwt_error(HWT_ERR_NOMEM, "no memory for the CPU list");
+	for (long i = 0; i < n; i++)
+		m->cpus[m->ncpus++] = (int)i;
+	so->cpus = m->cpus;
+	so->ncpus = m->ncpus;
+	int ret = hwt_workload_new(o->argv, &m->wl);
+	if (ret < 0)
+		return ret;
+	so->pid = hwt_workload_pid(m->wl);
+	so->enable_on_exec = true;
+	so->sideband = true;
+	return 0;
+}
+
 int cmd_record_branch(int argc, char **argv)
 {
 	struct opts o;
@@ -286,33 +360,31 @@ int cmd_record_branch(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	{
-		const char *inputs[] = {o.truth, o.profile};
-		if ((ret = cli_output_check("record", o.output, inputs, 2)))
+		const char *inputs[] = {o.truth, o.profile, o.argv ? o.argv[0] : NULL};
+		if ((ret = cli_output_check("record", o.output, inputs, 3)))
 			return ret;
 	}
 	struct hwt_branch_sampling bs;
-	struct hwt_emu *emu = NULL;
+	struct machine m;
 	struct hwt_pd_writer *w = NULL;
 	struct hwt_writer_sink *wsink = NULL;
 	struct hwt_session *s = NULL;
 	struct hwt_recorder *rec = NULL;
-	struct hwt_branch_hw hw;
 	struct hwt_session_opts so;
-	if ((ret = sampling_of(&o, &bs)) < 0)
-		goto out;
-	struct hwt_emu_opts eo = {.size = sizeof(eo), .sysfs_root = o.sysfs,
-				  .paced = true};
-	if ((ret = hwt_emu_new(&eo, &emu)) < 0)
-		goto out;
-	if ((ret = hwt_branch_hw_probe(hwt_emu_os(emu), &hw)) == HWT_ERR_NOENT)
-		memset(&hw, 0, sizeof(hw));
-	else if (ret < 0)
-		goto out;
+	int wstatus = 0;
+	memset(&m, 0, sizeof(m));
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
-	if ((ret = hwt_branch_attr_build(&bs, &hw, "branches", &so.branch_attr)) < 0)
+	if ((ret = sampling_of(&o, &bs)) < 0 || (ret = machine_open(&o, &m)) < 0)
 		goto out;
-	if (bs.mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS) {
+	/* Real hardware counts cycles, as perf record -b; the emulator
+	 * counts the taken branches of its ground truth. */
+	if (!m.emu)
+		bs.config = PERF_COUNT_HW_CPU_CYCLES;
+	if ((ret = hwt_branch_attr_build(&bs, &m.hw, m.emu ? "branches" : "cycles",
+					 &so.branch_attr)) < 0)
+		goto out;
+	if (m.emu && (bs.mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS)) {
 		ret = hwt_error(HWT_ERR_CONFIG, "-j: the emulator records any, "
 				"any_call, any_ret, cond and ind_jmp (with u, k, "
 				"hv, save_type, priv, hw_index): its ground truth "
@@ -320,16 +392,13 @@ int cmd_record_branch(int argc, char **argv)
 				"and has no transactions or branch counters");
 		goto out;
 	}
-	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0 ||
-	    (ret = load_truth(o.truth, emu, w)) < 0 ||
+	if ((ret = session_setup(&o, &m, &so)) < 0 ||
+	    (ret = hwt_pd_writer_open(o.output, &w)) < 0 ||
+	    (m.emu && (ret = load_truth(o.truth, m.emu, w)) < 0) ||
+	    (!m.emu && (ret = hwt_pd_writer_set_nr_cpus(w, (uint32_t)m.ncpus,
+							(uint32_t)m.ncpus)) < 0) ||
 	    (ret = hwt_writer_sink_new(w, false, &wsink)) < 0)
 		goto out;
-	so.os = hwt_emu_os(emu);
-	so.branch = true;
-	so.branch_name = "branches";
-	so.per_thread = true;
-	so.pid = getpid();
-	so.data_pages = o.data_pages;
 	so.sink = hwt_writer_sink_get(wsink);
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
 		goto out;
@@ -344,14 +413,15 @@ int cmd_record_branch(int argc, char **argv)
 	}
 	struct hwt_recorder_opts ro = {.size = sizeof(ro)};
 	if (ret < 0 || (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0 ||
-	    (ret = hwt_recorder_run(rec, NULL, NULL, NULL)) < 0 ||
+	    (m.wl && (ret = hwt_workload_start(m.wl)) < 0) ||
+	    (ret = hwt_recorder_run(rec, NULL, m.wl, &wstatus)) < 0 ||
 	    (ret = hwt_session_stop(s)) < 0)
 		goto out;
 	struct hwt_emu_branch_stats st;
-	if (hwt_emu_branch_stats(emu, &st) == 0)
+	if (m.emu && hwt_emu_branch_stats(m.emu, &st) == 0)
 		fprintf(stderr, "hwtrace record: %" PRIu64 " samples of %s's "
 			"%u-record branch stacks (%s), %" PRIu64 " records lost\n",
-			st.samples, hw.pmu, hw.depth, hwt_branch_hw_name(hw.kind),
+			st.samples, m.hw.pmu, m.hw.depth, hwt_branch_hw_name(m.hw.kind),
 			st.lost);
 	ret = hwt_pd_writer_close(w);
 	w = NULL;
@@ -361,7 +431,7 @@ out:
 	hwt_pd_writer_discard(w);
 	hwt_recorder_free(rec);
 	hwt_session_free(s);
-	hwt_emu_free(emu);
+	machine_close(&m);
 	hwt_writer_sink_free(wsink);
 	return ret < 0 ? cli_report_status(ret) : EXIT_OK;
 }

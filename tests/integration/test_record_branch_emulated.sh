@@ -19,8 +19,10 @@
 # - hw_index: perf reads the layout with hw_idx;
 # - a profile's [branch] section gives the file the options give;
 # - errors: an unknown filter (exit 2, perf's words), BRS with a filter
-#   and a machine without branch records (exit 1, perf's words); no
-#   output file is left behind.
+#   and a machine without branch records (exit 1, perf's words), the
+#   emulated one's and this one's (`-- CMD` on this kernel: where the CPU
+#   has branch records, perf reads the file instead); no output file is
+#   left behind.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
 pgo_loop_capture "clang perf" "clang linux-perf"
@@ -178,5 +180,21 @@ expect_contains "no branch records: perf's words" "$(cat "$TMP/bad4.err")" \
 "$HWTRACE" record -b -c 5 -F 10 --sysfs "$FIX/intel-lbr" --emulate-branches "$data" \
 	-o "$TMP/bad5.data" 2>"$TMP/bad5.err"
 expect_eq "-c and -F: exit 2" "$?" 2
+
+# This machine's kernel: a command sampled with cycles where the CPU has
+# branch records (perf reads the file); refused in perf's words where it
+# has none (this VM).
+if "$HWTRACE" list 2>/dev/null | grep -q "^Branch records (perf record -b): none"; then
+	"$HWTRACE" record -b -c 100000 -o "$TMP/bad6.data" -- "$PROG" "$N" >/dev/null 2>"$TMP/bad6.err"
+	expect_eq "here, no branch records: exit 1" "$?" 1
+	expect_contains "here, no branch records: perf's words" "$(cat "$TMP/bad6.err")" \
+		"cycles: PMU Hardware or event type doesn't support branch stack sampling."
+else
+	"$HWTRACE" record -j any,u -c 10007 -o "$TMP/here.data" -- "$PROG" 100000 \
+		>/dev/null 2>"$TMP/here.err" || fail "record here: $(cat "$TMP/here.err")"
+	expect_eq "here: perf reads branch stacks" \
+		"$(perf script -F brstack -i "$TMP/here.data" 2>/dev/null | grep -c /)" \
+		"$(perf script -F brstack -i "$TMP/here.data" 2>/dev/null | grep -c .)"
+fi
 expect_eq "no output file after an error" "$(ls "$TMP"/bad*.data 2>/dev/null | wc -l)" 0
 finish
