@@ -225,12 +225,12 @@ static int on_branch(void *arg, const struct hwt_elem *e)
 }
 
 /* A sideband record of the capture that goes into the new file: the
- * kernel's records but its trace (AUX, ITRACE_START) and samples. */
+ * kernel's records (its losses too) but its trace (AUX, ITRACE_START)
+ * and samples; none of perf's own (AUXTRACE, rounds, ...). */
 static bool sideband(uint32_t type)
 {
 	return type < 64 && type != PERF_RECORD_SAMPLE &&
-	       type != PERF_RECORD_AUX && type != PERF_RECORD_ITRACE_START &&
-	       type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES;
+	       type != PERF_RECORD_AUX && type != PERF_RECORD_ITRACE_START;
 }
 
 /* The ground truth into the emulator: the capture's branches (decoded),

@@ -58,7 +58,7 @@ int hwt_emu_branch_source(struct hwt_emu *emu, const struct hwt_emu_branch *v,
 				     "is already being sampled") :
 			   hwt_error(HWT_ERR_NOMEM, "no memory for branches");
 	}
-	void *p = realloc(s->v, (s->n + n) * sizeof(*v) + 1);
+	void *p = realloc(s->v, (s->n + n ? s->n + n : 1) * sizeof(*v));
 	if (!p) {
 		pthread_mutex_unlock(&emu->lock);
 		return hwt_error(HWT_ERR_NOMEM, "no memory for %zu branches", n);
@@ -176,7 +176,10 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 	ev->pid = pid;
 	ev->emu = emu;
 	ev->enabled = !attr->disabled || attr->enable_on_exec;
-	ev->br_depth = hw.depth;
+	/* A fixture may claim more than any hardware has (LBR 32, BRBE 64):
+	 * the emulated one keeps at most HWT_EMU_BRANCH_MAX_DEPTH. */
+	ev->br_depth = hw.depth < HWT_EMU_BRANCH_MAX_DEPTH ? hw.depth :
+							      HWT_EMU_BRANCH_MAX_DEPTH;
 	ev->br_kind = hw.kind;
 	pthread_mutex_lock(&emu->lock);
 	/* Away from the ids of the captures whose sideband it replays. */
@@ -238,7 +241,7 @@ static uint64_t type_flags(uint64_t mode, uint8_t k)
 }
 
 /* The sample after branch @newest, of @period events, into @rec (room
- * for 64 records); returns its size. *kept counts the branches the
+ * for HWT_EMU_BRANCH_MAX_DEPTH records); returns its size. *kept counts the branches the
  * filter kept so far (the LBR's top-of-stack, hw_idx). */
 static size_t make_sample(const struct emu_event *ev, size_t newest,
 			  uint64_t period, uint64_t kept, uint8_t *rec)
@@ -329,7 +332,7 @@ static void *brsampler_main(void *arg)
 {
 	struct emu_event *ev = arg;
 	struct hwt_emu *emu = ev->emu;
-	static __thread uint8_t rec[8 + 12 * 8 + 64 * 24];
+	static __thread uint8_t rec[8 + 12 * 8 + HWT_EMU_BRANCH_MAX_DEPTH * 24];
 	pthread_mutex_lock(&emu->lock);
 	struct emu_branch_src *s = ev->br_src;
 	const struct perf_event_attr *a = &ev->attr;

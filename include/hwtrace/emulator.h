@@ -291,6 +291,10 @@ struct hwt_emu_branch {
 	 PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_HW_INDEX |       \
 	 (1ull << 18) /* PRIV_SAVE */)
 
+/* The deepest stack the emulator writes (Arm BRBE's 64); a fixture that
+ * claims more is sampled this deep. */
+#define HWT_EMU_BRANCH_MAX_DEPTH 64u
+
 struct hwt_emu_branch_stats {
 	uint64_t samples; /* samples written or lost */
 	uint64_t written; /* records (sideband and samples) in the ring */

@@ -6,12 +6,14 @@
  * Each sample is read here from its bytes, by the layout of
  * include/uapi/linux/perf_event.h: IDENTIFIER, IP, TID, TIME, CPU,
  * PERIOD, then nr and nr records; every field is
- * what the truth says. A filter keeps only its kinds. The emulated
+ * what the truth says. A filter keeps only its kinds; a fixture that
+ * claims 128 records gets the emulator's 64 at most. The emulated
  * kernel refuses what the hardware would: a machine without branch
  * records, AMD BRS with a filter, no period. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -84,16 +86,21 @@ static int on_aux(void *ctx, const struct hwt_pd_auxtrace *a, const void *d1,
 	return HWT_ERR_INVAL; /* a branch session has no AUX */
 }
 
-static struct hwt_emu *machine(const char *fixture)
+static struct hwt_emu *machine_at(const char *root)
 {
-	char root[4096];
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", HWT_SOURCE_DIR,
-		 fixture);
 	struct hwt_emu_opts eo = {.size = sizeof(eo), .sysfs_root = root,
 				  .paced = true};
 	struct hwt_emu *emu = NULL;
 	CHECK_INT(hwt_emu_new(&eo, &emu), 0);
 	return emu;
+}
+
+static struct hwt_emu *machine(const char *fixture)
+{
+	char root[4096];
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", HWT_SOURCE_DIR,
+		 fixture);
+	return machine_at(root);
 }
 
 static void truth(struct hwt_emu *emu)
@@ -111,11 +118,11 @@ static void truth(struct hwt_emu *emu)
 	CHECK_INT(hwt_emu_branch_record(emu, comm), 0);
 }
 
-static void sample(uint64_t mode, uint64_t want_records)
+static void sample_on(struct hwt_emu *emu, unsigned depth, uint64_t mode,
+		      uint64_t want_records)
 {
-	struct hwt_emu *emu = machine("intel-lbr8");
 	truth(emu);
-	struct seen seen = {0, 0, 0, 0, mode, 8};
+	struct seen seen = {0, 0, 0, 0, mode, depth};
 	struct hwt_session_opts so;
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
@@ -150,6 +157,11 @@ static void sample(uint64_t mode, uint64_t want_records)
 	hwt_emu_free(emu);
 }
 
+static void sample(uint64_t mode, uint64_t want_records)
+{
+	sample_on(machine("intel-lbr8"), 8, mode, want_records);
+}
+
 static void every_branch(void)
 {
 	/* The newest 8 of each sample's 10 branches. */
@@ -162,6 +174,45 @@ static void conditional_only(void)
 	 * (branches 0-9) finds 2 of them, the second (0-19) 5, the third
 	 * (0-29) 7, and from the fourth on the stack is full: 8. */
 	sample(PERF_SAMPLE_BRANCH_COND, 2 + 5 + 7 + (NBR / PERIOD - 3) * 8);
+}
+
+/* A fixture claiming 128 LBR records (more than any hardware has): the
+ * stacks are 64 deep at most, the first samples as deep as the branches
+ * so far (10, 20, ..., 60). */
+static void depth_beyond_hardware(void)
+{
+	char dir[] = "/tmp/hwt_lbr128_XXXXXX", path[512];
+	if (!mkdtemp(dir))
+		HWT_FAIL("mkdtemp");
+	static const char *const parts[] = {
+		"bus", "bus/event_source", "bus/event_source/devices",
+		"bus/event_source/devices/cpu", "bus/event_source/devices/cpu/caps"};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, parts[i]);
+		mkdir(path, 0700);
+	}
+	static const char *const files[][2] = {
+		{"bus/event_source/devices/cpu/type", "4\n"},
+		{"bus/event_source/devices/cpu/caps/branches", "128\n"}};
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			HWT_FAIL("%s", path);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	sample_on(machine_at(dir), 64, PERF_SAMPLE_BRANCH_ANY,
+		  10 + 20 + 30 + 40 + 50 + 60 + (NBR / PERIOD - 6) * 64);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		unlink(path);
+	}
+	for (size_t i = sizeof(parts) / sizeof(*parts); i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, parts[i]);
+		rmdir(path);
+	}
+	rmdir(dir);
 }
 
 static void refusals(void)
@@ -198,6 +249,7 @@ int main(void)
 {
 	RUN(every_branch);
 	RUN(conditional_only);
+	RUN(depth_beyond_hardware);
 	RUN(refusals);
 	return hwt_test_summary();
 }
