@@ -180,7 +180,8 @@ static void print_branch_records(const struct hwt_os *os)
 		printf("\nBranch records: %s\n", hwt_errmsg());
 	else
 		printf("\nBranch records (perf record -b, -j): %s on %s, %u records "
-		       "a sample%s; hwtrace decodes and exports their captures\n",
+		       "a sample%s; hwtrace record -b samples them, decode and export read "
+		       "their captures\n",
 		       hwt_branch_hw_name(hw.kind), hw.pmu,
 		       hw.depth, hw.counters ? ", branch counters" : "");
 }
