@@ -107,6 +107,11 @@ int cli_wants_help(int argc, char **argv);
 /* hwtrace record -e sw_branch (tools/cmd_record_swb.c): whether the
  * record command line names the sw_branch event, and its handler. */
 bool cli_record_is_sw_branch(int argc, char **argv);
+/* Whether `hwtrace record` samples branch records (-b, -j or
+ * --emulate-branches before any "--"), and that recording
+ * (tools/record_branch.c). */
+bool cli_record_is_branch(int argc, char **argv);
+int cmd_record_branch(int argc, char **argv);
 int cmd_record_sw_branch(int argc, char **argv);
 
 /* Numeric options (tools/cli_number.c). Each parser prints the usage

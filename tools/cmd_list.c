@@ -167,7 +167,7 @@ static void explain_none(const struct hwt_pmu_list *list)
 		printf("  - %s: %s\n", swb->name, swb->description);
 }
 
-/* Branch-stack sampling (LBR, BRS): not a trace PMU, but the other way
+/* Branch-stack sampling (LBR, BRS, BRBE): not a trace PMU, but the other way
  * this machine records branches. */
 static void print_branch_records(const struct hwt_os *os)
 {
@@ -180,8 +180,9 @@ static void print_branch_records(const struct hwt_os *os)
 		printf("\nBranch records: %s\n", hwt_errmsg());
 	else
 		printf("\nBranch records (perf record -b, -j): %s on %s, %u records "
-		       "a sample%s; hwtrace decodes and exports their captures\n",
-		       hw.kind == HWT_BRANCH_HW_BRS ? "AMD BRS" : "LBR", hw.pmu,
+		       "a sample%s; hwtrace record -b samples them, decode and export read "
+		       "their captures\n",
+		       hwt_branch_hw_name(hw.kind), hw.pmu,
 		       hw.depth, hw.counters ? ", branch counters" : "");
 }
 

@@ -58,7 +58,8 @@ static void usage(FILE *out)
 		"                      [-q] [-m DATA,AUX] [-o FILE] -- CMD [ARGS]\n"
 		"       hwtrace record --emulate CAPTURE.data [--emulate-rate MB/s] -o OUT\n"
 		"       hwtrace record --sysfs DIR [--emulate-trace FILE] [--emulate-tsc]\n"
-		"                      -e BACKEND -o OUT\n\n"
+		"                      -e BACKEND -o OUT\n"
+		"       hwtrace record -b | -j FILTERS ... (branch records: -b --help)\n\n"
 		"Capture a hardware trace (and the sideband a decoder needs: mmap2,\n"
 		"comm, task and context-switch records) into a perf.data file that\n"
 		"`hwtrace decode` and `perf script` read.\n\n"
@@ -612,6 +613,9 @@ int cmd_record(int argc, char **argv)
 	/* sw_branch has no PMU: it steps the program itself. */
 	if (cli_record_is_sw_branch(argc, argv))
 		return cmd_record_sw_branch(argc, argv);
+	/* Branch records are samples of the CPU's PMU, not a trace. */
+	if (cli_record_is_branch(argc, argv))
+		return cmd_record_branch(argc, argv);
 	memset(&plan, 0, sizeof(plan));
 	ret = parse(argc, argv, &o);
 	if (ret)

@@ -30,6 +30,7 @@ struct ring {
 	void *aux;
 	size_t aux_len;
 	bool have_aux;
+	bool have_branch;  /* fd is a branch-stack sampling event */
 	struct hwt_ring_data data;
 	struct hwt_ring_aux auxr;
 	uint64_t next_aux;     /* where the next PERF_RECORD_AUX should start */
@@ -76,12 +77,15 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 	struct hwt_session *s;
 
 	*out = NULL;
-	if (!opts || (!opts->aux && !opts->sideband))
+	if (!opts || (!opts->aux && !opts->sideband && !opts->branch))
 		return hwt_error(HWT_ERR_INVAL, "session: nothing to record");
 	if (opts->nprobes > HWT_SESSION_MAX_PROBES)
 		return hwt_error(HWT_ERR_CONFIG, "session: %zu pause/resume "
 				 "events; at most %d", opts->nprobes,
 				 HWT_SESSION_MAX_PROBES);
+	if (opts->aux && opts->branch)
+		return hwt_error(HWT_ERR_INVAL, "session: branch-stack sampling "
+				 "takes no AUX event");
 	if (!opts->per_thread && opts->ncpus <= 0)
 		return hwt_error(HWT_ERR_INVAL, "session: no CPUs to record on");
 	if (opts->per_thread && opts->pid <= 0)
@@ -152,7 +156,7 @@ static void sideband_attr(const struct hwt_session *s,
 	a->comm_exec = 1;
 	a->task = 1;
 	a->context_switch = 1;
-	a->write_backward = s->o.sideband_backward && !s->o.aux;
+	a->write_backward = s->o.sideband_backward && !s->o.aux && !s->o.branch;
 	a->disabled = 1;
 	a->enable_on_exec = s->o.enable_on_exec;
 	a->inherit = !s->o.per_thread && s->o.pid > 0;
@@ -283,7 +287,7 @@ static int open_probe(struct hwt_session *s, struct ring *r,
 
 int hwt_session_open(struct hwt_session *s)
 {
-	struct attr_slot *aux = NULL, *sb = NULL, *samp = NULL;
+	struct attr_slot *aux = NULL, *sb = NULL, *samp = NULL, *br = NULL;
 	int err;
 
 	if (s->opened)
@@ -323,6 +327,20 @@ int hwt_session_open(struct hwt_session *s)
 		p->attr.size = sizeof(p->attr);
 		p->name = s->o.probe_names ? s->o.probe_names[k] : "probe";
 	}
+	if (!aux && s->o.branch) {
+		br = &s->attrs[s->nattrs++];
+		br->attr = s->o.branch_attr;
+		br->attr.size = sizeof(br->attr);
+		if (!s->o.aux_attr_as_is) {
+			br->attr.sample_id_all = 1;
+			br->attr.sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						PERF_SAMPLE_CPU |
+						PERF_SAMPLE_IDENTIFIER;
+		}
+		br->attr.disabled = 1;
+		br->attr.enable_on_exec = s->o.enable_on_exec;
+		br->name = s->o.branch_name ? s->o.branch_name : "branches";
+	}
 	if (s->o.sideband) {
 		sb = &s->attrs[s->nattrs++];
 		sideband_attr(s, &sb->attr);
@@ -339,6 +357,12 @@ int hwt_session_open(struct hwt_session *s)
 			if (s->o.aux_filter && *s->o.aux_filter &&
 			    (err = set_filter(s, r, aux->name)) < 0)
 				return err;
+		}
+		if (br) {
+			err = open_one(s, br, r->cpu, -1, &r->fd);
+			if (err < 0)
+				return err;
+			r->have_branch = true;
 		}
 		if (samp) {
 			err = open_one(s, samp, r->cpu, r->fd, &r->samp_fd);
@@ -357,10 +381,11 @@ int hwt_session_open(struct hwt_session *s)
 			if ((err = open_probe(s, r, &probes[k], &r->probe_fds[k])) < 0)
 				return err;
 		if (sb) {
-			err = open_one(s, sb, r->cpu, -1, aux ? &r->sb_fd : &r->fd);
+			err = open_one(s, sb, r->cpu, -1,
+				       aux || br ? &r->sb_fd : &r->fd);
 			if (err < 0)
 				return err;
-			if (aux) {
+			if (aux || br) {
 				err = s->os->ops->ioctl(s->os->ctx, r->sb_fd,
 							PERF_EVENT_IOC_SET_OUTPUT,
 							(unsigned long)r->fd);
@@ -371,8 +396,9 @@ int hwt_session_open(struct hwt_session *s)
 							 r->cpu, strerror(-err));
 			}
 		}
-		name = aux ? aux->name : "dummy";
-		err = map_ring(s, r, name, !aux && sb && sb->attr.write_backward);
+		name = aux ? aux->name : br ? br->name : "dummy";
+		err = map_ring(s, r, name,
+			       !aux && !br && sb && sb->attr.write_backward);
 		if (err < 0)
 			return err;
 	}
@@ -648,7 +674,8 @@ int hwt_session_poll(struct hwt_session *s, int timeout_ms,
 			continue;
 		if (ret > 0 && (fds[k].revents & POLLIN))
 			s->rings[i].st.wakeups++;
-		if (s->rings[i].have_aux) {
+		/* A branch-sampling ring ends as an AUX ring does. */
+		if (s->rings[i].have_aux || s->rings[i].have_branch) {
 			naux++;
 			if (ret > 0 && (fds[k].revents & POLLHUP))
 				hup++;

@@ -77,6 +77,46 @@ static const char *cpu_file(const struct hwt_os *os, const char *pmu,
 	return hwt_os_sysfs_read(os, path, buf, size) >= 0 ? buf : NULL;
 }
 
+const char *hwt_branch_hw_name(enum hwt_branch_hw_kind kind)
+{
+	switch (kind) {
+	case HWT_BRANCH_HW_BRS: return "AMD BRS";
+	case HWT_BRANCH_HW_BRBE: return "Arm BRBE";
+	default: return "LBR";
+	}
+}
+
+/* Arm's PMUs (armv8_pmuv3_0, armv9_...): BRBE where one has a depth. */
+struct arm_find {
+	const struct hwt_os *os;
+	struct hwt_branch_hw *out;
+	int err;
+};
+
+static int arm_pmu(void *arg, const char *name, int is_dir)
+{
+	struct arm_find *f = arg;
+	char buf[64];
+	(void)is_dir;
+	if (strncmp(name, "armv8_", 6) && strncmp(name, "armv9_", 6))
+		return 0;
+	if (!cpu_file(f->os, name, "caps/branches", buf, sizeof(buf)))
+		return 0;
+	char *end;
+	unsigned long d = strtoul(buf, &end, 10);
+	/* BRBIDR0_EL1.NUMREC: 8, 16, 32 or 64 records. */
+	if (*end || (d != 8 && d != 16 && d != 32 && d != 64)) {
+		f->err = hwt_error(HWT_ERR_FORMAT, "bus/event_source/devices/%s/"
+				   "caps/branches: \"%s\" is not a BRBE depth "
+				   "(8, 16, 32 or 64)", name, buf);
+		return 1;
+	}
+	f->out->depth = (unsigned)d;
+	f->out->kind = HWT_BRANCH_HW_BRBE;
+	snprintf(f->out->pmu, sizeof(f->out->pmu), "%s", name);
+	return 1;
+}
+
 int hwt_branch_hw_probe(const struct hwt_os *os, struct hwt_branch_hw *out)
 {
 	char buf[64];
@@ -105,6 +145,13 @@ int hwt_branch_hw_probe(const struct hwt_os *os, struct hwt_branch_hw *out)
 			out->kind = HWT_BRANCH_HW_BRS;
 			snprintf(out->pmu, sizeof(out->pmu), "%s", pmus[i]);
 		}
+	}
+	if (!out->depth) {
+		struct arm_find f = {os, out, 0};
+		os->ops->sysfs_list(os->ctx, "bus/event_source/devices", arm_pmu,
+				    &f);
+		if (f.err)
+			return f.err;
 	}
 	return out->depth ? 0 : HWT_ERR_NOENT;
 }

@@ -11,7 +11,7 @@
 
 static const char *const sections[] = {
 	"session", "snapshot", "sample", "intel_pt", "intel_bts", "cs_etm",
-	"rvtrace",
+	"rvtrace", "branch",
 };
 
 static const char *const session_keys[] = {
@@ -21,6 +21,8 @@ static const char *const session_keys[] = {
 static const char *const snapshot_keys[] = {
 	"size", "trigger", "fifo", "interval_ms", "trigger_count",
 };
+/* Branch-stack sampling (config_branch_attr.c). */
+static const char *const branch_keys[] = {"filter", "period", "freq"};
 static const char *const sample_keys[] = {
 	"event", "period", "aux_sample_size", "freq",
 };
@@ -60,6 +62,7 @@ static const struct key_set key_sets[] = {
 	{"intel_bts", intel_bts_keys, ARRAY_LEN(intel_bts_keys)},
 	{"cs_etm", cs_etm_keys, ARRAY_LEN(cs_etm_keys)},
 	{"rvtrace", rvtrace_keys, ARRAY_LEN(rvtrace_keys)},
+	{"branch", branch_keys, ARRAY_LEN(branch_keys)},
 };
 
 /* Keys of a backend section that are not format terms (the rvtrace

@@ -104,6 +104,13 @@ struct emu_event {
 	struct emu_event *sampler;
 	struct emu_event *leader;
 	uint64_t next_sample;
+	/* Branch-stack sampling (emu_branch.c): the ground truth it
+	 * samples (NULL: none, it writes nothing), the records a sample
+	 * holds at most and the kind of hardware; done once all is written. */
+	struct emu_branch_src *br_src;
+	unsigned br_depth;
+	int br_kind;
+	bool br_done;
 	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
 	char filter[4096];
 	/* AUX pause/resume (emu_probe.c). An AUX event: whether its trace
@@ -124,6 +131,7 @@ struct emu_pmu {
 };
 
 struct emu_replay_data;
+struct emu_branch_src;
 
 struct hwt_emu {
 	struct hwt_os os;
@@ -140,6 +148,7 @@ struct hwt_emu {
 	struct emu_replay_data *replay;
 	unsigned int aux_alignment; /* hwt_emu_set_aux_alignment */
 	bool no_time_conv;          /* hwt_emu_set_time_conv(false) */
+	struct emu_branch_src *branch_src; /* hwt_emu_branch_source */
 };
 
 /* emu_producer.c */
@@ -200,6 +209,14 @@ int hwt_emu_open_probe(struct hwt_emu *emu, const struct perf_event_attr *attr,
 uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n);
 /* Fires the hits the source has reached. Lock held. */
 void hwt_emu_probe_fire(struct emu_event *ev);
+
+/* emu_branch.c: a sampling event with PERF_SAMPLE_BRANCH_STACK. Opens
+ * it (its fd or -errno; takes the lock itself); starts its writer once
+ * its data ring is mapped (lock held); frees the source. */
+int hwt_emu_open_brsampler(struct hwt_emu *emu,
+			   const struct perf_event_attr *attr, int pid, int cpu);
+int hwt_emu_brsampler_start(struct emu_event *ev);
+void hwt_emu_branch_free(struct emu_branch_src *s);
 
 /* emu_replay.c */
 void hwt_emu_replay_free(struct emu_replay_data *replay);

@@ -155,6 +155,9 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	/* A uprobe that pauses or resumes an AUX event's trace. */
 	if (hwt_emu_is_probe_type(attr->type))
 		return hwt_emu_open_probe(emu, attr, pid, cpu, group_fd);
+	/* Branch records: a sampling event of the CPU's PMU. */
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return hwt_emu_open_brsampler(emu, attr, pid, cpu);
 	if (attr->type == PERF_TYPE_SOFTWARE) {
 		if (attr->config != PERF_COUNT_SW_DUMMY)
 			return -EOPNOTSUPP;
@@ -308,8 +311,11 @@ static int emu_mmap(void *ctx, int fd, size_t len, int prot, uint64_t offset,
 	ev = find_event(emu, fd);
 	if (!ev)
 		ret = -EBADF;
-	else if (offset == 0)
+	else if (offset == 0) {
 		ret = map_data(ev, len, addr);
+		if (!ret && ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			ret = hwt_emu_brsampler_start(ev);
+	}
 	else
 		ret = map_aux(emu, ev, len, prot, offset, addr);
 	pthread_mutex_unlock(&emu->lock);
@@ -419,6 +425,8 @@ out:
  * more will come (the kernel's POLLHUP when the traced task is gone). */
 static bool event_finished(const struct emu_event *ev)
 {
+	if (ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return ev->br_done;
 	if (!ev->aux_pmu)
 		return false;
 	if (!ev->stream)
@@ -629,6 +637,7 @@ void hwt_emu_free(struct hwt_emu *emu)
 	free(emu->streams);
 	free(emu->pmus);
 	hwt_emu_replay_free(emu->replay);
+	hwt_emu_branch_free(emu->branch_src);
 	hwt_os_free(emu->sysfs);
 	pthread_mutex_destroy(&emu->lock);
 	pthread_cond_destroy(&emu->cond);

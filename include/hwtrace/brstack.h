@@ -95,17 +95,23 @@ HWT_API int hwt_branch_filter_parse(const char *spec, const char *what,
 enum hwt_branch_hw_kind {
 	HWT_BRANCH_HW_LBR = 1, /* caps/branches: Intel LBR, Arch LBR, AMD LBRv2 */
 	HWT_BRANCH_HW_BRS,     /* events/branch-brs: AMD BRS (Zen 3) */
+	HWT_BRANCH_HW_BRBE,    /* an Arm PMU's caps/branches: BRBE */
 };
 
 struct hwt_branch_hw {
 	enum hwt_branch_hw_kind kind;
 	unsigned depth;    /* records a sample holds at most */
 	unsigned counters; /* caps/branch_counter_nr; 0: no -j counter */
-	char pmu[16];      /* "cpu", "cpu_core", "cpu_atom" */
+	char pmu[32];      /* "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0" */
 };
 
+/* "LBR", "AMD BRS", "Arm BRBE": the kind's name in messages. */
+HWT_API const char *hwt_branch_hw_name(enum hwt_branch_hw_kind kind);
+
 /* Looks for branch records in the sysfs @os reads: the cpu (or hybrid
- * cpu_core, cpu_atom) PMU's caps/branches, else its events/branch-brs.
+ * cpu_core, cpu_atom) PMU's caps/branches, else its events/branch-brs,
+ * else the caps/branches of an Arm PMU (armv8_*, armv9_*: BRBE, at most
+ * 64; docs/branch-records.md says where that file comes from).
  * Errors: HWT_ERR_NOENT when there is neither (no message: not an
  * error on a machine without them), HWT_ERR_FORMAT for a caps/branches
  * that is not a depth (named). */
@@ -120,6 +126,35 @@ HWT_API int hwt_branch_hw_probe(const struct hwt_os *os,
  * with any filter but -j any. */
 HWT_API int hwt_branch_filter_check(const struct hwt_branch_hw *hw,
 				    uint64_t mode, const char *event);
+
+/* Branch-stack sampling as perf record -b / -j / -c / -F set it up. */
+struct hwt_branch_sampling {
+	uint64_t mode;   /* branch_sample_type (hwt_branch_filter_parse) */
+	uint64_t period; /* a sample every @period events; 0: by @freq */
+	uint64_t freq;   /* samples a second; 0 (and no period): perf's 4000 */
+	uint64_t config; /* PERF_TYPE_HARDWARE event: PERF_COUNT_HW_* */
+};
+
+struct hwt_profile;
+
+/* The [branch] section of a profile into *@out (what is not set keeps
+ * its value): filter (perf record -j's names), period, freq. Errors:
+ * HWT_ERR_CONFIG naming the key (an unknown filter, a number that is
+ * not one, period and freq both). */
+HWT_API int hwt_branch_sampling_from_profile(const struct hwt_profile *p,
+					     struct hwt_branch_sampling *out);
+
+/* The sampling event's attribute for @bs, checked against @hw
+ * (hwt_branch_filter_check, and the hardware's depth): PERF_TYPE_HARDWARE
+ * @bs->config, sample_type IP, TID, TIME, PERIOD, BRANCH_STACK and
+ * IDENTIFIER, the filter's privilege levels as exclude_* bits (none
+ * given: every level, the kernel's), period or frequency. @event names
+ * the event in messages. Errors: those of hwt_branch_filter_check;
+ * HWT_ERR_CONFIG for period and freq both. */
+HWT_API int hwt_branch_attr_build(const struct hwt_branch_sampling *bs,
+				  const struct hwt_branch_hw *hw,
+				  const char *event,
+				  struct perf_event_attr *attr);
 
 #ifdef __cplusplus
 }

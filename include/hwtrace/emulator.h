@@ -268,6 +268,61 @@ struct hwt_emu_replay {
 HWT_API int hwt_emu_replay_info(struct hwt_emu *emu,
 				struct hwt_emu_replay *out);
 
+/* Branch records (docs/branch-records.md): on a machine whose sysfs
+ * fixture has them (hwt_branch_hw_probe: Intel LBR and Arch LBR, AMD BRS,
+ * Arm BRBE), a sampling event with PERF_SAMPLE_BRANCH_STACK of type
+ * PERF_TYPE_HARDWARE and config PERF_COUNT_HW_BRANCH_INSTRUCTIONS counts
+ * the taken branches of a ground truth and, every sample_period-th (or
+ * once per 1/sample_freq seconds of the branches' own times, the period
+ * then the branches since the last sample), writes a PERF_RECORD_SAMPLE
+ * into its data ring: IP the newest branch's target, its task and time,
+ * and the last branches before it that branch_sample_type keeps, newest
+ * first, at most the hardware's depth (with PERF_SAMPLE_BRANCH_HW_INDEX:
+ * Intel LBR's top-of-stack index, (kept - 1) % depth, else -1; with
+ * TYPE_SAVE and PRIV_SAVE the type and user privilege). The emulated
+ * kernel refuses, as the kernel does, a PMU without branch records
+ * (EOPNOTSUPP), AMD BRS with a filter (EINVAL), and filters outside
+ * HWT_EMU_BRANCH_FILTERS (EOPNOTSUPP: the ground truth's kinds cannot
+ * tell a direct call from an indirect one, and it has no transactions).
+ * The first such event opened samples the source; sideband records
+ * given with hwt_emu_branch_record go into its ring before the samples.
+ * With opts.paced the writer waits for the reader. */
+struct hwt_emu_branch {
+	uint64_t from, to, time;
+	int32_t pid, tid;
+	uint8_t kind; /* enum hwt_branch_kind */
+};
+
+#define HWT_EMU_BRANCH_FILTERS                                              \
+	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |              \
+	 PERF_SAMPLE_BRANCH_HV | PERF_SAMPLE_BRANCH_ANY |                   \
+	 PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN |      \
+	 PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_IND_JUMP |            \
+	 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |       \
+	 PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_HW_INDEX |       \
+	 (1ull << 18) /* PRIV_SAVE */)
+
+/* The deepest stack the emulator writes (Arm BRBE's 64); a fixture that
+ * claims more is sampled this deep. */
+#define HWT_EMU_BRANCH_MAX_DEPTH 64u
+
+struct hwt_emu_branch_stats {
+	uint64_t samples; /* samples written or lost */
+	uint64_t written; /* records (sideband and samples) in the ring */
+	uint64_t lost;    /* records that found the ring full */
+};
+
+/* Appends @n branches (copied), oldest first, to the ground truth. Errors:
+ * HWT_ERR_NOMEM, HWT_ERR_BUSY once an event samples it. */
+HWT_API int hwt_emu_branch_source(struct hwt_emu *emu,
+				  const struct hwt_emu_branch *v, size_t n);
+/* Appends a sideband record (header and body, copied). Errors as above,
+ * HWT_ERR_FORMAT for a size that is not a multiple of 8. */
+HWT_API int hwt_emu_branch_record(struct hwt_emu *emu, const void *record);
+/* The counters of the branch source; HWT_ERR_NOENT when there is none. */
+HWT_API int hwt_emu_branch_stats(struct hwt_emu *emu,
+				 struct hwt_emu_branch_stats *st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -102,6 +102,15 @@ struct hwt_session_opts {
 	const struct perf_event_attr *probe_attrs;
 	const char *const *probe_names;
 	size_t nprobes;
+	/* Branch-stack sampling (docs/branch-records.md): open @branch_attr
+	 * (a sampling event with PERF_SAMPLE_BRANCH_STACK, e.g. from
+	 * hwt_branch_attr_build) per ring as the ring's own event, named
+	 * @branch_name (borrowed; NULL: "branches"), the sideband event (if
+	 * any) redirected into its ring. Not with @aux. The poll ends, as for
+	 * AUX rings, when every branch event hung up. */
+	bool branch;
+	struct perf_event_attr branch_attr;
+	const char *branch_name;
 };
 #define HWT_SESSION_MAX_PROBES 4
 

@@ -36,6 +36,11 @@ expect_eq "record --trig" "$(complete_words hwtrace record --trig)" \
 	"$(lines --trigger --trigger-after --trigger-count)"
 expect_eq "record --trigger kinds" "$(complete_words hwtrace record --trigger "")" \
 	"$(lines latency: signal: symbol:)"
+expect_eq "record --branch" "$(complete_words hwtrace record --branch)" \
+	"$(lines --branch-any --branch-filter)"
+expect_eq "record -j any_c" "$(complete_words hwtrace record -j any_c)" "any_call"
+expect_eq "record -j any,u,save" "$(complete_words hwtrace record -j any,u,save)" \
+	"any,u,save_type"
 expect_eq "dump options" "$(complete_words hwtrace dump -)" \
 	"$(lines --header-only --help --hex --raw -h)"
 expect_eq "decode --format" "$(complete_words hwtrace decode --format "")" "$(lines jsonl text)"

@@ -32,11 +32,15 @@ expect_contains "trbe mark" "$out" "trcidr8=0  TRBE"
 expect_contains "cc_threshold" "$out" "cc_threshold=config3:0-11"
 expect_contains "trbe path" "$out" "sink path: TRBE (every CPU has one"
 
-# Branch records: Skylake's LBR, AMD BRS, none.
+# Branch records: Skylake's LBR, AMD BRS, Arm BRBE, AMD LBRv2, none.
 expect_contains "intel-lbr: branch records" "$("$HWTRACE" list --sysfs "$FIX/intel-lbr")" \
 	"Branch records (perf record -b, -j): LBR on cpu, 32 records a sample"
 expect_contains "amd-brs: branch records" "$("$HWTRACE" list --sysfs "$FIX/amd-brs")" \
 	"Branch records (perf record -b, -j): AMD BRS on cpu, 16 records a sample"
+expect_contains "arm-brbe: branch records" "$("$HWTRACE" list --sysfs "$FIX/arm-brbe")" \
+	"Branch records (perf record -b, -j): Arm BRBE on armv8_pmuv3_0, 64 records a sample"
+expect_contains "amd-lbrv2: branch records" "$("$HWTRACE" list --sysfs "$FIX/amd-lbrv2")" \
+	"Branch records (perf record -b, -j): LBR on cpu, 16 records a sample"
 expect_contains "intel-client: no branch records in the fixture" \
 	"$("$HWTRACE" list --sysfs "$FIX/intel-client")" \
 	"Branch records (perf record -b): none (the cpu PMU has no caps/branches or events/branch-brs)"

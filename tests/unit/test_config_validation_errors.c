@@ -64,7 +64,7 @@ static void unknown_key_suggests_nearest(void)
 	CHECK_STR(hwt_errmsg(),
 		  "--set: unknown section [sesion]; did you mean [session]? "
 		  "Sections are: session, snapshot, sample, intel_pt, intel_bts, "
-		  "cs_etm, rvtrace");
+		  "cs_etm, rvtrace, branch");
 	/* Nothing near: no suggestion. */
 	static const char *const s3[] = {"snapshot.zzzzzzzz=1", NULL};
 	CHECK_INT(try_build(FIXTURES "intel-client", "intel_pt//", s3),

@@ -88,7 +88,18 @@ _hwtrace()
 			;;
 		--sink) COMPREPLY=($(compgen -W "$(_hwtrace_sinks)" -- "$cur")); return ;;
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-		-o | --output | --emulate | --emulate-trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		-o | --output | --emulate | --emulate-trace | --emulate-branches)
+			COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		# Branch records: perf record -j's filter names, comma-separated.
+		-j | --branch-filter)
+			local head=
+			[[ $cur == *,* ]] && head=${cur%,*},
+			COMPREPLY=($(compgen -P "$head" -W "any any_call any_ret ind_call
+				call cond ind_jmp u k hv save_type priv hw_index counter
+				no_flags no_cycles stack abort_tx in_tx no_tx" -- "${cur##*,}"))
+			compopt -o nospace 2>/dev/null
+			return
+			;;
 		# sw_branch's flight recorder: the kinds of trigger.
 		--trigger)
 			COMPREPLY=($(compgen -W "symbol: latency: signal:" -- "$cur"))
@@ -102,6 +113,7 @@ _hwtrace()
 		      --compression-level --compress-aux --keep-partial --emulate --emulate-rate
 		      --emulate-lossless --sysfs --emulate-trace --emulate-tsc
 		      --start --stop --max -q --quiet --trigger --trigger-count --trigger-after --tid
+		      -b --branch-any -j --branch-filter --count -F --freq --emulate-branches
 		      -h --help"
 		;;
 	decode)

@@ -1,0 +1,200 @@
+# hwtrace record -b / -j on the kernel emulator: branch records sampled
+# through the capture engine from a sw_branch capture of pgo_loop (main
+# calls hot() CALLS=10 times, hot's loop runs N=100 times a call: its
+# back edge is taken CALLS x (N - 1) times), on the sysfs fixtures of
+# each kind of hardware. The oracles: the ground truth (every taken
+# branch, in order), sampled by hand below (after every PERIOD-th branch
+# the last DEPTH the filter keeps, newest first), and perf 6.1, which
+# reads every file: `perf script -F ip,period,brstack` prints exactly the
+# windows of the truth, and hwtrace's own decode gives perf's records.
+# - Intel LBR 32 (intel-lbr), 16 (intel-lbr16), 8 (intel-lbr8), AMD BRS
+#   16 (amd-brs) and LBRv2 16 (amd-lbrv2, filtered to calls), Arm BRBE
+#   64 (arm-brbe): no stack deeper than the
+#   hardware's; with PERIOD = DEPTH = 32 the records tile the stream and
+#   hot's back edge is counted as often as in the covered truth;
+# - filters (-j any_call, any_ret, cond, with save_type: the want()
+#   lines of a filter carry the types): the last DEPTH
+#   branches of those kinds, the period still counting every branch;
+# - -F: a sample once per 1/FREQ seconds of the branches' own times;
+# - hw_index: perf reads the layout with hw_idx;
+# - a profile's [branch] section gives the file the options give;
+# - errors: an unknown filter (exit 2, perf's words), BRS with a filter
+#   and a machine without branch records (exit 1, perf's words), the
+#   emulated one's and this one's (`-- CMD` on this kernel: where the CPU
+#   has branch records, perf reads the file instead); no output file is
+#   left behind.
+source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
+pgo_loop_capture "clang perf" "clang linux-perf"
+FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs"
+
+"$HWTRACE" decode --format jsonl "$data" >"$TMP/truth.jsonl" 2>/dev/null || fail "decode the ground truth"
+python3 - "$TMP/truth.jsonl" >"$TMP/truth.txt" <<'PY'
+import json, sys
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        print(e["from"], e["to"], e["kind"], e["time"])
+PY
+nbr=$(wc -l <"$TMP/truth.txt")
+expect_eq "the truth: hot's back edge CALLS x (N - 1) times" \
+	"$(awk '{ c[$1 " " $2]++ } END { for (k in c) if (c[k] == 990) n++; print n }' "$TMP/truth.txt")" 1
+
+# want PERIOD DEPTH FILTER [FREQ]: perf script -F ip,period,brstack's
+# lines for the truth sampled by hand (FILTER: any, or kinds joined by +;
+# with FREQ the period is the branches since the last sample).
+want() {
+	python3 - "$TMP/truth.txt" "$@" <<'PY'
+import sys
+b = [l.split() for l in open(sys.argv[1])]
+period, depth, kinds = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+freq = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
+         "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
+keep = lambda k: kinds == "any" or k in kinds.split("+")
+since, next_t = 0, 0
+for i, (f, t, k, tm) in enumerate(b):
+    since += 1
+    if freq:
+        step = 10**9 // freq
+        if not next_t:
+            next_t = int(tm) + step
+        due = int(tm) >= next_t
+        while due and next_t <= int(tm):
+            next_t += step
+    else:
+        due = since == period
+    if not due:
+        continue
+    stack = [x for x in reversed(b[:i + 1]) if keep(x[2])][:depth]
+    sfx = lambda x: types.get(x[2], "") if kinds != "any" else ""
+    recs = ["%s/%s/-/-/-/0/%s" % (x[0], x[1], sfx(x)) for x in stack]
+    print(since, "%x" % int(t, 16), *recs)
+    since = 0
+PY
+}
+# got FILE: perf's lines, blanks squeezed.
+got() { perf script -F period,ip,brstack -i "$1" 2>"$TMP/perf.err" | awk 'NF { $1 = $1; print }'; }
+# rec NAME FIXTURE ARGS...: records into $TMP/NAME.data.
+rec() {
+	local name=$1 fix=$2
+	shift 2
+	"$HWTRACE" record "$@" --sysfs "$FIX/$fix" --emulate-branches "$data" \
+		-o "$TMP/$name.data" 2>"$TMP/$name.err" || fail "record $name: $(cat "$TMP/$name.err")"
+}
+# check NAME PERIOD DEPTH FILTER [FREQ]: perf reads the truth's windows.
+check() {
+	local name=$1
+	shift
+	got "$TMP/$name.data" >"$TMP/$name.got"
+	want "$@" >"$TMP/$name.want"
+	expect_eq "$name: perf script gives the truth's windows" \
+		"$(md5sum <"$TMP/$name.got")" "$(md5sum <"$TMP/$name.want")"
+	expect_eq "$name: samples" "$(wc -l <"$TMP/$name.got")" "$(wc -l <"$TMP/$name.want")"
+	expect_eq "$name: no stack deeper than $2" \
+		"$(awk -v d="$2" 'NF - 2 > d' "$TMP/$name.got" | wc -l)" 0
+}
+
+rec l32 intel-lbr -b -c 32
+check l32 32 32 any
+expect_eq "l32: floor(branches / 32) samples, all 32 deep" \
+	"$(awk 'NF == 34' "$TMP/l32.got" | wc -l)" "$((nbr / 32))"
+expect_contains "l32: the record says what it sampled" "$(cat "$TMP/l32.err")" \
+	"$((nbr / 32)) samples of cpu's 32-record branch stacks (LBR), 0 records lost"
+# hwtrace's decode: perf's records, and hot's back edge as in the truth
+# it covers (the first samples x 32 branches).
+"$HWTRACE" decode --format jsonl "$TMP/l32.data" >"$TMP/l32.jsonl" 2>/dev/null || fail "decode l32"
+expect_eq "l32: hwtrace's records are perf's" "$(python3 - "$TMP/l32.jsonl" <<'PY' | md5sum
+import json, sys
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    recs.sort(key=lambda e: e["depth"])
+    print(" ".join("%s/%s/-/-/-/0/" % (e["from"], e["to"]) for e in recs))
+PY
+)" "$(cut -d' ' -f3- "$TMP/l32.got" | md5sum)"
+expect_eq "l32: hot's back edge, as often as in the covered truth" \
+	"$(python3 -c '
+import collections, json, sys
+c = collections.Counter((e["from"], e["to"]) for e in map(json.loads, open(sys.argv[1])) if e["type"] == "branch")
+print(max(c.values()))' "$TMP/l32.jsonl")" \
+	"$(head -n $((nbr / 32 * 32)) "$TMP/truth.txt" | awk '{ c[$1 " " $2]++ } END { for (k in c) if (c[k] > m) m = c[k]; print m }')"
+
+rec l16 intel-lbr16 -j any,u -c 50
+check l16 50 16 any
+rec l8 intel-lbr8 -j any -c 7
+check l8 7 8 any
+rec brs amd-brs -j any,u -c 50
+check brs 50 16 any
+rec lv2 amd-lbrv2 -j any_call,u,save_type -c 40
+check lv2 40 16 call+syscall
+rec brbe arm-brbe -j any,u -c 100
+check brbe 100 64 any
+expect_eq "brbe: stacks 64 deep" "$(awk 'NF - 2 == 64' "$TMP/brbe.got" | wc -l)" "$((nbr / 100))"
+
+# Filters, with the type saved: perf names each record's type.
+rec calls arm-brbe -j any_call,u,save_type -c 20
+check calls 20 64 call+syscall
+rec rets intel-lbr -j any_ret,u,save_type -c 20
+check rets 20 32 return+sysret
+rec conds intel-lbr16 -j cond,save_type -c 30
+check conds 30 16 cond
+
+# A frequency: the sample times are the branches' own.
+rec freq intel-lbr -b -F 20000
+check freq 0 32 any 20000
+
+# hw_index: a word more in each sample; perf reads past it.
+rec hwi intel-lbr8 -j any,u,hw_index -c 32
+check hwi 32 8 any
+
+# The profile's [branch] section: the same file as the options.
+printf '[branch]\nfilter = any_ret,u,save_type\nperiod = 20\n' >"$TMP/b.ini"
+rec prof intel-lbr -c "$TMP/b.ini"
+expect_eq "profile: the records of -j any_ret,u,save_type -c 20" \
+	"$(got "$TMP/prof.data" | md5sum)" "$(got "$TMP/rets.data" | md5sum)"
+printf '[branch]\nfilter = any,bogus\n' >"$TMP/bad.ini"
+"$HWTRACE" record --config "$TMP/bad.ini" --sysfs "$FIX/intel-lbr" --emulate-branches "$data" \
+	-o "$TMP/bad1.data" 2>"$TMP/bad1.err"
+expect_eq "profile: an unknown filter is a usage error" "$?" 2
+expect_contains "profile: perf's words, the file named" "$(cat "$TMP/bad1.err")" \
+	"[branch] filter = ($TMP/bad.ini): any,bogus: unknown branch filter bogus, check man page"
+
+# Errors.
+"$HWTRACE" record -j any,bogus -c 5 --sysfs "$FIX/intel-lbr" --emulate-branches "$data" \
+	-o "$TMP/bad2.data" 2>"$TMP/bad2.err"
+expect_eq "-j bogus: exit 2" "$?" 2
+expect_contains "-j bogus: perf's words" "$(cat "$TMP/bad2.err")" \
+	"-j any,bogus: unknown branch filter bogus, check man page"
+"$HWTRACE" record -j any_call -c 5 --sysfs "$FIX/amd-brs" --emulate-branches "$data" \
+	-o "$TMP/bad3.data" 2>"$TMP/bad3.err"
+expect_eq "BRS with a filter: exit 1" "$?" 1
+expect_contains "BRS with a filter: why" "$(cat "$TMP/bad3.err")" \
+	"AMD BRS can only capture all branches: use -j any"
+"$HWTRACE" record -b -c 5 --sysfs "$FIX/no-trace" --emulate-branches "$data" \
+	-o "$TMP/bad4.data" 2>"$TMP/bad4.err"
+expect_eq "no branch records: exit 1" "$?" 1
+expect_contains "no branch records: perf's words" "$(cat "$TMP/bad4.err")" \
+	"PMU Hardware or event type doesn't support branch stack sampling."
+"$HWTRACE" record -b -c 5 -F 10 --sysfs "$FIX/intel-lbr" --emulate-branches "$data" \
+	-o "$TMP/bad5.data" 2>"$TMP/bad5.err"
+expect_eq "-c and -F: exit 2" "$?" 2
+
+# This machine's kernel: a command sampled with cycles where the CPU has
+# branch records (perf reads the file); refused in perf's words where it
+# has none (this VM).
+if "$HWTRACE" list 2>/dev/null | grep -q "^Branch records (perf record -b): none"; then
+	"$HWTRACE" record -b -c 100000 -o "$TMP/bad6.data" -- "$PROG" "$N" >/dev/null 2>"$TMP/bad6.err"
+	expect_eq "here, no branch records: exit 1" "$?" 1
+	expect_contains "here, no branch records: perf's words" "$(cat "$TMP/bad6.err")" \
+		"cycles: PMU Hardware or event type doesn't support branch stack sampling."
+else
+	"$HWTRACE" record -j any,u -c 10007 -o "$TMP/here.data" -- "$PROG" 100000 \
+		>/dev/null 2>"$TMP/here.err" || fail "record here: $(cat "$TMP/here.err")"
+	expect_eq "here: perf reads branch stacks" \
+		"$(perf script -F brstack -i "$TMP/here.data" 2>/dev/null | grep -c /)" \
+		"$(perf script -F brstack -i "$TMP/here.data" 2>/dev/null | grep -c .)"
+fi
+expect_eq "no output file after an error" "$(ls "$TMP"/bad*.data 2>/dev/null | wc -l)" 0
+finish

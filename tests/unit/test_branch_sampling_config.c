@@ -1,0 +1,191 @@
+/* Branch-stack sampling's configuration: perf record -j's names as the
+ * kernel's branch_sample_type bits (the literal values of enum
+ * perf_branch_sample_type in include/uapi/linux/perf_event.h, written
+ * out here rather than taken from the header the code uses), the
+ * depth each sysfs fixture gives (Intel LBR 8, 16 and 32, AMD BRS 16 and
+ * LBRv2 16, Arm BRBE 64, and a BRBE depth the hardware cannot have,
+ * refused), the
+ * event's attribute (hwt_branch_attr_build: every field perf record -b
+ * -c / -F sets), and a profile's [branch] section with its errors. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "hwtrace/brstack.h"
+#include "hwtrace/config.h"
+#include "hwtrace/error.h"
+#include "hwtrace/os.h"
+
+static void bits_are_the_kernels(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t bit;
+	} uapi[] = {
+		{"any,u", 1ull << 3 | 1ull << 0}, {"any,k", 1ull << 3 | 1ull << 1},
+		{"any,hv", 1ull << 3 | 1ull << 2}, {"any_call", 1ull << 4},
+		{"any_ret", 1ull << 5}, {"ind_call", 1ull << 6},
+		{"abort_tx", 1ull << 7}, {"in_tx", 1ull << 8}, {"no_tx", 1ull << 9},
+		{"cond", 1ull << 10}, {"stack", 1ull << 11}, {"ind_jmp", 1ull << 12},
+		{"call", 1ull << 13}, {"no_flags", 1ull << 14},
+		{"no_cycles", 1ull << 15}, {"save_type", 1ull << 16},
+		{"hw_index", 1ull << 17}, {"priv", 1ull << 18},
+		{"counter", 1ull << 19},
+	};
+	for (size_t i = 0; i < sizeof(uapi) / sizeof(*uapi); i++) {
+		uint64_t m;
+		CHECK_INT(hwt_branch_filter_parse(uapi[i].name, "-j", &m), 0);
+		CHECK_U64(m, uapi[i].bit);
+	}
+}
+
+static struct hwt_os *fixture(const char *name)
+{
+	char root[4096];
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", HWT_SOURCE_DIR, name);
+	struct hwt_os *os = hwt_os_linux_new(root);
+	if (!os)
+		HWT_FAIL("no OS seam for %s", root);
+	return os;
+}
+
+static void depths(void)
+{
+	static const struct {
+		const char *fixture, *pmu;
+		enum hwt_branch_hw_kind kind;
+		unsigned depth;
+	} want[] = {
+		{"intel-lbr", "cpu", HWT_BRANCH_HW_LBR, 32},
+		{"intel-lbr16", "cpu", HWT_BRANCH_HW_LBR, 16},
+		{"intel-lbr8", "cpu", HWT_BRANCH_HW_LBR, 8},
+		{"amd-brs", "cpu", HWT_BRANCH_HW_BRS, 16},
+		{"amd-lbrv2", "cpu", HWT_BRANCH_HW_LBR, 16},
+		{"arm-brbe", "armv8_pmuv3_0", HWT_BRANCH_HW_BRBE, 64},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		struct hwt_branch_hw hw;
+		struct hwt_os *os = fixture(want[i].fixture);
+		CHECK_INT(hwt_branch_hw_probe(os, &hw), 0);
+		CHECK_INT(hw.kind, want[i].kind);
+		CHECK_INT(hw.depth, want[i].depth);
+		CHECK_STR(hw.pmu, want[i].pmu);
+		hwt_os_free(os);
+	}
+	/* A BRBE depth BRBIDR0_EL1.NUMREC cannot give, named. */
+	char dir[] = "/tmp/hwt_brbe_XXXXXX", path[256];
+	if (!mkdtemp(dir))
+		HWT_FAIL("mkdtemp");
+	const char *parts[] = {"bus", "bus/event_source", "bus/event_source/devices",
+			       "bus/event_source/devices/armv9_cortex_x4",
+			       "bus/event_source/devices/armv9_cortex_x4/caps"};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, parts[i]);
+		mkdir(path, 0700);
+	}
+	snprintf(path, sizeof(path), "%s/%s/branches", dir, parts[4]);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		HWT_FAIL("%s", path);
+	fputs("48\n", f);
+	fclose(f);
+	struct hwt_os *os = hwt_os_linux_new(dir);
+	struct hwt_branch_hw hw;
+	CHECK_INT(hwt_branch_hw_probe(os, &hw), HWT_ERR_FORMAT);
+	CHECK_STR(hwt_errmsg(), "bus/event_source/devices/armv9_cortex_x4/caps/"
+				"branches: \"48\" is not a BRBE depth (8, 16, 32 or 64)");
+	hwt_os_free(os);
+	unlink(path);
+	for (size_t i = sizeof(parts) / sizeof(*parts); i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, parts[i]);
+		rmdir(path);
+	}
+	rmdir(dir);
+}
+
+static void attrs(void)
+{
+	struct hwt_branch_hw lbr = {HWT_BRANCH_HW_LBR, 32, 0, "cpu"};
+	struct hwt_branch_hw brs = {HWT_BRANCH_HW_BRS, 16, 0, "cpu"};
+	struct hwt_branch_sampling bs = {PERF_SAMPLE_BRANCH_ANY_CALL |
+					 PERF_SAMPLE_BRANCH_USER, 1000, 0,
+					 PERF_COUNT_HW_CPU_CYCLES};
+	struct perf_event_attr a;
+	CHECK_INT(hwt_branch_attr_build(&bs, &lbr, "cycles", &a), 0);
+	CHECK_INT(a.type, PERF_TYPE_HARDWARE);
+	CHECK_U64(a.config, PERF_COUNT_HW_CPU_CYCLES);
+	CHECK_U64(a.sample_type, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+				 PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK);
+	CHECK_U64(a.branch_sample_type, (1ull << 4) | (1ull << 0));
+	CHECK_U64(a.sample_period, 1000);
+	CHECK_INT(a.freq, 0);
+	CHECK_INT(a.exclude_user, 0);
+	CHECK_INT(a.exclude_kernel, 1);
+	CHECK_INT(a.exclude_hv, 1);
+	CHECK_INT(a.sample_id_all, 1);
+	CHECK_INT(a.disabled, 1);
+	CHECK_INT(a.size, sizeof(a));
+	/* No filter: -j any; no period: perf's 4000 a second; no level:
+	 * every one. */
+	struct hwt_branch_sampling none = {0, 0, 0, PERF_COUNT_HW_CPU_CYCLES};
+	CHECK_INT(hwt_branch_attr_build(&none, &brs, "cycles", &a), 0);
+	CHECK_U64(a.branch_sample_type, 1ull << 3);
+	CHECK_INT(a.freq, 1);
+	CHECK_U64(a.sample_freq, 4000);
+	CHECK_INT(a.exclude_user + a.exclude_kernel + a.exclude_hv, 0);
+	struct hwt_branch_sampling fq = {PERF_SAMPLE_BRANCH_ANY, 0, 99,
+					 PERF_COUNT_HW_CPU_CYCLES};
+	CHECK_INT(hwt_branch_attr_build(&fq, &lbr, "cycles", &a), 0);
+	CHECK_U64(a.sample_freq, 99);
+	/* The hardware's refusals, in perf's words where it has them. */
+	CHECK_INT(hwt_branch_attr_build(&bs, &brs, "cycles", &a), HWT_ERR_NOSUP);
+	CHECK_CONTAINS(hwt_errmsg(), "cycles: AMD BRS can only capture all branches");
+	CHECK_INT(hwt_branch_attr_build(&bs, NULL, "cycles", &a), HWT_ERR_NOSUP);
+	CHECK_CONTAINS(hwt_errmsg(), "cycles: PMU Hardware or event type doesn't "
+				     "support branch stack sampling.");
+	struct hwt_branch_sampling both = {PERF_SAMPLE_BRANCH_ANY, 10, 10,
+					   PERF_COUNT_HW_CPU_CYCLES};
+	CHECK_INT(hwt_branch_attr_build(&both, &lbr, "cycles", &a), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "cycles: a period (-c 10) and a frequency (-F 10): "
+				"give one of them");
+}
+
+static void profiles(void)
+{
+	struct hwt_profile *p = hwt_profile_new();
+	struct hwt_branch_sampling bs = {0, 0, 0, 0};
+	CHECK_INT(hwt_profile_set_from(p, "branch:filter", "any_ret,u,save_type",
+				       "b.ini"), 0);
+	CHECK_INT(hwt_profile_set_from(p, "branch:period", "250", "b.ini"), 0);
+	CHECK_INT(hwt_branch_sampling_from_profile(p, &bs), 0);
+	CHECK_U64(bs.mode, (1ull << 5) | (1ull << 0) | (1ull << 16));
+	CHECK_U64(bs.period, 250);
+	CHECK_U64(bs.freq, 0);
+	CHECK_INT(hwt_profile_set_from(p, "branch:freq", "100", "b.ini"), 0);
+	CHECK_INT(hwt_branch_sampling_from_profile(p, &bs), HWT_ERR_CONFIG);
+	CHECK_CONTAINS(hwt_errmsg(), "[branch] period and freq (b.ini): give one "
+				     "of them");
+	CHECK_INT(hwt_profile_set_from(p, "branch:filter", "any,nope", "b.ini"), 0);
+	CHECK_INT(hwt_branch_sampling_from_profile(p, &bs), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "[branch] filter = (b.ini): any,nope: unknown "
+				"branch filter nope, check man page");
+	hwt_profile_free(p);
+	/* Nothing set: the values stay as they were. */
+	p = hwt_profile_new();
+	struct hwt_branch_sampling keep = {1ull << 3, 7, 0, 0};
+	CHECK_INT(hwt_branch_sampling_from_profile(p, &keep), 0);
+	CHECK_U64(keep.mode, 1ull << 3);
+	CHECK_U64(keep.period, 7);
+	hwt_profile_free(p);
+}
+
+int main(void)
+{
+	RUN(bits_are_the_kernels);
+	RUN(depths);
+	RUN(attrs);
+	RUN(profiles);
+	return hwt_test_summary();
+}
