@@ -138,10 +138,15 @@ echo
 
 # The serial fraction at -j 2. The command runs under a shell that writes
 # its process id first, so the calling thread is the thread whose id is
-# that process id.
-echo "serial fraction at -j 2 (perf record -e cpu-clock samples):"
-printf "%-6s %8s %8s %12s %12s %8s %8s %8s\n" capture samples threads "calling %" "largest %" \
-	"8 cores" "16" "64"
+# that process id. A merged capture's read-back runs on lanes, the calling
+# thread one of them (docs/decode.md, "The output lanes"): a thread whose
+# first sample comes after the last of every thread started before it is
+# such a lane, and the calling thread's samples from the first lane's
+# start on are its share of that parallel work. "before read-back" is
+# the calling thread's share up to there: the work no other thread can do.
+echo "serial fraction at -j 2 (perf record -e cpu-clock samples; Amdahl's speed-up on 8, 16, 64 cores):"
+printf "%-6s %8s %8s %10s %20s %17s %20s\n" capture samples threads "calling %" \
+	"8 / 16 / 64" "before read-back %" "8 / 16 / 64"
 for c in pt cpus etm ete bts; do
 	eval "set -- ${input[$c]}"
 	# shellcheck disable=SC2016
@@ -149,15 +154,36 @@ for c in pt cpus etm ete bts; do
 		sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/$c.pid" \
 		"$hwtrace" decode -j 2 --quiet "$@" -o /dev/null 2>"$tmp/$c.rec.err" ||
 		{ echo "$c: perf record failed: $(tail -1 "$tmp/$c.rec.err")" >&2; continue; }
-	perf script -i "$tmp/$c.prof" -F pid,tid 2>/dev/null |
-		awk -v main="$(cat "$tmp/$c.pid")" '
-		{ split($1, p, "/"); n[p[2]]++; all++; if (p[2] == main) m++ }
+	perf script -i "$tmp/$c.prof" -F tid,time 2>/dev/null | tr -d : |
+		awk -v main="$(cat "$tmp/$c.pid")" -v name="$c" '
+		function amdahl(s, i, out) {
+			for (i = 8; i <= 64; i *= (i == 8 ? 2 : 4))
+				out = out sprintf("%s%.2f", out == "" ? "" : " / ", 1 / (s + (1 - s) / i))
+			return out
+		}
+		{
+			t = $2 + 0
+			if (!($1 in n)) first[$1] = t
+			last[$1] = t; n[$1]++; all++
+			if ($1 == main) mt[++m] = t
+		}
 		END {
-			big = 0; for (t in n) { if (n[t] > big) big = n[t]; k++ }
-			s = m / all
-			printf "%-6s %8d %8d %11.1f%% %11.1f%%", "'"$c"'", all, k, 100 * s, 100 * big / all
-			split("8 16 64", cores, " ")
-			for (i = 1; i <= 3; i++) printf " %8.2f", 1 / (s + (1 - s) / cores[i])
-			printf "\n"
+			lane = -1
+			for (a in n) {
+				if (a == main) continue
+				later = 1
+				for (b in n)
+					if (b != main && b != a && first[b] < first[a] && last[b] >= first[a])
+						later = 0
+				for (b in n)
+					if (b != main && first[b] < first[a]) earlier = 1
+				if (later && earlier && (lane < 0 || first[a] < lane)) lane = first[a]
+				earlier = 0
+			}
+			before = 0
+			for (i = 1; i <= m; i++) if (lane < 0 || mt[i] < lane) before++
+			for (a in n) k++
+			printf "%-6s %8d %8d %9.1f%% %20s %16.1f%% %20s\n", name, all, k,
+				100 * m / all, amdahl(m / all), 100 * before / all, amdahl(before / all)
 		}'
 done
