@@ -19,6 +19,10 @@
  * and text output (to /dev/null), as the command's do.
  *
  * Usage: bench_cs_decode [SNAPSHOT_REPEATS [PERF_BUFFERS [ETE_REPEATS]]]
+ *        bench_cs_decode --write DIR [PERF_BUFFERS [ETE_REPEATS]]
+ * The second form only writes the perf.data (with DIR/symfs) and the raw
+ * ETE stream (DIR/ete_mem, its decode arguments in DIR/ete.args) and times
+ * nothing.
  * The test data is found through $HWT_TESTDATA, the command through
  * $HWT_CLI (default: tools/hwtrace in the build tree beside bench/). */
 #include <inttypes.h>
@@ -263,32 +267,44 @@ static int raw_arguments(const char *dir, const char *trace, char *buf,
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* ete_mem with its trace buffer repeated @repeats times: hwtrace decode
- * --raw with 1 and 2 threads against trc_pkt_lister -decode. */
-static int bench_raw_ete(const char *tmp, int repeats)
+/* Writes @tmp/ete_mem: the ete_mem snapshot with its trace buffer
+ * repeated @repeats times, its path in @p, and the `hwtrace decode`
+ * arguments that decode it as a raw stream in @args. */
+static int make_raw_ete(const char *tmp, int repeats, char *ss, size_t ss_len,
+			char *p, size_t p_len, char *args, size_t args_len)
 {
 	static const char *const files[] = {
 		"snapshot.ini", "trace.ini", "cpu_0.ini", "ETE_0_s1.ini",
 	};
-	char ss[600], p[900], from[600], args[4096], cmd[6144];
-	snprintf(ss, sizeof(ss), "%s/ete_mem", tmp);
+	char from[600];
+	snprintf(ss, ss_len, "%s/ete_mem", tmp);
 	mkdir(ss, 0700);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(from, sizeof(from), "%s/opencsd/ete_mem/%s",
 			 testdata(), files[i]);
-		snprintf(p, sizeof(p), "%s/%s", ss, files[i]);
+		snprintf(p, p_len, "%s/%s", ss, files[i]);
 		if (copy_file(from, p, 1) != 0)
 			return -1;
 	}
 	snprintf(from, sizeof(from), "%s/opencsd/ete_mem/bindir", testdata());
-	snprintf(p, sizeof(p), "%s/bindir", ss);
+	snprintf(p, p_len, "%s/bindir", ss);
 	if (symlink(from, p) != 0)
 		return -1;
 	snprintf(from, sizeof(from), "%s/opencsd/ete_mem/session1.bin",
 		 testdata());
-	snprintf(p, sizeof(p), "%s/session1.bin", ss);
-	if (copy_file(from, p, repeats) != 0 ||
-	    raw_arguments(ss, p, args, sizeof(args)) != 0)
+	snprintf(p, p_len, "%s/session1.bin", ss);
+	if (copy_file(from, p, repeats) != 0)
+		return -1;
+	return raw_arguments(ss, p, args, args_len);
+}
+
+/* ete_mem with its trace buffer repeated @repeats times: hwtrace decode
+ * --raw with 1 and 2 threads against trc_pkt_lister -decode. */
+static int bench_raw_ete(const char *tmp, int repeats)
+{
+	char ss[600], p[900], args[4096], cmd[6144];
+	if (make_raw_ete(tmp, repeats, ss, sizeof(ss), p, sizeof(p), args,
+			 sizeof(args)) != 0)
 		return -1;
 	struct stat st;
 	stat(p, &st);
@@ -331,8 +347,57 @@ static int bench_raw_ete(const char *tmp, int repeats)
 	return 0;
 }
 
+/* Writes @tmp/perf.data (the simpleperf ETMv4 capture with its buffer
+ * @copies times, @bytes of trace in all; its path in @big) and @tmp/symfs
+ * (where its binary is found; its path in @symfs). */
+static int make_etm_capture(const char *tmp, int copies, char big[600],
+			    char symfs[600], uint64_t *bytes)
+{
+	char p[900], from[600];
+	snprintf(symfs, 600, "%s/symfs", tmp);
+	make_dirs(symfs);
+	snprintf(p, sizeof(p), "%s/data/local/tmp/etm_test_loop", symfs);
+	snprintf(from, sizeof(from), "%s/perf-data/simpleperf-etm/etm_test_loop",
+		 testdata());
+	if (symlink(from, p) != 0)
+		return -1;
+	snprintf(big, 600, "%s/perf.data", tmp);
+	snprintf(from, sizeof(from), "%s/perf-data/simpleperf-etm/perf_etm.data",
+		 testdata());
+	if (write_big_capture(from, big, copies, bytes) != 0) {
+		fprintf(stderr, "writing %s: %s\n", big, hwt_errmsg());
+		return -1;
+	}
+	return 0;
+}
+
+/* The --write form: the inputs only, in @dir, for timing command lines
+ * (bench/bench_capture_rate.sh): perf.data and symfs/ as above, and
+ * ete_mem/ with ete.args, the `hwtrace decode` arguments of its raw
+ * stream. */
+static int write_inputs(const char *dir, int copies, int ete_repeats)
+{
+	char big[600], symfs[600], ss[600], p[900], args[4096];
+	uint64_t bytes = 0;
+	if (make_etm_capture(dir, copies, big, symfs, &bytes) != 0 ||
+	    make_raw_ete(dir, ete_repeats, ss, sizeof(ss), p, sizeof(p), args,
+			 sizeof(args)) != 0)
+		return 1;
+	snprintf(p, sizeof(p), "%s/ete.args", dir);
+	FILE *f = fopen(p, "w");
+	if (!f || fprintf(f, "%s\n", args) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "cannot write %s\n", p);
+		return 1;
+	}
+	printf("%s: %" PRIu64 " bytes of trace; %s\n", big, bytes, p);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[1], "--write"))
+		return write_inputs(argv[2], argc > 3 ? atoi(argv[3]) : 4096,
+				    argc > 4 ? atoi(argv[4]) : 2048);
 	int repeats = argc > 1 ? atoi(argv[1]) : 256;
 	int copies = argc > 2 ? atoi(argv[2]) : 4096;
 	int ete_repeats = argc > 3 ? atoi(argv[3]) : 2048;
@@ -400,21 +465,9 @@ int main(int argc, char **argv)
 		       full.median / ours.median);
 	}
 
-	snprintf(symfs, sizeof(symfs), "%s/symfs", tmp);
-	make_dirs(symfs);
-	snprintf(p, sizeof(p), "%s/data/local/tmp/etm_test_loop", symfs);
-	snprintf(from, sizeof(from), "%s/perf-data/simpleperf-etm/etm_test_loop",
-		 testdata());
-	if (symlink(from, p) != 0)
-		return 1;
-	snprintf(big, sizeof(big), "%s/perf.data", tmp);
-	snprintf(from, sizeof(from), "%s/perf-data/simpleperf-etm/perf_etm.data",
-		 testdata());
 	uint64_t bytes = 0;
-	if (write_big_capture(from, big, copies, &bytes) != 0) {
-		fprintf(stderr, "writing %s: %s\n", big, hwt_errmsg());
+	if (make_etm_capture(tmp, copies, big, symfs, &bytes) != 0)
 		return 1;
-	}
 	mb = bytes / 1e6;
 	lib = time_decode(hwt_decode_file, big, symfs, &elems);
 	snprintf(cmd, sizeof(cmd), "'%s' decode '%s' --symfs '%s' -o /dev/null "
