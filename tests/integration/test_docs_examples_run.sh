@@ -20,6 +20,11 @@ for f in trace.data capture.data perf.data perf.data.intel_pt; do
 	cp "$Q" "$W/$f"
 done
 cp "$HWT_BUILD_DIR/tests/programs/known_path" "$W/prog"
+for p in slow_calls swb_demo; do
+	cp "$HWT_BUILD_DIR/tests/programs/$p" "$W/$p"
+done
+# docs/branch-records.md's profile, as the page shows it.
+printf '[branch]\nfilter = any_ret,u,save_type\nperiod = 20\n' >"$W/branch.ini"
 cp "$PTT/loop-tnt.pt" "$W/trace.pt"
 cp "$PTT/loop-tnt.bin" "$W/code.bin"
 cp "$PTT/loop-tnt.pt" "$W/stream.pt"
