@@ -34,7 +34,9 @@ sysroot=$dir/sysroot
 stamp=$sysroot/.hwtrace-sysroot
 suite=trixie
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-want="packages: $*"
+# The first line of the stamp: the layout (raise it when this script
+# changes what it lays out) and the packages asked for.
+want="layout 2; packages: $*"
 
 if [ -e "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$want" ]; then
 	echo "riscv64_sysroot: $sysroot is there ($(($(wc -l <"$stamp") - 1)) packages)"
@@ -127,6 +129,13 @@ done
 for d in lib bin sbin; do
 	[ -e "$new/$d" ] || ln -s "usr/$d" "$new/$d"
 done
+# Bookworm's riscv64 g++ (GCC 12) would link its own libstdc++, older
+# than the one trixie's C++ libraries (OpenCSD) were built with: they need
+# GLIBCXX_3.4.32. The development link (libstdc++-dev's job on a real
+# system) makes it link the sysroot's, which runs its older code too.
+if [ -e "$new/usr/lib/riscv64-linux-gnu/libstdc++.so.6" ]; then
+	ln -s libstdc++.so.6 "$new/usr/lib/riscv64-linux-gnu/libstdc++.so"
+fi
 # A link to an absolute path would point into the host's /usr.
 if find "$new" -type l -lname '/*' | grep -q .; then
 	echo "riscv64_sysroot: links to absolute paths in the unpacked packages:" >&2
