@@ -33,10 +33,11 @@ dir=$(realpath "$dir")
 sysroot=$dir/sysroot
 stamp=$sysroot/.hwtrace-sysroot
 suite=trixie
+host_triple=riscv64-linux-gnu
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The first line of the stamp: the layout (raise it when this script
 # changes what it lays out) and the packages asked for.
-want="layout 2; packages: $*"
+want="layout 4; packages: $*"
 
 if [ -e "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$want" ]; then
 	echo "riscv64_sysroot: $sysroot is there ($(($(wc -l <"$stamp") - 1)) packages)"
@@ -129,6 +130,28 @@ done
 for d in lib bin sbin; do
 	[ -e "$new/$d" ] || ln -s "usr/$d" "$new/$d"
 done
+# The kernel's headers are bookworm's (Linux 6.1, linux-libc-dev-riscv64-cross,
+# which the cross compiler depends on), as in the x86-64 and arm64 builds:
+# perf.data files carry sizeof(struct perf_event_attr) of the headers
+# hwtrace is built with, and trixie's (6.12) give a larger one than perf
+# 6.1, the tests' independent reader, accepts ("more recent and
+# unsupported ABI"). With the same headers every build writes the same
+# bytes. The C library's headers do not need newer kernel headers.
+kdeb=$(find "$apt/archives" -maxdepth 1 -name 'linux-libc-dev_*.deb' | head -n 1)
+kcross=/usr/$host_triple/include
+if [ -n "$kdeb" ]; then
+	dpkg-deb --fsys-tarfile "$kdeb" | tar -t | grep -v '/$' | sed 's|^\./||' |
+		while read -r f; do rm -f "$new/$f"; done
+	find "$new/usr/include" -type d -empty -delete
+fi
+if ! dpkg -L linux-libc-dev-riscv64-cross >/dev/null 2>&1; then
+	echo "riscv64_sysroot: linux-libc-dev-riscv64-cross is not installed (the kernel headers of the cross compiler): install gcc-riscv64-linux-gnu" >&2
+	exit 1
+fi
+mkdir -p "$new/usr/include"
+dpkg -L linux-libc-dev-riscv64-cross | sed -n "s|^$kcross/||p" |
+	(cd "$kcross" && while read -r f; do [ -d "$f" ] || printf '%s\n' "$f"; done) |
+	tar -C "$kcross" -c -T - | tar -C "$new/usr/include" -x
 # Bookworm's riscv64 g++ (GCC 12) would link its own libstdc++, older
 # than the one trixie's C++ libraries (OpenCSD) were built with: they need
 # GLIBCXX_3.4.32. The development link (libstdc++-dev's job on a real
