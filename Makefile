@@ -43,18 +43,22 @@ ARM64_OPTIONAL_LIBS := libsqlite3-dev libpq-dev
 ARM64_CMAKE := -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON
 
-# The riscv64 build (make check-riscv64): Debian's cross compiler and
+# The riscv64 build (make check-riscv64): Debian's cross compilers and
 # qemu-user on the host. Bookworm has no riscv64 architecture, so there are
-# no libfoo-dev:riscv64 packages: cmake/riscv64_sysroot.sh cross-builds
-# the libraries from bookworm's source packages (a deb-src entry, added by
-# deps-riscv64) into build-riscv64/sysroot, once. OpenCSD and Capstone are
-# left out there (-DHWT_WITH_OPENCSD=OFF -DHWT_WITH_CAPSTONE=OFF): CoreSight
-# captures record and read but do not decode, no instruction listing.
-RISCV64_HOST_PACKAGES := gcc-riscv64-linux-gnu qemu-user dpkg-dev gperf \
-	flex bison m4
-RISCV64_DEB_SRC := /etc/apt/sources.list.d/hwtrace-bookworm-src.sources
+# no libfoo-dev:riscv64 multiarch packages: cmake/riscv64_sysroot.sh
+# unpacks RISCV64_LIBS and what they depend on from Debian trixie's riscv64
+# packages (trixie has the architecture) into build-riscv64/sysroot, with
+# an apt configuration of its own (nothing is installed on the host). The
+# same libraries as on an arm64 board, OpenCSD and Capstone included (plus
+# libc6-dev: the sysroot's glibc is the one everything links against;
+# libatomic1: GCC 12 calls it for one-byte atomics on RISC-V).
+RISCV64_HOST_PACKAGES := gcc-riscv64-linux-gnu g++-riscv64-linux-gnu qemu-user \
+	debian-archive-keyring
+RISCV64_LIBS := libc6-dev libopencsd-dev libelf-dev libdw-dev libiniparser-dev \
+	libcapstone-dev libzstd-dev libdebuginfod-dev libprotobuf-c-dev \
+	libseccomp-dev libsqlite3-dev libpq-dev zlib1g-dev libatomic1
 RISCV64_CMAKE := -DCMAKE_TOOLCHAIN_FILE=cmake/riscv64-linux-gnu.cmake \
-	-DHWT_WITH_OPENCSD=OFF -DHWT_WITH_CAPSTONE=OFF -DHWT_WERROR=ON
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON
 
 PREFIX ?= /usr/local
 
@@ -203,16 +207,11 @@ deps-riscv64: deps
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing || \
+		{ $(SUDO) apt-get update && \
+		  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; }; \
 	fi
-	@grep -rqs '^Types: *deb-src' /etc/apt/sources.list.d/ || \
-	grep -qs '^deb-src ' /etc/apt/sources.list || \
-		{ echo "adding bookworm's source packages ($(RISCV64_DEB_SRC))"; \
-		  printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' \
-			'Suites: bookworm' 'Components: main' \
-			'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' | \
-			$(SUDO) tee $(RISCV64_DEB_SRC) >/dev/null && $(SUDO) apt-get update; }
-	JOBS=$(JOBS) cmake/riscv64_sysroot.sh build-riscv64
+	cmake/riscv64_sysroot.sh build-riscv64 $(RISCV64_LIBS)
 
 # Cross-build everything for riscv64 against that sysroot and run the suite
 # under qemu-riscv64, skips listed with their reason as in check-arm64.

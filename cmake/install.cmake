@@ -17,6 +17,9 @@ install(FILES ${CMAKE_BINARY_DIR}/include/hwtrace/version.h
 # ships a .pc file, else by -l.
 set(HWT_PC_REQUIRES "libelf libzstd libseccomp")
 set(HWT_PC_LIBS "-liniparser -lpthread")
+if(HWT_ATOMIC_LIBS)
+  string(APPEND HWT_PC_LIBS " -latomic")
+endif()
 if(HWT_WITH_LIBIPT)
   string(APPEND HWT_PC_LIBS " -lipt")
 endif()

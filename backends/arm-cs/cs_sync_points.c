@@ -39,6 +39,12 @@
 #include "backends/arm-cs/cs_tree_internal.h"
 #include "hwtrace/error.h"
 
+/* ETE packet type 0x09 is ETE_PKT_I_COMMIT_WIN_MV in OpenCSD 1.3 (bookworm)
+ * and ETE_PKT_I_ITE, an instrumentation packet, in 1.5 (trixie): named by
+ * its value so that both build. Neither moves the address or context
+ * state a sync point carries. */
+#define CS_ETE_PKT_0X09 ((ocsd_etmv4_i_pkt_type)0x09)
+
 size_t cs_split_bytes = 16 * 1024;
 
 /* The entries of the address history (ETMv4): the sync sequence's
@@ -236,7 +242,7 @@ static void carry(struct scan *s, const ocsd_etmv4_i_pkt *p)
 	case ETM4_PKT_I_MISPREDICT:
 	case ETM4_PKT_I_DISCARD:
 	case ETE_PKT_I_PE_RESET:
-	case ETE_PKT_I_COMMIT_WIN_MV:
+	case CS_ETE_PKT_0X09:
 	case ETE_PKT_I_SRC_ADDR_MATCH:
 	case ETE_PKT_I_SRC_ADDR_S_IS0:
 	case ETE_PKT_I_SRC_ADDR_S_IS1:

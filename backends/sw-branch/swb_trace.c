@@ -944,21 +944,26 @@ int hwt_swb_check_arch(void)
 
 #else
 
+/* What to use instead, on the boards whose trace hardware hwtrace records. */
 #if defined(__aarch64__)
 #define SWB_ARCH "arm64"
+#define SWB_INSTEAD "on an Arm board record with cs_etm (CoreSight)"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define SWB_ARCH "riscv64"
+#define SWB_INSTEAD "on a RISC-V board record with rvtrace (N-Trace)"
 #else
 #define SWB_ARCH "this architecture"
+#define SWB_INSTEAD "record with the machine's trace PMU"
 #endif
 
 /* Stepping needs the architecture's single-step and branch classes: A64's
- * would be PTRACE_SINGLESTEP with its own instruction classifier, not
- * written yet. */
+ * or RISC-V's would be PTRACE_SINGLESTEP (which RISC-V Linux does not
+ * have) with its own instruction classifier, not written yet. */
 int hwt_swb_check_arch(void)
 {
 	return hwt_error(HWT_ERR_NOSUP, "sw_branch is not supported on "
-			 SWB_ARCH ": it steps x86-64 programs only; on an Arm "
-			 "board record with cs_etm (CoreSight), or decode "
-			 "captures made elsewhere");
+			 SWB_ARCH ": it steps x86-64 programs only; "
+			 SWB_INSTEAD ", or decode captures made elsewhere");
 }
 
 int hwt_swb_trace(const struct hwt_swb_opts *o,

@@ -13,10 +13,10 @@ PT="$HWT_TESTDATA/perf-data/quipper/perf.data.intel_pt-4.14"
 [ -x "$PEER" ] || { echo "FAIL: $PEER is not built" >&2; exit 1; }
 [ -f "$ETM" ] && [ -f "$PT" ] || { echo "FAIL: captures missing (HWT_TESTDATA)" >&2; exit 1; }
 
-# arch_of ELF: its e_machine (62 x86-64, 183 aarch64).
+# arch_of ELF: its e_machine (62 x86-64, 183 aarch64, 243 riscv64).
 arch_of() {
 	case $(od -An -tu2 -j18 -N2 "$1" | tr -d ' ') in
-	62) echo x86-64 ;; 183) echo aarch64 ;; *) echo unknown ;;
+	62) echo x86-64 ;; 183) echo aarch64 ;; 243) echo riscv64 ;; *) echo unknown ;;
 	esac
 }
 me=$(arch_of "$HWT_BUILD_DIR/tools/hwtrace")

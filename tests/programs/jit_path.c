@@ -1,7 +1,7 @@
 /* A fake JIT: copies a tiny function into an anonymous executable
  * mapping, describes it in DIR/perf-PID.map as a JIT would (with a few
  * damaged lines, as a careless one might), and calls it. Usage:
- * jit_path DIR N. x86-64 and AArch64 only. */
+ * jit_path DIR N. x86-64, AArch64 and RV64 only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,11 @@ static const unsigned char code[] = {0x8d, 0x47, 0x01, 0xc3};
 #elif defined(__aarch64__)
 /* add w0, w0, #1; ret */
 static const unsigned char code[] = {0x00, 0x04, 0x00, 0x11, 0xc0, 0x03, 0x5f, 0xd6};
+#elif defined(__riscv) && __riscv_xlen == 64
+/* addiw a0, a0, 1; ret */
+static const unsigned char code[] = {0x1b, 0x05, 0x15, 0x00, 0x67, 0x80, 0x00, 0x00};
+#else
+#error "jit_path has no code for this architecture (x86-64, arm64, riscv64)"
 #endif
 
 __attribute__((noinline)) int jit_run(int (*fn)(int), int n)
@@ -42,6 +47,9 @@ int main(int argc, char **argv)
 	memcpy(mem + 0x40, code, sizeof(code));
 	if (mprotect(mem, 4096, PROT_READ | PROT_EXEC))
 		return 1;
+	/* Arm and RISC-V fetch through an instruction cache that stores do not
+	 * update: written code runs only after this (a no-op on x86-64). */
+	__builtin___clear_cache((char *)mem, (char *)mem + 4096);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/perf-%d.map", argv[1], (int)getpid());
 	FILE *f = fopen(path, "w");

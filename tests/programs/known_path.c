@@ -10,6 +10,10 @@
  *
  * A64 twin, same labels and path (the link register is saved because kp_run
  * calls): 4 + n * (1 + 2) + odd * 3 + (n - odd) * 4 + 1 (for n = 5: 37).
+ *
+ * RV64 twin, same labels and path, every instruction 4 bytes (no C
+ * extension here, so lengths count as on A64): 5 + n * (1 + 2) + odd * 4
+ * + (n - odd) * 5 + 1 (for n = 5: 43).
  * The BTS decoder tests read the x86-64 build of this file as data on every
  * host (tests/programs/CMakeLists.txt: known_path_x86). */
 #include <stdio.h>
@@ -98,8 +102,55 @@ __asm__(
 	"kp_done:\n"
 	"	ret\n"
 	".size kp_done, . - kp_done\n");
+#elif defined(__riscv) && __riscv_xlen == 64
+__asm__(
+	".text\n"
+	".option push\n"
+	".option norvc\n"
+	".globl kp_run, kp_loop, kp_call_site, kp_after_call, kp_jcc\n"
+	".globl kp_after_jcc, kp_done_call, kp_after_done_call\n"
+	".globl kp_leaf, kp_leaf_jcc, kp_leaf_fall, kp_leaf_ret, kp_done\n"
+	".type kp_run, @function\n"
+	"kp_run:\n"
+	"	addi sp, sp, -16\n"
+	"	sd ra, 8(sp)\n"
+	"	mv a3, a0\n"
+	"	li a1, 0\n"
+	"	li a2, 0\n"
+	"kp_loop:\n"
+	"kp_call_site:\n"
+	"	jal ra, kp_leaf\n"
+	"kp_after_call:\n"
+	"	addiw a3, a3, -1\n"
+	"kp_jcc:\n"
+	"	bnez a3, kp_loop\n"
+	"kp_after_jcc:\n"
+	"kp_done_call:\n"
+	"	jal ra, kp_done\n"
+	"kp_after_done_call:\n"
+	"	mv a0, a2\n"
+	"	ld ra, 8(sp)\n"
+	"	addi sp, sp, 16\n"
+	"	ret\n"
+	".size kp_run, . - kp_run\n"
+	".type kp_leaf, @function\n"
+	"kp_leaf:\n"
+	"	addiw a1, a1, 1\n"
+	"	andi t0, a1, 1\n"
+	"kp_leaf_jcc:\n"
+	"	bnez t0, kp_leaf_ret\n"
+	"kp_leaf_fall:\n"
+	"	addiw a2, a2, 1\n"
+	"kp_leaf_ret:\n"
+	"	ret\n"
+	".size kp_leaf, . - kp_leaf\n"
+	".type kp_done, @function\n"
+	"kp_done:\n"
+	"	ret\n"
+	".size kp_done, . - kp_done\n"
+	".option pop\n");
 #else
-#error "known_path has no twin for this architecture (x86-64, arm64)"
+#error "known_path has no twin for this architecture (x86-64, arm64, riscv64)"
 #endif
 
 int kp_run(int n);
