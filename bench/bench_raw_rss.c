@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/peak_rss.h"
+
 #define ORG "0x400000"
 #define MAX_RUNS 15
 
@@ -53,26 +55,9 @@ static long peak_kib(const char *hwtrace, const char *pt, const char *jobs)
 	char raw[160], map[160];
 	snprintf(raw, sizeof(raw), "intel_pt:%s", pt);
 	snprintf(map, sizeof(map), "%s@" ORG, code);
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stderr))
-			_exit(127);
-		execl(hwtrace, hwtrace, "decode", "--raw", raw, "--map", map, "-j",
-		      jobs, "-o", "/dev/null", (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	struct rusage ru;
-	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
-	return ru.ru_maxrss;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
+	const char *argv[] = {hwtrace, "decode", "--raw", raw, "--map", map,
+			      "-j", jobs, "-o", "/dev/null", NULL};
+	return peak_rss_kib(argv);
 }
 
 int main(int argc, char **argv)
@@ -112,7 +97,7 @@ int main(int argc, char **argv)
 		double med[2];
 		for (int x = 0; x < 2; x++) {
 			long *v = got[j][x];
-			qsort(v, (size_t)runs, sizeof(*v), cmp);
+			qsort(v, (size_t)runs, sizeof(*v), cmp_long);
 			med[x] = runs % 2 ? v[runs / 2]
 					  : (v[runs / 2 - 1] + v[runs / 2]) / 2.0;
 			printf("-j %d %dx (%2d MiB of trace): peak RSS %.1f MiB "

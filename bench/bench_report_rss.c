@@ -35,6 +35,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 #include "tests/unit/pd_copy.h"
+#include "bench/peak_rss.h"
 
 #define MAX_RUNS 15
 
@@ -136,25 +137,7 @@ static long peak_kib(const char *data, enum what what, const char *symfs)
 	argv[n++] = "/dev/null";
 	argv[n++] = data;
 	argv[n] = NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stderr))
-			_exit(127);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	int status;
-	struct rusage ru;
-	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
-	return ru.ru_maxrss;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
+	return peak_rss_kib(argv);
 }
 
 /* Measures one capture at both sizes, the decode and both outputs; 0
@@ -173,7 +156,7 @@ static int bench_capture(const char *name, const char *one,
 		long med[2];
 		bool failed = false;
 		for (int s = 0; s < 2; s++) {
-			qsort(kib[s], (size_t)runs, sizeof(long), cmp);
+			qsort(kib[s], (size_t)runs, sizeof(long), cmp_long);
 			failed |= kib[s][0] < 0;
 			med[s] = kib[s][runs / 2];
 			printf("  %s  %8ld (%ld-%ld)\n", s ? "8x" : "1x", med[s],
