@@ -10,6 +10,7 @@
 #include "hwtrace/partial.h"
 #include "hwtrace/report.h"
 #include "report_options.h"
+#include "thread_names.h"
 #include "stack_run.h"
 
 static void usage(FILE *out)
@@ -39,7 +40,10 @@ static void usage(FILE *out)
 		"  --sort KEY[,KEY...]     order the table by the keys, the first\n"
 		"                          the primary order: self, total (or\n"
 		"                          children), calls (most first), dso, sym\n"
-		"                          (by name), as perf report --sort\n"
+		"                          (by name), tid (or pid) and comm (a row\n"
+		"                          per thread or thread name), as perf\n"
+		"                          report --sort; srcline alone: the table\n"
+		"                          by source line (as --srcline)\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"  --partial               write a partial result for hwtrace merge\n"
 		"                          (docs/scale-out.md) instead of the table\n"
@@ -93,6 +97,7 @@ struct report_args {
 	struct hwt_callgraph *callgraph;
 	struct hwt_elem_sink by_line, *after;  /* --srcline */
 	struct cli_stack_run *runs;            /* one per capture */
+	struct thread_names names;  /* --sort tid/comm: the rows' threads */
 	bool has_time;              /* some capture had time */
 };
 
@@ -106,8 +111,15 @@ static int parse_sort(struct report_args *a, const char *list)
 		{"self", HWT_SORT_SELF}, {"total", HWT_SORT_TOTAL},
 		{"children", HWT_SORT_TOTAL}, {"calls", HWT_SORT_CALLS},
 		{"dso", HWT_SORT_DSO}, {"sym", HWT_SORT_SYM},
+		{"tid", HWT_SORT_TID}, {"pid", HWT_SORT_TID},
+		{"comm", HWT_SORT_COMM},
 	};
 	a->nsort = 0;
+	/* By source line: the table of --srcline, by self instructions. */
+	if (!strcmp(list, "srcline")) {
+		a->s.symbols.opts.srcline = true;
+		return 0;
+	}
 	for (const char *k = list;; k++) {
 		/* "dso,sym": the key at k, up to the next comma. */
 		size_t len = strcspn(k, ",");
@@ -116,12 +128,15 @@ static int parse_sort(struct report_args *a, const char *list)
 		       (strlen(keys[i].name) != len ||
 			strncmp(keys[i].name, k, len)))
 			i++;
+		if (len == 7 && !strncmp(k, "srcline", 7))
+			return cli_usage_error("report", "--sort srcline goes "
+					       "alone: the table by source line "
+					       "(as --srcline)");
 		if (i == sizeof(keys) / sizeof(keys[0]))
 			return cli_usage_error("report", "--sort: no key '%.*s' "
 					       "(keys: self, total, children, "
-					       "calls, dso, sym; the table "
-					       "adds up all threads, so it has "
-					       "no comm or tid)", (int)len, k);
+					       "calls, dso, sym, tid (or pid), "
+					       "comm, srcline)", (int)len, k);
 		if (a->nsort == HWT_REPORT_SORT_MAX)
 			return cli_usage_error("report", "--sort: at most %d "
 					       "keys", HWT_REPORT_SORT_MAX);
@@ -180,6 +195,15 @@ static int option(void *arg, int c, const char *value)
 	return CLI_STACK_NOT_MINE;
 }
 
+/* Whether --sort splits the rows by thread (tid or comm). */
+static bool sorts_by_thread(const struct report_args *a)
+{
+	for (size_t i = 0; i < a->nsort; i++)
+		if (a->sort[i] == HWT_SORT_TID || a->sort[i] == HWT_SORT_COMM)
+			return true;
+	return false;
+}
+
 static int check(void *arg)
 {
 	struct report_args *a = arg;
@@ -198,6 +222,10 @@ static int check(void *arg)
 				       "table: it goes with none of --partial, "
 				       "--collapsed, --srcline, --callers, "
 				       "--callees, --call-graph");
+	if (sorts_by_thread(a) && nfiles != 1)
+		return cli_usage_error("report", "--sort tid and comm report one "
+				       "capture file (threads of two captures "
+				       "are not the same threads)");
 	if (srcline && nfiles != 1)
 		return cli_usage_error("report", "--srcline reports one capture "
 				       "file");
@@ -311,6 +339,10 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 		hwt_report_set_children(a->report, a->children);
 	if (!err && a->nsort)
 		err = hwt_report_set_sort(a->report, a->sort, a->nsort);
+	if (!err && sorts_by_thread(a)) {
+		err = thread_names_load(&a->names, a->s.files[0]);
+		hwt_report_set_comm(a->report, thread_names_of, &a->names);
+	}
 	/* The first capture's clock: the call graph's time unit, and the
 	 * one the others must have. */
 	a->clock = cli_capture_clock(a->s.files[0], &a->clock_unit,
@@ -355,6 +387,7 @@ static void free_report(void *arg)
 	struct report_args *a = arg;
 	free(a->runs);
 	hwt_report_free(a->report);
+	thread_names_free(&a->names);
 	hwt_callgraph_free(a->callgraph);
 }
 

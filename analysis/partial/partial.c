@@ -85,6 +85,7 @@ struct hwt_report_func *partial_func(struct hwt_partial *p, const char *dso,
 	memset(f, 0, sizeof(*f));
 	f->name = row_name;
 	f->dso = row_dso;
+	f->pid = f->tid = -1;  /* a partial's rows add up all threads */
 	e->v[0] = ++p->nfuncs;
 	return f;
 }

@@ -309,7 +309,7 @@ static int read_report_entry(struct partial_reader *r, struct hwt_partial *p)
 			return partial_bad(r, "a function listed twice");
 		*f = (struct hwt_report_func){f->name, v[0], v[1], v[2], v[3],
 					      v[4], v[5], v[6], v[7], v[8], v[9],
-					      f->dso};
+					      f->dso, -1, -1, NULL};
 		return 0;
 	}
 	size_t before = p->stacks.n;

@@ -136,6 +136,19 @@ struct hwt_strmap_entry *report_row(struct hwt_strmap *rows,
 	return e;
 }
 
+/* The interned name of @f's thread ("[unknown]" when none is known);
+ * NULL when out of memory. */
+static const char *thread_comm(struct hwt_report *r, const struct hwt_frame *f)
+{
+	const char *name = r->comm && f->tid >= 0
+				   ? r->comm(r->comm_arg, f->pid, f->tid)
+				   : NULL;
+	if (!name)
+		name = "[unknown]";
+	struct hwt_strmap_entry *e = hwt_strmap_get(&r->comms, name, strlen(name));
+	return e ? e->key : NULL;
+}
+
 /* The function's index, its entry (and its folded name's frame id)
  * created on first sight; -1 when out of memory. */
 static long func_of(struct hwt_report *r, const struct hwt_frame *f,
@@ -146,9 +159,30 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f,
 	const char *dso = r->namer.dso ? r->namer.dso(r->namer.arg, f->pid,
 						      f->func)
 				       : NULL;
-	const char *row_name = NULL, *row_dso = NULL;
+	const char *row_name = NULL, *row_dso = NULL, *comm = NULL;
+	char *keyed = NULL;
+	size_t plen = 0;
+	/* Rows by thread: the binary's key gets the thread (or its name)
+	 * in front, "T815\x1f" or "Cname\x1f" (no binary name holds 0x1f),
+	 * so one function is a row per thread. */
+	if (r->rows_by_tid || r->rows_by_comm) {
+		if (!(comm = thread_comm(r, f)))
+			return -1;
+		if (!dso)
+			dso = "[unknown]";
+		char tid[24];
+		snprintf(tid, sizeof(tid), "T%" PRId32, f->tid);
+		const char *who = r->rows_by_tid ? tid : comm;
+		plen = strlen(who) + 1 + (r->rows_by_tid ? 0 : 1);
+		keyed = malloc(plen + strlen(dso) + 1);
+		if (!keyed)
+			return -1;
+		sprintf(keyed, "%s%s\x1f%s", r->rows_by_tid ? "" : "C", who, dso);
+		dso = keyed;
+	}
 	struct hwt_strmap_entry *e = report_row(&r->names, &r->dsos, dso, name,
 						&row_name, &row_dso);
+	free(keyed);
 	if (!e)
 		return -1;
 	if (e->v[F_INDEX]) {
@@ -163,7 +197,10 @@ static long func_of(struct hwt_report *r, const struct hwt_frame *f,
 	r->funcs = grown;
 	memset(&r->funcs[r->nfuncs], 0, sizeof(r->funcs[0]));
 	r->funcs[r->nfuncs].name = row_name;
-	r->funcs[r->nfuncs].dso = row_dso;
+	r->funcs[r->nfuncs].dso = row_dso + plen;
+	r->funcs[r->nfuncs].pid = comm ? f->pid : -1;
+	r->funcs[r->nfuncs].tid = comm ? f->tid : -1;
+	r->funcs[r->nfuncs].comm = comm;
 	e->v[F_INDEX] = ++r->nfuncs;
 	e->v[F_FRAME] = *frame;
 	return (long)r->nfuncs - 1;
@@ -301,6 +338,7 @@ void hwt_report_free(struct hwt_report *r)
 		return;
 	hwt_strmap_free(&r->names);
 	hwt_strmap_free(&r->dsos);
+	hwt_strmap_free(&r->comms);
 	call_tree_free(&r->tree);
 	hwt_strmap_free(&r->frames);
 	free(r->prefix);
@@ -391,6 +429,10 @@ static int by_key(const struct hwt_report_func *x,
 		return strcmp(x->dso, y->dso);
 	case HWT_SORT_SYM:
 		return strcmp(x->name, y->name);
+	case HWT_SORT_TID:
+		return x->tid == y->tid ? 0 : x->tid < y->tid ? -1 : 1;
+	case HWT_SORT_COMM:
+		return strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
 	}
 	return 0;
 }
@@ -416,13 +458,30 @@ int hwt_report_set_sort(struct hwt_report *r,
 	if (!n || n > HWT_REPORT_SORT_MAX)
 		return hwt_error(HWT_ERR_INVAL, "a report sorts by 1 to %d keys, "
 				 "not %zu", HWT_REPORT_SORT_MAX, n);
-	for (size_t i = 0; i < n; i++)
-		if (keys[i] > HWT_SORT_SYM)
+	bool tid = false, comm = false;
+	for (size_t i = 0; i < n; i++) {
+		if (keys[i] > HWT_SORT_COMM)
 			return hwt_error(HWT_ERR_INVAL, "no sort key %d",
 					 (int)keys[i]);
+		tid |= keys[i] == HWT_SORT_TID;
+		comm |= keys[i] == HWT_SORT_COMM;
+	}
+	if ((tid || comm) && r->nfuncs)
+		return hwt_error(HWT_ERR_INVAL, "a report splits its rows by "
+				 "thread only when told before the first frame");
 	memcpy(r->sort.keys, keys, n * sizeof(*keys));
 	r->sort.n = n;
+	r->rows_by_tid = tid;
+	r->rows_by_comm = comm && !tid;
 	return 0;
+}
+
+void hwt_report_set_comm(struct hwt_report *r,
+			 const char *(*comm)(void *arg, int32_t pid, int32_t tid),
+			 void *arg)
+{
+	r->comm = comm;
+	r->comm_arg = arg;
 }
 
 void hwt_report_set_children(struct hwt_report *r, bool children)
@@ -447,6 +506,30 @@ static double percent(uint64_t part, uint64_t whole)
 static size_t term_len(const char *s)
 {
 	return hwt_term_escape(NULL, 0, s, strlen(s));
+}
+
+/* The width of the dso column (or with @comm the comm column) over the
+ * first @n rows of @order: the widest name, at least @least, at most 64. */
+static int column_width(const struct hwt_report_func *const *order, size_t n,
+			int least, bool comm)
+{
+	int width = least;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = comm ? order[i]->comm : order[i]->dso;
+		size_t w = term_len(s ? s : "[unknown]");
+		if (w > (size_t)width)
+			width = w > 64 ? 64 : (int)w;
+	}
+	return width;
+}
+
+/* "  NAME" escaped for a terminal, padded to @width. */
+static void write_padded(FILE *out, const char *name, int width)
+{
+	fputs("  ", out);
+	size_t w = term_len(name);
+	hwt_term_fwrite(out, name, strlen(name));
+	fprintf(out, "%*s", w < (size_t)width ? width - (int)w : 0, "");
 }
 
 int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
@@ -493,13 +576,18 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 			head[3]);
 	}
 	size_t n = top && top < nfuncs ? top : nfuncs;
-	/* The binaries' column is as wide as the widest shown. */
-	int dso_width = 3;
-	for (size_t i = 0; i < n; i++) {
-		size_t w = term_len(order[i]->dso);
-		if (w > (size_t)dso_width)
-			dso_width = w > 64 ? 64 : (int)w;
+	/* The binaries' and threads' names are as wide as the widest shown. */
+	bool show_tid = false, show_comm = false;
+	for (size_t i = 0; i < sort->n; i++) {
+		show_tid |= sort->keys[i] == HWT_SORT_TID;
+		show_comm |= sort->keys[i] == HWT_SORT_COMM;
 	}
+	int dso_width = column_width(order, n, 3, false);
+	int comm_width = show_comm ? column_width(order, n, 4, true) : 0;
+	if (show_tid)
+		fprintf(out, "  %7s", "tid");
+	if (show_comm)
+		fprintf(out, "  %-*s", comm_width, "comm");
 	fprintf(out, "  %-*s  function\n", dso_width, "dso");
 	for (size_t i = 0; i < n; i++) {
 		const struct hwt_report_func *f = order[i];
@@ -511,13 +599,14 @@ int report_write_table(const struct hwt_report_func *funcs, size_t nfuncs,
 				" %12" PRIu64, f->time_self, f->time_total,
 				f->timed ? f->duration_sum / f->timed : 0,
 				f->duration_max);
-		/* Names come from the traced binaries: never raw control
-		 * bytes on a terminal. */
+		if (show_tid)
+			fprintf(out, "  %7" PRId32, f->tid);
+		/* Names come from the traced binaries and programs: never
+		 * raw control bytes on a terminal. */
+		if (show_comm)
+			write_padded(out, f->comm ? f->comm : "[unknown]", comm_width);
+		write_padded(out, f->dso, dso_width);
 		fputs("  ", out);
-		size_t w = term_len(f->dso);
-		hwt_term_fwrite(out, f->dso, strlen(f->dso));
-		fprintf(out, "%*s  ", w < (size_t)dso_width
-					      ? dso_width - (int)w : 0, "");
 		hwt_term_fwrite(out, f->name, strlen(f->name));
 		fputc('\n', out);
 	}

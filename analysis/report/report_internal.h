@@ -45,6 +45,12 @@ struct hwt_report {
 	struct hwt_strmap names;        /* "DSO/NAME" -> F_INDEX */
 	struct hwt_strmap dsos;         /* the binaries' names, interned */
 	struct report_sort sort;        /* n 0: by self or total */
+	/* A tid or comm key: rows by (thread or its name, binary,
+	 * function), the names from comm (hwt_report_set_comm). */
+	bool rows_by_tid, rows_by_comm;
+	const char *(*comm)(void *arg, int32_t pid, int32_t tid);
+	void *comm_arg;
+	struct hwt_strmap comms;        /* the threads' names, interned */
 	struct hwt_report_func *funcs;
 	/* Open activations of each function in each thread ("T:F" ->
 	 * v[0]): recursion is a function open twice in one thread. */

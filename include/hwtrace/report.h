@@ -37,6 +37,13 @@ struct hwt_report_func {
 	/* The binary the function is in (hwt_func_namer.dso), "[unknown]"
 	 * when the namer does not say: a name in two binaries is two rows. */
 	const char *dso;
+	/* With a tid or comm sort key (hwt_report_set_sort), a row is one
+	 * function in one thread (tid) or in the threads of one name
+	 * (comm only): its thread (tid -1 without threads; pid with it)
+	 * and the thread's name (hwt_report_set_comm; "[unknown]" when
+	 * none is known). Otherwise tid -1 and comm NULL. */
+	int32_t pid, tid;
+	const char *comm;
 };
 
 struct hwt_report;
@@ -113,16 +120,31 @@ enum hwt_report_sort_key {
 	HWT_SORT_CALLS,
 	HWT_SORT_DSO,    /* the binary's name */
 	HWT_SORT_SYM,    /* the function's name */
+	HWT_SORT_TID,    /* the thread: a row per function and thread */
+	HWT_SORT_COMM,   /* the thread's name: a row per function and name */
 };
 #define HWT_REPORT_SORT_MAX 8
 
 /* Orders the table by @keys (@n of them, 1 to HWT_REPORT_SORT_MAX), the
  * first the primary order; ties go by self instructions, name, binary.
- * Replaces hwt_report_set_children's order. @keys is copied. Errors:
- * HWT_ERR_INVAL (no key, too many, or one out of range). */
+ * Replaces hwt_report_set_children's order. @keys is copied. A tid or
+ * comm key also splits the rows by thread (tid: per thread; comm alone:
+ * per thread name), as perf report's keys group its histogram, and the
+ * table gets their columns: set it before the first frame. Errors:
+ * HWT_ERR_INVAL (no key, too many, or one out of range; a tid or comm
+ * key once frames came in). */
 HWT_API int hwt_report_set_sort(struct hwt_report *report,
 				const enum hwt_report_sort_key *keys,
 				size_t n);
+
+/* Where the rows a tid or comm key splits get their thread's name:
+ * @comm gives the name of @tid of @pid (valid until its next call; the
+ * report keeps a copy), or NULL when unknown. Without it, every
+ * thread's name is "[unknown]". Set it before the first frame. */
+HWT_API void hwt_report_set_comm(struct hwt_report *report,
+				 const char *(*comm)(void *arg, int32_t pid,
+						     int32_t tid),
+				 void *arg);
 
 /* Writes the @top functions with the most self instructions (0: all) as
  * a table (most total ones with hwt_report_set_children), with time

@@ -148,7 +148,8 @@ class ReportFunc(C.Structure):
                 ("insns_total", C.c_uint64), ("branches_self", C.c_uint64),
                 ("time_self", C.c_uint64), ("time_total", C.c_uint64),
                 ("timed", C.c_uint64), ("duration_sum", C.c_uint64),
-                ("duration_max", C.c_uint64), ("dso", C.c_char_p)]
+                ("duration_max", C.c_uint64), ("dso", C.c_char_p),
+                ("pid", C.c_int32), ("tid", C.c_int32), ("comm", C.c_char_p)]
 
 
 class Edge(C.Structure):

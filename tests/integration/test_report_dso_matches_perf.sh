@@ -74,12 +74,14 @@ expect_eq "--sort children = total" \
 	"$("$HWTRACE" report dl.data --top 0 --sort children 2>/dev/null | cmp - t.txt 2>&1)" ""
 
 # Usage errors: exit 2, naming the key.
-for bad in comm bogus "dso," ""; do
+for bad in bogus "dso," "" srcline,sym; do
 	"$HWTRACE" report dl.data --sort "$bad" >/dev/null 2>err.txt
 	expect_eq "--sort '$bad': usage error" "$?" "2"
 done
-expect_contains "--sort comm: why not" "$(
-	"$HWTRACE" report dl.data --sort comm 2>&1 >/dev/null)" "no key 'comm'"
+expect_contains "--sort bogus: names the keys" "$(
+	"$HWTRACE" report dl.data --sort bogus 2>&1 >/dev/null)" "no key 'bogus' (keys: self, total"
+"$HWTRACE" report dl.data --top 0 --sort comm,dso,sym >/dev/null 2>&1
+expect_eq "--sort comm,dso,sym: a key now" "$?" "0"
 "$HWTRACE" report dl.data --sort sym --collapsed >/dev/null 2>&1
 expect_eq "--sort with --collapsed: usage error" "$?" "2"
 finish
