@@ -217,8 +217,12 @@ int hwt_aux_action_call_probes(struct hwt_aux_action_set *set, const char *func,
 		struct hwt_aux_action *a = &set->actions[i];
 		a->action = 0;
 		hwt_attr_set_aux_action(&set->attrs[i], 0);
-		snprintf(a->name, sizeof(a->name), "probe:%s%s", a->func,
+		/* Through a copy: GCC's -Wrestrict cannot tell a->name from
+		 * a->func, members of one object. */
+		char name[sizeof(a->name)];
+		snprintf(name, sizeof(name), "probe:%s%s", a->func,
 			 a->at_return ? "__return" : "");
+		memcpy(a->name, name, sizeof(name));
 	}
 	return 0;
 }
