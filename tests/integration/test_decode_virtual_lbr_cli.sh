@@ -14,7 +14,7 @@ LBR="$HWT_TESTDATA/perf-data/simpleperf-lbr/perf_lbr.data"
 
 for cmd in decode report export; do
 	for n in 0 1025 x -1; do
-		out=$(${HWT_TARGET_RUN:-} "$HWTRACE" $cmd --virtual-lbr "$n" "$LBR" 2>&1 >/dev/null)
+		out=$("$HWTRACE" $cmd --virtual-lbr "$n" "$LBR" 2>&1 >/dev/null)
 		expect_eq "$cmd --virtual-lbr $n: exit status" "$?" 2
 		expect_contains "$cmd --virtual-lbr $n: message" "$out" \
 			"hwtrace $cmd: --virtual-lbr $n:"
@@ -24,18 +24,18 @@ done
 
 # Branch records without AUX samples: said, and decoded as without the
 # option (the same 386 records).
-${HWT_TARGET_RUN:-} "$HWTRACE" decode --virtual-lbr 8 "$LBR" > "$TMP/v.txt" 2> "$TMP/v.err"
+"$HWTRACE" decode --virtual-lbr 8 "$LBR" > "$TMP/v.txt" 2> "$TMP/v.err"
 expect_eq "no AUX samples: exit status" "$?" 0
 expect_contains "no AUX samples: warning" "$(cat "$TMP/v.err")" \
 	"--virtual-lbr: $LBR has no AUX samples"
-${HWT_TARGET_RUN:-} "$HWTRACE" decode "$LBR" > "$TMP/p.txt" 2> /dev/null
+"$HWTRACE" decode "$LBR" > "$TMP/p.txt" 2> /dev/null
 expect_eq "no AUX samples: the same output" "$(cmp -s "$TMP/v.txt" "$TMP/p.txt"; echo $?)" 0
 
-${HWT_TARGET_RUN:-} "$HWTRACE" record --sysfs "$FX" --emulate-trace "$PT" -C 0 --aux-sample=64 \
+"$HWTRACE" record --sysfs "$FX" --emulate-trace "$PT" -C 0 --aux-sample=64 \
 	-e intel_pt// -e cycles/period=8/ -o "$TMP/s.data" 2> /dev/null
 expect_eq "record exit status" "$?" 0
 if have_pt_decoder "virtual LBR of the sampled intel_pt windows"; then
-${HWT_TARGET_RUN:-} "$HWTRACE" decode --virtual-lbr 8 --format jsonl "$TMP/s.data" \
+"$HWTRACE" decode --virtual-lbr 8 --format jsonl "$TMP/s.data" \
 	> "$TMP/out" 2> "$TMP/err"
 expect_eq "decode exit status" "$?" 0
 expect_contains "short stacks" "$(cat "$TMP/err")" \
