@@ -161,21 +161,9 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 		return err;
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
-	struct emu_event *ev = calloc(1, sizeof(*ev));
+	struct emu_event *ev = hwt_emu_event_new(emu, attr, pid, cpu, &err);
 	if (!ev)
-		return -ENOMEM;
-	ev->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (ev->fd < 0) {
-		err = -errno;
-		free(ev);
 		return err;
-	}
-	memcpy(&ev->attr, attr, attr->size && attr->size < sizeof(*attr) ?
-					    attr->size : sizeof(*attr));
-	ev->cpu = cpu;
-	ev->pid = pid;
-	ev->emu = emu;
-	ev->enabled = !attr->disabled || attr->enable_on_exec;
 	/* A fixture may claim more than any hardware has (LBR 32, BRBE 64):
 	 * the emulated one keeps at most HWT_EMU_BRANCH_MAX_DEPTH. */
 	ev->br_depth = hw.depth < HWT_EMU_BRANCH_MAX_DEPTH ? hw.depth :

@@ -198,6 +198,12 @@ void hwt_emu_sample_fire(struct emu_event *ev);
 void hwt_emu_write_sample(struct emu_event *ev, struct emu_event *s,
 			  uint64_t period, uint64_t ip, uint64_t time);
 
+/* A new event of @attr (copied) for @pid/@cpu with its eventfd, not
+ * yet in the list: NULL with *@err -ENOMEM or the eventfd's -errno. */
+struct emu_event *hwt_emu_event_new(struct hwt_emu *emu,
+				     const struct perf_event_attr *attr,
+				     int pid, int cpu, int *err);
+
 /* emu_probe.c: uprobe events in an AUX event's group whose aux_action
  * pauses or resumes it. */
 bool hwt_emu_is_probe_type(uint32_t type);

@@ -140,6 +140,31 @@ static bool is_aux_type(struct hwt_emu *emu, uint32_t type)
 			return true;
 	return false;
 }
+struct emu_event *hwt_emu_event_new(struct hwt_emu *emu,
+				     const struct perf_event_attr *attr,
+				     int pid, int cpu, int *err)
+{
+	struct emu_event *ev = calloc(1, sizeof(*ev));
+	if (!ev) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	ev->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ev->fd < 0) {
+		*err = -errno;
+		free(ev);
+		return NULL;
+	}
+	memcpy(&ev->attr, attr, attr->size && attr->size < sizeof(*attr) ?
+					    attr->size : sizeof(*attr));
+	ev->cpu = cpu;
+	ev->pid = pid;
+	ev->emu = emu;
+	/* No exec happens in the emulator: enable_on_exec means now. */
+	ev->enabled = !attr->disabled || attr->enable_on_exec;
+	return ev;
+}
+
 
 static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 			       int pid, int cpu, int group_fd,
@@ -171,23 +196,10 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	}
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
-	ev = calloc(1, sizeof(*ev));
-	if (!ev)
-		return -ENOMEM;
-	ev->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (ev->fd < 0) {
-		int err = -errno;
-		free(ev);
+	int err;
+	if (!(ev = hwt_emu_event_new(emu, attr, pid, cpu, &err)))
 		return err;
-	}
-	memcpy(&ev->attr, attr, attr->size && attr->size < sizeof(*attr) ?
-					    attr->size : sizeof(*attr));
-	ev->cpu = cpu;
-	ev->pid = pid;
 	ev->aux_pmu = aux;
-	ev->emu = emu;
-	/* No exec happens in the emulator: enable_on_exec means now. */
-	ev->enabled = !attr->disabled || attr->enable_on_exec;
 	pthread_mutex_lock(&emu->lock);
 	ev->id = emu->next_id++;
 	if (aux) {

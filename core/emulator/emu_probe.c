@@ -211,20 +211,9 @@ int hwt_emu_open_probe(struct hwt_emu *emu, const struct perf_event_attr *attr,
 	if ((attr->sample_type & ~(uint64_t)EMU_PROBE_SAMPLE_TYPES) ||
 	    (pid == -1 && cpu == -1))
 		return -EINVAL;
-	if (!(ev = calloc(1, sizeof(*ev))))
-		return -ENOMEM;
-	memcpy(&ev->attr, attr, attr->size && attr->size < sizeof(*attr) ?
-					    attr->size : sizeof(*attr));
-	ev->cpu = cpu;
-	ev->pid = pid;
-	ev->emu = emu;
-	ev->probe = true;
-	ev->enabled = !attr->disabled || attr->enable_on_exec;
-	if ((ev->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
-		err = -errno;
-		free(ev);
+	if (!(ev = hwt_emu_event_new(emu, attr, pid, cpu, &err)))
 		return err;
-	}
+	ev->probe = true;
 	pthread_mutex_lock(&emu->lock);
 	err = attach(emu, ev, group_fd);
 	if (err) {

@@ -39,11 +39,9 @@ int hwt_emu_open_sampler(struct hwt_emu *emu, const struct perf_event_attr *attr
 		return -EINVAL;
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
-	ev = calloc(1, sizeof(*ev));
-	if (!ev)
-		return -ENOMEM;
-	memcpy(&ev->attr, attr, attr->size && attr->size < sizeof(*attr) ?
-					    attr->size : sizeof(*attr));
+	int err;
+	if (!(ev = hwt_emu_event_new(emu, attr, pid, cpu, &err)))
+		return err;
 	pthread_mutex_lock(&emu->lock);
 	for (struct emu_event *e = emu->events; e; e = e->next)
 		if (!e->closed && e->fd == group_fd)
@@ -53,20 +51,10 @@ int hwt_emu_open_sampler(struct hwt_emu *emu, const struct perf_event_attr *attr
 	if (!leader || !leader->aux_pmu || leader->sampler ||
 	    leader->cpu != cpu) {
 		pthread_mutex_unlock(&emu->lock);
+		close(ev->fd);
 		free(ev);
 		return -EINVAL;
 	}
-	ev->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (ev->fd < 0) {
-		int err = -errno;
-		pthread_mutex_unlock(&emu->lock);
-		free(ev);
-		return err;
-	}
-	ev->cpu = cpu;
-	ev->pid = pid;
-	ev->emu = emu;
-	ev->enabled = !attr->disabled || attr->enable_on_exec;
 	/* Away from the ids a replayed capture gives its own events. */
 	ev->id = (1ull << 40) + emu->next_id++;
 	ev->leader = leader;
