@@ -436,13 +436,26 @@ size_t hwt_session_pollfds(struct hwt_session *s, struct pollfd *fds,
 	return n;
 }
 
+/* The AUX event is enabled last and disabled first, so that its
+ * companions (sideband, sampler, aux_action probes) see all of the trace:
+ * a probe enabled after the trace started would miss the calls that ran
+ * in between, and a paused trace would then never resume. A kernel group
+ * enable (PERF_IOC_FLAG_GROUP) would be atomic; separate fds need the
+ * order. */
 static int ioctl_all(struct hwt_session *s, struct ring *r, unsigned long req)
 {
-	int fds[3 + HWT_SESSION_MAX_PROBES] = {r->fd, r->sb_fd, r->samp_fd};
+	int fds[3 + HWT_SESSION_MAX_PROBES];
+	int n = 0;
 
+	if (req != PERF_EVENT_IOC_ENABLE)
+		fds[n++] = r->fd;
+	fds[n++] = r->sb_fd;
+	fds[n++] = r->samp_fd;
 	for (size_t k = 0; k < HWT_SESSION_MAX_PROBES; k++)
-		fds[3 + k] = r->probe_fds[k];
-	for (int k = 0; k < 3 + HWT_SESSION_MAX_PROBES; k++) {
+		fds[n++] = r->probe_fds[k];
+	if (req == PERF_EVENT_IOC_ENABLE)
+		fds[n++] = r->fd;
+	for (int k = 0; k < n; k++) {
 		int err;
 		if (fds[k] < 0)
 			continue;

@@ -118,7 +118,10 @@ int hwt_aux_action_attr(const struct hwt_os *os, const struct hwt_aux_action *a,
 			   PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			   PERF_SAMPLE_PERIOD;
 	out->sample_id_all = 1;
-	out->disabled = 1;
+	/* A member of the AUX event's group runs when its leader does, as
+	 * perf opens its group members: enabled from the start, so no call
+	 * between the trace's enable and the probe's is missed. */
+	out->disabled = 0;
 	hwt_attr_set_aux_action(out, a->action);
 	return 0;
 }

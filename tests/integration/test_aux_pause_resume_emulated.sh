@@ -91,6 +91,13 @@ fi
 # One write per resumed run and the two trace on/off records of each.
 expect_eq "AUX records" "$(sed -n 's/^aux: *\([0-9]*\) AUX records.*/\1/p' "$TMP/info")" $((3 * CALLS))
 grep -q 'probe:is_prime/aux-action=resume/' "$TMP/info" || fail "info does not name the resume probe"
+# The probes are members of the AUX event's group and run when it does
+# (perf evlist -v prints "disabled: 1" for an event opened disabled): a
+# probe that waited for its own enable after the trace had started would
+# miss the first calls, and the paused trace would never resume.
+"$PERF" evlist -v -i "$TMP/paused.data" 2>/dev/null | grep "config2" >"$TMP/probe.attrs"
+expect_eq "probe attrs in the file" "$(wc -l <"$TMP/probe.attrs")" 2
+expect_eq "probe attrs opened disabled" "$(grep -c 'disabled: 1' "$TMP/probe.attrs")" 0
 grep -q 'probe:is_prime__return/aux-action=pause/' "$TMP/info" || fail "info does not name the pause probe"
 
 # Errors (usage errors, exit 2): a missing symbol is named; a sw_branch
