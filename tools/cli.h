@@ -32,6 +32,10 @@ int cmd_cluster(int argc, char **argv);
 struct hwt_decode_opts;
 int cli_parse_time_range(const char *s, struct hwt_decode_opts *o);
 
+/* A whole unsigned number in C's bases (0x..., 0...), no sign: 0, or
+ * -1 for anything else. */
+int cli_parse_u64(const char *s, uint64_t *out);
+
 /* Checks that @path, given to option @opt of @cmd, exists and is a
  * directory (@dir) or not: 0, or EXIT_USAGE after printing why not
  * (tools/cli_paths.c). */

@@ -175,3 +175,52 @@ unsigned int cli_online_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (unsigned int)n;
 }
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (end == s || *end || errno || *s == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A perf time: ns, or seconds with a fraction ("641256.038"). */
+static int parse_time(const char *s, size_t len, uint64_t *out)
+{
+	char buf[64];
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	char *dot = strchr(buf, '.');
+	if (!dot)
+		return cli_parse_u64(buf, out);
+	*dot = 0;
+	uint64_t sec = 0, frac = 0;
+	size_t digits = strlen(dot + 1);
+	if ((buf[0] && cli_parse_u64(buf, &sec)) || digits > 9 ||
+	    (digits && cli_parse_u64(dot + 1, &frac)))
+		return -1;
+	for (size_t i = digits; i < 9; i++)
+		frac *= 10;
+	*out = sec * 1000000000ull + frac;
+	return 0;
+}
+
+int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)
+{
+	const char *comma = strchr(s, ',');
+	if (!comma)
+		return -1;
+	o->time_start = 0;
+	o->time_end = UINT64_MAX;
+	if (comma > s && parse_time(s, (size_t)(comma - s), &o->time_start))
+		return -1;
+	if (comma[1] && parse_time(comma + 1, strlen(comma + 1), &o->time_end))
+		return -1;
+	o->filter_time = true;
+	return o->time_start <= o->time_end ? 0 : -1;
+}

@@ -1,4 +1,6 @@
-/* hwtrace decode's element counts (decode_counts.h). */
+/* hwtrace decode's element counts and its summary (decode_counts.h). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "decode_counts.h"
@@ -54,4 +56,35 @@ void counts_add(struct counts *total, struct counts *part)
 	struct hwt_elem_sink next = part->next;
 	memset(part, 0, sizeof(*part));
 	part->next = next;
+}
+
+/* The summary line of hwtrace decode, on standard error. */
+void counts_print(const struct counts *c)
+{
+	fprintf(stderr,
+		"hwtrace decode: %" PRIu64 " ranges (%" PRIu64 " instructions), %"
+		PRIu64 " branches", c->ranges, c->insns, c->branches);
+	if (c->branches_no_from)
+		fprintf(stderr, " (%" PRIu64 " without their source, read "
+			"from the packets where the code was missing)",
+			c->branches_no_from);
+	fprintf(stderr, ", %" PRIu64 " errors, %" PRIu64 " gaps", c->errors,
+		c->gaps);
+	if (c->gaps) {
+		const char *sep = " (";
+		for (int r = 0; r <= HWT_GAP_NO_IMAGE; r++) {
+			if (!c->gap_by[r])
+				continue;
+			fprintf(stderr, "%s%" PRIu64 " %s", sep, c->gap_by[r],
+				hwt_gap_reason_name((enum hwt_gap_reason)r));
+			sep = ", ";
+		}
+		fprintf(stderr, "; %" PRIu64 " bytes of trace skipped)",
+			c->gap_bytes);
+	}
+	if (c->samples)
+		fprintf(stderr, "; %" PRIu64 " AUX samples (%" PRIu64 " branches; %"
+			PRIu64 " without a sync point)", c->samples,
+			c->sample_branches, c->samples_nosync);
+	fputc('\n', stderr);
 }

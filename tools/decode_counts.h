@@ -30,4 +30,7 @@ int count_emit(void *arg, const struct hwt_elem *e);
  * counted those elements itself; @part's counts start again from 0. */
 void counts_add(struct counts *total, struct counts *part);
 
+/* hwtrace decode's summary of @c, on standard error. */
+void counts_print(const struct counts *c);
+
 #endif

@@ -1,0 +1,58 @@
+/* hwtrace decode's command line: its options, parsed and checked (one
+ * input, options that go together), and its help text. */
+#ifndef HWT_TOOLS_DECODE_ARGS_H
+#define HWT_TOOLS_DECODE_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decode_counts.h"
+#include "decode_progress.h"
+#include "decode_script.h"
+#include "decode_symbols.h"
+#include "hwtrace/decode.h"
+#include "hwtrace/filter.h"
+#include "hwtrace/merge.h"
+#include "hwtrace/output.h"
+#include "thread_names.h"
+
+struct decode_args {
+	struct hwt_decode_opts opts;
+	struct hwt_map_spec *maps;
+	struct hwt_map_spec *elfs; /* --elf */
+	enum hwt_output_format format;
+	bool packets;
+	bool profile;
+	bool calls;
+	bool per_cpu;
+	bool edges;
+	uint64_t bitmap;   /* --edges-bitmap SIZE, 0 when not given */
+	bool partial;      /* --partial: the edges as a partial result */
+	uint64_t unit;     /* --unit N, 0 when not given */
+	const char *output;
+	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
+	const char *snapshot;
+	const char *file;
+	struct decode_symbols symbols;
+	struct decode_script script; /* -F */
+	struct thread_names names;   /* for -F comm and --comm */
+	struct hwt_elem_filter_opts filter; /* --comm, --dso, --sym */
+	bool quiet;
+	/* Filled by hwtrace decode while it runs, not by the parser. */
+	struct cli_progress progress;
+	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
+	struct counts *counts;
+	FILE *out;               /* where the elements go, */
+	struct hwt_output *lines; /* through this output */
+};
+
+/* hwtrace decode --help. */
+void decode_usage(FILE *out);
+
+/* Parses argv into @a (zeroed by the caller); a usage error is printed
+ * and its exit status returned, 0 when the command line is good. The
+ * caller frees a->maps and a->elfs either way. */
+int decode_args_parse(int argc, char **argv, struct decode_args *a);
+
+#endif
