@@ -169,6 +169,12 @@ struct cli_stack_cmd {
 	void (*free)(void *arg);
 };
 
+/* The command line of stack command @cmd into @a (and @arg, through the
+ * command's own option and check hooks): 0, or the usage error's exit
+ * status (stack_args.c). */
+int cli_stack_parse(const struct cli_stack_cmd *cmd, struct cli_stack_args *a,
+		    void *arg, int argc, char **argv);
+
 /* Runs stack command @cmd on argv: help, options (its own, then
  * STACK_RUN_LONG_OPTS, DECODE_SYMBOL_LONG_OPTS, -o), output, symbols,
  * the decode into its stacks, the summary. @a is inside @arg, zeroed.
