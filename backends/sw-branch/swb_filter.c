@@ -5,6 +5,7 @@
 
 #include "backends/sw-branch/swb_filter.h"
 #include "backends/sw-branch/swb_maps.h"
+#include "hwtrace/addrfilter.h"
 #include "hwtrace/error.h"
 
 int hwt_swb_resolve_spec(pid_t pid, const char *exe, const char *spec,
@@ -22,7 +23,8 @@ int hwt_swb_resolve_spec(pid_t pid, const char *exe, const char *spec,
 	 * the likely typo of one of its functions. */
 	char name[256], near[256];
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, "+@"), spec);
-	if (name[0] && hwt_swb_nearest_symbol(exe, name, near, sizeof(near)))
+	if (name[0] && hwt_addr_filter_nearest_symbol(exe, name, near,
+						       sizeof(near)))
 		return hwt_error(HWT_ERR_NOENT, "symbol '%s' is in neither %s "
 				 "nor the libraries it has loaded; did you "
 				 "mean '%s'?", spec, exe, near);

@@ -188,62 +188,6 @@ out:
 	return ret;
 }
 
-struct name_list {
-	char **v;
-	size_t n, cap;
-	bool oom;
-};
-
-static bool add_name(void *arg, const char *name, uint64_t value)
-{
-	struct name_list *l = arg;
-
-	(void)value;
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? 2 * l->cap : 256;
-		void *n = realloc(l->v, ncap * sizeof(*l->v));
-		if (!n) {
-			l->oom = true;
-			return true;
-		}
-		l->v = n;
-		l->cap = ncap;
-	}
-	if (!(l->v[l->n] = strdup(name))) {
-		l->oom = true;
-		return true;
-	}
-	l->n++;
-	return false;
-}
-
-bool hwt_swb_nearest_symbol(const char *path, const char *name, char *out,
-			    size_t size)
-{
-	struct name_list l = {0};
-	bool found = false;
-	int fd;
-	Elf *elf = elf_open(path, &fd);
-
-	if (fd < 0)
-		return false;
-	if (elf) {
-		each_function(elf, add_name, &l);
-		const char *near = l.oom ? NULL :
-			hwt_config_nearest(name, (const char *const *)l.v, l.n);
-		if (near && strcmp(near, name)) {
-			snprintf(out, size, "%s", near);
-			found = true;
-		}
-		elf_end(elf);
-	}
-	close(fd);
-	for (size_t i = 0; i < l.n; i++)
-		free(l.v[i]);
-	free(l.v);
-	return found;
-}
-
 /* Where file @path is loaded: its lowest mapping minus the offset. */
 static bool load_base(const struct hwt_swb_maps *maps, const char *path,
 		      uint64_t *base)

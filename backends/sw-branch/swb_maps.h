@@ -34,11 +34,6 @@ void hwt_swb_maps_clear(struct hwt_swb_maps *maps);
 int hwt_swb_resolve(const struct hwt_swb_maps *maps, const char *exe,
 		    const char *spec, uint64_t *addr);
 
-/* The function symbol of ELF file @path closest to @name (a likely typo
- * of it) into @out; false when none is close. */
-bool hwt_swb_nearest_symbol(const char *path, const char *name, char *out,
-			    size_t size);
-
 /* The run-time address of @exe's entry point (e_entry, plus the load base
  * of a position-independent program). Errors: HWT_ERR_NOENT. */
 int hwt_swb_entry(const struct hwt_swb_maps *maps, const char *exe,

@@ -173,9 +173,16 @@ static int lookup_symbol(const char *quoted, const char *name,
 	}
 	scan_symbols(elf, name, &d);
 	if (d.n == 0) {
-		ret = hwt_error(HWT_ERR_CONFIG, "filter \"%s\": no symbol %s in %s "
-				"(list its symbols with: nm %s)", quoted, name,
-				file, file);
+		char near[256];
+		if (hwt_addr_filter_nearest_symbol(file, name, near, sizeof(near)))
+			ret = hwt_error(HWT_ERR_CONFIG, "filter \"%s\": no symbol "
+					"%s in %s; did you mean %s? (list its "
+					"symbols with: nm %s)", quoted, name,
+					file, near, file);
+		else
+			ret = hwt_error(HWT_ERR_CONFIG, "filter \"%s\": no symbol "
+					"%s in %s (list its symbols with: nm %s)",
+					quoted, name, file, file);
 	} else if (d.n > 1) {
 		char list[256];
 		size_t at = 0;

@@ -20,6 +20,7 @@
 #ifndef HWTRACE_ADDRFILTER_H
 #define HWTRACE_ADDRFILTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hwtrace/common.h"
@@ -42,6 +43,14 @@ extern "C" {
 HWT_API int hwt_addr_filter_resolve(const char *filters,
 				    const char *default_file, char *out,
 				    size_t size, size_t *count);
+
+/* The function of ELF @file whose name is closest to @name (a likely typo
+ * of it, by hwt_config_nearest's rule), into @out (@size bytes): true
+ * when there is one other than @name itself. For the "did you mean" of a
+ * message about an unknown symbol; a file that cannot be read has none. */
+HWT_API bool hwt_addr_filter_nearest_symbol(const char *file,
+					    const char *name, char *out,
+					    size_t size);
 
 /* The number of filters in @filters (commas and newlines separate them;
  * empty pieces do not count). */

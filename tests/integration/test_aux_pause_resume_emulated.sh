@@ -106,7 +106,15 @@ grep -q 'probe:is_prime__return/aux-action=pause/' "$TMP/info" || fail "info doe
 	--trigger "resume:no_such_fn@$DEMO" >"$TMP/bad.out" 2>&1
 expect_eq "exit status, unknown symbol" $? 2
 grep -q no_such_fn "$TMP/bad.out" || fail "the error does not name the symbol: $(cat "$TMP/bad.out")"
+grep -q "did you mean" "$TMP/bad.out" && fail "a guess for no_such_fn: $(cat "$TMP/bad.out")"
 [ -e "$TMP/bad.data" ] && fail "a failed record left $TMP/bad.data"
+# A typo of a function the binary has (nm lists is_prime) is answered
+# with that function; a name like none of them gets no guess.
+nm "$DEMO" | grep -qw is_prime || fail "nm does not list is_prime"
+"$HWTRACE" record --emulate "$TMP/orig.data" -o "$TMP/bad.data" \
+	--trigger "resume:is_prim@$DEMO" >"$TMP/bad.out" 2>&1
+expect_eq "exit status, a typo" $? 2
+grep -q "did you mean is_prime?" "$TMP/bad.out" || fail "no suggestion for is_prim: $(cat "$TMP/bad.out")"
 "$HWTRACE" record --emulate "$TMP/orig.data" -o "$TMP/bad.data" \
 	--trigger "symbol:is_prime" >"$TMP/bad.out" 2>&1
 expect_eq "exit status, symbol: on a PMU" $? 2
