@@ -9,6 +9,8 @@
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/perfdata.h"
+#include "core/image/image_internal.h"
+#include "core/insn/insn_internal.h"
 #include "core/perfdata/aux_queues.h"
 #include "core/perfdata/perfdata_threads.h"
 
@@ -114,16 +116,6 @@ int hwt_decode_split(const struct hwt_backend *b, void *priv,
 struct hwt_aux_chunk hwt_decode_segment(const struct hwt_aux_chunk *chunk,
 					const uint64_t *starts, int n, int i);
 
-/* A view of @image for one decoding thread: the same sections, time
- * spans included (strings and code shared, read-only), with missing_reported
- * marks of its own, starting at zero. Lookups of a built image are safe on
- * any thread already; the view exists for the marks, so that a parallel
- * decode sees which units would name a missing file and the stream names
- * it where one thread would (decode_parallel.c). Its untimed reads count
- * as @image's. Holds a reference to @image; freed with hwt_image_free.
- * Sections added to @image afterwards are not seen. NULL when out of
- * memory or @image is NULL. */
-struct hwt_image *hwt_image_view_new(struct hwt_image *image);
 
 /* --- parallel decode (decode_parallel.c) --- */
 
@@ -193,35 +185,6 @@ int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 int hwt_decode_add_kcore(struct hwt_image *image, const char *dir);
 int hwt_decode_add_vmlinux(struct hwt_image *image, const char *path,
 			   uint64_t text_start);
-
-/* --- the files found for a capture's mappings, checked against it --- */
-
-/* The build id a capture gives for the file behind a section. */
-struct hwt_image_expect {
-	size_t section;
-	uint8_t size;
-	uint8_t id[20];
-};
-
-struct hwt_image_check {
-	struct hwt_image_expect *v;
-	size_t n, cap;
-};
-
-/* Notes that section @section (a file found for a mapping) must have build
- * id @id; a NULL @id or size 0 is a no-op. */
-int hwt_image_check_expect(struct hwt_image_check *c, size_t section,
-			   const uint8_t *id, size_t size);
-void hwt_image_check_free(struct hwt_image_check *c);
-
-/* Checks every file the image read against the build ids noted in @c and
- * the ELF machines of trace type @type: a file that is not the traced one
- * is refused (its sections become missing, naming why) and reported once
- * through opts->warn; with opts->ignore_build_ids it is reported and kept.
- * Errors: HWT_ERR_NOMEM. */
-int hwt_image_check_run(const struct hwt_image_check *c,
-			struct hwt_image *image, enum hwt_auxtrace_type type,
-			const struct hwt_decode_opts *opts);
 
 /* --- perf.data pipeline --- */
 
@@ -359,11 +322,6 @@ int hwt_ctx_sink_end(struct hwt_ctx_sink *cs);
 /* Frees what the sink holds (after hwt_ctx_sink_end, or on an error). */
 void hwt_ctx_sink_free(struct hwt_ctx_sink *cs);
 
-
-/* Readies Capstone for use on several threads at once (insn_capstone.c):
- * called before decode threads start, as a backend's decoder may
- * disassemble with Capstone directly. Cheap after the first call. */
-void hwt_insn_warm(void);
 
 /* --- what a perf.data capture holds (hwt_capture, core/pipeline/) --- */
 

@@ -1,5 +1,5 @@
 /* libFuzzer target for the RISC-V instruction decoder behind
- * hwt_insn_format (core/decode/insn_riscv.c), which reads the code of
+ * hwt_insn_format (core/insn/insn_riscv.c), which reads the code of
  * binaries a capture names: untrusted bytes. The first input byte picks
  * the hart (RV32 or RV64); every instruction of the rest is decoded from
  * its own exact-size heap copy (ASan sees a read past it), with these

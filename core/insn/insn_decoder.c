@@ -2,7 +2,7 @@
  * every other ISA to Capstone's. */
 #include <stdlib.h>
 
-#include "core/decode/insn_internal.h"
+#include "core/insn/insn_internal.h"
 #include "hwtrace/error.h"
 
 struct hwt_insn_decoder {

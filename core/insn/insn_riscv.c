@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/decode/insn_internal.h"
+#include "core/insn/insn_internal.h"
 #include "hwtrace/error.h"
 
 static const char *const xreg[32] = {

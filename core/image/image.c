@@ -13,7 +13,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
 #include "hwtrace/infile.h"
-#include "core/decode/decode_internal.h"
+#include "core/image/image_internal.h"
 
 /* A file is mapped once however many sections point into it. */
 struct mapped_file {

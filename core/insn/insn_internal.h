@@ -1,9 +1,8 @@
-/* The two instruction decoders behind hwtrace/insn.h (core/decode/
- * only): Capstone's for x86 and Arm (insn_capstone.c), and hwtrace's own
+/* The two instruction decoders behind hwtrace/insn.h (core/ only): Capstone's for x86 and Arm (insn_capstone.c), and hwtrace's own
  * for RISC-V (insn_riscv.c), which Capstone 4 lacks. insn_decoder.c picks
  * one by ISA. */
-#ifndef HWT_CORE_DECODE_INSN_INTERNAL_H
-#define HWT_CORE_DECODE_INSN_INTERNAL_H
+#ifndef HWT_CORE_INSN_INTERNAL_H
+#define HWT_CORE_INSN_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,5 +28,10 @@ int insn_cs_format(struct insn_cs *cs, const uint8_t *code, size_t size,
 int insn_rv_decode(unsigned xlen, const uint8_t *code, size_t size,
 		   uint64_t addr, struct hwt_insn *insn, char *buf,
 		   size_t bufsize);
+
+/* Readies Capstone for use on several threads at once (insn_capstone.c):
+ * called before decode threads start, as a backend's decoder may
+ * disassemble with Capstone directly. Cheap after the first call. */
+void hwt_insn_warm(void);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode/decode_internal.h"
+#include "core/image/image_internal.h"
 #include "hwtrace/elfid.h"
 #include "hwtrace/error.h"
 

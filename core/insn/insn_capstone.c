@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/decode/decode_internal.h"
-#include "core/decode/insn_internal.h"
+#include "core/insn/insn_internal.h"
 #include "hwtrace/error.h"
 
 #ifdef HWT_HAVE_CAPSTONE
