@@ -1,5 +1,6 @@
 /* Address filters: perf's --filter syntax resolved with libelf into the
- * kernel's "ACTION 0xADDR[/0xSIZE][@/abs/path]" string. */
+ * kernel's "ACTION 0xADDR[/0xSIZE][@/abs/path]" string, and the closest
+ * function name of a file for a symbol it lacks. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "hwtrace/addrfilter.h"
+#include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
 
@@ -112,9 +114,13 @@ static void add_def(struct sym_defs *d, uint64_t off, uint64_t size)
 	}
 }
 
-/* Every definition of @name in the symbol tables of @elf, as file offsets:
- * the kernel places a filter by the offset in the file it maps. */
-static void scan_symbols(Elf *elf, const char *name, struct sym_defs *d)
+/* Calls @cb with each symbol of @elf's .symtab and .dynsym that is
+ * defined in a section of the file (not undefined, absolute or common),
+ * with its name. */
+static void each_symbol(Elf *elf,
+			void (*cb)(void *arg, Elf *elf, const char *name,
+				   const GElf_Sym *sym),
+			void *arg)
 {
 	Elf_Scn *scn = NULL;
 
@@ -128,26 +134,106 @@ static void scan_symbols(Elf *elf, const char *name, struct sym_defs *d)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
-			GElf_Shdr home;
 			const char *n;
-			int type;
 
 			if (!gelf_getsym(data, (int)i, &sym) ||
 			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
 				continue;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (type != STT_FUNC && type != STT_OBJECT &&
-			    type != STT_GNU_IFUNC && type != STT_NOTYPE)
-				continue;
 			n = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!n || strcmp(n, name))
-				continue;
-			if (!gelf_getshdr(elf_getscn(elf, sym.st_shndx), &home))
-				continue;
-			add_def(d, sym.st_value - home.sh_addr + home.sh_offset,
-				sym.st_size);
+			if (n && *n)
+				cb(arg, elf, n, &sym);
 		}
 	}
+}
+
+struct name_defs {
+	const char *name;
+	struct sym_defs *d;
+};
+
+static void def_of_name(void *arg, Elf *elf, const char *name,
+			const GElf_Sym *sym)
+{
+	struct name_defs *nd = arg;
+	int type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr home;
+
+	if ((type != STT_FUNC && type != STT_OBJECT && type != STT_GNU_IFUNC &&
+	     type != STT_NOTYPE) || strcmp(name, nd->name) ||
+	    !gelf_getshdr(elf_getscn(elf, sym->st_shndx), &home))
+		return;
+	add_def(nd->d, sym->st_value - home.sh_addr + home.sh_offset,
+		sym->st_size);
+}
+
+/* Every definition of @name in the symbol tables of @elf, as file offsets:
+ * the kernel places a filter by the offset in the file it maps. */
+static void scan_symbols(Elf *elf, const char *name, struct sym_defs *d)
+{
+	struct name_defs nd = {name, d};
+	each_symbol(elf, def_of_name, &nd);
+}
+
+/* The functions' names of a file, borrowed from its string tables (valid
+ * until elf_end); on running out of memory, none (no suggestion). */
+struct name_list {
+	const char **v;
+	size_t n, cap;
+	bool oom;
+};
+
+static void add_function_name(void *arg, Elf *elf, const char *name,
+			      const GElf_Sym *sym)
+{
+	struct name_list *l = arg;
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	(void)elf;
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+	    !sym->st_value || l->oom)
+		return;
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? 2 * l->cap : 256;
+		const char **grown = realloc(l->v, ncap * sizeof(*l->v));
+		if (!grown) {
+			l->oom = true;
+			return;
+		}
+		l->v = grown;
+		l->cap = ncap;
+	}
+	l->v[l->n++] = name;
+}
+
+bool hwt_addr_filter_nearest_symbol(const char *file, const char *name,
+				    char *out, size_t size)
+{
+	bool found = false;
+	Elf *elf;
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = hwt_infile_open(file, NULL, 0);
+	if (fd < 0) {
+		hwt_error_clear();
+		return false;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		struct name_list l = {0};
+		each_symbol(elf, add_function_name, &l);
+		const char *near = l.oom ? NULL :
+				   hwt_config_nearest(name, l.v, l.n);
+		if (near && strcmp(near, name) && size) {
+			snprintf(out, size, "%s", near);
+			found = true;
+		}
+		free(l.v);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
 }
 
 static int lookup_symbol(const char *quoted, const char *name,
