@@ -1,7 +1,10 @@
+/* A map keyed by a pair of integers over the shared slot index
+ * (pairmap.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/util/array_grow.h"
+#include "analysis/util/slot_index.h"
 #include "analysis/util/pairmap.h"
 
 static size_t slot_of(uint64_t a, uint64_t b, size_t nslots)
@@ -14,21 +17,10 @@ static size_t slot_of(uint64_t a, uint64_t b, size_t nslots)
 	return (size_t)h & (nslots - 1);
 }
 
-static int rehash(struct hwt_pairmap *m, size_t nslots)
+static size_t home_of(const void *entries, size_t i, size_t nslots)
 {
-	size_t *slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t h = slot_of(m->e[i].a, m->e[i].b, nslots);
-		while (slots[h])
-			h = (h + 1) & (nslots - 1);
-		slots[h] = i + 1;
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->nslots = nslots;
-	return 0;
+	const struct hwt_pairmap_entry *e = entries;
+	return slot_of(e[i].a, e[i].b, nslots);
 }
 
 const struct hwt_pairmap_entry *hwt_pairmap_find(const struct hwt_pairmap *m,
@@ -37,7 +29,7 @@ const struct hwt_pairmap_entry *hwt_pairmap_find(const struct hwt_pairmap *m,
 	if (!m->nslots)
 		return NULL;
 	for (size_t h = slot_of(a, b, m->nslots); m->slots[h];
-	     h = (h + 1) & (m->nslots - 1)) {
+	     h = slot_next(h, m->nslots)) {
 		const struct hwt_pairmap_entry *e = &m->e[m->slots[h] - 1];
 		if (e->a == a && e->b == b)
 			return e;
@@ -49,10 +41,11 @@ struct hwt_pairmap_entry *hwt_pairmap_get(struct hwt_pairmap *m, uint64_t a,
 					  uint64_t b)
 {
 	if ((m->n + 1) * 2 > m->nslots &&
-	    rehash(m, m->nslots ? m->nslots * 2 : 64))
+	    slot_index_rebuild(&m->slots, &m->nslots,
+			       m->nslots ? m->nslots * 2 : 64, m->n, home_of, m->e))
 		return NULL;
 	size_t h = slot_of(a, b, m->nslots);
-	for (; m->slots[h]; h = (h + 1) & (m->nslots - 1)) {
+	for (; m->slots[h]; h = slot_next(h, m->nslots)) {
 		struct hwt_pairmap_entry *e = &m->e[m->slots[h] - 1];
 		if (e->a == a && e->b == b)
 			return e;

@@ -1,7 +1,9 @@
+/* A string-keyed map over the shared slot index (strmap.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/util/array_grow.h"
+#include "analysis/util/slot_index.h"
 #include "analysis/util/strmap.h"
 
 static uint64_t hash(const char *s, size_t len)
@@ -12,35 +14,25 @@ static uint64_t hash(const char *s, size_t len)
 	return h;
 }
 
-static int grow(struct hwt_strmap *m)
+static size_t home_of(const void *entries, size_t i, size_t nslots)
 {
-	size_t nslots = m->nslots ? m->nslots * 2 : 256;
-	size_t *slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t h = hash(m->e[i].key, strlen(m->e[i].key)) & (nslots - 1);
-		while (slots[h])
-			h = (h + 1) & (nslots - 1);
-		slots[h] = i + 1;
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->nslots = nslots;
-	return 0;
+	const struct hwt_strmap_entry *e = entries;
+	return hash(e[i].key, strlen(e[i].key)) & (nslots - 1);
 }
 
 struct hwt_strmap_entry *hwt_strmap_get(struct hwt_strmap *m, const char *key,
 					size_t len)
 {
-	if ((m->n + 1) * 2 > m->nslots && grow(m))
+	if ((m->n + 1) * 2 > m->nslots &&
+	    slot_index_rebuild(&m->slots, &m->nslots,
+			       m->nslots ? m->nslots * 2 : 256, m->n, home_of, m->e))
 		return NULL;
 	size_t h = hash(key, len) & (m->nslots - 1);
 	while (m->slots[h]) {
 		struct hwt_strmap_entry *e = &m->e[m->slots[h] - 1];
 		if (!strncmp(e->key, key, len) && !e->key[len])
 			return e;
-		h = (h + 1) & (m->nslots - 1);
+		h = slot_next(h, m->nslots);
 	}
 	void *grown = m->e;
 	if (!array_grow(&grown, &m->cap, sizeof(*m->e), m->n + 1, 64))
