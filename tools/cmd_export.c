@@ -209,44 +209,6 @@ static void print_pgo_stats(const struct hwt_export *ex,
 	fputc('\n', stderr);
 }
 
-/* The build ids the capture's header names for its binaries. */
-static int export_build_ids(struct hwt_export *ex, const struct hwt_capture *cap)
-{
-	const struct hwt_capture_build_id *id;
-	size_t n = hwt_capture_build_ids(cap, &id);
-	int err = 0;
-	for (size_t i = 0; !err && i < n; i++) {
-		char hex[2 * sizeof(id->id) + 1] = "";
-		for (size_t k = 0; k < id[i].size; k++)
-			snprintf(hex + 2 * k, 3, "%02x", id[i].id[k]);
-		err = hwt_export_set_build_id(ex, id[i].path, hex);
-	}
-	return err;
-}
-
-/* What the capture's facts name: its threads over time, its binaries'
- * build ids, its context switches. */
-static int export_facts(struct hwt_export *ex, const struct hwt_capture *cap)
-{
-	const struct hwt_capture_task *t;
-	size_t n = hwt_capture_tasks(cap, &t);
-	int err = 0;
-	for (size_t i = 0; !err && i < n; i++)
-		err = hwt_export_name_thread(ex, t[i].pid, t[i].tid, t[i].name);
-	if (!err)
-		err = export_build_ids(ex, cap);
-	const struct hwt_capture_switch *s;
-	n = hwt_capture_switches(cap, &s);
-	for (size_t i = 0; !err && i < n; i++)
-		err = hwt_export_context_switch(ex, &(struct hwt_export_switch){
-			.time = s[i].time, .cpu = s[i].cpu,
-			.out_pid = s[i].out_pid, .out_tid = s[i].out_tid,
-			.in_pid = s[i].in_pid, .in_tid = s[i].in_tid,
-			.flags = (s[i].out ? 1 : 0) | (s[i].preempt ? 2 : 0),
-			.out_comm = s[i].out_comm, .in_comm = s[i].in_comm});
-	return err;
-}
-
 static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
 {
 	struct hwt_export_stats s;
@@ -328,7 +290,7 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	if (!err)
 		err = hwt_capture_open(a->s.file, NULL, &cap);
 	if (!err)
-		err = export_facts(a->export, cap);
+		err = hwt_export_capture_facts(a->export, cap);
 	hwt_capture_free(cap);
 	if (!err) {
 		run->ops = hwt_export_ops(a->export);
@@ -359,7 +321,7 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 		struct hwt_capture *cap = NULL;
 		err = hwt_capture_open(file, NULL, &cap);
 		if (!err)
-			err = export_build_ids(a->export, cap);
+			err = hwt_export_capture_build_ids(a->export, cap);
 		hwt_capture_free(cap);
 		struct cli_stack_run run = {
 			.file = file,

@@ -177,6 +177,21 @@ HWT_API int hwt_export_set_build_id(struct hwt_export *ex, const char *path,
 HWT_API int hwt_export_context_switch(struct hwt_export *ex,
 				      const struct hwt_export_switch *sw);
 
+struct hwt_capture;
+
+/* What capture @cap's facts name, into the export: its threads and their
+ * names over time (hwt_export_name_thread), its binaries' build ids
+ * (hwt_export_set_build_id) and its context switches
+ * (hwt_export_context_switch). Errors: those of the three. */
+HWT_API int hwt_export_capture_facts(struct hwt_export *ex,
+				     const struct hwt_capture *cap);
+
+/* Only the build ids of @cap's binaries: for the later captures of an
+ * export of several (AutoFDO, BOLT), whose counts are placed by binary.
+ * Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_export_capture_build_ids(struct hwt_export *ex,
+					 const struct hwt_capture *cap);
+
 /* The sink for the element stream, before the stacks see each element. */
 HWT_API struct hwt_elem_sink hwt_export_elements(struct hwt_export *ex);
 
