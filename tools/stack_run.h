@@ -10,6 +10,7 @@
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/merge.h"
+#include "hwtrace/outfile.h"
 #include "hwtrace/stack.h"
 
 struct decode_symbols;
