@@ -541,29 +541,6 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
 	return 0;
 }
 
-/* The task whose trace the per-CPU buffers of capture @path hold (perf
- * names it in each AUXTRACE record of a per-task session), or -1 for a
- * CPU-wide or per-thread capture. */
-static pid_t traced_task(const char *path)
-{
-	struct hwt_pd_reader *r;
-	struct hwt_pd_record rec;
-	pid_t pid = -1;
-
-	if (hwt_pd_reader_open(path, &r) < 0)
-		return -1;
-	while (hwt_pd_reader_next(r, &rec) > 0) {
-		if (rec.type != HWT_PD_RECORD_AUXTRACE)
-			continue;
-		if (rec.aux.cpu != UINT32_MAX && rec.aux.tid != UINT32_MAX &&
-		    rec.aux.tid > 0 && rec.aux.tid <= INT32_MAX)
-			pid = (pid_t)rec.aux.tid;
-		break;
-	}
-	hwt_pd_reader_free(r);
-	return pid;
-}
-
 /* Where record writes without -o: the profile's [session] output, as
  * `hwtrace config check` shows it, else perf.data. A replay (--emulate)
  * takes no profile. A profile that does not load is reported later,
@@ -668,7 +645,10 @@ int cmd_record(int argc, char **argv)
 			so.ncpus = rp.ncpus;
 			/* A capture of one task replays as one: its buffers
 			 * keep naming it. */
-			so.pid = traced_task(o.emulate);
+			int32_t task;
+			if ((ret = hwt_pd_aux_task(o.emulate, &task)) < 0)
+				goto fail;
+			so.pid = task;
 		}
 		if ((o.aux_sample || o.sample_event) &&
 		    (ret = cli_sample_replay(o.sample_event, o.aux_sample,

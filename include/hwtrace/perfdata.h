@@ -340,6 +340,16 @@ HWT_API int hwt_pd_aux_buffer_read(struct hwt_pd_reader *reader,
 /* NULL is a no-op. */
 HWT_API void hwt_pd_aux_queues_free(struct hwt_pd_aux_queues *q);
 
+/* The task a per-CPU capture follows: the thread its first AUXTRACE
+ * record names, when that record is of a CPU's buffer (its cpu is not
+ * -1) and names a thread (its tid is above 0; perf writes -1, and
+ * simpleperf 0, for a capture of whole CPUs). A replay of such a capture
+ * keeps naming that task. Sets *tid to it, or to -1 when the capture has
+ * none (per-thread buffers, whole CPUs, no AUXTRACE record), and returns
+ * 0; errors: those of hwt_pd_reader_open and hwt_pd_reader_next, naming
+ * the file. */
+HWT_API int hwt_pd_aux_task(const char *path, int32_t *tid);
+
 struct hwt_pd_writer;
 
 /* Creates the capture @path (mode 0600 as perf does) through
