@@ -497,14 +497,7 @@ static int copy_features(const char *path, struct hwt_pd_writer *w)
 
 	if (err < 0)
 		return err;
-	for (size_t i = 0; i < sizeof(feats) / sizeof(*feats) && err >= 0; i++) {
-		const void *data = NULL;
-		uint64_t offset, size = 0;
-		if (hwt_pd_reader_feature_raw(r, feats[i], &offset, &data,
-					      &size) < 0)
-			data = NULL;
-		err = hwt_pd_writer_copy_feature(w, feats[i], data, (size_t)size);
-	}
+	err = hwt_pd_writer_copy_features(w, r, feats, sizeof(feats) / sizeof(*feats));
 	hwt_pd_reader_free(r);
 	return err;
 }

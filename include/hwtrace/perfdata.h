@@ -413,6 +413,13 @@ HWT_API int hwt_pd_writer_copy_feature(struct hwt_pd_writer *writer,
 				       unsigned int feature, const void *data,
 				       size_t size);
 
+/* hwt_pd_writer_copy_feature for each of the @n features @features of
+ * the capture @reader reads: its section byte for byte, a feature it
+ * lacks left out. Stops at the first error. */
+HWT_API int hwt_pd_writer_copy_features(struct hwt_pd_writer *writer,
+					const struct hwt_pd_reader *reader,
+					const unsigned int *features, size_t n);
+
 /* Sets the number of CPUs (HWT_PD_FEAT_NRCPUS): available and online.
  * Without it, close writes this machine's numbers. */
 HWT_API int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *writer,

@@ -145,6 +145,19 @@ HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
 				     struct hwt_writer_sink *ws,
 				     struct hwt_session **out);
 
+/* Branch records sampled on the kernel emulator (hwtrace record -b
+ * --emulate-branches, docs/branch-records.md) from the ground truth of
+ * the sw_branch capture @path: its branches (decoded) into @emu's branch
+ * sampler (hwt_emu_branch_source), its sideband records (the kernel's,
+ * but its trace, AUX and ITRACE_START, and its samples; none of perf's
+ * own) into the emulated ring before the samples
+ * (hwt_emu_branch_record), and into @w its sideband events' attributes
+ * and the features that say what ran where (build ids, the machine's
+ * description). Errors: those of hwt_decode_file and of the reader;
+ * HWT_ERR_FORMAT naming @path when it has no sideband event. */
+HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
+				    struct hwt_pd_writer *w);
+
 #ifdef __cplusplus
 }
 #endif
