@@ -145,6 +145,32 @@ HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
 				     struct hwt_writer_sink *ws,
 				     struct hwt_session **out);
 
+/* A replay (hwtrace record --emulate CAPTURE): after
+ * hwt_emu_load_capture(@emu, @path), the session options that record the
+ * capture again through the emulator: its AUX event as it was
+ * (enable_on_exec cleared, aux_attr_as_is), the backend its AUXTRACE_INFO
+ * names (with the emulated hardware's record alignment), its CPUs and the
+ * task a per-CPU capture follows (hwt_pd_aux_task; a per-thread
+ * capture's task is this process). Sets os, aux_attr, aux_attr_as_is,
+ * backend, per_thread, pid, cpus and ncpus of @so (the CPUs are owned by
+ * @emu). Errors: those of hwt_emu_replay_info and hwt_pd_aux_task. */
+HWT_API int hwt_record_replay_session_opts(struct hwt_emu *emu,
+					   const char *path,
+					   struct hwt_session_opts *so);
+
+/* A replay's header in place of hwt_recorder_write_header: the capture's
+ * events, ids and names unchanged (its AUX event paused or not as the
+ * session's), the session's own events after its AUX event (AUX
+ * sampling's, the pause/resume probes), the capture's AUXTRACE_INFO and
+ * TIME_CONV, and its features that describe the recording machine and
+ * the binaries (build ids, cpuid, topology, ...; one it lacks is left
+ * out). Errors: the writer's and the reader's of @path. */
+HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
+					     struct hwt_emu *emu,
+					     const char *path,
+					     const struct hwt_session *s,
+					     const struct hwt_session_opts *so);
+
 /* Branch records sampled on the kernel emulator (hwtrace record -b
  * --emulate-branches, docs/branch-records.md) from the ground truth of
  * the sw_branch capture @path: its branches (decoded) into @emu's branch
