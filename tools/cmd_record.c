@@ -46,38 +46,6 @@ static void on_snapshot(int sig)
 		early_snapshot = 1;
 }
 
-static int read_file(const char *path, uint8_t **data, size_t *len)
-{
-	FILE *f;
-	uint8_t *buf = NULL;
-	size_t n = 0, cap = 0;
-	int err = hwt_infile_fopen(path, "--emulate-trace", 0, &f);
-
-	if (err < 0)
-		return err;
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			uint8_t *nb = realloc(buf, cap ? cap * 2 : 65536);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return hwt_error(HWT_ERR_NOMEM, "%s: out of memory", path);
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 65536;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
 /* Where record writes without -o: the profile's [session] output, as
  * `hwtrace config check` shows it, else perf.data. A replay (--emulate)
  * takes no profile. A profile that does not load is reported later,
@@ -187,41 +155,22 @@ int cmd_record(int argc, char **argv)
 			hwt_emu_set_time_conv(emu, o.emulate_tsc);
 			os = hwt_emu_os(emu);
 			if (o.emulate_trace &&
-			    (ret = read_file(o.emulate_trace, &trace, &trace_len)) < 0)
+			    (ret = hwt_infile_read_all(o.emulate_trace, "--emulate-trace",
+						  &trace, &trace_len)) < 0)
 				goto fail;
 		}
-		ret = o.profile ? hwt_profile_load(o.profile, &profile) :
-				  ((profile = hwt_profile_new()) ? 0 : HWT_ERR_NOMEM);
-		if (!ret && o.event)
-			ret = hwt_profile_parse_event(profile, o.event);
-		if (!ret && o.sink) {
-			char key[96];
-			const char *be = hwt_profile_get(profile, "session:backend");
-			snprintf(key, sizeof(key), "%s:sink", be ? be : "cs_etm");
-			ret = hwt_profile_set_from(profile, key, o.sink, "--sink");
-		}
-		if (!ret && o.filter) {
-			char key[96];
-			const char *be = hwt_profile_get(profile, "session:backend");
-			snprintf(key, sizeof(key), "%s:filter", be ? be : "intel_pt");
-			ret = hwt_profile_set_from(profile, key, o.filter, "--filter");
-		}
-		if (!ret && o.snapshot)
-			ret = hwt_profile_set_from(profile, "session:mode", "snapshot",
-						   "-S");
-		if (!ret && o.snapshot && o.snapshot_size) {
-			char v[32];
-			snprintf(v, sizeof(v), "%llu", (unsigned long long)o.snapshot_size);
-			ret = hwt_profile_set_from(profile, "snapshot:size", v, "-S");
-		}
+		struct hwt_record_request rq = {
+			.size = sizeof(rq), .profile = o.profile, .event = o.event,
+			.sink = o.sink, .filter = o.filter, .snapshot = o.snapshot,
+			.snapshot_size = o.snapshot_size, .cpus = o.cpus,
+			.per_thread = o.per_thread,
+		};
+		ret = hwt_record_profile_load(&rq, &profile);
+		/* AUX sampling's options after the trace's: its mode replaces
+		 * -S's. */
 		if (!ret && (o.aux_sample || o.sample_event))
 			ret = cli_sample_profile(profile, o.sample_event, o.aux_sample,
 						 o.aux_sample_size);
-		if (!ret && o.cpus)
-			ret = hwt_profile_set_from(profile, "session:cpus", o.cpus, "-C");
-		if (!ret && o.per_thread)
-			ret = hwt_profile_set_from(profile, "session:per_thread", "1",
-						   "--per-thread");
 		if (!ret)
 			ret = hwt_pmu_scan(os, &pmus);
 		if (!ret)
@@ -317,21 +266,9 @@ int cmd_record(int argc, char **argv)
 						 o.compress_aux ? HWT_PD_COMPRESS_AUX
 								: 0)) < 0)
 		goto fail;
-	{
-		/* perf's cmdline feature: the arguments joined by NULs. */
-		size_t len = 0;
-		char *cmdline;
-		for (int i = 0; i < argc; i++)
-			len += strlen(argv[i]) + 1;
-		cmdline = malloc(len + 8);
-		if (cmdline) {
-			size_t at = (size_t)sprintf(cmdline, "hwtrace") + 1;
-			for (int i = 0; i < argc; i++)
-				at += (size_t)sprintf(cmdline + at, "%s", argv[i]) + 1;
-			hwt_pd_writer_set_feature(w, HWT_PD_FEAT_CMDLINE, cmdline, at);
-			free(cmdline);
-		}
-	}
+	/* A command line that does not fit memory is left out, as the
+	 * capture is worth more than its description. */
+	hwt_pd_writer_set_cmdline(w, "hwtrace", argc, argv);
 	if ((ret = hwt_writer_sink_new(w, false, &wsink)) < 0)
 		goto fail;
 	so.sink = hwt_writer_sink_get(wsink);

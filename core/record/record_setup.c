@@ -38,12 +38,11 @@ void hwt_record_setup_free(struct hwt_record_setup *rs)
 static int load_profile(struct hwt_record_setup *rs, const char *profile,
 			const char *event, const char *cpus)
 {
-	int err = profile ? hwt_profile_load(profile, &rs->profile) :
-			    ((rs->profile = hwt_profile_new()) ? 0 :
-			     hwt_error(HWT_ERR_NOMEM, "out of memory"));
+	struct hwt_record_request rq = {.size = sizeof(rq), .profile = profile,
+					.event = event};
+	int err = hwt_record_profile_load(&rq, &rs->profile);
 
-	if (!err && event)
-		err = hwt_profile_parse_event(rs->profile, event);
+	/* The CPUs as the caller names them: an argument, not -C. */
 	if (!err && cpus)
 		err = hwt_profile_set_from(rs->profile, "session:cpus", cpus,
 					   "cpus");

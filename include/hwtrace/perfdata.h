@@ -420,6 +420,13 @@ HWT_API int hwt_pd_writer_copy_features(struct hwt_pd_writer *writer,
 					const struct hwt_pd_reader *reader,
 					const unsigned int *features, size_t n);
 
+/* Sets the cmdline feature (HWT_PD_FEAT_CMDLINE) as perf record writes
+ * it: @prog, then the @argc arguments of @argv. Errors: HWT_ERR_NOMEM and
+ * those of hwt_pd_writer_set_feature. */
+HWT_API int hwt_pd_writer_set_cmdline(struct hwt_pd_writer *writer,
+				      const char *prog, int argc,
+				      char *const *argv);
+
 /* Sets the number of CPUs (HWT_PD_FEAT_NRCPUS): available and online.
  * Without it, close writes this machine's numbers. */
 HWT_API int hwt_pd_writer_set_nr_cpus(struct hwt_pd_writer *writer,

@@ -145,6 +145,32 @@ HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
 				     struct hwt_writer_sink *ws,
 				     struct hwt_session **out);
 
+/* The trace `hwtrace record` is asked for: a profile file and the
+ * options that override its keys (docs/config.md). Zero-initialise,
+ * then set size. Messages name each value by its record option. */
+struct hwt_record_request {
+	size_t size;             /* sizeof(struct hwt_record_request) */
+	const char *profile;     /* -c PROFILE: an INI file, or NULL */
+	const char *event;       /* -e BACKEND[/TERMS/] (hwt_profile_parse_event) */
+	const char *sink;        /* --sink: the backend's sink (cs_etm's when
+				    no backend is named yet) */
+	const char *filter;      /* --filter: the backend's address filters
+				    (intel_pt's when no backend is named yet) */
+	bool snapshot;           /* -S: session:mode = snapshot */
+	uint64_t snapshot_size;  /* -S SIZE (with snapshot): snapshot:size */
+	const char *cpus;        /* -C CPUS: session:cpus */
+	bool per_thread;         /* --per-thread: session:per_thread */
+};
+
+struct hwt_profile;
+/* The profile of @rq: its file (or an empty profile), then its options
+ * in the order above. *@out is set, also on an error (NULL when the file
+ * did not load), and is the caller's to free (hwt_profile_free). Errors:
+ * those of hwt_profile_load, hwt_profile_parse_event and
+ * hwt_profile_set_from, HWT_ERR_NOMEM. */
+HWT_API int hwt_record_profile_load(const struct hwt_record_request *rq,
+				    struct hwt_profile **out);
+
 /* A replay (hwtrace record --emulate CAPTURE): after
  * hwt_emu_load_capture(@emu, @path), the session options that record the
  * capture again through the emulator: its AUX event as it was
