@@ -87,7 +87,6 @@ int cmd_record(int argc, char **argv)
 	uint8_t *trace = NULL;
 	size_t trace_len = 0;
 	int *cpus = NULL;
-	size_t ncpus = 0;
 	int ret, status = EXIT_RUNTIME, wstatus = 0;
 	bool plan_built = false, recorded = false, wl_started = false;
 	char filter[4096];
@@ -187,27 +186,9 @@ int cmd_record(int argc, char **argv)
 		if (plan.mode == HWT_MODE_SAMPLE &&
 		    (ret = cli_sample_session(profile, &plan, &so)) < 0)
 			goto fail;
-		so.aux_attr = plan.aux_attr;
-		so.backend = plan.backend;
-		so.sideband = true;
-		so.sideband_attr = &plan.sideband_attr;
-		so.snapshot_size = plan.snapshot_size;
-		so.per_thread = plan.per_thread || o.per_thread;
-		if (!so.data_pages)
-			so.data_pages = (uint32_t)plan.data_pages;
-		if (!so.aux_pages)
-			so.aux_pages = (uint32_t)plan.aux_pages;
-		if (plan.ncpus) {
-			so.cpus = plan.cpus;
-			so.ncpus = (int)plan.ncpus;
-		} else if (!so.per_thread) {
-			long n = sysconf(_SC_NPROCESSORS_ONLN);
-			cpus = calloc((size_t)n, sizeof(int));
-			for (long i = 0; cpus && i < n; i++)
-				cpus[ncpus++] = (int)i;
-			so.cpus = cpus;
-			so.ncpus = (int)ncpus;
-		}
+		so.per_thread = o.per_thread;
+		if ((ret = hwt_record_session_from_plan(&plan, &so, &cpus)) < 0)
+			goto fail;
 		if (o.argv[0]) {
 			if ((ret = hwt_workload_new(o.argv, &wl)) < 0)
 				goto fail;

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -230,15 +231,13 @@ static int session_setup(const struct opts *o, struct machine *m,
 	}
 	so->branch_name = "cycles";
 	so->branch_attr.inherit = 1;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	m->cpus = calloc(n > 0 ? (size_t)n : 1, sizeof(int));
-	if (!m->cpus)
-		return hwt_error(HWT_ERR_NOMEM, "no memory for the CPU list");
-	for (long i = 0; i < n; i++)
-		m->cpus[m->ncpus++] = (int)i;
+	int ret = hwt_online_cpus(&m->cpus);
+	if (ret < 0)
+		return ret;
+	m->ncpus = ret;
 	so->cpus = m->cpus;
 	so->ncpus = m->ncpus;
-	int ret = hwt_workload_new(o->argv, &m->wl);
+	ret = hwt_workload_new(o->argv, &m->wl);
 	if (ret < 0)
 		return ret;
 	so->pid = hwt_workload_pid(m->wl);
@@ -298,17 +297,9 @@ int cmd_record_branch(int argc, char **argv)
 	so.sink = hwt_writer_sink_get(wsink);
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
 		goto out;
-	for (size_t i = 0; ret >= 0; i++) {
-		const struct perf_event_attr *a;
-		const uint64_t *ids;
-		size_t nids;
-		const char *name;
-		if (hwt_session_attr(s, i, &a, &ids, &nids, &name) < 0)
-			break;
-		ret = hwt_pd_writer_add_attr(w, a, ids, nids, name);
-	}
 	struct hwt_recorder_opts ro = {.size = sizeof(ro)};
-	if (ret < 0 || (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0 ||
+	if ((ret = hwt_recorder_add_session_attrs(w, s, 0, SIZE_MAX)) < 0 ||
+	    (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0 ||
 	    (m.wl && (ret = hwt_workload_start(m.wl)) < 0) ||
 	    (ret = hwt_recorder_run(rec, NULL, m.wl, &wstatus)) < 0 ||
 	    (ret = hwt_session_stop(s)) < 0)

@@ -90,15 +90,9 @@ int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
 	}
 	/* AUX sampling's event, then the pause/resume probes: the session's
 	 * events after its AUX event. */
-	for (size_t i = 1; i < 1 + so->aux_sample + so->nprobes && err >= 0; i++) {
-		const struct perf_event_attr *a;
-		const uint64_t *ids;
-		size_t nids;
-		const char *name;
-		if (hwt_session_attr(s, i, &a, &ids, &nids, &name) < 0)
-			break;
-		err = hwt_pd_writer_add_attr(w, a, ids, nids, name);
-	}
+	if (err >= 0)
+		err = hwt_recorder_add_session_attrs(w, s, 1,
+						     so->aux_sample + so->nprobes);
 	if (err >= 0)
 		err = hwt_pd_writer_record(w, rp.auxtrace_info);
 	if (err >= 0 && rp.time_conv)

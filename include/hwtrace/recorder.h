@@ -74,6 +74,13 @@ HWT_API int hwt_recorder_write_header(struct hwt_recorder *r,
 				      const struct hwt_pmu *pmu,
 				      const struct hwt_session_opts *so);
 
+/* Adds @n of the session's events from the @first-th on (hwt_session_attr
+ * order; SIZE_MAX: all from @first) to @w with their ids and names,
+ * stopping after the session's last one. Errors: the writer's. */
+HWT_API int hwt_recorder_add_session_attrs(struct hwt_pd_writer *w,
+					   const struct hwt_session *s,
+					   size_t first, size_t n);
+
 /* Polls the session until it ends (the rings' events closed), a stop is
  * requested (signal, another thread, or STOP on @control), or @workload
  * (may be NULL) exits, whose wait status then goes to *status. Writes a
@@ -170,6 +177,18 @@ struct hwt_profile;
  * hwt_profile_set_from, HWT_ERR_NOMEM. */
 HWT_API int hwt_record_profile_load(const struct hwt_record_request *rq,
 				    struct hwt_profile **out);
+
+struct hwt_event_plan;
+/* The session options of a built event plan (hwt_profile_build_attrs):
+ * its AUX event, backend, sideband event, snapshot size and per_thread
+ * (or the one @so has), its ring sizes where @so has none, its CPUs or,
+ * when it names none and is not per thread, every online CPU
+ * (hwt_online_cpus, into *@online: the caller's to free; NULL
+ * otherwise). @so borrows the plan's attributes and CPUs. Errors:
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_record_session_from_plan(const struct hwt_event_plan *plan,
+					 struct hwt_session_opts *so,
+					 int **online);
 
 /* A replay (hwtrace record --emulate CAPTURE): after
  * hwt_emu_load_capture(@emu, @path), the session options that record the
