@@ -9,6 +9,7 @@
  * here: a per-CPU buffer of task 4242, a per-thread buffer (cpu -1), a
  * whole-CPU buffer (tid -1), a file without AUXTRACE records. A missing
  * file is an error that names it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,31 +43,24 @@ static long task_of_dump(FILE *dump)
 	return -2;
 }
 
-static long task_of_stored_dump(const char *path)
+/* The task of @path's dump: the stored dump file @path, or (@run_perf)
+ * the dump perf report -D makes of the capture @path now. */
+static long task_of_perf_dump(const char *path, bool run_perf)
 {
-	FILE *f = fopen(path, "r");
+	char cmd[512];
+	FILE *f;
 	long task;
-	if (!f) {
-		HWT_FAIL("%s: the stored perf report -D dump is missing", path);
+	snprintf(cmd, sizeof(cmd), PERF " report -D -i %s 2>/dev/null", path);
+	if (!(f = run_perf ? popen(cmd, "r") : fopen(path, "r"))) {
+		HWT_FAIL("%s: %s", run_perf ? cmd : path,
+			 run_perf ? "cannot run it" : "the stored dump is missing");
 		return -4;
 	}
 	task = task_of_dump(f);
-	fclose(f);
-	return task;
-}
-
-static long task_of_perf(const char *path)
-{
-	char cmd[512];
-	FILE *p;
-	long task;
-	snprintf(cmd, sizeof(cmd), PERF " report -D -i %s 2>/dev/null", path);
-	if (!(p = popen(cmd, "r"))) {
-		HWT_FAIL("cannot run %s", cmd);
-		return -4;
-	}
-	task = task_of_dump(p);
-	pclose(p);
+	if (run_perf)
+		pclose(f);
+	else
+		fclose(f);
 	return task;
 }
 
@@ -84,7 +78,7 @@ static void check_real(const char *capture)
 	char path[512], dump[600];
 	snprintf(path, sizeof(path), "%s/perf-data/%s", HWT_TESTDATA, capture);
 	snprintf(dump, sizeof(dump), "%s.perf-report-D.txt", path);
-	long want = task_of_stored_dump(dump);
+	long want = task_of_perf_dump(dump, false);
 	CHECK(want >= -1);
 	CHECK_INT(task_of(path), want);
 }
@@ -132,7 +126,7 @@ static void check_written(const char *dir, bool with_aux, uint32_t tid,
 	}
 	/* perf reads the record as written (the positive control), then
 	 * the library agrees with perf. */
-	CHECK_INT(task_of_perf(path), want);
+	CHECK_INT(task_of_perf_dump(path, true), want);
 	CHECK_INT(task_of(path), want);
 	unlink(path);
 }
@@ -165,7 +159,7 @@ int main(void)
 		char path[512];
 		snprintf(path, sizeof(path), "%s/aux.data", dir);
 		CHECK_INT(write_capture(path, false, 0, 0), 0);
-		CHECK_INT(task_of_perf(path), -2);
+		CHECK_INT(task_of_perf_dump(path, true), -2);
 		CHECK_INT(task_of(path), -1);
 		unlink(path);
 	}
