@@ -158,6 +158,11 @@ struct hwt_emu_stats;
 void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
 			     const struct hwt_emu_stats *const *trace,
 			     const char *const *filters);
+/* The same for session @s's rings, with @emu's trace units' counters and
+ * address filters when it runs on the kernel emulator (@emu not NULL). */
+struct hwt_session;
+struct hwt_emu;
+void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu);
 
 /* hwtrace record --aux-sample (tools/cmd_record_sample.c). */
 struct hwt_profile;

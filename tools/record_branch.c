@@ -7,14 +7,13 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "hwtrace/brstack.h"
-#include "hwtrace/config.h"
-#include "hwtrace/decode.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
@@ -178,110 +177,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* The sampling configuration: the profile's [branch], then the options. */
-static int sampling_of(const struct opts *o, struct hwt_branch_sampling *bs)
-{
-	memset(bs, 0, sizeof(*bs));
-	bs->config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
-	if (o->profile) {
-		struct hwt_profile *p;
-		int err = hwt_profile_load(o->profile, &p);
-		if (err < 0)
-			return err;
-		err = hwt_branch_sampling_from_profile(p, bs);
-		hwt_profile_free(p);
-		if (err < 0)
-			return err;
-	}
-	if (o->any)
-		bs->mode = PERF_SAMPLE_BRANCH_ANY;
-	if (o->filter) {
-		int err = hwt_branch_filter_parse(o->filter, "-j", &bs->mode);
-		if (err < 0)
-			return err;
-	}
-	/* An option's period or frequency replaces the profile's. */
-	if (o->period || o->freq) {
-		bs->period = o->period;
-		bs->freq = o->freq;
-	}
-	return 0;
-}
-
-static int on_branch(void *arg, const struct hwt_elem *e)
-{
-	struct hwt_emu *emu = arg;
-	if (e->type != HWT_ELEM_BRANCH)
-		return 0;
-	struct hwt_emu_branch b = {
-		.from = e->u.branch.from,
-		.to = e->u.branch.to,
-		.time = e->fields & HWT_FIELD_TIME ? e->time : 0,
-		.pid = e->pid,
-		.tid = e->tid,
-		.kind = (uint8_t)e->u.branch.kind,
-	};
-	return hwt_emu_branch_source(emu, &b, 1);
-}
-
-/* A sideband record of the capture that goes into the new file: the
- * kernel's records (its losses too) but its trace (AUX, ITRACE_START)
- * and samples; none of perf's own (AUXTRACE, rounds, ...). */
-static bool sideband(uint32_t type)
-{
-	return type < 64 && type != PERF_RECORD_SAMPLE &&
-	       type != PERF_RECORD_AUX && type != PERF_RECORD_ITRACE_START;
-}
-
-/* The ground truth into the emulator: the capture's branches (decoded),
- * its sideband records; its sideband events' attributes and features
- * into the file. */
-static int load_truth(const char *path, struct hwt_emu *emu,
-		      struct hwt_pd_writer *w)
-{
-	struct hwt_decode_opts d;
-	memset(&d, 0, sizeof(d));
-	d.size = sizeof(d);
-	struct hwt_elem_sink sink = {on_branch, emu};
-	int err = hwt_decode_file(path, &d, &sink);
-	if (err < 0)
-		return err;
-	struct hwt_pd_reader *r;
-	if ((err = hwt_pd_reader_open(path, &r)) < 0)
-		return err;
-	size_t nside = 0;
-	for (size_t i = 0; !err && i < hwt_pd_reader_nr_attrs(r); i++) {
-		const struct hwt_pd_attr *a = hwt_pd_reader_attr(r, i);
-		if (a->attr.type != PERF_TYPE_SOFTWARE)
-			continue;
-		err = hwt_pd_writer_add_attr(w, &a->attr, a->ids, a->nids, a->name);
-		nside++;
-	}
-	if (!err && !nside)
-		err = hwt_error(HWT_ERR_FORMAT, "%s: no sideband event (a dummy "
-				"event's mmap and comm records): record it with "
-				"hwtrace record -e sw_branch", path);
-	/* The features that say what ran where: the binaries' build ids,
-	 * the machine's description. */
-	static const enum hwt_pd_feature feats[] = {
-		HWT_PD_FEAT_BUILD_ID, HWT_PD_FEAT_HOSTNAME, HWT_PD_FEAT_OSRELEASE,
-		HWT_PD_FEAT_VERSION, HWT_PD_FEAT_ARCH, HWT_PD_FEAT_NRCPUS,
-		HWT_PD_FEAT_CPUDESC, HWT_PD_FEAT_CPUID,
-	};
-	for (size_t i = 0; !err && i < sizeof(feats) / sizeof(*feats); i++) {
-		const void *data = NULL;
-		uint64_t off, size = 0;
-		if (hwt_pd_reader_feature_raw(r, feats[i], &off, &data, &size) < 0)
-			data = NULL;
-		err = hwt_pd_writer_copy_feature(w, feats[i], data, (size_t)size);
-	}
-	struct hwt_pd_record rec;
-	while (!err && (err = hwt_pd_reader_next(r, &rec)) == 1)
-		err = sideband(rec.type) ? hwt_emu_branch_record(emu, rec.data) : 0;
-	hwt_pd_reader_free(r);
-	return err < 0 ? err : 0;
-}
-
 /* What is sampled where: the OS seam, the event and its hardware, and
  * either the emulator (fed from the capture) or the command. */
 struct machine {
@@ -336,15 +231,13 @@ static int session_setup(const struct opts *o, struct machine *m,
 	}
 	so->branch_name = "cycles";
 	so->branch_attr.inherit = 1;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	m->cpus = calloc(n > 0 ? (size_t)n : 1, sizeof(int));
-	if (!m->cpus)
-		return hwt_error(HWT_ERR_NOMEM, "no memory for the CPU list");
-	for (long i = 0; i < n; i++)
-		m->cpus[m->ncpus++] = (int)i;
+	int ret = hwt_online_cpus(&m->cpus);
+	if (ret < 0)
+		return ret;
+	m->ncpus = ret;
 	so->cpus = m->cpus;
 	so->ncpus = m->ncpus;
-	int ret = hwt_workload_new(o->argv, &m->wl);
+	ret = hwt_workload_new(o->argv, &m->wl);
 	if (ret < 0)
 		return ret;
 	so->pid = hwt_workload_pid(m->wl);
@@ -375,7 +268,9 @@ int cmd_record_branch(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
-	if ((ret = sampling_of(&o, &bs)) < 0 || (ret = machine_open(&o, &m)) < 0)
+	if ((ret = hwt_branch_sampling_of(o.profile, o.any, o.filter, o.period,
+					  o.freq, &bs)) < 0 ||
+	    (ret = machine_open(&o, &m)) < 0)
 		goto out;
 	/* Real hardware counts cycles, as perf record -b; the emulator
 	 * counts the taken branches of its ground truth. */
@@ -394,7 +289,7 @@ int cmd_record_branch(int argc, char **argv)
 	}
 	if ((ret = session_setup(&o, &m, &so)) < 0 ||
 	    (ret = hwt_pd_writer_open(o.output, &w)) < 0 ||
-	    (m.emu && (ret = load_truth(o.truth, m.emu, w)) < 0) ||
+	    (m.emu && (ret = hwt_record_branch_truth(o.truth, m.emu, w)) < 0) ||
 	    (!m.emu && (ret = hwt_pd_writer_set_nr_cpus(w, (uint32_t)m.ncpus,
 							(uint32_t)m.ncpus)) < 0) ||
 	    (ret = hwt_writer_sink_new(w, false, &wsink)) < 0)
@@ -402,17 +297,9 @@ int cmd_record_branch(int argc, char **argv)
 	so.sink = hwt_writer_sink_get(wsink);
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
 		goto out;
-	for (size_t i = 0; ret >= 0; i++) {
-		const struct perf_event_attr *a;
-		const uint64_t *ids;
-		size_t nids;
-		const char *name;
-		if (hwt_session_attr(s, i, &a, &ids, &nids, &name) < 0)
-			break;
-		ret = hwt_pd_writer_add_attr(w, a, ids, nids, name);
-	}
 	struct hwt_recorder_opts ro = {.size = sizeof(ro)};
-	if (ret < 0 || (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0 ||
+	if ((ret = hwt_recorder_add_session_attrs(w, s, 0, SIZE_MAX)) < 0 ||
+	    (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0 ||
 	    (m.wl && (ret = hwt_workload_start(m.wl)) < 0) ||
 	    (ret = hwt_recorder_run(rec, NULL, m.wl, &wstatus)) < 0 ||
 	    (ret = hwt_session_stop(s)) < 0)

@@ -37,6 +37,38 @@ int hwt_branch_sampling_from_profile(const struct hwt_profile *p,
 	return 0;
 }
 
+int hwt_branch_sampling_of(const char *profile, bool any, const char *filter,
+			   uint64_t period, uint64_t freq,
+			   struct hwt_branch_sampling *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	if (profile) {
+		struct hwt_profile *p;
+		int err = hwt_profile_load(profile, &p);
+		if (err < 0)
+			return err;
+		err = hwt_branch_sampling_from_profile(p, out);
+		hwt_profile_free(p);
+		if (err < 0)
+			return err;
+	}
+	if (any)
+		out->mode = PERF_SAMPLE_BRANCH_ANY;
+	if (filter) {
+		int err = hwt_branch_filter_parse(filter, "-j", &out->mode);
+		if (err < 0)
+			return err;
+	}
+	/* A period or a frequency of the command line replaces both of
+	 * the profile's: the two are one choice. */
+	if (period || freq) {
+		out->period = period;
+		out->freq = freq;
+	}
+	return 0;
+}
+
 #define PRIV_BITS                                                           \
 	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |              \
 	 PERF_SAMPLE_BRANCH_HV)

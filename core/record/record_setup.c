@@ -38,40 +38,46 @@ void hwt_record_setup_free(struct hwt_record_setup *rs)
 static int load_profile(struct hwt_record_setup *rs, const char *profile,
 			const char *event, const char *cpus)
 {
-	int err = profile ? hwt_profile_load(profile, &rs->profile) :
-			    ((rs->profile = hwt_profile_new()) ? 0 :
-			     hwt_error(HWT_ERR_NOMEM, "out of memory"));
+	struct hwt_record_request rq = {.size = sizeof(rq), .profile = profile,
+					.event = event};
+	int err = hwt_record_profile_load(&rq, &rs->profile);
 
-	if (!err && event)
-		err = hwt_profile_parse_event(rs->profile, event);
+	/* The CPUs as the caller names them: an argument, not -C. */
 	if (!err && cpus)
 		err = hwt_profile_set_from(rs->profile, "session:cpus", cpus,
 					   "cpus");
 	return err;
 }
 
-/* A plan without CPUs and not per thread traces every online CPU. */
-static int traced_cpus(struct hwt_record_setup *rs)
+int hwt_record_session_from_plan(const struct hwt_event_plan *plan,
+				 struct hwt_session_opts *so, int **online)
 {
-	struct hwt_session_opts *so = &rs->so;
-	long n;
+	int n;
 
-	if (rs->plan.ncpus) {
-		so->cpus = rs->plan.cpus;
-		so->ncpus = (int)rs->plan.ncpus;
+	*online = NULL;
+	so->aux_attr = plan->aux_attr;
+	so->backend = plan->backend;
+	so->sideband = true;
+	so->sideband_attr = &plan->sideband_attr;
+	so->snapshot_size = plan->snapshot_size;
+	so->per_thread = so->per_thread || plan->per_thread;
+	/* Ring sizes the caller chose (record -m) win over the plan's. */
+	if (!so->data_pages)
+		so->data_pages = (uint32_t)plan->data_pages;
+	if (!so->aux_pages)
+		so->aux_pages = (uint32_t)plan->aux_pages;
+	if (plan->ncpus) {
+		so->cpus = plan->cpus;
+		so->ncpus = (int)plan->ncpus;
 		return 0;
 	}
+	/* A plan without CPUs and not per thread traces every online CPU. */
 	if (so->per_thread)
 		return 0;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if (!(rs->online = calloc((size_t)n, sizeof(int))))
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	for (long i = 0; i < n; i++)
-		rs->online[i] = (int)i;
-	so->cpus = rs->online;
-	so->ncpus = (int)n;
+	if ((n = hwt_online_cpus(online)) < 0)
+		return n;
+	so->cpus = *online;
+	so->ncpus = n;
 	return 0;
 }
 
@@ -132,17 +138,9 @@ int hwt_record_setup_new(const char *profile, const char *event,
 	so->os = os;
 	so->pid = -1;
 	so->aux = true;
-	so->aux_attr = rs->plan.aux_attr;
-	so->backend = rs->plan.backend;
-	so->sideband = true;
-	so->sideband_attr = &rs->plan.sideband_attr;
 	so->snapshot = rs->plan.mode == HWT_MODE_SNAPSHOT;
-	so->snapshot_size = rs->plan.snapshot_size;
-	so->per_thread = rs->plan.per_thread;
-	so->data_pages = (uint32_t)rs->plan.data_pages;
-	so->aux_pages = (uint32_t)rs->plan.aux_pages;
 	so->aux_filter = rs->filter;
-	if ((err = traced_cpus(rs)) < 0 ||
+	if ((err = hwt_record_session_from_plan(&rs->plan, so, &rs->online)) < 0 ||
 	    (emu && (err = emulate_backend(rs, emu)) < 0))
 		goto fail;
 	*out = rs;

@@ -1,6 +1,7 @@
 /* The header records of a live recording: the session's events, the
  * backend's PERF_RECORD_AUXTRACE_INFO and TIME_CONV, in the order perf
  * record writes them (attributes, then the decoder's metadata, then data). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,10 +78,9 @@ int hwt_recorder_auxtrace_info(const struct hwt_backend *backend,
 	return (int)sz;
 }
 
-int hwt_recorder_write_header(struct hwt_recorder *r,
-			      const struct hwt_backend *backend,
-			      const struct hwt_pmu *pmu,
-			      const struct hwt_session_opts *so)
+int hwt_recorder_add_session_attrs(struct hwt_pd_writer *w,
+				   const struct hwt_session *s, size_t first,
+				   size_t n)
 {
 	const struct perf_event_attr *a;
 	const uint64_t *ids;
@@ -88,11 +88,22 @@ int hwt_recorder_write_header(struct hwt_recorder *r,
 	const char *name;
 	int ret = 0;
 
+	for (size_t i = first; ret >= 0 && i - first < n &&
+			       hwt_session_attr(s, i, &a, &ids, &nids, &name) == 0; i++)
+		ret = hwt_pd_writer_add_attr(w, a, ids, nids, name);
+	return ret < 0 ? ret : 0;
+}
+
+int hwt_recorder_write_header(struct hwt_recorder *r,
+			      const struct hwt_backend *backend,
+			      const struct hwt_pmu *pmu,
+			      const struct hwt_session_opts *so)
+{
+	int ret;
+
 	if (!r || !so)
 		return hwt_error(HWT_ERR_INVAL, "recorder: no session options");
-	for (size_t i = 0; ret >= 0 &&
-			   hwt_session_attr(r->s, i, &a, &ids, &nids, &name) == 0; i++)
-		ret = hwt_pd_writer_add_attr(r->w, a, ids, nids, name);
+	ret = hwt_recorder_add_session_attrs(r->w, r->s, 0, SIZE_MAX);
 	if (ret < 0)
 		return ret;
 	size_t max = 16 + HWT_INFO_PRIV_MAX * 8;

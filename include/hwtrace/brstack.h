@@ -144,6 +144,19 @@ struct hwt_profile;
 HWT_API int hwt_branch_sampling_from_profile(const struct hwt_profile *p,
 					     struct hwt_branch_sampling *out);
 
+/* The sampling `hwtrace record -b` takes (perf record's options over a
+ * profile): the [branch] section of the profile file @profile (NULL for
+ * none), then the options: @any (-b) is every taken branch, @filter
+ * (-j's names, NULL for none) the filter, and a nonzero @period (-c) or
+ * @freq (-F) replaces the profile's period and freq. The event is
+ * PERF_COUNT_HW_BRANCH_INSTRUCTIONS. Errors: those of hwt_profile_load,
+ * hwt_branch_sampling_from_profile and hwt_branch_filter_parse (naming
+ * -j). */
+HWT_API int hwt_branch_sampling_of(const char *profile, bool any,
+				   const char *filter, uint64_t period,
+				   uint64_t freq,
+				   struct hwt_branch_sampling *out);
+
 /* The sampling event's attribute for @bs, checked against @hw
  * (hwt_branch_filter_check, and the hardware's depth): PERF_TYPE_HARDWARE
  * @bs->config, sample_type IP, TID, TIME, PERIOD, BRANCH_STACK and

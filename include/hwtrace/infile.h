@@ -12,6 +12,8 @@
 #ifndef HWTRACE_INFILE_H
 #define HWTRACE_INFILE_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "hwtrace/common.h"
@@ -46,6 +48,13 @@ HWT_API int hwt_infile_open(const char *path, const char *what,
  * it). Same errors, and HWT_ERR_NOMEM. */
 HWT_API int hwt_infile_fopen(const char *path, const char *what,
 			     unsigned int flags, FILE **out);
+
+/* Reads the whole file @path (opened as hwt_infile_fopen opens it) into
+ * *@data (malloc'd, the caller's to free, also for an empty file) and its
+ * size into *@len. Errors: those of hwt_infile_fopen, HWT_ERR_NOMEM,
+ * HWT_ERR_IO (a read that failed), naming @path; *@data is then NULL. */
+HWT_API int hwt_infile_read_all(const char *path, const char *what,
+				uint8_t **data, size_t *len);
 
 /* Checks that @path would open as hwt_infile_open opens it (for readers
  * that take a path, such as an INI parser), and closes it again. Returns

@@ -340,6 +340,16 @@ HWT_API int hwt_pd_aux_buffer_read(struct hwt_pd_reader *reader,
 /* NULL is a no-op. */
 HWT_API void hwt_pd_aux_queues_free(struct hwt_pd_aux_queues *q);
 
+/* The task a per-CPU capture follows: the thread its first AUXTRACE
+ * record names, when that record is of a CPU's buffer (its cpu is not
+ * -1) and names a thread (its tid is above 0; perf writes -1, and
+ * simpleperf 0, for a capture of whole CPUs). A replay of such a capture
+ * keeps naming that task. Sets *tid to it, or to -1 when the capture has
+ * none (per-thread buffers, whole CPUs, no AUXTRACE record), and returns
+ * 0; errors: those of hwt_pd_reader_open and hwt_pd_reader_next, naming
+ * the file. */
+HWT_API int hwt_pd_aux_task(const char *path, int32_t *tid);
+
 struct hwt_pd_writer;
 
 /* Creates the capture @path (mode 0600 as perf does) through
@@ -402,6 +412,20 @@ HWT_API int hwt_pd_writer_add_build_id(struct hwt_pd_writer *writer,
 HWT_API int hwt_pd_writer_copy_feature(struct hwt_pd_writer *writer,
 				       unsigned int feature, const void *data,
 				       size_t size);
+
+/* hwt_pd_writer_copy_feature for each of the @n features @features of
+ * the capture @reader reads: its section byte for byte, a feature it
+ * lacks left out. Stops at the first error. */
+HWT_API int hwt_pd_writer_copy_features(struct hwt_pd_writer *writer,
+					const struct hwt_pd_reader *reader,
+					const unsigned int *features, size_t n);
+
+/* Sets the cmdline feature (HWT_PD_FEAT_CMDLINE) as perf record writes
+ * it: @prog, then the @argc arguments of @argv. Errors: HWT_ERR_NOMEM and
+ * those of hwt_pd_writer_set_feature. */
+HWT_API int hwt_pd_writer_set_cmdline(struct hwt_pd_writer *writer,
+				      const char *prog, int argc,
+				      char *const *argv);
 
 /* Sets the number of CPUs (HWT_PD_FEAT_NRCPUS): available and online.
  * Without it, close writes this machine's numbers. */

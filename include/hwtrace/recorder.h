@@ -74,6 +74,13 @@ HWT_API int hwt_recorder_write_header(struct hwt_recorder *r,
 				      const struct hwt_pmu *pmu,
 				      const struct hwt_session_opts *so);
 
+/* Adds @n of the session's events from the @first-th on (hwt_session_attr
+ * order; SIZE_MAX: all from @first) to @w with their ids and names,
+ * stopping after the session's last one. Errors: the writer's. */
+HWT_API int hwt_recorder_add_session_attrs(struct hwt_pd_writer *w,
+					   const struct hwt_session *s,
+					   size_t first, size_t n);
+
 /* Polls the session until it ends (the rings' events closed), a stop is
  * requested (signal, another thread, or STOP on @control), or @workload
  * (may be NULL) exits, whose wait status then goes to *status. Writes a
@@ -144,6 +151,83 @@ HWT_API int hwt_record_setup_cpus(const struct hwt_record_setup *rs,
 HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
 				     struct hwt_writer_sink *ws,
 				     struct hwt_session **out);
+
+/* The trace `hwtrace record` is asked for: a profile file and the
+ * options that override its keys (docs/config.md). Zero-initialise,
+ * then set size. Messages name each value by its record option. */
+struct hwt_record_request {
+	size_t size;             /* sizeof(struct hwt_record_request) */
+	const char *profile;     /* -c PROFILE: an INI file, or NULL */
+	const char *event;       /* -e BACKEND[/TERMS/] (hwt_profile_parse_event) */
+	const char *sink;        /* --sink: the backend's sink (cs_etm's when
+				    no backend is named yet) */
+	const char *filter;      /* --filter: the backend's address filters
+				    (intel_pt's when no backend is named yet) */
+	bool snapshot;           /* -S: session:mode = snapshot */
+	uint64_t snapshot_size;  /* -S SIZE (with snapshot): snapshot:size */
+	const char *cpus;        /* -C CPUS: session:cpus */
+	bool per_thread;         /* --per-thread: session:per_thread */
+};
+
+struct hwt_profile;
+/* The profile of @rq: its file (or an empty profile), then its options
+ * in the order above. *@out is set, also on an error (NULL when the file
+ * did not load), and is the caller's to free (hwt_profile_free). Errors:
+ * those of hwt_profile_load, hwt_profile_parse_event and
+ * hwt_profile_set_from, HWT_ERR_NOMEM. */
+HWT_API int hwt_record_profile_load(const struct hwt_record_request *rq,
+				    struct hwt_profile **out);
+
+struct hwt_event_plan;
+/* The session options of a built event plan (hwt_profile_build_attrs):
+ * its AUX event, backend, sideband event, snapshot size and per_thread
+ * (or the one @so has), its ring sizes where @so has none, its CPUs or,
+ * when it names none and is not per thread, every online CPU
+ * (hwt_online_cpus, into *@online: the caller's to free; NULL
+ * otherwise). @so borrows the plan's attributes and CPUs. Errors:
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_record_session_from_plan(const struct hwt_event_plan *plan,
+					 struct hwt_session_opts *so,
+					 int **online);
+
+/* A replay (hwtrace record --emulate CAPTURE): after
+ * hwt_emu_load_capture(@emu, @path), the session options that record the
+ * capture again through the emulator: its AUX event as it was
+ * (enable_on_exec cleared, aux_attr_as_is), the backend its AUXTRACE_INFO
+ * names (with the emulated hardware's record alignment), its CPUs and the
+ * task a per-CPU capture follows (hwt_pd_aux_task; a per-thread
+ * capture's task is this process). Sets os, aux_attr, aux_attr_as_is,
+ * backend, per_thread, pid, cpus and ncpus of @so (the CPUs are owned by
+ * @emu). Errors: those of hwt_emu_replay_info and hwt_pd_aux_task. */
+HWT_API int hwt_record_replay_session_opts(struct hwt_emu *emu,
+					   const char *path,
+					   struct hwt_session_opts *so);
+
+/* A replay's header in place of hwt_recorder_write_header: the capture's
+ * events, ids and names unchanged (its AUX event paused or not as the
+ * session's), the session's own events after its AUX event (AUX
+ * sampling's, the pause/resume probes), the capture's AUXTRACE_INFO and
+ * TIME_CONV, and its features that describe the recording machine and
+ * the binaries (build ids, cpuid, topology, ...; one it lacks is left
+ * out). Errors: the writer's and the reader's of @path. */
+HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
+					     struct hwt_emu *emu,
+					     const char *path,
+					     const struct hwt_session *s,
+					     const struct hwt_session_opts *so);
+
+/* Branch records sampled on the kernel emulator (hwtrace record -b
+ * --emulate-branches, docs/branch-records.md) from the ground truth of
+ * the sw_branch capture @path: its branches (decoded) into @emu's branch
+ * sampler (hwt_emu_branch_source), its sideband records (the kernel's,
+ * but its trace, AUX and ITRACE_START, and its samples; none of perf's
+ * own) into the emulated ring before the samples
+ * (hwt_emu_branch_record), and into @w its sideband events' attributes
+ * and the features that say what ran where (build ids, the machine's
+ * description). Errors: those of hwt_decode_file and of the reader;
+ * HWT_ERR_FORMAT naming @path when it has no sideband event. */
+HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
+				    struct hwt_pd_writer *w);
 
 #ifdef __cplusplus
 }

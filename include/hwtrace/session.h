@@ -140,6 +140,11 @@ struct hwt_capture_stats {
 
 struct hwt_session;
 
+/* The CPUs online on this machine, 0 to N-1 (N as sysconf counts them,
+ * at least 1), into *@out (malloc'd, the caller's to free): the CPUs a
+ * session that names none traces. Returns N or HWT_ERR_NOMEM. */
+HWT_API int hwt_online_cpus(int **out);
+
 /* Checks @opts and copies them; the pointers in them (os, backend, cpus,
  * sideband_attr, sink.ctx) are borrowed and must outlive the session.
  * Errors: HWT_ERR_INVAL, HWT_ERR_CONFIG (sizes not a power of two),

@@ -7,6 +7,7 @@
  * refused), the
  * event's attribute (hwt_branch_attr_build: every field perf record -b
  * -c / -F sets), and a profile's [branch] section with its errors. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -181,11 +182,60 @@ static void profiles(void)
 	hwt_profile_free(p);
 }
 
+/* record -b's options over a profile file (hwt_branch_sampling_of): -b
+ * and -j replace the profile's filter, -c or -F both its period and
+ * freq; the event is PERF_COUNT_HW_BRANCH_INSTRUCTIONS (4 in the uapi's
+ * enum perf_hw_id). */
+static void options_over_profile(void)
+{
+	char dir[] = "/tmp/hwt-branch-XXXXXX", path[64];
+	struct hwt_branch_sampling bs;
+	FILE *f;
+	if (!mkdtemp(dir)) {
+		HWT_FAIL("mkdtemp: no temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/b.ini", dir);
+	if (!(f = fopen(path, "w"))) {
+		HWT_FAIL("%s: cannot write", path);
+		rmdir(dir);
+		return;
+	}
+	fputs("[branch]\nfilter = any_ret,u\nperiod = 250\n", f);
+	fclose(f);
+
+	CHECK_INT(hwt_branch_sampling_of(path, false, NULL, 0, 0, &bs), 0);
+	CHECK_U64(bs.mode, (1ull << 5) | (1ull << 0));
+	CHECK_U64(bs.period, 250);
+	CHECK_U64(bs.freq, 0);
+	CHECK_U64(bs.config, 4);
+	CHECK_INT(hwt_branch_sampling_of(path, true, NULL, 0, 1000, &bs), 0);
+	CHECK_U64(bs.mode, 1ull << 3);
+	CHECK_U64(bs.period, 0);
+	CHECK_U64(bs.freq, 1000);
+	CHECK_INT(hwt_branch_sampling_of(path, false, "cond,k", 99, 0, &bs), 0);
+	CHECK_U64(bs.mode, (1ull << 10) | (1ull << 1));
+	CHECK_U64(bs.period, 99);
+	CHECK_INT(hwt_branch_sampling_of(NULL, false, NULL, 0, 0, &bs), 0);
+	CHECK_U64(bs.mode, 0);
+	CHECK_U64(bs.period, 0);
+	CHECK_U64(bs.config, 4);
+	CHECK_INT(hwt_branch_sampling_of(path, false, "any,nope", 0, 0, &bs),
+		  HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "-j any,nope: unknown branch filter nope, check "
+				"man page");
+	unlink(path);
+	rmdir(dir);
+	CHECK(hwt_branch_sampling_of(path, false, NULL, 0, 0, &bs) < 0);
+	CHECK_CONTAINS(hwt_errmsg(), path);
+}
+
 int main(void)
 {
 	RUN(bits_are_the_kernels);
 	RUN(depths);
 	RUN(attrs);
 	RUN(profiles);
+	RUN(options_over_profile);
 	return hwt_test_summary();
 }

@@ -103,6 +103,41 @@ static void probe_keeps_the_last_message(void)
 	CHECK_STR(hwt_errmsg(), "");
 }
 
+/* A whole file into memory: every byte, across the reads that grow the
+ * buffer (64 KiB, then doubled); an empty file is 0 bytes; a directory
+ * is refused naming what it is for. */
+static void whole_file_reads(void)
+{
+	enum { SIZE = 200003 };
+	uint8_t *want = malloc(SIZE), *got = NULL;
+	size_t len = 1;
+	char msg[512];
+	FILE *f = fopen(path, "w");
+	for (size_t i = 0; want && i < SIZE; i++)
+		want[i] = (uint8_t)(i * 7 + i / 251);
+	CHECK(want && f && fwrite(want, 1, SIZE, f) == SIZE);
+	if (f)
+		fclose(f);
+	CHECK_INT(hwt_infile_read_all(path, "--emulate-trace", &got, &len), 0);
+	CHECK_U64(len, SIZE);
+	CHECK(got && want && memcmp(got, want, SIZE) == 0);
+	free(got);
+	free(want);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	got = NULL;
+	CHECK_INT(hwt_infile_read_all(path, "--emulate-trace", &got, &len), 0);
+	CHECK_U64(len, 0);
+	free(got);
+	CHECK_INT(hwt_infile_read_all(dir, "--emulate-trace", &got, &len),
+		  HWT_ERR_CONFIG);
+	CHECK(got == NULL);
+	snprintf(msg, sizeof(msg), "--emulate-trace %s is a directory, not a "
+		 "regular file", dir);
+	CHECK_STR(hwt_errmsg(), msg);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -113,6 +148,7 @@ int main(void)
 		return 1;
 	RUN(regular_file_opens_blocking);
 	RUN(non_files_are_named);
+	RUN(whole_file_reads);
 	RUN(fifo_is_a_stream_where_meant);
 	RUN(probe_keeps_the_last_message);
 	unlink(path);
