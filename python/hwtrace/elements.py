@@ -1,18 +1,20 @@
 """Elements one at a time, as objects with the jsonl schema's fields
 (docs/jsonl.md), read lazily from the cursor's batch records.
 
-A batch of struct hwt_elem_record is unpacked in one call
-(struct.iter_unpack) and each element is a small tuple of its record's
-values and its symbol members: those come from the library's own
-annotator through an annotation table (hwtrace/annotation_table.h), which
-gives each distinct range or branch an id and its `,"sym":...` text once,
-parsed here once per id. Ranges and branches, nearly every element of a
-trace, get their fields from the record as the jsonl writer would write
-them (analysis/output.c); the rare others (timestamps, gaps, errors,
-samples, context changes, ranges with instruction text) are written as
-their jsonl line by the library (hwt_elem_records_jsonl) and parsed, so
-an element has exactly the fields `hwtrace decode --format jsonl` prints
-for it."""
+Each element of a batch of struct hwt_elem_record starts as a copy of a
+prototype dict, its type and symbol members, and keeps where its record
+is; its other fields are made from the record at their first read. The
+symbol members come from the library's own annotator through an
+annotation table (hwtrace/annotation_table.h), which gives each distinct
+range or branch an id and its `,"sym":...` text once, parsed here once
+per distinct text. Ranges, branches, trace_on, trace_off, context
+changes and gaps, nearly every element of a trace, get their fields from
+the record as the jsonl writer would write them (analysis/output.c; a
+gap's detail text is read while the record's pointer is valid); the rare
+others (timestamps, errors, samples, ranges with instruction text) are
+written as their jsonl line by the library (hwt_elem_records_jsonl) and
+parsed, so an element has exactly the fields `hwtrace decode --format
+jsonl` prints for it."""
 import ctypes as C
 import gc
 import json
@@ -43,10 +45,16 @@ assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
 # The 8-byte word of a record that holds its text pointer.
 R_TEXT_WORD = ElemRecord.text.offset // 8
 RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
+CONTEXT, GAP = 5, 6
 # The record types read here; the others are written whole.
 READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
+# Those the annotation table leaves out (no symbols) but read here too:
+# a gap's detail text is read from its record's pointer as the batch
+# comes.
+UNANNOTATED_READ_HERE = (CONTEXT, GAP)
 # enum hwt_elem_field bits (include/hwtrace/element.h).
 F_CPU, F_PID, F_TID, F_TIME = 1, 2, 4, 8
+F_OFFSET, F_EL, F_VMID, F_GAP_BYTES = 1 << 4, 1 << 5, 1 << 6, 1 << 8
 F_AT, F_EXC_NUM, F_AMBIGUOUS, F_SAMPLED, F_CYCLES = 1 << 9, 1 << 7, 1 << 10, 1 << 12, 1 << 13
 F_NO_KIND, F_NO_FROM = 1 << 14, 1 << 15
 # enum hwt_branch_flags (element.h).
@@ -59,9 +67,10 @@ _EMPTY = {}
 # The first members of an element of each record type; those after
 # BRANCH are written whole (the placeholder is replaced).
 _TYPES = {RANGE: {"type": "range"}, BRANCH: {"type": "branch"},
-          TRACE_ON: {"type": "trace_on"}, TRACE_OFF: {"type": "trace_off"}}
+          TRACE_ON: {"type": "trace_on"}, TRACE_OFF: {"type": "trace_off"},
+          CONTEXT: {"type": "context"}, GAP: {"type": "gap"}}
 for _t in range(TRACE_OFF + 1, 32):
-    _TYPES[_t] = {"type": None}
+    _TYPES.setdefault(_t, {"type": None})
 
 
 class _Names:
@@ -88,11 +97,12 @@ def _names():
     if _tables is None:
         L = lib()
         for f in ("hwt_isa_name", "hwt_branch_kind_name",
-                  "hwt_elem_type_name"):
+                  "hwt_elem_type_name", "hwt_gap_reason_name"):
             getattr(L, f).restype = C.c_char_p
             getattr(L, f).argtypes = [C.c_int]
         _tables = (_Names(L.hwt_elem_type_name), _Names(L.hwt_isa_name),
-                   _Names(L.hwt_branch_kind_name))
+                   _Names(L.hwt_branch_kind_name),
+                   _Names(L.hwt_gap_reason_name))
     return _tables
 
 
@@ -109,7 +119,7 @@ def _task(r, d):
 
 
 def _range_fields(r, ann):
-    types, isas, _ = _tables
+    _, isas, _, _ = _tables
     d = {"type": "range"}
     _task(r, d)
     d["start"], d["end"], d["insns"] = r[R_FROM], r[R_TO], r[R_COUNT]
@@ -122,7 +132,7 @@ def _range_fields(r, ann):
 
 
 def _branch_fields(r, ann):
-    _, _, kinds = _tables
+    kinds = _tables[2]
     f = r[R_FIELDS]
     d = {"type": "branch"}
     _task(r, d)
@@ -167,8 +177,38 @@ def _trace_fields(r, ann):
     return d
 
 
+def _context_fields(r, ann):
+    d = {"type": "context"}
+    _task(r, d)
+    if r[R_FIELDS] & F_EL:
+        d["el"] = r[R_NUMBER]
+    if r[R_FIELDS] & F_VMID:
+        d["vmid"] = r[R_VMID]
+    if r[R_FIELDS] & F_TIME:
+        d["time"] = r[R_TIME]
+    return d
+
+
+def _gap_fields(r, detail):
+    """A gap's fields; @detail its detail text (read from the record's
+    pointer while it was valid), or the empty dict when it has none."""
+    f = r[R_FIELDS]
+    d = {"type": "gap"}
+    _task(r, d)
+    d["reason"] = _tables[3][r[R_KIND]]
+    if f & F_GAP_BYTES:
+        d["bytes"] = r[R_COUNT]
+    if f & F_OFFSET:
+        d["offset"] = r[R_OFFSET]
+    d.update(detail)
+    if f & F_TIME:
+        d["time"] = r[R_TIME]
+    return d
+
+
 _BUILD = {RANGE: _range_fields, BRANCH: _branch_fields,
-          TRACE_ON: _trace_fields, TRACE_OFF: _trace_fields}
+          TRACE_ON: _trace_fields, TRACE_OFF: _trace_fields,
+          CONTEXT: _context_fields, GAP: _gap_fields}
 _fill_from = dict.update
 
 
@@ -274,6 +314,9 @@ class _Annotations:
         L = lib()
         self.ptr, self.by_id = None, {NONE_ID: _TYPES[BRANCH + 1], 0: None}
         self.ids, self.known = None, 1  # ids below known are parsed
+        # The symbol members of each distinct text: trace_on and
+        # trace_off records get an id each, mostly of a text seen before.
+        self.parsed = {}
         if sym:
             a = L.hwt_symbolizer_annotator(sym)
             ptr = C.c_void_p()
@@ -294,15 +337,21 @@ class _Annotations:
         L.hwt_annot_table_stats(self.ptr, C.byref(texts), None)
         # The ids new in this batch: each parsed once, with the type of
         # its first record (an id is of one type: the table's key has it).
-        if texts.value > self.known:
-            first = dict(zip(reversed(ids), range(n - 1, -1, -1)))
-            for i in range(self.known, texts.value):
-                text = L.hwt_annot_text(self.ptr, i, None).decode("utf-8")
-                d = dict(_TYPES[types[first[i]]])
-                if text:
-                    d.update(json.loads("{" + text[1:] + "}"))
-                by_id[i] = d
-            self.known = texts.value
+        # The table numbers ids in the order of the records it is given,
+        # so each new id's first record is after the previous one's.
+        at = 0
+        for i in range(self.known, texts.value):
+            at = ids.index(i, at)
+            text = L.hwt_annot_text(self.ptr, i, None)
+            members = self.parsed.get(text)
+            if members is None:
+                s = text.decode("utf-8")
+                members = json.loads("{" + s[1:] + "}") if s else {}
+                self.parsed[text] = members
+            d = dict(_TYPES[types[at]])
+            d.update(members)
+            by_id[i] = d
+        self.known = texts.value
         return list(map(by_id.__getitem__, ids)), ids
 
     def close(self):
@@ -324,6 +373,34 @@ def _whole_line(rec_addr, sym, line):
     check(got)
     obj, _ = _scan(line[0].raw[:got].decode("utf-8"), 0)
     return to_element(obj)
+
+
+def _lazy(data, i, rtype):
+    """An Element of record @i of @data, its fields made at first read."""
+    e = Element(_TYPES[rtype])
+    e._r = (data, i * RECORD.size)
+    return e
+
+
+def _unannotated(data, i, rtype, base, sym, line):
+    """The Element of record @i of the batch @data (at @base in the
+    cursor's buffer, whose pointers are valid until its next call), one
+    the annotation table leaves out: a context or a gap read from its
+    record (a gap's detail text at once, from its pointer), the rest
+    their whole jsonl line."""
+    if rtype == CONTEXT:
+        return _lazy(data, i, rtype)
+    if rtype == GAP:
+        r = RECORD.unpack_from(data, i * RECORD.size)
+        if not r[R_TEXT]:
+            return _lazy(data, i, rtype)
+        try:
+            detail = C.string_at(r[R_TEXT]).decode("utf-8")
+        except UnicodeDecodeError:
+            pass  # as the jsonl writer escapes it: its own line says
+        else:
+            return _element_of(_gap_fields(r, {"detail": detail}))
+    return _whole_line(base + i * RECORD.size, sym, line)
 
 
 def _indexes(values, value):
@@ -384,7 +461,8 @@ def element_lists(cursor, batch, disasm=False):
                 if enabled:
                     gc.enable()
             for i in _written_whole(types, ids, disasm, data):
-                elems[i] = _whole_line(base + i * size, cursor.sym, line)
+                elems[i] = _unannotated(data, i, types[i], base, cursor.sym,
+                                        line)
             # Closed meanwhile (Capture.close): the iteration ends, here
             # or, as close() empties the pending list, within it.
             if not cursor.ptr:
