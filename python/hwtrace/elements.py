@@ -469,6 +469,11 @@ def element_lists(cursor, batch, disasm=False):
                 return
             cursor.pending = elems
             yield elems
+            # The list handed out is done with: its elements the caller
+            # did not keep go before the next batch's are made, so that
+            # the collector's count of new objects stays below its
+            # threshold and it does not walk every element of each batch.
+            cursor.pending = elems = None
     finally:
         ann.close()
 
