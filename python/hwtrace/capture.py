@@ -60,7 +60,7 @@ class Capture(Closable):
         return Cursor(self, opts, symbols=symbols)
 
     def elements(self, cpu=None, tid=None, time=None, jobs=1, order="time",
-                 symbols=True, disasm=False, batch=512, unit=None):
+                 symbols=True, disasm=False, batch=4096, unit=None):
         """Yields the elements (hwtrace.Element), as `hwtrace decode
         --format jsonl` prints them: only those of CPU ``cpu``, thread
         ``tid``, perf times ``time=(start, end)`` (ns, inclusive, either
@@ -69,9 +69,7 @@ class Capture(Closable):
         (stream after stream, `decode --per-cpu`); ``symbols=False`` as
         `--no-symbols`, ``disasm`` as `--disasm`; ``unit=N`` only unit N
         of units() (from 1, as `decode --unit N`), in stream order.
-        ``batch``: the elements made at a time; the default stays below
-        the collector's generation-0 threshold (700), so that no
-        collection walks each batch (docs/python.md, Speed)."""
+        ``batch``: the records read from the library at a time."""
         from .elements import element_lists, iterate
         if not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch={batch!r}: expected a positive int")

@@ -314,9 +314,10 @@ class _Annotations:
         L = lib()
         self.ptr, self.by_id = None, {NONE_ID: _TYPES[BRANCH + 1], 0: None}
         self.ids, self.known = None, 1  # ids below known are parsed
-        # The symbol members of each distinct text: trace_on and
-        # trace_off records get an id each, mostly of a text seen before.
-        self.parsed = {}
+        # The prototype of each record type and text: trace_on and
+        # trace_off records get an id each, mostly of a text seen before,
+        # and their ids share it.
+        self.protos = {}
         if sym:
             a = L.hwt_symbolizer_annotator(sym)
             ptr = C.c_void_p()
@@ -342,14 +343,14 @@ class _Annotations:
         at = 0
         for i in range(self.known, texts.value):
             at = ids.index(i, at)
-            text = L.hwt_annot_text(self.ptr, i, None)
-            members = self.parsed.get(text)
-            if members is None:
-                s = text.decode("utf-8")
-                members = json.loads("{" + s[1:] + "}") if s else {}
-                self.parsed[text] = members
-            d = dict(_TYPES[types[at]])
-            d.update(members)
+            key = (types[at], L.hwt_annot_text(self.ptr, i, None))
+            d = self.protos.get(key)
+            if d is None:
+                s = key[1].decode("utf-8")
+                d = dict(_TYPES[key[0]])
+                if s:
+                    d.update(json.loads("{" + s[1:] + "}"))
+                self.protos[key] = d
             by_id[i] = d
         self.known = texts.value
         return list(map(by_id.__getitem__, ids)), ids
@@ -414,11 +415,12 @@ def _indexes(values, value):
         return found
 
 
-def _written_whole(types, ids, disasm, batch):
-    """The indexes of the records whose element is their whole jsonl
-    line: those the annotation table did not annotate (@ids), or without
-    symbols those of @types not read here (and with @disasm the ranges,
-    which carry their instructions' text: their pointer in @batch)."""
+def _left_out(types, ids, disasm, batch):
+    """The indexes of the records whose element is not a copy of its
+    prototype (_unannotated makes theirs): those the annotation table did
+    not annotate (@ids), or without symbols those of @types after
+    trace_off (and with @disasm the ranges, which carry their
+    instructions' text: their pointer in @batch)."""
     if ids is not None:
         return _indexes(ids, NONE_ID)
     if disasm:
@@ -431,9 +433,37 @@ def _written_whole(types, ids, disasm, batch):
     return sorted(found)
 
 
+# How many elements are made at a time: fewer than the collector's
+# generation-0 threshold (700 by default). A list's elements are freed
+# before the next list's are made, so the count of new objects never
+# reaches the threshold and no collection walks the elements, which
+# would cost more than making them (docs/python.md, Speed).
+MADE_AT_ONCE = 512
+
+
+def _made(data, dicts, start, end, special):
+    """The Elements of records @start to @end of the batch @data: each a
+    copy of its prototype in @dicts with where its record is, or the one
+    made already in @special (index: Element)."""
+    size = RECORD.size
+    enabled = gc.isenabled()
+    gc.disable()  # none of these objects makes a cycle
+    try:
+        elems = list(map(Element, dicts[start:end]))
+        list(map(setattr, elems, repeat("_r"),
+                 zip(repeat(data), range(start * size, end * size, size))))
+    finally:
+        if enabled:
+            gc.enable()
+    for i in special:
+        if start <= i < end:
+            elems[i - start] = special[i]
+    return elems
+
+
 def element_lists(cursor, batch, disasm=False):
-    """Yields the Elements of @cursor in lists, one per @batch records
-    (iterate() chains them)."""
+    """Yields the Elements of @cursor in lists of at most MADE_AT_ONCE,
+    read @batch records at a time (iterate() chains them)."""
     _names()
     size = RECORD.size
     ann = _Annotations(cursor.sym)
@@ -448,32 +478,26 @@ def element_lists(cursor, batch, disasm=False):
             if ann.ptr:
                 dicts, ids = ann.of(base, n, types)
             else:
-                dicts, ids = map(_TYPES.__getitem__, types), None
-            # Each element a copy of its type and symbol members, where
-            # its record is kept beside: no Python code per element.
-            enabled = gc.isenabled()
-            gc.disable()  # none of these objects makes a cycle
-            try:
-                elems = list(map(Element, dicts))
-                list(map(setattr, elems, repeat("_r"),
-                         zip(repeat(data), range(0, n * size, size))))
-            finally:
-                if enabled:
-                    gc.enable()
-            for i in _written_whole(types, ids, disasm, data):
-                elems[i] = _unannotated(data, i, types[i], base, cursor.sym,
-                                        line)
-            # Closed meanwhile (Capture.close): the iteration ends, here
-            # or, as close() empties the pending list, within it.
-            if not cursor.ptr:
-                return
-            cursor.pending = elems
-            yield elems
-            # The list handed out is done with: its elements the caller
-            # did not keep go before the next batch's are made, so that
-            # the collector's count of new objects stays below its
-            # threshold and it does not walk every element of each batch.
-            cursor.pending = elems = None
+                dicts, ids = list(map(_TYPES.__getitem__, types)), None
+            # The rare elements not made from a prototype, made now: a
+            # gap's detail is read from its pointer, valid until the
+            # cursor's next call (or its close).
+            special = {i: _unannotated(data, i, types[i], base, cursor.sym,
+                                       line)
+                       for i in _left_out(types, ids, disasm, data)}
+            for start in range(0, n, MADE_AT_ONCE):
+                end = min(start + MADE_AT_ONCE, n)
+                elems = _made(data, dicts, start, end,
+                              special if special else _EMPTY)
+                # Closed meanwhile (Capture.close): the iteration ends,
+                # here or, as close() empties the pending list, within it.
+                if not cursor.ptr:
+                    return
+                cursor.pending = elems
+                yield elems
+                # The list handed out is done with: its elements the
+                # caller did not keep go before the next ones are made.
+                cursor.pending = elems = None
     finally:
         ann.close()
 

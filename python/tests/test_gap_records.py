@@ -3,24 +3,11 @@ as jsonl lines and parsed): on a generated sw_branch capture with gaps of
 every kind it makes (with and without a detail text, with bytes), across
 many batches, each element equals what `hwtrace decode --format jsonl`
 prints for it (the CLI is the oracle)."""
-import subprocess
-
 import pytest
 
 import hwtrace
 import hwtrace.elements as E
-from conftest import cli_elements, env_path
-
-
-@pytest.fixture(scope="module")
-def gap_capture(tmp_path_factory):
-    """A 1 MiB sw_branch capture of tests/tools/bts_capture: its code
-    image covers only part of the addresses, so it has no_image and
-    decode_error gaps, and a truncated record at its end."""
-    out = tmp_path_factory.mktemp("gaps")
-    subprocess.run([env_path("HWT_BTS_CAPTURE"), str(out), "1", "swb"],
-                   check=True, stdout=subprocess.DEVNULL)
-    return str(out / "bts.data")
+from conftest import cli_elements
 
 
 @pytest.fixture
