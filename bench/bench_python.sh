@@ -6,20 +6,28 @@
 #    `perf script --itrace=b -s` with a Python script counting its
 #    branch samples, on a generated Intel PT capture (bench_pt_decode
 #    --write, perf decodes its code from the build id cache the script
-#    fills) and a sw_branch capture (tests' bts_capture);
+#    fills) and a sw_branch capture (tests' bts_capture, SWB_MIB MiB:
+#    the default, 16, is large enough that neither side's fixed costs,
+#    the interpreters' start and the reading of /proc/kallsyms for the
+#    capture's kernel addresses, make most of the time); perf's decode
+#    without its Python, `perf script --itrace=b -F ip`, is timed too;
 #  - element_batches: a script counting the elements of NumPy batches
 #    (it prints its own elements/s: open and decode, not the start of
 #    the interpreter and NumPy's import), against
-#    `hwtrace decode -j 1 -o /dev/null` on the PT capture.
+#    `hwtrace decode -j 1 -o /dev/null` on the PT capture, and the
+#    CLI's own jsonl decode of the sw_branch capture, with symbols as
+#    elements() has them and without.
 # Each figure is the whole process, the interpreter's start and imports
 # included. Run with Debian's /usr/bin/python3 (docs/python.md).
 #
-# usage: bench/bench_python.sh BUILD_DIR [TRACE_KIB] [N]
-#        (TRACE_KIB default 256: about 1.5 M branches)
+# usage: bench/bench_python.sh BUILD_DIR [TRACE_KIB] [N] [SWB_MIB]
+#        (TRACE_KIB default 256: about 1.5 M branches; SWB_MIB default
+#        16: about 1.5 M branches)
 set -eu
-build=${1:?usage: bench_python.sh BUILD_DIR [TRACE_KIB] [N]}
+build=${1:?usage: bench_python.sh BUILD_DIR [TRACE_KIB] [N] [SWB_MIB]}
 kib=${2:-256}
 n=${3:-3}
+swb_mib=${4:-16}
 src=$(cd "$(dirname "$0")/.." && pwd)
 hwtrace="$build/tools/hwtrace"
 python=/usr/bin/python3
@@ -31,7 +39,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/pt" "$tmp/swb"
 "$build/bench/bench_pt_decode" --write "$tmp/pt" "$kib" >/dev/null
-"$build/tests/bts_capture" "$tmp/swb" 1 swb >/dev/null
+"$build/tests/bts_capture" "$tmp/swb" "$swb_mib" swb >/dev/null
 pt="$tmp/pt/perf.data" swb="$tmp/swb/bts.data"
 export HWTRACE_LIB="$build/libhwtrace.so.0" PYTHONPATH="$src/python"
 
@@ -75,6 +83,9 @@ add perf_pt "perf script --itrace=b -s, PT"
 add py_swb "elements() with symbols, sw_branch"
 add py_swb_nosym "elements(symbols=False), sw_branch"
 add perf_swb "perf script --itrace=b -s, sw_branch"
+add perf_swb_text "perf script --itrace=b -F ip, sw_branch"
+add decode_swb "hwtrace decode -j 1 --format jsonl, sw_branch"
+add decode_swb_nosym "hwtrace decode --no-symbols --format jsonl, sw_branch"
 add batches "element_batches(65536), PT"
 add decode "hwtrace decode -j 1 -o /dev/null, PT"
 run() {
@@ -85,6 +96,9 @@ run() {
 	py_swb) "$python" "$tmp/elements.py" "$swb" symbols ;;
 	py_swb_nosym) "$python" "$tmp/elements.py" "$swb" none ;;
 	perf_swb) perf script -i "$swb" --itrace=b -s "$tmp/perf_count.py" ;;
+	perf_swb_text) perf script -i "$swb" --itrace=b -F ip ;;
+	decode_swb) "$hwtrace" decode -q -j 1 --format jsonl -o /dev/null "$swb" ;;
+	decode_swb_nosym) "$hwtrace" decode -q -j 1 --no-symbols --format jsonl -o /dev/null "$swb" ;;
 	batches) "$python" "$tmp/batches.py" "$pt" ;;
 	decode) "$hwtrace" decode -q -j 1 -o /dev/null "$pt" ;;
 	esac
@@ -100,4 +114,6 @@ bench_all "$n"
 echo "ratios of the medians (wall / CPU):"
 echo "  perf script -s / elements(), PT:               $(ratio "${wall[perf_pt]}" "${wall[py_pt]}") / $(ratio "${cpu[perf_pt]}" "${cpu[py_pt]}")  (goal >= 10)"
 echo "  perf script -s / elements(), sw_branch:        $(ratio "${wall[perf_swb]}" "${wall[py_swb]}") / $(ratio "${cpu[perf_swb]}" "${cpu[py_swb]}")  (goal >= 10)"
+echo "  perf script -F ip / perf script -s, sw_branch: $(ratio "${wall[perf_swb_text]}" "${wall[perf_swb]}") / $(ratio "${cpu[perf_swb_text]}" "${cpu[perf_swb]}")  (perf's share outside its Python)"
+echo "  elements() / hwtrace decode --format jsonl, sw_branch: $(ratio "${wall[py_swb]}" "${wall[decode_swb]}") / $(ratio "${cpu[py_swb]}" "${cpu[decode_swb]}")"
 echo "  element_batches / hwtrace decode -o /dev/null: $(ratio "${wall[batches]}" "${wall[decode]}") / $(ratio "${cpu[batches]}" "${cpu[decode]}")  (goal <= 1.5)"
