@@ -19,8 +19,9 @@ import ctypes as C
 import gc
 import json
 import struct
-from functools import partial
-from itertools import chain, repeat
+from bisect import bisect_left
+from itertools import chain, compress, repeat
+from operator import mul
 
 from ._lib import check, lib
 from ._structs import ElemRecord
@@ -441,29 +442,69 @@ def _left_out(types, ids, disasm, batch):
 MADE_AT_ONCE = 512
 
 
-def _made(data, dicts, start, end, special):
-    """The Elements of records @start to @end of the batch @data: each a
-    copy of its prototype in @dicts with where its record is, or the one
-    made already in @special (index: Element)."""
+def _made(data, dicts, idx, special):
+    """The Elements of the records @idx (a range, or a sorted list of
+    indexes) of the batch @data: each a copy of its prototype in @dicts
+    with where its record is, or the one made already in @special
+    (index: Element)."""
     size = RECORD.size
+    if isinstance(idx, range):
+        protos = dicts[idx.start:idx.stop]
+        offsets = range(idx.start * size, idx.stop * size, size)
+    else:
+        protos = map(dicts.__getitem__, idx)
+        offsets = map(mul, idx, repeat(size))
     enabled = gc.isenabled()
     gc.disable()  # none of these objects makes a cycle
     try:
-        elems = list(map(Element, dicts[start:end]))
-        list(map(setattr, elems, repeat("_r"),
-                 zip(repeat(data), range(start * size, end * size, size))))
+        elems = list(map(Element, protos))
+        list(map(setattr, elems, repeat("_r"), zip(repeat(data), offsets)))
     finally:
         if enabled:
             gc.enable()
     for i in special:
-        if start <= i < end:
-            elems[i - start] = special[i]
+        at = bisect_left(idx, i)
+        if at < len(idx) and idx[at] == i:
+            elems[at] = special[i]
     return elems
 
 
-def element_lists(cursor, batch, disasm=False):
-    """Yields the Elements of @cursor in lists of at most MADE_AT_ONCE,
-    read @batch records at a time (iterate() chains them)."""
+def type_codes(types):
+    """The record types of the element type names @types (a name or an
+    iterable of names, as jsonl's "type" says them), or None for all;
+    ValueError or TypeError naming the argument."""
+    if types is None:
+        return None
+    names = _names()[0]
+    # The library names a code it does not know "unknown".
+    known = {names[c]: c for c in range(32)
+             if names[c] not in (None, "unknown")}
+    if isinstance(types, str):
+        types = (types,)
+    try:
+        wanted = list(types)
+    except TypeError:
+        raise TypeError("types must be a type name or names (e.g. "
+                        f"'branch'), not {type(types).__name__}") from None
+    codes = set()
+    for name in wanted:
+        if name not in known:
+            raise ValueError(f"types: {name!r} is not an element type "
+                             f"(expected one of {', '.join(known)})")
+        codes.add(known[name])
+    return frozenset(codes)
+
+
+def _chosen(types, wanted):
+    """The indexes of the records of @types whose type is in @wanted."""
+    return list(compress(range(len(types)), map(wanted.__contains__, types)))
+
+
+def element_lists(cursor, batch, disasm=False, wanted=None):
+    """Yields the Elements of @cursor (only those of the record types
+    @wanted, type_codes(), when not None) in lists of at most
+    MADE_AT_ONCE, read @batch records at a time (iterate() chains
+    them)."""
     _names()
     size = RECORD.size
     ann = _Annotations(cursor.sym)
@@ -479,16 +520,20 @@ def element_lists(cursor, batch, disasm=False):
                 dicts, ids = ann.of(base, n, types)
             else:
                 dicts, ids = list(map(_TYPES.__getitem__, types)), None
+            if wanted is None:
+                chosen = range(n)
+            else:
+                chosen = _chosen(types, wanted)
             # The rare elements not made from a prototype, made now: a
             # gap's detail is read from its pointer, valid until the
             # cursor's next call (or its close).
             special = {i: _unannotated(data, i, types[i], base, cursor.sym,
                                        line)
-                       for i in _left_out(types, ids, disasm, data)}
-            for start in range(0, n, MADE_AT_ONCE):
-                end = min(start + MADE_AT_ONCE, n)
-                elems = _made(data, dicts, start, end,
-                              special if special else _EMPTY)
+                       for i in _left_out(types, ids, disasm, data)
+                       if wanted is None or types[i] in wanted}
+            for start in range(0, len(chosen), MADE_AT_ONCE):
+                elems = _made(data, dicts,
+                              chosen[start:start + MADE_AT_ONCE], special)
                 # Closed meanwhile (Capture.close): the iteration ends,
                 # here or, as close() empties the pending list, within it.
                 if not cursor.ptr:

@@ -119,3 +119,11 @@ def gap_capture(tmp_path_factory):
     subprocess.run([env_path("HWT_BTS_CAPTURE"), str(out), "1", "swb"],
                    check=True, stdout=subprocess.DEVNULL)
     return str(out / "bts.data")
+
+
+@pytest.fixture(scope="session")
+def gap_listing(gap_capture):
+    """The CLI's elements of gap_capture: [True] with symbols, [False]
+    with --no-symbols (decoded once for the tests that read them)."""
+    return {True: cli_elements(gap_capture),
+            False: cli_elements("--no-symbols", gap_capture)}

@@ -5,7 +5,6 @@ element reads them (the Speed section of docs/python.md)."""
 import gc
 
 import hwtrace
-from conftest import cli_elements
 
 
 def collections_while(run):
@@ -32,9 +31,9 @@ def count_types(cap):
     return n
 
 
-def test_no_collection_walks_the_elements(gap_capture):
+def test_no_collection_walks_the_elements(gap_capture, gap_listing):
     expect = {}
-    for e in cli_elements(gap_capture):
+    for e in gap_listing[True]:
         expect[e["type"]] = expect.get(e["type"], 0) + 1
     assert sum(expect.values()) > 20000  # many lists of elements
     with hwtrace.open(gap_capture) as cap:

@@ -1,13 +1,13 @@
-"""Gaps and context changes are read from their records (not written
-as jsonl lines and parsed): on a generated sw_branch capture with gaps of
-every kind it makes (with and without a detail text, with bytes), across
-many batches, each element equals what `hwtrace decode --format jsonl`
-prints for it (the CLI is the oracle)."""
+"""Gaps are read from their records (not written as jsonl lines and
+parsed): on a generated sw_branch capture with gaps of every kind it
+makes (with and without a detail text, with bytes), across many batches,
+each element equals what `hwtrace decode --format jsonl` prints for it
+(the CLI is the oracle). Context changes, read the same way, are in the
+ETM capture test_elements compares."""
 import pytest
 
 import hwtrace
 import hwtrace.elements as E
-from conftest import cli_elements
 
 
 @pytest.fixture
@@ -25,10 +25,9 @@ def whole_lines(monkeypatch):
 
 
 @pytest.mark.parametrize("symbols", [True, False])
-def test_gaps_read_from_records_equal_the_cli(gap_capture, whole_lines,
-                                              symbols):
-    flags = () if symbols else ("--no-symbols",)
-    expect = cli_elements(*flags, gap_capture)
+def test_gaps_read_from_records_equal_the_cli(gap_capture, gap_listing,
+                                              whole_lines, symbols):
+    expect = gap_listing[symbols]
     gaps = [e for e in expect if e["type"] == "gap"]
     # Positive control: the capture has gaps of each shape read here.
     assert any("detail" in g for g in gaps)
@@ -41,8 +40,8 @@ def test_gaps_read_from_records_equal_the_cli(gap_capture, whole_lines,
     assert whole_lines == []
 
 
-def test_gap_fields_read_lazily_equal_the_cli(gap_capture):
-    expect = [e for e in cli_elements(gap_capture) if e["type"] == "gap"]
+def test_gap_fields_read_lazily_equal_the_cli(gap_capture, gap_listing):
+    expect = [e for e in gap_listing[True] if e["type"] == "gap"]
     with hwtrace.open(gap_capture) as cap:
         gaps = [e for e in cap.elements() if e["type"] == "gap"]
     # Read after the batches are gone: each gap kept what it needs.
