@@ -2,7 +2,9 @@
 # The Python package against the peers a user would reach for, in the
 # same run, commands interleaved run after run (N runs, default 3):
 #  - per-element iteration: a script counting the branches with
-#    cap.elements() (with symbols, as by default, and without), against
+#    cap.elements() (with symbols, as by default, and without; and
+#    with types="branch", only the branches made, as --itrace=b gives
+#    perf's script only those), against
 #    `perf script --itrace=b -s` with a Python script counting its
 #    branch samples, on a generated Intel PT capture (bench_pt_decode
 #    --write, perf decodes its code from the build id cache the script
@@ -54,6 +56,16 @@ with hwtrace.open(sys.argv[1]) as cap:
             n += 1
 print(n, "branches")
 PY
+cat >"$tmp/branches.py" <<'PY'
+import sys, warnings
+import hwtrace
+warnings.simplefilter("ignore", hwtrace.HwtraceWarning)
+n = 0
+with hwtrace.open(sys.argv[1]) as cap:
+    for e in cap.elements(types="branch"):
+        n += 1
+print(n, "branches")
+PY
 cat >"$tmp/batches.py" <<'PY'
 import sys, time, warnings
 import numpy  # imported before the clock starts: its import is not the decode
@@ -79,9 +91,11 @@ names=() labels=()
 add() { names+=("$1"); labels+=("$2"); }
 add py_pt "elements() with symbols, PT"
 add py_pt_nosym "elements(symbols=False), PT"
+add py_pt_branch "elements(types=\"branch\"), PT"
 add perf_pt "perf script --itrace=b -s, PT"
 add py_swb "elements() with symbols, sw_branch"
 add py_swb_nosym "elements(symbols=False), sw_branch"
+add py_swb_branch "elements(types=\"branch\"), sw_branch"
 add perf_swb "perf script --itrace=b -s, sw_branch"
 add perf_swb_text "perf script --itrace=b -F ip, sw_branch"
 add decode_swb "hwtrace decode -j 1 --format jsonl, sw_branch"
@@ -92,9 +106,11 @@ run() {
 	case $1 in
 	py_pt) "$python" "$tmp/elements.py" "$pt" symbols ;;
 	py_pt_nosym) "$python" "$tmp/elements.py" "$pt" none ;;
+	py_pt_branch) "$python" "$tmp/branches.py" "$pt" ;;
 	perf_pt) perf script -i "$pt" --itrace=b -s "$tmp/perf_count.py" ;;
 	py_swb) "$python" "$tmp/elements.py" "$swb" symbols ;;
 	py_swb_nosym) "$python" "$tmp/elements.py" "$swb" none ;;
+	py_swb_branch) "$python" "$tmp/branches.py" "$swb" ;;
 	perf_swb) perf script -i "$swb" --itrace=b -s "$tmp/perf_count.py" ;;
 	perf_swb_text) perf script -i "$swb" --itrace=b -F ip ;;
 	decode_swb) "$hwtrace" decode -q -j 1 --format jsonl -o /dev/null "$swb" ;;
@@ -104,7 +120,7 @@ run() {
 	esac
 }
 # What each counted, once (the same branches, or it says so).
-for c in py_pt perf_pt py_swb perf_swb batches; do
+for c in py_pt py_pt_branch perf_pt py_swb py_swb_branch perf_swb batches; do
 	echo "$c: $(run $c 2>/dev/null | tail -1)"
 done
 
@@ -113,7 +129,9 @@ declare -A wall cpu
 bench_all "$n"
 echo "ratios of the medians (wall / CPU):"
 echo "  perf script -s / elements(), PT:               $(ratio "${wall[perf_pt]}" "${wall[py_pt]}") / $(ratio "${cpu[perf_pt]}" "${cpu[py_pt]}")  (goal >= 10)"
+echo "  perf script -s / elements(types=branch), PT:  $(ratio "${wall[perf_pt]}" "${wall[py_pt_branch]}") / $(ratio "${cpu[perf_pt]}" "${cpu[py_pt_branch]}")  (goal >= 10)"
 echo "  perf script -s / elements(), sw_branch:        $(ratio "${wall[perf_swb]}" "${wall[py_swb]}") / $(ratio "${cpu[perf_swb]}" "${cpu[py_swb]}")  (goal >= 10)"
+echo "  perf script -s / elements(types=branch), sw_branch: $(ratio "${wall[perf_swb]}" "${wall[py_swb_branch]}") / $(ratio "${cpu[perf_swb]}" "${cpu[py_swb_branch]}")  (goal >= 10)"
 echo "  perf script -F ip / perf script -s, sw_branch: $(ratio "${wall[perf_swb_text]}" "${wall[perf_swb]}") / $(ratio "${cpu[perf_swb_text]}" "${cpu[perf_swb]}")  (perf's share outside its Python)"
 echo "  elements() / hwtrace decode --format jsonl, sw_branch: $(ratio "${wall[py_swb]}" "${wall[decode_swb]}") / $(ratio "${cpu[py_swb]}" "${cpu[decode_swb]}")"
 echo "  element_batches / hwtrace decode -o /dev/null: $(ratio "${wall[batches]}" "${wall[decode]}") / $(ratio "${cpu[batches]}" "${cpu[decode]}")  (goal <= 1.5)"
