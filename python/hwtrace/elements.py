@@ -19,7 +19,7 @@ import ctypes as C
 import gc
 import json
 import struct
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import chain, compress, repeat
 from operator import mul
 
@@ -446,7 +446,7 @@ def _made(data, dicts, idx, special):
     """The Elements of the records @idx (a range, or a sorted list of
     indexes) of the batch @data: each a copy of its prototype in @dicts
     with where its record is, or the one made already in @special
-    (index: Element)."""
+    (index: Element, in the order of the indexes)."""
     size = RECORD.size
     if isinstance(idx, range):
         protos = dicts[idx.start:idx.stop]
@@ -462,10 +462,16 @@ def _made(data, dicts, idx, special):
     finally:
         if enabled:
             gc.enable()
-    for i in special:
-        at = bisect_left(idx, i)
-        if at < len(idx) and idx[at] == i:
-            elems[at] = special[i]
+    if special:
+        # Those of the special ones among @idx: their indexes are in
+        # order, so those in idx's span are found by two searches.
+        keys = list(special)
+        lo, hi = bisect_left(keys, idx[0]), bisect_right(keys, idx[-1])
+        for i in keys[lo:hi]:
+            at = i - idx.start if isinstance(idx, range) else \
+                bisect_left(idx, i)
+            if idx[at] == i:
+                elems[at] = special[i]
     return elems
 
 
