@@ -47,12 +47,10 @@ assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
 R_TEXT_WORD = ElemRecord.text.offset // 8
 RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
 CONTEXT, GAP = 5, 6
-# The record types read here; the others are written whole.
+# The record types made from an annotated prototype; gaps and context
+# changes are read from their records too (_unannotated), the others
+# written whole.
 READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
-# Those the annotation table leaves out (no symbols) but read here too:
-# a gap's detail text is read from its record's pointer as the batch
-# comes.
-UNANNOTATED_READ_HERE = (CONTEXT, GAP)
 # enum hwt_elem_field bits (include/hwtrace/element.h).
 F_CPU, F_PID, F_TID, F_TIME = 1, 2, 4, 8
 F_OFFSET, F_EL, F_VMID, F_GAP_BYTES = 1 << 4, 1 << 5, 1 << 6, 1 << 8
