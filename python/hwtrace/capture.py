@@ -74,7 +74,8 @@ class Capture(Closable):
         jsonl's "type", e.g. "branch" as perf's --itrace=b); the others
         are never made. ``batch``: the records read from the library at
         a time."""
-        from .elements import element_lists, iterate, type_codes
+        from .elements import element_lists, iterate
+        from .record_fields import type_codes
         if not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch={batch!r}: expected a positive int")
         wanted = type_codes(types)
