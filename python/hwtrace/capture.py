@@ -60,7 +60,8 @@ class Capture(Closable):
         return Cursor(self, opts, symbols=symbols)
 
     def elements(self, cpu=None, tid=None, time=None, jobs=1, order="time",
-                 symbols=True, disasm=False, batch=4096, unit=None):
+                 symbols=True, disasm=False, batch=4096, unit=None,
+                 types=None):
         """Yields the elements (hwtrace.Element), as `hwtrace decode
         --format jsonl` prints them: only those of CPU ``cpu``, thread
         ``tid``, perf times ``time=(start, end)`` (ns, inclusive, either
@@ -68,13 +69,20 @@ class Capture(Closable):
         value); ``order`` "time" (every CPU merged by time) or "cpu"
         (stream after stream, `decode --per-cpu`); ``symbols=False`` as
         `--no-symbols`, ``disasm`` as `--disasm`; ``unit=N`` only unit N
-        of units() (from 1, as `decode --unit N`), in stream order."""
+        of units() (from 1, as `decode --unit N`), in stream order.
+        ``types``: only elements of these types (a name or names of
+        jsonl's "type", e.g. "branch" as perf's --itrace=b); the others
+        are never made. ``batch``: the records read from the library at
+        a time."""
         from .elements import element_lists, iterate
+        from .record_fields import type_codes
         if not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch={batch!r}: expected a positive int")
+        wanted = type_codes(types)
         cur = self._cursor(symbols, cpu=cpu, tid=tid, time=time, jobs=jobs,
                            order=order, disasm=disasm, unit=unit)
-        return iterate(_closing(cur, element_lists(cur, batch, disasm)))
+        return iterate(_closing(cur, element_lists(cur, batch, disasm,
+                                                   wanted)))
 
     def element_batches(self, n=65536, cpu=None, tid=None, time=None,
                         jobs=1, order="time", unit=None):

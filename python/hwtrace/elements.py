@@ -1,27 +1,31 @@
 """Elements one at a time, as objects with the jsonl schema's fields
 (docs/jsonl.md), read lazily from the cursor's batch records.
 
-A batch of struct hwt_elem_record is unpacked in one call
-(struct.iter_unpack) and each element is a small tuple of its record's
-values and its symbol members: those come from the library's own
-annotator through an annotation table (hwtrace/annotation_table.h), which
-gives each distinct range or branch an id and its `,"sym":...` text once,
-parsed here once per id. Ranges and branches, nearly every element of a
-trace, get their fields from the record as the jsonl writer would write
-them (analysis/output.c); the rare others (timestamps, gaps, errors,
-samples, context changes, ranges with instruction text) are written as
-their jsonl line by the library (hwt_elem_records_jsonl) and parsed, so
-an element has exactly the fields `hwtrace decode --format jsonl` prints
-for it."""
+Each element of a batch of struct hwt_elem_record starts as a copy of a
+prototype dict, its type and symbol members, and keeps where its record
+is; its other fields are made from the record at their first read. The
+symbol members come from the library's own annotator through an
+annotation table (hwtrace/annotation_table.h), which gives each distinct
+range or branch an id and its `,"sym":...` text once, parsed here once
+per distinct text. Ranges, branches, trace_on, trace_off, context
+changes and gaps, nearly every element of a trace, get their fields from
+the record as the jsonl writer would write them (record_fields.py; a
+gap's detail text is read while the record's pointer is valid); the rare
+others (timestamps, errors, samples, ranges with instruction text) are
+written as their jsonl line by the library (hwt_elem_records_jsonl) and
+parsed, so an element has exactly the fields `hwtrace decode --format
+jsonl` prints for it."""
 import ctypes as C
 import gc
 import json
-import struct
-from functools import partial
-from itertools import chain, repeat
+from bisect import bisect_left, bisect_right
+from itertools import chain, compress, repeat
+from operator import mul
 
 from ._lib import check, lib
-from ._structs import ElemRecord
+from .record_fields import (BRANCH, BUILD, CONTEXT, EMPTY, GAP, R_TEXT,
+                            R_TEXT_WORD, R_TYPE, RANGE, READ_HERE, RECORD,
+                            SAMPLE, TRACE_OFF, TYPES, gap_fields, names)
 
 # The fields that hold addresses, by element type: hex strings in jsonl,
 # ints here.
@@ -33,142 +37,7 @@ CALL_ADDRESS_FIELDS = ("addr", "from")
 # line the library writes is one JSON object.
 _scan = json.JSONDecoder().scan_once
 
-# struct hwt_elem_record as a struct format, from its ctypes mirror (the
-# native alignment of the struct module is the C compiler's).
-RECORD = struct.Struct("@" + "".join(t._type_ for _, t in ElemRecord._fields_))
-assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
-# Indexes into an unpacked record.
-(R_TYPE, R_FIELDS, R_CPU, R_PID, R_TID, R_KIND, R_TIME, R_OFFSET, R_FROM,
- R_TO, R_COUNT, R_SYNC, R_NUMBER, R_VMID, R_TEXT) = range(15)
-# The 8-byte word of a record that holds its text pointer.
-R_TEXT_WORD = ElemRecord.text.offset // 8
-RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
-# The record types read here; the others are written whole.
-READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
-# enum hwt_elem_field bits (include/hwtrace/element.h).
-F_CPU, F_PID, F_TID, F_TIME = 1, 2, 4, 8
-F_AT, F_EXC_NUM, F_AMBIGUOUS, F_SAMPLED, F_CYCLES = 1 << 9, 1 << 7, 1 << 10, 1 << 12, 1 << 13
-F_NO_KIND, F_NO_FROM = 1 << 14, 1 << 15
-# enum hwt_branch_flags (element.h).
-B_MISPRED, B_PREDICTED, B_IN_TX, B_ABORT = 1, 2, 4, 8
-PRIV_NAMES = (None, "user", "kernel", "hv")
 NONE_ID = 0xFFFFFFFF  # HWT_ANNOT_NONE: the record is not annotated there
-_EMPTY = {}
-
-
-# The first members of an element of each record type; those after
-# BRANCH are written whole (the placeholder is replaced).
-_TYPES = {RANGE: {"type": "range"}, BRANCH: {"type": "branch"},
-          TRACE_ON: {"type": "trace_on"}, TRACE_OFF: {"type": "trace_off"}}
-for _t in range(TRACE_OFF + 1, 32):
-    _TYPES[_t] = {"type": None}
-
-
-class _Names:
-    """The library's names of an enum (hwt_isa_name etc.), read once
-    per value: the very strings the jsonl writer writes."""
-
-    def __init__(self, fn):
-        self._fn, self._names = fn, {}
-
-    def __getitem__(self, code):
-        try:
-            return self._names[code]
-        except KeyError:
-            name = self._fn(code)
-            self._names[code] = name = name.decode() if name else None
-            return name
-
-
-_tables = None
-
-
-def _names():
-    global _tables
-    if _tables is None:
-        L = lib()
-        for f in ("hwt_isa_name", "hwt_branch_kind_name",
-                  "hwt_elem_type_name"):
-            getattr(L, f).restype = C.c_char_p
-            getattr(L, f).argtypes = [C.c_int]
-        _tables = (_Names(L.hwt_elem_type_name), _Names(L.hwt_isa_name),
-                   _Names(L.hwt_branch_kind_name))
-    return _tables
-
-
-def _task(r, d):
-    f = r[R_FIELDS]
-    if f & F_CPU:
-        d["cpu"] = r[R_CPU]
-    if f & F_PID:
-        d["pid"] = r[R_PID]
-    if f & F_TID:
-        d["tid"] = r[R_TID]
-    if f & F_AMBIGUOUS:
-        d["task"] = "ambiguous"
-
-
-def _range_fields(r, ann):
-    types, isas, _ = _tables
-    d = {"type": "range"}
-    _task(r, d)
-    d["start"], d["end"], d["insns"] = r[R_FROM], r[R_TO], r[R_COUNT]
-    if r[R_KIND]:
-        d["isa"] = isas[r[R_KIND]]
-    if r[R_FIELDS] & F_TIME:
-        d["time"] = r[R_TIME]
-    d.update(ann)
-    return d
-
-
-def _branch_fields(r, ann):
-    _, _, kinds = _tables
-    f = r[R_FIELDS]
-    d = {"type": "branch"}
-    _task(r, d)
-    if not f & F_NO_FROM:
-        d["from"] = r[R_FROM]
-    d["to"] = r[R_TO]
-    if not f & F_NO_KIND:
-        d["kind"] = kinds[r[R_KIND]]
-    if f & F_EXC_NUM:
-        d["exception"] = r[R_NUMBER]
-    if f & F_SAMPLED:
-        # The packing of capture.h: cycles, depth, flags, priv in sync.
-        s = r[R_SYNC]
-        flags, priv = (s >> 32) & 0xFF, (s >> 40) & 0xFF
-        d["depth"] = (s >> 16) & 0xFFFF
-        if r[R_COUNT]:
-            d["weight"] = r[R_COUNT]
-        if flags & (B_MISPRED | B_PREDICTED):
-            d["mispred"] = bool(flags & B_MISPRED)
-        if f & F_CYCLES:
-            d["cycles"] = s & 0xFFFF
-        if flags & B_IN_TX:
-            d["in_tx"] = True
-        if flags & B_ABORT:
-            d["abort"] = True
-        if 0 < priv < 4:
-            d["priv"] = PRIV_NAMES[priv]
-    if f & F_TIME:
-        d["time"] = r[R_TIME]
-    d.update(ann)
-    return d
-
-
-def _trace_fields(r, ann):
-    d = {"type": "trace_on" if r[R_TYPE] == TRACE_ON else "trace_off"}
-    _task(r, d)
-    if r[R_FIELDS] & F_AT:
-        d["at"] = r[R_FROM]
-    if r[R_FIELDS] & F_TIME:
-        d["time"] = r[R_TIME]
-    d.update(ann)
-    return d
-
-
-_BUILD = {RANGE: _range_fields, BRANCH: _branch_fields,
-          TRACE_ON: _trace_fields, TRACE_OFF: _trace_fields}
 _fill_from = dict.update
 
 
@@ -189,7 +58,7 @@ class Element(dict):
         if at is not None:
             self._r = None
             r = RECORD.unpack_from(*at)
-            _fill_from(self, _BUILD[r[R_TYPE]](r, _EMPTY))
+            _fill_from(self, BUILD[r[R_TYPE]](r, EMPTY))
         return self
 
     def __missing__(self, key):
@@ -272,8 +141,12 @@ class _Annotations:
 
     def __init__(self, sym):
         L = lib()
-        self.ptr, self.by_id = None, {NONE_ID: _TYPES[BRANCH + 1], 0: None}
+        self.ptr, self.by_id = None, {NONE_ID: TYPES[BRANCH + 1], 0: None}
         self.ids, self.known = None, 1  # ids below known are parsed
+        # The prototype of each record type and text: trace_on and
+        # trace_off records get an id each, mostly of a text seen before,
+        # and their ids share it.
+        self.protos = {}
         if sym:
             a = L.hwt_symbolizer_annotator(sym)
             ptr = C.c_void_p()
@@ -294,15 +167,21 @@ class _Annotations:
         L.hwt_annot_table_stats(self.ptr, C.byref(texts), None)
         # The ids new in this batch: each parsed once, with the type of
         # its first record (an id is of one type: the table's key has it).
-        if texts.value > self.known:
-            first = dict(zip(reversed(ids), range(n - 1, -1, -1)))
-            for i in range(self.known, texts.value):
-                text = L.hwt_annot_text(self.ptr, i, None).decode("utf-8")
-                d = dict(_TYPES[types[first[i]]])
-                if text:
-                    d.update(json.loads("{" + text[1:] + "}"))
-                by_id[i] = d
-            self.known = texts.value
+        # The table numbers ids in the order of the records it is given,
+        # so each new id's first record is after the previous one's.
+        at = 0
+        for i in range(self.known, texts.value):
+            at = ids.index(i, at)
+            key = (types[at], L.hwt_annot_text(self.ptr, i, None))
+            d = self.protos.get(key)
+            if d is None:
+                s = key[1].decode("utf-8")
+                d = dict(TYPES[key[0]])
+                if s:
+                    d.update(json.loads("{" + s[1:] + "}"))
+                self.protos[key] = d
+            by_id[i] = d
+        self.known = texts.value
         return list(map(by_id.__getitem__, ids)), ids
 
     def close(self):
@@ -326,6 +205,34 @@ def _whole_line(rec_addr, sym, line):
     return to_element(obj)
 
 
+def _lazy(data, i, rtype):
+    """An Element of record @i of @data, its fields made at first read."""
+    e = Element(TYPES[rtype])
+    e._r = (data, i * RECORD.size)
+    return e
+
+
+def _unannotated(data, i, rtype, base, sym, line):
+    """The Element of record @i of the batch @data (at @base in the
+    cursor's buffer, whose pointers are valid until its next call), one
+    the annotation table leaves out: a context or a gap read from its
+    record (a gap's detail text at once, from its pointer), the rest
+    their whole jsonl line."""
+    if rtype == CONTEXT:
+        return _lazy(data, i, rtype)
+    if rtype == GAP:
+        r = RECORD.unpack_from(data, i * RECORD.size)
+        if not r[R_TEXT]:
+            return _lazy(data, i, rtype)
+        try:
+            detail = C.string_at(r[R_TEXT]).decode("utf-8")
+        except UnicodeDecodeError:
+            pass  # as the jsonl writer escapes it: its own line says
+        else:
+            return _element_of(gap_fields(r, {"detail": detail}))
+    return _whole_line(base + i * RECORD.size, sym, line)
+
+
 def _indexes(values, value):
     """The indexes of @value in the list @values (searched in C)."""
     at, found = -1, []
@@ -337,11 +244,12 @@ def _indexes(values, value):
         return found
 
 
-def _written_whole(types, ids, disasm, batch):
-    """The indexes of the records whose element is their whole jsonl
-    line: those the annotation table did not annotate (@ids), or without
-    symbols those of @types not read here (and with @disasm the ranges,
-    which carry their instructions' text: their pointer in @batch)."""
+def _left_out(types, ids, disasm, batch):
+    """The indexes of the records whose element is not a copy of its
+    prototype (_unannotated makes theirs): those the annotation table did
+    not annotate (@ids), or without symbols those of @types after
+    trace_off (and with @disasm the ranges, which carry their
+    instructions' text: their pointer in @batch)."""
     if ids is not None:
         return _indexes(ids, NONE_ID)
     if disasm:
@@ -354,10 +262,58 @@ def _written_whole(types, ids, disasm, batch):
     return sorted(found)
 
 
-def element_lists(cursor, batch, disasm=False):
-    """Yields the Elements of @cursor in lists, one per @batch records
-    (iterate() chains them)."""
-    _names()
+# How many elements are made at a time: fewer than the collector's
+# generation-0 threshold (700 by default). A list's elements are freed
+# before the next list's are made, so the count of new objects never
+# reaches the threshold and no collection walks the elements, which
+# would cost more than making them (docs/python.md, Speed).
+MADE_AT_ONCE = 512
+
+
+def _made(data, dicts, idx, special):
+    """The Elements of the records @idx (a range, or a sorted list of
+    indexes) of the batch @data: each a copy of its prototype in @dicts
+    with where its record is, or the one made already in @special
+    (index: Element, in the order of the indexes)."""
+    size = RECORD.size
+    if isinstance(idx, range):
+        protos = dicts[idx.start:idx.stop]
+        offsets = range(idx.start * size, idx.stop * size, size)
+    else:
+        protos = map(dicts.__getitem__, idx)
+        offsets = map(mul, idx, repeat(size))
+    enabled = gc.isenabled()
+    gc.disable()  # none of these objects makes a cycle
+    try:
+        elems = list(map(Element, protos))
+        list(map(setattr, elems, repeat("_r"), zip(repeat(data), offsets)))
+    finally:
+        if enabled:
+            gc.enable()
+    if special:
+        # Those of the special ones among @idx: their indexes are in
+        # order, so those in idx's span are found by two searches.
+        keys = list(special)
+        lo, hi = bisect_left(keys, idx[0]), bisect_right(keys, idx[-1])
+        for i in keys[lo:hi]:
+            at = i - idx.start if isinstance(idx, range) else \
+                bisect_left(idx, i)
+            if idx[at] == i:
+                elems[at] = special[i]
+    return elems
+
+
+def _chosen(types, wanted):
+    """The indexes of the records of @types whose type is in @wanted."""
+    return list(compress(range(len(types)), map(wanted.__contains__, types)))
+
+
+def element_lists(cursor, batch, disasm=False, wanted=None):
+    """Yields the Elements of @cursor (only those of the record types
+    @wanted, type_codes(), when not None) in lists of at most
+    MADE_AT_ONCE, read @batch records at a time (iterate() chains
+    them)."""
+    names()
     size = RECORD.size
     ann = _Annotations(cursor.sym)
     line = [C.create_string_buffer(4096)]
@@ -371,26 +327,30 @@ def element_lists(cursor, batch, disasm=False):
             if ann.ptr:
                 dicts, ids = ann.of(base, n, types)
             else:
-                dicts, ids = map(_TYPES.__getitem__, types), None
-            # Each element a copy of its type and symbol members, where
-            # its record is kept beside: no Python code per element.
-            enabled = gc.isenabled()
-            gc.disable()  # none of these objects makes a cycle
-            try:
-                elems = list(map(Element, dicts))
-                list(map(setattr, elems, repeat("_r"),
-                         zip(repeat(data), range(0, n * size, size))))
-            finally:
-                if enabled:
-                    gc.enable()
-            for i in _written_whole(types, ids, disasm, data):
-                elems[i] = _whole_line(base + i * size, cursor.sym, line)
-            # Closed meanwhile (Capture.close): the iteration ends, here
-            # or, as close() empties the pending list, within it.
-            if not cursor.ptr:
-                return
-            cursor.pending = elems
-            yield elems
+                dicts, ids = list(map(TYPES.__getitem__, types)), None
+            if wanted is None:
+                chosen = range(n)
+            else:
+                chosen = _chosen(types, wanted)
+            # The rare elements not made from a prototype, made now: a
+            # gap's detail is read from its pointer, valid until the
+            # cursor's next call (or its close).
+            special = {i: _unannotated(data, i, types[i], base, cursor.sym,
+                                       line)
+                       for i in _left_out(types, ids, disasm, data)
+                       if wanted is None or types[i] in wanted}
+            for start in range(0, len(chosen), MADE_AT_ONCE):
+                elems = _made(data, dicts,
+                              chosen[start:start + MADE_AT_ONCE], special)
+                # Closed meanwhile (Capture.close): the iteration ends,
+                # here or, as close() empties the pending list, within it.
+                if not cursor.ptr:
+                    return
+                cursor.pending = elems
+                yield elems
+                # The list handed out is done with: its elements the
+                # caller did not keep go before the next ones are made.
+                cursor.pending = elems = None
     finally:
         ann.close()
 

@@ -108,3 +108,22 @@ def tree_capture(tmp_path_factory):
     cli("record", "-e", "sw_branch", "-q", "--start", "main", "--stop",
         "tree_done", "-o", out, "--", env_path("HWT_CALL_TREE"))
     return str(out)
+
+
+@pytest.fixture(scope="session")
+def gap_capture(tmp_path_factory):
+    """A 1 MiB sw_branch capture of tests/tools/bts_capture: its code
+    image covers only part of the addresses, so it has no_image and
+    decode_error gaps, and a truncated record at its end."""
+    out = tmp_path_factory.mktemp("gaps")
+    subprocess.run([env_path("HWT_BTS_CAPTURE"), str(out), "1", "swb"],
+                   check=True, stdout=subprocess.DEVNULL)
+    return str(out / "bts.data")
+
+
+@pytest.fixture(scope="session")
+def gap_listing(gap_capture):
+    """The CLI's elements of gap_capture: [True] with symbols, [False]
+    with --no-symbols (decoded once for the tests that read them)."""
+    return {True: cli_elements(gap_capture),
+            False: cli_elements("--no-symbols", gap_capture)}
