@@ -13,6 +13,7 @@
 #include "backends/arm-cs/cs_decode_meta.h"
 #include "backends/arm-cs/cs_decode_tree.h"
 #include "backends/arm-cs/cs_fault_scan.h"
+#include "backends/arm-cs/cs_meta.h"
 #include "backends/arm-cs/cs_snapshot.h"
 #include "backends/arm-cs/cs_sync_points.h"
 #include "hwtrace/error.h"
@@ -282,6 +283,25 @@ static int cs_split(void *priv, const struct hwt_aux_chunk *c,
 	return hwt_cs_sync_points(src, c->data, c->size, starts, max);
 }
 
+/* The tracer of the first CPU's block names the code: an ETMv3/PTM
+ * traces 32-bit Arm cores, an ETMv4 or ETE (nearly always) AArch64
+ * code. A trace that changes state is decoded with its own ISA per
+ * range by OpenCSD; this is the one ISA the core's walk takes. */
+static enum hwt_isa cs_code_isa(const struct hwt_decode_params *params)
+{
+	if (!params->info || params->info_words <= HWT_CS_HDR_WORDS)
+		return HWT_ISA_UNKNOWN;
+	switch (params->info[HWT_CS_HDR_WORDS + HWT_CS_BLK_MAGIC]) {
+	case HWT_CS_MAGIC_ETMV3:
+		return HWT_ISA_A32;
+	case HWT_CS_MAGIC_ETMV4:
+	case HWT_CS_MAGIC_ETE:
+		return HWT_ISA_A64;
+	default:
+		return HWT_ISA_UNKNOWN;
+	}
+}
+
 const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.create = cs_create,
 	.feed = cs_feed,
@@ -290,5 +310,6 @@ const struct hwt_decoder_ops hwt_cs_decoder_ops = {
 	.hw_id = cs_hw_id,
 	.snapshot_dir = hwt_cs_decode_snapshot_dir,
 	.split = cs_split,
+	.code_isa = cs_code_isa,
 };
 #endif

@@ -67,6 +67,15 @@ static void rvt_destroy(void *priv)
 	free(d);
 }
 
+/* RV32 or RV64 as the encoder's XLEN in the info (or --raw) says. */
+static enum hwt_isa rvt_code_isa(const struct hwt_decode_params *params)
+{
+	struct rvt_opts o;
+	if (rvt_params_opts(params, &o) < 0)
+		return HWT_ISA_UNKNOWN;
+	return o.xlen == 32 ? HWT_ISA_RV32 : HWT_ISA_RV64;
+}
+
 static const struct hwt_decoder_ops rvt_decoder_ops = {
 	.create = rvt_create,
 	.feed = rvt_feed,
@@ -75,6 +84,7 @@ static const struct hwt_decoder_ops rvt_decoder_ops = {
 	.destroy = rvt_destroy,
 	.packets = rvt_packets,
 	.split = rvt_split,
+	.code_isa = rvt_code_isa,
 };
 
 const struct hwt_backend hwt_backend_riscv_ntrace = {

@@ -97,4 +97,6 @@ const struct hwt_decoder_ops hwt_swb_decoder_ops = {
 	.destroy = swb_destroy,
 	.packets = swb_packets,
 	.split = swb_split,
+	/* sw_branch steps x86-64 programs only. */
+	.code_isa = hwt_decoder_code_isa_x86_64,
 };

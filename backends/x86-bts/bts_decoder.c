@@ -594,4 +594,5 @@ const struct hwt_decoder_ops hwt_bts_decoder_ops = {
 	.destroy = bts_destroy,
 	.packets = bts_packets,
 	.split = bts_split,
+	.code_isa = hwt_decoder_code_isa_x86_64,
 };

@@ -123,5 +123,6 @@ const struct hwt_decoder_ops hwt_pt_decoder_ops = {
 	.packets = pt_packets_dump,
 	.edges = pt_edges_chunk,
 	.split = pt_split,
+	.code_isa = hwt_decoder_code_isa_x86_64,
 };
 #endif

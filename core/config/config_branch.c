@@ -77,6 +77,28 @@ static const char *cpu_file(const struct hwt_os *os, const char *pmu,
 	return hwt_os_sysfs_read(os, path, buf, size) >= 0 ? buf : NULL;
 }
 
+/* Whether @pmu's LBR is Arch LBR. The kernel says so in /proc/cpuinfo
+ * (flag arch_lbr), which an emulated machine's sysfs does not carry; it
+ * also names the PMU after the CPU in caps/pmu_name, and these names
+ * (arch/x86/events/intel/core.c) are of CPUs whose LBR is Arch LBR
+ * (Sapphire Rapids and Emerald Rapids; Alder Lake and Raptor Lake, both
+ * core types; Meteor Lake). Another Arch LBR PMU is taken for a legacy
+ * LBR: only the emulator's samples (hw_idx, types) depend on it. */
+static bool arch_lbr_pmu(const struct hwt_os *os, const char *pmu)
+{
+	static const char *const names[] = {"sapphire_rapids",
+					    "alderlake_hybrid",
+					    "meteorlake_hybrid"};
+	char buf[64];
+	if (!cpu_file(os, pmu, "caps/pmu_name", buf, sizeof(buf)))
+		return false;
+	buf[strcspn(buf, "\n")] = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (!strcmp(buf, names[i]))
+			return true;
+	return false;
+}
+
 const char *hwt_branch_hw_name(enum hwt_branch_hw_kind kind)
 {
 	switch (kind) {
@@ -139,6 +161,7 @@ int hwt_branch_hw_probe(const struct hwt_os *os, struct hwt_branch_hw *out)
 			if (cpu_file(os, pmus[i], "caps/branch_counter_nr", buf,
 				     sizeof(buf)))
 				out->counters = (unsigned)strtoul(buf, NULL, 10);
+			out->arch_lbr = arch_lbr_pmu(os, pmus[i]);
 		} else if (cpu_file(os, pmus[i], "events/branch-brs", buf,
 				    sizeof(buf))) {
 			out->depth = 16;

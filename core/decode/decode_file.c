@@ -1102,7 +1102,8 @@ out:
 	return err;
 }
 
-/* The ISA of the traced code, from the file's arch feature. */
+/* The ISA of the recording machine, from the file's arch feature: that of
+ * the code its branch-record hardware (LBR, BRBE) saw. */
 static enum hwt_isa isa_of(struct hwt_pd_reader *reader)
 {
 	char arch[64];
@@ -1139,7 +1140,10 @@ static int decode_samples(struct file_state *st, const struct hwt_backend *b,
 	vl.n = st->opts->virtual_lbr;
 	int err = 0;
 	if (vl.n)
-		err = hwt_brstack_code_new(st->image, isa_of(st->reader),
+		/* The trace's ISA, not the arch header's: an Intel PT or
+		 * BTS capture written on an arm64 host holds x86-64 code. */
+		err = hwt_brstack_code_new(st->image,
+					   hwt_backend_code_isa(b, &params),
 					   &vl.code);
 	if (err >= 0)
 		err = hwt_sample_store_decode(&st->samples, st->reader, b,

@@ -526,6 +526,8 @@ int hwt_isolation_open(const struct hwt_backend *inner,
 		.destroy = iso_destroy,
 		.hw_id = in->hw_id ? iso_hw_id : NULL,
 		.split = in->split ? iso_split : NULL,
+		/* A word or two of the info, read here: no decoder state. */
+		.code_isa = in->code_isa,
 	};
 	iso->backend = *inner;
 	iso->backend.decoder = &iso->ops;

@@ -169,6 +169,7 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 	ev->br_depth = hw.depth < HWT_EMU_BRANCH_MAX_DEPTH ? hw.depth :
 							      HWT_EMU_BRANCH_MAX_DEPTH;
 	ev->br_kind = hw.kind;
+	ev->br_arch_lbr = hw.arch_lbr;
 	pthread_mutex_lock(&emu->lock);
 	/* Away from the ids of the captures whose sideband it replays. */
 	ev->id = (1ull << 41) + emu->next_id++;
@@ -260,16 +261,25 @@ static size_t make_sample(const struct emu_event *ev, size_t newest,
 		uint64_t nr = 0;
 		n += 8;
 		/* Intel's LBR says where its ring's newest record is (the
-		 * TOS); the others have no such index: -1, as the kernel. */
+		 * TOS); the others have no such index: -1, as the kernel.
+		 * Arch LBR has no TOS either (record 0 is always the
+		 * newest; lbr.c: "Cannot get TOS for ... Arch LBR"). */
+		bool tos = ev->br_kind == HWT_BRANCH_HW_LBR && !ev->br_arch_lbr;
 		if (mode & PERF_SAMPLE_BRANCH_HW_INDEX)
-			put(rec, &n, ev->br_kind == HWT_BRANCH_HW_LBR && kept ?
-					     (kept - 1) % ev->br_depth : ~0ull);
+			put(rec, &n, tos && kept ? (kept - 1) % ev->br_depth
+						 : ~0ull);
+		/* Arch LBR's LBR_INFO holds each record's type, and the
+		 * kernel saves it whatever the filter says
+		 * (intel_pmu_setup_hw_lbr_filter sets X86_BR_TYPE_SAVE). */
+		uint64_t type_mode = ev->br_arch_lbr
+					     ? mode | PERF_SAMPLE_BRANCH_TYPE_SAVE
+					     : mode;
 		for (size_t i = newest + 1; i-- > 0 && nr < ev->br_depth;) {
 			if (!keeps(mode, a, v[i].kind))
 				continue;
 			put(rec, &n, v[i].from);
 			put(rec, &n, v[i].to);
-			put(rec, &n, type_flags(mode, v[i].kind));
+			put(rec, &n, type_flags(type_mode, v[i].kind));
 			nr++;
 		}
 		memcpy(rec + nr_at, &nr, 8);

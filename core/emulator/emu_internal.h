@@ -110,6 +110,7 @@ struct emu_event {
 	struct emu_branch_src *br_src;
 	unsigned br_depth;
 	int br_kind;
+	bool br_arch_lbr; /* Intel Arch LBR: no TOS, types always saved */
 	bool br_done;
 	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
 	char filter[4096];

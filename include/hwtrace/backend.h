@@ -207,6 +207,14 @@ struct hwt_decoder_ops {
 	 * decode. Optional: without it the core decodes with one instance. */
 	int (*split)(void *priv, const struct hwt_aux_chunk *chunk,
 		     uint64_t *starts, size_t max);
+	/* The instruction set of the code the trace ran, from @params' info
+	 * (not from the machine that wrote the file: an x86-64 trace read
+	 * or generated on an arm64 host is still x86-64 code). The core
+	 * walks that code between the branches it hands out itself (the
+	 * virtual LBR's ranges). HWT_ISA_UNKNOWN when the info does not
+	 * say; then those ranges are not built. Optional: NULL is
+	 * HWT_ISA_UNKNOWN. */
+	enum hwt_isa (*code_isa)(const struct hwt_decode_params *params);
 };
 
 struct hwt_os;
@@ -297,6 +305,17 @@ struct hwt_backend {
 HWT_API int hwt_decoder_split_whole(void *priv,
 				    const struct hwt_aux_chunk *chunk,
 				    uint64_t *starts, size_t max);
+
+/* A code_isa op (hwt_decoder_ops.code_isa) for a decoder of x86-64
+ * code only (Intel PT's 64-bit mode, Intel BTS): HWT_ISA_X86_64. */
+HWT_API enum hwt_isa
+hwt_decoder_code_isa_x86_64(const struct hwt_decode_params *params);
+
+/* @backend's code_isa op on @params; HWT_ISA_UNKNOWN without a decoder
+ * or without the op. */
+HWT_API enum hwt_isa
+hwt_backend_code_isa(const struct hwt_backend *backend,
+		     const struct hwt_decode_params *params);
 
 /* Registers an out-of-tree backend. @backend is borrowed and must stay
  * valid. Errors: HWT_ERR_BUSY (the name is taken), HWT_ERR_NOMEM. */

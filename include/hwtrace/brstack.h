@@ -103,6 +103,10 @@ struct hwt_branch_hw {
 	unsigned depth;    /* records a sample holds at most */
 	unsigned counters; /* caps/branch_counter_nr; 0: no -j counter */
 	char pmu[32];      /* "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0" */
+	/* HWT_BRANCH_HW_LBR of an Arch LBR PMU (caps/pmu_name, see
+	 * hwt_branch_hw_probe): its samples carry no top-of-stack index
+	 * (hw_idx -1) and every record's type. */
+	bool arch_lbr;
 };
 
 /* "LBR", "AMD BRS", "Arm BRBE": the kind's name in messages. */

@@ -17,6 +17,11 @@
 #   branches of those kinds, the period still counting every branch;
 # - -F: a sample once per 1/FREQ seconds of the branches' own times;
 # - hw_index: perf reads the layout with hw_idx;
+# - Intel Arch LBR 32 (intel-archlbr): every record carries its type
+#   without save_type (perf names them), hw_idx is -1 in every sample
+#   (no top-of-stack; read from the file's bytes by the layout of
+#   perf_event.h, against legacy LBR's ring index), and hwtrace's decode
+#   gives perf's records with those kinds;
 # - a profile's [branch] section gives the file the options give;
 # - errors: an unknown filter (exit 2, perf's words), BRS with a filter
 #   and a machine without branch records (exit 1, perf's words), the
@@ -44,7 +49,7 @@ expect_eq "the truth: hot's back edge CALLS x (N - 1) times" \
 # with FREQ the period is the branches since the last sample).
 want() {
 	python3 - "$TMP/truth.txt" "$@" <<'PY'
-import sys
+import os, sys
 b = [l.split() for l in open(sys.argv[1])]
 period, depth, kinds = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 freq = int(sys.argv[5]) if len(sys.argv) > 5 else 0
@@ -66,7 +71,9 @@ for i, (f, t, k, tm) in enumerate(b):
     if not due:
         continue
     stack = [x for x in reversed(b[:i + 1]) if keep(x[2])][:depth]
-    sfx = lambda x: types.get(x[2], "") if kinds != "any" else ""
+    # WANT_TYPES=1: the hardware saves every record's type (Arch LBR).
+    typed = kinds != "any" or os.environ.get("WANT_TYPES") == "1"
+    sfx = lambda x: types.get(x[2], "") if typed else ""
     recs = ["%s/%s/-/-/-/0/%s" % (x[0], x[1], sfx(x)) for x in stack]
     print(since, "%x" % int(t, 16), *recs)
     since = 0
@@ -148,6 +155,59 @@ check freq 0 32 any 20000
 # hw_index: a word more in each sample; perf reads past it.
 rec hwi intel-lbr8 -j any,u,hw_index -c 32
 check hwi 32 8 any
+
+# Intel Arch LBR: the types without save_type, no top-of-stack index.
+rec alb intel-archlbr -j any,u,hw_index -c 32
+WANT_TYPES=1 check alb 32 32 any
+expect_contains "alb: the records have types" "$(head -1 "$TMP/alb.got")" "/0/CALL"
+# hw_idx [KIND]: each sample's hw_idx word, read from the file by the
+# layout of linux/perf_event.h (the branch event's sample_type fields
+# before the branch stack; every sample of these files is that event's).
+hw_idx() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+attr_size, = struct.unpack_from("<Q", d, 16)
+a_off, a_size, d_off, d_size = struct.unpack_from("<4Q", d, 24)
+st = None
+for at in range(a_off, a_off + a_size, attr_size):  # attr, then its ids section
+    t, = struct.unpack_from("<Q", d, at + 24)
+    if t & (1 << 11):                       # PERF_SAMPLE_BRANCH_STACK
+        st, bst = t, struct.unpack_from("<Q", d, at + 72)[0]
+assert st is not None and bst & (1 << 17)   # PERF_SAMPLE_BRANCH_HW_INDEX
+# IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD: a word each.
+words = sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st & (1 << bit))
+assert not st & ((1 << 4) | (1 << 5) | (1 << 10))  # no READ, CALLCHAIN, RAW
+at = d_off
+while at < d_off + d_size:
+    typ, misc, size = struct.unpack_from("<IHH", d, at)
+    if typ == 9:                            # PERF_RECORD_SAMPLE
+        nr, idx = struct.unpack_from("<2Q", d, at + 8 + 8 * words)
+        print("%d %x" % (nr, idx))
+    at += size
+PY
+}
+hw_idx "$TMP/alb.data" >"$TMP/alb.idx"
+expect_eq "alb: hw_idx -1 in every sample" \
+	"$(awk '$2 == "ffffffffffffffff"' "$TMP/alb.idx" | wc -l)" "$(wc -l <"$TMP/alb.got")"
+rec lbh intel-lbr -j any,u,hw_index -c 32
+expect_eq "legacy LBR (control): hw_idx the ring's top, 31 after 32 records" \
+	"$(hw_idx "$TMP/lbh.data" | sort -u)" "32 1f"
+"$HWTRACE" decode --format jsonl "$TMP/alb.data" >"$TMP/alb.jsonl" 2>/dev/null || fail "decode alb"
+expect_eq "alb: hwtrace's records and kinds are perf's" "$(python3 - "$TMP/alb.jsonl" <<'PY' | md5sum
+import json, sys
+types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
+         "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    recs.sort(key=lambda e: e["depth"])
+    print(" ".join("%s/%s/-/-/-/0/%s" % (e["from"], e["to"], types[e["kind"]])
+                   for e in recs))
+PY
+)" "$(cut -d' ' -f3- "$TMP/alb.got" | md5sum)"
 
 # The profile's [branch] section: the same file as the options.
 printf '[branch]\nfilter = any_ret,u,save_type\nperiod = 20\n' >"$TMP/b.ini"

@@ -57,13 +57,15 @@ static void depths(void)
 		const char *fixture, *pmu;
 		enum hwt_branch_hw_kind kind;
 		unsigned depth;
+		bool arch_lbr; /* caps/pmu_name names an Arch LBR CPU */
 	} want[] = {
-		{"intel-lbr", "cpu", HWT_BRANCH_HW_LBR, 32},
-		{"intel-lbr16", "cpu", HWT_BRANCH_HW_LBR, 16},
-		{"intel-lbr8", "cpu", HWT_BRANCH_HW_LBR, 8},
-		{"amd-brs", "cpu", HWT_BRANCH_HW_BRS, 16},
-		{"amd-lbrv2", "cpu", HWT_BRANCH_HW_LBR, 16},
-		{"arm-brbe", "armv8_pmuv3_0", HWT_BRANCH_HW_BRBE, 64},
+		{"intel-lbr", "cpu", HWT_BRANCH_HW_LBR, 32, false},
+		{"intel-lbr16", "cpu", HWT_BRANCH_HW_LBR, 16, false},
+		{"intel-lbr8", "cpu", HWT_BRANCH_HW_LBR, 8, false},
+		{"intel-archlbr", "cpu", HWT_BRANCH_HW_LBR, 32, true},
+		{"amd-brs", "cpu", HWT_BRANCH_HW_BRS, 16, false},
+		{"amd-lbrv2", "cpu", HWT_BRANCH_HW_LBR, 16, false},
+		{"arm-brbe", "armv8_pmuv3_0", HWT_BRANCH_HW_BRBE, 64, false},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
 		struct hwt_branch_hw hw;
@@ -72,6 +74,7 @@ static void depths(void)
 		CHECK_INT(hw.kind, want[i].kind);
 		CHECK_INT(hw.depth, want[i].depth);
 		CHECK_STR(hw.pmu, want[i].pmu);
+		CHECK_INT(hw.arch_lbr, want[i].arch_lbr);
 		hwt_os_free(os);
 	}
 	/* A BRBE depth BRBIDR0_EL1.NUMREC cannot give, named. */
@@ -107,8 +110,8 @@ static void depths(void)
 
 static void attrs(void)
 {
-	struct hwt_branch_hw lbr = {HWT_BRANCH_HW_LBR, 32, 0, "cpu"};
-	struct hwt_branch_hw brs = {HWT_BRANCH_HW_BRS, 16, 0, "cpu"};
+	struct hwt_branch_hw lbr = {HWT_BRANCH_HW_LBR, 32, 0, "cpu", false};
+	struct hwt_branch_hw brs = {HWT_BRANCH_HW_BRS, 16, 0, "cpu", false};
 	struct hwt_branch_sampling bs = {PERF_SAMPLE_BRANCH_ANY_CALL |
 					 PERF_SAMPLE_BRANCH_USER, 1000, 0,
 					 PERF_COUNT_HW_CPU_CYCLES};
