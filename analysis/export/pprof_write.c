@@ -57,7 +57,7 @@ struct built {
 	struct hwt_strmap strings;             /* text -> v[0] index */
 	const char **table;
 	size_t ntable;
-	struct hwt_strmap funcs;               /* "name\0file" -> v[0] id,
+	struct hwt_strmap funcs;               /* "name\1file" -> v[0] id,
 						* v[1] start line, v[2] a
 						* line naming it */
 	Perftools__Profiles__Profile prof;
@@ -157,7 +157,10 @@ static struct hwt_strmap_entry *func_entry(struct built *b,
 					    ? stack_key : malloc(n + f + 1);
 	if (!key)
 		return NULL;
-	memcpy(key, l->name, n + 1);
+	/* The map's keys are C strings: 1 parts the two (symbol names and
+	 * paths do not hold it; at worst two such functions share an id). */
+	memcpy(key, l->name, n);
+	key[n] = 1;
 	memcpy(key + n + 1, l->file, f);
 	struct hwt_strmap_entry *e = hwt_strmap_get(&b->funcs, key, n + f + 1);
 	if (key != stack_key)
