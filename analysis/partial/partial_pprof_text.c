@@ -267,8 +267,10 @@ static int read_sample(struct partial_reader *r, struct hwt_partial *p)
 		err = read_stack(r, r->fields[8], p->pprof->nlocs, &stack,
 				 &s.nlocs);
 	size_t before = p->pprof->nsamples;
-	if (!err)
-		err = pprof_add_sample(p->pprof, &s, stack);
+	if (!err && (err = pprof_add_sample(p->pprof, &s, stack)) ==
+			    HWT_ERR_FORMAT)
+		err = partial_bad(r, "a value past 2^63 - 1, the largest a "
+				  "profile holds");
 	if (!err && p->pprof->nsamples == before)
 		err = partial_bad(r, "a sample listed twice");
 	free(stack);
