@@ -299,7 +299,11 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 	if (a->ex.partial)
 		return cli_output_open("export", a->s.output, a->s.files,
 				       (size_t)a->s.nfiles, out, of);
-	if (!pg && !per_binary(a->ex.format))
+	/* pprof of several captures: none of them is the output either. */
+	if (!pg && !per_binary(a->ex.format) && a->s.nfiles > 1)
+		rc = cli_output_check("export", a->s.output, a->s.files,
+				      (size_t)a->s.nfiles);
+	if (!rc && !pg && !per_binary(a->ex.format))
 		rc = cli_output_open("export", a->s.output, inputs, 2, out, of);
 	if (rc)
 		return rc;

@@ -274,6 +274,13 @@ expect_eq "a location cut short: exit" "$?" 1
 expect_contains "a location cut short: named" "$(cat "$TMP/err")" \
 	"cut.part: line 4: a location's lines cut short"
 expect_eq "no profile left behind" "$(ls "$TMP"/x* 2>/dev/null)" ""
+cp "${caps[1]}" "$TMP/in.data"
+sum=$(sha1sum <"$TMP/in.data")
+"$HWTRACE" export "${caps[0]}" "$TMP/in.data" --to pprof -o "$TMP/in.data" 2>"$TMP/err"
+expect_eq "pprof: the second capture as -o: exit" "$?" 2
+expect_contains "pprof: the second capture as -o: named" "$(cat "$TMP/err")" \
+	"is the input file"
+expect_eq "pprof: the second capture as -o: unchanged" "$(sha1sum <"$TMP/in.data")" "$sum"
 "$HWTRACE" export "${caps[0]}" "${caps[1]}" --to sqlite -o "$TMP/x.db" 2>"$TMP/err"
 expect_eq "export of several captures to sqlite: exit" "$?" 2
 expect_eq "nothing written" "$(ls "$TMP"/x* 2>/dev/null)" ""
