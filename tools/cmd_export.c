@@ -33,8 +33,8 @@ static void usage(FILE *out)
 		"           autofdo and bolt write one file per binary: OUT.NAME.EXT\n"
 		"           (DIR/NAME.EXT when -o is a directory), EXT afdo.txt,\n"
 		"           fdata or preagg\n"
-		"           autofdo and bolt take several captures (FILE...)\n"
-		"           and add them up\n"
+		"           autofdo, bolt and pprof take several captures\n"
+		"           (FILE...) and add them up\n"
 		"See docs/analysis.md.\n\n"
 		"  --to FORMAT             sqlite, pprof, postgresql, autofdo, bolt\n"
 		"                          or bolt-preagg (required)\n"
@@ -45,7 +45,7 @@ static void usage(FILE *out)
 		"  --replace               replace an existing database (sqlite) or\n"
 		"                          the schema's tables (postgresql)\n"
 		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
-		"  --partial               autofdo, bolt: write a partial result\n"
+		"  --partial               autofdo, bolt, pprof: write a partial result\n"
 		"                          for hwtrace merge (to -o, or standard\n"
 		"                          output) instead of the files\n"
 		"  --columns all|branches  sqlite: the samples table's columns, as\n"
@@ -171,9 +171,10 @@ static int check(void *arg)
 				       "not -o");
 	if (!pg && a->ex.conninfo)
 		return cli_usage_error("export", "--db is for --to postgresql");
-	if (!per_binary(a->ex.format) && (a->ex.partial || a->s.nfiles > 1))
-		return cli_usage_error("export", "%s: only autofdo, bolt and "
-				       "bolt-preagg %s", a->ex.partial ?
+	if (!per_binary(a->ex.format) && a->ex.format != HWT_EXPORT_PPROF &&
+	    (a->ex.partial || a->s.nfiles > 1))
+		return cli_usage_error("export", "%s: only autofdo, bolt, "
+				       "bolt-preagg and pprof %s", a->ex.partial ?
 				       "--partial" : "several captures",
 				       a->ex.partial ? "have partial results"
 						     : "add up");
@@ -260,7 +261,11 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 	if (a->ex.partial)
 		return cli_output_open("export", a->s.output, a->s.files,
 				       (size_t)a->s.nfiles, out, of);
-	if (!pg && !per_binary(a->ex.format))
+	/* pprof of several captures: none of them is the output either. */
+	if (!pg && !per_binary(a->ex.format) && a->s.nfiles > 1)
+		rc = cli_output_check("export", a->s.output, a->s.files,
+				      (size_t)a->s.nfiles);
+	if (!rc && !pg && !per_binary(a->ex.format))
 		rc = cli_output_open("export", a->s.output, inputs, 2, out, of);
 	if (rc)
 		return rc;
@@ -301,8 +306,9 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 }
 
 /* The captures one after the other into the one export: each one's
- * counts placed in their binaries with its own symbols (AutoFDO, BOLT;
- * other formats take one capture). */
+ * counts placed in their binaries with its own symbols (AutoFDO, BOLT),
+ * or its samples added to the profile (pprof); other formats take one
+ * capture. */
 static int export_captures(void *arg, struct cli_stack_run *first)
 {
 	struct export_args *a = arg;
@@ -320,8 +326,12 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 		hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
 		struct hwt_capture *cap = NULL;
 		err = hwt_capture_open(file, NULL, &cap);
+		/* pprof labels its samples with the capture's thread names;
+		 * the profiles of binaries need only the build ids. */
 		if (!err)
-			err = hwt_export_capture_build_ids(a->export, cap);
+			err = a->ex.format == HWT_EXPORT_PPROF
+				      ? hwt_export_capture_facts(a->export, cap)
+				      : hwt_export_capture_build_ids(a->export, cap);
 		hwt_capture_free(cap);
 		struct cli_stack_run run = {
 			.file = file,

@@ -1,5 +1,6 @@
 /* hwtrace merge: partial results (report --partial, decode --edges
- * --partial) merged into the final output, or into one partial. */
+ * --partial, export --partial) merged into the final output, or into
+ * one partial. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,11 @@ static void usage(FILE *out)
 		"input: KIND report (the table of hwtrace report), collapsed (its\n"
 		"folded stacks), edges (decode --edges), or autofdo, bolt or\n"
 		"bolt-preagg (export --partial: the files of export --to KIND, one\n"
-		"per binary, named from -o as export names them). The merge does not\n"
-		"depend on the order or grouping of the parts. See\n"
-		"docs/scale-out.md.\n\n"
-		"  --kind KIND             report, collapsed, edges, autofdo, bolt\n"
-		"                          or bolt-preagg\n"
+		"per binary, named from -o as export names them), or pprof (the\n"
+		"profile of export --to pprof, to -o). The merge does not depend\n"
+		"on the order or grouping of the parts. See docs/scale-out.md.\n\n"
+		"  --kind KIND             report, collapsed, edges, autofdo, bolt,\n"
+		"                          bolt-preagg or pprof\n"
 		"  --partial               write the merged partial result instead\n"
 		"  --weight insns|time|calls  collapsed: what a stack counts\n"
 		"  --top N                 report: the N first functions (default 25;\n"
@@ -31,7 +32,8 @@ static void usage(FILE *out)
 		"  --format text|jsonl     edges: lines or JSON objects\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"                          (autofdo, bolt: the files' prefix or\n"
-		"                          directory, required without --partial)\n"
+		"                          directory, required without --partial;\n"
+		"                          pprof: required without --partial)\n"
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed (a part that is not a partial\n"
 		"result, or of another kind: the message names it), 2 usage.\n");
@@ -52,12 +54,13 @@ static const struct option long_opts[] = {
 
 enum merge_kind {
 	KIND_NONE, KIND_REPORT, KIND_COLLAPSED, KIND_EDGES, KIND_AUTOFDO,
-	KIND_BOLT, KIND_BOLT_PREAGG,
+	KIND_BOLT, KIND_BOLT_PREAGG, KIND_PPROF,
 };
 
 /* The --kind names, in enum merge_kind's order from KIND_REPORT. */
 static const char *const kind_names[] = {
 	"report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
+	"pprof",
 };
 
 static enum merge_kind parse_kind(const char *name)
@@ -80,6 +83,8 @@ static enum hwt_partial_kind partial_kind(enum merge_kind kind)
 		return HWT_PARTIAL_BOLT;
 	case KIND_BOLT_PREAGG:
 		return HWT_PARTIAL_BOLT_PREAGG;
+	case KIND_PPROF:
+		return HWT_PARTIAL_PPROF;
 	default:
 		return HWT_PARTIAL_REPORT;
 	}
@@ -113,8 +118,9 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 			if (!a->kind)
 				return cli_usage_error("merge", "--kind %s: use "
 						       "report, collapsed, edges, "
-						       "autofdo, bolt or "
-						       "bolt-preagg", optarg);
+						       "autofdo, bolt, "
+						       "bolt-preagg or pprof",
+						       optarg);
 			break;
 		case OPT_PARTIAL:
 			a->partial = true;
@@ -145,12 +151,19 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	}
 	if (!a->kind)
 		return cli_usage_error("merge", "no --kind (report, collapsed, "
-				       "edges, autofdo, bolt or bolt-preagg)");
+				       "edges, autofdo, bolt, bolt-preagg or "
+				       "pprof)");
 	if (per_binary(a->kind) && !a->partial && !a->output)
 		return cli_usage_error("merge", "--kind %s writes one file per "
 				       "binary: -o PREFIX or DIRECTORY is "
 				       "required", kind_names[a->kind -
 							      KIND_REPORT]);
+	/* A compressed profile is not for a terminal or a pipe's reader
+	 * to guess at: export --to pprof takes -o too. */
+	if (a->kind == KIND_PPROF && !a->partial && !a->output)
+		return cli_usage_error("merge", "--kind pprof writes a "
+				       "compressed profile: -o FILE is "
+				       "required");
 	if (optind >= argc)
 		return cli_usage_error("merge", "no partial result to merge");
 	return 0;
@@ -200,6 +213,8 @@ static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
 		return hwt_partial_write_report(p, out, (size_t)a->top);
 	case KIND_COLLAPSED:
 		return hwt_partial_write_collapsed(p, out, a->weight);
+	case KIND_PPROF:
+		return hwt_partial_write_pprof(p, out);
 	default:
 		/* decode --edges --format jsonl's stream starts so too. */
 		if (a->format == HWT_OUTPUT_JSONL)

@@ -70,6 +70,19 @@ struct export_thread *hwt_export_thread(struct hwt_export *ex, int32_t pid,
 	return t;
 }
 
+void hwt_export_forget_threads(struct hwt_export *ex)
+{
+	for (size_t i = 0; i < ex->nthreads; i++)
+		if (ex->threads[i].n)
+			return; /* a frame still open: the threads stay */
+	for (size_t i = 0; i < ex->nthreads; i++) {
+		ex->threads_forgotten += ex->threads[i].traced;
+		free(ex->threads[i].comm);
+		free(ex->threads[i].v);
+	}
+	ex->nthreads = 0;
+}
+
 int hwt_export_new(const struct hwt_export_opts *opts, struct hwt_export **out)
 {
 	*out = NULL;
@@ -272,7 +285,7 @@ struct hwt_stack_ops hwt_export_ops(struct hwt_export *ex)
 
 int hwt_export_finish(struct hwt_export *ex, bool has_time)
 {
-	ex->stats.threads = 0;
+	ex->stats.threads = ex->threads_forgotten;
 	for (size_t i = 0; i < ex->nthreads; i++)
 		ex->stats.threads += ex->threads[i].traced;
 	return ex->fmt->finish(ex, has_time);
@@ -282,8 +295,8 @@ int hwt_export_end_capture(struct hwt_export *ex)
 {
 	if (!ex->fmt->end_capture)
 		return hwt_error(HWT_ERR_NOSUP, "export: this format takes one "
-				 "capture (autofdo, bolt and bolt-preagg take "
-				 "several)");
+				 "capture (autofdo, bolt, bolt-preagg and pprof "
+				 "take several)");
 	return ex->fmt->end_capture(ex);
 }
 

@@ -54,6 +54,7 @@ struct hwt_export {
 	void *impl;
 	struct export_thread *threads;
 	size_t nthreads, threads_cap;
+	uint64_t threads_forgotten; /* traced threads of past captures */
 	struct hwt_strmap paths;   /* "parent:func:ip" -> v[0] id */
 	struct hwt_export_stats stats;
 	struct hwt_strmap build_ids; /* path -> v[0] index + 1 in bids */
@@ -86,6 +87,11 @@ int hwt_export_path(struct hwt_export *ex, uint64_t parent, uint64_t func,
 
 /* The thread with @pid/@tid/@cpu (-1 unknown), created when new; NULL
  * when out of memory. */
+/* Forgets the threads (when none has a frame open), so that the next
+ * capture's are its own even where its thread ids are an earlier one's;
+ * the stats still count them. */
+void hwt_export_forget_threads(struct hwt_export *ex);
+
 struct export_thread *hwt_export_thread(struct hwt_export *ex, int32_t pid,
 					int32_t tid, int32_t cpu);
 

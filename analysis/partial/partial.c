@@ -23,6 +23,8 @@ const char *hwt_partial_kind_name(enum hwt_partial_kind kind)
 		return "bolt";
 	case HWT_PARTIAL_BOLT_PREAGG:
 		return "bolt-preagg";
+	case HWT_PARTIAL_PPROF:
+		return "pprof";
 	default:
 		return "report";
 	}
@@ -35,6 +37,10 @@ struct hwt_partial *partial_new(enum hwt_partial_kind kind)
 		return NULL;
 	p->kind = kind;
 	if (kind == HWT_PARTIAL_EDGES && !(p->edges = hwt_edges_new())) {
+		free(p);
+		return NULL;
+	}
+	if (kind == HWT_PARTIAL_PPROF && partial_pprof_new(p)) {
 		free(p);
 		return NULL;
 	}
@@ -53,6 +59,8 @@ void hwt_partial_free(struct hwt_partial *p)
 	free(p->time_meaning);
 	hwt_edges_free(p->edges);
 	partial_pgo_free(p);
+	partial_pprof_free(p);
+	free(p->reading_lines);
 	free(p);
 }
 
@@ -231,6 +239,8 @@ int hwt_partial_merge(struct hwt_partial *dst, const struct hwt_partial *src)
 		return merge_edges(dst->edges, src->edges);
 	if (partial_is_pgo(dst->kind))
 		return partial_pgo_merge(dst, src);
+	if (dst->kind == HWT_PARTIAL_PPROF)
+		return partial_pprof_merge(dst, src);
 	if (!same_text(dst->time_unit, src->time_unit) ||
 	    !same_text(dst->time_meaning, src->time_meaning))
 		return hwt_error(HWT_ERR_INVAL, "the parts' times are of "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "analysis/export/pgo_internal.h"
+#include "analysis/export/pprof_profile.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/partial.h"
 
@@ -29,6 +30,12 @@ struct hwt_partial {
 	struct pgo_binary *bins;
 	size_t nbins, bins_cap;
 	struct hwt_strmap strings;
+	/* HWT_PARTIAL_PPROF (partial_pprof.c): the profile, and while it
+	 * is read, the location whose lines are still to come. */
+	struct pprof_profile *pprof;
+	struct pprof_loc reading;
+	struct pprof_line *reading_lines;
+	size_t reading_n, reading_cap;
 };
 
 /* Whether @kind is one of the per-binary profiles (partial_pgo.c). */
@@ -75,6 +82,22 @@ void partial_put_text(FILE *out, const char *s);
  * *@lines their count; reads one ("binary", "range", "branch"). */
 int partial_pgo_write(const struct hwt_partial *p, FILE *out, size_t *lines);
 int partial_pgo_read_line(struct partial_reader *r, struct hwt_partial *p);
+
+/* The pprof partial (partial_pprof.c): its profile allocated (an
+ * error when out of memory), freed, copied from an export, merged. */
+int partial_pprof_new(struct hwt_partial *p);
+void partial_pprof_free(struct hwt_partial *p);
+int partial_pprof_from_export(const struct hwt_export *ex,
+			      struct hwt_partial **out);
+int partial_pprof_merge(struct hwt_partial *dst, const struct hwt_partial *src);
+
+/* Its lines (partial_pprof_text.c): writes them, *@lines their count;
+ * reads its first line ("profile"), then one ("location", "line",
+ * "sample"), and checks at the end line that no location is cut. */
+int partial_pprof_write(const struct hwt_partial *p, FILE *out, size_t *lines);
+int partial_pprof_read_head(struct partial_reader *r, struct hwt_partial *p);
+int partial_pprof_read_line(struct partial_reader *r, struct hwt_partial *p);
+int partial_pprof_read_end(struct partial_reader *r, struct hwt_partial *p);
 
 /* A new, empty partial of @kind; NULL when out of memory. */
 struct hwt_partial *partial_new(enum hwt_partial_kind kind);

@@ -39,12 +39,16 @@ enum hwt_partial_kind {
 	HWT_PARTIAL_AUTOFDO,
 	HWT_PARTIAL_BOLT,
 	HWT_PARTIAL_BOLT_PREAGG,
+	/* The profile of `export --to pprof`: its locations (process,
+	 * address, binary, lines) and samples (labels, stack of locations,
+	 * values), identified by content. */
+	HWT_PARTIAL_PPROF,
 };
 
 struct hwt_partial;
 
 /* The kind's name in the format ("report", "edges", "autofdo", "bolt",
- * "bolt-preagg"). */
+ * "bolt-preagg", "pprof"). */
 HWT_API const char *hwt_partial_kind_name(enum hwt_partial_kind kind);
 
 /* The partial of a finished report (every capture's stacks finished):
@@ -60,8 +64,9 @@ HWT_API int hwt_partial_from_report(const struct hwt_report *report,
 HWT_API int hwt_partial_from_edges(const struct hwt_edges *edges,
 				   struct hwt_partial **out);
 
-/* The partial of an AutoFDO or BOLT export made with opts.partial,
- * after hwt_export_finish: its profiles, copied. Errors: HWT_ERR_INVAL
+/* The partial of an AutoFDO, BOLT or pprof export made with
+ * opts.partial, after hwt_export_finish: its profiles, copied. Errors:
+ * HWT_ERR_INVAL
  * (another format, or not made with opts.partial), HWT_ERR_NOMEM. */
 HWT_API int hwt_partial_from_export(const struct hwt_export *ex,
 				    struct hwt_partial **out);
@@ -109,6 +114,11 @@ HWT_API int hwt_partial_write_edges(const struct hwt_partial *p, FILE *out,
  * Errors: HWT_ERR_INVAL (another kind), those of the files. */
 HWT_API int hwt_partial_write_profiles(const struct hwt_partial *p,
 				       const char *prefix, FILE *listing);
+
+/* The profile of a pprof partial, the bytes `hwtrace export --to pprof`
+ * writes on the whole input (a gzip-compressed profile.proto). Errors:
+ * HWT_ERR_INVAL (another kind), HWT_ERR_NOMEM, HWT_ERR_IO. */
+HWT_API int hwt_partial_write_pprof(const struct hwt_partial *p, FILE *out);
 
 /* The edge map of an edges partial (owned by it), NULL for other kinds. */
 HWT_API const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p);

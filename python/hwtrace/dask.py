@@ -1,8 +1,9 @@
 """Decode captures on a Dask cluster, with the bytes one process gives.
 
 ``run(client, files, kind, out)`` plans the work with ``hwtrace units``,
-submits one task per capture (``report``, ``collapsed``, and the
-per-binary profiles ``autofdo``, ``bolt``, ``bolt-preagg``) or per unit
+submits one task per capture (``report``, ``collapsed``, the
+per-binary profiles ``autofdo``, ``bolt``, ``bolt-preagg``, and the
+``pprof`` profile) or per unit
 (``edges``) to a ``distributed.Client``, each running the hwtrace CLI on a
 worker, merges the partial results as they come in (a tree of ``hwtrace
 merge --partial``), and writes ``out`` with ``hwtrace merge``. The merge
@@ -30,10 +31,12 @@ from dataclasses import dataclass, field
 
 from distributed import as_completed
 
-KINDS = ("report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg")
-# The kinds `hwtrace export --to KIND --partial` makes: one file per
-# binary, named from the output's prefix or directory.
-PROFILE_KINDS = ("autofdo", "bolt", "bolt-preagg")
+KINDS = ("report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
+         "pprof")
+# The kinds `hwtrace export --to KIND --partial` makes: the per-binary
+# profiles (one file per binary, named from the output's prefix or
+# directory) and pprof's (one file).
+EXPORT_KINDS = ("autofdo", "bolt", "bolt-preagg", "pprof")
 
 
 class UnitFailed(Exception):
@@ -101,7 +104,7 @@ def decode_unit(hwtrace, kind, file, unit):
     """On a worker: the partial result of one unit (0: the whole file)."""
     if kind == "edges":
         args = [hwtrace, "decode", "--edges", "--partial", "-q"]
-    elif kind in PROFILE_KINDS:
+    elif kind in EXPORT_KINDS:
         args = [hwtrace, "export", "--to", kind, "--partial", "-j", "1"]
     else:
         args = [hwtrace, "report", "--partial", "-j", "1"]
@@ -147,7 +150,8 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
     @kind: "report" (the table, ``--top`` @top, 0 for all), "collapsed"
     (folded stacks by @weight), "edges", or a per-binary profile
     ("autofdo", "bolt", "bolt-preagg": @out is then the prefix or
-    directory of its files, as ``hwtrace export -o``). @fanin partial results are
+    directory of its files, as ``hwtrace export -o``), or "pprof" (the
+    compressed profile.proto). @fanin partial results are
     merged at a time as they arrive. @on_progress(done, total) is called
     here after each unit. Returns a Result; its ``missing`` lists the
     units that failed twice (the output holds all the others). Raises

@@ -1,5 +1,5 @@
 """hwtrace.dask with the per-binary profiles (autofdo, bolt, bolt-preagg)
-on a real cluster: a `dask scheduler` with one `dask worker`, then a
+and the pprof profile on a real cluster: a `dask scheduler` with one `dask worker`, then a
 second worker added, all on 127.0.0.1, started here and stopped (all of
 them, whatever happens) before the test ends.
 
@@ -9,7 +9,8 @@ LBR capture (branch records) and, in a build with libipt, the real Intel
 PT capture of testdata replayed through the kernel emulator. For each
 kind, with one worker and with two, and for merges of 2, 3 and 4 parts at
 a time, the files the cluster writes are byte-identical to those of one
-`hwtrace export FILE... --to KIND` of all captures, with the same names.
+`hwtrace export FILE... --to KIND` of all captures, with the same names
+(pprof: the one profile).
 The planner gives these kinds one task per capture (their counts run
 across the units of a capture), checked here too. A cut capture is
 reported missing with its file and unit; the files hold the others.
@@ -19,6 +20,7 @@ Run with Debian's /usr/bin/python3 (python3-distributed); HWTRACE names
 the CLI, HWT_BUILD_DIR the build with the test programs.
 """
 
+import gzip
 import os
 import subprocess
 import sys
@@ -28,7 +30,7 @@ from test_dask_cluster import prepare, start_cluster, stop_cluster
 
 HWTRACE = os.environ["HWTRACE"]
 TESTDATA = os.path.join(os.environ["HWT_TESTDATA"], "perf-data")
-KINDS = ("autofdo", "bolt", "bolt-preagg")
+KINDS = ("autofdo", "bolt", "bolt-preagg", "pprof")
 
 
 def hwtrace(*args):
@@ -37,7 +39,10 @@ def hwtrace(*args):
 
 
 def files_of(directory):
-    """{name: bytes} of the files in @directory."""
+    """{name: bytes} of the files in @directory (or of the one file)."""
+    if os.path.isfile(directory):
+        with open(directory, "rb") as f:
+            return {os.path.basename(directory): f.read()}
     out = {}
     for name in sorted(os.listdir(directory)):
         with open(os.path.join(directory, name), "rb") as f:
@@ -60,9 +65,12 @@ class DaskProfilesTest(unittest.TestCase):
         cls.want = {}
         for kind in KINDS:
             out = os.path.join(cls.tmp, "one." + kind)
-            os.mkdir(out)
+            if kind != "pprof":
+                os.mkdir(out)
             hwtrace("export", *cls.files, "--to", kind, "-o", out)
             cls.want[kind] = files_of(out)
+            if kind == "pprof":  # named as the cluster's output is
+                cls.want[kind] = {"out": cls.want[kind][os.path.basename(out)]}
         start_cluster(cls, 1)
 
     @classmethod
@@ -73,6 +81,8 @@ class DaskProfilesTest(unittest.TestCase):
         import hwtrace.dask as hd
         out = os.path.join(self.tmp, name)
         os.mkdir(out)
+        if kind == "pprof":  # one file, not one per binary
+            out = os.path.join(out, "out")
         res = hd.run(self.client, files, kind, out, hwtrace=HWTRACE,
                      fanin=fanin)
         return res, files_of(out)
@@ -86,9 +96,13 @@ class DaskProfilesTest(unittest.TestCase):
         for kind in KINDS:
             # Positive control: the export has profiles of the programs
             # recorded and of the LBR capture's binary.
-            names = " ".join(self.want[kind])
-            self.assertIn("known_path.", names, kind)
-            self.assertIn("lbr_test_loop.", names, kind)
+            if kind == "pprof":  # the binaries name its mappings
+                names = gzip.decompress(self.want[kind]["out"]).decode(
+                    "utf-8", "replace")
+            else:
+                names = " ".join(self.want[kind])
+            self.assertIn("known_path", names, kind)
+            self.assertIn("lbr_test_loop", names, kind)
             self.assertEqual(
                 [(t[0], t[1]) for t in hd.plan(self.files, kind, HWTRACE)],
                 sorted([(f, 0) for f in self.files],

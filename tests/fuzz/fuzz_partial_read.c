@@ -2,8 +2,8 @@
  * which `hwtrace merge` runs on files from other hosts. An input the
  * reader accepts must write back to bytes that read and write again to
  * the same bytes (the format has one spelling of each partial), merge
- * with itself, and give its final outputs (but the AutoFDO and BOLT
- * profiles', which are files named from a prefix); a refused one must
+ * with itself, and give its final outputs (the pprof profile too, but
+ * the AutoFDO and BOLT profiles', which are files named from a prefix); a refused one must
  * leave a message. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		enum hwt_partial_kind kind = hwt_partial_kind(again);
 		if (kind == HWT_PARTIAL_EDGES) {
 			hwt_partial_write_edges(again, null, HWT_OUTPUT_TEXT);
+		} else if (kind == HWT_PARTIAL_PPROF) {
+			hwt_partial_write_pprof(again, null);
 		} else if (kind == HWT_PARTIAL_REPORT) {
 			hwt_partial_write_report(again, null, 0);
 			hwt_partial_write_collapsed(again, null, HWT_WEIGHT_CALLS);

@@ -1,5 +1,6 @@
-# The per-binary profiles (export --to autofdo, bolt, bolt-preagg) merged
-# from partial results give the files of one export over all captures,
+# The per-binary profiles (export --to autofdo, bolt, bolt-preagg) and
+# the pprof profile (export --to pprof) merged from partial results give
+# the files of one export over all captures,
 # byte for byte, on 20 captures: sw_branch recordings of six programs
 # (known_path at five sizes, call_tree, threads_path, sig_path, dl_path,
 # and pgo_loop at three loop counts), the real CoreSight capture of
@@ -8,7 +9,11 @@
 # (quipper), its replay and two AUX-sample
 # replays of it (periods 4096 and 16384), and simpleperf's real LBR
 # capture. `export --partial` of each capture merged with `hwtrace merge
-# --kind K` equals `export FILE... --to K` (every file, same names); 50
+# --kind K` equals `export FILE... --to K` (every file, same names; for
+# pprof also with the captures in reverse order, and Google's pprof,
+# given the sw_branch captures' own profiles, shows the same functions
+# with the same flat and cumulative instructions and branches as the
+# merge of their partials); 50
 # random trees of merges per kind (fixed seed) give the same partial; a
 # part left out changes it. The consumers read the merged profiles of
 # pgo_loop's three runs (loop counts 10, 50 and 100, CALLS=10 calls of
@@ -124,6 +129,66 @@ expect_eq "fdata: hot's back edge taken CALLS*(9+49+99) times" \
 	"$(awk '$2 == "hot" && $5 == "hot" && $3 != "0" && $6 != "0" { print $8 }' \
 		"$TMP/merged.bolt/pgo_loop.fdata")" "$((CALLS * 157))"
 
+# --- pprof: merged partials = one export of all captures, in any order ---
+"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to pprof -o "$TMP/one.pb.gz" \
+	2>"$TMP/err" || fail "pprof: export of all: $(tail -2 "$TMP/err")"
+rev=()
+for ((i = ${#caps[@]} - 1; i >= 0; i--)); do rev+=("${caps[i]}"); done
+"$HWTRACE" export --symfs "$TMP/symfs" "${rev[@]}" --to pprof -o "$TMP/rev.pb.gz" \
+	2>"$TMP/err" || fail "pprof: export of all, reversed: $(tail -2 "$TMP/err")"
+expect_eq "pprof: the captures in reverse order give the same bytes" \
+	"$(cmp "$TMP/one.pb.gz" "$TMP/rev.pb.gz" 2>&1)" ""
+pparts=()
+i=0
+for c in "${caps[@]}"; do
+	i=$((i + 1))
+	"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to pprof --partial \
+		-o "$TMP/pprof.$i.part" 2>"$TMP/err" ||
+		fail "pprof: export --partial $c: $(tail -2 "$TMP/err")"
+	pparts+=("$TMP/pprof.$i.part")
+done
+expect_eq "pprof: a partial's first line" "$(head -1 "${pparts[0]}")" "hwtrace-partial 2 pprof"
+"$HWTRACE" merge --kind pprof "${pparts[@]}" -o "$TMP/merged.pb.gz" 2>"$TMP/err" ||
+	fail "pprof: merge: $(tail -2 "$TMP/err")"
+expect_eq "pprof: merged profile = one export of all" \
+	"$(cmp "$TMP/one.pb.gz" "$TMP/merged.pb.gz" 2>&1)" ""
+echo "${pparts[@]}" >"$TMP/pprof.parts"
+# Oracle: Google's pprof merges the captures' own single exports (it
+# takes several profiles of one sample type; the sw_branch ones, all
+# with time) into the same functions, flat and cumulative, instructions
+# and branches, as the merge of their partials exported alone.
+pprof_build
+singles=() sw_parts=()
+for ((i = 0; i < 12; i++)); do
+	"$HWTRACE" export "${caps[i]}" --to pprof -o "$TMP/single.$i.pb.gz" 2>/dev/null ||
+		fail "pprof: export ${caps[i]}"
+	singles+=("$TMP/single.$i.pb.gz")
+	sw_parts+=("${pparts[i]}")
+done
+"$HWTRACE" merge --kind pprof "${sw_parts[@]}" -o "$TMP/sw.pb.gz" 2>/dev/null ||
+	fail "pprof: merge of the sw_branch partials"
+ptop() { # ptop SAMPLE_INDEX PROFILE...: "function flat cum", sorted
+	local si=$1
+	shift
+	"$PPROF" -top -sample_index="$si" -nodefraction=0 -edgefraction=0 \
+		-nodecount=1000000 "$@" 2>/dev/null |
+		awk '$1 ~ /^[0-9]+$/ { print $NF, $1, $4 }' | sort
+}
+for si in instructions branches; do
+	want=$(ptop "$si" "${singles[@]}")
+	expect_eq "pprof -top $si: pprof's merge of 12 profiles has functions" \
+		"$([ "$(echo "$want" | wc -l)" -gt 20 ] && echo yes)" yes
+	expect_eq "pprof -top $si: our merge = pprof's merge of the 12" \
+		"$(ptop "$si" "$TMP/sw.pb.gz")" "$want"
+done
+expect_eq "pprof -top: the merge of all 20 is read, known_path's main in it" \
+	"$(ptop instructions "$TMP/merged.pb.gz" | awk '$1 == "main" { n++ } END { print (n > 0) }')" 1
+gzip -dc "$TMP/merged.pb.gz" | protoc --proto_path="$HWT_SOURCE_DIR/analysis/export" \
+	--decode=perftools.profiles.Profile profile.proto >"$TMP/merged.txt" 2>&1 ||
+	fail "protoc --decode: $(head -3 "$TMP/merged.txt")"
+expect_eq "protoc: string 0 is empty" \
+	"$(grep -m1 '^string_table' "$TMP/merged.txt")" 'string_table: ""'
+
 # --- the consumers read the merged profiles ---
 create_llvm_prof --profiler text --profile "$TMP/merged.autofdo/pgo_loop.afdo.txt" \
 	--binary "$PROG" --out "$TMP/pl.afdo" --format text >"$TMP/cllp.out" 2>&1 ||
@@ -153,7 +218,7 @@ expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
 
 # --- order and grouping: 50 random trees of merges per kind ---
 RANDOM=41
-for k in autofdo bolt bolt-preagg; do
+for k in autofdo bolt bolt-preagg pprof; do
 	read -r -a parts <"$TMP/$k.parts"
 	"$HWTRACE" merge --kind "$k" --partial "${parts[@]}" -o "$TMP/$k.ref"
 	differ=0
@@ -192,10 +257,30 @@ expect_eq "lines out of order: exit" "$?" 1
 expect_contains "lines out of order: named" "$(cat "$TMP/err")" "order.part: line 4: a range out of order or listed twice"
 "$HWTRACE" merge --kind autofdo "${parts[0]}" 2>"$TMP/err"
 expect_eq "merge --kind autofdo without -o: exit" "$?" 2
-"$HWTRACE" export "${caps[0]}" --to pprof --partial -o "$TMP/x" 2>"$TMP/err"
-expect_eq "export --to pprof --partial: exit" "$?" 2
-expect_contains "export --to pprof --partial: says which have" "$(cat "$TMP/err")" \
-	"only autofdo, bolt and bolt-preagg have partial results"
+"$HWTRACE" export "${caps[0]}" --to sqlite --partial -o "$TMP/x" 2>"$TMP/err"
+expect_eq "export --to sqlite --partial: exit" "$?" 2
+expect_contains "export --to sqlite --partial: says which have" "$(cat "$TMP/err")" \
+	"only autofdo, bolt, bolt-preagg and pprof have partial results"
+"$HWTRACE" merge --kind pprof "${pparts[0]}" 2>"$TMP/err"
+expect_eq "merge --kind pprof without -o: exit" "$?" 2
+sed '0,/^sample /{/^sample /d}' "${pparts[0]}" >"$TMP/nosample.part"
+"$HWTRACE" merge --kind pprof "$TMP/nosample.part" -o "$TMP/x.pb.gz" 2>"$TMP/err"
+expect_eq "a pprof partial missing a line: exit" "$?" 1
+expect_contains "a pprof partial missing a line: named" "$(cat "$TMP/err")" \
+	"nosample.part: line $(wc -l <"$TMP/nosample.part"): the end line counts other entries"
+awk '/^line / && !done { done = 1; next } { print }' "${pparts[0]}" >"$TMP/cut.part"
+"$HWTRACE" merge --kind pprof "$TMP/cut.part" -o "$TMP/x.pb.gz" 2>"$TMP/err"
+expect_eq "a location cut short: exit" "$?" 1
+expect_contains "a location cut short: named" "$(cat "$TMP/err")" \
+	"cut.part: line 4: a location's lines cut short"
+expect_eq "no profile left behind" "$(ls "$TMP"/x* 2>/dev/null)" ""
+cp "${caps[1]}" "$TMP/in.data"
+sum=$(sha1sum <"$TMP/in.data")
+"$HWTRACE" export "${caps[0]}" "$TMP/in.data" --to pprof -o "$TMP/in.data" 2>"$TMP/err"
+expect_eq "pprof: the second capture as -o: exit" "$?" 2
+expect_contains "pprof: the second capture as -o: named" "$(cat "$TMP/err")" \
+	"is the input file"
+expect_eq "pprof: the second capture as -o: unchanged" "$(sha1sum <"$TMP/in.data")" "$sum"
 "$HWTRACE" export "${caps[0]}" "${caps[1]}" --to sqlite -o "$TMP/x.db" 2>"$TMP/err"
 expect_eq "export of several captures to sqlite: exit" "$?" 2
 expect_eq "nothing written" "$(ls "$TMP"/x* 2>/dev/null)" ""
