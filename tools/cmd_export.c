@@ -12,55 +12,7 @@
 #include "hwtrace/outfile.h"
 #include "hwtrace/partial.h"
 #include "stack_run.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: hwtrace export FILE... --to FORMAT -o OUT [options]\n\n"
-		"Writes a capture's branches, functions and calls (its CPUs merged\n"
-		"by time, call stacks rebuilt per thread) for other tools:\n"
-		"  sqlite   perf's export-to-sqlite.py database (tables, columns and\n"
-		"           views), for exported-sql-viewer.py and SQL queries: a\n"
-		"           sample per branch, a calls row per call, call paths\n"
-		"  pprof    a gzip-compressed profile.proto for pprof: a sample per\n"
-		"           distinct call stack with its instructions and branches\n"
-		"  autofdo  AutoFDO's text profile (create_llvm_prof --profiler\n"
-		"           text): address ranges and branches with counts\n"
-		"  bolt     BOLT's fdata (llvm-bolt -data): branches by function\n"
-		"  bolt-preagg  BOLT's pre-aggregated B/F records (llvm-bolt -pa)\n"
-		"  postgresql  the sqlite tables and views in a PostgreSQL database\n"
-		"           (--db CONNINFO instead of -o), filled with binary COPY\n"
-		"           autofdo and bolt write one file per binary: OUT.NAME.EXT\n"
-		"           (DIR/NAME.EXT when -o is a directory), EXT afdo.txt,\n"
-		"           fdata or preagg\n"
-		"           autofdo, bolt and pprof take several captures\n"
-		"           (FILE...) and add them up\n"
-		"See docs/analysis.md.\n\n"
-		"  --to FORMAT             sqlite, pprof, postgresql, autofdo, bolt\n"
-		"                          or bolt-preagg (required)\n"
-		"  -o OUT                  the output file, prefix or directory\n"
-		"                          (required but for postgresql)\n"
-		"  --db CONNINFO           postgresql: the libpq connection string,\n"
-		"                          e.g. 'host=/run/postgresql dbname=perf'\n"
-		"  --replace               replace an existing database (sqlite) or\n"
-		"                          the schema's tables (postgresql)\n"
-		"  --no-labels             no pid/tid/comm/cpu labels (pprof)\n"
-		"  --partial               autofdo, bolt, pprof: write a partial result\n"
-		"                          for hwtrace merge (to -o, or standard\n"
-		"                          output) instead of the files\n"
-		"  --columns all|branches  sqlite: the samples table's columns, as\n"
-		"                          perf's export-to-sqlite.py takes them:\n"
-		"                          branches (default) or all (also period,\n"
-		"                          weight, transaction_, data_src)\n"
-		STACK_RUN_USAGE
-		STACK_FILTER_USAGE
-		"                          (sqlite, postgresql: with 2 or more,\n"
-		"                          rows are also stored on a thread of\n"
-		"                          their own)\n"
-		DECODE_SYMBOL_USAGE
-		"  -h, --help              this text\n\n"
-		"Exit status: 0 written, 1 failed, 2 usage.\n");
-}
+#include "stack_usage.h"
 
 enum {
 	OPT_TO = 256, OPT_REPLACE, OPT_NO_LABELS, OPT_DB, OPT_PARTIAL, OPT_COLUMNS,
@@ -388,7 +340,7 @@ int cmd_export(int argc, char **argv)
 	/* A database that has the tables already is a usage error, as an
 	 * existing -o without --replace. */
 	static const struct cli_stack_cmd cmd = {
-		.name = "export", .usage = usage, .options = long_opts,
+		.name = "export", .usage = export_usage, .options = long_opts,
 		.usage_status = true, .many_files = true, .option = option,
 		.check = check, .open = open_output, .start = start,
 		.decode = export_captures, .finish = finish,

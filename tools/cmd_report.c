@@ -10,7 +10,7 @@
 #include "hwtrace/partial.h"
 #include "hwtrace/report.h"
 #include "report_options.h"
-#include "report_usage.h"
+#include "stack_usage.h"
 #include "thread_names.h"
 #include "stack_run.h"
 
