@@ -113,12 +113,15 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 		err = nomem();
 	for (size_t i = 0; i < bs->n && err >= 0; i++) {
 		const struct hwt_brstack_sample *e = &bs->e[i];
-		const uint8_t *data = bs->arena + e->at;
-		if (!bs->in_arena) {
+		/* Samples kept by offset (no arena: arena is NULL) are read
+		 * back from the file; arena + at is only formed for an arena. */
+		const uint8_t *data = rec;
+		if (bs->in_arena) {
+			data = bs->arena + e->at;
+		} else {
 			err = hwt_pd_reader_read_at(reader, e->at, rec, e->size);
 			if (err < 0)
 				break;
-			data = rec;
 		}
 		const struct perf_event_attr *attr =
 			&hwt_pd_reader_attr(reader, e->attr)->attr;
