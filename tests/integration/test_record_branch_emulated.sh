@@ -82,6 +82,26 @@ PY
 # got FILE: perf's lines, blanks squeezed.
 got() { perf script -F period,ip,brstack -i "$1" 2>"$TMP/perf.err" | awk 'NF { $1 = $1; print }'; }
 # rec NAME FIXTURE ARGS...: records into $TMP/NAME.data.
+# brstack JSONL [types]: hwtrace's sampled branches of a decode as perf
+# script -F brstack prints them, a stack a line from entry 0 (with
+# "types", each record's branch type as perf names it, else none).
+brstack() {
+	python3 - "$@" <<'PY'
+import json, sys
+types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
+         "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
+with_types = len(sys.argv) > 2 and sys.argv[2] == "types"
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    recs.sort(key=lambda e: e["depth"])
+    print(" ".join("%s/%s/-/-/-/0/%s" % (e["from"], e["to"],
+                                         types[e["kind"]] if with_types else "")
+                   for e in recs))
+PY
+}
 rec() {
 	local name=$1 fix=$2
 	shift 2
@@ -110,17 +130,8 @@ expect_contains "l32: the record says what it sampled" "$(cat "$TMP/l32.err")" \
 # hwtrace's decode: perf's records, and hot's back edge as in the truth
 # it covers (the first samples x 32 branches).
 "$HWTRACE" decode --format jsonl "$TMP/l32.data" >"$TMP/l32.jsonl" 2>/dev/null || fail "decode l32"
-expect_eq "l32: hwtrace's records are perf's" "$(python3 - "$TMP/l32.jsonl" <<'PY' | md5sum
-import json, sys
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
-    print(" ".join("%s/%s/-/-/-/0/" % (e["from"], e["to"]) for e in recs))
-PY
-)" "$(cut -d' ' -f3- "$TMP/l32.got" | md5sum)"
+expect_eq "l32: hwtrace's records are perf's" "$(brstack "$TMP/l32.jsonl" | md5sum)" \
+	"$(cut -d' ' -f3- "$TMP/l32.got" | md5sum)"
 expect_eq "l32: hot's back edge, as often as in the covered truth" \
 	"$(python3 -c '
 import collections, json, sys
@@ -194,20 +205,8 @@ rec lbh intel-lbr -j any,u,hw_index -c 32
 expect_eq "legacy LBR (control): hw_idx the ring's top, 31 after 32 records" \
 	"$(hw_idx "$TMP/lbh.data" | sort -u)" "32 1f"
 "$HWTRACE" decode --format jsonl "$TMP/alb.data" >"$TMP/alb.jsonl" 2>/dev/null || fail "decode alb"
-expect_eq "alb: hwtrace's records and kinds are perf's" "$(python3 - "$TMP/alb.jsonl" <<'PY' | md5sum
-import json, sys
-types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
-         "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
-    print(" ".join("%s/%s/-/-/-/0/%s" % (e["from"], e["to"], types[e["kind"]])
-                   for e in recs))
-PY
-)" "$(cut -d' ' -f3- "$TMP/alb.got" | md5sum)"
+expect_eq "alb: hwtrace's records and kinds are perf's" \
+	"$(brstack "$TMP/alb.jsonl" types | md5sum)" "$(cut -d' ' -f3- "$TMP/alb.got" | md5sum)"
 
 # The profile's [branch] section: the same file as the options.
 printf '[branch]\nfilter = any_ret,u,save_type\nperiod = 20\n' >"$TMP/b.ini"
