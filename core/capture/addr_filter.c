@@ -205,6 +205,23 @@ static void add_function_name(void *arg, Elf *elf, const char *name,
 	l->v[l->n++] = name;
 }
 
+/* The function of @elf whose name is closest to @name, other than @name
+ * itself, into @out: true when there is one. */
+static bool nearest_in_elf(Elf *elf, const char *name, char *out, size_t size)
+{
+	struct name_list l = {0};
+	bool found = false;
+
+	each_symbol(elf, add_function_name, &l);
+	const char *near = l.oom ? NULL : hwt_config_nearest(name, l.v, l.n);
+	if (near && strcmp(near, name) && size) {
+		snprintf(out, size, "%s", near);
+		found = true;
+	}
+	free(l.v);
+	return found;
+}
+
 bool hwt_addr_filter_nearest_symbol(const char *file, const char *name,
 				    char *out, size_t size)
 {
@@ -219,17 +236,8 @@ bool hwt_addr_filter_nearest_symbol(const char *file, const char *name,
 		return false;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF) {
-		struct name_list l = {0};
-		each_symbol(elf, add_function_name, &l);
-		const char *near = l.oom ? NULL :
-				   hwt_config_nearest(name, l.v, l.n);
-		if (near && strcmp(near, name) && size) {
-			snprintf(out, size, "%s", near);
-			found = true;
-		}
-		free(l.v);
-	}
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		found = nearest_in_elf(elf, name, out, size);
 	if (elf)
 		elf_end(elf);
 	close(fd);
@@ -260,7 +268,7 @@ static int lookup_symbol(const char *quoted, const char *name,
 	scan_symbols(elf, name, &d);
 	if (d.n == 0) {
 		char near[256];
-		if (hwt_addr_filter_nearest_symbol(file, name, near, sizeof(near)))
+		if (nearest_in_elf(elf, name, near, sizeof(near)))
 			ret = hwt_error(HWT_ERR_CONFIG, "filter \"%s\": no symbol "
 					"%s in %s; did you mean %s? (list its "
 					"symbols with: nm %s)", quoted, name,
