@@ -168,11 +168,6 @@ void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu);
 struct hwt_profile;
 struct hwt_event_plan;
 struct hwt_session_opts;
-/* What the time of capture @file's elements measures (capture_clock.c):
- * the unit of report's time columns and a line saying what it is; false
- * when the capture's trace is not one it knows (or @file is a pipe). */
-bool cli_capture_clock(const char *file, const char **unit,
-		       const char **meaning);
 
 /* Whether an -e argument names a sampling event (cycles, ...). */
 bool cli_sample_event_name(const char *ev);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hwtrace/backend.h"
 #include "hwtrace/callgraph.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/partial.h"
 #include "hwtrace/report.h"
@@ -49,8 +51,7 @@ struct report_args {
 	size_t nsort;
 	size_t unit;                /* --unit N; 0: whole captures */
 	/* The clock of the first capture (all must have it): */
-	bool clock;
-	const char *clock_unit, *clock_meaning;
+	const struct hwt_trace_clock *clock;
 	struct hwt_report *report;
 	struct hwt_callgraph *callgraph;
 	struct hwt_elem_sink by_line, *after;  /* --srcline */
@@ -208,13 +209,10 @@ static int check(void *arg)
 
 /* The clock of every capture must be the first one's: one table has one
  * time unit. */
-static int same_clock(const char *file, const char *unit, const char *meaning,
-		      const struct report_args *a)
+static int same_clock(const char *file, const struct report_args *a)
 {
-	const char *u0 = a->clock ? a->clock_unit : NULL;
-	const char *m0 = a->clock_meaning;
-	bool same = (!unit && !u0) || (unit && u0 && !strcmp(unit, u0) &&
-				       !strcmp(meaning, m0));
+	/* Each backend states one clock: the same clock is the same one. */
+	bool same = hwt_capture_file_clock(file) == a->clock;
 	return same ? 0 : hwt_error(HWT_ERR_INVAL, "%s: its trace's time is "
 				    "of another clock than %s's: report them "
 				    "apart", file, a->s.files[0]);
@@ -229,15 +227,11 @@ static int report_captures(void *arg, struct cli_stack_run *first)
 					    : hwt_report_ops(a->report);
 	int err = 0;
 	for (int i = 0; i < a->s.nfiles && !err; i++) {
-		const char *file = a->s.files[i], *unit = NULL, *meaning = NULL;
-		bool clock = a->clock;
-		if (i)
-			clock = cli_capture_clock(file, &unit, &meaning);
-		else
-			unit = a->clock_unit, meaning = a->clock_meaning;
-		err = i ? same_clock(file, clock ? unit : NULL, meaning, a)
-			: clock ? hwt_report_set_time(a->report, unit, meaning)
-				: 0;
+		const char *file = a->s.files[i];
+		err = i ? same_clock(file, a)
+			: a->clock ? hwt_report_set_time(a->report, a->clock->unit,
+							 a->clock->meaning)
+				   : 0;
 		if (!err && i) {
 			decode_symbols_end(&a->s.symbols);
 			a->s.symbols.capture = file;
@@ -303,10 +297,9 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	}
 	/* The first capture's clock: the call graph's time unit, and the
 	 * one the others must have. */
-	a->clock = cli_capture_clock(a->s.files[0], &a->clock_unit,
-				     &a->clock_meaning);
+	a->clock = hwt_capture_file_clock(a->s.files[0]);
 	if (a->clock)
-		a->graph.time_unit = a->clock_unit;
+		a->graph.time_unit = a->clock->unit;
 	if (!err && (a->peek || a->call_graph))
 		err = hwt_callgraph_new(run->namer, &a->graph, &a->callgraph);
 	/* By source line: one range per instruction, each at its line. */

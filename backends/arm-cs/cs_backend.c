@@ -6,6 +6,13 @@ extern const struct hwt_record_ops hwt_cs_record_ops;
 extern const struct hwt_decoder_ops hwt_cs_decoder_ops;
 #endif
 
+/* What its elements' time measures, for report's header. */
+static const struct hwt_trace_clock cs_clock = {
+	.unit = "ticks",
+	.meaning = "CoreSight timestamps as the trace carries them "
+		   "(the system's timestamp counter, not converted to ns)",
+};
+
 const struct hwt_backend hwt_backend_cs_etm = {
 	.name = "cs_etm",
 	.pmu_name = "cs_etm",
@@ -18,4 +25,5 @@ const struct hwt_backend hwt_backend_cs_etm = {
 #endif
 	.no_decoder_reason = "hwtrace was built without OpenCSD "
 			     "(rebuild with libopencsd-dev installed and HWT_WITH_OPENCSD=ON)",
+	.clock = &cs_clock,
 };

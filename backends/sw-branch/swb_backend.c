@@ -6,6 +6,15 @@
 extern const struct hwt_record_ops hwt_swb_record_ops;
 extern const struct hwt_decoder_ops hwt_swb_decoder_ops;
 
+/* What its elements' time measures, for report's header. */
+static const struct hwt_trace_clock swb_clock = {
+	.unit = "ns",
+	.meaning = "ns of the tracer's clock while it single-steps "
+		   "the program (sw_branch): it measures the stepping, "
+		   "thousands of times slower than the program runs, not "
+		   "the program's own speed",
+};
+
 const struct hwt_backend hwt_backend_sw_branch = {
 	.name = "sw_branch",
 	.pmu_name = NULL,
@@ -25,4 +34,5 @@ const struct hwt_backend hwt_backend_sw_branch = {
 	.aux_sampling = false,
 	.record = &hwt_swb_record_ops,
 	.decoder = &hwt_swb_decoder_ops,
+	.clock = &swb_clock,
 };

@@ -286,6 +286,13 @@ struct hwt_record_ops {
 	unsigned int alignment;
 };
 
+/* What the time of a trace's elements measures, for a report's header:
+ * the unit of its time columns ("ns", "ticks") and one sentence. */
+struct hwt_trace_clock {
+	const char *unit;
+	const char *meaning;
+};
+
 struct hwt_backend {
 	const char *name;        /* "intel_pt", "cs_etm", ... */
 	const char *pmu_name;    /* sysfs PMU name; NULL if none (sw_branch) */
@@ -297,6 +304,8 @@ struct hwt_backend {
 	const struct hwt_decoder_ops *decoder;
 	/* Why there is no decoder, for the user, when decoder is NULL. */
 	const char *no_decoder_reason;
+	/* What its elements' time measures; NULL when it does not say. */
+	const struct hwt_trace_clock *clock;
 };
 
 /* A split op (hwt_decoder_ops.split) for a decoder whose chunks decode

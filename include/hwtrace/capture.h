@@ -218,6 +218,15 @@ HWT_API size_t hwt_capture_mmaps(const struct hwt_capture *cap,
 HWT_API int hwt_capture_time_span(const struct hwt_capture *cap,
 				  uint64_t *first, uint64_t *last);
 
+/* What the time of the elements of perf.data file @path measures: the
+ * clock of the backend of its first event that names one (by the event's
+ * name: "intel_pt//", "cs_etm/@tmc_etr0/", "sw_branch"). NULL when none
+ * says, or @path is not a regular file (a pipe is read once, by the
+ * decode) or not a perf.data file. The clock is static. */
+struct hwt_trace_clock; /* hwtrace/backend.h */
+HWT_API const struct hwt_trace_clock *
+hwt_capture_file_clock(const char *path);
+
 /* What the capture lost, as its records say. */
 struct hwt_capture_losses {
 	uint64_t lost_events;   /* PERF_RECORD_LOST records */
