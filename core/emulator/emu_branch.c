@@ -37,6 +37,7 @@ struct emu_branch_src {
 	uint8_t **records; /* owned copies, written before the samples */
 	size_t nrecords, cap;
 	bool taken;        /* an event serves it already */
+	size_t calls_unknown; /* calls not known direct or indirect */
 	struct hwt_emu_branch_stats st;
 };
 
@@ -65,6 +66,9 @@ int hwt_emu_branch_source(struct hwt_emu *emu, const struct hwt_emu_branch *v,
 	}
 	s->v = p;
 	memcpy(s->v + s->n, v, n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		s->calls_unknown += v[i].kind == HWT_BRANCH_CALL &&
+				    !(v[i].flags & HWT_EMU_BRANCH_CALL_KNOWN);
 	s->n += n;
 	pthread_mutex_unlock(&emu->lock);
 	return 0;
@@ -161,6 +165,13 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 		return err;
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
+	/* Direct or indirect: only the calls' instructions tell. */
+	pthread_mutex_lock(&emu->lock);
+	bool unknown = emu->branch_src && emu->branch_src->calls_unknown;
+	pthread_mutex_unlock(&emu->lock);
+	if (unknown && (attr->branch_sample_type &
+			(PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_IND_CALL)))
+		return -EOPNOTSUPP;
 	struct emu_event *ev = hwt_emu_event_new(emu, attr, pid, cpu, &err);
 	if (!ev)
 		return err;
@@ -192,8 +203,12 @@ static void put(uint8_t *rec, size_t *n, uint64_t v)
 
 /* Whether a stack with filter @mode keeps a branch of kind @k (user
  * code: the ground truth is a user program's). */
-static bool keeps(uint64_t mode, const struct perf_event_attr *a, uint8_t k)
+static bool keeps(uint64_t mode, const struct perf_event_attr *a,
+		  const struct hwt_emu_branch *b)
 {
+	uint8_t k = b->kind;
+	bool ind_call = k == HWT_BRANCH_CALL &&
+			(b->flags & HWT_EMU_BRANCH_IND_CALL);
 	bool user = (mode & PERF_SAMPLE_BRANCH_USER) ||
 		    (!(mode & PRIV_BITS) && !a->exclude_user);
 	if (!user)
@@ -205,14 +220,18 @@ static bool keeps(uint64_t mode, const struct perf_event_attr *a, uint8_t k)
 	       ((mode & PERF_SAMPLE_BRANCH_ANY_RETURN) &&
 		(k == HWT_BRANCH_RETURN || k == HWT_BRANCH_SYSRET ||
 		 k == HWT_BRANCH_ERET)) ||
+	       ((mode & PERF_SAMPLE_BRANCH_CALL) && k == HWT_BRANCH_CALL &&
+		!ind_call) ||
+	       ((mode & PERF_SAMPLE_BRANCH_IND_CALL) && ind_call) ||
 	       ((mode & PERF_SAMPLE_BRANCH_COND) && k == HWT_BRANCH_COND) ||
 	       ((mode & PERF_SAMPLE_BRANCH_IND_JUMP) && k == HWT_BRANCH_INDIRECT);
 }
 
 /* perf_branch_entry's flags word with the type saved: type at bit 20,
  * priv (user) at bit 30; 0 for a kind perf has no type of. */
-static uint64_t type_flags(uint64_t mode, uint8_t k)
+static uint64_t type_flags(uint64_t mode, const struct hwt_emu_branch *b)
 {
+	uint8_t k = b->kind;
 	static const uint8_t types[] = {
 		[HWT_BRANCH_CALL] = HWT_BR_CALL, [HWT_BRANCH_RETURN] = HWT_BR_RET,
 		[HWT_BRANCH_JUMP] = HWT_BR_UNCOND, [HWT_BRANCH_COND] = HWT_BR_COND,
@@ -221,9 +240,11 @@ static uint64_t type_flags(uint64_t mode, uint8_t k)
 		[HWT_BRANCH_SYSRET] = HWT_BR_SYSRET,
 		[HWT_BRANCH_ERET] = HWT_BR_ERET,
 	};
-	uint64_t f = 0;
-	if ((mode & PERF_SAMPLE_BRANCH_TYPE_SAVE) && k < sizeof(types))
-		f |= (uint64_t)types[k] << 20;
+	uint64_t f = 0, type = k < sizeof(types) ? types[k] : 0;
+	if (k == HWT_BRANCH_CALL && (b->flags & HWT_EMU_BRANCH_IND_CALL))
+		type = HWT_BR_IND_CALL;
+	if (mode & PERF_SAMPLE_BRANCH_TYPE_SAVE)
+		f |= type << 20;
 	if (mode & HWT_SAMPLE_BRANCH_PRIV_SAVE)
 		f |= 1ull << 30; /* PERF_BR_PRIV_USER */
 	return f;
@@ -275,11 +296,11 @@ static size_t make_sample(const struct emu_event *ev, size_t newest,
 					     ? mode | PERF_SAMPLE_BRANCH_TYPE_SAVE
 					     : mode;
 		for (size_t i = newest + 1; i-- > 0 && nr < ev->br_depth;) {
-			if (!keeps(mode, a, v[i].kind))
+			if (!keeps(mode, a, &v[i]))
 				continue;
 			put(rec, &n, v[i].from);
 			put(rec, &n, v[i].to);
-			put(rec, &n, type_flags(type_mode, v[i].kind));
+			put(rec, &n, type_flags(type_mode, &v[i]));
 			nr++;
 		}
 		memcpy(rec + nr_at, &nr, 8);
@@ -349,7 +370,7 @@ static void *brsampler_main(void *arg)
 		if (!wait_to_write(ev, sizeof(rec)))
 			goto out;
 		since++;
-		if (keeps(a->branch_sample_type, a, s->v[i].kind))
+		if (keeps(a->branch_sample_type, a, &s->v[i]))
 			kept++;
 		bool due;
 		if (step) {

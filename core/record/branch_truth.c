@@ -9,12 +9,43 @@
 #include "hwtrace/element.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
+#include "hwtrace/image.h"
+#include "hwtrace/insn.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/recorder.h"
 
+/* The decode of the capture, as it gives the ground truth its branches. */
+struct truth {
+	struct hwt_emu *emu;
+	struct hwt_image *image;       /* the capture's, while it decodes */
+	struct hwt_insn_decoder *insn; /* NULL without Capstone */
+};
+
+static void on_image(void *arg, struct hwt_image *image)
+{
+	((struct truth *)arg)->image = image;
+}
+
+/* Whether call @b is direct or indirect, from its instruction (the
+ * decode's kind says "call" for both); nothing when it cannot be read. */
+static uint8_t call_flags(const struct truth *t, const struct hwt_emu_branch *b,
+			  uint64_t time)
+{
+	uint8_t code[16];
+	struct hwt_insn insn;
+	int n = t->image && t->insn ? hwt_image_read_at(t->image, b->pid, b->from,
+						       time, code, sizeof(code))
+				    : 0;
+	if (n <= 0 || hwt_insn_decode(t->insn, code, (size_t)n, b->from, &insn))
+		return 0;
+	if (insn.iclass == HWT_INSN_CALL_IND)
+		return HWT_EMU_BRANCH_CALL_KNOWN | HWT_EMU_BRANCH_IND_CALL;
+	return insn.iclass == HWT_INSN_CALL ? HWT_EMU_BRANCH_CALL_KNOWN : 0;
+}
+
 static int on_branch(void *arg, const struct hwt_elem *e)
 {
-	struct hwt_emu *emu = arg;
+	struct truth *t = arg;
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
 	struct hwt_emu_branch b = {
@@ -24,8 +55,12 @@ static int on_branch(void *arg, const struct hwt_elem *e)
 		.pid = e->pid,
 		.tid = e->tid,
 		.kind = (uint8_t)e->u.branch.kind,
+		.flags = 0,
 	};
-	return hwt_emu_branch_source(emu, &b, 1);
+	if (b.kind == HWT_BRANCH_CALL)
+		b.flags = call_flags(t, &b, e->fields & HWT_FIELD_TIME
+						  ? e->time : HWT_TIME_UNKNOWN);
+	return hwt_emu_branch_source(t->emu, &b, 1);
 }
 
 /* A sideband record of the capture that goes into the new file: the
@@ -71,8 +106,16 @@ int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 	struct hwt_decode_opts d;
 	memset(&d, 0, sizeof(d));
 	d.size = sizeof(d);
-	struct hwt_elem_sink sink = {on_branch, emu};
+	/* sw_branch steps x86-64 programs only. */
+	struct truth t = {emu, NULL, NULL};
+	if (hwt_insn_decoder_new(HWT_ISA_X86_64, &t.insn) < 0)
+		t.insn = NULL;
+	hwt_error_clear();
+	d.on_image = on_image;
+	d.on_image_arg = &t;
+	struct hwt_elem_sink sink = {on_branch, &t};
 	int err = hwt_decode_file(path, &d, &sink);
+	hwt_insn_decoder_free(t.insn);
 	if (err < 0)
 		return err;
 	struct hwt_pd_reader *r;

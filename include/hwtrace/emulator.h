@@ -282,8 +282,10 @@ HWT_API int hwt_emu_replay_info(struct hwt_emu *emu,
  * TYPE_SAVE and PRIV_SAVE the type and user privilege). The emulated
  * kernel refuses, as the kernel does, a PMU without branch records
  * (EOPNOTSUPP), AMD BRS with a filter (EINVAL), and filters outside
- * HWT_EMU_BRANCH_FILTERS (EOPNOTSUPP: the ground truth's kinds cannot
- * tell a direct call from an indirect one, and it has no transactions).
+ * HWT_EMU_BRANCH_FILTERS (EOPNOTSUPP: the ground truth has no
+ * transactions), and PERF_SAMPLE_BRANCH_CALL and _IND_CALL when a call of
+ * the ground truth does not say whether it is direct
+ * (HWT_EMU_BRANCH_CALL_KNOWN unset: its instruction could not be read).
  * The first such event opened samples the source; sideband records
  * given with hwt_emu_branch_record go into its ring before the samples.
  * With opts.paced the writer waits for the reader. */
@@ -291,12 +293,19 @@ struct hwt_emu_branch {
 	uint64_t from, to, time;
 	int32_t pid, tid;
 	uint8_t kind; /* enum hwt_branch_kind */
+	uint8_t flags; /* HWT_EMU_BRANCH_*: what the kind does not say */
 };
+
+/* A call's instruction was read: HWT_EMU_BRANCH_IND_CALL says which. */
+#define HWT_EMU_BRANCH_CALL_KNOWN 0x1
+/* The call is indirect (through a register or memory: `call *%rax`). */
+#define HWT_EMU_BRANCH_IND_CALL 0x2
 
 #define HWT_EMU_BRANCH_FILTERS                                              \
 	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |              \
 	 PERF_SAMPLE_BRANCH_HV | PERF_SAMPLE_BRANCH_ANY |                   \
 	 PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN |      \
+	 PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_IND_CALL |            \
 	 PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_IND_JUMP |            \
 	 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |       \
 	 PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_HW_INDEX |       \
