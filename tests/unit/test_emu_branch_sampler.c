@@ -108,7 +108,7 @@ static void truth(struct hwt_emu *emu)
 	static struct hwt_emu_branch v[NBR];
 	for (size_t i = 0; i < NBR; i++)
 		v[i] = (struct hwt_emu_branch){0x1000 + 16 * i, 0x9000 + 16 * i,
-					       1000 + i, 7, 7, kinds[i % 4]};
+					       1000 + i, 7, 7, kinds[i % 4], 0};
 	CHECK_INT(hwt_emu_branch_source(emu, v, NBR), 0);
 	/* A COMM record of 8-byte multiple size goes first. */
 	uint8_t comm[8 + 8 + 8] = {0};
