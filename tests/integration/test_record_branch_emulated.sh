@@ -40,6 +40,14 @@ for e in map(json.loads, open(sys.argv[1])):
     if e["type"] == "branch":
         print(e["from"], e["to"], e["kind"], e["time"])
 PY
+# Direct or indirect calls: objdump at each call's source says.
+python3 "$HWT_SOURCE_DIR/tests/tools/indirect_calls.py" "$data" "$TMP/truth.txt" \
+	>"$TMP/indirect.txt" || fail "objdump reads the truth's calls"
+awk 'NR == FNR { ind[$1] = 1; next } $3 == "call" && ind[$1] { $3 = "ind_call" } 1' \
+	"$TMP/indirect.txt" "$TMP/truth.txt" >"$TMP/truth.kinds" &&
+	mv "$TMP/truth.kinds" "$TMP/truth.txt"
+expect_eq "the truth has direct calls" "$(($(awk '$3 == "call"' "$TMP/truth.txt" | wc -l) > 0))" 1
+expect_eq "the truth has indirect calls (printf's, in libc)" "$(($(wc -l <"$TMP/indirect.txt") > 0))" 1
 nbr=$(wc -l <"$TMP/truth.txt")
 expect_eq "the truth: hot's back edge CALLS x (N - 1) times" \
 	"$(awk '{ c[$1 " " $2]++ } END { for (k in c) if (c[k] == 990) n++; print n }' "$TMP/truth.txt")" 1
@@ -53,8 +61,9 @@ import os, sys
 b = [l.split() for l in open(sys.argv[1])]
 period, depth, kinds = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 freq = int(sys.argv[5]) if len(sys.argv) > 5 else 0
-types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
-         "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
+types = {"call": "CALL", "ind_call": "IND_CALL", "return": "RET",
+         "jump": "UNCOND", "cond": "COND", "indirect": "IND",
+         "syscall": "SYSCALL", "sysret": "SYSRET"}
 keep = lambda k: kinds == "any" or k in kinds.split("+")
 since, next_t = 0, 0
 for i, (f, t, k, tm) in enumerate(b):
@@ -84,13 +93,17 @@ got() { perf script -F period,ip,brstack -i "$1" 2>"$TMP/perf.err" | awk 'NF { $
 # rec NAME FIXTURE ARGS...: records into $TMP/NAME.data.
 # brstack JSONL [types]: hwtrace's sampled branches of a decode as perf
 # script -F brstack prints them, a stack a line from entry 0 (with
-# "types", each record's branch type as perf names it, else none).
+# "types", each record's branch type as perf names it, else none; a call
+# is IND_CALL where objdump says so: hwtrace's kinds have one call).
 brstack() {
-	python3 - "$@" <<'PY'
+	python3 - "$TMP/indirect.txt" "$@" <<'PY'
 import json, sys
 types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
          "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
+ind = set(open(sys.argv.pop(1)).read().split())
 with_types = len(sys.argv) > 2 and sys.argv[2] == "types"
+name = lambda e: "IND_CALL" if e["kind"] == "call" and e["from"] in ind \
+    else types[e["kind"]]
 stacks = {}
 for e in map(json.loads, open(sys.argv[1])):
     if e["type"] == "branch":
@@ -98,7 +111,7 @@ for e in map(json.loads, open(sys.argv[1])):
 for recs in stacks.values():
     recs.sort(key=lambda e: e["depth"])
     print(" ".join("%s/%s/-/-/-/0/%s" % (e["from"], e["to"],
-                                         types[e["kind"]] if with_types else "")
+                                         name(e) if with_types else "")
                    for e in recs))
 PY
 }
@@ -146,18 +159,29 @@ check l8 7 8 any
 rec brs amd-brs -j any,u -c 50
 check brs 50 16 any
 rec lv2 amd-lbrv2 -j any_call,u,save_type -c 40
-check lv2 40 16 call+syscall
+check lv2 40 16 call+ind_call+syscall
 rec brbe arm-brbe -j any,u -c 100
 check brbe 100 64 any
 expect_eq "brbe: stacks 64 deep" "$(awk 'NF - 2 == 64' "$TMP/brbe.got" | wc -l)" "$((nbr / 100))"
 
 # Filters, with the type saved: perf names each record's type.
 rec calls arm-brbe -j any_call,u,save_type -c 20
-check calls 20 64 call+syscall
+check calls 20 64 call+ind_call+syscall
 rec rets intel-lbr -j any_ret,u,save_type -c 20
 check rets 20 32 return+sysret
 rec conds intel-lbr16 -j cond,save_type -c 30
 check conds 30 16 cond
+# -j call and -j ind_call: the calls objdump reads as direct, and as
+# indirect (a filter perf 6.1 names in each record: CALL, IND_CALL).
+rec dcall intel-lbr -j call,u,save_type -c 20
+check dcall 20 32 call
+rec icall intel-lbr -j ind_call,u,save_type -c 20
+check icall 20 32 ind_call
+expect_eq "icall: records kept" "$(($(tr ' ' '\n' <"$TMP/icall.got" | grep -c /IND_CALL$) > 0))" 1
+expect_eq "icall: every record an indirect call" \
+	"$(tr ' ' '\n' <"$TMP/icall.got" | grep / | grep -vc /IND_CALL$)" 0
+expect_eq "dcall: every record a direct call" \
+	"$(tr ' ' '\n' <"$TMP/dcall.got" | grep / | grep -vc /CALL$)" 0
 
 # A frequency: the sample times are the branches' own.
 rec freq intel-lbr -b -F 20000
