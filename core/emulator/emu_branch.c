@@ -201,14 +201,20 @@ static void put(uint8_t *rec, size_t *n, uint64_t v)
 	*n += 8;
 }
 
-/* Whether a stack with filter @mode keeps a branch of kind @k (user
- * code: the ground truth is a user program's). */
+/* Whether @b is a call through a register or memory (its kind says
+ * "call" for both; the ground truth's flags tell). */
+static bool indirect_call(const struct hwt_emu_branch *b)
+{
+	return b->kind == HWT_BRANCH_CALL && (b->flags & HWT_EMU_BRANCH_IND_CALL);
+}
+
+/* Whether a stack with filter @mode keeps branch @b (user code: the
+ * ground truth is a user program's). */
 static bool keeps(uint64_t mode, const struct perf_event_attr *a,
 		  const struct hwt_emu_branch *b)
 {
 	uint8_t k = b->kind;
-	bool ind_call = k == HWT_BRANCH_CALL &&
-			(b->flags & HWT_EMU_BRANCH_IND_CALL);
+	bool ind_call = indirect_call(b);
 	bool user = (mode & PERF_SAMPLE_BRANCH_USER) ||
 		    (!(mode & PRIV_BITS) && !a->exclude_user);
 	if (!user)
@@ -241,7 +247,7 @@ static uint64_t type_flags(uint64_t mode, const struct hwt_emu_branch *b)
 		[HWT_BRANCH_ERET] = HWT_BR_ERET,
 	};
 	uint64_t f = 0, type = k < sizeof(types) ? types[k] : 0;
-	if (k == HWT_BRANCH_CALL && (b->flags & HWT_EMU_BRANCH_IND_CALL))
+	if (indirect_call(b))
 		type = HWT_BR_IND_CALL;
 	if (mode & PERF_SAMPLE_BRANCH_TYPE_SAVE)
 		f |= type << 20;

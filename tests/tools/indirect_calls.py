@@ -21,10 +21,15 @@ def vaddr(path, off):
     for o, v, sz in loads[path]:
         if o <= off < o + sz:
             return off - o + v
-direct = indirect = 0
+# A call site's instruction is read once, however often it runs.
+seen = {}
 for line in open(truth):
     f, t, k, tm = line.split()
     if k != "call":
+        continue
+    if f in seen:
+        if seen[f]:
+            print(f)
         continue
     a = int(f, 16)
     m = next(x for x in maps if x[0] <= a < x[0] + x[1])
@@ -35,5 +40,6 @@ for line in open(truth):
     insn = [l for l in dis.splitlines() if re.match(r"\s+[0-9a-f]+:\t", l)][0]
     mnem = insn.split("\t")[2].split()
     assert mnem[0] == "call", insn
-    if mnem[1].startswith("*"):
+    seen[f] = mnem[1].startswith("*")
+    if seen[f]:
         print(f)
