@@ -201,6 +201,8 @@ static void record_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 						       : ",\"mispred\":false");
 	if (e->fields & HWT_FIELD_CYCLES)
 		put_json_u64(l, "cycles", e->u.branch.cycles);
+	if (e->fields & HWT_FIELD_BR_COUNTERS)
+		put_json_u64(l, "counters", e->u.branch.counters);
 	if (f & HWT_BRANCH_IN_TX)
 		hwt_text_lit(l, ",\"in_tx\":true");
 	if (f & HWT_BRANCH_ABORT)
@@ -229,6 +231,10 @@ static void record_text(struct hwt_text *l, const struct hwt_elem *e)
 	if (e->fields & HWT_FIELD_CYCLES) {
 		hwt_text_lit(l, " cycles ");
 		hwt_text_u64(l, e->u.branch.cycles);
+	}
+	if (e->fields & HWT_FIELD_BR_COUNTERS) {
+		hwt_text_lit(l, " counters ");
+		hwt_text_u64(l, e->u.branch.counters);
 	}
 	if (f & HWT_BRANCH_IN_TX)
 		hwt_text_lit(l, " in_tx");

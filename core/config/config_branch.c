@@ -82,13 +82,14 @@ static const char *cpu_file(const struct hwt_os *os, const char *pmu,
  * also names the PMU after the CPU in caps/pmu_name, and these names
  * (arch/x86/events/intel/core.c) are of CPUs whose LBR is Arch LBR
  * (Sapphire Rapids and Emerald Rapids; Alder Lake and Raptor Lake, both
- * core types; Meteor Lake). Another Arch LBR PMU is taken for a legacy
+ * core types; Meteor Lake; Sierra Forest and Grand Ridge, whose PMU the
+ * kernel names after their Crestmont cores). Another Arch LBR PMU is taken for a legacy
  * LBR: only the emulator's samples (hw_idx, types) depend on it. */
 static bool arch_lbr_pmu(const struct hwt_os *os, const char *pmu)
 {
 	static const char *const names[] = {"sapphire_rapids",
 					    "alderlake_hybrid",
-					    "meteorlake_hybrid"};
+					    "meteorlake_hybrid", "crestmont"};
 	char buf[64];
 	if (!cpu_file(os, pmu, "caps/pmu_name", buf, sizeof(buf)))
 		return false;
@@ -139,6 +140,32 @@ static int arm_pmu(void *arg, const char *name, int is_dir)
 	return 1;
 }
 
+/* caps/branch_counter_nr and caps/branch_counter_width (Linux 6.8, Intel's
+ * LBR event logging): both or neither, and the counters must fit the
+ * record's one 64-bit word. */
+static int probe_counters(const struct hwt_os *os, const char *pmu,
+			  struct hwt_branch_hw *out)
+{
+	char nr[64], width[64];
+	bool has_nr = cpu_file(os, pmu, "caps/branch_counter_nr", nr, sizeof(nr));
+	bool has_width = cpu_file(os, pmu, "caps/branch_counter_width", width,
+				  sizeof(width));
+	if (!has_nr)
+		return 0;
+	char *end_nr, *end_width = NULL;
+	unsigned long n = strtoul(nr, &end_nr, 10);
+	unsigned long w = has_width ? strtoul(width, &end_width, 10) : 0;
+	if (*end_nr || !has_width || *end_width || !n || !w || n * w > 64)
+		return hwt_error(HWT_ERR_FORMAT, "bus/event_source/devices/%s/"
+				 "caps/branch_counter_nr \"%s\" and "
+				 "branch_counter_width \"%s\": not counters "
+				 "that fit a 64-bit word (both files, each at "
+				 "least 1)", pmu, nr, has_width ? width : "(none)");
+	out->counters = (unsigned)n;
+	out->counter_width = (unsigned)w;
+	return 0;
+}
+
 int hwt_branch_hw_probe(const struct hwt_os *os, struct hwt_branch_hw *out)
 {
 	char buf[64];
@@ -158,9 +185,9 @@ int hwt_branch_hw_probe(const struct hwt_os *os, struct hwt_branch_hw *out)
 			out->depth = (unsigned)d;
 			out->kind = HWT_BRANCH_HW_LBR;
 			snprintf(out->pmu, sizeof(out->pmu), "%s", pmus[i]);
-			if (cpu_file(os, pmus[i], "caps/branch_counter_nr", buf,
-				     sizeof(buf)))
-				out->counters = (unsigned)strtoul(buf, NULL, 10);
+			int err = probe_counters(os, pmus[i], out);
+			if (err)
+				return err;
 			out->arch_lbr = arch_lbr_pmu(os, pmus[i]);
 		} else if (cpu_file(os, pmus[i], "events/branch-brs", buf,
 				    sizeof(buf))) {

@@ -200,6 +200,10 @@ static void branch_elem(struct hwt_brstack_code *c,
 		b->fields |= HWT_FIELD_CYCLES;
 		b->u.branch.cycles = be->cycles;
 	}
+	if (r->has_counters) {
+		b->fields |= HWT_FIELD_BR_COUNTERS;
+		b->u.branch.counters = be->counters;
+	}
 	/* The kind the record names, else the instruction's. */
 	if (r->has_kind) {
 		b->u.branch.kind = r->kind;

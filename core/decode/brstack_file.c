@@ -73,8 +73,10 @@ void hwt_brstack_store_free(struct hwt_brstack_store *bs)
  * names where it names one. */
 static void lbr_get(const void *arg, uint64_t i, struct hwt_brstack_rec *out)
 {
-	hwt_brstack_entry_get(arg, i, &out->e);
+	const struct hwt_aux_sample *s = arg;
+	hwt_brstack_entry_get(s, i, &out->e);
 	out->has_kind = hwt_brstack_kind(&out->e, &out->kind);
+	out->has_counters = s->br_cntr != NULL;
 }
 
 static int one_sample(const struct hwt_aux_sample *s,

@@ -47,6 +47,7 @@ struct hwt_brstack_rec {
 	struct hwt_brstack_entry e;
 	bool has_kind;
 	enum hwt_branch_kind kind;
+	bool has_counters; /* e.counters is the sample's (-j counter) */
 };
 
 /* One stack: @nr records that @get gives by depth (0: the newest), all

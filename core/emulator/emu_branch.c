@@ -146,7 +146,13 @@ static int check_attr(const struct perf_event_attr *a,
 	if (hw->kind == HWT_BRANCH_HW_BRS &&
 	    (mode & ~(uint64_t)PRIV_BITS) != PERF_SAMPLE_BRANCH_ANY)
 		return -EINVAL;
-	if (mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS)
+	/* Branch counters: Intel's LBR event logging, where sysfs says it
+	 * has it (intel_pmu_hw_config: EINVAL elsewhere). */
+	if ((mode & HWT_SAMPLE_BRANCH_COUNTERS) &&
+	    (hw->kind != HWT_BRANCH_HW_LBR || !hw->counters ||
+	     !hw->counter_width))
+		return -EINVAL;
+	if (mode & ~(uint64_t)(HWT_EMU_BRANCH_FILTERS | HWT_SAMPLE_BRANCH_COUNTERS))
 		return -EOPNOTSUPP;
 	if (!a->freq && !a->sample_period)
 		return -EINVAL;
@@ -181,6 +187,8 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 							      HWT_EMU_BRANCH_MAX_DEPTH;
 	ev->br_kind = hw.kind;
 	ev->br_arch_lbr = hw.arch_lbr;
+	if (attr->branch_sample_type & HWT_SAMPLE_BRANCH_COUNTERS)
+		ev->br_cntr_width = hw.counter_width;
 	pthread_mutex_lock(&emu->lock);
 	/* Away from the ids of the captures whose sideband it replays. */
 	ev->id = (1ull << 41) + emu->next_id++;
@@ -256,11 +264,39 @@ static uint64_t type_flags(uint64_t mode, const struct hwt_emu_branch *b)
 	return f;
 }
 
+/* -j counter: what Intel's LBR event logging writes beside each record,
+ * the occurrences of the group's events since the record before it. The
+ * group here is the sampled event alone, and it counts taken branches:
+ * its count is the branches after the filter's previous kept one up to
+ * and including this one (1 for every record of -j any), saturating at
+ * the counter's width, in the word's lowest bits (the group's first
+ * event). One per kept branch, the newest HWT_EMU_BRANCH_MAX_DEPTH,
+ * at (kept - 1) % HWT_EMU_BRANCH_MAX_DEPTH. */
+struct branch_counts {
+	uint64_t ring[HWT_EMU_BRANCH_MAX_DEPTH];
+	uint64_t since_kept; /* branches since the last kept one */
+};
+
+static void count_branch(struct branch_counts *c, const struct emu_event *ev,
+			 bool kept_it, uint64_t kept)
+{
+	c->since_kept++;
+	if (!kept_it || !ev->br_cntr_width)
+		return;
+	uint64_t max = ev->br_cntr_width >= 64 ? ~0ull
+					       : (1ull << ev->br_cntr_width) - 1;
+	c->ring[(kept - 1) % HWT_EMU_BRANCH_MAX_DEPTH] =
+		c->since_kept < max ? c->since_kept : max;
+	c->since_kept = 0;
+}
+
 /* The sample after branch @newest, of @period events, into @rec (room
- * for HWT_EMU_BRANCH_MAX_DEPTH records); returns its size. *kept counts the branches the
- * filter kept so far (the LBR's top-of-stack, hw_idx). */
+ * for HWT_EMU_BRANCH_MAX_DEPTH records and their counters); returns its
+ * size. @kept counts the branches the filter kept so far (the LBR's
+ * top-of-stack, hw_idx), @counts their counters. */
 static size_t make_sample(const struct emu_event *ev, size_t newest,
-			  uint64_t period, uint64_t kept, uint8_t *rec)
+			  uint64_t period, uint64_t kept,
+			  const struct branch_counts *counts, uint8_t *rec)
 {
 	const struct perf_event_attr *a = &ev->attr;
 	const struct hwt_emu_branch *v = ev->br_src->v, *top = &v[newest];
@@ -310,6 +346,10 @@ static size_t make_sample(const struct emu_event *ev, size_t newest,
 			nr++;
 		}
 		memcpy(rec + nr_at, &nr, 8);
+		/* The records are the newest nr kept: kept - 1 down. */
+		for (uint64_t r = 0; ev->br_cntr_width && r < nr; r++)
+			put(rec, &n, counts->ring[(kept - 1 - r) %
+						  HWT_EMU_BRANCH_MAX_DEPTH]);
 	}
 	struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 				      (uint16_t)n};
@@ -357,10 +397,11 @@ static void *brsampler_main(void *arg)
 {
 	struct emu_event *ev = arg;
 	struct hwt_emu *emu = ev->emu;
-	static __thread uint8_t rec[8 + 12 * 8 + HWT_EMU_BRANCH_MAX_DEPTH * 24];
+	static __thread uint8_t rec[8 + 12 * 8 + HWT_EMU_BRANCH_MAX_DEPTH * 32];
 	pthread_mutex_lock(&emu->lock);
 	struct emu_branch_src *s = ev->br_src;
 	const struct perf_event_attr *a = &ev->attr;
+	struct branch_counts counts;
 	for (size_t i = 0; s && i < s->nrecords; i++) {
 		const struct perf_event_header *h = (const void *)s->records[i];
 		if (!wait_to_write(ev, h->size))
@@ -372,12 +413,14 @@ static void *brsampler_main(void *arg)
 	uint64_t step = a->freq ? 1000000000ull / (a->sample_freq ? a->sample_freq : 1)
 				: 0;
 	uint64_t since = 0, kept = 0, next_t = 0;
+	memset(&counts, 0, sizeof(counts));
 	for (size_t i = 0; s && i < s->n; i++) {
 		if (!wait_to_write(ev, sizeof(rec)))
 			goto out;
 		since++;
-		if (keeps(a->branch_sample_type, a, &s->v[i]))
-			kept++;
+		bool kept_it = keeps(a->branch_sample_type, a, &s->v[i]);
+		kept += kept_it;
+		count_branch(&counts, ev, kept_it, kept);
 		bool due;
 		if (step) {
 			if (!next_t)
@@ -390,7 +433,7 @@ static void *brsampler_main(void *arg)
 		}
 		if (!due)
 			continue;
-		write_counted(ev, rec, make_sample(ev, i, since, kept, rec));
+		write_counted(ev, rec, make_sample(ev, i, since, kept, &counts, rec));
 		s->st.samples++;
 		since = 0;
 	}

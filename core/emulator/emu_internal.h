@@ -111,6 +111,9 @@ struct emu_event {
 	unsigned br_depth;
 	int br_kind;
 	bool br_arch_lbr; /* Intel Arch LBR: no TOS, types always saved */
+	/* -j counter: the bits of the event's count in each record's
+	 * PERF_SAMPLE_BRANCH_COUNTERS word (caps/branch_counter_width). */
+	unsigned br_cntr_width;
 	bool br_done;
 	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
 	char filter[4096];

@@ -107,6 +107,10 @@ struct hwt_branch_hw {
 	 * hwt_branch_hw_probe): its samples carry no top-of-stack index
 	 * (hw_idx -1) and every record's type. */
 	bool arch_lbr;
+	/* caps/branch_counter_width: the bits of each event's count in a
+	 * record's PERF_SAMPLE_BRANCH_COUNTERS word (Intel: 2); set when
+	 * counters is. */
+	unsigned counter_width;
 };
 
 /* "LBR", "AMD BRS", "Arm BRBE": the kind's name in messages. */

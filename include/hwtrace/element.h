@@ -99,6 +99,9 @@ enum hwt_elem_field {
 	 * not (an Intel PT TIP read without the code): branch.from means
 	 * nothing. */
 	HWT_FIELD_NO_FROM = 1u << 15,
+	/* The record's counters word (PERF_SAMPLE_BRANCH_COUNTERS, -j
+	 * counter): branch.counters. */
+	HWT_FIELD_BR_COUNTERS = 1u << 16,
 };
 
 /* What a branch record says of its branch (branch.flags). */
@@ -146,6 +149,12 @@ struct hwt_elem {
 			uint16_t depth;
 			uint8_t flags;
 			uint8_t priv;
+			/* HWT_FIELD_BR_COUNTERS: the occurrences of the
+			 * sampled group's events since the record before,
+			 * caps/branch_counter_width bits each, the group's
+			 * first event in the lowest bits (as the kernel
+			 * writes the word). */
+			uint64_t counters;
 		} branch;
 		struct {
 			uint64_t at;

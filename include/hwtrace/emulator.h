@@ -279,9 +279,14 @@ HWT_API int hwt_emu_replay_info(struct hwt_emu *emu,
  * and the last branches before it that branch_sample_type keeps, newest
  * first, at most the hardware's depth (with PERF_SAMPLE_BRANCH_HW_INDEX:
  * Intel LBR's top-of-stack index, (kept - 1) % depth, else -1; with
- * TYPE_SAVE and PRIV_SAVE the type and user privilege). The emulated
+ * TYPE_SAVE and PRIV_SAVE the type and user privilege; with
+ * PERF_SAMPLE_BRANCH_COUNTERS, on an LBR whose fixture has
+ * caps/branch_counter_nr and _width, a counter word per record after the
+ * records: the taken branches since the filter's previous kept one, this
+ * one included, saturating at the width). The emulated
  * kernel refuses, as the kernel does, a PMU without branch records
- * (EOPNOTSUPP), AMD BRS with a filter (EINVAL), and filters outside
+ * (EOPNOTSUPP), AMD BRS with a filter (EINVAL), counters where sysfs
+ * has none (EINVAL), and filters outside
  * HWT_EMU_BRANCH_FILTERS (EOPNOTSUPP: the ground truth has no
  * transactions), and PERF_SAMPLE_BRANCH_CALL and _IND_CALL when a call of
  * the ground truth does not say whether it is direct

@@ -4,11 +4,14 @@
  * out here rather than taken from the header the code uses), the
  * depth each sysfs fixture gives (Intel LBR 8, 16 and 32, AMD BRS 16 and
  * LBRv2 16, Arm BRBE 64, and a BRBE depth the hardware cannot have,
- * refused), the
+ * refused), the branch counters of caps/branch_counter_nr and _width
+ * (the kernel's 4 of 2 bits on intel-lbr-counters; half a pair, or more
+ * than a word, refused), the
  * event's attribute (hwt_branch_attr_build: every field perf record -b
  * -c / -F sets), and a profile's [branch] section with its errors. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,14 +61,16 @@ static void depths(void)
 		enum hwt_branch_hw_kind kind;
 		unsigned depth;
 		bool arch_lbr; /* caps/pmu_name names an Arch LBR CPU */
+		unsigned counters, width; /* caps/branch_counter_nr, _width */
 	} want[] = {
-		{"intel-lbr", "cpu", HWT_BRANCH_HW_LBR, 32, false},
-		{"intel-lbr16", "cpu", HWT_BRANCH_HW_LBR, 16, false},
-		{"intel-lbr8", "cpu", HWT_BRANCH_HW_LBR, 8, false},
-		{"intel-archlbr", "cpu", HWT_BRANCH_HW_LBR, 32, true},
-		{"amd-brs", "cpu", HWT_BRANCH_HW_BRS, 16, false},
-		{"amd-lbrv2", "cpu", HWT_BRANCH_HW_LBR, 16, false},
-		{"arm-brbe", "armv8_pmuv3_0", HWT_BRANCH_HW_BRBE, 64, false},
+		{"intel-lbr", "cpu", HWT_BRANCH_HW_LBR, 32, false, 0, 0},
+		{"intel-lbr16", "cpu", HWT_BRANCH_HW_LBR, 16, false, 0, 0},
+		{"intel-lbr8", "cpu", HWT_BRANCH_HW_LBR, 8, false, 0, 0},
+		{"intel-archlbr", "cpu", HWT_BRANCH_HW_LBR, 32, true, 0, 0},
+		{"intel-lbr-counters", "cpu", HWT_BRANCH_HW_LBR, 32, true, 4, 2},
+		{"amd-brs", "cpu", HWT_BRANCH_HW_BRS, 16, false, 0, 0},
+		{"amd-lbrv2", "cpu", HWT_BRANCH_HW_LBR, 16, false, 0, 0},
+		{"arm-brbe", "armv8_pmuv3_0", HWT_BRANCH_HW_BRBE, 64, false, 0, 0},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
 		struct hwt_branch_hw hw;
@@ -75,6 +80,8 @@ static void depths(void)
 		CHECK_INT(hw.depth, want[i].depth);
 		CHECK_STR(hw.pmu, want[i].pmu);
 		CHECK_INT(hw.arch_lbr, want[i].arch_lbr);
+		CHECK_INT(hw.counters, want[i].counters);
+		CHECK_INT(hw.counter_width, want[i].width);
 		hwt_os_free(os);
 	}
 	/* A BRBE depth BRBIDR0_EL1.NUMREC cannot give, named. */
@@ -108,10 +115,84 @@ static void depths(void)
 	rmdir(dir);
 }
 
+/* @files ("caps/NAME=VALUE", ...) in a cpu PMU of a new sysfs tree
+ * under @dir (a mkdtemp template), probed; the tree is removed. */
+static int probe_cpu(char *dir, const char *const *files, size_t n,
+		     struct hwt_branch_hw *hw)
+{
+	static const char *const parts[] = {
+		"bus", "bus/event_source", "bus/event_source/devices",
+		"bus/event_source/devices/cpu",
+		"bus/event_source/devices/cpu/caps"};
+	const size_t nparts = sizeof(parts) / sizeof(*parts);
+	char path[256];
+	if (!mkdtemp(dir))
+		HWT_FAIL("mkdtemp");
+	for (size_t i = 0; i < nparts; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, parts[i]);
+		mkdir(path, 0700);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(files[i], '=');
+		snprintf(path, sizeof(path), "%s/%s/%.*s", dir, parts[3],
+			 (int)(eq - files[i]), files[i]);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			HWT_FAIL("%s", path);
+		fprintf(f, "%s\n", eq + 1);
+		fclose(f);
+	}
+	struct hwt_os *os = hwt_os_linux_new(dir);
+	int err = hwt_branch_hw_probe(os, hw);
+	hwt_os_free(os);
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(files[i], '=');
+		snprintf(path, sizeof(path), "%s/%s/%.*s", dir, parts[3],
+			 (int)(eq - files[i]), files[i]);
+		unlink(path);
+	}
+	for (size_t i = nparts; i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, parts[i]);
+		rmdir(path);
+	}
+	rmdir(dir);
+	return err;
+}
+
+/* Branch counters: both files or neither, fitting one 64-bit word. */
+static void counter_caps(void)
+{
+	struct hwt_branch_hw hw;
+	char d1[] = "/tmp/hwt_brcntr_XXXXXX";
+	const char *no_width[] = {"caps/branches=32", "caps/branch_counter_nr=4"};
+	CHECK_INT(probe_cpu(d1, no_width, 2, &hw), HWT_ERR_FORMAT);
+	CHECK_STR(hwt_errmsg(), "bus/event_source/devices/cpu/caps/"
+				"branch_counter_nr \"4\" and branch_counter_width "
+				"\"(none)\": not counters that fit a 64-bit word "
+				"(both files, each at least 1)");
+	char d2[] = "/tmp/hwt_brcntr_XXXXXX";
+	const char *too_wide[] = {"caps/branches=32", "caps/branch_counter_nr=4",
+				  "caps/branch_counter_width=17"};
+	CHECK_INT(probe_cpu(d2, too_wide, 3, &hw), HWT_ERR_FORMAT);
+	/* Positive control: 4 counters of 16 bits fill the word. */
+	char d3[] = "/tmp/hwt_brcntr_XXXXXX";
+	const char *full[] = {"caps/branches=32", "caps/branch_counter_nr=4",
+			      "caps/branch_counter_width=16"};
+	CHECK_INT(probe_cpu(d3, full, 3, &hw), 0);
+	CHECK_INT(hw.counters, 4);
+	CHECK_INT(hw.counter_width, 16);
+	/* A width alone: no counters. */
+	char d4[] = "/tmp/hwt_brcntr_XXXXXX";
+	const char *width_only[] = {"caps/branches=32",
+				    "caps/branch_counter_width=2"};
+	CHECK_INT(probe_cpu(d4, width_only, 2, &hw), 0);
+	CHECK_INT(hw.counters, 0);
+}
+
 static void attrs(void)
 {
-	struct hwt_branch_hw lbr = {HWT_BRANCH_HW_LBR, 32, 0, "cpu", false};
-	struct hwt_branch_hw brs = {HWT_BRANCH_HW_BRS, 16, 0, "cpu", false};
+	struct hwt_branch_hw lbr = {HWT_BRANCH_HW_LBR, 32, 0, "cpu", false, 0};
+	struct hwt_branch_hw brs = {HWT_BRANCH_HW_BRS, 16, 0, "cpu", false, 0};
 	struct hwt_branch_sampling bs = {PERF_SAMPLE_BRANCH_ANY_CALL |
 					 PERF_SAMPLE_BRANCH_USER, 1000, 0,
 					 PERF_COUNT_HW_CPU_CYCLES};
@@ -237,6 +318,7 @@ int main(void)
 {
 	RUN(bits_are_the_kernels);
 	RUN(depths);
+	RUN(counter_caps);
 	RUN(attrs);
 	RUN(profiles);
 	RUN(options_over_profile);
