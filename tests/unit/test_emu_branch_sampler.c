@@ -5,11 +5,15 @@
  * waits for the reader: nothing lost however often the ring wraps).
  * Each sample is read here from its bytes, by the layout of
  * include/uapi/linux/perf_event.h: IDENTIFIER, IP, TID, TIME, CPU,
- * PERIOD, then nr and nr records; every field is
- * what the truth says. A filter keeps only its kinds; a fixture that
- * claims 128 records gets the emulator's 64 at most. The emulated
- * kernel refuses what the hardware would: a machine without branch
- * records, AMD BRS with a filter, no period. */
+ * PERIOD, then nr and nr records (and with -j counter nr counter words);
+ * every field is what the truth says. A filter keeps only its kinds; a
+ * fixture that claims 128 records gets the emulator's 64 at most. The
+ * branch counters of intel-lbr-counters (2 bits): each record's count of
+ * the truth's branches since the filter's previous kept one, itself
+ * included, counted here by walking the truth back, saturating at 3.
+ * The emulated kernel refuses what the hardware would: a machine without
+ * branch records, AMD BRS with a filter, no period, counters without
+ * caps/branch_counter_nr. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +31,10 @@
 
 struct seen {
 	uint64_t samples, bad, records, sideband;
+	uint64_t count_sum; /* of the counter words (-j counter) */
 	uint64_t mode;
 	unsigned depth;
+	bool typed; /* Arch LBR: every record's type saved */
 };
 
 static const uint8_t kinds[4] = {HWT_BRANCH_CALL, HWT_BRANCH_RETURN,
@@ -46,7 +52,32 @@ static bool kept(const struct seen *s, size_t i)
 {
 	if (s->mode & PERF_SAMPLE_BRANCH_ANY)
 		return true;
-	return (s->mode & PERF_SAMPLE_BRANCH_COND) && kinds[i % 4] == HWT_BRANCH_COND;
+	return ((s->mode & PERF_SAMPLE_BRANCH_COND) &&
+		kinds[i % 4] == HWT_BRANCH_COND) ||
+	       ((s->mode & PERF_SAMPLE_BRANCH_ANY_CALL) &&
+		kinds[i % 4] == HWT_BRANCH_CALL) ||
+	       ((s->mode & PERF_SAMPLE_BRANCH_ANY_RETURN) &&
+		kinds[i % 4] == HWT_BRANCH_RETURN);
+}
+
+/* The record's flags word: 0, or on Arch LBR (s->typed) the type
+ * perf_event.h's PERF_BR_* gives the kind, at bit 20 (call 4, return
+ * 6, jump 2, conditional 1). */
+static uint64_t flags_of(const struct seen *s, size_t i)
+{
+	static const uint64_t types[4] = {4, 6, 2, 1};
+	return s->typed ? types[i % 4] << 20 : 0;
+}
+
+/* The branches from the one after the filter's kept branch before @i
+ * to @i, as a 2-bit counter holds them. */
+static uint64_t branches_since_kept(const struct seen *s, size_t i)
+{
+	size_t j = i;
+	while (j-- > 0 && !kept(s, j))
+		;
+	uint64_t n = i - j; /* j wrapped to SIZE_MAX: i + 1 since the start */
+	return n < 3 ? n : 3;
 }
 
 static int on_record(void *ctx, const struct perf_event_header *h)
@@ -65,16 +96,23 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 		s->bad++;
 	uint64_t nr = word(p, 6);
 	size_t at = 7, i = newest + 1;
+	bool counters = s->mode & HWT_SAMPLE_BRANCH_COUNTERS;
 	for (uint64_t k = 0; k < nr; k++) {
 		while (i-- > 0 && !kept(s, i))
 			;
 		if (word(p, at + 3 * k) != 0x1000 + 16 * i ||
 		    word(p, at + 3 * k + 1) != 0x9000 + 16 * i ||
-		    word(p, at + 3 * k + 2) != 0)
+		    word(p, at + 3 * k + 2) != flags_of(s, i))
 			s->bad++;
+		/* The counters follow the nr records, in their order. */
+		if (counters) {
+			uint64_t c = word(p, at + 3 * nr + k);
+			s->bad += c != branches_since_kept(s, i);
+			s->count_sum += c;
+		}
 	}
 	s->records += nr;
-	if (nr > s->depth || h->size != 8 + 7 * 8 + 24 * nr)
+	if (nr > s->depth || h->size != 8 + 7 * 8 + (counters ? 32 : 24) * nr)
 		s->bad++;
 	return 0;
 }
@@ -122,7 +160,7 @@ static void sample_on(struct hwt_emu *emu, unsigned depth, uint64_t mode,
 		      uint64_t want_records)
 {
 	truth(emu);
-	struct seen seen = {0, 0, 0, 0, mode, depth};
+	struct seen seen = {0, 0, 0, 0, 0, mode, depth, false};
 	struct hwt_session_opts so;
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
@@ -134,6 +172,7 @@ static void sample_on(struct hwt_emu *emu, unsigned depth, uint64_t mode,
 	so.sink = (struct hwt_capture_sink){&seen, on_record, on_aux};
 	struct hwt_branch_hw hw;
 	CHECK_INT(hwt_branch_hw_probe(so.os, &hw), 0);
+	seen.typed = hw.arch_lbr;
 	struct hwt_branch_sampling bs = {mode, PERIOD, 0,
 					 PERF_COUNT_HW_BRANCH_INSTRUCTIONS};
 	CHECK_INT(hwt_branch_attr_build(&bs, &hw, "branches", &so.branch_attr), 0);
@@ -149,6 +188,8 @@ static void sample_on(struct hwt_emu *emu, unsigned depth, uint64_t mode,
 	CHECK_U64(seen.bad, 0);
 	CHECK_U64(seen.records, want_records);
 	CHECK_U64(seen.sideband, 1);
+	if (mode & HWT_SAMPLE_BRANCH_COUNTERS)
+		CHECK_U64(seen.count_sum > 0, 1);
 	struct hwt_emu_branch_stats st;
 	CHECK_INT(hwt_emu_branch_stats(emu, &st), 0);
 	CHECK_U64(st.samples, NBR / PERIOD);
@@ -174,6 +215,31 @@ static void conditional_only(void)
 	 * (branches 0-9) finds 2 of them, the second (0-19) 5, the third
 	 * (0-29) 7, and from the fourth on the stack is full: 8. */
 	sample(PERF_SAMPLE_BRANCH_COND, 2 + 5 + 7 + (NBR / PERIOD - 3) * 8);
+}
+
+/* -j counter on intel-lbr-counters (Arch LBR, 32 records, counters of
+ * 2 bits).
+ * Calls and returns (branches 0, 1, 4, 5, ...): counts 1 (the first
+ * call; each return, right after its call) and 3 (a call after a jump
+ * and a conditional); the first samples keep 6, 10, 16, 20, 26 and 30
+ * (the calls and returns of branches 0-9, 0-19, ...), the stack is full
+ * from the seventh on. Conditionals (3, 7, ...): 4 branches since the last, saturated to
+ * 3. */
+static void counters(void)
+{
+	sample_on(machine("intel-lbr-counters"), 32,
+		  PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN |
+			  HWT_SAMPLE_BRANCH_COUNTERS,
+		  6 + 10 + 16 + 20 + 26 + 30 + (NBR / PERIOD - 6) * 32);
+	sample_on(machine("intel-lbr-counters"), 32,
+		  PERF_SAMPLE_BRANCH_COND | HWT_SAMPLE_BRANCH_COUNTERS,
+		  2 + 5 + 7 + 10 + 12 + 15 + 17 + 20 + 22 + 25 + 27 + 30 +
+			  (NBR / PERIOD - 12) * 32);
+	/* Positive control of the reading: the same filter without
+	 * counters has the plain layout. */
+	sample_on(machine("intel-lbr-counters"), 32, PERF_SAMPLE_BRANCH_COND,
+		  2 + 5 + 7 + 10 + 12 + 15 + 17 + 20 + 22 + 25 + 27 + 30 +
+			  (NBR / PERIOD - 12) * 32);
 }
 
 /* A fixture claiming 128 LBR records (more than any hardware has): the
@@ -243,12 +309,29 @@ static void refusals(void)
 	CHECK_INT(os->ops->perf_event_open(os->ctx, &a, getpid(), -1, -1, 0),
 		  -EINVAL);
 	hwt_emu_free(emu);
+	/* Counters where sysfs has none (intel-lbr8), as the kernel's
+	 * intel_pmu_hw_config; on intel-lbr-counters the same opens. */
+	a.sample_period = 10;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | HWT_SAMPLE_BRANCH_COUNTERS;
+	emu = machine("intel-lbr8");
+	os = hwt_emu_os(emu);
+	CHECK_INT(os->ops->perf_event_open(os->ctx, &a, getpid(), -1, -1, 0),
+		  -EINVAL);
+	hwt_emu_free(emu);
+	emu = machine("intel-lbr-counters");
+	os = hwt_emu_os(emu);
+	fd = os->ops->perf_event_open(os->ctx, &a, getpid(), -1, -1, 0);
+	CHECK_INT(fd >= 0, 1);
+	if (fd >= 0)
+		os->ops->close(os->ctx, fd);
+	hwt_emu_free(emu);
 }
 
 int main(void)
 {
 	RUN(every_branch);
 	RUN(conditional_only);
+	RUN(counters);
 	RUN(depth_beyond_hardware);
 	RUN(refusals);
 	return hwt_test_summary();
