@@ -152,7 +152,7 @@ static int check_attr(const struct perf_event_attr *a,
 	    (hw->kind != HWT_BRANCH_HW_LBR || !hw->counters ||
 	     !hw->counter_width))
 		return -EINVAL;
-	if (mode & ~(uint64_t)(HWT_EMU_BRANCH_FILTERS | HWT_SAMPLE_BRANCH_COUNTERS))
+	if (mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS)
 		return -EOPNOTSUPP;
 	if (!a->freq && !a->sample_period)
 		return -EINVAL;

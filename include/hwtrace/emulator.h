@@ -314,7 +314,8 @@ struct hwt_emu_branch {
 	 PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_IND_JUMP |            \
 	 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |       \
 	 PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_HW_INDEX |       \
-	 (1ull << 18) /* PRIV_SAVE */)
+	 (1ull << 18) /* PRIV_SAVE */ |                                     \
+	 (1ull << 19) /* COUNTERS: where sysfs has them */)
 
 /* The deepest stack the emulator writes (Arm BRBE's 64); a fixture that
  * claims more is sampled this deep. */
