@@ -22,6 +22,11 @@
 #   (no top-of-stack; read from the file's bytes by the layout of
 #   perf_event.h, against legacy LBR's ring index), and hwtrace's decode
 #   gives perf's records with those kinds;
+# - branch counters (intel-lbr-counters, -j counter): each record's
+#   counter word, read from the file's bytes, is the truth's branches
+#   since the filter's previous kept one, saturating at 2 bits; hwtrace's
+#   decode gives the same; perf 6.1 (older than the counters) warns and
+#   still reads the records;
 # - a profile's [branch] section gives the file the options give;
 # - errors: an unknown filter (exit 2, perf's words), BRS with a filter
 #   and a machine without branch records (exit 1, perf's words), the
@@ -54,7 +59,10 @@ expect_eq "the truth: hot's back edge CALLS x (N - 1) times" \
 
 # want PERIOD DEPTH FILTER [FREQ]: perf script -F ip,period,brstack's
 # lines for the truth sampled by hand (FILTER: any, or kinds joined by +;
-# with FREQ the period is the branches since the last sample).
+# with FREQ the period is the branches since the last sample). With
+# WANT_COUNTERS=WIDTH, each sample's branch_words line instead: each
+# record's count of the truth's branches since the filter's previous kept
+# one, itself included, saturating at WIDTH bits.
 want() {
 	python3 - "$TMP/truth.txt" "$@" <<'PY'
 import os, sys
@@ -65,6 +73,11 @@ types = {"call": "CALL", "ind_call": "IND_CALL", "return": "RET",
          "jump": "UNCOND", "cond": "COND", "indirect": "IND",
          "syscall": "SYSCALL", "sysret": "SYSRET"}
 keep = lambda k: kinds == "any" or k in kinds.split("+")
+width = int(os.environ.get("WANT_COUNTERS") or 0)
+count, last = [0] * len(b), -1
+for j, x in enumerate(b):
+    if keep(x[2]):
+        count[j], last = min(j - last, (1 << width) - 1), j
 since, next_t = 0, 0
 for i, (f, t, k, tm) in enumerate(b):
     since += 1
@@ -79,7 +92,12 @@ for i, (f, t, k, tm) in enumerate(b):
         due = since == period
     if not due:
         continue
-    stack = [x for x in reversed(b[:i + 1]) if keep(x[2])][:depth]
+    at = [j for j in range(i, -1, -1) if keep(b[j][2])][:depth]
+    stack = [b[j] for j in at]
+    if width:
+        print(len(at), "-", *(count[j] for j in at))
+        since = 0
+        continue
     # WANT_TYPES=1: the hardware saves every record's type (Arch LBR).
     typed = kinds != "any" or os.environ.get("WANT_TYPES") == "1"
     sfx = lambda x: types.get(x[2], "") if typed else ""
@@ -195,10 +213,13 @@ check hwi 32 8 any
 rec alb intel-archlbr -j any,u,hw_index -c 32
 WANT_TYPES=1 check alb 32 32 any
 expect_contains "alb: the records have types" "$(head -1 "$TMP/alb.got")" "/0/CALL"
-# hw_idx [KIND]: each sample's hw_idx word, read from the file by the
-# layout of linux/perf_event.h (the branch event's sample_type fields
-# before the branch stack; every sample of these files is that event's).
-hw_idx() {
+# branch_words FILE: each sample's branch-stack words, read from the
+# file by the layout of linux/perf_event.h (the branch event's
+# sample_type fields before the branch stack; every sample of these files
+# is that event's): "NR HW_IDX C0 C1 ...", HW_IDX in hex or - without
+# PERF_SAMPLE_BRANCH_HW_INDEX, then the counter word of each record with
+# PERF_SAMPLE_BRANCH_COUNTERS (after the records).
+branch_words() {
 	python3 - "$1" <<'PY'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
@@ -209,7 +230,8 @@ for at in range(a_off, a_off + a_size, attr_size):  # attr, then its ids section
     t, = struct.unpack_from("<Q", d, at + 24)
     if t & (1 << 11):                       # PERF_SAMPLE_BRANCH_STACK
         st, bst = t, struct.unpack_from("<Q", d, at + 72)[0]
-assert st is not None and bst & (1 << 17)   # PERF_SAMPLE_BRANCH_HW_INDEX
+assert st is not None
+has_idx, has_cntr = bst & (1 << 17), bst & (1 << 19)  # HW_INDEX, COUNTERS
 # IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD: a word each.
 words = sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st & (1 << bit))
 assert not st & ((1 << 4) | (1 << 5) | (1 << 10))  # no READ, CALLCHAIN, RAW
@@ -217,11 +239,17 @@ at = d_off
 while at < d_off + d_size:
     typ, misc, size = struct.unpack_from("<IHH", d, at)
     if typ == 9:                            # PERF_RECORD_SAMPLE
-        nr, idx = struct.unpack_from("<2Q", d, at + 8 + 8 * words)
-        print("%d %x" % (nr, idx))
+        p = at + 8 + 8 * words
+        nr, = struct.unpack_from("<Q", d, p)
+        idx = "%x" % struct.unpack_from("<Q", d, p + 8)[0] if has_idx else "-"
+        p += 8 + (8 if has_idx else 0) + 24 * nr
+        cntr = struct.unpack_from("<%dQ" % nr, d, p) if has_cntr else ()
+        assert p + 8 * len(cntr) == at + size
+        print(nr, idx, *cntr)
     at += size
 PY
 }
+hw_idx() { branch_words "$1" | cut -d' ' -f1,2; }
 hw_idx "$TMP/alb.data" >"$TMP/alb.idx"
 expect_eq "alb: hw_idx -1 in every sample" \
 	"$(awk '$2 == "ffffffffffffffff"' "$TMP/alb.idx" | wc -l)" "$(wc -l <"$TMP/alb.got")"
@@ -231,6 +259,45 @@ expect_eq "legacy LBR (control): hw_idx the ring's top, 31 after 32 records" \
 "$HWTRACE" decode --format jsonl "$TMP/alb.data" >"$TMP/alb.jsonl" 2>/dev/null || fail "decode alb"
 expect_eq "alb: hwtrace's records and kinds are perf's" \
 	"$(brstack "$TMP/alb.jsonl" types | md5sum)" "$(cut -d' ' -f3- "$TMP/alb.got" | md5sum)"
+
+# Branch counters (-j counter) on intel-lbr-counters (Arch LBR, 4
+# counters of 2 bits): the counter word after the records, the group's one
+# event (branches) in its low 2 bits, is the truth's branches since the
+# filter's previous kept one, saturating at 3; hwtrace's decode gives the
+# file's words. perf 6.1 predates PERF_SAMPLE_BRANCH_COUNTERS (Linux
+# 6.8): it warns of the unknown bit and still reads every sample's
+# records (the counters come last in these samples).
+rec cnt intel-lbr-counters -j any_call,any_ret,u,counter -c 20
+check cnt 20 32 call+ind_call+syscall+return+sysret
+expect_contains "cnt: perf 6.1 does not know the counters bit" "$(cat "$TMP/perf.err")" \
+	"Unknown branch sample type (0x80031)"
+branch_words "$TMP/cnt.data" >"$TMP/cnt.words"
+WANT_COUNTERS=2 want 20 32 call+ind_call+syscall+return+sysret >"$TMP/cnt.wantw"
+expect_eq "cnt: the counters are the truth's branches since the last kept" \
+	"$(md5sum <"$TMP/cnt.words")" "$(md5sum <"$TMP/cnt.wantw")"
+expect_eq "cnt: counts of 1, 2 and 3 (saturated) all occur" \
+	"$(cut -d' ' -f3- "$TMP/cnt.words" | tr ' ' '\n' | sort -u | tr '\n' ' ')" "1 2 3 "
+"$HWTRACE" decode --format jsonl "$TMP/cnt.data" >"$TMP/cnt.jsonl" 2>/dev/null || fail "decode cnt"
+expect_eq "cnt: hwtrace's records' counters are the file's" \
+	"$(python3 -c '
+import json, sys
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    recs.sort(key=lambda e: e["depth"])
+    print(len(recs), "-", *(e["counters"] for e in recs))' "$TMP/cnt.jsonl" | md5sum)" \
+	"$(md5sum <"$TMP/cnt.words")"
+expect_eq "no counters field without -j counter" "$(grep -c '"counters"' "$TMP/l32.jsonl")" 0
+rec cntany intel-lbr-counters -j any,u,counter -c 32
+expect_eq "cntany: -j any: every record counts its own branch, 1" \
+	"$(branch_words "$TMP/cntany.data" | cut -d' ' -f3- | tr ' ' '\n' | sort -u)" 1
+"$HWTRACE" record -j any,counter -c 5 --sysfs "$FIX/intel-lbr" --emulate-branches "$data" \
+	-o "$TMP/bad7.data" 2>"$TMP/bad7.err"
+expect_eq "-j counter without caps/branch_counter_nr: exit 1" "$?" 1
+expect_contains "-j counter without caps/branch_counter_nr: why" "$(cat "$TMP/bad7.err")" \
+	"has no caps/branch_counter_nr"
 
 # The profile's [branch] section: the same file as the options.
 printf '[branch]\nfilter = any_ret,u,save_type\nperiod = 20\n' >"$TMP/b.ini"
