@@ -6,14 +6,14 @@
 #include <stdio.h>
 
 /* The schema version the first line of every jsonl output names. */
-#define CLI_JSONL_VERSION 2
+#define CLI_JSONL_VERSION 3
 
 enum cli_jsonl_listing {
 	CLI_JSONL_PACKETS,        /* --packets */
 	CLI_JSONL_BRANCH_PROFILE, /* --branch-profile */
 };
 
-/* {"type":"header","version":2,"listing":LISTING,"producer":"hwtrace V"}
+/* {"type":"header","version":3,"listing":LISTING,"producer":"hwtrace V"}
  * where LISTING is "elements", "packets" or "branch_profile". */
 void cli_jsonl_header(FILE *out, const char *listing, const char *version);
 
