@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/record/recorder_internal.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/element.h"
 #include "hwtrace/emulator.h"
@@ -125,6 +126,9 @@ int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 	if (!err)
 		err = hwt_pd_writer_copy_features(w, r, feats,
 						  sizeof(feats) / sizeof(*feats));
+	/* The emulated machine's PMU caps: its LBR depth and counters. */
+	if (!err)
+		err = hwt_record_branch_caps(hwt_emu_os(emu), w);
 	struct hwt_pd_record rec;
 	while (!err && (err = hwt_pd_reader_next(r, &rec)) == 1)
 		err = sideband(rec.type) ? hwt_emu_branch_record(emu, rec.data) : 0;

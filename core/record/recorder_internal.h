@@ -28,4 +28,10 @@ void hwt_recorder_trigger_taken(struct hwt_recorder *r);
 int hwt_recorder_trigger_finish(struct hwt_recorder *r);
 void hwt_recorder_trigger_free(struct hwt_recorder *r);
 
+/* branch_caps.c: the CPU_PMU_CAPS feature of a branch-record recording on
+ * the machine @os describes, every file of its cpu PMU's caps/ (none
+ * written when the branch records are not the cpu PMU's). Errors:
+ * HWT_ERR_NOMEM, those of hwt_pd_writer_copy_feature. */
+int hwt_record_branch_caps(const struct hwt_os *os, struct hwt_pd_writer *w);
+
 #endif

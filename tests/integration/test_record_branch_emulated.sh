@@ -26,7 +26,8 @@
 #   counter word, read from the file's bytes, is the truth's branches
 #   since the filter's previous kept one, saturating at 2 bits; hwtrace's
 #   decode gives the same; perf 6.1 (older than the counters) warns and
-#   still reads the records;
+#   still reads the records, and prints the fixture's caps/ files from
+#   the file's CPU_PMU_CAPS;
 # - a profile's [branch] section gives the file the options give;
 # - errors: an unknown filter (exit 2, perf's words), BRS with a filter
 #   and a machine without branch records (exit 1, perf's words), the
@@ -289,6 +290,13 @@ for recs in stacks.values():
     recs.sort(key=lambda e: e["depth"])
     print(len(recs), "-", *(e["counters"] for e in recs))' "$TMP/cnt.jsonl" | md5sum)" \
 	"$(md5sum <"$TMP/cnt.words")"
+# The file's CPU_PMU_CAPS (perf 6.8 reads the counters' number and width
+# there): the fixture's caps/ files, as perf 6.1 prints them.
+expect_eq "cnt: perf reads the PMU's caps from the file" \
+	"$(perf report --header-only -i "$TMP/cnt.data" 2>/dev/null |
+		sed -n 's/^# cpu pmu capabilities: //p' | tr -d ' ' | tr ',' '\n' | LC_ALL=C sort)" \
+	"$(cd "$FIX/intel-lbr-counters/bus/event_source/devices/cpu/caps" &&
+		for f in *; do echo "$f=$(cat "$f")"; done | LC_ALL=C sort)"
 expect_eq "no counters field without -j counter" "$(grep -c '"counters"' "$TMP/l32.jsonl")" 0
 rec cntany intel-lbr-counters -j any,u,counter -c 32
 expect_eq "cntany: -j any: every record counts its own branch, 1" \
