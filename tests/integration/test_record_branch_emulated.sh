@@ -290,6 +290,9 @@ for recs in stacks.values():
     recs.sort(key=lambda e: e["depth"])
     print(len(recs), "-", *(e["counters"] for e in recs))' "$TMP/cnt.jsonl" | md5sum)" \
 	"$(md5sum <"$TMP/cnt.words")"
+expect_eq "cnt: the text listing's counters are the jsonl's" \
+	"$("$HWTRACE" decode "$TMP/cnt.data" 2>/dev/null | grep -o ' counters [0-9]*' | md5sum)" \
+	"$(grep -o '"counters":[0-9]*' "$TMP/cnt.jsonl" | sed 's/"counters":/ counters /' | md5sum)"
 # The file's CPU_PMU_CAPS (perf 6.8 reads the counters' number and width
 # there): the fixture's caps/ files, as perf 6.1 prints them.
 expect_eq "cnt: perf reads the PMU's caps from the file" \
