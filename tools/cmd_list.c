@@ -178,12 +178,17 @@ static void print_branch_records(const struct hwt_os *os)
 		       "no caps/branches or events/branch-brs)\n");
 	else if (rc < 0)
 		printf("\nBranch records: %s\n", hwt_errmsg());
-	else
+	else {
+		char counters[64] = "";
+		if (hw.counters)
+			snprintf(counters, sizeof(counters),
+				 ", %u branch counters of %u bits (-j counter)",
+				 hw.counters, hw.counter_width);
 		printf("\nBranch records (perf record -b, -j): %s on %s, %u records "
 		       "a sample%s; hwtrace record -b samples them, decode and export read "
 		       "their captures\n",
-		       hwt_branch_hw_name(hw.kind), hw.pmu,
-		       hw.depth, hw.counters ? ", branch counters" : "");
+		       hwt_branch_hw_name(hw.kind), hw.pmu, hw.depth, counters);
+	}
 }
 
 int cmd_list(int argc, char **argv)

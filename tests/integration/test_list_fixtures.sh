@@ -35,6 +35,9 @@ expect_contains "trbe path" "$out" "sink path: TRBE (every CPU has one"
 # Branch records: Skylake's LBR, AMD BRS, Arm BRBE, AMD LBRv2, none.
 expect_contains "intel-lbr: branch records" "$("$HWTRACE" list --sysfs "$FIX/intel-lbr")" \
 	"Branch records (perf record -b, -j): LBR on cpu, 32 records a sample"
+expect_contains "intel-lbr-counters: branch records and counters" \
+	"$("$HWTRACE" list --sysfs "$FIX/intel-lbr-counters")" \
+	"Branch records (perf record -b, -j): LBR on cpu, 32 records a sample, 4 branch counters of 2 bits (-j counter);"
 expect_contains "amd-brs: branch records" "$("$HWTRACE" list --sysfs "$FIX/amd-brs")" \
 	"Branch records (perf record -b, -j): AMD BRS on cpu, 16 records a sample"
 expect_contains "arm-brbe: branch records" "$("$HWTRACE" list --sysfs "$FIX/arm-brbe")" \
