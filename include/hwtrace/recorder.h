@@ -229,6 +229,66 @@ HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
 HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 				    struct hwt_pd_writer *w);
 
+/* A backend that is its own trace source (hwt_program_ops in
+ * hwtrace/backend.h: sw_branch steps the program under ptrace) has no
+ * session to drive: `hwtrace record -e sw_branch` maps its options into
+ * a struct hwt_swb_opts (hwtrace/swbranch.h), then
+ *   be = hwt_record_program_backend(event);
+ *   hwt_record_program_check_event(be, event);   (and each --trigger)
+ *   hwt_record_program_resolve(be, &rq, &o, &profile);
+ *   hwt_recorder_record_program(be, &o, &stats);
+ * and prints what the summary (struct hwt_swb_stats) says. */
+struct hwt_swb_opts;
+struct hwt_swb_stats;
+
+/* The backend -e @event names ("sw_branch", "sw_branch//u") when it is
+ * its own trace source; NULL for any other event, or an unknown one. */
+HWT_API const struct hwt_backend *hwt_record_program_backend(const char *event);
+
+/* -e's value and a trigger as @be takes them: 0, or HWT_ERR_CONFIG with
+ * a message saying what it takes. */
+HWT_API int hwt_record_program_check_event(const struct hwt_backend *be,
+					   const char *event);
+HWT_API int hwt_record_program_check_trigger(const struct hwt_backend *be,
+					     const char *trigger);
+
+/* What a program recording's options mean together, beside those that
+ * go to struct hwt_swb_opts as given. Zero-initialise, then set size. */
+struct hwt_program_request {
+	size_t size;             /* sizeof(struct hwt_program_request) */
+	const char *profile;     /* -c FILE: its [snapshot] trigger (which
+				    turns the flight recorder on),
+				    trigger_count and size (bytes), for
+				    what the options left unset; NULL */
+	bool snapshot;           /* --snapshot: the flight recorder */
+	uint64_t snapshot_bytes; /* --snapshot=SIZE given in bytes: its
+				    whole records are kept; 0: not so */
+	/* Out: the error was about the options' values (a command line
+	 * shows its usage), not about reading the profile. */
+	bool option_error;
+};
+
+/* Completes @o for @be from @rq: --tid alone attaches to the thread's
+ * process; a program to run and an attach exclude each other, one is
+ * needed; the profile's keys; then the flight recorder's options checked
+ * together (a trigger needs --snapshot and --snapshot a trigger;
+ * --trigger-count and --trigger-after need a trigger). The profile is
+ * loaded into *@pp (the caller's to free, also on an error: @o's trigger
+ * may point into it). Errors: HWT_ERR_CONFIG naming the option or the
+ * profile's key; the profile reader's. */
+HWT_API int hwt_record_program_resolve(const struct hwt_backend *be,
+				       struct hwt_program_request *rq,
+				       struct hwt_swb_opts *o,
+				       struct hwt_profile **pp);
+
+/* Records as @o says through @be's program ops, the whole perf.data file
+ * (or a flight recorder's windows); @stats (may be NULL) gets the
+ * summary. Errors: HWT_ERR_NOSUP naming a backend that is not its own
+ * trace source; the backend's. */
+HWT_API int hwt_recorder_record_program(const struct hwt_backend *be,
+					const struct hwt_swb_opts *o,
+					struct hwt_swb_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif
