@@ -229,6 +229,48 @@ HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
 HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 				    struct hwt_pd_writer *w);
 
+/* AUX sampling (docs/record.md): a sampling event beside the trace
+ * event (`-e cycles/period=N/`) and `--aux-sample[=SIZE]`. */
+
+/* Whether -e @event names a sampling event (cycles, branch-misses:u,
+ * instructions/period=1000/, ...: hwt_sample_event_find's names). */
+HWT_API bool hwt_record_sample_event_named(const char *event);
+
+/* Puts the sampling event @event (NULL: the profile's own) with its
+ * terms (period=N, freq=N, aux-sample-size=SIZE, keyed by -e) and the
+ * --aux-sample size @size (NULL or "": none) into @p's [sample] keys,
+ * and session:mode = sample (its origin --aux-sample, or -e for an
+ * event with an aux-sample-size term). Errors: HWT_ERR_CONFIG naming
+ * @event (a bad term, a missing '/', a sampling event without
+ * --aux-sample or a size term); the profile's. */
+HWT_API int hwt_record_sample_profile(struct hwt_profile *p, const char *event,
+				      bool aux_sample, const char *size);
+
+/* The AUX sampling session options of @plan (built from such a profile)
+ * into @so: aux_sample, its sampling event's attribute and name. Its
+ * size is checked against perf's limits and the PMU's psb_period
+ * (hwt_aux_sample_size_check): a risky one is a warning in @warn
+ * (@warn_size bytes; "" when none) for the caller to show. Errors:
+ * HWT_ERR_CONFIG. */
+HWT_API int hwt_record_sample_session(const struct hwt_profile *p,
+				      const struct hwt_event_plan *plan,
+				      struct hwt_session_opts *so, char *warn,
+				      size_t warn_size);
+
+/* The same for a replay (hwt_record_replay_session_opts has set @so):
+ * the sampling event @event (NULL: cycles) with its terms and @size,
+ * its attribute in the sample id layout of the capture's trace event
+ * @aux_attr (period or freq, else a period of 4096; the size's default
+ * HWT_AUX_SAMPLE_DEFAULT_SIZE); the psb_period of an intel_pt capture
+ * checked as above. Errors: HWT_ERR_CONFIG naming the event (period and
+ * freq both, not a sampling event, a bad term), HWT_ERR_NOMEM. */
+struct perf_event_attr;
+HWT_API int hwt_record_sample_replay(const char *event, bool aux_sample,
+				     const char *size,
+				     const struct perf_event_attr *aux_attr,
+				     struct hwt_session_opts *so, char *warn,
+				     size_t warn_size);
+
 /* A backend that is its own trace source (hwt_program_ops in
  * hwtrace/backend.h: sw_branch steps the program under ptrace) has no
  * session to drive: `hwtrace record -e sw_branch` maps its options into
