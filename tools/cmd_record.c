@@ -212,19 +212,10 @@ int cmd_record(int argc, char **argv)
 			so.pid = o.pid;
 		}
 		if (emu) {
-			/* Intel PT's driver reports aux_head inside the buffer
-			 * in snapshot mode; the others let it run free. */
-			hwt_emu_set_head_in_buffer(emu, plan.backend &&
-					plan.backend->auxtrace_type ==
-						HWT_AUXTRACE_INTEL_PT);
-			/* Record-aligned hardware (intel_bts) wraps at its
-			 * last whole record. */
-			if (plan.backend && plan.backend->record)
-				hwt_emu_set_aux_alignment(
-					emu, plan.backend->record->alignment);
+			if ((ret = hwt_record_emulate_backend(emu, plan.backend,
+							      &so)) < 0)
+				goto fail;
 			/* Every traced CPU's trace unit writes the same bytes. */
-			if (so.per_thread)
-				so.pid = getpid();
 			for (int i = 0; trace_len && i < (so.per_thread ? 1 : so.ncpus) &&
 					ret >= 0; i++)
 				ret = hwt_emu_stream_aux(emu, so.per_thread ? -1 : so.cpus[i],

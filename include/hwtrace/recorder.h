@@ -146,6 +146,14 @@ HWT_API bool hwt_record_setup_snapshot(const struct hwt_record_setup *rs);
  * these). */
 HWT_API int hwt_record_setup_cpus(const struct hwt_record_setup *rs,
 				  const int **cpus);
+/* On the kernel emulator @emu, its trace units behave as @backend's
+ * hardware does (where aux_head stands in snapshot mode, the record
+ * alignment at a wrap), and a per-thread session of @so traces this
+ * process (its pid set). hwt_record_setup_new does this; a caller that
+ * builds its session options itself calls it. Errors: the emulator's. */
+HWT_API int hwt_record_emulate_backend(struct hwt_emu *emu,
+				       const struct hwt_backend *backend,
+				       struct hwt_session_opts *so);
 /* Opens the session of the options, its records and trace going to @ws's
  * writer. Errors: those of hwt_session_new and hwt_session_open. */
 HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
