@@ -33,7 +33,7 @@ static const char *event_arg(int argc, char **argv, int *i)
 }
 
 /* SIGINT, SIGTERM and SIGHUP (the terminal went away): each one is a
- * stop request for hwt_swb_record. */
+ * stop request for the recording (hwt_swb_opts.stop_requests). */
 static volatile sig_atomic_t stop_requests;
 
 static void on_stop(int sig)

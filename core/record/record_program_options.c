@@ -138,6 +138,7 @@ int hwt_record_program_resolve(const struct hwt_backend *be,
 				    HWT_BTS_RECORD_SIZE);
 	if ((err = check_target(be, rq, o)))
 		return err;
+	/* An empty program list of an attach is no program at all. */
 	if (o->attach_pid)
 		o->argv = NULL;
 	if (rq->profile && (err = profile_keys(be, rq, o, pp)))
