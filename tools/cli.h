@@ -164,27 +164,4 @@ struct hwt_session;
 struct hwt_emu;
 void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu);
 
-/* hwtrace record --aux-sample (tools/cmd_record_sample.c). */
-struct hwt_profile;
-struct hwt_event_plan;
-struct hwt_session_opts;
-
-/* Whether an -e argument names a sampling event (cycles, ...). */
-bool cli_sample_event_name(const char *ev);
-/* Puts the sampling event @event (may be NULL: the profile's), its terms
- * and the --aux-sample size @size (may be NULL) into @p, mode sample. */
-int cli_sample_profile(struct hwt_profile *p, const char *event,
-		       bool aux_sample, const char *size);
-/* Session options of AUX sampling from the built plan; warns on stderr
- * when the size may hold no PSB. */
-int cli_sample_session(const struct hwt_profile *p,
-		       const struct hwt_event_plan *plan,
-		       struct hwt_session_opts *so);
-/* The same for --emulate CAPTURE: the sampling event's attribute takes
- * the sample id layout of the capture's trace event @aux_attr. */
-struct perf_event_attr;
-int cli_sample_replay(const char *event, bool aux_sample, const char *size,
-		      const struct perf_event_attr *aux_attr, bool intel_pt,
-		      struct hwt_session_opts *so);
-
 #endif

@@ -68,6 +68,13 @@ static const char *output_of_profile(const char *path, const char *emulate,
 	return out;
 }
 
+/* A warning of the library's (an AUX sample size that may hold no PSB). */
+static void show_warning(const char *warn)
+{
+	if (warn[0])
+		fprintf(stderr, "hwtrace record: warning: %s\n", warn);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o;
@@ -90,6 +97,7 @@ int cmd_record(int argc, char **argv)
 	int ret, status = EXIT_RUNTIME, wstatus = 0;
 	bool plan_built = false, recorded = false, wl_started = false;
 	char filter[4096];
+	char warn[512] = "";
 
 	/* sw_branch has no PMU: it steps the program itself. */
 	if (cli_record_is_sw_branch(argc, argv))
@@ -133,11 +141,11 @@ int cmd_record(int argc, char **argv)
 		    (ret = hwt_record_replay_session_opts(emu, o.emulate, &so)) < 0)
 			goto fail;
 		if ((o.aux_sample || o.sample_event) &&
-		    (ret = cli_sample_replay(o.sample_event, o.aux_sample,
-					     o.aux_sample_size, rp.aux_attr,
-					     so.backend && so.backend->auxtrace_type ==
-						     HWT_AUXTRACE_INTEL_PT, &so)) < 0)
+		    (ret = hwt_record_sample_replay(o.sample_event, o.aux_sample,
+						    o.aux_sample_size, rp.aux_attr,
+						    &so, warn, sizeof(warn))) < 0)
 			goto fail;
+		show_warning(warn);
 	} else {
 		const struct hwt_os *os = hwt_os_linux();
 		if (o.sysfs) {
@@ -168,8 +176,8 @@ int cmd_record(int argc, char **argv)
 		/* AUX sampling's options after the trace's: its mode replaces
 		 * -S's. */
 		if (!ret && (o.aux_sample || o.sample_event))
-			ret = cli_sample_profile(profile, o.sample_event, o.aux_sample,
-						 o.aux_sample_size);
+			ret = hwt_record_sample_profile(profile, o.sample_event,
+							o.aux_sample, o.aux_sample_size);
 		if (!ret)
 			ret = hwt_pmu_scan(os, &pmus);
 		if (!ret)
@@ -184,8 +192,10 @@ int cmd_record(int argc, char **argv)
 		so.aux_filter = filter;
 		so.os = os;
 		if (plan.mode == HWT_MODE_SAMPLE &&
-		    (ret = cli_sample_session(profile, &plan, &so)) < 0)
+		    (ret = hwt_record_sample_session(profile, &plan, &so, warn,
+						     sizeof(warn))) < 0)
 			goto fail;
+		show_warning(warn);
 		so.per_thread = o.per_thread;
 		if ((ret = hwt_record_session_from_plan(&plan, &so, &cpus)) < 0)
 			goto fail;
@@ -202,19 +212,10 @@ int cmd_record(int argc, char **argv)
 			so.pid = o.pid;
 		}
 		if (emu) {
-			/* Intel PT's driver reports aux_head inside the buffer
-			 * in snapshot mode; the others let it run free. */
-			hwt_emu_set_head_in_buffer(emu, plan.backend &&
-					plan.backend->auxtrace_type ==
-						HWT_AUXTRACE_INTEL_PT);
-			/* Record-aligned hardware (intel_bts) wraps at its
-			 * last whole record. */
-			if (plan.backend && plan.backend->record)
-				hwt_emu_set_aux_alignment(
-					emu, plan.backend->record->alignment);
+			if ((ret = hwt_record_emulate_backend(emu, plan.backend,
+							      &so)) < 0)
+				goto fail;
 			/* Every traced CPU's trace unit writes the same bytes. */
-			if (so.per_thread)
-				so.pid = getpid();
 			for (int i = 0; trace_len && i < (so.per_thread ? 1 : so.ncpus) &&
 					ret >= 0; i++)
 				ret = hwt_emu_stream_aux(emu, so.per_thread ? -1 : so.cpus[i],

@@ -9,6 +9,7 @@
 #include "cmd_record_opts.h"
 #include "hwtrace/auxaction.h"
 #include "hwtrace/error.h"
+#include "hwtrace/recorder.h"
 #include "hwtrace/trigger.h"
 
 static void usage(FILE *out)
@@ -145,7 +146,7 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 		case 'c': o->profile = optarg; break;
 		case 'e':
 			/* A second event is AUX sampling's sampling event. */
-			if (cli_sample_event_name(optarg) && !o->sample_event)
+			if (hwt_record_sample_event_named(optarg) && !o->sample_event)
 				o->sample_event = optarg;
 			else if (o->event)
 				return cli_usage_error("record", "-e %s: one trace "

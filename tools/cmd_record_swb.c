@@ -1,6 +1,7 @@
-/* hwtrace record -e sw_branch: the software branch tracer. The program is
- * stepped under ptrace from --start to --stop and its branches written as
- * Intel BTS records into a perf.data file (hwt_swb_record). */
+/* hwtrace record -e sw_branch (or another backend that is its own trace
+ * source): the options into struct hwt_swb_opts, then the recorder
+ * (hwt_record_program_resolve, hwt_recorder_record_program) and what its
+ * summary says. */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,8 +13,10 @@
 #include "hwtrace/config.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
+#include "hwtrace/recorder.h"
 #include "hwtrace/session.h"
 #include "hwtrace/swbranch.h"
+#include "hwtrace/trigger.h"
 #include "record_swb_recorder.h"
 
 static const char *event_arg(int argc, char **argv, int *i)
@@ -29,14 +32,8 @@ static const char *event_arg(int argc, char **argv, int *i)
 	return NULL;
 }
 
-static bool is_sw_branch(const char *ev)
-{
-	/* "sw_branch", "sw_branch//", "sw_branch//u" */
-	return !strncmp(ev, "sw_branch", 9) && (!ev[9] || ev[9] == '/');
-}
-
 /* SIGINT, SIGTERM and SIGHUP (the terminal went away): each one is a
- * stop request for hwt_swb_record. */
+ * stop request for the recording (hwt_swb_opts.stop_requests). */
 static volatile sig_atomic_t stop_requests;
 
 static void on_stop(int sig)
@@ -77,39 +74,21 @@ static void show_waiting(void *arg, int pid, bool killed)
 			HWT_TERM_GRACE_MS);
 }
 
-/* The process thread @tid belongs to (/proc/TID/status, Tgid), or 0. */
-static int32_t thread_group(int32_t tid)
+/* The backend of the first -e that is its own trace source, or NULL. */
+static const struct hwt_backend *program_backend(int argc, char **argv)
 {
-	char path[64], line[128];
-	int32_t tgid = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5))
-			tgid = (int32_t)strtol(line + 5, NULL, 10);
-	fclose(f);
-	return tgid;
-}
-
-/* "sw_branch", "sw_branch//" and "sw_branch//u": it has nothing to
- * configure, and traces user code only. */
-static bool sw_branch_event_ok(const char *ev)
-{
-	return !strcmp(ev, "sw_branch") || !strcmp(ev, "sw_branch//") ||
-	       !strcmp(ev, "sw_branch//u") || !strcmp(ev, "sw_branch/u");
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *ev = event_arg(argc, argv, &i);
+		const struct hwt_backend *be = ev ? hwt_record_program_backend(ev) : NULL;
+		if (be)
+			return be;
+	}
+	return NULL;
 }
 
 bool cli_record_is_sw_branch(int argc, char **argv)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *ev = event_arg(argc, argv, &i);
-		if (ev && is_sw_branch(ev))
-			return true;
-	}
-	return false;
+	return program_backend(argc, argv) != NULL;
 }
 
 static void usage(FILE *out)
@@ -165,13 +144,14 @@ static void usage(FILE *out)
 		"  -q, --quiet     the program's output goes to /dev/null\n");
 }
 
-static int record_checked(struct hwt_swb_opts *o, bool snapshot);
+static int record_resolved(const struct hwt_backend *be,
+			   struct hwt_swb_opts *o, bool attached);
 
 int cmd_record_sw_branch(int argc, char **argv)
 {
+	const struct hwt_backend *be = program_backend(argc, argv);
 	struct hwt_swb_opts o = {.size = sizeof(o), .output = "perf.data"};
-	bool snapshot = false;
-	const char *profile_path = NULL;
+	struct hwt_program_request rq = {.size = sizeof(rq)};
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -181,12 +161,8 @@ int cmd_record_sw_branch(int argc, char **argv)
 			break;
 		}
 		const char *ev = event_arg(argc, argv, &i);
-		if (ev && !sw_branch_event_ok(ev))
-			return cli_usage_error("record", "-e %s: sw_branch takes no "
-					       "terms and only the u modifier "
-					       "(sw_branch, sw_branch//u): it "
-					       "traces user code by stepping it, "
-					       "with no hardware to configure", ev);
+		if (ev && hwt_record_program_check_event(be, ev))
+			return cli_usage_error("record", "%s", hwt_errmsg());
 		if (ev)
 			continue;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -215,8 +191,9 @@ int cmd_record_sw_branch(int argc, char **argv)
 			if (r)
 				return r;
 		} else if (!strcmp(a, "--snapshot") || !strncmp(a, "--snapshot=", 11)) {
-			snapshot = true;
-			int r = a[10] ? swb_snapshot_size(a + 11, &o.snapshot_records) : 0;
+			rq.snapshot = true;
+			int r = a[10] ? swb_snapshot_size(a + 11, &o.snapshot_records,
+							  &rq.snapshot_bytes) : 0;
 			if (r)
 				return r;
 		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") ||
@@ -232,13 +209,13 @@ int cmd_record_sw_branch(int argc, char **argv)
 			else
 				o.attach_tid = (int32_t)id;
 		} else if ((!strcmp(a, "-c") || !strcmp(a, "--config")) && i + 1 < argc) {
-			profile_path = argv[++i];
+			rq.profile = argv[++i];
 		} else if (!strcmp(a, "--trigger") && i + 1 < argc) {
 			o.trigger = argv[++i];
-			if (hwt_swb_trigger_check(o.trigger))
+			if (hwt_record_program_check_trigger(be, o.trigger))
 				return cli_usage_error("record", "%s", hwt_errmsg());
 		} else if (!strcmp(a, "--trigger-after") && i + 1 < argc) {
-			if (hwt_swb_duration_check(argv[++i], &o.trigger_after_ns))
+			if (hwt_trigger_duration_check(argv[++i], &o.trigger_after_ns))
 				return cli_usage_error("record", "--trigger-after: %s",
 						       hwt_errmsg());
 		} else if (!strcmp(a, "--trigger-count") && i + 1 < argc) {
@@ -261,63 +238,37 @@ int cmd_record_sw_branch(int argc, char **argv)
 		else
 			break;
 	}
-	if (o.attach_tid && !o.attach_pid &&
-	    !(o.attach_pid = thread_group(o.attach_tid)))
-		return cli_usage_error("record", "--tid %d: no such thread",
-				       (int)o.attach_tid);
-	if (o.attach_pid && i < argc)
-		return cli_usage_error("record", "-p/--tid attach to a running "
-				       "program: give no command to run (%s)",
-				       argv[i]);
-	if (!o.attach_pid && i >= argc)
-		return cli_usage_error("record", "-e sw_branch needs a command "
-				       "to run after --, or -p PID");
-	if (!o.attach_pid)
+	if (i < argc)
 		o.argv = argv + i;
 	struct hwt_profile *profile = NULL;
-	if (profile_path) {
-		int r = swb_profile_options(profile_path, &profile, &o, &snapshot);
-		if (r) {
-			hwt_profile_free(profile);
-			return r;
-		}
-	}
-	int rc = record_checked(&o, snapshot);
+	int err = hwt_record_program_resolve(be, &rq, &o, &profile);
+	int rc = !err ? record_resolved(be, &o, o.attach_pid != 0) :
+		 rq.option_error ? cli_usage_error("record", "%s", hwt_errmsg()) :
+		 cli_report_status(err);
 	hwt_profile_free(profile);
 	return rc;
 }
 
-/* The options given, checked together, then the recording and its
- * summary. */
-static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
+/* The checks every command that writes a file makes, then the recording
+ * and its summary. */
+static int record_resolved(const struct hwt_backend *be,
+			   struct hwt_swb_opts *o, bool attached)
 {
-	struct hwt_swb_opts o = *o_in;
 	struct hwt_swb_stats st;
 
-	if (o.trigger && !snapshot)
-		return cli_usage_error("record", "--trigger writes windows of a "
-				       "flight recorder: give --snapshot too");
-	if (snapshot && !o.trigger)
-		return cli_usage_error("record", "-e sw_branch --snapshot writes a "
-				       "window only when a trigger fires: give "
-				       "--trigger symbol:FUNC, latency:FUNC>TIME "
-				       "or signal:SIGNALS");
-	if ((o.trigger_count || o.trigger_after_ns) && !o.trigger)
-		return cli_usage_error("record", "--trigger-count and "
-				       "--trigger-after apply to --trigger");
-	int fr = cli_filter_check("record", o.filter);
+	int fr = cli_filter_check("record", o->filter);
 	if (fr)
 		return fr;
 	/* The program traced is an input too. */
-	const char *inputs[] = {o.argv ? o.argv[0] : NULL};
-	int rc = cli_output_check("record", o.output, inputs, o.argv ? 1 : 0);
+	const char *inputs[] = {o->argv ? o->argv[0] : NULL};
+	int rc = cli_output_check("record", o->output, inputs, o->argv ? 1 : 0);
 	if (rc)
 		return rc;
-	o.stop_requests = &stop_requests;
-	o.waiting = show_waiting;
-	o.window_written = swb_show_window;
-	if (!o.quiet_child && isatty(STDERR_FILENO))
-		o.progress = show_progress;
+	o->stop_requests = &stop_requests;
+	o->waiting = show_waiting;
+	o->window_written = swb_show_window;
+	if (!o->quiet_child && isatty(STDERR_FILENO))
+		o->progress = show_progress;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -325,19 +276,19 @@ static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	int err = hwt_swb_record(&o, &st);
+	int err = hwt_recorder_record_program(be, o, &st);
 	if (err)
 		return cli_report_status(err);
-	if (o.trigger) {
-		swb_print_trigger_summary(&o, &st);
+	if (o->trigger) {
+		swb_print_trigger_summary(o, &st);
 		return EXIT_OK;
 	}
 	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
 	for (size_t r = 0; r < st.nrings; r++)
 		trace[r] = &st.trace[r];
 	cli_print_capture_stats(st.rings, st.nrings, trace, NULL);
-	if (o.attach_pid)
-		swb_print_detached(&o);
+	if (attached)
+		swb_print_detached(o);
 	double secs = st.elapsed_ns / 1e9;
 	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
 		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "
@@ -346,6 +297,6 @@ static int record_checked(struct hwt_swb_opts *o_in, bool snapshot)
 		st.interrupted ? "stopped by a signal" :
 		st.stopped ? "stopped at --stop" : st.exited ?
 		"the program exited" : "--max reached",
-		st.kernel_sideband ? "the kernel" : "/proc/PID/maps", o.output);
+		st.kernel_sideband ? "the kernel" : "/proc/PID/maps", o->output);
 	return EXIT_OK;
 }

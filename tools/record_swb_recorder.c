@@ -1,6 +1,7 @@
-/* hwtrace record -e sw_branch's flight recorder: --snapshot=SIZE, the
- * profile's [snapshot] keys, and the lines it prints about its windows
- * and the program. */
+/* hwtrace record -e sw_branch's flight recorder on the command line:
+ * --snapshot=SIZE, and the lines it prints about its windows and the
+ * program. What the options mean together (the profile's [snapshot]
+ * keys among them) is the recorder's, hwt_record_program_resolve. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,71 +12,28 @@
 #include "hwtrace/error.h"
 #include "record_swb_recorder.h"
 
-/* --snapshot=SIZE: a number of records, or bytes with a K, M or G
- * suffix (whole 24-byte records). */
-int swb_snapshot_size(const char *text, uint64_t *records)
+/* --snapshot=SIZE: a number of records into *records, or bytes with a
+ * K, M or G suffix into *bytes (the recorder keeps their whole records). */
+int swb_snapshot_size(const char *text, uint64_t *records, uint64_t *bytes)
 {
 	size_t len = strlen(text);
-	uint64_t v;
-	int r;
-
+	/* The last --snapshot=SIZE given counts, in either unit. */
+	*records = *bytes = 0;
 	if (len && text[len - 1] >= '0' && text[len - 1] <= '9')
 		return cli_number_u64(&(struct cli_number){"record", "--snapshot",
 				1, 1u << 30, "a number of records, 1 to "
 				"1073741824, or bytes with K, M or G"}, text,
 				records);
-	r = cli_number_size(&(struct cli_number){"record", "--snapshot", 24,
-			(uint64_t)24 << 30, "24 bytes (one record) to 24G, or "
-			"a number of records"}, text, &v);
-	if (!r)
-		*records = v / 24;
-	return r;
+	return cli_number_size(&(struct cli_number){"record", "--snapshot",
+			HWT_BTS_RECORD_SIZE, (uint64_t)HWT_BTS_RECORD_SIZE << 30,
+			"24 bytes (one record) to 24G, or a number of records"},
+			text, bytes);
 }
 
 void swb_print_detached(const struct hwt_swb_opts *o)
 {
 	fprintf(stderr, "hwtrace record: sw_branch: detached from process %d: "
 		"it runs on\n", (int)o->attach_pid);
-}
-
-/* -c FILE: the flight recorder's keys of the INI profile, [snapshot]
- * trigger (symbol:, latency: or signal:), trigger_count and size (bytes,
- * K/M/G), for what the command line left unset. *snapshot is set by a
- * trigger. The profile stays loaded (*pp) while o->trigger points into
- * it. */
-int swb_profile_options(const char *path, struct hwt_profile **pp,
-			struct hwt_swb_opts *o, bool *snapshot)
-{
-	uint64_t v;
-	int err = hwt_profile_load(path, pp);
-
-	if (err)
-		return cli_report_status(err);
-	const char *t = hwt_profile_get(*pp, "snapshot:trigger");
-	if (t && !o->trigger) {
-		if (hwt_swb_trigger_check(t))
-			return cli_usage_error("record", "%s: [snapshot] trigger: %s",
-					       hwt_profile_origin(*pp, "snapshot:trigger"),
-					       hwt_errmsg());
-		o->trigger = t;
-		*snapshot = true;
-	}
-	if (!o->trigger_count) {
-		if ((err = hwt_profile_get_u64(*pp, "snapshot:trigger_count", 0, &v)))
-			return cli_report_status(err);
-		o->trigger_count = v;
-	}
-	if (!o->snapshot_records) {
-		if ((err = hwt_profile_get_size(*pp, "snapshot:size", 0, &v)))
-			return cli_report_status(err);
-		o->snapshot_records = v / HWT_BTS_RECORD_SIZE;
-		if (v && !o->snapshot_records)
-			return cli_usage_error("record", "%s: [snapshot] size = %s: "
-					       "less than one record (24 bytes)",
-					       hwt_profile_origin(*pp, "snapshot:size"),
-					       hwt_profile_get(*pp, "snapshot:size"));
-	}
-	return 0;
 }
 
 /* What the flight recorder saw: the trigger's count of entries, calls

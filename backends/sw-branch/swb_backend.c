@@ -1,10 +1,39 @@
 /* The sw_branch backend's entry in the core's table. It writes Intel BTS
  * records, so its captures are decoded by the intel_bts decoder, which
  * swb_decoder.c reaches through the backend table. */
-#include "hwtrace/backend.h"
+#include <string.h>
 
-extern const struct hwt_record_ops hwt_swb_record_ops;
+#include "hwtrace/backend.h"
+#include "hwtrace/error.h"
+#include "hwtrace/swbranch.h"
+
 extern const struct hwt_decoder_ops hwt_swb_decoder_ops;
+
+/* "sw_branch", "sw_branch//", "sw_branch//u" and "sw_branch/u": it has
+ * no hardware to configure, and traces user code only. */
+static int swb_check_event(const char *event)
+{
+	if (!strcmp(event, "sw_branch") || !strcmp(event, "sw_branch//") ||
+	    !strcmp(event, "sw_branch//u") || !strcmp(event, "sw_branch/u"))
+		return 0;
+	return hwt_error(HWT_ERR_CONFIG, "-e %s: sw_branch takes no terms and "
+			 "only the u modifier (sw_branch, sw_branch//u): it "
+			 "traces user code by stepping it, with no hardware to "
+			 "configure", event);
+}
+
+static const struct hwt_program_ops swb_program_ops = {
+	.check_event = swb_check_event,
+	.check_trigger = hwt_swb_trigger_check,
+	.record = hwt_swb_record,
+};
+
+/* The recording half as the core sees it: no PMU to configure, no
+ * AUXTRACE_INFO op (the stepper writes its own); hwt_recorder drives it
+ * as a trace source of its own. */
+static const struct hwt_record_ops hwt_swb_record_ops = {
+	.program = &swb_program_ops,
+};
 
 /* What its elements' time measures, for report's header. */
 static const struct hwt_trace_clock swb_clock = {

@@ -905,7 +905,3 @@ int hwt_swb_record(const struct hwt_swb_opts *opts_in,
 							    : hwt_errstr(res.err));
 	return 0;
 }
-
-/* The recording half as the core sees it: sw_branch has no PMU to
- * configure; hwtrace record runs it through hwt_swb_record. */
-const struct hwt_record_ops hwt_swb_record_ops = {0};

@@ -122,11 +122,7 @@ void hwt_swb_fire_describe(const struct hwt_swb_fire *f, unsigned window,
 
 int hwt_swb_duration_check(const char *text, uint64_t *ns)
 {
-	if (!text || hwt_swb_parse_duration(text, ns))
-		return hwt_error(HWT_ERR_CONFIG, "'%s' is not a duration: want a "
-				 "number with a unit (ns, us, ms or s), e.g. "
-				 "500ms", text ? text : "");
-	return 0;
+	return hwt_trigger_duration_check(text, ns);
 }
 
 int hwt_swb_trigger_check(const char *trigger)

@@ -49,13 +49,29 @@ static const struct sample_event sample_events[] = {
 	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
 };
 
+const char *hwt_sample_event_find(const char *name, uint32_t *type,
+				  uint64_t *config)
+{
+	for (size_t i = 0; name && i < ARRAY_LEN(sample_events); i++) {
+		if (strcmp(sample_events[i].name, name))
+			continue;
+		if (type)
+			*type = sample_events[i].type;
+		if (config)
+			*config = sample_events[i].config;
+		return sample_events[i].name;
+	}
+	return NULL;
+}
+
 int hwt_config_build_sample(struct hwt_profile *p, struct hwt_event_plan *plan,
 			    bool user, bool kernel)
 {
 	const char *ev = hwt_profile_get(p, "sample:event");
-	const struct sample_event *se = NULL;
 	struct perf_event_attr *a = &plan->sample_attr;
 	uint64_t period, size, freq;
+	uint32_t type;
+	uint64_t config;
 	int ret;
 
 	if (!plan->backend->aux_sampling)
@@ -66,10 +82,7 @@ int hwt_config_build_sample(struct hwt_profile *p, struct hwt_event_plan *plan,
 				 plan->pmu->name);
 	if (!ev)
 		ev = "cycles";
-	for (size_t i = 0; i < ARRAY_LEN(sample_events); i++)
-		if (!strcmp(sample_events[i].name, ev))
-			se = &sample_events[i];
-	if (!se)
+	if (!hwt_sample_event_find(ev, &type, &config))
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: [sample] event = %s; use cycles, "
 				 "instructions, branches, branch-misses, "
@@ -88,8 +101,8 @@ int hwt_config_build_sample(struct hwt_profile *p, struct hwt_event_plan *plan,
 				 "be between 1 and 61440 (60K)",
 				 hwt_config_where(p, "sample:aux_sample_size"), size);
 	hwt_config_common_attr(a, !plan->per_thread, user, kernel);
-	a->type = se->type;
-	a->config = se->config;
+	a->type = type;
+	a->config = config;
 	if (period && freq)
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: [sample] period and freq are both set; "

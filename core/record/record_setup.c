@@ -81,20 +81,21 @@ int hwt_record_session_from_plan(const struct hwt_event_plan *plan,
 	return 0;
 }
 
-/* The emulated trace units behave as the backend's hardware: Intel PT's
- * driver reports aux_head inside the buffer in snapshot mode, and
- * record-aligned hardware (intel_bts) wraps at its last whole record. */
-static int emulate_backend(struct hwt_record_setup *rs, struct hwt_emu *emu)
+/* Intel PT's driver reports aux_head inside the buffer in snapshot
+ * mode (the others let it run free), and record-aligned hardware
+ * (intel_bts) wraps at its last whole record. */
+int hwt_record_emulate_backend(struct hwt_emu *emu,
+			       const struct hwt_backend *be,
+			       struct hwt_session_opts *so)
 {
-	const struct hwt_backend *be = rs->plan.backend;
 	int err = hwt_emu_set_head_in_buffer(
 		emu, be && be->auxtrace_type == HWT_AUXTRACE_INTEL_PT);
 
 	if (!err && be && be->record)
 		err = hwt_emu_set_aux_alignment(emu, be->record->alignment);
 	/* The emulated task of a per-thread session is this process. */
-	if (rs->so.per_thread)
-		rs->so.pid = getpid();
+	if (so->per_thread)
+		so->pid = getpid();
 	return err;
 }
 
@@ -141,7 +142,8 @@ int hwt_record_setup_new(const char *profile, const char *event,
 	so->snapshot = rs->plan.mode == HWT_MODE_SNAPSHOT;
 	so->aux_filter = rs->filter;
 	if ((err = hwt_record_session_from_plan(&rs->plan, so, &rs->online)) < 0 ||
-	    (emu && (err = emulate_backend(rs, emu)) < 0))
+	    (emu && (err = hwt_record_emulate_backend(emu, rs->plan.backend,
+						   &rs->so)) < 0))
 		goto fail;
 	*out = rs;
 	return 0;

@@ -31,6 +31,15 @@ int hwt_trigger_parse_duration(const char *s, uint64_t *ns)
 	return -1;
 }
 
+int hwt_trigger_duration_check(const char *text, uint64_t *ns)
+{
+	if (!text || hwt_trigger_parse_duration(text, ns))
+		return hwt_error(HWT_ERR_CONFIG, "'%s' is not a duration: want a "
+				 "number with a unit (ns, us, ms or s), e.g. "
+				 "500ms", text ? text : "");
+	return 0;
+}
+
 static int copy_func(const char *kind, const char *func, size_t len,
 		     char *out, size_t size)
 {

@@ -248,6 +248,24 @@ struct hwt_record_info_ctx {
 	uint32_t tsc_ctc_d;
 };
 
+/* A backend that is its own trace source (sw_branch steps the program
+ * under ptrace): no PMU and no kernel rings for a session to drain, so it
+ * runs (or attaches to) the program and writes the whole perf.data file
+ * itself. hwt_recorder_record_program (hwtrace/recorder.h) drives it; the
+ * options and the summary are hwtrace/swbranch.h's structs. */
+struct hwt_swb_opts;
+struct hwt_swb_stats;
+struct hwt_program_ops {
+	/* -e's value (the backend's name with terms and modifiers, as
+	 * given): 0, or HWT_ERR_CONFIG saying what it takes. */
+	int (*check_event)(const char *event);
+	/* A trigger of its flight recorder: 0, or HWT_ERR_CONFIG. */
+	int (*check_trigger)(const char *trigger);
+	/* Records as @opts says; @stats may be NULL. */
+	int (*record)(const struct hwt_swb_opts *opts,
+		      struct hwt_swb_stats *stats);
+};
+
 /* The recording half. */
 struct hwt_record_ops {
 	/* Fills @attr for one event of @pmu from the profile's backend section,
@@ -284,6 +302,9 @@ struct hwt_record_ops {
 	 * by (aux_size - start) % alignment bytes, which the hardware never
 	 * writes (intel_bts wraps at the last whole record). */
 	unsigned int alignment;
+	/* Set by a backend that is its own trace source (the ops above are
+	 * then unused); NULL for a backend recorded through a session. */
+	const struct hwt_program_ops *program;
 };
 
 /* What the time of a trace's elements measures, for a report's header:

@@ -186,6 +186,14 @@ HWT_API void hwt_event_plan_release(struct hwt_event_plan *plan);
 HWT_API int hwt_attr_format(const struct perf_event_attr *attr,
 			    const char *pmu_name, char *buf, size_t size);
 
+/* A sampling event of AUX sampling ([sample] event): cycles,
+ * instructions, branches, branch-misses, cache-misses, cpu-clock or
+ * task-clock: its perf type and config into *@type and *@config (either
+ * may be NULL), and its name (static storage) as the result. NULL for
+ * any other name (NULL too). */
+HWT_API const char *hwt_sample_event_find(const char *name, uint32_t *type,
+					  uint64_t *config);
+
 /* "full", "snapshot" or "sample"; never NULL ("?" for other
  * values). Static storage. */
 HWT_API const char *hwt_mode_name(enum hwt_mode mode);

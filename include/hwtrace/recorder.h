@@ -146,6 +146,14 @@ HWT_API bool hwt_record_setup_snapshot(const struct hwt_record_setup *rs);
  * these). */
 HWT_API int hwt_record_setup_cpus(const struct hwt_record_setup *rs,
 				  const int **cpus);
+/* On the kernel emulator @emu, its trace units behave as @backend's
+ * hardware does (where aux_head stands in snapshot mode, the record
+ * alignment at a wrap), and a per-thread session of @so traces this
+ * process (its pid set). hwt_record_setup_new does this; a caller that
+ * builds its session options itself calls it. Errors: the emulator's. */
+HWT_API int hwt_record_emulate_backend(struct hwt_emu *emu,
+				       const struct hwt_backend *backend,
+				       struct hwt_session_opts *so);
 /* Opens the session of the options, its records and trace going to @ws's
  * writer. Errors: those of hwt_session_new and hwt_session_open. */
 HWT_API int hwt_record_setup_session(struct hwt_record_setup *rs,
@@ -228,6 +236,108 @@ HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
  * HWT_ERR_FORMAT naming @path when it has no sideband event. */
 HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 				    struct hwt_pd_writer *w);
+
+/* AUX sampling (docs/record.md): a sampling event beside the trace
+ * event (`-e cycles/period=N/`) and `--aux-sample[=SIZE]`. */
+
+/* Whether -e @event names a sampling event (cycles, branch-misses:u,
+ * instructions/period=1000/, ...: hwt_sample_event_find's names). */
+HWT_API bool hwt_record_sample_event_named(const char *event);
+
+/* Puts the sampling event @event (NULL: the profile's own) with its
+ * terms (period=N, freq=N, aux-sample-size=SIZE, keyed by -e) and the
+ * --aux-sample size @size (NULL or "": none) into @p's [sample] keys,
+ * and session:mode = sample (its origin --aux-sample, or -e for an
+ * event with an aux-sample-size term). Errors: HWT_ERR_CONFIG naming
+ * @event (a bad term, a missing '/', a sampling event without
+ * --aux-sample or a size term); the profile's. */
+HWT_API int hwt_record_sample_profile(struct hwt_profile *p, const char *event,
+				      bool aux_sample, const char *size);
+
+/* The AUX sampling session options of @plan (built from such a profile)
+ * into @so: aux_sample, its sampling event's attribute and name. Its
+ * size is checked against perf's limits and the PMU's psb_period
+ * (hwt_aux_sample_size_check): a risky one is a warning in @warn
+ * (@warn_size bytes; "" when none) for the caller to show. Errors:
+ * HWT_ERR_CONFIG. */
+HWT_API int hwt_record_sample_session(const struct hwt_profile *p,
+				      const struct hwt_event_plan *plan,
+				      struct hwt_session_opts *so, char *warn,
+				      size_t warn_size);
+
+/* The same for a replay (hwt_record_replay_session_opts has set @so):
+ * the sampling event @event (NULL: cycles) with its terms and @size,
+ * its attribute in the sample id layout of the capture's trace event
+ * @aux_attr (period or freq, else a period of 4096; the size's default
+ * HWT_AUX_SAMPLE_DEFAULT_SIZE); the psb_period of an intel_pt capture
+ * checked as above. Errors: HWT_ERR_CONFIG naming the event (period and
+ * freq both, not a sampling event, a bad term), HWT_ERR_NOMEM. */
+struct perf_event_attr;
+HWT_API int hwt_record_sample_replay(const char *event, bool aux_sample,
+				     const char *size,
+				     const struct perf_event_attr *aux_attr,
+				     struct hwt_session_opts *so, char *warn,
+				     size_t warn_size);
+
+/* A backend that is its own trace source (hwt_program_ops in
+ * hwtrace/backend.h: sw_branch steps the program under ptrace) has no
+ * session to drive: `hwtrace record -e sw_branch` maps its options into
+ * a struct hwt_swb_opts (hwtrace/swbranch.h), then
+ *   be = hwt_record_program_backend(event);
+ *   hwt_record_program_check_event(be, event);   (and each --trigger)
+ *   hwt_record_program_resolve(be, &rq, &o, &profile);
+ *   hwt_recorder_record_program(be, &o, &stats);
+ * and prints what the summary (struct hwt_swb_stats) says. */
+struct hwt_swb_opts;
+struct hwt_swb_stats;
+
+/* The backend -e @event names ("sw_branch", "sw_branch//u") when it is
+ * its own trace source; NULL for any other event, or an unknown one. */
+HWT_API const struct hwt_backend *hwt_record_program_backend(const char *event);
+
+/* -e's value and a trigger as @be takes them: 0, or HWT_ERR_CONFIG with
+ * a message saying what it takes. */
+HWT_API int hwt_record_program_check_event(const struct hwt_backend *be,
+					   const char *event);
+HWT_API int hwt_record_program_check_trigger(const struct hwt_backend *be,
+					     const char *trigger);
+
+/* What a program recording's options mean together, beside those that
+ * go to struct hwt_swb_opts as given. Zero-initialise, then set size. */
+struct hwt_program_request {
+	size_t size;             /* sizeof(struct hwt_program_request) */
+	const char *profile;     /* -c FILE: its [snapshot] trigger (which
+				    turns the flight recorder on),
+				    trigger_count and size (bytes), for
+				    what the options left unset; NULL */
+	bool snapshot;           /* --snapshot: the flight recorder */
+	uint64_t snapshot_bytes; /* --snapshot=SIZE given in bytes: its
+				    whole records are kept; 0: not so */
+	/* Out: the error was about the options' values (a command line
+	 * shows its usage), not about reading the profile. */
+	bool option_error;
+};
+
+/* Completes @o for @be from @rq: --tid alone attaches to the thread's
+ * process; a program to run and an attach exclude each other, one is
+ * needed; the profile's keys; then the flight recorder's options checked
+ * together (a trigger needs --snapshot and --snapshot a trigger;
+ * --trigger-count and --trigger-after need a trigger). The profile is
+ * loaded into *@pp (the caller's to free, also on an error: @o's trigger
+ * may point into it). Errors: HWT_ERR_CONFIG naming the option or the
+ * profile's key; the profile reader's. */
+HWT_API int hwt_record_program_resolve(const struct hwt_backend *be,
+				       struct hwt_program_request *rq,
+				       struct hwt_swb_opts *o,
+				       struct hwt_profile **pp);
+
+/* Records as @o says through @be's program ops, the whole perf.data file
+ * (or a flight recorder's windows); @stats (may be NULL) gets the
+ * summary. Errors: HWT_ERR_NOSUP naming a backend that is not its own
+ * trace source; the backend's. */
+HWT_API int hwt_recorder_record_program(const struct hwt_backend *be,
+					const struct hwt_swb_opts *o,
+					struct hwt_swb_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,9 @@ extern "C" {
 
 /* "5ms", "250us", "1.5s", "100ns" into *ns; -1 when malformed. */
 HWT_API int hwt_trigger_parse_duration(const char *s, uint64_t *ns);
+/* The same, with HWT_ERR_CONFIG saying what is wanted when @text is
+ * none (a NULL @text too). */
+HWT_API int hwt_trigger_duration_check(const char *text, uint64_t *ns);
 
 /* Parses a symbol: or latency: trigger: FUNC[@BINARY] into @func (@size
  * bytes), *@latency and, for latency:, *@threshold_ns. Returns 1 when
