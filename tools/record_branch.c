@@ -281,10 +281,10 @@ int cmd_record_branch(int argc, char **argv)
 		goto out;
 	if (m.emu && (bs.mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS)) {
 		ret = hwt_error(HWT_ERR_CONFIG, "-j: the emulator records any, "
-				"any_call, any_ret, cond and ind_jmp (with u, k, "
-				"hv, save_type, priv, hw_index): its ground truth "
-				"cannot tell a direct call from an indirect one "
-				"and has no transactions or branch counters");
+				"any_call, call, ind_call, any_ret, cond and "
+				"ind_jmp (with u, k, hv, save_type, priv, "
+				"hw_index, counter): its ground truth has no "
+				"transactions");
 		goto out;
 	}
 	if ((ret = session_setup(&o, &m, &so)) < 0 ||
