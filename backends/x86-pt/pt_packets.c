@@ -1,9 +1,12 @@
 /* The packet layer of a PT buffer, one packet a line in ptdump's columns:
  * offset, packet name, payload, and for pip/vmcs the tracked value. */
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/listing.h"
 
 #ifdef HWT_HAVE_LIBIPT
 #include "backends/x86-pt/pt_decode.h"
@@ -163,8 +166,30 @@ static const char *format_packet(const struct pt_packet *p, char *pay, size_t n,
 	}
 }
 
+/* A line of the listing to @sink: a packet, or with @kind "error" the
+ * note of a packet that did not decode. */
+static int put_line(const struct hwt_packet_sink *sink, uint64_t offset,
+		    const char *kind, const char *line)
+{
+	bool error = !strcmp(kind, "error");
+	struct hwt_packet_rec rec = {
+		.type = error ? HWT_PACKET_REC_NOTE : HWT_PACKET_REC_PACKET,
+		.backend = "intel_pt",
+		.has_offset = true,
+		.offset = offset,
+		.kind = kind,
+		.text = line,
+		.fields = NULL,
+		.nfields = 0,
+		.aux_cpu = -1,
+		.aux_tid = -1,
+	};
+	return sink->packet(sink->arg, &rec);
+}
+
 int pt_packets_dump(const struct hwt_decode_params *params,
-		    const struct hwt_aux_chunk *chunk, FILE *out)
+		    const struct hwt_aux_chunk *chunk,
+		    const struct hwt_packet_sink *sink)
 {
 	struct pt_config config;
 	struct pt_time_conv tc;
@@ -183,22 +208,26 @@ int pt_packets_dump(const struct hwt_decode_params *params,
 	if (!dec)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for a PT packet decoder");
 
-	char pay[96], track[64];
+	char pay[96], track[64], line[256];
 	/* Like ptdump: start at the first byte, after an error skip to the
 	 * next one. */
 	int status = pt_pkt_sync_set(dec, 0);
-	while (status >= 0) {
-		for (;;) {
+	err = 0;
+	while (status >= 0 && err >= 0) {
+		while (err >= 0) {
 			uint64_t off = 0;
 			struct pt_packet pkt;
 			pt_pkt_get_offset(dec, &off);
 			status = pt_pkt_next(dec, &pkt, sizeof(pkt));
 			if (status < 0) {
-				if (status != -pte_eos)
-					fprintf(out, "[%" PRIx64
-						": error decoding packet: %s]\n",
-						chunk->offset + off,
-						pt_errstr(pt_errcode(status)));
+				if (status != -pte_eos) {
+					snprintf(line, sizeof(line), "[%" PRIx64
+						 ": error decoding packet: %s]",
+						 chunk->offset + off,
+						 pt_errstr(pt_errcode(status)));
+					err = put_line(sink, chunk->offset + off,
+						       "error", line);
+				}
 				break;
 			}
 			const char *name =
@@ -210,22 +239,23 @@ int pt_packets_dump(const struct hwt_decode_params *params,
 				snprintf(pay + strlen(pay), sizeof(pay) - strlen(pay),
 					 "%sif", pay[0] ? ", " : "");
 			if (track[0])
-				fprintf(out, "%016" PRIx64 "  %-11s%-21s%s\n",
-					chunk->offset + off, name, pay, track);
+				snprintf(line, sizeof(line), "%016" PRIx64
+					 "  %-11s%-21s%s", chunk->offset + off,
+					 name, pay, track);
 			else if (pay[0])
-				fprintf(out, "%016" PRIx64 "  %-11s%s\n",
-					chunk->offset + off, name, pay);
+				snprintf(line, sizeof(line), "%016" PRIx64
+					 "  %-11s%s", chunk->offset + off, name,
+					 pay);
 			else
-				fprintf(out, "%016" PRIx64 "  %s\n",
-					chunk->offset + off, name);
+				snprintf(line, sizeof(line), "%016" PRIx64 "  %s",
+					 chunk->offset + off, name);
+			err = put_line(sink, chunk->offset + off, name, line);
 		}
 		if (status == -pte_eos)
 			break;
 		status = pt_pkt_sync_forward(dec);
 	}
 	pt_pkt_free_decoder(dec);
-	if (ferror(out))
-		return hwt_error(HWT_ERR_IO, "writing the packet listing failed");
-	return 0;
+	return err < 0 ? err : 0;
 }
 #endif
