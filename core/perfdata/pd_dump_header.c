@@ -32,25 +32,25 @@ static void print_attr(FILE *out, size_t i, const struct hwt_pd_attr *a)
 
 	fprintf(out, "# event %zu: %s\n", i, a->name ? a->name : "(no name)");
 	fprintf(out, "#   type %u, size %u, config 0x%llx, config1 0x%llx, "
-	       "config2 0x%llx\n", e->type, e->size,
-	       (unsigned long long)e->config, (unsigned long long)e->config1,
-	       (unsigned long long)e->config2);
+		"config2 0x%llx\n", e->type, e->size,
+		(unsigned long long)e->config, (unsigned long long)e->config1,
+		(unsigned long long)e->config2);
 	fprintf(out, "#   sample_type 0x%llx, read_format 0x%llx, sample_period %llu"
-	       "%s\n", (unsigned long long)e->sample_type,
-	       (unsigned long long)e->read_format,
-	       (unsigned long long)e->sample_period, e->freq ? " (freq)" : "");
+		"%s\n", (unsigned long long)e->sample_type,
+		(unsigned long long)e->read_format,
+		(unsigned long long)e->sample_period, e->freq ? " (freq)" : "");
 	fprintf(out, "#   flags:%s%s%s%s%s%s%s%s%s%s%s\n",
-	       e->disabled ? " disabled" : "", e->inherit ? " inherit" : "",
-	       e->exclude_kernel ? " exclude_kernel" : "",
-	       e->exclude_user ? " exclude_user" : "",
-	       e->exclude_hv ? " exclude_hv" : "", e->mmap ? " mmap" : "",
-	       e->comm ? " comm" : "", e->task ? " task" : "",
-	       e->sample_id_all ? " sample_id_all" : "",
-	       e->context_switch ? " context_switch" : "",
-	       e->enable_on_exec ? " enable_on_exec" : "");
+		e->disabled ? " disabled" : "", e->inherit ? " inherit" : "",
+		e->exclude_kernel ? " exclude_kernel" : "",
+		e->exclude_user ? " exclude_user" : "",
+		e->exclude_hv ? " exclude_hv" : "", e->mmap ? " mmap" : "",
+		e->comm ? " comm" : "", e->task ? " task" : "",
+		e->sample_id_all ? " sample_id_all" : "",
+		e->context_switch ? " context_switch" : "",
+		e->enable_on_exec ? " enable_on_exec" : "");
 	if (e->aux_watermark || e->aux_sample_size)
 		fprintf(out, "#   aux_watermark %u, aux_sample_size %u\n",
-		       e->aux_watermark, e->aux_sample_size);
+			e->aux_watermark, e->aux_sample_size);
 	fprintf(out, "#   ids (%zu):", a->nids);
 	for (size_t j = 0; j < a->nids && j < 64; j++)
 		fprintf(out, " %" PRIu64, a->ids[j]);
@@ -69,11 +69,11 @@ static void print_features(FILE *out, const struct hwt_pd_reader *r)
 			continue;
 		if (hwt_pd_reader_feature_raw(r, bit, &offset, &data, &size)) {
 			fprintf(out, "# feature %u (%s): missing from the file\n", bit,
-			       name ? name : "unknown");
+				name ? name : "unknown");
 			continue;
 		}
 		fprintf(out, "# feature %u (%s) at 0x%" PRIx64 ", %" PRIu64 " bytes",
-		       bit, name ? name : "unknown", offset, size);
+			bit, name ? name : "unknown", offset, size);
 		switch (bit) {
 		case HWT_PD_FEAT_HOSTNAME:
 		case HWT_PD_FEAT_OSRELEASE:
@@ -128,7 +128,7 @@ static void print_features(FILE *out, const struct hwt_pd_reader *r)
 				for (int k = 0; k < b.size; k++)
 					fprintf(out, "%02x", b.id[k]);
 				fprintf(out, " pid %d %s\n", b.pid,
-				       safe_text(b.filename, safe, sizeof(safe)));
+					safe_text(b.filename, safe, sizeof(safe)));
 			}
 			if (n < 0)
 				fprintf(out, "#   (%s)\n", hwt_errmsg());
@@ -150,18 +150,18 @@ int hwt_pd_dump_header(FILE *out, const struct hwt_pd_reader *r)
 	const char *warning = hwt_pd_reader_warning(r);
 
 	fprintf(out, "# file %s: perf.data, %s%s\n", hwt_pd_reader_path(r),
-	       hwt_pd_reader_is_pipe(r) ? "pipe mode" : "file mode",
-	       hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
+		hwt_pd_reader_is_pipe(r) ? "pipe mode" : "file mode",
+		hwt_pd_reader_is_simpleperf(r) ? ", written by simpleperf" : "");
 	if (!hwt_pd_reader_is_pipe(r)) {
 		fprintf(out, "# header size %" PRIu64 ", attribute size %" PRIu64 "\n",
-		       h->size, h->attr_size);
+			h->size, h->attr_size);
 		fprintf(out, "# attributes at 0x%" PRIx64 ", %" PRIu64 " bytes\n",
-		       h->attrs_offset, h->attrs_size);
+			h->attrs_offset, h->attrs_size);
 		fprintf(out, "# data at 0x%" PRIx64 ", %" PRIu64 " bytes\n",
-		       h->data_offset, h->data_size);
+			h->data_offset, h->data_size);
 		fprintf(out, "# feature bits %016" PRIx64 " %016" PRIx64 " %016" PRIx64
-		       " %016" PRIx64 "\n", h->features[0], h->features[1],
-		       h->features[2], h->features[3]);
+			" %016" PRIx64 "\n", h->features[0], h->features[1],
+			h->features[2], h->features[3]);
 	}
 	if (warning)
 		fprintf(out, "# warning: %s\n", warning);

@@ -73,7 +73,7 @@ static void print_str(FILE *out, struct hwt_rec_str str)
 static void print_mmap2_prot(FILE *out, uint32_t prot, uint32_t flags)
 {
 	fprintf(out, "%c%c%c%c", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
-	       prot & 4 ? 'x' : '-', flags & 1 ? 's' : 'p');
+		prot & 4 ? 'x' : '-', flags & 1 ? 's' : 'p');
 }
 
 /* perf's one-line sample summary: misc, pid/tid, ip, period, addr. */
@@ -83,7 +83,7 @@ static void print_sample(FILE *out, const struct hwt_pd_record *rec,
 	struct hwt_rec_sample_head h;
 	hwt_rec_sample_head(rec, attr ? attr->attr.sample_type : 0, &h);
 	fprintf(out, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#"
-	       PRIx64, rec->misc, (int)h.pid, (int)h.tid, h.ip, h.period, h.addr);
+		PRIx64, rec->misc, (int)h.pid, (int)h.tid, h.ip, h.period, h.addr);
 }
 
 /* The body of one record after "PERF_RECORD_<NAME>", from its typed view
@@ -99,9 +99,9 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		if (!parsed)
 			break;
 		fprintf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
-		       "]: %c ", v.u.mmap.pid, v.u.mmap.tid, v.u.mmap.addr,
-		       v.u.mmap.len, v.u.mmap.pgoff,
-		       rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+			"]: %c ", v.u.mmap.pid, v.u.mmap.tid, v.u.mmap.addr,
+			v.u.mmap.len, v.u.mmap.pgoff,
+			rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
 		print_str(out, v.u.mmap.filename);
 		break;
 	case PERF_RECORD_MMAP2: {
@@ -109,14 +109,14 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		if (!parsed)
 			break;
 		fprintf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
-		       m->pid, m->tid, m->addr, m->len, m->pgoff);
+			m->pid, m->tid, m->addr, m->len, m->pgoff);
 		if (m->has_build_id) {
 			fprintf(out, " build id ");
 			for (int i = 0; i < m->build_id_size; i++)
 				fprintf(out, "%02x", m->build_id[i]);
 		} else {
 			fprintf(out, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
-			       m->ino, m->ino_generation);
+				m->ino, m->ino_generation);
 		}
 		fprintf(out, "]: ");
 		print_mmap2_prot(out, m->prot, m->flags);
@@ -135,7 +135,7 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 	case PERF_RECORD_EXIT:
 		if (parsed)
 			fprintf(out, "(%d:%d):(%d:%d)", v.u.fork.pid, v.u.fork.tid,
-			       v.u.fork.ppid, v.u.fork.ptid);
+				v.u.fork.ppid, v.u.fork.ptid);
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
@@ -148,17 +148,17 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		if (!parsed)
 			break;
 		fprintf(out, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64
-		       " [%s%s%s%s]", v.u.aux.aux_offset, v.u.aux.aux_size, flags,
-		       flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
-		       flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
-		       flags & PERF_AUX_FLAG_PARTIAL ? "P" : "",
-		       flags & PERF_AUX_FLAG_COLLISION ? "C" : "");
+			" [%s%s%s%s]", v.u.aux.aux_offset, v.u.aux.aux_size, flags,
+			flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
+			flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
+			flags & PERF_AUX_FLAG_PARTIAL ? "P" : "",
+			flags & PERF_AUX_FLAG_COLLISION ? "C" : "");
 		break;
 	}
 	case PERF_RECORD_ITRACE_START:
 		if (parsed)
 			fprintf(out, " pid: %u tid: %u", (unsigned)v.u.itrace_start.pid,
-			       (unsigned)v.u.itrace_start.tid);
+				(unsigned)v.u.itrace_start.tid);
 		break;
 	case PERF_RECORD_SWITCH:
 		fprintf(out, " %s", rec->misc & PERF_RECORD_MISC_SWITCH_OUT ? "OUT" : "IN ");
@@ -167,10 +167,10 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		if (!parsed)
 			break;
 		fprintf(out, " %s  %s pid/tid: %5d/%-5d",
-		       !v.u.sw.out ? "IN         " : !v.u.sw.preempt
+			!v.u.sw.out ? "IN         " : !v.u.sw.preempt
 					? "OUT        " : "OUT preempt",
-		       v.u.sw.out ? "next" : "prev", v.u.sw.next_prev_pid,
-		       v.u.sw.next_prev_tid);
+			v.u.sw.out ? "next" : "prev", v.u.sw.next_prev_pid,
+			v.u.sw.next_prev_tid);
 		break;
 	case 21: /* PERF_RECORD_AUX_OUTPUT_HW_ID */
 		if (parsed)
@@ -185,13 +185,13 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		fprintf(out, " type: %u", v.u.auxtrace_info.type);
 		for (size_t i = 0; i < v.u.auxtrace_info.npriv; i++)
 			fprintf(out, "%s%016" PRIx64, i % 8 ? " " : "\n.  priv: ",
-			       u64_at(v.u.auxtrace_info.priv + 8 * i));
+				u64_at(v.u.auxtrace_info.priv + 8 * i));
 		break;
 	case HWT_PD_RECORD_AUXTRACE:
 		fprintf(out, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
-		       "  idx: %u  tid: %d  cpu: %d", rec->aux.size,
-		       rec->aux.offset, rec->aux.reference, rec->aux.idx,
-		       (int)rec->aux.tid, (int)rec->aux.cpu);
+			"  idx: %u  tid: %d  cpu: %d", rec->aux.size,
+			rec->aux.offset, rec->aux.reference, rec->aux.idx,
+			(int)rec->aux.tid, (int)rec->aux.cpu);
 		if (rec->aux_data && hex) {
 			fputc('\n', out);
 			hexdump(out, rec->aux_data, rec->aux.size);
@@ -208,7 +208,7 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		if (!parsed)
 			break;
 		fprintf(out, " type: %u code: %u cpu: %d pid: %d tid: %d ip: %#"
-		       PRIx64, e->type, e->code, e->cpu, e->pid, e->tid, e->ip);
+			PRIx64, e->type, e->code, e->cpu, e->pid, e->tid, e->ip);
 		if (e->has_msg) {
 			fprintf(out, " msg: ");
 			print_str(out, e->msg);
@@ -219,16 +219,16 @@ static void print_fields(FILE *out, const struct hwt_pd_record *rec,
 		const struct hwt_rec_time_conv *t = &v.u.time_conv;
 		if (parsed)
 			fprintf(out, "\n... Time Shift      %" PRIu64
-			       "\n... Time Multiplier %" PRIu64
-			       "\n... Time Zero       %" PRIu64, t->time_shift,
-			       t->time_mult, t->time_zero);
+				"\n... Time Multiplier %" PRIu64
+				"\n... Time Zero       %" PRIu64, t->time_shift,
+				t->time_mult, t->time_zero);
 		if (parsed && t->extended)
 			fprintf(out, "\n... Time Cycles     %" PRIu64
-			       "\n... Time Mask       %#" PRIx64
-			       "\n... Cap Time Zero   %u"
-			       "\n... Cap Time Short  %u", t->time_cycles,
-			       t->time_mask, t->cap_user_time_zero,
-			       t->cap_user_time_short);
+				"\n... Time Mask       %#" PRIx64
+				"\n... Cap Time Zero   %u"
+				"\n... Cap Time Short  %u", t->time_cycles,
+				t->time_mask, t->cap_user_time_zero,
+				t->cap_user_time_short);
 		break;
 	}
 	case HWT_PD_RECORD_HEADER_FEATURE:
@@ -254,7 +254,7 @@ int hwt_pd_dump_record(FILE *out, const struct hwt_pd_reader *r,
 	fputc('\n', out);
 	if (raw) {
 		fprintf(out, "%#" PRIx64 "@%s [%#x]: event: %u\n", rec->file_offset,
-		       hwt_pd_reader_path(r), rec->size, rec->type);
+			hwt_pd_reader_path(r), rec->size, rec->type);
 		fprintf(out, ".\n. ... raw event: size %u bytes\n", rec->size);
 		hexdump_perf(out, rec->data, rec->size);
 		fputc('\n', out);
@@ -271,7 +271,7 @@ int hwt_pd_dump_record(FILE *out, const struct hwt_pd_reader *r,
 		cpu = UINT32_MAX;
 	fprintf(out, "%u %" PRIu64 " ", cpu, rec->sid.time);
 	fprintf(out, "0x%" PRIx64 " [0x%x]: PERF_RECORD_", rec->file_offset,
-	       rec->size);
+		rec->size);
 	if (name)
 		fprintf(out, "%s", name);
 	else
