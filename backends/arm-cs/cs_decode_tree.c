@@ -87,7 +87,9 @@ struct cs_pkt_ctx {
 };
 
 int hwt_cs_list_line(struct hwt_cs_tree *t, enum hwt_packet_rec_type type,
-		     uint64_t offset, const char *kind, const char *line)
+		     uint64_t offset, const char *kind,
+		     const struct hwt_packet_field *fields, size_t nfields,
+		     const char *line)
 {
 	struct hwt_packet_rec rec = {
 		.type = type,
@@ -96,8 +98,8 @@ int hwt_cs_list_line(struct hwt_cs_tree *t, enum hwt_packet_rec_type type,
 		.offset = offset,
 		.kind = kind,
 		.text = line,
-		.fields = NULL,
-		.nfields = 0,
+		.fields = fields,
+		.nfields = nfields,
 		.aux_cpu = -1,
 		.aux_tid = -1,
 	};
@@ -137,9 +139,12 @@ static ocsd_datapath_resp_t pkt_in(const void *ctx, ocsd_datapath_op_t op,
 	snprintf(line, sizeof(line), "%" PRIu64 "\tID:%02x\t%s", offset, pc->id,
 		 buf);
 	char kind[48];
+	/* The trace ID first, then what the protocol's packet holds. */
+	struct hwt_packet_field fields[4] = {{"id", pc->id}};
 	packet_kind(buf, kind, sizeof(kind));
+	size_t n = 1 + hwt_cs_packet_fields(pc->proto, pkt, fields + 1, 3);
 	int err = hwt_cs_list_line(pc->t, HWT_PACKET_REC_PACKET, offset, kind,
-				   line);
+				   fields, n, line);
 	return err < 0 ? OCSD_RESP_FATAL_SYS_ERR : OCSD_RESP_CONT;
 }
 

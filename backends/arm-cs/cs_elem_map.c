@@ -105,7 +105,8 @@ static int emit(struct hwt_cs_tree *t, const struct hwt_elem *e)
 			snprintf(line, sizeof(line), "%" PRIu64 "\terror: %s",
 				 e->trace_offset, e->u.error.message);
 			return hwt_cs_list_line(t, HWT_PACKET_REC_NOTE,
-						e->trace_offset, "error", line);
+						e->trace_offset, "error", NULL,
+						0, line);
 		}
 		return 0;
 	}

@@ -73,9 +73,16 @@ struct hwt_cs_tree {
 };
 
 /* One line of a --packets listing to t->packets, as a record of @type
- * at stream @offset; a sink error is kept in t->sink_err. */
+ * at stream @offset with @nfields @fields; a sink error is kept in
+ * t->sink_err. */
 int hwt_cs_list_line(struct hwt_cs_tree *t, enum hwt_packet_rec_type type,
-		     uint64_t offset, const char *kind, const char *line);
+		     uint64_t offset, const char *kind,
+		     const struct hwt_packet_field *fields, size_t nfields,
+		     const char *line);
+/* The typed fields of OpenCSD packet @pkt of @proto into @f (room for
+ * @max, at least 3); how many (cs_packet_fields.c). */
+size_t hwt_cs_packet_fields(ocsd_trace_protocol_t proto, const void *pkt,
+			    struct hwt_packet_field *f, size_t max);
 
 static inline uint64_t hwt_cs_stream_offset(const struct hwt_cs_tree *t,
 					    ocsd_trc_index_t idx)
