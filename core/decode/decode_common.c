@@ -53,7 +53,8 @@ bool hwt_decode_opts_list_packets(const struct hwt_decode_opts *opts)
 				  sizeof(opts->packet_sink) &&
 	    opts->packet_sink.packet)
 		return true;
-	return opts->size > offsetof(struct hwt_decode_opts, packets) &&
+	return opts->size >= offsetof(struct hwt_decode_opts, packets) +
+				 sizeof(opts->packets) &&
 	       opts->packets;
 }
 
