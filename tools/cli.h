@@ -71,6 +71,15 @@ void cli_print_decoders(const char *label);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The schema version the first line of every jsonl output names
+ * (docs/jsonl.md). */
+#define CLI_JSONL_VERSION 3
+
+/* {"type":"header","version":3,"listing":LISTING,"producer":"hwtrace V"}
+ * where LISTING is "elements", "packets", "branch_profile", ..
+ * (tools/cli_output.c). */
+void cli_jsonl_header(FILE *out, const char *listing, const char *version);
+
 /* Output (tools/cli_output.c). Checks that @path may be written as the
  * output of a command reading @inputs (hwt_outfile_check): 0, or the exit
  * status after printing why not (EXIT_USAGE for a directory, device,

@@ -117,3 +117,10 @@ int cli_output_close(const char *cmd, FILE *out, const char *path,
 	}
 	return wrc;
 }
+
+void cli_jsonl_header(FILE *out, const char *listing, const char *version)
+{
+	fprintf(out, "{\"type\":\"header\",\"version\":%d,\"listing\":\"%s\","
+		"\"producer\":\"hwtrace %s\"}\n", CLI_JSONL_VERSION, listing,
+		version);
+}

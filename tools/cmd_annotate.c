@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "decode_jsonl.h"
 #include "hwtrace/annotate.h"
 #include "hwtrace/error.h"
 #include "stack_run.h"

@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "decode_args.h"
 #include "decode_counts.h"
-#include "decode_jsonl.h"
 #include "decode_lanes.h"
 #include "decode_progress.h"
 #include "decode_script.h"
@@ -276,9 +275,6 @@ int cmd_decode(int argc, char **argv)
 	memset(&counts, 0, sizeof(counts));
 	int err;
 	bool jsonl = a.format == HWT_OUTPUT_JSONL;
-	/* --packets and --branch-profile write text lines; in jsonl each
-	 * becomes an object on its way out. */
-	FILE *listing = out;
 	a.opts.warn = warn;
 	a.opts.warn_arg = &a;
 	a.opts.progress = on_progress;
@@ -292,14 +288,14 @@ int cmd_decode(int argc, char **argv)
 		cli_jsonl_header(out, a.edges ? "edges" : a.packets ? "packets" : a.profile ?
 				 "branch_profile" : a.calls ? "calls" : "elements",
 				 hwt_version());
-	if (jsonl && (a.packets || a.profile) &&
-	    !(listing = cli_jsonl_listing(out, a.packets ? CLI_JSONL_PACKETS :
-					  CLI_JSONL_BRANCH_PROFILE))) {
-		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
-	} else if (a.edges) {
+	/* --packets and --branch-profile come as records, which the
+	 * library's printer for the format writes. */
+	if (a.edges) {
 		err = run_edges(&a, out);
 	} else if (a.packets) {
-		a.opts.packets = listing;
+		a.opts.packet_sink = (struct hwt_packet_sink){
+			jsonl ? hwt_packet_print_jsonl : hwt_packet_print_text,
+			out};
 		err = run(&a, NULL);
 	} else {
 		output = hwt_output_new(out, a.format);
@@ -310,7 +306,11 @@ int cmd_decode(int argc, char **argv)
 			a.lines = output;
 			if (a.profile) {
 				/* The profile replaces the element listing. */
-				a.opts.branch_profile = listing;
+				a.opts.branch_count_sink =
+					(struct hwt_branch_count_sink){
+						jsonl ? hwt_branch_count_print_jsonl
+						      : hwt_branch_count_print_text,
+						out};
 				counts.next.emit = drop_emit;
 			}
 			struct hwt_elem_sink sink = {count_emit, &counts};
@@ -336,10 +336,6 @@ int cmd_decode(int argc, char **argv)
 		}
 	}
 	cli_progress_erase(&a.progress);
-	if (listing && listing != out && fclose(listing) && err >= 0)
-		err = hwt_error(HWT_ERR_IO, "writing %s: %s",
-				a.output ? a.output : "standard output",
-				strerror(errno));
 	hwt_output_free(output);
 	hwt_elem_filter_free(filter);
 	decode_script_end(&a.script);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "decode_jsonl.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
 #include "hwtrace/partial.h"

@@ -86,13 +86,47 @@ struct cs_pkt_ctx {
 	uint8_t id;
 };
 
+int hwt_cs_list_line(struct hwt_cs_tree *t, enum hwt_packet_rec_type type,
+		     uint64_t offset, const char *kind,
+		     const struct hwt_packet_field *fields, size_t nfields,
+		     const char *line)
+{
+	struct hwt_packet_rec rec = {
+		.type = type,
+		.backend = "cs_etm",
+		.has_offset = true,
+		.offset = offset,
+		.kind = kind,
+		.text = line,
+		.fields = fields,
+		.nfields = nfields,
+		.aux_cpu = -1,
+		.aux_tid = -1,
+	};
+	int err = t->packets->packet(t->packets->arg, &rec);
+	if (err < 0)
+		t->sink_err = err;
+	return err < 0 ? err : 0;
+}
+
+/* OpenCSD's packet string starts with the packet's name ("I_ASYNC : ..",
+ * "ATOM : .."): its first word is the record's kind. */
+static void packet_kind(const char *str, char *kind, size_t size)
+{
+	size_t n = strcspn(str, " :;\t");
+	if (n >= size)
+		n = size - 1;
+	memcpy(kind, str, n);
+	kind[n] = 0;
+}
+
 static ocsd_datapath_resp_t pkt_in(const void *ctx, ocsd_datapath_op_t op,
 				   ocsd_trc_index_t idx, const void *pkt)
 {
 	const struct cs_pkt_ctx *pc = ctx;
-	char buf[512];
+	char buf[512], line[560];
 
-	if (op != OCSD_OP_DATA || !pkt)
+	if (op != OCSD_OP_DATA || !pkt || pc->t->sink_err)
 		return OCSD_RESP_CONT;
 	if (pc->t->fault) {
 		hwt_cs_fault_check(pc->t->fault, pc->proto, pkt,
@@ -101,13 +135,22 @@ static ocsd_datapath_resp_t pkt_in(const void *ctx, ocsd_datapath_op_t op,
 	}
 	if (ocsd_pkt_str(pc->proto, pkt, buf, sizeof(buf)) != OCSD_OK)
 		snprintf(buf, sizeof(buf), "(unprintable packet)");
-	fprintf(pc->t->packets, "%" PRIu64 "\tID:%02x\t%s\n",
-		hwt_cs_stream_offset(pc->t, idx), pc->id, buf);
-	return OCSD_RESP_CONT;
+	uint64_t offset = hwt_cs_stream_offset(pc->t, idx);
+	snprintf(line, sizeof(line), "%" PRIu64 "\tID:%02x\t%s", offset, pc->id,
+		 buf);
+	char kind[48];
+	/* The trace ID first, then what the protocol's packet holds. */
+	struct hwt_packet_field fields[4] = {{"id", pc->id}};
+	packet_kind(buf, kind, sizeof(kind));
+	size_t n = 1 + hwt_cs_packet_fields(pc->proto, pkt, fields + 1, 3);
+	int err = hwt_cs_list_line(pc->t, HWT_PACKET_REC_PACKET, offset, kind,
+				   fields, n, line);
+	return err < 0 ? OCSD_RESP_FATAL_SYS_ERR : OCSD_RESP_CONT;
 }
 
 int hwt_cs_tree_new(uint32_t frame_flags, struct hwt_image *image,
-		    const struct hwt_elem_sink *sink, FILE *packets,
+		    const struct hwt_elem_sink *sink,
+		    const struct hwt_packet_sink *packets,
 		    struct hwt_cs_tree **out)
 {
 	struct hwt_cs_tree *t = calloc(1, sizeof(*t));

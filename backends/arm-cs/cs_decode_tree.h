@@ -13,6 +13,7 @@
 #include "backends/arm-cs/cs_source.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
+#include "hwtrace/listing.h"
 
 struct hwt_cs_tree;
 
@@ -20,10 +21,11 @@ struct hwt_cs_tree;
  * (OCSD_DFRMTR_*) for CoreSight-formatted frames (ETR/ETF sinks, several
  * trace IDs), or 0 for one raw stream (TRBE, snapshot source_data).
  * @image (may be NULL) and @sink are borrowed. With @packets non-NULL the
- * tree only splits packets and prints them there. Errors: HWT_ERR_NOMEM,
+ * tree only splits packets and lists them there as records. Errors: HWT_ERR_NOMEM,
  * HWT_ERR_DECODE. */
 int hwt_cs_tree_new(uint32_t frame_flags, struct hwt_image *image,
-		    const struct hwt_elem_sink *sink, FILE *packets,
+		    const struct hwt_elem_sink *sink,
+		    const struct hwt_packet_sink *packets,
 		    struct hwt_cs_tree **out);
 void hwt_cs_tree_free(struct hwt_cs_tree *tree);
 

@@ -52,7 +52,8 @@ static const struct hwt_cs_source *source_of(const struct hwt_cs_meta *m,
  * packets that trip a known OpenCSD fault. */
 static int build_tree(const struct hwt_cs_meta *m, bool raw, int32_t cpu,
 		      struct hwt_image *image, const struct hwt_elem_sink *sink,
-		      FILE *packets, struct hwt_cs_fault *fault,
+		      const struct hwt_packet_sink *packets,
+		      struct hwt_cs_fault *fault,
 		      struct hwt_cs_tree **out)
 {
 	struct hwt_cs_tree *tree;
@@ -243,7 +244,8 @@ static int cs_hw_id(void *priv, int32_t cpu, uint64_t hw_id)
 }
 
 static int cs_packets(const struct hwt_decode_params *p,
-		      const struct hwt_aux_chunk *c, FILE *out)
+		      const struct hwt_aux_chunk *c,
+		      const struct hwt_packet_sink *out)
 {
 	struct hwt_cs_meta m;
 	struct hwt_cs_tree *tree;

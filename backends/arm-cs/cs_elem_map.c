@@ -100,9 +100,14 @@ static int emit(struct hwt_cs_tree *t, const struct hwt_elem *e)
 	}
 	if (!t->sink) {
 		/* Packet listing: only failures are worth a line. */
-		if (t->packets && e->type == HWT_ELEM_ERROR)
-			fprintf(t->packets, "%" PRIu64 "\terror: %s\n",
-				e->trace_offset, e->u.error.message);
+		if (t->packets && e->type == HWT_ELEM_ERROR) {
+			char line[600];
+			snprintf(line, sizeof(line), "%" PRIu64 "\terror: %s",
+				 e->trace_offset, e->u.error.message);
+			return hwt_cs_list_line(t, HWT_PACKET_REC_NOTE,
+						e->trace_offset, "error", NULL,
+						0, line);
+		}
 		return 0;
 	}
 	int err = t->sink->emit(t->sink->arg, e);

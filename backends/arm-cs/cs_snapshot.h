@@ -54,6 +54,6 @@ int hwt_cs_snapshot_add_dumps(const struct hwt_cs_snapshot *ss,
 struct hwt_decode_params;
 int hwt_cs_decode_snapshot_dir(const char *dir,
 			       const struct hwt_decode_params *params,
-			       FILE *packets);
+			       const struct hwt_packet_sink *packets);
 
 #endif

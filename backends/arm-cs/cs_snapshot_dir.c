@@ -49,7 +49,8 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 
 static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 			 struct hwt_image *image,
-			 const struct hwt_elem_sink *sink, FILE *packets)
+			 const struct hwt_elem_sink *sink,
+			 const struct hwt_packet_sink *packets)
 {
 	struct hwt_cs_tree *tree;
 	uint8_t *data = NULL;
@@ -76,7 +77,7 @@ static int decode_buffer(const struct hwt_cs_ss_buffer *b,
 
 int hwt_cs_decode_snapshot_dir(const char *dir,
 			       const struct hwt_decode_params *params,
-			       FILE *packets)
+			       const struct hwt_packet_sink *packets)
 {
 	struct hwt_cs_snapshot *ss;
 	int err = hwt_cs_snapshot_load(dir, &ss);

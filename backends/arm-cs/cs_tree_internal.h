@@ -47,7 +47,7 @@ struct hwt_cs_tree {
 	struct hwt_image *image;
 	uint64_t code_time; /* perf time to read the image at */
 	const struct hwt_elem_sink *sink;
-	FILE *packets;
+	const struct hwt_packet_sink *packets; /* --packets listing */
 	/* Non-NULL: the tree only splits packets, to look for those that
 	 * trip a known OpenCSD fault (cs_fault_scan.c). */
 	struct hwt_cs_fault *fault;
@@ -71,6 +71,18 @@ struct hwt_cs_tree {
 	char detail[192];
 	struct cs_chan chan[CS_NCHAN];
 };
+
+/* One line of a --packets listing to t->packets, as a record of @type
+ * at stream @offset with @nfields @fields; a sink error is kept in
+ * t->sink_err. */
+int hwt_cs_list_line(struct hwt_cs_tree *t, enum hwt_packet_rec_type type,
+		     uint64_t offset, const char *kind,
+		     const struct hwt_packet_field *fields, size_t nfields,
+		     const char *line);
+/* The typed fields of OpenCSD packet @pkt of @proto into @f (room for
+ * @max, at least 3); how many (cs_packet_fields.c). */
+size_t hwt_cs_packet_fields(ocsd_trace_protocol_t proto, const void *pkt,
+			    struct hwt_packet_field *f, size_t max);
 
 static inline uint64_t hwt_cs_stream_offset(const struct hwt_cs_tree *t,
 					    ocsd_trc_index_t idx)

@@ -127,8 +127,9 @@ int rvt_jump_to(struct rvt_dec *d, struct rvt_hart *h,
 /* The decoder's message loop over one chunk (rvt_decoder.c). */
 int rvt_dec_feed(struct rvt_dec *d, const struct hwt_aux_chunk *c);
 
-/* The packets op (rvt_packets.c): the messages of @chunk, one a line. */
+/* The packets op (rvt_packets.c): the messages of @chunk, a record each. */
 int rvt_packets(const struct hwt_decode_params *params,
-		const struct hwt_aux_chunk *chunk, FILE *out);
+		const struct hwt_aux_chunk *chunk,
+		const struct hwt_packet_sink *sink);
 
 #endif

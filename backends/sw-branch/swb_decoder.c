@@ -67,8 +67,19 @@ static void swb_destroy(void *priv)
 	free(d);
 }
 
+/* The intel_bts lister's records, named as this backend's. */
+static int swb_packet(void *arg, const struct hwt_packet_rec *rec)
+{
+	const struct hwt_packet_sink *next = arg;
+	struct hwt_packet_rec own = *rec;
+
+	own.backend = "sw_branch";
+	return next->packet(next->arg, &own);
+}
+
 static int swb_packets(const struct hwt_decode_params *params,
-		       const struct hwt_aux_chunk *chunk, FILE *out)
+		       const struct hwt_aux_chunk *chunk,
+		       const struct hwt_packet_sink *sink)
 {
 	const struct hwt_decoder_ops *ops = NULL;
 	int err = bts_ops(&ops);
@@ -77,7 +88,8 @@ static int swb_packets(const struct hwt_decode_params *params,
 	if (!ops->packets)
 		return hwt_error(HWT_ERR_NOSUP, "the intel_bts decoder prints no "
 				 "packets");
-	return ops->packets(params, chunk, out);
+	struct hwt_packet_sink renamed = {swb_packet, (void *)sink};
+	return ops->packets(params, chunk, &renamed);
 }
 
 static int swb_split(void *priv, const struct hwt_aux_chunk *chunk,

@@ -563,27 +563,65 @@ static void bts_destroy(void *priv)
 	free(d);
 }
 
+/* One line of the BTS listing to @sink, with its record's fields. */
+static int bts_line(const struct hwt_packet_sink *sink,
+		    enum hwt_packet_rec_type type, bool has_offset,
+		    uint64_t offset, const char *kind,
+		    const struct hwt_packet_field *fields, size_t nfields,
+		    const char *line)
+{
+	struct hwt_packet_rec rec = {
+		.type = type,
+		.backend = "intel_bts",
+		.has_offset = has_offset,
+		.offset = offset,
+		.kind = kind,
+		.text = line,
+		.fields = fields,
+		.nfields = nfields,
+		.aux_cpu = -1,
+		.aux_tid = -1,
+	};
+	return sink->packet(sink->arg, &rec);
+}
+
 static int bts_packets(const struct hwt_decode_params *params,
-		       const struct hwt_aux_chunk *c, FILE *out)
+		       const struct hwt_aux_chunk *c,
+		       const struct hwt_packet_sink *sink)
 {
 	size_t pos = 0;
 	bool stepped = params->info && params->info_words > HWT_BTS_INFO_PMU_TYPE &&
 		       params->info[HWT_BTS_INFO_PMU_TYPE] ==
 			       HWT_BTS_SW_BRANCH_PMU_TYPE;
+	char line[128];
 
-	fprintf(out, ". ... Intel BTS data: size %" PRIu64 " bytes\n", c->size);
-	for (; c->size - pos >= HWT_BTS_RECORD_SIZE; pos += HWT_BTS_RECORD_SIZE) {
+	snprintf(line, sizeof(line), ". ... Intel BTS data: size %" PRIu64
+		 " bytes", c->size);
+	int err = bts_line(sink, HWT_PACKET_REC_NOTE, false, 0, NULL, NULL, 0,
+			   line);
+	for (; err >= 0 && c->size - pos >= HWT_BTS_RECORD_SIZE;
+	     pos += HWT_BTS_RECORD_SIZE) {
 		struct hwt_bts_record rec;
 		hwt_bts_record_read(c->data + pos, &rec);
-		fprintf(out, "  %08" PRIx64 ": %" PRIx64 " -> %" PRIx64 " %s\n",
-			c->offset + pos, rec.from, rec.to,
-			stepped ? "unknown" :
-			rec.flags & HWT_BTS_FLAG_PREDICTED ? "pred" : "miss");
+		struct hwt_packet_field fields[] = {
+			{"from", rec.from},
+			{"to", rec.to},
+			{"flags", rec.flags},
+		};
+		snprintf(line, sizeof(line), "  %08" PRIx64 ": %" PRIx64 " -> %"
+			 PRIx64 " %s", c->offset + pos, rec.from, rec.to,
+			 stepped ? "unknown" :
+			 rec.flags & HWT_BTS_FLAG_PREDICTED ? "pred" : "miss");
+		err = bts_line(sink, HWT_PACKET_REC_PACKET, true, c->offset + pos,
+			       "branch", fields, 3, line);
 	}
-	if (pos < c->size)
-		fprintf(out, "  %08" PRIx64 ": partial record (%" PRIu64 " bytes)\n",
-			c->offset + pos, c->size - pos);
-	return 0;
+	if (err >= 0 && pos < c->size) {
+		snprintf(line, sizeof(line), "  %08" PRIx64 ": partial record (%"
+			 PRIu64 " bytes)", c->offset + pos, c->size - pos);
+		err = bts_line(sink, HWT_PACKET_REC_NOTE, true, c->offset + pos,
+			       NULL, NULL, 0, line);
+	}
+	return err < 0 ? err : 0;
 }
 
 const struct hwt_decoder_ops hwt_bts_decoder_ops = {

@@ -199,9 +199,10 @@ enum { PSB_NEED_TSC = 1, PSB_NEED_TMA = 2 };
 int pt_psb_plus_size(const struct pt_config *base, const uint8_t *at,
 		     const uint8_t *end, unsigned int need);
 
-/* The ptdump-like packet listing of one buffer. */
+/* The ptdump-like packet listing of one buffer, a record a line. */
 int pt_packets_dump(const struct hwt_decode_params *params,
-		    const struct hwt_aux_chunk *chunk, FILE *out);
+		    const struct hwt_aux_chunk *chunk,
+		    const struct hwt_packet_sink *sink);
 
 #endif
 

@@ -14,6 +14,7 @@
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
+#include "hwtrace/listing.h"
 
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out)
@@ -28,12 +29,33 @@ int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 				 opts->size);
 	memcpy(out, opts, opts->size < sizeof(*out) ? opts->size : sizeof(*out));
 	out->size = sizeof(*out);
+	/* From here on the sinks are the one way to the listings: a FILE
+	 * given alone gets the text printer. */
+	if (!out->packet_sink.packet && out->packets)
+		out->packet_sink = (struct hwt_packet_sink){
+			hwt_packet_print_text, out->packets};
+	if (!out->branch_count_sink.branch && out->branch_profile)
+		out->branch_count_sink = (struct hwt_branch_count_sink){
+			hwt_branch_count_print_text, out->branch_profile};
 	if (out->virtual_lbr > HWT_VIRTUAL_LBR_MAX)
 		return hwt_error(HWT_ERR_CONFIG,
 				 "virtual LBR of %u records: the most a sample "
 				 "takes is %u", out->virtual_lbr,
 				 HWT_VIRTUAL_LBR_MAX);
 	return 0;
+}
+
+bool hwt_decode_opts_list_packets(const struct hwt_decode_opts *opts)
+{
+	if (!opts)
+		return false;
+	if (opts->size >= offsetof(struct hwt_decode_opts, packet_sink) +
+				  sizeof(opts->packet_sink) &&
+	    opts->packet_sink.packet)
+		return true;
+	return opts->size >= offsetof(struct hwt_decode_opts, packets) +
+				 sizeof(opts->packets) &&
+	       opts->packets;
 }
 
 int hwt_decode_find_backend(const char *name, const struct hwt_backend **out)

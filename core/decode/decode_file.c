@@ -975,7 +975,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	/* --disasm: every backend's ranges as instructions with their text. */
 	struct hwt_disasm *dis = NULL;
 	struct hwt_elem_sink dsink = csink;
-	if (opts->disasm && !opts->packets) {
+	if (opts->disasm && !opts->packet_sink.packet) {
 		int derr = hwt_disasm_new(st->image, &csink, &dis);
 		if (derr < 0)
 			return derr;
@@ -1007,7 +1007,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	}
 
-	if (!opts->packets) {
+	if (!opts->packet_sink.packet) {
 		err = b->decoder->create(&params, &priv);
 		if (err < 0)
 			goto out;
@@ -1030,7 +1030,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	}
 	if (err >= 0 && st->unit) {
 		err = decode_unit(&ps, priv);
-	} else if (err >= 0 && !opts->packets && opts->jobs > 1 && b->decoder->split) {
+	} else if (err >= 0 && !opts->packet_sink.packet && opts->jobs > 1 && b->decoder->split) {
 		/* --disasm splits ranges in front of the attribution: its
 		 * batches go one element at a time. */
 		struct hwt_par_source src = {
@@ -1053,16 +1053,23 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 				free(owned);
 				break;
 			}
-			if (opts->packets) {
+			if (opts->packet_sink.packet) {
 				const struct hwt_aux_piece *pc = ps.v[i].pc;
-				fprintf(opts->packets,
-					"# AUXTRACE idx %" PRIu32 " cpu %" PRId32
-					" tid %" PRId32 " offset 0x%" PRIx64
-					" size 0x%" PRIx64 "\n",
-					ps.v[i].q->idx, chunk.cpu, ps.v[i].tid,
-					pc->offset, pc->size);
-				err = b->decoder->packets(&params, &chunk,
-							  opts->packets);
+				struct hwt_packet_rec rec = {
+					.type = HWT_PACKET_REC_AUX_BUFFER,
+					.backend = b->name,
+					.has_offset = true,
+					.offset = pc->offset,
+					.aux_idx = ps.v[i].q->idx,
+					.aux_cpu = chunk.cpu,
+					.aux_tid = ps.v[i].tid,
+					.aux_size = pc->size,
+				};
+				err = opts->packet_sink.packet(opts->packet_sink.arg,
+							       &rec);
+				if (err >= 0)
+					err = b->decoder->packets(&params, &chunk,
+								  &opts->packet_sink);
 				free(owned);
 				continue;
 			}
@@ -1079,7 +1086,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		err = b->decoder->flush(priv);
 	if (err >= 0)
 		err = hwt_ctx_sink_end(&cs);
-	if (err >= 0 && !opts->packets) {
+	if (err >= 0 && !opts->packet_sink.packet) {
 		hwt_progress_finish(&pr);
 		err = flush_losses(st, -1, UINT64_MAX, done, NULL, out);
 	}
@@ -1090,7 +1097,7 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 				      "they are marked ambiguous (docs/decode.md, "
 				      "\"Which task ran\")",
 				      cs.ambiguous);
-	if (err >= 0 && !opts->packets)
+	if (err >= 0 && !opts->packet_sink.packet)
 		err = hwt_decode_filter_report(&filter, user_sink);
 out:
 	st->decode_errors += cs.errors;
@@ -1307,7 +1314,7 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	struct hwt_pd_reader *reader = NULL;
 	struct hwt_pd_record rec;
 
-	if (!path || (!sink && !facts && !(opts_in && opts_in->packets)))
+	if (!path || (!sink && !facts && !hwt_decode_opts_list_packets(opts_in)))
 		return hwt_error(HWT_ERR_INVAL, "hwt_decode_file: missing argument");
 	int err = hwt_decode_opts_copy(opts_in, &opts);
 	if (err < 0)
@@ -1386,7 +1393,7 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 				"record -b)", path);
 		goto out;
 	}
-	if (!st.have_info && opts.packets) {
+	if (!st.have_info && opts.packet_sink.packet) {
 		err = hwt_error(HWT_ERR_NOSUP, "%s: branch records have no "
 				"packets to list (it holds no trace stream)", path);
 		goto out;
@@ -1408,7 +1415,7 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 					  &opts);
 	if (err < 0)
 		goto out;
-	if (b && opts.packets && !b->decoder->packets) {
+	if (b && opts.packet_sink.packet && !b->decoder->packets) {
 		err = hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
 		goto out;
 	}
@@ -1435,7 +1442,7 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	/* --branch-profile: count the branches on their way to the sink. */
 	struct hwt_profile_sink ps = {NULL, sink};
 	struct hwt_elem_sink psink;
-	if (opts.branch_profile && !opts.packets) {
+	if (opts.branch_count_sink.branch && !opts.packet_sink.packet) {
 		ps.p = hwt_branch_profile_new();
 		if (!ps.p) {
 			err = hwt_error(HWT_ERR_NOMEM, "out of memory for the profile");
@@ -1446,7 +1453,7 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	}
 	/* Intel PT without a CPU model: libipt applies no errata
 	 * workarounds, and a CPU's erratum reads as a decode error. */
-	bool no_model = b && !opts.cpu_model && !opts.packets &&
+	bool no_model = b && !opts.cpu_model && !opts.packet_sink.packet &&
 			b->auxtrace_type == HWT_AUXTRACE_INTEL_PT;
 	err = 0;
 	if (hwt_pd_reader_cut_short(reader))
@@ -1478,15 +1485,15 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 		}
 		goto out;
 	}
-	if (b && err >= 0 && st.samples.n && !opts.packets)
+	if (b && err >= 0 && st.samples.n && !opts.packet_sink.packet)
 		err = decode_samples(&st, b, sink);
-	else if (err >= 0 && opts.virtual_lbr && !opts.packets)
+	else if (err >= 0 && opts.virtual_lbr && !opts.packet_sink.packet)
 		err = hwt_decode_warn(&opts, sink, "--virtual-lbr: %s has no AUX "
 				      "samples (samples that carry trace: "
 				      "record with --aux-sample), so there is "
 				      "no stack to make; it was decoded as it "
 				      "is", path);
-	if (err >= 0 && st.brstack.n && !opts.packets)
+	if (err >= 0 && st.brstack.n && !opts.packet_sink.packet)
 		err = decode_brstack(&st, sink);
 	if (err >= 0 && hwt_image_untimed_hits(st.image))
 		err = hwt_decode_warn(&opts, sink, "code was read without the "
@@ -1505,10 +1512,9 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 				      read_err ? ": the file is cut short before its "
 				      "feature sections" : "", st.decode_errors);
 	if (err >= 0 && ps.p)
-		err = hwt_branch_profile_write_named(ps.p, st.image,
-						     opts.branch_profile,
-						     opts.name_addr,
-						     opts.name_addr_arg);
+		err = hwt_branch_profile_emit(ps.p, st.image, opts.name_addr,
+					      opts.name_addr_arg,
+					      &opts.branch_count_sink);
 	hwt_branch_profile_free(ps.p);
 	if (err >= 0 && read_err)
 		err = hwt_error(read_err, "%s (the trace before it was decoded)",

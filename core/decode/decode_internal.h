@@ -174,7 +174,12 @@ struct hwt_par_batches {
 };
 extern struct hwt_par_batches hwt_par_batches;
 
-/* Checks opts->size and returns a zero-extended copy in @out. */
+/* Whether @opts (of the caller's size; may be NULL) asks for a packet
+ * listing (a FILE or a sink) rather than elements. */
+bool hwt_decode_opts_list_packets(const struct hwt_decode_opts *opts);
+/* Checks opts->size and returns a zero-extended copy in @out, whose
+ * packet_sink and branch_count_sink are set (the text printers) where
+ * only the FILE was given. */
 int hwt_decode_opts_copy(const struct hwt_decode_opts *opts,
 			 struct hwt_decode_opts *out);
 

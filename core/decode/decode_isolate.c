@@ -481,7 +481,7 @@ static int (*const slot_create[SLOTS])(const struct hwt_decode_params *,
 bool hwt_isolate_wanted(const struct hwt_backend *b,
 			const struct hwt_decode_opts *opts)
 {
-	if (opts->packets || !b->decoder)
+	if (opts->packet_sink.packet || !b->decoder)
 		return false;
 	if (opts->isolate == HWT_ISOLATE_DEFAULT)
 		return hwt_backend_isolated_by_default(b) &&

@@ -166,7 +166,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	struct hwt_image *image = NULL;
 	struct hwt_disasm *dis = NULL;
 
-	if (!backend || !trace_path || (!sink && !(opts_in && opts_in->packets)))
+	if (!backend || !trace_path || (!sink && !hwt_decode_opts_list_packets(opts_in)))
 		return hwt_error(HWT_ERR_INVAL, "hwt_decode_raw: missing argument");
 	int err = hwt_decode_opts_copy(opts_in, &opts);
 	if (err < 0)
@@ -174,7 +174,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	err = hwt_decode_find_backend(backend, &b);
 	if (err < 0)
 		return err;
-	if (opts.packets && !b->decoder->packets)
+	if (opts.packet_sink.packet && !b->decoder->packets)
 		return hwt_error(HWT_ERR_NOSUP, "%s: no packet listing", b->name);
 	err = hwt_mapped_open(&trace, trace_path, "trace file");
 	if (err < 0)
@@ -199,7 +199,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	const struct hwt_elem_sink *inner = hwt_decode_has_filter(&opts) ? &fsink
 									  : sink;
 	struct hwt_elem_sink dsink;
-	if (opts.disasm && !opts.packets && inner) {
+	if (opts.disasm && !opts.packet_sink.packet && inner) {
 		err = hwt_disasm_new(image, inner, &dis);
 		if (err < 0)
 			goto out;
@@ -228,8 +228,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		.tid = -1,
 	};
 
-	if (opts.packets) {
-		err = b->decoder->packets(&params, &chunk, opts.packets);
+	if (opts.packet_sink.packet) {
+		err = b->decoder->packets(&params, &chunk, &opts.packet_sink);
 		goto out;
 	}
 	void *priv = NULL;

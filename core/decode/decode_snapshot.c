@@ -32,7 +32,7 @@ int hwt_decode_snapshot_dir(const char *dir,
 			    const struct hwt_elem_sink *user_sink)
 {
 	struct hwt_decode_opts opts;
-	if (!dir || (!user_sink && !(opts_in && opts_in->packets)))
+	if (!dir || (!user_sink && !hwt_decode_opts_list_packets(opts_in)))
 		return hwt_error(HWT_ERR_INVAL,
 				 "hwt_decode_snapshot_dir: no directory or sink");
 	int err = hwt_decode_opts_copy(opts_in, &opts);
@@ -55,7 +55,7 @@ int hwt_decode_snapshot_dir(const char *dir,
 	 * the directory's memory dumps into it. */
 	struct hwt_disasm *dis = NULL;
 	struct hwt_elem_sink dsink;
-	if (opts.disasm && !opts.packets && sink &&
+	if (opts.disasm && !opts.packet_sink.packet && sink &&
 	    !(err = hwt_disasm_new(image, sink, &dis))) {
 		dsink = hwt_disasm_sink(dis);
 		sink = &dsink;
@@ -70,7 +70,8 @@ int hwt_decode_snapshot_dir(const char *dir,
 		.on_image_arg = opts.on_image_arg,
 	};
 	if (!err)
-		err = backend->decoder->snapshot_dir(dir, &params, opts.packets);
+		err = backend->decoder->snapshot_dir(
+			dir, &params, opts.packet_sink.packet ? &opts.packet_sink : NULL);
 	hwt_disasm_free(dis);
 	hwt_image_free(image);
 	return err;

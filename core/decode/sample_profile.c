@@ -1,9 +1,12 @@
 /* Branch-count profile: an open-addressing table keyed by from->to. */
+#define _GNU_SOURCE
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/listing.h"
 #include "hwtrace/sample.h"
 
 struct slot {
@@ -132,16 +135,22 @@ static int by_count(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-static void put_addr(FILE *out, struct hwt_image *image, int32_t pid,
-		     uint64_t addr)
+/* @addr as FILE+0xOFFSET where @image maps a file (not a "[kernel]"
+ * style name) there, else as 0xADDRESS; allocated, as a path read from
+ * a capture has no length limit. NULL when out of memory. */
+static char *addr_text(struct hwt_image *image, int32_t pid, uint64_t addr)
 {
 	struct hwt_image_section *s = image ? hwt_image_find(image, pid, addr)
 					    : NULL;
+	char *text = NULL;
+	int n;
+
 	if (s && s->path && s->path[0] != '[')
-		fprintf(out, "%s+0x%" PRIx64, s->path,
-			addr - s->vaddr + s->file_offset);
+		n = asprintf(&text, "%s+0x%" PRIx64, s->path,
+			     addr - s->vaddr + s->file_offset);
 	else
-		fprintf(out, "0x%" PRIx64, addr);
+		n = asprintf(&text, "0x%" PRIx64, addr);
+	return n < 0 ? NULL : text;
 }
 
 int hwt_branch_profile_write(const struct hwt_branch_profile *p,
@@ -156,6 +165,17 @@ int hwt_branch_profile_write_named(
 			 size_t size),
 	void *name_addr_arg)
 {
+	struct hwt_branch_count_sink text = {hwt_branch_count_print_text, out};
+	return hwt_branch_profile_emit(p, image, name_addr, name_addr_arg,
+				       &text);
+}
+
+int hwt_branch_profile_emit(
+	const struct hwt_branch_profile *p, struct hwt_image *image,
+	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
+			 size_t size),
+	void *name_addr_arg, const struct hwt_branch_count_sink *sink)
+{
 	struct slot *v = malloc((p->n ? p->n : 1) * sizeof(*v));
 	if (!v)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the branch profile");
@@ -164,22 +184,40 @@ int hwt_branch_profile_write_named(
 		if (p->slots[i].used)
 			v[n++] = p->slots[i];
 	qsort(v, n, sizeof(*v), by_count);
-	for (size_t i = 0; i < n; i++) {
-		put_addr(out, image, v[i].pid, v[i].from);
-		fputs("->", out);
-		put_addr(out, image, v[i].pid, v[i].to);
-		fprintf(out, " %" PRIu64, v[i].count);
-		for (int end = 0; name_addr && end < 2; end++) {
-			char name[1024];
-			int len = name_addr(name_addr_arg, v[i].pid,
-					    end ? v[i].to : v[i].from, name,
-					    sizeof(name));
-			fprintf(out, " %s", len > 0 ? name : "?");
+	int err = 0;
+	for (size_t i = 0; i < n && err >= 0; i++) {
+		char names[2][1024];
+		char *from = addr_text(image, v[i].pid, v[i].from);
+		char *to = addr_text(image, v[i].pid, v[i].to);
+		struct hwt_branch_count_rec rec = {
+			.pid = v[i].pid,
+			.from_addr = v[i].from,
+			.to_addr = v[i].to,
+			.from = from,
+			.to = to,
+			.count = v[i].count,
+			.named = name_addr != NULL,
+			.from_sym = NULL,
+			.to_sym = NULL,
+		};
+		if (!from || !to) {
+			free(from);
+			free(to);
+			err = hwt_error(HWT_ERR_NOMEM, "out of memory for the "
+					"branch profile");
+			break;
 		}
-		fputc('\n', out);
+		for (int end = 0; name_addr && end < 2; end++) {
+			int len = name_addr(name_addr_arg, v[i].pid,
+					    end ? v[i].to : v[i].from, names[end],
+					    sizeof(names[end]));
+			if (len > 0)
+				*(end ? &rec.to_sym : &rec.from_sym) = names[end];
+		}
+		err = sink->branch(sink->arg, &rec);
+		free(from);
+		free(to);
 	}
 	free(v);
-	if (ferror(out))
-		return hwt_error(HWT_ERR_IO, "writing the branch profile failed");
-	return 0;
+	return err < 0 ? err : 0;
 }

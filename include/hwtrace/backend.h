@@ -23,6 +23,7 @@
 #include "hwtrace/edge_map.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
+#include "hwtrace/listing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -154,9 +155,12 @@ struct hwt_decoder_ops {
 	/* The next chunk does not continue the last one (a gap). Optional. */
 	void (*reset)(void *priv);
 	void (*destroy)(void *priv);
-	/* Prints the packet layer of a chunk (`--packets`). Optional. */
+	/* Lists the packet layer of a chunk (`--packets`) as records to
+	 * @sink (listing.h), in stream order; stops at the sink's first
+	 * error and returns it. Optional. */
 	int (*packets)(const struct hwt_decode_params *params,
-		       const struct hwt_aux_chunk *chunk, FILE *out);
+		       const struct hwt_aux_chunk *chunk,
+		       const struct hwt_packet_sink *sink);
 	/* A PERF_RECORD_AUX_OUTPUT_HW_ID (type 21) of @cpu's AUX event, in
 	 * file order and before the AUXTRACE data it describes: @hw_id is the
 	 * record's raw value (CoreSight: major version in bits 63:60, trace ID in
@@ -168,11 +172,11 @@ struct hwt_decoder_ops {
 	 * the memory dumps it names into params->image (empty, owned by the
 	 * core) and sending elements to params->sink (the core has already
 	 * put the --cpu/--tid/--time filter and --disasm in front of it).
-	 * With @packets non-NULL, prints the packet layer there instead.
-	 * Optional. */
+	 * With @packets non-NULL, lists the packet layer there as records
+	 * instead. Optional. */
 	int (*snapshot_dir)(const char *dir,
 			    const struct hwt_decode_params *params,
-			    FILE *packets);
+			    const struct hwt_packet_sink *packets);
 	/* `decode --edges`: decodes a chunk (in place of feed()) straight
 	 * into taken-branch edges, adding them to @edges and counting
 	 * overflows and decode errors in hwt_edges_stats(@edges); nothing

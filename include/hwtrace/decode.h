@@ -11,6 +11,7 @@
 #include "hwtrace/edges.h"
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
+#include "hwtrace/listing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,11 +55,14 @@ struct hwt_decode_opts {
 	int32_t tid;
 	bool filter_time;                /* only elements in [time_start, time_end] */
 	uint64_t time_start, time_end;
-	FILE *packets;                   /* non-NULL: print packets, not elements */
+	/* Non-NULL: list packets, not elements, as text lines here (the
+	 * text printer of listing.h); packet_sink takes them as records. */
+	FILE *packets;
 	bool disasm;                     /* the output wants instructions */
 	/* Non-NULL: after decoding, write the branch-count profile of every
 	 * branch and every AUX sample's branch stack here ("FROM->TO COUNT",
-	 * addresses as FILE+0xOFFSET where the image knows the file). */
+	 * addresses as FILE+0xOFFSET where the image knows the file);
+	 * branch_count_sink takes it as records. */
 	FILE *branch_profile;
 	/* Non-NULL: called once the memory image is complete (every MMAP
 	 * record read, --map and snapshot dumps added), before the first
@@ -139,6 +143,13 @@ struct hwt_decode_opts {
 	 * 0, oldest first) and RANGE elements a branch-record (LBR) sample
 	 * gives, so every profile takes AUX samples and LBR samples alike. */
 	unsigned int virtual_lbr;
+	/* packet_sink.packet non-NULL: list packets, not elements, as
+	 * records (listing.h) to this sink; @packets is then not used. */
+	struct hwt_packet_sink packet_sink;
+	/* branch_count_sink.branch non-NULL: the branch-count profile, as
+	 * for @branch_profile, as records to this sink, most taken first;
+	 * @branch_profile is then not used. */
+	struct hwt_branch_count_sink branch_count_sink;
 };
 
 /* The most records --virtual-lbr takes a sample (perf's itrace l and L

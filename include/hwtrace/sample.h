@@ -144,6 +144,15 @@ HWT_API int hwt_branch_profile_write_named(
 			 size_t size),
 	void *name_addr_arg);
 
+/* The same as records to @sink (listing.h), most taken first; with
+ * @name_addr NULL the records are not named. Errors: HWT_ERR_NOMEM, and
+ * the sink's, which stop the listing. */
+HWT_API int hwt_branch_profile_emit(
+	const struct hwt_branch_profile *p, struct hwt_image *image,
+	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
+			 size_t size),
+	void *name_addr_arg, const struct hwt_branch_count_sink *sink);
+
 #ifdef __cplusplus
 }
 #endif

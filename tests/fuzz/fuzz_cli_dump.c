@@ -2,7 +2,6 @@
  * files. */
 #define _GNU_SOURCE
 #include "../../tools/cmd_dump.c"
-#include "../../tools/dump_header.c"
 #include "fuzz_cli_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -67,7 +67,9 @@ static int decode_bytes(const char *opts, const uint8_t *data, size_t n,
 		/* The packet layer of the same bytes. */
 		FILE *devnull = fopen("/dev/null", "w");
 		if (devnull) {
-			int perr = b->decoder->packets(&p, &ch, devnull);
+			struct hwt_packet_sink text = {hwt_packet_print_text,
+						       devnull};
+			int perr = b->decoder->packets(&p, &ch, &text);
 			if (perr && perr != HWT_ERR_NOSUP)
 				HWT_FAIL("packets on bad input: %d", perr);
 			fclose(devnull);

@@ -262,6 +262,24 @@ static uint64_t faddr_of(const uint8_t *field, size_t n, bool extaddr)
 	return rvt_addr_field(m.v[RVT_F_FADDR], m.bits[RVT_F_FADDR], &o);
 }
 
+/* The "address" field of each record the packet lister gives. */
+struct addrs {
+	uint64_t v[8];
+	size_t n, packets;
+};
+
+static int record_addr(void *arg, const struct hwt_packet_rec *rec)
+{
+	struct addrs *a = arg;
+	if (rec->type != HWT_PACKET_REC_PACKET)
+		return 0;
+	a->packets++;
+	for (size_t i = 0; i < rec->nfields; i++)
+		if (!strcmp(rec->fields[i].name, "address") && a->n < 8)
+			a->v[a->n++] = rec->fields[i].value;
+	return 0;
+}
+
 static void address_examples(void)
 {
 	static const uint8_t a[] = {0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0x7d};
@@ -287,12 +305,22 @@ static void address_examples(void)
 	struct hwt_decode_params p = {.size = sizeof(p)};
 	struct hwt_aux_chunk ch = {.data = w.out, .size = w.n, .cpu = -1,
 				   .tid = -1};
-	CHECK_INT(b->decoder->packets(&p, &ch, f), 0);
+	struct hwt_packet_sink sink = {hwt_packet_print_text, f};
+	CHECK_INT(b->decoder->packets(&p, &ch, &sink), 0);
 	fclose(f);
 	CHECK(strstr(text, "FADDR[18]=0x1fe02 -> 0x3fc04\n") != NULL);
 	CHECK(strstr(text, "UADDR[12]=0x7b6 -> 0x3f368\n") != NULL);
 	CHECK(strstr(text, "UADDR[12]=0x934 -> 0x3e100\n") != NULL);
 	free(text);
+	/* The same targets as the records' typed fields. */
+	struct addrs got = {.n = 0};
+	struct hwt_packet_sink fields = {record_addr, &got};
+	CHECK_INT(b->decoder->packets(&p, &ch, &fields), 0);
+	CHECK_INT(got.packets, 3);
+	CHECK_INT(got.n, 3);
+	CHECK_INT(got.v[0], 0x3fc04);
+	CHECK_INT(got.v[1], 0x3f368);
+	CHECK_INT(got.v[2], 0x3e100);
 }
 
 static void ownership_examples(struct hwt_image *image)
