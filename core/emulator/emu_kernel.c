@@ -206,6 +206,7 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 		const struct emu_pmu *pmu = find_pmu(emu, attr->type);
 		ev->cs_sink = pmu && !strncmp(pmu->name, "cs_etm", 6);
 		ev->bts_format = pmu && !strcmp(pmu->name, "intel_bts");
+		ev->pt_format = pmu && !strcmp(pmu->name, "intel_pt");
 		ev->paused = hwt_attr_aux_action(attr) & HWT_AUX_START_PAUSED;
 		ev->stream = NULL;
 		if (cpu == -1 && pid != -1)
