@@ -6,17 +6,28 @@
  * ops of the backend that the capture's AUXTRACE_INFO names (the
  * registry's, never a backend directly), with a memory image of the
  * stream's MMAP/MMAP2 records: that gives every branch in order, and
- * the calls of FUNC and their returns among them. Where in the stream
- * each one happened is then the shortest prefix of the stream whose
- * decode already shows that branch: the end of the packet that carries
- * it (a TIP, a TNT bit) or, for a branch no packet names (a direct
- * call), of the last packet before it. A probe fires there, between two
- * packets, as the uprobe runs between the instructions those packets
- * describe. Finding each prefix is a search (doubling steps, then
- * halving) whose steps each decode a prefix: a few dozen decodes of
- * the stream's start per hit, affordable for the captures a test
- * replays. */
+ * the calls of FUNC and their returns among them. The backend's packets
+ * op lists where each packet starts. Where in the stream a branch
+ * happened is then found from the shortest prefix of the stream whose
+ * decode shows it (a search: doubling steps, then halving, each step a
+ * decode of a prefix):
+ *
+ * - a prefix that ends where a packet ends is the packet that carries
+ *   the branch (a TIP, a TNT bit): the branch happened at its end;
+ * - a prefix that ends inside a packet is a branch no packet names (a
+ *   direct call): the decoder followed it as soon as it saw that more
+ *   trace comes, so it happened before that packet, and before the
+ *   timing packets (TSC, MTC, CYC, ...) just ahead of it, which time
+ *   what comes after.
+ *
+ * A probe fires there, between two packets, as a uprobe runs between
+ * the instructions those packets describe; its time is the last one the
+ * decode of the stream up to there knows. A few dozen decodes of the
+ * stream's start a hit: affordable for the captures a test replays,
+ * quadratic for long ones. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,24 +39,26 @@
 #include "hwtrace/image.h"
 
 struct decoded_branch {
-	uint64_t from, to, time;
-	bool has_time;
+	uint64_t from, to;
 };
 
 /* What the sink keeps: every branch (@keep), or just whether branch
- * number @want was reached. */
+ * number @want was reached; and the last time an element had. */
 struct branch_log {
 	bool keep;
 	struct decoded_branch *v;
 	size_t n, cap;
 	size_t want;
 	bool reached, nomem;
+	uint64_t last_time;
 };
 
 static int log_branch(void *arg, const struct hwt_elem *e)
 {
 	struct branch_log *log = arg;
 
+	if (e->fields & HWT_FIELD_TIME)
+		log->last_time = e->time;
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
 	if (!log->keep) {
@@ -64,14 +77,21 @@ static int log_branch(void *arg, const struct hwt_elem *e)
 		log->v = nv;
 		log->cap = ncap;
 	}
-	log->v[log->n++] = (struct decoded_branch){
-		e->u.branch.from, e->u.branch.to, e->time,
-		(e->fields & HWT_FIELD_TIME) != 0};
+	log->v[log->n++] = (struct decoded_branch){e->u.branch.from,
+						   e->u.branch.to};
 	return 0;
 }
 
+/* A packet of the stream, as the packets op lists it. */
+struct packet {
+	uint64_t start;
+	bool timing; /* only times what follows: may move past a probe */
+};
+
 struct stream_decoder {
 	const struct hwt_decoder_ops *ops;
+	struct packet *packets;
+	size_t npackets;
 	struct hwt_decode_params params;
 	struct hwt_elem_sink sink;
 	struct branch_log log;
@@ -94,6 +114,7 @@ static int decode_prefix(struct stream_decoder *sd, uint64_t len)
 	chunk.tid = -1;
 	sd->log.n = 0;
 	sd->log.reached = false;
+	sd->log.last_time = 0;
 	err = sd->ops->create(&sd->params, &priv);
 	if (err < 0)
 		return err;
@@ -150,6 +171,93 @@ static int position_of(struct stream_decoder *sd, size_t k, uint64_t from,
 	return 0;
 }
 
+/* The packet listing's names of packets that carry only time (Intel
+ * PT's; a backend whose names differ gets no such moves). */
+static bool timing_name(const char *name)
+{
+	static const char *const names[] = {"pad", "tsc", "mtc", "cyc",
+					    "tma", "cbr"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* The stream's packets from the backend's listing ("OFFSET NAME ..."
+ * lines; '#' lines are headers). */
+static int list_packets(struct stream_decoder *sd)
+{
+	struct hwt_aux_chunk chunk;
+	char *text = NULL, line[512], name[64];
+	size_t size = 0, cap = 0;
+	uint64_t off;
+	int err;
+
+	if (!sd->ops->packets)
+		return -EOPNOTSUPP;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		return -ENOMEM;
+	memset(&chunk, 0, sizeof(chunk));
+	chunk.data = sd->bytes;
+	chunk.size = sd->len;
+	chunk.cpu = sd->cpu;
+	chunk.tid = -1;
+	err = sd->ops->packets(&sd->params, &chunk, f);
+	if (fclose(f) || !text)
+		err = err < 0 ? err : -ENOMEM;
+	FILE *in = err < 0 ? NULL : fmemopen(text, size ? size : 1, "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "%" SCNx64 " %63s", &off, name) != 2 ||
+		    off >= sd->len)
+			continue;
+		if (sd->npackets == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			struct packet *n = realloc(sd->packets, ncap * sizeof(*n));
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			sd->packets = n;
+			cap = ncap;
+		}
+		sd->packets[sd->npackets++] = (struct packet){off, timing_name(name)};
+	}
+	if (in)
+		fclose(in);
+	free(text);
+	return err < 0 ? err : 0;
+}
+
+/* The packet holding byte @at (the last starting at or before it). */
+static size_t packet_at(const struct stream_decoder *sd, uint64_t at)
+{
+	size_t lo = 0, hi = sd->npackets;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sd->packets[mid].start <= at)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Where a branch happened, from the shortest prefix @shortest that
+ * shows it (see the top of the file). */
+static uint64_t branch_position(const struct stream_decoder *sd,
+				uint64_t shortest)
+{
+	if (!sd->npackets || !shortest || shortest >= sd->len)
+		return shortest;
+	size_t i = packet_at(sd, shortest);
+	if (sd->packets[i].start == shortest)
+		return shortest; /* the end of the packet that carried it */
+	while (i > 0 && sd->packets[i - 1].timing)
+		i--;
+	return sd->packets[i].start;
+}
+
 /* The stream's AUX bytes in source order, one copy. */
 static uint8_t *stream_copy(const struct emu_stream *s, uint64_t *len)
 {
@@ -202,11 +310,17 @@ static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
 		int what = hwt_emu_call_match(&match, addr, b->from, b->to);
 		if (what != (at_return ? EMU_CALL_RETURN : EMU_CALL_ENTRY))
 			continue;
-		err = position_of(sd, k, pos, &pos);
+		uint64_t shortest = pos, at;
+		err = position_of(sd, k, pos, &shortest);
+		at = branch_position(sd, shortest);
+		/* The time the trace knows there. */
 		if (err >= 0)
-			err = hwt_emu_add_hit(leader, pos, probe,
+			err = decode_prefix(sd, at);
+		if (err >= 0)
+			err = hwt_emu_add_hit(leader, at, probe,
 					      at_return ? b->to : addr, 0,
-					      b->has_time ? b->time : 0);
+					      sd->log.last_time);
+		pos = at;
 	}
 	return err;
 }
@@ -251,9 +365,14 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	sd.params.aux_attr = &r->attrs[r->aux_index];
 	/* The whole stream once: every branch, in order. */
 	sd.log.keep = true;
+	sd.packets = NULL;
+	sd.npackets = 0;
 	err = decode_prefix(&sd, sd.len);
 	if (err >= 0)
+		err = list_packets(&sd);
+	if (err >= 0)
 		err = find_positions(&sd, leader, probe, addr, at_return);
+	free(sd.packets);
 	free(sd.log.v);
 	free(bytes);
 	hwt_image_free(image);

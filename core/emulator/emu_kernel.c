@@ -687,6 +687,24 @@ int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name, uint32_t type)
 	return ret;
 }
 
+
+/* A replayed stream's ITRACE_START: the producer writes none of its
+ * own, and the task it names (pid, tid after the header) is the one
+ * that ran when the trace started, which the samples of the stream's
+ * events (probes, AUX samples) carry unless the stream was given one. */
+static void itrace_start_task(struct emu_stream *s, const struct emu_item *it)
+{
+	uint32_t pidtid[2];
+
+	s->has_itrace_start = true;
+	if (s->task_set || it->len < 16)
+		return;
+	memcpy(pidtid, it->data + 8, sizeof(pidtid));
+	s->pid = (int)pidtid[0];
+	s->tid = (int)pidtid[1];
+	s->task_set = true;
+}
+
 static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
 			struct emu_item item, bool live)
 {
@@ -736,7 +754,7 @@ static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
 		s->src_total += item.len * item.repeat;
 	else if (((const struct perf_event_header *)item.data)->type ==
 		 PERF_RECORD_ITRACE_START)
-		s->has_itrace_start = true;
+		itrace_start_task(s, &item);
 	/* Wake a producer waiting for its live source. */
 	if (live)
 		pthread_cond_broadcast(&emu->cond);
