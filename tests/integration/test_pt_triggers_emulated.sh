@@ -57,23 +57,33 @@ expect_eq "latency: durations" "$(info_field "$TMP/lat.data" duration_ns)" \
 grep -q "$calls entries, $calls calls returned, $(wc -w <"$TMP/slow") fired" "$TMP/lat.out" ||
 	fail "latency: summary: $(grep trigger "$TMP/lat.out")"
 
-# resume:/pause: the trace only inside work's calls. hwtrace's branches
-# are perf's branches of the capture from inside work (the returns), in
-# order; perf 6.1 itself does not decode Intel PT in a file that holds
-# the probes' samples, but prints the samples: a resume at work's entry
-# and a pause at the return site, per call.
+# resume:/pause: the trace only inside work's calls. perf decodes the
+# paused replay into the same branches as hwtrace, and those are perf's
+# branches of the capture from inside work (the returns), in order;
+# perf shows each region's start and end as "tr strt" (TIP.PGE) and "tr
+# end async" (FUP, TIP.PGD).
 "$HWTRACE" record --emulate "$TMP/orig.data" -o "$TMP/paused.data" \
 	--trigger "resume:work@$BIN" --trigger "pause:work%return@$BIN" \
 	>"$TMP/paused.out" 2>&1 || { cat "$TMP/paused.out" >&2; fail "record resume:/pause:"; finish; }
 "$HWTRACE" decode --format jsonl "$TMP/paused.data" >"$TMP/paused.jsonl" 2>/dev/null
 sed -n 's/.*"type":"branch".*"from":"0x\([0-9a-f]*\)","to":"0x\([0-9a-f]*\)".*/\1 \2/p' \
 	"$TMP/paused.jsonl" >"$TMP/paused.br"
+"$PERF" script -i "$TMP/paused.data" --itrace=b -F event,flags,ip,addr 2>/dev/null |
+	grep '^ *branches' >"$TMP/paused.perf"
+awk '!/tr strt|tr end/ { print $(NF - 2), $NF }' "$TMP/paused.perf" >"$TMP/paused.perf.br"
+[ -s "$TMP/paused.perf.br" ] || fail "perf finds no branches in the paused replay"
+if ! cmp -s "$TMP/paused.perf.br" "$TMP/paused.br"; then
+	fail "hwtrace's branches of the paused replay are not perf's:"
+	diff "$TMP/paused.perf.br" "$TMP/paused.br" | head -6 >&2
+fi
 awk -v w="$work" '$1 != "tr" && $(NF - 2) == w { print $(NF - 2), $NF }' "$TMP/orig.perf" >"$TMP/inside.br"
-[ -s "$TMP/inside.br" ] || fail "perf shows no branch from inside work"
+expect_eq "perf: returns from work in the capture" "$(wc -l <"$TMP/inside.br")" "$calls"
 if ! cmp -s "$TMP/inside.br" "$TMP/paused.br"; then
-	fail "hwtrace's branches of the paused replay are not perf's from inside work:"
+	fail "the paused replay's branches are not the capture's from inside work:"
 	diff "$TMP/inside.br" "$TMP/paused.br" | head -6 >&2
 fi
+expect_eq "perf: trace starts at work" "$(grep -c "tr strt  *0 => *$work\$" "$TMP/paused.perf")" "$calls"
+expect_eq "perf: trace ends at the return site" "$(grep -c "tr end  *async  *$back => *0\$" "$TMP/paused.perf")" "$calls"
 expect_eq "ranges outside work" "$(grep '"type":"range"' "$TMP/paused.jsonl" | grep -vc '"sym":"work"')" 0
 expect_eq "gaps and errors" "$(grep -c '"type":"gap"\|"type":"error"' "$TMP/paused.jsonl")" 0
 # Positive control: the replay without triggers has main's branches too.
