@@ -8,9 +8,10 @@
  * give FUNC's run-time address, and the stream's BTS records (a sw_branch
  * or intel_bts capture) give every call of it, as branch records whose
  * target is that address, and its return, the next branch back to just
- * after the call site. A trace that does not name its branches (Intel PT,
- * CoreSight) cannot be read here without a decoder: such a probe is
- * refused with EOPNOTSUPP.
+ * after the call site. An Intel PT trace does not name its branches: its
+ * decoder finds them (emu_decoded_calls.c), and the same matching of
+ * calls and returns runs over the branches it gives. Other traces
+ * (CoreSight) are not read: such a probe is refused with EOPNOTSUPP.
  *
  * Each hit is a source position of the AUX stream: the end of the call
  * record (the uprobe runs before FUNC's first instruction, so the call
@@ -21,9 +22,10 @@
  * (the bytes it would have written are counted as paused), aux_resume
  * starts it again; an AUX event opened with aux_start_paused writes
  * nothing until a resume. The trace itself says where it stopped and
- * started again (trace_marker), as a PT trace's packets would, right
- * after the probe's sample in the data ring: the cause before the
- * effect. */
+ * started again (trace_marker): in BTS records as perf shows a trace's
+ * end and begin, in Intel PT with the packets of a TraceEn switch
+ * (emu_pt_packets.c), right after the probe's sample in the data ring:
+ * the cause before the effect. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,10 +257,10 @@ uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n)
 	return at > s->src_pos && at - s->src_pos < n ? at - s->src_pos : n;
 }
 
-/* The trace unit says where its trace stops and starts again, as Intel
- * PT's TIP.PGD and TIP.PGE packets do when its TraceEn is switched: in
- * BTS records, perf's trace end {from, 0} and begin {0, to}, with the
- * sw_branch clock of the record the probe followed. */
+/* The trace unit says where its trace stops and starts again: Intel PT
+ * with the packets of a TraceEn switch; in BTS records, perf's trace end
+ * {from, 0} and begin {0, to}, with the sw_branch clock of the record
+ * the probe followed. */
 static void trace_marker(struct emu_event *ev, uint64_t from, uint64_t to,
 			 const struct emu_probe_hit *h)
 {
