@@ -24,7 +24,9 @@
  * the instructions those packets describe; its time is the last one the
  * decode of the stream up to there knows. A few dozen decodes of the
  * stream's start a hit: affordable for the captures a test replays,
- * quadratic for long ones. */
+ * quadratic for long ones, which are refused (EOPNOTSUPP) once the
+ * decodes would add up to more than EMU_DECODE_BUDGET bytes, rather
+ * than keep the replay waiting for minutes. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,6 +39,8 @@
 #include "hwtrace/element.h"
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
+
+#define EMU_DECODE_BUDGET (1ull << 30)
 
 struct decoded_branch {
 	uint64_t from, to;
@@ -98,6 +102,7 @@ struct stream_decoder {
 	const uint8_t *bytes;
 	uint64_t len;
 	int cpu;
+	uint64_t budget; /* bytes the prefix decodes may still take */
 };
 
 /* Decodes the stream's first @len bytes in a fresh decoder instance. */
@@ -107,6 +112,9 @@ static int decode_prefix(struct stream_decoder *sd, uint64_t len)
 	void *priv = NULL;
 	int err;
 
+	if (len > sd->budget)
+		return HWT_ERR_NOSUP;
+	sd->budget -= len;
 	memset(&chunk, 0, sizeof(chunk));
 	chunk.data = sd->bytes;
 	chunk.size = len;
@@ -194,10 +202,10 @@ static int list_packets(struct stream_decoder *sd)
 	int err;
 
 	if (!sd->ops->packets)
-		return -EOPNOTSUPP;
+		return HWT_ERR_NOSUP;
 	FILE *f = open_memstream(&text, &size);
 	if (!f)
-		return -ENOMEM;
+		return HWT_ERR_NOMEM;
 	memset(&chunk, 0, sizeof(chunk));
 	chunk.data = sd->bytes;
 	chunk.size = sd->len;
@@ -205,7 +213,7 @@ static int list_packets(struct stream_decoder *sd)
 	chunk.tid = -1;
 	err = sd->ops->packets(&sd->params, &chunk, f);
 	if (fclose(f) || !text)
-		err = err < 0 ? err : -ENOMEM;
+		err = err < 0 ? err : HWT_ERR_NOMEM;
 	FILE *in = err < 0 ? NULL : fmemopen(text, size ? size : 1, "r");
 	while (in && fgets(line, sizeof(line), in)) {
 		if (sscanf(line, "%" SCNx64 " %63s", &off, name) != 2 ||
@@ -215,7 +223,7 @@ static int list_packets(struct stream_decoder *sd)
 			size_t ncap = cap ? cap * 2 : 256;
 			struct packet *n = realloc(sd->packets, ncap * sizeof(*n));
 			if (!n) {
-				err = -ENOMEM;
+				err = HWT_ERR_NOMEM;
 				break;
 			}
 			sd->packets = n;
@@ -316,10 +324,10 @@ static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
 		/* The time the trace knows there. */
 		if (err >= 0)
 			err = decode_prefix(sd, at);
-		if (err >= 0)
-			err = hwt_emu_add_hit(leader, at, probe,
-					      at_return ? b->to : addr, 0,
-					      sd->log.last_time);
+		if (err >= 0 && hwt_emu_add_hit(leader, at, probe,
+						at_return ? b->to : addr, 0,
+						sd->log.last_time))
+			err = HWT_ERR_NOMEM;
 		pos = at;
 	}
 	return err;
@@ -367,6 +375,7 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	sd.log.keep = true;
 	sd.packets = NULL;
 	sd.npackets = 0;
+	sd.budget = EMU_DECODE_BUDGET;
 	err = decode_prefix(&sd, sd.len);
 	if (err >= 0)
 		err = list_packets(&sd);
