@@ -26,7 +26,8 @@
  * stream's start a hit: affordable for the captures a test replays,
  * quadratic for long ones, which are refused (EOPNOTSUPP) once the
  * decodes would add up to more than EMU_DECODE_BUDGET bytes, rather
- * than keep the replay waiting for minutes. */
+ * than keep the replay waiting for minutes (and streams of more than a
+ * 64th of it at once). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -350,6 +351,9 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	be = hwt_backend_for_auxtrace(
 		(enum hwt_auxtrace_type)((const uint32_t *)r->info)[2]);
 	if (!be || !be->decoder || h.size < 16)
+		return -EOPNOTSUPP;
+	/* Its packet listing is kept in memory, some 40 bytes a packet. */
+	if (leader->stream->src_total > EMU_DECODE_BUDGET / 64)
 		return -EOPNOTSUPP;
 	if (!(image = hwt_image_new()))
 		return -ENOMEM;
