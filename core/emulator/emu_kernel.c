@@ -687,22 +687,21 @@ int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name, uint32_t type)
 	return ret;
 }
 
-
 /* A replayed stream's ITRACE_START: the producer writes none of its
- * own, and the task it names (pid, tid after the header) is the one
- * that ran when the trace started, which the samples of the stream's
- * events (probes, AUX samples) carry unless the stream was given one. */
+ * own, and on a CPU's stream the first one names the task (pid, tid
+ * after the header) that ran when the trace started, which the samples
+ * of the stream's events (probes, AUX samples) then carry instead of
+ * none (-1) unless the stream is given one. */
 static void itrace_start_task(struct emu_stream *s, const struct emu_item *it)
 {
 	uint32_t pidtid[2];
 
 	s->has_itrace_start = true;
-	if (s->task_set || it->len < 16)
+	if (s->task_set || s->key_tid != -1 || s->pid != -1 || it->len < 16)
 		return;
 	memcpy(pidtid, it->data + 8, sizeof(pidtid));
 	s->pid = (int)pidtid[0];
 	s->tid = (int)pidtid[1];
-	s->task_set = true;
 }
 
 static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
