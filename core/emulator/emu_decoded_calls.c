@@ -7,7 +7,7 @@
  * registry's, never a backend directly), with a memory image of the
  * stream's MMAP/MMAP2 records: that gives every branch in order, and
  * the calls of FUNC and their returns among them. The backend's packets
- * op lists where each packet starts. Where in the stream a branch
+ * op lists where each packet starts (emu_packet_list.c). Where in the stream a branch
  * happened is then found from the shortest prefix of the stream whose
  * decode shows it (a search: doubling steps, then halving, each step a
  * decode of a prefix):
@@ -29,8 +29,6 @@
  * than keep the replay waiting for minutes (and streams of more than a
  * 64th of it at once). */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,15 +85,9 @@ static int log_branch(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-/* A packet of the stream, as the packets op lists it. */
-struct packet {
-	uint64_t start;
-	bool timing; /* only times what follows: may move past a probe */
-};
-
 struct stream_decoder {
 	const struct hwt_decoder_ops *ops;
-	struct packet *packets;
+	struct emu_packet *packets;
 	size_t npackets;
 	struct hwt_decode_params params;
 	struct hwt_elem_sink sink;
@@ -180,78 +172,6 @@ static int position_of(struct stream_decoder *sd, size_t k, uint64_t from,
 	return 0;
 }
 
-/* The packet listing's names of packets that carry only time (Intel
- * PT's; a backend whose names differ gets no such moves). */
-static bool timing_name(const char *name)
-{
-	static const char *const names[] = {"pad", "tsc", "mtc", "cyc",
-					    "tma", "cbr"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
-}
-
-/* The stream's packets from the backend's listing ("OFFSET NAME ..."
- * lines; '#' lines are headers). */
-static int list_packets(struct stream_decoder *sd)
-{
-	struct hwt_aux_chunk chunk;
-	char *text = NULL, line[512], name[64];
-	size_t size = 0, cap = 0;
-	uint64_t off;
-	int err;
-
-	if (!sd->ops->packets)
-		return HWT_ERR_NOSUP;
-	FILE *f = open_memstream(&text, &size);
-	if (!f)
-		return HWT_ERR_NOMEM;
-	memset(&chunk, 0, sizeof(chunk));
-	chunk.data = sd->bytes;
-	chunk.size = sd->len;
-	chunk.cpu = sd->cpu;
-	chunk.tid = -1;
-	err = sd->ops->packets(&sd->params, &chunk, f);
-	if (fclose(f) || !text)
-		err = err < 0 ? err : HWT_ERR_NOMEM;
-	FILE *in = err < 0 ? NULL : fmemopen(text, size ? size : 1, "r");
-	while (in && fgets(line, sizeof(line), in)) {
-		if (sscanf(line, "%" SCNx64 " %63s", &off, name) != 2 ||
-		    off >= sd->len)
-			continue;
-		if (sd->npackets == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			struct packet *n = realloc(sd->packets, ncap * sizeof(*n));
-			if (!n) {
-				err = HWT_ERR_NOMEM;
-				break;
-			}
-			sd->packets = n;
-			cap = ncap;
-		}
-		sd->packets[sd->npackets++] = (struct packet){off, timing_name(name)};
-	}
-	if (in)
-		fclose(in);
-	free(text);
-	return err < 0 ? err : 0;
-}
-
-/* The packet holding byte @at (the last starting at or before it). */
-static size_t packet_at(const struct stream_decoder *sd, uint64_t at)
-{
-	size_t lo = 0, hi = sd->npackets;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (sd->packets[mid].start <= at)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Where a branch happened, from the shortest prefix @shortest that
  * shows it (see the top of the file). */
 static uint64_t branch_position(const struct stream_decoder *sd,
@@ -259,7 +179,7 @@ static uint64_t branch_position(const struct stream_decoder *sd,
 {
 	if (!sd->npackets || !shortest || shortest >= sd->len)
 		return shortest;
-	size_t i = packet_at(sd, shortest);
+	size_t i = hwt_emu_packet_at(sd->packets, sd->npackets, shortest);
 	if (sd->packets[i].start == shortest)
 		return shortest; /* the end of the packet that carried it */
 	while (i > 0 && sd->packets[i - 1].timing)
@@ -382,7 +302,8 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	sd.budget = EMU_DECODE_BUDGET;
 	err = decode_prefix(&sd, sd.len);
 	if (err >= 0)
-		err = list_packets(&sd);
+		err = hwt_emu_packet_list(sd.ops, &sd.params, bytes, sd.len, sd.cpu,
+					  &sd.packets, &sd.npackets);
 	if (err >= 0)
 		err = find_positions(&sd, leader, probe, addr, at_return);
 	free(sd.packets);

@@ -242,6 +242,20 @@ int hwt_emu_add_hit(struct emu_event *leader, uint64_t pos,
  * -EOPNOTSUPP when there is no decoder or it failed). */
 int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 			 struct emu_event *probe, uint64_t addr, bool at_return);
+/* emu_packet_list.c: a stream's packets as @ops' packets op lists them
+ * (*@out malloc'd; HWT_ERR_NOSUP without the op), and the packet holding
+ * byte @at (the last of the @n starting at or before it). */
+struct emu_packet {
+	uint64_t start;
+	bool timing; /* carries only time (TSC, MTC, CYC, ...) */
+};
+struct hwt_decoder_ops;
+struct hwt_decode_params;
+int hwt_emu_packet_list(const struct hwt_decoder_ops *ops,
+			const struct hwt_decode_params *params,
+			const uint8_t *bytes, uint64_t len, int cpu,
+			struct emu_packet **out, size_t *n);
+size_t hwt_emu_packet_at(const struct emu_packet *p, size_t n, uint64_t at);
 /* emu_pt_packets.c: what an Intel PT trace unit writes when aux_pause
  * clears its TraceEn after the trace reached @ip (FUP, TIP.PGD), and
  * when aux_resume sets it again before the thread goes on at @ip (PSB+
