@@ -55,10 +55,13 @@ static bool tsc_of(const void *info, uint64_t time, uint64_t *tsc)
 	memcpy(&shift, (const uint8_t *)info + 16 + 8, 8);
 	memcpy(&mult, (const uint8_t *)info + 16 + 16, 8);
 	memcpy(&zero, (const uint8_t *)info + 16 + 24, 8);
-	if (!mult || shift > 63 || time < zero)
+	if (!mult || shift > 63)
 		return false;
+	/* Modulo 2^64, as perf adds time_zero (which is often "negative":
+	 * the TSC started before the perf clock's zero). */
 	uint64_t t = time - zero;
-	*tsc = ((t / mult) << shift) + (((t % mult) << shift) / mult);
+	*tsc = (uint64_t)(((unsigned __int128)(t / mult) << shift) +
+			  (((unsigned __int128)(t % mult) << shift) / mult));
 	return true;
 }
 
