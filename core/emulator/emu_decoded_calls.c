@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decode/decode_isolate.h"
 #include "core/emulator/emu_internal.h"
 #include "core/emulator/emu_replay.h"
 #include "hwtrace/backend.h"
@@ -270,7 +271,10 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	memcpy(&h, r->info, sizeof(h));
 	be = hwt_backend_for_auxtrace(
 		(enum hwt_auxtrace_type)((const uint32_t *)r->info)[2]);
-	if (!be || !be->decoder || h.size < 16)
+	/* A decoder that must not read untrusted trace in this process
+	 * (OpenCSD's) is not run here. */
+	if (!be || !be->decoder || h.size < 16 ||
+	    hwt_backend_isolated_by_default(be))
 		return -EOPNOTSUPP;
 	/* Its packet listing is kept in memory, some 40 bytes a packet. */
 	if (leader->stream->src_total > EMU_DECODE_BUDGET / 64)
