@@ -118,10 +118,11 @@ struct emu_event {
 	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
 	char filter[4096];
 	/* AUX pause/resume (emu_probe.c). An AUX event: whether its trace
-	 * is BTS records (probes can find calls in it), whether it is
+	 * is BTS records (probes can find calls in it) or Intel PT packets
+	 * (its decoder finds them: emu_decoded_calls.c), whether it is
 	 * paused, and its probes' hits in source order. A probe event:
 	 * @leader is its AUX event; @fired counts its samples. */
-	bool bts_format, paused;
+	bool bts_format, pt_format, paused;
 	struct emu_probe_hit *hits;
 	size_t nhits, hitcap, next_hit;
 	bool probe;
@@ -214,6 +215,60 @@ bool hwt_emu_is_probe_type(uint32_t type);
 /* Opens one (returns its fd or -errno); takes the lock itself. */
 int hwt_emu_open_probe(struct hwt_emu *emu, const struct perf_event_attr *attr,
 		       int pid, int cpu, int group_fd);
+/* A PERF_RECORD_MMAP/MMAP2 of a stream's sideband: where it maps
+ * which file. */
+struct emu_mapping {
+	uint64_t start, len, pgoff;
+	const char *name;
+};
+/* Whether @it is such a record (filling @m, name borrowed from it). */
+bool hwt_emu_item_mapping(const struct emu_item *it, struct emu_mapping *m);
+/* Follows calls of FUNC (at @addr) through a stream's taken branches,
+ * one at a time: EMU_CALL_ENTRY for a call of it, EMU_CALL_RETURN for
+ * the return of the innermost open one (back to just after its call
+ * site), else 0. */
+#define EMU_CALL_MAX_DEPTH 256u
+enum { EMU_CALL_ENTRY = 1, EMU_CALL_RETURN = 2 };
+struct emu_call_match {
+	uint64_t sites[EMU_CALL_MAX_DEPTH];
+	unsigned depth;
+};
+int hwt_emu_call_match(struct emu_call_match *m, uint64_t addr,
+		       uint64_t from, uint64_t to);
+/* Adds a hit of @probe at source position @pos to AUX event @leader
+ * (0 or -ENOMEM); the caller sorts the hits. */
+int hwt_emu_add_hit(struct emu_event *leader, uint64_t pos,
+		    struct emu_event *probe, uint64_t ip, uint64_t flags,
+		    uint64_t time);
+/* emu_decoded_calls.c: the hits of @probe in @leader's stream when its
+ * trace is not BTS records: found by the trace's decoder (0, -ENOMEM,
+ * -EOPNOTSUPP when there is no decoder or it failed). */
+int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
+			 struct emu_event *probe, uint64_t addr, bool at_return);
+/* emu_packet_list.c: a stream's packets as @ops' packets op lists them
+ * (*@out malloc'd; HWT_ERR_NOSUP without the op), and the packet holding
+ * byte @at (the last of the @n starting at or before it). */
+struct emu_packet {
+	uint64_t start;
+	bool timing; /* carries only time (TSC, MTC, CYC, ...) */
+};
+struct hwt_decoder_ops;
+struct hwt_decode_params;
+int hwt_emu_packet_list(const struct hwt_decoder_ops *ops,
+			const struct hwt_decode_params *params,
+			const uint8_t *bytes, uint64_t len, int cpu,
+			struct emu_packet **out, size_t *n);
+size_t hwt_emu_packet_at(const struct emu_packet *p, size_t n, uint64_t at);
+/* emu_pt_packets.c: what an Intel PT trace unit writes when aux_pause
+ * clears its TraceEn after the trace reached @ip (FUP, TIP.PGD), and
+ * when aux_resume sets it again before the thread goes on at @ip (PSB+
+ * with the TSC of perf time @time, when known, then TIP.PGE). @info is
+ * the capture's AUXTRACE_INFO record (its TSC conversion). Return the
+ * bytes written to @buf (at most EMU_PT_MARK_MAX). */
+#define EMU_PT_MARK_MAX 64u
+size_t hwt_emu_pt_trace_off(uint8_t *buf, uint64_t ip);
+size_t hwt_emu_pt_trace_on(uint8_t *buf, uint64_t ip, uint64_t time,
+			   const void *info);
 /* How many of @n source bytes the producer may take before the next
  * probe hit. Lock held. */
 uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n);

@@ -206,6 +206,7 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 		const struct emu_pmu *pmu = find_pmu(emu, attr->type);
 		ev->cs_sink = pmu && !strncmp(pmu->name, "cs_etm", 6);
 		ev->bts_format = pmu && !strcmp(pmu->name, "intel_bts");
+		ev->pt_format = pmu && !strcmp(pmu->name, "intel_pt");
 		ev->paused = hwt_attr_aux_action(attr) & HWT_AUX_START_PAUSED;
 		ev->stream = NULL;
 		if (cpu == -1 && pid != -1)
@@ -686,6 +687,23 @@ int hwt_emu_add_pmu(struct hwt_emu *emu, const char *name, uint32_t type)
 	return ret;
 }
 
+/* A replayed stream's ITRACE_START: the producer writes none of its
+ * own, and on a CPU's stream the first one names the task (pid, tid
+ * after the header) that ran when the trace started, which the samples
+ * of the stream's events (probes, AUX samples) then carry instead of
+ * none (-1) unless the stream is given one. */
+static void itrace_start_task(struct emu_stream *s, const struct emu_item *it)
+{
+	uint32_t pidtid[2];
+
+	s->has_itrace_start = true;
+	if (s->task_set || s->key_tid != -1 || s->pid != -1 || it->len < 16)
+		return;
+	memcpy(pidtid, it->data + 8, sizeof(pidtid));
+	s->pid = (int)pidtid[0];
+	s->tid = (int)pidtid[1];
+}
+
 static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
 			struct emu_item item, bool live)
 {
@@ -735,7 +753,7 @@ static int push_item_at(struct hwt_emu *emu, int cpu, int tid,
 		s->src_total += item.len * item.repeat;
 	else if (((const struct perf_event_header *)item.data)->type ==
 		 PERF_RECORD_ITRACE_START)
-		s->has_itrace_start = true;
+		itrace_start_task(s, &item);
 	/* Wake a producer waiting for its live source. */
 	if (live)
 		pthread_cond_broadcast(&emu->cond);

@@ -8,9 +8,10 @@
  * give FUNC's run-time address, and the stream's BTS records (a sw_branch
  * or intel_bts capture) give every call of it, as branch records whose
  * target is that address, and its return, the next branch back to just
- * after the call site. A trace that does not name its branches (Intel PT,
- * CoreSight) cannot be read here without a decoder: such a probe is
- * refused with EOPNOTSUPP.
+ * after the call site. An Intel PT trace does not name its branches: its
+ * decoder finds them (emu_decoded_calls.c), and the same matching of
+ * calls and returns runs over the branches it gives. Other traces
+ * (CoreSight) are not read: such a probe is refused with EOPNOTSUPP.
  *
  * Each hit is a source position of the AUX stream: the end of the call
  * record (the uprobe runs before FUNC's first instruction, so the call
@@ -21,9 +22,10 @@
  * (the bytes it would have written are counted as paused), aux_resume
  * starts it again; an AUX event opened with aux_start_paused writes
  * nothing until a resume. The trace itself says where it stopped and
- * started again (trace_marker), as a PT trace's packets would, right
- * after the probe's sample in the data ring: the cause before the
- * effect. */
+ * started again (trace_marker): in BTS records as perf shows a trace's
+ * end and begin, in Intel PT with the packets of a TraceEn switch
+ * (emu_pt_packets.c), right after the probe's sample in the data ring:
+ * the cause before the effect. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +33,13 @@
 #include <unistd.h>
 
 #include "core/emulator/emu_internal.h"
+#include "core/emulator/emu_replay.h"
 #include "hwtrace/auxaction.h"
 #include "hwtrace/bts_format.h"
 
 /* x86's longest instruction: a return lands at most this far after the
  * call instruction that made the call. */
 #define EMU_MAX_CALL_LEN 15u
-#define EMU_MAX_DEPTH 256u
 
 #define EMU_PROBE_SAMPLE_TYPES                                               \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |         \
@@ -49,44 +51,65 @@ bool hwt_emu_is_probe_type(uint32_t type)
 	return type == HWT_EMU_UPROBE_TYPE;
 }
 
+bool hwt_emu_item_mapping(const struct emu_item *it, struct emu_mapping *m)
+{
+	struct perf_event_header h;
+	size_t name_at;
+
+	if (it->kind != EMU_ITEM_RECORD || it->len < sizeof(h))
+		return false;
+	memcpy(&h, it->data, sizeof(h));
+	/* header, pid, tid, addr, len, pgoff, then (MMAP2) maj, min, ino,
+	 * ino_generation, prot, flags (or the build id form of the same 24
+	 * bytes), then the file name. */
+	if (h.type == PERF_RECORD_MMAP)
+		name_at = 8 + 8 + 24;
+	else if (h.type == PERF_RECORD_MMAP2)
+		name_at = 8 + 8 + 24 + 24 + 8;
+	else
+		return false;
+	if (it->len <= name_at)
+		return false;
+	memcpy(&m->start, it->data + 16, 8);
+	memcpy(&m->len, it->data + 24, 8);
+	memcpy(&m->pgoff, it->data + 32, 8);
+	m->name = (const char *)it->data + name_at;
+	return strnlen(m->name, (size_t)it->len - name_at) < it->len - name_at;
+}
+
 /* FUNC's run-time address from the stream's MMAP/MMAP2 records of @path;
  * false when the stream never maps it. */
 static bool run_time_address(const struct emu_stream *s, const char *path,
 			     uint64_t offset, uint64_t *addr)
 {
 	for (size_t i = 0; i < s->nitems; i++) {
-		const struct emu_item *it = &s->items[i];
-		struct perf_event_header h;
-		uint64_t start, len, pgoff;
-		size_t name_at;
-
-		if (it->kind != EMU_ITEM_RECORD || it->len < sizeof(h))
+		struct emu_mapping m;
+		if (!hwt_emu_item_mapping(&s->items[i], &m) || strcmp(m.name, path))
 			continue;
-		memcpy(&h, it->data, sizeof(h));
-		/* header, pid, tid, addr, len, pgoff, then (MMAP2) maj, min,
-		 * ino, ino_generation, prot, flags (or the build id form of
-		 * the same 24 bytes), then the file name. */
-		if (h.type == PERF_RECORD_MMAP)
-			name_at = 8 + 8 + 24;
-		else if (h.type == PERF_RECORD_MMAP2)
-			name_at = 8 + 8 + 24 + 24 + 8;
-		else
-			continue;
-		if (it->len <= name_at)
-			continue;
-		memcpy(&start, it->data + 16, 8);
-		memcpy(&len, it->data + 24, 8);
-		memcpy(&pgoff, it->data + 32, 8);
-		const char *name = (const char *)it->data + name_at;
-		size_t max = (size_t)it->len - name_at;
-		if (strnlen(name, max) == max || strcmp(name, path))
-			continue;
-		if (offset >= pgoff && offset - pgoff < len) {
-			*addr = start + (offset - pgoff);
+		if (offset >= m.pgoff && offset - m.pgoff < m.len) {
+			*addr = m.start + (offset - m.pgoff);
 			return true;
 		}
 	}
 	return false;
+}
+
+int hwt_emu_call_match(struct emu_call_match *m, uint64_t addr,
+		       uint64_t from, uint64_t to)
+{
+	if (to == addr && from) {
+		/* Deeper than we follow: its return is not looked for, as
+		 * a uretprobe that cannot hijack more returns. */
+		if (m->depth < EMU_CALL_MAX_DEPTH)
+			m->sites[m->depth++] = from;
+		return EMU_CALL_ENTRY;
+	}
+	if (m->depth && to > m->sites[m->depth - 1] &&
+	    to - m->sites[m->depth - 1] <= EMU_MAX_CALL_LEN) {
+		m->depth--;
+		return EMU_CALL_RETURN;
+	}
+	return 0;
 }
 
 /* When the branch record with @flags ran: sw_branch's clock in the
@@ -99,9 +122,9 @@ static uint64_t hit_time(uint64_t flags, const struct emu_item *it)
 	return it->time;
 }
 
-static int add_hit(struct emu_event *leader, uint64_t pos,
-		   struct emu_event *probe, uint64_t ip, uint64_t flags,
-		   uint64_t time)
+int hwt_emu_add_hit(struct emu_event *leader, uint64_t pos,
+		    struct emu_event *probe, uint64_t ip, uint64_t flags,
+		    uint64_t time)
 {
 	if (leader->nhits == leader->hitcap) {
 		size_t ncap = leader->hitcap ? leader->hitcap * 2 : 64;
@@ -122,9 +145,10 @@ static int find_hits(struct emu_event *leader, struct emu_event *probe,
 		     uint64_t addr, bool at_return)
 {
 	const struct emu_stream *s = leader->stream;
-	uint64_t sites[EMU_MAX_DEPTH], pos = 0;
+	struct emu_call_match match = {0};
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
-	unsigned depth = 0, have = 0;
+	uint64_t pos = 0;
+	unsigned have = 0;
 
 	for (size_t i = 0; i < s->nitems; i++) {
 		const struct emu_item *it = &s->items[i];
@@ -138,23 +162,14 @@ static int find_hits(struct emu_event *leader, struct emu_event *probe,
 			have = 0;
 			uint64_t from = hwt_bts_le64(rec), to = hwt_bts_le64(rec + 8);
 			uint64_t flags = hwt_bts_le64(rec + 16);
+			int what = hwt_emu_call_match(&match, addr, from, to);
 			int err = 0;
-			if (to == addr && from) {
-				/* Deeper than we follow: its return is not
-				 * looked for, as a uretprobe that cannot
-				 * hijack more returns. */
-				if (depth < EMU_MAX_DEPTH)
-					sites[depth++] = from;
-				if (!at_return)
-					err = add_hit(leader, pos, probe, addr, flags,
+			if (what == EMU_CALL_ENTRY && !at_return)
+				err = hwt_emu_add_hit(leader, pos, probe, addr, flags,
 						      hit_time(flags, it));
-			} else if (depth && to > sites[depth - 1] &&
-				   to - sites[depth - 1] <= EMU_MAX_CALL_LEN) {
-				depth--;
-				if (at_return)
-					err = add_hit(leader, pos, probe, to, flags,
+			else if (what == EMU_CALL_RETURN && at_return)
+				err = hwt_emu_add_hit(leader, pos, probe, to, flags,
 						      hit_time(flags, it));
-			}
 			if (err)
 				return err;
 		}
@@ -187,12 +202,14 @@ static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 
 	if (!leader || !leader->aux_pmu || leader->cpu != ev->cpu || !path)
 		return -EINVAL;
-	if (!leader->bts_format || !leader->stream)
+	if (!(leader->bts_format || leader->pt_format) || !leader->stream)
 		return -EOPNOTSUPP;
 	if (!run_time_address(leader->stream, path, ev->attr.config2, &addr))
 		return 0; /* never mapped: a probe that never fires */
 	before = leader->nhits;
-	int err = find_hits(leader, ev, addr, at_return);
+	int err = leader->bts_format ?
+			  find_hits(leader, ev, addr, at_return) :
+			  hwt_emu_decoded_hits(emu, leader, ev, addr, at_return);
 	if (err)
 		return err;
 	if (leader->nhits != before)
@@ -240,15 +257,25 @@ uint64_t hwt_emu_probe_clamp(const struct emu_event *ev, uint64_t n)
 	return at > s->src_pos && at - s->src_pos < n ? at - s->src_pos : n;
 }
 
-/* The trace unit says where its trace stops and starts again, as Intel
- * PT's TIP.PGD and TIP.PGE packets do when its TraceEn is switched: in
- * BTS records, perf's trace end {from, 0} and begin {0, to}, with the
- * sw_branch clock of the record the probe followed. */
+/* The trace unit says where its trace stops and starts again: Intel PT
+ * with the packets of a TraceEn switch; in BTS records, perf's trace end
+ * {from, 0} and begin {0, to}, with the sw_branch clock of the record
+ * the probe followed. */
 static void trace_marker(struct emu_event *ev, uint64_t from, uint64_t to,
 			 const struct emu_probe_hit *h)
 {
 	uint64_t flags = h->flags;
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
+
+	if (ev->pt_format) {
+		uint8_t pkt[EMU_PT_MARK_MAX];
+		size_t n = to ? hwt_emu_pt_trace_on(pkt, to, h->time,
+						    ev->emu->replay ?
+							    ev->emu->replay->info : NULL) :
+				hwt_emu_pt_trace_off(pkt, from);
+		hwt_emu_aux_insert(ev, pkt, n, h->time);
+		return;
+	}
 
 	hwt_bts_put_le64(rec, from);
 	hwt_bts_put_le64(rec + 8, to);

@@ -40,6 +40,9 @@ struct pt_capture {
 	 * order (AUXTRACE_INFO then says per-CPU mmaps). */
 	const struct pt_capture_buffer *buffers;
 	size_t nbuffers;
+	/* The intel_pt event's config (its TSC and no-return-compression
+	 * bits, as the AUXTRACE_INFO numbers them); 0: none set. */
+	uint64_t aux_config;
 };
 
 struct pt_capture_buffer {
@@ -160,6 +163,7 @@ static inline int pt_capture_write(const char *path, const struct pt_capture *c)
 	struct perf_event_attr pt = {
 		.type = PT_CAPTURE_PMU_TYPE,
 		.size = sizeof(pt),
+		.config = c->aux_config,
 		/* perf script needs the IP to print branches. */
 		.sample_type = sample_type | PERF_SAMPLE_IP,
 		.sample_id_all = 1,

@@ -1,0 +1,318 @@
+/* Where a replayed trace that does not name its branches (Intel PT)
+ * enters and leaves a probed function, found with the trace's own
+ * decoder.
+ *
+ * The stream's AUX bytes are decoded once, whole, through the decoder
+ * ops of the backend that the capture's AUXTRACE_INFO names (the
+ * registry's, never a backend directly), with a memory image of the
+ * stream's MMAP/MMAP2 records: that gives every branch in order, and
+ * the calls of FUNC and their returns among them. The backend's packets
+ * op lists where each packet starts (emu_packet_list.c). Where in the stream a branch
+ * happened is then found from the shortest prefix of the stream whose
+ * decode shows it (a search: doubling steps, then halving, each step a
+ * decode of a prefix):
+ *
+ * - a prefix that ends where a packet ends is the packet that carries
+ *   the branch (a TIP, a TNT bit): the branch happened at its end;
+ * - a prefix that ends inside a packet is a branch no packet names (a
+ *   direct call): the decoder followed it as soon as it saw that more
+ *   trace comes, so it happened before that packet, and before the
+ *   timing packets (TSC, MTC, CYC, ...) just ahead of it, which time
+ *   what comes after.
+ *
+ * A probe fires there, between two packets, as a uprobe runs between
+ * the instructions those packets describe; its time is the last one the
+ * decode of the stream up to there knows. A few dozen decodes of the
+ * stream's start a hit: affordable for the captures a test replays,
+ * quadratic for long ones, which are refused (EOPNOTSUPP) once the
+ * decodes would add up to more than EMU_DECODE_BUDGET bytes, rather
+ * than keep the replay waiting for minutes (and streams of more than a
+ * 64th of it at once). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/decode/decode_isolate.h"
+#include "core/emulator/emu_internal.h"
+#include "core/emulator/emu_replay.h"
+#include "hwtrace/backend.h"
+#include "hwtrace/element.h"
+#include "hwtrace/error.h"
+#include "hwtrace/image.h"
+
+#define EMU_DECODE_BUDGET (1ull << 30)
+
+struct decoded_branch {
+	uint64_t from, to;
+};
+
+/* What the sink keeps: every branch (@keep), or just whether branch
+ * number @want was reached; and the last time an element had. */
+struct branch_log {
+	bool keep;
+	struct decoded_branch *v;
+	size_t n, cap;
+	size_t want;
+	bool reached, nomem;
+	uint64_t last_time;
+};
+
+static int log_branch(void *arg, const struct hwt_elem *e)
+{
+	struct branch_log *log = arg;
+
+	if (e->fields & HWT_FIELD_TIME)
+		log->last_time = e->time;
+	if (e->type != HWT_ELEM_BRANCH)
+		return 0;
+	if (!log->keep) {
+		if (log->n++ < log->want)
+			return 0;
+		log->reached = true;
+		return HWT_ERR_EOF; /* seen enough: stop this decode */
+	}
+	if (log->n == log->cap) {
+		size_t ncap = log->cap ? log->cap * 2 : 256;
+		struct decoded_branch *nv = realloc(log->v, ncap * sizeof(*nv));
+		if (!nv) {
+			log->nomem = true;
+			return HWT_ERR_NOMEM;
+		}
+		log->v = nv;
+		log->cap = ncap;
+	}
+	log->v[log->n++] = (struct decoded_branch){e->u.branch.from,
+						   e->u.branch.to};
+	return 0;
+}
+
+struct stream_decoder {
+	const struct hwt_decoder_ops *ops;
+	struct emu_packet *packets;
+	size_t npackets;
+	struct hwt_decode_params params;
+	struct hwt_elem_sink sink;
+	struct branch_log log;
+	const uint8_t *bytes;
+	uint64_t len;
+	int cpu;
+	uint64_t budget; /* bytes the prefix decodes may still take */
+};
+
+/* Decodes the stream's first @len bytes in a fresh decoder instance. */
+static int decode_prefix(struct stream_decoder *sd, uint64_t len)
+{
+	struct hwt_aux_chunk chunk;
+	void *priv = NULL;
+	int err;
+
+	if (len > sd->budget)
+		return HWT_ERR_NOSUP;
+	sd->budget -= len;
+	memset(&chunk, 0, sizeof(chunk));
+	chunk.data = sd->bytes;
+	chunk.size = len;
+	chunk.cpu = sd->cpu;
+	chunk.tid = -1;
+	sd->log.n = 0;
+	sd->log.reached = false;
+	sd->log.last_time = 0;
+	err = sd->ops->create(&sd->params, &priv);
+	if (err < 0)
+		return err;
+	err = sd->ops->feed(priv, &chunk);
+	if (err >= 0 && sd->ops->flush)
+		err = sd->ops->flush(priv);
+	sd->ops->destroy(priv);
+	if (sd->log.nomem)
+		return HWT_ERR_NOMEM;
+	/* A stop asked for by the sink, or a decode error in a prefix cut
+	 * inside a packet: what was decoded until then stands. */
+	return 0;
+}
+
+/* Whether the first @len bytes show branch number @k (from 0). */
+static int shows(struct stream_decoder *sd, uint64_t len, size_t k, bool *yes)
+{
+	sd->log.want = k;
+	int err = decode_prefix(sd, len);
+	*yes = sd->log.reached;
+	return err;
+}
+
+/* The shortest prefix, at least @from bytes, that shows branch @k. */
+static int position_of(struct stream_decoder *sd, size_t k, uint64_t from,
+		       uint64_t *pos)
+{
+	uint64_t lo = from, hi = sd->len, step = 64;
+	bool yes = false;
+	int err;
+
+	/* Doubling steps from @from: hits are close to each other. */
+	while (lo + step < sd->len) {
+		if ((err = shows(sd, lo + step, k, &yes)) < 0)
+			return err;
+		if (yes) {
+			hi = lo + step;
+			break;
+		}
+		lo += step;
+		step *= 2;
+	}
+	/* Halving: lo does not show it (or is @from), hi does or is the end. */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if ((err = shows(sd, mid, k, &yes)) < 0)
+			return err;
+		if (yes)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*pos = hi;
+	return 0;
+}
+
+/* Where a branch happened, from the shortest prefix @shortest that
+ * shows it (see the top of the file). */
+static uint64_t branch_position(const struct stream_decoder *sd,
+				uint64_t shortest)
+{
+	if (!sd->npackets || !shortest || shortest >= sd->len)
+		return shortest;
+	size_t i = hwt_emu_packet_at(sd->packets, sd->npackets, shortest);
+	if (sd->packets[i].start == shortest)
+		return shortest; /* the end of the packet that carried it */
+	while (i > 0 && sd->packets[i - 1].timing)
+		i--;
+	return sd->packets[i].start;
+}
+
+/* The stream's AUX bytes in source order, one copy. */
+static uint8_t *stream_copy(const struct emu_stream *s, uint64_t *len)
+{
+	uint64_t n = 0, at = 0;
+	uint8_t *buf;
+
+	for (size_t i = 0; i < s->nitems; i++)
+		if (s->items[i].kind == EMU_ITEM_AUX)
+			n += s->items[i].len * s->items[i].repeat;
+	if (!(buf = malloc(n ? n : 1)))
+		return NULL;
+	for (size_t i = 0; i < s->nitems; i++) {
+		const struct emu_item *it = &s->items[i];
+		if (it->kind != EMU_ITEM_AUX)
+			continue;
+		for (uint64_t r = 0; r < it->repeat; r++, at += it->len)
+			memcpy(buf + at, it->data, it->len);
+	}
+	*len = n;
+	return buf;
+}
+
+/* The stream's mappings as the decoder's memory image. */
+static int stream_image(const struct emu_stream *s, struct hwt_image *image)
+{
+	for (size_t i = 0; i < s->nitems; i++) {
+		struct emu_mapping m;
+		if (!hwt_emu_item_mapping(&s->items[i], &m))
+			continue;
+		int err = hwt_image_add_file(image, HWT_PID_ANY, m.start, m.len,
+					     m.name, m.pgoff);
+		if (err == HWT_ERR_NOMEM)
+			return err;
+	}
+	return 0;
+}
+
+static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
+			  struct emu_event *probe, uint64_t addr, bool at_return)
+{
+	struct emu_call_match match = {0};
+	struct decoded_branch *all = sd->log.v;
+	size_t nall = sd->log.n;
+	uint64_t pos = 0;
+	int err = 0;
+
+	sd->log.keep = false;
+	for (size_t k = 0; k < nall && err >= 0; k++) {
+		const struct decoded_branch *b = &all[k];
+		int what = hwt_emu_call_match(&match, addr, b->from, b->to);
+		if (what != (at_return ? EMU_CALL_RETURN : EMU_CALL_ENTRY))
+			continue;
+		uint64_t shortest = pos, at;
+		err = position_of(sd, k, pos, &shortest);
+		at = branch_position(sd, shortest);
+		/* The time the trace knows there. */
+		if (err >= 0)
+			err = decode_prefix(sd, at);
+		if (err >= 0 && hwt_emu_add_hit(leader, at, probe,
+						at_return ? b->to : addr, 0,
+						sd->log.last_time))
+			err = HWT_ERR_NOMEM;
+		pos = at;
+	}
+	return err;
+}
+
+int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
+			 struct emu_event *probe, uint64_t addr, bool at_return)
+{
+	const struct emu_replay_data *r = emu->replay;
+	const struct hwt_backend *be;
+	struct stream_decoder sd;
+	struct hwt_image *image;
+	struct perf_event_header h;
+	uint8_t *bytes;
+	int err;
+
+	if (!r || !r->info)
+		return -EOPNOTSUPP;
+	memcpy(&h, r->info, sizeof(h));
+	be = hwt_backend_for_auxtrace(
+		(enum hwt_auxtrace_type)((const uint32_t *)r->info)[2]);
+	/* A decoder that must not read untrusted trace in this process
+	 * (OpenCSD's) is not run here. */
+	if (!be || !be->decoder || h.size < 16 ||
+	    hwt_backend_isolated_by_default(be))
+		return -EOPNOTSUPP;
+	/* Its packet listing is kept in memory, some 40 bytes a packet. */
+	if (leader->stream->src_total > EMU_DECODE_BUDGET / 64)
+		return -EOPNOTSUPP;
+	if (!(image = hwt_image_new()))
+		return -ENOMEM;
+	if (!(bytes = stream_copy(leader->stream, &sd.len)) ||
+	    stream_image(leader->stream, image) < 0) {
+		free(bytes);
+		hwt_image_free(image);
+		return -ENOMEM;
+	}
+	memset(&sd.params, 0, sizeof(sd.params));
+	memset(&sd.log, 0, sizeof(sd.log));
+	sd.ops = be->decoder;
+	sd.bytes = bytes;
+	sd.cpu = leader->stream->cpu;
+	sd.sink = (struct hwt_elem_sink){log_branch, &sd.log};
+	sd.params.size = sizeof(sd.params);
+	sd.params.info = (const uint64_t *)((const uint8_t *)r->info + 16);
+	sd.params.info_words = (h.size - 16) / 8;
+	sd.params.image = image;
+	sd.params.sink = &sd.sink;
+	sd.params.aux_attr = &r->attrs[r->aux_index];
+	/* The whole stream once: every branch, in order. */
+	sd.log.keep = true;
+	sd.packets = NULL;
+	sd.npackets = 0;
+	sd.budget = EMU_DECODE_BUDGET;
+	err = decode_prefix(&sd, sd.len);
+	if (err >= 0)
+		err = hwt_emu_packet_list(sd.ops, &sd.params, bytes, sd.len, sd.cpu,
+					  &sd.packets, &sd.npackets);
+	if (err >= 0)
+		err = find_positions(&sd, leader, probe, addr, at_return);
+	free(sd.packets);
+	free(sd.log.v);
+	free(bytes);
+	hwt_image_free(image);
+	return err == HWT_ERR_NOMEM ? -ENOMEM : err < 0 ? -EOPNOTSUPP : 0;
+}
