@@ -1,18 +1,16 @@
 /* Where each packet of a stream starts, and which packets carry only
- * time, from the backend's packets op (the `decode --packets` listing:
- * "OFFSET NAME ..." lines, '#' lines are headers), for the emulator's
- * probes in a trace that does not name its branches
- * (emu_decoded_calls.c). */
-#include <inttypes.h>
-#include <stdio.h>
+ * time, from the records of the backend's packets op (what `decode
+ * --packets` lists), for the emulator's probes in a trace that does not
+ * name its branches (emu_decoded_calls.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/emulator/emu_internal.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/error.h"
+#include "hwtrace/listing.h"
 
-/* The listing's names of packets that carry only time (Intel PT's; a
+/* The kinds of packets that carry only time (Intel PT's; a
  * backend whose names differ has none). */
 static bool timing_name(const char *name)
 {
@@ -24,25 +22,29 @@ static bool timing_name(const char *name)
 	return false;
 }
 
-static int parse(FILE *in, uint64_t len, struct emu_packet **out, size_t *n)
-{
-	char line[512], name[64];
-	size_t cap = 0;
-	uint64_t off;
+struct packet_list {
+	uint64_t len;
+	struct emu_packet *v;
+	size_t n, cap;
+};
 
-	while (fgets(line, sizeof(line), in)) {
-		if (sscanf(line, "%" SCNx64 " %63s", &off, name) != 2 || off >= len)
-			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			struct emu_packet *v = realloc(*out, ncap * sizeof(*v));
-			if (!v)
-				return HWT_ERR_NOMEM;
-			*out = v;
-			cap = ncap;
-		}
-		(*out)[(*n)++] = (struct emu_packet){off, timing_name(name)};
+/* The sink: a packet of the stream kept, notes and AUX buffers not. */
+static int keep_packet(void *arg, const struct hwt_packet_rec *rec)
+{
+	struct packet_list *l = arg;
+
+	if (rec->type != HWT_PACKET_REC_PACKET || !rec->has_offset ||
+	    !rec->kind || rec->offset >= l->len)
+		return 0;
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 256;
+		struct emu_packet *v = realloc(l->v, ncap * sizeof(*v));
+		if (!v)
+			return HWT_ERR_NOMEM;
+		l->v = v;
+		l->cap = ncap;
 	}
+	l->v[l->n++] = (struct emu_packet){rec->offset, timing_name(rec->kind)};
 	return 0;
 }
 
@@ -51,35 +53,28 @@ int hwt_emu_packet_list(const struct hwt_decoder_ops *ops,
 			const uint8_t *bytes, uint64_t len, int cpu,
 			struct emu_packet **out, size_t *n)
 {
+	struct packet_list list = {.len = len};
+	struct hwt_packet_sink sink = {keep_packet, &list};
 	struct hwt_aux_chunk chunk;
-	char *text = NULL;
-	size_t size = 0;
 	int err;
 
 	*out = NULL;
 	*n = 0;
 	if (!ops->packets)
 		return HWT_ERR_NOSUP;
-	FILE *f = open_memstream(&text, &size);
-	if (!f)
-		return HWT_ERR_NOMEM;
 	memset(&chunk, 0, sizeof(chunk));
 	chunk.data = bytes;
 	chunk.size = len;
 	chunk.cpu = cpu;
 	chunk.tid = -1;
-	err = ops->packets(params, &chunk, f);
-	if (fclose(f) || !text)
-		err = err < 0 ? err : HWT_ERR_NOMEM;
-	FILE *in = err < 0 ? NULL : fmemopen(text, size ? size : 1, "r");
-	if (in) {
-		err = parse(in, len, out, n);
-		fclose(in);
-	} else if (err >= 0) {
-		err = HWT_ERR_NOMEM;
+	err = ops->packets(params, &chunk, &sink);
+	if (err < 0) {
+		free(list.v);
+		return err;
 	}
-	free(text);
-	return err < 0 ? err : 0;
+	*out = list.v;
+	*n = list.n;
+	return 0;
 }
 
 size_t hwt_emu_packet_at(const struct emu_packet *p, size_t n, uint64_t at)
