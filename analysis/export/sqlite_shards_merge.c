@@ -1,0 +1,534 @@
+/* Several captures' databases numbered into one (sqlite_shards.h), in
+ * the shards' order: each capture's threads, comms, samples, calls and
+ * context switches after the previous capture's (their ids moved up by
+ * the largest the previous captures used), and one table of binaries,
+ * symbols and call paths for all, each entry numbered where it is first
+ * seen (binaries by path, symbols by binary and name, call paths by
+ * caller, symbol and address), as one export numbers them across the
+ * threads of its capture. The statements, the transactions (one a
+ * capture) and the pragmas are fixed, so the same shards give the same
+ * file.
+ *
+ * A shard is read where it lies in memory (sqlite3_deserialize into an
+ * attached schema, "s"); the maps from a shard's ids to the database's
+ * are temporary tables, read by the copying statements. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/export/sqlite_setup.h"
+#include "analysis/export/sqlite_shards.h"
+#include "analysis/util/strmap.h"
+#include "hwtrace/error.h"
+
+int sqlite_shards_merge_write(const struct sqlite_shards *l, const char *file,
+			      const char *name);
+
+/* How each column of a copied table is renumbered, a letter a column:
+ * '-' kept, 'U' a thread or comm id (one numbering: a comm's id is its
+ * thread's), 'S' a sample id, 'K' a call id, 'W' a context switch id
+ * (these four moved up past the previous captures' when not 0), 'D' a
+ * binary, 'Y' a symbol, 'C' a call path (through the capture's map). */
+struct copied_table {
+	const char *name;
+	const char *columns;
+};
+
+static const struct copied_table copied[] = {
+	{"threads", "U-U--"},
+	{"comms", "U-U--"}, /* has_calls is added at the end */
+	{"comm_threads", "UUU"},
+	{"samples", "S--UUDY----DY----C---"},
+	{"calls", "KUUC---SSC-K--"},
+	{"context_switches", "W---UUUU-"},
+};
+
+/* samples with perf's "all" columns: period, weight, transaction_ and
+ * data_src after to_ip. */
+static const char samples_all_columns[] = "S--UUDY----DY------C---";
+
+enum offset { OFF_U, OFF_S, OFF_K, OFF_W, OFF_COUNT };
+
+/* A capture's ids of one table mapped to the database's. */
+struct id_map {
+	int64_t *v;
+	int64_t max; /* the largest id of the shard's table */
+};
+
+struct merger {
+	sqlite3 *db;
+	const char *name;
+	bool all_columns;
+	int64_t offset[OFF_COUNT];
+	/* Every capture's, by key: v[0] the database's id. */
+	struct hwt_strmap dsos, symbols, paths;
+	struct id_map dso, sym, path;
+};
+
+static int fail(struct merger *m, int rc, const char *what)
+{
+	return hwt_sqlite_error(m->db, m->name, rc, what);
+}
+
+static int exec(struct merger *m, const char *sql)
+{
+	return hwt_sqlite_exec(m->db, m->name, sql);
+}
+
+static int prepare(struct merger *m, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(m->db, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : fail(m, rc, sql);
+}
+
+/* The single number @sql selects (0 for NULL). */
+static int query_int(struct merger *m, const char *sql, int64_t *v)
+{
+	sqlite3_stmt *st;
+	int err = prepare(m, sql, &st);
+	if (err)
+		return err;
+	int rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(m, rc, sql);
+}
+
+/* Whether the shard in "s" is an export's database: its tables, and the
+ * samples layout (21 or 25 columns). */
+static int shard_layout(struct merger *m, size_t k, bool *all_columns)
+{
+	int64_t tables = 0, columns = 0;
+	int err = query_int(m, "SELECT count(*) FROM s.sqlite_master WHERE "
+			    "type = 'table' AND name IN ('selected_events', "
+			    "'machines', 'threads', 'comms', 'comm_threads', "
+			    "'dsos', 'symbols', 'branch_types', 'samples', "
+			    "'call_paths', 'calls')", &tables);
+	if (!err)
+		err = tables == 11 ? query_int(m, "SELECT count(*) FROM "
+					       "pragma_table_info('samples', 's')",
+					       &columns)
+				   : hwt_error(HWT_ERR_FORMAT, "%s: capture %zu "
+					       "of the parts is not a database "
+					       "of hwtrace export --to sqlite",
+					       m->name, k + 1);
+	if (err)
+		return err;
+	if (columns != 21 && columns != 25)
+		return hwt_error(HWT_ERR_FORMAT, "%s: capture %zu has a samples "
+				 "table of %" PRId64 " columns (an export's has "
+				 "21, or 25 with --columns all)", m->name,
+				 k + 1, columns);
+	*all_columns = columns == 25;
+	return 0;
+}
+
+static int attach(struct merger *m, const struct sqlite_shard *s, size_t k)
+{
+	int err = exec(m, "ATTACH ':memory:' AS s");
+	if (err)
+		return err;
+	/* Read-only: SQLite reads the bytes where they are. */
+	int rc = sqlite3_deserialize(m->db, "s", s->bytes, (sqlite3_int64)s->size,
+				     (sqlite3_int64)s->size,
+				     SQLITE_DESERIALIZE_READONLY);
+	if (rc != SQLITE_OK)
+		return fail(m, rc, "reading a capture's database");
+	bool all = false;
+	err = shard_layout(m, k, &all);
+	if (!err && k == 0)
+		m->all_columns = all;
+	else if (!err && all != m->all_columns)
+		err = hwt_error(HWT_ERR_FORMAT, "%s: the captures' samples "
+				"have different columns (--columns all and "
+				"branches): export them alike", m->name);
+	return err;
+}
+
+/* Sizes @map for the shard table @table's ids, all 0 (unknown). */
+static int map_new(struct merger *m, struct id_map *map, const char *table)
+{
+	char sql[96];
+	snprintf(sql, sizeof(sql), "SELECT max(id) FROM s.%s", table);
+	free(map->v);
+	map->v = NULL;
+	int err = query_int(m, sql, &map->max);
+	if (err)
+		return err;
+	if (map->max < 0 || map->max > INT32_MAX)
+		return hwt_error(HWT_ERR_FORMAT, "%s: a capture's %s has id "
+				 "%" PRId64 "", m->name, table, map->max);
+	map->v = calloc((size_t)map->max + 1, sizeof(*map->v));
+	return map->v ? 0 : hwt_error(HWT_ERR_NOMEM, "out of memory");
+}
+
+static int64_t mapped(const struct id_map *map, int64_t id)
+{
+	return id >= 0 && id <= map->max ? map->v[id] : 0;
+}
+
+/* The map as the temporary table temp.@table (old, new). */
+static int map_store(struct merger *m, const struct id_map *map,
+		     const char *table)
+{
+	char sql[128];
+	snprintf(sql, sizeof(sql), "DELETE FROM temp.%s", table);
+	int err = exec(m, sql);
+	snprintf(sql, sizeof(sql), "INSERT INTO temp.%s VALUES (?, ?)", table);
+	sqlite3_stmt *st = NULL;
+	if (!err)
+		err = prepare(m, sql, &st);
+	for (int64_t id = 0; !err && id <= map->max; id++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, map->v[id]);
+		int rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			err = fail(m, rc, "a map of ids");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* The database's id for @key (v[0] of @keys), a new one after *@last
+ * when new; *@created says so. */
+static int key_id(struct hwt_strmap *keys, const char *key, size_t len,
+		  int64_t *last, int64_t *id, bool *created)
+{
+	struct hwt_strmap_entry *e = hwt_strmap_get(keys, key, len);
+	if (!e)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	*created = !e->v[0];
+	if (*created)
+		e->v[0] = (uint64_t)++*last;
+	*id = (int64_t)e->v[0];
+	return 0;
+}
+
+/* Copies the current row of @from into @to, its id replaced by @id,
+ * column @ref (-1 none) by @ref_id and, for a call path, its caller by
+ * @parent. */
+static int copy_row(struct merger *m, sqlite3_stmt *from, sqlite3_stmt *to,
+		    int64_t id, int ref, int64_t ref_id, int64_t parent)
+{
+	bool to_path = ref == 2; /* call_paths: parent_id, symbol_id */
+	int n = sqlite3_column_count(from);
+	for (int i = 0; i < n; i++) {
+		if (i == 0)
+			sqlite3_bind_int64(to, 1, id);
+		else if (i == ref)
+			sqlite3_bind_int64(to, i + 1, ref_id);
+		else if (i == 1 && to_path)
+			sqlite3_bind_int64(to, i + 1, parent);
+		else
+			sqlite3_bind_value(to, i + 1, sqlite3_column_value(from, i));
+	}
+	int rc = sqlite3_step(to);
+	sqlite3_reset(to);
+	return rc == SQLITE_DONE ? 0 : fail(m, rc, "insert");
+}
+
+/* A shared table (dsos, symbols, call_paths): the shard's rows past
+ * @first_id, each mapped to the database's row of its key (made by
+ * @key_of from the row and the maps), inserted when new. @ref is the
+ * column that refers to @ref_map's table (-1 none); the shard's ids
+ * map through @map. */
+typedef size_t (*key_fn)(sqlite3_stmt *row, int64_t ref_id, int64_t parent,
+			 char *key, size_t size);
+
+static int map_shared(struct merger *m, const char *table, int64_t first_id,
+		      struct hwt_strmap *keys, int64_t *last, struct id_map *map,
+		      int ref, const struct id_map *ref_map, key_fn key_of)
+{
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT * FROM s.%s WHERE id >= %" PRId64
+		 " ORDER BY id", table, first_id);
+	sqlite3_stmt *from = NULL, *to = NULL;
+	int err = prepare(m, sql, &from);
+	int cols = from ? sqlite3_column_count(from) : 0;
+	int len = snprintf(sql, sizeof(sql), "INSERT INTO main.%s VALUES (?",
+			   table);
+	for (int i = 1; i < cols; i++)
+		len += snprintf(sql + len, sizeof(sql) - (size_t)len, ",?");
+	snprintf(sql + len, sizeof(sql) - (size_t)len, ")");
+	if (!err)
+		err = prepare(m, sql, &to);
+	int rc = SQLITE_DONE;
+	while (!err && (rc = sqlite3_step(from)) == SQLITE_ROW) {
+		int64_t old = sqlite3_column_int64(from, 0);
+		int64_t ref_id = ref >= 0 ? mapped(ref_map,
+					sqlite3_column_int64(from, ref)) : 0;
+		/* A call path's caller is a call path of the same map. */
+		int64_t parent = mapped(map, sqlite3_column_int64(from, 1));
+		char key[4096];
+		size_t klen = key_of(from, ref_id, parent, key, sizeof(key));
+		int64_t id = 0;
+		bool created = false;
+		err = key_id(keys, key, klen, last, &id, &created);
+		if (!err && created)
+			err = copy_row(m, from, to, id, ref, ref_id, parent);
+		if (!err && old >= 0 && old <= map->max)
+			map->v[old] = id;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = fail(m, rc, table);
+	sqlite3_finalize(from);
+	sqlite3_finalize(to);
+	return err;
+}
+
+static size_t text_len(size_t n, size_t size)
+{
+	return n < size ? n : size - 1;
+}
+
+/* A binary: its path. */
+static size_t dso_key(sqlite3_stmt *row, int64_t ref_id, int64_t parent,
+		      char *key, size_t size)
+{
+	(void)ref_id;
+	(void)parent;
+	const unsigned char *path = sqlite3_column_text(row, 3);
+	return text_len((size_t)snprintf(key, size, "%s", path ? (const char *)path : ""),
+			size);
+}
+
+/* A symbol: its binary (the database's id) and name. */
+static size_t symbol_key(sqlite3_stmt *row, int64_t dso, int64_t parent,
+			 char *key, size_t size)
+{
+	(void)parent;
+	const unsigned char *name = sqlite3_column_text(row, 5);
+	return text_len((size_t)snprintf(key, size, "%" PRId64 ":%s", dso,
+					 name ? (const char *)name : ""),
+			size);
+}
+
+/* A call path: its caller, symbol (the database's ids) and address. */
+static size_t path_key(sqlite3_stmt *row, int64_t sym, int64_t parent,
+		       char *key, size_t size)
+{
+	return text_len((size_t)snprintf(key, size, "%" PRIx64 ":%" PRIx64
+					 ":%" PRIx64, (uint64_t)parent,
+					 (uint64_t)sym,
+					 (uint64_t)sqlite3_column_int64(row, 3)),
+			size);
+}
+
+static int map_shared_tables(struct merger *m, bool first)
+{
+	/* The rows perf writes first (id 0, the call tree's root) are the
+	 * first capture's, and each capture's map to them. */
+	int err = map_new(m, &m->dso, "dsos");
+	if (!err)
+		err = map_new(m, &m->sym, "symbols");
+	if (!err)
+		err = map_new(m, &m->path, "call_paths");
+	if (err)
+		return err;
+	if (m->path.max >= 1)
+		m->path.v[1] = 1;
+	if (first)
+		err = exec(m, "INSERT INTO main.dsos SELECT * FROM s.dsos WHERE id = 0");
+	if (!err && first)
+		err = exec(m, "INSERT INTO main.symbols SELECT * FROM s.symbols WHERE id = 0");
+	if (!err && first)
+		err = exec(m, "INSERT INTO main.call_paths SELECT * FROM s.call_paths WHERE id <= 1 ORDER BY id");
+	int64_t dsos = (int64_t)m->dsos.n, symbols = (int64_t)m->symbols.n;
+	int64_t paths = (int64_t)m->paths.n + 1; /* the root is 1 */
+	if (!err)
+		err = map_shared(m, "dsos", 1, &m->dsos, &dsos, &m->dso, -1,
+				 NULL, dso_key);
+	if (!err)
+		err = map_shared(m, "symbols", 1, &m->symbols, &symbols, &m->sym,
+				 1, &m->dso, symbol_key);
+	if (!err)
+		err = map_shared(m, "call_paths", 2, &m->paths, &paths, &m->path,
+				 2, &m->sym, path_key);
+	if (!err)
+		err = map_store(m, &m->dso, "hwt_map_dso");
+	if (!err)
+		err = map_store(m, &m->sym, "hwt_map_sym");
+	if (!err)
+		err = map_store(m, &m->path, "hwt_map_path");
+	return err;
+}
+
+/* The expression that renumbers column @col (@kind, copied's letters). */
+static int column_sql(const struct merger *m, char kind, const char *col,
+		      char *out, size_t size)
+{
+	static const char *const maps[] = {"hwt_map_dso", "hwt_map_sym",
+					   "hwt_map_path"};
+	const char *found = strchr("USKW", kind);
+	if (kind != '-' && found)
+		return snprintf(out, size, "CASE WHEN x.%s > 0 THEN x.%s + %"
+				PRId64 " ELSE x.%s END", col, col,
+				m->offset[found - "USKW"], col);
+	found = kind != '-' ? strchr("DYC", kind) : NULL;
+	if (found)
+		return snprintf(out, size, "(SELECT new FROM temp.%s WHERE old "
+				"= x.%s)", maps[found - "DYC"], col);
+	return snprintf(out, size, "x.%s", col);
+}
+
+/* Copies the shard's rows of @t, renumbered, in the order of their ids;
+ * the first capture's row 0 too. */
+static int copy_table(struct merger *m, const struct copied_table *t,
+		      bool first)
+{
+	char sql[4096];
+	snprintf(sql, sizeof(sql), "SELECT * FROM s.%s", t->name);
+	sqlite3_stmt *names;
+	int err = prepare(m, sql, &names);
+	if (err)
+		return err;
+	const char *kinds = m->all_columns && !strcmp(t->name, "samples")
+				    ? samples_all_columns : t->columns;
+	int cols = (int)strlen(kinds);
+	int len = snprintf(sql, sizeof(sql), "INSERT INTO main.%s SELECT ",
+			   t->name);
+	if (sqlite3_column_count(names) < cols)
+		err = hwt_error(HWT_ERR_FORMAT, "%s: a capture's %s has %d "
+				"columns, not %d", m->name, t->name,
+				sqlite3_column_count(names), cols);
+	for (int i = 0; !err && i < cols; i++) {
+		if (i)
+			len += snprintf(sql + len, sizeof(sql) - (size_t)len, ",");
+		len += column_sql(m, kinds[i], sqlite3_column_name(names, i),
+				  sql + len, sizeof(sql) - (size_t)len);
+	}
+	sqlite3_finalize(names);
+	snprintf(sql + len, sizeof(sql) - (size_t)len, " FROM s.%s AS x WHERE "
+		 "x.id %s 0 ORDER BY x.id", t->name, first ? ">=" : ">");
+	return err ? err : exec(m, sql);
+}
+
+static int has_table(struct merger *m, const char *schema, const char *name,
+		     bool *has)
+{
+	char sql[160];
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s.sqlite_master "
+		 "WHERE type = 'table' AND name = '%s'", schema, name);
+	int64_t n = 0;
+	int err = query_int(m, sql, &n);
+	*has = n != 0;
+	return err;
+}
+
+/* The largest id of the shard's @table, added to the offset @o. */
+static int advance(struct merger *m, enum offset o, const char *table,
+		   const char *other)
+{
+	char sql[160];
+	snprintf(sql, sizeof(sql), "SELECT max(coalesce((SELECT max(id) FROM "
+		 "s.%s), 0), coalesce((SELECT max(id) FROM s.%s), 0))", table,
+		 other);
+	int64_t n = 0;
+	int err = query_int(m, sql, &n);
+	m->offset[o] += n;
+	return err;
+}
+
+static int merge_capture(struct merger *m, const struct sqlite_shard *s,
+			 size_t k)
+{
+	bool first = k == 0;
+	int err = attach(m, s, k);
+	if (!err)
+		err = exec(m, "BEGIN");
+	/* The event, the machines and the branch types are the first
+	 * capture's. */
+	static const char *const fixed[] = {
+		"INSERT INTO main.selected_events SELECT * FROM s.selected_events ORDER BY id",
+		"INSERT INTO main.machines SELECT * FROM s.machines ORDER BY id",
+		"INSERT INTO main.branch_types SELECT * FROM s.branch_types ORDER BY id",
+	};
+	for (size_t i = 0; first && !err && i < 3; i++)
+		err = exec(m, fixed[i]);
+	if (!err)
+		err = map_shared_tables(m, first);
+	size_t n = sizeof(copied) / sizeof(copied[0]);
+	for (size_t i = 0; !err && i < n; i++) {
+		bool has = true;
+		/* An export drops context_switches when it has none. */
+		if (!strcmp(copied[i].name, "context_switches"))
+			err = has_table(m, "s", copied[i].name, &has);
+		if (!err && has)
+			err = copy_table(m, &copied[i], first);
+	}
+	bool switches = false;
+	if (!err)
+		err = has_table(m, "s", "context_switches", &switches);
+	if (!err)
+		err = advance(m, OFF_U, "threads", "comms");
+	if (!err)
+		err = advance(m, OFF_S, "samples", "samples");
+	if (!err)
+		err = advance(m, OFF_K, "calls", "calls");
+	if (!err && switches)
+		err = advance(m, OFF_W, "context_switches", "context_switches");
+	if (!err)
+		err = exec(m, "COMMIT");
+	int detach = exec(m, "DETACH s");
+	return err ? err : detach;
+}
+
+/* The samples layout of the first shard: the database's is made before
+ * any shard is attached (ATTACH is outside a transaction). */
+static int first_layout(const struct sqlite_shard *s, const char *name,
+			bool *all_columns)
+{
+	struct merger probe = {.name = name};
+	int rc = sqlite3_open_v2(":memory:", &probe.db, SQLITE_OPEN_READWRITE,
+				 NULL);
+	int err = rc == SQLITE_OK ? attach(&probe, s, 0)
+				  : fail(&probe, rc, "SQLite");
+	*all_columns = probe.all_columns;
+	sqlite3_close(probe.db);
+	return err;
+}
+
+int sqlite_shards_merge_write(const struct sqlite_shards *l, const char *file,
+			      const char *name)
+{
+	struct merger m = {.name = name};
+	int err = first_layout(&l->v[0], name, &m.all_columns);
+	if (!err)
+		err = hwt_sqlite_create(file, name, m.all_columns, &m.db);
+	static const char *const maps[] = {
+		"COMMIT",
+		"CREATE TEMP TABLE hwt_map_dso (old INTEGER PRIMARY KEY, new INTEGER)",
+		"CREATE TEMP TABLE hwt_map_sym (old INTEGER PRIMARY KEY, new INTEGER)",
+		"CREATE TEMP TABLE hwt_map_path (old INTEGER PRIMARY KEY, new INTEGER)",
+	};
+	for (size_t i = 0; !err && i < sizeof(maps) / sizeof(maps[0]); i++)
+		err = exec(&m, maps[i]);
+	for (size_t k = 0; !err && k < l->n; k++)
+		err = merge_capture(&m, &l->v[k], k);
+	int64_t switches = 0;
+	if (!err)
+		err = exec(&m, "DROP TABLE temp.hwt_map_dso");
+	if (!err)
+		err = exec(&m, "DROP TABLE temp.hwt_map_sym");
+	if (!err)
+		err = exec(&m, "DROP TABLE temp.hwt_map_path");
+	if (!err)
+		err = query_int(&m, "SELECT count(*) FROM main.context_switches",
+				&switches);
+	if (!err)
+		err = exec(&m, "BEGIN");
+	if (!err)
+		err = hwt_sqlite_tail(m.db, name, switches != 0);
+	int rc = m.db ? sqlite3_close(m.db) : SQLITE_OK;
+	if (!err && rc != SQLITE_OK)
+		err = hwt_sqlite_error(NULL, name, rc, "close");
+	hwt_strmap_free(&m.dsos);
+	hwt_strmap_free(&m.symbols);
+	hwt_strmap_free(&m.paths);
+	free(m.dso.v);
+	free(m.sym.v);
+	free(m.path.v);
+	return err;
+}
