@@ -25,6 +25,7 @@
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 source "$HWT_SOURCE_DIR/tests/integration/merge_tree.sh"
 source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
+source "$HWT_SOURCE_DIR/tests/integration/sqlite_content.sh"
 P="$HWT_BUILD_DIR/tests/programs"
 TD="$HWT_TESTDATA/perf-data"
 
@@ -216,9 +217,63 @@ expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
 	"$(bolt_hot_block_max "$TMP/pa.out")" \
 	"$((CALLS * 160))"
 
+# --- sqlite: merged partials = one export of all captures, in any order ---
+"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to sqlite -o "$TMP/one.db" \
+	2>"$TMP/err" || fail "sqlite: export of all: $(tail -2 "$TMP/err")"
+"$HWTRACE" export --symfs "$TMP/symfs" "${rev[@]}" --to sqlite -o "$TMP/rev.db" \
+	2>"$TMP/err" || fail "sqlite: export of all, reversed: $(tail -2 "$TMP/err")"
+expect_eq "sqlite: the captures in reverse order give the same bytes" \
+	"$(cmp "$TMP/one.db" "$TMP/rev.db" 2>&1)" ""
+sparts=()
+i=0
+for c in "${caps[@]}"; do
+	i=$((i + 1))
+	"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to sqlite --partial \
+		-o "$TMP/sqlite.$i.part" 2>"$TMP/err" ||
+		fail "sqlite: export --partial $c: $(tail -2 "$TMP/err")"
+	sparts+=("$TMP/sqlite.$i.part")
+done
+expect_eq "sqlite: a partial's first line" "$(head -1 "${sparts[0]}")" "hwtrace-partial 2 sqlite"
+"$HWTRACE" merge --kind sqlite "${sparts[@]}" -o "$TMP/merged.db" 2>"$TMP/err" ||
+	fail "sqlite: merge: $(tail -2 "$TMP/err")"
+expect_eq "sqlite: merged database = one export of all" \
+	"$(cmp "$TMP/one.db" "$TMP/merged.db" 2>&1)" ""
+# The merge of one part is its capture's own export.
+"$HWTRACE" export "${caps[0]}" --to sqlite -o "$TMP/single.1.db" 2>/dev/null ||
+	fail "sqlite: export ${caps[0]}"
+"$HWTRACE" merge --kind sqlite "${sparts[0]}" -o "$TMP/one-part.db" 2>"$TMP/err" ||
+	fail "sqlite: merge of one part: $(tail -2 "$TMP/err")"
+expect_eq "sqlite: the merge of one part = the export of its capture" \
+	"$(cmp "$TMP/single.1.db" "$TMP/one-part.db" 2>&1)" ""
+# Oracle: sqlite3 reads the rows of every capture's own database, each
+# id replaced by what it names, and the rows of the one database of all
+# are those of the 20 together.
+for ((i = 2; i <= ${#caps[@]}; i++)); do
+	"$HWTRACE" merge --kind sqlite "${sparts[i - 1]}" -o "$TMP/single.$i.db" 2>/dev/null ||
+		fail "sqlite: merge of part $i"
+done
+for ((i = 1; i <= ${#caps[@]}; i++)); do sqlite_content "$TMP/single.$i.db"; done |
+	sort >"$TMP/singles.rows"
+sqlite_content "$TMP/one.db" | sort >"$TMP/one.rows"
+expect_eq "sqlite: the database of all has every capture's rows, and no other" \
+	"$(cmp "$TMP/singles.rows" "$TMP/one.rows" 2>&1)" ""
+expect_eq "sqlite: its samples are the captures' added up" \
+	"$(sqlite3 "$TMP/one.db" 'SELECT count(*) FROM samples WHERE id > 0')" \
+	"$(for ((i = 1; i <= ${#caps[@]}; i++)); do
+		sqlite3 "$TMP/single.$i.db" 'SELECT count(*) FROM samples WHERE id > 0'
+	done | awk '{ n += $1 } END { print n }')"
+# Positive control: the rows name the programs of every kind of capture
+# (sw_branch, CoreSight, LBR) and carry threads and call paths.
+for b in known_path call_tree etm_test_loop lbr_test_loop; do
+	grep -q "^sample|.*/$b|" "$TMP/one.rows" || fail "sqlite: no sample in $b"
+done
+expect_eq "sqlite: calls with a call path of two or more functions" \
+	"$(grep -c '^call|[^|]*|[^|]*|[^|]*|/[^|]*/' "$TMP/one.rows" | awk '{ print ($1 > 100) }')" 1
+echo "${sparts[@]}" >"$TMP/sqlite.parts"
+
 # --- order and grouping: 50 random trees of merges per kind ---
 RANDOM=41
-for k in autofdo bolt bolt-preagg pprof; do
+for k in autofdo bolt bolt-preagg pprof sqlite; do
 	read -r -a parts <"$TMP/$k.parts"
 	"$HWTRACE" merge --kind "$k" --partial "${parts[@]}" -o "$TMP/$k.ref"
 	differ=0
@@ -257,10 +312,10 @@ expect_eq "lines out of order: exit" "$?" 1
 expect_contains "lines out of order: named" "$(cat "$TMP/err")" "order.part: line 4: a range out of order or listed twice"
 "$HWTRACE" merge --kind autofdo "${parts[0]}" 2>"$TMP/err"
 expect_eq "merge --kind autofdo without -o: exit" "$?" 2
-"$HWTRACE" export "${caps[0]}" --to sqlite --partial -o "$TMP/x" 2>"$TMP/err"
-expect_eq "export --to sqlite --partial: exit" "$?" 2
-expect_contains "export --to sqlite --partial: says which have" "$(cat "$TMP/err")" \
-	"only autofdo, bolt, bolt-preagg and pprof have partial results"
+"$HWTRACE" export "${caps[0]}" --to postgresql --db dbname=x --partial 2>"$TMP/err"
+expect_eq "export --to postgresql --partial: exit" "$?" 2
+expect_contains "export --to postgresql --partial: says which have" "$(cat "$TMP/err")" \
+	"only sqlite, autofdo, bolt, bolt-preagg and pprof have partial results"
 "$HWTRACE" merge --kind pprof "${pparts[0]}" 2>"$TMP/err"
 expect_eq "merge --kind pprof without -o: exit" "$?" 2
 sed '0,/^sample /{/^sample /d}' "${pparts[0]}" >"$TMP/nosample.part"
@@ -281,7 +336,32 @@ expect_eq "pprof: the second capture as -o: exit" "$?" 2
 expect_contains "pprof: the second capture as -o: named" "$(cat "$TMP/err")" \
 	"is the input file"
 expect_eq "pprof: the second capture as -o: unchanged" "$(sha1sum <"$TMP/in.data")" "$sum"
-"$HWTRACE" export "${caps[0]}" "${caps[1]}" --to sqlite -o "$TMP/x.db" 2>"$TMP/err"
-expect_eq "export of several captures to sqlite: exit" "$?" 2
-expect_eq "nothing written" "$(ls "$TMP"/x* 2>/dev/null)" ""
+"$HWTRACE" export "${caps[0]}" "${caps[1]}" --to postgresql --db dbname=x 2>"$TMP/err"
+expect_eq "export of several captures to postgresql: exit" "$?" 2
+read -r -a sparts <"$TMP/sqlite.parts"
+# A byte of a capture's database changed: its digest says so.
+cp "${sparts[0]}" "$TMP/damaged.part"
+printf 'X' | dd of="$TMP/damaged.part" bs=1 seek=200 conv=notrunc status=none
+"$HWTRACE" merge --kind sqlite "$TMP/damaged.part" -o "$TMP/x.db" 2>"$TMP/err"
+expect_eq "a damaged sqlite partial: exit" "$?" 1
+expect_contains "a damaged sqlite partial: named" "$(cat "$TMP/err")" \
+	"damaged.part: line 2: a capture's database whose digest is not its line's"
+head -c 5000 "${sparts[0]}" >"$TMP/cut.part"
+"$HWTRACE" merge --kind sqlite "$TMP/cut.part" -o "$TMP/x.db" 2>"$TMP/err"
+expect_eq "a cut sqlite partial: exit" "$?" 1
+expect_contains "a cut sqlite partial: named" "$(cat "$TMP/err")" \
+	"cut.part: line 2: the file ends inside a capture's database"
+expect_eq "no database left behind" "$(ls "$TMP"/x* 2>/dev/null)" ""
+"$HWTRACE" merge --kind sqlite "${sparts[0]}" 2>"$TMP/err"
+expect_eq "merge --kind sqlite without -o: exit" "$?" 2
+sum=$(sha1sum <"$TMP/one.db")
+"$HWTRACE" merge --kind sqlite "${sparts[0]}" -o "$TMP/one.db" 2>"$TMP/err"
+expect_eq "merge --kind sqlite onto a database: exit" "$?" 2
+expect_contains "merge --kind sqlite onto a database: named" "$(cat "$TMP/err")" \
+	"one.db exists: give another -o"
+expect_eq "merge --kind sqlite onto a database: unchanged" "$(sha1sum <"$TMP/one.db")" "$sum"
+"$HWTRACE" merge --kind pprof "${sparts[0]}" -o "$TMP/x.pb.gz" 2>"$TMP/err"
+expect_eq "an sqlite part as pprof: exit" "$?" 1
+expect_contains "an sqlite part as pprof: named" "$(cat "$TMP/err")" \
+	"a partial result of kind sqlite where pprof was asked for"
 finish
