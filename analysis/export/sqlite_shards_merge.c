@@ -124,13 +124,16 @@ static int shard_layout(struct merger *m, size_t k, bool *all_columns)
 	return 0;
 }
 
-static int attach(struct merger *m, const struct sqlite_shard *s, size_t k)
+/* Attaches the database @bytes (inflated from shard @s, alive until
+ * detached) as "s". */
+static int attach(struct merger *m, const struct sqlite_shard *s,
+		  unsigned char *bytes, size_t k)
 {
 	int err = exec(m, "ATTACH ':memory:' AS s");
 	if (err)
 		return err;
 	/* Read-only: SQLite reads the bytes where they are. */
-	int rc = sqlite3_deserialize(m->db, "s", s->bytes, (sqlite3_int64)s->size,
+	int rc = sqlite3_deserialize(m->db, "s", bytes, (sqlite3_int64)s->size,
 				     (sqlite3_int64)s->size,
 				     SQLITE_DESERIALIZE_READONLY);
 	if (rc != SQLITE_OK)
@@ -435,7 +438,11 @@ static int merge_capture(struct merger *m, const struct sqlite_shard *s,
 			 size_t k)
 {
 	bool first = k == 0;
-	int err = attach(m, s, k);
+	unsigned char *bytes = NULL;
+	int err = sqlite_shard_unpack(s, &bytes);
+	if (err)
+		return err;
+	err = attach(m, s, bytes, k);
 	if (!err)
 		err = exec(m, "BEGIN");
 	/* The event, the machines and the branch types are the first
@@ -472,6 +479,7 @@ static int merge_capture(struct merger *m, const struct sqlite_shard *s,
 	if (!err)
 		err = exec(m, "COMMIT");
 	int detach = exec(m, "DETACH s");
+	free(bytes);
 	return err ? err : detach;
 }
 
@@ -481,12 +489,17 @@ static int first_layout(const struct sqlite_shard *s, const char *name,
 			bool *all_columns)
 {
 	struct merger probe = {.name = name};
+	unsigned char *bytes = NULL;
+	int err = sqlite_shard_unpack(s, &bytes);
+	if (err)
+		return err;
 	int rc = sqlite3_open_v2(":memory:", &probe.db, SQLITE_OPEN_READWRITE,
 				 NULL);
-	int err = rc == SQLITE_OK ? attach(&probe, s, 0)
-				  : fail(&probe, rc, "SQLite");
+	err = rc == SQLITE_OK ? attach(&probe, s, bytes, 0)
+			      : fail(&probe, rc, "SQLite");
 	*all_columns = probe.all_columns;
 	sqlite3_close(probe.db);
+	free(bytes);
 	return err;
 }
 

@@ -1,13 +1,18 @@
 /* The sqlite partial: each capture's database as an export of that
- * capture alone writes it (analysis/export's sqlite_shards.h), kept in
- * the order of their bytes; a merge is the union of the lists, and the
- * database is written by the export's own writer of several captures, so
- * that a merge gives the bytes one export of all the captures gives.
+ * capture alone writes it (analysis/export's sqlite_shards.h, kept
+ * compressed), in the order of their content; a merge is the union of
+ * the lists, and the database is written by the export's own writer of
+ * several captures, so that a merge gives the bytes one export of all
+ * the captures gives.
  *
- * In the text format a capture is the line "capture SIZE DIGEST" (the
- * digest in hex, FNV-1a of the bytes) followed by the SIZE bytes of the
- * database and a newline. */
+ * In the text format a capture is the line "capture SIZE DIGEST PACKED
+ * CRC" (SIZE the database's bytes, DIGEST their FNV-1a in hex, PACKED
+ * the size of the database compressed by zlib, CRC zlib's crc32 of
+ * those in hex) followed by the PACKED bytes and a newline. A merge of
+ * partials copies the packed bytes as they are; the crc finds a damaged
+ * part when it is read, the digest when its database is written. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,23 +20,17 @@
 #include "analysis/partial/partial_internal.h"
 #include "hwtrace/error.h"
 
-/* What every SQLite database file starts with. */
-static const char sqlite_magic[16] = "SQLite format 3";
-
-static int copy_shard(struct sqlite_shards *dst, const struct sqlite_shard *s)
-{
-	unsigned char *bytes = malloc(s->size ? s->size : 1);
-	if (!bytes)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	memcpy(bytes, s->bytes, s->size);
-	return sqlite_shards_add(dst, bytes, s->size);
-}
-
 static int copy_shards(struct sqlite_shards *dst, const struct sqlite_shards *src)
 {
 	int err = 0;
-	for (size_t i = 0; !err && i < src->n; i++)
-		err = copy_shard(dst, &src->v[i]);
+	for (size_t i = 0; !err && i < src->n; i++) {
+		struct sqlite_shard s = src->v[i];
+		s.packed = malloc(s.packed_size ? s.packed_size : 1);
+		if (!s.packed)
+			return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		memcpy(s.packed, src->v[i].packed, s.packed_size);
+		err = sqlite_shards_add(dst, s);
+	}
 	sqlite_shards_sort(dst);
 	return err;
 }
@@ -66,11 +65,23 @@ int partial_sqlite_write(const struct hwt_partial *p, FILE *out, size_t *lines)
 {
 	for (size_t i = 0; i < p->shards.n; i++) {
 		const struct sqlite_shard *s = &p->shards.v[i];
-		fprintf(out, "capture %zu %016" PRIx64 "\n", s->size, s->digest);
-		fwrite(s->bytes, 1, s->size, out);
+		fprintf(out, "capture %zu %016" PRIx64 " %zu %08" PRIx32 "\n",
+			s->size, s->digest, s->packed_size, s->crc);
+		fwrite(s->packed, 1, s->packed_size, out);
 		putc('\n', out);
 	}
 	*lines = p->shards.n;
+	return 0;
+}
+
+/* A field of exactly @digits lowercase hex digits into *@v. */
+static int hex_field(const struct partial_reader *r, const char *s,
+		     size_t digits, uint64_t *v)
+{
+	if (strlen(s) != digits || strspn(s, "0123456789abcdef") != digits)
+		return partial_bad(r, "a digest or crc that is not of its hex "
+				   "digits");
+	*v = strtoull(s, NULL, 16);
 	return 0;
 }
 
@@ -79,36 +90,45 @@ int partial_sqlite_read_line(struct partial_reader *r, struct hwt_partial *p)
 	if (strcmp(r->fields[0], "capture"))
 		return partial_bad(r, "a line other than capture in an sqlite "
 				   "partial");
-	uint64_t size, digest;
-	int err = partial_want_fields(r, 3);
+	uint64_t size = 0, digest = 0, packed_size = 0, crc = 0;
+	int err = partial_want_fields(r, 5);
 	if (!err)
 		err = partial_number(r, r->fields[1], 10, &size);
-	if (!err && (strlen(r->fields[2]) != 16 ||
-		     strspn(r->fields[2], "0123456789abcdef") != 16))
-		err = partial_bad(r, "a digest that is not 16 hex digits");
+	if (!err)
+		err = hex_field(r, r->fields[2], 16, &digest);
+	if (!err)
+		err = partial_number(r, r->fields[3], 10, &packed_size);
+	if (!err)
+		err = hex_field(r, r->fields[4], 8, &crc);
 	if (err)
 		return err;
-	digest = strtoull(r->fields[2], NULL, 16);
-	if (size < sizeof(sqlite_magic) || size > SIZE_MAX / 2)
+	/* zlib's sizes are unsigned long, and deflate packs no more than
+	 * some 1032 bytes into one. */
+	if (!size || size > ULONG_MAX || !packed_size ||
+	    packed_size > ULONG_MAX || size / 1100 > packed_size)
 		return partial_bad(r, "a capture's database of impossible size");
-	unsigned char *bytes = malloc((size_t)size);
-	if (!bytes)
+	struct sqlite_shard s = {
+		.packed = malloc((size_t)packed_size),
+		.packed_size = (size_t)packed_size,
+		.size = (size_t)size,
+		.digest = digest,
+		.crc = (uint32_t)crc,
+	};
+	if (!s.packed)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	size_t got = fread(bytes, 1, (size_t)size, r->in);
-	int nl = got == size ? getc(r->in) : EOF;
-	const char *bad = got != size || nl != '\n'
+	size_t got = fread(s.packed, 1, s.packed_size, r->in);
+	int nl = got == s.packed_size ? getc(r->in) : EOF;
+	const char *bad = got != s.packed_size || nl != '\n'
 				  ? "the file ends inside a capture's database"
-			  : memcmp(bytes, sqlite_magic, sizeof(sqlite_magic))
-				  ? "a capture's bytes are not an SQLite database"
-			  : sqlite_shard_digest(bytes, (size_t)size) != digest
-				  ? "a capture's database whose digest is not "
-				    "its line's (the file is damaged)"
+			  : sqlite_shard_crc(s.packed, s.packed_size) != s.crc
+				  ? "a capture's database whose crc is not its "
+				    "line's (the file is damaged)"
 				  : NULL;
 	if (bad) {
-		free(bytes);
+		free(s.packed);
 		return partial_bad(r, bad);
 	}
-	return sqlite_shards_add(&p->shards, bytes, (size_t)size);
+	return sqlite_shards_add(&p->shards, s);
 }
 
 int hwt_partial_write_sqlite(const struct hwt_partial *p, const char *file,

@@ -339,13 +339,22 @@ expect_eq "pprof: the second capture as -o: unchanged" "$(sha1sum <"$TMP/in.data
 "$HWTRACE" export "${caps[0]}" "${caps[1]}" --to postgresql --db dbname=x 2>"$TMP/err"
 expect_eq "export of several captures to postgresql: exit" "$?" 2
 read -r -a sparts <"$TMP/sqlite.parts"
-# A byte of a capture's database changed: its digest says so.
+# A byte of a capture's packed database changed: its crc says so.
 cp "${sparts[0]}" "$TMP/damaged.part"
 printf 'X' | dd of="$TMP/damaged.part" bs=1 seek=200 conv=notrunc status=none
 "$HWTRACE" merge --kind sqlite "$TMP/damaged.part" -o "$TMP/x.db" 2>"$TMP/err"
 expect_eq "a damaged sqlite partial: exit" "$?" 1
 expect_contains "a damaged sqlite partial: named" "$(cat "$TMP/err")" \
-	"damaged.part: line 2: a capture's database whose digest is not its line's"
+	"damaged.part: line 2: a capture's database"
+expect_contains "a damaged sqlite partial: says so" "$(cat "$TMP/err")" \
+	"(the file is damaged)"
+# A digest changed (the bytes whole): the database written says so.
+sed '2s/^\(capture [0-9]* \)[0-9a-f]\{16\}/\10123456789abcdef/' "${sparts[0]}" >"$TMP/digest.part"
+grep -q '^capture [0-9]* 0123456789abcdef ' "$TMP/digest.part" || fail "no digest to change"
+"$HWTRACE" merge --kind sqlite "$TMP/digest.part" -o "$TMP/x.db" 2>"$TMP/err"
+expect_eq "a wrong digest: exit" "$?" 1
+expect_contains "a wrong digest: named" "$(cat "$TMP/err")" \
+	"the database of capture 0123456789abcdef does not have its digest (a damaged part)"
 head -c 5000 "${sparts[0]}" >"$TMP/cut.part"
 "$HWTRACE" merge --kind sqlite "$TMP/cut.part" -o "$TMP/x.db" 2>"$TMP/err"
 expect_eq "a cut sqlite partial: exit" "$?" 1
