@@ -199,7 +199,7 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 	const char *inputs[] = {a->s.file, a->s.opts.lookup.vmlinux};
 	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
 	int rc = 0;
-	if (a->ex.format == HWT_EXPORT_SQLITE &&
+	if (a->ex.format == HWT_EXPORT_SQLITE && !a->ex.partial &&
 	    (rc = cli_output_check("export", a->s.output, inputs, 2)))
 		return rc;
 	struct stat st;
