@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/export/perfdb.h"
 #include "analysis/export/sqlite_setup.h"
 #include "analysis/export/sqlite_shards.h"
 #include "analysis/util/strmap.h"
@@ -31,22 +32,24 @@ int sqlite_shards_merge_write(const struct sqlite_shards *l, const char *file,
  * (these four moved up past the previous captures' when not 0), 'D' a
  * binary, 'Y' a symbol, 'C' a call path (through the capture's map). */
 struct copied_table {
-	const char *name;
+	enum perfdb_table table; /* its columns: perfdb.c's */
 	const char *columns;
 };
 
 static const struct copied_table copied[] = {
-	{"threads", "U-U--"},
-	{"comms", "U-U--"}, /* has_calls is added at the end */
-	{"comm_threads", "UUU"},
-	{"samples", "S--UUDY----DY----C---"},
-	{"calls", "KUUC---SSC-K--"},
-	{"context_switches", "W---UUUU-"},
+	{PT_THREADS, "U-U--"},
+	{PT_COMMS, "U-U--"}, /* has_calls is added at the end */
+	{PT_COMM_THREADS, "UUU"},
+	{PT_SAMPLES, "S--UUDY----DY----C---"},
+	{PT_CALLS, "KUUC---SSC-K--"},
+	{PT_CONTEXT_SWITCHES, "W---UUUU-"},
 };
 
 /* samples with perf's "all" columns: period, weight, transaction_ and
  * data_src after to_ip. */
-static const char samples_all_columns[] = "S--UUDY----DY------C---";
+static const struct copied_table samples_all = {
+	PT_SAMPLES_ALL, "S--UUDY----DY--" "----" "--C---",
+};
 
 enum offset { OFF_U, OFF_S, OFF_K, OFF_W, OFF_COUNT };
 
@@ -209,20 +212,34 @@ static int key_id(struct hwt_strmap *keys, const char *key, size_t len,
 	return 0;
 }
 
-/* Copies the current row of @from into @to, its id replaced by @id,
- * column @ref (-1 none) by @ref_id and, for a call path, its caller by
- * @parent. */
-static int copy_row(struct merger *m, sqlite3_stmt *from, sqlite3_stmt *to,
-		    int64_t id, int ref, int64_t ref_id, int64_t parent)
+/* The key of a shared table's row, from the row, the database's id of
+ * the row its ref column names and that of its parent. */
+typedef size_t (*key_fn)(sqlite3_stmt *row, int64_t ref_id, int64_t parent,
+			 char *key, size_t size);
+
+/* A table of rows all the captures share (dsos, symbols, call_paths). */
+struct shared_table {
+	const char *name;
+	int64_t first_id; /* the shard's rows from this id on are mapped */
+	int ref;          /* the column naming a row of another shared table
+			   * (-1 none) */
+	int parent;       /* the column naming a row of this one (-1 none) */
+	key_fn key_of;
+};
+
+/* Copies the current row of @from into @to, its id replaced by @id, its
+ * ref column by @ref_id and its parent column by @parent. */
+static int copy_row(struct merger *m, const struct shared_table *t,
+		    sqlite3_stmt *from, sqlite3_stmt *to, int64_t id,
+		    int64_t ref_id, int64_t parent)
 {
-	bool to_path = ref == 2; /* call_paths: parent_id, symbol_id */
 	int n = sqlite3_column_count(from);
 	for (int i = 0; i < n; i++) {
 		if (i == 0)
 			sqlite3_bind_int64(to, 1, id);
-		else if (i == ref)
+		else if (i == t->ref)
 			sqlite3_bind_int64(to, i + 1, ref_id);
-		else if (i == 1 && to_path)
+		else if (i == t->parent)
 			sqlite3_bind_int64(to, i + 1, parent);
 		else
 			sqlite3_bind_value(to, i + 1, sqlite3_column_value(from, i));
@@ -232,21 +249,18 @@ static int copy_row(struct merger *m, sqlite3_stmt *from, sqlite3_stmt *to,
 	return rc == SQLITE_DONE ? 0 : fail(m, rc, "insert");
 }
 
-/* A shared table (dsos, symbols, call_paths): the shard's rows past
- * @first_id, each mapped to the database's row of its key (made by
- * @key_of from the row and the maps), inserted when new. @ref is the
- * column that refers to @ref_map's table (-1 none); the shard's ids
- * map through @map. */
-typedef size_t (*key_fn)(sqlite3_stmt *row, int64_t ref_id, int64_t parent,
-			 char *key, size_t size);
-
-static int map_shared(struct merger *m, const char *table, int64_t first_id,
+/* The shard's rows of @t, in the order of their ids, each mapped (@map)
+ * to the database's row of its key in @keys, inserted when new (its id
+ * one past *@last). The ref column maps through @ref_map, the parent
+ * through @map itself (a parent's id is below its children's). */
+static int map_shared(struct merger *m, const struct shared_table *t,
 		      struct hwt_strmap *keys, int64_t *last, struct id_map *map,
-		      int ref, const struct id_map *ref_map, key_fn key_of)
+		      const struct id_map *ref_map)
 {
 	char sql[128];
+	const char *table = t->name;
 	snprintf(sql, sizeof(sql), "SELECT * FROM s.%s WHERE id >= %" PRId64
-		 " ORDER BY id", table, first_id);
+		 " ORDER BY id", table, t->first_id);
 	sqlite3_stmt *from = NULL, *to = NULL;
 	int err = prepare(m, sql, &from);
 	int cols = from ? sqlite3_column_count(from) : 0;
@@ -260,17 +274,17 @@ static int map_shared(struct merger *m, const char *table, int64_t first_id,
 	int rc = SQLITE_DONE;
 	while (!err && (rc = sqlite3_step(from)) == SQLITE_ROW) {
 		int64_t old = sqlite3_column_int64(from, 0);
-		int64_t ref_id = ref >= 0 ? mapped(ref_map,
-					sqlite3_column_int64(from, ref)) : 0;
-		/* A call path's caller is a call path of the same map. */
-		int64_t parent = mapped(map, sqlite3_column_int64(from, 1));
+		int64_t ref_id = t->ref >= 0 ? mapped(ref_map,
+					sqlite3_column_int64(from, t->ref)) : 0;
+		int64_t parent = t->parent >= 0 ? mapped(map,
+					sqlite3_column_int64(from, t->parent)) : 0;
 		char key[4096];
-		size_t klen = key_of(from, ref_id, parent, key, sizeof(key));
+		size_t klen = t->key_of(from, ref_id, parent, key, sizeof(key));
 		int64_t id = 0;
 		bool created = false;
 		err = key_id(keys, key, klen, last, &id, &created);
 		if (!err && created)
-			err = copy_row(m, from, to, id, ref, ref_id, parent);
+			err = copy_row(m, t, from, to, id, ref_id, parent);
 		if (!err && old >= 0 && old <= map->max)
 			map->v[old] = id;
 	}
@@ -338,17 +352,21 @@ static int map_shared_tables(struct merger *m, bool first)
 		err = exec(m, "INSERT INTO main.symbols SELECT * FROM s.symbols WHERE id = 0");
 	if (!err && first)
 		err = exec(m, "INSERT INTO main.call_paths SELECT * FROM s.call_paths WHERE id <= 1 ORDER BY id");
+	/* dsos: id, machine_id, short_name, long_name, build_id; symbols:
+	 * id, dso_id, ...; call_paths: id, parent_id, symbol_id, ip. */
+	static const struct shared_table dsos_table = {"dsos", 1, -1, -1, dso_key},
+		symbols_table = {"symbols", 1, 1, -1, symbol_key},
+		paths_table = {"call_paths", 2, 2, 1, path_key};
 	int64_t dsos = (int64_t)m->dsos.n, symbols = (int64_t)m->symbols.n;
 	int64_t paths = (int64_t)m->paths.n + 1; /* the root is 1 */
 	if (!err)
-		err = map_shared(m, "dsos", 1, &m->dsos, &dsos, &m->dso, -1,
-				 NULL, dso_key);
+		err = map_shared(m, &dsos_table, &m->dsos, &dsos, &m->dso, NULL);
 	if (!err)
-		err = map_shared(m, "symbols", 1, &m->symbols, &symbols, &m->sym,
-				 1, &m->dso, symbol_key);
+		err = map_shared(m, &symbols_table, &m->symbols, &symbols,
+				 &m->sym, &m->dso);
 	if (!err)
-		err = map_shared(m, "call_paths", 2, &m->paths, &paths, &m->path,
-				 2, &m->sym, path_key);
+		err = map_shared(m, &paths_table, &m->paths, &paths, &m->path,
+				 &m->sym);
 	if (!err)
 		err = map_store(m, &m->dso, "hwt_map_dso");
 	if (!err)
@@ -381,20 +399,25 @@ static int column_sql(const struct merger *m, char kind, const char *col,
 static int copy_table(struct merger *m, const struct copied_table *t,
 		      bool first)
 {
+	if (m->all_columns && t->table == PT_SAMPLES)
+		t = &samples_all;
+	const char *name = hwt_perfdb_tables[t->table].name;
+	const char *kinds = t->columns;
+	int cols = (int)strlen(kinds);
+	if (cols != (int)strlen(hwt_perfdb_tables[t->table].types))
+		return hwt_error(HWT_ERR_INVAL, "%s: the renumbering of %s "
+				 "does not have its columns", m->name, name);
 	char sql[4096];
-	snprintf(sql, sizeof(sql), "SELECT * FROM s.%s", t->name);
+	snprintf(sql, sizeof(sql), "SELECT * FROM s.%s", name);
 	sqlite3_stmt *names;
 	int err = prepare(m, sql, &names);
 	if (err)
 		return err;
-	const char *kinds = m->all_columns && !strcmp(t->name, "samples")
-				    ? samples_all_columns : t->columns;
-	int cols = (int)strlen(kinds);
 	int len = snprintf(sql, sizeof(sql), "INSERT INTO main.%s SELECT ",
-			   t->name);
+			   name);
 	if (sqlite3_column_count(names) < cols)
 		err = hwt_error(HWT_ERR_FORMAT, "%s: a capture's %s has %d "
-				"columns, not %d", m->name, t->name,
+				"columns, not %d", m->name, name,
 				sqlite3_column_count(names), cols);
 	for (int i = 0; !err && i < cols; i++) {
 		if (i)
@@ -404,7 +427,7 @@ static int copy_table(struct merger *m, const struct copied_table *t,
 	}
 	sqlite3_finalize(names);
 	snprintf(sql + len, sizeof(sql) - (size_t)len, " FROM s.%s AS x WHERE "
-		 "x.id %s 0 ORDER BY x.id", t->name, first ? ">=" : ">");
+		 "x.id %s 0 ORDER BY x.id", name, first ? ">=" : ">");
 	return err ? err : exec(m, sql);
 }
 
@@ -460,8 +483,8 @@ static int merge_capture(struct merger *m, const struct sqlite_shard *s,
 	for (size_t i = 0; !err && i < n; i++) {
 		bool has = true;
 		/* An export drops context_switches when it has none. */
-		if (!strcmp(copied[i].name, "context_switches"))
-			err = has_table(m, "s", copied[i].name, &has);
+		if (copied[i].table == PT_CONTEXT_SWITCHES)
+			err = has_table(m, "s", "context_switches", &has);
 		if (!err && has)
 			err = copy_table(m, &copied[i], first);
 	}
@@ -478,9 +501,16 @@ static int merge_capture(struct merger *m, const struct sqlite_shard *s,
 		err = advance(m, OFF_W, "context_switches", "context_switches");
 	if (!err)
 		err = exec(m, "COMMIT");
-	int detach = exec(m, "DETACH s");
+	/* After a failure the database is closed unfinished (and removed
+	 * by the caller): the shard stays attached till then. */
+	if (!err) {
+		err = exec(m, "DETACH s");
+	} else {
+		sqlite3_close(m->db);
+		m->db = NULL;
+	}
 	free(bytes);
-	return err ? err : detach;
+	return err;
 }
 
 /* The samples layout of the first shard: the database's is made before

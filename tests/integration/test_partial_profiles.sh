@@ -270,6 +270,28 @@ done
 expect_eq "sqlite: calls with a call path of two or more functions" \
 	"$(grep -c '^call|[^|]*|[^|]*|[^|]*|/[^|]*/' "$TMP/one.rows" | awk '{ print ($1 > 100) }')" 1
 echo "${sparts[@]}" >"$TMP/sqlite.parts"
+# The rows stored on a thread of their own (-j 2), each capture's in turn.
+"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to sqlite -j 2 -o "$TMP/j2.db" \
+	2>"$TMP/err" || fail "sqlite: export -j 2 of all: $(tail -2 "$TMP/err")"
+expect_eq "sqlite: -j 2 gives the same bytes" "$(cmp "$TMP/one.db" "$TMP/j2.db" 2>&1)" ""
+# perf's "all" columns: the export of two captures = the merge of theirs.
+"$HWTRACE" export "${caps[0]}" "${caps[5]}" --to sqlite --columns all -o "$TMP/all.db" \
+	2>"$TMP/err" || fail "sqlite: export --columns all: $(tail -2 "$TMP/err")"
+for i in 0 5; do
+	"$HWTRACE" export "${caps[i]}" --to sqlite --columns all --partial \
+		-o "$TMP/all.$i.part" 2>/dev/null || fail "sqlite: export --columns all --partial"
+done
+"$HWTRACE" merge --kind sqlite "$TMP/all.5.part" "$TMP/all.0.part" -o "$TMP/all-merged.db" \
+	2>"$TMP/err" || fail "sqlite: merge --columns all: $(tail -2 "$TMP/err")"
+expect_eq "sqlite --columns all: merged = one export" \
+	"$(cmp "$TMP/all.db" "$TMP/all-merged.db" 2>&1)" ""
+expect_eq "sqlite --columns all: the samples have perf's period" \
+	"$(sqlite3 "$TMP/all.db" 'SELECT count(*) FROM samples WHERE id > 0 AND period = 1')" \
+	"$(sqlite3 "$TMP/all.db" 'SELECT count(*) FROM samples WHERE id > 0')"
+"$HWTRACE" merge --kind sqlite "$TMP/all.0.part" "${sparts[1]}" -o "$TMP/x.db" 2>"$TMP/err"
+expect_eq "sqlite: parts of both samples layouts: exit" "$?" 1
+expect_contains "sqlite: parts of both samples layouts: said" "$(cat "$TMP/err")" \
+	"the captures' samples have different columns (--columns all and branches)"
 
 # --- order and grouping: 50 random trees of merges per kind ---
 RANDOM=41
