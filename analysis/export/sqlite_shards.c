@@ -23,8 +23,18 @@ static const char sqlite_magic[16] = "SQLite format 3";
 
 uint64_t sqlite_shard_digest(const unsigned char *bytes, size_t size)
 {
+	/* FNV-1a over 8-byte little-endian words (the tail a byte at a
+	 * time): a multiply per word, for databases of many MiB. */
 	uint64_t h = 0xcbf29ce484222325u;
-	for (size_t i = 0; i < size; i++) {
+	size_t i = 0;
+	for (; i + 8 <= size; i += 8) {
+		uint64_t w = 0;
+		for (int b = 7; b >= 0; b--)
+			w = w << 8 | bytes[i + (size_t)b];
+		h ^= w;
+		h *= 0x100000001b3u;
+	}
+	for (; i < size; i++) {
 		h ^= bytes[i];
 		h *= 0x100000001b3u;
 	}

@@ -24,7 +24,8 @@ struct sqlite_shards {
 	size_t n, cap;
 };
 
-/* FNV-1a, 64 bits, of @size bytes: the first key of the shards' order. */
+/* FNV-1a, 64 bits, over the 8-byte little-endian words of @size bytes
+ * (then the bytes of the tail): the first key of the shards' order. */
 uint64_t sqlite_shard_digest(const unsigned char *bytes, size_t size);
 
 /* zlib's crc32 of @size bytes. */

@@ -56,7 +56,8 @@ enum offset { OFF_U, OFF_S, OFF_K, OFF_W, OFF_COUNT };
 /* A capture's ids of one table mapped to the database's. */
 struct id_map {
 	int64_t *v;
-	int64_t max; /* the largest id of the shard's table */
+	int64_t max;   /* the largest id of the shard's table */
+	bool identity; /* every id maps to itself (map_store says) */
 };
 
 struct merger {
@@ -174,10 +175,13 @@ static int64_t mapped(const struct id_map *map, int64_t id)
 	return id >= 0 && id <= map->max ? map->v[id] : 0;
 }
 
-/* The map as the temporary table temp.@table (old, new). */
-static int map_store(struct merger *m, const struct id_map *map,
-		     const char *table)
+/* The map as the temporary table temp.@table (old, new); whether it is
+ * the identity. */
+static int map_store(struct merger *m, struct id_map *map, const char *table)
 {
+	map->identity = true;
+	for (int64_t id = 0; id <= map->max; id++)
+		map->identity = map->identity && map->v[id] == id;
 	char sql[128];
 	snprintf(sql, sizeof(sql), "DELETE FROM temp.%s", table);
 	int err = exec(m, sql);
@@ -376,22 +380,35 @@ static int map_shared_tables(struct merger *m, bool first)
 	return err;
 }
 
+/* Whether column @kind (copied's letters) keeps its values: an offset
+ * of 0 or a map that is the identity (the first capture's, mostly). */
+static bool column_kept(const struct merger *m, char kind)
+{
+	const char *off = kind != '-' ? strchr("USKW", kind) : NULL;
+	if (off)
+		return m->offset[off - "USKW"] == 0;
+	return kind == 'D'   ? m->dso.identity
+	       : kind == 'Y' ? m->sym.identity
+	       : kind == 'C' ? m->path.identity
+			     : true;
+}
+
 /* The expression that renumbers column @col (@kind, copied's letters). */
 static int column_sql(const struct merger *m, char kind, const char *col,
 		      char *out, size_t size)
 {
 	static const char *const maps[] = {"hwt_map_dso", "hwt_map_sym",
 					   "hwt_map_path"};
+	if (column_kept(m, kind))
+		return snprintf(out, size, "x.%s", col);
 	const char *found = strchr("USKW", kind);
-	if (kind != '-' && found)
+	if (found)
 		return snprintf(out, size, "CASE WHEN x.%s > 0 THEN x.%s + %"
 				PRId64 " ELSE x.%s END", col, col,
 				m->offset[found - "USKW"], col);
-	found = kind != '-' ? strchr("DYC", kind) : NULL;
-	if (found)
-		return snprintf(out, size, "(SELECT new FROM temp.%s WHERE old "
-				"= x.%s)", maps[found - "DYC"], col);
-	return snprintf(out, size, "x.%s", col);
+	found = strchr("DYC", kind);
+	return snprintf(out, size, "(SELECT new FROM temp.%s WHERE old = x.%s)",
+			maps[found - "DYC"], col);
 }
 
 /* Copies the shard's rows of @t, renumbered, in the order of their ids;
@@ -413,12 +430,24 @@ static int copy_table(struct merger *m, const struct copied_table *t,
 	int err = prepare(m, sql, &names);
 	if (err)
 		return err;
+	int have = sqlite3_column_count(names);
+	bool kept = first && have == cols;
+	for (int i = 0; kept && i < cols; i++)
+		kept = column_kept(m, kinds[i]);
+	/* The first capture's rows as they are (every one, row 0 too):
+	 * SQLite copies them without reading them ("INSERT INTO t SELECT *
+	 * FROM t2", its transfer of a table). */
+	if (kept) {
+		sqlite3_finalize(names);
+		snprintf(sql, sizeof(sql), "INSERT INTO main.%s SELECT * FROM s.%s",
+			 name, name);
+		return exec(m, sql);
+	}
 	int len = snprintf(sql, sizeof(sql), "INSERT INTO main.%s SELECT ",
 			   name);
-	if (sqlite3_column_count(names) < cols)
+	if (have < cols)
 		err = hwt_error(HWT_ERR_FORMAT, "%s: a capture's %s has %d "
-				"columns, not %d", m->name, name,
-				sqlite3_column_count(names), cols);
+				"columns, not %d", m->name, name, have, cols);
 	for (int i = 0; !err && i < cols; i++) {
 		if (i)
 			len += snprintf(sql + len, sizeof(sql) - (size_t)len, ",");
@@ -457,15 +486,13 @@ static int advance(struct merger *m, enum offset o, const char *table,
 	return err;
 }
 
+/* Numbers capture @k's rows (shard @s, inflated to @bytes, freed here)
+ * into the database. */
 static int merge_capture(struct merger *m, const struct sqlite_shard *s,
-			 size_t k)
+			 unsigned char *bytes, size_t k)
 {
 	bool first = k == 0;
-	unsigned char *bytes = NULL;
-	int err = sqlite_shard_unpack(s, &bytes);
-	if (err)
-		return err;
-	err = attach(m, s, bytes, k);
+	int err = attach(m, s, bytes, k);
 	if (!err)
 		err = exec(m, "BEGIN");
 	/* The event, the machines and the branch types are the first
@@ -515,21 +542,16 @@ static int merge_capture(struct merger *m, const struct sqlite_shard *s,
 
 /* The samples layout of the first shard: the database's is made before
  * any shard is attached (ATTACH is outside a transaction). */
-static int first_layout(const struct sqlite_shard *s, const char *name,
-			bool *all_columns)
+static int first_layout(const struct sqlite_shard *s, unsigned char *bytes,
+			const char *name, bool *all_columns)
 {
 	struct merger probe = {.name = name};
-	unsigned char *bytes = NULL;
-	int err = sqlite_shard_unpack(s, &bytes);
-	if (err)
-		return err;
 	int rc = sqlite3_open_v2(":memory:", &probe.db, SQLITE_OPEN_READWRITE,
 				 NULL);
-	err = rc == SQLITE_OK ? attach(&probe, s, bytes, 0)
-			      : fail(&probe, rc, "SQLite");
+	int err = rc == SQLITE_OK ? attach(&probe, s, bytes, 0)
+				  : fail(&probe, rc, "SQLite");
 	*all_columns = probe.all_columns;
 	sqlite3_close(probe.db);
-	free(bytes);
 	return err;
 }
 
@@ -537,7 +559,10 @@ int sqlite_shards_merge_write(const struct sqlite_shards *l, const char *file,
 			      const char *name)
 {
 	struct merger m = {.name = name};
-	int err = first_layout(&l->v[0], name, &m.all_columns);
+	unsigned char *bytes = NULL;
+	int err = sqlite_shard_unpack(&l->v[0], &bytes);
+	if (!err)
+		err = first_layout(&l->v[0], bytes, name, &m.all_columns);
 	if (!err)
 		err = hwt_sqlite_create(file, name, m.all_columns, &m.db);
 	static const char *const maps[] = {
@@ -548,8 +573,14 @@ int sqlite_shards_merge_write(const struct sqlite_shards *l, const char *file,
 	};
 	for (size_t i = 0; !err && i < sizeof(maps) / sizeof(maps[0]); i++)
 		err = exec(&m, maps[i]);
-	for (size_t k = 0; !err && k < l->n; k++)
-		err = merge_capture(&m, &l->v[k], k);
+	for (size_t k = 0; !err && k < l->n; k++) {
+		if (k)
+			err = sqlite_shard_unpack(&l->v[k], &bytes);
+		if (!err)
+			err = merge_capture(&m, &l->v[k], bytes, k);
+		bytes = NULL;
+	}
+	free(bytes);
 	int64_t switches = 0;
 	if (!err)
 		err = exec(&m, "DROP TABLE temp.hwt_map_dso");

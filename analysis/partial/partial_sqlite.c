@@ -6,7 +6,7 @@
  * the captures gives.
  *
  * In the text format a capture is the line "capture SIZE DIGEST PACKED
- * CRC" (SIZE the database's bytes, DIGEST their FNV-1a in hex, PACKED
+ * CRC" (SIZE the database's bytes, DIGEST their FNV-1a by words in hex, PACKED
  * the size of the database compressed by zlib, CRC zlib's crc32 of
  * those in hex) followed by the PACKED bytes and a newline. A merge of
  * partials copies the packed bytes as they are; the crc finds a damaged
