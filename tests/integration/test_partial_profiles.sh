@@ -1,6 +1,7 @@
-# The per-binary profiles (export --to autofdo, bolt, bolt-preagg) and
-# the pprof profile (export --to pprof) merged from partial results give
-# the files of one export over all captures,
+# The per-binary profiles (export --to autofdo, bolt, bolt-preagg), the
+# pprof profile (export --to pprof) and the SQLite database (export --to
+# sqlite) merged from partial results give the files of one export over
+# all captures,
 # byte for byte, on 20 captures: sw_branch recordings of six programs
 # (known_path at five sizes, call_tree, threads_path, sig_path, dl_path,
 # and pgo_loop at three loop counts), the real CoreSight capture of
@@ -15,13 +16,17 @@
 # with the same flat and cumulative instructions and branches as the
 # merge of their partials); 50
 # random trees of merges per kind (fixed seed) give the same partial; a
-# part left out changes it. The consumers read the merged profiles of
+# part left out changes it. The database of all (also with -j 2, and with
+# --columns all) holds, by sqlite3's reading with every id replaced by
+# what it names, exactly the rows of the captures' own databases, and the
+# merge of one part is its capture's export. The consumers read the merged profiles of
 # pgo_loop's three runs (loop counts 10, 50 and 100, CALLS=10 calls of
 # hot each): create_llvm_prof gives hot 3*CALLS head samples and
 # CALLS*160 samples on its loop body line; llvm-bolt-15 -data gives hot
 # an execution count of 3*CALLS; llvm-bolt-15 -pa runs hot's loop block
 # CALLS*160 times. Partials of different binaries at one path, of
-# another kind, or cut short fail naming the file.
+# another kind, or cut short, and damaged sqlite partials, fail naming
+# the file.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 source "$HWT_SOURCE_DIR/tests/integration/merge_tree.sh"
 source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
@@ -131,29 +136,36 @@ expect_eq "fdata: hot's back edge taken CALLS*(9+49+99) times" \
 		"$TMP/merged.bolt/pgo_loop.fdata")" "$((CALLS * 157))"
 
 # --- pprof: merged partials = one export of all captures, in any order ---
-"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to pprof -o "$TMP/one.pb.gz" \
-	2>"$TMP/err" || fail "pprof: export of all: $(tail -2 "$TMP/err")"
 rev=()
 for ((i = ${#caps[@]} - 1; i >= 0; i--)); do rev+=("${caps[i]}"); done
-"$HWTRACE" export --symfs "$TMP/symfs" "${rev[@]}" --to pprof -o "$TMP/rev.pb.gz" \
-	2>"$TMP/err" || fail "pprof: export of all, reversed: $(tail -2 "$TMP/err")"
-expect_eq "pprof: the captures in reverse order give the same bytes" \
-	"$(cmp "$TMP/one.pb.gz" "$TMP/rev.pb.gz" 2>&1)" ""
-pparts=()
-i=0
-for c in "${caps[@]}"; do
-	i=$((i + 1))
-	"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to pprof --partial \
-		-o "$TMP/pprof.$i.part" 2>"$TMP/err" ||
-		fail "pprof: export --partial $c: $(tail -2 "$TMP/err")"
-	pparts+=("$TMP/pprof.$i.part")
-done
-expect_eq "pprof: a partial's first line" "$(head -1 "${pparts[0]}")" "hwtrace-partial 2 pprof"
-"$HWTRACE" merge --kind pprof "${pparts[@]}" -o "$TMP/merged.pb.gz" 2>"$TMP/err" ||
-	fail "pprof: merge: $(tail -2 "$TMP/err")"
-expect_eq "pprof: merged profile = one export of all" \
-	"$(cmp "$TMP/one.pb.gz" "$TMP/merged.pb.gz" 2>&1)" ""
-echo "${pparts[@]}" >"$TMP/pprof.parts"
+# in_any_order KIND EXT: one export of all the captures to $TMP/one.EXT,
+# the same in reverse order, each capture's partial ($TMP/KIND.I.part,
+# listed in $TMP/KIND.parts) and their merge into $TMP/merged.EXT: the
+# same bytes, all four.
+in_any_order() {
+	local k=$1 ext=$2 c i=0 parts=()
+	"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to "$k" -o "$TMP/one.$ext" \
+		2>"$TMP/err" || fail "$k: export of all: $(tail -2 "$TMP/err")"
+	"$HWTRACE" export --symfs "$TMP/symfs" "${rev[@]}" --to "$k" -o "$TMP/rev.$ext" \
+		2>"$TMP/err" || fail "$k: export of all, reversed: $(tail -2 "$TMP/err")"
+	expect_eq "$k: the captures in reverse order give the same bytes" \
+		"$(cmp "$TMP/one.$ext" "$TMP/rev.$ext" 2>&1)" ""
+	for c in "${caps[@]}"; do
+		i=$((i + 1))
+		"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to "$k" --partial \
+			-o "$TMP/$k.$i.part" 2>"$TMP/err" ||
+			fail "$k: export --partial $c: $(tail -2 "$TMP/err")"
+		parts+=("$TMP/$k.$i.part")
+	done
+	expect_eq "$k: a partial's first line" "$(head -1 "${parts[0]}")" "hwtrace-partial 2 $k"
+	"$HWTRACE" merge --kind "$k" "${parts[@]}" -o "$TMP/merged.$ext" 2>"$TMP/err" ||
+		fail "$k: merge: $(tail -2 "$TMP/err")"
+	expect_eq "$k: merged = one export of all" \
+		"$(cmp "$TMP/one.$ext" "$TMP/merged.$ext" 2>&1)" ""
+	echo "${parts[@]}" >"$TMP/$k.parts"
+}
+in_any_order pprof pb.gz
+read -r -a pparts <"$TMP/pprof.parts"
 # Oracle: Google's pprof merges the captures' own single exports (it
 # takes several profiles of one sample type; the sw_branch ones, all
 # with time) into the same functions, flat and cumulative, instructions
@@ -218,26 +230,8 @@ expect_eq "llvm-bolt -pa: hot's loop block runs CALLS*(10+50+100) times" \
 	"$((CALLS * 160))"
 
 # --- sqlite: merged partials = one export of all captures, in any order ---
-"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to sqlite -o "$TMP/one.db" \
-	2>"$TMP/err" || fail "sqlite: export of all: $(tail -2 "$TMP/err")"
-"$HWTRACE" export --symfs "$TMP/symfs" "${rev[@]}" --to sqlite -o "$TMP/rev.db" \
-	2>"$TMP/err" || fail "sqlite: export of all, reversed: $(tail -2 "$TMP/err")"
-expect_eq "sqlite: the captures in reverse order give the same bytes" \
-	"$(cmp "$TMP/one.db" "$TMP/rev.db" 2>&1)" ""
-sparts=()
-i=0
-for c in "${caps[@]}"; do
-	i=$((i + 1))
-	"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to sqlite --partial \
-		-o "$TMP/sqlite.$i.part" 2>"$TMP/err" ||
-		fail "sqlite: export --partial $c: $(tail -2 "$TMP/err")"
-	sparts+=("$TMP/sqlite.$i.part")
-done
-expect_eq "sqlite: a partial's first line" "$(head -1 "${sparts[0]}")" "hwtrace-partial 2 sqlite"
-"$HWTRACE" merge --kind sqlite "${sparts[@]}" -o "$TMP/merged.db" 2>"$TMP/err" ||
-	fail "sqlite: merge: $(tail -2 "$TMP/err")"
-expect_eq "sqlite: merged database = one export of all" \
-	"$(cmp "$TMP/one.db" "$TMP/merged.db" 2>&1)" ""
+in_any_order sqlite db
+read -r -a sparts <"$TMP/sqlite.parts"
 # The merge of one part is its capture's own export.
 "$HWTRACE" export "${caps[0]}" --to sqlite -o "$TMP/single.1.db" 2>/dev/null ||
 	fail "sqlite: export ${caps[0]}"
@@ -269,7 +263,6 @@ for b in known_path call_tree etm_test_loop lbr_test_loop; do
 done
 expect_eq "sqlite: calls with a call path of two or more functions" \
 	"$(grep -c '^call|[^|]*|[^|]*|[^|]*|/[^|]*/' "$TMP/one.rows" | awk '{ print ($1 > 100) }')" 1
-echo "${sparts[@]}" >"$TMP/sqlite.parts"
 # The rows stored on a thread of their own (-j 2), each capture's in turn.
 "$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to sqlite -j 2 -o "$TMP/j2.db" \
 	2>"$TMP/err" || fail "sqlite: export -j 2 of all: $(tail -2 "$TMP/err")"
