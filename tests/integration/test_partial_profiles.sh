@@ -92,13 +92,10 @@ if [ "${HWT_HAVE_LIBIPT:-1}" = 1 ]; then
 	expect_eq "20 captures" "${#caps[@]}" 20
 fi
 
-# --- each kind: merged partials = one export of all captures ---
-for k in autofdo bolt bolt-preagg; do
-	mkdir -p "$TMP/one.$k" "$TMP/merged.$k"
-	"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to "$k" \
-		-o "$TMP/one.$k" 2>"$TMP/err" || fail "$k: export of all: $(tail -2 "$TMP/err")"
-	parts=()
-	i=0
+# make_parts KIND: each capture's `export --to KIND --partial`, to
+# $TMP/KIND.I.part, listed in $TMP/KIND.parts.
+make_parts() {
+	local k=$1 c i=0 parts=()
 	for c in "${caps[@]}"; do
 		i=$((i + 1))
 		"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to "$k" --partial \
@@ -106,7 +103,17 @@ for k in autofdo bolt bolt-preagg; do
 			fail "$k: export --partial $c: $(tail -2 "$TMP/err")"
 		parts+=("$TMP/$k.$i.part")
 	done
-	expect_eq "$k: a partial's first line" "$(head -1 "$TMP/$k.1.part")" "hwtrace-partial 2 $k"
+	expect_eq "$k: a partial's first line" "$(head -1 "${parts[0]}")" "hwtrace-partial 2 $k"
+	echo "${parts[@]}" >"$TMP/$k.parts"
+}
+
+# --- each kind: merged partials = one export of all captures ---
+for k in autofdo bolt bolt-preagg; do
+	mkdir -p "$TMP/one.$k" "$TMP/merged.$k"
+	"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to "$k" \
+		-o "$TMP/one.$k" 2>"$TMP/err" || fail "$k: export of all: $(tail -2 "$TMP/err")"
+	make_parts "$k"
+	read -r -a parts <"$TMP/$k.parts"
 	# Every capture but the AUX-sample ones contributes lines (the
 	# export counts no sample's branch list, and the quipper samples'
 	# code is not here anyway).
@@ -129,7 +136,6 @@ for k in autofdo bolt bolt-preagg; do
 			[ -s "$TMP/one.$k/$b.afdo.txt" ] || [ -s "$TMP/one.$k/$b.fdata" ] ||
 			fail "$k: no profile of $b"
 	done
-	echo "${parts[@]}" >"$TMP/$k.parts"
 done
 expect_eq "fdata: hot's back edge taken CALLS*(9+49+99) times" \
 	"$(awk '$2 == "hot" && $5 == "hot" && $3 != "0" && $6 != "0" { print $8 }' \
@@ -143,26 +149,19 @@ for ((i = ${#caps[@]} - 1; i >= 0; i--)); do rev+=("${caps[i]}"); done
 # listed in $TMP/KIND.parts) and their merge into $TMP/merged.EXT: the
 # same bytes, all four.
 in_any_order() {
-	local k=$1 ext=$2 c i=0 parts=()
+	local k=$1 ext=$2 parts
 	"$HWTRACE" export --symfs "$TMP/symfs" "${caps[@]}" --to "$k" -o "$TMP/one.$ext" \
 		2>"$TMP/err" || fail "$k: export of all: $(tail -2 "$TMP/err")"
 	"$HWTRACE" export --symfs "$TMP/symfs" "${rev[@]}" --to "$k" -o "$TMP/rev.$ext" \
 		2>"$TMP/err" || fail "$k: export of all, reversed: $(tail -2 "$TMP/err")"
 	expect_eq "$k: the captures in reverse order give the same bytes" \
 		"$(cmp "$TMP/one.$ext" "$TMP/rev.$ext" 2>&1)" ""
-	for c in "${caps[@]}"; do
-		i=$((i + 1))
-		"$HWTRACE" export --symfs "$TMP/symfs" "$c" --to "$k" --partial \
-			-o "$TMP/$k.$i.part" 2>"$TMP/err" ||
-			fail "$k: export --partial $c: $(tail -2 "$TMP/err")"
-		parts+=("$TMP/$k.$i.part")
-	done
-	expect_eq "$k: a partial's first line" "$(head -1 "${parts[0]}")" "hwtrace-partial 2 $k"
+	make_parts "$k"
+	read -r -a parts <"$TMP/$k.parts"
 	"$HWTRACE" merge --kind "$k" "${parts[@]}" -o "$TMP/merged.$ext" 2>"$TMP/err" ||
 		fail "$k: merge: $(tail -2 "$TMP/err")"
 	expect_eq "$k: merged = one export of all" \
 		"$(cmp "$TMP/one.$ext" "$TMP/merged.$ext" 2>&1)" ""
-	echo "${parts[@]}" >"$TMP/$k.parts"
 }
 in_any_order pprof pb.gz
 read -r -a pparts <"$TMP/pprof.parts"
