@@ -160,12 +160,21 @@ static int map_new(struct merger *m, struct id_map *map, const char *table)
 	snprintf(sql, sizeof(sql), "SELECT max(id) FROM s.%s", table);
 	free(map->v);
 	map->v = NULL;
+	int64_t rows = 0;
 	int err = query_int(m, sql, &map->max);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM s.%s", table);
+	if (!err)
+		err = query_int(m, sql, &rows);
 	if (err)
 		return err;
-	if (map->max < 0 || map->max > INT32_MAX)
+	/* An export numbers these rows 0, 1, 2, ... (call paths from the
+	 * root, 1): a larger id is not an export's, and would size the map
+	 * by it. */
+	if (map->max < 0 || map->max > rows)
 		return hwt_error(HWT_ERR_FORMAT, "%s: a capture's %s has id "
-				 "%" PRId64 "", m->name, table, map->max);
+				 "%" PRId64 " in %" PRId64 " rows: not a database "
+				 "of hwtrace export", m->name, table, map->max,
+				 rows);
 	map->v = calloc((size_t)map->max + 1, sizeof(*map->v));
 	return map->v ? 0 : hwt_error(HWT_ERR_NOMEM, "out of memory");
 }
@@ -393,12 +402,16 @@ static bool column_kept(const struct merger *m, char kind)
 			     : true;
 }
 
-/* The expression that renumbers column @col (@kind, copied's letters). */
-static int column_sql(const struct merger *m, char kind, const char *col,
+/* The expression that renumbers column @name (@kind, copied's letters).
+ * The name is the shard's: quoted, so that no name of a damaged or
+ * crafted part is read as SQL. */
+static int column_sql(const struct merger *m, char kind, const char *name,
 		      char *out, size_t size)
 {
 	static const char *const maps[] = {"hwt_map_dso", "hwt_map_sym",
 					   "hwt_map_path"};
+	char col[256];
+	sqlite3_snprintf((int)sizeof(col), col, "\"%w\"", name ? name : "");
 	if (column_kept(m, kind))
 		return snprintf(out, size, "x.%s", col);
 	const char *found = strchr("USKW", kind);

@@ -369,6 +369,21 @@ grep -q '^capture [0-9]* 0123456789abcdef ' "$TMP/digest.part" || fail "no diges
 expect_eq "a wrong digest: exit" "$?" 1
 expect_contains "a wrong digest: named" "$(cat "$TMP/err")" \
 	"the database of capture 0123456789abcdef does not have its digest (a damaged part)"
+# The format as docs/scale-out.md gives it, written by Python: read back,
+# its database is the one put in it; with a symbol's id past the rows
+# (not an export's numbering) it is refused, naming what.
+python3 "$HWT_SOURCE_DIR/tests/integration/sqlite_part.py" "$TMP/single.1.db" "$TMP/py.part"
+"$HWTRACE" merge --kind sqlite "$TMP/py.part" -o "$TMP/py.db" 2>"$TMP/err" ||
+	fail "sqlite: a partial written by Python: $(tail -2 "$TMP/err")"
+expect_eq "sqlite: a partial written by Python gives its database" \
+	"$(cmp "$TMP/single.1.db" "$TMP/py.db" 2>&1)" ""
+cp "$TMP/single.1.db" "$TMP/ids.db"
+sqlite3 "$TMP/ids.db" "UPDATE symbols SET id = 99999999 WHERE id = 3"
+python3 "$HWT_SOURCE_DIR/tests/integration/sqlite_part.py" "$TMP/ids.db" "$TMP/ids.part"
+"$HWTRACE" merge --kind sqlite "$TMP/ids.part" "${sparts[1]}" -o "$TMP/x.db" 2>"$TMP/err"
+expect_eq "sqlite: ids past the rows: exit" "$?" 1
+expect_contains "sqlite: ids past the rows: named" "$(cat "$TMP/err")" \
+	"a capture's symbols has id 99999999 in"
 head -c 5000 "${sparts[0]}" >"$TMP/cut.part"
 "$HWTRACE" merge --kind sqlite "$TMP/cut.part" -o "$TMP/x.db" 2>"$TMP/err"
 expect_eq "a cut sqlite partial: exit" "$?" 1
