@@ -353,22 +353,26 @@ expect_eq "pprof: the second capture as -o: unchanged" "$(sha1sum <"$TMP/in.data
 "$HWTRACE" export "${caps[0]}" "${caps[1]}" --to postgresql --db dbname=x 2>"$TMP/err"
 expect_eq "export of several captures to postgresql: exit" "$?" 2
 read -r -a sparts <"$TMP/sqlite.parts"
+# merge_fails WHAT MESSAGE PART...: `merge --kind sqlite PART... -o x.db`
+# exits 1 and its message has MESSAGE.
+merge_fails() {
+	local what=$1 message=$2
+	shift 2
+	"$HWTRACE" merge --kind sqlite "$@" -o "$TMP/x.db" 2>"$TMP/err"
+	expect_eq "$what: exit" "$?" 1
+	expect_contains "$what: said" "$(cat "$TMP/err")" "$message"
+}
 # A byte of a capture's packed database changed: its crc says so.
 cp "${sparts[0]}" "$TMP/damaged.part"
 printf 'X' | dd of="$TMP/damaged.part" bs=1 seek=200 conv=notrunc status=none
-"$HWTRACE" merge --kind sqlite "$TMP/damaged.part" -o "$TMP/x.db" 2>"$TMP/err"
-expect_eq "a damaged sqlite partial: exit" "$?" 1
-expect_contains "a damaged sqlite partial: named" "$(cat "$TMP/err")" \
-	"damaged.part: line 2: a capture's database"
-expect_contains "a damaged sqlite partial: says so" "$(cat "$TMP/err")" \
-	"(the file is damaged)"
+merge_fails "a damaged sqlite partial" "damaged.part: line 2: a capture's database whose crc is not its line's (the file is damaged)" \
+	"$TMP/damaged.part"
 # A digest changed (the bytes whole): the database written says so.
 sed '2s/^\(capture [0-9]* \)[0-9a-f]\{16\}/\10123456789abcdef/' "${sparts[0]}" >"$TMP/digest.part"
 grep -q '^capture [0-9]* 0123456789abcdef ' "$TMP/digest.part" || fail "no digest to change"
-"$HWTRACE" merge --kind sqlite "$TMP/digest.part" -o "$TMP/x.db" 2>"$TMP/err"
-expect_eq "a wrong digest: exit" "$?" 1
-expect_contains "a wrong digest: named" "$(cat "$TMP/err")" \
-	"the database of capture 0123456789abcdef does not have its digest (a damaged part)"
+merge_fails "a wrong digest" \
+	"the database of capture 0123456789abcdef does not have its digest (a damaged part)" \
+	"$TMP/digest.part"
 # The format as docs/scale-out.md gives it, written by Python: read back,
 # its database is the one put in it; with a symbol's id past the rows
 # (not an export's numbering) it is refused, naming what.
@@ -380,15 +384,11 @@ expect_eq "sqlite: a partial written by Python gives its database" \
 cp "$TMP/single.1.db" "$TMP/ids.db"
 sqlite3 "$TMP/ids.db" "UPDATE symbols SET id = 99999999 WHERE id = 3"
 python3 "$HWT_SOURCE_DIR/tests/integration/sqlite_part.py" "$TMP/ids.db" "$TMP/ids.part"
-"$HWTRACE" merge --kind sqlite "$TMP/ids.part" "${sparts[1]}" -o "$TMP/x.db" 2>"$TMP/err"
-expect_eq "sqlite: ids past the rows: exit" "$?" 1
-expect_contains "sqlite: ids past the rows: named" "$(cat "$TMP/err")" \
-	"a capture's symbols has id 99999999 in"
+merge_fails "sqlite: ids past the rows" "a capture's symbols has id 99999999 in" \
+	"$TMP/ids.part" "${sparts[1]}"
 head -c 5000 "${sparts[0]}" >"$TMP/cut.part"
-"$HWTRACE" merge --kind sqlite "$TMP/cut.part" -o "$TMP/x.db" 2>"$TMP/err"
-expect_eq "a cut sqlite partial: exit" "$?" 1
-expect_contains "a cut sqlite partial: named" "$(cat "$TMP/err")" \
-	"cut.part: line 2: the file ends inside a capture's database"
+merge_fails "a cut sqlite partial" "cut.part: line 2: the file ends inside a capture's database" \
+	"$TMP/cut.part"
 expect_eq "no database left behind" "$(ls "$TMP"/x* 2>/dev/null)" ""
 "$HWTRACE" merge --kind sqlite "${sparts[0]}" 2>"$TMP/err"
 expect_eq "merge --kind sqlite without -o: exit" "$?" 2
