@@ -123,9 +123,8 @@ static int check(void *arg)
 				       "not -o");
 	if (!pg && a->ex.conninfo)
 		return cli_usage_error("export", "--db is for --to postgresql");
-	if (!per_binary(a->ex.format) && a->ex.format != HWT_EXPORT_PPROF &&
-	    (a->ex.partial || a->s.nfiles > 1))
-		return cli_usage_error("export", "%s: only autofdo, bolt, "
+	if (pg && (a->ex.partial || a->s.nfiles > 1))
+		return cli_usage_error("export", "%s: only sqlite, autofdo, bolt, "
 				       "bolt-preagg and pprof %s", a->ex.partial ?
 				       "--partial" : "several captures",
 				       a->ex.partial ? "have partial results"
@@ -200,12 +199,12 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 	const char *inputs[] = {a->s.file, a->s.opts.lookup.vmlinux};
 	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
 	int rc = 0;
-	if (a->ex.format == HWT_EXPORT_SQLITE &&
+	if (a->ex.format == HWT_EXPORT_SQLITE && !a->ex.partial &&
 	    (rc = cli_output_check("export", a->s.output, inputs, 2)))
 		return rc;
 	struct stat st;
 	if (a->ex.format == HWT_EXPORT_SQLITE && !a->replace &&
-	    lstat(a->s.output, &st) == 0) {
+	    !a->ex.partial && lstat(a->s.output, &st) == 0) {
 		fprintf(stderr, "hwtrace export: %s exists: give --replace to "
 			"replace the database, or another -o\n", a->s.output);
 		return EXIT_USAGE;
@@ -259,7 +258,8 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 
 /* The captures one after the other into the one export: each one's
  * counts placed in their binaries with its own symbols (AutoFDO, BOLT),
- * or its samples added to the profile (pprof); other formats take one
+ * or its samples added to the profile (pprof), or its rows to a database
+ * of its own (sqlite, put together at the end); postgresql takes one
  * capture. */
 static int export_captures(void *arg, struct cli_stack_run *first)
 {
@@ -278,10 +278,12 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 		hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
 		struct hwt_capture *cap = NULL;
 		err = hwt_capture_open(file, NULL, &cap);
-		/* pprof labels its samples with the capture's thread names;
+		/* pprof labels its samples with the capture's thread names
+		 * (sqlite names its threads with them);
 		 * the profiles of binaries need only the build ids. */
 		if (!err)
-			err = a->ex.format == HWT_EXPORT_PPROF
+			err = a->ex.format == HWT_EXPORT_PPROF ||
+					      a->ex.format == HWT_EXPORT_SQLITE
 				      ? hwt_export_capture_facts(a->export, cap)
 				      : hwt_export_capture_build_ids(a->export, cap);
 		hwt_capture_free(cap);

@@ -4,10 +4,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
+#include "hwtrace/outfile.h"
 #include "hwtrace/partial.h"
 #include "report_options.h"
 
@@ -20,10 +22,11 @@ static void usage(FILE *out)
 		"folded stacks), edges (decode --edges), or autofdo, bolt or\n"
 		"bolt-preagg (export --partial: the files of export --to KIND, one\n"
 		"per binary, named from -o as export names them), or pprof (the\n"
-		"profile of export --to pprof, to -o). The merge does not depend\n"
+		"profile of export --to pprof, to -o), or sqlite (the database of\n"
+		"export --to sqlite, to -o, a new file). The merge does not depend\n"
 		"on the order or grouping of the parts. See docs/scale-out.md.\n\n"
 		"  --kind KIND             report, collapsed, edges, autofdo, bolt,\n"
-		"                          bolt-preagg or pprof\n"
+		"                          bolt-preagg, pprof or sqlite\n"
 		"  --partial               write the merged partial result instead\n"
 		"  --weight insns|time|calls  collapsed: what a stack counts\n"
 		"  --top N                 report: the N first functions (default 25;\n"
@@ -32,7 +35,9 @@ static void usage(FILE *out)
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"                          (autofdo, bolt: the files' prefix or\n"
 		"                          directory, required without --partial;\n"
-		"                          pprof: required without --partial)\n"
+		"                          pprof, sqlite: required without\n"
+		"                          --partial; sqlite: a file that does not\n"
+		"                          exist yet)\n"
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed (a part that is not a partial\n"
 		"result, or of another kind: the message names it), 2 usage.\n");
@@ -53,13 +58,13 @@ static const struct option long_opts[] = {
 
 enum merge_kind {
 	KIND_NONE, KIND_REPORT, KIND_COLLAPSED, KIND_EDGES, KIND_AUTOFDO,
-	KIND_BOLT, KIND_BOLT_PREAGG, KIND_PPROF,
+	KIND_BOLT, KIND_BOLT_PREAGG, KIND_PPROF, KIND_SQLITE,
 };
 
 /* The --kind names, in enum merge_kind's order from KIND_REPORT. */
 static const char *const kind_names[] = {
 	"report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
-	"pprof",
+	"pprof", "sqlite",
 };
 
 static enum merge_kind parse_kind(const char *name)
@@ -84,6 +89,8 @@ static enum hwt_partial_kind partial_kind(enum merge_kind kind)
 		return HWT_PARTIAL_BOLT_PREAGG;
 	case KIND_PPROF:
 		return HWT_PARTIAL_PPROF;
+	case KIND_SQLITE:
+		return HWT_PARTIAL_SQLITE;
 	default:
 		return HWT_PARTIAL_REPORT;
 	}
@@ -118,8 +125,8 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 				return cli_usage_error("merge", "--kind %s: use "
 						       "report, collapsed, edges, "
 						       "autofdo, bolt, "
-						       "bolt-preagg or pprof",
-						       optarg);
+						       "bolt-preagg, pprof or "
+						       "sqlite", optarg);
 			break;
 		case OPT_PARTIAL:
 			a->partial = true;
@@ -150,8 +157,8 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	}
 	if (!a->kind)
 		return cli_usage_error("merge", "no --kind (report, collapsed, "
-				       "edges, autofdo, bolt, bolt-preagg or "
-				       "pprof)");
+				       "edges, autofdo, bolt, bolt-preagg, "
+				       "pprof or sqlite)");
 	if (per_binary(a->kind) && !a->partial && !a->output)
 		return cli_usage_error("merge", "--kind %s writes one file per "
 				       "binary: -o PREFIX or DIRECTORY is "
@@ -163,6 +170,9 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 		return cli_usage_error("merge", "--kind pprof writes a "
 				       "compressed profile: -o FILE is "
 				       "required");
+	if (a->kind == KIND_SQLITE && !a->partial && !a->output)
+		return cli_usage_error("merge", "--kind sqlite writes a "
+				       "database: -o FILE is required");
 	if (optind >= argc)
 		return cli_usage_error("merge", "no partial result to merge");
 	return 0;
@@ -222,6 +232,44 @@ static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
 	}
 }
 
+/* SQLite: the database, written to the output's temporary file, which
+ * takes its place when complete; as export, it creates a database and
+ * replaces none. */
+static int merge_database(const struct merge_args *a, int argc, char **argv)
+{
+	struct stat st;
+	if (lstat(a->output, &st) == 0) {
+		fprintf(stderr, "hwtrace merge: %s exists: give another -o (the "
+			"merge creates a database, it does not replace one)\n",
+			a->output);
+		return EXIT_USAGE;
+	}
+	FILE *out;
+	struct hwt_outfile *of;
+	int rc = cli_output_open("merge", a->output,
+				 (const char *const *)argv + optind,
+				 (size_t)(argc - optind), &out, &of);
+	if (rc)
+		return rc;
+	int err = 0;
+	if (!of)
+		err = hwt_error(HWT_ERR_INVAL, "%s: a database is a regular "
+				"file: give another -o", a->output);
+	else
+		hwt_outfile_set_no_replace(of);
+	struct hwt_partial *sum = NULL;
+	for (int i = optind; i < argc && !err; i++)
+		err = merge_part(argv[i], HWT_PARTIAL_SQLITE, &sum);
+	if (!err)
+		err = hwt_partial_write_sqlite(sum, hwt_outfile_temp_path(of),
+					       a->output);
+	hwt_partial_free(sum);
+	int wrc = cli_output_close("merge", out, a->output, of, err < 0);
+	if (wrc)
+		return wrc;
+	return err ? cli_report(err) : EXIT_OK;
+}
+
 /* AutoFDO, BOLT: the merged profiles as export's files, named from -o;
  * the files written listed on standard error. */
 static int merge_profiles(const struct merge_args *a, int argc, char **argv)
@@ -261,6 +309,8 @@ int cmd_merge(int argc, char **argv)
 		return rc;
 	if (per_binary(a.kind) && !a.partial)
 		return merge_profiles(&a, argc, argv);
+	if (a.kind == KIND_SQLITE && !a.partial)
+		return merge_database(&a, argc, argv);
 	FILE *out;
 	struct hwt_outfile *of;
 	rc = cli_output_open("merge", a.output, (const char *const *)argv + optind,

@@ -89,6 +89,9 @@ struct perfdb {
 	size_t nsw, sw_cap;
 	struct hwt_strmap dsos;    /* path -> v[0] id */
 	struct hwt_strmap symbols; /* "dso_id:name" -> v[0] id */
+	/* The counts of the captures before this one (the stats are of all
+	 * the captures, the ids of each its own). */
+	uint64_t dsos_before, symbols_before, paths_before;
 	struct place cache[CACHE_SLOTS];
 };
 
@@ -193,7 +196,7 @@ static int place_of(struct hwt_export *ex, int32_t pid, uint64_t addr,
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
 		if (!e->v[0]) {
 			e->v[0] = s->symbols.n;
-			ex->stats.symbols = s->symbols.n;
+			ex->stats.symbols = s->symbols_before + s->symbols.n;
 			/* perf's sym_start/sym_end are addresses in the
 			 * binary, not where it was loaded. */
 			uint64_t start = sym.dso ? sym.dso_offset - sym.offset
@@ -213,7 +216,7 @@ static int place_of(struct hwt_export *ex, int32_t pid, uint64_t addr,
 		p->sym_offset = sym.offset;
 		p->sym_addr = sym.start;
 	}
-	ex->stats.dsos = s->dsos.n;
+	ex->stats.dsos = s->dsos_before + s->dsos.n;
 	p->valid = true;
 	*out = *p;
 	return 0;
@@ -539,14 +542,75 @@ static int write_switches(struct hwt_export *ex)
 	return err;
 }
 
+/* The threads and the context switches, the rows written last. */
+static int write_last_rows(struct hwt_export *ex)
+{
+	int err = write_threads(ex);
+	return err ? err : write_switches(ex);
+}
+
 static int perfdb_finish(struct hwt_export *ex, bool has_time)
 {
 	(void)has_time;
 	struct perfdb *s = impl(ex);
-	int err = write_threads(ex);
-	if (!err)
-		err = write_switches(ex);
+	ex->stats.call_paths += s->paths_before;
+	int err = write_last_rows(ex);
 	return err ? err : s->be->finish(s->db, s->nsw != 0);
+}
+
+static void free_switches(struct perfdb *s)
+{
+	for (size_t i = 0; i < s->nsw; i++) {
+		free(s->sw[i].out_comm);
+		free(s->sw[i].in_comm);
+	}
+	free(s->sw);
+	s->sw = NULL;
+	s->nsw = s->sw_cap = 0;
+}
+
+static int fixed_rows(struct hwt_export *ex);
+
+/* Several captures: each one's rows go to a database of its own, numbered
+ * as an export of that capture alone numbers them (its threads, binaries,
+ * symbols and call paths from 1), and the backend puts the databases
+ * together (sqlite_shards.h). */
+static int perfdb_end_capture(struct hwt_export *ex)
+{
+	struct perfdb *s = impl(ex);
+	if (!s->be->next_capture)
+		return hwt_error(HWT_ERR_NOSUP, "export --to postgresql takes "
+				 "one capture: export the others apart");
+	for (size_t i = 0; i < ex->nthreads; i++)
+		if (ex->threads[i].n)
+			return hwt_error(HWT_ERR_INVAL, "export: a call of thread "
+					 "%d is still open at the end of the "
+					 "capture", (int)ex->threads[i].tid);
+	int err = write_last_rows(ex);
+	if (!err)
+		err = s->be->next_capture(s->db, s->nsw != 0);
+	if (err)
+		return err;
+	free_switches(s);
+	s->dsos_before += s->dsos.n;
+	s->symbols_before += s->symbols.n;
+	s->paths_before += ex->stats.call_paths;
+	ex->stats.call_paths = 0;
+	hwt_strmap_free(&s->dsos);
+	hwt_strmap_free(&s->symbols);
+	hwt_strmap_free(&ex->paths);
+	memset(s->cache, 0, sizeof(s->cache));
+	s->next_sample = s->next_call = 0;
+	hwt_export_forget_threads(ex);
+	return fixed_rows(ex);
+}
+
+const struct sqlite_shards *hwt_perfdb_shards(const struct hwt_export *ex)
+{
+	if (ex->fmt != &hwt_export_perfdb_format)
+		return NULL;
+	const struct perfdb *s = ex->impl;
+	return s->be->shards ? s->be->shards(s->db) : NULL;
 }
 
 static void perfdb_free(struct hwt_export *ex)
@@ -556,11 +620,7 @@ static void perfdb_free(struct hwt_export *ex)
 		s->be->free(s->db);
 	hwt_strmap_free(&s->dsos);
 	hwt_strmap_free(&s->symbols);
-	for (size_t i = 0; i < s->nsw; i++) {
-		free(s->sw[i].out_comm);
-		free(s->sw[i].in_comm);
-	}
-	free(s->sw);
+	free_switches(s);
 	free(s);
 }
 
@@ -569,6 +629,7 @@ const struct export_format hwt_export_perfdb_format = {
 	.enter = perfdb_enter,
 	.exit = perfdb_exit,
 	.finish = perfdb_finish,
+	.end_capture = perfdb_end_capture,
 	.free = perfdb_free,
 };
 

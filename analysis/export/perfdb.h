@@ -9,6 +9,8 @@
 
 #include "analysis/export/export_internal.h"
 
+struct sqlite_shards;
+
 enum perfdb_table {
 	PT_SELECTED_EVENTS, PT_MACHINES, PT_THREADS, PT_COMMS,
 	PT_COMM_THREADS, PT_DSOS, PT_SYMBOLS, PT_BRANCH_TYPES, PT_SAMPLES,
@@ -51,6 +53,13 @@ struct perfdb_backend {
 	 * context_switches has rows (perf drops the table when empty). */
 	int (*finish)(void *db, bool switches);
 	void (*free)(void *db);
+	/* Optional (a database that takes several captures): ends the
+	 * capture's rows as finish does, and starts the next capture's
+	 * database, which gets its rows from the fixed ones on. */
+	int (*next_capture)(void *db, bool switches);
+	/* Optional: the captures' databases, when the export keeps them
+	 * (sqlite_shards.h; NULL otherwise). */
+	const struct sqlite_shards *(*shards)(void *db);
 };
 
 /* A row of numbers only (@v, every column of @t) to @be: through its
@@ -70,5 +79,9 @@ int hwt_perfdb_open(struct hwt_export *ex, const struct perfdb_backend *be,
 int hwt_perfdb_thread_new(const struct perfdb_backend **be, void **db);
 
 extern const struct export_format hwt_export_perfdb_format;
+
+/* The captures' databases of a finished SQLite export made with
+ * opts.partial (sorted), NULL for any other export. */
+const struct sqlite_shards *hwt_perfdb_shards(const struct hwt_export *ex);
 
 #endif

@@ -268,14 +268,44 @@ static void stop_writer(struct perfdb_thread *t, bool give_up)
 	t->started = false;
 }
 
+/* Sends the last rows and waits for the writer to store them. */
+static int thread_finish_rows(struct perfdb_thread *t)
+{
+	int err = send_chunk(t, 0);
+	stop_writer(t, false);
+	return err ? err : writer_error(t);
+}
+
 static int thread_finish(void *db, bool switches)
 {
 	struct perfdb_thread *t = db;
-	int err = send_chunk(t, 0);
-	stop_writer(t, false);
-	if (!err)
-		err = writer_error(t);
+	int err = thread_finish_rows(t);
 	return err ? err : t->be->finish(t->db, switches);
+}
+
+/* The rows so far stored, the capture's database ended on this thread,
+ * and the writer started again for the next capture's. */
+static int thread_next_capture(void *db, bool switches)
+{
+	struct perfdb_thread *t = db;
+	int err = thread_finish_rows(t);
+	if (!err)
+		err = t->be->next_capture(t->db, switches);
+	if (err)
+		return err;
+	t->done = false;
+	int rc = pthread_create(&t->thread, NULL, writer, t);
+	if (rc)
+		return hwt_error(HWT_ERR_NOMEM, "cannot start the database "
+				 "writer thread: %s", strerror(rc));
+	t->started = true;
+	return 0;
+}
+
+static const struct sqlite_shards *thread_shards(void *db)
+{
+	struct perfdb_thread *t = db;
+	return t->be->shards ? t->be->shards(t->db) : NULL;
 }
 
 static void thread_free(void *db)
@@ -300,6 +330,17 @@ static const struct perfdb_backend thread_backend = {
 	.row_ints = thread_row_ints,
 	.finish = thread_finish,
 	.free = thread_free,
+	.next_capture = NULL, /* set when the database has one */
+	.shards = thread_shards,
+};
+
+static const struct perfdb_backend thread_backend_captures = {
+	.row = thread_row,
+	.row_ints = thread_row_ints,
+	.finish = thread_finish,
+	.free = thread_free,
+	.next_capture = thread_next_capture,
+	.shards = thread_shards,
 };
 
 int hwt_perfdb_thread_new(const struct perfdb_backend **be, void **db)
@@ -321,7 +362,7 @@ int hwt_perfdb_thread_new(const struct perfdb_backend **be, void **db)
 				 "writer thread: %s", strerror(rc));
 	}
 	t->started = true;
-	*be = &thread_backend;
+	*be = t->be->next_capture ? &thread_backend_captures : &thread_backend;
 	*db = t;
 	return 0;
 }

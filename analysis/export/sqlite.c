@@ -13,15 +13,17 @@
  * looked up in the table's tree first, a new one is appended at its end.
  * A row of another shape is inserted alone, after the rows queued before
  * it. */
-#include <inttypes.h>
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/export/perfdb.h"
 #include "analysis/export/sqlite_rows.h"
-#include "analysis/export/sqlite_schema.h"
+#include "analysis/export/sqlite_setup.h"
+#include "analysis/export/sqlite_shards.h"
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
 
@@ -99,23 +101,27 @@ static bool fits(const struct batch *b, const int64_t *v)
 struct sqlite_db {
 	sqlite3 *db;
 	const char *path;
+	/* The file the rows go to: the export's database, or with
+	 * opts.partial a temporary one of our own (@own_file, removed when
+	 * freed). */
+	char *file;
+	bool own_file, all_columns, partial;
+	/* The captures ended so far (next_capture): each one's database,
+	 * until finish puts them together or keeps them for the partial. */
+	struct sqlite_shards shards;
 	sqlite3_stmt *st[PT_COUNT];
 	struct batch *batch[PT_COUNT]; /* NULL: the table has text */
 	uint64_t rows;
 };
 
-/* The library's error for SQLite's: a full disk is HWT_ERR_NOSPC. */
 static int db_error(struct sqlite_db *s, int rc, const char *what)
 {
-	int err = rc == SQLITE_FULL ? HWT_ERR_NOSPC : HWT_ERR_IO;
-	return hwt_error(err, "%s: %s: %s", s->path, what,
-			 s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	return hwt_sqlite_error(s->db, s->path, rc, what);
 }
 
 static int exec(struct sqlite_db *s, const char *sql)
 {
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-	return rc == SQLITE_OK ? 0 : db_error(s, rc, sql);
+	return hwt_sqlite_exec(s->db, s->path, sql);
 }
 
 static int step(struct sqlite_db *s, sqlite3_stmt *st, uint64_t rows)
@@ -228,33 +234,71 @@ static void finalize(struct sqlite_db *s)
 	}
 }
 
-static int sqlite_finish(void *db, bool switches)
+/* Stores the queued rows and ends the capture's database. */
+static int close_capture(struct sqlite_db *s, bool switches)
 {
-	struct sqlite_db *s = db;
-	static const char *const tail[] = {
-		"COMMIT",
-		"CREATE INDEX pcpid_idx ON calls (parent_call_path_id)",
-		"CREATE INDEX pid_idx ON calls (parent_id)",
-		"ALTER TABLE comms ADD has_calls boolean",
-		/* One literal: clang warns of joined ones in an array. */
-		"UPDATE comms SET has_calls = 1 WHERE comms.id IN (SELECT DISTINCT comm_id FROM calls)",
-		/* perf drops the tables it left empty. */
-		"DROP VIEW context_switches_view",
-		"DROP TABLE context_switches",
-	};
-	size_t n = sizeof(tail) / sizeof(tail[0]) - (switches ? 2 : 0);
 	int err = 0;
 	for (int t = 0; !err && t < PT_COUNT; t++)
 		if (s->batch[t] && s->batch[t]->rows.n)
 			err = flush(s, (enum perfdb_table)t);
 	finalize(s);
-	for (size_t i = 0; !err && i < n; i++)
-		err = exec(s, tail[i]);
+	if (!err)
+		err = hwt_sqlite_tail(s->db, s->path, switches);
 	int rc = sqlite3_close(s->db);
 	s->db = NULL;
 	if (!err && rc != SQLITE_OK)
 		err = db_error(s, rc, "close");
 	return err;
+}
+
+/* Empties the file (an empty file is a new database). */
+static int empty_file(struct sqlite_db *s)
+{
+	FILE *f = fopen(s->file, "wb");
+	if (!f || fclose(f))
+		return hwt_error(HWT_ERR_IO, "%s: cannot empty it: %s", s->path,
+				 strerror(errno));
+	return 0;
+}
+
+/* The capture's database kept as a shard, the file emptied. */
+static int keep_capture(struct sqlite_db *s, bool switches)
+{
+	int err = close_capture(s, switches);
+	if (!err)
+		err = sqlite_shards_add_file(&s->shards, s->file);
+	return err ? err : empty_file(s);
+}
+
+static int sqlite_db_open(struct sqlite_db *s, const char *file,
+			  bool all_columns);
+
+static int sqlite_next_capture(void *db, bool switches)
+{
+	struct sqlite_db *s = db;
+	int err = keep_capture(s, switches);
+	return err ? err : sqlite_db_open(s, s->file, s->all_columns);
+}
+
+/* One capture, not partial: its database is the export's. Several, or a
+ * partial: each capture's is kept, and the export's is their numbering
+ * into one (sqlite_shards.h), the bytes a merge of the parts gives. */
+static int sqlite_finish(void *db, bool switches)
+{
+	struct sqlite_db *s = db;
+	if (!s->shards.n && !s->partial)
+		return close_capture(s, switches);
+	int err = keep_capture(s, switches);
+	sqlite_shards_sort(&s->shards);
+	if (!err && !s->partial)
+		err = sqlite_shards_write(&s->shards, s->file, s->path);
+	return err;
+}
+
+static const struct sqlite_shards *sqlite_kept(void *db)
+{
+	struct sqlite_db *s = db;
+	return s->partial ? &s->shards : NULL;
 }
 
 static void sqlite_free(void *db)
@@ -265,6 +309,10 @@ static void sqlite_free(void *db)
 	finalize(s);
 	if (s->db)
 		sqlite3_close(s->db);
+	sqlite_shards_free(&s->shards);
+	if (s->own_file)
+		remove(s->file);
+	free(s->file);
 	free(s);
 }
 
@@ -273,6 +321,8 @@ static const struct perfdb_backend sqlite_backend = {
 	.row_ints = sqlite_row_ints,
 	.finish = sqlite_finish,
 	.free = sqlite_free,
+	.next_capture = sqlite_next_capture,
+	.shards = sqlite_kept,
 };
 
 /* "INSERT INTO t VALUES (?1,...)": one row, every column bound. */
@@ -350,49 +400,7 @@ int hwt_export_sqlite_quiet_memory(void)
 static int sqlite_db_open(struct sqlite_db *s, const char *file,
 			  bool all_columns)
 {
-	int rc = sqlite3_open_v2(file, &s->db,
-				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-					 SQLITE_OPEN_NOMUTEX, /* one thread */
-				 NULL);
-	if (rc != SQLITE_OK)
-		return db_error(s, rc, "cannot open the database");
-	sqlite3_stmt *st;
-	rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master",
-				-1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return db_error(s, rc, "not an SQLite database");
-	rc = sqlite3_step(st);
-	int64_t objects = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return db_error(s, rc, "not an SQLite database");
-	if (objects)
-		return hwt_error(HWT_ERR_CONFIG, "%s: the database already has "
-				 "%" PRId64 " tables, views or indexes: export "
-				 "into a new file", s->path, objects);
-	/* Nobody else opens the temporary file: no journal, no syncs, no
-	 * locking; 64 KiB pages (fewer B-tree levels and writes) and 64 MiB
-	 * of page cache keep the tables' growing pages in memory between
-	 * commits. */
-	static const char *const setup[] = {
-		"PRAGMA page_size = 65536",
-		"PRAGMA journal_mode = OFF",
-		"PRAGMA synchronous = OFF",
-		"PRAGMA locking_mode = EXCLUSIVE",
-		"PRAGMA cache_size = -8192",
-		/* The rows' virtual tables are in temp: no file for them. */
-		"PRAGMA temp_store = MEMORY",
-		"BEGIN",
-	};
-	int err = 0;
-	for (size_t i = 0; !err && i < sizeof(setup) / sizeof(setup[0]); i++)
-		err = exec(s, setup[i]);
-	size_t n = sizeof(hwt_sqlite_tables) / sizeof(hwt_sqlite_tables[0]);
-	for (size_t i = 0; !err && i < n; i++)
-		err = exec(s, all_columns && hwt_sqlite_tables[i] ==
-					     hwt_sqlite_samples_branches
-				      ? hwt_sqlite_samples_all
-				      : hwt_sqlite_tables[i]);
+	int err = hwt_sqlite_create(file, s->path, all_columns, &s->db);
 	/* One of the two layouts of samples is the table. */
 	enum perfdb_table unused = all_columns ? PT_SAMPLES : PT_SAMPLES_ALL;
 	for (int t = 0; !err && t < PT_COUNT; t++)
@@ -401,15 +409,44 @@ static int sqlite_db_open(struct sqlite_db *s, const char *file,
 	return err;
 }
 
+/* A partial's captures are written to a temporary file first. */
+static int own_temp_file(struct sqlite_db *s)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t size = strlen(dir) + 32;
+	s->file = malloc(size);
+	if (!s->file)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	snprintf(s->file, size, "%s/hwtrace-sqlite-XXXXXX", dir);
+	int fd = mkstemp(s->file);
+	if (fd < 0)
+		return hwt_error(HWT_ERR_IO, "%s: cannot make a temporary "
+				 "database: %s", dir, strerror(errno));
+	close(fd);
+	s->own_file = true;
+	s->path = s->file;
+	return 0;
+}
+
 int hwt_export_sqlite_open(struct hwt_export *ex)
 {
-	if (!ex->opts.db_path)
+	if (!ex->opts.db_path && !ex->opts.partial)
 		return hwt_error(HWT_ERR_INVAL, "sqlite export: no database");
 	struct sqlite_db *s = calloc(1, sizeof(*s));
 	if (!s)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	s->path = ex->opts.db_name ? ex->opts.db_name : ex->opts.db_path;
-	int err = sqlite_db_open(s, ex->opts.db_path, ex->opts.all_columns);
+	s->all_columns = ex->opts.all_columns;
+	s->partial = ex->opts.partial;
+	int err = 0;
+	if (s->partial)
+		err = own_temp_file(s);
+	else if (!(s->file = strdup(ex->opts.db_path)))
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	if (!err)
+		err = sqlite_db_open(s, s->file, ex->opts.all_columns);
 	if (err) {
 		sqlite_free(s);
 		return err;

@@ -25,6 +25,8 @@ const char *hwt_partial_kind_name(enum hwt_partial_kind kind)
 		return "bolt-preagg";
 	case HWT_PARTIAL_PPROF:
 		return "pprof";
+	case HWT_PARTIAL_SQLITE:
+		return "sqlite";
 	default:
 		return "report";
 	}
@@ -60,6 +62,7 @@ void hwt_partial_free(struct hwt_partial *p)
 	hwt_edges_free(p->edges);
 	partial_pgo_free(p);
 	partial_pprof_free(p);
+	sqlite_shards_free(&p->shards);
 	free(p->reading_lines);
 	free(p);
 }
@@ -241,6 +244,8 @@ int hwt_partial_merge(struct hwt_partial *dst, const struct hwt_partial *src)
 		return partial_pgo_merge(dst, src);
 	if (dst->kind == HWT_PARTIAL_PPROF)
 		return partial_pprof_merge(dst, src);
+	if (dst->kind == HWT_PARTIAL_SQLITE)
+		return partial_sqlite_merge(dst, src);
 	if (!same_text(dst->time_unit, src->time_unit) ||
 	    !same_text(dst->time_meaning, src->time_meaning))
 		return hwt_error(HWT_ERR_INVAL, "the parts' times are of "

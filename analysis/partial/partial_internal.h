@@ -6,6 +6,7 @@
 
 #include "analysis/export/pgo_internal.h"
 #include "analysis/export/pprof_profile.h"
+#include "analysis/export/sqlite_shards.h"
 #include "analysis/util/strmap.h"
 #include "hwtrace/partial.h"
 
@@ -36,6 +37,9 @@ struct hwt_partial {
 	struct pprof_loc reading;
 	struct pprof_line *reading_lines;
 	size_t reading_n, reading_cap;
+	/* HWT_PARTIAL_SQLITE (partial_sqlite.c): the captures' databases,
+	 * in their canonical order. */
+	struct sqlite_shards shards;
 };
 
 /* Whether @kind is one of the per-binary profiles (partial_pgo.c). */
@@ -98,6 +102,15 @@ int partial_pprof_write(const struct hwt_partial *p, FILE *out, size_t *lines);
 int partial_pprof_read_head(struct partial_reader *r, struct hwt_partial *p);
 int partial_pprof_read_line(struct partial_reader *r, struct hwt_partial *p);
 int partial_pprof_read_end(struct partial_reader *r, struct hwt_partial *p);
+
+/* The sqlite partial (partial_sqlite.c): copied from an export, merged,
+ * its lines written (*@lines their count) and read ("capture", with
+ * the database's bytes after the line). */
+int partial_sqlite_from_export(const struct hwt_export *ex,
+			       struct hwt_partial **out);
+int partial_sqlite_merge(struct hwt_partial *dst, const struct hwt_partial *src);
+int partial_sqlite_write(const struct hwt_partial *p, FILE *out, size_t *lines);
+int partial_sqlite_read_line(struct partial_reader *r, struct hwt_partial *p);
 
 /* A new, empty partial of @kind; NULL when out of memory. */
 struct hwt_partial *partial_new(enum hwt_partial_kind kind);

@@ -94,10 +94,12 @@ int hwt_partial_from_export(const struct hwt_export *ex,
 	enum hwt_export_format f = ex->opts.format;
 	if (f == HWT_EXPORT_PPROF)
 		return partial_pprof_from_export(ex, out);
+	if (f == HWT_EXPORT_SQLITE)
+		return partial_sqlite_from_export(ex, out);
 	if (!ex->opts.partial || (f != HWT_EXPORT_AUTOFDO &&
 				  f != HWT_EXPORT_BOLT &&
 				  f != HWT_EXPORT_BOLT_PREAGG))
-		return hwt_error(HWT_ERR_INVAL, "only an autofdo, bolt or pprof export "
+		return hwt_error(HWT_ERR_INVAL, "only an sqlite, autofdo, bolt or pprof export "
 				 "made with opts.partial has a partial result");
 	size_t n;
 	const struct pgo_binary *b = hwt_pgo_profiles(ex, &n);

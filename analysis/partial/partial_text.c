@@ -118,6 +118,7 @@ int hwt_partial_write(const struct hwt_partial *p, FILE *out)
 	int err = p->kind == HWT_PARTIAL_EDGES ? write_edges(p, out, &lines)
 		  : partial_is_pgo(p->kind)    ? partial_pgo_write(p, out, &lines)
 		  : p->kind == HWT_PARTIAL_PPROF ? partial_pprof_write(p, out, &lines)
+		  : p->kind == HWT_PARTIAL_SQLITE ? partial_sqlite_write(p, out, &lines)
 					       : write_report(p, out, &lines);
 	if (err)
 		return err;
@@ -366,8 +367,9 @@ static int read_body(struct partial_reader *r, struct hwt_partial *p)
 {
 	bool edges = p->kind == HWT_PARTIAL_EDGES, pgo = partial_is_pgo(p->kind);
 	bool pprof = p->kind == HWT_PARTIAL_PPROF;
+	bool sqlite = p->kind == HWT_PARTIAL_SQLITE;
 	int err = edges ? read_edges_stats(r, p)
-		  : pgo ? 0
+		  : pgo || sqlite ? 0
 		  : pprof ? partial_pprof_read_head(r, p)
 			: read_header_text(r, p);
 	size_t entries = 0;
@@ -380,6 +382,8 @@ static int read_body(struct partial_reader *r, struct hwt_partial *p)
 				err = partial_number(r, r->fields[1], 10, &n);
 			if (!err && pprof)
 				err = partial_pprof_read_end(r, p);
+			if (!err && sqlite)
+				sqlite_shards_sort(&p->shards);
 			if (!err && n != entries)
 				err = partial_bad(r, "the end line counts other entries "
 					  "than the file has");
@@ -389,6 +393,8 @@ static int read_body(struct partial_reader *r, struct hwt_partial *p)
 		}
 		if (pgo)
 			err = partial_pgo_read_line(r, p);
+		else if (sqlite)
+			err = partial_sqlite_read_line(r, p);
 		else if (pprof)
 			err = partial_pprof_read_line(r, p);
 		else if (edges && !strcmp(what, "edge"))
@@ -419,14 +425,15 @@ int hwt_partial_read(FILE *in, const char *name, struct hwt_partial **out)
 			HWT_PARTIAL_REPORT, HWT_PARTIAL_EDGES,
 			HWT_PARTIAL_AUTOFDO, HWT_PARTIAL_BOLT,
 			HWT_PARTIAL_BOLT_PREAGG, HWT_PARTIAL_PPROF,
+			HWT_PARTIAL_SQLITE,
 		};
 		size_t i = 0, n = sizeof(kinds) / sizeof(kinds[0]);
 		while (i < n && strcmp(r.fields[2], hwt_partial_kind_name(kinds[i])))
 			i++;
 		if (i == n)
 			err = partial_bad(&r, "a kind other than report, edges, "
-					  "autofdo, bolt, bolt-preagg or "
-					  "pprof");
+					  "autofdo, bolt, bolt-preagg, "
+					  "pprof or sqlite");
 		else
 			kind = kinds[i];
 	}

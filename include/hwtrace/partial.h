@@ -43,6 +43,9 @@ enum hwt_partial_kind {
 	 * address, binary, lines) and samples (labels, stack of locations,
 	 * values), identified by content. */
 	HWT_PARTIAL_PPROF,
+	/* The database of `export --to sqlite` (perf's schema): each
+	 * capture's own database, as an export of it alone writes it. */
+	HWT_PARTIAL_SQLITE,
 };
 
 struct hwt_partial;
@@ -119,6 +122,14 @@ HWT_API int hwt_partial_write_profiles(const struct hwt_partial *p,
  * writes on the whole input (a gzip-compressed profile.proto). Errors:
  * HWT_ERR_INVAL (another kind), HWT_ERR_NOMEM, HWT_ERR_IO. */
 HWT_API int hwt_partial_write_pprof(const struct hwt_partial *p, FILE *out);
+
+/* The database of an sqlite partial, the bytes `hwtrace export --to
+ * sqlite` writes on the whole input, to the new (empty or absent) file
+ * @file, named @name in messages. Errors: HWT_ERR_INVAL (another kind),
+ * HWT_ERR_FORMAT (a capture's database of another layout), HWT_ERR_NOMEM,
+ * HWT_ERR_IO, HWT_ERR_NOSPC. */
+HWT_API int hwt_partial_write_sqlite(const struct hwt_partial *p,
+				     const char *file, const char *name);
 
 /* The edge map of an edges partial (owned by it), NULL for other kinds. */
 HWT_API const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p);

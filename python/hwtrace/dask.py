@@ -2,8 +2,8 @@
 
 ``run(client, files, kind, out)`` plans the work with ``hwtrace units``,
 submits one task per capture (``report``, ``collapsed``, the
-per-binary profiles ``autofdo``, ``bolt``, ``bolt-preagg``, and the
-``pprof`` profile) or per unit
+per-binary profiles ``autofdo``, ``bolt``, ``bolt-preagg``, the
+``pprof`` profile and the ``sqlite`` database in perf's schema) or per unit
 (``edges``) to a ``distributed.Client``, each running the hwtrace CLI on a
 worker, merges the partial results as they come in (a tree of ``hwtrace
 merge --partial``), and writes ``out`` with ``hwtrace merge``. The merge
@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from distributed import as_completed
 
 KINDS = ("report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
-         "pprof")
+         "pprof", "sqlite")
 # The kinds `hwtrace export --to KIND --partial` makes: the per-binary
 # profiles (one file per binary, named from the output's prefix or
-# directory) and pprof's (one file).
-EXPORT_KINDS = ("autofdo", "bolt", "bolt-preagg", "pprof")
+# directory), pprof's (one file) and the SQLite database (one new file;
+# its partial holds each capture's database, compressed).
+EXPORT_KINDS = ("autofdo", "bolt", "bolt-preagg", "pprof", "sqlite")
 
 
 class UnitFailed(Exception):
@@ -150,8 +151,9 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
     @kind: "report" (the table, ``--top`` @top, 0 for all), "collapsed"
     (folded stacks by @weight), "edges", or a per-binary profile
     ("autofdo", "bolt", "bolt-preagg": @out is then the prefix or
-    directory of its files, as ``hwtrace export -o``), or "pprof" (the
-    compressed profile.proto). @fanin partial results are
+    directory of its files, as ``hwtrace export -o``), "pprof" (the
+    compressed profile.proto) or "sqlite" (the database in perf's schema,
+    @out a file that does not exist yet). @fanin partial results are
     merged at a time as they arrive. @on_progress(done, total) is called
     here after each unit. Returns a Result; its ``missing`` lists the
     units that failed twice (the output holds all the others). Raises

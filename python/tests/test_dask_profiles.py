@@ -1,5 +1,5 @@
-"""hwtrace.dask with the per-binary profiles (autofdo, bolt, bolt-preagg)
-and the pprof profile on a real cluster: a `dask scheduler` with one `dask worker`, then a
+"""hwtrace.dask with the per-binary profiles (autofdo, bolt, bolt-preagg),
+the pprof profile and the SQLite database on a real cluster: a `dask scheduler` with one `dask worker`, then a
 second worker added, all on 127.0.0.1, started here and stopped (all of
 them, whatever happens) before the test ends.
 
@@ -10,11 +10,13 @@ PT capture of testdata replayed through the kernel emulator. For each
 kind, with one worker and with two, and for merges of 2, 3 and 4 parts at
 a time, the files the cluster writes are byte-identical to those of one
 `hwtrace export FILE... --to KIND` of all captures, with the same names
-(pprof: the one profile).
+(pprof, sqlite: the one file; the database's binaries, read by Python's
+sqlite3, include the programs recorded and the LBR capture's).
 The planner gives these kinds one task per capture (their counts run
 across the units of a capture), checked here too. A cut capture is
 reported missing with its file and unit; the files hold the others.
-`hwtrace cluster --to bolt` writes the same files as the export.
+`hwtrace cluster --to bolt` and `--to sqlite` write the same files as the
+export.
 
 Run with Debian's /usr/bin/python3 (python3-distributed); HWTRACE names
 the CLI, HWT_BUILD_DIR the build with the test programs.
@@ -22,6 +24,7 @@ the CLI, HWT_BUILD_DIR the build with the test programs.
 
 import gzip
 import os
+import sqlite3
 import subprocess
 import sys
 import unittest
@@ -30,7 +33,9 @@ from test_dask_cluster import prepare, start_cluster, stop_cluster
 
 HWTRACE = os.environ["HWTRACE"]
 TESTDATA = os.path.join(os.environ["HWT_TESTDATA"], "perf-data")
-KINDS = ("autofdo", "bolt", "bolt-preagg", "pprof")
+KINDS = ("autofdo", "bolt", "bolt-preagg", "pprof", "sqlite")
+# The kinds whose output is one file, not one per binary.
+ONE_FILE = ("pprof", "sqlite")
 
 
 def hwtrace(*args):
@@ -65,12 +70,15 @@ class DaskProfilesTest(unittest.TestCase):
         cls.want = {}
         for kind in KINDS:
             out = os.path.join(cls.tmp, "one." + kind)
-            if kind != "pprof":
+            if kind not in ONE_FILE:
                 os.mkdir(out)
             hwtrace("export", *cls.files, "--to", kind, "-o", out)
             cls.want[kind] = files_of(out)
-            if kind == "pprof":  # named as the cluster's output is
+            if kind in ONE_FILE:  # named as the cluster's output is
                 cls.want[kind] = {"out": cls.want[kind][os.path.basename(out)]}
+        with sqlite3.connect(os.path.join(cls.tmp, "one.sqlite")) as db:
+            cls.sqlite_dsos = " ".join(
+                r[0] for r in db.execute("SELECT long_name FROM dsos"))
         start_cluster(cls, 1)
 
     @classmethod
@@ -81,7 +89,7 @@ class DaskProfilesTest(unittest.TestCase):
         import hwtrace.dask as hd
         out = os.path.join(self.tmp, name)
         os.mkdir(out)
-        if kind == "pprof":  # one file, not one per binary
+        if kind in ONE_FILE:  # one file, not one per binary
             out = os.path.join(out, "out")
         res = hd.run(self.client, files, kind, out, hwtrace=HWTRACE,
                      fanin=fanin)
@@ -99,6 +107,8 @@ class DaskProfilesTest(unittest.TestCase):
             if kind == "pprof":  # the binaries name its mappings
                 names = gzip.decompress(self.want[kind]["out"]).decode(
                     "utf-8", "replace")
+            elif kind == "sqlite":
+                names = self.sqlite_dsos
             else:
                 names = " ".join(self.want[kind])
             self.assertIn("known_path", names, kind)
@@ -132,6 +142,15 @@ class DaskProfilesTest(unittest.TestCase):
         self.assertEqual(files_of(out), self.want["bolt"])
         n = len(self.files)
         self.assertIn(f"{n} of {n} units merged".encode(), p.stderr)
+
+    def test_cli_sqlite_on_the_cluster(self):
+        out = os.path.join(self.tmp, "cli.db")
+        p = subprocess.run([HWTRACE, "cluster", "--scheduler",
+                            self.cluster.address, *self.files, "--to",
+                            "sqlite", "-o", out], env=self.env,
+                           capture_output=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(files_of(out)["cli.db"], self.want["sqlite"]["out"])
 
     def test_cut_capture_is_missing(self):
         cut = os.path.join(self.tmp, "cut.data")
