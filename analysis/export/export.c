@@ -295,8 +295,8 @@ int hwt_export_end_capture(struct hwt_export *ex)
 {
 	if (!ex->fmt->end_capture)
 		return hwt_error(HWT_ERR_NOSUP, "export: this format takes one "
-				 "capture (autofdo, bolt, bolt-preagg and pprof "
-				 "take several)");
+				 "capture (autofdo, bolt, bolt-preagg, pprof and "
+				 "sqlite take several)");
 	return ex->fmt->end_capture(ex);
 }
 
