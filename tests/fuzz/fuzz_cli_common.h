@@ -41,6 +41,17 @@ int cli_wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* tools/cli_output.c's, quiet: a stream that failed is a runtime error. */
+int cli_stream_close(const char *cmd, FILE *f, const char *path)
+{
+	(void)cmd;
+	(void)path;
+	int bad = ferror(f) | fflush(f);
+	if (f != stdout && fclose(f))
+		bad = 1;
+	return bad ? EXIT_RUNTIME : 0;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/* The subcommands print a lot; the fuzzer's own output is stderr. */
