@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,27 +23,6 @@
 #include "hwtrace/session.h"
 #include "hwtrace/trigger.h"
 #include "hwtrace/outfile.h"
-
-/* The recorder the signal handlers reach; a signal before it exists is
- * kept and handed over when it does. */
-static struct hwt_recorder *volatile active;
-static volatile sig_atomic_t early_stop, early_snapshot;
-
-static void on_stop(int sig)
-{
-	if (active)
-		hwt_recorder_request_stop(active);
-	else
-		early_stop = 1;
-}
-
-static void on_snapshot(int sig)
-{
-	if (active)
-		hwt_recorder_request_snapshot(active);
-	else
-		early_snapshot = 1;
-}
 
 /* Where record writes without -o: the profile's [session] output, as
  * `hwtrace config check` shows it, else perf.data. A replay (--emulate)
@@ -237,9 +215,7 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 	/* From the moment the file exists, a signal ends the capture with a
 	 * complete file (at once, when it comes before the first read). */
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
+	cli_record_catch_stop();
 	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
 	hwt_pd_writer_keep_partial(w, o.keep_partial);
@@ -267,11 +243,7 @@ int cmd_record(int argc, char **argv)
 		};
 		if ((ret = hwt_recorder_new(&ro, s, w, &rec)) < 0)
 			goto fail;
-		active = rec;
-		if (early_stop)
-			hwt_recorder_request_stop(rec);
-		if (early_snapshot)
-			hwt_recorder_request_snapshot(rec);
+		cli_record_attach(rec);
 	}
 
 	/* Attributes, then the decoder's metadata, then data. */
@@ -282,7 +254,7 @@ int cmd_record(int argc, char **argv)
 	if (o.control && (ret = hwt_control_open(o.control, &ctl)) < 0)
 		goto fail;
 
-	signal(SIGUSR2, on_snapshot);
+	cli_record_catch_snapshot();
 	if (wl && (ret = hwt_workload_start(wl)) < 0)
 		goto fail;
 	wl_started = wl != NULL;
@@ -334,7 +306,7 @@ fail:
 			"fills up\n", o.output);
 out:
 	hwt_pd_writer_discard(w);
-	active = NULL;
+	cli_record_attach(NULL);
 	hwt_recorder_free(rec);
 	hwt_session_free(s);
 	hwt_control_free(ctl);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "hwtrace/backend.h"
+#include "hwtrace/brstack.h"
 #include "hwtrace/common.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/session.h"
@@ -236,6 +237,56 @@ HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
  * HWT_ERR_FORMAT naming @path when it has no sideband event. */
 HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 				    struct hwt_pd_writer *w);
+
+/* Branch-record sampling (hwtrace record -b / -j, docs/branch-records.md):
+ * the last taken branches a CPU keeps (Intel LBR, Arch LBR, AMD BRS and
+ * LBRv2, Arm BRBE) sampled into the file `perf record -b` writes, on one
+ * of two machines: this one's kernel, following a command (the event is
+ * cycles, one per online CPU, starting with its exec, with sideband), or
+ * the kernel emulator, whose PMU is a sysfs tree's and whose program is
+ * the branches of a sw_branch capture (the event is `branches`, per
+ * thread; the emulated ring waits for the reader, so nothing is lost).
+ * Zero-initialise, then set size. */
+struct hwt_branch_request {
+	size_t size;             /* sizeof(struct hwt_branch_request) */
+	const char *profile;     /* an INI file whose [branch] section has
+				    filter, period, freq; NULL: none */
+	bool any;                /* -b: every taken branch (-j any) */
+	const char *filter;      /* -j FILTERS: perf's names, comma-separated */
+	uint64_t period, freq;   /* -c / -F; both 0: the profile's, else
+				    perf's 4000 a second */
+	uint32_t data_pages;     /* -m: data ring pages; 0: the default */
+	const char *output;      /* the perf.data file to write */
+	/* This machine: the command and its arguments (PATH searched). */
+	char *const *argv;
+	/* The emulator: its sysfs tree and the sw_branch capture. */
+	const char *sysfs;
+	const char *truth;
+	/* Called with the recorder once it exists, before it polls, and with
+	 * NULL before it is freed: a caller's signal handlers reach it there
+	 * (hwt_recorder_request_stop). NULL: not called. */
+	void (*on_recorder)(void *arg, struct hwt_recorder *r);
+	void *on_recorder_arg;
+};
+
+/* What a branch-record sampling found and kept. */
+struct hwt_branch_summary {
+	bool emulated;              /* recorded on the emulator: the counts
+				       below are its sampler's */
+	uint64_t samples;           /* samples written */
+	uint64_t lost;              /* branch records lost */
+	struct hwt_branch_hw hw;    /* the branch-record hardware sampled */
+};
+
+/* Samples branch records as @rq says into its output (a complete file, or
+ * none: the writer discards what it began on an error); @sum (may be
+ * NULL) gets the summary. Errors: HWT_ERR_INVAL (a request that names
+ * both machines or neither), HWT_ERR_CONFIG (a filter the emulator
+ * cannot sample: transactions), those of hwt_branch_sampling_of,
+ * hwt_branch_attr_build (what the hardware refuses), the emulator, the
+ * session, the writer, the command's start. */
+HWT_API int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
+				       struct hwt_branch_summary *sum);
 
 /* AUX sampling (docs/record.md): a sampling event beside the trace
  * event (`-e cycles/period=N/`) and `--aux-sample[=SIZE]`. */
