@@ -262,7 +262,7 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 	if ((ret = hwt_session_stop(s)) < 0)
 		goto fail;
-	cli_print_session_stats(s, emu);
+	hwt_record_print_session_stats(stderr, "hwtrace record", s, emu);
 	if (o.call_trigger) {
 		struct hwt_recorder_trigger_stats ts;
 		hwt_recorder_trigger_stats(rec, &ts);

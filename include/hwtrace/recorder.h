@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "hwtrace/backend.h"
@@ -106,6 +107,30 @@ struct hwt_recorder_trigger_stats {
 };
 HWT_API void hwt_recorder_trigger_stats(const struct hwt_recorder *r,
 					struct hwt_recorder_trigger_stats *st);
+
+/* A recording's closing lines to @out (hwtrace record's, @prefix
+ * "hwtrace record" on the first): per CPU (or "thread" when the first
+ * ring's cpu is -1) what was captured, in how many chunks and wakeups,
+ * the snapshots, and every loss; with @trace (the emulated trace unit's
+ * counters of each ring; NULL, or a NULL entry: none) what it produced,
+ * dropped and, in snapshot mode, what the snapshots kept and what was
+ * overwritten before one, and a replay's losses, the capture's apart
+ * from its own; with @filters (each ring's emulated address filters;
+ * NULL or "" entries: none) those filters. */
+struct hwt_capture_stats;
+struct hwt_emu_stats;
+HWT_API void hwt_record_print_capture_stats(FILE *out, const char *prefix,
+					    const struct hwt_capture_stats *rings,
+					    size_t n,
+					    const struct hwt_emu_stats *const *trace,
+					    const char *const *filters);
+/* The same for session @s's rings (hwt_session_stats), with @emu's trace
+ * units' counters and address filters when it runs on the kernel
+ * emulator (@emu not NULL). Errors: HWT_ERR_NOMEM (nothing printed). */
+struct hwt_emu;
+HWT_API int hwt_record_print_session_stats(FILE *out, const char *prefix,
+					   struct hwt_session *s,
+					   struct hwt_emu *emu);
 
 /* Whether a stop was asked for (by a request or a STOP command). */
 HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
