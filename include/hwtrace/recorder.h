@@ -203,6 +203,41 @@ struct hwt_record_request {
 	bool per_thread;         /* --per-thread: session:per_thread */
 };
 
+/* Which of `hwtrace record`'s options were given, for the checks of
+ * those that go together. Zero-initialise, then set size. */
+struct hwt_record_combination {
+	size_t size;               /* sizeof(struct hwt_record_combination) */
+	bool snapshot;             /* -S */
+	const char *call_trigger;  /* --trigger symbol:/latency:; NULL */
+	const char *first_trigger; /* the first resume:/pause: --trigger; NULL */
+	uint64_t trigger_count;    /* --trigger-count; 0: not given */
+	int compress_level;        /* -z's level; 0: not given */
+	bool compress_aux;         /* --compress-aux */
+	const char *emulate;       /* --emulate CAPTURE */
+	const char *emulate_trace; /* --emulate-trace FILE */
+	bool emulate_tsc;          /* --emulate-tsc */
+	const char *sysfs;         /* --sysfs DIR */
+	const char *command;       /* the command's name (-- CMD); NULL */
+	long pid;                  /* -p PID; -1: not given */
+	const char *filter;        /* --filter */
+	bool all_cpus;             /* -a */
+	const char *cpus;          /* -C CPUS */
+	const char *event;         /* -e */
+	const char *profile;       /* -c PROFILE */
+};
+
+/* 0 when the options of @c go together, else HWT_ERR_CONFIG with the
+ * first mistake in this order (so that several are always told of the
+ * same one first): a call trigger without -S, a call trigger with
+ * resume:/pause: ones, --trigger-count without a call trigger,
+ * --compress-aux without -z; --emulate-trace or --emulate-tsc without
+ * --sysfs, --sysfs with --emulate, a command or -p, a --sysfs that is no
+ * directory, an empty --filter, nothing to trace, --emulate with
+ * --filter, --emulate with a command, no -e and no profile. The message
+ * names the options and says what to give. HWT_ERR_INVAL: no @c or no
+ * size. */
+HWT_API int hwt_record_check_combination(const struct hwt_record_combination *c);
+
 struct hwt_profile;
 /* The profile of @rq: its file (or an empty profile), then its options
  * in the order above. *@out is set, also on an error (NULL when the file
