@@ -266,10 +266,8 @@ int cmd_record(int argc, char **argv)
 	if (o.call_trigger) {
 		struct hwt_recorder_trigger_stats ts;
 		hwt_recorder_trigger_stats(rec, &ts);
-		fprintf(stderr, "hwtrace record: trigger %s: %" PRIu64 " entries, "
-			"%" PRIu64 " calls returned, %" PRIu64 " fired, in %" PRIu64
-			" windows\n", o.call_trigger, ts.entries, ts.calls, ts.fired,
-			ts.windows);
+		hwt_record_print_trigger_stats(stderr, "hwtrace record",
+					       o.call_trigger, &ts);
 	}
 	if (o.compress_level) {
 		uint64_t zin, zout;
@@ -277,10 +275,8 @@ int cmd_record(int argc, char **argv)
 		/* Flushed first so that the numbers count every record. */
 		hwt_pd_writer_flush(w);
 		hwt_pd_writer_compression_stats(w, &zin, &zout);
-		fprintf(stderr, "hwtrace record: compressed %" PRIu64 " bytes of "
-			"%s to %" PRIu64 " (ratio %.3f)\n", zin,
-			o.compress_aux ? "records and trace" : "records", zout,
-			zout ? (double)zin / (double)zout : 0.0);
+		hwt_record_print_compression(stderr, "hwtrace record", o.compress_aux,
+					     zin, zout);
 	}
 	recorded = hwt_pd_writer_data_size(w) > 0;
 	ret = hwt_pd_writer_close(w);

@@ -109,3 +109,22 @@ out:
 	free(filters);
 	return ret;
 }
+
+void hwt_record_print_trigger_stats(FILE *out, const char *prefix,
+				    const char *trigger,
+				    const struct hwt_recorder_trigger_stats *ts)
+{
+	fprintf(out, "%s: trigger %s: %" PRIu64 " entries, %" PRIu64 " calls "
+		"returned, %" PRIu64 " fired, in %" PRIu64 " windows\n", prefix,
+		trigger, ts->entries, ts->calls, ts->fired, ts->windows);
+}
+
+void hwt_record_print_compression(FILE *out, const char *prefix, bool aux,
+				  uint64_t in, uint64_t compressed)
+{
+	/* No output at all (nothing written) is a ratio of 0, not a
+	 * division by zero. */
+	fprintf(out, "%s: compressed %" PRIu64 " bytes of %s to %" PRIu64
+		" (ratio %.3f)\n", prefix, in, aux ? "records and trace" : "records",
+		compressed, compressed ? (double)in / (double)compressed : 0.0);
+}

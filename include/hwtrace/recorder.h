@@ -132,6 +132,18 @@ HWT_API int hwt_record_print_session_stats(FILE *out, const char *prefix,
 					   struct hwt_session *s,
 					   struct hwt_emu *emu);
 
+/* A call trigger's closing line: @trigger's entries, calls returned,
+ * fires and the windows that hold them. */
+HWT_API void hwt_record_print_trigger_stats(FILE *out, const char *prefix,
+					    const char *trigger,
+					    const struct hwt_recorder_trigger_stats *ts);
+/* A compressed file's closing line: @in bytes of records (and of trace,
+ * @aux: HWT_PD_COMPRESS_AUX) written as @compressed, and their ratio
+ * (0 when nothing was written); hwt_pd_writer_compression_stats gives
+ * the numbers. */
+HWT_API void hwt_record_print_compression(FILE *out, const char *prefix, bool aux,
+					  uint64_t in, uint64_t compressed);
+
 /* Whether a stop was asked for (by a request or a STOP command). */
 HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
 

@@ -8,7 +8,9 @@
  * emulated address filters; unmatched AUX records. Then a session on the
  * kernel emulator (intel-client fixture) fed 8192 bytes by a paced trace
  * unit, which loses nothing: its line says 8192 captured, 8192 produced,
- * 0 dropped (the oracle: the bytes given). */
+ * 0 dropped (the oracle: the bytes given). A call trigger's line and a
+ * compressed file's, its ratio to three places and 0 when nothing was
+ * written. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,8 +180,48 @@ static void emulated_session_counts_the_bytes_given(void)
 	hwt_emu_free(emu);
 }
 
+/* What @print writes into a memory stream (freed by the caller). */
+#define PRINTED(buf, call)                                                   \
+	do {                                                                 \
+		size_t len_ = 0;                                             \
+		FILE *f_ = open_memstream(&(buf), &len_);                    \
+		CHECK(f_ != NULL);                                           \
+		if (f_) {                                                    \
+			FILE *out = f_;                                      \
+			call;                                                \
+			fclose(f_);                                          \
+		}                                                            \
+	} while (0)
+
+static void trigger_and_compression_lines(void)
+{
+	struct hwt_recorder_trigger_stats ts = {.entries = 41, .calls = 42,
+						.fired = 43, .windows = 44};
+	char *buf = NULL;
+	PRINTED(buf, hwt_record_print_trigger_stats(out, "rec", "latency:f>2us", &ts));
+	CHECK_STR(buf, "rec: trigger latency:f>2us: 41 entries, 42 calls "
+		  "returned, 43 fired, in 44 windows\n");
+	free(buf);
+	buf = NULL;
+	/* 1000 / 300 to three places; the trace too with aux. */
+	PRINTED(buf, hwt_record_print_compression(out, "rec", false, 1000, 300));
+	CHECK_STR(buf, "rec: compressed 1000 bytes of records to 300 (ratio 3.333)\n");
+	free(buf);
+	buf = NULL;
+	PRINTED(buf, hwt_record_print_compression(out, "rec", true, 5, 8));
+	CHECK_STR(buf, "rec: compressed 5 bytes of records and trace to 8 "
+		  "(ratio 0.625)\n");
+	free(buf);
+	buf = NULL;
+	/* Nothing written: a ratio of 0. */
+	PRINTED(buf, hwt_record_print_compression(out, "rec", false, 0, 0));
+	CHECK_STR(buf, "rec: compressed 0 bytes of records to 0 (ratio 0.000)\n");
+	free(buf);
+}
+
 int main(void)
 {
+	RUN(trigger_and_compression_lines);
 	RUN(full_trace_per_cpu);
 	RUN(snapshots_per_thread);
 	RUN(replay_losses);
