@@ -1,7 +1,6 @@
 /* hwtrace record: capture a trace into a perf.data file. */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,28 +22,6 @@
 #include "hwtrace/session.h"
 #include "hwtrace/trigger.h"
 #include "hwtrace/outfile.h"
-
-/* Where record writes without -o: the profile's [session] output, as
- * `hwtrace config check` shows it, else perf.data. A replay (--emulate)
- * takes no profile. A profile that does not load is reported later,
- * where it is read for the capture. */
-static const char *output_of_profile(const char *path, const char *emulate,
-				     char *buf, size_t size)
-{
-	struct hwt_profile *p = NULL;
-	const char *out = "perf.data";
-
-	if (path && !emulate && hwt_profile_load(path, &p) == 0) {
-		const char *v = hwt_profile_get(p, "session:output");
-		if (v && *v) {
-			snprintf(buf, size, "%s", v);
-			out = buf;
-		}
-	}
-	hwt_profile_free(p);
-	hwt_error_clear();
-	return out;
-}
 
 /* A warning of the library's (an AUX sample size that may hold no PSB). */
 static void show_warning(const char *warn)
@@ -89,8 +66,10 @@ int cmd_record(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	char profile_output[4096];
 	if (!o.output)
-		o.output = output_of_profile(o.profile, o.emulate, profile_output,
-					     sizeof(profile_output));
+		/* A replay (--emulate) takes no profile. */
+		o.output = hwt_record_profile_output(o.emulate ? NULL : o.profile,
+						     profile_output,
+						     sizeof(profile_output));
 	bool output_existed = access(o.output, F_OK) == 0;
 	{
 		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile,

@@ -259,6 +259,15 @@ struct hwt_profile;
 HWT_API int hwt_record_profile_load(const struct hwt_record_request *rq,
 				    struct hwt_profile **out);
 
+/* Where record writes without -o: the [session] output of the profile
+ * file @profile (as `hwtrace config check` shows it; copied into @buf,
+ * @size bytes, which the result then is), else "perf.data" (also for
+ * NULL, a profile without the key, or one that does not load: that is
+ * reported where the profile is read for the capture, and no error is
+ * left set here). */
+HWT_API const char *hwt_record_profile_output(const char *profile, char *buf,
+					      size_t size);
+
 struct hwt_event_plan;
 /* The session options of a built event plan (hwt_profile_build_attrs):
  * its AUX event, backend, sideband event, snapshot size and per_thread
