@@ -126,6 +126,16 @@ bool cli_record_is_sw_branch(int argc, char **argv);
 bool cli_record_is_branch(int argc, char **argv);
 int cmd_record_branch(int argc, char **argv);
 int cmd_record_sw_branch(int argc, char **argv);
+/* hwtrace record's signals (tools/record_signals.c): from
+ * cli_record_catch_stop on, SIGINT, SIGTERM and SIGHUP ask the attached
+ * recorder to stop (hwt_recorder_request_stop), from
+ * cli_record_catch_snapshot on SIGUSR2 asks it for a snapshot; one that
+ * comes while none is attached is handed to the next one attached.
+ * cli_record_attach(NULL) detaches it before it is freed. */
+struct hwt_recorder;
+void cli_record_catch_stop(void);
+void cli_record_catch_snapshot(void);
+void cli_record_attach(struct hwt_recorder *r);
 
 /* Numeric options (tools/cli_number.c). Each parser prints the usage
  * error itself, naming the command, the option, the value and the valid
@@ -158,19 +168,5 @@ int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs);
 int cli_virtual_lbr(const char *cmd, const char *arg, unsigned int *n);
 /* The default of --jobs: the online CPUs, 1 to CLI_MAX_JOBS. */
 unsigned int cli_online_cpus(void);
-/* hwtrace record's closing lines: per CPU or thread, what was captured
- * and every loss; @trace (the emulated trace unit's counters of each
- * ring) and @filters (each ring's emulated address filters) may be NULL,
- * and so may their entries. */
-struct hwt_capture_stats;
-struct hwt_emu_stats;
-void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
-			     const struct hwt_emu_stats *const *trace,
-			     const char *const *filters);
-/* The same for session @s's rings, with @emu's trace units' counters and
- * address filters when it runs on the kernel emulator (@emu not NULL). */
-struct hwt_session;
-struct hwt_emu;
-void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu);
 
 #endif

@@ -1,8 +1,6 @@
 /* hwtrace record: capture a trace into a perf.data file. */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,49 +22,6 @@
 #include "hwtrace/session.h"
 #include "hwtrace/trigger.h"
 #include "hwtrace/outfile.h"
-
-/* The recorder the signal handlers reach; a signal before it exists is
- * kept and handed over when it does. */
-static struct hwt_recorder *volatile active;
-static volatile sig_atomic_t early_stop, early_snapshot;
-
-static void on_stop(int sig)
-{
-	if (active)
-		hwt_recorder_request_stop(active);
-	else
-		early_stop = 1;
-}
-
-static void on_snapshot(int sig)
-{
-	if (active)
-		hwt_recorder_request_snapshot(active);
-	else
-		early_snapshot = 1;
-}
-
-/* Where record writes without -o: the profile's [session] output, as
- * `hwtrace config check` shows it, else perf.data. A replay (--emulate)
- * takes no profile. A profile that does not load is reported later,
- * where it is read for the capture. */
-static const char *output_of_profile(const char *path, const char *emulate,
-				     char *buf, size_t size)
-{
-	struct hwt_profile *p = NULL;
-	const char *out = "perf.data";
-
-	if (path && !emulate && hwt_profile_load(path, &p) == 0) {
-		const char *v = hwt_profile_get(p, "session:output");
-		if (v && *v) {
-			snprintf(buf, size, "%s", v);
-			out = buf;
-		}
-	}
-	hwt_profile_free(p);
-	hwt_error_clear();
-	return out;
-}
 
 /* A warning of the library's (an AUX sample size that may hold no PSB). */
 static void show_warning(const char *warn)
@@ -111,8 +66,10 @@ int cmd_record(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	char profile_output[4096];
 	if (!o.output)
-		o.output = output_of_profile(o.profile, o.emulate, profile_output,
-					     sizeof(profile_output));
+		/* A replay (--emulate) takes no profile. */
+		o.output = hwt_record_profile_output(o.emulate ? NULL : o.profile,
+						     profile_output,
+						     sizeof(profile_output));
 	bool output_existed = access(o.output, F_OK) == 0;
 	{
 		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile,
@@ -237,9 +194,7 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 	/* From the moment the file exists, a signal ends the capture with a
 	 * complete file (at once, when it comes before the first read). */
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
+	cli_record_catch_stop();
 	if ((ret = hwt_pd_writer_open(o.output, &w)) < 0)
 		goto fail;
 	hwt_pd_writer_keep_partial(w, o.keep_partial);
@@ -267,11 +222,7 @@ int cmd_record(int argc, char **argv)
 		};
 		if ((ret = hwt_recorder_new(&ro, s, w, &rec)) < 0)
 			goto fail;
-		active = rec;
-		if (early_stop)
-			hwt_recorder_request_stop(rec);
-		if (early_snapshot)
-			hwt_recorder_request_snapshot(rec);
+		cli_record_attach(rec);
 	}
 
 	/* Attributes, then the decoder's metadata, then data. */
@@ -282,7 +233,7 @@ int cmd_record(int argc, char **argv)
 	if (o.control && (ret = hwt_control_open(o.control, &ctl)) < 0)
 		goto fail;
 
-	signal(SIGUSR2, on_snapshot);
+	cli_record_catch_snapshot();
 	if (wl && (ret = hwt_workload_start(wl)) < 0)
 		goto fail;
 	wl_started = wl != NULL;
@@ -290,14 +241,12 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 	if ((ret = hwt_session_stop(s)) < 0)
 		goto fail;
-	cli_print_session_stats(s, emu);
+	hwt_record_print_session_stats(stderr, "hwtrace record", s, emu);
 	if (o.call_trigger) {
 		struct hwt_recorder_trigger_stats ts;
 		hwt_recorder_trigger_stats(rec, &ts);
-		fprintf(stderr, "hwtrace record: trigger %s: %" PRIu64 " entries, "
-			"%" PRIu64 " calls returned, %" PRIu64 " fired, in %" PRIu64
-			" windows\n", o.call_trigger, ts.entries, ts.calls, ts.fired,
-			ts.windows);
+		hwt_record_print_trigger_stats(stderr, "hwtrace record",
+					       o.call_trigger, &ts);
 	}
 	if (o.compress_level) {
 		uint64_t zin, zout;
@@ -305,10 +254,8 @@ int cmd_record(int argc, char **argv)
 		/* Flushed first so that the numbers count every record. */
 		hwt_pd_writer_flush(w);
 		hwt_pd_writer_compression_stats(w, &zin, &zout);
-		fprintf(stderr, "hwtrace record: compressed %" PRIu64 " bytes of "
-			"%s to %" PRIu64 " (ratio %.3f)\n", zin,
-			o.compress_aux ? "records and trace" : "records", zout,
-			zout ? (double)zin / (double)zout : 0.0);
+		hwt_record_print_compression(stderr, "hwtrace record", o.compress_aux,
+					     zin, zout);
 	}
 	recorded = hwt_pd_writer_data_size(w) > 0;
 	ret = hwt_pd_writer_close(w);
@@ -334,7 +281,7 @@ fail:
 			"fills up\n", o.output);
 out:
 	hwt_pd_writer_discard(w);
-	active = NULL;
+	cli_record_attach(NULL);
 	hwt_recorder_free(rec);
 	hwt_session_free(s);
 	hwt_control_free(ctl);

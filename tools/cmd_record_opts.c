@@ -281,42 +281,20 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 				&o->snapshot_size)))
 			return r;
 	}
-	if (o->call_trigger && !o->snapshot)
-		return cli_usage_error("record", "--trigger %s takes snapshots: "
-				       "give -S (--snapshot)", o->call_trigger);
-	if (o->ntriggers && o->call_trigger)
-		return cli_usage_error("record", "--trigger %s and %s: a call "
-				       "trigger or resume:/pause:, not both",
-				       o->call_trigger, o->triggers[0]);
-	if (o->trigger_count && !o->call_trigger)
-		return cli_usage_error("record", "--trigger-count counts the "
-				       "snapshots of a symbol: or latency: trigger");
-	if (o->compress_aux && !o->compress_level)
-		return cli_usage_error("record", "--compress-aux compresses "
-				       "with -z: give -z[LEVEL] too");
 	o->argv = argv + optind;
-	if ((o->emulate_trace || o->emulate_tsc) && !o->sysfs)
-		return cli_usage_error("record", "--emulate-trace and --emulate-tsc "
-				       "need --sysfs DIR (the emulated machine)");
-	if (o->sysfs && (o->emulate || o->argv[0] || o->pid > 0))
-		return cli_usage_error("record", "--sysfs emulates a machine: it "
-				       "takes no --emulate, command or -p");
-	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
-		return r;
-	if ((r = cli_filter_check("record", o->filter)))
-		return r;
-	if (!o->emulate && !o->sysfs && !o->argv[0] && !o->all_cpus && !o->cpus &&
-	    o->pid < 0)
-		return cli_usage_error("record", "nothing to trace: give -- CMD, "
-				       "-p PID, -a or -C CPUS");
-	if (o->emulate && o->filter)
-		return cli_usage_error("record", "--emulate replays a capture's "
-				       "trace as it was: it takes no --filter");
-	if (o->emulate && o->argv[0])
-		return cli_usage_error("record", "--emulate replays a capture and "
-				       "runs no command");
-	if (!o->emulate && !o->event && !o->profile)
-		return cli_usage_error("record", "which trace? give -e BACKEND "
-				       "(see `hwtrace list`) or -c PROFILE");
+	struct hwt_record_combination comb = {
+		.size = sizeof(comb), .snapshot = o->snapshot,
+		.call_trigger = o->call_trigger,
+		.first_trigger = o->ntriggers ? o->triggers[0] : NULL,
+		.trigger_count = o->trigger_count,
+		.compress_level = o->compress_level, .compress_aux = o->compress_aux,
+		.emulate = o->emulate, .emulate_trace = o->emulate_trace,
+		.emulate_tsc = o->emulate_tsc, .sysfs = o->sysfs,
+		.command = o->argv[0], .pid = o->pid, .filter = o->filter,
+		.all_cpus = o->all_cpus, .cpus = o->cpus, .event = o->event,
+		.profile = o->profile,
+	};
+	if (hwt_record_check_combination(&comb) < 0)
+		return cli_usage_error("record", "%s", hwt_errmsg());
 	return 0;
 }

@@ -286,7 +286,8 @@ static int record_resolved(const struct hwt_backend *be,
 	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
 	for (size_t r = 0; r < st.nrings; r++)
 		trace[r] = &st.trace[r];
-	cli_print_capture_stats(st.rings, st.nrings, trace, NULL);
+	hwt_record_print_capture_stats(stderr, "hwtrace record", st.rings, st.nrings,
+				       trace, NULL);
 	if (attached)
 		swb_print_detached(o);
 	double secs = st.elapsed_ns / 1e9;

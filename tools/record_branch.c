@@ -1,24 +1,18 @@
 /* hwtrace record -b / -j FILTERS: branch records (Intel LBR and Arch LBR,
- * AMD BRS and LBRv2, Arm BRBE) sampled through the capture engine, into
- * the file `perf record -b` writes. Two machines: this one's kernel, for
- * a command (`-- CMD`), or the kernel emulator's, whose PMU is a sysfs
- * tree's (--sysfs DIR) and whose program is the branches of a sw_branch
- * capture (--emulate-branches FILE), sampled as the hardware would. */
+ * AMD BRS and LBRv2, Arm BRBE) sampled into the file `perf record -b`
+ * writes, on this machine's kernel for a command (`-- CMD`) or on the
+ * kernel emulator (--sysfs DIR --emulate-branches FILE). The options map
+ * to a struct hwt_branch_request; the recording is the library's
+ * (hwt_recorder_record_branch); this prints its summary. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "hwtrace/brstack.h"
-#include "hwtrace/emulator.h"
-#include "hwtrace/error.h"
-#include "hwtrace/perfdata.h"
 #include "hwtrace/recorder.h"
-#include "hwtrace/session.h"
 
 bool cli_record_is_branch(int argc, char **argv)
 {
@@ -177,73 +171,10 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* What is sampled where: the OS seam, the event and its hardware, and
- * either the emulator (fed from the capture) or the command. */
-struct machine {
-	struct hwt_emu *emu;
-	struct hwt_workload *wl;
-	const struct hwt_os *os;
-	struct hwt_branch_hw hw;
-	int *cpus;
-	int ncpus;
-};
-
-static int machine_open(const struct opts *o, struct machine *m)
+static void attach(void *arg, struct hwt_recorder *r)
 {
-	int ret;
-	if (o->truth) {
-		struct hwt_emu_opts eo = {.size = sizeof(eo), .sysfs_root = o->sysfs,
-					  .paced = true};
-		if ((ret = hwt_emu_new(&eo, &m->emu)) < 0)
-			return ret;
-		m->os = hwt_emu_os(m->emu);
-	} else {
-		m->os = hwt_os_linux();
-	}
-	if ((ret = hwt_branch_hw_probe(m->os, &m->hw)) == HWT_ERR_NOENT)
-		memset(&m->hw, 0, sizeof(m->hw));
-	else if (ret < 0)
-		return ret;
-	return 0;
-}
-
-static void machine_close(struct machine *m)
-{
-	hwt_workload_free(m->wl);
-	hwt_emu_free(m->emu);
-	free(m->cpus);
-}
-
-/* The session's events: the emulator's one per-thread event, or one per
- * online CPU following the command (and its children), which starts
- * with its exec, the sideband event beside it. */
-static int session_setup(const struct opts *o, struct machine *m,
-			 struct hwt_session_opts *so)
-{
-	so->os = m->os;
-	so->branch = true;
-	so->data_pages = o->data_pages;
-	if (m->emu) {
-		so->branch_name = "branches";
-		so->per_thread = true;
-		so->pid = getpid();
-		return 0;
-	}
-	so->branch_name = "cycles";
-	so->branch_attr.inherit = 1;
-	int ret = hwt_online_cpus(&m->cpus);
-	if (ret < 0)
-		return ret;
-	m->ncpus = ret;
-	so->cpus = m->cpus;
-	so->ncpus = m->ncpus;
-	ret = hwt_workload_new(o->argv, &m->wl);
-	if (ret < 0)
-		return ret;
-	so->pid = hwt_workload_pid(m->wl);
-	so->enable_on_exec = true;
-	so->sideband = true;
-	return 0;
+	(void)arg;
+	cli_record_attach(r);
 }
 
 int cmd_record_branch(int argc, char **argv)
@@ -257,68 +188,23 @@ int cmd_record_branch(int argc, char **argv)
 		if ((ret = cli_output_check("record", o.output, inputs, 3)))
 			return ret;
 	}
-	struct hwt_branch_sampling bs;
-	struct machine m;
-	struct hwt_pd_writer *w = NULL;
-	struct hwt_writer_sink *wsink = NULL;
-	struct hwt_session *s = NULL;
-	struct hwt_recorder *rec = NULL;
-	struct hwt_session_opts so;
-	int wstatus = 0;
-	memset(&m, 0, sizeof(m));
-	memset(&so, 0, sizeof(so));
-	so.size = sizeof(so);
-	if ((ret = hwt_branch_sampling_of(o.profile, o.any, o.filter, o.period,
-					  o.freq, &bs)) < 0 ||
-	    (ret = machine_open(&o, &m)) < 0)
-		goto out;
-	/* Real hardware counts cycles, as perf record -b; the emulator
-	 * counts the taken branches of its ground truth. */
-	if (!m.emu)
-		bs.config = PERF_COUNT_HW_CPU_CYCLES;
-	if ((ret = hwt_branch_attr_build(&bs, &m.hw, m.emu ? "branches" : "cycles",
-					 &so.branch_attr)) < 0)
-		goto out;
-	if (m.emu && (bs.mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS)) {
-		ret = hwt_error(HWT_ERR_CONFIG, "-j: the emulator records any, "
-				"any_call, call, ind_call, any_ret, cond and "
-				"ind_jmp (with u, k, hv, save_type, priv, "
-				"hw_index, counter): its ground truth has no "
-				"transactions");
-		goto out;
-	}
-	if ((ret = session_setup(&o, &m, &so)) < 0 ||
-	    (ret = hwt_pd_writer_open(o.output, &w)) < 0 ||
-	    (m.emu && (ret = hwt_record_branch_truth(o.truth, m.emu, w)) < 0) ||
-	    (!m.emu && (ret = hwt_pd_writer_set_nr_cpus(w, (uint32_t)m.ncpus,
-							(uint32_t)m.ncpus)) < 0) ||
-	    (ret = hwt_writer_sink_new(w, false, &wsink)) < 0)
-		goto out;
-	so.sink = hwt_writer_sink_get(wsink);
-	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0)
-		goto out;
-	struct hwt_recorder_opts ro = {.size = sizeof(ro)};
-	if ((ret = hwt_recorder_add_session_attrs(w, s, 0, SIZE_MAX)) < 0 ||
-	    (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0 ||
-	    (m.wl && (ret = hwt_workload_start(m.wl)) < 0) ||
-	    (ret = hwt_recorder_run(rec, NULL, m.wl, &wstatus)) < 0 ||
-	    (ret = hwt_session_stop(s)) < 0)
-		goto out;
-	struct hwt_emu_branch_stats st;
-	if (m.emu && hwt_emu_branch_stats(m.emu, &st) == 0)
+	struct hwt_branch_request rq = {
+		.size = sizeof(rq), .profile = o.profile, .any = o.any,
+		.filter = o.filter, .period = o.period, .freq = o.freq,
+		.data_pages = o.data_pages, .output = o.output, .argv = o.argv,
+		.sysfs = o.sysfs, .truth = o.truth, .on_recorder = attach,
+		.on_recorder_arg = NULL,
+	};
+	struct hwt_branch_summary sum;
+	/* A signal ends the sampling with a complete file. */
+	cli_record_catch_stop();
+	if ((ret = hwt_recorder_record_branch(&rq, &sum)) < 0)
+		return cli_report_status(ret);
+	if (sum.emulated)
 		fprintf(stderr, "hwtrace record: %" PRIu64 " samples of %s's "
 			"%u-record branch stacks (%s), %" PRIu64 " records lost\n",
-			st.samples, m.hw.pmu, m.hw.depth, hwt_branch_hw_name(m.hw.kind),
-			st.lost);
-	ret = hwt_pd_writer_close(w);
-	w = NULL;
-	if (ret >= 0)
-		fprintf(stderr, "hwtrace record: wrote %s\n", o.output);
-out:
-	hwt_pd_writer_discard(w);
-	hwt_recorder_free(rec);
-	hwt_session_free(s);
-	machine_close(&m);
-	hwt_writer_sink_free(wsink);
-	return ret < 0 ? cli_report_status(ret) : EXIT_OK;
+			sum.samples, sum.hw.pmu, sum.hw.depth,
+			hwt_branch_hw_name(sum.hw.kind), sum.lost);
+	fprintf(stderr, "hwtrace record: wrote %s\n", o.output);
+	return EXIT_OK;
 }

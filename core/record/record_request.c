@@ -59,3 +59,21 @@ int hwt_record_profile_load(const struct hwt_record_request *rq,
 	*out = p;
 	return err;
 }
+
+const char *hwt_record_profile_output(const char *profile, char *buf, size_t size)
+{
+	struct hwt_profile *p = NULL;
+	const char *out = "perf.data";
+	if (profile && buf && size && hwt_profile_load(profile, &p) == 0) {
+		const char *v = hwt_profile_get(p, "session:output");
+		if (v && *v) {
+			snprintf(buf, size, "%s", v);
+			out = buf;
+		}
+	}
+	hwt_profile_free(p);
+	/* A profile that does not load is reported where it is read for
+	 * the capture, not here. */
+	hwt_error_clear();
+	return out;
+}

@@ -16,9 +16,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "hwtrace/backend.h"
+#include "hwtrace/brstack.h"
 #include "hwtrace/common.h"
 #include "hwtrace/perfdata.h"
 #include "hwtrace/session.h"
@@ -106,6 +108,42 @@ struct hwt_recorder_trigger_stats {
 HWT_API void hwt_recorder_trigger_stats(const struct hwt_recorder *r,
 					struct hwt_recorder_trigger_stats *st);
 
+/* A recording's closing lines to @out (hwtrace record's, @prefix
+ * "hwtrace record" on the first): per CPU (or "thread" when the first
+ * ring's cpu is -1) what was captured, in how many chunks and wakeups,
+ * the snapshots, and every loss; with @trace (the emulated trace unit's
+ * counters of each ring; NULL, or a NULL entry: none) what it produced,
+ * dropped and, in snapshot mode, what the snapshots kept and what was
+ * overwritten before one, and a replay's losses, the capture's apart
+ * from its own; with @filters (each ring's emulated address filters;
+ * NULL or "" entries: none) those filters. */
+struct hwt_capture_stats;
+struct hwt_emu_stats;
+HWT_API void hwt_record_print_capture_stats(FILE *out, const char *prefix,
+					    const struct hwt_capture_stats *rings,
+					    size_t n,
+					    const struct hwt_emu_stats *const *trace,
+					    const char *const *filters);
+/* The same for session @s's rings (hwt_session_stats), with @emu's trace
+ * units' counters and address filters when it runs on the kernel
+ * emulator (@emu not NULL). Errors: HWT_ERR_NOMEM (nothing printed). */
+struct hwt_emu;
+HWT_API int hwt_record_print_session_stats(FILE *out, const char *prefix,
+					   struct hwt_session *s,
+					   struct hwt_emu *emu);
+
+/* A call trigger's closing line: @trigger's entries, calls returned,
+ * fires and the windows that hold them. */
+HWT_API void hwt_record_print_trigger_stats(FILE *out, const char *prefix,
+					    const char *trigger,
+					    const struct hwt_recorder_trigger_stats *ts);
+/* A compressed file's closing line: @in bytes of records (and of trace,
+ * @aux: HWT_PD_COMPRESS_AUX) written as @compressed, and their ratio
+ * (0 when nothing was written); hwt_pd_writer_compression_stats gives
+ * the numbers. */
+HWT_API void hwt_record_print_compression(FILE *out, const char *prefix, bool aux,
+					  uint64_t in, uint64_t compressed);
+
 /* Whether a stop was asked for (by a request or a STOP command). */
 HWT_API bool hwt_recorder_stop_requested(const struct hwt_recorder *r);
 
@@ -177,6 +215,41 @@ struct hwt_record_request {
 	bool per_thread;         /* --per-thread: session:per_thread */
 };
 
+/* Which of `hwtrace record`'s options were given, for the checks of
+ * those that go together. Zero-initialise, then set size. */
+struct hwt_record_combination {
+	size_t size;               /* sizeof(struct hwt_record_combination) */
+	bool snapshot;             /* -S */
+	const char *call_trigger;  /* --trigger symbol:/latency:; NULL */
+	const char *first_trigger; /* the first resume:/pause: --trigger; NULL */
+	uint64_t trigger_count;    /* --trigger-count; 0: not given */
+	int compress_level;        /* -z's level; 0: not given */
+	bool compress_aux;         /* --compress-aux */
+	const char *emulate;       /* --emulate CAPTURE */
+	const char *emulate_trace; /* --emulate-trace FILE */
+	bool emulate_tsc;          /* --emulate-tsc */
+	const char *sysfs;         /* --sysfs DIR */
+	const char *command;       /* the command's name (-- CMD); NULL */
+	long pid;                  /* -p PID; -1: not given */
+	const char *filter;        /* --filter */
+	bool all_cpus;             /* -a */
+	const char *cpus;          /* -C CPUS */
+	const char *event;         /* -e */
+	const char *profile;       /* -c PROFILE */
+};
+
+/* 0 when the options of @c go together, else HWT_ERR_CONFIG with the
+ * first mistake in this order (so that several are always told of the
+ * same one first): a call trigger without -S, a call trigger with
+ * resume:/pause: ones, --trigger-count without a call trigger,
+ * --compress-aux without -z; --emulate-trace or --emulate-tsc without
+ * --sysfs, --sysfs with --emulate, a command or -p, a --sysfs that is no
+ * directory, an empty --filter, nothing to trace, --emulate with
+ * --filter, --emulate with a command, no -e and no profile. The message
+ * names the options and says what to give. HWT_ERR_INVAL: no @c or no
+ * size. */
+HWT_API int hwt_record_check_combination(const struct hwt_record_combination *c);
+
 struct hwt_profile;
 /* The profile of @rq: its file (or an empty profile), then its options
  * in the order above. *@out is set, also on an error (NULL when the file
@@ -185,6 +258,15 @@ struct hwt_profile;
  * hwt_profile_set_from, HWT_ERR_NOMEM. */
 HWT_API int hwt_record_profile_load(const struct hwt_record_request *rq,
 				    struct hwt_profile **out);
+
+/* Where record writes without -o: the [session] output of the profile
+ * file @profile (as `hwtrace config check` shows it; copied into @buf,
+ * @size bytes, which the result then is), else "perf.data" (also for
+ * NULL, a profile without the key, or one that does not load: that is
+ * reported where the profile is read for the capture, and no error is
+ * left set here). */
+HWT_API const char *hwt_record_profile_output(const char *profile, char *buf,
+					      size_t size);
 
 struct hwt_event_plan;
 /* The session options of a built event plan (hwt_profile_build_attrs):
@@ -236,6 +318,56 @@ HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
  * HWT_ERR_FORMAT naming @path when it has no sideband event. */
 HWT_API int hwt_record_branch_truth(const char *path, struct hwt_emu *emu,
 				    struct hwt_pd_writer *w);
+
+/* Branch-record sampling (hwtrace record -b / -j, docs/branch-records.md):
+ * the last taken branches a CPU keeps (Intel LBR, Arch LBR, AMD BRS and
+ * LBRv2, Arm BRBE) sampled into the file `perf record -b` writes, on one
+ * of two machines: this one's kernel, following a command (the event is
+ * cycles, one per online CPU, starting with its exec, with sideband), or
+ * the kernel emulator, whose PMU is a sysfs tree's and whose program is
+ * the branches of a sw_branch capture (the event is `branches`, per
+ * thread; the emulated ring waits for the reader, so nothing is lost).
+ * Zero-initialise, then set size. */
+struct hwt_branch_request {
+	size_t size;             /* sizeof(struct hwt_branch_request) */
+	const char *profile;     /* an INI file whose [branch] section has
+				    filter, period, freq; NULL: none */
+	bool any;                /* -b: every taken branch (-j any) */
+	const char *filter;      /* -j FILTERS: perf's names, comma-separated */
+	uint64_t period, freq;   /* -c / -F; both 0: the profile's, else
+				    perf's 4000 a second */
+	uint32_t data_pages;     /* -m: data ring pages; 0: the default */
+	const char *output;      /* the perf.data file to write */
+	/* This machine: the command and its arguments (PATH searched). */
+	char *const *argv;
+	/* The emulator: its sysfs tree and the sw_branch capture. */
+	const char *sysfs;
+	const char *truth;
+	/* Called with the recorder once it exists, before it polls, and with
+	 * NULL before it is freed: a caller's signal handlers reach it there
+	 * (hwt_recorder_request_stop). NULL: not called. */
+	void (*on_recorder)(void *arg, struct hwt_recorder *r);
+	void *on_recorder_arg;
+};
+
+/* What a branch-record sampling found and kept. */
+struct hwt_branch_summary {
+	bool emulated;              /* recorded on the emulator: the counts
+				       below are its sampler's */
+	uint64_t samples;           /* samples written */
+	uint64_t lost;              /* branch records lost */
+	struct hwt_branch_hw hw;    /* the branch-record hardware sampled */
+};
+
+/* Samples branch records as @rq says into its output (a complete file, or
+ * none: the writer discards what it began on an error); @sum (may be
+ * NULL) gets the summary. Errors: HWT_ERR_INVAL (a request that names
+ * both machines or neither), HWT_ERR_CONFIG (a filter the emulator
+ * cannot sample: transactions), those of hwt_branch_sampling_of,
+ * hwt_branch_attr_build (what the hardware refuses), the emulator, the
+ * session, the writer, the command's start. */
+HWT_API int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
+				       struct hwt_branch_summary *sum);
 
 /* AUX sampling (docs/record.md): a sampling event beside the trace
  * event (`-e cycles/period=N/`) and `--aux-sample[=SIZE]`. */

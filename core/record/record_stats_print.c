@@ -1,33 +1,36 @@
-/* What `hwtrace record` prints at the end, per CPU (or thread): bytes
- * captured, losses and why, wakeups, and on the kernel emulator what its
- * trace units produced and dropped and their address filters. */
+/* A recording's closing lines (hwtrace record prints them), per CPU or
+ * thread: bytes captured, losses and why, wakeups, and on the kernel
+ * emulator what its trace units produced and dropped and their address
+ * filters. One printer, so that every recording says it the same way. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "hwtrace/error.h"
+#include "hwtrace/recorder.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/session.h"
 
-void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
-			     const struct hwt_emu_stats *const *trace,
-			     const char *const *filters)
+void hwt_record_print_capture_stats(FILE *out, const char *prefix,
+				    const struct hwt_capture_stats *rings, size_t n,
+				    const struct hwt_emu_stats *const *trace,
+				    const char *const *filters)
 {
-	fprintf(stderr, "hwtrace record: per %s:\n",
+	fprintf(out, "%s: per %s:\n", prefix,
 		n && rings[0].cpu < 0 ? "thread" : "CPU");
 	for (size_t i = 0; i < n; i++) {
 		const struct hwt_capture_stats *st = &rings[i];
 		if (st->cpu >= 0)
-			fprintf(stderr, "  cpu %d:", st->cpu);
+			fprintf(out, "  cpu %d:", st->cpu);
 		else
-			fprintf(stderr, "  thread:");
-		fprintf(stderr, " %" PRIu64 " bytes captured in %" PRIu64
+			fprintf(out, "  thread:");
+		fprintf(out, " %" PRIu64 " bytes captured in %" PRIu64
 			" chunks, %" PRIu64 " wakeups", st->aux_bytes, st->aux_chunks,
 			st->wakeups);
 		if (st->snapshots)
-			fprintf(stderr, ", %" PRIu64 " snapshots (%" PRIu64 " wrapped)",
+			fprintf(out, ", %" PRIu64 " snapshots (%" PRIu64 " wrapped)",
 				st->snapshots, st->snapshot_wraps);
-		fprintf(stderr, "\n    lost: %" PRIu64 " truncated (buffer full, "
+		fprintf(out, "\n    lost: %" PRIu64 " truncated (buffer full, "
 			"%" PRIu64 " re-enabled), %" PRIu64 " collisions, %" PRIu64
 			" partial, %" PRIu64 " records in %" PRIu64 " LOST events",
 			st->truncated, st->reenables, st->collision, st->partial,
@@ -39,23 +42,23 @@ void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
 			uint64_t written = trace[i]->written;
 			uint64_t kept = st->aux_bytes < written ? st->aux_bytes
 								  : written;
-			fprintf(stderr, "; of %" PRIu64 " trace bytes produced, %"
+			fprintf(out, "; of %" PRIu64 " trace bytes produced, %"
 				PRIu64 " kept by the snapshots, %" PRIu64
 				" overwritten before one, %" PRIu64 " dropped",
 				trace[i]->produced, kept, written - kept,
 				trace[i]->dropped);
 		} else if (trace && trace[i]) {
-			fprintf(stderr, ", %" PRIu64 " trace bytes dropped (of %" PRIu64
+			fprintf(out, ", %" PRIu64 " trace bytes dropped (of %" PRIu64
 				" produced)", trace[i]->dropped, trace[i]->produced);
 		}
 		if (st->unmatched)
-			fprintf(stderr, ", %" PRIu64 " AUX records unmatched",
+			fprintf(out, ", %" PRIu64 " AUX records unmatched",
 				st->unmatched);
-		fprintf(stderr, "\n");
+		fprintf(out, "\n");
 		if (trace && trace[i] && trace[i]->capture_writes)
 			/* The truncated count above holds both: the losses
 			 * the capture replays and those of the replay. */
-			fprintf(stderr, "    replay of %" PRIu64 " AUX records: the "
+			fprintf(out, "    replay of %" PRIu64 " AUX records: the "
 				"capture's losses %" PRIu64 " truncated, %" PRIu64
 				" collisions, %" PRIu64 " partial; the replay's %"
 				PRIu64 " truncated, %" PRIu64 " disabled with no "
@@ -66,13 +69,15 @@ void cli_print_capture_stats(const struct hwt_capture_stats *rings, size_t n,
 				trace[i]->capture_partial, trace[i]->truncations,
 				trace[i]->full_disables, trace[i]->barriers);
 		if (filters && filters[i] && filters[i][0])
-			fprintf(stderr, "    emulated kernel's address filters: %s\n",
+			fprintf(out, "    emulated kernel's address filters: %s\n",
 				filters[i]);
 	}
 }
 
-void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu)
+int hwt_record_print_session_stats(FILE *out, const char *prefix,
+				   struct hwt_session *s, struct hwt_emu *emu)
 {
+	int ret = 0;
 	size_t n = hwt_session_nr_rings(s), got = 0;
 	struct hwt_capture_stats *rings = calloc(n ? n : 1, sizeof(*rings));
 	struct hwt_emu_stats *trace = calloc(n ? n : 1, sizeof(*trace));
@@ -80,8 +85,10 @@ void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu)
 	const char **filters = calloc(n ? n : 1, sizeof(*filters));
 	const struct hwt_emu_stats **traced = calloc(n ? n : 1, sizeof(*traced));
 
-	if (!rings || !trace || !filter || !filters || !traced)
+	if (!rings || !trace || !filter || !filters || !traced) {
+		ret = hwt_error(HWT_ERR_NOMEM, "the rings' statistics");
 		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (hwt_session_stats(s, i, &rings[got]) < 0)
 			continue;
@@ -93,11 +100,31 @@ void cli_print_session_stats(struct hwt_session *s, struct hwt_emu *emu)
 			filters[got] = filter[got];
 		got++;
 	}
-	cli_print_capture_stats(rings, got, traced, filters);
+	hwt_record_print_capture_stats(out, prefix, rings, got, traced, filters);
 out:
 	free(traced);
 	free(rings);
 	free(trace);
 	free(filter);
 	free(filters);
+	return ret;
+}
+
+void hwt_record_print_trigger_stats(FILE *out, const char *prefix,
+				    const char *trigger,
+				    const struct hwt_recorder_trigger_stats *ts)
+{
+	fprintf(out, "%s: trigger %s: %" PRIu64 " entries, %" PRIu64 " calls "
+		"returned, %" PRIu64 " fired, in %" PRIu64 " windows\n", prefix,
+		trigger, ts->entries, ts->calls, ts->fired, ts->windows);
+}
+
+void hwt_record_print_compression(FILE *out, const char *prefix, bool aux,
+				  uint64_t in, uint64_t compressed)
+{
+	/* No output at all (nothing written) is a ratio of 0, not a
+	 * division by zero. */
+	fprintf(out, "%s: compressed %" PRIu64 " bytes of %s to %" PRIu64
+		" (ratio %.3f)\n", prefix, in, aux ? "records and trace" : "records",
+		compressed, compressed ? (double)in / (double)compressed : 0.0);
 }
