@@ -140,7 +140,7 @@ static int stack_run(struct cli_stack_run *run)
 	struct hwt_elem_sink teed = {tee_emit, &tee};
 	const struct hwt_elem_sink *consumer = run->elements ? &teed
 							     : &into_stack;
-	/* No pipe in front of the stacks (merge_piped.h): building them
+	/* No pipe in front of the stacks (hwtrace/pipe.h): building them
 	 * costs less than handing their elements to another thread. */
 	struct hwt_merge *merge = NULL;
 	int err = 0;
