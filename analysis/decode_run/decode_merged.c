@@ -6,6 +6,7 @@
 
 #include "analysis/decode_run/decode_lanes.h"
 #include "analysis/decode_run/merge_piped.h"
+#include "analysis/util/merge_hint.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 
@@ -15,7 +16,6 @@
 
 struct run_state {
 	const struct hwt_decode_merged *run;
-	struct hwt_merge *merge;     /* while the decode runs */
 	struct hwt_decode_counts counts;
 	struct hwt_elem_sink next;   /* the consumer */
 	/* While the merge writes its elements: the count when it started
@@ -60,18 +60,6 @@ static void add_counts(void *arg, const struct hwt_decode_counts *slice)
 	report_written(s);
 }
 
-/* The decode's progress, and the merge told when there is only one
- * stream (nothing to order, nothing to keep). */
-static void on_progress(void *arg, const struct hwt_decode_progress *p)
-{
-	struct run_state *s = arg;
-	const struct hwt_decode_opts *opts = s->run->opts;
-	if (!p->done && s->merge)
-		hwt_merge_expect_streams(s->merge, p->streams);
-	if (opts->progress)
-		opts->progress(opts->progress_arg, p);
-}
-
 /* The merge's read-back: in slices, each formatted by the lane that
  * read it, where the merge can cut its records by time; else beside the
  * consumer. */
@@ -111,12 +99,11 @@ int hwt_decode_merged(const struct hwt_decode_merged *run,
 	if (err)
 		return err;
 	struct hwt_elem_sink into = hwt_merge_sink(m.merge);
+	struct merge_hint hint = {m.merge, run->opts};
 	struct hwt_decode_opts opts = *run->opts;
-	opts.progress = on_progress;
-	opts.progress_arg = &s;
-	s.merge = m.merge;
+	opts.progress = merge_hint_progress;
+	opts.progress_arg = &hint;
 	err = hwt_decode_file(run->file, &opts, &into);
-	s.merge = NULL;
 	struct hwt_merge_stats before;
 	hwt_merge_get_stats(m.merge, &before);
 	s.written_base = s.counts.elems;
