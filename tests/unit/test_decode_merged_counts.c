@@ -7,7 +7,9 @@
  * records carry no time: the merge says so (the positive control of
  * `timed`). A consumer of the test's own, without the printer, gets the
  * elements the counts describe. hwt_decode_counts_print's line is
- * checked against the written counts too. */
+ * checked against the written counts too. A bigger capture, whose
+ * read-back the merge cuts into slices for the lanes, prints the same
+ * bytes on 2 threads as on 1. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +89,7 @@ static size_t lines_in_time_order(const char *text, bool *ordered)
 /* Decodes @data on @jobs threads into the JSON-lines printer; returns
  * the text (the caller frees it). */
 static char *decode_printed(const char *data, unsigned jobs,
+			    enum hwt_output_format format,
 			    struct hwt_decode_merged_result *res,
 			    struct written_calls *wc)
 {
@@ -96,7 +99,7 @@ static char *decode_printed(const char *data, unsigned jobs,
 	CHECK(out != NULL);
 	if (!out)
 		return NULL;
-	struct hwt_output *output = hwt_output_new(out, HWT_OUTPUT_JSONL);
+	struct hwt_output *output = hwt_output_new(out, format);
 	CHECK(output != NULL);
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = jobs};
 	struct hwt_decode_merged run = {
@@ -106,7 +109,7 @@ static char *decode_printed(const char *data, unsigned jobs,
 		.consumer = hwt_output_sink(output),
 		.output = output,
 		.out = out,
-		.format = HWT_OUTPUT_JSONL,
+		.format = format,
 		.written = on_written,
 		.written_arg = wc,
 	};
@@ -124,7 +127,8 @@ static void printed_in_time_order(const char *data,
 	for (unsigned jobs = 1; jobs <= 3; jobs++) {
 		struct hwt_decode_merged_result res;
 		struct written_calls wc;
-		char *text = decode_printed(data, jobs, &res, &wc);
+		char *text = decode_printed(data, jobs, HWT_OUTPUT_JSONL, &res,
+					    &wc);
 		if (!text)
 			return;
 		check_counts(&res.counts, w);
@@ -146,6 +150,37 @@ static void printed_in_time_order(const char *data,
 		}
 	}
 	free(one);
+}
+
+/* FNV-1a of @s: a big output compared without keeping two. */
+static uint64_t text_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* Enough elements that the merge cuts its read-back into slices (at
+ * least 131,072 elements each): the lanes write what one thread does. */
+static void lanes_write_what_one_thread_does(const char *data,
+					     const struct bts_written *w)
+{
+	uint64_t hash[2] = {0, 0};
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		struct hwt_decode_merged_result res;
+		struct written_calls wc;
+		char *text = decode_printed(data, jobs, HWT_OUTPUT_TEXT, &res,
+					    &wc);
+		if (!text)
+			return;
+		check_counts(&res.counts, w);
+		CHECK(res.counts.elems > 4 * 131072);
+		CHECK(wc.calls > 2);
+		hash[jobs - 1] = text_hash(text);
+		free(text);
+	}
+	CHECK_U64(hash[1], hash[0]);
 }
 
 /* The test's own consumer: counts branches and gaps itself. */
@@ -234,17 +269,19 @@ static void missing_capture(void)
 	CHECK_U64(own.elems, 0);
 }
 
-static void capture(bool swb, const char *code)
+static void capture(bool swb, const char *code, unsigned records)
 {
 	char data[300];
 	snprintf(data, sizeof(data), "%s/%s.data", tmp, swb ? "swb" : "bts");
 	struct bts_written w[BTS_NTHREADS];
 	struct bts_capture c = {.code_path = code, .swb = swb, .seed = 2,
-				.npieces = 5, .records = 150};
+				.npieces = 5, .records = records};
 	CHECK_INT(bts_capture_write(data, &c, w), 0);
 	struct bts_written all = sum_written(w);
 	CHECK(all.branches > 1000 && all.unmapped > 0 && all.bad > 0);
-	if (swb)
+	if (swb && records > 10000)
+		lanes_write_what_one_thread_does(data, &all);
+	else if (swb)
 		printed_in_time_order(data, &all);
 	else
 		untimed_into_own_consumer(data, &all);
@@ -260,8 +297,9 @@ int main(void)
 	char code[300];
 	snprintf(code, sizeof(code), "%s/code.bin", tmp);
 	CHECK_INT(bts_capture_write_code(code), 0);
-	capture(true, code);
-	capture(false, code);
+	capture(true, code, 150);
+	capture(true, code, 15000);
+	capture(false, code, 150);
 	rejects_a_short_run();
 	missing_capture();
 	unlink(code);
