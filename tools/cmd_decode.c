@@ -8,8 +8,6 @@
 
 #include "cli.h"
 #include "decode_args.h"
-#include "decode_counts.h"
-#include "decode_lanes.h"
 #include "decode_progress.h"
 #include "decode_script.h"
 #include "decode_symbols.h"
@@ -18,11 +16,9 @@
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
 #include "hwtrace/filter.h"
-#include "hwtrace/merge.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
 #include "hwtrace/partial.h"
-#include "merge_piped.h"
 #include "stack_run.h"
 #include "thread_names.h"
 #include "unit_run.h"
@@ -42,14 +38,18 @@ static void erase_progress(void *arg)
 	cli_progress_erase(&a->progress);
 }
 
-/* The decode's progress: the line on the terminal, and the merge told
- * when there is only one stream (nothing to order, nothing to keep). */
+/* The decode's progress: the line on the terminal. */
 static void on_progress(void *arg, const struct hwt_decode_progress *p)
 {
 	struct decode_args *a = arg;
-	if (!p->done && a->merge)
-		hwt_merge_expect_streams(a->merge, p->streams);
 	cli_progress_decode(&a->progress, p);
+}
+
+/* The merged elements' write-back, on the same line. */
+static void on_written(void *arg, uint64_t done, uint64_t total)
+{
+	struct decode_args *a = arg;
+	cli_progress_written(&a->progress, done, total);
 }
 
 static int drop_emit(void *arg, const struct hwt_elem *e)
@@ -59,75 +59,50 @@ static int drop_emit(void *arg, const struct hwt_elem *e)
 	return 0;
 }
 
-/* The merge's read-back on @a's threads: in slices, each formatted by
- * the lane that read it (decode_lanes.h), where the merge can cut its
- * records by time; else beside the output (merge_piped.h). */
-static int finish_merged(struct decode_args *a, struct merge_piped *m)
+/* A capture's streams merged by time (the default order), into what the
+ * counter hands its elements to; the counts are the library's. */
+static int run_merged(struct decode_args *a)
 {
-	/* -F and the filters write their lines themselves, in order, not
-	 * through the lanes. */
-	if (a->script.fields || a->filter.comms || a->filter.dsos ||
-	    a->filter.syms || a->opts.jobs < 2 ||
-	    hwt_merge_slices(m->merge, a->opts.jobs) < 2)
-		return merge_piped_finish(m);
-	/* What went straight out (hwt_merge_expect_streams) comes first. */
-	int err = hwt_output_flush(a->lines);
-	if (err < 0)
-		return err;
-	struct decode_lanes_config c = {
+	struct hwt_output_annotator annotator;
+	/* -F and the filters write their lines themselves, in order: not
+	 * the printer alone, so not through the library's lanes. */
+	bool printer_alone = !a->script.fields && !a->filter.comms &&
+			     !a->filter.dsos && !a->filter.syms;
+	struct hwt_decode_merged run = {
+		.size = sizeof(run),
+		.file = a->file,
+		.opts = &a->opts,
+		.consumer = a->counter->next,
+		.output = printer_alone ? a->lines : NULL,
 		.out = a->out,
 		.format = a->format,
-		.counts = a->counts,
-		.lanes = a->opts.jobs,
+		.annotator = decode_symbols_annotator(&a->symbols, &annotator)
+				     ? &annotator : NULL,
+		.written = on_written,
+		.written_arg = a,
 	};
-	c.has_annotator = decode_symbols_annotator(&a->symbols, &c.annotator);
-	return decode_lanes_finish(m->merge, &c);
-}
-
-/* A capture's streams merged by time (the default order). */
-static int run_merged(struct decode_args *a, const struct hwt_elem_sink *sink)
-{
-	struct merge_piped m;
-	int err = merge_piped_new(&m, sink, a->opts.jobs);
-	if (err)
-		return err;
-	struct hwt_elem_sink into = hwt_merge_sink(m.merge);
-	a->merge = m.merge;
-	err = hwt_decode_file(a->file, &a->opts, &into);
-	a->merge = NULL;
-	struct hwt_merge_stats before;
-	hwt_merge_get_stats(m.merge, &before);
-	a->counts->progress = &a->progress;
-	a->counts->written_base = a->counts->elems;
-	/* What went straight out is not written again. */
-	a->counts->written_total = before.elements - a->counts->elems;
-	cli_progress_written(&a->progress, 0, a->counts->written_total);
-	/* A decode that failed part way still shows what came before. */
-	int ferr = finish_merged(a, &m);
-	a->counts->written_total = 0;
-	if (!err)
-		err = ferr;
-	struct hwt_merge_stats st;
-	hwt_merge_get_stats(m.merge, &st);
-	merge_piped_free(&m);
-	if (!err && st.streams > 1 && !st.timed)
+	struct hwt_decode_merged_result res;
+	int err = hwt_decode_merged(&run, &res);
+	a->counter->counts = res.counts;
+	if (!err && res.streams > 1 && !res.timed)
 		fprintf(stderr, "hwtrace decode: the capture has no timestamps: "
 			"its %" PRIu64 " streams are in stream order, not "
-			"merged by time\n", st.streams);
+			"merged by time\n", res.streams);
 	return err;
 }
 
 /* --calls: the rebuilt stacks' calls and returns instead of elements;
  * the elements are still counted. */
-static int run_calls(struct decode_args *a, FILE *out, struct counts *counts)
+static int run_calls(struct decode_args *a, FILE *out,
+		     struct hwt_decode_counter *counter)
 {
 	struct hwt_calls_writer *w;
 	struct hwt_func_namer namer = decode_symbols_namer(&a->symbols);
 	int err = hwt_calls_writer_new(out, a->format, &namer, &w);
 	if (err)
 		return err;
-	counts->next.emit = drop_emit;
-	struct hwt_elem_sink counted = {count_emit, counts};
+	counter->next.emit = drop_emit;
+	struct hwt_elem_sink counted = hwt_decode_counter_sink(counter);
 	struct cli_stack_run run = {
 		.file = a->file,
 		.opts = &a->opts,
@@ -150,8 +125,8 @@ static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
 	if (a->snapshot)
 		return hwt_decode_snapshot_dir(a->snapshot, &a->opts, sink);
-	if (a->file && sink && !a->per_cpu && !a->profile && !a->edges)
-		return run_merged(a, sink);
+	if (a->file && a->counter && !a->per_cpu && !a->profile && !a->edges)
+		return run_merged(a);
 	if (a->file)
 		return hwt_decode_file(a->file, &a->opts, sink);
 
@@ -271,15 +246,14 @@ int cmd_decode(int argc, char **argv)
 
 	struct hwt_output *output = NULL;
 	struct hwt_elem_filter *filter = NULL;
-	struct counts counts;
-	memset(&counts, 0, sizeof(counts));
+	struct hwt_decode_counter counter;
+	memset(&counter, 0, sizeof(counter));
 	int err;
 	bool jsonl = a.format == HWT_OUTPUT_JSONL;
 	a.opts.warn = warn;
 	a.opts.warn_arg = &a;
 	a.opts.progress = on_progress;
 	a.opts.progress_arg = &a;
-	a.counts = &counts;
 	a.out = out;
 	/* Elements written to the terminal show the progress themselves. */
 	cli_progress_init(&a.progress, a.quiet ||
@@ -302,8 +276,9 @@ int cmd_decode(int argc, char **argv)
 		if (!output) {
 			err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 		} else {
-			counts.next = hwt_output_sink(output);
+			counter.next = hwt_output_sink(output);
 			a.lines = output;
+			a.counter = &counter;
 			if (a.profile) {
 				/* The profile replaces the element listing. */
 				a.opts.branch_count_sink =
@@ -311,9 +286,9 @@ int cmd_decode(int argc, char **argv)
 						jsonl ? hwt_branch_count_print_jsonl
 						      : hwt_branch_count_print_text,
 						out};
-				counts.next.emit = drop_emit;
+				counter.next.emit = drop_emit;
 			}
-			struct hwt_elem_sink sink = {count_emit, &counts};
+			struct hwt_elem_sink sink = hwt_decode_counter_sink(&counter);
 			a.symbols.capture = a.file;
 			a.symbols.before_warning = erase_progress;
 			a.symbols.before_warning_arg = &a;
@@ -326,12 +301,12 @@ int cmd_decode(int argc, char **argv)
 				err = decode_script_start(&a.script, a.file, &a.opts,
 							  a.symbols.sym, out);
 				if (err >= 0)
-					counts.next = hwt_script_sink(a.script.script);
+					counter.next = hwt_script_sink(a.script.script);
 			}
 			if (err >= 0)
-				err = start_filter(&a, &counts.next, &filter);
+				err = start_filter(&a, &counter.next, &filter);
 			if (err >= 0)
-				err = a.calls ? run_calls(&a, out, &counts)
+				err = a.calls ? run_calls(&a, out, &counter)
 					      : run(&a, &sink);
 		}
 	}
@@ -350,8 +325,9 @@ int cmd_decode(int argc, char **argv)
 		return wrc;
 	/* The counts describe a decode: none when it failed before the
 	 * first element (a missing file, a file that is no capture). */
-	if (!a.packets && !a.edges && (err >= 0 || counts.elems))
-		counts_print(&counts);
+	if (!a.packets && !a.edges && (err >= 0 || counter.counts.elems))
+		hwt_decode_counts_print(stderr, "hwtrace decode: ",
+					&counter.counts);
 	/* A wrong option value found by the decoder (a raw stream's
 	 * options, a --map that overlaps another) is a usage error. */
 	return err < 0 ? cli_report_status(err) : EXIT_OK;

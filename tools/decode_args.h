@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decode_counts.h"
 #include "decode_progress.h"
 #include "decode_script.h"
 #include "decode_symbols.h"
@@ -41,8 +40,9 @@ struct decode_args {
 	bool quiet;
 	/* Filled by hwtrace decode while it runs, not by the parser. */
 	struct cli_progress progress;
-	struct hwt_merge *merge; /* the time-ordered merge, while it runs */
-	struct counts *counts;
+	/* Counts the elements and hands them to the printer, a filter or
+	 * -F's script (the merged decode counts them itself). */
+	struct hwt_decode_counter *counter;
 	FILE *out;               /* where the elements go, */
 	struct hwt_output *lines; /* through this output */
 };

@@ -1,8 +1,6 @@
 /* The stack commands' run (report, timeline, export, annotate, view):
  * the decode through the rebuilt stacks, with the filters, into the
  * command's writer (stack_run.h). */
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,34 +12,6 @@
 #include "stack_run.h"
 #include "thread_names.h"
 #include "unit_run.h"
-
-struct tee {
-	const struct hwt_elem_sink *first;
-	struct hwt_elem_sink second;
-};
-
-static int tee_emit(void *arg, const struct hwt_elem *e)
-{
-	struct tee *t = arg;
-	int err = t->first->emit(t->first->arg, e);
-	return err ? err : t->second.emit(t->second.arg, e);
-}
-
-/* Tells the merge when the decode has one stream (nothing to order, so
- * nothing to keep), then reports as the caller asked. */
-struct merge_hint {
-	struct hwt_merge *merge;
-	const struct hwt_decode_opts *user;
-};
-
-static void hint_progress(void *arg, const struct hwt_decode_progress *p)
-{
-	struct merge_hint *h = arg;
-	if (!p->done && h->merge)
-		hwt_merge_expect_streams(h->merge, p->streams);
-	if (h->user->progress)
-		h->user->progress(h->user->progress_arg, p);
-}
 
 /* The filters of run->symbols' lists, when it has any: the frames in
  * front of run->ops, the elements in front of run->elements and
@@ -127,79 +97,45 @@ int cli_stack_run(struct cli_stack_run *run)
 	return err;
 }
 
+/* One unit of the capture (--unit) instead of all of it. */
+static int decode_unit(void *arg, const struct hwt_decode_opts *opts,
+		       const struct hwt_elem_sink *sink)
+{
+	const struct cli_stack_run *run = arg;
+	return cli_unit_decode(run->file, run->unit, opts, sink);
+}
+
 static int stack_run(struct cli_stack_run *run)
 {
-	struct hwt_stack *stack = hwt_stack_new(&run->ops);
-	if (!stack)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	struct hwt_elem_sink stack_alone = hwt_stack_sink(stack);
-	struct tee after = {&stack_alone, run->after ? *run->after : stack_alone};
-	struct hwt_elem_sink stack_then = {tee_emit, &after};
-	struct hwt_elem_sink into_stack = run->after ? stack_then : stack_alone;
-	struct tee tee = {run->elements, into_stack};
-	struct hwt_elem_sink teed = {tee_emit, &tee};
-	const struct hwt_elem_sink *consumer = run->elements ? &teed
-							     : &into_stack;
-	/* No pipe in front of the stacks (merge_piped.h): building them
-	 * costs less than handing their elements to another thread. */
-	struct hwt_merge *merge = NULL;
-	int err = 0;
-	if (!run->per_cpu)
-		err = hwt_merge_new(consumer, &merge);
-	if (!err) {
-		struct hwt_elem_sink into_merge;
-		struct merge_hint hint = {merge, run->opts};
-		struct hwt_decode_opts opts = *run->opts;
-		if (merge) {
-			into_merge = hwt_merge_sink(merge);
-			opts.progress = hint_progress;
-			opts.progress_arg = &hint;
-		}
-		const struct hwt_elem_sink *sink = merge ? &into_merge : consumer;
-		err = run->unit ? cli_unit_decode(run->file, run->unit, &opts, sink)
-				: hwt_decode_file(run->file, &opts, sink);
-	}
-	/* A decode that failed part way still ends with what came before:
-	 * its first error is the one returned. */
-	int ferr = merge ? hwt_merge_finish(merge) : 0;
-	if (!err)
-		err = ferr;
-	ferr = hwt_stack_finish(stack);
-	if (!err)
-		err = ferr;
-	hwt_stack_get_stats(stack, &run->stack_stats);
-	if (merge) {
-		hwt_merge_get_stats(merge, &run->merge_stats);
-		run->merged = run->merge_stats.timed != 0;
-	}
-	hwt_merge_free(merge);
-	hwt_stack_free(stack);
+	struct hwt_stack_decode sd = {
+		.size = sizeof(sd),
+		.file = run->file,
+		.opts = run->opts,
+		.per_cpu = run->per_cpu,
+		.ops = run->ops,
+		.elements = run->elements,
+		.after = run->after,
+		.decode = run->unit ? decode_unit : NULL,
+		.decode_arg = run,
+	};
+	struct hwt_stack_decode_result res;
+	int err = hwt_stack_decode(&sd, &res);
+	run->stack_stats = res.stack;
+	run->merge_stats = res.merge;
+	run->merged = res.merged;
 	return err;
 }
 
 void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd)
 {
-	const struct hwt_stack_stats *s = &run->stack_stats;
-	if (!run->per_cpu && run->merge_stats.streams > 1 && !run->merged)
-		fprintf(stderr,
-			"hwtrace %s: the capture has no timestamps: its %" PRIu64
-			" streams are in stream order, not merged by time\n",
-			cmd, run->merge_stats.streams);
-	fprintf(stderr,
-		"hwtrace %s: %" PRIu64 " calls (%" PRIu64 " call instructions, %"
-		PRIu64 " tail calls, %" PRIu64 " traps), %" PRIu64 " returns in %"
-		PRIu64 " threads (max depth %" PRIu64 "); %" PRIu64
-		" inferred callers, %" PRIu64 " frames without return, %" PRIu64
-		" unmatched returns, %" PRIu64 " frames ended by lost trace, %"
-		PRIu64 " where tracing stopped",
-		cmd, s->entered, s->calls, s->tail_calls, s->traps, s->returns,
-		s->threads, s->max_depth, s->inferred, s->no_return,
-		s->unmatched_returns, s->cut_by_gap, s->cut_by_trace_off);
-	if (s->time_backwards)
-		fprintf(stderr, "; %" PRIu64 " elements older than the one "
-			"before them in their thread (times clamped)",
-			s->time_backwards);
-	fputc('\n', stderr);
+	struct hwt_stack_decode_result res = {
+		.stack = run->stack_stats,
+		.merge = run->merge_stats,
+		.merged = run->merged,
+	};
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "hwtrace %s: ", cmd);
+	hwt_stack_decode_print_summary(stderr, prefix, &res, run->per_cpu);
 }
 
 /* Every stack command's options after its own. */

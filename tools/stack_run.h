@@ -110,11 +110,13 @@ int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 int cli_stack_run_file(const char *cmd, int argc, char **argv,
 		       const char **file);
 
-/* Decodes, merges, rebuilds stacks, and closes every open frame at the
+/* hwt_stack_decode with the frame filters of run->symbols and --unit:
+ * decodes, merges, rebuilds stacks, and closes every open frame at the
  * end. Returns 0 or a negative hwt error (the library's message set). */
 int cli_stack_run(struct cli_stack_run *run);
 
-/* One stderr line of what the stacks saw, prefixed "hwtrace CMD: ", and
+/* One stderr line of what the stacks saw
+ * (hwt_stack_decode_print_summary), prefixed "hwtrace CMD: ", and
  * the note that an untimed capture is in stream order. */
 void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd);
 

@@ -12,6 +12,7 @@
 #include "hwtrace/element.h"
 #include "hwtrace/image.h"
 #include "hwtrace/listing.h"
+#include "hwtrace/output.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -178,6 +179,82 @@ HWT_API int hwt_decode_raw(const char *backend, const char *backend_options,
 HWT_API int hwt_decode_snapshot_dir(const char *dir,
 				    const struct hwt_decode_opts *opts,
 				    const struct hwt_elem_sink *sink);
+
+/* What a decode's elements were, by kind: the summary line of hwtrace
+ * decode (hwt_decode_counts_print). */
+struct hwt_decode_counts {
+	uint64_t elems;
+	uint64_t ranges, insns;     /* RANGE elements and their instructions */
+	uint64_t branches;
+	/* Branches whose source the trace does not give (read from the
+	 * packets where the code was missing: HWT_FIELD_NO_FROM). */
+	uint64_t branches_no_from;
+	uint64_t errors;
+	uint64_t gaps;
+	uint64_t gap_by[HWT_GAP_NO_IMAGE + 1]; /* by hwt_gap_reason */
+	uint64_t gap_bytes;                    /* of trace the gaps skipped */
+	uint64_t samples, sample_branches;     /* AUX samples, their branches */
+	uint64_t samples_nosync; /* samples without a sync point in their window */
+};
+
+/* Counts @elem into @counts. */
+HWT_API void hwt_decode_count(struct hwt_decode_counts *counts,
+			      const struct hwt_elem *elem);
+
+/* A sink that counts each element into counts and hands it on to next
+ * (hwt_decode_counter_sink). */
+struct hwt_decode_counter {
+	struct hwt_decode_counts counts;
+	struct hwt_elem_sink next;
+};
+HWT_API struct hwt_elem_sink hwt_decode_counter_sink(struct hwt_decode_counter *c);
+
+/* Writes @counts as one line to @out, after @prefix ("hwtrace decode: "):
+ * ranges and instructions, branches, errors, gaps by reason and the bytes
+ * they skipped, AUX samples when there are any. */
+HWT_API void hwt_decode_counts_print(FILE *out, const char *prefix,
+				     const struct hwt_decode_counts *counts);
+
+/* A whole time-ordered decode of a perf.data capture (hwtrace decode's
+ * default order): its streams decoded on opts->jobs threads, merged by
+ * time (hwt_merge), and the merged elements written out. Implemented in
+ * analysis/decode_run/, since it drives the element printer. */
+struct hwt_decode_merged {
+	size_t size;                        /* sizeof(struct hwt_decode_merged) */
+	const char *file;                   /* the capture */
+	const struct hwt_decode_opts *opts; /* its progress is called as given */
+	/* Where the merged elements go, in time order, on one thread at a
+	 * time: the printer's sink, or a filter or script in front of it. */
+	struct hwt_elem_sink consumer;
+	/* Non-NULL when consumer is this printer's sink alone: with
+	 * opts->jobs > 1 the read-back is then cut into slices that
+	 * opts->jobs lanes format at once, each with a printer of its own
+	 * in @format (and @annotator's names, its annotate called under a
+	 * lock), written to @out in order. Without, a thread of its own
+	 * runs the consumer beside the read-back (hwtrace/pipe.h). */
+	struct hwt_output *output;
+	FILE *out;
+	enum hwt_output_format format;
+	const struct hwt_output_annotator *annotator; /* NULL: none */
+	/* Called now and then while the merge writes its elements: @done of
+	 * @total (first with 0 once the decode is done); NULL: not called. */
+	void (*written)(void *arg, uint64_t done, uint64_t total);
+	void *written_arg;
+};
+
+/* What a merged decode did. */
+struct hwt_decode_merged_result {
+	struct hwt_decode_counts counts; /* of the elements written */
+	uint64_t streams;                /* the merge's input streams */
+	bool timed;  /* false: no timestamps, streams one after the other */
+};
+
+/* Runs @run. @result is filled even when it fails part way (the counts
+ * of what was written before). Errors: those of hwt_decode_file, of the
+ * consumer, HWT_ERR_IO writing @out, HWT_ERR_NOMEM, HWT_ERR_INVAL (a
+ * NULL or short @run). */
+HWT_API int hwt_decode_merged(const struct hwt_decode_merged *run,
+			      struct hwt_decode_merged_result *result);
 
 #ifdef __cplusplus
 }

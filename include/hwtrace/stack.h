@@ -21,9 +21,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
+#include "hwtrace/decode.h"
 #include "hwtrace/element.h"
+#include "hwtrace/merge.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -211,6 +214,51 @@ HWT_API bool hwt_frame_is_call(const struct hwt_frame *frame);
 /* "called", "inferred", ... and "returned", "no_return", ...; never NULL. */
 HWT_API const char *hwt_frame_start_name(enum hwt_frame_start start);
 HWT_API const char *hwt_frame_end_name(enum hwt_frame_end end);
+
+/* A capture decoded in time order (every CPU's and thread's elements
+ * merged, hwtrace/merge.h) into per-thread call stacks: what `report`,
+ * `timeline`, `export` and `decode --calls` rebuild. */
+struct hwt_stack_decode {
+	size_t size;                        /* sizeof(struct hwt_stack_decode) */
+	const char *file;                   /* the capture */
+	const struct hwt_decode_opts *opts; /* its progress is called as given */
+	bool per_cpu;                       /* stream order: no merge */
+	struct hwt_stack_ops ops;           /* where frames go */
+	/* Optional: every element, in the same order, before the stacks
+	 * see it (timelines mark gaps and trace on/off). */
+	const struct hwt_elem_sink *elements;
+	/* Optional: every element after the stacks saw it (so their frames
+	 * are those the element ran in). */
+	const struct hwt_elem_sink *after;
+	/* Optional: decodes into @sink instead of hwt_decode_file(file),
+	 * e.g. one unit of the capture; returns as hwt_decode_file. */
+	int (*decode)(void *arg, const struct hwt_decode_opts *opts,
+		      const struct hwt_elem_sink *sink);
+	void *decode_arg;
+};
+
+/* What the stacks and the merge of a stack decode saw. */
+struct hwt_stack_decode_result {
+	struct hwt_stack_stats stack;
+	struct hwt_merge_stats merge;   /* zero with per_cpu */
+	bool merged;   /* merged by time: the elements carried time stamps */
+};
+
+/* Decodes @run's capture, merges its streams (unless per_cpu), rebuilds
+ * the stacks and ends every open frame at the end, even after a decode
+ * that failed part way; @result is filled either way. Errors: those of
+ * the decode, of the ops and sinks, HWT_ERR_NOMEM, HWT_ERR_INVAL (a NULL
+ * or short @run). */
+HWT_API int hwt_stack_decode(const struct hwt_stack_decode *run,
+			     struct hwt_stack_decode_result *result);
+
+/* The summary line of @result on @out, after @prefix ("hwtrace report:
+ * "): calls by kind, returns, threads, depth, and what ended frames;
+ * before it, a line saying an untimed capture's streams are in stream
+ * order (not with @per_cpu). */
+HWT_API void hwt_stack_decode_print_summary(FILE *out, const char *prefix,
+					    const struct hwt_stack_decode_result *result,
+					    bool per_cpu);
 
 #ifdef __cplusplus
 }

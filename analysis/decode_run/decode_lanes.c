@@ -1,4 +1,4 @@
-/* hwtrace decode's output lanes (decode_lanes.h). A lane's output holds
+/* A merged decode's output lanes (decode_lanes.h). A lane's output holds
  * its slice's lines (hwt_output_hold) until the slice's end, in the
  * lane's turn, and then writes them to the real output. What it cannot
  * hold (a very long line, and whatever an annotator writes to the
@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode_lanes.h"
+#include "analysis/decode_run/decode_lanes.h"
 #include "hwtrace/error.h"
 
 struct lane {
 	const struct decode_lanes_config *config;
-	struct counts counts;
+	struct hwt_decode_counter counter;
 	struct hwt_output *output;
 	FILE *file;
 	char *text;            /* what went to file since the last flush */
@@ -49,7 +49,7 @@ static int annotate_locked(void *arg, const struct hwt_elem *elem,
 			   size_t size)
 {
 	struct lane *l = arg;
-	const struct hwt_output_annotator *a = &l->config->annotator;
+	const struct hwt_output_annotator *a = l->config->annotator;
 	pthread_mutex_lock(l->annotate_lock);
 	int rc = a->annotate(a->arg, elem, format, out, buf, size);
 	pthread_mutex_unlock(l->annotate_lock);
@@ -59,7 +59,7 @@ static int annotate_locked(void *arg, const struct hwt_elem *elem,
 static uint64_t cache_tag(void *arg, const struct hwt_elem *elem)
 {
 	struct lane *l = arg;
-	const struct hwt_output_annotator *a = &l->config->annotator;
+	const struct hwt_output_annotator *a = l->config->annotator;
 	return a->cache_tag(a->arg, elem);
 }
 
@@ -76,7 +76,8 @@ static int flush(void *arg)
 	int err = hwt_output_flush_to(l->output, c->out);
 	if (err < 0)
 		return err;
-	counts_add(c->counts, &l->counts);
+	c->add_counts(c->add_counts_arg, &l->counter.counts);
+	l->counter.counts = (struct hwt_decode_counts){0};
 	return 0;
 }
 
@@ -96,13 +97,13 @@ static int lane_open(struct lane *l, const struct decode_lanes_config *c,
 	if (!l->output)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	hwt_output_hold(l->output, true);
-	if (c->has_annotator) {
+	if (c->annotator) {
 		struct hwt_output_annotator a = {
 			annotate_locked, l,
-			c->annotator.cache_tag ? cache_tag : NULL};
+			c->annotator->cache_tag ? cache_tag : NULL};
 		hwt_output_set_annotator(l->output, &a);
 	}
-	l->counts.next = hwt_output_sink(l->output);
+	l->counter.next = hwt_output_sink(l->output);
 	return 0;
 }
 
@@ -127,7 +128,7 @@ int decode_lanes_finish(struct hwt_merge *merge,
 	for (; !err && opened < config->lanes; opened++) {
 		err = lane_open(&lanes[opened], config, &annotate_lock);
 		ml[opened] = (struct hwt_merge_lane){
-			{count_emit, &lanes[opened].counts}, flush,
+			hwt_decode_counter_sink(&lanes[opened].counter), flush,
 			&lanes[opened]};
 	}
 	if (!err)

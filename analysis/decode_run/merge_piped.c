@@ -1,5 +1,5 @@
 /* A merge whose read-back runs beside its consumer (merge_piped.h). */
-#include "merge_piped.h"
+#include "analysis/decode_run/merge_piped.h"
 
 int merge_piped_new(struct merge_piped *m, const struct hwt_elem_sink *out,
 		    unsigned int jobs)

@@ -1,14 +1,15 @@
-/* The time-ordered merge of a command, whose read-back runs beside its
+/* The time-ordered merge of a decode (decode_merged.c), whose read-back runs beside its
  * consumer: with more than one thread (-j), once the decode is done the
  * merge reads its records back on the calling thread while a pipe's
  * thread (hwtrace/pipe.h) hands them on. The two would otherwise take
  * turns on one core while the others are idle. Worth it for a consumer
  * that costs more than the hand-over (decode's text and jsonl output),
- * not for the call stacks of report and timeline: on a 4-CPU capture
+ * not for the call stacks of report and timeline,
+ * which merge without one: on a 4-CPU capture
  * of 48.9 M elements, `hwtrace report -j 2` took 4.48 s with a pipe in
  * front of the stacks and 4.03 s without (medians of 5, 2-core VM). */
-#ifndef HWT_TOOLS_MERGE_PIPED_H
-#define HWT_TOOLS_MERGE_PIPED_H
+#ifndef HWT_ANALYSIS_DECODE_RUN_MERGE_PIPED_H
+#define HWT_ANALYSIS_DECODE_RUN_MERGE_PIPED_H
 
 #include "hwtrace/merge.h"
 #include "hwtrace/pipe.h"

@@ -1,0 +1,108 @@
+/* A capture decoded in time order into call stacks (hwt_stack_decode,
+ * hwtrace/stack.h): the decode into the merge, the merge into the
+ * stacks, with the caller's element sinks before and after them. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "analysis/util/merge_hint.h"
+#include "hwtrace/error.h"
+#include "hwtrace/stack.h"
+
+/* Two sinks, one after the other. */
+struct tee {
+	const struct hwt_elem_sink *first;
+	struct hwt_elem_sink second;
+};
+
+static int tee_emit(void *arg, const struct hwt_elem *e)
+{
+	struct tee *t = arg;
+	int err = t->first->emit(t->first->arg, e);
+	return err ? err : t->second.emit(t->second.arg, e);
+}
+
+static int decode_into(const struct hwt_stack_decode *run,
+		       const struct hwt_decode_opts *opts,
+		       const struct hwt_elem_sink *sink)
+{
+	return run->decode ? run->decode(run->decode_arg, opts, sink)
+			   : hwt_decode_file(run->file, opts, sink);
+}
+
+int hwt_stack_decode(const struct hwt_stack_decode *run,
+		     struct hwt_stack_decode_result *result)
+{
+	*result = (struct hwt_stack_decode_result){.merged = false};
+	if (!run || run->size < sizeof(*run) || !run->opts ||
+	    (!run->file && !run->decode))
+		return hwt_error(HWT_ERR_INVAL, "hwt_stack_decode: no capture "
+				 "or options");
+	struct hwt_stack *stack = hwt_stack_new(&run->ops);
+	if (!stack)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	struct hwt_elem_sink stack_alone = hwt_stack_sink(stack);
+	struct tee after = {&stack_alone, run->after ? *run->after : stack_alone};
+	struct hwt_elem_sink stack_then = {tee_emit, &after};
+	struct hwt_elem_sink into_stack = run->after ? stack_then : stack_alone;
+	struct tee tee = {run->elements, into_stack};
+	struct hwt_elem_sink teed = {tee_emit, &tee};
+	const struct hwt_elem_sink *consumer = run->elements ? &teed
+							     : &into_stack;
+	/* No pipe in front of the stacks (hwtrace/pipe.h): building them
+	 * costs less than handing their elements to another thread. */
+	struct hwt_merge *merge = NULL;
+	int err = run->per_cpu ? 0 : hwt_merge_new(consumer, &merge);
+	if (!err && merge) {
+		struct hwt_elem_sink into_merge = hwt_merge_sink(merge);
+		struct merge_hint hint = {merge, run->opts};
+		struct hwt_decode_opts opts = *run->opts;
+		opts.progress = merge_hint_progress;
+		opts.progress_arg = &hint;
+		err = decode_into(run, &opts, &into_merge);
+	} else if (!err) {
+		err = decode_into(run, run->opts, consumer);
+	}
+	/* A decode that failed part way still ends with what came before:
+	 * its first error is the one returned. */
+	int ferr = merge ? hwt_merge_finish(merge) : 0;
+	if (!err)
+		err = ferr;
+	ferr = hwt_stack_finish(stack);
+	if (!err)
+		err = ferr;
+	hwt_stack_get_stats(stack, &result->stack);
+	if (merge) {
+		hwt_merge_get_stats(merge, &result->merge);
+		result->merged = result->merge.timed != 0;
+	}
+	hwt_merge_free(merge);
+	hwt_stack_free(stack);
+	return err;
+}
+
+void hwt_stack_decode_print_summary(FILE *out, const char *prefix,
+				    const struct hwt_stack_decode_result *result,
+				    bool per_cpu)
+{
+	const struct hwt_stack_stats *s = &result->stack;
+	if (!per_cpu && result->merge.streams > 1 && !result->merged)
+		fprintf(out,
+			"%sthe capture has no timestamps: its %" PRIu64
+			" streams are in stream order, not merged by time\n",
+			prefix, result->merge.streams);
+	fprintf(out,
+		"%s%" PRIu64 " calls (%" PRIu64 " call instructions, %"
+		PRIu64 " tail calls, %" PRIu64 " traps), %" PRIu64 " returns in %"
+		PRIu64 " threads (max depth %" PRIu64 "); %" PRIu64
+		" inferred callers, %" PRIu64 " frames without return, %" PRIu64
+		" unmatched returns, %" PRIu64 " frames ended by lost trace, %"
+		PRIu64 " where tracing stopped",
+		prefix, s->entered, s->calls, s->tail_calls, s->traps, s->returns,
+		s->threads, s->max_depth, s->inferred, s->no_return,
+		s->unmatched_returns, s->cut_by_gap, s->cut_by_trace_off);
+	if (s->time_backwards)
+		fprintf(out, "; %" PRIu64 " elements older than the one "
+			"before them in their thread (times clamped)",
+			s->time_backwards);
+	fputc('\n', out);
+}
