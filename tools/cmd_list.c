@@ -260,7 +260,7 @@ int cmd_list(int argc, char **argv)
 	}
 	print_branch_records(os);
 	printf("\n");
-	cli_print_decoders("Decoders in this build:");
+	hwt_backends_print_decoders(stdout, "Decoders in this build:");
 	hwt_pmu_list_free(list);
 	hwt_os_free(own);
 	return EXIT_OK;
