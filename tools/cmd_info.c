@@ -44,7 +44,8 @@ static void print_info(struct hwt_pd_reader *r, const struct hwt_pd_summary *in,
 	struct hwt_sym_opts so = {.size = sizeof(so), .symfs = symfs,
 				  .warn = print_sym_warning};
 	struct hwt_pd_summary_print_opts po = {.size = sizeof(po),
-					       .symfs = symfs};
+					       .symfs = symfs, .dso_info = NULL,
+					       .dso_arg = NULL};
 
 	if (hwt_symbolizer_new(&so, &sym) == 0) {
 		po.dso_info = dso_info;
