@@ -62,9 +62,6 @@ int cli_report(int err);
 /* As cli_report, but a wrong option or profile value (HWT_ERR_CONFIG)
  * is a usage error: returns EXIT_USAGE for it, EXIT_RUNTIME otherwise. */
 int cli_report_status(int err);
-/* Prints @label and the backends whose decoder this build has, then one
- * line per backend without one, saying why (tools/decoders_line.c). */
-void cli_print_decoders(const char *label);
 
 /* Prints a usage error and a pointer to `hwtrace CMD --help`; returns
  * EXIT_USAGE. */

@@ -1,18 +1,14 @@
 /* hwtrace config check: validate a profile and print the perf_event_attr of
  * every event it would open. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "hwtrace/auxaction.h"
-#include "hwtrace/addrfilter.h"
-#include "hwtrace/backend.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/os.h"
-#include "hwtrace/pmu.h"
+#include "hwtrace/profile_check.h"
 
 static void usage(FILE *out)
 {
@@ -35,91 +31,14 @@ static void usage(FILE *out)
 		"2 usage error.\n");
 }
 
-static void print_cpus(const struct hwt_event_plan *plan)
-{
-	for (size_t i = 0; i < plan->ncpus; i++) {
-		size_t j = i;
-
-		while (j + 1 < plan->ncpus && plan->cpus[j + 1] == plan->cpus[j] + 1)
-			j++;
-		if (j == i)
-			printf("%s%d", i ? "," : "", plan->cpus[i]);
-		else
-			printf("%s%d-%d", i ? "," : "", plan->cpus[i], plan->cpus[j]);
-		i = j;
-	}
-}
-
-static void print_attr(const char *title, const struct perf_event_attr *a,
-		       const char *pmu)
-{
-	char buf[4096];
-
-	hwt_attr_format(a, pmu, buf, sizeof(buf));
-	printf("\n%s\n%s", title, buf);
-}
-
-static void print_plan(const struct hwt_event_plan *plan, const char *file,
-		       const char *resolved)
-{
-	static const char *const triggers[] = {"signal (SIGUSR2)", "fifo",
-					       "timer", "exit"};
-	char title[128];
-
-	if (file)
-		printf("profile: %s\n", file);
-	printf("backend: %s (PMU type %" PRIu32 "), mode %s\n",
-	       plan->backend->name, plan->pmu->type, hwt_mode_name(plan->mode));
-	if (plan->per_thread) {
-		printf("tracing: per thread\n");
-	} else {
-		printf("tracing: CPUs ");
-		print_cpus(plan);
-		printf("\n");
-	}
-	printf("buffers: data %" PRIu64 " pages, AUX %" PRIu64 " pages of %" PRIu64
-	       " bytes\n", plan->data_pages, plan->aux_pages, plan->page_size);
-	if (plan->mode == HWT_MODE_SNAPSHOT) {
-		printf("snapshot: %" PRIu64 " bytes on %s", plan->snapshot_size,
-		       triggers[plan->trigger]);
-		if (plan->trigger == HWT_TRIGGER_FIFO)
-			printf(" %s", plan->trigger_fifo);
-		if (plan->trigger == HWT_TRIGGER_TIMER)
-			printf(" every %" PRIu64 " ms", plan->trigger_interval_ms);
-		printf("\n");
-	}
-	if (plan->sink[0])
-		printf("sink: %s (id 0x%08" PRIx32 "): %s\n", plan->sink,
-		       plan->sink_id, plan->sink_reason);
-	else if (plan->sink_reason[0])
-		printf("sink: %s\n", plan->sink_reason);
-	if (plan->filter[0])
-		printf("address filters (%zu): %s\n  as the kernel takes them: %s\n",
-		       plan->nfilters, plan->filter, resolved);
-	printf("output: %s (hwtrace record -c writes it unless -o is given)\n",
-	       plan->output);
-	snprintf(title, sizeof(title), "event 1: %s (AUX trace%s)",
-		 plan->pmu->name,
-		 plan->mode == HWT_MODE_SAMPLE ? ", group leader" : "");
-	print_attr(title, &plan->aux_attr, plan->pmu->name);
-	if (plan->has_sample_attr)
-		print_attr("event 2: sampling event (in the AUX event's group)",
-			   &plan->sample_attr, NULL);
-	snprintf(title, sizeof(title), "event %d: dummy:u (sideband)",
-		 plan->has_sample_attr ? 3 : 2);
-	print_attr(title, &plan->sideband_attr, NULL);
-}
-
 static int check(int argc, char **argv)
 {
 	const char *file = NULL, *sysfs = NULL, *filter = NULL;
-	char resolved[4096];
 	const char **events = calloc((size_t)argc + 1, sizeof(char *));
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
 	size_t nevents = 0, nsets = 0;
 	struct hwt_profile *profile = NULL;
-	struct hwt_pmu_list *pmus = NULL;
-	struct hwt_event_plan plan;
+	struct hwt_profile_check *checked = NULL;
 	struct hwt_os *own = NULL;
 	const struct hwt_os *os;
 	int ret, status = EXIT_RUNTIME;
@@ -204,38 +123,16 @@ static int check(int argc, char **argv)
 		goto out;
 	}
 	os = own ? own : hwt_os_linux();
-	ret = hwt_pmu_scan(os, &pmus);
-	if (!ret)
-		ret = hwt_profile_build_attrs(profile, os, pmus, &plan);
+	ret = hwt_profile_check(profile, os, &checked);
 	if (ret) {
 		status = cli_report(ret);
 		goto out;
 	}
-	ret = hwt_addr_filter_resolve(plan.filter, NULL, resolved,
-				      sizeof(resolved), NULL);
-	if (ret) {
-		hwt_event_plan_release(&plan);
-		status = cli_report(ret);
-		goto out;
-	}
-	print_plan(&plan, file, resolved);
-	if (plan.backend && plan.backend->pmu_name) {
-		char why[256];
-		/* resume:/pause: triggers (hwtrace/auxaction.h). */
-		hwt_aux_action_supported(plan.backend->pmu_name, NULL, why,
-					 sizeof(why));
-		printf("AUX pause/resume (record --trigger resume:/pause:): %s\n",
-		       why);
-	}
-	if (sysfs)
-		printf("\nOK: the profile is valid for the machine whose sysfs "
-		       "tree is %s (not checked against this one)\n", sysfs);
-	else
-		printf("\nOK: the profile is valid for this machine\n");
-	hwt_event_plan_release(&plan);
+	if (hwt_profile_check_print(stdout, checked, file, sysfs))
+		hwt_error_clear(); /* stdout's own error shows at exit */
+	hwt_profile_check_free(checked);
 	status = EXIT_OK;
 out:
-	hwt_pmu_list_free(pmus);
 	hwt_profile_free(profile);
 	hwt_os_free(own);
 	free(events);

@@ -365,6 +365,12 @@ hwt_backend_for_auxtrace(enum hwt_auxtrace_type type);
 /* Iteration: backends in registration order, NULL past the end. */
 HWT_API const struct hwt_backend *hwt_backend_at(size_t index);
 
+/* Writes @label and the names of the backends whose decoder this build
+ * has (" none" when no backend has one), then a line per backend without
+ * one, saying why: what a user on a board (an arm64 build has no libipt)
+ * reads before decoding. Returns 0, or HWT_ERR_IO when writing fails. */
+HWT_API int hwt_backends_print_decoders(FILE *out, const char *label);
+
 #ifdef __cplusplus
 }
 #endif

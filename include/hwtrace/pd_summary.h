@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/perfdata.h"
@@ -77,6 +78,34 @@ HWT_API int hwt_pd_summarize(struct hwt_pd_reader *reader,
 
 /* NULL is a no-op. */
 HWT_API void hwt_pd_summary_free(struct hwt_pd_summary *summary);
+
+struct hwt_sym_dso_info; /* hwtrace/symbols.h */
+
+struct hwt_pd_summary_print_opts {
+	size_t size; /* sizeof(struct hwt_pd_summary_print_opts) */
+	/* A folder with a copy of the traced system's files: a binary
+	 * missing here but present under it is not missing (NULL: none). */
+	const char *symfs;
+	/* Where a binary's "symbols:" and "debug info:" lines come from:
+	 * hwt_symbolizer_dso_info (hwtrace/symbols.h) with @dso_arg the
+	 * symbolizer, wrapped by the caller. Returns 0 and fills @info, or
+	 * a negative error for no such lines. NULL: none for any binary. */
+	int (*dso_info)(void *dso_arg, const char *path,
+			struct hwt_sym_dso_info *info);
+	void *dso_arg;
+};
+
+/* The text of `hwtrace info` for the summary @s of the file @r reads:
+ * "key:  value" lines (the file and host, a flight recorder window's
+ * trigger, the backend and decoders, the events, the counts, per-CPU
+ * trace, time span, losses, threads, commands), then each mapped binary
+ * with whether it is on this machine, and how many are missing. Names
+ * from the capture are escaped for a terminal. @o may be NULL (no symfs,
+ * no symbol lines). Returns 0, or HWT_ERR_IO when writing fails,
+ * HWT_ERR_INVAL for a bad @o->size. */
+HWT_API int hwt_pd_summary_print(FILE *out, const struct hwt_pd_reader *r,
+				 const struct hwt_pd_summary *s,
+				 const struct hwt_pd_summary_print_opts *o);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
 /* libFuzzer target for `hwtrace info` on arbitrary files. */
 #define _GNU_SOURCE
 #include "../../tools/cmd_info.c"
-#include "../../tools/decoders_line.c"
 #include "fuzz_cli_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
