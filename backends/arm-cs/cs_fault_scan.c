@@ -16,6 +16,39 @@
 /* Addresses from here up wrap OpenCSD's cache around. */
 #define WRAPPING_ADDRESS 0xFFFFFFFFFFFFF000ull
 
+/* The packet sets the address: the packet's v_addr is the processor's
+ * last one, which before the first address packet holds whatever its
+ * memory held (so testing it on every packet made a decode on threads
+ * refuse a clean stream now and then). */
+static bool names_address(const ocsd_etmv4_i_pkt *p)
+{
+	switch (p->type) {
+	case ETM4_PKT_I_ADDR_CTXT_L_32IS0:
+	case ETM4_PKT_I_ADDR_CTXT_L_32IS1:
+	case ETM4_PKT_I_ADDR_CTXT_L_64IS0:
+	case ETM4_PKT_I_ADDR_CTXT_L_64IS1:
+	case ETM4_PKT_I_ADDR_MATCH:
+	case ETM4_PKT_I_ADDR_S_IS0:
+	case ETM4_PKT_I_ADDR_S_IS1:
+	case ETM4_PKT_I_ADDR_L_32IS0:
+	case ETM4_PKT_I_ADDR_L_32IS1:
+	case ETM4_PKT_I_ADDR_L_64IS0:
+	case ETM4_PKT_I_ADDR_L_64IS1:
+	case ETE_PKT_I_SRC_ADDR_MATCH:
+	case ETE_PKT_I_SRC_ADDR_S_IS0:
+	case ETE_PKT_I_SRC_ADDR_S_IS1:
+	case ETE_PKT_I_SRC_ADDR_L_32IS0:
+	case ETE_PKT_I_SRC_ADDR_L_32IS1:
+	case ETE_PKT_I_SRC_ADDR_L_64IS0:
+	case ETE_PKT_I_SRC_ADDR_L_64IS1:
+		return true;
+	case ETM4_PKT_I_Q:
+		return p->Q_pkt.addr_present;
+	default:
+		return false;
+	}
+}
+
 static const char *fault_of(const ocsd_etmv4_i_pkt *p)
 {
 	switch (p->type) {
@@ -29,7 +62,7 @@ static const char *fault_of(const ocsd_etmv4_i_pkt *p)
 	default:
 		break;
 	}
-	if (p->v_addr.val >= WRAPPING_ADDRESS)
+	if (names_address(p) && p->v_addr.val >= WRAPPING_ADDRESS)
 		return "an address in the last 4 KiB of the address space";
 	return NULL;
 }
