@@ -91,19 +91,8 @@ int hwt_cs_list_line(struct hwt_cs_tree *t, enum hwt_packet_rec_type type,
 		     const struct hwt_packet_field *fields, size_t nfields,
 		     const char *line)
 {
-	struct hwt_packet_rec rec = {
-		.type = type,
-		.backend = "cs_etm",
-		.has_offset = true,
-		.offset = offset,
-		.kind = kind,
-		.text = line,
-		.fields = fields,
-		.nfields = nfields,
-		.aux_cpu = -1,
-		.aux_tid = -1,
-	};
-	int err = t->packets->packet(t->packets->arg, &rec);
+	int err = hwt_packet_emit(t->packets, "cs_etm", type, true, offset, kind,
+				  fields, nfields, line);
 	if (err < 0)
 		t->sink_err = err;
 	return err < 0 ? err : 0;

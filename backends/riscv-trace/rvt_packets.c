@@ -37,19 +37,8 @@ static int put(const struct hwt_packet_sink *sink,
 	       const char *kind, const struct hwt_packet_field *fields,
 	       size_t nfields, const char *text)
 {
-	struct hwt_packet_rec rec = {
-		.type = type,
-		.backend = "riscv_ntrace",
-		.has_offset = has_offset,
-		.offset = offset,
-		.kind = kind,
-		.text = text,
-		.fields = fields,
-		.nfields = nfields,
-		.aux_cpu = -1,
-		.aux_tid = -1,
-	};
-	return sink->packet(sink->arg, &rec);
+	return hwt_packet_emit(sink, "riscv_ntrace", type, has_offset, offset,
+			       kind, fields, nfields, text);
 }
 
 static int put_msg(const struct rvt_msg *m, const struct rvt_opts *o,

@@ -570,19 +570,8 @@ static int bts_line(const struct hwt_packet_sink *sink,
 		    const struct hwt_packet_field *fields, size_t nfields,
 		    const char *line)
 {
-	struct hwt_packet_rec rec = {
-		.type = type,
-		.backend = "intel_bts",
-		.has_offset = has_offset,
-		.offset = offset,
-		.kind = kind,
-		.text = line,
-		.fields = fields,
-		.nfields = nfields,
-		.aux_cpu = -1,
-		.aux_tid = -1,
-	};
-	return sink->packet(sink->arg, &rec);
+	return hwt_packet_emit(sink, "intel_bts", type, has_offset, offset, kind,
+			       fields, nfields, line);
 }
 
 static int bts_packets(const struct hwt_decode_params *params,

@@ -215,19 +215,10 @@ static int put_line(const struct hwt_packet_sink *sink, uint64_t offset,
 		    const char *line)
 {
 	bool error = !strcmp(kind, "error");
-	struct hwt_packet_rec rec = {
-		.type = error ? HWT_PACKET_REC_NOTE : HWT_PACKET_REC_PACKET,
-		.backend = "intel_pt",
-		.has_offset = true,
-		.offset = offset,
-		.kind = kind,
-		.text = line,
-		.fields = f ? f->v : NULL,
-		.nfields = f ? f->n : 0,
-		.aux_cpu = -1,
-		.aux_tid = -1,
-	};
-	return sink->packet(sink->arg, &rec);
+	return hwt_packet_emit(sink, "intel_pt",
+			       error ? HWT_PACKET_REC_NOTE : HWT_PACKET_REC_PACKET,
+			       true, offset, kind, f ? f->v : NULL, f ? f->n : 0,
+			       line);
 }
 
 int pt_packets_dump(const struct hwt_decode_params *params,

@@ -61,6 +61,15 @@ struct hwt_packet_sink {
 	void *arg;
 };
 
+/* For a backend's lister: sends @sink the line (@type, @kind, @text) of
+ * @backend at @offset (where @has_offset) with its @nfields @fields, no
+ * AUX buffer; returns what the sink returns. */
+HWT_API int hwt_packet_emit(const struct hwt_packet_sink *sink,
+			    const char *backend, enum hwt_packet_rec_type type,
+			    bool has_offset, uint64_t offset, const char *kind,
+			    const struct hwt_packet_field *fields,
+			    size_t nfields, const char *text);
+
 /* The two printers, each a hwt_packet_sink.packet whose @file is a FILE *.
  * Text: the record's line. Jsonl: {"type":"packet"|"aux_buffer"|"note",..}.
  * Errors: HWT_ERR_IO when writing fails. */
