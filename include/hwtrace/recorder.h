@@ -571,6 +571,18 @@ HWT_API int hwt_recorder_record_program(const struct hwt_backend *be,
 					const struct hwt_swb_opts *o,
 					struct hwt_swb_stats *stats);
 
+/* A program recording's closing lines to @out, each starting with
+ * @prefix ("hwtrace record"): with a flight recorder (@o's trigger), what
+ * the trigger saw (entries or calls, fires), that no window was written
+ * when it did not fire, and how the program ended (its exit status or
+ * signal) or that it was let go (-p); else each traced thread's ring
+ * (hwt_record_print_capture_stats), the detach (-p), and the stepping's
+ * summary: instructions, branches, time and rate, why it ended, where
+ * the sideband came from. The trigger is escaped for a terminal. */
+HWT_API void hwt_record_print_program_stats(FILE *out, const char *prefix,
+					    const struct hwt_swb_opts *o,
+					    const struct hwt_swb_stats *st);
+
 #ifdef __cplusplus
 }
 #endif
