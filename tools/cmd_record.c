@@ -40,71 +40,36 @@ int cmd_record(int argc, char **argv)
 	ret = record_opts_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	if (!o.output)
+	struct hwt_trace_request *rq = &o.rq;
+	if (!rq->output)
 		/* A replay (--emulate) takes no profile. */
-		o.output = hwt_record_profile_output(o.emulate ? NULL : o.profile,
-						     profile_output,
-						     sizeof(profile_output));
-	bool output_existed = access(o.output, F_OK) == 0;
+		rq->output = hwt_record_profile_output(rq->emulate ? NULL
+								   : rq->trace.profile,
+						       profile_output,
+						       sizeof(profile_output));
+	bool output_existed = access(rq->output, F_OK) == 0;
 	{
-		const char *inputs[] = {o.emulate, o.emulate_trace, o.profile,
-					o.argv[0]};
-		if ((ret = cli_output_check("record", o.output, inputs, 4)))
+		const char *inputs[] = {rq->emulate, rq->emulate_trace,
+					rq->trace.profile, o.argv[0]};
+		if ((ret = cli_output_check("record", rq->output, inputs, 4)))
 			return ret;
 	}
-	struct hwt_trace_request rq = {
-		.size = sizeof(rq),
-		.trace = {
-			.size = sizeof(rq.trace), .profile = o.profile,
-			.event = o.event, .sink = o.sink, .filter = o.filter,
-			.snapshot = o.snapshot, .snapshot_size = o.snapshot_size,
-			.cpus = o.cpus, .per_thread = o.per_thread,
-		},
-		.output = o.output,
-		.argv = o.argv[0] ? o.argv : NULL,
-		.pid = o.pid,
-		.all_cpus = o.all_cpus,
-		.emulate = o.emulate,
-		.sysfs = o.sysfs,
-		.emulate_trace = o.emulate_trace,
-		.emulate_tsc = o.emulate_tsc,
-		.emulate_rate = o.emulate_rate,
-		.emulate_lossless = o.emulate_lossless,
-		.sample_event = o.sample_event,
-		.aux_sample = o.aux_sample,
-		.aux_sample_size = o.aux_sample_size,
-		.data_pages = o.data_pages,
-		.aux_pages = o.aux_pages,
-		.snapshot_on_exit = o.snapshot_on_exit,
-		.interval_ms = (unsigned)o.interval_ms,
-		.triggers = o.triggers,
-		.ntriggers = o.ntriggers,
-		.call_trigger = o.call_trigger,
-		.call_func = o.call_func,
-		.call_latency = o.call_latency,
-		.trigger_count = o.trigger_count,
-		.control = o.control,
-		.compress_level = o.compress_level,
-		.compress_aux = o.compress_aux,
-		.keep_partial = o.keep_partial,
-		.cmdline_argc = argc,
-		.cmdline_argv = argv,
-		.report = stderr,
-		.prefix = "hwtrace record",
-		.on_stage = on_stage,
-		.on_stage_arg = NULL,
-	};
-	ret = hwt_recorder_record_trace(&rq, &sum);
+	rq->cmdline_argc = argc;
+	rq->cmdline_argv = argv;
+	rq->report = stderr;
+	rq->prefix = "hwtrace record";
+	rq->on_stage = on_stage;
+	ret = hwt_recorder_record_trace(rq, &sum);
 	int status = EXIT_OK;
 	if (ret < 0) {
 		status = cli_report_status(ret);
 		if (ret == HWT_ERR_NOSPC && sum.recorded && output_existed &&
-		    !o.keep_partial)
+		    !rq->keep_partial)
 			fprintf(stderr, "hwtrace record: --keep-partial replaces "
 				"%s with the part recorded (marked as cut short) "
-				"when the disk fills up\n", o.output);
+				"when the disk fills up\n", rq->output);
 	} else {
-		fprintf(stderr, "hwtrace record: wrote %s\n", o.output);
+		fprintf(stderr, "hwtrace record: wrote %s\n", rq->output);
 	}
 	if (sum.command_running)
 		fprintf(stderr, "hwtrace record: the command is still running: "
