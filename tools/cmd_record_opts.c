@@ -137,54 +137,56 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 	int c, r;
 
 	memset(o, 0, sizeof(*o));
-	o->pid = -1;
+	o->rq.size = sizeof(o->rq);
+	o->rq.trace.size = sizeof(o->rq.trace);
+	o->rq.pid = -1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+c:e:S::m:aC:p:o:z::h", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'c': o->profile = optarg; break;
+		case 'c': o->rq.trace.profile = optarg; break;
 		case 'e':
 			/* A second event is AUX sampling's sampling event. */
-			if (hwt_record_sample_event_named(optarg) && !o->sample_event)
-				o->sample_event = optarg;
-			else if (o->event)
+			if (hwt_record_sample_event_named(optarg) && !o->rq.sample_event)
+				o->rq.sample_event = optarg;
+			else if (o->rq.trace.event)
 				return cli_usage_error("record", "-e %s: one trace "
 						       "event only (and, with "
 						       "--aux-sample, one sampling "
 						       "event such as cycles)", optarg);
 			else
-				o->event = optarg;
+				o->rq.trace.event = optarg;
 			break;
 		case O_AUX_SAMPLE:
-			o->aux_sample = true;
-			o->aux_sample_size = optarg;
+			o->rq.aux_sample = true;
+			o->rq.aux_sample_size = optarg;
 			break;
-		case O_SINK: o->sink = optarg; break;
-		case O_FILTER: o->filter = optarg; break;
+		case O_SINK: o->rq.trace.sink = optarg; break;
+		case O_FILTER: o->rq.trace.filter = optarg; break;
 		case 'S':
 		case O_SNAP:
-			o->snapshot = true;
+			o->rq.trace.snapshot = true;
 			snap_arg = optarg;
 			break;
 		case 'm':
 			if ((r = cli_parse_pages("record", "-m", optarg,
-						 &o->data_pages, &o->aux_pages)))
+						 &o->rq.data_pages, &o->rq.aux_pages)))
 				return r;
 			break;
-		case 'a': o->all_cpus = true; break;
-		case 'C': o->cpus = optarg; break;
+		case 'a': o->rq.all_cpus = true; break;
+		case 'C': o->rq.trace.cpus = optarg; break;
 		case 'p': {
 			uint64_t pid;
 			if ((r = cli_number_u64(&(struct cli_number){"record", "-p",
 					1, CLI_MAX_PID, "a process id, 1 to 4194304"},
 					optarg, &pid)))
 				return r;
-			o->pid = (pid_t)pid;
+			o->rq.pid = (long)pid;
 			break;
 		}
-		case O_PT: o->per_thread = true; break;
-		case 'o': o->output = optarg; break;
+		case O_PT: o->rq.trace.per_thread = true; break;
+		case 'o': o->rq.output = optarg; break;
 		case 'z': {
 			char *end;
 			long level = optarg ? strtol(optarg, &end, 10) : 1;
@@ -195,29 +197,30 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 						       "compression level is a "
 						       "number from 1 to 22",
 						       optarg);
-			o->compress_level = (int)level;
+			o->rq.compress_level = (int)level;
 			break;
 		}
-		case O_COMPRESS_AUX: o->compress_aux = true; break;
-		case O_KEEP_PARTIAL: o->keep_partial = true; break;
+		case O_COMPRESS_AUX: o->rq.compress_aux = true; break;
+		case O_KEEP_PARTIAL: o->rq.keep_partial = true; break;
 		case O_TRIGGER_COUNT:
 			if ((r = cli_number_u64(&(struct cli_number){"record",
 					"--trigger-count", 1, 1000000, "a number of "
 					"snapshots, 1 to 1000000"}, optarg,
-					&o->trigger_count)))
+					&o->rq.trigger_count)))
 				return r;
 			break;
 		case O_TRIGGER:
-			if (!hwt_aux_action_is_trigger(optarg) && !o->call_trigger) {
+			if (!hwt_aux_action_is_trigger(optarg) && !o->rq.call_trigger) {
 				uint64_t ns;
 				int call = hwt_trigger_parse_call(optarg, o->call_func,
 								  sizeof(o->call_func),
-								  &o->call_latency, &ns);
+								  &o->rq.call_latency, &ns);
 				if (call < 0)
 					return cli_usage_error("record", "%s",
 							       hwt_errmsg());
 				if (call > 0) {
-					o->call_trigger = optarg;
+					o->rq.call_trigger = optarg;
+					o->rq.call_func = o->call_func;
 					break;
 				}
 			}
@@ -227,14 +230,15 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 						       "and pause:FUNC%%return (symbol:, "
 						       "latency: and signal: are "
 						       "-e sw_branch's)", optarg);
-			if (o->ntriggers == HWT_SESSION_MAX_PROBES)
+			if (o->rq.ntriggers == HWT_SESSION_MAX_PROBES)
 				return cli_usage_error("record", "--trigger %s: at "
 						       "most %d resume:/pause: "
 						       "triggers", optarg,
 						       HWT_SESSION_MAX_PROBES);
-			o->triggers[o->ntriggers++] = optarg;
+			o->triggers[o->rq.ntriggers++] = optarg;
+			o->rq.triggers = o->triggers;
 			break;
-		case O_CONTROL: o->control = optarg; break;
+		case O_CONTROL: o->rq.control = optarg; break;
 		case O_INTERVAL:
 		{
 			uint64_t ms;
@@ -243,19 +247,19 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 					"milliseconds, 1 to 86400000 (a day)"},
 					optarg, &ms)))
 				return r;
-			o->interval_ms = (long)ms;
+			o->rq.interval_ms = (unsigned)ms;
 			break;
 		}
-		case O_EMU: o->emulate = optarg; break;
-		case O_SYSFS: o->sysfs = optarg; break;
-		case O_ETRACE: o->emulate_trace = optarg; break;
-		case O_ETSC: o->emulate_tsc = true; break;
-		case O_LOSSLESS: o->emulate_lossless = true; break;
+		case O_EMU: o->rq.emulate = optarg; break;
+		case O_SYSFS: o->rq.sysfs = optarg; break;
+		case O_ETRACE: o->rq.emulate_trace = optarg; break;
+		case O_ETSC: o->rq.emulate_tsc = true; break;
+		case O_LOSSLESS: o->rq.emulate_lossless = true; break;
 		case O_RATE:
 			if ((r = cli_number_double(&(struct cli_number){"record",
 					"--emulate-rate", 0, 0, "MB/s, more than 0 "
 					"and at most 1000000"}, optarg, 0, 1e6,
-					&o->emulate_rate)))
+					&o->rq.emulate_rate)))
 				return r;
 			break;
 		case 'h':
@@ -270,7 +274,7 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 		/* -Se (perf's --snapshot=e): also snapshot at the end; a
 		 * number is the snapshot size. */
 		if (snap_arg[0] == 'e') {
-			o->snapshot_on_exit = true;
+			o->rq.snapshot_on_exit = true;
 			snap_arg = snap_arg[1] == ',' ? snap_arg + 2 : snap_arg + 1;
 		}
 		if (*snap_arg &&
@@ -278,21 +282,24 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 				1, (uint64_t)CLI_MAX_RING_PAGES * 4096,
 				"a size from 1 to 4G, the largest AUX area "
 				"(e.g. -S64K, -Se,4M)"}, snap_arg,
-				&o->snapshot_size)))
+				&o->rq.trace.snapshot_size)))
 			return r;
 	}
 	o->argv = argv + optind;
+	o->rq.argv = o->argv[0] ? o->argv : NULL;
+	const struct hwt_trace_request *rq = &o->rq;
 	struct hwt_record_combination comb = {
-		.size = sizeof(comb), .snapshot = o->snapshot,
-		.call_trigger = o->call_trigger,
-		.first_trigger = o->ntriggers ? o->triggers[0] : NULL,
-		.trigger_count = o->trigger_count,
-		.compress_level = o->compress_level, .compress_aux = o->compress_aux,
-		.emulate = o->emulate, .emulate_trace = o->emulate_trace,
-		.emulate_tsc = o->emulate_tsc, .sysfs = o->sysfs,
-		.command = o->argv[0], .pid = o->pid, .filter = o->filter,
-		.all_cpus = o->all_cpus, .cpus = o->cpus, .event = o->event,
-		.profile = o->profile,
+		.size = sizeof(comb), .snapshot = rq->trace.snapshot,
+		.call_trigger = rq->call_trigger,
+		.first_trigger = rq->ntriggers ? o->triggers[0] : NULL,
+		.trigger_count = rq->trigger_count,
+		.compress_level = rq->compress_level,
+		.compress_aux = rq->compress_aux, .emulate = rq->emulate,
+		.emulate_trace = rq->emulate_trace,
+		.emulate_tsc = rq->emulate_tsc, .sysfs = rq->sysfs,
+		.command = o->argv[0], .pid = rq->pid, .filter = rq->trace.filter,
+		.all_cpus = rq->all_cpus, .cpus = rq->trace.cpus,
+		.event = rq->trace.event, .profile = rq->trace.profile,
 	};
 	if (hwt_record_check_combination(&comb) < 0)
 		return cli_usage_error("record", "%s", hwt_errmsg());

@@ -11,7 +11,6 @@
 
 #include "cli.h"
 #include "hwtrace/config.h"
-#include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
 #include "hwtrace/recorder.h"
 #include "hwtrace/session.h"
@@ -145,7 +144,7 @@ static void usage(FILE *out)
 }
 
 static int record_resolved(const struct hwt_backend *be,
-			   struct hwt_swb_opts *o, bool attached);
+			   struct hwt_swb_opts *o);
 
 int cmd_record_sw_branch(int argc, char **argv)
 {
@@ -242,7 +241,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 		o.argv = argv + i;
 	struct hwt_profile *profile = NULL;
 	int err = hwt_record_program_resolve(be, &rq, &o, &profile);
-	int rc = !err ? record_resolved(be, &o, o.attach_pid != 0) :
+	int rc = !err ? record_resolved(be, &o) :
 		 rq.option_error ? cli_usage_error("record", "%s", hwt_errmsg()) :
 		 cli_report_status(err);
 	hwt_profile_free(profile);
@@ -252,7 +251,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 /* The checks every command that writes a file makes, then the recording
  * and its summary. */
 static int record_resolved(const struct hwt_backend *be,
-			   struct hwt_swb_opts *o, bool attached)
+			   struct hwt_swb_opts *o)
 {
 	struct hwt_swb_stats st;
 
@@ -279,25 +278,9 @@ static int record_resolved(const struct hwt_backend *be,
 	int err = hwt_recorder_record_program(be, o, &st);
 	if (err)
 		return cli_report_status(err);
-	if (o->trigger) {
-		swb_print_trigger_summary(o, &st);
-		return EXIT_OK;
-	}
-	const struct hwt_emu_stats *trace[HWT_SWB_MAX_RINGS];
-	for (size_t r = 0; r < st.nrings; r++)
-		trace[r] = &st.trace[r];
-	hwt_record_print_capture_stats(stderr, "hwtrace record", st.rings, st.nrings,
-				       trace, NULL);
-	if (attached)
-		swb_print_detached(o);
-	double secs = st.elapsed_ns / 1e9;
-	fprintf(stderr, "hwtrace record: sw_branch: %" PRIu64 " instructions, %"
-		PRIu64 " branches in %.2f s (%.0f instructions/s), %s; sideband "
-		"from %s\nhwtrace record: wrote %s\n", st.insns, st.branches,
-		secs, secs > 0 ? st.insns / secs : 0.0,
-		st.interrupted ? "stopped by a signal" :
-		st.stopped ? "stopped at --stop" : st.exited ?
-		"the program exited" : "--max reached",
-		st.kernel_sideband ? "the kernel" : "/proc/PID/maps", o->output);
+	hwt_record_print_program_stats(stderr, "hwtrace record", o, &st);
+	/* A flight recorder's windows were each told of as written. */
+	if (!o->trigger)
+		fprintf(stderr, "hwtrace record: wrote %s\n", o->output);
 	return EXIT_OK;
 }

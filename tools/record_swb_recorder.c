@@ -1,11 +1,10 @@
 /* hwtrace record -e sw_branch's flight recorder on the command line:
- * --snapshot=SIZE, and the lines it prints about its windows and the
- * program. What the options mean together (the profile's [snapshot]
- * keys among them) is the recorder's, hwt_record_program_resolve. */
-#include <inttypes.h>
+ * --snapshot=SIZE, and the line it prints as each window is written. The
+ * closing lines are the library's (hwt_record_print_program_stats), and
+ * so is what the options mean together, the profile's [snapshot] keys
+ * among them (hwt_record_program_resolve). */
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "cli.h"
 #include "hwtrace/bts_format.h"
@@ -28,45 +27,6 @@ int swb_snapshot_size(const char *text, uint64_t *records, uint64_t *bytes)
 			HWT_BTS_RECORD_SIZE, (uint64_t)HWT_BTS_RECORD_SIZE << 30,
 			"24 bytes (one record) to 24G, or a number of records"},
 			text, bytes);
-}
-
-void swb_print_detached(const struct hwt_swb_opts *o)
-{
-	fprintf(stderr, "hwtrace record: sw_branch: detached from process %d: "
-		"it runs on\n", (int)o->attach_pid);
-}
-
-/* What the flight recorder saw: the trigger's count of entries, calls
- * timed and windows written, and how the program ended. */
-void swb_print_trigger_summary(const struct hwt_swb_opts *o,
-			       const struct hwt_swb_stats *st)
-{
-	char safe[256];
-
-	fprintf(stderr, "hwtrace record: sw_branch: trigger %s: ",
-		cli_safe(o->trigger, safe, sizeof(safe)));
-	if (!strncmp(o->trigger, "latency:", 8))
-		fprintf(stderr, "%" PRIu64 " calls seen, %" PRIu64 " fired\n",
-			st->trigger_calls, st->trigger_fired);
-	else if (!strncmp(o->trigger, "symbol:", 7))
-		fprintf(stderr, "%" PRIu64 " entries seen, %" PRIu64 " fired\n",
-			st->trigger_entries, st->trigger_fired);
-	else
-		fprintf(stderr, "%s\n", st->trigger_fired ? "fired" : "did not fire");
-	if (!st->trigger_fired)
-		fprintf(stderr, "hwtrace record: no window written (the trigger "
-			"did not fire%s)\n", st->interrupted ? " before the stop "
-			"request" : "");
-	if (o->attach_pid)
-		swb_print_detached(o);
-	else if (WIFSIGNALED(st->exit_status))
-		fprintf(stderr, "hwtrace record: the program was killed by "
-			"signal %d (%s)%s\n", WTERMSIG(st->exit_status),
-			strsignal(WTERMSIG(st->exit_status)),
-			WCOREDUMP(st->exit_status) ? ", core dumped" : "");
-	else if (WIFEXITED(st->exit_status))
-		fprintf(stderr, "hwtrace record: the program exited with status "
-			"%d\n", WEXITSTATUS(st->exit_status));
 }
 
 /* A flight recorder window is complete on disk. Runs in the tracer. */

@@ -1,5 +1,5 @@
 /* The flight recorder's part of hwtrace record -e sw_branch
- * (tools/record_swb_recorder.c): --snapshot=SIZE, and what it reports. */
+ * (tools/record_swb_recorder.c): --snapshot=SIZE, and the window line. */
 #ifndef HWT_TOOLS_RECORD_SWB_RECORDER_H
 #define HWT_TOOLS_RECORD_SWB_RECORDER_H
 
@@ -14,12 +14,5 @@ int swb_snapshot_size(const char *text, uint64_t *records, uint64_t *bytes);
 
 /* hwt_swb_opts.window_written: says which file a window went to. */
 void swb_show_window(void *arg, const char *path, int tid);
-
-/* The trigger's counts, the windows, and how the program ended. */
-void swb_print_trigger_summary(const struct hwt_swb_opts *o,
-			       const struct hwt_swb_stats *st);
-
-/* -p: the program attached to was let go and runs on. */
-void swb_print_detached(const struct hwt_swb_opts *o);
 
 #endif

@@ -306,6 +306,106 @@ HWT_API int hwt_recorder_write_replay_header(struct hwt_pd_writer *w,
 					     const struct hwt_session *s,
 					     const struct hwt_session_opts *so);
 
+/* A trace recording (hwtrace record -e BACKEND, -c PROFILE, --emulate,
+ * --sysfs) from a request to a complete perf.data file: the machine (this
+ * kernel; the emulator on a sysfs tree, fed the bytes of a trace file; or
+ * the replay of a capture), the profile, its event plan and the session
+ * options, the command or the task followed, the AUX pause/resume and
+ * call triggers' probes, the writer, the header, the poll, and the
+ * closing lines. Zero-initialise, then set size. */
+enum hwt_trace_stage {
+	/* The output is about to be created: from here on a stop request
+	 * ends the capture with a complete file. */
+	HWT_TRACE_STAGE_OPENING,
+	/* The recorder exists (the callback's @r), before its header. */
+	HWT_TRACE_STAGE_RECORDER,
+	/* The command is about to start and the poll to begin: snapshot
+	 * requests are taken from here on. */
+	HWT_TRACE_STAGE_RUNNING,
+	/* The recorder is about to be freed (@r NULL): detach from it. */
+	HWT_TRACE_STAGE_DONE,
+};
+
+struct hwt_trace_request {
+	size_t size;                  /* sizeof(struct hwt_trace_request) */
+	/* The trace options over the profile's keys (hwt_record_profile_load);
+	 * its size must be set. Ignored for a replay but for snapshot and
+	 * snapshot_size. */
+	struct hwt_record_request trace;
+	const char *output;           /* the perf.data file to write */
+	/* What is traced: a command (PATH searched; NULL: none), the task
+	 * @pid (> 0), every CPU (@all_cpus, or trace.cpus: the command then
+	 * only says how long). */
+	char *const *argv;
+	long pid;
+	bool all_cpus;
+	/* The machine: --emulate CAPTURE (replayed; NULL: none), or --sysfs
+	 * DIR (the emulator on that tree; NULL: this kernel) fed the bytes
+	 * of --emulate-trace FILE (NULL: none) on every traced CPU, with a
+	 * TSC when @emulate_tsc. The emulated trace unit produces
+	 * @emulate_rate MB/s, waiting for the reader when @emulate_lossless. */
+	const char *emulate;
+	const char *sysfs;
+	const char *emulate_trace;
+	bool emulate_tsc;
+	double emulate_rate;
+	bool emulate_lossless;
+	/* AUX sampling: -e's sampling event (NULL: none), --aux-sample and
+	 * its size (NULL: the default). */
+	const char *sample_event;
+	bool aux_sample;
+	const char *aux_sample_size;
+	uint32_t data_pages, aux_pages; /* -m: ring pages; 0: the default */
+	bool snapshot_on_exit;        /* hwt_recorder_opts' */
+	unsigned interval_ms;
+	/* resume:/pause: triggers (hwt_aux_action_setup), or one call trigger
+	 * (symbol:/latency:, hwt_recorder_opts.trigger) whose probes are at
+	 * @call_func (FUNC[@BINARY]) with a return probe for @call_latency. */
+	const char *const *triggers;
+	size_t ntriggers;
+	const char *call_trigger;
+	const char *call_func;
+	bool call_latency;
+	uint64_t trigger_count;
+	const char *control;          /* --control fifo:CTL[,ACK]; NULL: none */
+	int compress_level;           /* -z's level; 0: no compression */
+	bool compress_aux;            /* the trace compressed too */
+	bool keep_partial;            /* hwt_pd_writer_keep_partial */
+	/* The command line kept in the file's cmdline feature. */
+	int cmdline_argc;
+	char *const *cmdline_argv;
+	/* The warnings and closing lines (hwt_record_print_session_stats, the
+	 * trigger's and the compression's lines), each line starting with
+	 * @prefix; NULL: none printed. */
+	FILE *report;
+	const char *prefix;
+	/* Called at each stage (a caller's signal handlers reach the
+	 * recorder there); NULL: not called. */
+	void (*on_stage)(void *arg, enum hwt_trace_stage stage,
+			 struct hwt_recorder *r);
+	void *on_stage_arg;
+};
+
+/* How a trace recording ended, also on an error. */
+struct hwt_trace_summary {
+	bool recorded;         /* the file holds data (on a full disk too) */
+	bool command_running;  /* the command had not ended: it is sent
+				  SIGTERM, and SIGKILL HWT_TERM_GRACE_MS later */
+	int status;            /* the command's wait status, when it ended */
+};
+
+/* Records as @rq says into its output: a complete file, or on a full
+ * disk (HWT_ERR_NOSPC) the part recorded, marked as cut short, when
+ * keep_partial or no file was there, else the file that was there; on
+ * any other error no file (the writer discards what it began). @sum (may
+ * be NULL) gets the summary. Errors: HWT_ERR_INVAL (no size, no output),
+ * those of hwt_emu_load_capture, hwt_record_profile_load,
+ * hwt_profile_build_attrs, hwt_addr_filter_resolve, the AUX actions, the
+ * writer, the session, the control FIFO, the command's start and the
+ * recorder's run. */
+HWT_API int hwt_recorder_record_trace(const struct hwt_trace_request *rq,
+				      struct hwt_trace_summary *sum);
+
 /* Branch records sampled on the kernel emulator (hwtrace record -b
  * --emulate-branches, docs/branch-records.md) from the ground truth of
  * the sw_branch capture @path: its branches (decoded) into @emu's branch
@@ -470,6 +570,18 @@ HWT_API int hwt_record_program_resolve(const struct hwt_backend *be,
 HWT_API int hwt_recorder_record_program(const struct hwt_backend *be,
 					const struct hwt_swb_opts *o,
 					struct hwt_swb_stats *stats);
+
+/* A program recording's closing lines to @out, each starting with
+ * @prefix ("hwtrace record"): with a flight recorder (@o's trigger), what
+ * the trigger saw (entries or calls, fires), that no window was written
+ * when it did not fire, and how the program ended (its exit status or
+ * signal) or that it was let go (-p); else each traced thread's ring
+ * (hwt_record_print_capture_stats), the detach (-p), and the stepping's
+ * summary: instructions, branches, time and rate, why it ended, where
+ * the sideband came from. The trigger is escaped for a terminal. */
+HWT_API void hwt_record_print_program_stats(FILE *out, const char *prefix,
+					    const struct hwt_swb_opts *o,
+					    const struct hwt_swb_stats *st);
 
 #ifdef __cplusplus
 }
