@@ -1,6 +1,5 @@
 /* hwtrace export */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,12 +37,6 @@ struct export_args {
 	bool has_time;                /* a capture's elements carried times */
 };
 
-static bool per_binary(enum hwt_export_format f)
-{
-	return f == HWT_EXPORT_AUTOFDO || f == HWT_EXPORT_BOLT ||
-	       f == HWT_EXPORT_BOLT_PREAGG;
-}
-
 /* AutoFDO and BOLT: -o names the files, the binaries are needed for
  * their addresses, and BOLT matches symbol-table (mangled) names. */
 static int pgo_args(struct export_args *a)
@@ -64,19 +57,7 @@ static int option(void *arg, int c, const char *value)
 	struct export_args *a = arg;
 	switch (c) {
 	case OPT_TO:
-		if (!strcmp(value, "sqlite"))
-			a->ex.format = HWT_EXPORT_SQLITE;
-		else if (!strcmp(value, "pprof"))
-			a->ex.format = HWT_EXPORT_PPROF;
-		else if (!strcmp(value, "autofdo"))
-			a->ex.format = HWT_EXPORT_AUTOFDO;
-		else if (!strcmp(value, "bolt"))
-			a->ex.format = HWT_EXPORT_BOLT;
-		else if (!strcmp(value, "bolt-preagg"))
-			a->ex.format = HWT_EXPORT_BOLT_PREAGG;
-		else if (!strcmp(value, "postgresql"))
-			a->ex.format = HWT_EXPORT_POSTGRESQL;
-		else
+		if (hwt_export_format_parse(value, &a->ex.format))
 			return cli_usage_error("export", "--to %s: use "
 					       "sqlite, pprof, postgresql, "
 					       "autofdo, bolt or "
@@ -133,61 +114,7 @@ static int check(void *arg)
 		return cli_usage_error("export", "-o OUT is required");
 	if (a->have_columns && a->ex.format != HWT_EXPORT_SQLITE)
 		return cli_usage_error("export", "--columns is for --to sqlite");
-	return per_binary(a->ex.format) ? pgo_args(a) : 0;
-}
-
-static void print_pgo_stats(const struct hwt_export *ex,
-			    const struct hwt_export_stats *s)
-{
-	fprintf(stderr, "hwtrace export: %" PRIu64 " ranges (%" PRIu64
-		" ended without a taken branch) and %" PRIu64 " taken branches;"
-		" %" PRIu64 " distinct ranges and %" PRIu64 " distinct branches"
-		" in %" PRIu64 " files, one per binary%s\n", s->ranges,
-		s->ranges_open, s->branches, s->distinct_ranges,
-		s->distinct_branches, s->files, s->files ? ":" : "");
-	const char *binary;
-	const char *path;
-	for (size_t i = 0; (path = hwt_export_file(ex, i, &binary)); i++)
-		fprintf(stderr, "  %s (%s)\n", path, binary);
-	fprintf(stderr, "hwtrace export: skipped: %" PRIu64 " gaps and decode "
-		"errors (%" PRIu64 " trace bytes lost; ranges end there, nothing "
-		"is invented across them); %" PRIu64 " ranges and branches in "
-		"code no binary file holds (kernel, JIT, binaries not found)",
-		s->gaps, s->gap_bytes, s->outside);
-	if (s->unnamed)
-		fprintf(stderr, "; %" PRIu64 " branch ends in code no symbol "
-			"names (fdata gives their addresses; bolt-preagg keeps "
-			"them all)", s->unnamed);
-	fputc('\n', stderr);
-}
-
-static void print_stats(const struct hwt_export *ex, enum hwt_export_format f)
-{
-	struct hwt_export_stats s;
-	hwt_export_get_stats(ex, &s);
-	if (per_binary(f)) {
-		print_pgo_stats(ex, &s);
-		return;
-	}
-	bool db = f == HWT_EXPORT_SQLITE || f == HWT_EXPORT_POSTGRESQL;
-	if (db)
-		fprintf(stderr, "hwtrace export: %" PRIu64 " branch samples, %"
-			PRIu64 " trace begin/end samples, %" PRIu64 " call rows, %"
-			PRIu64 " call paths, %" PRIu64 " symbols in %" PRIu64
-			" binaries, %" PRIu64 " threads, %" PRIu64 " context "
-			"switches\n", s.branches, s.trace_marks, s.calls,
-			s.call_paths, s.symbols, s.dsos, s.threads, s.switches);
-	else
-		fprintf(stderr, "hwtrace export: %" PRIu64 " samples (distinct "
-			"stacks) with %" PRIu64 " instructions, %" PRIu64
-			" locations, %" PRIu64 " functions, %" PRIu64
-			" threads\n", s.samples, s.insns, s.call_paths,
-			s.symbols, s.threads);
-	fprintf(stderr, "hwtrace export: skipped: %" PRIu64 " gaps and decode "
-		"errors (%" PRIu64 " trace bytes lost; frames end there, nothing "
-		"is invented across them); %" PRIu64 " %s in code no symbol "
-		"names (kept as addresses)\n", s.gaps, s.gap_bytes,
-		s.unknown_addrs, db ? "samples" : "locations");
+	return hwt_export_format_per_binary(a->ex.format) ? pgo_args(a) : 0;
 }
 
 /* A database is a regular file: even /dev/null is refused for it, and
@@ -213,10 +140,11 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 		return cli_output_open("export", a->s.output, a->s.files,
 				       (size_t)a->s.nfiles, out, of);
 	/* pprof of several captures: none of them is the output either. */
-	if (!pg && !per_binary(a->ex.format) && a->s.nfiles > 1)
+	bool one_file = !pg && !hwt_export_format_per_binary(a->ex.format);
+	if (one_file && a->s.nfiles > 1)
 		rc = cli_output_check("export", a->s.output, a->s.files,
 				      (size_t)a->s.nfiles);
-	if (!rc && !pg && !per_binary(a->ex.format))
+	if (!rc && one_file)
 		rc = cli_output_open("export", a->s.output, inputs, 2, out, of);
 	if (rc)
 		return rc;
@@ -329,7 +257,8 @@ static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
 		fprintf(stderr, "hwtrace export: give --replace to replace %s, "
 			"or another -o\n", a->s.output);
 	if (!err && !wrc && !a->ex.partial)
-		print_stats(a->export, a->ex.format);
+		(void)hwt_export_write_summary(a->export, stderr,
+					       "hwtrace export: ");
 }
 
 static void free_export(void *arg)

@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "hwtrace/error.h"
-#include "hwtrace/infile.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/partial.h"
 #include "report_options.h"
@@ -56,54 +55,9 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-enum merge_kind {
-	KIND_NONE, KIND_REPORT, KIND_COLLAPSED, KIND_EDGES, KIND_AUTOFDO,
-	KIND_BOLT, KIND_BOLT_PREAGG, KIND_PPROF, KIND_SQLITE,
-};
-
-/* The --kind names, in enum merge_kind's order from KIND_REPORT. */
-static const char *const kind_names[] = {
-	"report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
-	"pprof", "sqlite",
-};
-
-static enum merge_kind parse_kind(const char *name)
-{
-	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
-		if (!strcmp(name, kind_names[i]))
-			return (enum merge_kind)(KIND_REPORT + i);
-	return KIND_NONE;
-}
-
-/* The partials that merge into @kind. */
-static enum hwt_partial_kind partial_kind(enum merge_kind kind)
-{
-	switch (kind) {
-	case KIND_EDGES:
-		return HWT_PARTIAL_EDGES;
-	case KIND_AUTOFDO:
-		return HWT_PARTIAL_AUTOFDO;
-	case KIND_BOLT:
-		return HWT_PARTIAL_BOLT;
-	case KIND_BOLT_PREAGG:
-		return HWT_PARTIAL_BOLT_PREAGG;
-	case KIND_PPROF:
-		return HWT_PARTIAL_PPROF;
-	case KIND_SQLITE:
-		return HWT_PARTIAL_SQLITE;
-	default:
-		return HWT_PARTIAL_REPORT;
-	}
-}
-
-static bool per_binary(enum merge_kind kind)
-{
-	return kind == KIND_AUTOFDO || kind == KIND_BOLT ||
-	       kind == KIND_BOLT_PREAGG;
-}
-
 struct merge_args {
-	enum merge_kind kind;
+	bool has_kind;
+	enum hwt_merge_kind kind;
 	bool partial;
 	enum hwt_report_weight weight;
 	uint64_t top;
@@ -120,8 +74,8 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_KIND:
-			a->kind = parse_kind(optarg);
-			if (!a->kind)
+			a->has_kind = !hwt_merge_kind_parse(optarg, &a->kind);
+			if (!a->has_kind)
 				return cli_usage_error("merge", "--kind %s: use "
 						       "report, collapsed, edges, "
 						       "autofdo, bolt, "
@@ -155,22 +109,21 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 					       argv[optind - 1]);
 		}
 	}
-	if (!a->kind)
+	if (!a->has_kind)
 		return cli_usage_error("merge", "no --kind (report, collapsed, "
 				       "edges, autofdo, bolt, bolt-preagg, "
 				       "pprof or sqlite)");
-	if (per_binary(a->kind) && !a->partial && !a->output)
+	if (hwt_merge_kind_per_binary(a->kind) && !a->partial && !a->output)
 		return cli_usage_error("merge", "--kind %s writes one file per "
 				       "binary: -o PREFIX or DIRECTORY is "
-				       "required", kind_names[a->kind -
-							      KIND_REPORT]);
+				       "required", hwt_merge_kind_name(a->kind));
 	/* A compressed profile is not for a terminal or a pipe's reader
 	 * to guess at: export --to pprof takes -o too. */
-	if (a->kind == KIND_PPROF && !a->partial && !a->output)
+	if (a->kind == HWT_MERGE_PPROF && !a->partial && !a->output)
 		return cli_usage_error("merge", "--kind pprof writes a "
 				       "compressed profile: -o FILE is "
 				       "required");
-	if (a->kind == KIND_SQLITE && !a->partial && !a->output)
+	if (a->kind == HWT_MERGE_SQLITE && !a->partial && !a->output)
 		return cli_usage_error("merge", "--kind sqlite writes a "
 				       "database: -o FILE is required");
 	if (optind >= argc)
@@ -178,38 +131,13 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	return 0;
 }
 
-/* Reads @path and adds it to *@sum (the first part becomes it). */
-static int merge_part(const char *path, enum hwt_partial_kind want,
-		      struct hwt_partial **sum)
+/* The parts named on the command line, merged into *@sum. */
+static int merge_parts(const struct merge_args *a, int argc, char **argv,
+		       struct hwt_partial **sum)
 {
-	FILE *in;
-	int err = hwt_infile_fopen(path, "partial result", 0, &in);
-	if (err < 0)
-		return err;
-	struct hwt_partial *p;
-	err = hwt_partial_read(in, path, &p);
-	fclose(in);
-	if (err < 0)
-		return err;
-	if (hwt_partial_kind(p) != want)
-		err = hwt_error(HWT_ERR_FORMAT, "%s: a partial result of kind %s "
-				"where %s was asked for", path,
-				hwt_partial_kind_name(hwt_partial_kind(p)),
-				hwt_partial_kind_name(want));
-	else if (*sum)
-		err = hwt_partial_merge(*sum, p);
-	if (err < 0 && err != HWT_ERR_NOMEM && hwt_errmsg()[0] &&
-	    strncmp(hwt_errmsg(), path, strlen(path))) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", hwt_errmsg());
-		err = hwt_error(err, "%s: %s", path, msg);
-	}
-	if (!err && !*sum) {
-		*sum = p;
-		p = NULL;
-	}
-	hwt_partial_free(p);
-	return err;
+	return hwt_partial_merge_files((const char *const *)argv + optind,
+				       (size_t)(argc - optind),
+				       hwt_merge_kind_partial(a->kind), sum);
 }
 
 static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
@@ -217,19 +145,13 @@ static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
 {
 	if (a->partial)
 		return hwt_partial_write(p, out);
-	switch (a->kind) {
-	case KIND_REPORT:
-		return hwt_partial_write_report(p, out, (size_t)a->top);
-	case KIND_COLLAPSED:
-		return hwt_partial_write_collapsed(p, out, a->weight);
-	case KIND_PPROF:
-		return hwt_partial_write_pprof(p, out);
-	default:
-		/* decode --edges --format jsonl's stream starts so too. */
-		if (a->format == HWT_OUTPUT_JSONL)
-			cli_jsonl_header(out, "edges", hwt_version());
-		return hwt_partial_write_edges(p, out, a->format);
-	}
+	/* decode --edges --format jsonl's stream starts so too. */
+	if (a->kind == HWT_MERGE_EDGES && a->format == HWT_OUTPUT_JSONL)
+		cli_jsonl_header(out, "edges", hwt_version());
+	struct hwt_merge_write_opts opts = {
+		.top = (size_t)a->top, .weight = a->weight, .format = a->format,
+	};
+	return hwt_partial_write_merged(p, a->kind, &opts, out);
 }
 
 /* SQLite: the database, written to the output's temporary file, which
@@ -258,8 +180,8 @@ static int merge_database(const struct merge_args *a, int argc, char **argv)
 	else
 		hwt_outfile_set_no_replace(of);
 	struct hwt_partial *sum = NULL;
-	for (int i = optind; i < argc && !err; i++)
-		err = merge_part(argv[i], HWT_PARTIAL_SQLITE, &sum);
+	if (!err)
+		err = merge_parts(a, argc, argv, &sum);
 	if (!err)
 		err = hwt_partial_write_sqlite(sum, hwt_outfile_temp_path(of),
 					       a->output);
@@ -274,10 +196,8 @@ static int merge_database(const struct merge_args *a, int argc, char **argv)
  * the files written listed on standard error. */
 static int merge_profiles(const struct merge_args *a, int argc, char **argv)
 {
-	struct hwt_partial *sum = NULL;
-	int err = 0;
-	for (int i = optind; i < argc && !err; i++)
-		err = merge_part(argv[i], partial_kind(a->kind), &sum);
+	struct hwt_partial *sum;
+	int err = merge_parts(a, argc, argv, &sum);
 	/* The files are listed once all are in place. */
 	char *listing = NULL;
 	size_t len = 0;
@@ -307,9 +227,9 @@ int cmd_merge(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	if (per_binary(a.kind) && !a.partial)
+	if (hwt_merge_kind_per_binary(a.kind) && !a.partial)
 		return merge_profiles(&a, argc, argv);
-	if (a.kind == KIND_SQLITE && !a.partial)
+	if (a.kind == HWT_MERGE_SQLITE && !a.partial)
 		return merge_database(&a, argc, argv);
 	FILE *out;
 	struct hwt_outfile *of;
@@ -317,11 +237,8 @@ int cmd_merge(int argc, char **argv)
 			     (size_t)(argc - optind), &out, &of);
 	if (rc)
 		return rc;
-	enum hwt_partial_kind want = partial_kind(a.kind);
-	struct hwt_partial *sum = NULL;
-	int err = 0;
-	for (int i = optind; i < argc && !err; i++)
-		err = merge_part(argv[i], want, &sum);
+	struct hwt_partial *sum;
+	int err = merge_parts(&a, argc, argv, &sum);
 	if (!err)
 		err = write_merged(&a, sum, out);
 	hwt_partial_free(sum);

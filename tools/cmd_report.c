@@ -1,5 +1,4 @@
 /* hwtrace report */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/partial.h"
 #include "hwtrace/report.h"
+#include "hwtrace/report_request.h"
 #include "report_options.h"
 #include "stack_usage.h"
 #include "thread_names.h"
@@ -60,50 +60,14 @@ struct report_args {
 	bool has_time;              /* some capture had time */
 };
 
-/* --sort KEY[,KEY...]: perf report's key names where they apply. */
+/* --sort KEY[,KEY...]: hwt_report_sort_parse's message says what is
+ * wrong. */
 static int parse_sort(struct report_args *a, const char *list)
 {
-	static const struct {
-		const char *name;
-		enum hwt_report_sort_key key;
-	} keys[] = {
-		{"self", HWT_SORT_SELF}, {"total", HWT_SORT_TOTAL},
-		{"children", HWT_SORT_TOTAL}, {"calls", HWT_SORT_CALLS},
-		{"dso", HWT_SORT_DSO}, {"sym", HWT_SORT_SYM},
-		{"tid", HWT_SORT_TID}, {"pid", HWT_SORT_TID},
-		{"comm", HWT_SORT_COMM},
-	};
-	a->nsort = 0;
-	/* By source line: the table of --srcline, by self instructions. */
-	if (!strcmp(list, "srcline")) {
-		a->s.symbols.opts.srcline = true;
-		return 0;
-	}
-	for (const char *k = list;; k++) {
-		/* "dso,sym": the key at k, up to the next comma. */
-		size_t len = strcspn(k, ",");
-		size_t i = 0;
-		while (i < sizeof(keys) / sizeof(keys[0]) &&
-		       (strlen(keys[i].name) != len ||
-			strncmp(keys[i].name, k, len)))
-			i++;
-		if (len == 7 && !strncmp(k, "srcline", 7))
-			return cli_usage_error("report", "--sort srcline goes "
-					       "alone: the table by source line "
-					       "(as --srcline)");
-		if (i == sizeof(keys) / sizeof(keys[0]))
-			return cli_usage_error("report", "--sort: no key '%.*s' "
-					       "(keys: self, total, children, "
-					       "calls, dso, sym, tid (or pid), "
-					       "comm, srcline)", (int)len, k);
-		if (a->nsort == HWT_REPORT_SORT_MAX)
-			return cli_usage_error("report", "--sort: at most %d "
-					       "keys", HWT_REPORT_SORT_MAX);
-		a->sort[a->nsort++] = keys[i].key;
-		k += len;
-		if (!*k)
-			return 0;
-	}
+	if (hwt_report_sort_parse(list, a->sort, &a->nsort,
+				  &a->s.symbols.opts.srcline))
+		return cli_usage_error("report", "%s", hwt_errmsg());
+	return 0;
 }
 
 static int option(void *arg, int c, const char *value)
@@ -154,56 +118,25 @@ static int option(void *arg, int c, const char *value)
 	return CLI_STACK_NOT_MINE;
 }
 
-/* Whether --sort splits the rows by thread (tid or comm). */
-static bool sorts_by_thread(const struct report_args *a)
-{
-	for (size_t i = 0; i < a->nsort; i++)
-		if (a->sort[i] == HWT_SORT_TID || a->sort[i] == HWT_SORT_COMM)
-			return true;
-	return false;
-}
-
 static int check(void *arg)
 {
 	struct report_args *a = arg;
-	int nfiles = a->s.nfiles;
-	bool srcline = a->s.symbols.opts.srcline;
-	if (a->unit && (!a->partial || nfiles != 1))
-		return cli_usage_error("report", "--unit goes with --partial and "
-				       "one capture file");
-	if (a->partial && (a->collapsed || srcline))
-		return cli_usage_error("report", "--partial holds the table and "
-				       "the stacks: it goes with neither "
-				       "--collapsed nor --srcline");
-	if (a->nsort && (a->partial || a->collapsed || srcline || a->peek ||
-			 a->call_graph))
-		return cli_usage_error("report", "--sort orders the function "
-				       "table: it goes with none of --partial, "
-				       "--collapsed, --srcline, --callers, "
-				       "--callees, --call-graph");
-	if (sorts_by_thread(a) && nfiles != 1)
-		return cli_usage_error("report", "--sort tid and comm report one "
-				       "capture file (threads of two captures "
-				       "are not the same threads)");
-	if (srcline && nfiles != 1)
-		return cli_usage_error("report", "--srcline reports one capture "
-				       "file");
-	if ((a->peek != NULL) + a->call_graph + a->collapsed > 1)
-		return cli_usage_error("report", "--callers/--callees, --call-graph "
-				       "and --collapsed are different views: "
-				       "pick one");
-	if ((a->peek || a->call_graph) && srcline)
-		return cli_usage_error("report", "--srcline counts by line: it "
-				       "has no callers or callees");
-	if (a->graph.per_thread && !a->peek && !a->call_graph)
-		return cli_usage_error("report", "--per-thread goes with "
-				       "--callers, --callees or --call-graph");
+	const struct hwt_report_request rq = {
+		.ncaptures = (size_t)a->s.nfiles,
+		.collapsed = a->collapsed,
+		.by_line = a->s.symbols.opts.srcline,
+		.peek = a->peek,
+		.call_graph = a->call_graph,
+		.per_thread = a->graph.per_thread,
+		.partial = a->partial,
+		.unit = a->unit,
+		.sort = a->sort,
+		.nsort = a->nsort,
+	};
+	if (hwt_report_request_check(&rq))
+		return cli_usage_error("report", "%s", hwt_errmsg());
 	a->graph.size = sizeof(a->graph);
 	a->graph.children = a->children;
-	if ((a->peek || a->call_graph) && (a->partial || nfiles != 1))
-		return cli_usage_error("report", "--callers, --callees and "
-				       "--call-graph report one capture file, "
-				       "and no partial result");
 	return 0;
 }
 
@@ -291,7 +224,7 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 		hwt_report_set_children(a->report, a->children);
 	if (!err && a->nsort)
 		err = hwt_report_set_sort(a->report, a->sort, a->nsort);
-	if (!err && sorts_by_thread(a)) {
+	if (!err && hwt_report_sorts_by_thread(a->sort, a->nsort)) {
 		err = thread_names_load(&a->names, a->s.files[0]);
 		hwt_report_set_comm(a->report, thread_names_of, &a->names);
 	}

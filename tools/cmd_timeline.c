@@ -1,7 +1,5 @@
 /* hwtrace timeline */
-#include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,11 +8,6 @@
 #include "hwtrace/error.h"
 #include "hwtrace/timeline.h"
 #include "stack_run.h"
-
-/* What a timeline of a capture without time shows. */
-#define TIMELINE_NOTE                                                      \
-	"the capture has no timestamps: its slices are in sequence order (1 us " \
-	"per call and return), as the file's metadata says"
 
 static void usage(FILE *out)
 {
@@ -65,13 +58,7 @@ static int option(void *arg, int c, const char *value)
 	uint64_t v;
 	switch (c) {
 	case OPT_FORMAT:
-		if (!strcmp(value, "perfetto"))
-			a->tl.format = HWT_TIMELINE_PERFETTO;
-		else if (!strcmp(value, "chrome"))
-			a->tl.format = HWT_TIMELINE_CHROME;
-		else if (!strcmp(value, "speedscope"))
-			a->tl.format = HWT_TIMELINE_SPEEDSCOPE;
-		else
+		if (hwt_timeline_format_parse(value, &a->tl.format))
 			return cli_usage_error("timeline", "--format %s: "
 					       "use perfetto, chrome or "
 					       "speedscope", value);
@@ -108,10 +95,8 @@ static int name_threads(struct hwt_timeline *tl, const char *file)
 {
 	struct hwt_capture *cap;
 	int err = hwt_capture_open(file, NULL, &cap);
-	const struct hwt_capture_task *t;
-	size_t n = err ? 0 : hwt_capture_tasks(cap, &t);
-	for (size_t i = 0; !err && i < n; i++)
-		err = hwt_timeline_name_thread(tl, t[i].pid, t[i].tid, t[i].name);
+	if (!err)
+		err = hwt_timeline_name_capture_threads(tl, cap);
 	hwt_capture_free(cap);
 	return err;
 }
@@ -145,19 +130,8 @@ static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
 	(void)run;
 	if (err || wrc)
 		return;
-	struct hwt_timeline_stats st;
-	hwt_timeline_get_stats(a->timeline, &st);
-	fprintf(stderr,
-		"hwtrace timeline: wrote %s: %" PRIu64 " slices on %"
-		PRIu64 " threads of %" PRIu64 " processes, %" PRIu64
-		" instants; left out %" PRIu64 " shorter than "
-		"--min-duration, %" PRIu64 " deeper than --max-depth, %"
-		PRIu64 " without time\n",
-		a->s.output, st.slices, st.threads, st.processes,
-		st.instants, st.dropped_short, st.dropped_deep,
-		st.untimed);
-	if (st.sequence)
-		fprintf(stderr, "hwtrace timeline: %s\n", TIMELINE_NOTE);
+	(void)hwt_timeline_write_summary(a->timeline, stderr,
+					 "hwtrace timeline: ", a->s.output);
 }
 
 static void free_timeline(void *arg)

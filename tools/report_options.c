@@ -1,18 +1,11 @@
-#include <string.h>
-
 #include "cli.h"
+#include "hwtrace/report_request.h"
 #include "report_options.h"
 
 int cli_report_weight(const char *cmd, const char *text,
 		      enum hwt_report_weight *weight)
 {
-	if (!strcmp(text, "insns"))
-		*weight = HWT_WEIGHT_INSNS;
-	else if (!strcmp(text, "time"))
-		*weight = HWT_WEIGHT_TIME;
-	else if (!strcmp(text, "calls"))
-		*weight = HWT_WEIGHT_CALLS;
-	else
+	if (hwt_report_weight_parse(text, weight))
 		return cli_usage_error(cmd, "--weight %s: use insns, time or "
 				       "calls", text);
 	return 0;

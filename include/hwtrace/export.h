@@ -226,6 +226,26 @@ HWT_API const char *hwt_export_file(const struct hwt_export *ex, size_t i,
 HWT_API void hwt_export_get_stats(const struct hwt_export *ex,
 				  struct hwt_export_stats *stats);
 
+/* The format named @name ("sqlite", "pprof", "autofdo", "bolt",
+ * "bolt-preagg", "postgresql") into *@out. Returns 0, or HWT_ERR_INVAL
+ * (no message) for another name. */
+HWT_API int hwt_export_format_parse(const char *name,
+				    enum hwt_export_format *out);
+
+/* @format's name, as hwt_export_format_parse reads it. */
+HWT_API const char *hwt_export_format_name(enum hwt_export_format format);
+
+/* Whether @format writes one file per binary (autofdo, bolt,
+ * bolt-preagg: opts.out_prefix names them). */
+HWT_API bool hwt_export_format_per_binary(enum hwt_export_format format);
+
+/* Writes what the finished export wrote and skipped (hwt_export_get_stats,
+ * and the files of the per-binary formats), in the lines `hwtrace export`
+ * prints, each starting with @prefix (""; "hwtrace export: ").
+ * Errors: HWT_ERR_IO. */
+HWT_API int hwt_export_write_summary(const struct hwt_export *ex, FILE *out,
+				     const char *prefix);
+
 #ifdef __cplusplus
 }
 #endif

@@ -131,6 +131,63 @@ HWT_API int hwt_partial_write_pprof(const struct hwt_partial *p, FILE *out);
 HWT_API int hwt_partial_write_sqlite(const struct hwt_partial *p,
 				     const char *file, const char *name);
 
+/* What a merge of partials gives (`hwtrace merge --kind`). */
+enum hwt_merge_kind {
+	HWT_MERGE_REPORT,      /* report's table, from report partials */
+	HWT_MERGE_COLLAPSED,   /* report's folded stacks, from report partials */
+	HWT_MERGE_EDGES,       /* decode --edges */
+	HWT_MERGE_AUTOFDO,     /* export --to autofdo: one file per binary */
+	HWT_MERGE_BOLT,        /* export --to bolt: one file per binary */
+	HWT_MERGE_BOLT_PREAGG, /* export --to bolt-preagg: one file per binary */
+	HWT_MERGE_PPROF,       /* export --to pprof */
+	HWT_MERGE_SQLITE,      /* export --to sqlite: a new database file */
+};
+
+/* The kind named @name ("report", "collapsed", "edges", "autofdo",
+ * "bolt", "bolt-preagg", "pprof", "sqlite") into *@out. Returns 0, or
+ * HWT_ERR_INVAL (no message) for another name. */
+HWT_API int hwt_merge_kind_parse(const char *name, enum hwt_merge_kind *out);
+
+/* @kind's name, as hwt_merge_kind_parse reads it. */
+HWT_API const char *hwt_merge_kind_name(enum hwt_merge_kind kind);
+
+/* The kind of the partials that merge into @kind. */
+HWT_API enum hwt_partial_kind hwt_merge_kind_partial(enum hwt_merge_kind kind);
+
+/* Whether @kind is written as files, one per binary
+ * (hwt_partial_write_profiles), rather than to one stream. */
+HWT_API bool hwt_merge_kind_per_binary(enum hwt_merge_kind kind);
+
+/* Reads the partial results in the files @paths[0..@n) and merges them
+ * into *@out (freed with hwt_partial_free; NULL on error). Each must be
+ * of kind @want; every message starts with the name of the file it is
+ * about. Errors: HWT_ERR_INVAL (@n is 0), those of hwt_infile_fopen and
+ * hwt_partial_read, HWT_ERR_FORMAT (a partial of another kind, a count
+ * past 2^64 - 1), HWT_ERR_INVAL (report partials whose time is in other
+ * units), HWT_ERR_NOMEM. */
+HWT_API int hwt_partial_merge_files(const char *const *paths, size_t n,
+				    enum hwt_partial_kind want,
+				    struct hwt_partial **out);
+
+/* How the stream kinds are written: report's @top functions (0: all),
+ * collapsed's @weight, edges' @format (jsonl without the stream's
+ * header line, which is the caller's). */
+struct hwt_merge_write_opts {
+	size_t top;
+	enum hwt_report_weight weight;
+	enum hwt_output_format format;
+};
+
+/* Writes the merged @p as @kind gives it to one stream: the report
+ * table, the folded stacks, the edges or the pprof profile. Errors:
+ * HWT_ERR_INVAL (a per-binary kind or sqlite, which are written to
+ * files by hwt_partial_write_profiles and hwt_partial_write_sqlite; a
+ * partial of another kind), those of the writer. */
+HWT_API int hwt_partial_write_merged(const struct hwt_partial *p,
+				     enum hwt_merge_kind kind,
+				     const struct hwt_merge_write_opts *opts,
+				     FILE *out);
+
 /* The edge map of an edges partial (owned by it), NULL for other kinds. */
 HWT_API const struct hwt_edges *hwt_partial_edges(const struct hwt_partial *p);
 

@@ -81,6 +81,30 @@ HWT_API int hwt_timeline_finish(struct hwt_timeline *timeline);
 HWT_API void hwt_timeline_get_stats(const struct hwt_timeline *timeline,
 				    struct hwt_timeline_stats *stats);
 
+/* The format named @name ("perfetto", "chrome", "speedscope") into
+ * *@out. Returns 0, or HWT_ERR_INVAL (no message) for another name. */
+HWT_API int hwt_timeline_format_parse(const char *name,
+				      enum hwt_timeline_format *out);
+
+/* @format's name, as hwt_timeline_format_parse reads it. */
+HWT_API const char *hwt_timeline_format_name(enum hwt_timeline_format format);
+
+struct hwt_capture;
+
+/* Names the timeline's threads as the capture @cap names them over time
+ * (hwt_capture_tasks): each pid and tid with each name it took. Errors:
+ * those of hwt_timeline_name_thread. */
+HWT_API int hwt_timeline_name_capture_threads(struct hwt_timeline *timeline,
+					      const struct hwt_capture *cap);
+
+/* Writes what the finished timeline, written to the file @name, holds
+ * and left out (hwt_timeline_get_stats), and, for a capture without
+ * time, that its slices are in sequence order: the lines `hwtrace
+ * timeline` prints, each starting with @prefix. Errors: HWT_ERR_IO. */
+HWT_API int hwt_timeline_write_summary(const struct hwt_timeline *timeline,
+				       FILE *out, const char *prefix,
+				       const char *name);
+
 #ifdef __cplusplus
 }
 #endif
