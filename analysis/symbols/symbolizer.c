@@ -86,9 +86,17 @@ int hwt_symbolizer_new(const struct hwt_sym_opts *opts,
 	s->opts.size = sizeof(s->opts);
 	s->ctx.opts = &s->opts;
 	s->ctx.pool = &s->pool;
+	/* Copied, not borrowed: hwt_symbolizer_setup builds it from a
+	 * --kcore directory. */
+	if (s->opts.kallsyms &&
+	    !(s->opts.kallsyms = str_pool_intern(&s->pool, s->opts.kallsyms))) {
+		free(s);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the symbolizer");
+	}
 	if (s->opts.srcline) {
 		s->lines = calloc(LINE_CACHE, sizeof(*s->lines));
 		if (!s->lines) {
+			str_pool_free(&s->pool);
 			free(s);
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for the symbolizer");
 		}

@@ -38,7 +38,7 @@ struct hwt_sym_opts {
 	 * and cache from $DEBUGINFOD_TIMEOUT, $DEBUGINFOD_CACHE_PATH), as
 	 * every elfutils tool takes them. */
 	const char *debug_root;  /* NULL: /usr/lib/debug */
-	const char *kallsyms;    /* NULL: /proc/kallsyms */
+	const char *kallsyms;    /* NULL: /proc/kallsyms (copied) */
 	const char *vmlinux;     /* the kernel image, for its symbols */
 	const char *perf_map_dir; /* NULL: /tmp (perf-PID.map files) */
 	/* Called once per binary or source that lacks symbols or debug info
