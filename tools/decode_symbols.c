@@ -77,15 +77,6 @@ void decode_symbols_end(struct decode_symbols *ds)
 	ds->sym = NULL;
 }
 
-/* The function holding @addr in process @pid (-1: unknown), if named. */
-static bool lookup_function(struct decode_symbols *ds, int32_t pid,
-			    uint64_t addr, struct hwt_symbol *sym)
-{
-	return ds->sym &&
-	       hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
-				     sym) == 1 && sym->name;
-}
-
 /* The symbolizer's namer, once started (decode_symbols_start may come
  * after the namer is handed out); nothing is named with symbols off. */
 static bool started_namer(void *arg, struct hwt_func_namer *n)
@@ -131,32 +122,7 @@ struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
 	return namer;
 }
 
-static bool lines_line(void *arg, int32_t pid, uint64_t addr, const char **file,
-		       uint32_t *line, const char *const **inlined,
-		       size_t *ninlined)
-{
-	struct decode_symbols *ds = arg;
-	struct hwt_symbol sym;
-	if (!lookup_function(ds, pid, addr, &sym) || !sym.file)
-		return false;
-	*file = sym.file;
-	*line = sym.line;
-	/* sym.inlines: innermost first, the holding function last. */
-	size_t n = sym.ninlines ? sym.ninlines - 1 : 0;
-	size_t max = sizeof(ds->inlined) / sizeof(ds->inlined[0]);
-	if (n > max)
-		n = max;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = sym.inlines[n - 1 - i].name;
-		ds->inlined[i] = name ? name : "??";
-	}
-	*inlined = ds->inlined;
-	*ninlined = n;
-	return true;
-}
-
 struct hwt_report_lines decode_symbols_lines(struct decode_symbols *ds)
 {
-	struct hwt_report_lines lines = {lines_line, ds};
-	return lines;
+	return hwt_symbolizer_lines(ds->sym);
 }

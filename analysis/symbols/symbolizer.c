@@ -53,7 +53,13 @@ struct hwt_symbolizer {
 	uint16_t main_machine; /* e_machine of the executable, once read */
 	void *out_cache;
 	size_t out_cache_size;
+	const char *inlined[SYM_MAX_INLINED]; /* hwt_symbolizer_lines' answer */
 };
+
+const char **sym_inlined_names(struct hwt_symbolizer *s)
+{
+	return s->inlined;
+}
 
 static void warn(struct hwt_symbolizer *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
