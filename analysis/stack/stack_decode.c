@@ -3,7 +3,9 @@
  * stacks, with the caller's element sinks before and after them (and
  * the filters of its lists in front of those and of its frames). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/stack/stack_filters.h"
 #include "analysis/util/merge_hint.h"
@@ -31,12 +33,20 @@ static int decode_into(const struct hwt_stack_decode *run,
 			   : hwt_decode_file(run->file, opts, sink);
 }
 
-int hwt_stack_decode(const struct hwt_stack_decode *run,
+int hwt_stack_decode(const struct hwt_stack_decode *given,
 		     struct hwt_stack_decode_result *result)
 {
 	*result = (struct hwt_stack_decode_result){.merged = false};
-	if (!run || run->size < sizeof(*run) || !run->opts ||
-	    (!run->file && !run->decode))
+	/* A caller built before the filter lists came passes a shorter
+	 * struct: no filters. */
+	struct hwt_stack_decode full;
+	memset(&full, 0, sizeof(full));
+	if (given && given->size >= offsetof(struct hwt_stack_decode, comms))
+		memcpy(&full, given, given->size < sizeof(full) ? given->size
+								: sizeof(full));
+	const struct hwt_stack_decode *run = &full;
+	if (!given || given->size < offsetof(struct hwt_stack_decode, comms) ||
+	    !run->opts || (!run->file && !run->decode))
 		return hwt_error(HWT_ERR_INVAL, "hwt_stack_decode: no capture "
 				 "or options");
 	struct hwt_stack_ops ops = run->ops;

@@ -243,7 +243,7 @@ struct hwt_stack_decode {
 	 * its callbacks are set) and only the elements that match to
 	 * elements and after. Thread names come from file's capture (none
 	 * from a pipe, "-"); sym names the code, required with dsos or
-	 * syms. */
+	 * syms. A size that ends before comms: no filters. */
 	const char *comms, *dsos, *syms;
 	struct hwt_symbolizer *sym;
 	struct hwt_stack_ops dropped;

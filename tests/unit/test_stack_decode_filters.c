@@ -5,7 +5,9 @@
  * kernel's and the unmapped code's go), a binary the capture lacks keeps
  * nothing (every frame goes to dropped), --comm keeps no frame of the
  * capture's unnamed threads, and kept plus dropped frames are always the
- * unfiltered ones: the stacks see every element. */
+ * unfiltered ones: the stacks see every element. A caller's shorter
+ * struct (built before the lists) is decoded unfiltered. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +60,11 @@ static int no_exit(void *arg, const struct hwt_frame *f)
 	return 0;
 }
 
+/* @old_size: the struct as a caller built before the lists came sees
+ * it (the lists past its size are not read). */
 static int run(const char *data, const char *comms, const char *dsos,
-	       const char *syms, bool with_sym, struct counts *c)
+	       const char *syms, bool with_sym, bool old_size,
+	       struct counts *c)
 {
 	memset(c, 0, sizeof(*c));
 	struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = 1};
@@ -83,6 +88,8 @@ static int run(const char *data, const char *comms, const char *dsos,
 		.dropped = {.on_enter = count_dropped, .on_exit = no_exit,
 			    .arg = c},
 	};
+	if (old_size)
+		sd.size = offsetof(struct hwt_stack_decode, comms);
 	struct hwt_stack_decode_result res;
 	int err = hwt_stack_decode(&sd, &res);
 	hwt_symbolizer_free(sym);
@@ -105,7 +112,7 @@ int main(void)
 	CHECK_INT(bts_capture_write(data, &cap, w), 0);
 
 	struct counts all, dso, none, comm;
-	CHECK_INT(run(data, NULL, NULL, NULL, true, &all), 0);
+	CHECK_INT(run(data, NULL, NULL, NULL, true, false, &all), 0);
 	/* Positive control: frames and branches both inside and outside
 	 * the code file, so that the filters have something to tell. */
 	CHECK(all.kept > 0);
@@ -113,27 +120,34 @@ int main(void)
 	CHECK(all.code_branches > 0);
 	CHECK(all.code_branches < all.branches);
 
-	CHECK_INT(run(data, NULL, "code.bin", NULL, true, &dso), 0);
+	CHECK_INT(run(data, NULL, "code.bin", NULL, true, false, &dso), 0);
 	CHECK_U64(dso.branches, all.code_branches);
 	CHECK_U64(dso.code_branches, all.code_branches);
 	CHECK(dso.kept > 0);
 	CHECK_U64(dso.kept + dso.dropped, all.kept);
 
-	CHECK_INT(run(data, NULL, "nosuch.so", NULL, true, &none), 0);
+	CHECK_INT(run(data, NULL, "nosuch.so", NULL, true, false, &none), 0);
 	CHECK_U64(none.branches, 0);
 	CHECK_U64(none.kept, 0);
 	CHECK_U64(none.dropped, all.kept);
 
 	/* The generated capture names no thread (no COMM): no frame of it
 	 * is of the thread asked for. */
-	CHECK_INT(run(data, "loop", NULL, NULL, false, &comm), 0);
+	CHECK_INT(run(data, "loop", NULL, NULL, false, false, &comm), 0);
 	CHECK_U64(comm.kept, 0);
 	CHECK_U64(comm.dropped, all.kept);
 	CHECK_U64(comm.branches, 0);
 
+	/* A shorter struct of an older caller: its lists unread. */
+	struct counts old;
+	CHECK_INT(run(data, "loop", "nosuch.so", NULL, true, true, &old), 0);
+	CHECK_U64(old.kept, all.kept);
+	CHECK_U64(old.dropped, 0);
+	CHECK_U64(old.branches, all.branches);
+
 	/* --sym without the symbolizer that names the code. */
 	struct counts bad;
-	CHECK_INT(run(data, NULL, NULL, "main", false, &bad), HWT_ERR_INVAL);
+	CHECK_INT(run(data, NULL, NULL, "main", false, false, &bad), HWT_ERR_INVAL);
 	unlink(data);
 	unlink(code);
 	rmdir(tmp);
