@@ -1,11 +1,9 @@
 /* hwtrace decode: symbol options and the symbolizer's hookup. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "decode_symbols.h"
-#include "hwtrace/error.h"
-#include "hwtrace/infile.h"
+#include "hwtrace/sym_setup.h"
 
 static void print_warning(void *arg, const char *message)
 {
@@ -49,54 +47,19 @@ int decode_symbols_start(struct decode_symbols *ds,
 {
 	if (ds->off)
 		return 0;
-	ds->opts.size = sizeof(ds->opts);
-	ds->opts.symfs = opts->lookup.symfs;
-	ds->opts.buildid_dir = opts->lookup.buildid_dir;
-	ds->opts.vmlinux = opts->lookup.vmlinux;
-	ds->opts.warn = print_warning;
-	ds->opts.warn_arg = ds;
-	if (opts->kcore && !ds->opts.kallsyms) {
-		/* --kcore DIR holds the kallsyms saved with it. */
-		snprintf(ds->kcore_kallsyms, sizeof(ds->kcore_kallsyms),
-			 "%s/kallsyms", opts->kcore);
-		ds->opts.kallsyms = ds->kcore_kallsyms;
-	}
-	/* A kernel symbol file that cannot be read is said at the start,
-	 * once, even when no kernel address comes (a snapshot, user-only
-	 * trace): the decode goes on without kernel names, and does not
-	 * take this machine's instead. */
-	if (ds->opts.kallsyms &&
-	    hwt_infile_check(ds->opts.kallsyms, ds->opts.kallsyms ==
-			     ds->kcore_kallsyms ? "--kcore's" : "--kallsyms",
-			     0) < 0) {
-		char msg[1200];
-		snprintf(msg, sizeof(msg), "warning: %s: kernel addresses get no "
-			 "names", hwt_errmsg());
-		print_warning(ds, msg);
-		ds->opts.kallsyms = NULL;
-		ds->opts.no_host_kallsyms = true;
-	}
-	char where[600];
-	if (!ds->opts.kallsyms && !ds->opts.vmlinux && !ds->opts.no_host_kallsyms &&
-	    !hwt_capture_host_kernel(ds->capture, where, sizeof(where))) {
-		ds->opts.no_host_kallsyms = true;
-		fprintf(stderr, "hwtrace %s: the capture was recorded on %s: "
-			"this machine's /proc/kallsyms does not name its kernel "
-			"addresses; pass --kallsyms FILE saved there, or "
-			"--vmlinux\n", ds->cmd ? ds->cmd : "decode", where);
-	}
-	int err = hwt_symbolizer_new(&ds->opts, &ds->sym);
-	if (err < 0)
-		return err;
-	opts->on_image = hwt_symbolizer_on_image;
-	opts->on_image_arg = ds->sym;
-	opts->name_addr = hwt_symbolizer_name;
-	opts->name_addr_arg = ds->sym;
-	if (output) {
-		struct hwt_output_annotator a = hwt_symbolizer_annotator(ds->sym);
-		hwt_output_set_annotator(output, &a);
-	}
-	return 0;
+	struct hwt_sym_setup setup = {
+		.size = sizeof(setup),
+		.sym = ds->opts,
+		.lookup = &opts->lookup,
+		.capture = ds->capture,
+		.kcore = opts->kcore,
+	};
+	setup.sym.warn = print_warning;
+	setup.sym.warn_arg = ds;
+	int err = hwt_symbolizer_setup(&setup, &ds->sym);
+	if (!err)
+		hwt_symbolizer_hook(ds->sym, opts, output);
+	return err;
 }
 
 bool decode_symbols_annotator(struct decode_symbols *ds,
@@ -112,15 +75,6 @@ void decode_symbols_end(struct decode_symbols *ds)
 {
 	hwt_symbolizer_free(ds->sym);
 	ds->sym = NULL;
-}
-
-/* The function holding @addr in process @pid (-1: unknown), if named. */
-static bool lookup_function(struct decode_symbols *ds, int32_t pid,
-			    uint64_t addr, struct hwt_symbol *sym)
-{
-	return ds->sym &&
-	       hwt_symbolizer_lookup(ds->sym, pid < 0 ? HWT_PID_ANY : pid, addr,
-				     sym) == 1 && sym->name;
 }
 
 /* The symbolizer's namer, once started (decode_symbols_start may come
@@ -168,32 +122,7 @@ struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
 	return namer;
 }
 
-static bool lines_line(void *arg, int32_t pid, uint64_t addr, const char **file,
-		       uint32_t *line, const char *const **inlined,
-		       size_t *ninlined)
-{
-	struct decode_symbols *ds = arg;
-	struct hwt_symbol sym;
-	if (!lookup_function(ds, pid, addr, &sym) || !sym.file)
-		return false;
-	*file = sym.file;
-	*line = sym.line;
-	/* sym.inlines: innermost first, the holding function last. */
-	size_t n = sym.ninlines ? sym.ninlines - 1 : 0;
-	size_t max = sizeof(ds->inlined) / sizeof(ds->inlined[0]);
-	if (n > max)
-		n = max;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = sym.inlines[n - 1 - i].name;
-		ds->inlined[i] = name ? name : "??";
-	}
-	*inlined = ds->inlined;
-	*ninlined = n;
-	return true;
-}
-
 struct hwt_report_lines decode_symbols_lines(struct decode_symbols *ds)
 {
-	struct hwt_report_lines lines = {lines_line, ds};
-	return lines;
+	return hwt_symbolizer_lines(ds->sym);
 }

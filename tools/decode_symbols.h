@@ -42,8 +42,6 @@ struct decode_symbols {
 	 * when not given. */
 	const char *comms, *dsos, *syms;
 	struct hwt_symbolizer *sym;
-	char kcore_kallsyms[4096];
-	const char *inlined[64];  /* decode_symbols_lines' answer */
 	/* Called before a warning is written, when set: a command's
 	 * progress line is erased first, not run into. */
 	void (*before_warning)(void *arg);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
+#include "hwtrace/filter.h"
 #include "stack_run.h"
 
 int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
@@ -71,15 +72,12 @@ int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 	return 0;
 }
 
-/* --comm, --dso, --sym NAME,...: no empty list nor empty name in it (a
- * filter that would match nothing by a slip of the shell). */
+/* --comm, --dso, --sym NAME,... (hwt_filter_list_check). */
 static int filter_list(const char *cmd, const char *option, const char *arg,
 		       const char **list)
 {
-	size_t n = strlen(arg);
-	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
-		return cli_usage_error(cmd, "%s '%s': expected NAME[,NAME...] "
-				       "without empty names", option, arg);
+	if (hwt_filter_list_check(option, arg) < 0)
+		return cli_usage_error(cmd, "%s", hwt_errmsg());
 	*list = arg;
 	return 0;
 }

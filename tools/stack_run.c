@@ -1,101 +1,15 @@
 /* The stack commands' run (report, timeline, export, annotate, view):
- * the decode through the rebuilt stacks, with the filters, into the
- * command's writer (stack_run.h). */
+ * hwt_stack_decode, with the command's filters, into the command's
+ * writer (stack_run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "hwtrace/error.h"
-#include "hwtrace/filter.h"
 #include "decode_symbols.h"
 #include "stack_run.h"
-#include "thread_names.h"
 #include "unit_run.h"
-
-/* The filters of run->symbols' lists, when it has any: the frames in
- * front of run->ops, the elements in front of run->elements and
- * run->after (the stacks themselves see every element). */
-struct run_filters {
-	struct hwt_frame_filter *frames;
-	struct hwt_elem_filter *elements, *after;
-	struct hwt_elem_sink elements_sink, after_sink;
-	struct thread_names names;
-};
-
-/* An element filter of @lists in front of **@sink (none: nothing to do),
- * *@sink then @filtered. */
-static int filter_elements(const struct hwt_elem_filter_opts *lists,
-			   const struct hwt_elem_sink **sink,
-			   struct hwt_elem_sink *filtered,
-			   struct hwt_elem_filter **filter)
-{
-	if (!*sink)
-		return 0;
-	struct hwt_elem_filter_opts o = *lists;
-	o.next = **sink;
-	int err = hwt_elem_filter_new(&o, filter);
-	if (!err) {
-		*filtered = hwt_elem_filter_sink(*filter);
-		*sink = filtered;
-	}
-	return err;
-}
-
-static int start_filters(struct cli_stack_run *run, struct run_filters *f)
-{
-	const struct decode_symbols *ds = run->symbols;
-	if (!ds || (!ds->comms && !ds->dsos && !ds->syms))
-		return 0;
-	int err = ds->comms ? thread_names_load(&f->names, run->file) : 0;
-	if (err < 0)
-		return err;
-	struct hwt_frame_filter_opts o = {
-		.size = sizeof(o),
-		.match = {
-			.size = sizeof(o.match),
-			.comms = ds->comms,
-			.dsos = ds->dsos,
-			.syms = ds->syms,
-			.sym = ds->sym,
-			.comm = thread_names_of,
-			.comm_arg = &f->names,
-		},
-		.next = run->ops,
-		.dropped = run->dropped,
-	};
-	err = hwt_frame_filter_new(&o, &f->frames);
-	if (!err)
-		run->ops = hwt_frame_filter_ops(f->frames);
-	if (!err)
-		err = filter_elements(&o.match, &run->elements,
-				      &f->elements_sink, &f->elements);
-	if (!err)
-		err = filter_elements(&o.match, &run->after, &f->after_sink,
-				      &f->after);
-	return err;
-}
-
-static int stack_run(struct cli_stack_run *run);
-
-int cli_stack_run(struct cli_stack_run *run)
-{
-	hwt_stack_use_namer(&run->ops, run->namer);
-	struct run_filters f;
-	memset(&f, 0, sizeof(f));
-	struct cli_stack_run unfiltered = *run;
-	int err = start_filters(run, &f);
-	if (!err)
-		err = stack_run(run);
-	run->ops = unfiltered.ops;
-	run->elements = unfiltered.elements;
-	run->after = unfiltered.after;
-	hwt_frame_filter_free(f.frames);
-	hwt_elem_filter_free(f.elements);
-	hwt_elem_filter_free(f.after);
-	thread_names_free(&f.names);
-	return err;
-}
 
 /* One unit of the capture (--unit) instead of all of it. */
 static int decode_unit(void *arg, const struct hwt_decode_opts *opts,
@@ -105,8 +19,9 @@ static int decode_unit(void *arg, const struct hwt_decode_opts *opts,
 	return cli_unit_decode(run->file, run->unit, opts, sink);
 }
 
-static int stack_run(struct cli_stack_run *run)
+int cli_stack_run(struct cli_stack_run *run)
 {
+	hwt_stack_use_namer(&run->ops, run->namer);
 	struct hwt_stack_decode sd = {
 		.size = sizeof(sd),
 		.file = run->file,
@@ -117,7 +32,15 @@ static int stack_run(struct cli_stack_run *run)
 		.after = run->after,
 		.decode = run->unit ? decode_unit : NULL,
 		.decode_arg = run,
+		.dropped = run->dropped,
 	};
+	const struct decode_symbols *ds = run->symbols;
+	if (ds) {
+		sd.comms = ds->comms;
+		sd.dsos = ds->dsos;
+		sd.syms = ds->syms;
+		sd.sym = ds->sym;
+	}
 	struct hwt_stack_decode_result res;
 	int err = hwt_stack_decode(&sd, &res);
 	run->stack_stats = res.stack;

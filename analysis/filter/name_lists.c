@@ -1,4 +1,5 @@
-/* What the filters match (name_lists.h). */
+/* What the filters match (name_lists.h), and the syntax of their lists
+ * (hwt_filter_list_check, hwtrace/filter.h). */
 #include <string.h>
 
 #include "analysis/filter/name_lists.h"
@@ -32,6 +33,16 @@ int hwt_filter_lists_check(const struct hwt_elem_filter_opts *o,
 	    (o->comms && !o->comm))
 		return hwt_error(HWT_ERR_INVAL, "%s: size, or the symbolizer "
 				 "or thread names a list needs, not set", what);
+	return 0;
+}
+
+int hwt_filter_list_check(const char *option, const char *list)
+{
+	size_t n = list ? strlen(list) : 0;
+	if (!n || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,"))
+		return hwt_error(HWT_ERR_CONFIG, "%s '%s': expected "
+				 "NAME[,NAME...] without empty names", option,
+				 list ? list : "");
 	return 0;
 }
 

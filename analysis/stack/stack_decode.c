@@ -1,9 +1,13 @@
 /* A capture decoded in time order into call stacks (hwt_stack_decode,
  * hwtrace/stack.h): the decode into the merge, the merge into the
- * stacks, with the caller's element sinks before and after them. */
+ * stacks, with the caller's element sinks before and after them (and
+ * the filters of its lists in front of those and of its frames). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "analysis/stack/stack_filters.h"
 #include "analysis/util/merge_hint.h"
 #include "hwtrace/error.h"
 #include "hwtrace/stack.h"
@@ -29,29 +33,44 @@ static int decode_into(const struct hwt_stack_decode *run,
 			   : hwt_decode_file(run->file, opts, sink);
 }
 
-int hwt_stack_decode(const struct hwt_stack_decode *run,
+int hwt_stack_decode(const struct hwt_stack_decode *given,
 		     struct hwt_stack_decode_result *result)
 {
 	*result = (struct hwt_stack_decode_result){.merged = false};
-	if (!run || run->size < sizeof(*run) || !run->opts ||
-	    (!run->file && !run->decode))
+	/* A caller built before the filter lists came passes a shorter
+	 * struct: no filters. */
+	struct hwt_stack_decode full;
+	memset(&full, 0, sizeof(full));
+	if (given && given->size >= offsetof(struct hwt_stack_decode, comms))
+		memcpy(&full, given, given->size < sizeof(full) ? given->size
+								: sizeof(full));
+	const struct hwt_stack_decode *run = &full;
+	if (!given || given->size < offsetof(struct hwt_stack_decode, comms) ||
+	    !run->opts || (!run->file && !run->decode))
 		return hwt_error(HWT_ERR_INVAL, "hwt_stack_decode: no capture "
 				 "or options");
-	struct hwt_stack *stack = hwt_stack_new(&run->ops);
-	if (!stack)
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	struct hwt_stack_ops ops = run->ops;
+	const struct hwt_elem_sink *elements = run->elements;
+	const struct hwt_elem_sink *after_sink = run->after;
+	struct stack_filters filters;
+	int err = stack_filters_start(run, &filters, &ops, &elements,
+				      &after_sink);
+	struct hwt_stack *stack = err ? NULL : hwt_stack_new(&ops);
+	if (!stack) {
+		stack_filters_end(&filters);
+		return err ? err : hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
 	struct hwt_elem_sink stack_alone = hwt_stack_sink(stack);
-	struct tee after = {&stack_alone, run->after ? *run->after : stack_alone};
+	struct tee after = {&stack_alone, after_sink ? *after_sink : stack_alone};
 	struct hwt_elem_sink stack_then = {tee_emit, &after};
-	struct hwt_elem_sink into_stack = run->after ? stack_then : stack_alone;
-	struct tee tee = {run->elements, into_stack};
+	struct hwt_elem_sink into_stack = after_sink ? stack_then : stack_alone;
+	struct tee tee = {elements, into_stack};
 	struct hwt_elem_sink teed = {tee_emit, &tee};
-	const struct hwt_elem_sink *consumer = run->elements ? &teed
-							     : &into_stack;
+	const struct hwt_elem_sink *consumer = elements ? &teed : &into_stack;
 	/* No pipe in front of the stacks (hwtrace/pipe.h): building them
 	 * costs less than handing their elements to another thread. */
 	struct hwt_merge *merge = NULL;
-	int err = run->per_cpu ? 0 : hwt_merge_new(consumer, &merge);
+	err = run->per_cpu ? 0 : hwt_merge_new(consumer, &merge);
 	if (!err && merge) {
 		struct hwt_elem_sink into_merge = hwt_merge_sink(merge);
 		struct merge_hint hint = {merge, run->opts};
@@ -77,6 +96,7 @@ int hwt_stack_decode(const struct hwt_stack_decode *run,
 	}
 	hwt_merge_free(merge);
 	hwt_stack_free(stack);
+	stack_filters_end(&filters);
 	return err;
 }
 

@@ -53,7 +53,13 @@ struct hwt_symbolizer {
 	uint16_t main_machine; /* e_machine of the executable, once read */
 	void *out_cache;
 	size_t out_cache_size;
+	const char *inlined[SYM_MAX_INLINED]; /* hwt_symbolizer_lines' answer */
 };
+
+const char **sym_inlined_names(struct hwt_symbolizer *s)
+{
+	return s->inlined;
+}
 
 static void warn(struct hwt_symbolizer *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -86,9 +92,17 @@ int hwt_symbolizer_new(const struct hwt_sym_opts *opts,
 	s->opts.size = sizeof(s->opts);
 	s->ctx.opts = &s->opts;
 	s->ctx.pool = &s->pool;
+	/* Copied, not borrowed: hwt_symbolizer_setup builds it from a
+	 * --kcore directory. */
+	if (s->opts.kallsyms &&
+	    !(s->opts.kallsyms = str_pool_intern(&s->pool, s->opts.kallsyms))) {
+		free(s);
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the symbolizer");
+	}
 	if (s->opts.srcline) {
 		s->lines = calloc(LINE_CACHE, sizeof(*s->lines));
 		if (!s->lines) {
+			str_pool_free(&s->pool);
 			free(s);
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for the symbolizer");
 		}

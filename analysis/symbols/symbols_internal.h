@@ -36,6 +36,11 @@ struct str_pool {
 };
 
 const char *str_pool_intern(struct str_pool *pool, const char *s);
+
+/* The symbolizer's room for the inlined functions hwt_symbolizer_lines
+ * hands out (SYM_MAX_INLINED names). */
+#define SYM_MAX_INLINED 64
+const char **sym_inlined_names(struct hwt_symbolizer *s);
 void str_pool_free(struct str_pool *pool);
 
 struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,

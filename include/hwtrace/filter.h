@@ -34,6 +34,13 @@ struct hwt_elem_filter_opts {
 
 struct hwt_elem_filter;
 
+/* Checks a --comm, --dso or --sym list as the commands take it: names
+ * separated by commas, no empty list nor empty name in it (a filter that
+ * would match nothing by a slip of the shell). @option names it in the
+ * message. Returns 0, or HWT_ERR_CONFIG: "OPTION 'LIST': expected
+ * NAME[,NAME...] without empty names". */
+HWT_API int hwt_filter_list_check(const char *option, const char *list);
+
 /* Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (size; a list without the
  * symbolizer or thread names it needs). */
 HWT_API int hwt_elem_filter_new(const struct hwt_elem_filter_opts *opts,

@@ -218,6 +218,8 @@ HWT_API const char *hwt_frame_end_name(enum hwt_frame_end end);
 /* A capture decoded in time order (every CPU's and thread's elements
  * merged, hwtrace/merge.h) into per-thread call stacks: what `report`,
  * `timeline`, `export` and `decode --calls` rebuild. */
+struct hwt_symbolizer;  /* hwtrace/symbols.h */
+
 struct hwt_stack_decode {
 	size_t size;                        /* sizeof(struct hwt_stack_decode) */
 	const char *file;                   /* the capture */
@@ -235,6 +237,16 @@ struct hwt_stack_decode {
 	int (*decode)(void *arg, const struct hwt_decode_opts *opts,
 		      const struct hwt_elem_sink *sink);
 	void *decode_arg;
+	/* Optional: the --comm, --dso and --sym filters (hwtrace/filter.h),
+	 * comma-separated lists, NULL: none. The stacks see every element;
+	 * only the frames that match go to ops (the others to dropped, when
+	 * its callbacks are set) and only the elements that match to
+	 * elements and after. Thread names come from file's capture (none
+	 * from a pipe, "-"); sym names the code, required with dsos or
+	 * syms. A size that ends before comms: no filters. */
+	const char *comms, *dsos, *syms;
+	struct hwt_symbolizer *sym;
+	struct hwt_stack_ops dropped;
 };
 
 /* What the stacks and the merge of a stack decode saw. */

@@ -18,6 +18,7 @@
 #include "hwtrace/common.h"
 #include "hwtrace/image.h"
 #include "hwtrace/output.h"
+#include "hwtrace/report.h"
 #include "hwtrace/stack.h"
 
 #ifdef __cplusplus
@@ -38,7 +39,7 @@ struct hwt_sym_opts {
 	 * and cache from $DEBUGINFOD_TIMEOUT, $DEBUGINFOD_CACHE_PATH), as
 	 * every elfutils tool takes them. */
 	const char *debug_root;  /* NULL: /usr/lib/debug */
-	const char *kallsyms;    /* NULL: /proc/kallsyms */
+	const char *kallsyms;    /* NULL: /proc/kallsyms (copied) */
 	const char *vmlinux;     /* the kernel image, for its symbols */
 	const char *perf_map_dir; /* NULL: /tmp (perf-PID.map files) */
 	/* Called once per binary or source that lacks symbols or debug info
@@ -195,6 +196,13 @@ hwt_symbolizer_annotator(struct hwt_symbolizer *sym);
  * (its name and start) and, for a part split off a function, its
  * parent's start; valid while @sym is. */
 HWT_API struct hwt_func_namer hwt_symbolizer_namer(struct hwt_symbolizer *sym);
+
+/* Source lines for hwt_report_by_line (`report --srcline`) over @sym,
+ * made with srcline: an address's file and line, and the functions
+ * inlined there, outermost first (at most 64; an unnamed one "??"); the
+ * strings stay valid until the next lookup. Valid while @sym is; a NULL
+ * @sym (symbols off) gives no address a line. */
+HWT_API struct hwt_report_lines hwt_symbolizer_lines(struct hwt_symbolizer *sym);
 
 /* The `decode --format jsonl` lines of the @n elements of @recs (a
  * cursor's records, capture.h), each ending in a newline, into @buf,
