@@ -51,12 +51,14 @@ ARM64_CMAKE := -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
 # an apt configuration of its own (nothing is installed on the host). The
 # same libraries as on an arm64 board, OpenCSD and Capstone included (plus
 # libc6-dev: the sysroot's glibc is the one everything links against;
-# libatomic1: GCC 12 calls it for one-byte atomics on RISC-V).
+# libatomic1: GCC 12 calls it for one-byte atomics on RISC-V; libopencsd-bin:
+# trc_pkt_lister of the same OpenCSD release, the CoreSight tests' oracle).
 RISCV64_HOST_PACKAGES := gcc-riscv64-linux-gnu g++-riscv64-linux-gnu qemu-user \
 	debian-archive-keyring
 RISCV64_LIBS := libc6-dev libopencsd-dev libelf-dev libdw-dev libiniparser-dev \
 	libcapstone-dev libzstd-dev libdebuginfod-dev libprotobuf-c-dev \
-	libseccomp-dev libsqlite3-dev libpq-dev zlib1g-dev libatomic1
+	libseccomp-dev libsqlite3-dev libpq-dev zlib1g-dev libatomic1 \
+	libopencsd-bin
 RISCV64_CMAKE := -DCMAKE_TOOLCHAIN_FILE=cmake/riscv64-linux-gnu.cmake \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_WERROR=ON
 # ctest arguments that select the part of the suite check-riscv64 runs

@@ -4,17 +4,21 @@
 # snapshot directories: every address packet's "Addr=", every atom
 # packet's E/N atoms (oldest first) and every timestamp's "Updated val",
 # matched by byte index in the first trace buffer, each record's kind and
-# "id" the lister's packet name and trace ID.
+# "id" the lister's packet name and trace ID. The lister is the one of the
+# OpenCSD release hwtrace links (HWT_TRC_PKT_LISTER; a riscv64 sysroot's
+# runs in the emulator): releases parse some packets differently (1.5
+# knows ETE's I_ITE, 1.3 does not).
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
-command -v trc_pkt_lister >/dev/null ||
-	{ fail "trc_pkt_lister (libopencsd-bin) is not installed"; finish; exit 1; }
+read -r -a lister <<<"${HWT_TRC_PKT_LISTER:-trc_pkt_lister}"
+command -v "${lister[0]}" >/dev/null ||
+	{ fail "${lister[0]} (libopencsd-bin) is not installed"; finish; exit 1; }
 OCSD="$HWT_TESTDATA/opencsd"
 mkdir -p "$TMP/ref"
 for d in a57_single_step ete-ite-instr ete_mem ete_spec_1 init-short-addr q_elem \
 	src_addr tme_simple ts_marker; do
 	[ -d "$OCSD/$d" ] || { fail "$OCSD/$d is missing"; continue; }
 	# trc_pkt_lister writes its log beside it: run it in a folder of ours.
-	(cd "$TMP/ref" && trc_pkt_lister -ss_dir "$OCSD/$d" -no_time_print) \
+	(cd "$TMP/ref" && "${lister[@]}" -ss_dir "$OCSD/$d" -no_time_print) \
 		>"$TMP/ref/$d.txt" 2>/dev/null || fail "trc_pkt_lister $d"
 	${HWT_TARGET_RUN:-} "$HWT_PACKET_FIELDS" --snapshot "$OCSD/$d" \
 		>"$TMP/$d.ours" 2>"$TMP/err" || fail "packet_fields $d: $(cat "$TMP/err")"
@@ -73,8 +77,12 @@ for d in dirs:
 print(" ".join("%s=%d" % kv for kv in sorted(counts.items())))
 print("\n".join(bad[:5]) or "ok")
 PY
-# The lister's lines of the nine directories' first sources.
-expect_eq "packets compared" "$(head -1 "$TMP/check")" \
+# The lister's lines of the nine directories' first sources (as many in
+# 1.3 as in 1.5: where 1.5 lists ETE's I_ITE at byte 42 of ete-ite-instr,
+# 1.3 reports a bad header there and lists the I_TRACE_INFO it then finds
+# at byte 43).
+release=$(sed -n 's/^\*\* Library Version : //p' "$TMP/ref/q_elem.txt")
+expect_eq "packets compared (OpenCSD $release)" "$(head -1 "$TMP/check")" \
 	"addr=853 atoms=2145 packets=4134 timestamp=224"
 expect_eq "every field is trc_pkt_lister's" "$(tail -n +2 "$TMP/check")" ok
 finish
