@@ -16,7 +16,12 @@
  *    the first one after it synchronises, so every Trace Info of the
  *    chunk so far must say the same (and no speculation);
  *  - the Address with Context restates the context ID and VMID if any
- *    packet before carried one, and, if the stream has had a time stamp,
+ *    packet before carried one, and neither it nor a context packet
+ *    before the sync point is confirmed changes the context held before
+ *    the A-sync (a running decoder shows a change as a context element
+ *    before it resolves the target of a taken branch from before the
+ *    A-sync, which the chunk before the cut then never sees); and, if
+ *    the stream has had a time stamp,
  *    a Timestamp before it carries at least as many bits as they used
  *    (later ones send only the bits that changed);
  *  - an overflow before has been followed by a Trace On (OpenCSD marks
@@ -62,9 +67,12 @@ struct scan {
 	bool except_pending; /* an exception waits for its address */
 	bool overflow_pending;
 	bool in_transaction; /* ETE: a transaction started, not ended */
+	bool ctx_seen;       /* a packet has set the context */
 	/* The sync sequence being read. */
 	enum { SCAN_IDLE, SCAN_ASYNC, SCAN_SEQUENCE } state;
 	uint64_t async_at;
+	bool ctx_before_set;
+	etmv4_context_t ctx_before; /* the context held at its A-sync */
 	bool ts_in_sequence;
 	unsigned ts_sequence_bits; /* bits its Timestamp sent */
 	/* A sync sequence read whole, waiting for the address history. */
@@ -119,6 +127,17 @@ static void sync_point(struct scan *s, uint64_t at)
 	s->next_at = at + s->step;
 }
 
+/* Whether context packet @p leaves the context held at the A-sync as it
+ * was (OpenCSD keeps the current context in every packet). */
+static bool same_context(const struct scan *s, const ocsd_etmv4_i_pkt *p)
+{
+	const etmv4_context_t *a = &s->ctx_before, *b = &p->context;
+	return !s->ctx_before_set ||
+	       (a->EL == b->EL && a->SF == b->SF && a->NS == b->NS &&
+		a->NSE == b->NSE && a->ctxtID == b->ctxtID &&
+		a->VMID == b->VMID);
+}
+
 /* The sync sequence's Address with Context packet @p: whether a decoder
  * starting at the A-sync now knows what a running one knows. */
 static bool sequence_whole(const struct scan *s, const ocsd_etmv4_i_pkt *p)
@@ -128,7 +147,7 @@ static bool sequence_whole(const struct scan *s, const ocsd_etmv4_i_pkt *p)
 	       (!s->ts_any ||
 		(s->ts_in_sequence && s->ts_sequence_bits >= s->ts_width)) &&
 	       (!s->cid_seen || p->context.updated_c) &&
-	       (!s->vmid_seen || p->context.updated_v);
+	       (!s->vmid_seen || p->context.updated_v) && same_context(s, p);
 }
 
 /* A sync sequence read whole, its Address with Context ending at @end:
@@ -154,6 +173,11 @@ static bool is_context_address(ocsd_etmv4_i_pkt_type t)
 	       t == ETM4_PKT_I_ADDR_CTXT_L_32IS1 ||
 	       t == ETM4_PKT_I_ADDR_CTXT_L_64IS0 ||
 	       t == ETM4_PKT_I_ADDR_CTXT_L_64IS1;
+}
+
+static bool sets_context(ocsd_etmv4_i_pkt_type t)
+{
+	return t == ETM4_PKT_I_CTXT || is_context_address(t);
 }
 
 /* An address packet that enters the address history (not a match). */
@@ -182,6 +206,10 @@ static void confirm(struct scan *s, const ocsd_etmv4_i_pkt *p)
 		s->pending = false; /* may name an entry from before */
 		return;
 	}
+	if (sets_context(p->type) && !same_context(s, p)) {
+		s->pending = false;
+		return;
+	}
 	s->atom_seen |= is_atom(p->type);
 	if (is_address(p->type))
 		s->pushes++;
@@ -194,7 +222,8 @@ static void confirm(struct scan *s, const ocsd_etmv4_i_pkt *p)
 /* The state a running decoder carries, after the sync sequence is read. */
 static void carry(struct scan *s, const ocsd_etmv4_i_pkt *p)
 {
-	if (p->type == ETM4_PKT_I_CTXT || is_context_address(p->type)) {
+	if (sets_context(p->type)) {
+		s->ctx_seen = true;
 		s->cid_seen |= p->context.updated_c;
 		s->vmid_seen |= p->context.updated_v;
 	}
@@ -270,6 +299,8 @@ static void sequence(struct scan *s, ocsd_trc_index_t idx,
 	case ETM4_PKT_I_ASYNC:
 		s->state = SCAN_ASYNC;
 		s->async_at = idx;
+		s->ctx_before_set = s->ctx_seen;
+		s->ctx_before = p->context;
 		s->ts_in_sequence = false;
 		return;
 	case ETM4_PKT_I_TRACE_INFO:
