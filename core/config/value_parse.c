@@ -58,8 +58,8 @@ static int read_number(const char *s, unsigned forced_base, uint64_t *out,
 
 int hwt_value_parse_u64(const char *text, uint64_t *out)
 {
-	const char *end;
-	uint64_t v;
+	const char *end = text;
+	uint64_t v = 0;
 	int r = read_number(text, 0, &v, &end);
 
 	if (r == HWT_VALUE_BAD || *end)
@@ -71,7 +71,7 @@ int hwt_value_parse_u64(const char *text, uint64_t *out)
 
 int hwt_value_parse_size(const char *text, uint64_t *out)
 {
-	const char *end;
+	const char *end = text;
 	unsigned shift = 0;
 	uint64_t v = 0;
 	int r = read_number(text, 0, &v, &end);
@@ -98,10 +98,10 @@ int hwt_value_parse_time_ns(const char *text, uint64_t *out)
 	const char *p = text, *dot = strchr(text, '.');
 	uint64_t sec = 0, frac = 0;
 	size_t digits;
+	int r = HWT_VALUE_OK;
 
 	if (!dot)
 		return hwt_value_parse_u64(text, out); /* whole nanoseconds */
-	int r = HWT_VALUE_OK;
 
 	if (p != dot) {
 		r = read_number(p, 10, &sec, &p);
