@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/value.h"
 
 static int range_error(const struct cli_number *n, const char *text,
 		       const char *what)
@@ -19,30 +20,12 @@ static int range_error(const struct cli_number *n, const char *text,
 			       what, n->valid);
 }
 
-/* An unsigned number, decimal or 0x hex, with nothing before or after. */
-static int parse_plain(const char *text, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!text[0] || !(text[0] >= '0' && text[0] <= '9'))
-		return -1;
-	errno = 0;
-	v = strtoull(text, &end, 0);
-	if (errno == ERANGE)
-		return -2;
-	if (end == text || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cli_number_u64(const struct cli_number *n, const char *text, uint64_t *out)
 {
 	uint64_t v;
-	int r = parse_plain(text, &v);
+	int r = hwt_value_parse_u64(text, &v);
 
-	if (r == -2)
+	if (r == HWT_VALUE_TOO_LARGE)
 		return range_error(n, text, "too large");
 	if (r < 0)
 		return range_error(n, text, "not a number");
@@ -55,29 +38,13 @@ int cli_number_u64(const struct cli_number *n, const char *text, uint64_t *out)
 int cli_number_size(const struct cli_number *n, const char *text,
 		    uint64_t *out)
 {
-	char digits[32];
-	size_t len = strlen(text);
-	unsigned shift = 0;
-	uint64_t v;
-	int r;
+	uint64_t v = 0;
+	int r = hwt_value_parse_size(text, &v);
 
-	if (len && len < sizeof(digits)) {
-		switch (text[len - 1]) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		}
-	}
-	if (!len || len >= sizeof(digits) || (shift && len == 1))
+	if (r == HWT_VALUE_BAD)
 		return range_error(n, text, "not a size (e.g. 4096, 64K, 4M)");
-	memcpy(digits, text, len - (shift ? 1 : 0));
-	digits[len - (shift ? 1 : 0)] = 0;
-	r = parse_plain(digits, &v);
-	if (r == -1)
-		return range_error(n, text, "not a size (e.g. 4096, 64K, 4M)");
-	if (r == -2 || (shift && v > (UINT64_MAX >> shift)))
+	if (r == HWT_VALUE_TOO_LARGE)
 		return range_error(n, text, "too large");
-	v <<= shift;
 	if (v < n->min || v > n->max)
 		return range_error(n, text, "out of range");
 	*out = v;
@@ -119,13 +86,13 @@ static int ring_pages(const char *cmd, const char *option, const char *all,
 				       which, CLI_MAX_RING_PAGES);
 	memcpy(text, part, len);
 	text[len] = 0;
-	r = parse_plain(text, &v);
-	if (r < 0 || v == 0 || v > CLI_MAX_RING_PAGES || (v & (v - 1)))
+	r = hwt_value_parse_u64(text, &v);
+	if (r != HWT_VALUE_OK || v == 0 || v > CLI_MAX_RING_PAGES || (v & (v - 1)))
 		return cli_usage_error(cmd, "%s %s: %s pages %s: %s (valid: a "
 				       "power of two, 1 to %u)", option, all,
 				       which, text,
-				       r == -1 ? "not a number" :
-				       r == -2 || v > CLI_MAX_RING_PAGES ?
+				       r == HWT_VALUE_BAD ? "not a number" :
+				       r == HWT_VALUE_TOO_LARGE || v > CLI_MAX_RING_PAGES ?
 				       "too large" : v == 0 ? "zero pages" :
 				       "not a power of two", CLI_MAX_RING_PAGES);
 	*out = (uint32_t)v;
@@ -178,36 +145,19 @@ unsigned int cli_online_cpus(void)
 
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (end == s || *end || errno || *s == '-')
-		return -1;
-	*out = v;
-	return 0;
+	return hwt_value_parse_u64(s, out) == HWT_VALUE_OK ? 0 : -1;
 }
 
-/* A perf time: ns, or seconds with a fraction ("641256.038"). */
+/* One end of a --time range: the @len bytes at @s. */
 static int parse_time(const char *s, size_t len, uint64_t *out)
 {
 	char buf[64];
+
 	if (len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = 0;
-	char *dot = strchr(buf, '.');
-	if (!dot)
-		return cli_parse_u64(buf, out);
-	*dot = 0;
-	uint64_t sec = 0, frac = 0;
-	size_t digits = strlen(dot + 1);
-	if ((buf[0] && cli_parse_u64(buf, &sec)) || digits > 9 ||
-	    (digits && cli_parse_u64(dot + 1, &frac)))
-		return -1;
-	for (size_t i = digits; i < 9; i++)
-		frac *= 10;
-	*out = sec * 1000000000ull + frac;
-	return 0;
+	return hwt_value_parse_time_ns(buf, out) == HWT_VALUE_OK ? 0 : -1;
 }
 
 int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)

@@ -25,8 +25,6 @@ struct hwt_profile {
 	size_t ncpus;
 };
 
-/* "4M", "512K", "65536" -> bytes. Returns -1 when malformed. */
-int hwt_config_parse_size(const char *text, uint64_t *out);
 
 /* hwt_config_nearest (the "did you mean" of unknown names) is public:
  * hwtrace/config.h. */

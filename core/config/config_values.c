@@ -1,7 +1,6 @@
 /* Profile values read as numbers, booleans, sizes ("4M") and CPU lists
  * ("0-3,6"), with messages naming the key and where it was set. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,20 +8,18 @@
 #include "core/config/config_internal.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
+#include "hwtrace/value.h"
 
 int hwt_profile_get_u64(const struct hwt_profile *p, const char *key,
 			uint64_t def, uint64_t *out)
 {
 	const char *v = hwt_profile_get(p, key);
-	char *end;
 
 	if (!v) {
 		*out = def;
 		return 0;
 	}
-	errno = 0;
-	*out = strtoull(v, &end, 0);
-	if (errno || end == v || *end || v[0] == '-')
+	if (hwt_value_parse_u64(v, out) != HWT_VALUE_OK)
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: %s = \"%s\" is not a number (use decimal "
 				 "or 0x-hexadecimal)", hwt_config_where(p, key),
@@ -55,30 +52,6 @@ int hwt_profile_get_bool(const struct hwt_profile *p, const char *key,
 			 hwt_config_where(p, key), key, v);
 }
 
-int hwt_config_parse_size(const char *v, uint64_t *out)
-{
-	char *end;
-	uint64_t n, mul = 1;
-
-	errno = 0;
-	if (!isdigit((unsigned char)v[0]))
-		return -1;
-	n = strtoull(v, &end, 0);
-	if (errno || end == v)
-		return -1;
-	switch (toupper((unsigned char)*end)) {
-	case 'K': mul = 1ull << 10; end++; break;
-	case 'M': mul = 1ull << 20; end++; break;
-	case 'G': mul = 1ull << 30; end++; break;
-	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end || (n && mul > UINT64_MAX / n))
-		return -1;
-	*out = n * mul;
-	return 0;
-}
-
 int hwt_profile_get_size(const struct hwt_profile *p, const char *key,
 			 uint64_t def, uint64_t *out)
 {
@@ -88,7 +61,7 @@ int hwt_profile_get_size(const struct hwt_profile *p, const char *key,
 		*out = def;
 		return 0;
 	}
-	if (hwt_config_parse_size(v, out))
+	if (hwt_value_parse_size(v, out) != HWT_VALUE_OK)
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s: %s = \"%s\" is not a size (e.g. 4M, 512K "
 				 "or 65536)", hwt_config_where(p, key), key, v);
