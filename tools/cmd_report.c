@@ -8,7 +8,6 @@
 #include "hwtrace/callgraph.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
-#include "hwtrace/partial.h"
 #include "hwtrace/report.h"
 #include "hwtrace/report_request.h"
 #include "report_options.h"
@@ -118,10 +117,10 @@ static int option(void *arg, int c, const char *value)
 	return CLI_STACK_NOT_MINE;
 }
 
-static int check(void *arg)
+/* The request the options make, for its check and its answer. */
+static struct hwt_report_request request_of(const struct report_args *a)
 {
-	struct report_args *a = arg;
-	const struct hwt_report_request rq = {
+	return (struct hwt_report_request){
 		.ncaptures = (size_t)a->s.nfiles,
 		.collapsed = a->collapsed,
 		.by_line = a->s.symbols.opts.srcline,
@@ -133,6 +132,12 @@ static int check(void *arg)
 		.sort = a->sort,
 		.nsort = a->nsort,
 	};
+}
+
+static int check(void *arg)
+{
+	struct report_args *a = arg;
+	const struct hwt_report_request rq = request_of(a);
 	if (hwt_report_request_check(&rq))
 		return cli_usage_error("report", "%s", hwt_errmsg());
 	a->graph.size = sizeof(a->graph);
@@ -191,30 +196,6 @@ static int report_captures(void *arg, struct cli_stack_run *first)
 	return err;
 }
 
-/* The table, the folded stacks, the callers, callees or call graph, or
- * the partial result of the table and the stacks. */
-static int write_result(const struct report_args *a,
-			const struct hwt_report *report,
-			const struct hwt_callgraph *graph, bool has_time,
-			FILE *out)
-{
-	if (a->peek)
-		return hwt_callgraph_write_peek(graph, out, a->peek,
-						a->peek_callees, has_time);
-	if (graph)
-		return hwt_callgraph_write(graph, out, a->top, has_time);
-	if (!a->partial)
-		return a->collapsed
-			       ? hwt_report_write_collapsed(report, out, a->weight)
-			       : hwt_report_write(report, out, a->top, has_time);
-	struct hwt_partial *p;
-	int err = hwt_partial_from_report(report, has_time, &p);
-	if (!err)
-		err = hwt_partial_write(p, out);
-	hwt_partial_free(p);
-	return err;
-}
-
 static int start(void *arg, FILE *out, struct cli_stack_run *run)
 {
 	struct report_args *a = arg;
@@ -253,7 +234,13 @@ static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
 {
 	struct report_args *a = arg;
 	(void)run;
-	return write_result(a, a->report, a->callgraph, a->has_time, out);
+	const struct hwt_report_request rq = request_of(a);
+	const struct hwt_report_output o = {
+		.report = a->report, .graph = a->callgraph,
+		.has_time = a->has_time, .peek_callees = a->peek_callees,
+		.top = a->top, .weight = a->weight,
+	};
+	return hwt_report_request_write(&rq, &o, out);
 }
 
 /* What the stacks saw, once the answer is out (none for a failed one:

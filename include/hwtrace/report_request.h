@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/report.h"
@@ -56,6 +57,30 @@ struct hwt_report_request {
  * the message naming the options that do not, as `hwtrace report`
  * names them. */
 HWT_API int hwt_report_request_check(const struct hwt_report_request *rq);
+
+struct hwt_callgraph;
+
+/* What a checked request's answer is written from: the report the
+ * captures were fed to, and, for peek or call_graph, the call graph fed
+ * instead; with the options of the written view. */
+struct hwt_report_output {
+	const struct hwt_report *report;
+	const struct hwt_callgraph *graph; /* peek or call_graph only */
+	bool has_time;      /* some capture had time: the time columns */
+	bool peek_callees;  /* peek: the callees (false: the callers) */
+	size_t top;         /* table, call graph: the first N (0: all) */
+	enum hwt_report_weight weight; /* collapsed: what a stack counts */
+};
+
+/* Writes the view @rq asks for to @out: the callers or callees of
+ * rq->peek, the call graph, the partial result of the table and stacks,
+ * the folded stacks, or the table (as `hwtrace report` writes each).
+ * Errors: HWT_ERR_INVAL (no report, or no graph for peek or call_graph),
+ * HWT_ERR_NOENT (peek: no edge names the function), HWT_ERR_NOMEM,
+ * HWT_ERR_IO. */
+HWT_API int hwt_report_request_write(const struct hwt_report_request *rq,
+				     const struct hwt_report_output *o,
+				     FILE *out);
 
 #ifdef __cplusplus
 }
