@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "hwtrace/brstack.h"
+#include "hwtrace/error.h"
 #include "hwtrace/recorder.h"
 
 bool cli_record_is_branch(int argc, char **argv)
@@ -68,6 +69,18 @@ struct opts {
 	uint32_t data_pages;
 	bool any;
 };
+
+/* The request the options @o make, without its callback. */
+static struct hwt_branch_request request_of(const struct opts *o)
+{
+	return (struct hwt_branch_request){
+		.size = sizeof(struct hwt_branch_request), .profile = o->profile,
+		.any = o->any, .filter = o->filter, .period = o->period,
+		.freq = o->freq, .data_pages = o->data_pages, .output = o->output,
+		.argv = o->argv, .sysfs = o->sysfs, .truth = o->truth,
+		.on_recorder = NULL, .on_recorder_arg = NULL,
+	};
+}
 
 static bool all_digits(const char *s)
 {
@@ -146,28 +159,17 @@ static int parse(int argc, char **argv, struct opts *o)
 					       argv[optind - 1]);
 		}
 	}
-	if (o->any && o->filter)
-		return cli_usage_error("record", "-b is -j any: give one of -b "
-				       "and -j %s", o->filter);
-	if (o->period && o->freq)
-		return cli_usage_error("record", "-c %" PRIu64 " and -F %" PRIu64
-				       ": a period or a frequency, not both",
-				       o->period, o->freq);
 	if (argv[optind] && !strcmp(argv[optind], "--"))
 		optind++;
 	o->argv = argv[optind] ? argv + optind : NULL;
-	if (o->argv && (o->sysfs || o->truth))
-		return cli_usage_error("record", "--sysfs and --emulate-branches "
-				       "record the emulator's program: no command");
-	if (!o->argv && (!o->sysfs || !o->truth))
-		return cli_usage_error("record", "what to sample? give -- CMD, or "
-				       "--sysfs DIR (the emulated machine) and "
-				       "--emulate-branches FILE (a sw_branch "
-				       "capture of its program)");
-	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
-		return r;
 	if (!o->output)
 		o->output = "perf.data";
+	/* What the options mean together is the library's to say. */
+	struct hwt_branch_request rq = request_of(o);
+	if (hwt_branch_request_check(&rq))
+		return cli_usage_error("record", "%s", hwt_errmsg());
+	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
+		return r;
 	return 0;
 }
 
@@ -188,13 +190,8 @@ int cmd_record_branch(int argc, char **argv)
 		if ((ret = cli_output_check("record", o.output, inputs, 3)))
 			return ret;
 	}
-	struct hwt_branch_request rq = {
-		.size = sizeof(rq), .profile = o.profile, .any = o.any,
-		.filter = o.filter, .period = o.period, .freq = o.freq,
-		.data_pages = o.data_pages, .output = o.output, .argv = o.argv,
-		.sysfs = o.sysfs, .truth = o.truth, .on_recorder = attach,
-		.on_recorder_arg = NULL,
-	};
+	struct hwt_branch_request rq = request_of(&o);
+	rq.on_recorder = attach;
 	struct hwt_branch_summary sum;
 	/* A signal ends the sampling with a complete file. */
 	cli_record_catch_stop();

@@ -2,6 +2,7 @@
  * sampled through the capture engine into the file `perf record -b`
  * writes, on this machine's kernel for a command or on the kernel
  * emulator fed from a sw_branch capture (branch_truth.c). */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,15 +107,28 @@ static int branch_attr(struct hwt_branch_sampling *bs, const struct machine *m,
 	return 0;
 }
 
-static int request_check(const struct hwt_branch_request *rq)
+int hwt_branch_request_check(const struct hwt_branch_request *rq)
 {
 	if (!rq || rq->size < sizeof(*rq) || !rq->output)
 		return hwt_error(HWT_ERR_INVAL, "branch sampling: a request with "
 				 "its size and an output file");
-	if (rq->argv ? rq->sysfs || rq->truth : !rq->sysfs || !rq->truth)
-		return hwt_error(HWT_ERR_INVAL, "branch sampling: a command, or "
-				 "the emulator's sysfs tree and sw_branch "
-				 "capture, not both");
+	/* In the order a command line's reader meets them: the sampling's
+	 * own options, then the machine. */
+	if (rq->any && rq->filter)
+		return hwt_error(HWT_ERR_INVAL, "-b is -j any: give one of -b "
+				 "and -j %s", rq->filter);
+	if (rq->period && rq->freq)
+		return hwt_error(HWT_ERR_INVAL, "-c %" PRIu64 " and -F %" PRIu64
+				 ": a period or a frequency, not both",
+				 rq->period, rq->freq);
+	if (rq->argv && (rq->sysfs || rq->truth))
+		return hwt_error(HWT_ERR_INVAL, "--sysfs and --emulate-branches "
+				 "record the emulator's program: no command");
+	if (!rq->argv && (!rq->sysfs || !rq->truth))
+		return hwt_error(HWT_ERR_INVAL, "what to sample? give -- CMD, or "
+				 "--sysfs DIR (the emulated machine) and "
+				 "--emulate-branches FILE (a sw_branch capture "
+				 "of its program)");
 	return 0;
 }
 
@@ -152,7 +166,7 @@ int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 
 	if (sum)
 		memset(sum, 0, sizeof(*sum));
-	if ((ret = request_check(rq)) < 0)
+	if ((ret = hwt_branch_request_check(rq)) < 0)
 		return ret;
 	memset(&m, 0, sizeof(m));
 	memset(&so, 0, sizeof(so));

@@ -461,13 +461,23 @@ struct hwt_branch_summary {
 
 /* Samples branch records as @rq says into its output (a complete file, or
  * none: the writer discards what it began on an error); @sum (may be
- * NULL) gets the summary. Errors: HWT_ERR_INVAL (a request that names
- * both machines or neither), HWT_ERR_CONFIG (a filter the emulator
+ * NULL) gets the summary. Errors: HWT_ERR_INVAL (what
+ * hwt_branch_request_check refuses), HWT_ERR_CONFIG (a filter the emulator
  * cannot sample: transactions), those of hwt_branch_sampling_of,
  * hwt_branch_attr_build (what the hardware refuses), the emulator, the
  * session, the writer, the command's start. */
 HWT_API int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 				       struct hwt_branch_summary *sum);
+
+/* Whether @rq is whole and its options go together, as
+ * hwt_recorder_record_branch checks it before it opens anything: its size
+ * and output set; -b (any) or -j (filter), not both; a period or a
+ * frequency, not both; a command or the emulator (its sysfs tree and its
+ * sw_branch capture), exactly one of the two. 0, or HWT_ERR_INVAL with a
+ * message naming the options (on a command line, a usage error). Opens
+ * and reads nothing: a request made from a command line can be refused
+ * before its output file is checked. */
+HWT_API int hwt_branch_request_check(const struct hwt_branch_request *rq);
 
 /* AUX sampling (docs/record.md): a sampling event beside the trace
  * event (`-e cycles/period=N/`) and `--aux-sample[=SIZE]`. */
