@@ -160,8 +160,18 @@ static int check_attr(const struct perf_event_attr *a,
 }
 
 int hwt_emu_open_brsampler(struct hwt_emu *emu,
-			   const struct perf_event_attr *attr, int pid, int cpu)
+			   const struct perf_event_attr *attr, int pid, int cpu,
+			   int group_fd)
 {
+	/* A group's branch sampler ({cycles,branch-misses} -j counter)
+	 * would need the samples of every member and, with -j counter,
+	 * each member's count in the word (the kernel's
+	 * intel_pmu_lbr_counters_reorder: the leader's, then each
+	 * sibling's in group order). The ground truth of taken branches
+	 * counts only branches, so a group is refused rather than
+	 * sampled as if alone. */
+	if (group_fd != -1)
+		return -EOPNOTSUPP;
 	struct hwt_branch_hw hw;
 	if (hwt_branch_hw_probe(&emu->os, &hw) < 0)
 		memset(&hw, 0, sizeof(hw));

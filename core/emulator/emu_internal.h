@@ -277,9 +277,11 @@ void hwt_emu_probe_fire(struct emu_event *ev);
 
 /* emu_branch.c: a sampling event with PERF_SAMPLE_BRANCH_STACK. Opens
  * it (its fd or -errno; takes the lock itself); starts its writer once
- * its data ring is mapped (lock held); frees the source. */
+ * its data ring is mapped (lock held); frees the source. A group
+ * (@group_fd not -1) is refused: see emu_branch.c. */
 int hwt_emu_open_brsampler(struct hwt_emu *emu,
-			   const struct perf_event_attr *attr, int pid, int cpu);
+			   const struct perf_event_attr *attr, int pid, int cpu,
+			   int group_fd);
 int hwt_emu_brsampler_start(struct emu_event *ev);
 void hwt_emu_branch_free(struct emu_branch_src *s);
 

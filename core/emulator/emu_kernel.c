@@ -182,7 +182,8 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 		return hwt_emu_open_probe(emu, attr, pid, cpu, group_fd);
 	/* Branch records: a sampling event of the CPU's PMU. */
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return hwt_emu_open_brsampler(emu, attr, pid, cpu);
+		return hwt_emu_open_brsampler(emu, attr, pid, cpu,
+					      group_fd);
 	if (attr->type == PERF_TYPE_SOFTWARE) {
 		if (attr->config != PERF_COUNT_SW_DUMMY)
 			return -EOPNOTSUPP;

@@ -59,6 +59,8 @@ static void move(struct hwt_elem *e, struct hwt_elem_record *r, bool to_rec)
 			MOVE(e->u.branch.weight, r->count);
 			move_branch_record(e, r, to_rec);
 		}
+		if (e->fields & HWT_FIELD_BR_COUNTERS)
+			MOVE(e->u.branch.counters, r->counters);
 		break;
 	case HWT_ELEM_TRACE_ON:
 	case HWT_ELEM_TRACE_OFF:

@@ -381,6 +381,10 @@ struct hwt_elem_record {
 	/* SAMPLE: the branch stack, newest first; else NULL and 0. */
 	const struct hwt_branch_entry *branches;
 	uint64_t nbranches;
+	/* BRANCH: the counters word of a sampled branch record
+	 * (HWT_FIELD_BR_COUNTERS, branch.counters); else 0. Last, so the
+	 * fields before it keep their offsets. */
+	uint64_t counters;
 };
 
 /* Fills up to @n records of @buf with the next elements. Their text and

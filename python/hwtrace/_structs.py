@@ -106,7 +106,7 @@ class ElemRecord(C.Structure):
                 ("count", C.c_uint64), ("sync", C.c_uint64),
                 ("number", C.c_uint32), ("vmid", C.c_uint32),
                 ("text", C.c_void_p), ("branches", C.c_void_p),
-                ("nbranches", C.c_uint64)]
+                ("nbranches", C.c_uint64), ("counters", C.c_uint64)]
 
 
 class SymOpts(C.Structure):

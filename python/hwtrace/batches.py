@@ -15,7 +15,7 @@ GAP_REASONS = ("truncated", "collision", "lost", "overflow", "decode_error",
                "no_sync", "no_image")
 # enum hwt_elem_field bits (include/hwtrace/element.h).
 FIELD_CPU, FIELD_PID, FIELD_TID, FIELD_TIME = 1, 2, 4, 8
-FIELD_NO_KIND = 1 << 14
+FIELD_NO_KIND, FIELD_BR_COUNTERS = 1 << 14, 1 << 16
 RANGE, BRANCH = 0, 1
 # The record's fields a batch keeps: all but the pointers, which are only
 # valid until the cursor's next call.
@@ -107,6 +107,10 @@ def frame(kind, arrays):
         kinds = _names(np, BRANCH_KINDS, a["kind"])
         kinds[(a["fields"] & FIELD_NO_KIND) != 0] = None
         cols["kind"] = pd.Categorical(kinds, categories=BRANCH_KINDS)
+        # The record's counters word (-j counter), missing where the
+        # branch has none (the jsonl leaves "counters" out there).
+        cols["counters"] = pd.arrays.IntegerArray(
+            a["counters"], (a["fields"] & FIELD_BR_COUNTERS) == 0)
         return pd.DataFrame(cols)
     cols = {"type": pd.Categorical(_names(np, TYPE_NAMES, a["type"]),
                                    categories=TYPE_NAMES)}

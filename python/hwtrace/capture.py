@@ -90,7 +90,7 @@ class Capture(Closable):
         last one shorter)
         (the fields of struct hwt_elem_record, capture.h: type, fields,
         cpu, pid, tid, kind, time, trace_offset, from, to, count, sync,
-        number, vmid, nbranches), filled by the library without a
+        number, vmid, nbranches, counters), filled by the library without a
         Python object per element. Filters and ``unit`` as
         elements()."""
         from .batches import batches, need
@@ -130,7 +130,8 @@ class Capture(Closable):
         """A pandas DataFrame: "elements" (one row per element: type,
         cpu, pid, tid, time (NA where unknown), kind (ISA, branch kind
         or gap reason), from, to, count, trace_offset, fields) or
-        "branches" (cpu, pid, tid, time, from, to, kind) from
+        "branches" (cpu, pid, tid, time, from, to, kind, counters: a
+        sampled branch record's word of -j counter, NA without one) from
         element_batches(); "calls" (one row per call() record) or
         "functions" (one per report() row). ``filters`` as those
         calls take them."""

@@ -14,7 +14,8 @@ RECORD = struct.Struct("@" + "".join(t._type_ for _, t in ElemRecord._fields_))
 assert RECORD.size == C.sizeof(ElemRecord), "struct hwt_elem_record format"
 # Indexes into an unpacked record.
 (R_TYPE, R_FIELDS, R_CPU, R_PID, R_TID, R_KIND, R_TIME, R_OFFSET, R_FROM,
- R_TO, R_COUNT, R_SYNC, R_NUMBER, R_VMID, R_TEXT) = range(15)
+ R_TO, R_COUNT, R_SYNC, R_NUMBER, R_VMID, R_TEXT, R_BRANCHES, R_NBRANCHES,
+ R_COUNTERS) = range(18)
 # The 8-byte word of a record that holds its text pointer.
 R_TEXT_WORD = ElemRecord.text.offset // 8
 RANGE, BRANCH, TRACE_ON, TRACE_OFF, SAMPLE = 0, 1, 2, 3, 8
@@ -27,7 +28,7 @@ READ_HERE = (RANGE, BRANCH, TRACE_ON, TRACE_OFF)
 F_CPU, F_PID, F_TID, F_TIME = 1, 2, 4, 8
 F_OFFSET, F_EL, F_VMID, F_GAP_BYTES = 1 << 4, 1 << 5, 1 << 6, 1 << 8
 F_AT, F_EXC_NUM, F_AMBIGUOUS, F_SAMPLED, F_CYCLES = 1 << 9, 1 << 7, 1 << 10, 1 << 12, 1 << 13
-F_NO_KIND, F_NO_FROM = 1 << 14, 1 << 15
+F_NO_KIND, F_NO_FROM, F_BR_COUNTERS = 1 << 14, 1 << 15, 1 << 16
 # enum hwt_branch_flags (element.h).
 B_MISPRED, B_PREDICTED, B_IN_TX, B_ABORT = 1, 2, 4, 8
 PRIV_NAMES = (None, "user", "kernel", "hv")
@@ -125,6 +126,8 @@ def _branch_fields(r, ann):
             d["mispred"] = bool(flags & B_MISPRED)
         if f & F_CYCLES:
             d["cycles"] = s & 0xFFFF
+        if f & F_BR_COUNTERS:
+            d["counters"] = r[R_COUNTERS]
         if flags & B_IN_TX:
             d["in_tx"] = True
         if flags & B_ABORT:

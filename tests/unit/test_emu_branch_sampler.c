@@ -322,8 +322,14 @@ static void refusals(void)
 	os = hwt_emu_os(emu);
 	fd = os->ops->perf_event_open(os->ctx, &a, getpid(), -1, -1, 0);
 	CHECK_INT(fd >= 0, 1);
-	if (fd >= 0)
+	/* A sibling in the sampler's group is not emulated: refused, not
+	 * sampled as if it were alone. */
+	if (fd >= 0) {
+		CHECK_INT(os->ops->perf_event_open(os->ctx, &a, getpid(), -1,
+						   fd, 0),
+			  -EOPNOTSUPP);
 		os->ops->close(os->ctx, fd);
+	}
 	hwt_emu_free(emu);
 }
 
