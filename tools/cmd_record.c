@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "cmd_record_opts.h"
 #include "hwtrace/error.h"
+#include "hwtrace/record_console.h"
 #include "hwtrace/recorder.h"
-#include "hwtrace/session.h"
 
 /* Signals end the capture from the moment the file exists (at once, when
  * they come before the first read), snapshots from when it runs. */
@@ -60,20 +60,8 @@ int cmd_record(int argc, char **argv)
 	rq->prefix = "hwtrace record";
 	rq->on_stage = on_stage;
 	ret = hwt_recorder_record_trace(rq, &sum);
-	int status = EXIT_OK;
-	if (ret < 0) {
-		status = cli_report_status(ret);
-		if (ret == HWT_ERR_NOSPC && sum.recorded && output_existed &&
-		    !rq->keep_partial)
-			fprintf(stderr, "hwtrace record: --keep-partial replaces "
-				"%s with the part recorded (marked as cut short) "
-				"when the disk fills up\n", rq->output);
-	} else {
-		fprintf(stderr, "hwtrace record: wrote %s\n", rq->output);
-	}
-	if (sum.command_running)
-		fprintf(stderr, "hwtrace record: the command is still running: "
-			"it gets SIGTERM, and SIGKILL if it has not ended %d ms "
-			"later\n", HWT_TERM_GRACE_MS);
+	int status = ret < 0 ? cli_report_status(ret) : EXIT_OK;
+	hwt_record_print_trace_end(stderr, rq->prefix, rq, ret, output_existed,
+				   &sum);
 	return status;
 }

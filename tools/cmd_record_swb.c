@@ -2,8 +2,6 @@
  * source): the options into struct hwt_swb_opts, then the recorder
  * (hwt_record_program_resolve, hwt_recorder_record_program) and what its
  * summary says. */
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +10,8 @@
 #include "cli.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
+#include "hwtrace/record_console.h"
 #include "hwtrace/recorder.h"
-#include "hwtrace/session.h"
 #include "hwtrace/swbranch.h"
 #include "hwtrace/trigger.h"
 #include "record_swb_recorder.h"
@@ -29,48 +27,6 @@ static const char *event_arg(int argc, char **argv, int *i)
 	if (!strncmp(a, "-e", 2) && a[2])
 		return a + 2;
 	return NULL;
-}
-
-/* SIGINT, SIGTERM and SIGHUP (the terminal went away): each one is a
- * stop request for the recording (hwt_swb_opts.stop_requests). */
-static volatile sig_atomic_t stop_requests;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requests++;
-}
-
-/* On a terminal: instructions stepped and their rate, on one line
- * rewritten in place, cleared when stepping ends. Runs in the tracer
- * process. */
-static void show_progress(void *arg, const struct hwt_swb_progress *p)
-{
-	(void)arg;
-	if (p->done) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	double secs = p->elapsed_ns / 1e9;
-	fprintf(stderr, "\r\033[Khwtrace record: sw_branch: %" PRIu64
-		" instructions stepped, %" PRIu64 " branches, %.0f instructions/s",
-		p->insns, p->branches, secs > 0 ? p->insns / secs : 0.0);
-}
-
-/* A stop request was sent on to the program as SIGTERM and it has not
- * ended: the user sees why hwtrace has not. Runs in the tracer. */
-static void show_waiting(void *arg, int pid, bool killed)
-{
-	(void)arg;
-	if (killed)
-		fprintf(stderr, "hwtrace record: sw_branch: program %d did not "
-			"end within %d ms of SIGTERM: killed with SIGKILL\n", pid,
-			HWT_TERM_GRACE_MS);
-	else
-		fprintf(stderr, "hwtrace record: sw_branch: waiting for program "
-			"%d to end on SIGTERM; it gets SIGKILL after %d ms (or "
-			"at once on a second stop request)\n", pid,
-			HWT_TERM_GRACE_MS);
 }
 
 /* The backend of the first -e that is its own trace source, or NULL. */
@@ -263,24 +219,18 @@ static int record_resolved(const struct hwt_backend *be,
 	int rc = cli_output_check("record", o->output, inputs, o->argv ? 1 : 0);
 	if (rc)
 		return rc;
-	o->stop_requests = &stop_requests;
-	o->waiting = show_waiting;
-	o->window_written = swb_show_window;
-	if (!o->quiet_child && isatty(STDERR_FILENO))
-		o->progress = show_progress;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_stop; /* no SA_RESTART: waits see the request */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	int err = hwt_recorder_record_program(be, o, &st);
+	/* The live lines and the stop requests are the library's. */
+	struct hwt_program_console console = {
+		.size = sizeof(console), .out = stderr, .prefix = "hwtrace record",
+		.progress = !o->quiet_child && isatty(STDERR_FILENO),
+	};
+	int err = hwt_program_console_attach(&console, o);
+	if (!err)
+		err = hwt_record_count_stop_signals(o);
+	if (!err)
+		err = hwt_recorder_record_program(be, o, &st);
 	if (err)
 		return cli_report_status(err);
-	hwt_record_print_program_stats(stderr, "hwtrace record", o, &st);
-	/* A flight recorder's windows were each told of as written. */
-	if (!o->trigger)
-		fprintf(stderr, "hwtrace record: wrote %s\n", o->output);
+	hwt_record_print_program_end(stderr, "hwtrace record", o, &st);
 	return EXIT_OK;
 }

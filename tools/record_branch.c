@@ -3,16 +3,16 @@
  * writes, on this machine's kernel for a command (`-- CMD`) or on the
  * kernel emulator (--sysfs DIR --emulate-branches FILE). The options map
  * to a struct hwt_branch_request; the recording is the library's
- * (hwt_recorder_record_branch); this prints its summary. */
+ * (hwt_recorder_record_branch), and so are its closing lines
+ * (hwt_record_print_branch_end). */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cli.h"
-#include "hwtrace/brstack.h"
 #include "hwtrace/error.h"
+#include "hwtrace/record_console.h"
 #include "hwtrace/recorder.h"
 
 bool cli_record_is_branch(int argc, char **argv)
@@ -197,11 +197,6 @@ int cmd_record_branch(int argc, char **argv)
 	cli_record_catch_stop();
 	if ((ret = hwt_recorder_record_branch(&rq, &sum)) < 0)
 		return cli_report_status(ret);
-	if (sum.emulated)
-		fprintf(stderr, "hwtrace record: %" PRIu64 " samples of %s's "
-			"%u-record branch stacks (%s), %" PRIu64 " records lost\n",
-			sum.samples, sum.hw.pmu, sum.hw.depth,
-			hwt_branch_hw_name(sum.hw.kind), sum.lost);
-	fprintf(stderr, "hwtrace record: wrote %s\n", o.output);
+	hwt_record_print_branch_end(stderr, "hwtrace record", &rq, &sum);
 	return EXIT_OK;
 }

@@ -1,9 +1,8 @@
 /* hwtrace record -e sw_branch's flight recorder on the command line:
- * --snapshot=SIZE, and the line it prints as each window is written. The
- * closing lines are the library's (hwt_record_print_program_stats), and
- * so is what the options mean together, the profile's [snapshot] keys
- * among them (hwt_record_program_resolve). */
-#include <stdio.h>
+ * --snapshot=SIZE. The window lines and the closing lines are the
+ * library's (hwtrace/record_console.h), and so is what the options mean
+ * together, the profile's [snapshot] keys among them
+ * (hwt_record_program_resolve). */
 #include <string.h>
 
 #include "cli.h"
@@ -28,14 +27,3 @@ int swb_snapshot_size(const char *text, uint64_t *records, uint64_t *bytes)
 			"24 bytes (one record) to 24G, or a number of records"},
 			text, bytes);
 }
-
-/* A flight recorder window is complete on disk. Runs in the tracer. */
-void swb_show_window(void *arg, const char *path, int tid)
-{
-	char safe[512];
-
-	(void)arg;
-	fprintf(stderr, "hwtrace record: sw_branch: trigger fired in thread %d: "
-		"wrote %s\n", tid, cli_safe(path, safe, sizeof(safe)));
-}
-

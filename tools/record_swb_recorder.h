@@ -1,5 +1,5 @@
 /* The flight recorder's part of hwtrace record -e sw_branch
- * (tools/record_swb_recorder.c): --snapshot=SIZE, and the window line. */
+ * (tools/record_swb_recorder.c): --snapshot=SIZE. */
 #ifndef HWT_TOOLS_RECORD_SWB_RECORDER_H
 #define HWT_TOOLS_RECORD_SWB_RECORDER_H
 
@@ -11,8 +11,5 @@
 /* --snapshot=SIZE: a number of records into *records, or bytes with a
  * K, M or G suffix into *bytes. 0, or the usage error's exit status. */
 int swb_snapshot_size(const char *text, uint64_t *records, uint64_t *bytes);
-
-/* hwt_swb_opts.window_written: says which file a window went to. */
-void swb_show_window(void *arg, const char *path, int tid);
 
 #endif
