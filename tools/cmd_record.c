@@ -40,7 +40,7 @@ int cmd_record(int argc, char **argv)
 	ret = record_opts_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	struct hwt_trace_request *rq = &o.rq;
+	struct hwt_trace_request *rq = &o.t.rq;
 	if (!rq->output)
 		/* A replay (--emulate) takes no profile. */
 		rq->output = hwt_record_profile_output(rq->emulate ? NULL

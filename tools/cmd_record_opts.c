@@ -3,14 +3,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "cmd_record_opts.h"
-#include "hwtrace/auxaction.h"
 #include "hwtrace/error.h"
-#include "hwtrace/recorder.h"
-#include "hwtrace/trigger.h"
+#include "hwtrace/record_options.h"
 
 static void usage(FILE *out)
 {
@@ -99,6 +96,12 @@ static void usage(FILE *out)
 		"Exit status: 0 captured, 1 runtime error, 2 usage error.\n");
 }
 
+/* The library refused an option's value: its message, as a usage error. */
+static int refused(void)
+{
+	return cli_usage_error("record", "%s", hwt_errmsg());
+}
+
 int record_opts_parse(int argc, char **argv, struct record_opts *o)
 {
 	enum { O_SINK = 256, O_SNAP, O_CONTROL, O_INTERVAL, O_EMU, O_RATE, O_PT,
@@ -133,112 +136,68 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *snap_arg = NULL;
 	int c, r;
 
-	memset(o, 0, sizeof(*o));
-	o->rq.size = sizeof(o->rq);
-	o->rq.trace.size = sizeof(o->rq.trace);
-	o->rq.pid = -1;
+	hwt_trace_options_init(&o->t);
+	o->argv = NULL;
+	struct hwt_trace_request *rq = &o->t.rq;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+c:e:S::m:aC:p:o:z::h", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'c': o->rq.trace.profile = optarg; break;
+		case 'c': rq->trace.profile = optarg; break;
 		case 'e':
-			/* A second event is AUX sampling's sampling event. */
-			if (hwt_record_sample_event_named(optarg) && !o->rq.sample_event)
-				o->rq.sample_event = optarg;
-			else if (o->rq.trace.event)
-				return cli_usage_error("record", "-e %s: one trace "
-						       "event only (and, with "
-						       "--aux-sample, one sampling "
-						       "event such as cycles)", optarg);
-			else
-				o->rq.trace.event = optarg;
+			if (hwt_trace_options_event(&o->t, optarg))
+				return refused();
 			break;
 		case O_AUX_SAMPLE:
-			o->rq.aux_sample = true;
-			o->rq.aux_sample_size = optarg;
+			rq->aux_sample = true;
+			rq->aux_sample_size = optarg;
 			break;
-		case O_SINK: o->rq.trace.sink = optarg; break;
-		case O_FILTER: o->rq.trace.filter = optarg; break;
+		case O_SINK: rq->trace.sink = optarg; break;
+		case O_FILTER: rq->trace.filter = optarg; break;
 		case 'S':
 		case O_SNAP:
-			o->rq.trace.snapshot = true;
-			snap_arg = optarg;
+			rq->trace.snapshot = true;
+			o->t.snapshot_arg = optarg;
 			break;
 		case 'm':
 			if ((r = cli_parse_pages("record", "-m", optarg,
-						 &o->rq.data_pages, &o->rq.aux_pages)))
+						 &rq->data_pages, &rq->aux_pages)))
 				return r;
 			break;
-		case 'a': o->rq.all_cpus = true; break;
-		case 'C': o->rq.trace.cpus = optarg; break;
+		case 'a': rq->all_cpus = true; break;
+		case 'C': rq->trace.cpus = optarg; break;
 		case 'p': {
 			uint64_t pid;
 			if ((r = cli_number_u64(&(struct cli_number){"record", "-p",
 					1, CLI_MAX_PID, "a process id, 1 to 4194304"},
 					optarg, &pid)))
 				return r;
-			o->rq.pid = (long)pid;
+			rq->pid = (long)pid;
 			break;
 		}
-		case O_PT: o->rq.trace.per_thread = true; break;
-		case 'o': o->rq.output = optarg; break;
-		case 'z': {
-			char *end;
-			long level = optarg ? strtol(optarg, &end, 10) : 1;
-
-			if (optarg && (*end || end == optarg || level < 1 ||
-				       level > 22))
-				return cli_usage_error("record", "-z%s: the "
-						       "compression level is a "
-						       "number from 1 to 22",
-						       optarg);
-			o->rq.compress_level = (int)level;
+		case O_PT: rq->trace.per_thread = true; break;
+		case 'o': rq->output = optarg; break;
+		case 'z':
+			if (hwt_trace_options_compression(&o->t, optarg))
+				return refused();
 			break;
-		}
-		case O_COMPRESS_AUX: o->rq.compress_aux = true; break;
-		case O_KEEP_PARTIAL: o->rq.keep_partial = true; break;
+		case O_COMPRESS_AUX: rq->compress_aux = true; break;
+		case O_KEEP_PARTIAL: rq->keep_partial = true; break;
 		case O_TRIGGER_COUNT:
 			if ((r = cli_number_u64(&(struct cli_number){"record",
 					"--trigger-count", 1, 1000000, "a number of "
 					"snapshots, 1 to 1000000"}, optarg,
-					&o->rq.trigger_count)))
+					&rq->trigger_count)))
 				return r;
 			break;
 		case O_TRIGGER:
-			if (!hwt_aux_action_is_trigger(optarg) && !o->rq.call_trigger) {
-				uint64_t ns;
-				int call = hwt_trigger_parse_call(optarg, o->call_func,
-								  sizeof(o->call_func),
-								  &o->rq.call_latency, &ns);
-				if (call < 0)
-					return cli_usage_error("record", "%s",
-							       hwt_errmsg());
-				if (call > 0) {
-					o->rq.call_trigger = optarg;
-					o->rq.call_func = o->call_func;
-					break;
-				}
-			}
-			if (!hwt_aux_action_is_trigger(optarg))
-				return cli_usage_error("record", "--trigger %s: a "
-						       "trace PMU takes resume:FUNC "
-						       "and pause:FUNC%%return (symbol:, "
-						       "latency: and signal: are "
-						       "-e sw_branch's)", optarg);
-			if (o->rq.ntriggers == HWT_SESSION_MAX_PROBES)
-				return cli_usage_error("record", "--trigger %s: at "
-						       "most %d resume:/pause: "
-						       "triggers", optarg,
-						       HWT_SESSION_MAX_PROBES);
-			o->triggers[o->rq.ntriggers++] = optarg;
-			o->rq.triggers = o->triggers;
+			if (hwt_trace_options_trigger(&o->t, optarg))
+				return refused();
 			break;
-		case O_CONTROL: o->rq.control = optarg; break;
+		case O_CONTROL: rq->control = optarg; break;
 		case O_INTERVAL:
 		{
 			uint64_t ms;
@@ -247,19 +206,19 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 					"milliseconds, 1 to 86400000 (a day)"},
 					optarg, &ms)))
 				return r;
-			o->rq.interval_ms = (unsigned)ms;
+			rq->interval_ms = (unsigned)ms;
 			break;
 		}
-		case O_EMU: o->rq.emulate = optarg; break;
-		case O_SYSFS: o->rq.sysfs = optarg; break;
-		case O_ETRACE: o->rq.emulate_trace = optarg; break;
-		case O_ETSC: o->rq.emulate_tsc = true; break;
-		case O_LOSSLESS: o->rq.emulate_lossless = true; break;
+		case O_EMU: rq->emulate = optarg; break;
+		case O_SYSFS: rq->sysfs = optarg; break;
+		case O_ETRACE: rq->emulate_trace = optarg; break;
+		case O_ETSC: rq->emulate_tsc = true; break;
+		case O_LOSSLESS: rq->emulate_lossless = true; break;
 		case O_RATE:
 			if ((r = cli_number_double(&(struct cli_number){"record",
 					"--emulate-rate", 0, 0, "MB/s, more than 0 "
 					"and at most 1000000"}, optarg, 0, 1e6,
-					&o->rq.emulate_rate)))
+					&rq->emulate_rate)))
 				return r;
 			break;
 		case 'h':
@@ -270,38 +229,9 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 					       argv[optind - 1]);
 		}
 	}
-	if (snap_arg) {
-		/* -Se (perf's --snapshot=e): also snapshot at the end; a
-		 * number is the snapshot size. */
-		if (snap_arg[0] == 'e') {
-			o->rq.snapshot_on_exit = true;
-			snap_arg = snap_arg[1] == ',' ? snap_arg + 2 : snap_arg + 1;
-		}
-		if (*snap_arg &&
-		    (r = cli_number_size(&(struct cli_number){"record", "-S",
-				1, (uint64_t)CLI_MAX_RING_PAGES * 4096,
-				"a size from 1 to 4G, the largest AUX area "
-				"(e.g. -S64K, -Se,4M)"}, snap_arg,
-				&o->rq.trace.snapshot_size)))
-			return r;
-	}
 	o->argv = argv + optind;
-	o->rq.argv = o->argv[0] ? o->argv : NULL;
-	const struct hwt_trace_request *rq = &o->rq;
-	struct hwt_record_combination comb = {
-		.size = sizeof(comb), .snapshot = rq->trace.snapshot,
-		.call_trigger = rq->call_trigger,
-		.first_trigger = rq->ntriggers ? o->triggers[0] : NULL,
-		.trigger_count = rq->trigger_count,
-		.compress_level = rq->compress_level,
-		.compress_aux = rq->compress_aux, .emulate = rq->emulate,
-		.emulate_trace = rq->emulate_trace,
-		.emulate_tsc = rq->emulate_tsc, .sysfs = rq->sysfs,
-		.command = o->argv[0], .pid = rq->pid, .filter = rq->trace.filter,
-		.all_cpus = rq->all_cpus, .cpus = rq->trace.cpus,
-		.event = rq->trace.event, .profile = rq->trace.profile,
-	};
-	if (hwt_record_check_combination(&comb) < 0)
-		return cli_usage_error("record", "%s", hwt_errmsg());
+	/* What the options mean together is the library's to say. */
+	if (hwt_trace_options_finish(&o->t, o->argv))
+		return refused();
 	return 0;
 }

@@ -1,0 +1,83 @@
+/* hwtrace record's trace options (-e, --trigger, -S, ...) in the
+ * library's terms: a struct hwt_trace_request built option by option,
+ * each value's meaning and its checks the library's, so that a program
+ * offering the same options (a script, a batch worker) fills the same
+ * request and refuses the same mistakes with the same messages. Each
+ * message names the option and says what to give; a command line shows
+ * it as its usage error.
+ *
+ *   struct hwt_trace_options t;
+ *   hwt_trace_options_init(&t);
+ *   hwt_trace_options_event(&t, "intel_pt//u");     (each -e)
+ *   hwt_trace_options_trigger(&t, "symbol:main");   (each --trigger)
+ *   hwt_trace_options_compression(&t, "3");         (-z3)
+ *   t.rq.trace.snapshot = true; t.snapshot_arg = "e,4M";  (-Se,4M)
+ *   ... the other fields of t.rq as given ...
+ *   hwt_trace_options_finish(&t, argv_of_the_command);
+ *   hwt_recorder_record_trace(&t.rq, &summary);
+ */
+#ifndef HWTRACE_RECORD_OPTIONS_H
+#define HWTRACE_RECORD_OPTIONS_H
+
+#include <stddef.h>
+
+#include "hwtrace/common.h"
+#include "hwtrace/recorder.h"
+#include "hwtrace/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A trace request and the storage its triggers point into. The request's
+ * other strings are the caller's (they must outlive the recording). */
+struct hwt_trace_options {
+	size_t size;                  /* sizeof(struct hwt_trace_options) */
+	struct hwt_trace_request rq;  /* the request being built */
+	/* -S[ARG] / --snapshot[=ARG]'s ARG, or NULL: "e" (perf's
+	 * --snapshot=e: also a snapshot at the end), a size ("64K"), or
+	 * both ("e,4M"); read by hwt_trace_options_finish. */
+	const char *snapshot_arg;
+	const char *triggers[HWT_SESSION_MAX_PROBES]; /* resume:/pause: ones */
+	char call_func[512];          /* a call trigger's FUNC[@BINARY] */
+};
+
+/* An empty request: every field zero but the sizes, and rq.pid -1 (no
+ * -p). */
+HWT_API void hwt_trace_options_init(struct hwt_trace_options *t);
+
+/* -e @event: AUX sampling's sampling event when it names one
+ * (hwt_record_sample_event_named) and none is set yet, else the trace
+ * event. HWT_ERR_CONFIG when the trace event is set already. */
+HWT_API int hwt_trace_options_event(struct hwt_trace_options *t,
+				    const char *event);
+
+/* --trigger @trigger: the call trigger (symbol:FUNC[@BIN],
+ * latency:FUNC[@BIN]>DUR; the first one only, its FUNC into call_func)
+ * or one more resume:/pause: trigger (up to HWT_SESSION_MAX_PROBES).
+ * HWT_ERR_CONFIG: a malformed call trigger (hwt_trigger_parse_call's
+ * message), a kind a trace PMU does not take (a second call trigger
+ * too), one resume:/pause: trigger too many. */
+HWT_API int hwt_trace_options_trigger(struct hwt_trace_options *t,
+				      const char *trigger);
+
+/* -z[LEVEL]: zstd compression of the sideband records at @level, a
+ * number from 1 to 22 (NULL: 1, perf record -z's default), into
+ * rq.compress_level. HWT_ERR_CONFIG naming -z@level otherwise. */
+HWT_API int hwt_trace_options_compression(struct hwt_trace_options *t,
+					  const char *level);
+
+/* Once every option is in: the command @command (NULL or an empty list:
+ * none) into rq.argv, snapshot_arg read into rq.snapshot_on_exit and
+ * rq.trace.snapshot_size (a size from 1 byte to 4G, the largest AUX
+ * area), then the options checked together
+ * (hwt_record_check_combination). HWT_ERR_CONFIG with the first
+ * mistake's message; HWT_ERR_INVAL: no @t or no size. */
+HWT_API int hwt_trace_options_finish(struct hwt_trace_options *t,
+				     char *const *command);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,254 @@
+/* hwtrace record's trace options as a request (hwtrace/record_options.h):
+ * the empty request; -e's trace event and AUX sampling's sampling event
+ * (and the second trace event refused); --trigger's call trigger (its
+ * FUNC[@BIN] and latency flag) and resume:/pause: ones (the fifth
+ * refused, a second call trigger and signal: refused, a malformed one
+ * with hwt_trigger_parse_call's own message); -z's levels; -S's
+ * argument read at the end (e, e,SIZE, SIZE; each bad size named); the
+ * command; and the options checked together with the message that
+ * hwt_record_check_combination gives the same options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "hwtrace/error.h"
+#include "hwtrace/record_options.h"
+#include "hwtrace/trigger.h"
+
+static void empty_request(void)
+{
+	struct hwt_trace_options t;
+
+	memset(&t, 0x5a, sizeof(t));
+	hwt_trace_options_init(&t);
+	CHECK_U64(t.size, sizeof(t));
+	CHECK_U64(t.rq.size, sizeof(t.rq));
+	CHECK_U64(t.rq.trace.size, sizeof(t.rq.trace));
+	CHECK_INT((int)t.rq.pid, -1);
+	CHECK(!t.rq.trace.event && !t.rq.output && !t.snapshot_arg);
+	CHECK_U64(t.rq.ntriggers, 0);
+	CHECK_INT(t.rq.compress_level, 0);
+}
+
+static void events(void)
+{
+	struct hwt_trace_options t;
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_event(&t, "cycles/period=1000/"), 0);
+	CHECK_INT(hwt_trace_options_event(&t, "intel_pt//u"), 0);
+	CHECK_STR(t.rq.sample_event, "cycles/period=1000/");
+	CHECK_STR(t.rq.trace.event, "intel_pt//u");
+	CHECK_INT(hwt_trace_options_event(&t, "intel_bts"), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "-e intel_bts: one trace event only (and, with "
+		  "--aux-sample, one sampling event such as cycles)");
+	CHECK_STR(t.rq.trace.event, "intel_pt//u");
+
+	/* The sampling event is taken once: a second one is the trace
+	 * event while there is none. */
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_event(&t, "cycles"), 0);
+	CHECK_INT(hwt_trace_options_event(&t, "instructions"), 0);
+	CHECK_STR(t.rq.sample_event, "cycles");
+	CHECK_STR(t.rq.trace.event, "instructions");
+}
+
+static void triggers(void)
+{
+	struct hwt_trace_options t;
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_trigger(&t, "latency:work@./prog>5ms"), 0);
+	CHECK_STR(t.rq.call_trigger, "latency:work@./prog>5ms");
+	CHECK_STR(t.rq.call_func, "work@./prog");
+	CHECK(t.rq.call_func == t.call_func);
+	CHECK(t.rq.call_latency);
+	CHECK_INT(hwt_trace_options_trigger(&t, "symbol:main"), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "--trigger symbol:main: a trace PMU takes "
+		  "resume:FUNC and pause:FUNC%return (symbol:, latency: and "
+		  "signal: are -e sw_branch's)");
+	CHECK_STR(t.rq.call_func, "work@./prog");
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_trigger(&t, "symbol:main"), 0);
+	CHECK_STR(t.rq.call_func, "main");
+	CHECK(!t.rq.call_latency);
+
+	hwt_trace_options_init(&t);
+	const char *aux[] = {"resume:a", "pause:b%return", "resume:c@./p",
+			     "resume:d"};
+	for (int i = 0; i < 4; i++)
+		CHECK_INT(hwt_trace_options_trigger(&t, aux[i]), 0);
+	CHECK_U64(t.rq.ntriggers, 4);
+	CHECK(t.rq.triggers == t.triggers);
+	for (int i = 0; i < 4; i++)
+		CHECK_STR(t.rq.triggers[i], aux[i]);
+	CHECK(!t.rq.call_trigger);
+	CHECK_INT(hwt_trace_options_trigger(&t, "resume:e"), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), "--trigger resume:e: at most 4 resume:/pause: "
+		  "triggers");
+	CHECK_U64(t.rq.ntriggers, 4);
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_trigger(&t, "signal:SIGSEGV"), HWT_ERR_CONFIG);
+	CHECK_CONTAINS(hwt_errmsg(), "--trigger signal:SIGSEGV: a trace PMU takes ");
+
+	/* A malformed call trigger: the trigger parser's own message. */
+	char func[64], want[512];
+	bool latency;
+	uint64_t ns;
+	CHECK(hwt_trigger_parse_call("latency:foo", func, sizeof(func), &latency,
+				     &ns) < 0);
+	snprintf(want, sizeof(want), "%s", hwt_errmsg());
+	CHECK(want[0] != 0);
+	hwt_error_clear();
+	CHECK_INT(hwt_trace_options_trigger(&t, "latency:foo"), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), want);
+	CHECK(!t.rq.call_trigger);
+}
+
+static void compression(void)
+{
+	struct hwt_trace_options t;
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_compression(&t, NULL), 0);
+	CHECK_INT(t.rq.compress_level, 1);
+	CHECK_INT(hwt_trace_options_compression(&t, "22"), 0);
+	CHECK_INT(t.rq.compress_level, 22);
+	const char *bad[] = {"0", "23", "", "5x", "abc", "-1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[128];
+		snprintf(want, sizeof(want), "-z%s: the compression level is a "
+			 "number from 1 to 22", bad[i]);
+		CHECK_INT(hwt_trace_options_compression(&t, bad[i]), HWT_ERR_CONFIG);
+		CHECK_STR(hwt_errmsg(), want);
+	}
+	CHECK_INT(t.rq.compress_level, 22);
+}
+
+/* -S@arg on a traced command: finish's result; *@t as it left it. */
+static int snapshot(const char *arg, struct hwt_trace_options *t)
+{
+	static char *cmd[] = {"true", NULL};
+
+	hwt_trace_options_init(t);
+	CHECK_INT(hwt_trace_options_event(t, "intel_pt"), 0);
+	t->rq.trace.snapshot = true;
+	t->snapshot_arg = arg;
+	return hwt_trace_options_finish(t, cmd);
+}
+
+static void snapshot_args(void)
+{
+	struct hwt_trace_options t;
+
+	CHECK_INT(snapshot(NULL, &t), 0);
+	CHECK(!t.rq.snapshot_on_exit);
+	CHECK_U64(t.rq.trace.snapshot_size, 0);
+	CHECK_INT(snapshot("e", &t), 0);
+	CHECK(t.rq.snapshot_on_exit);
+	CHECK_U64(t.rq.trace.snapshot_size, 0);
+	CHECK_INT(snapshot("e,4M", &t), 0);
+	CHECK(t.rq.snapshot_on_exit);
+	CHECK_U64(t.rq.trace.snapshot_size, 4u << 20);
+	CHECK_INT(snapshot("e64K", &t), 0);
+	CHECK_U64(t.rq.trace.snapshot_size, 64u << 10);
+	CHECK_INT(snapshot("4G", &t), 0);
+	CHECK(!t.rq.snapshot_on_exit);
+	CHECK_U64(t.rq.trace.snapshot_size, 4ull << 30);
+	CHECK_INT(snapshot("1", &t), 0);
+	CHECK_U64(t.rq.trace.snapshot_size, 1);
+
+	const char *valid = " (valid: a size from 1 to 4G, the largest AUX "
+			    "area (e.g. -S64K, -Se,4M))";
+	struct { const char *arg, *shown, *what; } bad[] = {
+		{"x", "x", "not a size (e.g. 4096, 64K, 4M)"},
+		{"e,zz", "zz", "not a size (e.g. 4096, 64K, 4M)"},
+		{"0", "0", "out of range"},
+		{"4097M", "4097M", "out of range"},
+		{"99999999999999999999", "99999999999999999999", "too large"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[256];
+		snprintf(want, sizeof(want), "-S %s: %s%s", bad[i].shown,
+			 bad[i].what, valid);
+		CHECK_INT(snapshot(bad[i].arg, &t), HWT_ERR_CONFIG);
+		CHECK_STR(hwt_errmsg(), want);
+	}
+}
+
+/* The combination check's own message for @c, to compare with. */
+static void combination_message(struct hwt_record_combination c, char *buf,
+				size_t size)
+{
+	c.size = sizeof(c);
+	CHECK_INT(hwt_record_check_combination(&c), HWT_ERR_CONFIG);
+	snprintf(buf, size, "%s", hwt_errmsg());
+}
+
+static void finish(void)
+{
+	struct hwt_trace_options t;
+	static char *cmd[] = {"./prog", "arg", NULL};
+	static char *none[] = {NULL};
+	char want[512];
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_event(&t, "intel_pt"), 0);
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), 0);
+	CHECK(t.rq.argv == cmd);
+	CHECK_INT(hwt_trace_options_finish(NULL, cmd), HWT_ERR_INVAL);
+
+	/* No command, no -p, -a or -C: nothing to trace. */
+	combination_message((struct hwt_record_combination){.pid = -1,
+			    .event = "intel_pt"}, want, sizeof(want));
+	CHECK_CONTAINS(want, "nothing to trace");
+	CHECK_INT(hwt_trace_options_finish(&t, none), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), want);
+	CHECK(t.rq.argv == NULL);
+	CHECK_INT(hwt_trace_options_finish(&t, NULL), HWT_ERR_CONFIG);
+
+	/* A call trigger without -S. */
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_event(&t, "intel_pt"), 0);
+	CHECK_INT(hwt_trace_options_trigger(&t, "symbol:main"), 0);
+	combination_message((struct hwt_record_combination){.pid = -1,
+			    .event = "intel_pt", .call_trigger = "symbol:main",
+			    .command = "./prog"}, want, sizeof(want));
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), want);
+
+	/* A resume: trigger with a call trigger: the first resume: named. */
+	t.rq.trace.snapshot = true;
+	CHECK_INT(hwt_trace_options_trigger(&t, "resume:x"), 0);
+	CHECK_INT(hwt_trace_options_trigger(&t, "resume:y"), 0);
+	combination_message((struct hwt_record_combination){.pid = -1,
+			    .snapshot = true, .event = "intel_pt",
+			    .call_trigger = "symbol:main",
+			    .first_trigger = "resume:x", .command = "./prog"},
+			    want, sizeof(want));
+	CHECK_CONTAINS(want, "resume:x");
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), want);
+
+	/* -z is checked with --compress-aux; -z3 makes it whole. */
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_event(&t, "intel_pt"), 0);
+	t.rq.compress_aux = true;
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), HWT_ERR_CONFIG);
+	CHECK_CONTAINS(hwt_errmsg(), "--compress-aux");
+	CHECK_INT(hwt_trace_options_compression(&t, "3"), 0);
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), 0);
+}
+
+int main(void)
+{
+	RUN(empty_request);
+	RUN(events);
+	RUN(triggers);
+	RUN(compression);
+	RUN(snapshot_args);
+	RUN(finish);
+	return hwt_test_summary();
+}
