@@ -96,8 +96,7 @@ static void usage(FILE *out)
 		"Exit status: 0 captured, 1 runtime error, 2 usage error.\n");
 }
 
-/* The library refused an option's value: its message, as a usage error. */
-static int refused(void)
+int record_refused(void)
 {
 	return cli_usage_error("record", "%s", hwt_errmsg());
 }
@@ -149,7 +148,7 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 		case 'c': rq->trace.profile = optarg; break;
 		case 'e':
 			if (hwt_trace_options_event(&o->t, optarg))
-				return refused();
+				return record_refused();
 			break;
 		case O_AUX_SAMPLE:
 			rq->aux_sample = true;
@@ -182,7 +181,7 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 		case 'o': rq->output = optarg; break;
 		case 'z':
 			if (hwt_trace_options_compression(&o->t, optarg))
-				return refused();
+				return record_refused();
 			break;
 		case O_COMPRESS_AUX: rq->compress_aux = true; break;
 		case O_KEEP_PARTIAL: rq->keep_partial = true; break;
@@ -195,7 +194,7 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 			break;
 		case O_TRIGGER:
 			if (hwt_trace_options_trigger(&o->t, optarg))
-				return refused();
+				return record_refused();
 			break;
 		case O_CONTROL: rq->control = optarg; break;
 		case O_INTERVAL:
@@ -232,6 +231,6 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o)
 	o->argv = argv + optind;
 	/* What the options mean together is the library's to say. */
 	if (hwt_trace_options_finish(&o->t, o->argv))
-		return refused();
+		return record_refused();
 	return 0;
 }

@@ -19,4 +19,8 @@ struct record_opts {
  * exit status (printed). */
 int record_opts_parse(int argc, char **argv, struct record_opts *o);
 
+/* The library refused an option of record's (its message is
+ * hwt_errmsg()): the usage error's exit status, the message printed. */
+int record_refused(void);
+
 #endif

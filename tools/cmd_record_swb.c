@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_record_opts.h"
 #include "hwtrace/config.h"
 #include "hwtrace/error.h"
 #include "hwtrace/record_console.h"
+#include "hwtrace/record_options.h"
 #include "hwtrace/recorder.h"
 #include "hwtrace/swbranch.h"
 #include "hwtrace/trigger.h"
-#include "record_swb_recorder.h"
 
 static const char *event_arg(int argc, char **argv, int *i)
 {
@@ -117,7 +118,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 		}
 		const char *ev = event_arg(argc, argv, &i);
 		if (ev && hwt_record_program_check_event(be, ev))
-			return cli_usage_error("record", "%s", hwt_errmsg());
+			return record_refused();
 		if (ev)
 			continue;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -147,10 +148,9 @@ int cmd_record_sw_branch(int argc, char **argv)
 				return r;
 		} else if (!strcmp(a, "--snapshot") || !strncmp(a, "--snapshot=", 11)) {
 			rq.snapshot = true;
-			int r = a[10] ? swb_snapshot_size(a + 11, &o.snapshot_records,
-							  &rq.snapshot_bytes) : 0;
-			if (r)
-				return r;
+			if (a[10] && hwt_record_program_snapshot_size(a + 11,
+					&o.snapshot_records, &rq.snapshot_bytes))
+				return record_refused();
 		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") ||
 			    !strcmp(a, "--tid")) && i + 1 < argc) {
 			uint64_t id;
@@ -168,7 +168,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 		} else if (!strcmp(a, "--trigger") && i + 1 < argc) {
 			o.trigger = argv[++i];
 			if (hwt_record_program_check_trigger(be, o.trigger))
-				return cli_usage_error("record", "%s", hwt_errmsg());
+				return record_refused();
 		} else if (!strcmp(a, "--trigger-after") && i + 1 < argc) {
 			if (hwt_trigger_duration_check(argv[++i], &o.trigger_after_ns))
 				return cli_usage_error("record", "--trigger-after: %s",
@@ -198,7 +198,7 @@ int cmd_record_sw_branch(int argc, char **argv)
 	struct hwt_profile *profile = NULL;
 	int err = hwt_record_program_resolve(be, &rq, &o, &profile);
 	int rc = !err ? record_resolved(be, &o) :
-		 rq.option_error ? cli_usage_error("record", "%s", hwt_errmsg()) :
+		 rq.option_error ? record_refused() :
 		 cli_report_status(err);
 	hwt_profile_free(profile);
 	return rc;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_record_opts.h"
 #include "hwtrace/error.h"
 #include "hwtrace/record_console.h"
 #include "hwtrace/recorder.h"
@@ -167,7 +168,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	/* What the options mean together is the library's to say. */
 	struct hwt_branch_request rq = request_of(o);
 	if (hwt_branch_request_check(&rq))
-		return cli_usage_error("record", "%s", hwt_errmsg());
+		return record_refused();
 	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
 		return r;
 	return 0;

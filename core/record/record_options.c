@@ -1,10 +1,12 @@
 /* hwtrace record's trace options as a request (hwtrace/record_options.h):
- * what -e, --trigger, -z and -S's argument mean, then the options checked
+ * what -e, --trigger, -z and -S's argument mean (and -e sw_branch's
+ * --snapshot=SIZE), then the options checked
  * together. The messages are those the command line shows. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwtrace/auxaction.h"
+#include "hwtrace/bts_format.h"
 #include "hwtrace/error.h"
 #include "hwtrace/record_options.h"
 #include "hwtrace/trigger.h"
@@ -85,6 +87,27 @@ int hwt_trace_options_compression(struct hwt_trace_options *t,
 	return 0;
 }
 
+/* A value refused, in the shape every numeric option's message has:
+ * "OPTION VALUE: what is wrong (valid: RANGE)". */
+static int value_refused(const char *option, const char *text,
+			 const char *what, const char *valid)
+{
+	return hwt_error(HWT_ERR_CONFIG, "%s %s: %s (valid: %s)", option, text,
+			 what, valid);
+}
+
+/* What is wrong with @text as a size from @min to @max, or NULL when
+ * nothing is (the size in *@out). */
+static const char *size_problem(const char *text, uint64_t min, uint64_t max,
+				uint64_t *out)
+{
+	int r = hwt_value_parse_size(text, out);
+
+	return r == HWT_VALUE_BAD ? "not a size (e.g. 4096, 64K, 4M)" :
+	       r == HWT_VALUE_TOO_LARGE ? "too large" :
+	       *out < min || *out > max ? "out of range" : NULL;
+}
+
 /* -S's argument: "e" first (perf's --snapshot=e) sets snapshot_on_exit;
  * what follows (after a comma) is the snapshot size. */
 static int read_snapshot_arg(struct hwt_trace_options *t)
@@ -100,16 +123,41 @@ static int read_snapshot_arg(struct hwt_trace_options *t)
 	}
 	if (!*arg)
 		return 0;
-	int r = hwt_value_parse_size(arg, &size);
-	const char *what = r == HWT_VALUE_BAD ? "not a size (e.g. 4096, 64K, 4M)" :
-			   r == HWT_VALUE_TOO_LARGE ? "too large" :
-			   size < 1 || size > MAX_SNAPSHOT_SIZE ? "out of range" :
-			   NULL;
+	const char *what = size_problem(arg, 1, MAX_SNAPSHOT_SIZE, &size);
 	if (what)
-		return hwt_error(HWT_ERR_CONFIG, "-S %s: %s (valid: a size from 1 "
-				 "to 4G, the largest AUX area (e.g. -S64K, "
-				 "-Se,4M))", arg, what);
+		return value_refused("-S", arg, what, "a size from 1 to 4G, the "
+				     "largest AUX area (e.g. -S64K, -Se,4M)");
 	t->rq.trace.snapshot_size = size;
+	return 0;
+}
+
+int hwt_record_program_snapshot_size(const char *text, uint64_t *records,
+				     uint64_t *bytes)
+{
+	size_t len = strlen(text);
+
+	/* The last --snapshot=SIZE given counts, in either unit. */
+	*records = *bytes = 0;
+	if (len && text[len - 1] >= '0' && text[len - 1] <= '9') {
+		uint64_t n = 0;
+		int r = hwt_value_parse_u64(text, &n);
+		const char *what = r == HWT_VALUE_TOO_LARGE ? "too large" :
+				   r < 0 ? "not a number" :
+				   n < 1 || n > (1u << 30) ? "out of range" : NULL;
+		if (what)
+			return value_refused("--snapshot", text, what, "a number "
+					     "of records, 1 to 1073741824, or "
+					     "bytes with K, M or G");
+		*records = n;
+		return 0;
+	}
+	uint64_t size = 0;
+	const char *what = size_problem(text, HWT_BTS_RECORD_SIZE,
+					(uint64_t)HWT_BTS_RECORD_SIZE << 30, &size);
+	if (what)
+		return value_refused("--snapshot", text, what, "24 bytes (one "
+				     "record) to 24G, or a number of records");
+	*bytes = size;
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #define HWTRACE_RECORD_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/recorder.h"
@@ -75,6 +76,15 @@ HWT_API int hwt_trace_options_compression(struct hwt_trace_options *t,
  * mistake's message; HWT_ERR_INVAL: no @t or no size. */
 HWT_API int hwt_trace_options_finish(struct hwt_trace_options *t,
 				     char *const *command);
+
+/* -e sw_branch's --snapshot=SIZE (the flight recorder's window,
+ * hwt_swb_opts.snapshot_records and hwt_program_request.snapshot_bytes):
+ * a number of records (1 to 2^30) into *@records, or, with a K, M or G
+ * suffix, bytes (one BTS record, 24, to 24G) into *@bytes; the other is
+ * set to 0, so that the last --snapshot given counts. HWT_ERR_CONFIG
+ * naming --snapshot and @text otherwise. */
+HWT_API int hwt_record_program_snapshot_size(const char *text,
+					     uint64_t *records, uint64_t *bytes);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,11 @@
  * with hwt_trigger_parse_call's own message); -z's levels; -S's
  * argument read at the end (e, e,SIZE, SIZE; each bad size named); the
  * command; and the options checked together with the message that
- * hwt_record_check_combination gives the same options. */
+ * hwt_record_check_combination gives the same options. sw_branch's
+ * --snapshot=SIZE: records or bytes (an Intel BTS record is three u64s,
+ * 24 bytes, as the kernel's intel_bts driver writes them), each bad value
+ * named with its range. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -242,6 +246,47 @@ static void finish(void)
 	CHECK_INT(hwt_trace_options_finish(&t, cmd), 0);
 }
 
+static void program_snapshot_sizes(void)
+{
+	uint64_t records = 7, bytes = 7;
+
+	CHECK_INT(hwt_record_program_snapshot_size("100", &records, &bytes), 0);
+	CHECK_U64(records, 100);
+	CHECK_U64(bytes, 0);
+	CHECK_INT(hwt_record_program_snapshot_size("1073741824", &records,
+						   &bytes), 0);
+	CHECK_U64(records, 1u << 30);
+	CHECK_INT(hwt_record_program_snapshot_size("64K", &records, &bytes), 0);
+	CHECK_U64(records, 0);
+	CHECK_U64(bytes, 65536);
+	CHECK_INT(hwt_record_program_snapshot_size("24B", &records, &bytes), 0);
+	CHECK_U64(bytes, 3 * sizeof(uint64_t));
+	CHECK_INT(hwt_record_program_snapshot_size("24G", &records, &bytes), 0);
+	CHECK_U64(bytes, 24ull << 30);
+
+	const char *in_records = "a number of records, 1 to 1073741824, or bytes "
+				 "with K, M or G";
+	const char *in_bytes = "24 bytes (one record) to 24G, or a number of "
+			       "records";
+	struct { const char *text, *what, *valid; } bad[] = {
+		{"0", "out of range", in_records},
+		{"1073741825", "out of range", in_records},
+		{"99999999999999999999", "too large", in_records},
+		{"23B", "out of range", in_bytes},
+		{"25G", "out of range", in_bytes},
+		{"abc", "not a size (e.g. 4096, 64K, 4M)", in_bytes},
+		{"", "not a size (e.g. 4096, 64K, 4M)", in_bytes},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[256];
+		snprintf(want, sizeof(want), "--snapshot %s: %s (valid: %s)",
+			 bad[i].text, bad[i].what, bad[i].valid);
+		CHECK_INT(hwt_record_program_snapshot_size(bad[i].text, &records,
+							   &bytes), HWT_ERR_CONFIG);
+		CHECK_STR(hwt_errmsg(), want);
+	}
+}
+
 int main(void)
 {
 	RUN(empty_request);
@@ -250,5 +295,6 @@ int main(void)
 	RUN(compression);
 	RUN(snapshot_args);
 	RUN(finish);
+	RUN(program_snapshot_sizes);
 	return hwt_test_summary();
 }
