@@ -123,16 +123,6 @@ bool cli_record_is_sw_branch(int argc, char **argv);
 bool cli_record_is_branch(int argc, char **argv);
 int cmd_record_branch(int argc, char **argv);
 int cmd_record_sw_branch(int argc, char **argv);
-/* hwtrace record's signals (tools/record_signals.c): from
- * cli_record_catch_stop on, SIGINT, SIGTERM and SIGHUP ask the attached
- * recorder to stop (hwt_recorder_request_stop), from
- * cli_record_catch_snapshot on SIGUSR2 asks it for a snapshot; one that
- * comes while none is attached is handed to the next one attached.
- * cli_record_attach(NULL) detaches it before it is freed. */
-struct hwt_recorder;
-void cli_record_catch_stop(void);
-void cli_record_catch_snapshot(void);
-void cli_record_attach(struct hwt_recorder *r);
 
 /* Numeric options (tools/cli_number.c). Each parser prints the usage
  * error itself, naming the command, the option, the value and the valid

@@ -10,20 +10,6 @@
 #include "hwtrace/record_console.h"
 #include "hwtrace/recorder.h"
 
-/* Signals end the capture from the moment the file exists (at once, when
- * they come before the first read), snapshots from when it runs. */
-static void on_stage(void *arg, enum hwt_trace_stage stage,
-		     struct hwt_recorder *r)
-{
-	(void)arg;
-	if (stage == HWT_TRACE_STAGE_OPENING)
-		cli_record_catch_stop();
-	else if (stage == HWT_TRACE_STAGE_RUNNING)
-		cli_record_catch_snapshot();
-	else
-		cli_record_attach(r);
-}
-
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o;
@@ -58,7 +44,8 @@ int cmd_record(int argc, char **argv)
 	rq->cmdline_argv = argv;
 	rq->report = stderr;
 	rq->prefix = "hwtrace record";
-	rq->on_stage = on_stage;
+	/* Signals end the capture, or take a snapshot, as the library says. */
+	rq->on_stage = hwt_record_signals_on_stage;
 	ret = hwt_recorder_record_trace(rq, &sum);
 	int status = ret < 0 ? cli_report_status(ret) : EXIT_OK;
 	hwt_record_print_trace_end(stderr, rq->prefix, rq, ret, output_existed,

@@ -174,12 +174,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void attach(void *arg, struct hwt_recorder *r)
-{
-	(void)arg;
-	cli_record_attach(r);
-}
-
 int cmd_record_branch(int argc, char **argv)
 {
 	struct opts o;
@@ -192,10 +186,10 @@ int cmd_record_branch(int argc, char **argv)
 			return ret;
 	}
 	struct hwt_branch_request rq = request_of(&o);
-	rq.on_recorder = attach;
+	rq.on_recorder = hwt_record_signals_on_recorder;
 	struct hwt_branch_summary sum;
 	/* A signal ends the sampling with a complete file. */
-	cli_record_catch_stop();
+	hwt_record_catch_stop_signals();
 	if ((ret = hwt_recorder_record_branch(&rq, &sum)) < 0)
 		return cli_report_status(ret);
 	hwt_record_print_branch_end(stderr, "hwtrace record", &rq, &sum);

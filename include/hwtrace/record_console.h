@@ -9,8 +9,10 @@
  *   progress on a terminal, the wait for the program to end after a stop
  *   request, each flight recorder window written), as the callbacks of
  *   struct hwt_swb_opts;
- * - stop requests from SIGINT, SIGTERM and SIGHUP counted where a program
- *   recording looks for them (hwt_swb_opts.stop_requests).
+ * - stop requests from SIGINT, SIGTERM and SIGHUP: counted where a
+ *   program recording looks for them (hwt_swb_opts.stop_requests), or
+ *   handed to a trace recording's or a branch sampling's recorder (with
+ *   SIGUSR2's snapshot requests).
  *
  * Every line starts with a caller's prefix ("hwtrace record"). */
 #ifndef HWTRACE_RECORD_CONSOLE_H
@@ -21,6 +23,7 @@
 #include <stdio.h>
 
 #include "hwtrace/common.h"
+#include "hwtrace/recorder.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,6 +90,24 @@ HWT_API int hwt_program_console_attach(const struct hwt_program_console *c,
  * recording's waits see a request at once. Errors: HWT_ERR_INVAL (no
  * @o), HWT_ERR_IO when a handler cannot be installed. */
 HWT_API int hwt_record_count_stop_signals(struct hwt_swb_opts *o);
+
+/* A trace recording's or a branch sampling's signals: SIGINT, SIGTERM
+ * and SIGHUP each end it with a complete file (hwt_recorder_request_stop),
+ * SIGUSR2 takes a snapshot (hwt_recorder_request_snapshot). A signal that
+ * comes before the recorder exists is kept and handed to it when it does
+ * (a stop then ends the recording before its first read). One recording
+ * at a time: the handlers reach one recorder.
+ * - hwt_record_signals_on_stage is a struct hwt_trace_request's on_stage
+ *   (arg unused): the stop signals are caught from the OPENING stage,
+ *   SIGUSR2 from RUNNING, the recorder is reached from RECORDER and let
+ *   go at DONE.
+ * - For a branch sampling: hwt_record_catch_stop_signals before
+ *   hwt_recorder_record_branch, and hwt_record_signals_on_recorder as the
+ *   request's on_recorder (arg unused; NULL lets the recorder go). */
+HWT_API void hwt_record_signals_on_stage(void *arg, enum hwt_trace_stage stage,
+					 struct hwt_recorder *r);
+HWT_API void hwt_record_catch_stop_signals(void);
+HWT_API void hwt_record_signals_on_recorder(void *arg, struct hwt_recorder *r);
 
 #ifdef __cplusplus
 }

@@ -2,9 +2,10 @@
  * (type 70, the backend's auxtrace type at offset 8, its priv[] from 16)
  * and refuses backends that cannot say it with a message naming them;
  * the loop ends on a stop asked from another thread, from a signal
- * handler, or before it starts. Sessions run on the emulated kernel (the
- * intel-client fixture), whose producer writes 1 KB/s of a 1 MB stream:
- * without a stop they would poll for about 17 minutes. */
+ * handler, or before it starts; hwtrace record's signals reach it
+ * through the library's stage callback. Sessions run on the emulated
+ * kernel (the intel-client fixture), whose producer writes 1 KB/s of a
+ * 1 MB stream: without a stop they would poll for about 17 minutes. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "discard_sink.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
+#include "hwtrace/record_console.h"
 #include "hwtrace/recorder.h"
 
 #define FIXTURE HWT_SOURCE_DIR "/tests/fixtures/sysfs/intel-client"
@@ -207,6 +209,67 @@ out:
 	rig_close(&g);
 }
 
+static void *terminate_later(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+	kill(getpid(), SIGTERM);
+	return NULL;
+}
+
+static bool caught(int sig)
+{
+	struct sigaction sa;
+	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL &&
+	       sa.sa_handler != SIG_IGN;
+}
+
+/* hwtrace record's signals through the library (hwt_record_signals_on_stage,
+ * hwtrace/record_console.h): caught from the OPENING stage (SIGUSR2 from
+ * RUNNING), a SIGTERM during the poll ends it; a SIGHUP that comes before
+ * the recorder exists is kept and ends the next one before it reads. */
+static void signals_through_the_stages(void)
+{
+	struct rig g;
+	pthread_t t;
+	long t0;
+
+	signal(SIGUSR2, SIG_DFL);
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_OPENING, NULL);
+	CHECK(caught(SIGINT) && caught(SIGTERM) && caught(SIGHUP));
+	CHECK(!caught(SIGUSR2));
+	if (rig_open(&g))
+		goto out;
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_RECORDER, g.r);
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_RUNNING, g.r);
+	CHECK(caught(SIGUSR2));
+	CHECK_INT(pthread_create(&t, NULL, terminate_later, NULL), 0);
+	t0 = now_ms();
+	CHECK_INT(hwt_recorder_run(g.r, NULL, NULL, NULL), 0);
+	CHECK(now_ms() - t0 >= 250);
+	CHECK(now_ms() - t0 < 6000);
+	pthread_join(t, NULL);
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_DONE, NULL);
+	rig_close(&g);
+
+	/* No recorder attached: the request waits for the next one. */
+	raise(SIGHUP);
+	if (rig_open(&g))
+		goto out;
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_RECORDER, g.r);
+	t0 = now_ms();
+	CHECK_INT(hwt_recorder_run(g.r, NULL, NULL, NULL), 0);
+	CHECK(now_ms() - t0 < 1000);
+	CHECK_INT((long long)hwt_pd_writer_data_size(g.w), 0);
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_DONE, NULL);
+out:
+	rig_close(&g);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/hwt-rec-XXXXXX");
@@ -217,6 +280,7 @@ int main(void)
 	stop_from_another_thread();
 	stop_from_a_signal_handler();
 	stop_before_run();
+	signals_through_the_stages();
 	rmdir(dir);
 	return hwt_test_summary();
 }
