@@ -14,7 +14,6 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_opts o;
 	struct hwt_trace_summary sum;
-	char profile_output[4096];
 	int ret;
 
 	/* sw_branch has no PMU: it steps the program itself. */
@@ -27,12 +26,6 @@ int cmd_record(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	struct hwt_trace_request *rq = &o.t.rq;
-	if (!rq->output)
-		/* A replay (--emulate) takes no profile. */
-		rq->output = hwt_record_profile_output(rq->emulate ? NULL
-								   : rq->trace.profile,
-						       profile_output,
-						       sizeof(profile_output));
 	bool output_existed = access(rq->output, F_OK) == 0;
 	{
 		const char *inputs[] = {rq->emulate, rq->emulate_trace,

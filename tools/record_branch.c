@@ -1,10 +1,10 @@
 /* hwtrace record -b / -j FILTERS: branch records (Intel LBR and Arch LBR,
  * AMD BRS and LBRv2, Arm BRBE) sampled into the file `perf record -b`
  * writes, on this machine's kernel for a command (`-- CMD`) or on the
- * kernel emulator (--sysfs DIR --emulate-branches FILE). The options map
- * to a struct hwt_branch_request; the recording is the library's
- * (hwt_recorder_record_branch), and so are its closing lines
- * (hwt_record_print_branch_end). */
+ * kernel emulator (--sysfs DIR --emulate-branches FILE). The options fill
+ * a struct hwt_branch_request (-c's two meanings are the library's); the
+ * recording is the library's (hwt_recorder_record_branch), and so are its
+ * closing lines (hwt_record_print_branch_end). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include "cmd_record_opts.h"
 #include "hwtrace/error.h"
 #include "hwtrace/record_console.h"
+#include "hwtrace/record_options.h"
 #include "hwtrace/recorder.h"
 
 bool cli_record_is_branch(int argc, char **argv)
@@ -63,37 +64,7 @@ static void usage(FILE *out)
 		"Exit status: 0 recorded, 1 runtime error, 2 usage error.\n");
 }
 
-struct opts {
-	const char *filter, *profile, *sysfs, *truth, *output;
-	char **argv; /* the command, or NULL on the emulator */
-	uint64_t period, freq;
-	uint32_t data_pages;
-	bool any;
-};
-
-/* The request the options @o make, without its callback. */
-static struct hwt_branch_request request_of(const struct opts *o)
-{
-	return (struct hwt_branch_request){
-		.size = sizeof(struct hwt_branch_request), .profile = o->profile,
-		.any = o->any, .filter = o->filter, .period = o->period,
-		.freq = o->freq, .data_pages = o->data_pages, .output = o->output,
-		.argv = o->argv, .sysfs = o->sysfs, .truth = o->truth,
-		.on_recorder = NULL, .on_recorder_arg = NULL,
-	};
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-static int parse(int argc, char **argv, struct opts *o)
+static int parse(int argc, char **argv, struct hwt_branch_request *rq)
 {
 	enum { O_CONFIG = 256, O_SYSFS, O_TRUTH };
 	static const struct option longopts[] = {
@@ -110,47 +81,40 @@ static int parse(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	int c, r;
-	memset(o, 0, sizeof(*o));
+	*rq = (struct hwt_branch_request){.size = sizeof(*rq)};
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+bj:c:F:m:o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': o->any = true; break;
+		case 'b': rq->any = true; break;
 		case 'j':
-			if (o->filter)
+			if (rq->filter)
 				return cli_usage_error("record", "-j %s: one -j only "
 						       "(its filters comma-separated)",
 						       optarg);
-			o->filter = optarg;
+			rq->filter = optarg;
 			break;
 		case 'c':
-			if (!all_digits(optarg)) {
-				o->profile = optarg;
-				break;
-			}
-			if ((r = cli_number_u64(&(struct cli_number){"record", "-c",
-					1, UINT64_MAX >> 1, "a period: the events "
-					"between two samples, 1 or more"},
-					optarg, &o->period)))
-				return r;
+			if (hwt_branch_request_count(rq, optarg))
+				return record_refused();
 			break;
 		case 'F':
 			if ((r = cli_number_u64(&(struct cli_number){"record", "-F",
 					1, 1000000000, "samples a second, 1 to "
-					"1000000000"}, optarg, &o->freq)))
+					"1000000000"}, optarg, &rq->freq)))
 				return r;
 			break;
-		case O_CONFIG: o->profile = optarg; break;
+		case O_CONFIG: rq->profile = optarg; break;
 		case 'm': {
 			uint32_t aux;
 			if ((r = cli_parse_pages("record", "-m", optarg,
-						 &o->data_pages, &aux)))
+						 &rq->data_pages, &aux)))
 				return r;
 			break;
 		}
-		case O_SYSFS: o->sysfs = optarg; break;
-		case O_TRUTH: o->truth = optarg; break;
-		case 'o': o->output = optarg; break;
+		case O_SYSFS: rq->sysfs = optarg; break;
+		case O_TRUTH: rq->truth = optarg; break;
+		case 'o': rq->output = optarg; break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -162,30 +126,29 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (argv[optind] && !strcmp(argv[optind], "--"))
 		optind++;
-	o->argv = argv[optind] ? argv + optind : NULL;
-	if (!o->output)
-		o->output = "perf.data";
+	rq->argv = argv[optind] ? argv + optind : NULL;
+	if (!rq->output)
+		rq->output = "perf.data";
 	/* What the options mean together is the library's to say. */
-	struct hwt_branch_request rq = request_of(o);
-	if (hwt_branch_request_check(&rq))
+	if (hwt_branch_request_check(rq))
 		return record_refused();
-	if (o->sysfs && (r = cli_path_check("record", "--sysfs", o->sysfs, true)))
+	if (rq->sysfs && (r = cli_path_check("record", "--sysfs", rq->sysfs, true)))
 		return r;
 	return 0;
 }
 
 int cmd_record_branch(int argc, char **argv)
 {
-	struct opts o;
-	int ret = parse(argc, argv, &o);
+	struct hwt_branch_request rq;
+	int ret = parse(argc, argv, &rq);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	{
-		const char *inputs[] = {o.truth, o.profile, o.argv ? o.argv[0] : NULL};
-		if ((ret = cli_output_check("record", o.output, inputs, 3)))
+		const char *inputs[] = {rq.truth, rq.profile,
+					rq.argv ? rq.argv[0] : NULL};
+		if ((ret = cli_output_check("record", rq.output, inputs, 3)))
 			return ret;
 	}
-	struct hwt_branch_request rq = request_of(&o);
 	rq.on_recorder = hwt_record_signals_on_recorder;
 	struct hwt_branch_summary sum;
 	/* A signal ends the sampling with a complete file. */

@@ -1,6 +1,6 @@
 /* hwtrace record's trace options as a request (hwtrace/record_options.h):
  * what -e, --trigger, -z and -S's argument mean (and -e sw_branch's
- * --snapshot=SIZE), then the options checked
+ * --snapshot=SIZE, -b's -c), then the options checked
  * together. The messages are those the command line shows. */
 #include <stdlib.h>
 #include <string.h>
@@ -185,5 +185,33 @@ int hwt_trace_options_finish(struct hwt_trace_options *t, char *const *command)
 		.cpus = rq->trace.cpus, .event = rq->trace.event,
 		.profile = rq->trace.profile,
 	};
-	return hwt_record_check_combination(&comb);
+	if ((r = hwt_record_check_combination(&comb)))
+		return r;
+	if (!rq->output)
+		/* A replay (--emulate) takes no profile. */
+		rq->output = hwt_record_profile_output(rq->emulate ? NULL :
+						       rq->trace.profile,
+						       t->output,
+						       sizeof(t->output));
+	return 0;
+}
+
+int hwt_branch_request_count(struct hwt_branch_request *rq, const char *text)
+{
+	/* Digits only: perf's -c PERIOD; anything else names a file. */
+	if (!*text || text[strspn(text, "0123456789")]) {
+		rq->profile = text;
+		return 0;
+	}
+	uint64_t period = 0;
+	int r = hwt_value_parse_u64(text, &period);
+	const char *what = r == HWT_VALUE_TOO_LARGE ? "too large" :
+			   r < 0 ? "not a number" :
+			   period < 1 || period > UINT64_MAX >> 1 ? "out of range" :
+			   NULL;
+	if (what)
+		return value_refused("-c", text, what, "a period: the events "
+				     "between two samples, 1 or more");
+	rq->period = period;
+	return 0;
 }

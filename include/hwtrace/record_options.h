@@ -41,6 +41,7 @@ struct hwt_trace_options {
 	const char *snapshot_arg;
 	const char *triggers[HWT_SESSION_MAX_PROBES]; /* resume:/pause: ones */
 	char call_func[512];          /* a call trigger's FUNC[@BINARY] */
+	char output[4096];            /* the profile's output (no -o) */
 };
 
 /* An empty request: every field zero but the sizes, and rq.pid -1 (no
@@ -72,8 +73,11 @@ HWT_API int hwt_trace_options_compression(struct hwt_trace_options *t,
  * none) into rq.argv, snapshot_arg read into rq.snapshot_on_exit and
  * rq.trace.snapshot_size (a size from 1 byte to 4G, the largest AUX
  * area), then the options checked together
- * (hwt_record_check_combination). HWT_ERR_CONFIG with the first
- * mistake's message; HWT_ERR_INVAL: no @t or no size. */
+ * (hwt_record_check_combination), and where the recording writes when
+ * rq.output is NULL (no -o): the profile's [session] output, else
+ * perf.data (hwt_record_profile_output; a replay, --emulate, takes no
+ * profile), kept in @t. HWT_ERR_CONFIG with the first mistake's
+ * message; HWT_ERR_INVAL: no @t or no size. */
 HWT_API int hwt_trace_options_finish(struct hwt_trace_options *t,
 				     char *const *command);
 
@@ -85,6 +89,14 @@ HWT_API int hwt_trace_options_finish(struct hwt_trace_options *t,
  * naming --snapshot and @text otherwise. */
 HWT_API int hwt_record_program_snapshot_size(const char *text,
 					     uint64_t *records, uint64_t *bytes);
+
+/* -c @text of a branch-record sampling (hwtrace record -b): digits only
+ * are perf's -c PERIOD, the events between two samples (1 to 2^63 - 1),
+ * into rq->period; anything else is a profile file (as record's -c
+ * PROFILE) into rq->profile. HWT_ERR_CONFIG naming -c and @text for a
+ * period out of range. */
+HWT_API int hwt_branch_request_count(struct hwt_branch_request *rq,
+				     const char *text);
 
 #ifdef __cplusplus
 }

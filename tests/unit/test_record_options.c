@@ -6,13 +6,18 @@
  * with hwt_trigger_parse_call's own message); -z's levels; -S's
  * argument read at the end (e, e,SIZE, SIZE; each bad size named); the
  * command; and the options checked together with the message that
- * hwt_record_check_combination gives the same options. sw_branch's
+ * hwt_record_check_combination gives the same options; the output
+ * without -o, from a profile written here (its [session] output), else
+ * perf.data, also for a replay (which takes no profile). sw_branch's
  * --snapshot=SIZE: records or bytes (an Intel BTS record is three u64s,
  * 24 bytes, as the kernel's intel_bts driver writes them), each bad value
- * named with its range. */
+ * named with its range. A branch sampling's -c: a period (digits
+ * only, 1 to 2^63 - 1) or else a profile file. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "hwtrace/error.h"
@@ -287,6 +292,101 @@ static void program_snapshot_sizes(void)
 	}
 }
 
+/* A profile whose [session] output is @output, in a directory of its own
+ * (@dir, mkdtemp's template, is left for the caller to remove). */
+static const char *profile_naming(char *dir, const char *output)
+{
+	static char path[128];
+	if (!mkdtemp(dir))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/p.ini", dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return NULL;
+	fprintf(f, "[session]\nbackend = intel_pt\noutput = %s\n", output);
+	fclose(f);
+	return path;
+}
+
+static void default_output(void)
+{
+	struct hwt_trace_options t;
+	static char *cmd[] = {"./prog", NULL};
+	char dir[] = "/tmp/hwt-record-options-XXXXXX";
+	const char *profile = profile_naming(dir, "from profile.data");
+
+	CHECK(profile != NULL);
+	if (!profile)
+		return;
+	hwt_trace_options_init(&t);
+	t.rq.trace.profile = profile;
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), 0);
+	CHECK_STR(t.rq.output, "from profile.data");
+	CHECK(t.rq.output == t.output);
+
+	hwt_trace_options_init(&t);
+	t.rq.trace.profile = profile;
+	t.rq.output = "given.data";
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), 0);
+	CHECK_STR(t.rq.output, "given.data");
+
+	hwt_trace_options_init(&t);
+	CHECK_INT(hwt_trace_options_event(&t, "intel_pt"), 0);
+	CHECK_INT(hwt_trace_options_finish(&t, cmd), 0);
+	CHECK_STR(t.rq.output, "perf.data");
+
+	/* A replay takes no profile: its output is perf.data. */
+	hwt_trace_options_init(&t);
+	t.rq.trace.profile = profile;
+	t.rq.emulate = "capture.data";
+	int r = hwt_trace_options_finish(&t, NULL);
+	CHECK_INT(r, 0);
+	if (r)
+		fprintf(stderr, "replay refused: %s\n", hwt_errmsg());
+	CHECK_STR(t.rq.output, "perf.data");
+
+	/* A refused request is left without an output. */
+	hwt_trace_options_init(&t);
+	t.rq.trace.profile = profile;
+	CHECK_INT(hwt_trace_options_finish(&t, NULL), HWT_ERR_CONFIG);
+	CHECK(t.rq.output == NULL);
+	unlink(profile);
+	rmdir(dir);
+}
+
+static void branch_counts(void)
+{
+	struct hwt_branch_request rq = {.size = sizeof(rq)};
+
+	CHECK_INT(hwt_branch_request_count(&rq, "4000"), 0);
+	CHECK_U64(rq.period, 4000);
+	CHECK(rq.profile == NULL);
+	CHECK_INT(hwt_branch_request_count(&rq, "9223372036854775807"), 0);
+	CHECK_U64(rq.period, UINT64_MAX >> 1);
+	const char *files[] = {"configs/lbr.ini", "12abc", "0x10", ""};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		CHECK_INT(hwt_branch_request_count(&rq, files[i]), 0);
+		CHECK(rq.profile == files[i]);
+	}
+	CHECK_U64(rq.period, UINT64_MAX >> 1);
+
+	const char *valid = " (valid: a period: the events between two "
+			    "samples, 1 or more)";
+	struct { const char *text, *what; } bad[] = {
+		{"0", "out of range"},
+		{"9223372036854775808", "out of range"},
+		{"99999999999999999999", "too large"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[256];
+		snprintf(want, sizeof(want), "-c %s: %s%s", bad[i].text,
+			 bad[i].what, valid);
+		CHECK_INT(hwt_branch_request_count(&rq, bad[i].text),
+			  HWT_ERR_CONFIG);
+		CHECK_STR(hwt_errmsg(), want);
+	}
+}
+
 int main(void)
 {
 	RUN(empty_request);
@@ -295,6 +395,8 @@ int main(void)
 	RUN(compression);
 	RUN(snapshot_args);
 	RUN(finish);
+	RUN(default_output);
 	RUN(program_snapshot_sizes);
+	RUN(branch_counts);
 	return hwt_test_summary();
 }
