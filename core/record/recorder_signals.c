@@ -2,7 +2,7 @@
  * (hwtrace/record_console.h): SIGINT, SIGTERM and SIGHUP end a capture
  * with a complete file, SIGUSR2 takes a snapshot. The handlers reach the
  * recorder that polls; a signal that comes before it exists is kept and
- * handed over when it does. One recording at a time: the handlers reach
+ * handed over, once, when it does. One recording at a time: the handlers reach
  * one recorder. */
 #include <signal.h>
 #include <stddef.h>
@@ -44,10 +44,16 @@ void hwt_record_signals_on_recorder(void *arg, struct hwt_recorder *r)
 	active = r;
 	if (!r)
 		return;
-	if (early_stop)
+	/* A kept request is handed over once: a process that records again
+	 * (a batch worker) does not see its next recording stopped too. */
+	if (early_stop) {
+		early_stop = 0;
 		hwt_recorder_request_stop(r);
-	if (early_snapshot)
+	}
+	if (early_snapshot) {
+		early_snapshot = 0;
 		hwt_recorder_request_snapshot(r);
+	}
 }
 
 void hwt_record_signals_on_stage(void *arg, enum hwt_trace_stage stage,

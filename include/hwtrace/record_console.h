@@ -95,7 +95,8 @@ HWT_API int hwt_record_count_stop_signals(struct hwt_swb_opts *o);
  * and SIGHUP each end it with a complete file (hwt_recorder_request_stop),
  * SIGUSR2 takes a snapshot (hwt_recorder_request_snapshot). A signal that
  * comes before the recorder exists is kept and handed to it when it does
- * (a stop then ends the recording before its first read). One recording
+ * (a stop then ends the recording before its first read), to that
+ * recorder only: a later one does not get it again. One recording
  * at a time: the handlers reach one recorder.
  * - hwt_record_signals_on_stage is a struct hwt_trace_request's on_stage
  *   (arg unused): the stop signals are caught from the OPENING stage,

@@ -217,6 +217,18 @@ static void *terminate_later(void *arg)
 	return NULL;
 }
 
+/* Runs @g's recorder, which a SIGTERM sent 300 ms on must end. */
+static void run_until_terminated(struct rig *g)
+{
+	pthread_t t;
+	CHECK_INT(pthread_create(&t, NULL, terminate_later, NULL), 0);
+	long t0 = now_ms();
+	CHECK_INT(hwt_recorder_run(g->r, NULL, NULL, NULL), 0);
+	CHECK(now_ms() - t0 >= 250);
+	CHECK(now_ms() - t0 < 6000);
+	pthread_join(t, NULL);
+}
+
 static bool caught(int sig)
 {
 	struct sigaction sa;
@@ -227,11 +239,11 @@ static bool caught(int sig)
 /* hwtrace record's signals through the library (hwt_record_signals_on_stage,
  * hwtrace/record_console.h): caught from the OPENING stage (SIGUSR2 from
  * RUNNING), a SIGTERM during the poll ends it; a SIGHUP that comes before
- * the recorder exists is kept and ends the next one before it reads. */
+ * the recorder exists is kept and ends the next one before it reads, and
+ * only that one. */
 static void signals_through_the_stages(void)
 {
 	struct rig g;
-	pthread_t t;
 	long t0;
 
 	signal(SIGUSR2, SIG_DFL);
@@ -243,12 +255,7 @@ static void signals_through_the_stages(void)
 	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_RECORDER, g.r);
 	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_RUNNING, g.r);
 	CHECK(caught(SIGUSR2));
-	CHECK_INT(pthread_create(&t, NULL, terminate_later, NULL), 0);
-	t0 = now_ms();
-	CHECK_INT(hwt_recorder_run(g.r, NULL, NULL, NULL), 0);
-	CHECK(now_ms() - t0 >= 250);
-	CHECK(now_ms() - t0 < 6000);
-	pthread_join(t, NULL);
+	run_until_terminated(&g);
 	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_DONE, NULL);
 	rig_close(&g);
 
@@ -261,6 +268,15 @@ static void signals_through_the_stages(void)
 	CHECK_INT(hwt_recorder_run(g.r, NULL, NULL, NULL), 0);
 	CHECK(now_ms() - t0 < 1000);
 	CHECK_INT((long long)hwt_pd_writer_data_size(g.w), 0);
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_DONE, NULL);
+	rig_close(&g);
+
+	/* That request was handed over once: the next recorder polls until
+	 * a signal of its own. */
+	if (rig_open(&g))
+		goto out;
+	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_RECORDER, g.r);
+	run_until_terminated(&g);
 	hwt_record_signals_on_stage(NULL, HWT_TRACE_STAGE_DONE, NULL);
 out:
 	rig_close(&g);
