@@ -1,8 +1,10 @@
 /* The worker process of an isolated decoder (isolate_proto.h): creates
  * the decoder, answers "created" with its result, then runs the commands
- * that come, sending elements, warnings and progress as they happen and
- * each command's result last. It runs in the sandbox of
- * core/os/os_worker.c: it only reads and writes its socket. */
+ * that come, sending warnings and progress as they happen, elements a
+ * part of the shared ring at a time (flushed before each warning, each
+ * progress report and each error element), and each command's result
+ * last. It runs in the sandbox of core/os/os_worker.c: it only reads and
+ * writes its socket and the ring. */
 #include <stdlib.h>
 #include <string.h>
 
