@@ -201,6 +201,10 @@ static void on_warn(void *arg, const char *message)
 
 static char path[64];
 
+/* More text than the worker's ring holds (1 MB): a segment of it went
+ * round the ring. */
+#define ISO_TEST_RING (1u << 20)
+
 static int decode(const char *stream, enum hwt_isolate isolate,
 		  unsigned int jobs, struct run *r)
 {
@@ -306,6 +310,34 @@ static void test_crash(void)
 	check_lost("e|s|e", "was killed by signal 11");
 }
 
+/* A worker lost after it has gone round its ring many times: the next
+ * worker starts the ring again, and the segments around the lost one
+ * are the process's, to the byte. */
+static void test_crash_after_ring_wrapped(void)
+{
+	struct run first, two, three, iso;
+	CHECK_INT(decode("b", HWT_ISOLATE_OFF, 1, &first), 0);
+	CHECK_INT(decode("b|e", HWT_ISOLATE_OFF, 1, &two), 0);
+	CHECK_INT(decode("b|e|b", HWT_ISOLATE_OFF, 1, &three), 0);
+	CHECK_INT(decode("b|s|b", HWT_ISOLATE_ON, 1, &iso), HWT_ERR_DECODE);
+	CHECK_INT(count_errors(&iso), 1);
+	CHECK_CONTAINS(iso.text.s, "was killed by signal 11");
+	CHECK_CONTAINS(iso.text.s, "while it decoded the raw stream, AUX "
+		       "buffer 0, bytes 0x1-0x3");
+	size_t head = first.text.s ? strlen(first.text.s) : 0;
+	size_t tail = three.text.s && two.text.s
+			      ? strlen(three.text.s) - strlen(two.text.s) : 0;
+	CHECK(head > ISO_TEST_RING && tail > ISO_TEST_RING);
+	CHECK(iso.text.s && strlen(iso.text.s) > head + tail &&
+	      !strncmp(iso.text.s, first.text.s, head) &&
+	      !strcmp(iso.text.s + strlen(iso.text.s) - tail,
+		      three.text.s + strlen(three.text.s) - tail));
+	free(first.text.s);
+	free(two.text.s);
+	free(three.text.s);
+	free(iso.text.s);
+}
+
 static void test_hang(void)
 {
 	check_lost("e|h|e", "did not answer for 300 ms");
@@ -352,6 +384,7 @@ int main(void)
 	RUN(test_same_as_in_process);
 	RUN(test_ring_wraps);
 	RUN(test_crash);
+	RUN(test_crash_after_ring_wrapped);
 	RUN(test_hang);
 	RUN(test_refused_call);
 	RUN(test_decoder_error);
