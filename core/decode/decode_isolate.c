@@ -1,8 +1,8 @@
 /* Isolated decoders (decode_isolate.h): decoder ops that run a backend's
  * decoder in a sandboxed worker process (core/os/os_worker.c), one per
  * decoder instance, so a parallel decode's threads each drive a worker of
- * their own. The worker gets each chunk's bytes over the socket and sends
- * the elements back; when it dies or stops answering, the chunk's range
+ * their own. The worker gets each chunk's bytes over the socket and puts
+ * the elements in a ring shared with this process (isolate_proto.h); when it dies or stops answering, the chunk's range
  * becomes an error element and a fresh worker takes the next command, as
  * a fresh instance after reset() would. */
 #define _GNU_SOURCE
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/decode/decode_isolate.h"
 #include "core/decode/elem_slot.h"
@@ -45,6 +46,14 @@ struct iso_dec {
 	uint64_t nsent;
 	uint8_t *buf;
 	size_t cap;
+	/* The ring the worker writes its elements in (ISO_RING_BYTES,
+	 * mapped before the fork, kept for the next worker), the parts of
+	 * it read since the worker started, and a copy of a payload (a
+	 * worker could change the ring's bytes while they are used). */
+	uint8_t *ring;
+	uint32_t nparts_read;
+	uint8_t *payload;
+	size_t payload_cap;
 };
 
 /* Why the worker of @d ended, when it did. */
@@ -61,22 +70,31 @@ static void worker_lost(struct iso_dec *d, int err, char *why, size_t size)
 	d->nsent = 0;
 }
 
-static int grow(struct iso_dec *d, uint64_t len)
+/* Room for @len bytes in *@buf (of *@cap). */
+static int grow_buf(uint8_t **buf, size_t *cap, uint64_t len)
 {
-	if (len <= d->cap)
+	if (len <= *cap)
 		return 0;
-	uint8_t *b = realloc(d->buf, len);
+	uint8_t *b = realloc(*buf, len);
 	if (!b)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
-	d->buf = b;
-	d->cap = len;
+	*buf = b;
+	*cap = len;
 	return 0;
 }
 
-/* Sends the elements of a batch on to the caller's sink. */
-static int forward_elems(struct iso_dec *d, uint64_t len)
+static int grow(struct iso_dec *d, uint64_t len)
 {
-	const uint8_t *p = d->buf, *end = d->buf + len;
+	return grow_buf(&d->buf, &d->cap, len);
+}
+
+/* Sends the elements of a batch (@len bytes at @batch, each record read
+ * once, into this process's memory, before it is checked) on to the
+ * caller's sink. */
+static int forward_elems(struct iso_dec *d, const uint8_t *batch,
+			 uint64_t len)
+{
+	const uint8_t *p = batch, *end = batch + len;
 	struct elem_common common;
 	bool have_common = false;
 	while (p < end) {
@@ -119,9 +137,14 @@ static int forward_elems(struct iso_dec *d, uint64_t len)
 		uint64_t padded = (size + 7) & ~(uint64_t)7;
 		if (padded < size || padded > (uint64_t)(end - p))
 			return HWT_ERR_FORMAT;
+		/* The payload's own copy, ended by a NUL for a text. */
+		if (grow_buf(&d->payload, &d->payload_cap, size + 1) < 0)
+			return HWT_ERR_NOMEM;
+		memcpy(d->payload, p, size);
+		d->payload[size] = 0;
 		const void **ptr = hwt_elem_pointer(&e);
 		if (ptr)
-			*ptr = size ? p : NULL;
+			*ptr = size ? d->payload : NULL;
 		if (e.type == HWT_ELEM_ERROR && !e.u.error.message)
 			e.u.error.message = "";
 		p += padded;
@@ -145,6 +168,29 @@ static void warn_unsandboxed(struct iso_dec *d)
 		       "\"Isolated decoders\")");
 }
 
+/* Sends on the elements of the ring's part an ISO_ELEMS_SHARED message
+ * (in d->buf, @len bytes) names, and gives the part back to the worker.
+ * The parts come in turn; any other is a worker that lost its way. */
+static int forward_shared(struct iso_dec *d, uint64_t len)
+{
+	struct iso_batch b;
+	if (len != sizeof(b))
+		return HWT_ERR_EOF;
+	memcpy(&b, d->buf, sizeof(b));
+	if (b.part != d->nparts_read % ISO_RING_PARTS || b.len > ISO_RING_PART)
+		return HWT_ERR_EOF;
+	int err = forward_elems(d, d->ring + (size_t)b.part * ISO_RING_PART,
+				b.len);
+	if (err == HWT_ERR_FORMAT)
+		return HWT_ERR_EOF;
+	if (err < 0)
+		return err;
+	d->nparts_read++;
+	struct iso_msg ack = {.type = ISO_ACK};
+	err = hwt_worker_send(&d->w, &ack, sizeof(ack), d->iso->timeout_ms);
+	return err < 0 ? err : 0;
+}
+
 /* Reads the worker's messages up to its ISO_DONE, whose result goes to
  * *rc and whose extra bytes stay in d->buf (*extra of them). Returns 0,
  * an error of the caller's sink, or the
@@ -164,9 +210,14 @@ static int await_done(struct iso_dec *d, int *rc, uint64_t *extra)
 		d->buf[m.len] = 0;
 		switch (m.type) {
 		case ISO_ELEMS:
-			err = forward_elems(d, m.len);
+			err = forward_elems(d, d->buf, m.len);
 			if (err == HWT_ERR_FORMAT)
 				return HWT_ERR_EOF;
+			if (err < 0)
+				return err;
+			break;
+		case ISO_ELEMS_SHARED:
+			err = forward_shared(d, m.len);
 			if (err < 0)
 				return err;
 			break;
@@ -204,6 +255,8 @@ static int start_worker(struct iso_dec *d)
 {
 	d->setup.hw_ids = d->hw_ids;
 	d->setup.nhw_ids = d->nhw_ids;
+	d->setup.ring = d->ring;
+	d->nparts_read = 0;
 	int err = hwt_worker_start(&d->w, iso_worker_main, &d->setup);
 	if (err < 0)
 		return err;
@@ -421,8 +474,11 @@ static void iso_destroy(void *priv)
 	if (!d)
 		return;
 	hwt_worker_stop(&d->w, true, NULL, 0);
+	if (d->ring)
+		munmap(d->ring, ISO_RING_BYTES);
 	free(d->hw_ids);
 	free(d->buf);
+	free(d->payload);
 	free(d);
 }
 
@@ -436,6 +492,15 @@ static int iso_create(struct hwt_isolation *iso,
 	d->caller = *params;
 	d->setup.ops = iso->inner->decoder;
 	d->setup.params = *params;
+	d->ring = mmap(NULL, ISO_RING_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (d->ring == MAP_FAILED) {
+		d->ring = NULL;
+		iso_destroy(d);
+		return hwt_error(HWT_ERR_NOMEM, "%s: cannot map the memory an "
+				 "isolated decoder's worker gives its elements "
+				 "in: out of memory", iso->inner->name);
+	}
 	int err = start_worker(d);
 	if (err < 0) {
 		iso_destroy(d);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/decode/decode_internal.h"
@@ -156,6 +157,33 @@ static int cut_up(const struct hwt_backend *b, void *priv,
 	return *starts ? hwt_decode_split(b, priv, chunk, *starts) : 0;
 }
 
+/* The option after the one at @item (past its ','), or its string's end. */
+static const char *next_option(const char *item)
+{
+	item += strcspn(item, ",");
+	return *item ? item + 1 : item;
+}
+
+/* Every backend reads its --raw options as KEY[=VALUE] items split by
+ * commas, each key once: a key given twice would leave one of its values
+ * unused without a word, so it is refused here, for every backend. */
+static int check_options_once(const char *backend, const char *options)
+{
+	for (const char *a = options; a && *a; a = next_option(a)) {
+		size_t akey = strcspn(a, "=,"), awhole = strcspn(a, ",");
+		for (const char *b = options; akey && b < a; b = next_option(b)) {
+			size_t bkey = strcspn(b, "=,"), bwhole = strcspn(b, ",");
+			if (bkey == akey && !strncasecmp(a, b, akey))
+				return hwt_error(HWT_ERR_CONFIG, "%s option %.*s is "
+						 "given twice (%.*s, then %.*s): "
+						 "give each option once", backend,
+						 (int)akey, a, (int)bwhole, b,
+						 (int)awhole, a);
+		}
+	}
+	return 0;
+}
+
 int hwt_decode_raw(const char *backend, const char *backend_options,
 		   const char *trace_path, const struct hwt_decode_opts *opts_in,
 		   const struct hwt_elem_sink *sink)
@@ -172,6 +200,9 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (err < 0)
 		return err;
 	err = hwt_decode_find_backend(backend, &b);
+	if (err < 0)
+		return err;
+	err = check_options_once(b->name, backend_options);
 	if (err < 0)
 		return err;
 	if (opts.packet_sink.packet && !b->decoder->packets)

@@ -1,8 +1,10 @@
 /* The worker process of an isolated decoder (isolate_proto.h): creates
  * the decoder, answers "created" with its result, then runs the commands
- * that come, sending elements, warnings and progress as they happen and
- * each command's result last. It runs in the sandbox of
- * core/os/os_worker.c: it only reads and writes its socket. */
+ * that come, sending warnings and progress as they happen, elements a
+ * part of the shared ring at a time (flushed before each warning, each
+ * progress report and each error element), and each command's result
+ * last. It runs in the sandbox of core/os/os_worker.c: it only reads and
+ * writes its socket and the ring. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +19,10 @@ struct worker {
 	void *priv;
 	uint8_t *bytes; /* the last chunk's bytes that were sent */
 	uint64_t nbytes;
-	uint8_t batch[ISO_BATCH + 4096];
-	size_t used;
+	uint8_t *part;  /* the part of the ring being filled */
+	uint32_t nparts_sent;
+	uint32_t unacked; /* parts sent and not yet read by the parent */
+	size_t used;      /* bytes of *part filled */
 	bool lost; /* the parent is gone */
 	bool sandboxed;
 	struct elem_common common; /* of the batch's last slot */
@@ -38,55 +42,119 @@ static int send_msg(struct worker *w, uint32_t type, const void *a,
 	return 0;
 }
 
+/* Reads the parent's ISO_ACK of the oldest part sent. Only acks can come
+ * while a command runs: the parent sends its next command after this
+ * one's answer. */
+static int read_ack(struct worker *w)
+{
+	struct iso_msg m;
+	if (w->lost || hwt_worker_read_all(w->fd, &m, sizeof(m)) ||
+	    m.type != ISO_ACK || m.len || !w->unacked) {
+		w->lost = true;
+		return HWT_ERR_IO;
+	}
+	w->unacked--;
+	return 0;
+}
+
+/* Names the filled part to the parent and moves to the next, once the
+ * parent has read what it held before. */
 static int send_batch(struct worker *w)
 {
 	if (!w->used)
 		return 0;
-	int err = send_msg(w, ISO_ELEMS, w->batch, w->used, NULL, 0);
+	struct iso_batch b = {.part = w->nparts_sent % ISO_RING_PARTS,
+			      .len = w->used};
+	int err = send_msg(w, ISO_ELEMS_SHARED, &b, sizeof(b), NULL, 0);
 	w->used = 0;
 	w->have_common = false; /* each batch reads on its own */
+	if (err)
+		return err;
+	w->nparts_sent++;
+	w->unacked++;
+	while (!err && w->unacked >= ISO_RING_PARTS)
+		err = read_ack(w);
+	w->part = w->setup->ring +
+		  (size_t)(w->nparts_sent % ISO_RING_PARTS) * ISO_RING_PART;
 	return err;
 }
 
-static int put_bytes(struct worker *w, const void *p, size_t len)
+/* Room for a record of @len bytes in the part: 0, or an error. */
+static int make_room(struct worker *w, size_t len)
 {
-	while (len) {
-		if (w->used == sizeof(w->batch) && send_batch(w) < 0)
-			return HWT_ERR_IO;
-		size_t n = sizeof(w->batch) - w->used;
-		n = n < len ? n : len;
-		memcpy(w->batch + w->used, p, n);
-		w->used += n;
-		p = (const uint8_t *)p + n;
-		len -= n;
-	}
-	return 0;
+	if (w->used + len <= ISO_RING_PART)
+		return 0;
+	return send_batch(w);
 }
 
-static int put_record(struct worker *w, uint64_t kind, const void *p,
-		      size_t len)
+static void put_bytes(struct worker *w, const void *p, size_t len)
 {
-	int err = put_bytes(w, &kind, sizeof(kind));
-	return err ? err : put_bytes(w, p, len);
+	memcpy(w->part + w->used, p, len);
+	w->used += len;
+}
+
+static void put_record(struct worker *w, uint64_t kind, const void *p,
+		       size_t len)
+{
+	put_bytes(w, &kind, sizeof(kind));
+	put_bytes(w, p, len);
+}
+
+/* A whole element with its payload (@size bytes), padded to 8 bytes,
+ * after its kind: in the ring, or, when a part cannot hold it, alone
+ * over the socket. */
+static int put_whole(struct worker *w, const struct hwt_elem *e,
+		     const void *payload, uint64_t size)
+{
+	static const uint8_t zeros[8];
+	uint64_t kind = ISO_REC_WHOLE, pad = (8 - size % 8) % 8;
+	size_t len = sizeof(kind) + sizeof(*e) + sizeof(size) + size + pad;
+	if (len > ISO_RING_PART) {
+		uint8_t *rec = malloc(len);
+		if (!rec || send_batch(w) < 0) {
+			free(rec);
+			return HWT_ERR_IO;
+		}
+		memcpy(rec, &kind, sizeof(kind));
+		memcpy(rec + sizeof(kind), e, sizeof(*e));
+		memcpy(rec + sizeof(kind) + sizeof(*e), &size, sizeof(size));
+		memcpy(rec + sizeof(kind) + sizeof(*e) + sizeof(size), payload,
+		       size);
+		memset(rec + len - pad, 0, pad);
+		int err = send_msg(w, ISO_ELEMS, rec, len, NULL, 0);
+		free(rec);
+		return err;
+	}
+	if (make_room(w, len) < 0)
+		return HWT_ERR_IO;
+	put_record(w, kind, e, sizeof(*e));
+	put_bytes(w, &size, sizeof(size));
+	if (size)
+		put_bytes(w, payload, size);
+	put_bytes(w, zeros, pad);
+	return 0;
 }
 
 static int emit(void *arg, const struct hwt_elem *elem)
 {
 	struct worker *w = arg;
 	struct elem_slot slot;
-	int err = 0;
 	if (elem_slot_put(&slot, elem)) {
-		if (!w->have_common || !elem_common_same(&w->common, elem)) {
+		bool same = w->have_common && elem_common_same(&w->common, elem);
+		size_t len = sizeof(uint64_t) + sizeof(slot);
+		if (!same)
+			len += sizeof(uint64_t) + sizeof(w->common.head);
+		if (make_room(w, len) < 0)
+			return HWT_ERR_IO;
+		/* A new part starts without a common record. */
+		if (!same || !w->have_common) {
 			memcpy(w->common.head, elem, sizeof(w->common.head));
 			w->have_common = true;
-			err = put_record(w, ISO_REC_COMMON, w->common.head,
-					 sizeof(w->common.head));
+			put_record(w, ISO_REC_COMMON, w->common.head,
+				   sizeof(w->common.head));
 		}
-		if (!err)
-			err = put_record(w, ISO_REC_SLOT, &slot, sizeof(slot));
-		if (!err && w->used >= ISO_BATCH)
-			err = send_batch(w);
-		return err;
+		put_record(w, ISO_REC_SLOT, &slot, sizeof(slot));
+		return 0;
 	}
 	struct hwt_elem e = *elem;
 	size_t size = 0;
@@ -94,18 +162,10 @@ static int emit(void *arg, const struct hwt_elem *elem)
 	const void **ptr = hwt_elem_pointer(&e);
 	if (ptr)
 		*ptr = NULL;
-	uint64_t len = size;
-	static const uint8_t zeros[8];
-	err = put_record(w, ISO_REC_WHOLE, &e, sizeof(e));
-	if (!err)
-		err = put_bytes(w, &len, sizeof(len));
-	if (!err && size)
-		err = put_bytes(w, payload, size);
-	if (!err && size % 8)
-		err = put_bytes(w, zeros, 8 - size % 8);
+	int err = put_whole(w, &e, payload, size);
 	/* An error goes at once: it may say why the worker is about to
 	 * crash, and the batch it is in would be lost with the worker. */
-	if (!err && (w->used >= ISO_BATCH || e.type == HWT_ELEM_ERROR))
+	if (!err && e.type == HWT_ELEM_ERROR)
 		err = send_batch(w);
 	return err;
 }
@@ -209,6 +269,7 @@ int iso_worker_main(void *arg, int fd, bool sandboxed)
 	w.fd = fd;
 	w.sandboxed = sandboxed;
 	w.setup = arg;
+	w.part = w.setup->ring;
 	struct hwt_decode_params params = w.setup->params;
 	struct hwt_elem_sink sink = {emit, &w};
 	params.sink = &sink;
@@ -230,8 +291,16 @@ int iso_worker_main(void *arg, int fd, bool sandboxed)
 	struct iso_msg m;
 	/* The parent closes the socket (or kills the worker) when it is
 	 * done with it. */
-	while (!hwt_worker_read_all(fd, &m, sizeof(m)))
+	while (!hwt_worker_read_all(fd, &m, sizeof(m))) {
+		/* The acks of a command's last parts come after its answer. */
+		if (m.type == ISO_ACK) {
+			if (m.len || !w.unacked)
+				return 1;
+			w.unacked--;
+			continue;
+		}
 		if (run(&w, &m) < 0)
 			return 1;
+	}
 	return 0;
 }

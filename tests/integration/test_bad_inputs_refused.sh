@@ -77,6 +77,11 @@ row 2 "cs_etm option traceid=-1: out of range (valid: 0x0 to 0x6f)" \
 	decode --raw "cs_etm,etmv4,traceid=-1:$ETM"
 row 2 "cs_etm options etmv4 and etmv3: give one trace protocol (etmv4, ete, etmv3 or ptm)" \
 	decode --raw "cs_etm,etmv4,etmv3:$ETM"
+# An option given twice, whose first value went unused (any backend).
+row 2 "cs_etm option traceid is given twice (traceid=0x10, then traceid=0x11): give each option once" \
+	decode --raw "cs_etm,etmv4,traceid=0x10,traceid=0x11:$ETM"
+row 2 "cs_etm option ETMV4 is given twice (etmv4, then ETMV4): give each option once" \
+	decode --raw "cs_etm,etmv4,ETMV4,traceid=0x10:$ETM"
 row 1 "snap_fmt/trace.ini: [buffer0] format=bogus is not a buffer format (valid: coresight, dstream_coresight, source_data)" \
 	decode --snapshot snap_fmt
 row 1 "snap_id/device2.ini: [regs] TRCTRACEIDR=0xffffffff is not a trace ID (valid: 0x0 to 0x6f)" \
@@ -102,6 +107,8 @@ if have_pt_decoder "intel_pt raw options and --cpu-model"; then
 		decode --raw "intel_pt,mtc_freq=-1:$PTT/loop-tnt.pt"
 	row 2 "intel_pt option mtc_freq=16: out of range (valid: 0 to 15)" \
 		decode --raw "intel_pt,mtc_freq=16:$PTT/loop-tnt.pt"
+	row 2 "intel_pt option mtc_freq is given twice (mtc_freq=3, then mtc_freq=4): give each option once" \
+		decode --raw "intel_pt,mtc_freq=3,mtc_freq=4:$PTT/loop-tnt.pt"
 	row 2 "intel_pt option addr0_cfg=7: not an address range setting (valid: 0 off, 1 filter, 2 stop)" \
 		decode --raw "intel_pt,addr0_cfg=7:$PTT/loop-tnt.pt"
 	row 2 "--cpu-model 999/999/999: not a traced CPU (valid: FAMILY/MODEL[/STEPPING]" \
@@ -111,6 +118,7 @@ expect_eq "no output was written" "$(ls emu.data 2>/dev/null)" ""
 
 # Positive controls: the same inputs, given right, are taken.
 row 0 "" decode --raw "$RAW:$ETM" --map code.bin@0 --map code.bin@4
+row 0 "" decode --raw "cs_etm,etmv4,formatted,traceid=0x10:$ETM" --map code.bin@0
 row 0 "" config check -e intel_pt// --sysfs "$SYSFS"
 row 0 "" decode --snapshot "$SS/a57_single_step"
 row 0 "" decode --snapshot "$SS/init-short-addr"

@@ -1,7 +1,9 @@
 /* Isolated decoders (core/decode/decode_isolate.c) with a backend of the
  * test's own, whose decoder does what each segment of its raw stream
  * says: 'e' emits elements of every kind that has a string (and a
- * warning), 's' reads an unmapped address, 'h' spins forever, 'o' opens a
+ * warning), 'b' emits a few MB of ranges with a gap whose text is
+ * bigger than a part of the worker's ring (core/decode/isolate_proto.h)
+ * among them, 's' reads an unmapped address, 'h' spins forever, 'o' opens a
  * file (which the sandbox refuses). Its split op cuts the stream before
  * every '|', so one raw decode feeds several segments in order. The
  * oracle for what survives is the same backend decoded in the process
@@ -77,6 +79,43 @@ static int emit_all(struct probe *d, const struct hwt_aux_chunk *c)
 	return err;
 }
 
+/* Ranges that fill the worker's ring several times over (a part is
+ * read and given back many times), a gap with a text longer than a part
+ * in their middle, each range of its own context so that a part holds
+ * both kinds of record. */
+static int emit_big(struct probe *d, const struct hwt_aux_chunk *c)
+{
+	enum { RANGES = 60000, DETAIL = 300 * 1024 };
+	const struct hwt_elem_sink *s = d->params.sink;
+	char *detail = malloc(DETAIL + 1);
+	if (!detail)
+		return HWT_ERR_NOMEM;
+	for (int i = 0; i < DETAIL; i++)
+		detail[i] = (char)('a' + i % 26);
+	detail[DETAIL] = 0;
+	struct hwt_elem e;
+	int err = 0;
+	for (int i = 0; i < RANGES && !err; i++) {
+		if (i == RANGES / 2) {
+			hwt_elem_clear(&e, HWT_ELEM_GAP);
+			e.u.gap.reason = HWT_GAP_NO_IMAGE;
+			e.u.gap.detail = detail;
+			err = s->emit(s->arg, &e);
+		}
+		hwt_elem_clear(&e, HWT_ELEM_RANGE);
+		e.fields = HWT_FIELD_OFFSET | (i % 3 ? 0 : HWT_FIELD_TID);
+		e.tid = i % 7;
+		e.trace_offset = c->offset + (uint64_t)i;
+		e.u.range.start = 0x4000 + (uint64_t)i * 8;
+		e.u.range.end = e.u.range.start + 8;
+		e.u.range.insns = 2;
+		if (!err)
+			err = s->emit(s->arg, &e);
+	}
+	free(detail);
+	return err;
+}
+
 static int probe_feed(void *priv, const struct hwt_aux_chunk *c)
 {
 	struct probe *d = priv;
@@ -105,6 +144,8 @@ static int probe_feed(void *priv, const struct hwt_aux_chunk *c)
 	}
 	case 'x':
 		return hwt_error(HWT_ERR_FORMAT, "probe: a format error");
+	case 'b':
+		return emit_big(d, c);
 	default:
 		return emit_all(d, c);
 	}
@@ -160,6 +201,10 @@ static void on_warn(void *arg, const char *message)
 
 static char path[64];
 
+/* More text than the worker's ring holds (1 MB): a segment of it went
+ * round the ring. */
+#define ISO_TEST_RING (1u << 20)
+
 static int decode(const char *stream, enum hwt_isolate isolate,
 		  unsigned int jobs, struct run *r)
 {
@@ -209,6 +254,21 @@ static void test_same_as_in_process(void)
 	free(two.text.s);
 }
 
+/* More elements than the worker's ring holds, and a record bigger than a
+ * part of it, come back whole and in order. */
+static void test_ring_wraps(void)
+{
+	struct run in, iso;
+	CHECK_INT(decode("b|e|b", HWT_ISOLATE_OFF, 1, &in), 0);
+	CHECK_INT(decode("b|e|b", HWT_ISOLATE_ON, 1, &iso), 0);
+	CHECK(in.text.s && iso.text.s && !strcmp(in.text.s, iso.text.s));
+	/* The positive control: the long text and the ranges are there. */
+	CHECK_CONTAINS(iso.text.s, "xyzabcdefghijklmnopqrstuvwxyzabc");
+	CHECK(iso.text.s && strlen(iso.text.s) > 4u * 1024 * 1024);
+	free(in.text.s);
+	free(iso.text.s);
+}
+
 /* A worker that crashes, hangs or makes a refused call costs its
  * segment: the error names its bytes, the next segment decodes in a new
  * worker, and the decode fails at its end. */
@@ -248,6 +308,34 @@ static void check_lost(const char *stream, const char *how)
 static void test_crash(void)
 {
 	check_lost("e|s|e", "was killed by signal 11");
+}
+
+/* A worker lost after it has gone round its ring many times: the next
+ * worker starts the ring again, and the segments around the lost one
+ * are the process's, to the byte. */
+static void test_crash_after_ring_wrapped(void)
+{
+	struct run first, two, three, iso;
+	CHECK_INT(decode("b", HWT_ISOLATE_OFF, 1, &first), 0);
+	CHECK_INT(decode("b|e", HWT_ISOLATE_OFF, 1, &two), 0);
+	CHECK_INT(decode("b|e|b", HWT_ISOLATE_OFF, 1, &three), 0);
+	CHECK_INT(decode("b|s|b", HWT_ISOLATE_ON, 1, &iso), HWT_ERR_DECODE);
+	CHECK_INT(count_errors(&iso), 1);
+	CHECK_CONTAINS(iso.text.s, "was killed by signal 11");
+	CHECK_CONTAINS(iso.text.s, "while it decoded the raw stream, AUX "
+		       "buffer 0, bytes 0x1-0x3");
+	size_t head = first.text.s ? strlen(first.text.s) : 0;
+	size_t tail = three.text.s && two.text.s
+			      ? strlen(three.text.s) - strlen(two.text.s) : 0;
+	CHECK(head > ISO_TEST_RING && tail > ISO_TEST_RING);
+	CHECK(iso.text.s && strlen(iso.text.s) > head + tail &&
+	      !strncmp(iso.text.s, first.text.s, head) &&
+	      !strcmp(iso.text.s + strlen(iso.text.s) - tail,
+		      three.text.s + strlen(three.text.s) - tail));
+	free(first.text.s);
+	free(two.text.s);
+	free(three.text.s);
+	free(iso.text.s);
 }
 
 static void test_hang(void)
@@ -294,7 +382,9 @@ int main(void)
 		return 1;
 	}
 	RUN(test_same_as_in_process);
+	RUN(test_ring_wraps);
 	RUN(test_crash);
+	RUN(test_crash_after_ring_wrapped);
 	RUN(test_hang);
 	RUN(test_refused_call);
 	RUN(test_decoder_error);
