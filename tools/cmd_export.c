@@ -42,14 +42,14 @@ static int option(void *arg, int c, const char *value)
 {
 	struct export_args *a = arg;
 	switch (c) {
-	case OPT_TO:
-		if (hwt_export_format_parse(value, &a->ex.format))
-			return cli_usage_error("export", "--to %s: use "
-					       "sqlite, pprof, postgresql, "
-					       "autofdo, bolt or "
-					       "bolt-preagg", value);
+	case OPT_TO: {
+		struct hwt_export_request rq = {.has_format = false};
+		if (hwt_export_request_format(&rq, value))
+			return cli_usage_error("export", "%s", hwt_errmsg());
+		a->ex.format = rq.format;
 		a->have_format = true;
 		return 0;
+	}
 	case OPT_REPLACE:
 		a->replace = true;
 		a->ex.replace = true;

@@ -88,15 +88,15 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_KIND:
-			a->has_kind = !hwt_merge_kind_parse(optarg, &a->kind);
-			if (!a->has_kind)
-				return cli_usage_error("merge", "--kind %s: use "
-						       "report, collapsed, edges, "
-						       "autofdo, bolt, "
-						       "bolt-preagg, pprof or "
-						       "sqlite", optarg);
+		case OPT_KIND: {
+			struct hwt_merge_request rq = {.has_kind = false};
+			if (hwt_merge_request_kind(&rq, optarg))
+				return cli_usage_error("merge", "%s",
+						       hwt_errmsg());
+			a->kind = rq.kind;
+			a->has_kind = true;
 			break;
+		}
 		case OPT_PARTIAL:
 			a->partial = true;
 			break;

@@ -50,6 +50,16 @@ int hwt_export_request_check(const struct hwt_export_request *rq)
 	return 0;
 }
 
+int hwt_export_request_format(struct hwt_export_request *rq,
+			      const char *name)
+{
+	if (hwt_export_format_parse(name, &rq->format))
+		return hwt_error(HWT_ERR_INVAL, "--to %s: use %s", name,
+				 FORMAT_NAMES);
+	rq->has_format = true;
+	return 0;
+}
+
 int hwt_export_columns_parse(const char *name, bool *all_columns)
 {
 	if (strcmp(name, "all") && strcmp(name, "branches"))

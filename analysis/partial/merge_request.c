@@ -4,6 +4,18 @@
 #include "hwtrace/error.h"
 #include "hwtrace/merge_request.h"
 
+#define KIND_NAMES "report, collapsed, edges, autofdo, bolt, bolt-preagg, " \
+		   "pprof or sqlite"
+
+int hwt_merge_request_kind(struct hwt_merge_request *rq, const char *name)
+{
+	if (hwt_merge_kind_parse(name, &rq->kind))
+		return hwt_error(HWT_ERR_INVAL, "--kind %s: use %s", name,
+				 KIND_NAMES);
+	rq->has_kind = true;
+	return 0;
+}
+
 enum hwt_merge_dest hwt_merge_request_dest(const struct hwt_merge_request *rq)
 {
 	if (rq->partial)
@@ -17,9 +29,7 @@ enum hwt_merge_dest hwt_merge_request_dest(const struct hwt_merge_request *rq)
 int hwt_merge_request_check(const struct hwt_merge_request *rq)
 {
 	if (!rq->has_kind)
-		return hwt_error(HWT_ERR_INVAL, "no --kind (report, collapsed, "
-				 "edges, autofdo, bolt, bolt-preagg, pprof or "
-				 "sqlite)");
+		return hwt_error(HWT_ERR_INVAL, "no --kind (%s)", KIND_NAMES);
 	bool needs_o = !rq->partial && !rq->output;
 	if (needs_o && hwt_merge_kind_per_binary(rq->kind))
 		return hwt_error(HWT_ERR_INVAL, "--kind %s writes one file per "

@@ -28,6 +28,12 @@ struct hwt_export_request {
 	bool no_symbols;              /* --no-symbols */
 };
 
+/* --to NAME: the format named @name into rq->format, rq->has_format
+ * set. Errors: HWT_ERR_INVAL ("--to NAME: use sqlite, pprof, ...", the
+ * formats listed), @rq left as it was. */
+HWT_API int hwt_export_request_format(struct hwt_export_request *rq,
+				      const char *name);
+
 /* Whether @rq's format and options go together: a format is given;
  * postgresql takes --db and neither -o, --partial nor several captures;
  * --db is postgresql's alone; the other formats take -o unless partial;

@@ -24,6 +24,12 @@ struct hwt_merge_request {
 	size_t nparts;              /* the partial results named */
 };
 
+/* --kind NAME: the kind named @name into rq->kind, rq->has_kind set.
+ * Errors: HWT_ERR_INVAL ("--kind NAME: use report, collapsed, ...",
+ * the kinds listed), @rq left as it was. */
+HWT_API int hwt_merge_request_kind(struct hwt_merge_request *rq,
+				   const char *name);
+
 /* Whether @rq can be merged: a kind is given; autofdo, bolt and
  * bolt-preagg (one file per binary), pprof (a compressed profile) and
  * sqlite (a database) take -o unless the result is a partial; there is

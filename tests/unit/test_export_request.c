@@ -1,4 +1,5 @@
-/* hwt_export_request_check, hwt_export_columns_parse and
+/* hwt_export_request_format, hwt_export_request_check,
+ * hwt_export_columns_parse and
  * hwt_export_format_mangled_names: which formats take which options,
  * each refusal with its message, each rule with a request it lets
  * through. */
@@ -43,6 +44,23 @@ static void formats_and_outputs(void)
 			.ncaptures = 1},
 			"--db is for --to postgresql");
 	}
+}
+
+static void formats_by_name(void)
+{
+	struct hwt_export_request rq = {.ncaptures = 1};
+	CHECK_INT(hwt_export_request_format(&rq, "bolt-preagg"), 0);
+	CHECK(rq.has_format);
+	CHECK_INT(rq.format, HWT_EXPORT_BOLT_PREAGG);
+	CHECK_INT(hwt_export_request_format(&rq, "postgresql"), 0);
+	CHECK_INT(rq.format, HWT_EXPORT_POSTGRESQL);
+	CHECK_INT(hwt_export_request_format(&rq, "parquet"), HWT_ERR_INVAL);
+	CHECK_STR(hwt_errmsg(), "--to parquet: use sqlite, pprof, postgresql, "
+		  "autofdo, bolt or bolt-preagg");
+	CHECK_INT(rq.format, HWT_EXPORT_POSTGRESQL);
+	struct hwt_export_request none = {.ncaptures = 1};
+	CHECK_INT(hwt_export_request_format(&none, "SQLite"), HWT_ERR_INVAL);
+	CHECK(!none.has_format);
 }
 
 static void postgresql_takes_a_connection(void)
@@ -109,6 +127,7 @@ static void columns_and_symbols(void)
 int main(void)
 {
 	RUN(formats_and_outputs);
+	RUN(formats_by_name);
 	RUN(postgresql_takes_a_connection);
 	RUN(columns_and_symbols);
 	return hwt_test_summary();

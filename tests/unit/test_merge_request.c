@@ -1,4 +1,5 @@
-/* hwt_merge_request_check and hwt_merge_request_dest: which kinds need
+/* hwt_merge_request_kind, hwt_merge_request_check and
+ * hwt_merge_request_dest: the kinds by name, which kinds need
  * -o, each refusal with its message, each rule with a request it lets
  * through, and where each kind's merged result goes. */
 #include "harness.h"
@@ -65,6 +66,23 @@ static void kinds_and_outputs(void)
 		"--kind sqlite writes a database: -o FILE is required");
 }
 
+static void kinds_by_name(void)
+{
+	struct hwt_merge_request rq = {.nparts = 1};
+	CHECK_INT(hwt_merge_request_kind(&rq, "bolt-preagg"), 0);
+	CHECK(rq.has_kind);
+	CHECK_INT(rq.kind, HWT_MERGE_BOLT_PREAGG);
+	CHECK_INT(hwt_merge_request_kind(&rq, "collapsed"), 0);
+	CHECK_INT(rq.kind, HWT_MERGE_COLLAPSED);
+	CHECK_INT(hwt_merge_request_kind(&rq, "table"), HWT_ERR_INVAL);
+	CHECK_STR(hwt_errmsg(), "--kind table: use report, collapsed, edges, "
+		  "autofdo, bolt, bolt-preagg, pprof or sqlite");
+	CHECK_INT(rq.kind, HWT_MERGE_COLLAPSED);
+	struct hwt_merge_request none = {.nparts = 1};
+	CHECK_INT(hwt_merge_request_kind(&none, ""), HWT_ERR_INVAL);
+	CHECK(!none.has_kind);
+}
+
 static void destinations(void)
 {
 	struct hwt_merge_request rq = {.has_kind = true, .nparts = 1,
@@ -95,6 +113,7 @@ static void destinations(void)
 int main(void)
 {
 	RUN(kinds_and_outputs);
+	RUN(kinds_by_name);
 	RUN(destinations);
 	return hwt_test_summary();
 }
