@@ -8,6 +8,7 @@
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
+#include "hwtrace/export_request.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/partial.h"
 #include "stack_run.h"
@@ -37,33 +38,18 @@ struct export_args {
 	bool has_time;                /* a capture's elements carried times */
 };
 
-/* AutoFDO and BOLT: -o names the files, the binaries are needed for
- * their addresses, and BOLT matches symbol-table (mangled) names. */
-static int pgo_args(struct export_args *a)
-{
-	if (a->s.symbols.off)
-		return cli_usage_error("export", "--to autofdo and bolt need "
-				       "the binaries for their addresses: "
-				       "drop --no-symbols");
-	if (a->ex.format == HWT_EXPORT_BOLT)
-		a->s.symbols.opts.no_demangle = true;
-	if (!a->ex.partial)
-		a->ex.out_prefix = a->s.output;
-	return 0;
-}
-
 static int option(void *arg, int c, const char *value)
 {
 	struct export_args *a = arg;
 	switch (c) {
-	case OPT_TO:
-		if (hwt_export_format_parse(value, &a->ex.format))
-			return cli_usage_error("export", "--to %s: use "
-					       "sqlite, pprof, postgresql, "
-					       "autofdo, bolt or "
-					       "bolt-preagg", value);
+	case OPT_TO: {
+		struct hwt_export_request rq = {.has_format = false};
+		if (hwt_export_request_format(&rq, value))
+			return cli_usage_error("export", "%s", hwt_errmsg());
+		a->ex.format = rq.format;
 		a->have_format = true;
 		return 0;
+	}
 	case OPT_REPLACE:
 		a->replace = true;
 		a->ex.replace = true;
@@ -78,10 +64,8 @@ static int option(void *arg, int c, const char *value)
 		a->ex.partial = true;
 		return 0;
 	case OPT_COLUMNS:
-		if (strcmp(value, "all") && strcmp(value, "branches"))
-			return cli_usage_error("export", "--columns %s: use all "
-					       "or branches", value);
-		a->ex.all_columns = !strcmp(value, "all");
+		if (hwt_export_columns_parse(value, &a->ex.all_columns))
+			return cli_usage_error("export", "%s", hwt_errmsg());
 		a->have_columns = true;
 		return 0;
 	}
@@ -93,28 +77,24 @@ static int check(void *arg)
 	struct export_args *a = arg;
 	/* -j (the stack commands' option) also sets the rows' thread. */
 	a->ex.jobs = a->s.opts.jobs;
-	if (!a->have_format)
-		return cli_usage_error("export", "--to FORMAT is required "
-				       "(sqlite, pprof, postgresql, autofdo, "
-				       "bolt or bolt-preagg)");
-	bool pg = a->ex.format == HWT_EXPORT_POSTGRESQL;
-	if (pg && (!a->ex.conninfo || a->s.output))
-		return cli_usage_error("export", "--to postgresql takes --db "
-				       "CONNINFO (a libpq connection string), "
-				       "not -o");
-	if (!pg && a->ex.conninfo)
-		return cli_usage_error("export", "--db is for --to postgresql");
-	if (pg && (a->ex.partial || a->s.nfiles > 1))
-		return cli_usage_error("export", "%s: only sqlite, autofdo, bolt, "
-				       "bolt-preagg and pprof %s", a->ex.partial ?
-				       "--partial" : "several captures",
-				       a->ex.partial ? "have partial results"
-						     : "add up");
-	if (!pg && !a->s.output && !a->ex.partial)
-		return cli_usage_error("export", "-o OUT is required");
-	if (a->have_columns && a->ex.format != HWT_EXPORT_SQLITE)
-		return cli_usage_error("export", "--columns is for --to sqlite");
-	return hwt_export_format_per_binary(a->ex.format) ? pgo_args(a) : 0;
+	const struct hwt_export_request rq = {
+		.has_format = a->have_format,
+		.format = a->ex.format,
+		.conninfo = a->ex.conninfo,
+		.output = a->s.output,
+		.partial = a->ex.partial,
+		.ncaptures = (size_t)a->s.nfiles,
+		.has_columns = a->have_columns,
+		.no_symbols = a->s.symbols.off,
+	};
+	if (hwt_export_request_check(&rq))
+		return cli_usage_error("export", "%s", hwt_errmsg());
+	if (hwt_export_format_mangled_names(a->ex.format))
+		a->s.symbols.opts.no_demangle = true;
+	/* AutoFDO and BOLT: -o names the files. */
+	if (hwt_export_format_per_binary(a->ex.format) && !a->ex.partial)
+		a->ex.out_prefix = a->s.output;
+	return 0;
 }
 
 /* A database is a regular file: even /dev/null is refused for it, and

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "hwtrace/error.h"
+#include "hwtrace/merge_request.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/partial.h"
 #include "report_options.h"
@@ -65,6 +66,20 @@ struct merge_args {
 	const char *output;
 };
 
+/* The request the options make, once they are read: the parts follow
+ * them. */
+static struct hwt_merge_request request_of(const struct merge_args *a,
+					   int argc)
+{
+	return (struct hwt_merge_request){
+		.has_kind = a->has_kind,
+		.kind = a->kind,
+		.partial = a->partial,
+		.output = a->output,
+		.nparts = optind < argc ? (size_t)(argc - optind) : 0,
+	};
+}
+
 static int parse_args(int argc, char **argv, struct merge_args *a)
 {
 	int c, rc;
@@ -73,15 +88,15 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_KIND:
-			a->has_kind = !hwt_merge_kind_parse(optarg, &a->kind);
-			if (!a->has_kind)
-				return cli_usage_error("merge", "--kind %s: use "
-						       "report, collapsed, edges, "
-						       "autofdo, bolt, "
-						       "bolt-preagg, pprof or "
-						       "sqlite", optarg);
+		case OPT_KIND: {
+			struct hwt_merge_request rq = {.has_kind = false};
+			if (hwt_merge_request_kind(&rq, optarg))
+				return cli_usage_error("merge", "%s",
+						       hwt_errmsg());
+			a->kind = rq.kind;
+			a->has_kind = true;
 			break;
+		}
 		case OPT_PARTIAL:
 			a->partial = true;
 			break;
@@ -109,25 +124,9 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 					       argv[optind - 1]);
 		}
 	}
-	if (!a->has_kind)
-		return cli_usage_error("merge", "no --kind (report, collapsed, "
-				       "edges, autofdo, bolt, bolt-preagg, "
-				       "pprof or sqlite)");
-	if (hwt_merge_kind_per_binary(a->kind) && !a->partial && !a->output)
-		return cli_usage_error("merge", "--kind %s writes one file per "
-				       "binary: -o PREFIX or DIRECTORY is "
-				       "required", hwt_merge_kind_name(a->kind));
-	/* A compressed profile is not for a terminal or a pipe's reader
-	 * to guess at: export --to pprof takes -o too. */
-	if (a->kind == HWT_MERGE_PPROF && !a->partial && !a->output)
-		return cli_usage_error("merge", "--kind pprof writes a "
-				       "compressed profile: -o FILE is "
-				       "required");
-	if (a->kind == HWT_MERGE_SQLITE && !a->partial && !a->output)
-		return cli_usage_error("merge", "--kind sqlite writes a "
-				       "database: -o FILE is required");
-	if (optind >= argc)
-		return cli_usage_error("merge", "no partial result to merge");
+	const struct hwt_merge_request rq = request_of(a, argc);
+	if (hwt_merge_request_check(&rq))
+		return cli_usage_error("merge", "%s", hwt_errmsg());
 	return 0;
 }
 
@@ -227,9 +226,11 @@ int cmd_merge(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	if (hwt_merge_kind_per_binary(a.kind) && !a.partial)
+	const struct hwt_merge_request rq = request_of(&a, argc);
+	enum hwt_merge_dest dest = hwt_merge_request_dest(&rq);
+	if (dest == HWT_MERGE_TO_PROFILES)
 		return merge_profiles(&a, argc, argv);
-	if (a.kind == HWT_MERGE_SQLITE && !a.partial)
+	if (dest == HWT_MERGE_TO_DATABASE)
 		return merge_database(&a, argc, argv);
 	FILE *out;
 	struct hwt_outfile *of;

@@ -145,17 +145,6 @@ static int check(void *arg)
 	return 0;
 }
 
-/* The clock of every capture must be the first one's: one table has one
- * time unit. */
-static int same_clock(const char *file, const struct report_args *a)
-{
-	/* Each backend states one clock: the same clock is the same one. */
-	bool same = hwt_capture_file_clock(file) == a->clock;
-	return same ? 0 : hwt_error(HWT_ERR_INVAL, "%s: its trace's time is "
-				    "of another clock than %s's: report them "
-				    "apart", file, a->s.files[0]);
-}
-
 /* Decodes every capture into the report's stacks or the call graph's,
  * runs[i] the run of capture i. */
 static int report_captures(void *arg, struct cli_stack_run *first)
@@ -166,7 +155,7 @@ static int report_captures(void *arg, struct cli_stack_run *first)
 	int err = 0;
 	for (int i = 0; i < a->s.nfiles && !err; i++) {
 		const char *file = a->s.files[i];
-		err = i ? same_clock(file, a)
+		err = i ? hwt_report_clock_check(a->s.files[0], file)
 			: a->clock ? hwt_report_set_time(a->report, a->clock->unit,
 							 a->clock->meaning)
 				   : 0;

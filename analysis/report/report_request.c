@@ -1,6 +1,8 @@
-/* Which of a report's views and options go together: the rules of
+/* Which of a report's views and options go together, and which captures
+ * one table can hold: the rules of
  * `hwtrace report`, kept with the report so that every program offering
  * its options refuses the same requests with the same words. */
+#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/report_request.h"
 
@@ -62,4 +64,13 @@ int hwt_report_request_check(const struct hwt_report_request *rq)
 				 "--call-graph report one capture file, and "
 				 "no partial result");
 	return 0;
+}
+
+int hwt_report_clock_check(const char *first, const char *file)
+{
+	/* Each backend states one clock: the same clock is the same one. */
+	if (hwt_capture_file_clock(file) == hwt_capture_file_clock(first))
+		return 0;
+	return hwt_error(HWT_ERR_INVAL, "%s: its trace's time is of another "
+			 "clock than %s's: report them apart", file, first);
 }

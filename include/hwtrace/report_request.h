@@ -58,6 +58,14 @@ struct hwt_report_request {
  * names them. */
 HWT_API int hwt_report_request_check(const struct hwt_report_request *rq);
 
+/* Whether the capture @file can be reported in one table with the
+ * capture @first: one table has one time unit, so the time of both
+ * traces must be of the same clock (hwt_capture_file_clock; two files
+ * of which neither states a clock have the same). Errors: HWT_ERR_INVAL
+ * ("FILE: its trace's time is of another clock than FIRST's: report
+ * them apart"). */
+HWT_API int hwt_report_clock_check(const char *first, const char *file);
+
 struct hwt_callgraph;
 
 /* What a checked request's answer is written from: the report the
