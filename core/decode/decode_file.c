@@ -1185,10 +1185,19 @@ static int decode_brstack(struct file_state *st,
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *out =
 		hwt_decode_has_filter(st->opts) ? &fsink : user_sink;
+	/* The streams said, the time-ordered merge passes the elements of
+	 * a capture of one CPU (or thread) straight on instead of keeping
+	 * them to order; losses of their own make another stream. */
+	bool losses = !st->have_info && st->sb.nloss;
+	struct hwt_progress pr = {0};
+	hwt_progress_start(&pr, st->opts, st->brstack.bytes,
+			   hwt_brstack_store_streams(&st->brstack) + losses);
 	struct hwt_brstack_stats bst;
 	int err = hwt_brstack_store_decode(&st->brstack, st->reader, st->image,
 					   isa_of(st->reader), out, &bst);
-	if (err >= 0 && !st->have_info && st->sb.nloss) {
+	if (err >= 0)
+		hwt_progress_finish(&pr);
+	if (err >= 0 && losses) {
 		bool *done = calloc(st->sb.nloss, sizeof(*done));
 		if (!done)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");
