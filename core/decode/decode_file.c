@@ -573,7 +573,11 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 			return 0;
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
 	case PERF_RECORD_SAMPLE: {
-		int err = hwt_brstack_store_add(&st->brstack, st->reader, rec);
+		/* The facts need to know only that there are branch-stack
+		 * samples, not to keep them. */
+		int err = st->facts && st->brstack.n
+				  ? 0
+				  : hwt_brstack_store_add(&st->brstack, st->reader, rec);
 		if (err < 0)
 			return err;
 		return hwt_sample_store_add(&st->samples, st->reader, rec);
