@@ -43,10 +43,16 @@ int hwt_export_path(struct hwt_export *ex, uint64_t parent, uint64_t func,
 	return 0;
 }
 
+/* A thread by its id; where the trace has none, its CPU's. */
+static int64_t thread_key(int32_t tid, int32_t cpu)
+{
+	return tid >= 0 ? tid : -2 - (int64_t)cpu;
+}
+
 struct export_thread *hwt_export_thread(struct hwt_export *ex, int32_t pid,
 					int32_t tid, int32_t cpu)
 {
-	int64_t key = tid >= 0 ? tid : -2 - (int64_t)cpu;
+	int64_t key = thread_key(tid, cpu);
 	/* Newest first: the thread running now is usually the last seen. */
 	for (size_t i = ex->nthreads; i-- > 0;) {
 		struct export_thread *t = &ex->threads[i];
@@ -222,9 +228,19 @@ static int elem_emit(void *arg, const struct hwt_elem *e)
 	int32_t pid = e->fields & HWT_FIELD_PID ? e->pid : -1;
 	int32_t tid = e->fields & HWT_FIELD_TID ? e->tid : -1;
 	int32_t cpu = e->fields & HWT_FIELD_CPU ? e->cpu : -1;
-	struct export_thread *t = hwt_export_thread(ex, pid, tid, cpu);
-	if (!t)
+	/* Elements come a thread at a time: the last one's thread first,
+	 * before the search, which was a good part of a profile's time. */
+	struct export_thread *t = ex->last_thread < ex->nthreads
+					  ? &ex->threads[ex->last_thread]
+					  : NULL;
+	if (t && t->key == thread_key(tid, cpu)) {
+		if (t->pid < 0 && pid >= 0)
+			t->pid = pid;
+	} else if ((t = hwt_export_thread(ex, pid, tid, cpu))) {
+		ex->last_thread = (size_t)(t - ex->threads);
+	} else {
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	}
 	t->traced = true;
 	if (e->type == HWT_ELEM_RANGE)
 		t->insns += e->u.range.insns;

@@ -54,6 +54,7 @@ struct hwt_export {
 	void *impl;
 	struct export_thread *threads;
 	size_t nthreads, threads_cap;
+	size_t last_thread; /* the one the last element went to */
 	uint64_t threads_forgotten; /* traced threads of past captures */
 	struct hwt_strmap paths;   /* "parent:func:ip" -> v[0] id */
 	struct hwt_export_stats stats;

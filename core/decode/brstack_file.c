@@ -15,6 +15,17 @@ static int nomem(void)
 	return hwt_error(HWT_ERR_NOMEM, "out of memory for branch-stack samples");
 }
 
+/* The merge's key of the stream sample @s's elements go to (their head:
+ * hwt_brstack_head). */
+static int64_t stream_key(const struct hwt_aux_sample *s)
+{
+	if (s->present & PERF_SAMPLE_CPU)
+		return s->cpu;
+	if (s->present & PERF_SAMPLE_TID)
+		return ((int64_t)1 << 32) + s->tid;
+	return -1;
+}
+
 int hwt_brstack_store_add(struct hwt_brstack_store *bs,
 			  struct hwt_pd_reader *reader,
 			  const struct hwt_pd_record *rec)
@@ -39,12 +50,16 @@ int hwt_brstack_store_add(struct hwt_brstack_store *bs,
 		bs->cap = cap;
 	}
 	/* A file is read again when decoding; a pipe or a compressed file's
-	 * records are kept. */
-	const void *fdata;
-	uint64_t flen;
-	bs->in_arena = hwt_pd_reader_is_pipe(reader) ||
-		       hwt_pd_reader_feature(reader, HWT_PD_FEAT_COMPRESSED,
-					     &fdata, &flen) == 0;
+	 * records are kept. Asked once: the header says it before the
+	 * first record, and asking sets the error message (no such
+	 * feature) each time. */
+	if (!bs->n) {
+		const void *fdata;
+		uint64_t flen;
+		bs->in_arena = hwt_pd_reader_is_pipe(reader) ||
+			       hwt_pd_reader_feature(reader, HWT_PD_FEAT_COMPRESSED,
+						     &fdata, &flen) == 0;
+	}
 	struct hwt_brstack_sample *e = &bs->e[bs->n];
 	size_t na = hwt_pd_reader_nr_attrs(reader);
 	for (e->attr = 0; e->attr < na &&
@@ -54,12 +69,23 @@ int hwt_brstack_store_add(struct hwt_brstack_store *bs,
 		return 0; /* not the reader's: cannot be */
 	e->size = rec->size;
 	e->at = rec->file_offset;
+	int64_t key = stream_key(&s);
+	if (!bs->n)
+		bs->stream_key = key;
+	else if (key != bs->stream_key)
+		bs->streams_many = true;
+	bs->bytes += rec->size;
 	if (bs->in_arena && hwt_sample_arena_put(&bs->arena, &bs->arena_len,
 						 &bs->arena_cap, rec->data,
 						 rec->size, &e->at) < 0)
 		return nomem();
 	bs->n++;
 	return 0;
+}
+
+uint32_t hwt_brstack_store_streams(const struct hwt_brstack_store *bs)
+{
+	return !bs->n ? 0 : bs->streams_many ? 2 : 1;
 }
 
 void hwt_brstack_store_free(struct hwt_brstack_store *bs)
@@ -101,6 +127,46 @@ static int one_sample(const struct hwt_aux_sample *s,
 	return hwt_brstack_emit_stack(c, &stack, out, st);
 }
 
+/* Samples kept by file offset are read back a window at a time: a read
+ * of each one was a good part of the time. A record is at most 64 KiB,
+ * so one always fits. */
+#define READ_WINDOW (1u << 20)
+struct read_window {
+	uint8_t *buf; /* READ_WINDOW bytes */
+	uint64_t at;  /* file offset of buf[0] */
+	uint64_t len; /* bytes read there */
+};
+
+/* *@data: the bytes of kept sample @i, read with the samples after it
+ * that fit in the window when they are not there yet. */
+static int window_get(const struct hwt_brstack_store *bs,
+		      struct hwt_pd_reader *reader, size_t i,
+		      struct read_window *w, const uint8_t **data)
+{
+	const struct hwt_brstack_sample *e = &bs->e[i];
+	if (e->at < w->at || e->at - w->at + e->size > w->len) {
+		/* Up to the end of the last sample that fits; the samples
+		 * were kept in file order, and the file may end there. */
+		uint64_t span = e->size;
+		for (size_t j = i + 1; j < bs->n; j++) {
+			const struct hwt_brstack_sample *x = &bs->e[j];
+			if (x->at < e->at || x->at - e->at + x->size > READ_WINDOW)
+				break;
+			if (x->at - e->at + x->size > span)
+				span = x->at - e->at + x->size;
+		}
+		int err = hwt_pd_reader_read_at(reader, e->at, w->buf, span);
+		if (err < 0) {
+			w->len = 0;
+			return err;
+		}
+		w->at = e->at;
+		w->len = span;
+	}
+	*data = w->buf + (e->at - w->at);
+	return 0;
+}
+
 int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 			     struct hwt_pd_reader *reader,
 			     struct hwt_image *image, enum hwt_isa isa,
@@ -108,23 +174,20 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 			     struct hwt_brstack_stats *stats)
 {
 	struct hwt_brstack_code *c = NULL;
-	uint8_t *rec = NULL;
+	struct read_window win = {0};
 	memset(stats, 0, sizeof(*stats));
 	int err = hwt_brstack_code_new(image, isa, &c);
-	if (err >= 0 && !bs->in_arena && !(rec = malloc(65536)))
+	if (err >= 0 && !bs->in_arena && !(win.buf = malloc(READ_WINDOW)))
 		err = nomem();
 	for (size_t i = 0; i < bs->n && err >= 0; i++) {
 		const struct hwt_brstack_sample *e = &bs->e[i];
 		/* Samples kept by offset (no arena: arena is NULL) are read
 		 * back from the file; arena + at is only formed for an arena. */
-		const uint8_t *data = rec;
-		if (bs->in_arena) {
+		const uint8_t *data;
+		if (bs->in_arena)
 			data = bs->arena + e->at;
-		} else {
-			err = hwt_pd_reader_read_at(reader, e->at, rec, e->size);
-			if (err < 0)
-				break;
-		}
+		else if ((err = window_get(bs, reader, i, &win, &data)) < 0)
+			break;
 		const struct perf_event_attr *attr =
 			&hwt_pd_reader_attr(reader, e->attr)->attr;
 		struct hwt_aux_sample s;
@@ -146,7 +209,7 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 		x.u.error.message = msg;
 		err = out->emit(out->arg, &x);
 	}
-	free(rec);
+	free(win.buf);
 	hwt_brstack_code_free(c);
 	return err;
 }

@@ -29,7 +29,16 @@ struct hwt_brstack_store {
 	bool in_arena;
 	uint64_t bad;   /* samples that did not parse */
 	uint64_t first_bad; /* the first one's file offset */
+	uint64_t bytes; /* of the samples kept */
+	/* The element streams the samples make, keyed as the time-ordered
+	 * merge keys them (CPU, else thread): the first one's key, and
+	 * whether another came. With one stream there is nothing to order. */
+	int64_t stream_key;
+	bool streams_many;
 };
+
+/* Element streams the kept samples make: 0, 1 or 2 (more than one). */
+uint32_t hwt_brstack_store_streams(const struct hwt_brstack_store *bs);
 
 /* What turning the records into elements found. */
 struct hwt_brstack_stats {

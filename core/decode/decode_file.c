@@ -573,7 +573,11 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 			return 0;
 		return hwt_aux_queues_add(&st->queues, &rec->aux, rec->aux_data);
 	case PERF_RECORD_SAMPLE: {
-		int err = hwt_brstack_store_add(&st->brstack, st->reader, rec);
+		/* The facts need to know only that there are branch-stack
+		 * samples, not to keep them. */
+		int err = st->facts && st->brstack.n
+				  ? 0
+				  : hwt_brstack_store_add(&st->brstack, st->reader, rec);
 		if (err < 0)
 			return err;
 		return hwt_sample_store_add(&st->samples, st->reader, rec);
@@ -1185,10 +1189,19 @@ static int decode_brstack(struct file_state *st,
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *out =
 		hwt_decode_has_filter(st->opts) ? &fsink : user_sink;
+	/* The streams said, the time-ordered merge passes the elements of
+	 * a capture of one CPU (or thread) straight on instead of keeping
+	 * them to order; losses of their own make another stream. */
+	bool losses = !st->have_info && st->sb.nloss;
+	struct hwt_progress pr = {0};
+	hwt_progress_start(&pr, st->opts, st->brstack.bytes,
+			   hwt_brstack_store_streams(&st->brstack) + losses);
 	struct hwt_brstack_stats bst;
 	int err = hwt_brstack_store_decode(&st->brstack, st->reader, st->image,
 					   isa_of(st->reader), out, &bst);
-	if (err >= 0 && !st->have_info && st->sb.nloss) {
+	if (err >= 0)
+		hwt_progress_finish(&pr);
+	if (err >= 0 && losses) {
 		bool *done = calloc(st->sb.nloss, sizeof(*done));
 		if (!done)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory");

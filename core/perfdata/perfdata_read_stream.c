@@ -253,27 +253,32 @@ again:
 	p = r->win + r->win_pos;
 	type = pd_u32(p);
 	size = pd_u16(p + 6);
-	pd_type_label(type, label, sizeof(label));
+	/* The record's label is made only for a message: formatting it
+	 * for every record cost more than reading most of them. */
 	if (size < PD_EVENT_HEADER_SIZE)
 		return stream_error(r, HWT_ERR_FORMAT, "%s: record %s at byte "
 				    "offset %" PRIu64 " has size %u, less than "
 				    "its 8-byte header; the file is corrupt from "
-				    "here", r->path, label, r->pos, size);
+				    "here", r->path,
+				    pd_type_label(type, label, sizeof(label)),
+				    r->pos, size);
 	n = pd_reader_fill(r, size);
 	if (n < 0)
 		return stream_error(r, (int)n, "%s", hwt_errmsg());
 	if (n < size)
 		return stream_error(r, HWT_ERR_TRUNCATED, "%s: record %s at byte "
 				    "offset %" PRIu64 " is cut short: %zd of its "
-				    "%u bytes are in the file", r->path, label,
+				    "%u bytes are in the file", r->path,
+				    pd_type_label(type, label, sizeof(label)),
 				    r->pos, n, size);
 	p = r->win + r->win_pos;
 	if ((type == HWT_PD_RECORD_AUXTRACE && size < PD_AUXTRACE_HEADER_SIZE) ||
 	    (type == HWT_PD_RECORD_HEADER_TRACING_DATA && size < 12))
 		return stream_error(r, HWT_ERR_FORMAT, "%s: record %s at byte "
 				    "offset %" PRIu64 " has size %u, too small "
-				    "for its fields", r->path, label, r->pos,
-				    size);
+				    "for its fields", r->path,
+				    pd_type_label(type, label, sizeof(label)),
+				    r->pos, size);
 	if (pd_is_compressed_type(type)) {
 		if (r->in_z)
 			return stream_error(r, HWT_ERR_FORMAT, "%s: the data "
@@ -282,7 +287,8 @@ again:
 					    " holds a compressed record (%s) "
 					    "itself, at decompressed byte %" PRIu64,
 					    r->path, pd_z_file_offset(r, r->pos),
-					    label, r->pos);
+					    pd_type_label(type, label, sizeof(label)),
+					    r->pos);
 		err = pd_z_enter(r, p, type, size);
 		if (err)
 			return stream_error(r, err, "%s", hwt_errmsg());
@@ -302,7 +308,9 @@ again:
 				rec->aux_data = p + size;
 			consumed += (size_t)trailing;
 		} else {
-			err = take_trailing(r, size, trailing, keep, label);
+			err = take_trailing(r, size, trailing, keep,
+					   pd_type_label(type, label,
+							 sizeof(label)));
 			if (err)
 				return err;
 			if (keep)
