@@ -102,6 +102,11 @@ struct pt_edges {
 	 * at a commit, dropped when the block decoder redoes the part. */
 	uint64_t *delta;
 	size_t ndelta, dmax;  /* capacity; indices below dmax were made */
+	/* A cached TNT run replayed nrep times in a row and not yet added
+	 * to delta: a loop replays one run at one address over and over,
+	 * and adding its edges once per repeat was most of the time. */
+	const struct run *rep;
+	uint64_t nrep;
 	/* The edges taken while recording (a TNT run to cache, a walk that
 	 * may be undone); nrec > REC_MAX: too many to keep. */
 	bool recording;
@@ -177,8 +182,20 @@ static inline void take(struct pt_edges *e, uint32_t idx)
 		e->rec[e->nrec - 1] = idx;
 }
 
+/* Adds the repeats of the pending run to delta (before its slot is
+ * reused, or delta is read or cleared). */
+static void rep_flush(struct pt_edges *e)
+{
+	if (!e->nrep)
+		return;
+	for (unsigned i = 0; i < e->rep->nedges; i++)
+		e->delta[e->rep->edges[i]] += e->nrep;
+	e->nrep = 0;
+}
+
 static void commit(struct pt_edges *e)
 {
+	rep_flush(e);
 	for (size_t i = 0; i < e->dmax; i++) {
 		if (e->delta[i])
 			hwt_edges_count_index(e->map, (uint32_t)i, e->delta[i]);
@@ -188,6 +205,7 @@ static void commit(struct pt_edges *e)
 
 static void drop(struct pt_edges *e)
 {
+	e->nrep = 0;
 	if (e->dmax)
 		memset(e->delta, 0, e->dmax * sizeof(*e->delta));
 }
@@ -433,14 +451,18 @@ static bool tnt_short(struct pt_edges *e, uint8_t tnt)
 				goto walk;
 		e->rtop = (e->rtop + RETSTACK - r->npop) % RETSTACK;
 		e->rn -= r->npop;
-		for (unsigned i = 0; i < r->nedges; i++)
-			e->delta[r->edges[i]]++;
+		if (r != e->rep) {
+			rep_flush(e);
+			e->rep = r;
+		}
+		e->nrep++;
 		for (unsigned i = 0; i < r->npush; i++)
 			push(e, r->push[i]);
 		e->ip = r->end;
 		return true;
 	}
-walk:;
+walk:
+	rep_flush(e); /* the walk may record a new run into its slot */
 	int top = 31 - __builtin_clz(tnt); /* the stop bit */
 	/* Cacheable unless a compressed return pops an address pushed
 	 * before the run, or the stack overflows during it. */
