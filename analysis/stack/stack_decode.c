@@ -25,6 +25,30 @@ static int tee_emit(void *arg, const struct hwt_elem *e)
 	return err ? err : t->second.emit(t->second.arg, e);
 }
 
+/* A decoder's warning (the trace decodes less well than it could) is no
+ * lost trace: with no warn callback of the caller's it would come as an
+ * error element with no CPU, thread or time, and the stacks would end
+ * every open frame at it, wherever the merge placed it (first when the
+ * merge keeps elements to order, last when it passes one stream straight
+ * on). It goes to the caller's element sinks alone. */
+struct warn_route {
+	const struct hwt_elem_sink *elements, *after;
+	int err; /* the first a sink returned */
+};
+
+static void warn_to_sinks(void *arg, const char *message)
+{
+	struct warn_route *w = arg;
+	struct hwt_elem e;
+	hwt_elem_clear(&e, HWT_ELEM_ERROR);
+	e.u.error.message = message;
+	int err = w->elements ? w->elements->emit(w->elements->arg, &e) : 0;
+	if (!err && w->after)
+		err = w->after->emit(w->after->arg, &e);
+	if (err && !w->err)
+		w->err = err;
+}
+
 static int decode_into(const struct hwt_stack_decode *run,
 		       const struct hwt_decode_opts *opts,
 		       const struct hwt_elem_sink *sink)
@@ -71,16 +95,23 @@ int hwt_stack_decode(const struct hwt_stack_decode *given,
 	 * costs less than handing their elements to another thread. */
 	struct hwt_merge *merge = NULL;
 	err = run->per_cpu ? 0 : hwt_merge_new(consumer, &merge);
+	struct hwt_decode_opts opts = *run->opts;
+	struct warn_route warns = {elements, after_sink, 0};
+	if (!opts.warn) {
+		opts.warn = warn_to_sinks;
+		opts.warn_arg = &warns;
+	}
 	if (!err && merge) {
 		struct hwt_elem_sink into_merge = hwt_merge_sink(merge);
 		struct merge_hint hint = {merge, run->opts};
-		struct hwt_decode_opts opts = *run->opts;
 		opts.progress = merge_hint_progress;
 		opts.progress_arg = &hint;
 		err = decode_into(run, &opts, &into_merge);
 	} else if (!err) {
-		err = decode_into(run, run->opts, consumer);
+		err = decode_into(run, &opts, consumer);
 	}
+	if (!err)
+		err = warns.err;
 	/* A decode that failed part way still ends with what came before:
 	 * its first error is the one returned. */
 	int ferr = merge ? hwt_merge_finish(merge) : 0;

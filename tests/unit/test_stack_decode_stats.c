@@ -4,7 +4,12 @@
  * caller's. Checked against what the capture was written with: two
  * threads and two streams, every branch record seen by both sinks, the
  * merge timed for sw_branch records (the tracer's time) and not for BTS
- * ones (the positive control of `merged`), and the summary line. */
+ * ones (the positive control of `merged`), and the summary line.
+ * A decoder's warning is no lost trace: on simpleperf's LBR capture
+ * (one thread, one CPU, its binary not in the test data, so the decode
+ * warns that the ranges between records have no code) no frame is ended
+ * by it and the merge holds one stream; the warning reaches the element
+ * sink once, or the caller's warn callback alone when it has one. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +120,53 @@ static void one_capture(const char *code, bool swb)
 	unlink(data);
 }
 
+#define LBR HWT_TESTDATA "/perf-data/simpleperf-lbr/perf_lbr.data"
+
+struct warnings {
+	unsigned elements, called;
+	uint64_t others;
+};
+
+static int warn_elem_emit(void *arg, const struct hwt_elem *e)
+{
+	struct warnings *w = arg;
+	if (e->type == HWT_ELEM_ERROR &&
+	    strstr(e->u.error.message, "have no range element"))
+		w->elements++;
+	else if (e->type == HWT_ELEM_ERROR || e->type == HWT_ELEM_GAP)
+		w->others++;
+	return 0;
+}
+
+static void warn_called(void *arg, const char *message)
+{
+	struct warnings *w = arg;
+	w->called += strstr(message, "have no range element") != NULL;
+}
+
+static void warning_ends_no_frame(void)
+{
+	for (int callback = 0; callback <= 1; callback++) {
+		struct warnings w = {0, 0, 0};
+		struct hwt_elem_sink sink = {warn_elem_emit, &w};
+		struct hwt_decode_opts opts = {.size = sizeof(opts), .jobs = 1};
+		if (callback) {
+			opts.warn = warn_called;
+			opts.warn_arg = &w;
+		}
+		struct hwt_stack_decode run = {.size = sizeof(run), .file = LBR,
+					       .opts = &opts, .elements = &sink};
+		struct hwt_stack_decode_result res;
+		CHECK_INT(hwt_stack_decode(&run, &res), 0);
+		CHECK_U64(res.stack.threads, 1);
+		CHECK_U64(res.stack.cut_by_gap, 0);
+		CHECK_U64(res.merge.streams, 1);
+		CHECK_U64(w.others, 0);
+		CHECK_INT(w.elements, callback ? 0 : 1);
+		CHECK_INT(w.called, callback ? 1 : 0);
+	}
+}
+
 static void rejects_a_short_run(void)
 {
 	struct hwt_stack_decode run;
@@ -148,6 +200,7 @@ int main(void)
 	CHECK_INT(bts_capture_write_code(code), 0);
 	one_capture(code, true);
 	one_capture(code, false);
+	warning_ends_no_frame();
 	rejects_a_short_run();
 	missing_capture();
 	unlink(code);
