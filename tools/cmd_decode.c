@@ -9,18 +9,17 @@
 #include "cli.h"
 #include "decode_args.h"
 #include "decode_progress.h"
-#include "decode_script.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/decode_consumer.h"
 #include "hwtrace/edges.h"
 #include "hwtrace/error.h"
-#include "hwtrace/filter.h"
+#include "hwtrace/script.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
 #include "hwtrace/partial.h"
 #include "stack_run.h"
-#include "thread_names.h"
 #include "unit_run.h"
 
 /* The decode's warnings: on standard error, never in the output. */
@@ -66,8 +65,8 @@ static int run_merged(struct decode_args *a)
 	struct hwt_output_annotator annotator;
 	/* -F and the filters write their lines themselves, in order: not
 	 * the printer alone, so not through the library's lanes. */
-	bool printer_alone = !a->script.fields && !a->filter.comms &&
-			     !a->filter.dsos && !a->filter.syms;
+	bool printer_alone = !a->script_fields && !a->comms && !a->dsos &&
+			     !a->syms;
 	struct hwt_decode_merged run = {
 		.size = sizeof(run),
 		.file = a->file,
@@ -185,26 +184,29 @@ static int run_edges(struct decode_args *a, FILE *out)
 	return err;
 }
 
-/* --comm, --dso, --sym: a filter in front of *@next (none asked: as
- * it was). */
-static int start_filter(struct decode_args *a, struct hwt_elem_sink *next,
-			struct hwt_elem_filter **filter)
+/* -F's writer and the --comm, --dso, --sym filter in front of the
+ * printer (neither asked: the printer alone, as it was). */
+static int start_consumer(struct decode_args *a,
+			  struct hwt_decode_counter *counter,
+			  struct hwt_decode_consumer **consumer)
 {
-	if (!a->filter.comms && !a->filter.dsos && !a->filter.syms)
+	if (!a->script_fields && !a->comms && !a->dsos && !a->syms)
 		return 0;
-	int err = a->filter.comms ? thread_names_load(&a->names, a->file) : 0;
-	if (err < 0)
-		return err;
-	a->filter.size = sizeof(a->filter);
-	a->filter.sym = a->symbols.sym;
-	a->filter.comm = thread_names_of;
-	a->filter.comm_arg = &a->names;
-	a->filter.next = *next;
-	err = hwt_elem_filter_new(&a->filter, filter);
-	if (err < 0)
-		return err;
-	*next = hwt_elem_filter_sink(*filter);
-	return 0;
+	struct hwt_decode_consumer_opts co = {
+		.size = sizeof(co),
+		.file = a->file,
+		.script_fields = a->script_fields,
+		.out = a->out,
+		.comms = a->comms,
+		.dsos = a->dsos,
+		.syms = a->syms,
+		.sym = a->symbols.sym,
+		.next = counter->next,
+	};
+	int err = hwt_decode_consumer_new(&co, &a->opts, consumer);
+	if (err >= 0)
+		counter->next = hwt_decode_consumer_sink(*consumer);
+	return err;
 }
 
 int cmd_decode(int argc, char **argv)
@@ -245,7 +247,7 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	struct hwt_output *output = NULL;
-	struct hwt_elem_filter *filter = NULL;
+	struct hwt_decode_consumer *consumer = NULL;
 	struct hwt_decode_counter counter;
 	memset(&counter, 0, sizeof(counter));
 	int err;
@@ -292,19 +294,12 @@ int cmd_decode(int argc, char **argv)
 			a.symbols.capture = a.file;
 			a.symbols.before_warning = erase_progress;
 			a.symbols.before_warning_arg = &a;
-			if (a.script.fields & HWT_SCRIPT_SRCLINE)
+			if (a.script_fields & HWT_SCRIPT_SRCLINE)
 				a.symbols.opts.srcline = true;
 			err = decode_symbols_start(&a.symbols, &a.opts,
-						   a.script.fields ? NULL : output);
-			a.script.names = &a.names;
-			if (err >= 0 && a.script.fields) {
-				err = decode_script_start(&a.script, a.file, &a.opts,
-							  a.symbols.sym, out);
-				if (err >= 0)
-					counter.next = hwt_script_sink(a.script.script);
-			}
+						   a.script_fields ? NULL : output);
 			if (err >= 0)
-				err = start_filter(&a, &counter.next, &filter);
+				err = start_consumer(&a, &counter, &consumer);
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counter)
 					      : run(&a, &sink);
@@ -312,9 +307,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	cli_progress_erase(&a.progress);
 	hwt_output_free(output);
-	hwt_elem_filter_free(filter);
-	decode_script_end(&a.script);
-	thread_names_free(&a.names);
+	hwt_decode_consumer_free(consumer);
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
 	 * after it. */

@@ -10,6 +10,7 @@
 #include "decode_args.h"
 #include "hwtrace/decode_request.h"
 #include "hwtrace/error.h"
+#include "hwtrace/script.h"
 
 /* Binaries refused (or used anyway) for not being the traced ones. */
 static void warn_stderr(void *arg, const char *message)
@@ -105,18 +106,18 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 	while ((c = getopt_long(argc, argv, ":o:j:hqF:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COMM:
-			a->filter.comms = optarg;
+			a->comms = optarg;
 			break;
 		case OPT_DSO:
-			a->filter.dsos = optarg;
+			a->dsos = optarg;
 			break;
 		case OPT_SYM:
-			a->filter.syms = optarg;
+			a->syms = optarg;
 			break;
 		case 'F':
-			if (hwt_script_fields_parse(optarg, &a->script.fields) < 0)
+			if (hwt_script_fields_parse(optarg, &a->script_fields) < 0)
 				return cli_usage_error("decode", "%s", hwt_errmsg());
-			if (!a->script.fields)
+			if (!a->script_fields)
 				return cli_usage_error("decode", "-F needs fields");
 			break;
 		case OPT_FORMAT:
@@ -315,10 +316,10 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 		.disasm = a->opts.disasm,
 		.jsonl = a->format == HWT_OUTPUT_JSONL,
 		.no_symbols = a->symbols.off,
-		.script_fields = a->script.fields,
-		.comms = a->filter.comms,
-		.dsos = a->filter.dsos,
-		.syms = a->filter.syms,
+		.script_fields = a->script_fields,
+		.comms = a->comms,
+		.dsos = a->dsos,
+		.syms = a->syms,
 	};
 	if (hwt_decode_request_check(&req) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());

@@ -8,13 +8,10 @@
 #include <stdio.h>
 
 #include "decode_progress.h"
-#include "decode_script.h"
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
-#include "hwtrace/filter.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/output.h"
-#include "thread_names.h"
 
 struct decode_args {
 	struct hwt_decode_opts opts;
@@ -34,9 +31,8 @@ struct decode_args {
 	const char *snapshot;
 	const char *file;
 	struct decode_symbols symbols;
-	struct decode_script script; /* -F */
-	struct thread_names names;   /* for -F comm and --comm */
-	struct hwt_elem_filter_opts filter; /* --comm, --dso, --sym */
+	uint32_t script_fields;      /* -F (hwt_script_field bits), 0: none */
+	const char *comms, *dsos, *syms; /* --comm, --dso, --sym; NULL: none */
 	bool quiet;
 	/* Filled by hwtrace decode while it runs, not by the parser. */
 	struct cli_progress progress;
