@@ -1,6 +1,5 @@
 /* hwtrace decode: the decode run its command line asks for (element
  * listing, packets, branch profile, calls, edges), into its output. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +12,12 @@
 #include "hwtrace/calls.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_consumer.h"
-#include "hwtrace/edges.h"
+#include "hwtrace/decode_edges.h"
+#include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
-#include "hwtrace/partial.h"
 #include "stack_run.h"
 #include "unit_run.h"
 
@@ -150,36 +149,17 @@ static int run_edges(struct decode_args *a, FILE *out)
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
 	int err = a->unit ? cli_unit_decode(a->file, a->unit, &a->opts, &sink)
 			  : run(a, &sink);
-	if (err >= 0 && a->partial) {
-		struct hwt_partial *p;
-		err = hwt_partial_from_edges(edges, &p);
-		if (!err)
-			err = hwt_partial_write(p, out);
-		hwt_partial_free(p);
-	} else if (err >= 0 && a->bitmap) {
-		uint8_t *map = malloc(a->bitmap);
-		if (!map)
-			err = hwt_error(HWT_ERR_NOMEM, "out of memory for a "
-					"%" PRIu64 "-byte bitmap", a->bitmap);
-		else
-			err = hwt_edges_bitmap(edges, map, a->bitmap);
-		if (err >= 0 && fwrite(map, 1, a->bitmap, out) != a->bitmap)
-			err = hwt_error(HWT_ERR_IO, "writing %s: %s", a->output ?
-					a->output : "standard output",
-					strerror(errno));
-		free(map);
-	} else if (err >= 0) {
-		err = hwt_edges_write(edges, out, a->format);
-	}
-	const struct hwt_edges_stats *st = hwt_edges_stats(edges);
-	fprintf(stderr, "hwtrace decode: %zu edges (%" PRIu64 " taken "
-		"branches), %" PRIu64 " overflows, %" PRIu64 " errors, %"
-		PRIu64 " other gaps", hwt_edges_size(edges),
-		hwt_edges_total(edges), st->overflows, st->errors, st->gaps);
-	if (st->fallbacks)
-		fprintf(stderr, "; %" PRIu64 " chunks decoded (in part) by the "
-			"element decoder", st->fallbacks);
-	fputc('\n', stderr);
+	struct hwt_decode_edges_out eo = {
+		.size = sizeof(eo),
+		.out = out,
+		.out_name = a->output,
+		.format = a->format,
+		.bitmap = a->bitmap,
+		.partial = a->partial,
+	};
+	if (err >= 0)
+		err = hwt_decode_edges_write(edges, &eo);
+	hwt_decode_edges_summary_print(stderr, "hwtrace decode: ", edges);
 	hwt_edges_free(edges);
 	return err;
 }
