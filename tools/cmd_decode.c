@@ -13,6 +13,7 @@
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_consumer.h"
 #include "hwtrace/decode_edges.h"
+#include "hwtrace/decode_input.h"
 #include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
@@ -121,20 +122,9 @@ static int run_calls(struct decode_args *a, FILE *out,
 
 static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
-	if (a->snapshot)
-		return hwt_decode_snapshot_dir(a->snapshot, &a->opts, sink);
 	if (a->file && a->counter && !a->per_cpu && !a->profile && !a->edges)
 		return run_merged(a);
-	if (a->file)
-		return hwt_decode_file(a->file, &a->opts, sink);
-
-	/* parse_args checked the form. */
-	char *colon = strchr(a->raw, ':');
-	*colon = 0;
-	char *options = strchr(a->raw, ',');
-	if (options)
-		*options++ = 0;
-	return hwt_decode_raw(a->raw, options, colon + 1, &a->opts, sink);
+	return hwt_decode_input(&a->input, &a->opts, sink);
 }
 
 /* --edges: the decode's taken branches counted into a map (through the
@@ -204,20 +194,22 @@ int cmd_decode(int argc, char **argv)
 		free(a.elfs);
 		return rc;
 	}
-	if (a.raw) {
-		char *colon = strchr(a.raw, ':');
-		if (!colon || colon == a.raw || !colon[1]) {
-			free(a.maps);
-			free(a.elfs);
-			return cli_usage_error("decode", "--raw %s: expected "
-					       "BACKEND[,OPTS]:TRACE", a.raw);
-		}
+	a.input = (struct hwt_decode_input){
+		.size = sizeof(a.input),
+		.kind = a.snapshot ? HWT_CAPTURE_SNAPSHOT_DIR
+				   : HWT_CAPTURE_PERF_DATA,
+		.path = a.snapshot ? a.snapshot : a.file,
+	};
+	if (a.raw && hwt_decode_raw_spec_parse(a.raw, &a.input) < 0) {
+		free(a.maps);
+		free(a.elfs);
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	}
 
 	/* Written beside -o's path, renamed over it once complete. */
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *raw_file = a.raw ? strchr(a.raw, ':') + 1 : NULL;
+	const char *raw_file = a.raw ? a.input.path : NULL;
 	const char *inputs[] = {a.file, raw_file, a.opts.lookup.vmlinux};
 	rc = cli_output_open("decode", a.output, inputs, 3, &out, &of);
 	if (rc) {

@@ -10,6 +10,7 @@
 #include "decode_progress.h"
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/decode_input.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/output.h"
 
@@ -30,6 +31,9 @@ struct decode_args {
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
 	const char *file;
+	/* The one input, FILE, --snapshot or --raw (split), set once the
+	 * command line is good. */
+	struct hwt_decode_input input;
 	struct decode_symbols symbols;
 	uint32_t script_fields;      /* -F (hwt_script_field bits), 0: none */
 	const char *comms, *dsos, *syms; /* --comm, --dso, --sym; NULL: none */
