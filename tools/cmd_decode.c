@@ -1,6 +1,5 @@
 /* hwtrace decode: the decode run its command line asks for (element
  * listing, packets, branch profile, calls, edges), into its output. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,18 +8,18 @@
 #include "cli.h"
 #include "decode_args.h"
 #include "decode_progress.h"
-#include "decode_script.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "hwtrace/decode.h"
-#include "hwtrace/edges.h"
+#include "hwtrace/decode_consumer.h"
+#include "hwtrace/decode_edges.h"
+#include "hwtrace/decode_input.h"
+#include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
-#include "hwtrace/filter.h"
+#include "hwtrace/script.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
-#include "hwtrace/partial.h"
 #include "stack_run.h"
-#include "thread_names.h"
 #include "unit_run.h"
 
 /* The decode's warnings: on standard error, never in the output. */
@@ -66,8 +65,8 @@ static int run_merged(struct decode_args *a)
 	struct hwt_output_annotator annotator;
 	/* -F and the filters write their lines themselves, in order: not
 	 * the printer alone, so not through the library's lanes. */
-	bool printer_alone = !a->script.fields && !a->filter.comms &&
-			     !a->filter.dsos && !a->filter.syms;
+	bool printer_alone = !a->script_fields && !a->comms && !a->dsos &&
+			     !a->syms;
 	struct hwt_decode_merged run = {
 		.size = sizeof(run),
 		.file = a->file,
@@ -123,20 +122,9 @@ static int run_calls(struct decode_args *a, FILE *out,
 
 static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
-	if (a->snapshot)
-		return hwt_decode_snapshot_dir(a->snapshot, &a->opts, sink);
 	if (a->file && a->counter && !a->per_cpu && !a->profile && !a->edges)
 		return run_merged(a);
-	if (a->file)
-		return hwt_decode_file(a->file, &a->opts, sink);
-
-	/* parse_args checked the form. */
-	char *colon = strchr(a->raw, ':');
-	*colon = 0;
-	char *options = strchr(a->raw, ',');
-	if (options)
-		*options++ = 0;
-	return hwt_decode_raw(a->raw, options, colon + 1, &a->opts, sink);
+	return hwt_decode_input(&a->input, &a->opts, sink);
 }
 
 /* --edges: the decode's taken branches counted into a map (through the
@@ -151,60 +139,44 @@ static int run_edges(struct decode_args *a, FILE *out)
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
 	int err = a->unit ? cli_unit_decode(a->file, a->unit, &a->opts, &sink)
 			  : run(a, &sink);
-	if (err >= 0 && a->partial) {
-		struct hwt_partial *p;
-		err = hwt_partial_from_edges(edges, &p);
-		if (!err)
-			err = hwt_partial_write(p, out);
-		hwt_partial_free(p);
-	} else if (err >= 0 && a->bitmap) {
-		uint8_t *map = malloc(a->bitmap);
-		if (!map)
-			err = hwt_error(HWT_ERR_NOMEM, "out of memory for a "
-					"%" PRIu64 "-byte bitmap", a->bitmap);
-		else
-			err = hwt_edges_bitmap(edges, map, a->bitmap);
-		if (err >= 0 && fwrite(map, 1, a->bitmap, out) != a->bitmap)
-			err = hwt_error(HWT_ERR_IO, "writing %s: %s", a->output ?
-					a->output : "standard output",
-					strerror(errno));
-		free(map);
-	} else if (err >= 0) {
-		err = hwt_edges_write(edges, out, a->format);
-	}
-	const struct hwt_edges_stats *st = hwt_edges_stats(edges);
-	fprintf(stderr, "hwtrace decode: %zu edges (%" PRIu64 " taken "
-		"branches), %" PRIu64 " overflows, %" PRIu64 " errors, %"
-		PRIu64 " other gaps", hwt_edges_size(edges),
-		hwt_edges_total(edges), st->overflows, st->errors, st->gaps);
-	if (st->fallbacks)
-		fprintf(stderr, "; %" PRIu64 " chunks decoded (in part) by the "
-			"element decoder", st->fallbacks);
-	fputc('\n', stderr);
+	struct hwt_decode_edges_out eo = {
+		.size = sizeof(eo),
+		.out = out,
+		.out_name = a->output,
+		.format = a->format,
+		.bitmap = a->bitmap,
+		.partial = a->partial,
+	};
+	if (err >= 0)
+		err = hwt_decode_edges_write(edges, &eo);
+	hwt_decode_edges_summary_print(stderr, "hwtrace decode: ", edges);
 	hwt_edges_free(edges);
 	return err;
 }
 
-/* --comm, --dso, --sym: a filter in front of *@next (none asked: as
- * it was). */
-static int start_filter(struct decode_args *a, struct hwt_elem_sink *next,
-			struct hwt_elem_filter **filter)
+/* -F's writer and the --comm, --dso, --sym filter in front of the
+ * printer (neither asked: the printer alone, as it was). */
+static int start_consumer(struct decode_args *a,
+			  struct hwt_decode_counter *counter,
+			  struct hwt_decode_consumer **consumer)
 {
-	if (!a->filter.comms && !a->filter.dsos && !a->filter.syms)
+	if (!a->script_fields && !a->comms && !a->dsos && !a->syms)
 		return 0;
-	int err = a->filter.comms ? thread_names_load(&a->names, a->file) : 0;
-	if (err < 0)
-		return err;
-	a->filter.size = sizeof(a->filter);
-	a->filter.sym = a->symbols.sym;
-	a->filter.comm = thread_names_of;
-	a->filter.comm_arg = &a->names;
-	a->filter.next = *next;
-	err = hwt_elem_filter_new(&a->filter, filter);
-	if (err < 0)
-		return err;
-	*next = hwt_elem_filter_sink(*filter);
-	return 0;
+	struct hwt_decode_consumer_opts co = {
+		.size = sizeof(co),
+		.file = a->file,
+		.script_fields = a->script_fields,
+		.out = a->out,
+		.comms = a->comms,
+		.dsos = a->dsos,
+		.syms = a->syms,
+		.sym = a->symbols.sym,
+		.next = counter->next,
+	};
+	int err = hwt_decode_consumer_new(&co, &a->opts, consumer);
+	if (err >= 0)
+		counter->next = hwt_decode_consumer_sink(*consumer);
+	return err;
 }
 
 int cmd_decode(int argc, char **argv)
@@ -222,20 +194,22 @@ int cmd_decode(int argc, char **argv)
 		free(a.elfs);
 		return rc;
 	}
-	if (a.raw) {
-		char *colon = strchr(a.raw, ':');
-		if (!colon || colon == a.raw || !colon[1]) {
-			free(a.maps);
-			free(a.elfs);
-			return cli_usage_error("decode", "--raw %s: expected "
-					       "BACKEND[,OPTS]:TRACE", a.raw);
-		}
+	a.input = (struct hwt_decode_input){
+		.size = sizeof(a.input),
+		.kind = a.snapshot ? HWT_CAPTURE_SNAPSHOT_DIR
+				   : HWT_CAPTURE_PERF_DATA,
+		.path = a.snapshot ? a.snapshot : a.file,
+	};
+	if (a.raw && hwt_decode_raw_spec_parse(a.raw, &a.input) < 0) {
+		free(a.maps);
+		free(a.elfs);
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	}
 
 	/* Written beside -o's path, renamed over it once complete. */
 	FILE *out;
 	struct hwt_outfile *of;
-	const char *raw_file = a.raw ? strchr(a.raw, ':') + 1 : NULL;
+	const char *raw_file = a.raw ? a.input.path : NULL;
 	const char *inputs[] = {a.file, raw_file, a.opts.lookup.vmlinux};
 	rc = cli_output_open("decode", a.output, inputs, 3, &out, &of);
 	if (rc) {
@@ -245,7 +219,7 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	struct hwt_output *output = NULL;
-	struct hwt_elem_filter *filter = NULL;
+	struct hwt_decode_consumer *consumer = NULL;
 	struct hwt_decode_counter counter;
 	memset(&counter, 0, sizeof(counter));
 	int err;
@@ -292,19 +266,12 @@ int cmd_decode(int argc, char **argv)
 			a.symbols.capture = a.file;
 			a.symbols.before_warning = erase_progress;
 			a.symbols.before_warning_arg = &a;
-			if (a.script.fields & HWT_SCRIPT_SRCLINE)
+			if (a.script_fields & HWT_SCRIPT_SRCLINE)
 				a.symbols.opts.srcline = true;
 			err = decode_symbols_start(&a.symbols, &a.opts,
-						   a.script.fields ? NULL : output);
-			a.script.names = &a.names;
-			if (err >= 0 && a.script.fields) {
-				err = decode_script_start(&a.script, a.file, &a.opts,
-							  a.symbols.sym, out);
-				if (err >= 0)
-					counter.next = hwt_script_sink(a.script.script);
-			}
+						   a.script_fields ? NULL : output);
 			if (err >= 0)
-				err = start_filter(&a, &counter.next, &filter);
+				err = start_consumer(&a, &counter, &consumer);
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counter)
 					      : run(&a, &sink);
@@ -312,9 +279,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	cli_progress_erase(&a.progress);
 	hwt_output_free(output);
-	hwt_elem_filter_free(filter);
-	decode_script_end(&a.script);
-	thread_names_free(&a.names);
+	hwt_decode_consumer_free(consumer);
 	decode_symbols_end(&a.symbols);
 	/* A lost write is the error to report, whatever the decoder said
 	 * after it. */

@@ -8,7 +8,9 @@
 
 #include "cli.h"
 #include "decode_args.h"
+#include "hwtrace/decode_request.h"
 #include "hwtrace/error.h"
+#include "hwtrace/script.h"
 
 /* Binaries refused (or used anyway) for not being the traced ones. */
 static void warn_stderr(void *arg, const char *message)
@@ -104,18 +106,18 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 	while ((c = getopt_long(argc, argv, ":o:j:hqF:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COMM:
-			a->filter.comms = optarg;
+			a->comms = optarg;
 			break;
 		case OPT_DSO:
-			a->filter.dsos = optarg;
+			a->dsos = optarg;
 			break;
 		case OPT_SYM:
-			a->filter.syms = optarg;
+			a->syms = optarg;
 			break;
 		case 'F':
-			if (hwt_script_fields_parse(optarg, &a->script.fields) < 0)
+			if (hwt_script_fields_parse(optarg, &a->script_fields) < 0)
 				return cli_usage_error("decode", "%s", hwt_errmsg());
-			if (!a->script.fields)
+			if (!a->script_fields)
 				return cli_usage_error("decode", "-F needs fields");
 			break;
 		case OPT_FORMAT:
@@ -299,46 +301,28 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 	if (inputs != 1)
 		return cli_usage_error("decode",
 				       "give one input: FILE, --raw or --snapshot");
-	if ((a->opts.nmaps || a->opts.nelfs) && !a->raw)
-		return cli_usage_error("decode", "--map and --elf are for --raw input");
-	if (a->calls && !a->file)
-		return cli_usage_error("decode", "--calls is for perf.data captures");
-	if (a->script.fields &&
-	    (a->packets || a->profile || a->calls || a->edges || a->opts.disasm ||
-	     a->format == HWT_OUTPUT_JSONL))
-		return cli_usage_error("decode", "-F lists branches as perf script "
-				       "does: it goes with none of --packets, "
-				       "--branch-profile, --calls, --edges, "
-				       "--disasm and --format jsonl (jsonl has "
-				       "every field)");
-	bool filtered = a->filter.comms || a->filter.dsos || a->filter.syms;
-	if (filtered && (a->packets || a->profile || a->calls || a->edges ||
-			 !a->file))
-		return cli_usage_error("decode", "--comm, --dso and --sym filter "
-				       "the elements of a perf.data capture: not "
-				       "with --packets, --branch-profile, --calls "
-				       "or --edges");
-	if (filtered && a->symbols.off && (a->filter.dsos || a->filter.syms))
-		return cli_usage_error("decode", "--dso and --sym need symbols: "
-				       "not with --no-symbols");
-	if (a->calls && (a->packets || a->profile))
-		return cli_usage_error("decode", "--calls goes with neither "
-				       "--packets nor --branch-profile");
-	if (a->packets && a->opts.disasm)
-		return cli_usage_error("decode", "--packets lists packets, "
-				       "--disasm decoded instructions: give one "
-				       "of them");
-	if (a->edges && (a->packets || a->profile || a->calls || a->opts.disasm))
-		return cli_usage_error("decode", "--edges goes with none of "
-				       "--packets, --branch-profile, --calls "
-				       "and --disasm");
-	if (a->partial && (!a->edges || a->bitmap || a->format != HWT_OUTPUT_TEXT))
-		return cli_usage_error("decode", "--partial goes with --edges, "
-				       "and with neither --edges-bitmap nor "
-				       "--format jsonl");
-	if (a->unit && (!a->partial || !a->file || a->raw || a->snapshot))
-		return cli_usage_error("decode", "--unit goes with --edges "
-				       "--partial on a perf.data capture");
+	struct hwt_decode_request req = {
+		.size = sizeof(req),
+		.input = a->raw ? HWT_CAPTURE_RAW : a->snapshot ?
+			 HWT_CAPTURE_SNAPSHOT_DIR : HWT_CAPTURE_PERF_DATA,
+		.maps = a->opts.nmaps || a->opts.nelfs,
+		.packets = a->packets,
+		.profile = a->profile,
+		.calls = a->calls,
+		.edges = a->edges,
+		.edges_bitmap = a->bitmap,
+		.partial = a->partial,
+		.unit = a->unit,
+		.disasm = a->opts.disasm,
+		.jsonl = a->format == HWT_OUTPUT_JSONL,
+		.no_symbols = a->symbols.off,
+		.script_fields = a->script_fields,
+		.comms = a->comms,
+		.dsos = a->dsos,
+		.syms = a->syms,
+	};
+	if (hwt_decode_request_check(&req) < 0)
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	struct stat fst;
 	if (a->file && !stat(a->file, &fst) && S_ISDIR(fst.st_mode)) {
 		char ini[4096];

@@ -8,13 +8,11 @@
 #include <stdio.h>
 
 #include "decode_progress.h"
-#include "decode_script.h"
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
-#include "hwtrace/filter.h"
+#include "hwtrace/decode_input.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/output.h"
-#include "thread_names.h"
 
 struct decode_args {
 	struct hwt_decode_opts opts;
@@ -33,10 +31,12 @@ struct decode_args {
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
 	const char *file;
+	/* The one input, FILE, --snapshot or --raw (split), set once the
+	 * command line is good. */
+	struct hwt_decode_input input;
 	struct decode_symbols symbols;
-	struct decode_script script; /* -F */
-	struct thread_names names;   /* for -F comm and --comm */
-	struct hwt_elem_filter_opts filter; /* --comm, --dso, --sym */
+	uint32_t script_fields;      /* -F (hwt_script_field bits), 0: none */
+	const char *comms, *dsos, *syms; /* --comm, --dso, --sym; NULL: none */
 	bool quiet;
 	/* Filled by hwtrace decode while it runs, not by the parser. */
 	struct cli_progress progress;

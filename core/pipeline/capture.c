@@ -351,6 +351,12 @@ const char *hwt_capture_thread_name(const struct hwt_capture *cap,
 	return hwt_pd_threads_last_name(&cap->facts.threads_sb, tid);
 }
 
+const char *hwt_capture_comm(void *cap, int32_t pid, int32_t tid)
+{
+	(void)pid;
+	return cap ? hwt_capture_thread_name(cap, tid) : NULL;
+}
+
 size_t hwt_capture_switches(const struct hwt_capture *cap,
 			    const struct hwt_capture_switch **switches)
 {

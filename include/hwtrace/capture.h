@@ -157,6 +157,14 @@ HWT_API size_t hwt_capture_tasks(const struct hwt_capture *cap,
 HWT_API const char *hwt_capture_thread_name(const struct hwt_capture *cap,
 					    int32_t tid);
 
+/* hwt_capture_thread_name as the thread-name callback of perf script's
+ * fields, the element and frame filters and the report
+ * (hwt_script_opts.comm, hwt_elem_filter_opts.comm, hwt_report_set_comm):
+ * @cap is the struct hwt_capture, or NULL for a capture that could not be
+ * read ahead (a pipe), which names no thread; @pid is not needed, a tid
+ * names one thread at a time. */
+HWT_API const char *hwt_capture_comm(void *cap, int32_t pid, int32_t tid);
+
 /* A context switch (a SWITCH or SWITCH_CPU_WIDE record that names its
  * thread), as perf's database export gives it: the records are taken in
  * time order; a thread is known once a COMM record names it (or a FORK

@@ -1,0 +1,50 @@
+/* A decode's input as `hwtrace decode` takes it, one of three kinds: a
+ * perf.data capture (FILE), a snapshot directory (--snapshot DIR) or a
+ * raw trace stream with its backend (--raw BACKEND[,OPTS]:TRACE), and
+ * the one call that decodes whichever it is. A script that offers the
+ * same inputs reads --raw's spelling with the same rule and message. */
+#ifndef HWTRACE_DECODE_INPUT_H
+#define HWTRACE_DECODE_INPUT_H
+
+#include <stddef.h>
+
+#include "hwtrace/capture.h"
+#include "hwtrace/common.h"
+#include "hwtrace/decode.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_decode_input {
+	size_t size;                 /* sizeof(struct hwt_decode_input) */
+	enum hwt_capture_kind kind;
+	/* The perf.data file ("-": a pipe), the snapshot directory or the
+	 * raw trace. Borrowed. */
+	const char *path;
+	/* Raw: the backend's name ("intel_pt", "cs_etm", ...) and its
+	 * options after the comma (NULL: none), as hwt_decode_raw takes
+	 * them. Borrowed. */
+	const char *backend, *backend_options;
+};
+
+/* Reads --raw's BACKEND[,OPTS]:TRACE: @spec is split in place (the
+ * first ':' ends the backend part, whose first ',' starts its options)
+ * and @in points into it, kind HWT_CAPTURE_RAW (its size set). Returns 0,
+ * or HWT_ERR_CONFIG "--raw SPEC: expected BACKEND[,OPTS]:TRACE" (no ':',
+ * nothing before it or after it; @spec then unchanged), HWT_ERR_INVAL for
+ * NULL arguments. */
+HWT_API int hwt_decode_raw_spec_parse(char *spec, struct hwt_decode_input *in);
+
+/* Decodes @in into @sink with @opts: hwt_decode_file, hwt_decode_raw or
+ * hwt_decode_snapshot_dir, whose errors it returns; HWT_ERR_INVAL for a
+ * NULL or short @in, no path, or a raw input without a backend. */
+HWT_API int hwt_decode_input(const struct hwt_decode_input *in,
+			     const struct hwt_decode_opts *opts,
+			     const struct hwt_elem_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,55 @@
+/* What one decode of a capture is asked to list, as typed values (the
+ * options of `hwtrace decode`), and the check of what goes together:
+ * perf script's -F lines, the --comm, --dso and --sym filters, and the
+ * listings other than elements (packets, the branch profile, calls,
+ * edges). A script or a batch worker fills the request from its own
+ * settings and gets the refusals the command prints, word for word (they
+ * name the command's options, the words the user knows them by). */
+#ifndef HWTRACE_DECODE_REQUEST_H
+#define HWTRACE_DECODE_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/capture.h"
+#include "hwtrace/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwt_decode_request {
+	size_t size;                  /* sizeof(struct hwt_decode_request) */
+	enum hwt_capture_kind input;  /* FILE, --raw or --snapshot */
+	bool maps;                    /* --map or --elf given */
+	bool packets;                 /* --packets */
+	bool profile;                 /* --branch-profile */
+	bool calls;                   /* --calls */
+	bool edges;                   /* --edges (or --edges-bitmap) */
+	uint64_t edges_bitmap;        /* --edges-bitmap SIZE; 0: not given */
+	bool partial;                 /* --partial */
+	uint64_t unit;                /* --unit N; 0: not given */
+	bool disasm;                  /* --disasm */
+	bool jsonl;                   /* --format jsonl */
+	bool no_symbols;              /* --no-symbols */
+	uint32_t script_fields;       /* -F (hwt_script_field bits); 0: none */
+	/* --comm, --dso, --sym lists; NULL: not given (an empty list is a
+	 * filter given, as the command takes it). Borrowed. */
+	const char *comms, *dsos, *syms;
+};
+
+/* Checks that what @req asks for goes together, in the order the command
+ * checks it: maps only with raw input, calls only on a perf.data capture,
+ * -F with no other listing nor jsonl, the filters only on the elements of
+ * a perf.data capture (and --dso, --sym with symbols), then the listings
+ * among themselves (--calls, --packets, --disasm, --edges, --partial,
+ * --unit). Returns 0, or HWT_ERR_CONFIG with the first refusal as the
+ * message (hwt_errmsg), or HWT_ERR_INVAL for a NULL or short @req. */
+HWT_API int hwt_decode_request_check(const struct hwt_decode_request *req);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
