@@ -12,7 +12,6 @@
 #include "hwtrace/report_request.h"
 #include "report_options.h"
 #include "stack_usage.h"
-#include "thread_names.h"
 #include "stack_run.h"
 
 enum {
@@ -55,7 +54,7 @@ struct report_args {
 	struct hwt_callgraph *callgraph;
 	struct hwt_elem_sink by_line, *after;  /* --srcline */
 	struct cli_stack_run *runs;            /* one per capture */
-	struct thread_names names;  /* --sort tid/comm: the rows' threads */
+	struct hwt_capture *names;  /* --sort tid/comm: the rows' threads */
 	bool has_time;              /* some capture had time */
 };
 
@@ -195,8 +194,10 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	if (!err && a->nsort)
 		err = hwt_report_set_sort(a->report, a->sort, a->nsort);
 	if (!err && hwt_report_sorts_by_thread(a->sort, a->nsort)) {
-		err = thread_names_load(&a->names, a->s.files[0]);
-		hwt_report_set_comm(a->report, thread_names_of, &a->names);
+		/* A pipe cannot be read ahead: it names no thread. */
+		if (!a->names && strcmp(a->s.files[0], "-"))
+			err = hwt_capture_open(a->s.files[0], NULL, &a->names);
+		hwt_report_set_comm(a->report, hwt_capture_comm, a->names);
 	}
 	/* The first capture's clock: the call graph's time unit, and the
 	 * one the others must have. */
@@ -247,7 +248,7 @@ static void free_report(void *arg)
 	struct report_args *a = arg;
 	free(a->runs);
 	hwt_report_free(a->report);
-	thread_names_free(&a->names);
+	hwt_capture_free(a->names);
 	hwt_callgraph_free(a->callgraph);
 }
 
