@@ -27,7 +27,17 @@
  * quadratic for long ones, which are refused (EOPNOTSUPP) once the
  * decodes would add up to more than EMU_DECODE_BUDGET bytes, rather
  * than keep the replay waiting for minutes (and streams of more than a
- * 64th of it at once). */
+ * 64th of it at once).
+ *
+ * A decoder the registry isolates by default (cs_etm's, OpenCSD, which
+ * must not read untrusted trace in this process) runs in its isolated
+ * workers, as `hwtrace decode` runs it, one worker a prefix decode. Its
+ * packets are not listed (that would parse the trace here): a hit is at
+ * the end of the shortest prefix of whole 16-byte frames that shows it
+ * (a CoreSight sink writes whole frames, and the deformatter reads
+ * them). A trace without timestamps (an ETM
+ * configured without them) gives a hit the time of the replayed
+ * PERF_RECORD_AUX that brings its bytes, the time perf gives it too. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +46,7 @@
 #include "core/emulator/emu_internal.h"
 #include "core/emulator/emu_replay.h"
 #include "hwtrace/backend.h"
+#include "hwtrace/decode.h"
 #include "hwtrace/element.h"
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
@@ -69,7 +80,9 @@ static int log_branch(void *arg, const struct hwt_elem *e)
 		if (log->n++ < log->want)
 			return 0;
 		log->reached = true;
-		return HWT_ERR_EOF; /* seen enough: stop this decode */
+		/* Seen enough: stop this decode. Not HWT_ERR_EOF, which an
+		 * isolated decoder's caller takes for its worker's end. */
+		return HWT_ERR_NOSPC;
 	}
 	if (log->n == log->cap) {
 		size_t ncap = log->cap ? log->cap * 2 : 256;
@@ -97,7 +110,18 @@ struct stream_decoder {
 	uint64_t len;
 	int cpu;
 	uint64_t budget; /* bytes the prefix decodes may still take */
+	const struct emu_stream *stream;
+	/* Prefixes end at multiples of this (a CoreSight sink's 16-byte
+	 * frames: a decode of part of a frame says nothing), or at the
+	 * stream's end. */
+	uint64_t granule;
 };
+
+static uint64_t whole_granules(const struct stream_decoder *sd, uint64_t len)
+{
+	uint64_t up = (len + sd->granule - 1) / sd->granule * sd->granule;
+	return up < sd->len ? up : sd->len;
+}
 
 /* Decodes the stream's first @len bytes in a fresh decoder instance. */
 static int decode_prefix(struct stream_decoder *sd, uint64_t len)
@@ -135,7 +159,7 @@ static int decode_prefix(struct stream_decoder *sd, uint64_t len)
 static int shows(struct stream_decoder *sd, uint64_t len, size_t k, bool *yes)
 {
 	sd->log.want = k;
-	int err = decode_prefix(sd, len);
+	int err = decode_prefix(sd, whole_granules(sd, len));
 	*yes = sd->log.reached;
 	return err;
 }
@@ -169,7 +193,7 @@ static int position_of(struct stream_decoder *sd, size_t k, uint64_t from,
 		else
 			lo = mid + 1;
 	}
-	*pos = hi;
+	*pos = whole_granules(sd, hi);
 	return 0;
 }
 
@@ -210,19 +234,41 @@ static uint8_t *stream_copy(const struct emu_stream *s, uint64_t *len)
 	return buf;
 }
 
-/* The stream's mappings as the decoder's memory image. */
-static int stream_image(const struct emu_stream *s, struct hwt_image *image)
+/* The stream's mappings as the decoder's memory image; the mapping of
+ * @capture_name (NULL: none) reads @local, the probe's binary. */
+static int stream_image(const struct emu_stream *s, struct hwt_image *image,
+			const char *capture_name, const char *local)
 {
 	for (size_t i = 0; i < s->nitems; i++) {
 		struct emu_mapping m;
 		if (!hwt_emu_item_mapping(&s->items[i], &m))
 			continue;
+		const char *file = capture_name && !strcmp(m.name, capture_name) ?
+					   local : m.name;
 		int err = hwt_image_add_file(image, HWT_PID_ANY, m.start, m.len,
-					     m.name, m.pgoff);
+					     file, m.pgoff);
 		if (err == HWT_ERR_NOMEM)
 			return err;
 	}
 	return 0;
+}
+
+/* The sample time of the replayed write that brings the stream's byte
+ * before @pos (the first write for 0); 0 when it has none. */
+static uint64_t write_time(const struct emu_stream *s, uint64_t pos)
+{
+	uint64_t at = 0, time = 0;
+
+	for (size_t i = 0; i < s->nitems; i++) {
+		const struct emu_item *it = &s->items[i];
+		if (it->kind != EMU_ITEM_AUX)
+			continue;
+		at += it->len * it->repeat;
+		time = it->time;
+		if (at >= pos && at)
+			break;
+	}
+	return time;
 }
 
 static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
@@ -246,9 +292,11 @@ static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
 		/* The time the trace knows there. */
 		if (err >= 0)
 			err = decode_prefix(sd, at);
+		uint64_t time = sd->log.last_time ? sd->log.last_time
+						  : write_time(sd->stream, at);
 		if (err >= 0 && hwt_emu_add_hit(leader, at, probe,
 						at_return ? b->to : addr, 0,
-						sd->log.last_time))
+						time))
 			err = HWT_ERR_NOMEM;
 		pos = at;
 	}
@@ -256,7 +304,8 @@ static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
 }
 
 int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
-			 struct emu_event *probe, uint64_t addr, bool at_return)
+			 struct emu_event *probe, uint64_t addr, bool at_return,
+			 const char *capture_name)
 {
 	const struct emu_replay_data *r = emu->replay;
 	const struct hwt_backend *be;
@@ -271,25 +320,36 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	memcpy(&h, r->info, sizeof(h));
 	be = hwt_backend_for_auxtrace(
 		(enum hwt_auxtrace_type)((const uint32_t *)r->info)[2]);
-	/* A decoder that must not read untrusted trace in this process
-	 * (OpenCSD's) is not run here. */
-	if (!be || !be->decoder || h.size < 16 ||
-	    hwt_backend_isolated_by_default(be))
+	if (!be || !be->decoder || h.size < 16)
 		return -EOPNOTSUPP;
 	/* Its packet listing is kept in memory, some 40 bytes a packet. */
 	if (leader->stream->src_total > EMU_DECODE_BUDGET / 64)
 		return -EOPNOTSUPP;
-	if (!(image = hwt_image_new()))
+	/* A decoder that must not read untrusted trace in this process
+	 * (OpenCSD's) runs in its isolated workers. */
+	struct hwt_decode_opts opts = {.jobs = 1};
+	struct hwt_isolation *iso = NULL;
+	if (hwt_isolate_wanted(be, &opts)) {
+		if (hwt_isolation_open(be, &opts, &iso) < 0)
+			return -EOPNOTSUPP;
+	}
+	if (!(image = hwt_image_new())) {
+		hwt_isolation_close(iso, 0);
 		return -ENOMEM;
+	}
 	if (!(bytes = stream_copy(leader->stream, &sd.len)) ||
-	    stream_image(leader->stream, image) < 0) {
+	    stream_image(leader->stream, image, capture_name,
+			 (const char *)(uintptr_t)probe->attr.config1) < 0) {
 		free(bytes);
 		hwt_image_free(image);
+		hwt_isolation_close(iso, 0);
 		return -ENOMEM;
 	}
 	memset(&sd.params, 0, sizeof(sd.params));
 	memset(&sd.log, 0, sizeof(sd.log));
-	sd.ops = be->decoder;
+	sd.ops = iso ? hwt_isolation_backend(iso)->decoder : be->decoder;
+	sd.stream = leader->stream;
+	sd.granule = leader->cs_sink ? 16 : 1;
 	sd.bytes = bytes;
 	sd.cpu = leader->stream->cpu;
 	sd.sink = (struct hwt_elem_sink){log_branch, &sd.log};
@@ -305,7 +365,7 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	sd.npackets = 0;
 	sd.budget = EMU_DECODE_BUDGET;
 	err = decode_prefix(&sd, sd.len);
-	if (err >= 0)
+	if (err >= 0 && !iso)
 		err = hwt_emu_packet_list(sd.ops, &sd.params, bytes, sd.len, sd.cpu,
 					  &sd.packets, &sd.npackets);
 	if (err >= 0)
@@ -314,5 +374,7 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	free(sd.log.v);
 	free(bytes);
 	hwt_image_free(image);
+	/* A lost worker fails the search: its hits are not known. */
+	err = hwt_isolation_close(iso, err);
 	return err == HWT_ERR_NOMEM ? -ENOMEM : err < 0 ? -EOPNOTSUPP : 0;
 }

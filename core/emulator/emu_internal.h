@@ -242,9 +242,12 @@ int hwt_emu_add_hit(struct emu_event *leader, uint64_t pos,
 		    uint64_t time);
 /* emu_decoded_calls.c: the hits of @probe in @leader's stream when its
  * trace is not BTS records: found by the trace's decoder (0, -ENOMEM,
- * -EOPNOTSUPP when there is no decoder or it failed). */
+ * -EOPNOTSUPP when there is no decoder or it failed). @capture_name, when
+ * not NULL, is the name the capture's mappings give the probe's binary,
+ * whose code the decoder then reads from the probe's file. */
 int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
-			 struct emu_event *probe, uint64_t addr, bool at_return);
+			 struct emu_event *probe, uint64_t addr, bool at_return,
+			 const char *capture_name);
 /* emu_packet_list.c: a stream's packets as @ops' packets op lists them
  * (*@out malloc'd; HWT_ERR_NOSUP without the op), and the packet holding
  * byte @at (the last of the @n starting at or before it). */

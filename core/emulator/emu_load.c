@@ -262,6 +262,8 @@ static int scan(struct hwt_emu *emu, struct emu_replay_data *r,
 	if (ret < 0)
 		return ret;
 	ret = copy_attrs(r, rd, path);
+	if (ret >= 0)
+		ret = hwt_emu_replay_keep_build_ids(r, rd);
 	while (ret >= 0 && (ret = hwt_pd_reader_next(rd, &rec)) > 0) {
 		if (rec.type == HWT_PD_RECORD_AUXTRACE) {
 			if (add_cpu(r, (int32_t)rec.aux.cpu) < 0 ||

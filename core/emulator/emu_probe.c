@@ -5,13 +5,15 @@
  * fires when the replayed program enters FUNC (entry probe) or returns
  * from it (return probe). The emulator knows when from the replayed trace
  * itself: the binary's PERF_RECORD_MMAP/MMAP2 in the stream's sideband
- * give FUNC's run-time address, and the stream's BTS records (a sw_branch
+ * (by its path, or by its build id: emu_probe_binary.c) give FUNC's
+ * run-time address, and the stream's BTS records (a sw_branch
  * or intel_bts capture) give every call of it, as branch records whose
  * target is that address, and its return, the next branch back to just
  * after the call site. An Intel PT trace does not name its branches: its
  * decoder finds them (emu_decoded_calls.c), and the same matching of
- * calls and returns runs over the branches it gives. Other traces
- * (CoreSight) are not read: such a probe is refused with EOPNOTSUPP.
+ * calls and returns runs over the branches it gives; so does a
+ * CoreSight trace, with OpenCSD in its isolated workers. Other traces
+ * are not read: such a probe is refused with EOPNOTSUPP.
  *
  * Each hit is a source position of the AUX stream: the end of the call
  * record (the uprobe runs before FUNC's first instruction, so the call
@@ -202,14 +204,26 @@ static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 
 	if (!leader || !leader->aux_pmu || leader->cpu != ev->cpu || !path)
 		return -EINVAL;
-	if (!(leader->bts_format || leader->pt_format) || !leader->stream)
+	if (!(leader->bts_format || leader->pt_format || leader->cs_sink) ||
+	    !leader->stream)
 		return -EOPNOTSUPP;
-	if (!run_time_address(leader->stream, path, ev->attr.config2, &addr))
-		return 0; /* never mapped: a probe that never fires */
+	/* The trace-on/off of a CoreSight trace unit is not written. */
+	if (leader->cs_sink && hwt_attr_aux_action(&ev->attr))
+		return -EOPNOTSUPP;
+	/* The capture's name of the binary: its path, else the file the
+	 * capture gives the same build id (recorded on another machine). */
+	const char *name = path;
+	if (!run_time_address(leader->stream, path, ev->attr.config2, &addr)) {
+		name = hwt_emu_capture_name_of(emu, path);
+		if (!name || !run_time_address(leader->stream, name,
+					       ev->attr.config2, &addr))
+			return 0; /* never mapped: a probe that never fires */
+	}
 	before = leader->nhits;
 	int err = leader->bts_format ?
 			  find_hits(leader, ev, addr, at_return) :
-			  hwt_emu_decoded_hits(emu, leader, ev, addr, at_return);
+			  hwt_emu_decoded_hits(emu, leader, ev, addr, at_return,
+					       name == path ? NULL : name);
 	if (err)
 		return err;
 	if (leader->nhits != before)

@@ -27,6 +27,9 @@ void hwt_emu_replay_free(struct emu_replay_data *r)
 	free(r->abufs);
 	free(r->auxs);
 	free(r->structured);
+	for (size_t i = 0; i < r->nbuild_ids; i++)
+		free(r->build_ids[i].filename);
+	free(r->build_ids);
 	free(r);
 }
 
