@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "core/capture/capture_internal.h"
+#include "hwtrace/auxaction.h"
 #include "hwtrace/error.h"
 
 static long read_proc_long(const struct hwt_os *os, const char *path,
@@ -66,8 +67,21 @@ int hwt_capture_explain(const struct hwt_os *os, int err, const char *what,
 				 "driver is loaded",
 				 what, pmu, cpus, attr ? attr->type : 0,
 				 attr ? (unsigned long long)attr->config : 0ULL);
-	case EINVAL:
 	case EOPNOTSUPP:
+		/* A pause/resume probe: no term is wrong, the trace PMU
+		 * cannot be paused by another event. */
+		if (attr && hwt_attr_aux_action(attr))
+			return hwt_error(HWT_ERR_NOSUP,
+					 "%s of %s (%s) refused: %s. The trace event "
+					 "cannot be paused or resumed by another event "
+					 "here (aux_action): a kernel before 6.13, a "
+					 "driver without it, or the emulator replaying "
+					 "a capture whose trace unit it cannot switch "
+					 "(cs_etm); `hwtrace config check` says which, "
+					 "docs/record.md \"Triggers in the kernel\"",
+					 what, pmu, cpus, strerror(-err));
+		/* fall through */
+	case EINVAL:
 		return hwt_error(HWT_ERR_CONFIG,
 				 "%s of %s (%s) refused: %s. A term of the event is "
 				 "not supported here (config 0x%llx config1 0x%llx "
