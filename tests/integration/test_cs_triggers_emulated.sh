@@ -46,8 +46,8 @@ expect_eq "the copy's symbol" "$(nm -S "$BIN" 2>/dev/null | awk '$4 == "count_lo
 mkdir -p "$TMP/symfs/data/local/tmp"
 cp "$BIN" "$TMP/symfs/data/local/tmp/etm_test_loop"
 
-"$HWT_PD_AUX_LOSSES" "$ETM/perf_etm.data" "$TMP/three.data" '4*3+100000' || fail "pd_aux_losses 4*3"
-"$HWT_PD_AUX_LOSSES" "$ETM/perf_etm.data" "$TMP/split.data" '4/64+100000' || fail "pd_aux_losses 4/64"
+${HWT_TARGET_RUN:-} "$HWT_PD_AUX_LOSSES" "$ETM/perf_etm.data" "$TMP/three.data" '4*3+100000' || fail "pd_aux_losses 4*3"
+${HWT_TARGET_RUN:-} "$HWT_PD_AUX_LOSSES" "$ETM/perf_etm.data" "$TMP/split.data" '4/64+100000' || fail "pd_aux_losses 4/64"
 
 # The oracles. count_loop runs at 0x582b2b1054; its return goes back to
 # main at 0x582b2b10a4.
