@@ -18,14 +18,18 @@
 # AUX records' times are those hwtrace dump prints.
 . "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 : "${HWT_PD_AUX_LOSSES:?the pd_aux_losses helper}"
-for t in llvm-objcopy python3 perf; do
-	command -v $t >/dev/null || { fail "$t is not installed (Debian: llvm, python3, linux-perf)"; finish; exit 1; }
+# llvm-15's objcopy is the one make deps installs; llvm's unversioned name
+# is taken where it is the only one.
+OBJCOPY=$(command -v llvm-objcopy-15 || command -v llvm-objcopy) ||
+	{ fail "llvm-objcopy is not installed (Debian: llvm-15)"; finish; exit 1; }
+for t in python3 perf; do
+	command -v $t >/dev/null || { fail "$t is not installed (Debian: python3, linux-perf)"; finish; exit 1; }
 done
 
 ETM="$HWT_TESTDATA/perf-data/simpleperf-etm"
 BIN="$TMP/etm_test_loop"
-llvm-objcopy --add-symbol count_loop=.text:0x54,function,global "$ETM/etm_test_loop" "$BIN" ||
-	{ fail "llvm-objcopy"; finish; exit 1; }
+"$OBJCOPY" --add-symbol count_loop=.text:0x54,function,global "$ETM/etm_test_loop" "$BIN" ||
+	{ fail "$OBJCOPY --add-symbol"; finish; exit 1; }
 # Elf64_Sym.st_size of count_loop: its 14 instructions, 0x1054..0x108c.
 python3 - "$BIN" <<'PY' || fail "setting count_loop's size"
 import struct, sys
