@@ -160,7 +160,8 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
     """Decodes @files on @client's cluster into @out (a path on this host).
 
     @kind: "report" (the table, ``--top`` @top, 0 for all), "collapsed"
-    (folded stacks by @weight), "edges", or a per-binary profile
+    (folded stacks by @weight), "edges", "branch-profile" (the lines of
+    ``decode --branch-profile``, each capture's added up), or a per-binary profile
     ("autofdo", "bolt", "bolt-preagg": @out is then the prefix or
     directory of its files, as ``hwtrace export -o``), "pprof" (the
     compressed profile.proto) or "sqlite" (the database in perf's schema,
