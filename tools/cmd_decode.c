@@ -18,6 +18,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
 #include "hwtrace/outfile.h"
+#include "hwtrace/partial.h"
 #include "hwtrace/output.h"
 #include "stack_run.h"
 #include "unit_run.h"
@@ -124,6 +125,8 @@ static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
 	if (a->file && a->counter && !a->per_cpu && !a->profile && !a->edges)
 		return run_merged(a);
+	if (a->unit && a->profile)
+		return cli_unit_decode_profile(a->file, a->unit, &a->opts, sink);
 	return hwt_decode_input(&a->input, &a->opts, sink);
 }
 
@@ -222,6 +225,7 @@ int cmd_decode(int argc, char **argv)
 	struct hwt_decode_consumer *consumer = NULL;
 	struct hwt_decode_counter counter;
 	memset(&counter, 0, sizeof(counter));
+	struct hwt_partial *bprof = NULL; /* --branch-profile --partial */
 	int err;
 	bool jsonl = a.format == HWT_OUTPUT_JSONL;
 	a.opts.warn = warn;
@@ -272,9 +276,19 @@ int cmd_decode(int argc, char **argv)
 						   a.script_fields ? NULL : output);
 			if (err >= 0)
 				err = start_consumer(&a, &counter, &consumer);
+			/* Once the symbols are set up: whether it has names. */
+			if (err >= 0 && a.profile && a.partial)
+				err = hwt_partial_new_branch_profile(
+					a.opts.name_addr != NULL, &bprof);
+			if (bprof)
+				a.opts.branch_count_sink = (struct hwt_branch_count_sink){
+					hwt_partial_branch_count, bprof};
 			if (err >= 0)
 				err = a.calls ? run_calls(&a, out, &counter)
 					      : run(&a, &sink);
+			if (err >= 0 && bprof)
+				err = hwt_partial_write(bprof, out);
+			hwt_partial_free(bprof);
 		}
 	}
 	cli_progress_erase(&a.progress);

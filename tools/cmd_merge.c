@@ -23,15 +23,18 @@ static void usage(FILE *out)
 		"bolt-preagg (export --partial: the files of export --to KIND, one\n"
 		"per binary, named from -o as export names them), or pprof (the\n"
 		"profile of export --to pprof, to -o), or sqlite (the database of\n"
-		"export --to sqlite, to -o, a new file). The merge does not depend\n"
+		"export --to sqlite, to -o, a new file), or branch-profile (decode\n"
+		"--branch-profile). The merge does not depend\n"
 		"on the order or grouping of the parts. See docs/scale-out.md.\n\n"
 		"  --kind KIND             report, collapsed, edges, autofdo, bolt,\n"
-		"                          bolt-preagg, pprof or sqlite\n"
+		"                          bolt-preagg, pprof, sqlite or\n"
+		"                          branch-profile\n"
 		"  --partial               write the merged partial result instead\n"
 		"  --weight insns|time|calls  collapsed: what a stack counts\n"
 		"  --top N                 report: the N first functions (default 25;\n"
 		"                          0 for all)\n"
-		"  --format text|jsonl     edges: lines or JSON objects\n"
+		"  --format text|jsonl     edges, branch-profile: lines or JSON\n"
+		"                          objects\n"
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"                          (autofdo, bolt: the files' prefix or\n"
 		"                          directory, required without --partial;\n"
@@ -147,6 +150,8 @@ static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
 	/* decode --edges --format jsonl's stream starts so too. */
 	if (a->kind == HWT_MERGE_EDGES && a->format == HWT_OUTPUT_JSONL)
 		cli_jsonl_header(out, "edges", hwt_version());
+	if (a->kind == HWT_MERGE_BRANCH_PROFILE && a->format == HWT_OUTPUT_JSONL)
+		cli_jsonl_header(out, "branch_profile", hwt_version());
 	struct hwt_merge_write_opts opts = {
 		.top = (size_t)a->top, .weight = a->weight, .format = a->format,
 	};

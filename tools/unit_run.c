@@ -6,6 +6,7 @@
 
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
+#include "hwtrace/sample.h"
 #include "unit_run.h"
 
 /* The error @err again, its message led by the file and the unit, so that
@@ -18,9 +19,38 @@ static int name_unit(int err, const char *file, size_t unit)
 	return hwt_error(err, "%s, unit %zu: %s", file, unit, msg);
 }
 
-int cli_unit_decode(const char *file, size_t unit,
-		    const struct hwt_decode_opts *opts,
-		    const struct hwt_elem_sink *sink)
+/* What a unit's branch profile needs: the image its addresses are
+ * rendered with, which the capture owns, so the profile is written
+ * before the capture is freed. */
+struct unit_profile {
+	struct hwt_branch_profile *p;
+	const struct hwt_elem_sink *next;
+	struct hwt_image *image;
+	const struct hwt_decode_opts *opts;
+};
+
+static void profile_on_image(void *arg, struct hwt_image *image)
+{
+	struct unit_profile *up = arg;
+	up->image = image;
+	if (up->opts->on_image)
+		up->opts->on_image(up->opts->on_image_arg, image);
+}
+
+static int profile_emit(void *arg, const struct hwt_elem *e)
+{
+	struct unit_profile *up = arg;
+	int err = hwt_branch_profile_add_elem(up->p, e);
+	return err < 0 ? err : up->next->emit(up->next->arg, e);
+}
+
+/* The unit's elements to @sink; with @up, counted into its profile on
+ * the way, and the profile handed to the decode's branch_count_sink at
+ * the end. */
+static int unit_decode(const char *file, size_t unit,
+		       const struct hwt_decode_opts *opts,
+		       const struct hwt_elem_sink *sink,
+		       struct unit_profile *up)
 {
 	struct hwt_capture_opts copts = {
 		.size = sizeof(copts),
@@ -52,8 +82,8 @@ int cli_unit_decode(const char *file, size_t unit,
 			.time_end = opts->time_end,
 			.disasm = opts->disasm,
 			.unit = unit,
-			.on_image = opts->on_image,
-			.on_image_arg = opts->on_image_arg,
+			.on_image = up ? profile_on_image : opts->on_image,
+			.on_image_arg = up ? (void *)up : opts->on_image_arg,
 		};
 		err = hwt_cursor_new(cap, &o, &cur);
 	}
@@ -61,7 +91,31 @@ int cli_unit_decode(const char *file, size_t unit,
 	int got;
 	while (!err && (got = hwt_cursor_next(cur, &e)) != 0)
 		err = got < 0 ? got : sink->emit(sink->arg, &e);
+	if (!err && up)
+		err = hwt_branch_profile_emit(up->p, up->image, opts->name_addr,
+					      opts->name_addr_arg,
+					      &opts->branch_count_sink);
 	hwt_cursor_free(cur);
 	hwt_capture_free(cap);
 	return err ? name_unit(err, file, unit) : 0;
+}
+
+int cli_unit_decode(const char *file, size_t unit,
+		    const struct hwt_decode_opts *opts,
+		    const struct hwt_elem_sink *sink)
+{
+	return unit_decode(file, unit, opts, sink, NULL);
+}
+
+int cli_unit_decode_profile(const char *file, size_t unit,
+			    const struct hwt_decode_opts *opts,
+			    const struct hwt_elem_sink *sink)
+{
+	struct unit_profile up = {hwt_branch_profile_new(), sink, NULL, opts};
+	if (!up.p)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory for the profile");
+	struct hwt_elem_sink counted = {profile_emit, &up};
+	int err = unit_decode(file, unit, opts, &counted, &up);
+	hwt_branch_profile_free(up.p);
+	return err;
 }

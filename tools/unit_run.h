@@ -17,4 +17,12 @@ int cli_unit_decode(const char *file, size_t unit,
 		    const struct hwt_decode_opts *opts,
 		    const struct hwt_elem_sink *sink);
 
+/* As cli_unit_decode, the elements counted into a branch profile on
+ * their way to @sink, and the profile handed to
+ * @opts->branch_count_sink (named with @opts->name_addr) at the end, as
+ * `decode --branch-profile` of the whole capture hands it. */
+int cli_unit_decode_profile(const char *file, size_t unit,
+			    const struct hwt_decode_opts *opts,
+			    const struct hwt_elem_sink *sink);
+
 #endif

@@ -44,13 +44,17 @@ static int check_listings(const struct hwt_decode_request *r, bool edges)
 		return hwt_error(HWT_ERR_CONFIG, "--edges goes with none of "
 				 "--packets, --branch-profile, --calls and "
 				 "--disasm");
-	if (r->partial && (!edges || r->edges_bitmap || r->jsonl))
-		return hwt_error(HWT_ERR_CONFIG, "--partial goes with --edges, "
-				 "and with neither --edges-bitmap nor --format "
-				 "jsonl");
+	/* A partial is of the edges or of the branch profile, which
+	 * --packets would replace. */
+	if (r->partial && (!(edges || r->profile) || r->packets ||
+			   r->edges_bitmap || r->jsonl))
+		return hwt_error(HWT_ERR_CONFIG, "--partial goes with --edges or "
+				 "--branch-profile, and with none of --packets, "
+				 "--edges-bitmap and --format jsonl");
 	if (r->unit && (!r->partial || r->input != HWT_CAPTURE_PERF_DATA))
 		return hwt_error(HWT_ERR_CONFIG, "--unit goes with --edges "
-				 "--partial on a perf.data capture");
+				 "--partial or --branch-profile --partial on a "
+				 "perf.data capture");
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 /* In enum hwt_merge_kind's order. */
 static const char *const merge_kind_names[] = {
 	"report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
-	"pprof", "sqlite",
+	"pprof", "sqlite", "branch-profile",
 };
 
 #define NKINDS (sizeof(merge_kind_names) / sizeof(merge_kind_names[0]))
@@ -43,6 +43,8 @@ enum hwt_partial_kind hwt_merge_kind_partial(enum hwt_merge_kind kind)
 		return HWT_PARTIAL_PPROF;
 	case HWT_MERGE_SQLITE:
 		return HWT_PARTIAL_SQLITE;
+	case HWT_MERGE_BRANCH_PROFILE:
+		return HWT_PARTIAL_BRANCH_PROFILE;
 	case HWT_MERGE_REPORT:
 	case HWT_MERGE_COLLAPSED:
 		break;
@@ -70,6 +72,8 @@ int hwt_partial_write_merged(const struct hwt_partial *p,
 		return hwt_partial_write_edges(p, out, opts->format);
 	case HWT_MERGE_PPROF:
 		return hwt_partial_write_pprof(p, out);
+	case HWT_MERGE_BRANCH_PROFILE:
+		return hwt_partial_write_branch_profile(p, out, opts->format);
 	case HWT_MERGE_SQLITE:
 		return hwt_error(HWT_ERR_INVAL, "a merged sqlite partial is a "
 				 "database file: hwt_partial_write_sqlite "

@@ -5,7 +5,7 @@
 #include "hwtrace/merge_request.h"
 
 #define KIND_NAMES "report, collapsed, edges, autofdo, bolt, bolt-preagg, " \
-		   "pprof or sqlite"
+		   "pprof, sqlite or branch-profile"
 
 int hwt_merge_request_kind(struct hwt_merge_request *rq, const char *name)
 {

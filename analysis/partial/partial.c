@@ -27,6 +27,8 @@ const char *hwt_partial_kind_name(enum hwt_partial_kind kind)
 		return "pprof";
 	case HWT_PARTIAL_SQLITE:
 		return "sqlite";
+	case HWT_PARTIAL_BRANCH_PROFILE:
+		return "branch-profile";
 	default:
 		return "report";
 	}
@@ -63,6 +65,7 @@ void hwt_partial_free(struct hwt_partial *p)
 	partial_pgo_free(p);
 	partial_pprof_free(p);
 	sqlite_shards_free(&p->shards);
+	partial_bprof_free(p);
 	free(p->reading_lines);
 	free(p);
 }
@@ -246,6 +249,8 @@ int hwt_partial_merge(struct hwt_partial *dst, const struct hwt_partial *src)
 		return partial_pprof_merge(dst, src);
 	if (dst->kind == HWT_PARTIAL_SQLITE)
 		return partial_sqlite_merge(dst, src);
+	if (dst->kind == HWT_PARTIAL_BRANCH_PROFILE)
+		return partial_bprof_merge(dst, src);
 	if (!same_text(dst->time_unit, src->time_unit) ||
 	    !same_text(dst->time_meaning, src->time_meaning))
 		return hwt_error(HWT_ERR_INVAL, "the parts' times are of "

@@ -40,7 +40,39 @@ struct hwt_partial {
 	/* HWT_PARTIAL_SQLITE (partial_sqlite.c): the captures' databases,
 	 * in their canonical order. */
 	struct sqlite_shards shards;
+	/* HWT_PARTIAL_BRANCH_PROFILE (partial_bprof.c): the branches in
+	 * the order they came, each once; @branch_keys maps a branch's
+	 * texts (bprof_key) to v[0], its index plus one. */
+	struct bprof_branch *branches;
+	size_t nbranches, branches_cap;
+	struct hwt_strmap branch_keys;
+	bool named;
 };
+
+/* One branch of a branch-profile partial: its ends' texts and names
+ * (NULL where none), its count, and the lowest (from, to) address pair
+ * it was counted at, which orders equal counts as the decode does. */
+struct bprof_branch {
+	char *from, *to, *from_sym, *to_sym;
+	uint64_t count, from_addr, to_addr;
+};
+
+/* The branch-profile partial (partial_bprof.c): adds a branch (merged
+ * into the one of the same texts, *@added false then), merges, frees.
+ * Its lines (partial_bprof_text.c): written (*@lines their count), its
+ * first line ("named") and then one ("branch") read. */
+struct partial_reader;
+int partial_bprof_add(struct hwt_partial *p, const struct bprof_branch *b,
+		      bool *added);
+int partial_bprof_merge(struct hwt_partial *dst, const struct hwt_partial *src);
+void partial_bprof_free(struct hwt_partial *p);
+int partial_bprof_write(const struct hwt_partial *p, FILE *out, size_t *lines);
+int partial_bprof_read_head(struct partial_reader *r, struct hwt_partial *p);
+int partial_bprof_read_line(struct partial_reader *r, struct hwt_partial *p);
+/* The branches in the order their lines are written (by texts), or
+ * printed (by count; @by_count); NULL when out of memory. */
+const struct bprof_branch **partial_bprof_sorted(const struct hwt_partial *p,
+						 bool by_count);
 
 /* Whether @kind is one of the per-binary profiles (partial_pgo.c). */
 bool partial_is_pgo(enum hwt_partial_kind kind);

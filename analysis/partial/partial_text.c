@@ -119,6 +119,8 @@ int hwt_partial_write(const struct hwt_partial *p, FILE *out)
 		  : partial_is_pgo(p->kind)    ? partial_pgo_write(p, out, &lines)
 		  : p->kind == HWT_PARTIAL_PPROF ? partial_pprof_write(p, out, &lines)
 		  : p->kind == HWT_PARTIAL_SQLITE ? partial_sqlite_write(p, out, &lines)
+		  : p->kind == HWT_PARTIAL_BRANCH_PROFILE ?
+			partial_bprof_write(p, out, &lines)
 					       : write_report(p, out, &lines);
 	if (err)
 		return err;
@@ -368,7 +370,9 @@ static int read_body(struct partial_reader *r, struct hwt_partial *p)
 	bool edges = p->kind == HWT_PARTIAL_EDGES, pgo = partial_is_pgo(p->kind);
 	bool pprof = p->kind == HWT_PARTIAL_PPROF;
 	bool sqlite = p->kind == HWT_PARTIAL_SQLITE;
+	bool bprof = p->kind == HWT_PARTIAL_BRANCH_PROFILE;
 	int err = edges ? read_edges_stats(r, p)
+		  : bprof ? partial_bprof_read_head(r, p)
 		  : pgo || sqlite ? 0
 		  : pprof ? partial_pprof_read_head(r, p)
 			: read_header_text(r, p);
@@ -393,6 +397,8 @@ static int read_body(struct partial_reader *r, struct hwt_partial *p)
 		}
 		if (pgo)
 			err = partial_pgo_read_line(r, p);
+		else if (bprof)
+			err = partial_bprof_read_line(r, p);
 		else if (sqlite)
 			err = partial_sqlite_read_line(r, p);
 		else if (pprof)
@@ -425,7 +431,7 @@ int hwt_partial_read(FILE *in, const char *name, struct hwt_partial **out)
 			HWT_PARTIAL_REPORT, HWT_PARTIAL_EDGES,
 			HWT_PARTIAL_AUTOFDO, HWT_PARTIAL_BOLT,
 			HWT_PARTIAL_BOLT_PREAGG, HWT_PARTIAL_PPROF,
-			HWT_PARTIAL_SQLITE,
+			HWT_PARTIAL_SQLITE, HWT_PARTIAL_BRANCH_PROFILE,
 		};
 		size_t i = 0, n = sizeof(kinds) / sizeof(kinds[0]);
 		while (i < n && strcmp(r.fields[2], hwt_partial_kind_name(kinds[i])))
@@ -433,7 +439,7 @@ int hwt_partial_read(FILE *in, const char *name, struct hwt_partial **out)
 		if (i == n)
 			err = partial_bad(&r, "a kind other than report, edges, "
 					  "autofdo, bolt, bolt-preagg, "
-					  "pprof or sqlite");
+					  "pprof, sqlite or branch-profile");
 		else
 			kind = kinds[i];
 	}

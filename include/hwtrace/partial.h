@@ -19,6 +19,7 @@
 #include "hwtrace/common.h"
 #include "hwtrace/edge_map.h"
 #include "hwtrace/export.h"
+#include "hwtrace/listing.h"
 #include "hwtrace/output.h"
 #include "hwtrace/report.h"
 
@@ -46,12 +47,19 @@ enum hwt_partial_kind {
 	/* The database of `export --to sqlite` (perf's schema): each
 	 * capture's own database, as an export of it alone writes it. */
 	HWT_PARTIAL_SQLITE,
+	/* The branch-count profile of `decode --branch-profile`: each
+	 * branch by the text its ends print as (FILE+0xOFFSET, or
+	 * 0xADDRESS where no file is mapped) and their names, with its
+	 * count. */
+	HWT_PARTIAL_BRANCH_PROFILE,
 };
 
 struct hwt_partial;
+struct hwt_branch_profile; /* hwtrace/sample.h */
+struct hwt_image;          /* hwtrace/image.h */
 
 /* The kind's name in the format ("report", "edges", "autofdo", "bolt",
- * "bolt-preagg", "pprof"). */
+ * "bolt-preagg", "pprof", "sqlite", "branch-profile"). */
 HWT_API const char *hwt_partial_kind_name(enum hwt_partial_kind kind);
 
 /* The partial of a finished report (every capture's stacks finished):
@@ -73,6 +81,31 @@ HWT_API int hwt_partial_from_edges(const struct hwt_edges *edges,
  * (another format, or not made with opts.partial), HWT_ERR_NOMEM. */
 HWT_API int hwt_partial_from_export(const struct hwt_export *ex,
 				    struct hwt_partial **out);
+
+/* A new, empty branch-profile partial, into which the records of a
+ * finished branch profile go through hwt_partial_branch_count. @named:
+ * the profile is written with names (hwt_decode_opts.name_addr set),
+ * as every record it takes must be. Errors: HWT_ERR_NOMEM. */
+HWT_API int hwt_partial_new_branch_profile(bool named,
+					   struct hwt_partial **out);
+
+/* A hwt_branch_count_sink.branch whose @partial is a branch-profile
+ * partial: adds @rec's count to its branch (the one with @rec's texts
+ * and names). Errors: HWT_ERR_INVAL (another kind, or a record named
+ * otherwise than the partial), HWT_ERR_FORMAT (past 2^64 - 1),
+ * HWT_ERR_NOMEM. */
+HWT_API int hwt_partial_branch_count(void *partial,
+				     const struct hwt_branch_count_rec *rec);
+
+/* The partial of a finished branch profile @bp, its addresses rendered
+ * with @image and named with @name_addr (NULL: no names) as
+ * hwt_branch_profile_emit renders them. Errors: those of
+ * hwt_partial_new_branch_profile and hwt_partial_branch_count. */
+HWT_API int hwt_partial_from_branch_profile(
+	const struct hwt_branch_profile *bp, struct hwt_image *image,
+	int (*name_addr)(void *arg, int32_t pid, uint64_t addr, char *buf,
+			 size_t size),
+	void *name_addr_arg, struct hwt_partial **out);
 
 /* Frees the partial; NULL is a no-op. */
 HWT_API void hwt_partial_free(struct hwt_partial *p);
@@ -109,6 +142,16 @@ HWT_API int hwt_partial_write_collapsed(const struct hwt_partial *p,
 HWT_API int hwt_partial_write_edges(const struct hwt_partial *p, FILE *out,
 				    enum hwt_output_format format);
 
+/* The lines of a branch-profile partial as `decode --branch-profile`
+ * prints them (text, or jsonl without the stream's header line): most
+ * taken first; among equal counts, by the lowest address pair the
+ * branch was counted at, then by its texts. For one capture these are
+ * the decode's own bytes. Errors: HWT_ERR_INVAL (another kind),
+ * HWT_ERR_NOMEM, HWT_ERR_IO. */
+HWT_API int hwt_partial_write_branch_profile(const struct hwt_partial *p,
+					     FILE *out,
+					     enum hwt_output_format format);
+
 /* The files of an AutoFDO or BOLT partial, as `hwtrace export -o
  * @prefix` writes them on the whole input (hwtrace/export.h's
  * out_prefix says how they are named), each written to a temporary file
@@ -141,10 +184,11 @@ enum hwt_merge_kind {
 	HWT_MERGE_BOLT_PREAGG, /* export --to bolt-preagg: one file per binary */
 	HWT_MERGE_PPROF,       /* export --to pprof */
 	HWT_MERGE_SQLITE,      /* export --to sqlite: a new database file */
+	HWT_MERGE_BRANCH_PROFILE, /* decode --branch-profile */
 };
 
 /* The kind named @name ("report", "collapsed", "edges", "autofdo",
- * "bolt", "bolt-preagg", "pprof", "sqlite") into *@out. Returns 0, or
+ * "bolt", "bolt-preagg", "pprof", "sqlite", "branch-profile") into *@out. Returns 0, or
  * HWT_ERR_INVAL (no message) for another name. */
 HWT_API int hwt_merge_kind_parse(const char *name, enum hwt_merge_kind *out);
 
@@ -170,8 +214,8 @@ HWT_API int hwt_partial_merge_files(const char *const *paths, size_t n,
 				    struct hwt_partial **out);
 
 /* How the stream kinds are written: report's @top functions (0: all),
- * collapsed's @weight, edges' @format (jsonl without the stream's
- * header line, which is the caller's). */
+ * collapsed's @weight, edges' and branch-profile's @format (jsonl
+ * without the stream's header line, which is the caller's). */
 struct hwt_merge_write_opts {
 	size_t top;
 	enum hwt_report_weight weight;
@@ -179,7 +223,8 @@ struct hwt_merge_write_opts {
 };
 
 /* Writes the merged @p as @kind gives it to one stream: the report
- * table, the folded stacks, the edges or the pprof profile. Errors:
+ * table, the folded stacks, the edges, the pprof profile or the branch
+ * profile. Errors:
  * HWT_ERR_INVAL (a per-binary kind or sqlite, which are written to
  * files by hwt_partial_write_profiles and hwt_partial_write_sqlite; a
  * partial of another kind), those of the writer. */

@@ -4,11 +4,13 @@
 submits one task per capture (``report``, ``collapsed``, the
 per-binary profiles ``autofdo``, ``bolt``, ``bolt-preagg``, the
 ``pprof`` profile and the ``sqlite`` database in perf's schema) or per unit
-(``edges``) to a ``distributed.Client``, each running the hwtrace CLI on a
+(``edges``, and ``branch-profile``: the profile of ``decode
+--branch-profile``) to a ``distributed.Client``, each running the hwtrace CLI on a
 worker, merges the partial results as they come in (a tree of ``hwtrace
 merge --partial``), and writes ``out`` with ``hwtrace merge``. The merge
 does not depend on order or grouping, so the output is the same bytes as
-``hwtrace report FILE...`` (or ``decode --edges``, or ``export --to KIND
+``hwtrace report FILE...`` (or ``decode --edges`` or ``decode
+--branch-profile`` of each capture added up, or ``export --to KIND
 -o OUT FILE...``, whose files, one per binary, are named from ``out``) in
 one process.
 
@@ -32,7 +34,10 @@ from dataclasses import dataclass, field
 from distributed import as_completed
 
 KINDS = ("report", "collapsed", "edges", "autofdo", "bolt", "bolt-preagg",
-         "pprof", "sqlite")
+         "pprof", "sqlite", "branch-profile")
+# The kinds whose units' partials add up to the capture's: a branch is
+# counted where it was decoded, whichever unit that is.
+UNIT_KINDS = ("edges", "branch-profile")
 # The kinds `hwtrace export --to KIND --partial` makes: the per-binary
 # profiles (one file per binary, named from the output's prefix or
 # directory), pprof's (one file) and the SQLite database (one new file;
@@ -71,13 +76,14 @@ def plan(files, kind, hwtrace="hwtrace"):
     """The tasks of a run, as (file, unit, cost) tuples, largest first.
 
     Reports merge exactly only per capture (a thread's stack runs across
-    the units of its queue): one task per file, unit 0. Edges merge per
-    unit: ``hwtrace units`` lists them (unit 0 for a capture without
-    units, decoded whole).
+    the units of its queue): one task per file, unit 0. Edges and the
+    branch profile merge per unit: ``hwtrace units`` lists them (unit 0
+    for a capture without units, decoded whole; so is a capture it lists
+    no line for, as one of branch records alone).
     """
     _check_kind(kind)
     files = [os.fspath(f) for f in files]
-    if kind != "edges":
+    if kind not in UNIT_KINDS:
         tasks = [(f, 0, os.path.getsize(f)) for f in files]
     else:
         proc = subprocess.run([hwtrace, "units", "--", *files],
@@ -88,6 +94,9 @@ def plan(files, kind, hwtrace="hwtrace"):
         for line in proc.stdout.splitlines():
             u = json.loads(line)
             tasks.append((u["file"], u["unit"], u["cost"]))
+        listed = {t[0] for t in tasks}
+        tasks += [(f, 0, os.path.getsize(f)) for f in files
+                  if f not in listed]
     # The costly ones first, so that they do not end the run alone.
     return sorted(tasks, key=lambda t: -t[2])
 
@@ -105,6 +114,8 @@ def decode_unit(hwtrace, kind, file, unit):
     """On a worker: the partial result of one unit (0: the whole file)."""
     if kind == "edges":
         args = [hwtrace, "decode", "--edges", "--partial", "-q"]
+    elif kind == "branch-profile":
+        args = [hwtrace, "decode", "--branch-profile", "--partial", "-q"]
     elif kind in EXPORT_KINDS:
         args = [hwtrace, "export", "--to", kind, "--partial", "-j", "1"]
     else:
@@ -149,7 +160,8 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
     """Decodes @files on @client's cluster into @out (a path on this host).
 
     @kind: "report" (the table, ``--top`` @top, 0 for all), "collapsed"
-    (folded stacks by @weight), "edges", or a per-binary profile
+    (folded stacks by @weight), "edges", "branch-profile" (the lines of
+    ``decode --branch-profile``, each capture's added up), or a per-binary profile
     ("autofdo", "bolt", "bolt-preagg": @out is then the prefix or
     directory of its files, as ``hwtrace export -o``), "pprof" (the
     compressed profile.proto) or "sqlite" (the database in perf's schema,

@@ -7,7 +7,9 @@ threads_path with three threads, sig_path) are decoded on the cluster:
 the report table and folded stacks are byte-identical to `hwtrace report`
 of all captures in one process; the edges of a capture cut into several
 units are byte-identical to `hwtrace decode --edges` of it, and those of
-all captures equal each capture's edges added up (counted here). A worker
+all captures equal each capture's edges added up (counted here); so does
+the branch profile (`decode --branch-profile`), planned per unit too,
+with simpleperf's real LBR capture (no units: decoded whole). A worker
 SIGKILLed after the first unit came in leaves the bytes unchanged. A cut
 capture is reported missing, with its file and unit, and the output holds
 the others (a report of the rest in one process).
@@ -201,6 +203,48 @@ class DaskClusterTest(unittest.TestCase):
                hwtrace=HWTRACE)
         got = self.read(self.out("all.edges")).decode().splitlines()
         self.assertEqual(sorted(got), self.edges_sum(self.files))
+
+    def branch_profile_sum(self, files):
+        """Each capture's own `decode --branch-profile` lines added up by
+        their FROM->TO and names (the count is the second field)."""
+        total = collections.Counter()
+        for f in files:
+            out = hwtrace("decode", "--branch-profile", f).decode()
+            for line in out.splitlines():
+                fields = line.split(" ")
+                total[" ".join(fields[:1] + fields[2:])] += int(fields[1])
+        return total
+
+    def test_branch_profile_by_unit(self):
+        import hwtrace.dask as hd
+        ct = self.files[2]
+        tasks = hd.plan([ct], "branch-profile", HWTRACE)
+        self.assertGreater(len(tasks), 1, "call_tree was not cut into units")
+        res = hd.run(self.client, [ct], "branch-profile", self.out("ct.bp"),
+                     hwtrace=HWTRACE)
+        self.assertEqual((res.tasks, res.missing), (len(tasks), []))
+        want = hwtrace("decode", "--branch-profile", ct)
+        self.assertIn(b" tree_done+", want)  # positive control: names
+        self.assertEqual(self.read(self.out("ct.bp")), want)
+        # A capture of branch records alone has no unit: one task, whole.
+        lbr = os.path.join(os.environ["HWT_TESTDATA"], "perf-data",
+                           "simpleperf-lbr", "perf_lbr.data")
+        self.assertEqual([t[:2] for t in hd.plan([lbr], "branch-profile",
+                                                  HWTRACE)], [(lbr, 0)])
+        files = self.files + [lbr]
+        hd.run(self.client, files, "branch-profile", self.out("all.bp"),
+               hwtrace=HWTRACE, fanin=3)
+        got = collections.Counter()
+        counts = []
+        for line in self.read(self.out("all.bp")).decode().splitlines():
+            fields = line.split(" ")
+            key = " ".join(fields[:1] + fields[2:])
+            self.assertNotIn(key, got, "a branch listed twice")
+            got[key] = int(fields[1])
+            counts.append(int(fields[1]))
+        self.assertEqual(got, self.branch_profile_sum(files))
+        self.assertIn("lbr_test_loop", " ".join(got))
+        self.assertEqual(counts, sorted(counts, reverse=True))
 
     def cli(self, *args):
         return subprocess.run([HWTRACE, "cluster", *args], env=self.env,

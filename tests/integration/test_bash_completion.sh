@@ -60,10 +60,10 @@ expect_eq "annotate --format" "$(complete_words hwtrace annotate f x.data --form
 expect_eq "report --call" "$(complete_words hwtrace report --call)" "$(lines --call-graph --callees --callers)"
 expect_eq "decode -F after a comma" "$(complete_words hwtrace decode x.data -F ip,s)" "$(lines ip,srcline ip,sym ip,symoff)"
 expect_eq "merge --kind" "$(complete_words hwtrace merge --kind "")" \
-	"$(lines autofdo bolt bolt-preagg collapsed edges pprof report sqlite)"
+	"$(lines autofdo bolt bolt-preagg branch-profile collapsed edges pprof report sqlite)"
 expect_eq "merge options" "$(complete_words hwtrace merge --p)" "--partial"
 expect_eq "cluster --to" "$(complete_words hwtrace cluster --to "")" \
-	"$(lines autofdo bolt bolt-preagg collapsed edges pprof report sqlite)"
+	"$(lines autofdo bolt bolt-preagg branch-profile collapsed edges pprof report sqlite)"
 expect_eq "units options" "$(complete_words hwtrace units -)" "$(lines --help -h -o)"
 expect_eq "view --ti" "$(complete_words hwtrace view x.data --ti)" "$(lines --tid --time --timeline-pixels)"
 expect_eq "view has no --srcline" "$(complete_words hwtrace view x.data --src)" ""

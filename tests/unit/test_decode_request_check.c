@@ -26,10 +26,11 @@ static const char *msg_packets = "--packets lists packets, --disasm decoded "
 	"instructions: give one of them";
 static const char *msg_edges = "--edges goes with none of --packets, "
 	"--branch-profile, --calls and --disasm";
-static const char *msg_partial = "--partial goes with --edges, and with "
-	"neither --edges-bitmap nor --format jsonl";
-static const char *msg_unit = "--unit goes with --edges --partial on a "
-	"perf.data capture";
+static const char *msg_partial = "--partial goes with --edges or "
+	"--branch-profile, and with none of --packets, --edges-bitmap and "
+	"--format jsonl";
+static const char *msg_unit = "--unit goes with --edges --partial or "
+	"--branch-profile --partial on a perf.data capture";
 
 static struct hwt_decode_request on_file(void)
 {
@@ -201,6 +202,22 @@ static void listings_refused(void)
 	refused(&rq, msg_partial);
 	rq = on_file();
 	rq.unit = 2;
+	refused(&rq, msg_unit);
+	/* The branch profile's partial, of a unit too; not as jsonl, nor
+	 * with --packets, which replaces the profile. */
+	rq = on_file();
+	rq.profile = rq.partial = true;
+	passes(&rq);
+	rq.unit = 3;
+	passes(&rq);
+	rq.jsonl = true;
+	refused(&rq, msg_partial);
+	rq.jsonl = false;
+	rq.packets = true;
+	refused(&rq, msg_partial);
+	rq = on_file();
+	rq.profile = true;
+	rq.unit = 1;
 	refused(&rq, msg_unit);
 }
 

@@ -21,7 +21,7 @@ static void kinds_and_outputs(void)
 {
 	refused(&(struct hwt_merge_request){.output = "x", .nparts = 2},
 		"no --kind (report, collapsed, edges, autofdo, bolt, "
-		"bolt-preagg, pprof or sqlite)");
+		"bolt-preagg, pprof, sqlite or branch-profile)");
 	/* The text kinds go to standard output. */
 	accepted(&(struct hwt_merge_request){.has_kind = true,
 		.kind = HWT_MERGE_REPORT, .nparts = 1});
@@ -76,7 +76,7 @@ static void kinds_by_name(void)
 	CHECK_INT(rq.kind, HWT_MERGE_COLLAPSED);
 	CHECK_INT(hwt_merge_request_kind(&rq, "table"), HWT_ERR_INVAL);
 	CHECK_STR(hwt_errmsg(), "--kind table: use report, collapsed, edges, "
-		  "autofdo, bolt, bolt-preagg, pprof or sqlite");
+		  "autofdo, bolt, bolt-preagg, pprof, sqlite or branch-profile");
 	CHECK_INT(rq.kind, HWT_MERGE_COLLAPSED);
 	struct hwt_merge_request none = {.nparts = 1};
 	CHECK_INT(hwt_merge_request_kind(&none, ""), HWT_ERR_INVAL);

@@ -55,6 +55,8 @@ static void kinds_are_named_as_the_cli_lists_them(void)
 		 true},
 		{"pprof", HWT_MERGE_PPROF, HWT_PARTIAL_PPROF, false},
 		{"sqlite", HWT_MERGE_SQLITE, HWT_PARTIAL_SQLITE, false},
+		{"branch-profile", HWT_MERGE_BRANCH_PROFILE,
+		 HWT_PARTIAL_BRANCH_PROFILE, false},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		enum hwt_merge_kind k = HWT_MERGE_REPORT;

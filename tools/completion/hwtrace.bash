@@ -202,7 +202,7 @@ _hwtrace()
 	dump) opts="--hex --raw --header-only -h --help" ;;
 	cluster)
 		case $prev in
-		--to) COMPREPLY=($(compgen -W "report collapsed edges autofdo bolt bolt-preagg pprof sqlite" -- "$cur")); return ;;
+		--to) COMPREPLY=($(compgen -W "report collapsed edges autofdo bolt bolt-preagg pprof sqlite branch-profile" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--scheduler | --local | --top | --fanin) return ;;
 		-o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -215,7 +215,7 @@ _hwtrace()
 		;;
 	merge)
 		case $prev in
-		--kind) COMPREPLY=($(compgen -W "report collapsed edges autofdo bolt bolt-preagg pprof sqlite" -- "$cur")); return ;;
+		--kind) COMPREPLY=($(compgen -W "report collapsed edges autofdo bolt bolt-preagg pprof sqlite branch-profile" -- "$cur")); return ;;
 		--weight) COMPREPLY=($(compgen -W "insns time calls" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "text jsonl" -- "$cur")); return ;;
 		--top) return ;;
