@@ -147,6 +147,10 @@ struct pt_edges {
 	size_t nrec;
 	uint32_t rec[REC_MAX];
 	bool nomem;
+	/* The last asynchronous branch's edge (async_branch). */
+	bool async_known;
+	uint64_t async_from, async_to;
+	uint32_t async_idx;
 	/* The walk. */
 	uint64_t ip, last_ip;
 	bool have_ip;
@@ -206,6 +210,7 @@ static void edges_retarget(struct pt_edges *e, struct hwt_edges *map,
 		e->ncounted = 0; /* their counts went with them */
 		memset(e->walks, 0, WALK_SLOTS * sizeof(*e->walks));
 	}
+	e->async_known = false;
 	e->map = map;
 	e->image = image;
 	e->pid = pid;
@@ -740,6 +745,25 @@ static bool disable(struct pt_edges *e, const struct pt_packet_ip *p)
 	return true;
 }
 
+/* The asynchronous branch from an event's FUP to its TIP: its edge.
+ * Interrupts come from and go to few places, so the last one's edge is
+ * kept. */
+static bool async_branch(struct pt_edges *e, uint64_t from, uint64_t to)
+{
+	if (!e->async_known || e->async_from != from || e->async_to != to) {
+		int64_t i = edge_index(e, from, to);
+		if (i < 0)
+			return false;
+		e->async_from = from;
+		e->async_to = to;
+		e->async_idx = (uint32_t)i;
+		e->async_known = true;
+	}
+	take(e, e->async_idx);
+	e->ip = to;
+	return true;
+}
+
 /* libipt's last-IP decompression; false for a suppressed IP. */
 static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
 		    uint64_t *ip)
@@ -822,10 +846,12 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 			}
 			continue;
 		}
-		/* TIP, the other frequent packet, read here too: opcode
-		 * xxx01101, the IP compression in the top three bits. */
-		if (!in_psb && !fup && e->have_ip && pending_mode < 0 &&
-		    off < size && (data[off] & 0x1f) == 0x0d) {
+		/* TIP, the other frequent packet, and FUP, read here too:
+		 * opcode xxx01101 and xxx11101, the IP compression in the
+		 * top three bits. */
+		if (!in_psb && e->have_ip && pending_mode < 0 && off < size &&
+		    ((data[off] & 0x1f) == 0x0d ||
+		     (!fup && (data[off] & 0x1f) == 0x1d))) {
 			static const uint8_t ip_bytes[8] = {0, 2, 4, 6, 6, 0, 8, 0};
 			unsigned int ipc = data[off] >> 5, n = ip_bytes[ipc];
 			if (n && off + 1 + n <= size) {
@@ -841,7 +867,20 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 				} else {
 					memcpy(&tp.ip, data + off + 1, n);
 				}
-				if (!full_ip(e, &tp, &to) || !tip(e, to)) {
+				bool ok = full_ip(e, &tp, &to);
+				if (data[off] & 0x10) {
+					/* FUP: an interrupt or the like (as
+					 * below). */
+					ok = ok && walk_to(e, to);
+					fup = true;
+					fup_ip = to;
+				} else if (fup) {
+					ok = ok && async_branch(e, fup_ip, to);
+					fup = false;
+				} else {
+					ok = ok && tip(e, to);
+				}
+				if (!ok) {
 					stop = off;
 					break;
 				}
@@ -961,11 +1000,7 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 		case ppt_tip:
 			ok = e->have_ip && !in_psb && full_ip(e, &p.payload.ip, &ip);
 			if (ok && fup) {
-				/* The asynchronous branch itself. */
-				int64_t i = edge_index(e, fup_ip, ip);
-				ok = i >= 0;
-				if (ok)
-					take(e, (uint32_t)i);
+				ok = async_branch(e, fup_ip, ip);
 				e->ip = ip;
 				fup = false;
 			} else if (ok) {
