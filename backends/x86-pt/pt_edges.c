@@ -8,7 +8,9 @@
  * branch, a return, a far branch), as edge indices in the map. A short TNT
  * packet met at a given address is cached too, as the edges its bits take
  * and where they lead, so a repeated pattern costs one lookup (libxdc's
- * scheme); TIP targets (returns, indirect calls and jumps) are edges like
+ * scheme): a replay counts itself, its edges added its count times when
+ * the edges are read, and the run keeps where the runs of the address it
+ * ends at are, so that the next one needs no hash; TIP targets (returns, indirect calls and jumps) are edges like
  * any other, and compressed returns use a return stack as libipt does.
  * The walk to an asynchronous event's or a trace disable's IP is cached
  * by its start and end.
@@ -30,7 +32,9 @@
 #include "hwtrace/insn.h"
 
 #define BB_SLOTS 16384u      /* cached blocks, direct-mapped */
-#define RUN_SLOTS 16384u     /* cached TNT runs, direct-mapped (2^14) */
+#define RUN_SLOTS 16384u     /* where a row of cached TNT runs starts (2^14) */
+#define RUN_ALLOC (RUN_SLOTS + 128u) /* run slots: the last row's end */
+#define RUN_PUSH 10          /* return addresses a cached run pushes */
 #define BB_MAX_EDGES 12      /* direct branches kept in one block */
 #define WALK_LIMIT 4096      /* instructions walked for one block */
 #define RETSTACK 64          /* libipt's return stack depth */
@@ -64,19 +68,48 @@ struct bb {
 	uint64_t push[BB_MAX_EDGES]; /* return addresses of direct calls */
 };
 
-/* The edges that the bits of one short TNT packet take from one address. */
+/* The edges that the bits of one short TNT packet take from one address.
+ * The fields a replay reads come first; 256 bytes, so that a slot's
+ * address is a shift. */
 struct run {
 	uint64_t ip;
-	uint8_t mode;
-	uint8_t tnt;          /* the packet byte; 0: slot unused */
+	uint64_t end;         /* where the bits leave the walk */
+	struct run *end_row;  /* the runs' row of end (run_row) */
+	uint64_t count;       /* replays not yet added to delta */
+	uint16_t key;         /* run_key(packet byte, mode); 0: unused */
 	uint8_t nedges, npush;
 	uint8_t depth;        /* the most return addresses it held at once */
 	uint8_t npop;         /* returns to popv[] (the stack's top first) */
+	/* Replayed without a branch on its counts (tnt_replay) when the
+	 * stack holds rn_lo to rn_lo + rn_span addresses; rn_lo 255:
+	 * never. */
+	uint8_t rn_lo, rn_span;
+	bool listed;          /* its slot is in pt_edges.counted */
 	uint64_t popv[RUN_POPS];
-	uint64_t end;         /* where the bits leave the walk */
+	uint64_t push[RUN_PUSH];
 	uint32_t edges[BB_MAX_EDGES * 2];
-	uint64_t push[BB_MAX_EDGES];
 };
+
+_Static_assert(sizeof(struct run) == 256, "a run slot is 256 bytes");
+
+/* The runs from one address sit side by side in a row of 128 slots, one
+ * for each short TNT packet byte (even: the byte's half). Rows start at
+ * any of RUN_SLOTS slots and overlap; the table has a row's length more
+ * than that, so that a row needs no wrapping. A run keeps the row of the
+ * address it ends at, so that the next run is found without hashing its
+ * address (a loop's runs follow one another). */
+static inline struct run *run_row(struct run *runs, uint64_t ip)
+{
+	return runs + ((ip * 0x9e3779b97f4a7c15ull) >> 50);
+}
+
+/* A run's key: its packet byte and mode, which no unused slot (0), no odd
+ * byte (its slot is the byte below's) and no byte 2 (an extended
+ * opcode, never recorded) matches. */
+static inline uint16_t run_key(unsigned int tnt, unsigned int mode)
+{
+	return (uint16_t)(tnt | mode << 8);
+}
 
 /* A walk from one address to an asynchronous event's or a trace
  * disable's IP (walk_to): the direct branches on the way, as edge
@@ -102,17 +135,22 @@ struct pt_edges {
 	 * at a commit, dropped when the block decoder redoes the part. */
 	uint64_t *delta;
 	size_t ndelta, dmax;  /* capacity; indices below dmax were made */
-	/* A cached TNT run replayed nrep times in a row and not yet added
-	 * to delta: a loop replays one run at one address over and over,
-	 * and adding its edges once per repeat was most of the time. */
-	const struct run *rep;
-	uint64_t nrep;
+	/* The slots of the runs whose count may be above 0: a replay only
+	 * counts itself, and a run's edges are added to delta (its count
+	 * times) when delta is read or the slot is reused. Adding every
+	 * replay's edges one by one was most of the time. */
+	uint32_t *counted;
+	size_t ncounted;
 	/* The edges taken while recording (a TNT run to cache, a walk that
 	 * may be undone); nrec > REC_MAX: too many to keep. */
 	bool recording;
 	size_t nrec;
 	uint32_t rec[REC_MAX];
 	bool nomem;
+	/* The last asynchronous branch's edge (async_branch). */
+	bool async_known;
+	uint64_t async_from, async_to;
+	uint32_t async_idx;
 	/* The walk. */
 	uint64_t ip, last_ip;
 	bool have_ip;
@@ -139,6 +177,7 @@ void pt_edges_free(struct pt_edges *e)
 	free(e->bbs);
 	free(e->runs);
 	free(e->walks);
+	free(e->counted);
 	free(e->delta);
 	free(e);
 }
@@ -149,9 +188,10 @@ static struct pt_edges *edges_new(void)
 	if (!e)
 		return NULL;
 	e->bbs = calloc(BB_SLOTS, sizeof(*e->bbs));
-	e->runs = calloc(RUN_SLOTS, sizeof(*e->runs));
+	e->runs = calloc(RUN_ALLOC, sizeof(*e->runs));
 	e->walks = calloc(WALK_SLOTS, sizeof(*e->walks));
-	if (!e->bbs || !e->runs || !e->walks) {
+	e->counted = malloc(RUN_ALLOC * sizeof(*e->counted));
+	if (!e->bbs || !e->runs || !e->walks || !e->counted) {
 		pt_edges_free(e);
 		return NULL;
 	}
@@ -166,9 +206,11 @@ static void edges_retarget(struct pt_edges *e, struct hwt_edges *map,
 		return;
 	if (e->map) { /* calloc'd pages need no clearing */
 		memset(e->bbs, 0, BB_SLOTS * sizeof(*e->bbs));
-		memset(e->runs, 0, RUN_SLOTS * sizeof(*e->runs));
+		memset(e->runs, 0, RUN_ALLOC * sizeof(*e->runs));
+		e->ncounted = 0; /* their counts went with them */
 		memset(e->walks, 0, WALK_SLOTS * sizeof(*e->walks));
 	}
+	e->async_known = false;
 	e->map = map;
 	e->image = image;
 	e->pid = pid;
@@ -182,20 +224,40 @@ static inline void take(struct pt_edges *e, uint32_t idx)
 		e->rec[e->nrec - 1] = idx;
 }
 
-/* Adds the repeats of the pending run to delta (before its slot is
- * reused, or delta is read or cleared). */
-static void rep_flush(struct pt_edges *e)
+/* Adds the replays of run @r to delta. */
+static void run_flush(struct pt_edges *e, struct run *r)
 {
-	if (!e->nrep)
-		return;
-	for (unsigned i = 0; i < e->rep->nedges; i++)
-		e->delta[e->rep->edges[i]] += e->nrep;
-	e->nrep = 0;
+	for (unsigned i = 0; i < r->nedges; i++)
+		e->delta[r->edges[i]] += r->count;
+	r->count = 0;
+}
+
+/* Adds every run's replays to delta (before delta is read). */
+static void runs_flush(struct pt_edges *e)
+{
+	for (size_t i = 0; i < e->ncounted; i++) {
+		struct run *r = &e->runs[e->counted[i]];
+		run_flush(e, r);
+		r->listed = false;
+	}
+	e->ncounted = 0;
+}
+
+/* One more replay of run @r. A slot is listed once until the list is
+ * read (a run recorded again in its slot keeps the place), so the list
+ * holds at most every slot. */
+static inline void run_count(struct pt_edges *e, struct run *r)
+{
+	if (!r->listed) {
+		r->listed = true;
+		e->counted[e->ncounted++] = (uint32_t)(r - e->runs);
+	}
+	r->count++;
 }
 
 static void commit(struct pt_edges *e)
 {
-	rep_flush(e);
+	runs_flush(e);
 	for (size_t i = 0; i < e->dmax; i++) {
 		if (e->delta[i])
 			hwt_edges_count_index(e->map, (uint32_t)i, e->delta[i]);
@@ -205,7 +267,11 @@ static void commit(struct pt_edges *e)
 
 static void drop(struct pt_edges *e)
 {
-	e->nrep = 0;
+	for (size_t i = 0; i < e->ncounted; i++) {
+		e->runs[e->counted[i]].count = 0;
+		e->runs[e->counted[i]].listed = false;
+	}
+	e->ncounted = 0;
 	if (e->dmax)
 		memset(e->delta, 0, e->dmax * sizeof(*e->delta));
 }
@@ -434,35 +500,81 @@ static bool tnt_bit(struct pt_edges *e, bool taken, bool *cond)
 	return false;
 }
 
-/* The bits of a short TNT packet (byte @tnt), through the run cache. */
+/* Replays the cached runs of the short TNT packets from @off on, while
+ * each is cached and fits the return stack as when it was recorded;
+ * returns the offset of the first packet it did not take. The walk's
+ * state is kept in locals for the loop (its own function, so that they
+ * stay in registers): most of a trace is this loop. */
+static __attribute__((noinline)) uint64_t
+tnt_replay(struct pt_edges *e, const uint8_t *data, uint64_t off,
+	   uint64_t size)
+{
+	uint64_t ip = e->ip;
+	struct run *row = run_row(e->runs, ip);
+	unsigned int rtop = e->rtop, rn = e->rn;
+	const unsigned int mode = e->mode;
+	uint64_t *ret = e->ret;
+	for (; off < size; off++) {
+		unsigned int tnt = data[off];
+		if (!tnt)
+			break; /* PAD; other bytes that are no short TNT
+				* packet match no run's key */
+		struct run *r = row + (tnt >> 1);
+		if (r->ip != ip || r->key != run_key(tnt, mode))
+			break;
+		unsigned int npop = r->npop, npush = r->npush;
+		if (__builtin_expect(rn - r->rn_lo <= r->rn_span, 1)) {
+			/* Without a branch on the counts, which vary from
+			 * run to run: two returns checked (those past npop
+			 * masked off), two pushes written (the slots past
+			 * the top are free: rn_span keeps rn - npop + 2
+			 * within the stack). */
+			uint64_t m0 = -(uint64_t)(npop >= 1),
+				 m1 = -(uint64_t)(npop >= 2);
+			uint64_t t0 = ret[rtop & (RETSTACK - 1)],
+				 t1 = ret[(rtop - 1) & (RETSTACK - 1)];
+			if (((t0 ^ r->popv[0]) & m0) | ((t1 ^ r->popv[1]) & m1))
+				break;
+			rtop -= npop;
+			ret[(rtop + 1) & (RETSTACK - 1)] = r->push[0];
+			ret[(rtop + 2) & (RETSTACK - 1)] = r->push[1];
+			rtop += npush;
+		} else {
+			/* Replayed only where its pushes drop nothing from
+			 * the stack, as when it was recorded; its returns to
+			 * addresses pushed before it go where the stack says
+			 * now. */
+			if (rn + r->depth > RETSTACK || rn < npop)
+				break;
+			for (unsigned int i = 0; i < npop; i++)
+				if (ret[(rtop - i) & (RETSTACK - 1)] != r->popv[i])
+					goto out;
+			rtop -= npop;
+			for (unsigned int i = 0; i < npush; i++) {
+				rtop = (rtop + 1) & (RETSTACK - 1);
+				ret[rtop] = r->push[i];
+			}
+		}
+		rn += npush - npop;
+		run_count(e, r);
+		ip = r->end;
+		row = r->end_row;
+	}
+out:
+	e->ip = ip;
+	e->rtop = rtop & (RETSTACK - 1);
+	e->rn = rn;
+	return off;
+}
+
+/* The bits of a short TNT packet (byte @tnt) that has no cached run
+ * (tnt_replay) here: walked, and cached when it can be. */
 static bool tnt_short(struct pt_edges *e, uint8_t tnt)
 {
 	uint64_t ip = e->ip;
-	struct run *r = &e->runs[((ip ^ ((uint64_t)tnt << 56)) *
-				  0x9e3779b97f4a7c15ull) >> 50];
-	/* Replayed only where its pushes drop nothing from the stack, as
-	 * when it was recorded. */
-	if (r->tnt == tnt && r->ip == ip && r->mode == e->mode &&
-	    e->rn + r->depth <= RETSTACK && e->rn >= r->npop) {
-		/* Its returns to addresses pushed before it go where the
-		 * stack says now. */
-		for (unsigned i = 0; i < r->npop; i++)
-			if (e->ret[(e->rtop + RETSTACK - i) % RETSTACK] != r->popv[i])
-				goto walk;
-		e->rtop = (e->rtop + RETSTACK - r->npop) % RETSTACK;
-		e->rn -= r->npop;
-		if (r != e->rep) {
-			rep_flush(e);
-			e->rep = r;
-		}
-		e->nrep++;
-		for (unsigned i = 0; i < r->npush; i++)
-			push(e, r->push[i]);
-		e->ip = r->end;
-		return true;
-	}
-walk:
-	rep_flush(e); /* the walk may record a new run into its slot */
+	struct run *r = run_row(e->runs, ip) + (tnt >> 1);
+	if (r->count)
+		run_flush(e, r); /* the walk may record a new run here */
 	int top = 31 - __builtin_clz(tnt); /* the stop bit */
 	/* Cacheable unless a compressed return pops an address pushed
 	 * before the run, or the stack overflows during it. */
@@ -482,12 +594,12 @@ walk:
 	size_t nedges = e->nrec;
 	unsigned int npush = e->nown;
 	if (e->own_lost || rn0 + e->maxown > RETSTACK ||
-	    nedges > BB_MAX_EDGES * 2 || e->nomem)
+	    nedges > BB_MAX_EDGES * 2 || npush > RUN_PUSH || e->nomem)
 		return true;
 	r->ip = ip;
-	r->mode = e->mode;
-	r->tnt = tnt;
+	r->key = run_key(tnt, e->mode);
 	r->end = e->ip;
+	r->end_row = run_row(e->runs, e->ip);
 	r->nedges = (uint8_t)nedges;
 	memcpy(r->edges, e->rec, nedges * sizeof(*r->edges));
 	r->npush = (uint8_t)npush;
@@ -495,6 +607,14 @@ walk:
 	r->npop = (uint8_t)e->nfpop;
 	memcpy(r->popv, e->fpop, e->nfpop * sizeof(*r->popv));
 	memcpy(r->push, e->own, npush * sizeof(*r->push));
+	/* The branchless replay pops up to 2 and writes 2 pushes above
+	 * what is left: at least npop held, and at most 64 - depth (no
+	 * push dropped) and 62 (two free slots). */
+	unsigned int hi = RETSTACK - r->depth < RETSTACK - 2 ? RETSTACK - r->depth
+							     : RETSTACK - 2;
+	bool small = npush <= 2 && r->npop <= 2 && r->npop <= hi;
+	r->rn_lo = small ? r->npop : 255;
+	r->rn_span = small ? (uint8_t)(hi - r->npop) : 0;
 	return true;
 }
 
@@ -625,6 +745,25 @@ static bool disable(struct pt_edges *e, const struct pt_packet_ip *p)
 	return true;
 }
 
+/* The asynchronous branch from an event's FUP to its TIP: its edge.
+ * Interrupts come from and go to few places, so the last one's edge is
+ * kept. */
+static bool async_branch(struct pt_edges *e, uint64_t from, uint64_t to)
+{
+	if (!e->async_known || e->async_from != from || e->async_to != to) {
+		int64_t i = edge_index(e, from, to);
+		if (i < 0)
+			return false;
+		e->async_from = from;
+		e->async_to = to;
+		e->async_idx = (uint32_t)i;
+		e->async_known = true;
+	}
+	take(e, e->async_idx);
+	e->ip = to;
+	return true;
+}
+
 /* libipt's last-IP decompression; false for a suppressed IP. */
 static inline bool full_ip(struct pt_edges *e, const struct pt_packet_ip *p,
 		    uint64_t *ip)
@@ -697,17 +836,22 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 		 * and the extended-opcode prefix. */
 		if (!in_psb && !fup && e->have_ip && off < size && !(data[off] & 1) &&
 		    data[off] > 2) {
-			if (!tnt_short(e, data[off])) {
-				stop = off;
-				break;
+			off = tnt_replay(e, data, off, size);
+			if (off < size && !(data[off] & 1) && data[off] > 2) {
+				if (!tnt_short(e, data[off])) {
+					stop = off;
+					break;
+				}
+				off++;
 			}
-			off++;
 			continue;
 		}
-		/* TIP, the other frequent packet, read here too: opcode
-		 * xxx01101, the IP compression in the top three bits. */
-		if (!in_psb && !fup && e->have_ip && pending_mode < 0 &&
-		    off < size && (data[off] & 0x1f) == 0x0d) {
+		/* TIP, the other frequent packet, and FUP, read here too:
+		 * opcode xxx01101 and xxx11101, the IP compression in the
+		 * top three bits. */
+		if (!in_psb && e->have_ip && pending_mode < 0 && off < size &&
+		    ((data[off] & 0x1f) == 0x0d ||
+		     (!fup && (data[off] & 0x1f) == 0x1d))) {
 			static const uint8_t ip_bytes[8] = {0, 2, 4, 6, 6, 0, 8, 0};
 			unsigned int ipc = data[off] >> 5, n = ip_bytes[ipc];
 			if (n && off + 1 + n <= size) {
@@ -723,7 +867,20 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 				} else {
 					memcpy(&tp.ip, data + off + 1, n);
 				}
-				if (!full_ip(e, &tp, &to) || !tip(e, to)) {
+				bool ok = full_ip(e, &tp, &to);
+				if (data[off] & 0x10) {
+					/* FUP: an interrupt or the like (as
+					 * below). */
+					ok = ok && walk_to(e, to);
+					fup = true;
+					fup_ip = to;
+				} else if (fup) {
+					ok = ok && async_branch(e, fup_ip, to);
+					fup = false;
+				} else {
+					ok = ok && tip(e, to);
+				}
+				if (!ok) {
 					stop = off;
 					break;
 				}
@@ -843,11 +1000,7 @@ static int fast(struct pt_edges *e, const struct pt_config *base,
 		case ppt_tip:
 			ok = e->have_ip && !in_psb && full_ip(e, &p.payload.ip, &ip);
 			if (ok && fup) {
-				/* The asynchronous branch itself. */
-				int64_t i = edge_index(e, fup_ip, ip);
-				ok = i >= 0;
-				if (ok)
-					take(e, (uint32_t)i);
+				ok = async_branch(e, fup_ip, ip);
 				e->ip = ip;
 				fup = false;
 			} else if (ok) {

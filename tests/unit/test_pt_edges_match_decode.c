@@ -12,7 +12,10 @@
  * and two CPUs', which the element decoder takes) gives the same map and
  * stats with 1, 2, 3 and 8 threads. A slice of a generated trace that
  * starts inside a packet, and the slice eight times over, give the full
- * decode's edges and counts too, with no error. */
+ * decode's edges and counts too, with no error. Recursion as deep as the
+ * return stack (cached TNT runs that push and pop many addresses, replayed
+ * with the stack full, refused where the stack holds other addresses and
+ * recorded again) gives the full decode's edges and counts too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,11 +506,127 @@ static void slices_and_repeats_match(void)
 	}
 }
 
+/* Recursion as deep as the return stack: the code, at PT_EDGES_ORG,
+ *   400000: e8 0b 00 00 00  call 400010
+ *   400005: eb f9           jmp 400000
+ *   400010: a8 01           test al, 1
+ *   400012: 74 05           jz 400019            TNT
+ *   400014: e8 f7 ff ff ff  call 400010
+ *   400019: c3              ret                  TNT (compressed)
+ * and a trace of one PSB+ and TNT packets: each round recurses d times
+ * (d from 0 to 63, pseudo-random), so the stack holds up to 64 return
+ * addresses, then returns d + 1 times. A TNT packet's bits push up to 6
+ * return addresses or pop them, and the same packet at 400019 returns to
+ * 400019 or to 400005 by what the stack holds: cached runs are replayed
+ * with many pushes, with a stack almost or quite full, and refused where
+ * the addresses they pop are not the stack's. The last two thirds recurse
+ * 7 times, then 3 times a round: the packet 0xbe met at 400014 returns to
+ * 400019 twice in the first (d = 7 puts a packet's start at the last
+ * call) and then to 400005 in the second, so its run is replayed, refused,
+ * recorded again in its slot and replayed again, and the replays before
+ * must count as the first run's. Returns the taken branches the rounds
+ * make (2d + 4 each), 0 on failure. */
+static const uint8_t deep_code[0x1a] = {
+	0xe8, 0x0b, 0x00, 0x00, 0x00, 0xeb, 0xf9,
+	[0x10] = 0xa8, 0x01, 0x74, 0x05, 0xe8, 0xf7, 0xff, 0xff, 0xff, 0xc3,
+};
+
+/* The same with a loop in the deepest call (@full_stack below):
+ *   400012: 74 06           jz 40001a
+ *   40001a: 75 fe           jnz 40001a           TNT
+ *   40001c: c3              ret                  TNT (compressed) */
+static const uint8_t deep_loop_code[0x1d] = {
+	0xe8, 0x0b, 0x00, 0x00, 0x00, 0xeb, 0xf9,
+	[0x10] = 0xa8, 0x01, 0x74, 0x06, 0xe8, 0xf7, 0xff, 0xff, 0xff, 0xc3,
+	0x75, 0xfe, 0xc3,
+};
+
+/* With @full_stack (deep_loop_code), every round recurses 63 times and
+ * loops 12 times in the deepest call, the stack full (64 addresses): a
+ * run that pushes nothing is replayed there, and must not write past the
+ * top, which is the oldest address, popped at the round's end. */
+static uint64_t deep_calls_make(uint8_t *buf, size_t cap, size_t *n,
+				bool full_stack)
+{
+	struct pt_config c;
+	pt_config_init(&c);
+	c.begin = buf;
+	c.end = buf + cap;
+	struct pt_edges_gen g = {.enc = pt_alloc_encoder(&c)};
+	uint64_t taken = 0, off = 0;
+	uint32_t lfsr = 0xace1u;
+	if (!g.enc)
+		return 0;
+	pt_edges_psb(&g, PT_EDGES_ORG);
+	while (!g.err && pt_enc_get_offset(g.enc, &off) >= 0 &&
+	       off + 256 < cap) {
+		lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xb400u);
+		unsigned int d = full_stack ? 63 : off < cap / 3 ? lfsr & 63
+					    : off < cap * 2 / 3 ? 7 : 3;
+		for (unsigned int i = 0; i < d; i++)
+			pt_edges_tnt(&g, 0); /* jz not taken: call */
+		pt_edges_tnt(&g, 1);         /* jz taken: to the ret */
+		for (unsigned int i = 0; full_stack && i <= 12; i++)
+			pt_edges_tnt(&g, i < 12); /* the loop */
+		for (unsigned int i = 0; i <= d; i++)
+			pt_edges_tnt(&g, 1); /* compressed returns */
+		taken += 2 * d + 4 + (full_stack ? 12 : 0);
+	}
+	pt_edges_flush(&g);
+	pt_enc_get_offset(g.enc, &off);
+	pt_free_encoder(g.enc);
+	*n = (size_t)off;
+	return g.err ? 0 : taken;
+}
+
+static void deep_calls_match_one(bool full_stack)
+{
+	char pt[] = "/tmp/hwt-edges-deep-XXXXXX", bin[] = "/tmp/hwt-edges-code-XXXXXX";
+	size_t cap = 64 * 1024, n = 0;
+	uint8_t *trace = malloc(cap);
+	uint64_t rounds_taken = trace ? deep_calls_make(trace, cap, &n,
+							full_stack) : 0;
+	const uint8_t *code = full_stack ? deep_loop_code : deep_code;
+	size_t code_size = full_stack ? sizeof(deep_loop_code) : sizeof(deep_code);
+	int fp = mkstemp(pt), fb = mkstemp(bin);
+	CHECK(rounds_taken > 100000);
+	CHECK(fp >= 0 && fb >= 0);
+	if (rounds_taken && fp >= 0 && fb >= 0 &&
+	    write(fp, trace, n) == (ssize_t)n &&
+	    write(fb, code, code_size) == (ssize_t)code_size) {
+		struct outcome o = compare(pt, bin, PT_EDGES_ORG, NULL);
+		CHECK(o.same);
+		CHECK(o.counts_same);
+		CHECK(o.bitmap_same);
+		CHECK_U64(o.fallbacks, 0);
+		CHECK_U64(o.errors, 0);
+		/* The rounds' branches but the last jump back, after the
+		 * last packet (where the decode stops). */
+		CHECK_U64(o.total, rounds_taken - 1);
+	}
+	if (fp >= 0) {
+		close(fp);
+		unlink(pt);
+	}
+	if (fb >= 0) {
+		close(fb);
+		unlink(bin);
+	}
+	free(trace);
+}
+
+static void deep_calls_match(void)
+{
+	deep_calls_match_one(false);
+	deep_calls_match_one(true);
+}
+
 int main(void)
 {
 	RUN(ptt_streams_match);
 	RUN(generated_traces_match);
 	RUN(jobs_give_same_edges);
 	RUN(slices_and_repeats_match);
+	RUN(deep_calls_match);
 	return hwt_test_summary();
 }
