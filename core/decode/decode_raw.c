@@ -165,10 +165,31 @@ static const char *next_option(const char *item)
 }
 
 /* Every backend reads its --raw options as KEY[=VALUE] items split by
- * commas, each key once: a key given twice would leave one of its values
- * unused without a word, so it is refused here, for every backend. */
-static int check_options_once(const char *backend, const char *options)
+ * commas, each key once, and every backend's own loop over them skips an
+ * empty item. So the list is checked here, the one place all of them go
+ * through: an empty item (a comma doubled or at an end) is a typo that
+ * may have eaten an option, and a key given twice would leave one of its
+ * values unused, so both are refused without a word lost. */
+static int check_option_list(const char *backend, const char *options)
 {
+	if (options && !*options)
+		return hwt_error(HWT_ERR_CONFIG, "%s option list is empty (a "
+				 "comma after %s and no option): remove the "
+				 "comma", backend, backend);
+	size_t count = 1;
+	for (const char *c = options; c && *c; c++)
+		count += *c == ',';
+	const char *item = options;
+	for (size_t pos = 1; item && pos <= count; pos++) {
+		size_t len = strcspn(item, ",");
+		if (!len)
+			return hwt_error(HWT_ERR_CONFIG, "%s option list \"%s\": "
+					 "option %zu of %zu is empty (a comma "
+					 "doubled or at an end): remove the "
+					 "extra comma", backend, options, pos,
+					 count);
+		item += len + (item[len] == ',');
+	}
 	for (const char *a = options; a && *a; a = next_option(a)) {
 		size_t akey = strcspn(a, "=,"), awhole = strcspn(a, ",");
 		for (const char *b = options; akey && b < a; b = next_option(b)) {
@@ -202,7 +223,7 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	err = hwt_decode_find_backend(backend, &b);
 	if (err < 0)
 		return err;
-	err = check_options_once(b->name, backend_options);
+	err = check_option_list(b->name, backend_options);
 	if (err < 0)
 		return err;
 	if (opts.packet_sink.packet && !b->decoder->packets)

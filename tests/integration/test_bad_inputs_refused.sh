@@ -82,6 +82,16 @@ row 2 "cs_etm option traceid is given twice (traceid=0x10, then traceid=0x11): g
 	decode --raw "cs_etm,etmv4,traceid=0x10,traceid=0x11:$ETM"
 row 2 "cs_etm option ETMV4 is given twice (etmv4, then ETMV4): give each option once" \
 	decode --raw "cs_etm,etmv4,ETMV4,traceid=0x10:$ETM"
+# An empty option (a comma doubled or at an end), which every backend's
+# own loop skipped, so that a typo could eat an option unseen.
+row 2 'cs_etm option list "etmv4,": option 2 of 2 is empty (a comma doubled or at an end): remove the extra comma' \
+	decode --raw "cs_etm,etmv4,:$ETM"
+row 2 'cs_etm option list ",etmv4,traceid=0x10": option 1 of 3 is empty' \
+	decode --raw "cs_etm,,etmv4,traceid=0x10:$ETM"
+row 2 'cs_etm option list "etmv4,,traceid=0x10": option 2 of 3 is empty' \
+	decode --raw "cs_etm,etmv4,,traceid=0x10:$ETM"
+row 2 "cs_etm option list is empty (a comma after cs_etm and no option): remove the comma" \
+	decode --raw "cs_etm,:$ETM"
 row 1 "snap_fmt/trace.ini: [buffer0] format=bogus is not a buffer format (valid: coresight, dstream_coresight, source_data)" \
 	decode --snapshot snap_fmt
 row 1 "snap_id/device2.ini: [regs] TRCTRACEIDR=0xffffffff is not a trace ID (valid: 0x0 to 0x6f)" \
@@ -109,6 +119,12 @@ if have_pt_decoder "intel_pt raw options and --cpu-model"; then
 		decode --raw "intel_pt,mtc_freq=16:$PTT/loop-tnt.pt"
 	row 2 "intel_pt option mtc_freq is given twice (mtc_freq=3, then mtc_freq=4): give each option once" \
 		decode --raw "intel_pt,mtc_freq=3,mtc_freq=4:$PTT/loop-tnt.pt"
+	row 2 'intel_pt option list ",cpuid=6/85/4": option 1 of 2 is empty' \
+		decode --raw "intel_pt,,cpuid=6/85/4:$PTT/loop-tnt.pt"
+	row 2 'intel_pt option list "mtc_freq=3,": option 2 of 2 is empty' \
+		decode --raw "intel_pt,mtc_freq=3,:$PTT/loop-tnt.pt"
+	row 2 "intel_pt option list is empty (a comma after intel_pt and no option)" \
+		decode --raw "intel_pt,:$PTT/loop-tnt.pt"
 	row 2 "intel_pt option addr0_cfg=7: not an address range setting (valid: 0 off, 1 filter, 2 stop)" \
 		decode --raw "intel_pt,addr0_cfg=7:$PTT/loop-tnt.pt"
 	row 2 "--cpu-model 999/999/999: not a traced CPU (valid: FAMILY/MODEL[/STEPPING]" \
