@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
@@ -175,6 +176,20 @@ int hwt_decode_warn(const struct hwt_decode_opts *opts,
 	hwt_elem_clear(&e, HWT_ELEM_ERROR);
 	e.u.error.message = msg;
 	return sink->emit(sink->arg, &e);
+}
+
+int hwt_decode_warn_cpu_absent(const struct hwt_decode_opts *opts,
+			       const struct hwt_elem_sink *sink,
+			       const struct hwt_cpu_set *cpus, const char *whose)
+{
+	if (!opts->filter_cpu || !cpus->n ||
+	    (opts->cpu >= 0 && hwt_cpu_set_contains(cpus, (uint32_t)opts->cpu)))
+		return 0;
+	char list[256];
+	hwt_cpu_set_format(cpus, list, sizeof(list));
+	return hwt_decode_warn(opts, sink, "--cpu %" PRId32 " matches nothing: "
+			       "%s has CPU%s %s", opts->cpu, whose,
+			       cpus->n == 1 ? "" : "s", list);
 }
 
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts)

@@ -39,6 +39,15 @@ int hwt_decode_filter_report(const struct hwt_decode_filter *f,
 int hwt_decode_warn(const struct hwt_decode_opts *opts,
 		    const struct hwt_elem_sink *sink, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* --cpu N (opts->filter_cpu) where @cpus, the CPUs @whose ("the
+ * capture", "the snapshot") trace or samples are of, lack N: warns
+ * (hwt_decode_warn) naming them as ranges, "--cpu 5 matches nothing: the
+ * capture has CPUs 0-3, 7". 0 without a warning when there is no --cpu,
+ * N is in @cpus or @cpus is empty (the caller knows why it is). */
+struct hwt_cpu_set;
+int hwt_decode_warn_cpu_absent(const struct hwt_decode_opts *opts,
+			       const struct hwt_elem_sink *sink,
+			       const struct hwt_cpu_set *cpus, const char *whose);
 /* Whether any filter is set in @opts. */
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts);
 

@@ -3,6 +3,7 @@
  * op); the filters and --disasm are the core's, as for every input. */
 #include <stdlib.h>
 
+#include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
@@ -25,6 +26,19 @@ static int find_snapshot_backend(const char *dir,
 			 "directories: %s", dir,
 			 cs && cs->no_decoder_reason ? cs->no_decoder_reason
 						     : "none registered");
+}
+
+/* The CPUs of the directory's trace sources, as the backend names them. */
+struct source_cpus {
+	struct hwt_cpu_set set;
+	int err;
+};
+
+static void on_source_cpu(void *arg, int32_t cpu)
+{
+	struct source_cpus *sc = arg;
+	if (cpu >= 0 && !sc->err)
+		sc->err = hwt_cpu_set_add(&sc->set, (uint32_t)cpu);
 }
 
 int hwt_decode_snapshot_dir(const char *dir,
@@ -69,9 +83,22 @@ int hwt_decode_snapshot_dir(const char *dir,
 		.on_image = opts.on_image,
 		.on_image_arg = opts.on_image_arg,
 	};
+	struct source_cpus cpus = {{0}, 0};
+	if (opts.filter_cpu) {
+		params.on_source_cpu = on_source_cpu;
+		params.on_source_cpu_arg = &cpus;
+	}
 	if (!err)
 		err = backend->decoder->snapshot_dir(
 			dir, &params, opts.packet_sink.packet ? &opts.packet_sink : NULL);
+	if (!err)
+		err = cpus.err;
+	/* After the decode: the backend names its sources as it reads the
+	 * directory, within the op. */
+	if (!err)
+		err = hwt_decode_warn_cpu_absent(&opts, sink, &cpus.set,
+						 "the snapshot");
+	hwt_cpu_set_free(&cpus.set);
 	hwt_disasm_free(dis);
 	hwt_image_free(image);
 	return err;
