@@ -252,10 +252,35 @@ int hwt_decode_filter_report(const struct hwt_decode_filter *f,
 				       f->tmin / 1000000000u, f->tmin % 1000000000u,
 				       f->tmax / 1000000000u, f->tmax % 1000000000u);
 	}
+	if (o->filter_tid && f->trace_alone)
+		return hwt_decode_warn(o, sink, "--tid %" PRId32 " matches nothing: "
+				       "no element of the trace is of that thread "
+				       "(without a capture's sideband, a thread is "
+				       "known only from the trace's context IDs)",
+				       o->tid);
 	if (o->filter_tid)
 		return hwt_decode_warn(o, sink, "--tid %" PRId32 " matches nothing: "
 				       "no element of the capture is of that thread "
 				       "(hwtrace info lists its threads)", o->tid);
+	return 0;
+}
+
+int hwt_decode_packet_filters_check(const struct hwt_decode_opts *o,
+				    const char *input)
+{
+	if (!o->packet_sink.packet)
+		return 0;
+	const char *opt = o->filter_tid ? "--tid" : o->filter_time ? "--time" : NULL;
+	if (opt)
+		return hwt_error(HWT_ERR_CONFIG, "--packets with %s: the listing "
+				 "has every packet of the trace, and %s selects "
+				 "decoded elements, not packets: give one of them",
+				 opt, opt);
+	if (o->filter_cpu && input)
+		return hwt_error(HWT_ERR_CONFIG, "--packets with --cpu on %s: "
+				 "the listing has every packet of it, and --cpu "
+				 "selects a perf.data capture's AUX buffers, not "
+				 "packets: give one of them", input);
 	return 0;
 }
 

@@ -1343,6 +1343,8 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	if (!path || (!sink && !facts && !hwt_decode_opts_list_packets(opts_in)))
 		return hwt_error(HWT_ERR_INVAL, "hwt_decode_file: missing argument");
 	int err = hwt_decode_opts_copy(opts_in, &opts);
+	if (err >= 0)
+		err = hwt_decode_packet_filters_check(&opts, NULL);
 	if (err < 0)
 		return err;
 	memset(&st, 0, sizeof(st));

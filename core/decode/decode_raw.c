@@ -1,5 +1,6 @@
 /* Raw trace streams with `--map FILE@ADDR` memory images. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -224,6 +225,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (err < 0)
 		return err;
 	err = check_option_list(b->name, backend_options);
+	if (err >= 0)
+		err = hwt_decode_packet_filters_check(&opts, "a raw trace stream");
 	if (err < 0)
 		return err;
 	if (opts.packet_sink.packet && !b->decoder->packets)
@@ -245,7 +248,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (opts.on_image)
 		opts.on_image(opts.on_image_arg, image);
 
-	struct hwt_decode_filter filter = {.opts = &opts, .next = sink};
+	struct hwt_decode_filter filter = {.opts = &opts, .next = sink,
+					   .trace_alone = true};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	/* --disasm: every backend's ranges as instructions with their text. */
 	const struct hwt_elem_sink *inner = hwt_decode_has_filter(&opts) ? &fsink
@@ -284,6 +288,12 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		err = b->decoder->packets(&params, &chunk, &opts.packet_sink);
 		goto out;
 	}
+	/* Its one stream is no CPU's: --cpu selects nothing of it. */
+	if (opts.filter_cpu &&
+	    (err = hwt_decode_warn(&opts, sink, "--cpu %" PRId32 " matches "
+				   "nothing: a raw trace stream names no CPU, so "
+				   "its elements carry none", opts.cpu)) < 0)
+		goto out;
 	void *priv = NULL;
 	struct hwt_progress pr = {0};
 	hwt_progress_params(&pr, &opts, &params);
@@ -329,6 +339,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
 	err = hwt_isolation_close(iso, err);
+	if (err >= 0 && hwt_decode_has_filter(&opts))
+		err = hwt_decode_filter_report(&filter, sink);
 out:
 	hwt_disasm_free(dis);
 	hwt_image_free(image);

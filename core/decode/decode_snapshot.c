@@ -54,10 +54,13 @@ int hwt_decode_snapshot_dir(const char *dir,
 		return err;
 	const struct hwt_backend *backend = NULL;
 	err = find_snapshot_backend(dir, &backend);
+	if (!err)
+		err = hwt_decode_packet_filters_check(&opts, "a snapshot directory");
 	if (err)
 		return err;
 	/* --cpu, --tid and --time apply as to any other input. */
-	struct hwt_decode_filter filter = {.opts = &opts, .next = user_sink};
+	struct hwt_decode_filter filter = {.opts = &opts, .next = user_sink,
+					   .trace_alone = true};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *sink =
 		hwt_decode_has_filter(&opts) ? &fsink : user_sink;
@@ -98,6 +101,8 @@ int hwt_decode_snapshot_dir(const char *dir,
 	if (!err)
 		err = hwt_decode_warn_cpu_absent(&opts, sink, &cpus.set,
 						 "the snapshot");
+	if (!err && hwt_decode_has_filter(&opts) && !opts.packet_sink.packet)
+		err = hwt_decode_filter_report(&filter, user_sink);
 	hwt_cpu_set_free(&cpus.set);
 	hwt_disasm_free(dis);
 	hwt_image_free(image);
