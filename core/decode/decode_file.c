@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/decode/brstack_internal.h"
-#include "core/decode/cpu_set.h"
 #include "core/decode/array_grow.h"
+#include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_isolate.h"
 #include "core/decode/decode_progress.h"

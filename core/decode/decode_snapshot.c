@@ -99,7 +99,7 @@ int hwt_decode_snapshot_dir(const char *dir,
 	/* After the decode: the backend names its sources as it reads the
 	 * directory, within the op. */
 	if (!err)
-		err = hwt_decode_warn_cpu_absent(&opts, sink, &cpus.set,
+		err = hwt_decode_warn_cpu_absent(&opts, user_sink, &cpus.set,
 						 "the snapshot");
 	if (!err && hwt_decode_has_filter(&opts) && !opts.packet_sink.packet)
 		err = hwt_decode_filter_report(&filter, user_sink);
