@@ -83,6 +83,13 @@ int hwt_cs_decode_snapshot_dir(const char *dir,
 	int err = hwt_cs_snapshot_load(dir, &ss);
 	if (err)
 		return err;
+	/* The CPUs the sources trace, for the core's --cpu warning. */
+	if (params->size > offsetof(struct hwt_decode_params, on_source_cpu) &&
+	    params->on_source_cpu)
+		for (size_t i = 0; i < ss->nbuffers; i++)
+			for (size_t j = 0; j < ss->buffers[i].nsources; j++)
+				params->on_source_cpu(params->on_source_cpu_arg,
+						      ss->buffers[i].sources[j].cpu);
 	err = hwt_cs_snapshot_add_dumps(ss, params->image);
 	if (!err && params->size > offsetof(struct hwt_decode_params, on_image) &&
 	    params->on_image)

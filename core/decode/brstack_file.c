@@ -74,6 +74,8 @@ int hwt_brstack_store_add(struct hwt_brstack_store *bs,
 		bs->stream_key = key;
 	else if (key != bs->stream_key)
 		bs->streams_many = true;
+	if ((s.present & PERF_SAMPLE_CPU) && hwt_cpu_set_add(&bs->cpus, s.cpu) < 0)
+		return nomem();
 	bs->bytes += rec->size;
 	if (bs->in_arena && hwt_sample_arena_put(&bs->arena, &bs->arena_len,
 						 &bs->arena_cap, rec->data,
@@ -92,6 +94,7 @@ void hwt_brstack_store_free(struct hwt_brstack_store *bs)
 {
 	free(bs->e);
 	free(bs->arena);
+	hwt_cpu_set_free(&bs->cpus);
 	memset(bs, 0, sizeof(*bs));
 }
 

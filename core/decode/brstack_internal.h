@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/decode/cpu_set.h"
 #include "hwtrace/brstack.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/element.h"
@@ -35,6 +36,9 @@ struct hwt_brstack_store {
 	 * whether another came. With one stream there is nothing to order. */
 	int64_t stream_key;
 	bool streams_many;
+	/* The CPUs of the kept samples that carry one (PERF_SAMPLE_CPU), for
+	 * saying which there are when --cpu names none of them. */
+	struct hwt_cpu_set cpus;
 };
 
 /* Element streams the kept samples make: 0, 1 or 2 (more than one). */

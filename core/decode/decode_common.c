@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/infile.h"
@@ -177,6 +178,20 @@ int hwt_decode_warn(const struct hwt_decode_opts *opts,
 	return sink->emit(sink->arg, &e);
 }
 
+int hwt_decode_warn_cpu_absent(const struct hwt_decode_opts *opts,
+			       const struct hwt_elem_sink *sink,
+			       const struct hwt_cpu_set *cpus, const char *whose)
+{
+	if (!opts->filter_cpu || !cpus->n ||
+	    (opts->cpu >= 0 && hwt_cpu_set_contains(cpus, (uint32_t)opts->cpu)))
+		return 0;
+	char list[256];
+	hwt_cpu_set_format(cpus, list, sizeof(list));
+	return hwt_decode_warn(opts, sink, "--cpu %" PRId32 " matches nothing: "
+			       "%s has CPU%s %s", opts->cpu, whose,
+			       cpus->n == 1 ? "" : "s", list);
+}
+
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts)
 {
 	return opts->filter_cpu || opts->filter_tid || opts->filter_time;
@@ -237,10 +252,35 @@ int hwt_decode_filter_report(const struct hwt_decode_filter *f,
 				       f->tmin / 1000000000u, f->tmin % 1000000000u,
 				       f->tmax / 1000000000u, f->tmax % 1000000000u);
 	}
+	if (o->filter_tid && f->trace_alone)
+		return hwt_decode_warn(o, sink, "--tid %" PRId32 " matches nothing: "
+				       "no element of the trace is of that thread "
+				       "(without a capture's sideband, a thread is "
+				       "known only from the trace's context IDs)",
+				       o->tid);
 	if (o->filter_tid)
 		return hwt_decode_warn(o, sink, "--tid %" PRId32 " matches nothing: "
 				       "no element of the capture is of that thread "
 				       "(hwtrace info lists its threads)", o->tid);
+	return 0;
+}
+
+int hwt_decode_packet_filters_check(const struct hwt_decode_opts *o,
+				    const char *input)
+{
+	if (!o->packet_sink.packet)
+		return 0;
+	const char *opt = o->filter_tid ? "--tid" : o->filter_time ? "--time" : NULL;
+	if (opt)
+		return hwt_error(HWT_ERR_CONFIG, "--packets with %s: the listing "
+				 "has every packet of the trace, and %s selects "
+				 "decoded elements, not packets: give one of them",
+				 opt, opt);
+	if (o->filter_cpu && input)
+		return hwt_error(HWT_ERR_CONFIG, "--packets with --cpu on %s: "
+				 "the listing has every packet of it, and --cpu "
+				 "selects a perf.data capture's AUX buffers, not "
+				 "packets: give one of them", input);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/decode/brstack_internal.h"
 #include "core/decode/array_grow.h"
+#include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_isolate.h"
 #include "core/decode/decode_progress.h"
@@ -683,34 +684,35 @@ static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out
 		"with context_switch sideband, as perf record does by default)");
 }
 
-/* --cpu N on a capture without trace of CPU N: say which CPUs it has
- * (or that it traced threads, not CPUs) instead of an empty result. */
+/* --cpu N on a capture without trace or samples of CPU N: say which CPUs
+ * it has (or that it traced threads, not CPUs) instead of an empty result.
+ * The CPUs are those of its AUX queues and of its branch-record samples. */
 static int warn_cpu_absent(struct file_state *st, const struct hwt_elem_sink *out)
 {
-	char cpus[256] = "";
-	size_t len = 0;
-	bool per_thread = true;
-
 	if (!st->opts->filter_cpu)
 		return 0;
-	for (size_t i = 0; i < st->queues.n; i++) {
-		int32_t cpu = st->queues.q[i].cpu;
-		if (cpu == (int32_t)UINT32_MAX)
-			continue;
-		if (cpu == st->opts->cpu)
-			return 0;
-		per_thread = false;
-		if (len < sizeof(cpus))
-			len += (size_t)snprintf(cpus + len, sizeof(cpus) - len,
-						"%s%" PRId32, len ? ", " : "", cpu);
-	}
-	if (per_thread)
-		return hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches "
-				       "nothing: the capture traced threads, not "
-				       "CPUs, so its trace carries no CPU (use --tid)",
-				       st->opts->cpu);
-	return hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches nothing: "
-			       "the capture has CPUs %s", st->opts->cpu, cpus);
+	struct hwt_cpu_set cpus = {0};
+	int err = 0;
+	for (size_t i = 0; i < st->queues.n && err >= 0; i++)
+		if (st->queues.q[i].cpu != (int32_t)UINT32_MAX)
+			err = hwt_cpu_set_add(&cpus, (uint32_t)st->queues.q[i].cpu);
+	for (size_t i = 0; i < st->brstack.cpus.n && err >= 0; i++)
+		err = hwt_cpu_set_add(&cpus, st->brstack.cpus.cpu[i]);
+	if (err >= 0 && cpus.n)
+		err = hwt_decode_warn_cpu_absent(st->opts, out, &cpus, "the capture");
+	else if (err >= 0 && st->have_info)
+		err = hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches "
+				      "nothing: the capture traced threads, not "
+				      "CPUs, so its trace carries no CPU (use --tid)",
+				      st->opts->cpu);
+	else if (err >= 0)
+		err = hwt_decode_warn(st->opts, out, "--cpu %" PRId32 " matches "
+				      "nothing: the capture's branch-record "
+				      "samples carry no CPU (it was recorded "
+				      "without PERF_SAMPLE_CPU; use --tid)",
+				      st->opts->cpu);
+	hwt_cpu_set_free(&cpus);
+	return err;
 }
 
 /* The bytes and streams the decode of the queues will go through. */
@@ -762,7 +764,10 @@ static int list_pieces(struct pieces *ps)
 		struct hwt_aux_queue *q = &ps->st->queues.q[i];
 		int32_t cpu = q->cpu == (int32_t)UINT32_MAX ? -1 : q->cpu;
 		int32_t tid = q->tid == (int32_t)UINT32_MAX ? -1 : q->tid;
-		if (opts->filter_cpu && cpu >= 0 && cpu != opts->cpu)
+		/* A per-thread queue is no CPU's: the decode lets the filter
+		 * drop its elements, a packet listing leaves it out. */
+		if (opts->filter_cpu && cpu != opts->cpu &&
+		    (cpu >= 0 || opts->packet_sink.packet))
 			continue;
 		for (size_t j = 0; j < q->npieces; j++)
 			ps->v[ps->n++] = (struct piece_ref){q, &q->pieces[j],
@@ -1023,6 +1028,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		if (err < 0)
 			goto out;
 		start_progress(st, &pr);
+	} else {
+		err = warn_cpu_absent(st, out);
 	}
 	struct pieces ps = {.st = st, .cs = &cs, .pr = &pr, .done = done,
 			    .b = b};
@@ -1193,6 +1200,12 @@ static int decode_brstack(struct file_state *st,
 	 * a capture of one CPU (or thread) straight on instead of keeping
 	 * them to order; losses of their own make another stream. */
 	bool losses = !st->have_info && st->sb.nloss;
+	/* With trace, the AUX queues' decode said it for both. */
+	if (!st->have_info) {
+		int werr = warn_cpu_absent(st, out);
+		if (werr < 0)
+			return werr;
+	}
 	struct hwt_progress pr = {0};
 	hwt_progress_start(&pr, st->opts, st->brstack.bytes,
 			   hwt_brstack_store_streams(&st->brstack) + losses);
@@ -1330,6 +1343,8 @@ static int run_file(const char *path, const struct hwt_decode_opts *opts_in,
 	if (!path || (!sink && !facts && !hwt_decode_opts_list_packets(opts_in)))
 		return hwt_error(HWT_ERR_INVAL, "hwt_decode_file: missing argument");
 	int err = hwt_decode_opts_copy(opts_in, &opts);
+	if (err >= 0)
+		err = hwt_decode_packet_filters_check(&opts, NULL);
 	if (err < 0)
 		return err;
 	memset(&st, 0, sizeof(st));

@@ -23,6 +23,9 @@ struct hwt_decode_filter {
 	 * elements that filters apply to, those that passed, and the time
 	 * span of those that carry a time. */
 	uint64_t seen, passed, timed, tmin, tmax;
+	/* A raw stream or a snapshot directory: it has no sideband that
+	 * lists threads, only the context IDs of the trace itself. */
+	bool trace_alone;
 };
 
 /* A sink over @f, valid while @f is. */
@@ -39,6 +42,23 @@ int hwt_decode_filter_report(const struct hwt_decode_filter *f,
 int hwt_decode_warn(const struct hwt_decode_opts *opts,
 		    const struct hwt_elem_sink *sink, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* --cpu N (opts->filter_cpu) where @cpus, the CPUs @whose ("the
+ * capture", "the snapshot") trace or samples are of, lack N: warns
+ * (hwt_decode_warn) naming them as ranges, "--cpu 5 matches nothing: the
+ * capture has CPUs 0-3, 7". 0 without a warning when there is no --cpu,
+ * N is in @cpus or @cpus is empty (the caller knows why it is). */
+struct hwt_cpu_set;
+int hwt_decode_warn_cpu_absent(const struct hwt_decode_opts *opts,
+			       const struct hwt_elem_sink *sink,
+			       const struct hwt_cpu_set *cpus, const char *whose);
+/* A packet listing (opts->packet_sink set) lists every packet: --tid and
+ * --time, which select decoded elements, would be ignored without a
+ * word, and so would --cpu on @input ("a raw trace stream", "a snapshot
+ * directory"; NULL for a perf.data capture, whose listing --cpu cuts to
+ * the CPU's AUX buffers). HWT_ERR_CONFIG naming the two options for
+ * those; 0 otherwise. */
+int hwt_decode_packet_filters_check(const struct hwt_decode_opts *opts,
+				    const char *input);
 /* Whether any filter is set in @opts. */
 int hwt_decode_has_filter(const struct hwt_decode_opts *opts);
 

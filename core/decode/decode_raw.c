@@ -1,5 +1,6 @@
 /* Raw trace streams with `--map FILE@ADDR` memory images. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -165,10 +166,31 @@ static const char *next_option(const char *item)
 }
 
 /* Every backend reads its --raw options as KEY[=VALUE] items split by
- * commas, each key once: a key given twice would leave one of its values
- * unused without a word, so it is refused here, for every backend. */
-static int check_options_once(const char *backend, const char *options)
+ * commas, each key once, and every backend's own loop over them skips an
+ * empty item. So the list is checked here, the one place all of them go
+ * through: an empty item (a comma doubled or at an end) is a typo that
+ * may have eaten an option, and a key given twice would leave one of its
+ * values unused, so both are refused without a word lost. */
+static int check_option_list(const char *backend, const char *options)
 {
+	if (options && !*options)
+		return hwt_error(HWT_ERR_CONFIG, "%s option list is empty (a "
+				 "comma after %s and no option): remove the "
+				 "comma", backend, backend);
+	size_t count = 1;
+	for (const char *c = options; c && *c; c++)
+		count += *c == ',';
+	const char *item = options;
+	for (size_t pos = 1; item && pos <= count; pos++) {
+		size_t len = strcspn(item, ",");
+		if (!len)
+			return hwt_error(HWT_ERR_CONFIG, "%s option list \"%s\": "
+					 "option %zu of %zu is empty (a comma "
+					 "doubled or at an end): remove the "
+					 "extra comma", backend, options, pos,
+					 count);
+		item += len + (item[len] == ',');
+	}
 	for (const char *a = options; a && *a; a = next_option(a)) {
 		size_t akey = strcspn(a, "=,"), awhole = strcspn(a, ",");
 		for (const char *b = options; akey && b < a; b = next_option(b)) {
@@ -202,7 +224,9 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	err = hwt_decode_find_backend(backend, &b);
 	if (err < 0)
 		return err;
-	err = check_options_once(b->name, backend_options);
+	err = check_option_list(b->name, backend_options);
+	if (err >= 0)
+		err = hwt_decode_packet_filters_check(&opts, "a raw trace stream");
 	if (err < 0)
 		return err;
 	if (opts.packet_sink.packet && !b->decoder->packets)
@@ -224,7 +248,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (opts.on_image)
 		opts.on_image(opts.on_image_arg, image);
 
-	struct hwt_decode_filter filter = {.opts = &opts, .next = sink};
+	struct hwt_decode_filter filter = {.opts = &opts, .next = sink,
+					   .trace_alone = true};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	/* --disasm: every backend's ranges as instructions with their text. */
 	const struct hwt_elem_sink *inner = hwt_decode_has_filter(&opts) ? &fsink
@@ -263,6 +288,12 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 		err = b->decoder->packets(&params, &chunk, &opts.packet_sink);
 		goto out;
 	}
+	/* Its one stream is no CPU's: --cpu selects nothing of it. */
+	if (opts.filter_cpu &&
+	    (err = hwt_decode_warn(&opts, sink, "--cpu %" PRId32 " matches "
+				   "nothing: a raw trace stream names no CPU, so "
+				   "its elements carry none", opts.cpu)) < 0)
+		goto out;
 	void *priv = NULL;
 	struct hwt_progress pr = {0};
 	hwt_progress_params(&pr, &opts, &params);
@@ -308,6 +339,8 @@ int hwt_decode_raw(const char *backend, const char *backend_options,
 	if (priv && b->decoder->destroy)
 		b->decoder->destroy(priv);
 	err = hwt_isolation_close(iso, err);
+	if (err >= 0 && hwt_decode_has_filter(&opts))
+		err = hwt_decode_filter_report(&filter, sink);
 out:
 	hwt_disasm_free(dis);
 	hwt_image_free(image);

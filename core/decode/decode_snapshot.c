@@ -3,6 +3,7 @@
  * op); the filters and --disasm are the core's, as for every input. */
 #include <stdlib.h>
 
+#include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
@@ -27,6 +28,19 @@ static int find_snapshot_backend(const char *dir,
 						     : "none registered");
 }
 
+/* The CPUs of the directory's trace sources, as the backend names them. */
+struct source_cpus {
+	struct hwt_cpu_set set;
+	int err;
+};
+
+static void on_source_cpu(void *arg, int32_t cpu)
+{
+	struct source_cpus *sc = arg;
+	if (cpu >= 0 && !sc->err)
+		sc->err = hwt_cpu_set_add(&sc->set, (uint32_t)cpu);
+}
+
 int hwt_decode_snapshot_dir(const char *dir,
 			    const struct hwt_decode_opts *opts_in,
 			    const struct hwt_elem_sink *user_sink)
@@ -40,10 +54,13 @@ int hwt_decode_snapshot_dir(const char *dir,
 		return err;
 	const struct hwt_backend *backend = NULL;
 	err = find_snapshot_backend(dir, &backend);
+	if (!err)
+		err = hwt_decode_packet_filters_check(&opts, "a snapshot directory");
 	if (err)
 		return err;
 	/* --cpu, --tid and --time apply as to any other input. */
-	struct hwt_decode_filter filter = {.opts = &opts, .next = user_sink};
+	struct hwt_decode_filter filter = {.opts = &opts, .next = user_sink,
+					   .trace_alone = true};
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *sink =
 		hwt_decode_has_filter(&opts) ? &fsink : user_sink;
@@ -69,9 +86,24 @@ int hwt_decode_snapshot_dir(const char *dir,
 		.on_image = opts.on_image,
 		.on_image_arg = opts.on_image_arg,
 	};
+	struct source_cpus cpus = {{0}, 0};
+	if (opts.filter_cpu) {
+		params.on_source_cpu = on_source_cpu;
+		params.on_source_cpu_arg = &cpus;
+	}
 	if (!err)
 		err = backend->decoder->snapshot_dir(
 			dir, &params, opts.packet_sink.packet ? &opts.packet_sink : NULL);
+	if (!err)
+		err = cpus.err;
+	/* After the decode: the backend names its sources as it reads the
+	 * directory, within the op. */
+	if (!err)
+		err = hwt_decode_warn_cpu_absent(&opts, user_sink, &cpus.set,
+						 "the snapshot");
+	if (!err && hwt_decode_has_filter(&opts) && !opts.packet_sink.packet)
+		err = hwt_decode_filter_report(&filter, user_sink);
+	hwt_cpu_set_free(&cpus.set);
 	hwt_disasm_free(dis);
 	hwt_image_free(image);
 	return err;

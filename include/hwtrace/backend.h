@@ -143,6 +143,12 @@ struct hwt_decode_params {
 	 * from memory (hwt_image_read_at), never through a library that opens
 	 * the section's file by its path. */
 	bool sandboxed;
+	/* Optional, for the snapshot_dir op: called once for each trace
+	 * source it will decode, with the CPU its elements carry, before the
+	 * first element, so that the core can say which CPUs the directory
+	 * has when `--cpu N` names none of them. */
+	void (*on_source_cpu)(void *arg, int32_t cpu);
+	void *on_source_cpu_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to

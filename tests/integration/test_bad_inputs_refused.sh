@@ -82,6 +82,34 @@ row 2 "cs_etm option traceid is given twice (traceid=0x10, then traceid=0x11): g
 	decode --raw "cs_etm,etmv4,traceid=0x10,traceid=0x11:$ETM"
 row 2 "cs_etm option ETMV4 is given twice (etmv4, then ETMV4): give each option once" \
 	decode --raw "cs_etm,etmv4,ETMV4,traceid=0x10:$ETM"
+# An empty option (a comma doubled or at an end), which every backend's
+# own loop skipped, so that a typo could eat an option unseen.
+row 2 'cs_etm option list "etmv4,": option 2 of 2 is empty (a comma doubled or at an end): remove the extra comma' \
+	decode --raw "cs_etm,etmv4,:$ETM"
+row 2 'cs_etm option list ",etmv4,traceid=0x10": option 1 of 3 is empty' \
+	decode --raw "cs_etm,,etmv4,traceid=0x10:$ETM"
+row 2 'cs_etm option list "etmv4,,traceid=0x10": option 2 of 3 is empty' \
+	decode --raw "cs_etm,etmv4,,traceid=0x10:$ETM"
+row 2 "cs_etm option list is empty (a comma after cs_etm and no option): remove the comma" \
+	decode --raw "cs_etm,:$ETM"
+# Filters a packet listing would ignore (it has every packet), and
+# filters of a raw stream or a snapshot that selected nothing unsaid.
+row 2 "--packets with --cpu on a raw trace stream: the listing has every packet of it, and --cpu selects a perf.data capture's AUX buffers, not packets: give one of them" \
+	decode --raw "$RAW:$ETM" --packets --cpu 0
+row 2 "--packets with --cpu on a snapshot directory: the listing has every packet of it" \
+	decode --snapshot "$SS/Snowball" --packets --cpu 1
+row 2 "--packets with --tid: the listing has every packet of the trace, and --tid selects decoded elements, not packets: give one of them" \
+	decode --snapshot "$SS/a57_single_step" --packets --tid 5
+row 2 "--packets with --time: the listing has every packet of the trace" \
+	decode --raw "$RAW:$ETM" --packets --time 1,2
+row 0 "warning: --cpu 0 matches nothing: a raw trace stream names no CPU, so its elements carry none" \
+	decode --raw "$RAW:$ETM" --cpu 0
+row 0 "warning: --tid 5 matches nothing: no element of the trace is of that thread (without a capture's sideband, a thread is known only from the trace's context IDs)" \
+	decode --raw "$RAW:$ETM" --tid 5
+row 0 "warning: --tid 5 matches nothing: no element of the trace is of that thread" \
+	decode --snapshot "$SS/Snowball" --tid 5
+row 0 "warning: --time 0.000000001,0.000000002 matches nothing: the capture's elements span 381.866740353 to 381.872764121 s" \
+	decode --snapshot "$SS/Snowball" --time 1,2
 row 1 "snap_fmt/trace.ini: [buffer0] format=bogus is not a buffer format (valid: coresight, dstream_coresight, source_data)" \
 	decode --snapshot snap_fmt
 row 1 "snap_id/device2.ini: [regs] TRCTRACEIDR=0xffffffff is not a trace ID (valid: 0x0 to 0x6f)" \
@@ -109,8 +137,18 @@ if have_pt_decoder "intel_pt raw options and --cpu-model"; then
 		decode --raw "intel_pt,mtc_freq=16:$PTT/loop-tnt.pt"
 	row 2 "intel_pt option mtc_freq is given twice (mtc_freq=3, then mtc_freq=4): give each option once" \
 		decode --raw "intel_pt,mtc_freq=3,mtc_freq=4:$PTT/loop-tnt.pt"
+	row 2 'intel_pt option list ",cpuid=6/85/4": option 1 of 2 is empty' \
+		decode --raw "intel_pt,,cpuid=6/85/4:$PTT/loop-tnt.pt"
+	row 2 'intel_pt option list "mtc_freq=3,": option 2 of 2 is empty' \
+		decode --raw "intel_pt,mtc_freq=3,:$PTT/loop-tnt.pt"
+	row 2 "intel_pt option list is empty (a comma after intel_pt and no option)" \
+		decode --raw "intel_pt,:$PTT/loop-tnt.pt"
 	row 2 "intel_pt option addr0_cfg=7: not an address range setting (valid: 0 off, 1 filter, 2 stop)" \
 		decode --raw "intel_pt,addr0_cfg=7:$PTT/loop-tnt.pt"
+	row 2 "--packets with --tid: the listing has every packet of the trace" \
+		decode --packets --tid 5 "$Q"
+	row 2 "--packets with --time: the listing has every packet of the trace" \
+		decode --packets --time 641.2568,641.2580 "$Q"
 	row 2 "--cpu-model 999/999/999: not a traced CPU (valid: FAMILY/MODEL[/STEPPING]" \
 		decode --cpu 999/999/999 "$Q"
 fi
@@ -122,6 +160,13 @@ row 0 "" decode --raw "cs_etm,etmv4,formatted,traceid=0x10:$ETM" --map code.bin@
 row 0 "" config check -e intel_pt// --sysfs "$SYSFS"
 row 0 "" decode --snapshot "$SS/a57_single_step"
 row 0 "" decode --snapshot "$SS/init-short-addr"
+# The thread a57_single_step's trace names (context ID 0), its time.
+row 0 "" decode --snapshot "$SS/a57_single_step" --tid 0
+expect_eq "--tid of the snapshot's thread: no warning" "$(grep -c 'matches nothing' err.txt)" 0
+# (its 4 elements, and the gap that passes every filter)
+expect_eq "--tid of the snapshot's thread: its elements" "$(grep -c . out.txt)" 5
+row 0 "" decode --snapshot "$SS/Snowball" --time 381.8667,381.8728
+expect_eq "--time of the snapshot's span: no warning" "$(grep -c 'matches nothing' err.txt)" 0
 if perf inject -i "$Q" -o - >q.pipe 2>/dev/null; then
 	# A FIFO whose writer comes is read, in perf's pipe mode.
 	cat q.pipe >f.fifo &
