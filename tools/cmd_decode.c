@@ -7,13 +7,13 @@
 
 #include "cli.h"
 #include "decode_args.h"
-#include "decode_progress.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_consumer.h"
 #include "hwtrace/decode_edges.h"
 #include "hwtrace/decode_input.h"
+#include "hwtrace/decode_progress.h"
 #include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
@@ -26,7 +26,7 @@
 static void warn(void *arg, const char *message)
 {
 	struct decode_args *a = arg;
-	cli_progress_erase(&a->progress);
+	hwt_progress_line_erase(&a->progress);
 	cli_message("hwtrace decode: warning: ", message);
 }
 
@@ -34,21 +34,27 @@ static void warn(void *arg, const char *message)
 static void erase_progress(void *arg)
 {
 	struct decode_args *a = arg;
-	cli_progress_erase(&a->progress);
+	hwt_progress_line_erase(&a->progress);
 }
 
-/* The decode's progress: the line on the terminal. */
-static void on_progress(void *arg, const struct hwt_decode_progress *p)
+/* The progress line on standard error when it is a terminal and not
+ * --quiet, after HWTRACE_PROGRESS_AFTER seconds when set (tests cannot
+ * wait for a long decode). */
+static void start_progress(struct hwt_progress_line *line, bool quiet)
 {
-	struct decode_args *a = arg;
-	cli_progress_decode(&a->progress, p);
-}
-
-/* The merged elements' write-back, on the same line. */
-static void on_written(void *arg, uint64_t done, uint64_t total)
-{
-	struct decode_args *a = arg;
-	cli_progress_written(&a->progress, done, total);
+	struct hwt_progress_line_opts o = {
+		.size = sizeof(o),
+		.out = stderr,
+		.terminal = !quiet && isatty(STDERR_FILENO),
+		.after = HWT_PROGRESS_LINE_AFTER,
+		.prefix = "hwtrace decode: ",
+	};
+	const char *env = getenv("HWTRACE_PROGRESS_AFTER");
+	char *end;
+	double v = env ? strtod(env, &end) : -1;
+	if (env && end != env && !*end && v >= 0)
+		o.after = v;
+	hwt_progress_line_start(line, &o);
 }
 
 static int drop_emit(void *arg, const struct hwt_elem *e)
@@ -77,8 +83,8 @@ static int run_merged(struct decode_args *a)
 		.format = a->format,
 		.annotator = decode_symbols_annotator(&a->symbols, &annotator)
 				     ? &annotator : NULL,
-		.written = on_written,
-		.written_arg = a,
+		.written = hwt_progress_line_written,
+		.written_arg = &a->progress,
 	};
 	struct hwt_decode_merged_result res;
 	int err = hwt_decode_merged(&run, &res);
@@ -226,12 +232,12 @@ int cmd_decode(int argc, char **argv)
 	bool jsonl = a.format == HWT_OUTPUT_JSONL;
 	a.opts.warn = warn;
 	a.opts.warn_arg = &a;
-	a.opts.progress = on_progress;
-	a.opts.progress_arg = &a;
+	a.opts.progress = hwt_progress_line_decode;
+	a.opts.progress_arg = &a.progress;
 	a.out = out;
 	/* Elements written to the terminal show the progress themselves. */
-	cli_progress_init(&a.progress, a.quiet ||
-			  (!a.output && isatty(STDOUT_FILENO)));
+	start_progress(&a.progress, a.quiet ||
+		       (!a.output && isatty(STDOUT_FILENO)));
 	if (jsonl && !a.bitmap)
 		cli_jsonl_header(out, a.edges ? "edges" : a.packets ? "packets" : a.profile ?
 				 "branch_profile" : a.calls ? "calls" : "elements",
@@ -277,7 +283,7 @@ int cmd_decode(int argc, char **argv)
 					      : run(&a, &sink);
 		}
 	}
-	cli_progress_erase(&a.progress);
+	hwt_progress_line_erase(&a.progress);
 	hwt_output_free(output);
 	hwt_decode_consumer_free(consumer);
 	decode_symbols_end(&a.symbols);

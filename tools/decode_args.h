@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decode_progress.h"
+#include "hwtrace/decode_progress.h"
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_input.h"
@@ -39,7 +39,7 @@ struct decode_args {
 	const char *comms, *dsos, *syms; /* --comm, --dso, --sym; NULL: none */
 	bool quiet;
 	/* Filled by hwtrace decode while it runs, not by the parser. */
-	struct cli_progress progress;
+	struct hwt_progress_line progress;
 	/* Counts the elements and hands them to the printer, a filter or
 	 * -F's script (the merged decode counts them itself). */
 	struct hwt_decode_counter *counter;
