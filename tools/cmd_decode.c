@@ -9,6 +9,7 @@
 #include "decode_args.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_consumer.h"
 #include "hwtrace/decode_edges.h"
@@ -19,8 +20,6 @@
 #include "hwtrace/script.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/output.h"
-#include "stack_run.h"
-#include "unit_run.h"
 
 /* The decode's warnings: on standard error, never in the output. */
 static void warn(void *arg, const char *message)
@@ -108,20 +107,23 @@ static int run_calls(struct decode_args *a, FILE *out,
 		return err;
 	counter->next.emit = drop_emit;
 	struct hwt_elem_sink counted = hwt_decode_counter_sink(counter);
-	struct cli_stack_run run = {
+	struct hwt_stack_decode run = {
+		.size = sizeof(run),
 		.file = a->file,
 		.opts = &a->opts,
 		.per_cpu = a->per_cpu,
 		.ops = hwt_calls_writer_ops(w),
-		.namer = &namer,
 		.elements = &counted,
+		.namer = &namer,
 	};
-	err = cli_stack_run(&run);
+	struct hwt_stack_decode_result res;
+	err = hwt_stack_decode(&run, &res);
 	int ferr = hwt_calls_writer_flush(w);
 	if (!err)
 		err = ferr;
 	if (!err)
-		cli_stack_run_summary(&run, "decode");
+		hwt_stack_decode_print_summary(stderr, "hwtrace decode: ", &res,
+					       a->per_cpu);
 	hwt_calls_writer_free(w);
 	return err;
 }
@@ -143,7 +145,7 @@ static int run_edges(struct decode_args *a, FILE *out)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	a->opts.edges = edges;
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
-	int err = a->unit ? cli_unit_decode(a->file, a->unit, &a->opts, &sink)
+	int err = a->unit ? hwt_capture_decode_unit(a->file, a->unit, &a->opts, &sink)
 			  : run(a, &sink);
 	struct hwt_decode_edges_out eo = {
 		.size = sizeof(eo),

@@ -1,12 +1,13 @@
-/* One unit of a capture decoded through a cursor on it (hwtrace/capture.h),
- * its elements handed to a sink as the whole decode would hand them. */
+/* One unit of a capture decoded through a cursor on it, its elements
+ * handed to a sink as the whole decode would hand them
+ * (hwt_capture_decode_unit, hwtrace/capture.h): what `report --unit` and
+ * `decode --edges --unit` decode, and a batch worker's piece. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
-#include "unit_run.h"
 
 /* The error @err again, its message led by the file and the unit, so that
  * a batch engine's log says which unit failed. */
@@ -18,10 +19,13 @@ static int name_unit(int err, const char *file, size_t unit)
 	return hwt_error(err, "%s, unit %zu: %s", file, unit, msg);
 }
 
-int cli_unit_decode(const char *file, size_t unit,
-		    const struct hwt_decode_opts *opts,
-		    const struct hwt_elem_sink *sink)
+int hwt_capture_decode_unit(const char *file, size_t unit,
+			    const struct hwt_decode_opts *opts,
+			    const struct hwt_elem_sink *sink)
 {
+	if (!file || !opts || !sink || !sink->emit)
+		return hwt_error(HWT_ERR_INVAL, "hwt_capture_decode_unit: "
+				 "missing argument");
 	struct hwt_capture_opts copts = {
 		.size = sizeof(copts),
 		.lookup = opts->lookup,
