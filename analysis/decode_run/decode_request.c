@@ -70,3 +70,23 @@ int hwt_decode_request_check(const struct hwt_decode_request *r)
 	int err = check_script_and_filters(r, edges);
 	return err ? err : check_listings(r, edges);
 }
+
+const char *hwt_decode_request_listing(const struct hwt_decode_request *r)
+{
+	if (!r)
+		return "elements";
+	/* In the order the command picks the run: --packets with
+	 * --branch-profile (which the check lets through) lists packets. */
+	if (r->edges || r->edges_bitmap)
+		return "edges";
+	if (r->packets)
+		return "packets";
+	if (r->profile)
+		return "branch_profile";
+	return r->calls ? "calls" : "elements";
+}
+
+bool hwt_decode_request_printer_alone(const struct hwt_decode_request *r)
+{
+	return r && !r->script_fields && !r->comms && !r->dsos && !r->syms;
+}

@@ -48,6 +48,22 @@ struct hwt_decode_request {
  * message (hwt_errmsg), or HWT_ERR_INVAL for a NULL or short @req. */
 HWT_API int hwt_decode_request_check(const struct hwt_decode_request *req);
 
+/* The listing @req asks for, by the name a jsonl header gives it:
+ * "edges" (--edges or --edges-bitmap), else "packets", "branch_profile",
+ * "calls", and "elements" when none of them is asked. A static string;
+ * "elements" for a NULL @req. */
+HWT_API const char *hwt_decode_request_listing(
+	const struct hwt_decode_request *req);
+
+/* Whether @req's elements go to the library's printer alone: no -F
+ * lines and none of the --comm, --dso, --sym filters, which write their
+ * own lines in front of it. Such a decode may be written by the merged
+ * decode's lanes (hwt_decode_merged's output); the others go one element
+ * at a time through their consumer (hwt_decode_consumer_new). false for
+ * a NULL @req. */
+HWT_API bool hwt_decode_request_printer_alone(
+	const struct hwt_decode_request *req);
+
 #ifdef __cplusplus
 }
 #endif
