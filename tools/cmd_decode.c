@@ -15,6 +15,7 @@
 #include "hwtrace/decode_edges.h"
 #include "hwtrace/decode_input.h"
 #include "hwtrace/decode_progress.h"
+#include "hwtrace/decode_request.h"
 #include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
@@ -70,8 +71,7 @@ static int run_merged(struct decode_args *a)
 	struct hwt_output_annotator annotator;
 	/* -F and the filters write their lines themselves, in order: not
 	 * the printer alone, so not through the library's lanes. */
-	bool printer_alone = !a->script_fields && !a->comms && !a->dsos &&
-			     !a->syms;
+	bool printer_alone = hwt_decode_request_printer_alone(&a->request);
 	struct hwt_decode_merged run = {
 		.size = sizeof(run),
 		.file = a->file,
@@ -168,7 +168,7 @@ static int start_consumer(struct decode_args *a,
 			  struct hwt_decode_counter *counter,
 			  struct hwt_decode_consumer **consumer)
 {
-	if (!a->script_fields && !a->comms && !a->dsos && !a->syms)
+	if (hwt_decode_request_printer_alone(&a->request))
 		return 0;
 	struct hwt_decode_consumer_opts co = {
 		.size = sizeof(co),
@@ -202,17 +202,6 @@ int cmd_decode(int argc, char **argv)
 		free(a.elfs);
 		return rc;
 	}
-	a.input = (struct hwt_decode_input){
-		.size = sizeof(a.input),
-		.kind = a.snapshot ? HWT_CAPTURE_SNAPSHOT_DIR
-				   : HWT_CAPTURE_PERF_DATA,
-		.path = a.snapshot ? a.snapshot : a.file,
-	};
-	if (a.raw && hwt_decode_raw_spec_parse(a.raw, &a.input) < 0) {
-		free(a.maps);
-		free(a.elfs);
-		return cli_usage_error("decode", "%s", hwt_errmsg());
-	}
 
 	/* Written beside -o's path, renamed over it once complete. */
 	FILE *out;
@@ -241,8 +230,7 @@ int cmd_decode(int argc, char **argv)
 	start_progress(&a.progress, a.quiet ||
 		       (!a.output && isatty(STDOUT_FILENO)));
 	if (jsonl && !a.bitmap)
-		cli_jsonl_header(out, a.edges ? "edges" : a.packets ? "packets" : a.profile ?
-				 "branch_profile" : a.calls ? "calls" : "elements",
+		cli_jsonl_header(out, hwt_decode_request_listing(&a.request),
 				 hwt_version());
 	/* --packets and --branch-profile come as records, which the
 	 * library's printer for the format writes. */

@@ -11,6 +11,7 @@
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_input.h"
+#include "hwtrace/decode_request.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/output.h"
 
@@ -31,6 +32,8 @@ struct decode_args {
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
 	const char *file;
+	/* What the options ask for, checked (hwt_decode_request_check). */
+	struct hwt_decode_request request;
 	/* The one input, FILE, --snapshot or --raw (split), set once the
 	 * command line is good. */
 	struct hwt_decode_input input;
