@@ -4,6 +4,7 @@
  * told about the same one it was before. */
 #include "hwtrace/decode_request.h"
 #include "hwtrace/error.h"
+#include "hwtrace/filter.h"
 
 /* -F and the filters work on the element stream of one decode: every
  * other listing replaces that stream (or, for jsonl, has every field). */
@@ -24,10 +25,7 @@ static int check_script_and_filters(const struct hwt_decode_request *r,
 		return hwt_error(HWT_ERR_CONFIG, "--comm, --dso and --sym filter "
 				 "the elements of a perf.data capture: not with "
 				 "--packets, --branch-profile, --calls or --edges");
-	if (filtered && r->no_symbols && (r->dsos || r->syms))
-		return hwt_error(HWT_ERR_CONFIG, "--dso and --sym need symbols: "
-				 "not with --no-symbols");
-	return 0;
+	return hwt_filter_symbols_check(r->no_symbols, r->dsos, r->syms);
 }
 
 /* The listings other than elements, among themselves. */
