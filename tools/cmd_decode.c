@@ -130,7 +130,7 @@ static int run_calls(struct decode_args *a, FILE *out,
 
 static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
-	if (a->file && a->counter && !a->per_cpu && !a->profile && !a->edges)
+	if (hwt_decode_request_time_merged(&a->request))
 		return run_merged(a);
 	return hwt_decode_input(&a->input, &a->opts, sink);
 }

@@ -320,6 +320,7 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 		.comms = a->comms,
 		.dsos = a->dsos,
 		.syms = a->syms,
+		.per_cpu = a->per_cpu,
 	};
 	if (hwt_decode_request_check(&a->request) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());

@@ -88,3 +88,10 @@ bool hwt_decode_request_printer_alone(const struct hwt_decode_request *r)
 {
 	return r && !r->script_fields && !r->comms && !r->dsos && !r->syms;
 }
+
+bool hwt_decode_request_time_merged(const struct hwt_decode_request *r)
+{
+	return r && r->input == HWT_CAPTURE_PERF_DATA && !r->per_cpu &&
+	       !r->packets && !r->profile && !r->calls && !r->edges &&
+	       !r->edges_bitmap;
+}

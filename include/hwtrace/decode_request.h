@@ -37,6 +37,8 @@ struct hwt_decode_request {
 	/* --comm, --dso, --sym lists; NULL: not given (an empty list is a
 	 * filter given, as the command takes it). Borrowed. */
 	const char *comms, *dsos, *syms;
+	bool per_cpu;                 /* --per-cpu: each stream whole, in
+				       * file order */
 };
 
 /* Checks that what @req asks for goes together, in the order the command
@@ -62,6 +64,14 @@ HWT_API const char *hwt_decode_request_listing(
  * at a time through their consumer (hwt_decode_consumer_new). false for
  * a NULL @req. */
 HWT_API bool hwt_decode_request_printer_alone(
+	const struct hwt_decode_request *req);
+
+/* Whether @req's elements are a perf.data capture's streams merged by
+ * time (hwt_decode_merged): elements or -F lines of a FILE, not
+ * --per-cpu. The branch profile, packets, edges and calls are made from
+ * each stream in file order (calls through hwt_stack_decode, which
+ * merges by itself). false for a NULL @req. */
+HWT_API bool hwt_decode_request_time_merged(
 	const struct hwt_decode_request *req);
 
 #ifdef __cplusplus

@@ -39,7 +39,7 @@ static struct hwt_decode_request on_file(void)
 		.profile = false, .calls = false, .edges = false,
 		.edges_bitmap = 0, .partial = false, .unit = 0, .disasm = false,
 		.jsonl = false, .no_symbols = false, .script_fields = 0,
-		.comms = NULL, .dsos = NULL, .syms = NULL,
+		.comms = NULL, .dsos = NULL, .syms = NULL, .per_cpu = false,
 	};
 }
 
@@ -302,6 +302,39 @@ static void printer_alone_without_script_or_filters(void)
 	CHECK(!hwt_decode_request_printer_alone(&rq));
 }
 
+/* The time-ordered merge: a perf.data capture's elements, -F lines and
+ * filtered elements (and --disasm, jsonl); not raw streams, snapshots,
+ * --per-cpu, nor the listings made per stream. */
+static void time_merged_for_elements_of_a_file(void)
+{
+	struct hwt_decode_request rq = on_file();
+	CHECK(hwt_decode_request_time_merged(&rq));
+	rq.script_fields = HWT_SCRIPT_IP;
+	rq.syms = "main";
+	CHECK(hwt_decode_request_time_merged(&rq));
+	rq = on_file();
+	rq.disasm = rq.jsonl = true;
+	CHECK(hwt_decode_request_time_merged(&rq));
+	CHECK(!hwt_decode_request_time_merged(NULL));
+	const struct { bool *field; } off[] = {
+		{&rq.per_cpu}, {&rq.packets}, {&rq.profile}, {&rq.calls},
+		{&rq.edges},
+	};
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		rq = on_file();
+		*off[i].field = true;
+		CHECK(!hwt_decode_request_time_merged(&rq));
+	}
+	rq = on_file();
+	rq.edges_bitmap = 4096;
+	CHECK(!hwt_decode_request_time_merged(&rq));
+	rq = on_file();
+	rq.input = HWT_CAPTURE_RAW;
+	CHECK(!hwt_decode_request_time_merged(&rq));
+	rq.input = HWT_CAPTURE_SNAPSHOT_DIR;
+	CHECK(!hwt_decode_request_time_merged(&rq));
+}
+
 int main(void)
 {
 	RUN(whole_requests_pass);
@@ -312,5 +345,6 @@ int main(void)
 	RUN(first_mistake_named);
 	RUN(listing_named);
 	RUN(printer_alone_without_script_or_filters);
+	RUN(time_merged_for_elements_of_a_file);
 	return hwt_test_summary();
 }
