@@ -7,27 +7,27 @@
 
 #include "cli.h"
 #include "decode_args.h"
-#include "decode_progress.h"
 #include "decode_symbols.h"
 #include "hwtrace/calls.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_consumer.h"
 #include "hwtrace/decode_edges.h"
 #include "hwtrace/decode_input.h"
+#include "hwtrace/decode_progress.h"
+#include "hwtrace/decode_request.h"
 #include "hwtrace/edge_map.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/partial.h"
 #include "hwtrace/output.h"
-#include "stack_run.h"
-#include "unit_run.h"
 
 /* The decode's warnings: on standard error, never in the output. */
 static void warn(void *arg, const char *message)
 {
 	struct decode_args *a = arg;
-	cli_progress_erase(&a->progress);
+	hwt_progress_line_erase(&a->progress);
 	cli_message("hwtrace decode: warning: ", message);
 }
 
@@ -35,21 +35,27 @@ static void warn(void *arg, const char *message)
 static void erase_progress(void *arg)
 {
 	struct decode_args *a = arg;
-	cli_progress_erase(&a->progress);
+	hwt_progress_line_erase(&a->progress);
 }
 
-/* The decode's progress: the line on the terminal. */
-static void on_progress(void *arg, const struct hwt_decode_progress *p)
+/* The progress line on standard error when it is a terminal and not
+ * --quiet, after HWTRACE_PROGRESS_AFTER seconds when set (tests cannot
+ * wait for a long decode). */
+static void start_progress(struct hwt_progress_line *line, bool quiet)
 {
-	struct decode_args *a = arg;
-	cli_progress_decode(&a->progress, p);
-}
-
-/* The merged elements' write-back, on the same line. */
-static void on_written(void *arg, uint64_t done, uint64_t total)
-{
-	struct decode_args *a = arg;
-	cli_progress_written(&a->progress, done, total);
+	struct hwt_progress_line_opts o = {
+		.size = sizeof(o),
+		.out = stderr,
+		.terminal = !quiet && isatty(STDERR_FILENO),
+		.after = HWT_PROGRESS_LINE_AFTER,
+		.prefix = "hwtrace decode: ",
+	};
+	const char *env = getenv("HWTRACE_PROGRESS_AFTER");
+	char *end;
+	double v = env ? strtod(env, &end) : -1;
+	if (env && end != env && !*end && v >= 0)
+		o.after = v;
+	hwt_progress_line_start(line, &o);
 }
 
 static int drop_emit(void *arg, const struct hwt_elem *e)
@@ -66,8 +72,7 @@ static int run_merged(struct decode_args *a)
 	struct hwt_output_annotator annotator;
 	/* -F and the filters write their lines themselves, in order: not
 	 * the printer alone, so not through the library's lanes. */
-	bool printer_alone = !a->script_fields && !a->comms && !a->dsos &&
-			     !a->syms;
+	bool printer_alone = hwt_decode_request_printer_alone(&a->request);
 	struct hwt_decode_merged run = {
 		.size = sizeof(run),
 		.file = a->file,
@@ -78,8 +83,8 @@ static int run_merged(struct decode_args *a)
 		.format = a->format,
 		.annotator = decode_symbols_annotator(&a->symbols, &annotator)
 				     ? &annotator : NULL,
-		.written = on_written,
-		.written_arg = a,
+		.written = hwt_progress_line_written,
+		.written_arg = &a->progress,
 	};
 	struct hwt_decode_merged_result res;
 	int err = hwt_decode_merged(&run, &res);
@@ -103,30 +108,34 @@ static int run_calls(struct decode_args *a, FILE *out,
 		return err;
 	counter->next.emit = drop_emit;
 	struct hwt_elem_sink counted = hwt_decode_counter_sink(counter);
-	struct cli_stack_run run = {
+	struct hwt_stack_decode run = {
+		.size = sizeof(run),
 		.file = a->file,
 		.opts = &a->opts,
 		.per_cpu = a->per_cpu,
 		.ops = hwt_calls_writer_ops(w),
-		.namer = &namer,
 		.elements = &counted,
+		.namer = &namer,
 	};
-	err = cli_stack_run(&run);
+	struct hwt_stack_decode_result res;
+	err = hwt_stack_decode(&run, &res);
 	int ferr = hwt_calls_writer_flush(w);
 	if (!err)
 		err = ferr;
 	if (!err)
-		cli_stack_run_summary(&run, "decode");
+		hwt_stack_decode_print_summary(stderr, "hwtrace decode: ", &res,
+					       a->per_cpu);
 	hwt_calls_writer_free(w);
 	return err;
 }
 
 static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
-	if (a->file && a->counter && !a->per_cpu && !a->profile && !a->edges)
+	if (hwt_decode_request_time_merged(&a->request))
 		return run_merged(a);
 	if (a->unit && a->profile)
-		return cli_unit_decode_profile(a->file, a->unit, &a->opts, sink);
+		return hwt_capture_decode_unit_profile(a->file, a->unit,
+						       &a->opts, sink);
 	return hwt_decode_input(&a->input, &a->opts, sink);
 }
 
@@ -140,7 +149,7 @@ static int run_edges(struct decode_args *a, FILE *out)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	a->opts.edges = edges;
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
-	int err = a->unit ? cli_unit_decode(a->file, a->unit, &a->opts, &sink)
+	int err = a->unit ? hwt_capture_decode_unit(a->file, a->unit, &a->opts, &sink)
 			  : run(a, &sink);
 	struct hwt_decode_edges_out eo = {
 		.size = sizeof(eo),
@@ -163,7 +172,7 @@ static int start_consumer(struct decode_args *a,
 			  struct hwt_decode_counter *counter,
 			  struct hwt_decode_consumer **consumer)
 {
-	if (!a->script_fields && !a->comms && !a->dsos && !a->syms)
+	if (hwt_decode_request_printer_alone(&a->request))
 		return 0;
 	struct hwt_decode_consumer_opts co = {
 		.size = sizeof(co),
@@ -197,17 +206,6 @@ int cmd_decode(int argc, char **argv)
 		free(a.elfs);
 		return rc;
 	}
-	a.input = (struct hwt_decode_input){
-		.size = sizeof(a.input),
-		.kind = a.snapshot ? HWT_CAPTURE_SNAPSHOT_DIR
-				   : HWT_CAPTURE_PERF_DATA,
-		.path = a.snapshot ? a.snapshot : a.file,
-	};
-	if (a.raw && hwt_decode_raw_spec_parse(a.raw, &a.input) < 0) {
-		free(a.maps);
-		free(a.elfs);
-		return cli_usage_error("decode", "%s", hwt_errmsg());
-	}
 
 	/* Written beside -o's path, renamed over it once complete. */
 	FILE *out;
@@ -230,15 +228,14 @@ int cmd_decode(int argc, char **argv)
 	bool jsonl = a.format == HWT_OUTPUT_JSONL;
 	a.opts.warn = warn;
 	a.opts.warn_arg = &a;
-	a.opts.progress = on_progress;
-	a.opts.progress_arg = &a;
+	a.opts.progress = hwt_progress_line_decode;
+	a.opts.progress_arg = &a.progress;
 	a.out = out;
 	/* Elements written to the terminal show the progress themselves. */
-	cli_progress_init(&a.progress, a.quiet ||
-			  (!a.output && isatty(STDOUT_FILENO)));
+	start_progress(&a.progress, a.quiet ||
+		       (!a.output && isatty(STDOUT_FILENO)));
 	if (jsonl && !a.bitmap)
-		cli_jsonl_header(out, a.edges ? "edges" : a.packets ? "packets" : a.profile ?
-				 "branch_profile" : a.calls ? "calls" : "elements",
+		cli_jsonl_header(out, hwt_decode_request_listing(&a.request),
 				 hwt_version());
 	/* --packets and --branch-profile come as records, which the
 	 * library's printer for the format writes. */
@@ -291,7 +288,7 @@ int cmd_decode(int argc, char **argv)
 			hwt_partial_free(bprof);
 		}
 	}
-	cli_progress_erase(&a.progress);
+	hwt_progress_line_erase(&a.progress);
 	hwt_output_free(output);
 	hwt_decode_consumer_free(consumer);
 	decode_symbols_end(&a.symbols);

@@ -173,7 +173,7 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 {
 	struct export_args *a = arg;
 	int err = cli_stack_run(first);
-	a->has_time = first->merge_stats.timed != 0;
+	a->has_time = first->result.merge.timed != 0;
 	for (int i = 1; i < a->s.nfiles && !err; i++) {
 		const char *file = a->s.files[i];
 		err = hwt_export_end_capture(a->export);
@@ -206,7 +206,7 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 		};
 		if (!err)
 			err = cli_stack_run(&run);
-		a->has_time |= run.merge_stats.timed != 0;
+		a->has_time |= run.result.merge.timed != 0;
 	}
 	return err;
 }

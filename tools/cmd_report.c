@@ -178,7 +178,7 @@ static int report_captures(void *arg, struct cli_stack_run *first)
 		if (!err)
 			err = cli_stack_run(run);
 		if (!err)
-			a->has_time |= run->merge_stats.timed != 0;
+			a->has_time |= run->result.merge.timed != 0;
 		hwt_report_end_capture(a->report);
 	}
 	return err;

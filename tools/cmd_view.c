@@ -111,7 +111,7 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
 {
 	struct view_args *a = arg;
-	hwt_view_set_stack_stats(a->page, &run->stack_stats);
+	hwt_view_set_stack_stats(a->page, &run->result.stack);
 	return hwt_view_write(a->page, out);
 }
 

@@ -3,8 +3,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "decode_args.h"
@@ -69,27 +67,31 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* --map or --elf SPEC onto its list: 1 when SPEC is not one (the
+ * library's message says why), -1 out of memory. */
 static int add_map(struct decode_args *a, char *spec, bool elf)
 {
-	char *at = strrchr(spec, '@');
-	uint64_t addr = 0;
-	if (elf && (!at || at == spec || cli_parse_u64(at + 1, &addr)))
-		at = NULL; /* --elf FILE: no bias (an '@' of the file's name) */
-	else if (!at || at == spec || cli_parse_u64(at + 1, &addr))
-		return -1;
-	if (at)
-		*at = 0;
+	struct hwt_map_spec map;
+	if (hwt_decode_map_spec_parse(spec, elf, &map) < 0)
+		return 1;
 	struct hwt_map_spec **list = elf ? &a->elfs : &a->maps;
 	size_t *n = elf ? &a->opts.nelfs : &a->opts.nmaps;
 	void *grown = realloc(*list, (*n + 1) * sizeof(**list));
 	if (!grown)
 		return -1;
 	*list = grown;
-	(*list)[*n] = (struct hwt_map_spec){spec, addr};
-	(*n)++;
+	(*list)[(*n)++] = map;
 	a->opts.maps = a->maps;
 	a->opts.elfs = a->elfs;
 	return 0;
+}
+
+/* --map's or --elf's usage error, or the exit status of no memory. */
+static int map_refused(int r)
+{
+	if (r > 0)
+		return cli_usage_error("decode", "%s", hwt_errmsg());
+	return cli_report(hwt_error(HWT_ERR_NOMEM, "out of memory for the maps"));
 }
 
 int decode_args_parse(int argc, char **argv, struct decode_args *a)
@@ -211,14 +213,12 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 						       "--time %s: expected START,END", optarg);
 			break;
 		case OPT_MAP:
-			if (add_map(a, optarg, false))
-				return cli_usage_error("decode",
-						       "--map %s: expected FILE@ADDR", optarg);
-			break;
 		case OPT_ELF:
-			if (add_map(a, optarg, true))
-				return cli_usage_error("decode",
-						       "--elf %s: expected FILE or FILE@BIAS", optarg);
+		{
+			int r = add_map(a, optarg, c == OPT_ELF);
+			if (r)
+				return map_refused(r);
+		}
 			break;
 		case OPT_SYMFS:
 			a->opts.lookup.symfs = optarg;
@@ -301,8 +301,8 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 	if (inputs != 1)
 		return cli_usage_error("decode",
 				       "give one input: FILE, --raw or --snapshot");
-	struct hwt_decode_request req = {
-		.size = sizeof(req),
+	a->request = (struct hwt_decode_request){
+		.size = sizeof(a->request),
 		.input = a->raw ? HWT_CAPTURE_RAW : a->snapshot ?
 			 HWT_CAPTURE_SNAPSHOT_DIR : HWT_CAPTURE_PERF_DATA,
 		.maps = a->opts.nmaps || a->opts.nelfs,
@@ -320,22 +320,18 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 		.comms = a->comms,
 		.dsos = a->dsos,
 		.syms = a->syms,
+		.per_cpu = a->per_cpu,
 	};
-	if (hwt_decode_request_check(&req) < 0)
+	if (hwt_decode_request_check(&a->request) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());
-	struct stat fst;
-	if (a->file && !stat(a->file, &fst) && S_ISDIR(fst.st_mode)) {
-		char ini[4096];
-		snprintf(ini, sizeof(ini), "%s/snapshot.ini", a->file);
-		if (!access(ini, F_OK))
-			return cli_usage_error("decode", "%s is a directory, an "
-					       "OpenCSD snapshot (it holds "
-					       "snapshot.ini): decode it with "
-					       "--snapshot %s", a->file, a->file);
-		return cli_usage_error("decode", "%s is a directory, not a "
-				       "perf.data capture (a snapshot directory "
-				       "is given with --snapshot DIR)", a->file);
-	}
+	a->input = (struct hwt_decode_input){
+		.size = sizeof(a->input),
+		.kind = a->snapshot ? HWT_CAPTURE_SNAPSHOT_DIR
+				    : HWT_CAPTURE_PERF_DATA,
+		.path = a->snapshot ? a->snapshot : a->file,
+	};
+	if (!a->raw && hwt_decode_input_check(&a->input) < 0)
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	/* A path that is not there would decode as if it were not given. */
 	const struct { const char *opt, *path; bool dir; } paths[] = {
 		{"--symfs", a->opts.lookup.symfs, true},
@@ -350,5 +346,7 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 		if (r)
 			return r;
 	}
+	if (a->raw && hwt_decode_raw_spec_parse(a->raw, &a->input) < 0)
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	return 0;
 }

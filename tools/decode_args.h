@@ -7,10 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decode_progress.h"
+#include "hwtrace/decode_progress.h"
 #include "decode_symbols.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/decode_input.h"
+#include "hwtrace/decode_request.h"
 #include "hwtrace/merge.h"
 #include "hwtrace/output.h"
 
@@ -32,6 +33,8 @@ struct decode_args {
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;
 	const char *file;
+	/* What the options ask for, checked (hwt_decode_request_check). */
+	struct hwt_decode_request request;
 	/* The one input, FILE, --snapshot or --raw (split), set once the
 	 * command line is good. */
 	struct hwt_decode_input input;
@@ -40,7 +43,7 @@ struct decode_args {
 	const char *comms, *dsos, *syms; /* --comm, --dso, --sym; NULL: none */
 	bool quiet;
 	/* Filled by hwtrace decode while it runs, not by the parser. */
-	struct cli_progress progress;
+	struct hwt_progress_line progress;
 	/* Counts the elements and hands them to the printer, a filter or
 	 * -F's script (the merged decode counts them itself). */
 	struct hwt_decode_counter *counter;

@@ -56,10 +56,7 @@ int decode_symbols_start(struct decode_symbols *ds,
 	};
 	setup.sym.warn = print_warning;
 	setup.sym.warn_arg = ds;
-	int err = hwt_symbolizer_setup(&setup, &ds->sym);
-	if (!err)
-		hwt_symbolizer_hook(ds->sym, opts, output);
-	return err;
+	return hwt_symbolizer_start(&setup, opts, output, &ds->sym);
 }
 
 bool decode_symbols_annotator(struct decode_symbols *ds,
@@ -77,49 +74,10 @@ void decode_symbols_end(struct decode_symbols *ds)
 	ds->sym = NULL;
 }
 
-/* The symbolizer's namer, once started (decode_symbols_start may come
- * after the namer is handed out); nothing is named with symbols off. */
-static bool started_namer(void *arg, struct hwt_func_namer *n)
-{
-	struct decode_symbols *ds = arg;
-	if (ds->sym)
-		*n = hwt_symbolizer_namer(ds->sym);
-	return ds->sym != NULL;
-}
-
-static const char *namer_name(void *arg, int32_t pid, uint64_t addr,
-			      uint64_t *start)
-{
-	struct hwt_func_namer n;
-	return started_namer(arg, &n) ? n.name(n.arg, pid, addr, start) : NULL;
-}
-
-static bool namer_parent(void *arg, int32_t pid, uint64_t addr,
-			 uint64_t *start)
-{
-	struct hwt_func_namer n;
-	return started_namer(arg, &n) && n.parent(n.arg, pid, addr, start);
-}
-
-/* Code in a known binary that no symbol covers: "FILE+0xOFF". */
-static const char *namer_unnamed(void *arg, int32_t pid, uint64_t addr)
-{
-	struct hwt_func_namer n;
-	return started_namer(arg, &n) ? n.unnamed(n.arg, pid, addr) : NULL;
-}
-
-/* The binary's name, as perf report's dso column gives it. */
-static const char *namer_dso(void *arg, int32_t pid, uint64_t addr)
-{
-	struct hwt_func_namer n;
-	return started_namer(arg, &n) ? n.dso(n.arg, pid, addr) : NULL;
-}
-
+/* decode_symbols_start may come after the namer is handed out. */
 struct hwt_func_namer decode_symbols_namer(struct decode_symbols *ds)
 {
-	struct hwt_func_namer namer = {namer_name, ds, namer_parent,
-				       namer_unnamed, namer_dso};
-	return namer;
+	return hwt_symbolizer_slot_namer(&ds->sym);
 }
 
 struct hwt_report_lines decode_symbols_lines(struct decode_symbols *ds)

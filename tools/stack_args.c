@@ -87,9 +87,8 @@ static int filter_list(const char *cmd, const char *option, const char *arg,
 static int filter_needs_symbols(const char *cmd,
 				const struct decode_symbols *ds)
 {
-	if (ds->off && (ds->dsos || ds->syms))
-		return cli_usage_error(cmd, "--dso and --sym need symbols: not "
-				       "with --no-symbols");
+	if (hwt_filter_symbols_check(ds->off, ds->dsos, ds->syms) < 0)
+		return cli_usage_error(cmd, "%s", hwt_errmsg());
 	return 0;
 }
 

@@ -9,19 +9,10 @@
 #include "hwtrace/error.h"
 #include "decode_symbols.h"
 #include "stack_run.h"
-#include "unit_run.h"
-
-/* One unit of the capture (--unit) instead of all of it. */
-static int decode_unit(void *arg, const struct hwt_decode_opts *opts,
-		       const struct hwt_elem_sink *sink)
-{
-	const struct cli_stack_run *run = arg;
-	return cli_unit_decode(run->file, run->unit, opts, sink);
-}
 
 int cli_stack_run(struct cli_stack_run *run)
 {
-	hwt_stack_use_namer(&run->ops, run->namer);
+	const struct decode_symbols *ds = run->symbols;
 	struct hwt_stack_decode sd = {
 		.size = sizeof(sd),
 		.file = run->file,
@@ -30,35 +21,23 @@ int cli_stack_run(struct cli_stack_run *run)
 		.ops = run->ops,
 		.elements = run->elements,
 		.after = run->after,
-		.decode = run->unit ? decode_unit : NULL,
-		.decode_arg = run,
+		.comms = ds ? ds->comms : NULL,
+		.dsos = ds ? ds->dsos : NULL,
+		.syms = ds ? ds->syms : NULL,
+		.sym = ds ? ds->sym : NULL,
 		.dropped = run->dropped,
+		.namer = run->namer,
+		.unit = run->unit,
 	};
-	const struct decode_symbols *ds = run->symbols;
-	if (ds) {
-		sd.comms = ds->comms;
-		sd.dsos = ds->dsos;
-		sd.syms = ds->syms;
-		sd.sym = ds->sym;
-	}
-	struct hwt_stack_decode_result res;
-	int err = hwt_stack_decode(&sd, &res);
-	run->stack_stats = res.stack;
-	run->merge_stats = res.merge;
-	run->merged = res.merged;
-	return err;
+	return hwt_stack_decode(&sd, &run->result);
 }
 
 void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd)
 {
-	struct hwt_stack_decode_result res = {
-		.stack = run->stack_stats,
-		.merge = run->merge_stats,
-		.merged = run->merged,
-	};
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "hwtrace %s: ", cmd);
-	hwt_stack_decode_print_summary(stderr, prefix, &res, run->per_cpu);
+	hwt_stack_decode_print_summary(stderr, prefix, &run->result,
+				       run->per_cpu);
 }
 
 /* Every stack command's options after its own. */

@@ -17,7 +17,7 @@ struct decode_symbols;
 
 struct cli_stack_run {
 	const char *file;                 /* the perf.data capture */
-	size_t unit;                      /* only this unit (unit_run.h); 0: all */
+	size_t unit;                      /* only this unit (hwt_capture_decode_unit); 0: all */
 	const struct hwt_decode_opts *opts;
 	bool per_cpu;                     /* stream order: no merge */
 	struct hwt_stack_ops ops;         /* where frames go */
@@ -36,10 +36,8 @@ struct cli_stack_run {
 	/* Optional: where the frames those filters keep out go (a report
 	 * counts them: hwt_report_hidden_ops). */
 	struct hwt_stack_ops dropped;
-	/* Filled by cli_stack_run: */
-	struct hwt_stack_stats stack_stats;
-	struct hwt_merge_stats merge_stats;
-	bool merged;
+	/* Filled by cli_stack_run: what the stacks and the merge saw. */
+	struct hwt_stack_decode_result result;
 };
 
 /* The options that choose what a stack command reads (report, timeline,
@@ -110,9 +108,10 @@ int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 int cli_stack_run_file(const char *cmd, int argc, char **argv,
 		       const char **file);
 
-/* hwt_stack_decode with the frame filters of run->symbols and --unit:
- * decodes, merges, rebuilds stacks, and closes every open frame at the
- * end. Returns 0 or a negative hwt error (the library's message set). */
+/* hwt_stack_decode of @run, with the frame filters of run->symbols:
+ * decodes (the capture, or its --unit), merges, rebuilds stacks, and
+ * closes every open frame at the end. Returns 0 or a negative hwt error
+ * (the library's message set). */
 int cli_stack_run(struct cli_stack_run *run);
 
 /* One stderr line of what the stacks saw

@@ -4,6 +4,7 @@
  * told about the same one it was before. */
 #include "hwtrace/decode_request.h"
 #include "hwtrace/error.h"
+#include "hwtrace/filter.h"
 
 /* -F and the filters work on the element stream of one decode: every
  * other listing replaces that stream (or, for jsonl, has every field). */
@@ -24,10 +25,7 @@ static int check_script_and_filters(const struct hwt_decode_request *r,
 		return hwt_error(HWT_ERR_CONFIG, "--comm, --dso and --sym filter "
 				 "the elements of a perf.data capture: not with "
 				 "--packets, --branch-profile, --calls or --edges");
-	if (filtered && r->no_symbols && (r->dsos || r->syms))
-		return hwt_error(HWT_ERR_CONFIG, "--dso and --sym need symbols: "
-				 "not with --no-symbols");
-	return 0;
+	return hwt_filter_symbols_check(r->no_symbols, r->dsos, r->syms);
 }
 
 /* The listings other than elements, among themselves. */
@@ -73,4 +71,31 @@ int hwt_decode_request_check(const struct hwt_decode_request *r)
 	bool edges = r->edges || r->edges_bitmap;
 	int err = check_script_and_filters(r, edges);
 	return err ? err : check_listings(r, edges);
+}
+
+const char *hwt_decode_request_listing(const struct hwt_decode_request *r)
+{
+	if (!r)
+		return "elements";
+	/* In the order the command picks the run: --packets with
+	 * --branch-profile (which the check lets through) lists packets. */
+	if (r->edges || r->edges_bitmap)
+		return "edges";
+	if (r->packets)
+		return "packets";
+	if (r->profile)
+		return "branch_profile";
+	return r->calls ? "calls" : "elements";
+}
+
+bool hwt_decode_request_printer_alone(const struct hwt_decode_request *r)
+{
+	return r && !r->script_fields && !r->comms && !r->dsos && !r->syms;
+}
+
+bool hwt_decode_request_time_merged(const struct hwt_decode_request *r)
+{
+	return r && r->input == HWT_CAPTURE_PERF_DATA && !r->per_cpu &&
+	       !r->packets && !r->profile && !r->calls && !r->edges &&
+	       !r->edges_bitmap;
 }

@@ -46,6 +46,15 @@ int hwt_filter_list_check(const char *option, const char *list)
 	return 0;
 }
 
+int hwt_filter_symbols_check(bool no_symbols, const char *dsos,
+			     const char *syms)
+{
+	if (no_symbols && (dsos || syms))
+		return hwt_error(HWT_ERR_CONFIG, "--dso and --sym need symbols: "
+				 "not with --no-symbols");
+	return 0;
+}
+
 bool hwt_name_listed(const char *list, const char *name, size_t len)
 {
 	for (const char *p = list; *p;) {

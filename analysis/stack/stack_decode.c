@@ -9,6 +9,7 @@
 
 #include "analysis/stack/stack_filters.h"
 #include "analysis/util/merge_hint.h"
+#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/stack.h"
 
@@ -53,8 +54,11 @@ static int decode_into(const struct hwt_stack_decode *run,
 		       const struct hwt_decode_opts *opts,
 		       const struct hwt_elem_sink *sink)
 {
-	return run->decode ? run->decode(run->decode_arg, opts, sink)
-			   : hwt_decode_file(run->file, opts, sink);
+	if (run->decode)
+		return run->decode(run->decode_arg, opts, sink);
+	if (run->unit)
+		return hwt_capture_decode_unit(run->file, run->unit, opts, sink);
+	return hwt_decode_file(run->file, opts, sink);
 }
 
 int hwt_stack_decode(const struct hwt_stack_decode *given,
@@ -73,7 +77,12 @@ int hwt_stack_decode(const struct hwt_stack_decode *given,
 	    !run->opts || (!run->file && !run->decode))
 		return hwt_error(HWT_ERR_INVAL, "hwt_stack_decode: no capture "
 				 "or options");
+	if (run->unit && (run->decode || !run->file))
+		return hwt_error(HWT_ERR_INVAL, "hwt_stack_decode: a unit is "
+				 "of a capture file, not of a decode callback");
 	struct hwt_stack_ops ops = run->ops;
+	if (run->namer)
+		hwt_stack_use_namer(&ops, run->namer);
 	const struct hwt_elem_sink *elements = run->elements;
 	const struct hwt_elem_sink *after_sink = run->after;
 	struct stack_filters filters;

@@ -86,3 +86,13 @@ void hwt_symbolizer_hook(struct hwt_symbolizer *sym,
 		hwt_output_set_annotator(output, &a);
 	}
 }
+
+int hwt_symbolizer_start(const struct hwt_sym_setup *setup,
+			 struct hwt_decode_opts *opts, struct hwt_output *output,
+			 struct hwt_symbolizer **out)
+{
+	int err = hwt_symbolizer_setup(setup, out);
+	if (!err)
+		hwt_symbolizer_hook(*out, opts, output);
+	return err;
+}

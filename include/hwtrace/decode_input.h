@@ -6,6 +6,7 @@
 #ifndef HWTRACE_DECODE_INPUT_H
 #define HWTRACE_DECODE_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hwtrace/capture.h"
@@ -35,6 +36,24 @@ struct hwt_decode_input {
  * nothing before it or after it; @spec then unchanged), HWT_ERR_INVAL for
  * NULL arguments. */
 HWT_API int hwt_decode_raw_spec_parse(char *spec, struct hwt_decode_input *in);
+
+/* Reads --map FILE@ADDR (@elf false) or --elf FILE[@BIAS] (@elf true):
+ * the last '@' splits @spec in place and *out points into it. An --elf
+ * whose '@' is the first byte or is not followed by a number names a file holding an '@', with
+ * bias 0; a --map has to have both. The number is read by
+ * hwt_value_parse_u64 (decimal, 0x hexadecimal, octal with a leading 0). Returns 0, or HWT_ERR_CONFIG "--map
+ * SPEC: expected FILE@ADDR" (@spec then unchanged), HWT_ERR_INVAL for
+ * NULL arguments. */
+HWT_API int hwt_decode_map_spec_parse(char *spec, bool elf,
+				      struct hwt_map_spec *out);
+
+/* Refuses an input that cannot be what its kind says before anything
+ * is opened: a perf.data FILE that is a directory, told to decode it
+ * with --snapshot DIR when it holds an OpenCSD snapshot.ini. Returns 0
+ * (also for a path that is not there: the decode says so), or
+ * HWT_ERR_CONFIG "PATH is a directory, ..." naming the option to use,
+ * HWT_ERR_INVAL for a NULL or short @in. */
+HWT_API int hwt_decode_input_check(const struct hwt_decode_input *in);
 
 /* Decodes @in into @sink with @opts: hwt_decode_file, hwt_decode_raw or
  * hwt_decode_snapshot_dir, whose errors it returns; HWT_ERR_INVAL for a

@@ -37,6 +37,8 @@ struct hwt_decode_request {
 	/* --comm, --dso, --sym lists; NULL: not given (an empty list is a
 	 * filter given, as the command takes it). Borrowed. */
 	const char *comms, *dsos, *syms;
+	bool per_cpu;                 /* --per-cpu: each stream whole, in
+				       * file order */
 };
 
 /* Checks that what @req asks for goes together, in the order the command
@@ -47,6 +49,30 @@ struct hwt_decode_request {
  * --unit). Returns 0, or HWT_ERR_CONFIG with the first refusal as the
  * message (hwt_errmsg), or HWT_ERR_INVAL for a NULL or short @req. */
 HWT_API int hwt_decode_request_check(const struct hwt_decode_request *req);
+
+/* The listing @req asks for, by the name a jsonl header gives it:
+ * "edges" (--edges or --edges-bitmap), else "packets", "branch_profile",
+ * "calls", and "elements" when none of them is asked. A static string;
+ * "elements" for a NULL @req. */
+HWT_API const char *hwt_decode_request_listing(
+	const struct hwt_decode_request *req);
+
+/* Whether @req's elements go to the library's printer alone: no -F
+ * lines and none of the --comm, --dso, --sym filters, which write their
+ * own lines in front of it. Such a decode may be written by the merged
+ * decode's lanes (hwt_decode_merged's output); the others go one element
+ * at a time through their consumer (hwt_decode_consumer_new). false for
+ * a NULL @req. */
+HWT_API bool hwt_decode_request_printer_alone(
+	const struct hwt_decode_request *req);
+
+/* Whether @req's elements are a perf.data capture's streams merged by
+ * time (hwt_decode_merged): elements or -F lines of a FILE, not
+ * --per-cpu. The branch profile, packets, edges and calls are made from
+ * each stream in file order (calls through hwt_stack_decode, which
+ * merges by itself). false for a NULL @req. */
+HWT_API bool hwt_decode_request_time_merged(
+	const struct hwt_decode_request *req);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #ifndef HWTRACE_FILTER_H
 #define HWTRACE_FILTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hwtrace/common.h"
@@ -40,6 +41,13 @@ struct hwt_elem_filter;
  * message. Returns 0, or HWT_ERR_CONFIG: "OPTION 'LIST': expected
  * NAME[,NAME...] without empty names". */
 HWT_API int hwt_filter_list_check(const char *option, const char *list);
+
+/* --dso and --sym look each address's function up: with symbols off
+ * (--no-symbols, @no_symbols true) they could match nothing. @dsos and
+ * @syms are the lists, NULL when not given. Returns 0, or HWT_ERR_CONFIG:
+ * "--dso and --sym need symbols: not with --no-symbols". */
+HWT_API int hwt_filter_symbols_check(bool no_symbols, const char *dsos,
+				     const char *syms);
 
 /* Errors: HWT_ERR_NOMEM, HWT_ERR_INVAL (size; a list without the
  * symbolizer or thread names it needs). */

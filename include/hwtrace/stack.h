@@ -247,6 +247,15 @@ struct hwt_stack_decode {
 	const char *comms, *dsos, *syms;
 	struct hwt_symbolizer *sym;
 	struct hwt_stack_ops dropped;
+	/* Optional: names the functions for the stacks (hwt_stack_use_namer
+	 * on ops): their starts make jumps to them tail calls. NULL, or a
+	 * size that ends before it: ops as given. */
+	const struct hwt_func_namer *namer;
+	/* Optional: decode only this unit of file's capture (1 for the
+	 * first of hwt_capture_units) through hwt_capture_decode_unit, in
+	 * stream order, as `report --unit` does; 0: the whole capture. Not
+	 * with decode. */
+	size_t unit;
 };
 
 /* What the stacks and the merge of a stack decode saw. */
@@ -256,11 +265,13 @@ struct hwt_stack_decode_result {
 	bool merged;   /* merged by time: the elements carried time stamps */
 };
 
-/* Decodes @run's capture, merges its streams (unless per_cpu), rebuilds
- * the stacks and ends every open frame at the end, even after a decode
- * that failed part way; @result is filled either way. Errors: those of
- * the decode, of the ops and sinks, HWT_ERR_NOMEM, HWT_ERR_INVAL (a NULL
- * or short @run). */
+/* Decodes @run's capture (or its unit), merges its streams (unless
+ * per_cpu), rebuilds the stacks and ends every open frame at the end,
+ * even after a decode that failed part way; @result is filled either
+ * way: the whole run of `report`, `timeline`, `export` and `decode
+ * --calls`, filters, namer and --unit included. Errors: those of the
+ * decode, of the ops and sinks, HWT_ERR_NOMEM, HWT_ERR_INVAL (a NULL or
+ * short @run, a unit with a decode callback). */
 HWT_API int hwt_stack_decode(const struct hwt_stack_decode *run,
 			     struct hwt_stack_decode_result *result);
 

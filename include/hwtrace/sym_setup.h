@@ -54,6 +54,22 @@ HWT_API void hwt_symbolizer_hook(struct hwt_symbolizer *sym,
 				 struct hwt_decode_opts *opts,
 				 struct hwt_output *output);
 
+/* hwt_symbolizer_setup, then hwt_symbolizer_hook of the new symbolizer
+ * into @opts and @output (may be NULL): a command's symbols made ready for
+ * its decode in one call. Nothing is hooked when it fails (*@out NULL).
+ * Errors: those of hwt_symbolizer_setup. */
+HWT_API int hwt_symbolizer_start(const struct hwt_sym_setup *setup,
+				 struct hwt_decode_opts *opts,
+				 struct hwt_output *output,
+				 struct hwt_symbolizer **out);
+
+/* A function namer (hwtrace/stack.h) over whatever symbolizer *@slot
+ * holds when it is called, not when it is made: a command can give its
+ * stacks the namer before its symbols start, or when they never do (an
+ * empty slot names nothing, so the writers show addresses). @slot must
+ * outlive the namer. */
+HWT_API struct hwt_func_namer hwt_symbolizer_slot_namer(struct hwt_symbolizer *const *slot);
+
 #ifdef __cplusplus
 }
 #endif

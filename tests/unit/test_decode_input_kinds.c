@@ -5,7 +5,11 @@
  * carry the command's usage message. hwt_decode_input hands each kind to
  * its decode: the errors are those decodes' own (the oracle: the same
  * call made directly gives the same code and message). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "hwtrace/decode_input.h"
@@ -92,10 +96,122 @@ static void kinds_dispatched(void)
 	CHECK_INT(hwt_decode_input(NULL, &opts, &sink), HWT_ERR_INVAL);
 }
 
+/* --map FILE@ADDR and --elf FILE[@BIAS]: split at the last '@', the
+ * number as the command reads numbers. */
+static void map_specs_split(void)
+{
+	struct hwt_map_spec m;
+	char map[] = "lib@x.so@0x400000";
+	CHECK_INT(hwt_decode_map_spec_parse(map, false, &m), 0);
+	CHECK_STR(m.path, "lib@x.so");
+	CHECK_U64(m.vaddr, 0x400000);
+	char dec[] = "code.bin@4096";
+	CHECK_INT(hwt_decode_map_spec_parse(dec, false, &m), 0);
+	CHECK_STR(m.path, "code.bin");
+	CHECK_U64(m.vaddr, 4096);
+	char oct[] = "code.bin@010";
+	CHECK_INT(hwt_decode_map_spec_parse(oct, false, &m), 0);
+	CHECK_U64(m.vaddr, 8);
+	char elf[] = "prog";
+	CHECK_INT(hwt_decode_map_spec_parse(elf, true, &m), 0);
+	CHECK_STR(m.path, "prog");
+	CHECK_U64(m.vaddr, 0);
+	char biased[] = "prog@0x1000";
+	CHECK_INT(hwt_decode_map_spec_parse(biased, true, &m), 0);
+	CHECK_STR(m.path, "prog");
+	CHECK_U64(m.vaddr, 0x1000);
+	/* An --elf whose '@' is no bias keeps it in the file's name. */
+	char named[] = "build@host/prog";
+	CHECK_INT(hwt_decode_map_spec_parse(named, true, &m), 0);
+	CHECK_STR(m.path, "build@host/prog");
+	CHECK_U64(m.vaddr, 0);
+	char lead[] = "@0x10";
+	CHECK_INT(hwt_decode_map_spec_parse(lead, true, &m), 0);
+	CHECK_STR(m.path, "@0x10");
+	CHECK_U64(m.vaddr, 0);
+}
+
+static void map_refused(const char *spec)
+{
+	char buf[64], want[128];
+	struct hwt_map_spec m = {"untouched", 7};
+	snprintf(buf, sizeof(buf), "%s", spec);
+	snprintf(want, sizeof(want), "--map %s: expected FILE@ADDR", spec);
+	CHECK_INT(hwt_decode_map_spec_parse(buf, false, &m), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), want);
+	CHECK_STR(buf, spec);
+	CHECK_STR(m.path, "untouched");
+}
+
+static void map_specs_refused(void)
+{
+	map_refused("code.bin");
+	map_refused("@0x1000");
+	map_refused("code.bin@");
+	map_refused("code.bin@0x10zz");
+	map_refused("code.bin@-1");
+	struct hwt_map_spec m;
+	char spec[] = "a@1";
+	CHECK_INT(hwt_decode_map_spec_parse(NULL, false, &m), HWT_ERR_INVAL);
+	CHECK_INT(hwt_decode_map_spec_parse(spec, false, NULL), HWT_ERR_INVAL);
+}
+
+/* A perf.data FILE that is a directory: a snapshot's (snapshot.ini)
+ * is told to use --snapshot; files and paths not there pass (the decode
+ * reports those). */
+static void directory_inputs_refused(void)
+{
+	char dir[] = "/tmp/hwt-input-check-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char file[128], ini[128], want[512];
+	snprintf(file, sizeof(file), "%s/perf.data", dir);
+	snprintf(ini, sizeof(ini), "%s/snapshot.ini", dir);
+	struct hwt_decode_input in = {
+		.size = sizeof(in), .kind = HWT_CAPTURE_PERF_DATA, .path = dir,
+	};
+	CHECK_INT(hwt_decode_input_check(&in), HWT_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s is a directory, not a perf.data "
+		 "capture (a snapshot directory is given with --snapshot "
+		 "DIR)", dir);
+	CHECK_STR(hwt_errmsg(), want);
+	FILE *f = fopen(ini, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	CHECK_INT(hwt_decode_input_check(&in), HWT_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s is a directory, an OpenCSD snapshot "
+		 "(it holds snapshot.ini): decode it with --snapshot %s", dir,
+		 dir);
+	CHECK_STR(hwt_errmsg(), want);
+	/* The same directory as a snapshot is what it says. */
+	in.kind = HWT_CAPTURE_SNAPSHOT_DIR;
+	CHECK_INT(hwt_decode_input_check(&in), 0);
+	in.kind = HWT_CAPTURE_PERF_DATA;
+	f = fopen(file, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	in.path = file;
+	CHECK_INT(hwt_decode_input_check(&in), 0);
+	in.path = "/nonexistent/perf.data";
+	CHECK_INT(hwt_decode_input_check(&in), 0);
+	in.path = "-";
+	CHECK_INT(hwt_decode_input_check(&in), 0);
+	in.size = 0;
+	CHECK_INT(hwt_decode_input_check(&in), HWT_ERR_INVAL);
+	CHECK_INT(hwt_decode_input_check(NULL), HWT_ERR_INVAL);
+	unlink(file);
+	unlink(ini);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	RUN(spec_split);
 	RUN(spec_refused);
 	RUN(kinds_dispatched);
+	RUN(map_specs_split);
+	RUN(map_specs_refused);
+	RUN(directory_inputs_refused);
 	return hwt_test_summary();
 }

@@ -40,7 +40,7 @@ static struct hwt_decode_request on_file(void)
 		.profile = false, .calls = false, .edges = false,
 		.edges_bitmap = 0, .partial = false, .unit = 0, .disasm = false,
 		.jsonl = false, .no_symbols = false, .script_fields = 0,
-		.comms = NULL, .dsos = NULL, .syms = NULL,
+		.comms = NULL, .dsos = NULL, .syms = NULL, .per_cpu = false,
 	};
 }
 
@@ -264,6 +264,94 @@ static void first_mistake_named(void)
 	refused(&rq, msg_unit);
 }
 
+/* The jsonl header's listing name, in the order the command picks its
+ * run; the control is a request of elements. */
+static void listing_named(void)
+{
+	struct hwt_decode_request rq = on_file();
+	CHECK_STR(hwt_decode_request_listing(&rq), "elements");
+	CHECK_STR(hwt_decode_request_listing(NULL), "elements");
+	rq.calls = true;
+	CHECK_STR(hwt_decode_request_listing(&rq), "calls");
+	rq.profile = true;
+	CHECK_STR(hwt_decode_request_listing(&rq), "branch_profile");
+	rq.packets = true;
+	CHECK_STR(hwt_decode_request_listing(&rq), "packets");
+	rq.edges = true;
+	CHECK_STR(hwt_decode_request_listing(&rq), "edges");
+	/* --edges-bitmap alone lists edges too. */
+	rq = on_file();
+	rq.edges_bitmap = 65536;
+	CHECK_STR(hwt_decode_request_listing(&rq), "edges");
+	/* --packets --branch-profile passes the check and lists packets. */
+	rq = on_file();
+	rq.packets = rq.profile = true;
+	passes(&rq);
+	CHECK_STR(hwt_decode_request_listing(&rq), "packets");
+	/* -F, the filters and --disasm change no listing. */
+	rq = on_file();
+	rq.script_fields = HWT_SCRIPT_IP;
+	rq.comms = "a";
+	rq.disasm = true;
+	CHECK_STR(hwt_decode_request_listing(&rq), "elements");
+}
+
+/* The printer alone: none of -F, --comm, --dso, --sym; an empty filter
+ * list is a filter given. */
+static void printer_alone_without_script_or_filters(void)
+{
+	struct hwt_decode_request rq = on_file();
+	CHECK(hwt_decode_request_printer_alone(&rq));
+	rq.packets = rq.disasm = rq.jsonl = true;
+	CHECK(hwt_decode_request_printer_alone(&rq));
+	CHECK(!hwt_decode_request_printer_alone(NULL));
+	rq = on_file();
+	rq.script_fields = HWT_SCRIPT_IP;
+	CHECK(!hwt_decode_request_printer_alone(&rq));
+	rq = on_file();
+	rq.comms = "";
+	CHECK(!hwt_decode_request_printer_alone(&rq));
+	rq = on_file();
+	rq.dsos = "libc.so.6";
+	CHECK(!hwt_decode_request_printer_alone(&rq));
+	rq = on_file();
+	rq.syms = "main";
+	CHECK(!hwt_decode_request_printer_alone(&rq));
+}
+
+/* The time-ordered merge: a perf.data capture's elements, -F lines and
+ * filtered elements (and --disasm, jsonl); not raw streams, snapshots,
+ * --per-cpu, nor the listings made per stream. */
+static void time_merged_for_elements_of_a_file(void)
+{
+	struct hwt_decode_request rq = on_file();
+	CHECK(hwt_decode_request_time_merged(&rq));
+	rq.script_fields = HWT_SCRIPT_IP;
+	rq.syms = "main";
+	CHECK(hwt_decode_request_time_merged(&rq));
+	rq = on_file();
+	rq.disasm = rq.jsonl = true;
+	CHECK(hwt_decode_request_time_merged(&rq));
+	CHECK(!hwt_decode_request_time_merged(NULL));
+	const struct { bool *field; } off[] = {
+		{&rq.per_cpu}, {&rq.packets}, {&rq.profile}, {&rq.calls},
+		{&rq.edges},
+	};
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		rq = on_file();
+		*off[i].field = true;
+		CHECK(!hwt_decode_request_time_merged(&rq));
+	}
+	rq = on_file();
+	rq.edges_bitmap = 4096;
+	CHECK(!hwt_decode_request_time_merged(&rq));
+	rq = on_file();
+	rq.input = HWT_CAPTURE_RAW;
+	CHECK(!hwt_decode_request_time_merged(&rq));
+	rq.input = HWT_CAPTURE_SNAPSHOT_DIR;
+	CHECK(!hwt_decode_request_time_merged(&rq));
+}
+
 int main(void)
 {
 	RUN(whole_requests_pass);
@@ -272,5 +360,8 @@ int main(void)
 	RUN(script_and_filters_refused);
 	RUN(listings_refused);
 	RUN(first_mistake_named);
+	RUN(listing_named);
+	RUN(printer_alone_without_script_or_filters);
+	RUN(time_merged_for_elements_of_a_file);
 	return hwt_test_summary();
 }

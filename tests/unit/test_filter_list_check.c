@@ -24,6 +24,21 @@ static void refused(const char *option, const char *list, const char *shown)
 	CHECK_STR(hwt_errmsg(), want);
 }
 
+/* --dso and --sym with --no-symbols; --comm alone needs no symbols and
+ * is not an argument; symbols on, any list passes. */
+static void symbols_needed(void)
+{
+	const char *msg = "--dso and --sym need symbols: not with --no-symbols";
+	CHECK_INT(hwt_filter_symbols_check(true, "libc.so.6", NULL),
+		  HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), msg);
+	CHECK_INT(hwt_filter_symbols_check(true, NULL, "main"), HWT_ERR_CONFIG);
+	CHECK_STR(hwt_errmsg(), msg);
+	CHECK_INT(hwt_filter_symbols_check(true, "", ""), HWT_ERR_CONFIG);
+	CHECK_INT(hwt_filter_symbols_check(true, NULL, NULL), 0);
+	CHECK_INT(hwt_filter_symbols_check(false, "libc.so.6", "main"), 0);
+}
+
 int main(void)
 {
 	passes("main");
@@ -35,5 +50,6 @@ int main(void)
 	refused("--sym", "main,,cos", "main,,cos");
 	refused("--sym", ",", ",");
 	refused("--comm", NULL, "");
+	symbols_needed();
 	return hwt_test_summary();
 }

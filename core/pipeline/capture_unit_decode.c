@@ -1,5 +1,7 @@
-/* One unit of a capture decoded through a cursor on it (hwtrace/capture.h),
- * its elements handed to a sink as the whole decode would hand them. */
+/* One unit of a capture decoded through a cursor on it, its elements
+ * handed to a sink as the whole decode would hand them
+ * (hwt_capture_decode_unit, hwtrace/capture.h): what `report --unit` and
+ * `decode --edges --unit` decode, and a batch worker's piece. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +9,6 @@
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/sample.h"
-#include "unit_run.h"
 
 /* The error @err again, its message led by the file and the unit, so that
  * a batch engine's log says which unit failed. */
@@ -52,6 +53,9 @@ static int unit_decode(const char *file, size_t unit,
 		       const struct hwt_elem_sink *sink,
 		       struct unit_profile *up)
 {
+	if (!file || !opts || !sink || !sink->emit)
+		return hwt_error(HWT_ERR_INVAL, "hwt_capture_decode_unit: "
+				 "missing argument");
 	struct hwt_capture_opts copts = {
 		.size = sizeof(copts),
 		.lookup = opts->lookup,
@@ -100,17 +104,20 @@ static int unit_decode(const char *file, size_t unit,
 	return err ? name_unit(err, file, unit) : 0;
 }
 
-int cli_unit_decode(const char *file, size_t unit,
-		    const struct hwt_decode_opts *opts,
-		    const struct hwt_elem_sink *sink)
+int hwt_capture_decode_unit(const char *file, size_t unit,
+			    const struct hwt_decode_opts *opts,
+			    const struct hwt_elem_sink *sink)
 {
 	return unit_decode(file, unit, opts, sink, NULL);
 }
 
-int cli_unit_decode_profile(const char *file, size_t unit,
-			    const struct hwt_decode_opts *opts,
-			    const struct hwt_elem_sink *sink)
+int hwt_capture_decode_unit_profile(const char *file, size_t unit,
+				    const struct hwt_decode_opts *opts,
+				    const struct hwt_elem_sink *sink)
 {
+	if (!file || !opts || !sink || !sink->emit)
+		return hwt_error(HWT_ERR_INVAL, "hwt_capture_decode_unit_profile: "
+				 "missing argument");
 	struct unit_profile up = {hwt_branch_profile_new(), sink, NULL, opts};
 	if (!up.p)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the profile");
