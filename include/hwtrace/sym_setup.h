@@ -7,6 +7,7 @@
 #define HWTRACE_SYM_SETUP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/decode.h"
@@ -53,6 +54,23 @@ HWT_API int hwt_symbolizer_setup(const struct hwt_sym_setup *setup,
 HWT_API void hwt_symbolizer_hook(struct hwt_symbolizer *sym,
 				 struct hwt_decode_opts *opts,
 				 struct hwt_output *output);
+
+struct hwt_pd_reader;
+struct hwt_pd_summary;
+
+/* The text of `hwtrace info` (hwt_pd_summary_print of @s, the summary
+ * of the file @r reads) with each binary's "symbols:" and "debug info:"
+ * lines as a symbolizer looking under @symfs too (NULL: this machine's
+ * files alone) finds them; without those lines when no symbolizer can be
+ * made. The symbolizer's warnings go to @warn (NULL: none) with
+ * @warn_arg, without a prefix. Errors: those of hwt_pd_summary_print. */
+HWT_API int hwt_pd_summary_print_symbols(FILE *out,
+					 const struct hwt_pd_reader *r,
+					 const struct hwt_pd_summary *s,
+					 const char *symfs,
+					 void (*warn)(void *arg,
+						      const char *message),
+					 void *warn_arg);
 
 #ifdef __cplusplus
 }
