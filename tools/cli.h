@@ -141,11 +141,10 @@ int cli_number_size(const struct cli_number *n, const char *text,
 /* A number in (lo, hi]; n->min and n->max are unused. */
 int cli_number_double(const struct cli_number *n, const char *text,
 		      double lo, double hi, double *out);
-/* -m DATA_PAGES[,AUX_PAGES]: each a power of two from 1 to
- * CLI_MAX_RING_PAGES; an empty or missing part is 0 (the default). */
-#define CLI_MAX_RING_PAGES 1048576u
 /* The kernel's largest pid_max. */
 #define CLI_MAX_PID 4194304u
+/* -m DATA_PAGES[,AUX_PAGES] as hwt_record_ring_pages_parse reads it,
+ * its message printed as @cmd's usage error. */
 int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 		    uint32_t *data, uint32_t *aux);
 /* -j/--jobs N: threads, 1 to CLI_MAX_JOBS. */

@@ -11,6 +11,8 @@
 
 #include "cli.h"
 #include "hwtrace/decode.h"
+#include "hwtrace/error.h"
+#include "hwtrace/record_options.h"
 #include "hwtrace/value.h"
 
 static int range_error(const struct cli_number *n, const char *text,
@@ -67,53 +69,12 @@ int cli_number_double(const struct cli_number *n, const char *text,
 	return 0;
 }
 
-/* Ring sizes: a power of two pages, as the kernel maps them. */
-static int ring_pages(const char *cmd, const char *option, const char *all,
-		      const char *part, size_t len, const char *which,
-		      uint32_t *out)
-{
-	char text[32];
-	uint64_t v;
-	int r;
-
-	if (!len) {
-		*out = 0; /* the default */
-		return 0;
-	}
-	if (len >= sizeof(text))
-		return cli_usage_error(cmd, "%s %s: %s pages: not a number (valid: "
-				       "a power of two, 1 to %u)", option, all,
-				       which, CLI_MAX_RING_PAGES);
-	memcpy(text, part, len);
-	text[len] = 0;
-	r = hwt_value_parse_u64(text, &v);
-	if (r != HWT_VALUE_OK || v == 0 || v > CLI_MAX_RING_PAGES || (v & (v - 1)))
-		return cli_usage_error(cmd, "%s %s: %s pages %s: %s (valid: a "
-				       "power of two, 1 to %u)", option, all,
-				       which, text,
-				       r == HWT_VALUE_BAD ? "not a number" :
-				       r == HWT_VALUE_TOO_LARGE || v > CLI_MAX_RING_PAGES ?
-				       "too large" : v == 0 ? "zero pages" :
-				       "not a power of two", CLI_MAX_RING_PAGES);
-	*out = (uint32_t)v;
-	return 0;
-}
-
 int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 		    uint32_t *data, uint32_t *aux)
 {
-	const char *comma = strchr(arg, ',');
-	size_t dlen = comma ? (size_t)(comma - arg) : strlen(arg);
-	int r;
-
-	if (!arg[0] || (comma && !comma[1]) || (comma && strchr(comma + 1, ',')))
-		return cli_usage_error(cmd, "%s %s: expected DATA_PAGES[,AUX_PAGES]",
-				       option, arg);
-	if ((r = ring_pages(cmd, option, arg, arg, dlen, "data", data)))
-		return r;
-	return comma ? ring_pages(cmd, option, arg, comma + 1,
-				  strlen(comma + 1), "AUX", aux) :
-		       (*aux = 0, 0);
+	if (hwt_record_ring_pages_parse(option, arg, data, aux))
+		return cli_usage_error(cmd, "%s", hwt_errmsg());
+	return 0;
 }
 
 int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs)

@@ -40,8 +40,6 @@ struct annotate_args {
 	enum hwt_output_format format;
 	const char *func;
 	struct hwt_annotate *annotate;
-	void (*next_on_image)(void *arg, struct hwt_image *image);
-	void *next_on_image_arg;
 };
 
 static int option(void *arg, int c, const char *value)
@@ -71,17 +69,7 @@ static int check(void *arg)
 {
 	struct annotate_args *a = arg;
 	a->s.symbols.opts.srcline = true;
-	/* One range per instruction: each counts once at its address. */
-	a->s.opts.disasm = true;
 	return 0;
-}
-
-/* The symbolizer's image hook first, then the annotation's. */
-static void on_image(void *arg, struct hwt_image *image)
-{
-	struct annotate_args *a = arg;
-	a->next_on_image(a->next_on_image_arg, image);
-	hwt_annotate_set_image(a->annotate, image);
 }
 
 static int start(void *arg, FILE *out, struct cli_stack_run *run)
@@ -98,12 +86,7 @@ static int decode(void *arg, struct cli_stack_run *run)
 {
 	struct annotate_args *a = arg;
 	(void)run;
-	a->next_on_image = a->s.opts.on_image;
-	a->next_on_image_arg = a->s.opts.on_image_arg;
-	a->s.opts.on_image = on_image;
-	a->s.opts.on_image_arg = a;
-	struct hwt_elem_sink sink = hwt_annotate_sink(a->annotate);
-	return hwt_decode_file(a->s.file, &a->s.opts, &sink);
+	return hwt_annotate_decode(a->annotate, a->s.file, &a->s.opts);
 }
 
 static int finish(void *arg, FILE *out, const struct cli_stack_run *run)

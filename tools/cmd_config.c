@@ -5,10 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hwtrace/config.h"
 #include "hwtrace/error.h"
-#include "hwtrace/os.h"
 #include "hwtrace/profile_check.h"
+#include "hwtrace/profile_request.h"
 
 static void usage(FILE *out)
 {
@@ -33,15 +32,12 @@ static void usage(FILE *out)
 
 static int check(int argc, char **argv)
 {
-	const char *file = NULL, *sysfs = NULL, *filter = NULL;
 	const char **events = calloc((size_t)argc + 1, sizeof(char *));
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
-	size_t nevents = 0, nsets = 0;
-	struct hwt_profile *profile = NULL;
+	struct hwt_profile_request rq = {.size = sizeof(rq), .events = events,
+					 .sets = sets};
 	struct hwt_profile_check *checked = NULL;
-	struct hwt_os *own = NULL;
-	const struct hwt_os *os;
-	int ret, status = EXIT_RUNTIME;
+	int err, status = EXIT_RUNTIME;
 
 	if (!events || !sets) {
 		free(events);
@@ -58,83 +54,42 @@ static int check(int argc, char **argv)
 			goto out;
 		}
 		if (!strcmp(a, "--sysfs"))
-			sysfs = argv[++i];
+			rq.sysfs = argv[++i];
 		else if (!strncmp(a, "--sysfs=", 8))
-			sysfs = a + 8;
+			rq.sysfs = a + 8;
 		else if (!strcmp(a, "-e") || !strcmp(a, "--event"))
-			events[nevents++] = argv[++i];
+			events[rq.nevents++] = argv[++i];
 		else if (!strcmp(a, "--filter"))
-			filter = argv[++i];
+			rq.filter = argv[++i];
 		else if (!strcmp(a, "--set"))
-			sets[nsets++] = argv[++i];
+			sets[rq.nsets++] = argv[++i];
 		else if (!strncmp(a, "--set=", 6))
-			sets[nsets++] = a + 6;
+			sets[rq.nsets++] = a + 6;
 		else if (a[0] == '-') {
 			status = cli_usage_error("config", "unknown option '%s'", a);
 			goto out;
-		} else if (!file)
-			file = a;
+		} else if (!rq.file)
+			rq.file = a;
 		else {
 			status = cli_usage_error("config", "more than one profile "
-						 "('%s' and '%s')", file, a);
+						 "('%s' and '%s')", rq.file, a);
 			goto out;
 		}
 	}
-	if (!file && !nevents && !nsets && !filter) {
-		status = cli_usage_error("config", "check needs a profile FILE, -e EVENT or "
-					 "--set KEY=VALUE");
+	if (hwt_profile_request_validate(&rq)) {
+		status = cli_usage_error("config", "%s", hwt_errmsg());
 		goto out;
 	}
-	if (sysfs && (status = cli_path_check("config", "--sysfs", sysfs, true)))
-		goto out;
-	if ((status = cli_filter_check("config", filter)))
-		goto out;
-	for (size_t i = 0; i < nsets; i++)
-		if (!strchr(sets[i], '=')) {
-			status = cli_usage_error("config", "--set %s: expected "
-						 "SECTION.KEY=VALUE", sets[i]);
-			goto out;
-		}
-	ret = file ? hwt_profile_load(file, &profile) :
-		     ((profile = hwt_profile_new()) ? 0 : HWT_ERR_NOMEM);
-	for (size_t i = 0; !ret && i < nevents; i++)
-		ret = hwt_profile_parse_event(profile, events[i]);
-	for (size_t i = 0; !ret && i < nsets; i++) {
-		char key[256];
-		const char *eq = strchr(sets[i], '=');
-
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - sets[i]), sets[i]);
-		ret = hwt_profile_set_from(profile, key, eq + 1, "--set");
-	}
-	if (!ret && filter) {
-		char key[96];
-		const char *be = hwt_profile_get(profile, "session:backend");
-
-		snprintf(key, sizeof(key), "%s:filter", be ? be : "intel_pt");
-		ret = hwt_profile_set_from(profile, key, filter, "--filter");
-	}
-	if (ret) {
-		status = cli_report(ret);
+	err = hwt_profile_request_check(&rq, &checked);
+	if (err) {
+		status = cli_report(err);
 		goto out;
 	}
-	own = sysfs ? hwt_os_linux_new(sysfs) : NULL;
-	if (sysfs && !own) {
-		status = cli_report(HWT_ERR_NOMEM);
-		goto out;
-	}
-	os = own ? own : hwt_os_linux();
-	ret = hwt_profile_check(profile, os, &checked);
-	if (ret) {
-		status = cli_report(ret);
-		goto out;
-	}
-	if (hwt_profile_check_print(stdout, checked, file, sysfs))
+	if (hwt_profile_check_print(stdout, checked, rq.file, rq.sysfs))
 		hwt_error_clear(); /* stdout's own error shows at exit */
 	hwt_profile_check_free(checked);
 	status = EXIT_OK;
 out:
-	hwt_profile_free(profile);
-	hwt_os_free(own);
 	free(events);
 	free(sets);
 	return status;

@@ -2,10 +2,8 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
-#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/export.h"
 #include "hwtrace/export_request.h"
@@ -31,8 +29,8 @@ static const struct option long_opts[] = {
 
 struct export_args {
 	struct cli_stack_args s;
+	struct hwt_export_request rq;
 	struct hwt_export_opts ex;
-	bool replace, have_format, have_columns;
 	struct hwt_export *export;
 	struct hwt_elem_sink elements;
 	bool has_time;                /* a capture's elements carried times */
@@ -42,31 +40,26 @@ static int option(void *arg, int c, const char *value)
 {
 	struct export_args *a = arg;
 	switch (c) {
-	case OPT_TO: {
-		struct hwt_export_request rq = {.has_format = false};
-		if (hwt_export_request_format(&rq, value))
+	case OPT_TO:
+		if (hwt_export_request_format(&a->rq, value))
 			return cli_usage_error("export", "%s", hwt_errmsg());
-		a->ex.format = rq.format;
-		a->have_format = true;
 		return 0;
-	}
 	case OPT_REPLACE:
-		a->replace = true;
-		a->ex.replace = true;
+		a->rq.replace = true;
 		return 0;
 	case OPT_DB:
-		a->ex.conninfo = value;
+		a->rq.conninfo = value;
 		return 0;
 	case OPT_NO_LABELS:
 		a->ex.no_labels = true;
 		return 0;
 	case OPT_PARTIAL:
-		a->ex.partial = true;
+		a->rq.partial = true;
 		return 0;
 	case OPT_COLUMNS:
 		if (hwt_export_columns_parse(value, &a->ex.all_columns))
 			return cli_usage_error("export", "%s", hwt_errmsg());
-		a->have_columns = true;
+		a->rq.has_columns = true;
 		return 0;
 	}
 	return CLI_STACK_NOT_MINE;
@@ -77,23 +70,14 @@ static int check(void *arg)
 	struct export_args *a = arg;
 	/* -j (the stack commands' option) also sets the rows' thread. */
 	a->ex.jobs = a->s.opts.jobs;
-	const struct hwt_export_request rq = {
-		.has_format = a->have_format,
-		.format = a->ex.format,
-		.conninfo = a->ex.conninfo,
-		.output = a->s.output,
-		.partial = a->ex.partial,
-		.ncaptures = (size_t)a->s.nfiles,
-		.has_columns = a->have_columns,
-		.no_symbols = a->s.symbols.off,
-	};
-	if (hwt_export_request_check(&rq))
+	a->rq.output = a->s.output;
+	a->rq.ncaptures = (size_t)a->s.nfiles;
+	a->rq.no_symbols = a->s.symbols.off;
+	if (hwt_export_request_check(&a->rq))
 		return cli_usage_error("export", "%s", hwt_errmsg());
+	hwt_export_request_apply(&a->rq, &a->ex);
 	if (hwt_export_format_mangled_names(a->ex.format))
 		a->s.symbols.opts.no_demangle = true;
-	/* AutoFDO and BOLT: -o names the files. */
-	if (hwt_export_format_per_binary(a->ex.format) && !a->ex.partial)
-		a->ex.out_prefix = a->s.output;
 	return 0;
 }
 
@@ -109,11 +93,8 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 	if (a->ex.format == HWT_EXPORT_SQLITE && !a->ex.partial &&
 	    (rc = cli_output_check("export", a->s.output, inputs, 2)))
 		return rc;
-	struct stat st;
-	if (a->ex.format == HWT_EXPORT_SQLITE && !a->replace &&
-	    !a->ex.partial && lstat(a->s.output, &st) == 0) {
-		fprintf(stderr, "hwtrace export: %s exists: give --replace to "
-			"replace the database, or another -o\n", a->s.output);
+	if (hwt_export_request_output_check(&a->rq)) {
+		fprintf(stderr, "hwtrace export: %s\n", hwt_errmsg());
 		return EXIT_USAGE;
 	}
 	if (a->ex.partial)
@@ -130,7 +111,7 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 		return rc;
 	/* The check above was at the start: another export may create the
 	 * file by the end, and without --replace it stays. */
-	if (a->ex.format == HWT_EXPORT_SQLITE && !a->replace && *of)
+	if (a->ex.format == HWT_EXPORT_SQLITE && !a->ex.replace && *of)
 		hwt_outfile_set_no_replace(*of);
 	a->ex.out = *out;
 	a->ex.db_path = *of ? hwt_outfile_temp_path(*of) : NULL;
@@ -150,12 +131,8 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	/* Whether the capture has time is known after the decode; pprof
 	 * asks at the end. */
 	int err = hwt_export_new(&a->ex, &a->export);
-	struct hwt_capture *cap = NULL;
 	if (!err)
-		err = hwt_capture_open(a->s.file, NULL, &cap);
-	if (!err)
-		err = hwt_export_capture_facts(a->export, cap);
-	hwt_capture_free(cap);
+		err = hwt_export_capture_file(a->export, a->s.file, false);
 	if (!err) {
 		run->ops = hwt_export_ops(a->export);
 		a->elements = hwt_export_elements(a->export);
@@ -184,17 +161,7 @@ static int export_captures(void *arg, struct cli_stack_run *first)
 		if (err)
 			break;
 		hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
-		struct hwt_capture *cap = NULL;
-		err = hwt_capture_open(file, NULL, &cap);
-		/* pprof labels its samples with the capture's thread names
-		 * (sqlite names its threads with them);
-		 * the profiles of binaries need only the build ids. */
-		if (!err)
-			err = a->ex.format == HWT_EXPORT_PPROF ||
-					      a->ex.format == HWT_EXPORT_SQLITE
-				      ? hwt_export_capture_facts(a->export, cap)
-				      : hwt_export_capture_build_ids(a->export, cap);
-		hwt_capture_free(cap);
+		err = hwt_export_capture_file(a->export, file, true);
 		struct cli_stack_run run = {
 			.file = file,
 			.opts = &a->s.opts,
@@ -233,7 +200,7 @@ static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
 	 * the default run, which would print it). */
 	if (!err && !wrc)
 		cli_stack_run_summary(run, "export");
-	if (wrc == EXIT_USAGE && a->ex.format == HWT_EXPORT_SQLITE && !a->replace)
+	if (wrc == EXIT_USAGE && a->ex.format == HWT_EXPORT_SQLITE && !a->ex.replace)
 		fprintf(stderr, "hwtrace export: give --replace to replace %s, "
 			"or another -o\n", a->s.output);
 	if (!err && !wrc && !a->ex.partial)

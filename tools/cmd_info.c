@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "hwtrace/error.h"
 #include "hwtrace/pd_summary.h"
-#include "hwtrace/symbols.h"
+#include "hwtrace/sym_setup.h"
 
 static void usage(FILE *out)
 {
@@ -29,31 +29,14 @@ static void print_sym_warning(void *arg, const char *message)
 	cli_message("hwtrace info: ", message);
 }
 
-/* The symbolizer's binary facts, as hwt_pd_summary_print asks for them. */
-static int dso_info(void *sym, const char *path, struct hwt_sym_dso_info *info)
-{
-	return hwt_symbolizer_dso_info(sym, path, info);
-}
-
 /* The summary on stdout, each binary's symbols found as decoding would
  * find them (in @symfs too). */
 static void print_info(struct hwt_pd_reader *r, const struct hwt_pd_summary *in,
 		       const char *symfs)
 {
-	struct hwt_symbolizer *sym = NULL;
-	struct hwt_sym_opts so = {.size = sizeof(so), .symfs = symfs,
-				  .warn = print_sym_warning};
-	struct hwt_pd_summary_print_opts po = {.size = sizeof(po),
-					       .symfs = symfs, .dso_info = NULL,
-					       .dso_arg = NULL};
-
-	if (hwt_symbolizer_new(&so, &sym) == 0) {
-		po.dso_info = dso_info;
-		po.dso_arg = sym;
-	}
-	if (hwt_pd_summary_print(stdout, r, in, &po))
+	if (hwt_pd_summary_print_symbols(stdout, r, in, symfs,
+					 print_sym_warning, NULL))
 		hwt_error_clear(); /* stdout's own error shows at exit */
-	hwt_symbolizer_free(sym);
 }
 
 int cmd_info(int argc, char **argv)

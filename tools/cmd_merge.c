@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "hwtrace/error.h"
@@ -133,62 +132,29 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	return 0;
 }
 
-/* The parts named on the command line, merged into *@sum. */
-static int merge_parts(const struct merge_args *a, int argc, char **argv,
-		       struct hwt_partial **sum)
+/* -o or standard output: the merged result, or the merged partial. */
+static int merge_stream(const struct merge_args *a,
+			const struct hwt_merge_request *rq, char **parts)
 {
-	return hwt_partial_merge_files((const char *const *)argv + optind,
-				       (size_t)(argc - optind),
-				       hwt_merge_kind_partial(a->kind), sum);
-}
-
-static int write_merged(const struct merge_args *a, const struct hwt_partial *p,
-			FILE *out)
-{
-	if (a->partial)
-		return hwt_partial_write(p, out);
+	FILE *out;
+	struct hwt_outfile *of;
+	int rc = cli_output_open("merge", a->output, (const char *const *)parts,
+				 rq->nparts, &out, &of);
+	if (rc)
+		return rc;
+	struct hwt_partial *sum;
+	int err = hwt_merge_request_merge(rq, (const char *const *)parts, &sum);
 	/* decode --edges --format jsonl's stream starts so too. */
-	if (a->kind == HWT_MERGE_EDGES && a->format == HWT_OUTPUT_JSONL)
+	if (!err && !a->partial && a->kind == HWT_MERGE_EDGES &&
+	    a->format == HWT_OUTPUT_JSONL)
 		cli_jsonl_header(out, "edges", hwt_version());
 	if (a->kind == HWT_MERGE_BRANCH_PROFILE && a->format == HWT_OUTPUT_JSONL)
 		cli_jsonl_header(out, "branch_profile", hwt_version());
 	struct hwt_merge_write_opts opts = {
 		.top = (size_t)a->top, .weight = a->weight, .format = a->format,
 	};
-	return hwt_partial_write_merged(p, a->kind, &opts, out);
-}
-
-/* SQLite: the database, written to the output's temporary file, which
- * takes its place when complete; as export, it creates a database and
- * replaces none. */
-static int merge_database(const struct merge_args *a, int argc, char **argv)
-{
-	struct stat st;
-	if (lstat(a->output, &st) == 0) {
-		fprintf(stderr, "hwtrace merge: %s exists: give another -o (the "
-			"merge creates a database, it does not replace one)\n",
-			a->output);
-		return EXIT_USAGE;
-	}
-	FILE *out;
-	struct hwt_outfile *of;
-	int rc = cli_output_open("merge", a->output,
-				 (const char *const *)argv + optind,
-				 (size_t)(argc - optind), &out, &of);
-	if (rc)
-		return rc;
-	int err = 0;
-	if (!of)
-		err = hwt_error(HWT_ERR_INVAL, "%s: a database is a regular "
-				"file: give another -o", a->output);
-	else
-		hwt_outfile_set_no_replace(of);
-	struct hwt_partial *sum = NULL;
 	if (!err)
-		err = merge_parts(a, argc, argv, &sum);
-	if (!err)
-		err = hwt_partial_write_sqlite(sum, hwt_outfile_temp_path(of),
-					       a->output);
+		err = hwt_merge_request_write(rq, sum, &opts, out);
 	hwt_partial_free(sum);
 	int wrc = cli_output_close("merge", out, a->output, of, err < 0);
 	if (wrc)
@@ -196,26 +162,49 @@ static int merge_database(const struct merge_args *a, int argc, char **argv)
 	return err ? cli_report(err) : EXIT_OK;
 }
 
+/* SQLite: the database, written to the output's temporary file, which
+ * takes its place when complete; as export, it creates a database and
+ * replaces none. */
+static int merge_database(const struct hwt_merge_request *rq, char **parts)
+{
+	if (hwt_merge_request_output_check(rq)) {
+		fprintf(stderr, "hwtrace merge: %s\n", hwt_errmsg());
+		return EXIT_USAGE;
+	}
+	FILE *out;
+	struct hwt_outfile *of;
+	int rc = cli_output_open("merge", rq->output, (const char *const *)parts,
+				 rq->nparts, &out, &of);
+	if (rc)
+		return rc;
+	int err = 0;
+	if (!of)
+		err = hwt_error(HWT_ERR_INVAL, "%s: a database is a regular "
+				"file: give another -o", rq->output);
+	else
+		hwt_outfile_set_no_replace(of);
+	struct hwt_partial *sum = NULL;
+	if (!err)
+		err = hwt_merge_request_merge(rq, (const char *const *)parts, &sum);
+	if (!err)
+		err = hwt_partial_write_sqlite(sum, hwt_outfile_temp_path(of),
+					       rq->output);
+	hwt_partial_free(sum);
+	int wrc = cli_output_close("merge", out, rq->output, of, err < 0);
+	if (wrc)
+		return wrc;
+	return err ? cli_report(err) : EXIT_OK;
+}
+
 /* AutoFDO, BOLT: the merged profiles as export's files, named from -o;
  * the files written listed on standard error. */
-static int merge_profiles(const struct merge_args *a, int argc, char **argv)
+static int merge_profiles(const struct hwt_merge_request *rq, char **parts)
 {
 	struct hwt_partial *sum;
-	int err = merge_parts(a, argc, argv, &sum);
-	/* The files are listed once all are in place. */
-	char *listing = NULL;
-	size_t len = 0;
-	FILE *list = err ? NULL : open_memstream(&listing, &len);
-	if (!err && !list)
-		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	int err = hwt_merge_request_merge(rq, (const char *const *)parts, &sum);
 	if (!err)
-		err = hwt_partial_write_profiles(sum, a->output, list);
-	if (list)
-		fclose(list);
-	if (!err)
-		fprintf(stderr, "hwtrace merge: %d partial results merged into "
-			"the files:\n%s", argc - optind, listing ? listing : "");
-	free(listing);
+		err = hwt_merge_request_write_profiles(rq, sum, stderr,
+						       "hwtrace merge: ");
 	hwt_partial_free(sum);
 	return err ? cli_report(err) : EXIT_OK;
 }
@@ -232,24 +221,14 @@ int cmd_merge(int argc, char **argv)
 	if (rc)
 		return rc;
 	const struct hwt_merge_request rq = request_of(&a, argc);
-	enum hwt_merge_dest dest = hwt_merge_request_dest(&rq);
-	if (dest == HWT_MERGE_TO_PROFILES)
-		return merge_profiles(&a, argc, argv);
-	if (dest == HWT_MERGE_TO_DATABASE)
-		return merge_database(&a, argc, argv);
-	FILE *out;
-	struct hwt_outfile *of;
-	rc = cli_output_open("merge", a.output, (const char *const *)argv + optind,
-			     (size_t)(argc - optind), &out, &of);
-	if (rc)
-		return rc;
-	struct hwt_partial *sum;
-	int err = merge_parts(&a, argc, argv, &sum);
-	if (!err)
-		err = write_merged(&a, sum, out);
-	hwt_partial_free(sum);
-	int wrc = cli_output_close("merge", out, a.output, of, err < 0);
-	if (wrc)
-		return wrc;
-	return err ? cli_report(err) : EXIT_OK;
+	char **parts = argv + optind;
+	switch (hwt_merge_request_dest(&rq)) {
+	case HWT_MERGE_TO_PROFILES:
+		return merge_profiles(&rq, parts);
+	case HWT_MERGE_TO_DATABASE:
+		return merge_database(&rq, parts);
+	case HWT_MERGE_TO_STREAM:
+		break;
+	}
+	return merge_stream(&a, &rq, parts);
 }

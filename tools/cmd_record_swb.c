@@ -1,7 +1,7 @@
 /* hwtrace record -e sw_branch (or another backend that is its own trace
- * source): the options into struct hwt_swb_opts, then the recorder
- * (hwt_record_program_resolve, hwt_recorder_record_program) and what its
- * summary says. */
+ * source): the options into struct hwt_swb_opts, then the library's
+ * recording on the command's console (hwt_record_program_resolve,
+ * hwt_record_program_on_console). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,8 +209,6 @@ int cmd_record_sw_branch(int argc, char **argv)
 static int record_resolved(const struct hwt_backend *be,
 			   struct hwt_swb_opts *o)
 {
-	struct hwt_swb_stats st;
-
 	int fr = cli_filter_check("record", o->filter);
 	if (fr)
 		return fr;
@@ -224,13 +222,6 @@ static int record_resolved(const struct hwt_backend *be,
 		.size = sizeof(console), .out = stderr, .prefix = "hwtrace record",
 		.progress = !o->quiet_child && isatty(STDERR_FILENO),
 	};
-	int err = hwt_program_console_attach(&console, o);
-	if (!err)
-		err = hwt_record_count_stop_signals(o);
-	if (!err)
-		err = hwt_recorder_record_program(be, o, &st);
-	if (err)
-		return cli_report_status(err);
-	hwt_record_print_program_end(stderr, "hwtrace record", o, &st);
-	return EXIT_OK;
+	int err = hwt_record_program_on_console(be, o, &console, NULL);
+	return err ? cli_report_status(err) : EXIT_OK;
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/timeline.h"
 #include "stack_run.h"
@@ -90,17 +89,6 @@ static int check(void *arg)
 	return 0;
 }
 
-/* The capture's threads, named as its sideband names them over time. */
-static int name_threads(struct hwt_timeline *tl, const char *file)
-{
-	struct hwt_capture *cap;
-	int err = hwt_capture_open(file, NULL, &cap);
-	if (!err)
-		err = hwt_timeline_name_capture_threads(tl, cap);
-	hwt_capture_free(cap);
-	return err;
-}
-
 static int start(void *arg, FILE *out, struct cli_stack_run *run)
 {
 	struct timeline_args *a = arg;
@@ -108,7 +96,7 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	a->tl.namer = run->namer;
 	int err = hwt_timeline_new(out, &a->tl, &a->timeline);
 	if (!err)
-		err = name_threads(a->timeline, a->s.file);
+		err = hwt_timeline_name_capture_file(a->timeline, a->s.file);
 	if (!err) {
 		run->ops = hwt_timeline_ops(a->timeline);
 		run->elements = &a->marks;

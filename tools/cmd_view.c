@@ -1,6 +1,5 @@
 /* hwtrace view */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,14 +120,8 @@ static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
 	(void)run;
 	if (err || wrc)
 		return;
-	struct hwt_view_stats st;
-	hwt_view_get_stats(a->page, &st);
-	fprintf(stderr,
-		"hwtrace view: wrote %s: a timeline of %" PRIu64
-		" calls and %" PRIu64 " shorter than a pixel added up "
-		"in %" PRIu64 " blocks (%" PRIu64 " without time left "
-		"out), %" PRIu64 " marks\n", a->s.output, st.slices,
-		st.slices_short, st.blocks, st.untimed, st.marks);
+	(void)hwt_view_write_summary(a->page, stderr, "hwtrace view: ",
+				     a->s.output);
 }
 
 static void free_view(void *arg)

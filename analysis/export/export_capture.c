@@ -2,6 +2,7 @@
  * ids and context switches hwt_capture read from the file, given to the
  * export's own setters, so a program that exports a capture needs no copy
  * of them. */
+#include "analysis/export/export_internal.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/elfid.h"
 #include "hwtrace/export.h"
@@ -41,5 +42,20 @@ int hwt_export_capture_facts(struct hwt_export *ex,
 			.in_pid = s[i].in_pid, .in_tid = s[i].in_tid,
 			.flags = (s[i].out ? 1 : 0) | (s[i].preempt ? 2 : 0),
 			.out_comm = s[i].out_comm, .in_comm = s[i].in_comm});
+	return err;
+}
+
+int hwt_export_capture_file(struct hwt_export *ex, const char *path,
+			    bool later)
+{
+	struct hwt_capture *cap = NULL;
+	int err = hwt_capture_open(path, NULL, &cap);
+	enum hwt_export_format f = ex->opts.format;
+	bool all = !later || f == HWT_EXPORT_PPROF || f == HWT_EXPORT_SQLITE;
+
+	if (!err)
+		err = all ? hwt_export_capture_facts(ex, cap)
+			  : hwt_export_capture_build_ids(ex, cap);
+	hwt_capture_free(cap);
 	return err;
 }

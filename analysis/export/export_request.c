@@ -2,6 +2,7 @@
  * `hwtrace export`, kept with the export so that every program offering
  * its options refuses the same requests with the same words. */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hwtrace/error.h"
 #include "hwtrace/export_request.h"
@@ -72,4 +73,29 @@ int hwt_export_columns_parse(const char *name, bool *all_columns)
 bool hwt_export_format_mangled_names(enum hwt_export_format format)
 {
 	return format == HWT_EXPORT_BOLT;
+}
+
+int hwt_export_request_output_check(const struct hwt_export_request *rq)
+{
+	struct stat st;
+
+	/* lstat: a link is not followed to the file it would replace. */
+	if (rq->format == HWT_EXPORT_SQLITE && !rq->partial && !rq->replace &&
+	    rq->output && lstat(rq->output, &st) == 0)
+		return hwt_error(HWT_ERR_CONFIG, "%s exists: give --replace to "
+				 "replace the database, or another -o",
+				 rq->output);
+	return 0;
+}
+
+void hwt_export_request_apply(const struct hwt_export_request *rq,
+			      struct hwt_export_opts *opts)
+{
+	opts->format = rq->format;
+	opts->conninfo = rq->conninfo;
+	opts->partial = rq->partial;
+	opts->replace = rq->replace;
+	/* A partial is one stream; the files are named when it is merged. */
+	if (hwt_export_format_per_binary(rq->format) && !rq->partial)
+		opts->out_prefix = rq->output;
 }

@@ -18,6 +18,17 @@ int hwt_timeline_name_capture_threads(struct hwt_timeline *timeline,
 	return err;
 }
 
+int hwt_timeline_name_capture_file(struct hwt_timeline *timeline,
+				   const char *path)
+{
+	struct hwt_capture *cap = NULL;
+	int err = hwt_capture_open(path, NULL, &cap);
+	if (!err)
+		err = hwt_timeline_name_capture_threads(timeline, cap);
+	hwt_capture_free(cap);
+	return err;
+}
+
 int hwt_timeline_write_summary(const struct hwt_timeline *timeline, FILE *out,
 			       const char *prefix, const char *name)
 {

@@ -41,6 +41,18 @@ HWT_API void hwt_annotate_set_image(struct hwt_annotate *annotate,
  * with hwt_decode_opts.disasm) and the branches. Errors: HWT_ERR_NOMEM. */
 HWT_API struct hwt_elem_sink hwt_annotate_sink(struct hwt_annotate *annotate);
 
+struct hwt_decode_opts;
+
+/* Decodes the capture @file (hwt_decode_file) into the annotation, as
+ * `hwtrace annotate` does: one range per instruction (opts->disasm is
+ * set), and each memory image the decode builds given first to the hook
+ * @opts had (a symbolizer's, hwt_symbolizer_hook), then to the
+ * annotation (hwt_annotate_set_image). @opts is the caller's and is left
+ * as it was, but for disasm. Errors: those of hwt_decode_file. */
+HWT_API int hwt_annotate_decode(struct hwt_annotate *annotate,
+				const char *file,
+				struct hwt_decode_opts *opts);
+
 /* Writes each function (most instructions executed first): every
  * instruction of it (count 0 for those that never ran) with its count,
  * share, source line and, for conditional branches, taken and not-taken

@@ -192,6 +192,17 @@ HWT_API int hwt_export_capture_facts(struct hwt_export *ex,
 HWT_API int hwt_export_capture_build_ids(struct hwt_export *ex,
 					 const struct hwt_capture *cap);
 
+/* Capture file @path's facts into the export, as `hwtrace export` gives
+ * those of each of its captures: all of them (hwt_export_capture_facts)
+ * for the first (@later false) and for every capture of a pprof export
+ * (its samples are labelled with thread names) or a SQLite one (it names
+ * its threads); for the later captures of the other formats only the
+ * build ids (hwt_export_capture_build_ids: autofdo and bolt place their
+ * counts by binary). The file is opened for the facts and closed again.
+ * Errors: those of hwt_capture_open (naming @path) and of the two. */
+HWT_API int hwt_export_capture_file(struct hwt_export *ex, const char *path,
+				    bool later);
+
 /* The sink for the element stream, before the stacks see each element. */
 HWT_API struct hwt_elem_sink hwt_export_elements(struct hwt_export *ex);
 

@@ -26,6 +26,7 @@ struct hwt_export_request {
 	size_t ncaptures;             /* the capture files */
 	bool has_columns;             /* --columns given */
 	bool no_symbols;              /* --no-symbols */
+	bool replace;                 /* --replace */
 };
 
 /* --to NAME: the format named @name into rq->format, rq->has_format
@@ -41,6 +42,21 @@ HWT_API int hwt_export_request_format(struct hwt_export_request *rq,
  * symbols. Errors: HWT_ERR_INVAL, the message naming the options as
  * `hwtrace export` names them. */
 HWT_API int hwt_export_request_check(const struct hwt_export_request *rq);
+
+/* Before anything is written: a SQLite database (not a partial) is
+ * refused without --replace when -o names something that is there
+ * already, even a dangling link ("OUTPUT exists: give --replace to
+ * replace the database, or another -o"); other requests pass. Errors:
+ * HWT_ERR_CONFIG. */
+HWT_API int hwt_export_request_output_check(
+	const struct hwt_export_request *rq);
+
+/* A checked @rq into the options of hwt_export_new: the format, --db's
+ * connection string, --partial and --replace, and for autofdo, bolt and
+ * bolt-preagg (not partial) the -o that names their files (out_prefix).
+ * The other members of @opts are left as they are. */
+HWT_API void hwt_export_request_apply(const struct hwt_export_request *rq,
+				      struct hwt_export_opts *opts);
 
 /* The samples table's columns named @name ("all" or "branches") into
  * *@all_columns. Errors: HWT_ERR_INVAL ("--columns NAME: use all or

@@ -29,6 +29,7 @@
 extern "C" {
 #endif
 
+struct hwt_backend;
 struct hwt_trace_request;
 struct hwt_trace_summary;
 struct hwt_branch_request;
@@ -90,6 +91,20 @@ HWT_API int hwt_program_console_attach(const struct hwt_program_console *c,
  * recording's waits see a request at once. Errors: HWT_ERR_INVAL (no
  * @o), HWT_ERR_IO when a handler cannot be installed. */
 HWT_API int hwt_record_count_stop_signals(struct hwt_swb_opts *o);
+
+/* A program recording as `hwtrace record -e sw_branch` runs it once its
+ * options are resolved (hwt_record_program_resolve): its live lines on
+ * console @c (hwt_program_console_attach), SIGINT, SIGTERM and SIGHUP
+ * counted as its stop requests (hwt_record_count_stop_signals), the
+ * recording (hwt_recorder_record_program) into *@st (may be NULL), and
+ * when it succeeded its closing lines on c->out
+ * (hwt_record_print_program_end). On an error nothing more is printed:
+ * the message is the caller's to show. Errors: those of the three
+ * calls. */
+HWT_API int hwt_record_program_on_console(const struct hwt_backend *be,
+					  struct hwt_swb_opts *o,
+					  const struct hwt_program_console *c,
+					  struct hwt_swb_stats *st);
 
 /* A trace recording's or a branch sampling's signals: SIGINT, SIGTERM
  * and SIGHUP each end it with a complete file (hwt_recorder_request_stop),

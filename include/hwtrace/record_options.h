@@ -90,6 +90,19 @@ HWT_API int hwt_trace_options_finish(struct hwt_trace_options *t,
 HWT_API int hwt_record_program_snapshot_size(const char *text,
 					     uint64_t *records, uint64_t *bytes);
 
+/* The most pages a ring of -m may have (2^20: 4 GiB of 4 KiB pages). */
+#define HWT_RING_PAGES_MAX 1048576u
+
+/* -m DATA_PAGES[,AUX_PAGES] as given to @option ("-m", "--mmap-pages"):
+ * each part a power of two from 1 to HWT_RING_PAGES_MAX pages, as the
+ * kernel maps a ring; a missing or empty part is 0 (the default) into
+ * *@data and *@aux. HWT_ERR_CONFIG, the message naming the option, the
+ * value and the part: "-m 3: data pages 3: not a power of two (valid: a
+ * power of two, 1 to 1048576)", "-m 8,: expected
+ * DATA_PAGES[,AUX_PAGES]"; *@data and *@aux are then unspecified. */
+HWT_API int hwt_record_ring_pages_parse(const char *option, const char *arg,
+					uint32_t *data, uint32_t *aux);
+
 /* -c @text of a branch-record sampling (hwtrace record -b): digits only
  * are perf's -c PERIOD, the events between two samples (1 to 2^63 - 1),
  * into rq->period; anything else is a profile file (as record's -c

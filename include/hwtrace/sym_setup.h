@@ -7,6 +7,7 @@
 #define HWTRACE_SYM_SETUP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/decode.h"
@@ -69,6 +70,23 @@ HWT_API int hwt_symbolizer_start(const struct hwt_sym_setup *setup,
  * empty slot names nothing, so the writers show addresses). @slot must
  * outlive the namer. */
 HWT_API struct hwt_func_namer hwt_symbolizer_slot_namer(struct hwt_symbolizer *const *slot);
+
+struct hwt_pd_reader;
+struct hwt_pd_summary;
+
+/* The text of `hwtrace info` (hwt_pd_summary_print of @s, the summary
+ * of the file @r reads) with each binary's "symbols:" and "debug info:"
+ * lines as a symbolizer looking under @symfs too (NULL: this machine's
+ * files alone) finds them; without those lines when no symbolizer can be
+ * made. The symbolizer's warnings go to @warn (NULL: none) with
+ * @warn_arg, without a prefix. Errors: those of hwt_pd_summary_print. */
+HWT_API int hwt_pd_summary_print_symbols(FILE *out,
+					 const struct hwt_pd_reader *r,
+					 const struct hwt_pd_summary *s,
+					 const char *symfs,
+					 void (*warn)(void *arg,
+						      const char *message),
+					 void *warn_arg);
 
 #ifdef __cplusplus
 }

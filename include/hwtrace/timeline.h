@@ -97,6 +97,12 @@ struct hwt_capture;
 HWT_API int hwt_timeline_name_capture_threads(struct hwt_timeline *timeline,
 					      const struct hwt_capture *cap);
 
+/* The same, from the capture file @path: opened for its thread names
+ * (hwt_capture_open) and closed again. Errors: those of
+ * hwt_capture_open (naming @path) and of hwt_timeline_name_thread. */
+HWT_API int hwt_timeline_name_capture_file(struct hwt_timeline *timeline,
+					   const char *path);
+
 /* Writes what the finished timeline, written to the file @name, holds
  * and left out (hwt_timeline_get_stats), and, for a capture without
  * time, that its slices are in sequence order: the lines `hwtrace

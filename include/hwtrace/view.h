@@ -83,6 +83,15 @@ HWT_API int hwt_view_write(struct hwt_view *view, FILE *out);
 HWT_API void hwt_view_get_stats(const struct hwt_view *view,
 				struct hwt_view_stats *stats);
 
+/* Writes, after hwt_view_write put the page in the file @name (NULL:
+ * "the page"), the line `hwtrace view` prints of how its timeline was
+ * drawn: "@prefix" "wrote NAME: a timeline of N calls and N shorter than
+ * a pixel added up in N blocks (N without time left out), N marks" (the
+ * counts of hwt_view_get_stats; @prefix NULL is ""). The name is printed
+ * as given. Errors: HWT_ERR_INVAL (no @view or @out), HWT_ERR_IO. */
+HWT_API int hwt_view_write_summary(const struct hwt_view *view, FILE *out,
+				   const char *prefix, const char *name);
+
 #ifdef __cplusplus
 }
 #endif
