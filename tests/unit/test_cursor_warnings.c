@@ -87,6 +87,7 @@ int main(void)
 	CHECK_U64(by_time.n, by_stream.n);
 	CHECK_U64(by_stream.warnings, 1);
 	CHECK_U64(by_time.warnings, 1);
+	say_where(LBR, &by_time, &by_stream);
 	CHECK_U64(by_time.warning_at, by_stream.warning_at);
 	CHECK(by_time.n == by_stream.n &&
 	      !memcmp(by_time.v, by_stream.v, by_time.n * sizeof(*by_time.v)));
