@@ -14,8 +14,10 @@
  * element's type, CPU, from, to and count must agree across variants, or
  * the bench says so and fails.
  *
- * Usage: bench_cursor FILE [RUNS]   (FILE: a perf.data, e.g. from
- *        bench_pt_decode --write DIR; RUNS default 5) */
+ * Usage: bench_cursor FILE [RUNS [BATCH]]   (FILE: a perf.data, e.g.
+ *        from bench_pt_decode --write DIR; RUNS default 5; BATCH, the
+ *        records of a call, default 65536: 7 MiB, more than the caches,
+ *        so their writes cost what the caller's NumPy arrays cost) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,9 @@
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
 
-#define BATCH 65536
+/* Records a hwt_cursor_next_batch call fills (the Python package's
+ * element_batches default); a third argument changes it. */
+static size_t batch = 65536;
 #define MAX_RUNS 51
 
 struct tally {
@@ -74,7 +78,7 @@ static double wall_now(void)
 enum variant { PUSH, BATCHES, ONE_BY_ONE, NVARIANTS };
 static const char *const names[NVARIANTS] = {
 	"hwt_decode_file into a counting sink",
-	"hwt_cursor_next_batch, 65536 a call",
+	"hwt_cursor_next_batch, BATCH a call",
 	"hwt_cursor_next, one a call",
 };
 
@@ -120,7 +124,7 @@ static int run_cursor(enum variant v, bool by_time, struct tally *t)
 		return err;
 	int64_t got;
 	if (v == BATCHES) {
-		while ((got = hwt_cursor_next_batch(cur, buf, BATCH)) > 0)
+		while ((got = hwt_cursor_next_batch(cur, buf, batch)) > 0)
 			for (int64_t i = 0; i < got; i++)
 				add(t, buf[i].type, buf[i].cpu, buf[i].from,
 				    buf[i].to, buf[i].count);
@@ -197,8 +201,8 @@ static bool one_order(bool by_time, int runs)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: bench_cursor FILE [RUNS]\n");
+	if (argc < 2 || argc > 4) {
+		fprintf(stderr, "usage: bench_cursor FILE [RUNS [BATCH]]\n");
 		return 2;
 	}
 	path = argv[1];
@@ -208,11 +212,16 @@ int main(int argc, char **argv)
 			MAX_RUNS);
 		return 2;
 	}
+	if (argc > 3 && (batch = strtoul(argv[3], NULL, 10)) < 1) {
+		fprintf(stderr, "bench_cursor: BATCH %s: give a count of records, "
+			"1 or more\n", argv[3]);
+		return 2;
+	}
 	if (hwt_capture_open(path, NULL, &cap) < 0) {
 		fprintf(stderr, "bench_cursor: %s\n", hwt_errmsg());
 		return 1;
 	}
-	buf = malloc(BATCH * sizeof(*buf));
+	buf = malloc(batch * sizeof(*buf));
 	if (!buf) {
 		fprintf(stderr, "bench_cursor: out of memory\n");
 		return 1;
@@ -224,7 +233,7 @@ int main(int argc, char **argv)
 			load[0] = -1;
 		fclose(f);
 	}
-	printf("%s, load average %.2f\n", path, load[0]);
+	printf("%s, batches of %zu, load average %.2f\n", path, batch, load[0]);
 	bool ok = one_order(false, runs) && one_order(true, runs);
 	free(buf);
 	hwt_capture_free(cap);
