@@ -22,6 +22,11 @@
 # Each figure is the whole process, the interpreter's start and imports
 # included. Run with Debian's /usr/bin/python3 (docs/python.md).
 #
+# Before and after a change, in the same run: with BASE_BUILD naming an
+# older build (and BASE_PYTHON its python/ folder, default this tree's),
+# the Python commands and the CLI's decode are also run on it, interleaved
+# with the others run after run, and their ratios printed.
+#
 # usage: bench/bench_python.sh BUILD_DIR [TRACE_KIB] [N] [SWB_MIB]
 #        (TRACE_KIB default 256: about 1.5 M branches; SWB_MIB default
 #        16: about 1.5 M branches)
@@ -102,8 +107,21 @@ add decode_swb "hwtrace decode -j 1 --format jsonl, sw_branch"
 add decode_swb_nosym "hwtrace decode --no-symbols --format jsonl, sw_branch"
 add batches "element_batches(65536), PT"
 add decode "hwtrace decode -j 1 -o /dev/null, PT"
+base=${BASE_BUILD:-}
+base_py=${BASE_PYTHON:-$src/python}
+if [ -n "$base" ]; then
+	[ -e "$base/libhwtrace.so.0" ] || { echo "BASE_BUILD=$base: no libhwtrace.so.0 there" >&2; exit 2; }
+	for c in py_pt py_pt_branch py_swb py_swb_branch batches decode; do
+		for i in "${!names[@]}"; do
+			[ "${names[$i]}" = "$c" ] && add "${c}_base" "${labels[$i]} (BASE_BUILD)"
+		done
+	done
+fi
 run() {
 	case $1 in
+	*_base)
+		HWTRACE_LIB="$base/libhwtrace.so.0" PYTHONPATH="$base_py" \
+			hwtrace="$base/tools/hwtrace" run "${1%_base}" ;;
 	py_pt) "$python" "$tmp/elements.py" "$pt" symbols ;;
 	py_pt_nosym) "$python" "$tmp/elements.py" "$pt" none ;;
 	py_pt_branch) "$python" "$tmp/branches.py" "$pt" ;;
@@ -117,6 +135,7 @@ run() {
 	decode_swb_nosym) "$hwtrace" decode -q -j 1 --no-symbols --format jsonl -o /dev/null "$swb" ;;
 	batches) "$python" "$tmp/batches.py" "$pt" ;;
 	decode) "$hwtrace" decode -q -j 1 -o /dev/null "$pt" ;;
+	*) echo "bench_python.sh: no command $1" >&2; return 2 ;;
 	esac
 }
 # What each counted, once (the same branches, or it says so).
@@ -135,3 +154,10 @@ echo "  perf script -s / elements(types=branch), sw_branch: $(ratio "${wall[perf
 echo "  perf script -F ip / perf script -s, sw_branch: $(ratio "${wall[perf_swb_text]}" "${wall[perf_swb]}") / $(ratio "${cpu[perf_swb_text]}" "${cpu[perf_swb]}")  (perf's share outside its Python)"
 echo "  elements() / hwtrace decode --format jsonl, sw_branch: $(ratio "${wall[py_swb]}" "${wall[decode_swb]}") / $(ratio "${cpu[py_swb]}" "${cpu[decode_swb]}")"
 echo "  element_batches / hwtrace decode -o /dev/null: $(ratio "${wall[batches]}" "${wall[decode]}") / $(ratio "${cpu[batches]}" "${cpu[decode]}")  (goal <= 1.5)"
+if [ -n "$base" ]; then
+	echo "this build / BASE_BUILD, CPU (wall):"
+	for c in py_pt py_pt_branch py_swb py_swb_branch batches decode; do
+		echo "  $c: $(ratio "${cpu[$c]}" "${cpu[${c}_base]}") ($(ratio "${wall[$c]}" "${wall[${c}_base]}"))"
+	done
+	echo "  element_batches / hwtrace decode -o /dev/null, BASE_BUILD: $(ratio "${cpu[batches_base]}" "${cpu[decode_base]}")"
+fi

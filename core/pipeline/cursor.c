@@ -1,89 +1,111 @@
 /* Cursors: the push decode on a thread of the cursor's own, its elements
- * handed to the caller through a bounded ring (README.md). */
+ * handed to the caller through a bounded ring (cursor_ring.h, README.md). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pipeline/cursor_ring.h"
 #include "core/pipeline/pipeline_internal.h"
 #include "hwtrace/error.h"
 #include "hwtrace/merge.h"
-
-/* An element copied out of the decode, with the one string or array it
- * points to (owned). */
-struct slot {
-	struct hwt_elem e;
-	void *payload;
-};
-
-/* Elements cross between the threads this many at a time, so that each
- * side takes the lock once a run and not once an element. */
-#define STAGE 256
 
 struct hwt_cursor {
 	struct hwt_capture *cap;
 	struct hwt_cursor_opts o;
 	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t can_put, can_get;
-	struct slot *ring;
-	size_t depth, head, count;
-	bool done;  /* the decode ended (err says how) */
-	bool stop;  /* the reader is gone: the decode must end */
-	int err;
-	char msg[512];
+	struct cursor_ring ring;
 	struct hwt_merge *merge;
+	/* The decode's warnings, when the caller takes none: kept here by
+	 * whichever thread warns, and put into the ring by the decode's
+	 * sink before its next element (or at the end). They bypass the
+	 * merge, which would count them as a stream of their own. */
+	pthread_mutex_t warn_mu;
+	atomic_size_t nwarnings;
+	char **warnings;
+	size_t warnings_cap;
 	/* The payloads of what the last call handed out: freed at the next. */
 	void **held;
 	size_t nheld, held_cap;
-	struct slot stage[STAGE]; /* the decode's, not yet in the ring */
-	size_t nstage;
-	struct slot local[STAGE]; /* the reader's, taken from the ring */
-	size_t nlocal, pos;
 };
 
-/* Moves the staged elements into the ring, waiting for room; with the
- * reader gone, drops them and returns HWT_ERR_EOF. */
-static int push(struct hwt_cursor *cur)
+/* Copies @e into the ring for the reader. */
+static int put_one(struct hwt_cursor *cur, const struct hwt_elem *e)
 {
-	size_t i = 0;
-	pthread_mutex_lock(&cur->mu);
-	for (; i < cur->nstage && !cur->stop; i++) {
-		while (cur->count == cur->depth && !cur->stop)
-			pthread_cond_wait(&cur->can_put, &cur->mu);
-		if (cur->stop)
-			break;
-		cur->ring[(cur->head + cur->count++) % cur->depth] = cur->stage[i];
-		/* The reader waits only for an empty ring. */
-		if (cur->count == 1)
-			pthread_cond_signal(&cur->can_get);
-	}
-	pthread_mutex_unlock(&cur->mu);
-	size_t n = cur->nstage;
-	cur->nstage = 0;
-	if (i == n)
-		return 0;
-	for (; i < n; i++)
-		free(cur->stage[i].payload);
-	return HWT_ERR_EOF;
-}
-
-/* The decode's sink: copies @e, staged for the ring. */
-static int put(void *arg, const struct hwt_elem *e)
-{
-	struct hwt_cursor *cur = arg;
-	struct slot s = {.e = *e};
+	struct cursor_slot *s = cursor_ring_slot(&cur->ring);
+	if (!s)
+		return HWT_ERR_EOF;
+	s->e = *e;
+	s->payload = NULL;
 	size_t size;
 	const void *p = hwt_elem_payload(e, &size);
 	if (p) {
-		s.payload = malloc(size);
-		if (!s.payload)
+		s->payload = malloc(size);
+		if (!s->payload)
 			return hwt_error(HWT_ERR_NOMEM, "out of memory for an element");
-		memcpy(s.payload, p, size);
-		*hwt_elem_pointer(&s.e) = s.payload;
+		memcpy(s->payload, p, size);
+		*hwt_elem_pointer(&s->e) = s->payload;
 	}
-	cur->stage[cur->nstage++] = s;
-	return cur->nstage == STAGE ? push(cur) : 0;
+	return cursor_ring_commit(&cur->ring) ? 0 : HWT_ERR_EOF;
+}
+
+/* Puts the kept warnings into the ring as error elements, in the order
+ * they were said. */
+static int put_warnings(struct hwt_cursor *cur)
+{
+	pthread_mutex_lock(&cur->warn_mu);
+	size_t n = atomic_load(&cur->nwarnings);
+	int err = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hwt_elem e;
+		hwt_elem_clear(&e, HWT_ELEM_ERROR);
+		e.u.error.message = cur->warnings[i];
+		if (!err)
+			err = put_one(cur, &e);
+		free(cur->warnings[i]);
+	}
+	atomic_store(&cur->nwarnings, 0);
+	pthread_mutex_unlock(&cur->warn_mu);
+	return err;
+}
+
+/* The decode's warn callback when the caller gave none; any thread of
+ * the decode may call it. A warning that finds no memory is dropped: it
+ * only says the trace decodes less well. */
+static void keep_warning(void *arg, const char *message)
+{
+	struct hwt_cursor *cur = arg;
+	pthread_mutex_lock(&cur->warn_mu);
+	size_t n = atomic_load(&cur->nwarnings);
+	char *copy = strdup(message);
+	if (copy && n == cur->warnings_cap) {
+		size_t cap = cur->warnings_cap ? 2 * cur->warnings_cap : 8;
+		char **w = realloc(cur->warnings, cap * sizeof(*w));
+		if (w) {
+			cur->warnings = w;
+			cur->warnings_cap = cap;
+		}
+	}
+	if (copy && n < cur->warnings_cap) {
+		cur->warnings[n] = copy;
+		atomic_store(&cur->nwarnings, n + 1);
+	} else {
+		free(copy);
+	}
+	pthread_mutex_unlock(&cur->warn_mu);
+}
+
+/* The decode's sink. */
+static int put(void *arg, const struct hwt_elem *e)
+{
+	struct hwt_cursor *cur = arg;
+	if (atomic_load_explicit(&cur->nwarnings, memory_order_relaxed)) {
+		int err = put_warnings(cur);
+		if (err < 0)
+			return err;
+	}
+	return put_one(cur, e);
 }
 
 /* As the CLI's decode does: a decode that says it has one stream needs no
@@ -127,8 +149,8 @@ static int decode(struct hwt_cursor *cur)
 	d.time_end = o->time_end;
 	d.disasm = o->disasm;
 	d.jobs = o->jobs;
-	d.warn = o->warn;
-	d.warn_arg = o->warn_arg;
+	d.warn = o->warn ? o->warn : keep_warning;
+	d.warn_arg = o->warn ? o->warn_arg : cur;
 	d.on_image = o->on_image;
 	d.on_image_arg = o->on_image_arg;
 	switch (cap->kind) {
@@ -154,18 +176,13 @@ static void *run(void *arg)
 	struct hwt_cursor *cur = arg;
 	int err = decode(cur);
 	/* What came before a failure is the reader's too. */
-	int perr = push(cur);
+	int werr = put_warnings(cur);
 	if (err >= 0)
-		err = perr;
-	pthread_mutex_lock(&cur->mu);
+		err = werr;
 	/* HWT_ERR_EOF from the sink: the reader stopped; nothing failed. */
-	if (err < 0 && !(cur->stop && err == HWT_ERR_EOF)) {
-		cur->err = err;
-		snprintf(cur->msg, sizeof(cur->msg), "%s", hwt_errmsg());
-	}
-	cur->done = true;
-	pthread_cond_signal(&cur->can_get);
-	pthread_mutex_unlock(&cur->mu);
+	if (err == HWT_ERR_EOF && atomic_load(&cur->ring.stop))
+		err = 0;
+	cursor_ring_close(&cur->ring, err);
 	return NULL;
 }
 
@@ -192,21 +209,17 @@ int hwt_cursor_new(struct hwt_capture *cap, const struct hwt_cursor_opts *opts,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	cur->cap = cap;
 	cur->o = o;
-	cur->depth = o.queue_depth ? o.queue_depth : 4096;
-	cur->ring = calloc(cur->depth, sizeof(*cur->ring));
-	if (!cur->ring) {
+	int err = cursor_ring_init(&cur->ring, o.queue_depth ? o.queue_depth : 4096);
+	if (err < 0) {
 		free(cur);
-		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+		return err;
 	}
-	pthread_mutex_init(&cur->mu, NULL);
-	pthread_cond_init(&cur->can_put, NULL);
-	pthread_cond_init(&cur->can_get, NULL);
+	pthread_mutex_init(&cur->warn_mu, NULL);
+	atomic_init(&cur->nwarnings, 0);
 	int rc = pthread_create(&cur->thread, NULL, run, cur);
 	if (rc) {
-		pthread_mutex_destroy(&cur->mu);
-		pthread_cond_destroy(&cur->can_put);
-		pthread_cond_destroy(&cur->can_get);
-		free(cur->ring);
+		cursor_ring_destroy(&cur->ring);
+		pthread_mutex_destroy(&cur->warn_mu);
 		free(cur);
 		return hwt_error(HWT_ERR_IO, "no thread for the cursor's decode: %s",
 				 strerror(rc));
@@ -226,55 +239,17 @@ void hwt_cursor_free(struct hwt_cursor *cur)
 {
 	if (!cur)
 		return;
-	pthread_mutex_lock(&cur->mu);
-	cur->stop = true;
-	pthread_cond_broadcast(&cur->can_put);
-	pthread_mutex_unlock(&cur->mu);
+	cursor_ring_stop(&cur->ring);
 	pthread_join(cur->thread, NULL);
-	for (size_t i = 0; i < cur->count; i++)
-		free(cur->ring[(cur->head + i) % cur->depth].payload);
-	for (size_t i = cur->pos; i < cur->nlocal; i++)
-		free(cur->local[i].payload);
+	cursor_ring_destroy(&cur->ring);
 	release_held(cur);
 	free(cur->held);
-	free(cur->ring);
-	pthread_mutex_destroy(&cur->mu);
-	pthread_cond_destroy(&cur->can_put);
-	pthread_cond_destroy(&cur->can_get);
+	/* Warnings kept after the decode's last element was refused. */
+	for (size_t i = 0; i < atomic_load(&cur->nwarnings); i++)
+		free(cur->warnings[i]);
+	free(cur->warnings);
+	pthread_mutex_destroy(&cur->warn_mu);
 	free(cur);
-}
-
-/* Waits for elements; returns how many may be taken (at most @n), 0 at
- * the end, or the decode's error. Called and returns with cur->mu held. */
-static int64_t wait_ready(struct hwt_cursor *cur, size_t n)
-{
-	while (!cur->count && !cur->done)
-		pthread_cond_wait(&cur->can_get, &cur->mu);
-	if (cur->count)
-		return (int64_t)(cur->count < n ? cur->count : n);
-	if (cur->err < 0)
-		return hwt_error(cur->err, "%s", cur->msg);
-	return 0;
-}
-
-/* Takes up to STAGE elements from the ring for the reader, waiting for
- * some unless @have (the call has elements already). Returns how many,
- * 0 at the end (or, with @have, when none are ready), or the error. */
-static int64_t refill(struct hwt_cursor *cur, bool have)
-{
-	pthread_mutex_lock(&cur->mu);
-	int64_t k = have && !cur->count ? 0 : wait_ready(cur, STAGE);
-	for (int64_t i = 0; i < k; i++) {
-		cur->local[i] = cur->ring[cur->head];
-		cur->head = (cur->head + 1) % cur->depth;
-		cur->count--;
-	}
-	if (k > 0)
-		pthread_cond_signal(&cur->can_put);
-	pthread_mutex_unlock(&cur->mu);
-	cur->pos = 0;
-	cur->nlocal = k > 0 ? (size_t)k : 0;
-	return k;
 }
 
 /* Room to hold @n payloads. */
@@ -290,7 +265,9 @@ static int hold_room(struct hwt_cursor *cur, size_t n)
 	return 0;
 }
 
-/* Takes up to @n elements into @elems or @recs (one of them NULL). */
+/* Takes up to @n elements into @elems or @recs (one of them NULL),
+ * straight from the ring's slots, waiting until there are @n or the
+ * decode has ended. */
 static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 		    struct hwt_elem_record *recs, size_t n)
 {
@@ -300,23 +277,23 @@ static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 		return err;
 	size_t k = 0;
 	while (k < n) {
-		if (cur->pos == cur->nlocal) {
-			int64_t got = refill(cur, k > 0);
-			if (got < 0 && !k)
-				return got;
-			if (got <= 0)
-				break;
+		size_t m = cursor_ring_ready(&cur->ring, n - k);
+		if (!m)
+			break;
+		if (m > n - k)
+			m = n - k;
+		const struct cursor_slot *sl = cursor_ring_peek(&cur->ring);
+		for (size_t i = 0; i < m; i++, k++, sl++) {
+			if (sl->payload)
+				cur->held[cur->nheld++] = sl->payload;
+			if (elems)
+				elems[k] = sl->e;
+			else
+				hwt_elem_record_from_elem(&recs[k], &sl->e);
 		}
-		const struct slot *sl = &cur->local[cur->pos++];
-		if (sl->payload)
-			cur->held[cur->nheld++] = sl->payload;
-		if (elems)
-			elems[k] = sl->e;
-		else
-			hwt_elem_record_from_elem(&recs[k], &sl->e);
-		k++;
+		cursor_ring_release(&cur->ring, m);
 	}
-	return (int64_t)k;
+	return k ? (int64_t)k : cursor_ring_error(&cur->ring);
 }
 
 int hwt_cursor_next(struct hwt_cursor *cur, struct hwt_elem *elem)

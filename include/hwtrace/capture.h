@@ -420,7 +420,8 @@ struct hwt_elem_record {
 	uint64_t counters;
 };
 
-/* Fills up to @n records of @buf with the next elements. Their text and
+/* Fills @n records of @buf with the next elements, fewer only at the end
+ * of the decode (or before its error), waiting for them. Their text and
  * branches belong to the cursor and stay valid until the next call on it.
  * Returns how many (0 at the end), or a negative error as
  * hwt_cursor_next. */

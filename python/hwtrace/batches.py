@@ -2,6 +2,7 @@
 with no Python object per element, and pandas tables built from them.
 NumPy and pandas are imported only here, when a call needs them."""
 import ctypes as C
+import sys
 
 from ._structs import ElemRecord
 
@@ -55,18 +56,42 @@ def record_dtypes(np):
     return raw, public
 
 
+# How many full arrays already yielded batches() keeps to fill again.
+KEPT = 2
+
+
+def _unheld(kept):
+    """Pops and returns the first array of @kept that nothing else holds
+    (no name, list, view or frame of the caller's), or None."""
+    for i in range(len(kept)):
+        # Two references: the list's and the argument's. Any holder of
+        # the caller's adds one (a view holds its base).
+        if sys.getrefcount(kept[i]) == 2:
+            return kept.pop(i)
+    return None
+
+
 def batches(cursor, n):
     """Yields the cursor's elements as structured arrays of @n records
     (the last one shorter; dtype: record_dtypes()[1]), each filled in
-    place by the library: no copy, no Python object per element."""
+    place by the library: no copy, no Python object per element.
+
+    An array yielded before that the caller no longer holds is filled
+    again instead of a new one: a new array of 65,536 records is 7 MiB of
+    fresh pages the kernel zeroes and faults in, which cost about a tenth
+    of a batch loop's CPU. A `for batch in ...` loop still names the
+    previous array while it asks for the next one, so two are kept."""
     np = need("numpy", "element_batches()")
     _, public = record_dtypes(np)
     size = public.itemsize
+    kept = []
     while True:
-        out = np.empty(n, public)
+        out = _unheld(kept)
+        if out is None:
+            out = np.empty(n, public)
         base, have = out.ctypes.data, 0
-        # A call gives what the decode has ready (its queue holds a few
-        # thousand elements): fill the array to the end in several.
+        # A call fills all @n records but at the end of the decode; a
+        # short one (its error next) is followed by another.
         while have < n:
             got = cursor.fill(base + have * size, n - have)
             if got == 0:
@@ -74,9 +99,13 @@ def batches(cursor, n):
             have += got
         if have == 0:
             return
-        yield out if have == n else out[:have].copy()
         if have < n:
+            yield out[:have].copy()
             return
+        kept.append(out)
+        if len(kept) > KEPT:
+            kept.pop(0)
+        yield out
 
 
 def _common(pd, np, a):

@@ -67,6 +67,28 @@ def test_batch_sizes_and_filters(swb_capture):
     assert 0 < sizes[-1] <= 700
 
 
+def test_a_dropped_batch_is_filled_again_a_held_one_never(swb_capture):
+    # Every batch held: each its own array, none changed by the later ones.
+    with hwtrace.open(swb_capture) as cap:
+        held = list(cap.element_batches(700))
+        whole = check_batches(cap, 700)
+        # Each batch dropped once copied: two arrays take turns (a for
+        # loop's name still holds the last while the next is filled), the
+        # short last batch is a copy of its own.
+        copies, addresses = [], set()
+        for b in cap.element_batches(700):
+            addresses.add(b.__array_interface__["data"][0])
+            copies.append(b.copy())
+        # A view of each batch kept: its base is held, so never refilled.
+        views = [b["from"] for b in cap.element_batches(700)]
+    assert len(held) == len(copies) > 5
+    assert len({b.__array_interface__["data"][0] for b in held}) == len(held)
+    assert np.array_equal(np.concatenate(held), whole)
+    assert len(addresses) == 3
+    assert np.array_equal(np.concatenate(copies), whole)
+    assert np.array_equal(np.concatenate(views), whole["from"])
+
+
 def test_batches_keep_sampled_branch_records():
     with hwtrace.open(data_file(*LBR)) as cap:
         got = check_batches(cap, 100)
