@@ -40,7 +40,9 @@ static int print_units(FILE *out, const char *file)
 	int err = hwt_capture_open(file, NULL, &cap);
 	const struct hwt_capture_unit *u = NULL;
 	int64_t n = err ? 0 : hwt_capture_units(cap, &u);
-	if (!err && n == HWT_ERR_NOSUP) {
+	/* Nothing to cut (AUX samples, branch records alone, no trace): the
+	 * capture is one part, decoded whole. */
+	if (!err && (n == HWT_ERR_NOSUP || n == 0)) {
 		struct stat st;
 		put_file(out, file);
 		fprintf(out, ",\"unit\":0,\"units\":0,\"cost\":%lld}\n",

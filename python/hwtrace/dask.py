@@ -78,8 +78,8 @@ def plan(files, kind, hwtrace="hwtrace"):
     Reports merge exactly only per capture (a thread's stack runs across
     the units of its queue): one task per file, unit 0. Edges and the
     branch profile merge per unit: ``hwtrace units`` lists them (unit 0
-    for a capture without units, decoded whole; so is a capture it lists
-    no line for, as one of branch records alone).
+    for a capture without units, AUX samples or branch records alone,
+    decoded whole; a file it lists no line for is decoded whole too).
     """
     _check_kind(kind)
     files = [os.fspath(f) for f in files]

@@ -6,8 +6,7 @@
 # an AUX-sample replay of it, the real Intel PT capture (quipper), its
 # replay (nine units) and an AUX-sample replay, and simpleperf's real LBR
 # capture. For each capture, the merge of the partials of its units (or
-# of the whole capture, where `hwtrace units` gives unit 0 or, for branch
-# records alone, no line) is
+# of the whole capture, where `hwtrace units` gives unit 0) is
 # byte-identical to `decode --branch-profile` of it, as text and as
 # jsonl. Over all captures the merge equals each capture's own decode
 # output added up per FROM->TO line (awk), most taken first; known_path
