@@ -154,16 +154,20 @@ check-asan: deps
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST)
 
+# The ThreadSanitizer and fuzz builds build only what their labelled
+# tests run (the hwt_tsan_tests and hwt_fuzz_tests targets of
+# tests/CMakeLists.txt), and run those tests two at a time: each fuzz
+# target fuzzes for FUZZ_TIME seconds of its own core.
 check-tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_TSAN=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON
-	cmake --build build-tsan -j$(JOBS)
-	cd build-tsan && ctest --output-on-failure --no-tests=ignore -L tsan
+	cmake --build build-tsan -j$(JOBS) --target hwt_tsan_tests
+	cd build-tsan && ctest --output-on-failure --no-tests=ignore -j$(JOBS) -L tsan
 
 check-fuzz: deps
 	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWT_FUZZ=ON -DHWT_BENCH=OFF -DHWT_WERROR=ON \
 		-DHWT_FUZZ_TIME=$(FUZZ_TIME)
-	cmake --build build-fuzz -j$(JOBS)
-	cd build-fuzz && ctest --output-on-failure --no-tests=ignore -L fuzz
+	cmake --build build-fuzz -j$(JOBS) --target hwt_fuzz_tests
+	cd build-fuzz && ctest --output-on-failure --no-tests=ignore -j$(JOBS) -L fuzz
 
 deps-arm64: deps
 	@dpkg --print-foreign-architectures | grep -qx arm64 || \
