@@ -3,7 +3,7 @@
 # documented schema (docs/jsonl.schema.json, described in docs/jsonl.md):
 # the Intel PT quipper capture, the simpleperf ETM and LBR captures, an Intel BTS
 # capture of the emulated machine, and a sw_branch capture. Each output
-# starts with the version-3 header; warnings go to standard error, never
+# starts with the version-4 header; warnings go to standard error, never
 # into the output; sw_branch elements name their process, and sw_branch's
 # records, which no branch predictor made, list as "unknown", not "miss".
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
