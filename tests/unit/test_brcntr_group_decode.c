@@ -6,14 +6,16 @@
  * counter words packed by hand), then
  * - hwt_brcntr_group_of finds the group, its events with counters in
  *   group order (cycles, branch-misses, cache-misses), their names and
- *   the width;
+ *   the width; the group's members are those perf 6.1 reads from the
+ *   same GROUP_DESC (`perf report --header-only`);
  * - the decode (library and `hwtrace decode`, jsonl and text) gives each
  *   record the counts the word was packed from;
  * - without CPU_PMU_CAPS the words stay whole (no counts), and a
  *   GROUP_DESC naming events the file lacks is refused with the file
  *   and group named, the decode saying so once and going on.
- * perf 6.1 cannot be the oracle: `perf script -F brcntr` came with 6.8
- * (6.1: "Invalid field requested."); the counts packed here are. */
+ * perf 6.1 cannot be the oracle of the counts: `perf script -F brcntr`
+ * came with 6.8 (6.1: "Invalid field requested."); the counts packed
+ * here are. */
 #include <unistd.h>
 
 #include "core/perfdata/perfdata_format.h"
@@ -175,6 +177,55 @@ static void test_group_of(const char *path)
 	CHECK_U64(g.nmembers, 1);
 	CHECK_INT(g.nr, 0);
 	CHECK_INT(hwt_brcntr_group_of(r, 5, &g), HWT_ERR_INVAL);
+	hwt_pd_reader_free(r);
+}
+
+/* perf reads the same group from the file: `perf report --header-only`
+ * prints "# group: {cycles:uh,branch-misses:uh,...}" (its own event
+ * names); its members, names up to the ':', are the group's members as
+ * hwt_brcntr_group_of found them, in order. */
+static void test_group_as_perf_reads_it(const char *path)
+{
+	char cmd[600], line[512], want[512] = "", got[512] = "";
+	snprintf(cmd, sizeof(cmd), "perf report --header-only -i '%s' 2>/dev/null",
+		 path);
+	FILE *p = popen(cmd, "r");
+	if (p) {
+		while (fgets(line, sizeof(line), p))
+			if (!strncmp(line, "# group: {", 10))
+				snprintf(got, sizeof(got), "%s", line + 10);
+		pclose(p);
+	}
+	if (!got[0]) {
+		HWT_SKIP_PART("perf report --header-only printed no group "
+			      "(no perf here?)");
+		return;
+	}
+	/* "cycles:uh,branch-misses:uh,...}\n" to "cycles,branch-misses,..." */
+	size_t n = 0;
+	for (const char *c = got; *c && *c != '}' && *c != '\n';) {
+		while (*c && *c != ':' && *c != ',' && *c != '}')
+			got[n++] = *c++;
+		while (*c && *c != ',' && *c != '}')
+			c++;
+		if (*c == ',')
+			got[n++] = *c++;
+	}
+	got[n] = '\0';
+	struct hwt_pd_reader *r = NULL;
+	CHECK_INT(hwt_pd_reader_open(path, &r), 0);
+	if (!r)
+		return;
+	struct hwt_brcntr_group g;
+	CHECK_INT(hwt_brcntr_group_of(r, 1, &g), 0);
+	for (size_t i = 0; i < g.nmembers; i++) {
+		const char *name = hwt_pd_reader_attr(r, g.leader + i)->name;
+		size_t len = strcspn(name, ":");
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%.*s",
+			 i ? "," : "", (int)len, name);
+	}
+	CHECK_STR(got, want);
+	CHECK_STR(want, "cycles,branch-misses,instructions,cache-misses");
 	hwt_pd_reader_free(r);
 }
 
@@ -341,6 +392,7 @@ int main(void)
 	write_capture(nocaps, NO_CAPS);
 	write_capture(bad, BAD_GROUP);
 	test_group_of(good);
+	test_group_as_perf_reads_it(good);
 	test_decode_counts(good);
 	test_cli_counts(good);
 	test_no_caps(nocaps);
