@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwtrace/brcntr.h"
 #include "hwtrace/error.h"
 #include "hwtrace/output.h"
 #include "analysis/util/text_append.h"
@@ -189,6 +190,50 @@ static void jsonl_type(struct hwt_text *l, const struct hwt_elem *e)
 
 static const char *const priv_names[] = {NULL, "user", "kernel", "hv"};
 
+/* The counts of a branch record's counter word, one per event of the
+ * sampled group with counters (hwtrace/brcntr.h); how many there are
+ * when the capture says it, else none. */
+static unsigned record_counts(const struct hwt_elem *e,
+			      uint64_t counts[HWT_BRCNTR_MAX_EVENTS])
+{
+	unsigned nr = e->u.branch.counter_events;
+	if (nr > HWT_BRCNTR_MAX_EVENTS)
+		nr = HWT_BRCNTR_MAX_EVENTS;
+	return hwt_brcntr_count(e->u.branch.counters,
+				e->u.branch.counter_width, nr, counts);
+}
+
+/* ,"counts":[A,B,...] */
+static void counts_jsonl(struct hwt_text *l, const struct hwt_elem *e)
+{
+	uint64_t c[HWT_BRCNTR_MAX_EVENTS];
+	unsigned n = record_counts(e, c);
+	if (!n)
+		return;
+	hwt_text_lit(l, ",\"counts\":[");
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			hwt_text_char(l, ',');
+		hwt_text_u64(l, c[i]);
+	}
+	hwt_text_char(l, ']');
+}
+
+/* " counts A,B,..." */
+static void counts_text(struct hwt_text *l, const struct hwt_elem *e)
+{
+	uint64_t c[HWT_BRCNTR_MAX_EVENTS];
+	unsigned n = record_counts(e, c);
+	if (!n)
+		return;
+	hwt_text_lit(l, " counts ");
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			hwt_text_char(l, ',');
+		hwt_text_u64(l, c[i]);
+	}
+}
+
 /* A branch record's members: ,"depth":D,"weight":W,"mispred":B,... */
 static void record_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 {
@@ -201,8 +246,10 @@ static void record_jsonl(struct hwt_text *l, const struct hwt_elem *e)
 						       : ",\"mispred\":false");
 	if (e->fields & HWT_FIELD_CYCLES)
 		put_json_u64(l, "cycles", e->u.branch.cycles);
-	if (e->fields & HWT_FIELD_BR_COUNTERS)
+	if (e->fields & HWT_FIELD_BR_COUNTERS) {
 		put_json_u64(l, "counters", e->u.branch.counters);
+		counts_jsonl(l, e);
+	}
 	if (f & HWT_BRANCH_IN_TX)
 		hwt_text_lit(l, ",\"in_tx\":true");
 	if (f & HWT_BRANCH_ABORT)
@@ -235,6 +282,7 @@ static void record_text(struct hwt_text *l, const struct hwt_elem *e)
 	if (e->fields & HWT_FIELD_BR_COUNTERS) {
 		hwt_text_lit(l, " counters ");
 		hwt_text_u64(l, e->u.branch.counters);
+		counts_text(l, e);
 	}
 	if (f & HWT_BRANCH_IN_TX)
 		hwt_text_lit(l, " in_tx");

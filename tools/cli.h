@@ -70,7 +70,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* The schema version the first line of every jsonl output names
  * (docs/jsonl.md). */
-#define CLI_JSONL_VERSION 3
+#define CLI_JSONL_VERSION 4
 
 /* {"type":"header","version":3,"listing":LISTING,"producer":"hwtrace V"}
  * where LISTING is "elements", "packets", "branch_profile", ..

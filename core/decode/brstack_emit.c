@@ -203,6 +203,8 @@ static void branch_elem(struct hwt_brstack_code *c,
 	if (r->has_counters) {
 		b->fields |= HWT_FIELD_BR_COUNTERS;
 		b->u.branch.counters = be->counters;
+		b->u.branch.counter_width = r->counter_width;
+		b->u.branch.counter_events = r->counter_events;
 	}
 	/* The kind the record names, else the instruction's. */
 	if (r->has_kind) {

@@ -7,6 +7,7 @@
 
 #include "core/decode/brstack_internal.h"
 #include "core/decode/sample_internal.h"
+#include "hwtrace/brcntr.h"
 #include "hwtrace/brstack.h"
 #include "hwtrace/error.h"
 
@@ -98,22 +99,73 @@ void hwt_brstack_store_free(struct hwt_brstack_store *bs)
 	memset(bs, 0, sizeof(*bs));
 }
 
+/* A sample and the split of its counter words (width 0: none). */
+struct lbr_arg {
+	const struct hwt_aux_sample *s;
+	uint8_t width, events;
+};
+
 /* Record @i of the sample's stack, its kind the one its type field
  * names where it names one. */
 static void lbr_get(const void *arg, uint64_t i, struct hwt_brstack_rec *out)
 {
-	const struct hwt_aux_sample *s = arg;
+	const struct lbr_arg *a = arg;
+	const struct hwt_aux_sample *s = a->s;
 	hwt_brstack_entry_get(s, i, &out->e);
 	out->has_kind = hwt_brstack_kind(&out->e, &out->kind);
 	out->has_counters = s->br_cntr != NULL;
+	out->counter_width = out->has_counters ? a->width : 0;
+	out->counter_events = out->has_counters ? a->events : 0;
+}
+
+/* What the decode knows of each event's counter words: found yet, and
+ * the group's width and events (0 and 0: not split). */
+struct cntr_split {
+	bool known;
+	uint8_t width, events;
+};
+
+/* The split of event @ai's counter words, asked of the file once per
+ * event. A capture that does not say (no CPU_PMU_CAPS width) leaves the
+ * words whole; one that says it wrong does too, and the decode says why
+ * once, in an ERROR element (*@said). */
+static int cntr_split_of(struct cntr_split *cs, struct hwt_pd_reader *reader,
+			 size_t ai, bool *said, const struct hwt_elem_sink *out)
+{
+	struct cntr_split *c = &cs[ai];
+	if (c->known)
+		return 0;
+	c->known = true;
+	struct hwt_brcntr_group g;
+	int err = hwt_brcntr_group_of(reader, ai, &g);
+	if (!err) {
+		c->width = (uint8_t)g.width;
+		c->events = (uint8_t)g.nr;
+		return 0;
+	}
+	if (err != HWT_ERR_FORMAT || *said) {
+		hwt_error_clear();
+		return 0;
+	}
+	*said = true;
+	char msg[512];
+	struct hwt_elem x;
+	hwt_elem_clear(&x, HWT_ELEM_ERROR);
+	snprintf(msg, sizeof(msg), "%s; the branch counters are left as words",
+		 hwt_errmsg());
+	hwt_error_clear();
+	x.u.error.message = msg;
+	return out->emit(out->arg, &x);
 }
 
 static int one_sample(const struct hwt_aux_sample *s,
 		      const struct perf_event_attr *attr,
+		      const struct cntr_split *split,
 		      struct hwt_brstack_code *c,
 		      const struct hwt_elem_sink *out,
 		      struct hwt_brstack_stats *st)
 {
+	struct lbr_arg arg = {s, split->width, split->events};
 	struct hwt_elem head;
 	hwt_brstack_head(s, &head);
 	struct hwt_brstack_stack stack = {
@@ -125,7 +177,7 @@ static int one_sample(const struct hwt_aux_sample *s,
 		.every = attr->branch_sample_type & PERF_SAMPLE_BRANCH_ANY,
 		.nr = s->br_nr,
 		.get = lbr_get,
-		.arg = s,
+		.arg = &arg,
 	};
 	return hwt_brstack_emit_stack(c, &stack, out, st);
 }
@@ -182,6 +234,12 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 	int err = hwt_brstack_code_new(image, isa, &c);
 	if (err >= 0 && !bs->in_arena && !(win.buf = malloc(READ_WINDOW)))
 		err = nomem();
+	/* Every attribute is read by now, pipe mode included. */
+	struct cntr_split *split = NULL;
+	bool said = false;
+	size_t na = hwt_pd_reader_nr_attrs(reader);
+	if (err >= 0 && !(split = calloc(na ? na : 1, sizeof(*split))))
+		err = nomem();
 	for (size_t i = 0; i < bs->n && err >= 0; i++) {
 		const struct hwt_brstack_sample *e = &bs->e[i];
 		/* Samples kept by offset (no arena: arena is NULL) are read
@@ -197,7 +255,12 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 		/* It parsed when it was kept. */
 		if ((err = hwt_aux_sample_parse(data, attr, &s)) < 0)
 			break;
-		err = one_sample(&s, attr, c, out, stats);
+		if (s.br_cntr && e->attr < na &&
+		    (err = cntr_split_of(split, reader, e->attr, &said, out)) < 0)
+			break;
+		static const struct cntr_split none;
+		err = one_sample(&s, attr, e->attr < na ? &split[e->attr] : &none,
+				 c, out, stats);
 	}
 	if (err >= 0 && bs->bad) {
 		char msg[512];
@@ -213,6 +276,7 @@ int hwt_brstack_store_decode(struct hwt_brstack_store *bs,
 		err = out->emit(out->arg, &x);
 	}
 	free(win.buf);
+	free(split);
 	hwt_brstack_code_free(c);
 	return err;
 }

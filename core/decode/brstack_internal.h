@@ -61,6 +61,9 @@ struct hwt_brstack_rec {
 	bool has_kind;
 	enum hwt_branch_kind kind;
 	bool has_counters; /* e.counters is the sample's (-j counter) */
+	/* With has_counters, the word's split (hwtrace/brcntr.h): bits
+	 * a count and counts; 0 and 0 when the capture does not say. */
+	uint8_t counter_width, counter_events;
 };
 
 /* One stack: @nr records that @get gives by depth (0: the newest), all

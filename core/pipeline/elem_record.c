@@ -23,13 +23,17 @@ static void move_branch_record(struct hwt_elem *e, struct hwt_elem_record *r,
 		r->sync = (uint64_t)e->u.branch.cycles |
 			  (uint64_t)e->u.branch.depth << 16 |
 			  (uint64_t)e->u.branch.flags << 32 |
-			  (uint64_t)e->u.branch.priv << 40;
+			  (uint64_t)e->u.branch.priv << 40 |
+			  (uint64_t)e->u.branch.counter_width << 48 |
+			  (uint64_t)e->u.branch.counter_events << 56;
 		return;
 	}
 	e->u.branch.cycles = (uint16_t)r->sync;
 	e->u.branch.depth = (uint16_t)(r->sync >> 16);
 	e->u.branch.flags = (uint8_t)(r->sync >> 32);
 	e->u.branch.priv = (uint8_t)(r->sync >> 40);
+	e->u.branch.counter_width = (uint8_t)(r->sync >> 48);
+	e->u.branch.counter_events = (uint8_t)(r->sync >> 56);
 }
 
 static void move(struct hwt_elem *e, struct hwt_elem_record *r, bool to_rec)

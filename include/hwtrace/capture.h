@@ -404,7 +404,8 @@ struct hwt_elem_record {
 	uint64_t count;
 	/* SAMPLE: sync; BRANCH: cycles, depth, flags and priv of a sampled
 	 * branch record (HWT_FIELD_SAMPLED) in bits 0-15, 16-31, 32-39 and
-	 * 40-47. */
+	 * 40-47, its counter_width and counter_events (branch counters
+	 * split by event, hwtrace/brcntr.h) in bits 48-55 and 56-63. */
 	uint64_t sync;
 	/* BRANCH: exception; CONTEXT: el. */
 	uint32_t number;

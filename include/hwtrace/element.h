@@ -149,6 +149,13 @@ struct hwt_elem {
 			uint16_t depth;
 			uint8_t flags;
 			uint8_t priv;
+			/* HWT_FIELD_BR_COUNTERS and the capture says which
+			 * events the word counts (hwtrace/brcntr.h): the
+			 * bits of each count and the number of counts,
+			 * hwt_brcntr_count's @width and @nr (1 to 64, 1 to
+			 * HWT_BRCNTR_MAX_EVENTS); both 0 when it does not. */
+			uint8_t counter_width;
+			uint8_t counter_events;
 			/* HWT_FIELD_BR_COUNTERS: the occurrences of the
 			 * sampled group's events since the record before,
 			 * caps/branch_counter_width bits each, the group's

@@ -116,7 +116,8 @@ def _branch_fields(r, ann):
     if f & F_EXC_NUM:
         d["exception"] = r[R_NUMBER]
     if f & F_SAMPLED:
-        # The packing of capture.h: cycles, depth, flags, priv in sync.
+        # The packing of capture.h: cycles, depth, flags, priv in sync,
+        # and the counters' split (width, events) in its top 16 bits.
         s = r[R_SYNC]
         flags, priv = (s >> 32) & 0xFF, (s >> 40) & 0xFF
         d["depth"] = (s >> 16) & 0xFFFF
@@ -128,6 +129,13 @@ def _branch_fields(r, ann):
             d["cycles"] = s & 0xFFFF
         if f & F_BR_COUNTERS:
             d["counters"] = r[R_COUNTERS]
+            width, n = (s >> 48) & 0xFF, (s >> 56) & 0xFF
+            if 1 <= width <= 64 and n:
+                # hwt_brcntr_count: field i at bits i*width, as fit.
+                n = min(n, 64 // width, 16)
+                mask = (1 << width) - 1
+                d["counts"] = [(r[R_COUNTERS] >> (i * width)) & mask
+                               for i in range(n)]
         if flags & B_IN_TX:
             d["in_tx"] = True
         if flags & B_ABORT:

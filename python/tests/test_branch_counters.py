@@ -1,7 +1,8 @@
 """A sampled branch record's counters word (-j counter) in the package:
 element_batches()' counters field, to_pandas("branches")' counters
 column and the per-element objects' counters equal the CLI's jsonl
-"counters" element by element, and the words the kernel emulator was
+"counters" element by element (and the per-element objects' counts,
+the word split by event, the jsonl's "counts"), and the words the kernel emulator was
 to write: each record's count of the recorded trace's branches since the
 filter's previous kept one, itself included, saturating at the
 intel-lbr-counters fixture's 2 bits (caps/branch_counter_width). The
@@ -79,6 +80,12 @@ def test_counters_are_the_truths_and_the_clis(swb_capture, counted):
         table = cap.to_pandas("branches")
     assert [e.counters for e in got] == want_words
     assert [e["counters"] for e in got] == want_words
+    # Split by the file's one event with counters (2 bits): the jsonl's
+    # counts, one a record, the word itself.
+    want_counts = [e["counts"] for e in want if e["type"] == "branch"]
+    assert want_counts == [[w] for w in want_words]
+    assert [e["counts"] for e in got] == want_counts
+    assert [e.counts for e in got] == want_counts
 
     branches = batch[batch["type"] == 1]
     assert branches["counters"].tolist() == want_words

@@ -1,5 +1,6 @@
 /* libFuzzer target for the perf.data reader: the header, attributes,
- * features, every record, the feature decoders and the AUXTRACE queues. */
+ * features, every record, the feature decoders (the branch counters'
+ * groups among them) and the AUXTRACE queues. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "hwtrace/brcntr.h"
 #include "hwtrace/error.h"
 #include "hwtrace/perfdata.h"
 #include "fuzz_read_records.h"
@@ -30,6 +32,31 @@ static void features(struct hwt_pd_reader *r)
 	hwt_pd_reader_nr_cpus(r, &avail, &online);
 	for (size_t i = 0; i < 4096 && hwt_pd_reader_build_id(r, i, &b) > 0; i++)
 		(void)strlen(b.filename);
+}
+
+/* Each event's branch counters group (GROUP_DESC, CPU_PMU_CAPS): what
+ * is found stays within the file's events and a word's 64 bits. */
+static void counter_groups(struct hwt_pd_reader *r)
+{
+	unsigned width, nr;
+	if (hwt_brcntr_caps(r, &width, &nr) == 0 && (width < 1 || width > 64))
+		abort();
+	for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++) {
+		struct hwt_brcntr_group g;
+		if (hwt_brcntr_group_of(r, i, &g) < 0)
+			continue;
+		if (g.nr > HWT_BRCNTR_MAX_EVENTS || g.nr * g.width > 64 ||
+		    g.leader > i || i - g.leader >= g.nmembers ||
+		    g.leader + g.nmembers > hwt_pd_reader_nr_attrs(r))
+			abort();
+		for (unsigned k = 0; k < g.nr; k++)
+			if (g.events[k] < g.leader ||
+			    g.events[k] >= g.leader + g.nmembers)
+				abort();
+		uint64_t counts[HWT_BRCNTR_MAX_EVENTS];
+		if (hwt_brcntr_count(~0ull, g.width, g.nr, counts) != g.nr)
+			abort();
+	}
 }
 
 static void queues(struct hwt_pd_reader *r)
@@ -74,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < hwt_pd_reader_nr_attrs(r); i++)
 			hwt_pd_reader_attr_by_id(r, hwt_pd_reader_attr(r, i)->nids ?
 						 hwt_pd_reader_attr(r, i)->ids[0] : 0);
+		counter_groups(r);
 		fuzz_read_records(r);
 		if (!hwt_pd_reader_is_pipe(r))
 			queues(r);

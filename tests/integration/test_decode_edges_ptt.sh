@@ -17,7 +17,7 @@ LOOP=$PTT/expected/loop-tnt
 	--format jsonl > "$TMP/loop.jsonl" 2> "$TMP/loop.err"
 expect_eq "loop-tnt jsonl exit status" "$?" 0
 expect_eq "loop-tnt jsonl" "$(cat "$TMP/loop.jsonl")" \
-'{"type":"header","version":3,"listing":"edges","producer":"hwtrace '"$("$HWTRACE" --version | awk '{ print $2 }')"'"}
+'{"type":"header","version":4,"listing":"edges","producer":"hwtrace '"$("$HWTRACE" --version | awk '{ print $2 }')"'"}
 {"type":"edge","from":"0x100007","to":"0x10000d","count":1}
 {"type":"edge","from":"0x100011","to":"0x100009","count":2}'
 expect_eq "loop-tnt summary" "$(cat "$TMP/loop.err")" \

@@ -3,7 +3,7 @@
 # documented schema (docs/jsonl.schema.json, described in docs/jsonl.md):
 # the Intel PT quipper capture, the simpleperf ETM and LBR captures, an Intel BTS
 # capture of the emulated machine, and a sw_branch capture. Each output
-# starts with the version-3 header; warnings go to standard error, never
+# starts with the version-4 header; warnings go to standard error, never
 # into the output; sw_branch elements name their process, and sw_branch's
 # records, which no branch predictor made, list as "unknown", not "miss".
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
@@ -122,13 +122,16 @@ check swb-profile "bad 0 branch_count=5 header=1" -- --branch-profile "$TMP/swb.
 check swb-edges "bad 0 edge=5 header=1" -- --edges "$TMP/swb.data"
 # Its 18 branches sampled as an LBR with branch counters (-j counter):
 # a sample every 6th, all the branches so far (6, 12, 18 records), each
-# with its counters (-j any: 1, its own branch), and the straight code
+# with its counters (-j any: 1, its own branch) and their counts (one
+# event, the same 1), and the straight code
 # between two records as a range.
 "$HWTRACE" record -j any,u,counter -c 6 --sysfs "$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-lbr-counters" \
 	--emulate-branches "$TMP/swb.data" -o "$TMP/cnt.data" 2>"$TMP/err" ||
 	fail "record -j counter: $(cat "$TMP/err")"
 check cnt "bad 0 branch=36 header=1 range=33" -- "$TMP/cnt.data"
 expect_eq "cnt: every record's counters" "$(grep -c '"counters":1,' "$TMP/cnt.jsonl")" 36
+expect_eq "cnt: every record's counts (one event, branches)" \
+	"$(grep -c '"counters":1,"counts":\[1\]' "$TMP/cnt.jsonl")" 36
 
 # Intel BTS through the emulated machine: the sw_branch capture's records as
 # the trace unit's bytes, known_path mapped at its run's address.

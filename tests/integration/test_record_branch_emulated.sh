@@ -293,6 +293,27 @@ for recs in stacks.values():
 expect_eq "cnt: the text listing's counters are the jsonl's" \
 	"$("$HWTRACE" decode "$TMP/cnt.data" 2>/dev/null | grep -o ' counters [0-9]*' | md5sum)" \
 	"$(grep -o '"counters":[0-9]*' "$TMP/cnt.jsonl" | sed 's/"counters":/ counters /' | md5sum)"
+# Split by event (the file's CPU_PMU_CAPS width, 2, and its one event
+# with counters): each record's counts are one count, the truth's.
+expect_eq "cnt: every record's counts are one count (the group is branches alone)" \
+	"$(python3 -c '
+import json, sys
+print(sorted({len(e.get("counts", [])) for e in map(json.loads, open(sys.argv[1]))
+              if e["type"] == "branch"}))' "$TMP/cnt.jsonl")" "[1]"
+expect_eq "cnt: hwtrace's counts are the truth's branches since the last kept" \
+	"$(python3 -c '
+import json, sys
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    recs.sort(key=lambda e: e["depth"])
+    print(len(recs), "-", *(e["counts"][0] for e in recs))' "$TMP/cnt.jsonl" | md5sum)" \
+	"$(md5sum <"$TMP/cnt.wantw")"
+expect_eq "cnt: the text listing's counts are the jsonl's" \
+	"$("$HWTRACE" decode "$TMP/cnt.data" 2>/dev/null | grep -o ' counts [0-9,]*' | md5sum)" \
+	"$(grep -o '"counts":\[[0-9,]*' "$TMP/cnt.jsonl" | sed 's/"counts":\[/ counts /' | md5sum)"
 # The file's CPU_PMU_CAPS (perf 6.8 reads the counters' number and width
 # there): the fixture's caps/ files, as perf 6.1 prints them.
 expect_eq "cnt: perf reads the PMU's caps from the file" \

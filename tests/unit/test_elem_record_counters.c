@@ -83,6 +83,33 @@ static void test_other_types_leave_it_zero(void)
 	CHECK_U64(r.from, 0x401000);
 }
 
+/* The split's width and number of events go in sync's bits 48-55 and
+ * 56-63 (capture.h), the other packed fields where they were: 2 bits
+ * and 4 events is 0x0402 << 48; the widest, 64 bits and 255 events,
+ * fills every bit of both. */
+static void test_split_in_sync_bits_48_to_63(void)
+{
+	static const uint8_t cases[][2] = {{2, 4}, {64, 1}, {0xff, 0xff}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hwt_elem e = sampled_branch(39, HWT_FIELD_BR_COUNTERS), back;
+		struct hwt_elem_record r;
+		e.u.branch.priv = 1;
+		e.u.branch.counter_width = cases[i][0];
+		e.u.branch.counter_events = cases[i][1];
+		hwt_elem_record_from_elem(&r, &e);
+		CHECK_U64(r.sync, 0x1234u | 3u << 16 |
+				  (uint64_t)HWT_BRANCH_MISPRED << 32 |
+				  1ull << 40 | (uint64_t)cases[i][0] << 48 |
+				  (uint64_t)cases[i][1] << 56);
+		hwt_elem_record_to_elem(&back, &r);
+		CHECK_INT(back.u.branch.counter_width, cases[i][0]);
+		CHECK_INT(back.u.branch.counter_events, cases[i][1]);
+		CHECK_INT(back.u.branch.priv, 1);
+		CHECK_U64(back.u.branch.counters, 39);
+	}
+	CHECK_U64((uint64_t)2 << 48 | (uint64_t)4 << 56, 0x0402000000000000ull);
+}
+
 static void test_layout(void)
 {
 	/* Appended: the fields before it keep their offsets, no padding. */
@@ -98,6 +125,7 @@ int main(void)
 	RUN(test_all_64_bits);
 	RUN(test_no_field_no_word);
 	RUN(test_other_types_leave_it_zero);
+	RUN(test_split_in_sync_bits_48_to_63);
 	RUN(test_layout);
 	return hwt_test_summary();
 }
