@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/decode.h"
@@ -285,6 +286,18 @@ struct hwt_capture_unit {
  * reader's and the decoder's errors. */
 HWT_API int64_t hwt_capture_units(struct hwt_capture *cap,
 				  const struct hwt_capture_unit **units);
+
+/* The units of the capture @file, one JSON object a line on @out, as
+ * `hwtrace units` prints them for a batch engine to plan from: file,
+ * unit (its number for hwt_cursor_opts.unit and --unit), units (how
+ * many), queue, cpu, tid, offset, size, time_from, time_until and cost
+ * (the trace bytes to decode). A capture with nothing to cut (AUX
+ * samples, branch records alone: hwt_capture_units gives none or
+ * HWT_ERR_NOSUP) is one line with unit 0 and units 0 (the whole
+ * capture), its file's size as its cost. Returns 0 or the error of
+ * hwt_capture_open or hwt_capture_units; HWT_ERR_INVAL for a NULL
+ * argument. */
+HWT_API int hwt_capture_units_write_jsonl(FILE *out, const char *file);
 
 /* --- cursors --- */
 
