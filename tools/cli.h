@@ -27,11 +27,6 @@ int cmd_units(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
 
-/* decode's --time START,END (ns, or seconds with a '.'; either end may be
- * empty) into @o's time filter. Returns 0, or -1 when malformed. */
-struct hwt_decode_opts;
-int cli_parse_time_range(const char *s, struct hwt_decode_opts *o);
-
 /* A whole unsigned number in C's bases (0x..., 0...), no sign: 0, or
  * -1 for anything else. */
 int cli_parse_u64(const char *s, uint64_t *out);

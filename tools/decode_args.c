@@ -9,6 +9,7 @@
 #include "hwtrace/decode_request.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
+#include "hwtrace/value.h"
 
 /* Binaries refused (or used anyway) for not being the traced ones. */
 static void warn_stderr(void *arg, const char *message)
@@ -208,9 +209,11 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 			a->opts.cpu_model = optarg;
 			break;
 		case OPT_TIME:
-			if (cli_parse_time_range(optarg, &a->opts))
+			if (hwt_value_parse_time_range(optarg, &a->opts.time_start,
+						       &a->opts.time_end))
 				return cli_usage_error("decode",
 						       "--time %s: expected START,END", optarg);
+			a->opts.filter_time = true;
 			break;
 		case OPT_MAP:
 		case OPT_ELF:

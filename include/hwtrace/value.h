@@ -41,6 +41,14 @@ HWT_API int hwt_value_parse_size(const char *text, uint64_t *out);
  * perf script prints timestamps. "." alone is refused. */
 HWT_API int hwt_value_parse_time_ns(const char *text, uint64_t *out);
 
+/* A time range "START,END" as `--time` takes it: two times as
+ * hwt_value_parse_time_ns reads them, either of which may be empty (from
+ * 0, to the end: UINT64_MAX), START not after END. HWT_VALUE_OK with
+ * *@start and *@end set, else HWT_VALUE_BAD (no comma, an end that is no
+ * time or does not fit, START after END) and neither is changed. */
+HWT_API int hwt_value_parse_time_range(const char *text, uint64_t *start,
+				       uint64_t *end);
+
 #ifdef __cplusplus
 }
 #endif
