@@ -31,12 +31,6 @@ int cmd_cluster(int argc, char **argv);
  * -1 for anything else. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Checks that @path, given to option @opt of @cmd, exists and is a
- * directory (@dir) or not: 0, or EXIT_USAGE after printing why not
- * (tools/cli_paths.c). */
-int cli_path_check(const char *cmd, const char *opt, const char *path,
-		   bool dir);
-
 /* Refuses an empty --filter of @cmd (NULL is no --filter): 0, or
  * EXIT_USAGE after printing why. */
 int cli_filter_check(const char *cmd, const char *filter);

@@ -336,19 +336,8 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 	if (!a->raw && hwt_decode_input_check(&a->input) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());
 	/* A path that is not there would decode as if it were not given. */
-	const struct { const char *opt, *path; bool dir; } paths[] = {
-		{"--symfs", a->opts.lookup.symfs, true},
-		{"--buildid-dir", a->opts.lookup.buildid_dir, true},
-		{"--kcore", a->opts.kcore, true},
-		{"--vmlinux", a->opts.lookup.vmlinux, false},
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int r = paths[i].path ? cli_path_check("decode", paths[i].opt,
-						       paths[i].path, paths[i].dir)
-				      : 0;
-		if (r)
-			return r;
-	}
+	if (hwt_decode_opts_paths_check(&a->opts) < 0)
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	if (a->raw && hwt_decode_raw_spec_parse(a->raw, &a->input) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());
 	return 0;

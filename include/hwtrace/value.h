@@ -11,6 +11,7 @@
 #ifndef HWTRACE_VALUE_H
 #define HWTRACE_VALUE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hwtrace/common.h"
@@ -48,6 +49,14 @@ HWT_API int hwt_value_parse_time_ns(const char *text, uint64_t *out);
  * time or does not fit, START after END) and neither is changed. */
 HWT_API int hwt_value_parse_time_range(const char *text, uint64_t *start,
 				       uint64_t *end);
+
+/* The path @path that option @option names is there and is a directory
+ * (@dir) or not one: 0, else HWT_ERR_CONFIG "OPTION PATH: the directory
+ * does not exist" ("the file ..."), "OPTION PATH: not a directory" ("not
+ * a file") or "OPTION PATH: " and the system's reason; HWT_ERR_INVAL
+ * for a NULL argument. */
+HWT_API int hwt_value_check_path(const char *option, const char *path,
+				 bool dir);
 
 #ifdef __cplusplus
 }
