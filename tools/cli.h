@@ -27,20 +27,9 @@ int cmd_units(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
 
-/* decode's --time START,END (ns, or seconds with a '.'; either end may be
- * empty) into @o's time filter. Returns 0, or -1 when malformed. */
-struct hwt_decode_opts;
-int cli_parse_time_range(const char *s, struct hwt_decode_opts *o);
-
 /* A whole unsigned number in C's bases (0x..., 0...), no sign: 0, or
  * -1 for anything else. */
 int cli_parse_u64(const char *s, uint64_t *out);
-
-/* Checks that @path, given to option @opt of @cmd, exists and is a
- * directory (@dir) or not: 0, or EXIT_USAGE after printing why not
- * (tools/cli_paths.c). */
-int cli_path_check(const char *cmd, const char *opt, const char *path,
-		   bool dir);
 
 /* Refuses an empty --filter of @cmd (NULL is no --filter): 0, or
  * EXIT_USAGE after printing why. */

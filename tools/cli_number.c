@@ -108,30 +108,3 @@ int cli_parse_u64(const char *s, uint64_t *out)
 {
 	return hwt_value_parse_u64(s, out) == HWT_VALUE_OK ? 0 : -1;
 }
-
-/* One end of a --time range: the @len bytes at @s. */
-static int parse_time(const char *s, size_t len, uint64_t *out)
-{
-	char buf[64];
-
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	return hwt_value_parse_time_ns(buf, out) == HWT_VALUE_OK ? 0 : -1;
-}
-
-int cli_parse_time_range(const char *s, struct hwt_decode_opts *o)
-{
-	const char *comma = strchr(s, ',');
-	if (!comma)
-		return -1;
-	o->time_start = 0;
-	o->time_end = UINT64_MAX;
-	if (comma > s && parse_time(s, (size_t)(comma - s), &o->time_start))
-		return -1;
-	if (comma[1] && parse_time(comma + 1, strlen(comma + 1), &o->time_end))
-		return -1;
-	o->filter_time = true;
-	return o->time_start <= o->time_end ? 0 : -1;
-}

@@ -72,7 +72,7 @@ static int check(void *arg)
 	return 0;
 }
 
-static int start(void *arg, FILE *out, struct cli_stack_run *run)
+static int start(void *arg, FILE *out, struct hwt_stack_decode_files *run)
 {
 	struct annotate_args *a = arg;
 	(void)out;
@@ -82,14 +82,15 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 }
 
 /* Counts at every address: no stacks. */
-static int decode(void *arg, struct cli_stack_run *run)
+static int decode(void *arg, struct hwt_stack_decode_files *run)
 {
 	struct annotate_args *a = arg;
 	(void)run;
 	return hwt_annotate_decode(a->annotate, a->s.file, &a->s.opts);
 }
 
-static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+static int finish(void *arg, FILE *out,
+		  const struct hwt_stack_decode_files *run)
 {
 	struct annotate_args *a = arg;
 	(void)run;

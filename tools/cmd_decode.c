@@ -129,13 +129,14 @@ static int run_calls(struct decode_args *a, FILE *out,
 	return err;
 }
 
+/* --unit (--edges or --branch-profile, the request checked) decodes
+ * that unit alone, its profile as the options ask for it. */
 static int run(struct decode_args *a, const struct hwt_elem_sink *sink)
 {
+	if (a->unit)
+		return hwt_capture_decode_unit(a->file, a->unit, &a->opts, sink);
 	if (hwt_decode_request_time_merged(&a->request))
 		return run_merged(a);
-	if (a->unit && a->profile)
-		return hwt_capture_decode_unit_profile(a->file, a->unit,
-						       &a->opts, sink);
 	return hwt_decode_input(&a->input, &a->opts, sink);
 }
 
@@ -149,8 +150,7 @@ static int run_edges(struct decode_args *a, FILE *out)
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the edges");
 	a->opts.edges = edges;
 	struct hwt_elem_sink sink = hwt_edges_sink(edges);
-	int err = a->unit ? hwt_capture_decode_unit(a->file, a->unit, &a->opts, &sink)
-			  : run(a, &sink);
+	int err = run(a, &sink);
 	struct hwt_decode_edges_out eo = {
 		.size = sizeof(eo),
 		.out = out,

@@ -34,6 +34,7 @@ struct export_args {
 	struct hwt_export *export;
 	struct hwt_elem_sink elements;
 	bool has_time;                /* a capture's elements carried times */
+	struct hwt_stack_decode_result *results; /* the run's, one a capture */
 };
 
 static int option(void *arg, int c, const char *value)
@@ -119,7 +120,26 @@ static int open_output(void *arg, FILE **out, struct hwt_outfile **of)
 	return 0;
 }
 
-static int start(void *arg, FILE *out, struct cli_stack_run *run)
+/* Capture @i after the first: the export's binaries and symbols are
+ * its own. */
+static int export_begin(void *arg, size_t i, const char *file)
+{
+	struct export_args *a = arg;
+	if (!i)
+		return 0;
+	hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
+	return hwt_export_capture_file(a->export, file, true);
+}
+
+static int export_end(void *arg, size_t i, int err)
+{
+	struct export_args *a = arg;
+	a->has_time |= a->results[i].merge.timed != 0;
+	return !err && i + 1 < (size_t)a->s.nfiles
+		       ? hwt_export_end_capture(a->export) : 0;
+}
+
+static int start(void *arg, FILE *out, struct hwt_stack_decode_files *run)
 {
 	struct export_args *a = arg;
 	(void)out;
@@ -134,51 +154,24 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	if (!err)
 		err = hwt_export_capture_file(a->export, a->s.file, false);
 	if (!err) {
-		run->ops = hwt_export_ops(a->export);
+		run->each.ops = hwt_export_ops(a->export);
 		a->elements = hwt_export_elements(a->export);
-		run->elements = &a->elements;
+		run->each.elements = &a->elements;
 	}
+	/* The captures one after the other into the one export: each one's
+	 * counts placed in their binaries with its own symbols (AutoFDO,
+	 * BOLT), or its samples added to the profile (pprof), or its rows
+	 * to a database of its own (sqlite, put together at the end);
+	 * postgresql takes one capture. */
+	run->begin = export_begin;
+	run->end = export_end;
+	run->arg = a;
+	a->results = run->results;
 	return err;
 }
 
-/* The captures one after the other into the one export: each one's
- * counts placed in their binaries with its own symbols (AutoFDO, BOLT),
- * or its samples added to the profile (pprof), or its rows to a database
- * of its own (sqlite, put together at the end); postgresql takes one
- * capture. */
-static int export_captures(void *arg, struct cli_stack_run *first)
-{
-	struct export_args *a = arg;
-	int err = cli_stack_run(first);
-	a->has_time = first->result.merge.timed != 0;
-	for (int i = 1; i < a->s.nfiles && !err; i++) {
-		const char *file = a->s.files[i];
-		err = hwt_export_end_capture(a->export);
-		decode_symbols_end(&a->s.symbols);
-		a->s.symbols.capture = file;
-		if (!err)
-			err = decode_symbols_start(&a->s.symbols, &a->s.opts, NULL);
-		if (err)
-			break;
-		hwt_export_set_symbolizer(a->export, a->s.symbols.sym);
-		err = hwt_export_capture_file(a->export, file, true);
-		struct cli_stack_run run = {
-			.file = file,
-			.opts = &a->s.opts,
-			.per_cpu = a->s.per_cpu,
-			.namer = first->namer,
-			.ops = first->ops,
-			.elements = first->elements,
-			.symbols = &a->s.symbols,
-		};
-		if (!err)
-			err = cli_stack_run(&run);
-		a->has_time |= run.result.merge.timed != 0;
-	}
-	return err;
-}
-
-static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+static int finish(void *arg, FILE *out,
+		  const struct hwt_stack_decode_files *run)
 {
 	struct export_args *a = arg;
 	(void)run;
@@ -193,13 +186,11 @@ static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
 	return err;
 }
 
-static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
+static void done(void *arg, const struct hwt_stack_decode_files *run,
+		 int err, int wrc)
 {
 	struct export_args *a = arg;
-	/* The first capture's summary (export_captures decodes in place of
-	 * the default run, which would print it). */
-	if (!err && !wrc)
-		cli_stack_run_summary(run, "export");
+	(void)run;
 	if (wrc == EXIT_USAGE && a->ex.format == HWT_EXPORT_SQLITE && !a->ex.replace)
 		fprintf(stderr, "hwtrace export: give --replace to replace %s, "
 			"or another -o\n", a->s.output);
@@ -221,7 +212,7 @@ int cmd_export(int argc, char **argv)
 		.name = "export", .usage = export_usage, .options = long_opts,
 		.usage_status = true, .many_files = true, .option = option,
 		.check = check, .open = open_output, .start = start,
-		.decode = export_captures, .finish = finish,
+		.first_summary = true, .finish = finish,
 		.done = done, .free = free_export,
 	};
 	struct export_args a;

@@ -53,7 +53,7 @@ struct report_args {
 	struct hwt_report *report;
 	struct hwt_callgraph *callgraph;
 	struct hwt_elem_sink by_line, *after;  /* --srcline */
-	struct cli_stack_run *runs;            /* one per capture */
+	struct hwt_stack_decode_result *results; /* the run's, one a capture */
 	struct hwt_capture *names;  /* --sort tid/comm: the rows' threads */
 	bool has_time;              /* some capture had time */
 };
@@ -144,51 +144,30 @@ static int check(void *arg)
 	return 0;
 }
 
-/* Decodes every capture into the report's stacks or the call graph's,
- * runs[i] the run of capture i. */
-static int report_captures(void *arg, struct cli_stack_run *first)
+/* Before capture @i: the first gives the report its clock's time (the
+ * library checks that the others have it). */
+static int report_begin(void *arg, size_t i, const char *file)
 {
 	struct report_args *a = arg;
-	struct hwt_stack_ops ops = a->callgraph ? hwt_callgraph_ops(a->callgraph)
-					    : hwt_report_ops(a->report);
-	int err = 0;
-	for (int i = 0; i < a->s.nfiles && !err; i++) {
-		const char *file = a->s.files[i];
-		err = i ? hwt_report_clock_check(a->s.files[0], file)
-			: a->clock ? hwt_report_set_time(a->report, a->clock->unit,
-							 a->clock->meaning)
-				   : 0;
-		if (!err && i) {
-			decode_symbols_end(&a->s.symbols);
-			a->s.symbols.capture = file;
-			err = decode_symbols_start(&a->s.symbols, &a->s.opts, NULL);
-		}
-		struct cli_stack_run *run = &a->runs[i];
-		*run = (struct cli_stack_run){
-			.file = file,
-			.unit = a->unit,
-			.opts = &a->s.opts,
-			.per_cpu = a->s.per_cpu,
-			.namer = first->namer,
-			.after = a->after,
-			.ops = ops,
-			.symbols = &a->s.symbols,
-			.dropped = hwt_report_hidden_ops(a->report),
-		};
-		if (!err)
-			err = cli_stack_run(run);
-		if (!err)
-			a->has_time |= run->result.merge.timed != 0;
-		hwt_report_end_capture(a->report);
-	}
-	return err;
+	(void)file;
+	return !i && a->clock ? hwt_report_set_time(a->report, a->clock->unit,
+						    a->clock->meaning) : 0;
 }
 
-static int start(void *arg, FILE *out, struct cli_stack_run *run)
+static int report_end(void *arg, size_t i, int err)
+{
+	struct report_args *a = arg;
+	if (!err)
+		a->has_time |= a->results[i].merge.timed != 0;
+	hwt_report_end_capture(a->report);
+	return 0;
+}
+
+static int start(void *arg, FILE *out, struct hwt_stack_decode_files *run)
 {
 	struct report_args *a = arg;
 	(void)out;
-	int err = hwt_report_new(run->namer, &a->report);
+	int err = hwt_report_new(run->each.namer, &a->report);
 	if (!err)
 		hwt_report_set_children(a->report, a->children);
 	if (!err && a->nsort)
@@ -205,7 +184,7 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 	if (a->clock)
 		a->graph.time_unit = a->clock->unit;
 	if (!err && (a->peek || a->call_graph))
-		err = hwt_callgraph_new(run->namer, &a->graph, &a->callgraph);
+		err = hwt_callgraph_new(run->each.namer, &a->graph, &a->callgraph);
 	/* By source line: one range per instruction, each at its line. */
 	if (!err && a->s.symbols.opts.srcline) {
 		struct hwt_report_lines lines = decode_symbols_lines(&a->s.symbols);
@@ -214,13 +193,22 @@ static int start(void *arg, FILE *out, struct cli_stack_run *run)
 		a->by_line = hwt_report_elements(a->report);
 		a->after = &a->by_line;
 	}
-	a->runs = calloc((size_t)a->s.nfiles, sizeof(*a->runs));
-	if (!err && !a->runs)
-		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
+	/* Every capture into the report's stacks or the call graph's. */
+	run->each.ops = a->callgraph ? hwt_callgraph_ops(a->callgraph)
+				     : hwt_report_ops(a->report);
+	run->each.unit = a->unit;
+	run->each.after = a->after;
+	run->each.dropped = hwt_report_hidden_ops(a->report);
+	run->same_clock = true;
+	run->begin = report_begin;
+	run->end = report_end;
+	run->arg = a;
+	a->results = run->results;
 	return err;
 }
 
-static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+static int finish(void *arg, FILE *out,
+		  const struct hwt_stack_decode_files *run)
 {
 	struct report_args *a = arg;
 	(void)run;
@@ -233,20 +221,9 @@ static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
 	return hwt_report_request_write(&rq, &o, out);
 }
 
-/* What the stacks saw, once the answer is out (none for a failed one:
- * its error is the message). */
-static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
-{
-	struct report_args *a = arg;
-	(void)run;
-	for (int i = 0; !err && !wrc && i < a->s.nfiles; i++)
-		cli_stack_run_summary(&a->runs[i], "report");
-}
-
 static void free_report(void *arg)
 {
 	struct report_args *a = arg;
-	free(a->runs);
 	hwt_report_free(a->report);
 	hwt_capture_free(a->names);
 	hwt_callgraph_free(a->callgraph);
@@ -257,8 +234,7 @@ int cmd_report(int argc, char **argv)
 	static const struct cli_stack_cmd cmd = {
 		.name = "report", .usage = report_usage, .options = long_opts,
 		.many_files = true, .option = option, .check = check,
-		.start = start, .decode = report_captures, .finish = finish,
-		.done = done, .free = free_report,
+		.start = start, .finish = finish, .free = free_report,
 	};
 	struct report_args a;
 	memset(&a, 0, sizeof(a));

@@ -89,30 +89,32 @@ static int check(void *arg)
 	return 0;
 }
 
-static int start(void *arg, FILE *out, struct cli_stack_run *run)
+static int start(void *arg, FILE *out, struct hwt_stack_decode_files *run)
 {
 	struct timeline_args *a = arg;
 	a->tl.size = sizeof(a->tl);
-	a->tl.namer = run->namer;
+	a->tl.namer = run->each.namer;
 	int err = hwt_timeline_new(out, &a->tl, &a->timeline);
 	if (!err)
 		err = hwt_timeline_name_capture_file(a->timeline, a->s.file);
 	if (!err) {
-		run->ops = hwt_timeline_ops(a->timeline);
-		run->elements = &a->marks;
+		run->each.ops = hwt_timeline_ops(a->timeline);
+		run->each.elements = &a->marks;
 		a->marks = hwt_timeline_marks(a->timeline);
 	}
 	return err;
 }
 
-static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+static int finish(void *arg, FILE *out,
+		  const struct hwt_stack_decode_files *run)
 {
 	(void)out;
 	(void)run;
 	return hwt_timeline_finish(((struct timeline_args *)arg)->timeline);
 }
 
-static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
+static void done(void *arg, const struct hwt_stack_decode_files *run,
+		 int err, int wrc)
 {
 	struct timeline_args *a = arg;
 	(void)run;

@@ -1,14 +1,11 @@
 /* hwtrace units: the independent pieces of the decode of captures, one
  * JSON line each, for a batch engine to plan from (docs/scale-out.md). */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
-#include "hwtrace/text.h"
 
 static void usage(FILE *out)
 {
@@ -26,42 +23,6 @@ static void usage(FILE *out)
 		"  -o FILE                 write to FILE instead of standard output\n"
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 done, 1 failed, 2 usage.\n");
-}
-
-static void put_file(FILE *out, const char *file)
-{
-	fputs("{\"file\":", out);
-	hwt_json_fwrite(out, file, strlen(file));
-}
-
-static int print_units(FILE *out, const char *file)
-{
-	struct hwt_capture *cap = NULL;
-	int err = hwt_capture_open(file, NULL, &cap);
-	const struct hwt_capture_unit *u = NULL;
-	int64_t n = err ? 0 : hwt_capture_units(cap, &u);
-	/* Nothing to cut (AUX samples, branch records alone, no trace): the
-	 * capture is one part, decoded whole. */
-	if (!err && (n == HWT_ERR_NOSUP || n == 0)) {
-		struct stat st;
-		put_file(out, file);
-		fprintf(out, ",\"unit\":0,\"units\":0,\"cost\":%lld}\n",
-			stat(file, &st) ? 0LL : (long long)st.st_size);
-		n = 0;
-	} else if (!err && n < 0) {
-		err = (int)n;
-	}
-	for (int64_t i = 0; !err && i < n; i++) {
-		put_file(out, file);
-		fprintf(out, ",\"unit\":%" PRId64 ",\"units\":%" PRId64
-			",\"queue\":%zu,\"cpu\":%d,\"tid\":%d,\"offset\":%" PRIu64
-			",\"size\":%" PRIu64 ",\"time_from\":%" PRIu64
-			",\"time_until\":%" PRIu64 ",\"cost\":%" PRIu64 "}\n",
-			i + 1, n, u[i].queue, u[i].cpu, u[i].tid, u[i].offset,
-			u[i].size, u[i].time_from, u[i].time_until, u[i].size);
-	}
-	hwt_capture_free(cap);
-	return err;
 }
 
 int cmd_units(int argc, char **argv)
@@ -93,7 +54,7 @@ int cmd_units(int argc, char **argv)
 		return rc;
 	int err = 0;
 	for (int i = first; i < argc && !err; i++)
-		err = print_units(out, argv[i]);
+		err = hwt_capture_units_write_jsonl(out, argv[i]);
 	int wrc = cli_output_close("units", out, output, of, err < 0);
 	if (wrc)
 		return wrc;

@@ -89,32 +89,34 @@ static struct hwt_capture *open_facts(const struct view_args *a)
 	return cap;
 }
 
-static int start(void *arg, FILE *out, struct cli_stack_run *run)
+static int start(void *arg, FILE *out, struct hwt_stack_decode_files *run)
 {
 	struct view_args *a = arg;
 	(void)out;
 	a->view.size = sizeof(a->view);
-	a->view.namer = run->namer;
+	a->view.namer = run->each.namer;
 	a->view.title = a->s.file;
 	int err = hwt_view_new(&a->view, &a->page);
 	if (!err) {
 		a->cap = open_facts(a);
 		hwt_view_set_capture(a->page, a->cap);
-		run->ops = hwt_view_ops(a->page);
+		run->each.ops = hwt_view_ops(a->page);
 		a->marks = hwt_view_marks(a->page);
-		run->elements = &a->marks;
+		run->each.elements = &a->marks;
 	}
 	return err;
 }
 
-static int finish(void *arg, FILE *out, const struct cli_stack_run *run)
+static int finish(void *arg, FILE *out,
+		  const struct hwt_stack_decode_files *run)
 {
 	struct view_args *a = arg;
-	hwt_view_set_stack_stats(a->page, &run->result.stack);
+	hwt_view_set_stack_stats(a->page, &run->results[0].stack);
 	return hwt_view_write(a->page, out);
 }
 
-static void done(void *arg, const struct cli_stack_run *run, int err, int wrc)
+static void done(void *arg, const struct hwt_stack_decode_files *run,
+		 int err, int wrc)
 {
 	struct view_args *a = arg;
 	(void)run;

@@ -9,6 +9,7 @@
 #include "hwtrace/decode_request.h"
 #include "hwtrace/error.h"
 #include "hwtrace/script.h"
+#include "hwtrace/value.h"
 
 /* Binaries refused (or used anyway) for not being the traced ones. */
 static void warn_stderr(void *arg, const char *message)
@@ -208,9 +209,11 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 			a->opts.cpu_model = optarg;
 			break;
 		case OPT_TIME:
-			if (cli_parse_time_range(optarg, &a->opts))
+			if (hwt_value_parse_time_range(optarg, &a->opts.time_start,
+						       &a->opts.time_end))
 				return cli_usage_error("decode",
 						       "--time %s: expected START,END", optarg);
+			a->opts.filter_time = true;
 			break;
 		case OPT_MAP:
 		case OPT_ELF:
@@ -333,19 +336,8 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 	if (!a->raw && hwt_decode_input_check(&a->input) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());
 	/* A path that is not there would decode as if it were not given. */
-	const struct { const char *opt, *path; bool dir; } paths[] = {
-		{"--symfs", a->opts.lookup.symfs, true},
-		{"--buildid-dir", a->opts.lookup.buildid_dir, true},
-		{"--kcore", a->opts.kcore, true},
-		{"--vmlinux", a->opts.lookup.vmlinux, false},
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int r = paths[i].path ? cli_path_check("decode", paths[i].opt,
-						       paths[i].path, paths[i].dir)
-				      : 0;
-		if (r)
-			return r;
-	}
+	if (hwt_decode_opts_paths_check(&a->opts) < 0)
+		return cli_usage_error("decode", "%s", hwt_errmsg());
 	if (a->raw && hwt_decode_raw_spec_parse(a->raw, &a->input) < 0)
 		return cli_usage_error("decode", "%s", hwt_errmsg());
 	return 0;

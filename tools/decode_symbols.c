@@ -42,11 +42,9 @@ int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg)
 	return 0;
 }
 
-int decode_symbols_start(struct decode_symbols *ds,
-			 struct hwt_decode_opts *opts, struct hwt_output *output)
+struct hwt_sym_setup decode_symbols_setup(struct decode_symbols *ds,
+					  const struct hwt_decode_opts *opts)
 {
-	if (ds->off)
-		return 0;
 	struct hwt_sym_setup setup = {
 		.size = sizeof(setup),
 		.sym = ds->opts,
@@ -56,6 +54,15 @@ int decode_symbols_start(struct decode_symbols *ds,
 	};
 	setup.sym.warn = print_warning;
 	setup.sym.warn_arg = ds;
+	return setup;
+}
+
+int decode_symbols_start(struct decode_symbols *ds,
+			 struct hwt_decode_opts *opts, struct hwt_output *output)
+{
+	if (ds->off)
+		return 0;
+	struct hwt_sym_setup setup = decode_symbols_setup(ds, opts);
 	return hwt_symbolizer_start(&setup, opts, output, &ds->sym);
 }
 

@@ -10,6 +10,7 @@
 #include "hwtrace/output.h"
 #include "hwtrace/report.h"
 #include "hwtrace/stack.h"
+#include "hwtrace/sym_setup.h"
 #include "hwtrace/symbols.h"
 
 enum {
@@ -50,6 +51,12 @@ struct decode_symbols {
 
 /* Takes option @opt if it is one of the symbol options: 1 when taken. */
 int decode_symbols_option(struct decode_symbols *ds, int opt, const char *arg);
+
+/* The setup decode_symbols_start starts the symbolizer from (its
+ * warnings prefixed with the command's name): what a run of several
+ * captures restarts it from for each (hwt_stack_decode_files). */
+struct hwt_sym_setup decode_symbols_setup(struct decode_symbols *ds,
+					  const struct hwt_decode_opts *opts);
 
 /* Creates the symbolizer and hooks it into the decode (opts->on_image)
  * and the output's annotator (@output may be NULL). */

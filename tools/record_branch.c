@@ -16,6 +16,7 @@
 #include "hwtrace/record_console.h"
 #include "hwtrace/record_options.h"
 #include "hwtrace/recorder.h"
+#include "hwtrace/value.h"
 
 bool cli_record_is_branch(int argc, char **argv)
 {
@@ -132,8 +133,8 @@ static int parse(int argc, char **argv, struct hwt_branch_request *rq)
 	/* What the options mean together is the library's to say. */
 	if (hwt_branch_request_check(rq))
 		return record_refused();
-	if (rq->sysfs && (r = cli_path_check("record", "--sysfs", rq->sysfs, true)))
-		return r;
+	if (rq->sysfs && hwt_value_check_path("--sysfs", rq->sysfs, true))
+		return cli_usage_error("record", "%s", hwt_errmsg());
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "decode_symbols.h"
 #include "hwtrace/error.h"
 #include "hwtrace/filter.h"
+#include "hwtrace/value.h"
 #include "stack_run.h"
 
 int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
@@ -42,9 +43,10 @@ int cli_stack_run_option(const char *cmd, struct hwt_decode_opts *o,
 		return 1;
 	}
 	case OPT_RUN_TIME:
-		if (cli_parse_time_range(arg, o))
+		if (hwt_value_parse_time_range(arg, &o->time_start, &o->time_end))
 			return cli_usage_error(cmd, "--time %s: expected "
 					       "START,END", arg);
+		o->filter_time = true;
 		return 1;
 	case OPT_RUN_SYMFS:
 		o->lookup.symfs = arg;

@@ -1,6 +1,6 @@
-/* The stack commands' run (report, timeline, export, annotate, view):
- * hwt_stack_decode, with the command's filters, into the command's
- * writer (stack_run.h). */
+/* The stack commands' frame (report, timeline, export, annotate, view):
+ * their captures through hwt_stack_decode_files, with the command's
+ * filters and symbols, into the command's writer (stack_run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,34 +10,15 @@
 #include "decode_symbols.h"
 #include "stack_run.h"
 
-int cli_stack_run(struct cli_stack_run *run)
-{
-	const struct decode_symbols *ds = run->symbols;
-	struct hwt_stack_decode sd = {
-		.size = sizeof(sd),
-		.file = run->file,
-		.opts = run->opts,
-		.per_cpu = run->per_cpu,
-		.ops = run->ops,
-		.elements = run->elements,
-		.after = run->after,
-		.comms = ds ? ds->comms : NULL,
-		.dsos = ds ? ds->dsos : NULL,
-		.syms = ds ? ds->syms : NULL,
-		.sym = ds ? ds->sym : NULL,
-		.dropped = run->dropped,
-		.namer = run->namer,
-		.unit = run->unit,
-	};
-	return hwt_stack_decode(&sd, &run->result);
-}
-
-void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd)
+/* What the stacks saw, a line for each capture (@n of them). */
+static void print_summaries(const char *cmd,
+			    const struct hwt_stack_decode_files *run, size_t n)
 {
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "hwtrace %s: ", cmd);
-	hwt_stack_decode_print_summary(stderr, prefix, &run->result,
-				       run->per_cpu);
+	for (size_t i = 0; i < n; i++)
+		hwt_stack_decode_print_summary(stderr, prefix, &run->results[i],
+					       run->each.per_cpu);
 }
 
 /* Every stack command's options after its own. */
@@ -77,17 +58,29 @@ int cli_stack_command(const struct cli_stack_cmd *cmd, struct cli_stack_args *a,
 	a->symbols.capture = a->file;
 	int err = decode_symbols_start(&a->symbols, &a->opts, NULL);
 	struct hwt_func_namer namer = decode_symbols_namer(&a->symbols);
-	struct cli_stack_run run = {
-		.file = a->file,
-		.opts = &a->opts,
-		.per_cpu = a->per_cpu,
-		.namer = &namer,
-		.symbols = &a->symbols,
+	/* Each capture after the first restarts the symbols from these. */
+	struct hwt_sym_setup setup = decode_symbols_setup(&a->symbols, &a->opts);
+	struct decode_symbols *ds = &a->symbols;
+	struct hwt_stack_decode_files run = {
+		.size = sizeof(run),
+		.each = {
+			.size = sizeof(run.each), .file = a->file,
+			.opts = &a->opts, .per_cpu = a->per_cpu,
+			.namer = &namer, .comms = ds->comms, .dsos = ds->dsos,
+			.syms = ds->syms, .sym = ds->sym,
+		},
+		.files = a->files, .nfiles = (size_t)a->nfiles,
+		.symbols = ds->off ? NULL : &setup,
+		.sym = ds->off ? NULL : &ds->sym, .sym_opts = &a->opts,
+		.results = calloc((size_t)a->nfiles, sizeof(*run.results)),
 	};
+	if (!err && !run.results)
+		err = hwt_error(HWT_ERR_NOMEM, "out of memory");
 	if (!err)
 		err = cmd->start(arg, out, &run);
 	if (!err)
-		err = cmd->decode ? cmd->decode(arg, &run) : cli_stack_run(&run);
+		err = cmd->decode ? cmd->decode(arg, &run)
+				  : hwt_stack_decode_files(&run);
 	if (!err && cmd->finish)
 		err = cmd->finish(arg, out, &run);
 	int wrc = out ? cli_output_close(cmd->name, out, a->output, of, err < 0)
@@ -95,11 +88,13 @@ int cli_stack_command(const struct cli_stack_cmd *cmd, struct cli_stack_args *a,
 	/* What the stacks saw, once the answer is out (none for a failed
 	 * one: its error is the message). */
 	if (!err && !wrc && !cmd->decode)
-		cli_stack_run_summary(&run, cmd->name);
+		print_summaries(cmd->name, &run,
+				cmd->first_summary ? 1 : run.nfiles);
 	if (cmd->done)
 		cmd->done(arg, &run, err, wrc);
 	if (cmd->free)
 		cmd->free(arg);
+	free(run.results);
 	decode_symbols_end(&a->symbols);
 	if (wrc)
 		return wrc;

@@ -1,5 +1,7 @@
-/* What `decode --calls`, `report` and `timeline` share: a capture decoded
- * in time order (streams merged) into per-thread call stacks. */
+/* What the stack commands (report, timeline, export, annotate, view)
+ * share: their options, and the frame that runs their captures through
+ * the library's stack decode (hwt_stack_decode_files) into their
+ * writers. */
 #ifndef HWT_TOOLS_STACK_RUN_H
 #define HWT_TOOLS_STACK_RUN_H
 
@@ -12,33 +14,6 @@
 #include "hwtrace/merge.h"
 #include "hwtrace/outfile.h"
 #include "hwtrace/stack.h"
-
-struct decode_symbols;
-
-struct cli_stack_run {
-	const char *file;                 /* the perf.data capture */
-	size_t unit;                      /* only this unit (hwt_capture_decode_unit); 0: all */
-	const struct hwt_decode_opts *opts;
-	bool per_cpu;                     /* stream order: no merge */
-	struct hwt_stack_ops ops;         /* where frames go */
-	/* Names functions; its starts make jumps to them tail calls. May be
-	 * NULL. */
-	const struct hwt_func_namer *namer;
-	/* Optional: every element, in the same order, before the stacks
-	 * see it (timelines mark gaps and trace on/off). */
-	const struct hwt_elem_sink *elements;
-	/* Optional: every element after the stacks saw it (so their frames
-	 * are those the element ran in). */
-	const struct hwt_elem_sink *after;
-	/* Optional: the symbols of the run, whose --comm, --dso and --sym
-	 * (STACK_FILTER_LONG_OPTS) keep the matching frames only. */
-	struct decode_symbols *symbols;
-	/* Optional: where the frames those filters keep out go (a report
-	 * counts them: hwt_report_hidden_ops). */
-	struct hwt_stack_ops dropped;
-	/* Filled by cli_stack_run: what the stacks and the merge saw. */
-	struct hwt_stack_decode_result result;
-};
 
 /* The options that choose what a stack command reads (report, timeline,
  * export): --per-cpu, --tid, --cpu, --time, where the code is, and how
@@ -108,17 +83,6 @@ int cli_stack_run_default(const char *cmd, struct hwt_decode_opts *opts,
 int cli_stack_run_file(const char *cmd, int argc, char **argv,
 		       const char **file);
 
-/* hwt_stack_decode of @run, with the frame filters of run->symbols:
- * decodes (the capture, or its --unit), merges, rebuilds stacks, and
- * closes every open frame at the end. Returns 0 or a negative hwt error
- * (the library's message set). */
-int cli_stack_run(struct cli_stack_run *run);
-
-/* One stderr line of what the stacks saw
- * (hwt_stack_decode_print_summary), prefixed "hwtrace CMD: ", and
- * the note that an untimed capture is in stream order. */
-void cli_stack_run_summary(const struct cli_stack_run *run, const char *cmd);
-
 /* What every stack command (report, timeline, export, annotate, view)
  * takes besides its own options; cli_stack_command fills it. */
 struct cli_stack_args {
@@ -156,18 +120,23 @@ struct cli_stack_cmd {
 	 * it), never one of the captures or --vmlinux. *out may stay NULL
 	 * when the command names its own files. */
 	int (*open)(void *arg, FILE **out, struct hwt_outfile **of);
-	/* Makes what the stacks feed (symbols started, @run's file, opts,
-	 * per_cpu and namer set): sets run->ops and its sinks. */
-	int (*start)(void *arg, FILE *out, struct cli_stack_run *run);
-	/* Optional: decodes instead of cli_stack_run(run) (and then prints
-	 * no stack summary of its own). */
-	int (*decode)(void *arg, struct cli_stack_run *run);
+	bool first_summary;           /* the stack summary of the first
+				       * capture alone */
+	/* Makes what the stacks feed (symbols started; @run's captures,
+	 * results, symbol restart and run->each's file, opts, per_cpu,
+	 * namer and filters set): sets run->each.ops and its sinks, and the
+	 * hooks between captures (begin, end, same_clock) if it has any. */
+	int (*start)(void *arg, FILE *out, struct hwt_stack_decode_files *run);
+	/* Optional: decodes instead of hwt_stack_decode_files(run) (and
+	 * then prints no stack summary). */
+	int (*decode)(void *arg, struct hwt_stack_decode_files *run);
 	/* Optional: writes the result after a decode that worked. */
-	int (*finish)(void *arg, FILE *out, const struct cli_stack_run *run);
+	int (*finish)(void *arg, FILE *out,
+		      const struct hwt_stack_decode_files *run);
 	/* Optional: once the output is closed (@err the decode's, @wrc the
 	 * close's status); after the stack summary when both are 0. */
-	void (*done)(void *arg, const struct cli_stack_run *run, int err,
-		     int wrc);
+	void (*done)(void *arg, const struct hwt_stack_decode_files *run,
+		     int err, int wrc);
 	void (*free)(void *arg);
 };
 

@@ -120,3 +120,36 @@ int hwt_value_parse_time_ns(const char *text, uint64_t *out)
 	*out = sec * 1000000000ull + frac;
 	return HWT_VALUE_OK;
 }
+
+/* One end of a time range: the @len bytes at @s. */
+static int parse_time_end(const char *s, size_t len, uint64_t *out)
+{
+	char buf[64];
+
+	if (len >= sizeof(buf))
+		return HWT_VALUE_BAD;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return hwt_value_parse_time_ns(buf, out) == HWT_VALUE_OK
+		       ? HWT_VALUE_OK : HWT_VALUE_BAD;
+}
+
+int hwt_value_parse_time_range(const char *text, uint64_t *start,
+			       uint64_t *end)
+{
+	const char *comma = strchr(text, ',');
+	uint64_t from = 0, until = UINT64_MAX;
+
+	if (!comma)
+		return HWT_VALUE_BAD;
+	if (comma > text &&
+	    parse_time_end(text, (size_t)(comma - text), &from))
+		return HWT_VALUE_BAD;
+	if (comma[1] && parse_time_end(comma + 1, strlen(comma + 1), &until))
+		return HWT_VALUE_BAD;
+	if (from > until)
+		return HWT_VALUE_BAD;
+	*start = from;
+	*end = until;
+	return HWT_VALUE_OK;
+}

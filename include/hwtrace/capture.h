@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwtrace/common.h"
 #include "hwtrace/decode.h"
@@ -286,6 +287,18 @@ struct hwt_capture_unit {
 HWT_API int64_t hwt_capture_units(struct hwt_capture *cap,
 				  const struct hwt_capture_unit **units);
 
+/* The units of the capture @file, one JSON object a line on @out, as
+ * `hwtrace units` prints them for a batch engine to plan from: file,
+ * unit (its number for hwt_cursor_opts.unit and --unit), units (how
+ * many), queue, cpu, tid, offset, size, time_from, time_until and cost
+ * (the trace bytes to decode). A capture with nothing to cut (AUX
+ * samples, branch records alone: hwt_capture_units gives none or
+ * HWT_ERR_NOSUP) is one line with unit 0 and units 0 (the whole
+ * capture), its file's size as its cost. Returns 0 or the error of
+ * hwt_capture_open or hwt_capture_units; HWT_ERR_INVAL for a NULL
+ * argument. */
+HWT_API int hwt_capture_units_write_jsonl(FILE *out, const char *file);
+
 /* --- cursors --- */
 
 struct hwt_cursor;
@@ -361,28 +374,23 @@ HWT_API int hwt_cursor_run(struct hwt_cursor *cur,
 
 /* Decodes unit @unit (1 for the first of hwt_capture_units) of the
  * capture @file with the image lookup, kcore, cpu model, build-id check,
- * cpu/tid/time filters, disassembly and on_image callback of @opts into
- * @sink, in stream order, through a cursor on that unit: what `report
- * --unit` and `decode --edges --unit` decode, and what a batch worker
- * decodes of its piece. A nonzero return of @sink's emit stops it. Every
- * error message is led by "FILE, unit N: ". Returns 0 or the error: the
- * capture's or the decode's, the sink's, HWT_ERR_INVAL (a unit the file
+ * cpu/tid/time filters, disassembly, warn and on_image callbacks of @opts
+ * into @sink, in stream order, through a cursor on that unit: what
+ * `report --unit`, `decode --edges --unit` and `decode --branch-profile
+ * --unit` decode, and what a batch worker decodes of its piece. When
+ * @opts asks for a branch profile as the whole-file decode takes it
+ * (branch_count_sink.branch non-NULL, else a branch_profile FILE, which
+ * gets the text printer), the unit's elements are also counted into one
+ * and the profile handed there once the unit is decoded, its addresses
+ * rendered against the unit's image and named with @opts->name_addr. A
+ * nonzero return of @sink's emit stops it. Every error message is led by
+ * "FILE, unit N: ". Returns 0 or the error: the capture's or the
+ * decode's, the sink's or the profile's, HWT_ERR_INVAL (a unit the file
  * does not have, "no such unit: the capture has N (hwtrace units lists
- * them)", or a NULL argument). */
+ * them)", or a NULL argument), HWT_ERR_NOMEM. */
 HWT_API int hwt_capture_decode_unit(const char *file, size_t unit,
 				    const struct hwt_decode_opts *opts,
 				    const struct hwt_elem_sink *sink);
-
-/* As hwt_capture_decode_unit, the unit's elements also counted into a
- * branch profile on their way to @sink, and the profile handed to
- * @opts->branch_count_sink (its addresses named with @opts->name_addr,
- * against the unit's image) once the unit is decoded: what `decode
- * --branch-profile --partial --unit N` counts, as the decode of the
- * whole capture hands its profile. Errors as hwt_capture_decode_unit's,
- * and HWT_ERR_NOMEM. */
-HWT_API int hwt_capture_decode_unit_profile(const char *file, size_t unit,
-					    const struct hwt_decode_opts *opts,
-					    const struct hwt_elem_sink *sink);
 
 /* One element as a flat record of fixed size, for bindings (NumPy, ...)
  * and for copying in bulk. The fields a type has no use for are 0. */

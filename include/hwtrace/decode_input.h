@@ -55,6 +55,15 @@ HWT_API int hwt_decode_map_spec_parse(char *spec, bool elf,
  * HWT_ERR_INVAL for a NULL or short @in. */
 HWT_API int hwt_decode_input_check(const struct hwt_decode_input *in);
 
+/* Refuses options that name a path that is not there, or not of its
+ * kind, before anything is opened: --symfs, --buildid-dir and --kcore
+ * (@opts->lookup.symfs, .buildid_dir, @opts->kcore) must be directories,
+ * --vmlinux (@opts->lookup.vmlinux) a file; a path not given is not
+ * checked. Returns 0, or HWT_ERR_CONFIG "OPTION PATH: the directory does
+ * not exist" (or "...: not a file", "...: not a directory", "...: " and
+ * the system's reason), in the order above; HWT_ERR_INVAL for NULL. */
+HWT_API int hwt_decode_opts_paths_check(const struct hwt_decode_opts *opts);
+
 /* Decodes @in into @sink with @opts: hwt_decode_file, hwt_decode_raw or
  * hwt_decode_snapshot_dir, whose errors it returns; HWT_ERR_INVAL for a
  * NULL or short @in, no path, or a raw input without a backend. */

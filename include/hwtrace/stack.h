@@ -275,6 +275,46 @@ struct hwt_stack_decode_result {
 HWT_API int hwt_stack_decode(const struct hwt_stack_decode *run,
 			     struct hwt_stack_decode_result *result);
 
+struct hwt_sym_setup;
+
+/* Several captures decoded one after the other into the same stacks, as
+ * `report FILE...` and `export FILE...` take them. Zero-initialise, then
+ * set size. */
+struct hwt_stack_decode_files {
+	size_t size;                  /* sizeof(struct hwt_stack_decode_files) */
+	/* Every capture's run: this one with its file set to files[i]. */
+	struct hwt_stack_decode each;
+	const char *const *files;
+	size_t nfiles;
+	/* Every capture after the first must have the first's clock
+	 * (hwt_report_clock_check): one table has one time unit. */
+	bool same_clock;
+	/* Optional: the symbolizer *@sym (the first capture's, started by
+	 * the caller) is freed and started anew from @symbols (its capture
+	 * set to the file) for each capture after the first, hooked into
+	 * @sym_opts, which is each.opts: each capture's code has its own
+	 * symbols. The filters (each.sym) are given *@sym. */
+	const struct hwt_sym_setup *symbols;
+	struct hwt_symbolizer **sym;
+	struct hwt_decode_opts *sym_opts;
+	/* Optional: called before capture @i is decoded (after its
+	 * symbols are started) and after it was (every capture, whatever
+	 * its decode returned); a nonzero return stops the run with it. */
+	int (*begin)(void *arg, size_t i, const char *file);
+	int (*end)(void *arg, size_t i, int err);
+	void *arg;
+	/* Filled for each capture decoded: nfiles of them. */
+	struct hwt_stack_decode_result *results;
+};
+
+/* Decodes @run's captures in turn through hwt_stack_decode: the clock
+ * check and the symbols restarted before each capture after the first,
+ * the hooks around each. Stops at the first error. Returns 0 or the
+ * error: the clock check's, the symbolizer's, the hooks', the decode's;
+ * HWT_ERR_INVAL for a NULL or short @run, no files, no results, or a
+ * symbolizer slot without its setup or options. */
+HWT_API int hwt_stack_decode_files(const struct hwt_stack_decode_files *run);
+
 /* The summary line of @result on @out, after @prefix ("hwtrace report:
  * "): calls by kind, returns, threads, depth, and what ended frames;
  * before it, a line saying an untimed capture's streams are in stream

@@ -11,6 +11,7 @@
 #ifndef HWTRACE_VALUE_H
 #define HWTRACE_VALUE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hwtrace/common.h"
@@ -40,6 +41,22 @@ HWT_API int hwt_value_parse_size(const char *text, uint64_t *out);
  * fraction of at most 9 digits ("641256.038", ".5", "3."), as
  * perf script prints timestamps. "." alone is refused. */
 HWT_API int hwt_value_parse_time_ns(const char *text, uint64_t *out);
+
+/* A time range "START,END" as `--time` takes it: two times as
+ * hwt_value_parse_time_ns reads them, either of which may be empty (from
+ * 0, to the end: UINT64_MAX), START not after END. HWT_VALUE_OK with
+ * *@start and *@end set, else HWT_VALUE_BAD (no comma, an end that is no
+ * time or does not fit, START after END) and neither is changed. */
+HWT_API int hwt_value_parse_time_range(const char *text, uint64_t *start,
+				       uint64_t *end);
+
+/* The path @path that option @option names is there and is a directory
+ * (@dir) or not one: 0, else HWT_ERR_CONFIG "OPTION PATH: the directory
+ * does not exist" ("the file ..."), "OPTION PATH: not a directory" ("not
+ * a file") or "OPTION PATH: " and the system's reason; HWT_ERR_INVAL
+ * for a NULL argument. */
+HWT_API int hwt_value_check_path(const char *option, const char *path,
+				 bool dir);
 
 #ifdef __cplusplus
 }

@@ -193,12 +193,46 @@ static void test_profile_keys_agree(void)
 	hwt_profile_free(p);
 }
 
+/* --time's START,END: each end as hwt_value_parse_time_ns reads it,
+ * either one empty; refusals leave both ends as they were. */
+static void test_time_range_forms(void)
+{
+	static const struct {
+		const char *text;
+		int status;
+		uint64_t start, end;
+	} cases[] = {
+		{"1500,2500", HWT_VALUE_OK, 1500, 2500},
+		{"641256.973321,641257.914974", HWT_VALUE_OK,
+		 641256973321000ull, 641257914974000ull},
+		{",0x10", HWT_VALUE_OK, 0, 16},
+		{"7,", HWT_VALUE_OK, 7, UINT64_MAX},
+		{",", HWT_VALUE_OK, 0, UINT64_MAX},
+		{"5,5", HWT_VALUE_OK, 5, 5},
+		{"6,5", HWT_VALUE_BAD, 1, 2},
+		{"1500", HWT_VALUE_BAD, 1, 2},
+		{"x,5", HWT_VALUE_BAD, 1, 2},
+		{"5,.", HWT_VALUE_BAD, 1, 2},
+		{"1,2,3", HWT_VALUE_BAD, 1, 2},
+		{"99999999999999999999,", HWT_VALUE_BAD, 1, 2},
+		{"", HWT_VALUE_BAD, 1, 2},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t start = 1, end = 2;
+		CHECK_INT(hwt_value_parse_time_range(cases[i].text, &start, &end),
+			  cases[i].status);
+		CHECK_U64(start, cases[i].start);
+		CHECK_U64(end, cases[i].end);
+	}
+}
+
 int main(void)
 {
 	RUN(test_u64_forms);
 	RUN(test_u64_matches_strtoull);
 	RUN(test_size_forms);
 	RUN(test_time_forms);
+	RUN(test_time_range_forms);
 	RUN(test_profile_keys_agree);
 	return hwt_test_summary();
 }
