@@ -1,0 +1,103 @@
+/* The emulator's view of CoreSight ETMv4 trace in a sink's buffer: the
+ * frame deformatter and formatter (emu_cs_frames.c) and the packet
+ * boundary parser of one trace ID's bytes (emu_etm_packets.c), so the
+ * trace unit's pause and resume can cut a replayed stream and restart it
+ * decodably. Internal to core/emulator. */
+#ifndef HWT_EMU_CS_H
+#define HWT_EMU_CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HWT_CS_FRAME 16
+
+/* ---- frames (CoreSight Trace Formatter, 16-byte frames) ---- */
+
+/* What a deformat of a buffer of whole frames found. */
+struct hwt_cs_deframed {
+	size_t n;           /* bytes of the wanted ID written to out */
+	uint32_t ids[4];    /* bitmap of the trace IDs 0..127 seen */
+	size_t barriers;    /* frames that were a full frame-sync barrier */
+};
+
+/* The bytes of trace ID @id in @len bytes of frames (@len a multiple of
+ * 16, else -EINVAL), at most @cap of them into @out (-ENOSPC beyond).
+ * @idx, when not NULL, gets each byte's index as OpenCSD's deformatter
+ * gives it: the frame's offset plus the byte's ordinal among the frame's
+ * data bytes. A frame of four 0x7fffffff (the kernel's barrier packet) is
+ * skipped, as perf's decoder resets on it. ID 0 bytes (the formatter's
+ * padding) belong to no source. */
+int hwt_emu_cs_deframe(const uint8_t *buf, size_t len, uint8_t id,
+		       uint8_t *out, uint32_t *idx, size_t cap,
+		       struct hwt_cs_deframed *res);
+
+/* Formats @n bytes of trace ID @id (1..0x6f) into frames at @out (room
+ * for hwt_emu_cs_framed_len(@n)); the last frame is padded with ID 0
+ * bytes. Returns the bytes written. */
+size_t hwt_emu_cs_framed_len(size_t n);
+size_t hwt_emu_cs_frame(const uint8_t *data, size_t n, uint8_t id,
+			uint8_t *out);
+
+/* ---- ETMv4 instruction trace packets ---- */
+
+/* The trace unit's configuration that sets packet sizes. */
+struct hwt_etm_cfg {
+	uint8_t vmid_bytes; /* TRCIDR2.VMIDSIZE: 0, 1, 2 or 4 */
+	uint8_t cid_bytes;  /* TRCIDR2.CIDSIZE: 0 or 4 */
+};
+
+enum hwt_etm_kind {
+	HWT_ETM_ASYNC = 1,
+	HWT_ETM_TRACE_INFO,
+	HWT_ETM_TRACE_ON,
+	HWT_ETM_TIMESTAMP,
+	HWT_ETM_EXCEPTION,
+	HWT_ETM_EXCEPTION_RETURN,
+	HWT_ETM_CONTEXT,
+	HWT_ETM_ADDRESS,    /* an address packet, with or without context */
+	HWT_ETM_ATOM,
+	HWT_ETM_OTHER,      /* extension, event, sync markers, cancels... */
+};
+
+/* One packet: its kind and length, and for address and context packets
+ * what they carry (the address as the packet gives it: bits above
+ * addr_bits come from the previous address, hwt_etm_addr_apply). */
+struct hwt_etm_pkt {
+	enum hwt_etm_kind kind;
+	uint8_t header;
+	size_t len;
+	uint64_t addr;
+	uint8_t addr_bits;  /* 0: no address; 64: all of it */
+	uint8_t addr_shift; /* IS0 (A64/A32): 2; IS1 (T32): 1 */
+	uint8_t exact;      /* exact-match packets: 1 + the history index */
+	uint8_t has_ctxt;   /* the packet has a context field */
+	uint8_t ctxt_info;  /* EL, SF, NS, V, C bits */
+	uint32_t vmid, cid;
+	uint8_t atoms, en;  /* atom packets: count, E bits (oldest first)
+			     * for the forms decoded (F1..F3, F6); 0 if not */
+};
+
+/* Return values of hwt_etm_next besides a length > 0. */
+#define HWT_ETM_INCOMPLETE 0   /* the packet runs past the end */
+#define HWT_ETM_BAD (-1)       /* a reserved or malformed header */
+#define HWT_ETM_UNSUPPORTED (-2) /* valid, but not parsed here (cycle
+				  * counts, conditionals, Q packets) */
+
+/* The packet at @s (@n bytes left). Never reads past @s + @n. */
+long hwt_etm_next(const uint8_t *s, size_t n, const struct hwt_etm_cfg *cfg,
+		  struct hwt_etm_pkt *p);
+
+/* The trace's address history (the last three addresses, for exact-match
+ * packets and for the bits compressed packets leave out). */
+struct hwt_etm_addr_hist {
+	uint64_t a[3];
+};
+
+/* The full address @p gives after @h; updates @h. */
+uint64_t hwt_etm_addr_apply(struct hwt_etm_addr_hist *h,
+			    const struct hwt_etm_pkt *p);
+
+/* The name of a return value of hwt_etm_next below 1. */
+const char *hwt_etm_strerror(long r);
+
+#endif
