@@ -100,4 +100,45 @@ uint64_t hwt_etm_addr_apply(struct hwt_etm_addr_hist *h,
 /* The name of a return value of hwt_etm_next below 1. */
 const char *hwt_etm_strerror(long r);
 
+/* ---- restarting a cut stream (emu_cs_reencode.c) ---- */
+
+/* What a decoder must be told to pick a stream up at a packet boundary:
+ * the trace unit's TraceInfo packet (as the stream last gave it), the
+ * context and the address where execution goes on. */
+struct hwt_etm_restart {
+	uint8_t info[16];   /* the TraceInfo packet's bytes, header first */
+	size_t info_len;
+	uint8_t ctxt_info;  /* EL, SF, NS, V, C of the last context */
+	uint32_t vmid, cid;
+	uint64_t addr;
+};
+
+/* What the stream says up to a byte offset: the last TraceInfo and
+ * context (hwt_etm_restart without addr), the address history and the
+ * first packet boundary at or after the offset. */
+struct hwt_etm_scan {
+	struct hwt_etm_restart r; /* info_len 0: no TraceInfo seen */
+	int have_ctxt;
+	struct hwt_etm_addr_hist hist;
+	size_t boundary;
+};
+
+/* Walks the packets of @s up to the first boundary at or after @upto
+ * (<= @n). 0, or the hwt_etm_next error that stopped it (the packet at
+ * res->boundary): a stream this cannot walk cannot be cut. */
+long hwt_etm_scan_to(const uint8_t *s, size_t n, size_t upto,
+		     const struct hwt_etm_cfg *cfg, struct hwt_etm_scan *res);
+
+/* The frames of trace ID @id that restart the trace: an A-sync, @r's
+ * TraceInfo, a Trace On and a 64-bit address-with-context packet of
+ * @r->addr (IS0: A64), then the @n bytes of packets at @pkts, framed so
+ * that the last frame ends with no padding (the frames the sink wrote
+ * after them go on with the same ID). hwt_etm_restart_len gives the room
+ * needed; the bytes written are returned, -EINVAL when @r has no
+ * TraceInfo or a context this cannot write. */
+size_t hwt_etm_restart_len(size_t n);
+long hwt_etm_restart_frames(const struct hwt_etm_restart *r,
+			    const struct hwt_etm_cfg *cfg, const uint8_t *pkts,
+			    size_t n, uint8_t id, uint8_t *out);
+
 #endif

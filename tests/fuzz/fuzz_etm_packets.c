@@ -5,7 +5,10 @@
  * bit 2: 4 bytes of context ID); the rest, cut to whole frames, is the
  * sink's buffer. Each packet must lie inside the stream (ASan sees a read
  * past the exact-size copies), the stream framed again must deframe to
- * itself, and the raw bytes are parsed as a stream too. */
+ * itself, and the raw bytes are parsed as a stream too. The stream is
+ * restarted (emu_cs_reencode.c) at the packet boundary after its middle:
+ * the restart's frames must deframe to the packets after that boundary,
+ * behind the restart's own bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,26 @@ static void walk(const uint8_t *s, size_t n, const struct hwt_etm_cfg *cfg)
 			hwt_etm_addr_apply(&h, &p);
 		at += (size_t)r;
 	}
+}
+
+static void restart(const uint8_t *s, size_t n, uint8_t id,
+		    const struct hwt_etm_cfg *cfg)
+{
+	struct hwt_etm_scan sc;
+	if (hwt_etm_scan_to(s, n, n / 2, cfg, &sc) || sc.boundary > n)
+		return;
+	size_t rest = n - sc.boundary, room = hwt_etm_restart_len(rest);
+	uint8_t *f = malloc(room), *back = malloc(room);
+	long w = hwt_etm_restart_frames(&sc.r, cfg, s + sc.boundary, rest, id, f);
+	if (w >= 0) {
+		struct hwt_cs_deframed r;
+		if ((size_t)w > room || w % HWT_CS_FRAME ||
+		    hwt_emu_cs_deframe(f, (size_t)w, id, back, NULL, room, &r) ||
+		    r.n < rest || memcmp(back + r.n - rest, s + sc.boundary, rest))
+			abort();
+	}
+	free(f);
+	free(back);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -72,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			free(re);
 			free(back);
+			restart(s, res.n, id, &cfg);
 		}
 		free(s);
 	}
