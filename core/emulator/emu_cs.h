@@ -73,8 +73,9 @@ struct hwt_etm_pkt {
 	uint8_t has_ctxt;   /* the packet has a context field */
 	uint8_t ctxt_info;  /* EL, SF, NS, V, C bits */
 	uint32_t vmid, cid;
-	uint8_t atoms, en;  /* atom packets: count, E bits (oldest first)
-			     * for the forms decoded (F1..F3, F6); 0 if not */
+	uint8_t atoms;      /* atom packets: how many, for the forms read
+			     * here (F1, F2, F3, F6); 0 for F4 and F5 */
+	uint32_t en;        /* their E bits, the oldest in bit 0 */
 };
 
 /* Return values of hwt_etm_next besides a length > 0. */
@@ -140,5 +141,41 @@ size_t hwt_etm_restart_len(size_t n);
 long hwt_etm_restart_frames(const struct hwt_etm_restart *r,
 			    const struct hwt_etm_cfg *cfg, const uint8_t *pkts,
 			    size_t n, uint8_t id, uint8_t *out);
+
+/* ---- cutting at a probe's branch (emu_cs_cut.c) ---- */
+
+/* One trace ID's stream of a replayed CoreSight buffer, ready to cut. */
+struct hwt_emu_cs_cut {
+	uint8_t id;
+	struct hwt_etm_cfg cfg;
+	uint8_t *bytes;  /* the ID's bytes */
+	uint32_t *idx;   /* each one's formatted index */
+	size_t n;
+};
+
+/* Room for the frames either cut writes. */
+#define HWT_EMU_CS_CUT_ROOM 256
+
+/* Deframes @len bytes of frames for trace ID @id. -EOPNOTSUPP, with
+ * @why, for a stream the cut cannot re-encode: other trace IDs in the
+ * buffer, barriers, packets this parser does not walk. */
+int hwt_emu_cs_cut_open(const uint8_t *frames, size_t len, uint8_t id,
+			const struct hwt_etm_cfg *cfg, struct hwt_emu_cs_cut *c,
+			const char **why);
+void hwt_emu_cs_cut_close(struct hwt_emu_cs_cut *c);
+
+/* A pause after atom @k of the atom packet at formatted index @pkt: the
+ * frames that replace the sink's frame holding it (*@frame: its offset
+ * in the buffer), ending the trace there. Bytes written to @out (room
+ * HWT_EMU_CS_CUT_ROOM), or -EINVAL (no packet there), -EOPNOTSUPP. */
+long hwt_emu_cs_pause_frames(const struct hwt_emu_cs_cut *c, uint32_t pkt,
+			     unsigned int k, uint8_t *out, uint64_t *frame);
+
+/* A resume after atom @k of the packet at @pkt, execution going on at
+ * @target: the frames that replace the sink's @replaced bytes of frames
+ * from *@frame on. As hwt_emu_cs_pause_frames otherwise. */
+long hwt_emu_cs_resume_frames(const struct hwt_emu_cs_cut *c, uint32_t pkt,
+			      unsigned int k, uint64_t target, uint8_t *out,
+			      uint64_t *frame, uint64_t *replaced);
 
 #endif

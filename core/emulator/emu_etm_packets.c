@@ -171,14 +171,14 @@ static void atoms(uint8_t h, struct hwt_etm_pkt *p)
 		p->atoms = 3;
 		p->en = h & 7;
 	} else if ((h >= 0xc0 && h <= 0xd4) || (h >= 0xe0 && h <= 0xf4)) {
-		/* F6: COUNT + 3 E atoms, then the last atom (bit 5 clear:
-		 * E). Counts above 8 (only 21 fits) are not expanded. */
+		/* F6: COUNT + 3 E atoms (COUNT at most 20), then the last
+		 * atom: E when bit 5 is clear. */
 		int count = (h & 0x1f) + 3;
-		if (count <= 7) {
+		if (count <= 23) {
 			p->atoms = (uint8_t)(count + 1);
-			p->en = (uint8_t)((1u << count) - 1);
+			p->en = (1u << count) - 1;
 			if (!(h & 0x20))
-				p->en |= (uint8_t)(1u << count);
+				p->en |= 1u << count;
 		}
 	}
 }

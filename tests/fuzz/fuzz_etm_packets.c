@@ -8,7 +8,9 @@
  * itself, and the raw bytes are parsed as a stream too. The stream is
  * restarted (emu_cs_reencode.c) at the packet boundary after its middle:
  * the restart's frames must deframe to the packets after that boundary,
- * behind the restart's own bytes. */
+ * behind the restart's own bytes. And the cut (emu_cs_cut.c) pauses and
+ * resumes at the first atom of each of the first atom packets: what it
+ * writes must fit its room. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,38 @@ static void restart(const uint8_t *s, size_t n, uint8_t id,
 	free(back);
 }
 
+static void cuts(const uint8_t *frames, size_t len, uint8_t id,
+		 const struct hwt_etm_cfg *cfg)
+{
+	struct hwt_emu_cs_cut c;
+	const char *why;
+	if (hwt_emu_cs_cut_open(frames, len, id, cfg, &c, &why))
+		return;
+	int tried = 0;
+	for (size_t at = 0; at < c.n && tried < 8;) {
+		struct hwt_etm_pkt p;
+		long r = hwt_etm_next(c.bytes + at, c.n - at, cfg, &p);
+		if (r <= 0)
+			break;
+		if (p.kind == HWT_ETM_ATOM && p.atoms) {
+			uint8_t out[HWT_EMU_CS_CUT_ROOM];
+			uint64_t frame, replaced;
+			unsigned int k = (unsigned int)tried % p.atoms;
+			long w = hwt_emu_cs_pause_frames(&c, c.idx[at], k, out, &frame);
+			if (w > HWT_EMU_CS_CUT_ROOM || (w > 0 && frame > len))
+				abort();
+			w = hwt_emu_cs_resume_frames(&c, c.idx[at], k, 0x1000, out,
+						     &frame, &replaced);
+			if (w > HWT_EMU_CS_CUT_ROOM ||
+			    (w > 0 && frame + replaced > len))
+				abort();
+			tried++;
+		}
+		at += (size_t)r;
+	}
+	hwt_emu_cs_cut_close(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t vmid[4] = { 0, 1, 2, 4 };
@@ -99,6 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		free(s);
 	}
+	cuts(frames, len, id, &cfg);
 	uint8_t *raw = malloc(size - 2 ? size - 2 : 1);
 	memcpy(raw, data + 2, size - 2);
 	walk(raw, size - 2, &cfg);
