@@ -153,6 +153,14 @@ struct hwt_emu_cs_cut {
 	size_t n;
 };
 
+/* The trace ID and packet sizes of CPU @cpu's trace unit in a cs_etm
+ * AUXTRACE_INFO's @words words after its header (emu_cs_info.c);
+ * -EOPNOTSUPP with @why for one the cut cannot re-encode (not ETMv4 in a
+ * version 1 block, cycle counts, VMIDs, conditional trace). */
+int hwt_emu_cs_source(const uint64_t *priv, size_t words, int cpu,
+		      uint8_t *trace_id, struct hwt_etm_cfg *cfg,
+		      const char **why);
+
 /* Room for the frames either cut writes. */
 #define HWT_EMU_CS_CUT_ROOM 256
 
