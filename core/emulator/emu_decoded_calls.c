@@ -37,7 +37,14 @@
  * (a CoreSight sink writes whole frames, and the deformatter reads
  * them). A trace without timestamps (an ETM
  * configured without them) gives a hit the time of the replayed
- * PERF_RECORD_AUX that brings its bytes, the time perf gives it too. */
+ * PERF_RECORD_AUX that brings its bytes, the time perf gives it too.
+ *
+ * A pause or resume probe on a CoreSight stream needs more than a frame:
+ * the emulator cuts the stream at the atom of the branch (emu_cs_cut.c).
+ * There the whole decode's own trace offsets place each hit, without
+ * prefix decodes: the decoder gives each element the formatted index of
+ * its packet, and a branch's atom in an atom packet is the number of
+ * ranges that packet gave before it (one range an atom). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

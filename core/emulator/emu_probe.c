@@ -26,8 +26,10 @@
  * nothing until a resume. The trace itself says where it stopped and
  * started again (trace_marker): in BTS records as perf shows a trace's
  * end and begin, in Intel PT with the packets of a TraceEn switch
- * (emu_pt_packets.c), right after the probe's sample in the data ring:
- * the cause before the effect. */
+ * (emu_pt_packets.c), in CoreSight frames cut at the branch's atom and a
+ * restart (emu_cs_cut.c; such a hit is at the start of that frame),
+ * right after the probe's sample in the data ring: the cause before the
+ * effect. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
