@@ -214,6 +214,13 @@ long hwt_emu_cs_resume_frames(const struct hwt_emu_cs_cut *c, uint32_t pkt,
 	*frame = pkt & ~(uint32_t)(HWT_CS_FRAME - 1);
 	uint32_t last = c->idx[next - 1] & ~(uint32_t)(HWT_CS_FRAME - 1);
 	size_t end = offset_of(c, last + HWT_CS_FRAME);
+	/* Nothing of ours after the restart in those frames: the restart
+	 * would end with its padding's ID, which the sink's next frame
+	 * would go on with. That frame is replaced too. */
+	while (n + (end - next) == 0 && end < c->n) {
+		last = c->idx[end] & ~(uint32_t)(HWT_CS_FRAME - 1);
+		end = offset_of(c, last + HWT_CS_FRAME);
+	}
 	if (end - next > sizeof(buf) - n)
 		return -EOPNOTSUPP;
 	memcpy(buf + n, c->bytes + next, end - next);

@@ -165,6 +165,43 @@ int main(void)
 	CHECK_INT(decode(rec, pframe + 16 - rframe, &got), 0);
 	CHECK(count(&got, RUN_AT + 0x1080, RUN_AT + 0x105c) != loop2);
 
+	/* A resume at the return: its atom ends its packet and the
+	 * target's address packet ends the frame at 304, so the restart
+	 * takes in the sink's frame at 320 too (which goes on with the
+	 * previous frame's ID): the decode is trace on at 0x10a4 and the
+	 * capture's elements after the return. */
+	r = hwt_emu_cs_resume_frames(&c, ret_pkt, ret_k, ret_to, part, &rframe,
+				     &replaced);
+	CHECK(r > 0 && r <= HWT_EMU_CS_CUT_ROOM);
+	CHECK_U64(rframe, 304);
+	CHECK_U64(replaced, 32);
+	n = 0;
+	if (r > 0 && rframe + replaced <= aux_len) {
+		memcpy(rec, part, (size_t)r);
+		n = (size_t)r;
+		memcpy(rec + n, aux + rframe + replaced, aux_len - rframe - replaced);
+		n += aux_len - rframe - replaced;
+	}
+	CHECK_INT(decode(rec, n, &got), 0);
+	CHECK(got.n > 0 && got.v[0].type == HWT_ELEM_TRACE_ON &&
+	      got.v[0].a == ret_to);
+	long after = 0;
+	differ = 0;
+	k = 1;
+	for (size_t i = (size_t)ret_i + 1; i < orig.n; i++) {
+		if (orig.v[i].type == HWT_ELEM_TRACE_ON)
+			continue;
+		if (k < got.n && got.v[k].type == orig.v[i].type &&
+		    got.v[k].a == orig.v[i].a && got.v[k].b == orig.v[i].b)
+			after++;
+		else
+			differ++;
+		k++;
+	}
+	CHECK_INT(differ, 0);
+	CHECK(after > 0);
+	CHECK_INT((long)got.n, 1 + after);
+
 	hwt_emu_cs_cut_close(&c);
 	/* A stream of two trace IDs is refused, by name. */
 	static uint8_t two[512];
