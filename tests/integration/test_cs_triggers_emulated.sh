@@ -175,6 +175,10 @@ expect_eq "resume:/pause: the probes' samples" "$("$HWTRACE" dump "$TMP/paused.d
 # refused the same way; the plain replay reads.
 expect_contains "perf 6.1 and the probes' file" \
 	"$(perf script -i "$TMP/sym.data" --itrace=b 2>&1 | tail -3)" "non matching sample_type"
+"$HWTRACE" record --emulate "$ETM/perf_etm.data" -o "$TMP/plain.data" >"$TMP/plain.out" 2>&1 ||
+	fail "record the plain replay"
+expect_contains "perf 6.1 and the plain replay" \
+	"$(perf script -i "$TMP/plain.data" --itrace=b -F flags,ip,addr --symfs "$TMP/symfs" 2>/dev/null | head -1)" "tr strt"
 
 # Two cuts in one frame of the sink (both probes on the entry) are
 # refused: the frame cannot be written both ways.
