@@ -170,6 +170,18 @@ expect_eq "resume:/pause: AUX bytes" "$("$HWTRACE" dump "$TMP/paused.data" 2>/de
 	awk '$5 == "PERF_RECORD_AUXTRACE" { print $7 }')" "0x70"
 expect_eq "resume:/pause: the probes' samples" "$("$HWTRACE" dump "$TMP/paused.data" 2>/dev/null |
 	grep -c 'PERF_RECORD_SAMPLE(IP')" 2
+# The 3-call capture (AUX record 4 written three times): three resumed
+# regions, each count_loop's call, each with its trace on.
+"$HWTRACE" record --emulate "$TMP/three.data" -o "$TMP/paused3.data" \
+	--trigger "resume:count_loop@$BIN" --trigger "pause:count_loop%return@$BIN" \
+	>"$TMP/paused3.out" 2>&1 || fail "resume:/pause: on the 3-call capture"
+expect_eq "resume:/pause: the 3-call capture's branches" "$(branches_in "$TMP/paused3.data")" \
+	"300 0x582b2b106c 0x582b2b1074;3 0x582b2b1070 0x582b2b1084;300 0x582b2b1080 0x582b2b105c;3 0x582b2b1088 0x0;"
+expect_eq "resume:/pause: the 3-call capture's trace ons" \
+	"$("$HWTRACE" decode --symfs "$TMP/symfs" "$TMP/paused3.data" 2>/dev/null |
+		awk '{ for (i = 1; i + 3 <= NF; i++) if ($i == "trace" && $(i + 1) == "on") print $(i + 3) }' |
+		tr '\n' ' ')" \
+	"0x582b2b1054 0x582b2b1054 0x582b2b1054 "
 # perf 6.1 does not read a file with the probes' events ("non matching
 # sample_type"): the symbol trigger's file, which has no aux_action, is
 # refused the same way; the plain replay reads.
