@@ -168,8 +168,12 @@ expect_eq "resume:/pause: the first trace on" \
 		awk '$2 == "trace" && $3 == "on" { print $5, $6; exit }')" "0x582b2b1054 count_loop+0x0"
 expect_eq "resume:/pause: AUX bytes" "$("$HWTRACE" dump "$TMP/paused.data" 2>/dev/null |
 	awk '$5 == "PERF_RECORD_AUXTRACE" { print $7 }')" "0x70"
-expect_eq "resume:/pause: the probes' samples" "$("$HWTRACE" dump "$TMP/paused.data" 2>/dev/null |
-	grep -c 'PERF_RECORD_SAMPLE(IP')" 2
+# The cause before the effect: each probe's sample, then the AUX record
+# with the trace it switched (the restart, then the cut at the return).
+expect_eq "resume:/pause: the probes' samples and the AUX records" \
+	"$("$HWTRACE" dump "$TMP/paused.data" 2>/dev/null |
+		awk '$5 == "PERF_RECORD_SAMPLE(IP," || $5 == "PERF_RECORD_AUX" { printf "%s ", $5 }')" \
+	"PERF_RECORD_SAMPLE(IP, PERF_RECORD_AUX PERF_RECORD_SAMPLE(IP, PERF_RECORD_AUX "
 # The 3-call capture (AUX record 4 written three times): three resumed
 # regions, each count_loop's call, each with its trace on.
 "$HWTRACE" record --emulate "$TMP/three.data" -o "$TMP/paused3.data" \
