@@ -23,9 +23,9 @@ struct hwt_cs_deframed {
 /* The bytes of trace ID @id in @len bytes of frames (@len a multiple of
  * 16, else -EINVAL), at most @cap of them into @out (-ENOSPC beyond).
  * @idx, when not NULL, gets each byte's index as OpenCSD's deformatter
- * gives it: the frame's offset plus the byte's ordinal among the frame's
- * data bytes. A frame of four 0x7fffffff (the kernel's barrier packet) is
- * skipped, as perf's decoder resets on it. ID 0 bytes (the formatter's
+ * gives it (its runs of one ID in a frame, emu_cs_frames.c), the "Idx"
+ * of trc_pkt_lister's packets. A frame of four 0x7fffffff (the kernel's
+ * barrier packet) is skipped, as perf's decoder resets on it. ID 0 bytes (the formatter's
  * padding) belong to no source. */
 int hwt_emu_cs_deframe(const uint8_t *buf, size_t len, uint8_t id,
 		       uint8_t *out, uint32_t *idx, size_t cap,

@@ -52,6 +52,15 @@ int hwt_emu_cs_cut_open(const uint8_t *frames, size_t len, uint8_t id,
 		err = -EOPNOTSUPP;
 	}
 	c->n = res.n;
+	/* The decoder's indexes name one byte each (they repeat where a
+	 * frame changes ID with no data in between). */
+	for (size_t i = 1; !err && i < c->n; i++) {
+		if (c->idx[i] <= c->idx[i - 1]) {
+			*why = "the stream's frames change trace ID where the "
+			       "decoder's byte indexes repeat";
+			err = -EOPNOTSUPP;
+		}
+	}
 	/* Every packet must be one this can walk. */
 	for (size_t at = 0; !err && at < c->n;) {
 		struct hwt_etm_pkt p;

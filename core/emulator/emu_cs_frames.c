@@ -22,6 +22,28 @@ static int barrier_frame(const uint8_t *f)
 	return 1;
 }
 
+/* One byte of ID @cur at index @i: kept when it is the wanted ID's. */
+static int keep(int cur, uint8_t id, uint8_t v, uint32_t i, uint8_t *out,
+		uint32_t *idx, size_t cap, struct hwt_cs_deframed *res)
+{
+	if (cur != id)
+		return 0;
+	if (res->n == cap)
+		return -ENOSPC;
+	if (idx)
+		idx[res->n] = i;
+	out[res->n++] = v;
+	return 0;
+}
+
+/* The indexes are OpenCSD's (its frame deformatter, which
+ * trc_pkt_lister's "Idx" shows): a frame's bytes go out in runs of one
+ * ID; the first run's index is the frame's offset, a run that an ID
+ * change starts after bytes of another ID has the offset of the ID byte,
+ * and a byte's index is its run's plus the bytes before it in the run
+ * (a byte an ID change leaves to the previous ID ends the previous run).
+ * An ID byte naming the current ID changes nothing: its data byte is
+ * the current ID's. */
 int hwt_emu_cs_deframe(const uint8_t *buf, size_t len, uint8_t id,
 		       uint8_t *out, uint32_t *idx, size_t cap,
 		       struct hwt_cs_deframed *res)
@@ -33,41 +55,49 @@ int hwt_emu_cs_deframe(const uint8_t *buf, size_t len, uint8_t id,
 		return -EINVAL;
 	for (size_t off = 0; off < len; off += HWT_CS_FRAME) {
 		const uint8_t *f = buf + off;
-		uint32_t ordinal = 0;
+		uint32_t base = (uint32_t)off, cnt = 0;
+		int err = 0;
 		if (barrier_frame(f)) {
 			res->barriers++;
 			cur = -1;
 			continue;
 		}
-		for (int i = 0; i < 8; i++) {
-			uint8_t b = f[2 * i], flag = f[15] >> i & 1;
-			int odd_id = cur; /* the ID the odd byte after goes to */
-			if (b & 1) {
-				cur = b >> 1;
-				res->ids[cur / 32] |= 1u << (cur % 32);
-				if (!flag)
-					odd_id = cur;
-			} else {
-				if (cur == id) {
-					if (res->n == cap)
-						return -ENOSPC;
-					if (idx)
-						idx[res->n] = (uint32_t)off + ordinal;
-					out[res->n++] = (uint8_t)(b | flag);
-				}
-				ordinal++;
-				odd_id = cur;
+		for (int i = 0; i < 7 && !err; i++) {
+			uint8_t b = f[2 * i], odd = f[2 * i + 1];
+			int flag = f[15] >> i & 1;
+			if (!(b & 1)) {
+				err = keep(cur, id, (uint8_t)(b | flag), base + cnt++,
+					   out, idx, cap, res);
+				if (!err)
+					err = keep(cur, id, odd, base + cnt++, out, idx,
+						   cap, res);
+				continue;
 			}
-			if (i == 7)
-				break;
-			if (odd_id == id) {
-				if (res->n == cap)
-					return -ENOSPC;
-				if (idx)
-					idx[res->n] = (uint32_t)off + ordinal;
-				out[res->n++] = f[2 * i + 1];
+			int nid = b >> 1;
+			res->ids[nid / 32] |= 1u << (nid % 32);
+			if (nid == cur) {
+				err = keep(cur, id, odd, base + cnt++, out, idx, cap, res);
+				continue;
 			}
-			ordinal++;
+			if (flag) /* the data byte is the previous ID's */
+				err = keep(cur, id, odd, base + cnt++, out, idx, cap, res);
+			cur = nid;
+			if (cnt) {
+				base = (uint32_t)off + 2u * (uint32_t)i;
+				cnt = 0;
+			}
+			if (!flag && !err)
+				err = keep(cur, id, odd, base + cnt++, out, idx, cap, res);
+		}
+		if (err)
+			return err;
+		/* Byte 14: an ID (no data byte follows it) or data. */
+		if (f[14] & 1) {
+			cur = f[14] >> 1;
+			res->ids[cur / 32] |= 1u << (cur % 32);
+		} else if ((err = keep(cur, id, (uint8_t)(f[14] | (f[15] >> 7 & 1)),
+				       base + cnt, out, idx, cap, res))) {
+			return err;
 		}
 	}
 	return 0;

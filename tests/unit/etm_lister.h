@@ -17,7 +17,7 @@
 
 struct lister_pkt {
 	unsigned long idx;
-	unsigned int first;
+	unsigned int id, first;
 	char name[32];
 };
 
@@ -65,6 +65,48 @@ static inline int write_file(const char *path, const void *data, size_t n)
 	return (fclose(f) == 0 && ok) ? 0 : -1;
 }
 
+/* Lists the snapshot directory @dir with trc_pkt_lister (its log goes
+ * to a temporary folder) into @out, at most @cap packets; how many, -1
+ * on failure. */
+static inline long etm_lister_dir(const char *dir, struct lister_pkt *out,
+				  size_t cap)
+{
+	char cwd[] = "/tmp/hwt-etm-lister-log-XXXXXX", cmd[1024];
+	if (!mkdtemp(cwd))
+		return -1;
+	const char *lister = getenv("HWT_TRC_PKT_LISTER");
+	/* It writes its log in the working directory: ours. */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s -ss_dir '%s' -pkt_mon 2>/dev/null",
+		 cwd, lister && *lister ? lister : "trc_pkt_lister", dir);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	char line[1024];
+	long n = 0;
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long idx;
+		unsigned int id, first;
+		char name[32];
+		if (sscanf(line, "Idx:%lu; ID:%x; [0x%x %*[^]]];\t%31s", &idx, &id,
+			   &first, name) != 4 &&
+		    sscanf(line, "Idx:%lu; ID:%x; [0x%x ];\t%31s", &idx, &id,
+			   &first, name) != 4)
+			continue;
+		if ((size_t)n < cap) {
+			out[n].idx = idx;
+			out[n].id = id;
+			out[n].first = first;
+			snprintf(out[n].name, sizeof(out[n].name), "%s", name);
+		}
+		n++;
+	}
+	int rc = pclose(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cwd);
+	if (system(cmd) != 0)
+		return -1;
+	return rc == 0 ? n : -1;
+}
+
 /* Lists @buf (@len bytes of frames) with trc_pkt_lister into @out (at
  * most @cap packets); returns how many, -1 on failure. */
 static inline long etm_lister(const uint8_t *buf, size_t len,
@@ -100,36 +142,10 @@ static inline long etm_lister(const uint8_t *buf, size_t len,
 		if (write_file(path, files[i].d, files[i].n))
 			return -1;
 	}
-	const char *lister = getenv("HWT_TRC_PKT_LISTER");
-	/* It writes its log in the working directory: ours. */
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s -ss_dir '%s' -pkt_mon 2>/dev/null",
-		 dir, lister && *lister ? lister : "trc_pkt_lister", dir);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	char line[1024];
-	long n = 0;
-	while (fgets(line, sizeof(line), p)) {
-		unsigned long idx;
-		unsigned int id, first;
-		char name[32];
-		if (sscanf(line, "Idx:%lu; ID:%x; [0x%x %*[^]]];\t%31s", &idx, &id,
-			   &first, name) != 4 &&
-		    sscanf(line, "Idx:%lu; ID:%x; [0x%x ];\t%31s", &idx, &id,
-			   &first, name) != 4)
-			continue;
-		if ((size_t)n < cap) {
-			out[n].idx = idx;
-			out[n].first = first;
-			snprintf(out[n].name, sizeof(out[n].name), "%s", name);
-		}
-		n++;
-	}
-	int rc = pclose(p);
+	long n = etm_lister_dir(dir, out, cap);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return -1;
-	return rc == 0 ? n : -1;
+	return n;
 }
-
 #endif

@@ -211,6 +211,31 @@ int main(void)
 			  -EOPNOTSUPP, 1);
 	CHECK_STR(why, "the buffer holds the trace of several trace IDs");
 	hwt_emu_cs_cut_close(&c);
+	/* A frame that changes to ID 0 leaving its data byte (the end of a
+	 * TraceInfo) to 0x1e, then back to 0x1e with no byte in between:
+	 * trc_pkt_lister gives the Trace On after it the index of that byte,
+	 * 16, and so does the deformatter; the cut cannot name the two bytes
+	 * apart. */
+	static const uint8_t dup[32] = {
+		0x3d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x80, /* A-sync, 01 01 */
+		0x01, 0x00, 0x3d, 0x04, 0x04, 0x04, 0x04, 0x04, /* ID 0 (its byte */
+		0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x01, /* 0x1e's), 0x1e */
+	};
+	uint32_t didx[32];
+	uint8_t dout[32];
+	struct hwt_cs_deframed dres;
+	CHECK_INT(hwt_emu_cs_deframe(dup, 32, 0x1e, dout, didx, 32, &dres), 0);
+	CHECK(dres.n > 15 && dout[14] == 0x00 && dout[15] == 0x04);
+	CHECK(didx[14] == 16 && didx[15] == 16);
+	static struct lister_pkt dl[32];
+	CHECK_INT(etm_lister(dup, 32, dl, 32), 2 + 12);
+	CHECK(!strcmp(dl[1].name, "I_TRACE_INFO") && dl[1].idx == 12);
+	CHECK(!strcmp(dl[2].name, "I_TRACE_ON") && dl[2].idx == 16);
+	CHECK_INT(hwt_emu_cs_cut_open(dup, 32, 0x1e, &cfg, &c, &why), -EOPNOTSUPP);
+	CHECK_STR(why, "the stream's frames change trace ID where the decoder's "
+		       "byte indexes repeat");
+	hwt_emu_cs_cut_close(&c);
 	free(aux);
 	return hwt_test_summary();
 }

@@ -6,7 +6,12 @@
  * lister's. The formatter, checked the same way: the stream re-framed
  * lists as the same packets. And the parser's edges: every cut of the
  * stream is an incomplete packet at the cut, never a read past it; a
- * reserved header is bad, a cycle count unsupported. */
+ * reserved header is bad, a cycle count unsupported. The deformatter's
+ * byte indexes with two trace IDs in one buffer (OpenCSD's Snowball
+ * snapshot, two PTMs, IDs changing inside frames, some with the data
+ * byte left to the previous ID): each packet trc_pkt_lister lists starts
+ * at a byte of its ID with that index and its first byte (all but the
+ * one not-synchronised chunk the lister cuts at its own place). */
 #include <errno.h>
 #include <string.h>
 
@@ -197,6 +202,46 @@ static void test_bad_headers(void)
 		  -ENOSPC);
 }
 
+static void test_two_ids_match_lister(void)
+{
+	static const char dir[] = HWT_TESTDATA "/opencsd/Snowball";
+	static struct lister_pkt ref[4096];
+	static uint8_t buf[8192], out[2][8192];
+	static uint32_t at[2][8192];
+	struct hwt_cs_deframed res[2];
+	FILE *f = fopen(HWT_TESTDATA "/opencsd/Snowball/cstrace.bin", "rb");
+	size_t len = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (f)
+		fclose(f);
+	CHECK_INT(len, 8192);
+	for (int k = 0; k < 2; k++)
+		CHECK_INT(hwt_emu_cs_deframe(buf, len, (uint8_t)(0x10 + k), out[k],
+					     at[k], sizeof(out[k]), &res[k]), 0);
+	/* IDs 0x10, 0x11 and 0, the padding. */
+	CHECK_U64(res[0].ids[0], 3u << 16 | 1u);
+	long n = etm_lister_dir(dir, ref, 4096);
+	CHECK_INT(n, 1832);
+	long same = 0, other = 0, unsynced_other = 0;
+	for (long i = 0; i < n && i < 4096; i++) {
+		int k = ref[i].id - 0x10;
+		int found = 0;
+		for (size_t j = 0; k >= 0 && k < 2 && j < res[k].n; j++)
+			if (at[k][j] == ref[i].idx) {
+				found = out[k][j] == ref[i].first;
+				break;
+			}
+		if (found)
+			same++;
+		else if (!strcmp(ref[i].name, "NOTSYNC"))
+			unsynced_other++;
+		else
+			other++;
+	}
+	CHECK_INT(other, 0);
+	CHECK_INT(unsynced_other, 1);
+	CHECK_INT(same, n - 1);
+}
+
 int main(void)
 {
 	aux = etm_capture_aux(&aux_len);
@@ -210,6 +255,7 @@ int main(void)
 	RUN(test_reframed_matches_lister);
 	RUN(test_cuts_are_incomplete);
 	RUN(test_bad_headers);
+	RUN(test_two_ids_match_lister);
 	free(aux);
 	return hwt_test_summary();
 }
