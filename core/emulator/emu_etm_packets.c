@@ -241,7 +241,8 @@ long hwt_etm_next(const uint8_t *s, size_t n, const struct hwt_etm_cfg *cfg,
 			return r < 0 ? HWT_ETM_BAD : HWT_ETM_INCOMPLETE;
 		return 1 + r;
 	}
-	case 0x70: /* ignore */
+	case 0x70: /* ignore (ETMv4.3 on; OpenCSD 1.3 reads it as reserved
+		    * on an ETMv4.2 unit, so the restart never writes it) */
 		return 1;
 	case 0x80: /* context: the same as before */
 		p->kind = HWT_ETM_CONTEXT;

@@ -203,8 +203,10 @@ static struct emu_event *find_leader(struct hwt_emu *emu, int group_fd)
 static bool cuts_collide(const struct emu_event *leader)
 {
 	for (size_t i = 1; i < leader->nhits; i++) {
-		const struct emu_probe_hit *a = &leader->hits[i - 1], *b = &leader->hits[i];
-		if ((a->cs_cut || b->cs_cut) && b->pos / HWT_CS_FRAME == a->pos / HWT_CS_FRAME)
+		const struct emu_probe_hit *a = &leader->hits[i - 1];
+		const struct emu_probe_hit *b = &leader->hits[i];
+		if ((a->cs_cut || b->cs_cut) &&
+		    b->pos / HWT_CS_FRAME == a->pos / HWT_CS_FRAME)
 			return true;
 	}
 	return false;
