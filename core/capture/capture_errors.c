@@ -76,8 +76,10 @@ int hwt_capture_explain(const struct hwt_os *os, int err, const char *what,
 					 "cannot be paused or resumed by another event "
 					 "here (aux_action): a kernel before 6.13, a "
 					 "driver without it, or the emulator replaying "
-					 "a capture whose trace unit it cannot switch "
-					 "(cs_etm); `hwtrace config check` says which, "
+					 "a capture whose trace it cannot cut there "
+					 "(cs_etm: other trace IDs, cycle counts, two "
+					 "cuts in one frame...); `hwtrace config check` "
+					 "says which, "
 					 "docs/record.md \"Triggers in the kernel\"",
 					 what, pmu, cpus, strerror(-err));
 		/* fall through */

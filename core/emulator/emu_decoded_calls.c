@@ -37,14 +37,23 @@
  * (a CoreSight sink writes whole frames, and the deformatter reads
  * them). A trace without timestamps (an ETM
  * configured without them) gives a hit the time of the replayed
- * PERF_RECORD_AUX that brings its bytes, the time perf gives it too. */
+ * PERF_RECORD_AUX that brings its bytes, the time perf gives it too.
+ *
+ * A pause or resume probe on a CoreSight stream needs more than a frame:
+ * the emulator cuts the stream at the atom of the branch (emu_cs_cut.c).
+ * There the whole decode's own trace offsets place each hit, without
+ * prefix decodes: the decoder gives each element the formatted index of
+ * its packet, and a branch's atom in an atom packet is the number of
+ * ranges that packet gave before it (one range an atom). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/decode/decode_isolate.h"
+#include "core/emulator/emu_cs.h"
 #include "core/emulator/emu_internal.h"
 #include "core/emulator/emu_replay.h"
+#include "hwtrace/auxaction.h"
 #include "hwtrace/backend.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/element.h"
@@ -55,6 +64,12 @@
 
 struct decoded_branch {
 	uint64_t from, to;
+	/* The trace offset of the packet the decoder gave it for (for
+	 * cs_etm, its formatted index) and, for an atom packet, which of
+	 * its atoms: the ranges of that packet before its own, one an
+	 * atom. */
+	uint64_t off;
+	uint32_t atom;
 };
 
 /* What the sink keeps: every branch (@keep), or just whether branch
@@ -66,6 +81,8 @@ struct branch_log {
 	size_t want;
 	bool reached, nomem;
 	uint64_t last_time;
+	uint64_t range_off;   /* the offset of the last range */
+	uint32_t ranges_there; /* ranges at that offset so far */
 };
 
 static int log_branch(void *arg, const struct hwt_elem *e)
@@ -74,6 +91,12 @@ static int log_branch(void *arg, const struct hwt_elem *e)
 
 	if (e->fields & HWT_FIELD_TIME)
 		log->last_time = e->time;
+	if (e->type == HWT_ELEM_RANGE) {
+		if (!log->ranges_there || e->trace_offset != log->range_off)
+			log->ranges_there = 0;
+		log->range_off = e->trace_offset;
+		log->ranges_there++;
+	}
 	if (e->type != HWT_ELEM_BRANCH)
 		return 0;
 	if (!log->keep) {
@@ -94,8 +117,10 @@ static int log_branch(void *arg, const struct hwt_elem *e)
 		log->v = nv;
 		log->cap = ncap;
 	}
-	log->v[log->n++] = (struct decoded_branch){e->u.branch.from,
-						   e->u.branch.to};
+	log->v[log->n++] = (struct decoded_branch){
+		e->u.branch.from, e->u.branch.to, e->trace_offset,
+		log->ranges_there && log->range_off == e->trace_offset ?
+			log->ranges_there - 1 : UINT32_MAX};
 	return 0;
 }
 
@@ -139,6 +164,7 @@ static int decode_prefix(struct stream_decoder *sd, uint64_t len)
 	chunk.cpu = sd->cpu;
 	chunk.tid = -1;
 	sd->log.n = 0;
+	sd->log.ranges_there = 0;
 	sd->log.reached = false;
 	sd->log.last_time = 0;
 	err = sd->ops->create(&sd->params, &priv);
@@ -303,6 +329,71 @@ static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
 	return err;
 }
 
+/* A pause or resume probe on a cs_etm stream: each hit is at the sink's
+ * frame that holds its branch's atom, the packet the decoder gave the
+ * branch for (emu_cs_cut.c writes the cut there); a branch that is not an
+ * atom's, or a cut the stream does not allow, refuses the probe. */
+static int cut_positions(struct stream_decoder *sd, struct emu_event *leader,
+			 struct emu_event *probe, uint64_t addr, bool at_return)
+{
+	struct emu_call_match match = {0};
+	bool pause = hwt_attr_aux_action(&probe->attr) & HWT_AUX_PAUSE;
+
+	for (size_t k = 0; k < sd->log.n; k++) {
+		const struct decoded_branch *b = &sd->log.v[k];
+		int what = hwt_emu_call_match(&match, addr, b->from, b->to);
+		if (what != (at_return ? EMU_CALL_RETURN : EMU_CALL_ENTRY))
+			continue;
+		uint64_t ip = at_return ? b->to : addr, frame = 0, replaced = 0;
+		uint8_t out[HWT_EMU_CS_CUT_ROOM];
+		if (b->atom == UINT32_MAX || b->off > UINT32_MAX)
+			return -EOPNOTSUPP;
+		long r = pause ? hwt_emu_cs_pause_frames(leader->cs_cut,
+							 (uint32_t)b->off, b->atom,
+							 out, &frame) :
+				 hwt_emu_cs_resume_frames(leader->cs_cut,
+							  (uint32_t)b->off, b->atom, ip,
+							  out, &frame, &replaced);
+		if (r < 0)
+			return -EOPNOTSUPP;
+		/* No timestamps: the time of the write with the frame's
+		 * last byte. */
+		if (hwt_emu_add_hit(leader, frame, probe, ip, 0,
+				    write_time(sd->stream, frame + HWT_CS_FRAME)))
+			return -ENOMEM;
+		struct emu_probe_hit *h = &leader->hits[leader->nhits - 1];
+		h->cs_cut = true;
+		h->cs_pkt = (uint32_t)b->off;
+		h->cs_atom = b->atom;
+	}
+	return 0;
+}
+
+/* The cut of @leader's stream (@bytes), opened once. */
+static int open_cut(struct emu_event *leader, const struct hwt_decode_params *p,
+		    const uint8_t *bytes, uint64_t len)
+{
+	struct hwt_etm_cfg cfg;
+	const char *why;
+	uint8_t id;
+
+	if (leader->cs_cut)
+		return 0;
+	if (hwt_emu_cs_source(p->info, p->info_words, leader->stream->cpu, &id,
+			      &cfg, &why) < 0)
+		return -EOPNOTSUPP;
+	struct hwt_emu_cs_cut *c = malloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	int err = hwt_emu_cs_cut_open(bytes, len, id, &cfg, c, &why);
+	if (err) {
+		free(c);
+		return err;
+	}
+	leader->cs_cut = c;
+	return 0;
+}
+
 int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 			 struct emu_event *probe, uint64_t addr, bool at_return,
 			 const char *capture_name)
@@ -365,6 +456,17 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	sd.npackets = 0;
 	sd.budget = EMU_DECODE_BUDGET;
 	err = decode_prefix(&sd, sd.len);
+	bool cut = leader->cs_sink && hwt_attr_aux_action(&probe->attr);
+	if (cut) {
+		int e = err >= 0 ? open_cut(leader, &sd.params, bytes, sd.len) : 0;
+		if (e == 0 && err >= 0)
+			e = cut_positions(&sd, leader, probe, addr, at_return);
+		free(sd.log.v);
+		free(bytes);
+		hwt_image_free(image);
+		err = hwt_isolation_close(iso, err);
+		return e ? e : err == HWT_ERR_NOMEM ? -ENOMEM : err < 0 ? -EOPNOTSUPP : 0;
+	}
 	if (err >= 0 && !iso)
 		err = hwt_emu_packet_list(sd.ops, &sd.params, bytes, sd.len, sd.cpu,
 					  &sd.packets, &sd.npackets);

@@ -62,7 +62,13 @@ struct emu_probe_hit {
 	uint64_t flags;   /* the BTS flags of the record it follows */
 	uint64_t time;    /* when it ran (that record's clock, else its
 			     write's); 0: unknown (now) */
+	/* A CoreSight pause or resume (emu_cs_cut.c): the formatted
+	 * index of the atom packet of its branch, and the atom in it. */
+	bool cs_cut;
+	uint32_t cs_pkt, cs_atom;
 };
+
+struct hwt_emu_cs_cut;
 
 struct emu_event {
 	int fd;
@@ -123,6 +129,11 @@ struct emu_event {
 	 * paused, and its probes' hits in source order. A probe event:
 	 * @leader is its AUX event; @fired counts its samples. */
 	bool bts_format, pt_format, paused;
+	/* A cs_etm event with pause/resume probes: its stream ready to
+	 * cut, and the bytes of the sink's frames a resume replaced that
+	 * the producer is still to skip. */
+	struct hwt_emu_cs_cut *cs_cut;
+	uint64_t cs_skip;
 	struct emu_probe_hit *hits;
 	size_t nhits, hitcap, next_hit;
 	bool probe;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/capture/barrier.h"
+#include "core/emulator/emu_cs.h"
 #include "core/emulator/emu_internal.h"
 #include "hwtrace/addrfilter.h"
 #include "hwtrace/auxaction.h"
@@ -637,6 +638,10 @@ void hwt_emu_free(struct hwt_emu *emu)
 		if (!ev->closed)
 			close(ev->fd);
 		free(ev->hits);
+		if (ev->cs_cut) {
+			hwt_emu_cs_cut_close(ev->cs_cut);
+			free(ev->cs_cut);
+		}
 		free(ev);
 	}
 	for (size_t i = 0; i < emu->nstreams; i++) {

@@ -26,14 +26,17 @@
  * nothing until a resume. The trace itself says where it stopped and
  * started again (trace_marker): in BTS records as perf shows a trace's
  * end and begin, in Intel PT with the packets of a TraceEn switch
- * (emu_pt_packets.c), right after the probe's sample in the data ring:
- * the cause before the effect. */
+ * (emu_pt_packets.c), in CoreSight frames cut at the branch's atom and a
+ * restart (emu_cs_cut.c; such a hit is at the start of that frame),
+ * right after the probe's sample in the data ring: the cause before the
+ * effect. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "core/emulator/emu_cs.h"
 #include "core/emulator/emu_internal.h"
 #include "core/emulator/emu_replay.h"
 #include "hwtrace/auxaction.h"
@@ -136,8 +139,8 @@ int hwt_emu_add_hit(struct emu_event *leader, uint64_t pos,
 		leader->hits = n;
 		leader->hitcap = ncap;
 	}
-	leader->hits[leader->nhits++] = (struct emu_probe_hit){pos, probe, ip,
-							       flags, time};
+	leader->hits[leader->nhits++] = (struct emu_probe_hit){
+		.pos = pos, .probe = probe, .ip = ip, .flags = flags, .time = time};
 	return 0;
 }
 
@@ -193,6 +196,22 @@ static struct emu_event *find_leader(struct hwt_emu *emu, int group_fd)
 	return NULL;
 }
 
+/* Two CoreSight cuts in one frame of the sink (a call shorter than a
+ * frame, two probes on one branch): the frame cannot be written both
+ * ways, so the probe that adds the second is refused. Any other hit in
+ * that frame would fire in the middle of the cut, too. */
+static bool cuts_collide(const struct emu_event *leader)
+{
+	for (size_t i = 1; i < leader->nhits; i++) {
+		const struct emu_probe_hit *a = &leader->hits[i - 1];
+		const struct emu_probe_hit *b = &leader->hits[i];
+		if ((a->cs_cut || b->cs_cut) &&
+		    b->pos / HWT_CS_FRAME == a->pos / HWT_CS_FRAME)
+			return true;
+	}
+	return false;
+}
+
 /* Called with the lock held; @ev is filled but not yet listed. */
 static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 {
@@ -206,9 +225,6 @@ static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 		return -EINVAL;
 	if (!(leader->bts_format || leader->pt_format || leader->cs_sink) ||
 	    !leader->stream)
-		return -EOPNOTSUPP;
-	/* The trace-on/off of a CoreSight trace unit is not written. */
-	if (leader->cs_sink && hwt_attr_aux_action(&ev->attr))
 		return -EOPNOTSUPP;
 	/* The capture's name of the binary: its path, else the file the
 	 * capture gives the same build id (recorded on another machine). */
@@ -229,6 +245,14 @@ static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 	if (leader->nhits != before)
 		qsort(leader->hits, leader->nhits, sizeof(*leader->hits),
 		      hit_order);
+	if (leader->cs_cut && cuts_collide(leader)) {
+		size_t kept = 0;
+		for (size_t i = 0; i < leader->nhits; i++)
+			if (leader->hits[i].probe != ev)
+				leader->hits[kept++] = leader->hits[i];
+		leader->nhits = kept;
+		return -EOPNOTSUPP;
+	}
 	ev->leader = leader;
 	return 0;
 }
@@ -280,6 +304,23 @@ static void trace_marker(struct emu_event *ev, uint64_t from, uint64_t to,
 {
 	uint64_t flags = h->flags;
 	uint8_t rec[HWT_BTS_RECORD_SIZE];
+
+	if (ev->cs_cut && h->cs_cut) {
+		/* The sink's frame of the branch's atom, cut there
+		 * (emu_cs_cut.c); a resume's replaces frames of the sink
+		 * that the producer then skips. */
+		uint8_t frames[HWT_EMU_CS_CUT_ROOM];
+		uint64_t frame = 0, replaced = 0;
+		long n = to ? hwt_emu_cs_resume_frames(ev->cs_cut, h->cs_pkt,
+						       h->cs_atom, to, frames,
+						       &frame, &replaced) :
+			      hwt_emu_cs_pause_frames(ev->cs_cut, h->cs_pkt,
+						      h->cs_atom, frames, &frame);
+		if (n > 0)
+			hwt_emu_aux_insert(ev, frames, (uint64_t)n, h->time);
+		ev->cs_skip = replaced;
+		return;
+	}
 
 	if (ev->pt_format) {
 		uint8_t pkt[EMU_PT_MARK_MAX];

@@ -304,8 +304,11 @@ static void produce(struct emu_event *ev, uint64_t n)
 	uint64_t size = ev->aux_len, head = ev->aux_pos, m, skip = 0, flags = 0;
 	bool own, barrier = false;
 
-	if (ev->paused) {
-		/* aux_pause: the trace unit is off; nothing is lost. */
+	if (ev->paused || ev->cs_skip) {
+		/* aux_pause: the trace unit is off; nothing is lost. The
+		 * sink's frames a CoreSight resume wrote anew count so too:
+		 * not written as they were. */
+		ev->cs_skip -= ev->cs_skip < n ? ev->cs_skip : n;
 		s->st.paused += n;
 		advance(s, n);
 		return;
@@ -515,6 +518,8 @@ void *hwt_emu_producer_main(void *arg)
 		 * enters or leaves its function. */
 		hwt_emu_probe_fire(ev);
 		n = hwt_emu_probe_clamp(ev, n);
+		if (ev->cs_skip && n > ev->cs_skip)
+			n = ev->cs_skip;
 		if (emu->opts.paced && n) {
 			uint64_t allowed = paced_allowance(ev, it, n);
 			if (!allowed) {

@@ -134,13 +134,75 @@ PY
 record other "$ETM/perf_etm.data" "symbol:count_loop@$TMP/other"
 expect_eq "another build id: summary" "$(summary other)" "0 entries, 0 calls returned, 0 fired, in 0 windows"
 
-# aux_action on a CoreSight replay: the trace unit's trace-on/off is not
-# emulated, so the probes are refused, as a driver without it refuses.
+# aux_action on a CoreSight replay: the event opens paused, the entry
+# probe resumes it, the return probe pauses it. The emulator cuts the
+# sink's frames at the atoms of the call and of the return
+# (core/emulator/emu_cs_cut.c): the recorded trace is an A-sync, the
+# TraceInfo, Trace On and the address of count_loop with the context,
+# then the loop's packets up to the return and its target's address. Its
+# decode: trace on at count_loop (its first trace on), then exactly the
+# branches perf decodes inside count_loop in the capture (the loop runs
+# 100 times), the return last with no target (the trace ends there), and
+# none outside it.
+branches_in() { # FILE: "from to" of the decode's branches, counted
+	"$HWTRACE" decode --symfs "$TMP/symfs" "$1" 2>/dev/null |
+		awk '{ for (i = 2; i < NF; i++) if ($i == "->" && $(i - 2) == "branch") print $(i - 1), $(i + 1) }' |
+		sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';'
+}
+perf_branches_in_count_loop() {
+	perf script -i "$ETM/perf_etm.data" --itrace=b -F ip,addr --symfs "$TMP/symfs" 2>/dev/null |
+		awk '$1 >= "582b2b1054" && $1 < "582b2b108c" && $2 == "=>" { print "0x" $1, "0x" $3 }' |
+		sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';'
+}
 "$HWTRACE" record --emulate "$ETM/perf_etm.data" -o "$TMP/paused.data" \
 	--trigger "resume:count_loop@$BIN" --trigger "pause:count_loop%return@$BIN" \
 	>"$TMP/paused.out" 2>&1
-expect_eq "resume:/pause: exit status" "$?" 1
-expect_contains "resume:/pause: why" "$(cat "$TMP/paused.out")" \
-	"probe:count_loop/aux-action=resume/ (cpu 7) refused: Operation not supported. The trace event cannot be paused or resumed"
-expect_eq "resume:/pause: no file" "$([ -e "$TMP/paused.data" ] && echo written)" ""
+expect_eq "resume:/pause: exit status" "$?" 0
+want=$(perf_branches_in_count_loop)
+expect_eq "perf: the branches inside count_loop" "$want" \
+	"100 0x582b2b106c 0x582b2b1074;1 0x582b2b1070 0x582b2b1084;100 0x582b2b1080 0x582b2b105c;1 0x582b2b1088 0x582b2b10a4;"
+expect_eq "resume:/pause: the branches decoded" "$(branches_in "$TMP/paused.data")" \
+	"$(echo "$want" | sed 's/0x582b2b10a4;$/0x0;/')"
+expect_eq "resume:/pause: the first trace on" \
+	"$("$HWTRACE" decode --symfs "$TMP/symfs" "$TMP/paused.data" 2>/dev/null |
+		awk '$2 == "trace" && $3 == "on" { print $5, $6; exit }')" "0x582b2b1054 count_loop+0x0"
+expect_eq "resume:/pause: AUX bytes" "$("$HWTRACE" dump "$TMP/paused.data" 2>/dev/null |
+	awk '$5 == "PERF_RECORD_AUXTRACE" { print $7 }')" "0x70"
+# The cause before the effect: each probe's sample, then the AUX record
+# with the trace it switched (the restart, then the cut at the return).
+expect_eq "resume:/pause: the probes' samples and the AUX records" \
+	"$("$HWTRACE" dump "$TMP/paused.data" 2>/dev/null |
+		awk '$5 == "PERF_RECORD_SAMPLE(IP," || $5 == "PERF_RECORD_AUX" { printf "%s ", $5 }')" \
+	"PERF_RECORD_SAMPLE(IP, PERF_RECORD_AUX PERF_RECORD_SAMPLE(IP, PERF_RECORD_AUX "
+# The 3-call capture (AUX record 4 written three times): three resumed
+# regions, each count_loop's call, each with its trace on.
+"$HWTRACE" record --emulate "$TMP/three.data" -o "$TMP/paused3.data" \
+	--trigger "resume:count_loop@$BIN" --trigger "pause:count_loop%return@$BIN" \
+	>"$TMP/paused3.out" 2>&1 || fail "resume:/pause: on the 3-call capture"
+expect_eq "resume:/pause: the 3-call capture's branches" "$(branches_in "$TMP/paused3.data")" \
+	"300 0x582b2b106c 0x582b2b1074;3 0x582b2b1070 0x582b2b1084;300 0x582b2b1080 0x582b2b105c;3 0x582b2b1088 0x0;"
+expect_eq "resume:/pause: the 3-call capture's trace ons" \
+	"$("$HWTRACE" decode --symfs "$TMP/symfs" "$TMP/paused3.data" 2>/dev/null |
+		awk '{ for (i = 1; i + 3 <= NF; i++) if ($i == "trace" && $(i + 1) == "on") print $(i + 3) }' |
+		tr '\n' ' ')" \
+	"0x582b2b1054 0x582b2b1054 0x582b2b1054 "
+# perf 6.1 does not read a file with the probes' events ("non matching
+# sample_type"): the symbol trigger's file, which has no aux_action, is
+# refused the same way; the plain replay reads.
+expect_contains "perf 6.1 and the probes' file" \
+	"$(perf script -i "$TMP/sym.data" --itrace=b 2>&1 | tail -3)" "non matching sample_type"
+"$HWTRACE" record --emulate "$ETM/perf_etm.data" -o "$TMP/plain.data" >"$TMP/plain.out" 2>&1 ||
+	fail "record the plain replay"
+expect_contains "perf 6.1 and the plain replay" \
+	"$(perf script -i "$TMP/plain.data" --itrace=b -F flags,ip,addr --symfs "$TMP/symfs" 2>/dev/null | head -1)" "tr strt"
+
+# Two cuts in one frame of the sink (both probes on the entry) are
+# refused: the frame cannot be written both ways.
+"$HWTRACE" record --emulate "$ETM/perf_etm.data" -o "$TMP/onebranch.data" \
+	--trigger "resume:count_loop@$BIN" --trigger "pause:count_loop@$BIN" \
+	>"$TMP/onebranch.out" 2>&1
+expect_eq "resume:/pause: on one branch: exit status" "$?" 1
+expect_contains "resume:/pause: on one branch: why" "$(cat "$TMP/onebranch.out")" \
+	"probe:count_loop/aux-action=pause/ (cpu 7) refused: Operation not supported. The trace event cannot be paused or resumed"
+expect_eq "resume:/pause: on one branch: no file" "$([ -e "$TMP/onebranch.data" ] && echo written)" ""
 finish
