@@ -134,8 +134,15 @@ run: build
 	@sed -n 's/.*"kind":"call".*"to_sym":"\([^"]*\)".*/\1/p' build/run-sw_branch.jsonl | \
 		sort | uniq -c | sort -rn | head -n 6 | sed 's/^/  /'
 
-# The full suite runs last, so its summary closes the output.
-check: check-release check-fuzz check-tsan check-plain check-asan
+# The full suite runs last, so its summary closes the output. Each stage
+# says how long it took (.ci/run's header keeps the figures).
+CHECK_STAGES := check-release check-fuzz check-tsan check-plain check-asan
+check: deps
+	@for s in $(CHECK_STAGES); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$s || exit $$?; \
+		echo "make $$s took $$(($$(date +%s) - start)) s"; \
+	done
 
 # What a packager runs: a plain Release build with the distribution's
 # compiler. Warnings are errors here so that one the optimiser finds (and
