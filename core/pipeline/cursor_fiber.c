@@ -8,7 +8,12 @@
  * stack rlimit, usually 8 MiB), and no less than STACK_MIN. It is mapped
  * with MAP_NORESERVE, so only the pages the decode touches take memory,
  * and the page below it is PROT_NONE: an overflow faults there instead of
- * writing over the heap. */
+ * writing over the heap. Measured (mincore on the stack after the decode,
+ * resident pages being those ever touched): the testdata and generated
+ * captures (Intel PT by time over 4 CPUs, sw_branch, perf ETM, an ETE
+ * snapshot; from Python with symbols and disasm on) touch 12 to 20 KiB,
+ * 28 KiB under ASan: the default size leaves a wide margin for deeper
+ * code paths (libdw's, OpenCSD's) at no cost but address space. */
 #include "core/pipeline/cursor_fiber.h"
 
 #include <stdint.h>
@@ -33,6 +38,7 @@
 #endif
 #endif
 #ifdef FIBER_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -170,6 +176,13 @@ void cursor_fiber_free(struct cursor_fiber *f)
 {
 	if (!f)
 		return;
+#ifdef FIBER_ASAN
+	/* The frames the fiber left when it switched away for the last
+	 * time are still poisoned: a later mapping at these addresses must
+	 * not inherit them. */
+	ASAN_UNPOISON_MEMORY_REGION(f->map + (f->map_size - f->stack_size),
+				    f->stack_size);
+#endif
 	munmap(f->map, f->map_size);
 	free(f);
 }

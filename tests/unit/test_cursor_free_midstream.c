@@ -7,8 +7,10 @@
  * coroutines) each give the whole decode. A decode that fails (the
  * snapshot's trace file gone after the capture was opened) gives the same
  * error, naming the file, at both job counts, and again on the next pull.
- * Run under ASan (HWT_SANITIZE), its leak check says every stop frees the
- * coroutine's stack and what the decode held.
+ * Run under ASan (HWT_SANITIZE), its leak check says every stop frees what
+ * the decode held; the coroutine's stack is mapped, not allocated, so the
+ * test itself checks that 32 cursors stopped part way leave the process
+ * no larger by as much as one stack (at least 2 MiB: cursor_fiber.c).
  *
  * The positive control: both job counts give the same elements, more of
  * them than three of the coroutine's batches (the CLI's count of them is
@@ -105,6 +107,36 @@ static void stop_after(struct hwt_capture *cap, unsigned jobs, size_t k,
 	hwt_cursor_free(cur);
 }
 
+/* The process's mapped size, in KiB (/proc/self/status VmSize). */
+static long vm_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmSize:", 7))
+			kib = strtol(line + 7, NULL, 10);
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* 32 cursors of one job, each freed in its second batch: the stacks of
+ * their coroutines are unmapped. */
+static void stacks_unmapped(struct hwt_capture *cap, const struct elems *all)
+{
+	stop_after(cap, 1, FIBER_BATCH + 500, all); /* the allocator warmed */
+	long before = vm_kib();
+	for (int i = 0; i < 32; i++)
+		stop_after(cap, 1, FIBER_BATCH + 500, all);
+	long grown = vm_kib() - before;
+	if (grown >= 2048)
+		fprintf(stderr, "32 cursors freed part way: %ld KiB more mapped\n",
+			grown);
+	CHECK(before > 0);
+	CHECK(grown < 2048);
+}
+
 /* Two cursors of one job, pulled in turns of 700 elements. */
 static void in_turns(struct hwt_capture *cap, const struct elems *all)
 {
@@ -179,6 +211,7 @@ int main(void)
 	/* A cursor made and freed, never pulled. */
 	hwt_cursor_free(cursor(cap, 1));
 	in_turns(cap, &one);
+	stacks_unmapped(cap, &one);
 	hwt_capture_free(cap);
 
 	char dir[] = "/tmp/hwt-cursor-free-XXXXXX", trace[512], cmd[1100];
