@@ -393,9 +393,6 @@ static int hold_room(struct hwt_cursor *cur, size_t n)
 	return 0;
 }
 
-/* Takes up to @n elements into @elems or @recs (one of them NULL),
- * straight from the ring's slots, waiting until there are @n or the
- * decode has ended. */
 /* pull()'s work on a coroutine's cursor: the batch's elements, and the
  * coroutine run again for more until there are @n or the decode ends. */
 static int64_t pull_fiber(struct hwt_cursor *cur, struct hwt_elem *elems,
@@ -429,6 +426,9 @@ static int64_t pull_fiber(struct hwt_cursor *cur, struct hwt_elem *elems,
 	return cur->ferr < 0 ? hwt_error(cur->ferr, "%s", cur->fmsg) : 0;
 }
 
+/* Takes up to @n elements into @elems or @recs (one of them NULL),
+ * straight from the ring's slots (or the coroutine's batch), waiting until there are @n or the
+ * decode has ended. */
 static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 		    struct hwt_elem_record *recs, size_t n)
 {
