@@ -154,6 +154,26 @@ echo "  perf script -s / elements(types=branch), sw_branch: $(ratio "${wall[perf
 echo "  perf script -F ip / perf script -s, sw_branch: $(ratio "${wall[perf_swb_text]}" "${wall[perf_swb]}") / $(ratio "${cpu[perf_swb_text]}" "${cpu[perf_swb]}")  (perf's share outside its Python)"
 echo "  elements() / hwtrace decode --format jsonl, sw_branch: $(ratio "${wall[py_swb]}" "${wall[decode_swb]}") / $(ratio "${cpu[py_swb]}" "${cpu[decode_swb]}")"
 echo "  element_batches / hwtrace decode -o /dev/null: $(ratio "${wall[batches]}" "${wall[decode]}") / $(ratio "${cpu[batches]}" "${cpu[decode]}")  (goal <= 1.5)"
+# per_run A B LABEL: A's CPU over B's, run by run (A and B were timed
+# next to each other in each run: on a loaded machine the pairs' ratios
+# say more than the medians of each side).
+per_run() {
+	printf "  %-44s" "$3:"
+	paste -d' ' "$tmp/$1.times" "$tmp/$2.times" |
+		awk '{ printf " %.2f", ($4 > 0 ? $2 / $4 : 0) } END { print "" }'
+}
+echo "ratios run by run (CPU):"
+per_run perf_pt py_pt "perf script -s / elements(), PT"
+per_run perf_swb py_swb "perf script -s / elements(), sw_branch"
+per_run batches decode "element_batches / decode -o /dev/null, PT"
+if [ -n "$base" ]; then
+	per_run perf_pt py_pt_base "perf script -s / elements(), PT, BASE"
+	per_run perf_swb py_swb_base "perf script -s / elements(), sw_branch, BASE"
+	per_run batches_base decode_base "element_batches / decode, PT, BASE"
+	per_run py_pt py_pt_base "elements() PT, this / BASE"
+	per_run py_swb py_swb_base "elements() sw_branch, this / BASE"
+	per_run batches batches_base "element_batches, this / BASE"
+fi
 if [ -n "$base" ]; then
 	echo "this build / BASE_BUILD, CPU (wall):"
 	for c in py_pt py_pt_branch py_swb py_swb_branch batches decode; do

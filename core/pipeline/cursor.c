@@ -1,11 +1,16 @@
 /* Cursors: the push decode on a thread of the cursor's own, its elements
- * handed to the caller through a bounded ring (cursor_ring.h, README.md). */
+ * handed to the caller through a bounded ring (cursor_ring.h, README.md);
+ * or, at one job, on the caller's thread, on a coroutine that fills a
+ * batch of elements between switches (cursor_fiber.h). A decode of more
+ * jobs keeps the thread: its own workers already overlap with the
+ * caller, and its elements come in order from them. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pipeline/cursor_fiber.h"
 #include "core/pipeline/cursor_ring.h"
 #include "core/pipeline/pipeline_internal.h"
 #include "hwtrace/error.h"
@@ -16,11 +21,22 @@ struct hwt_cursor {
 	struct hwt_cursor_opts o;
 	pthread_t thread;
 	struct cursor_ring ring;
+	/* At one job: the decode's coroutine (NULL: the thread and ring
+	 * above), the batch it fills (fn slots, fpos of them read), and its
+	 * end: its error with the message it raised. */
+	struct cursor_fiber *fiber;
+	struct cursor_slot *fbuf;
+	size_t fn, fpos;
+	bool fstarted, fdone, fstop;
+	int ferr;
+	char fmsg[512];
 	struct hwt_merge *merge;
 	/* The decode's warnings, when the caller takes none: kept here by
 	 * whichever thread warns, and put into the ring by the decode's
 	 * sink before its next element (or at the end). They bypass the
-	 * merge, which would count them as a stream of their own. */
+	 * merge, which would count them as a stream of their own. On a
+	 * coroutine, the caller's warn callback too gets them from here
+	 * (say_warnings), on the caller's own stack. */
 	pthread_mutex_t warn_mu;
 	atomic_size_t nwarnings;
 	char **warnings;
@@ -30,10 +46,36 @@ struct hwt_cursor {
 	size_t nheld, held_cap;
 };
 
-/* Copies @e into the ring for the reader. */
+/* Elements the coroutine makes between switches: glibc's swapcontext
+ * saves the signal mask with a system call (about a microsecond), so a
+ * switch per 1024 elements costs about a nanosecond an element, and the
+ * batch (about 100 KiB) is still in the cache when the caller reads it. */
+#define FIBER_BATCH 1024
+
+/* The slot for the next element: the ring's, or the coroutine's batch.
+ * NULL when the reader has stopped. */
+static struct cursor_slot *next_slot(struct hwt_cursor *cur)
+{
+	if (!cur->fiber)
+		return cursor_ring_slot(&cur->ring);
+	return cur->fstop ? NULL : &cur->fbuf[cur->fn];
+}
+
+/* Hands the slot next_slot gave to the reader; false when it has stopped.
+ * The coroutine goes back to the caller once its batch is full. */
+static bool commit_slot(struct hwt_cursor *cur)
+{
+	if (!cur->fiber)
+		return cursor_ring_commit(&cur->ring);
+	if (++cur->fn == FIBER_BATCH)
+		cursor_fiber_yield(cur->fiber);
+	return !cur->fstop;
+}
+
+/* Copies @e into the ring or the batch for the reader. */
 static int put_one(struct hwt_cursor *cur, const struct hwt_elem *e)
 {
-	struct cursor_slot *s = cursor_ring_slot(&cur->ring);
+	struct cursor_slot *s = next_slot(cur);
 	if (!s)
 		return HWT_ERR_EOF;
 	s->e = *e;
@@ -47,7 +89,7 @@ static int put_one(struct hwt_cursor *cur, const struct hwt_elem *e)
 		memcpy(s->payload, p, size);
 		*hwt_elem_pointer(&s->e) = s->payload;
 	}
-	return cursor_ring_commit(&cur->ring) ? 0 : HWT_ERR_EOF;
+	return commit_slot(cur) ? 0 : HWT_ERR_EOF;
 }
 
 /* Puts the kept warnings into the ring as error elements, in the order
@@ -100,7 +142,7 @@ static void keep_warning(void *arg, const char *message)
 static int put(void *arg, const struct hwt_elem *e)
 {
 	struct hwt_cursor *cur = arg;
-	if (atomic_load_explicit(&cur->nwarnings, memory_order_relaxed)) {
+	if (!cur->o.warn && atomic_load_explicit(&cur->nwarnings, memory_order_relaxed)) {
 		int err = put_warnings(cur);
 		if (err < 0)
 			return err;
@@ -149,8 +191,12 @@ static int decode(struct hwt_cursor *cur)
 	d.time_end = o->time_end;
 	d.disasm = o->disasm;
 	d.jobs = o->jobs;
-	d.warn = o->warn ? o->warn : keep_warning;
-	d.warn_arg = o->warn ? o->warn_arg : cur;
+	/* The caller's callback, when it runs on the caller's stack: a
+	 * callback into an interpreter (Python's ctypes) may check where its
+	 * stack pointer is, and the coroutine's stack is not the thread's. */
+	bool direct = o->warn && !cur->fiber;
+	d.warn = direct ? o->warn : keep_warning;
+	d.warn_arg = direct ? o->warn_arg : cur;
 	d.on_image = o->on_image;
 	d.on_image_arg = o->on_image_arg;
 	switch (cap->kind) {
@@ -169,6 +215,24 @@ static int decode(struct hwt_cursor *cur)
 		return hwt_decode_snapshot_dir(cap->path, &d, &sink);
 	}
 	return hwt_error(HWT_ERR_INVAL, "a capture of unknown kind");
+}
+
+/* The coroutine's body: the decode, then its end kept for the reader
+ * (the message too, as the reader may raise others before it gets there). */
+static void run_fiber(void *arg)
+{
+	struct hwt_cursor *cur = arg;
+	int err = decode(cur);
+	int werr = cur->o.warn ? 0 : put_warnings(cur);
+	if (err >= 0)
+		err = werr;
+	if (err == HWT_ERR_EOF && cur->fstop)
+		err = 0;
+	if (err < 0) {
+		cur->ferr = err;
+		snprintf(cur->fmsg, sizeof(cur->fmsg), "%s", hwt_errmsg());
+	}
+	cur->fdone = true;
 }
 
 static void *run(void *arg)
@@ -209,13 +273,28 @@ int hwt_cursor_new(struct hwt_capture *cap, const struct hwt_cursor_opts *opts,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	cur->cap = cap;
 	cur->o = o;
+	pthread_mutex_init(&cur->warn_mu, NULL);
+	atomic_init(&cur->nwarnings, 0);
+	if (CURSOR_FIBER && o.jobs <= 1) {
+		/* No thread and no ring: the batch takes the ring's place. */
+		cur->fbuf = malloc(FIBER_BATCH * sizeof(*cur->fbuf));
+		int err = cur->fbuf ? cursor_fiber_new(run_fiber, cur, &cur->fiber)
+				    : hwt_error(HWT_ERR_NOMEM, "out of memory for a cursor");
+		if (err < 0) {
+			free(cur->fbuf);
+			pthread_mutex_destroy(&cur->warn_mu);
+			free(cur);
+			return err;
+		}
+		*out = cur;
+		return 0;
+	}
 	int err = cursor_ring_init(&cur->ring, o.queue_depth ? o.queue_depth : 4096);
 	if (err < 0) {
+		pthread_mutex_destroy(&cur->warn_mu);
 		free(cur);
 		return err;
 	}
-	pthread_mutex_init(&cur->warn_mu, NULL);
-	atomic_init(&cur->nwarnings, 0);
 	int rc = pthread_create(&cur->thread, NULL, run, cur);
 	if (rc) {
 		cursor_ring_destroy(&cur->ring);
@@ -235,13 +314,62 @@ static void release_held(struct hwt_cursor *cur)
 	cur->nheld = 0;
 }
 
+/* The coroutine's kept warnings to the caller's warn callback, once it
+ * has switched back to the caller's stack. */
+static void say_warnings(struct hwt_cursor *cur)
+{
+	size_t n = atomic_load(&cur->nwarnings);
+	if (!cur->o.warn || !n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		cur->o.warn(cur->o.warn_arg, cur->warnings[i]);
+		free(cur->warnings[i]);
+	}
+	atomic_store(&cur->nwarnings, 0);
+}
+
+/* Runs the coroutine until it has filled its batch or ended. */
+static void resume(struct hwt_cursor *cur)
+{
+	cur->fstarted = true;
+	cursor_fiber_resume(cur->fiber);
+	say_warnings(cur);
+}
+
+/* The payloads of the batch's slots not read. */
+static void drop_unread(struct hwt_cursor *cur)
+{
+	for (size_t i = cur->fpos; i < cur->fn; i++)
+		free(cur->fbuf[i].payload);
+	cur->fn = cur->fpos = 0;
+}
+
+/* Ends the coroutine's decode part way: resumed with the reader gone,
+ * its sink refuses the next element and the decode unwinds, freeing what
+ * it holds, before the stack goes. */
+static void free_fiber(struct hwt_cursor *cur)
+{
+	cur->fstop = true;
+	while (cur->fstarted && !cur->fdone) {
+		drop_unread(cur);
+		resume(cur);
+	}
+	drop_unread(cur);
+	cursor_fiber_free(cur->fiber);
+	free(cur->fbuf);
+}
+
 void hwt_cursor_free(struct hwt_cursor *cur)
 {
 	if (!cur)
 		return;
-	cursor_ring_stop(&cur->ring);
-	pthread_join(cur->thread, NULL);
-	cursor_ring_destroy(&cur->ring);
+	if (cur->fiber) {
+		free_fiber(cur);
+	} else {
+		cursor_ring_stop(&cur->ring);
+		pthread_join(cur->thread, NULL);
+		cursor_ring_destroy(&cur->ring);
+	}
 	release_held(cur);
 	free(cur->held);
 	/* Warnings kept after the decode's last element was refused. */
@@ -265,8 +393,41 @@ static int hold_room(struct hwt_cursor *cur, size_t n)
 	return 0;
 }
 
+/* pull()'s work on a coroutine's cursor: the batch's elements, and the
+ * coroutine run again for more until there are @n or the decode ends. */
+static int64_t pull_fiber(struct hwt_cursor *cur, struct hwt_elem *elems,
+			  struct hwt_elem_record *recs, size_t n)
+{
+	size_t k = 0;
+	while (k < n) {
+		if (cur->fpos == cur->fn) {
+			if (cur->fdone)
+				break;
+			cur->fn = cur->fpos = 0;
+			resume(cur);
+			continue;
+		}
+		size_t m = cur->fn - cur->fpos;
+		if (m > n - k)
+			m = n - k;
+		const struct cursor_slot *sl = &cur->fbuf[cur->fpos];
+		for (size_t i = 0; i < m; i++, k++, sl++) {
+			if (sl->payload)
+				cur->held[cur->nheld++] = sl->payload;
+			if (elems)
+				elems[k] = sl->e;
+			else
+				hwt_elem_record_from_elem(&recs[k], &sl->e);
+		}
+		cur->fpos += m;
+	}
+	if (k)
+		return (int64_t)k;
+	return cur->ferr < 0 ? hwt_error(cur->ferr, "%s", cur->fmsg) : 0;
+}
+
 /* Takes up to @n elements into @elems or @recs (one of them NULL),
- * straight from the ring's slots, waiting until there are @n or the
+ * straight from the ring's slots (or the coroutine's batch), waiting until there are @n or the
  * decode has ended. */
 static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 		    struct hwt_elem_record *recs, size_t n)
@@ -275,6 +436,8 @@ static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 	int err = hold_room(cur, n);
 	if (err < 0)
 		return err;
+	if (cur->fiber)
+		return pull_fiber(cur, elems, recs, n);
 	size_t k = 0;
 	while (k < n) {
 		size_t m = cursor_ring_ready(&cur->ring, n - k);

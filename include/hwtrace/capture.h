@@ -10,10 +10,14 @@
  * (hwt_cursor_next) or in batches of fixed-size records
  * (hwt_cursor_next_batch), filtered, by time or per stream, decoded on
  * as many threads as asked: the same elements as hwt_decode_file and
- * `hwtrace decode` give, for every number of threads. The decode runs on a
- * thread of the cursor's own, which hands elements over through a bounded
- * queue (so memory stays flat however large the capture), and stops and
- * is joined when the cursor is freed, also before the end.
+ * `hwtrace decode` give, for every number of threads. At one job the
+ * decode runs on the caller's thread, inside hwt_cursor_next and
+ * hwt_cursor_next_batch, on a stack of its own that hands a batch of
+ * elements back at a time; at more jobs it runs on a thread of the
+ * cursor's own, which hands elements over through a bounded queue. Either
+ * way memory stays flat however large the capture, and the decode stops
+ * when the cursor is freed, also before the end. (Builds without
+ * ucontext, and ThreadSanitizer builds, use the thread at one job too.)
  *
  * Units (hwt_capture_units) are the independent pieces of a capture's
  * decode: an AUX queue's piece, cut into the segments its backend's split
@@ -328,14 +332,19 @@ struct hwt_cursor_opts {
 	/* Decode only unit @unit - 1 of hwt_capture_units (0: the whole
 	 * capture). Its elements come in stream order, whatever @order. */
 	size_t unit;
-	/* Elements the decode may run ahead of the reader (0: 4096). */
+	/* Elements the decode may run ahead of the reader on its thread (0:
+	 * 4096; at one job, where the decode has no thread, unused). */
 	size_t queue_depth;
 	/* Non-NULL: warnings go here, one sentence each, called on the
-	 * cursor's decode thread; NULL: they come as error elements, as
+	 * cursor's decode thread, or at one job on the caller's thread and
+	 * stack, from the cursor's calls, before the elements that follow
+	 * the batch they came in; NULL: they come as error elements, as
 	 * hwt_decode_opts.warn says. */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
-	/* Non-NULL: called on the cursor's decode thread once the memory
+	/* Non-NULL: called on the cursor's decode thread (at one job: on the
+	 * caller's thread, on the decode's own stack, a default thread
+	 * stack's size) once the memory
 	 * image is complete, before the first element (as
 	 * hwt_decode_opts.on_image): hwt_symbolizer_on_image here lets a
 	 * symbolizer name the cursor's elements (symbols.h). */
@@ -344,17 +353,22 @@ struct hwt_cursor_opts {
 };
 
 /* A cursor on @cap (borrowed: it must outlive the cursor), decoding with
- * @opts (copied; NULL: defaults). The decode starts on a thread of its
- * own at once; *@out is NULL when it fails. Errors: HWT_ERR_INVAL (a unit
- * that does not exist, or a unit of a capture that has none),
- * HWT_ERR_NOSUP (a capture read from a pipe, which cannot be read again),
- * HWT_ERR_NOMEM, HWT_ERR_IO (no thread could be started). */
+ * @opts (copied; NULL: defaults). At more than one job the decode starts
+ * on a thread of its own at once; at one job it starts with the first
+ * hwt_cursor_next or hwt_cursor_next_batch, on the caller's thread. A
+ * cursor of one job is used from one thread at a time (any thread). *@out
+ * is NULL when it fails. Errors: HWT_ERR_INVAL (a unit that does not
+ * exist, or a unit of a capture that has none), HWT_ERR_NOSUP (a capture
+ * read from a pipe, which cannot be read again), HWT_ERR_NOMEM (also: no
+ * mapping for the decode's stack), HWT_ERR_IO (no thread could be
+ * started). */
 HWT_API int hwt_cursor_new(struct hwt_capture *cap,
 			   const struct hwt_cursor_opts *opts,
 			   struct hwt_cursor **out);
 
-/* Stops the decode if it still runs, waits for its thread to end and
- * frees the cursor; NULL is a no-op. */
+/* Stops the decode if it still runs (its thread's, or at one job the
+ * decode on the caller's thread, run once more for it to unwind), waits
+ * for it to end and frees the cursor; NULL is a no-op. */
 HWT_API void hwt_cursor_free(struct hwt_cursor *cur);
 
 /* The next element into *@elem. The strings and the branch array it

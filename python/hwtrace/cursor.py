@@ -110,7 +110,9 @@ class Cursor(Closable):
         return sym
 
     def _on_warning(self, arg, message):
-        # Called on the decode thread: only kept, said on the reader's.
+        # Called on the decode thread (at more than one job; at one, on
+        # ours, after the decode has switched back): only kept, said on
+        # the reader's.
         self._warnings.append(message.decode("utf-8", "replace"))
 
     def _say_warnings(self):

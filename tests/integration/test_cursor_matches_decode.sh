@@ -12,14 +12,17 @@
 # buildid-list's), and
 # the losses perf report -D shows in an ETM capture with two of them. The
 # units of the 4-CPU and the sw_branch captures, each decoded in a process
-# of its own and merged by time, give the whole stream. A cursor freed
-# before the end ends its decode thread. Also run in the ThreadSanitizer
-# build.
+# of its own and merged by time, give the whole stream. At one job the
+# cursor decodes on the caller's thread (a coroutine): it starts no thread,
+# counted in /proc/self/task while the decode is part way; at more jobs a
+# cursor freed before the end ends its decode thread. Also run in the
+# ThreadSanitizer build, where the cursor keeps its thread at one job.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 dump() { ${HWT_TARGET_RUN:-} "$HWT_CURSOR_DUMP" "$@"; }
 
 # same NAME FILE: the cursor's elements are decode's, -j 1 and 3, one at a
-# time and in batches of 1000; --stream is --per-cpu.
+# time and in batches of 1000 (and, at -j 1, of 5000: more than the
+# coroutine makes between two switches); --stream is --per-cpu.
 same() {
 	local name=$1 file=$2 j
 	for j in 1 3; do
@@ -33,6 +36,9 @@ same() {
 		cmp -s "$TMP/$name.cli$j" "$TMP/$name.batch" ||
 			fail "$name -j $j: the batches are not decode's elements"
 	done
+	dump -j 1 --batch 5000 "$file" >"$TMP/$name.batch" 2>/dev/null
+	cmp -s "$TMP/$name.cli1" "$TMP/$name.batch" ||
+		fail "$name -j 1: the batches of 5000 are not decode's elements"
 	expect_eq "$name: -j 1 and -j 3 alike" "$(md5sum <"$TMP/$name.cur1")" \
 		"$(md5sum <"$TMP/$name.cur3")"
 	"$HWTRACE" decode --per-cpu --format jsonl --no-symbols "$file" 2>/dev/null |
@@ -41,6 +47,20 @@ same() {
 	cmp -s "$TMP/$name.percpu" "$TMP/$name.stream" ||
 		fail "$name: --stream is not decode --per-cpu's order"
 	expect_eq "$name: elements" "$(wc -l <"$TMP/$name.cur1")" "$3"
+}
+
+# threads WHAT JOBS FILE WANT: cursor_dump --stop-after 1000 at JOBS says
+# WANT. ThreadSanitizer's runtime starts a thread of its own with the
+# first one a program makes, so there only the threads that end count.
+threads() {
+	local got
+	got=$(dump -j "$2" --stop-after 1000 "$3" 2>/dev/null)
+	if [ "${HWT_TSAN:-0}" = 1 ]; then
+		expect_eq "$1" "$(sed 's/ started [0-9]*//' <<<"$got")" \
+			"$(sed 's/ started [0-9]*//' <<<"$4")"
+	else
+		expect_eq "$1" "$got" "$4"
+	fi
 }
 
 # units NAME FILE COUNT: COUNT units, each decoded by a process of its own,
@@ -61,11 +81,18 @@ units() {
 		"$(dump --unit $3 "$file" 2>&1 >/dev/null | grep -c "no unit $3")" 1
 	# qemu-user does not show the guest's threads in /proc/self/task.
 	if [ -z "${HWT_TARGET_RUN:-}" ]; then
-		expect_eq "$name: a cursor freed early ends its thread" \
-			"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended 1"
+		if [ "${HWT_CURSOR_THREAD_AT_J1:-0}" = 1 ]; then
+			threads "$name: -j 1 keeps its thread (no coroutines here)" 1 \
+				"$file" "pulled 1000 threads started 1 ended 1"
+		else
+			threads "$name: -j 1 starts no thread" 1 "$file" \
+				"pulled 1000 threads started 0 ended 0"
+		fi
+		threads "$name: -j 2: a cursor freed early ends its decode thread" 2 \
+			"$file" "pulled 1000 threads started 1 ended 1"
 	else
 		expect_contains "$name: a cursor freed early" \
-			"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads ended"
+			"$(dump --stop-after 1000 "$file" 2>/dev/null)" "pulled 1000 threads started"
 		echo "SKIP part: $name: the threads a freed cursor ends: under ${HWT_TARGET_RUN}, /proc/self/task shows no guest threads" >&2
 		skipped_parts=$((skipped_parts + 1))
 	fi

@@ -11,8 +11,12 @@
  *   cursor_dump --merge UNITFILE... the binary records of units merged by
  *                                   time, as jsonl
  *   cursor_dump --stop-after N FILE pulls N elements, frees the cursor,
- *                                   prints how many threads ended with it
- *                                   ("threads ended 1": its decode's)
+ *                                   prints how many threads the cursor
+ *                                   started and how many ended with it
+ *                                   ("threads started 0 ended 0" at one
+ *                                   job: the decode is on this thread;
+ *                                   "started 1 ended 1" when the decode
+ *                                   has a thread of its own)
  *   cursor_dump --facts FILE        the capture's facts, one a line */
 #include <dirent.h>
 #include <inttypes.h>
@@ -324,6 +328,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "stop")) {
 		struct hwt_cursor *cur;
 		struct hwt_elem e;
+		int before = threads_now();
 		if (hwt_cursor_new(cap, &o, &cur) < 0)
 			return fail("cursor");
 		size_t got = 0;
@@ -334,7 +339,8 @@ int main(int argc, char **argv)
 		 * threads of their own. */
 		int during = threads_now();
 		hwt_cursor_free(cur);
-		printf("pulled %zu threads ended %d\n", got, during - threads_now());
+		printf("pulled %zu threads started %d ended %d\n", got,
+		       during - before, during - threads_now());
 	} else {
 		rc = dump(cap, &o, batch);
 	}
