@@ -393,6 +393,22 @@ static int hold_room(struct hwt_cursor *cur, size_t n)
 	return 0;
 }
 
+/* The @m slots from @sl into @elems or @recs (one of them NULL) at
+ * index @k, their payloads held until the next pull. */
+static void take_slots(struct hwt_cursor *cur, const struct cursor_slot *sl,
+		       size_t m, struct hwt_elem *elems,
+		       struct hwt_elem_record *recs, size_t k)
+{
+	for (size_t i = 0; i < m; i++, k++, sl++) {
+		if (sl->payload)
+			cur->held[cur->nheld++] = sl->payload;
+		if (elems)
+			elems[k] = sl->e;
+		else
+			hwt_elem_record_from_elem(&recs[k], &sl->e);
+	}
+}
+
 /* pull()'s work on a coroutine's cursor: the batch's elements, and the
  * coroutine run again for more until there are @n or the decode ends. */
 static int64_t pull_fiber(struct hwt_cursor *cur, struct hwt_elem *elems,
@@ -410,15 +426,8 @@ static int64_t pull_fiber(struct hwt_cursor *cur, struct hwt_elem *elems,
 		size_t m = cur->fn - cur->fpos;
 		if (m > n - k)
 			m = n - k;
-		const struct cursor_slot *sl = &cur->fbuf[cur->fpos];
-		for (size_t i = 0; i < m; i++, k++, sl++) {
-			if (sl->payload)
-				cur->held[cur->nheld++] = sl->payload;
-			if (elems)
-				elems[k] = sl->e;
-			else
-				hwt_elem_record_from_elem(&recs[k], &sl->e);
-		}
+		take_slots(cur, &cur->fbuf[cur->fpos], m, elems, recs, k);
+		k += m;
 		cur->fpos += m;
 	}
 	if (k)
@@ -427,8 +436,8 @@ static int64_t pull_fiber(struct hwt_cursor *cur, struct hwt_elem *elems,
 }
 
 /* Takes up to @n elements into @elems or @recs (one of them NULL),
- * straight from the ring's slots (or the coroutine's batch), waiting until there are @n or the
- * decode has ended. */
+ * straight from the ring's slots (or the coroutine's batch), waiting
+ * until there are @n or the decode has ended. */
 static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 		    struct hwt_elem_record *recs, size_t n)
 {
@@ -445,15 +454,8 @@ static int64_t pull(struct hwt_cursor *cur, struct hwt_elem *elems,
 			break;
 		if (m > n - k)
 			m = n - k;
-		const struct cursor_slot *sl = cursor_ring_peek(&cur->ring);
-		for (size_t i = 0; i < m; i++, k++, sl++) {
-			if (sl->payload)
-				cur->held[cur->nheld++] = sl->payload;
-			if (elems)
-				elems[k] = sl->e;
-			else
-				hwt_elem_record_from_elem(&recs[k], &sl->e);
-		}
+		take_slots(cur, cursor_ring_peek(&cur->ring), m, elems, recs, k);
+		k += m;
 		cursor_ring_release(&cur->ring, m);
 	}
 	return k ? (int64_t)k : cursor_ring_error(&cur->ring);
