@@ -136,6 +136,8 @@ int cli_number_double(const struct cli_number *n, const char *text,
  * its message printed as @cmd's usage error. */
 int cli_parse_pages(const char *cmd, const char *option, const char *arg,
 		    uint32_t *data, uint32_t *aux);
+/* --unit N: one of hwtrace units' work units, numbered from 1. */
+int cli_unit(const char *cmd, const char *arg, size_t *unit);
 /* -j/--jobs N: threads, 1 to CLI_MAX_JOBS. */
 #define CLI_MAX_JOBS 256u
 int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs);

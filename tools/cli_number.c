@@ -87,6 +87,17 @@ int cli_jobs(const char *cmd, const char *arg, unsigned int *jobs)
 	return r;
 }
 
+int cli_unit(const char *cmd, const char *arg, size_t *unit)
+{
+	uint64_t v = 0;
+	int r = cli_number_u64(&(struct cli_number){cmd, "--unit", 1,
+			1000000000, "a unit number from 1 (hwtrace units "
+			"lists them)"}, arg, &v);
+	if (!r)
+		*unit = (size_t)v;
+	return r;
+}
+
 int cli_virtual_lbr(const char *cmd, const char *arg, unsigned int *n)
 {
 	uint64_t v = 0;

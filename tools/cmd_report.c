@@ -105,13 +105,7 @@ static int option(void *arg, int c, const char *value)
 	case OPT_SORT:
 		return parse_sort(a, value);
 	case OPT_UNIT:
-		if ((rc = cli_number_u64(&(struct cli_number){"report",
-				"--unit", 1, 1000000000,
-				"a unit number from 1 (hwtrace units "
-				"lists them)"}, value, &v)))
-			return rc;
-		a->unit = (size_t)v;
-		return 0;
+		return cli_unit("report", value, &a->unit);
 	}
 	return CLI_STACK_NOT_MINE;
 }

@@ -152,10 +152,7 @@ int decode_args_parse(int argc, char **argv, struct decode_args *a)
 			break;
 		case OPT_UNIT:
 		{
-			int r = cli_number_u64(&(struct cli_number){"decode",
-					"--unit", 1, 1000000000, "a unit number "
-					"from 1 (hwtrace units lists them)"},
-					optarg, &a->unit);
+			int r = cli_unit("decode", optarg, &a->unit);
 			if (r)
 				return r;
 		}

@@ -28,7 +28,7 @@ struct decode_args {
 	uint64_t bitmap;   /* --edges-bitmap SIZE, 0 when not given */
 	bool partial;      /* --partial: the edges or branch profile as a
 			    * partial result */
-	uint64_t unit;     /* --unit N, 0 when not given */
+	size_t unit;       /* --unit N, 0 when not given */
 	const char *output;
 	char *raw;         /* BACKEND[,OPTS]:TRACE, split in place */
 	const char *snapshot;

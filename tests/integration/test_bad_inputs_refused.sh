@@ -66,6 +66,9 @@ row 1 "f.fifo: a FIFO with no writer (no data in 10 s): start the program that w
 row 2 "is a directory, an OpenCSD snapshot (it holds snapshot.ini): decode it with --snapshot $SS/a57_single_step" \
 	decode "$SS/a57_single_step"
 row 2 "adir is a directory, not a perf.data capture" decode adir
+# --unit: one parser for every command that takes it.
+row 2 "hwtrace decode: --unit 0: out of range (valid: a unit number from 1 (hwtrace units lists them))" decode --unit 0 "$Q"
+row 2 "hwtrace report: --unit 1x: " report --unit 1x "$Q"
 row 2 "--map adir is a directory, not a regular file" decode --raw "$RAW:$ETM" --map adir@0
 row 2 "--map f.fifo is a FIFO, not a regular file" decode --raw "$RAW:$ETM" --map f.fifo@0
 row 2 "trace file /dev/zero is a character device, not a regular file" \
