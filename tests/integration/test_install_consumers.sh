@@ -177,6 +177,10 @@ cat "$TMP/re.cc" >&2
 LD_LIBRARY_PATH="$libdir" "$TMP/record_emulated" "$HWT_SOURCE_DIR/tests/fixtures/sysfs/intel-client" \
 	"$P/share/hwtrace/configs/intel_bts.ini" "$TMP/re.data" 300 >"$TMP/re.out" 2>"$TMP/re.err"
 expect_eq "record_emulated runs" "$?" 0
+# ASan warns once per process that it does not fully follow swapcontext
+# (the example's cursor decodes on a coroutine at one job): ASan's line,
+# not the example's.
+[ -n "$SAN" ] && sed -i '/^==[0-9]*==WARNING: ASan doesn.t fully support makecontext\/swapcontext /d' "$TMP/re.err"
 expect_eq "record_emulated: what it says" "$(cat "$TMP/re.out" "$TMP/re.err")" \
 	"recorded 300 branches: 7200 bytes of trace
 decoded 300 branches"
