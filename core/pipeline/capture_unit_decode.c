@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/pipeline/pipeline_internal.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/error.h"
 #include "hwtrace/image.h"
@@ -45,19 +46,6 @@ static void unit_on_image(void *arg, struct hwt_image *image)
 		r->image = hwt_image_ref(image);
 	if (r->opts->on_image)
 		r->opts->on_image(r->opts->on_image_arg, image);
-}
-
-/* The profile the options ask for, as the whole-file decode takes it:
- * branch_count_sink's records, else @branch_profile's text. */
-static struct hwt_branch_count_sink wanted_profile(
-	const struct hwt_decode_opts *opts)
-{
-	if (opts->branch_count_sink.branch)
-		return opts->branch_count_sink;
-	if (opts->branch_profile)
-		return (struct hwt_branch_count_sink){
-			hwt_branch_count_print_text, opts->branch_profile};
-	return (struct hwt_branch_count_sink){NULL, NULL};
 }
 
 /* Pulls the unit's elements into the sink, counting each into the
@@ -116,7 +104,14 @@ int hwt_capture_decode_unit(const char *file, size_t unit,
 	if (!file || !opts || !sink || !sink->emit)
 		return hwt_error(HWT_ERR_INVAL, "hwt_capture_decode_unit: "
 				 "missing argument");
-	struct unit_run r = {opts, sink, wanted_profile(opts), NULL, NULL};
+	/* The options as the whole-file decode reads them: a branch_profile
+	 * FILE given alone gets the text printer as its sink. */
+	struct hwt_decode_opts o;
+	int err = hwt_decode_opts_copy(opts, &o);
+	if (err)
+		return err;
+	opts = &o;
+	struct unit_run r = {opts, sink, opts->branch_count_sink, NULL, NULL};
 	if (r.counts.branch && !(r.p = hwt_branch_profile_new()))
 		return hwt_error(HWT_ERR_NOMEM, "out of memory for the profile");
 	struct hwt_capture_opts copts = {
@@ -128,7 +123,7 @@ int hwt_capture_decode_unit(const char *file, size_t unit,
 	};
 	struct hwt_capture *cap = NULL;
 	struct hwt_cursor *cur = NULL;
-	int err = hwt_capture_open(file, &copts, &cap);
+	err = hwt_capture_open(file, &copts, &cap);
 	if (!err)
 		err = open_cursor(cap, unit, &r, &cur);
 	if (!err)
