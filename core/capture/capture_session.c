@@ -285,6 +285,28 @@ static int open_probe(struct hwt_session *s, struct ring *r,
 	return 0;
 }
 
+/* The sample fields that say where a record's event id is: perf reads a
+ * file of several events only when every event puts its id at the same
+ * place, in samples and in the trailers of other records. */
+#define ID_LAYOUT_TYPES                                                      \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |         \
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |              \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU)
+
+/* A replayed capture keeps its event's sample layout (its records are
+ * copied as they are), so a probe written beside it takes the same id
+ * layout instead of its own. A capture whose event has no id at all is
+ * left alone: nothing can put a second event beside it for perf. */
+static void probe_take_id_layout(struct perf_event_attr *probe,
+				 const struct perf_event_attr *aux)
+{
+	if (!(aux->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+		return;
+	probe->sample_type = (probe->sample_type & ~ID_LAYOUT_TYPES) |
+			     (aux->sample_type & ID_LAYOUT_TYPES);
+	probe->sample_id_all = aux->sample_id_all;
+}
+
 int hwt_session_open(struct hwt_session *s)
 {
 	struct attr_slot *aux = NULL, *sb = NULL, *samp = NULL, *br = NULL;
@@ -325,6 +347,8 @@ int hwt_session_open(struct hwt_session *s)
 		struct attr_slot *p = &s->attrs[s->nattrs++];
 		p->attr = s->o.probe_attrs[k];
 		p->attr.size = sizeof(p->attr);
+		if (s->o.aux_attr_as_is)
+			probe_take_id_layout(&p->attr, &aux->attr);
 		p->name = s->o.probe_names ? s->o.probe_names[k] : "probe";
 	}
 	if (!aux && s->o.branch) {

@@ -134,6 +134,14 @@ struct emu_event {
 	 * the producer is still to skip. */
 	struct hwt_emu_cs_cut *cs_cut;
 	uint64_t cs_skip;
+	/* Such an event's open enable window: the AUX bytes written since
+	 * the trace unit last started (a resume, or a write of the capture),
+	 * reported as one PERF_RECORD_AUX when it stops (the pause, the end
+	 * of that write), as a sink reports it. perf decodes each AUX record
+	 * of an ETM capture alone, from its own sync: a window cut in two
+	 * records loses its second part there. */
+	bool cs_window;
+	uint64_t cs_window_off, cs_window_len, cs_window_flags, cs_window_time;
 	struct emu_probe_hit *hits;
 	size_t nhits, hitcap, next_hit;
 	bool probe;
@@ -174,6 +182,9 @@ uint64_t hwt_emu_now_ns(void);
  * a trace-on/off packet) at the AUX head, with their PERF_RECORD_AUX;
  * in full-trace mode nothing when they do not fit. Not counted in the
  * stream's stats. Called with the lock held. */
+/* Reports the open CoreSight enable window of @ev, if any, as its
+ * PERF_RECORD_AUX (the trace unit stopped: a pause, a disable). */
+void hwt_emu_aux_window_end(struct emu_event *ev);
 void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
 			uint64_t time);
 /* Writes one record into @ev's data ring (LOST first when records were

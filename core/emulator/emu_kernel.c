@@ -404,6 +404,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request,
 		pthread_cond_broadcast(&emu->cond);
 		break;
 	case PERF_EVENT_IOC_DISABLE:
+		hwt_emu_aux_window_end(ev);
 		ev->enabled = false;
 		ev->kernel_disabled = false;
 		break;

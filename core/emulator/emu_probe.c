@@ -319,6 +319,9 @@ static void trace_marker(struct emu_event *ev, uint64_t from, uint64_t to,
 		if (n > 0)
 			hwt_emu_aux_insert(ev, frames, (uint64_t)n, h->time);
 		ev->cs_skip = replaced;
+		/* A pause stops the trace unit: its window is one record. */
+		if (!to)
+			hwt_emu_aux_window_end(ev);
 		return;
 	}
 

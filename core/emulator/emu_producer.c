@@ -166,6 +166,43 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	hwt_emu_ring_write(ev, rec, n);
 }
 
+/* The open window's record (emu_event.cs_window), if one is open. */
+static void cs_window_end(struct emu_event *ev)
+{
+	if (!ev->cs_window)
+		return;
+	ev->cs_window = false;
+	emit_aux(ev, ev->cs_window_off, ev->cs_window_len, ev->cs_window_flags,
+		 ev->cs_window_time);
+}
+
+/* Reports @size AUX bytes at @offset: at once, or, for a CoreSight event
+ * with probes (whose hits split the capture's writes, and whose resumes
+ * start the trace unit anew) outside snapshot mode, as part of its open
+ * window (a write that does not follow the window's bytes starts a new
+ * one). */
+static void report_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
+		       uint64_t flags, uint64_t time)
+{
+	if (!ev->cs_sink || !ev->nhits || ev->overwrite) {
+		emit_aux(ev, offset, size, flags, time);
+		return;
+	}
+	if (ev->cs_window && ev->cs_window_off + ev->cs_window_len != offset)
+		cs_window_end(ev);
+	if (!ev->cs_window) {
+		ev->cs_window = true;
+		ev->cs_window_off = offset;
+		ev->cs_window_len = 0;
+		ev->cs_window_flags = 0;
+		ev->cs_window_time = 0;
+	}
+	ev->cs_window_len += size;
+	ev->cs_window_flags |= flags;
+	if (time)
+		ev->cs_window_time = time;
+}
+
 static uint64_t aux_wrap(const struct emu_event *ev);
 
 void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
@@ -195,7 +232,12 @@ void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
 	hwt_head_store(&ev->up->aux_head,
 		       ev->overwrite && reported != head ? ev->aux_pos % wrap
 							 : ev->aux_pos);
-	emit_aux(ev, reported, len, flags, time);
+	report_aux(ev, reported, len, flags, time);
+}
+
+void hwt_emu_aux_window_end(struct emu_event *ev)
+{
+	cs_window_end(ev);
 }
 
 /* Where the trace unit wraps: the end of the buffer, or in overwrite mode
@@ -396,7 +438,12 @@ static void produce(struct emu_event *ev, uint64_t n)
 	advance(s, n);
 	if (replayed)
 		count_capture(s, orig);
-	emit_aux(ev, head, m, flags, time);
+	report_aux(ev, head, m, flags, time);
+	/* The capture's write ended where its trace unit stopped (a burst
+	 * of another source is a write of its own); a sink that ran out of
+	 * room stops it too. */
+	if (replayed || own || !it->write)
+		cs_window_end(ev);
 	hwt_emu_sample_fire(ev);
 	if (own) {
 		s->st.truncations++;
@@ -487,6 +534,7 @@ void *hwt_emu_producer_main(void *arg)
 				pthread_mutex_lock(&emu->lock);
 				continue;
 			}
+			cs_window_end(ev);
 			s->st.finished = true;
 			hwt_emu_wake(ev);
 			break;

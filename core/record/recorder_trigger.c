@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hwtrace/error.h"
+#include "hwtrace/perfdata.h"
 #include "hwtrace/trigger.h"
 #include "recorder_internal.h"
 
@@ -27,6 +28,7 @@ struct recorder_trigger {
 	uint64_t threshold_ns;
 	const uint64_t *entry_ids, *return_ids;
 	size_t nentry, nreturn;
+	uint64_t sample_type;   /* the probes' (all probes share one layout) */
 	struct open_call open[MAX_OPEN_CALLS];
 	unsigned depth;
 	bool pending;           /* fired since the last window */
@@ -34,9 +36,9 @@ struct recorder_trigger {
 	size_t len;
 };
 
-/* The ids of the session's event named @name. */
+/* The ids of the session's event named @name, and its sample_type. */
 static void ids_of(struct hwt_session *s, const char *name,
-		   const uint64_t **ids, size_t *n)
+		   const uint64_t **ids, size_t *n, uint64_t *sample_type)
 {
 	const struct perf_event_attr *a;
 	const char *nm;
@@ -44,8 +46,10 @@ static void ids_of(struct hwt_session *s, const char *name,
 	*ids = NULL;
 	*n = 0;
 	for (size_t i = 0; hwt_session_attr(s, i, &a, ids, n, &nm) == 0; i++)
-		if (!strcmp(nm, name))
+		if (!strcmp(nm, name)) {
+			*sample_type = a->sample_type;
 			return;
+		}
 	*ids = NULL;
 	*n = 0;
 }
@@ -85,20 +89,24 @@ static void fire(struct hwt_recorder *r, uint32_t tid, uint64_t time,
 		t->len += (size_t)n;
 }
 
-/* A probe sample: IDENTIFIER, IP, TID, TIME, ... (hwt_aux_action_attr's
- * layout). */
+/* A probe sample, in the probes' layout: their own, or a replayed
+ * capture's (capture_session.c gives them its id layout). */
 static void observe(void *arg, const struct perf_event_header *h)
 {
 	struct hwt_recorder *r = arg;
 	struct recorder_trigger *t = r->trig;
+	struct hwt_pd_sample_id sid = {0};
+	const uint64_t need = PERF_SAMPLE_ID | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	uint64_t id, time;
 	uint32_t tid;
 
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 32)
+	if (h->type != PERF_RECORD_SAMPLE ||
+	    hwt_pd_parse_sample_id(h, t->sample_type, false, &sid) < 0 ||
+	    (sid.present & need) != need)
 		return;
-	memcpy(&id, (const uint8_t *)(h + 1), 8);
-	memcpy(&tid, (const uint8_t *)(h + 1) + 20, 4);
-	memcpy(&time, (const uint8_t *)(h + 1) + 24, 8);
+	id = sid.id;
+	tid = sid.tid;
+	time = sid.time;
 	if (has_id(t->entry_ids, t->nentry, id)) {
 		r->trigger_entries++;
 		if (!t->latency)
@@ -147,9 +155,9 @@ int hwt_recorder_trigger_start(struct hwt_recorder *r)
 						 "triggers", r->opts.trigger);
 	t->func[strcspn(t->func, "@")] = '\0';
 	snprintf(name, sizeof(name), "probe:%s", t->func);
-	ids_of(r->s, name, &t->entry_ids, &t->nentry);
+	ids_of(r->s, name, &t->entry_ids, &t->nentry, &t->sample_type);
 	snprintf(name, sizeof(name), "probe:%s__return", t->func);
-	ids_of(r->s, name, &t->return_ids, &t->nreturn);
+	ids_of(r->s, name, &t->return_ids, &t->nreturn, &t->sample_type);
 	if (!t->nentry || (t->latency && !t->nreturn))
 		return hwt_error(HWT_ERR_INVAL, "--trigger %s: the session has no "
 				 "probe:%s%s event (hwt_aux_action_call_probes)",
