@@ -197,7 +197,10 @@ def run(client, files, kind, out, *, hwtrace="hwtrace", fanin=4,
             raise RuntimeError(f"a merge failed: {fut.exception()}")
         if fut is not None:
             ready.append(fut)
-        if len(ready) >= fanin:
+        # With nothing else to wait for, the last parts (at most @fanin)
+        # are merged here, into the output, without one more merge on the
+        # cluster before it.
+        if len(ready) >= fanin and stream.count():
             group, ready = ready[:fanin], ready[fanin:]
             stream.add(client.submit(merge_parts, hwtrace, kind, group,
                                      retries=retries, pure=False))
