@@ -96,36 +96,33 @@ static int run_merged(struct decode_args *a)
 	return err;
 }
 
-/* --calls: the rebuilt stacks' calls and returns instead of elements;
- * the elements are still counted. */
+/* --calls: the library's listing of the rebuilt stacks' calls and
+ * returns instead of elements; the elements are still counted. */
 static int run_calls(struct decode_args *a, FILE *out,
 		     struct hwt_decode_counter *counter)
 {
-	struct hwt_calls_writer *w;
 	struct hwt_func_namer namer = decode_symbols_namer(&a->symbols);
-	int err = hwt_calls_writer_new(out, a->format, &namer, &w);
-	if (err)
-		return err;
 	counter->next.emit = drop_emit;
 	struct hwt_elem_sink counted = hwt_decode_counter_sink(counter);
-	struct hwt_stack_decode run = {
-		.size = sizeof(run),
+	struct hwt_stack_decode decode = {
+		.size = sizeof(decode),
 		.file = a->file,
 		.opts = &a->opts,
 		.per_cpu = a->per_cpu,
-		.ops = hwt_calls_writer_ops(w),
 		.elements = &counted,
+	};
+	struct hwt_calls_decode run = {
+		.size = sizeof(run),
+		.out = out,
+		.format = a->format,
 		.namer = &namer,
+		.decode = &decode,
 	};
 	struct hwt_stack_decode_result res;
-	err = hwt_stack_decode(&run, &res);
-	int ferr = hwt_calls_writer_flush(w);
-	if (!err)
-		err = ferr;
+	int err = hwt_calls_decode(&run, &res);
 	if (!err)
 		hwt_stack_decode_print_summary(stderr, "hwtrace decode: ", &res,
 					       a->per_cpu);
-	hwt_calls_writer_free(w);
 	return err;
 }
 

@@ -117,10 +117,7 @@ def lib():
            C.POINTER(sz))
     _proto(L, "hwt_stack_run_cursor", C.c_int, P, C.POINTER(S.StackOps),
            C.POINTER(S.FuncNamer), P)
-    _proto(L, "hwt_calls_writer_new", C.c_int, P, C.c_int,
-           C.POINTER(S.FuncNamer), C.POINTER(P))
-    _proto(L, "hwt_calls_writer_free", None, P)
-    _proto(L, "hwt_calls_writer_ops", S.StackOps, P)
+    _proto(L, "hwt_calls_decode", C.c_int, C.POINTER(S.CallsDecode), P)
     _proto(L, "hwt_edges_new", P)
     _proto(L, "hwt_edges_free", None, P)
     _proto(L, "hwt_edges_sink", S.ElemSink, P)

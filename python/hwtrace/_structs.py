@@ -142,6 +142,13 @@ class StackOps(C.Structure):
                 ("on_caller", C.c_void_p)]
 
 
+class CallsDecode(C.Structure):
+    """struct hwt_calls_decode: decode --calls of a cursor (decode NULL)."""
+    _fields_ = [("size", C.c_size_t), ("out", C.c_void_p),
+                ("format", C.c_int), ("namer", C.POINTER(FuncNamer)),
+                ("decode", C.c_void_p), ("cursor", C.c_void_p)]
+
+
 class ReportFunc(C.Structure):
     _fields_ = [("name", C.c_char_p), ("calls", C.c_uint64),
                 ("frames", C.c_uint64), ("insns_self", C.c_uint64),

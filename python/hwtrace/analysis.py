@@ -1,8 +1,8 @@
 """What the library's analyses make of a capture's elements: the
 function table of `hwtrace report`, the calls and returns of `decode
 --calls`, the edges of `decode --edges`. Each runs a cursor into the
-library's own consumer (hwt_stack_run_cursor, hwt_cursor_run), so the
-answers are the CLI's."""
+library's own consumer (hwt_stack_run_cursor, hwt_calls_decode,
+hwt_cursor_run), so the answers are the CLI's."""
 import ctypes as C
 import json
 from dataclasses import dataclass
@@ -88,19 +88,15 @@ class _MemStream:
 def calls(cursor):
     """The call and return records of @cursor's elements, in time order,
     with the fields of `decode --calls --format jsonl` (addresses as
-    ints)."""
-    L = lib()
+    ints): the lines hwt_calls_decode writes, as the CLI's."""
     namer = _namer(cursor)
     out = _MemStream()
-    writer = C.c_void_p()
     try:
-        check(L.hwt_calls_writer_new(out.fp, JSONL, C.byref(namer),
-                                     C.byref(writer)))
-        ops = L.hwt_calls_writer_ops(writer)
-        check(L.hwt_stack_run_cursor(cursor.ptr, C.byref(ops),
-                                     C.byref(namer), None))
+        run = S.CallsDecode(size=C.sizeof(S.CallsDecode), out=out.fp,
+                            format=JSONL, namer=C.pointer(namer),
+                            decode=None, cursor=cursor.ptr)
+        check(lib().hwt_calls_decode(C.byref(run), None))
     finally:
-        L.hwt_calls_writer_free(writer)
         text = out.close()
     return [to_element(json.loads(line), CALL_ADDRESS_FIELDS)
             for line in text.splitlines()]
