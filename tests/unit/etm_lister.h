@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata_walk.h"
+
 #define ETM_CAPTURE HWT_TESTDATA "/perf-data/simpleperf-etm/perf_etm.data"
 
 struct lister_pkt {
@@ -25,35 +27,20 @@ struct lister_pkt {
  * malloc'ed; by the perf.data header's data section. */
 static inline uint8_t *etm_capture_aux(size_t *len)
 {
-	FILE *f = fopen(ETM_CAPTURE, "rb");
-	if (!f)
+	size_t rsize, avail;
+	const uint8_t *r = pd_walk_find(ETM_CAPTURE, 71, &rsize, &avail);
+	if (!r || rsize < 16)
 		return NULL;
-	static uint8_t d[1 << 16];
-	size_t n = fread(d, 1, sizeof(d), f);
-	fclose(f);
-	uint64_t off, size;
-	memcpy(&off, d + 40, 8);
-	memcpy(&size, d + 48, 8);
-	for (uint64_t at = off; at + 8 <= off + size && at + 8 <= n;) {
-		uint32_t type;
-		uint16_t rsize;
-		memcpy(&type, d + at, 4);
-		memcpy(&rsize, d + at + 6, 2);
-		if (!rsize)
-			break;
-		if (type == 71) {
-			uint64_t psize;
-			memcpy(&psize, d + at + 8, 8);
-			if (at + rsize + psize > n)
-				return NULL;
-			uint8_t *p = malloc(psize);
-			memcpy(p, d + at + rsize, psize);
-			*len = psize;
-			return p;
-		}
-		at += rsize;
-	}
-	return NULL;
+	uint64_t psize;
+	memcpy(&psize, r + 8, 8);
+	if (psize > avail - rsize)
+		return NULL;
+	uint8_t *p = malloc(psize);
+	if (!p)
+		return NULL;
+	memcpy(p, r + rsize, psize);
+	*len = psize;
+	return p;
 }
 
 static inline int write_file(const char *path, const void *data, size_t n)

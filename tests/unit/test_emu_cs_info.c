@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "perfdata_walk.h"
 #include "core/emulator/emu_cs.h"
 
 #define DIR HWT_TESTDATA "/perf-data/simpleperf-etm"
@@ -21,32 +22,16 @@ static size_t words;
  * (type 70). */
 static int load_info(void)
 {
-	static uint8_t d[1 << 16];
-	FILE *f = fopen(DIR "/perf_etm.data", "rb");
-	if (!f)
+	size_t rsize, avail;
+	const uint8_t *r = pd_walk_find(DIR "/perf_etm.data", 70, &rsize,
+					&avail);
+	if (!r || rsize < 16)
 		return -1;
-	size_t n = fread(d, 1, sizeof(d), f);
-	fclose(f);
-	uint64_t off, size;
-	memcpy(&off, d + 40, 8);
-	memcpy(&size, d + 48, 8);
-	for (uint64_t at = off; at + 8 <= off + size && at + 8 <= n;) {
-		uint32_t type;
-		uint16_t rsize;
-		memcpy(&type, d + at, 4);
-		memcpy(&rsize, d + at + 6, 2);
-		if (!rsize || at + rsize > n)
-			return -1;
-		if (type == 70) {
-			words = (rsize - 16u) / 8;
-			if (words > 128)
-				return -1;
-			memcpy(priv, d + at + 16, words * 8);
-			return 0;
-		}
-		at += rsize;
-	}
-	return -1;
+	words = (rsize - 16u) / 8;
+	if (words > 128)
+		return -1;
+	memcpy(priv, r + 16, words * 8);
+	return 0;
 }
 
 /* perf's dump: each CPU's TRCTRACEIDR and TRCIDR2. */
