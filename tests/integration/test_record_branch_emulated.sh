@@ -134,6 +134,25 @@ for recs in stacks.values():
                    for e in recs))
 PY
 }
+# sample_values JSONL counters|counts: each sample's branch records of a
+# decode (a sample's records share its time), "N - V..." with V each
+# record's counters word or the first of its counts, from entry 0: the
+# layout of branch_words' lines of a capture without hw_index, so that
+# they compare.
+sample_values() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+value = {"counters": lambda e: e["counters"],
+         "counts": lambda e: e["counts"][0]}[sys.argv[2]]
+stacks = {}
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        stacks.setdefault(e["time"], []).append(e)
+for recs in stacks.values():
+    recs.sort(key=lambda e: e["depth"])
+    print(len(recs), "-", *(value(e) for e in recs))
+PY
+}
 rec() {
 	local name=$1 fix=$2
 	shift 2
@@ -280,15 +299,7 @@ expect_eq "cnt: counts of 1, 2 and 3 (saturated) all occur" \
 	"$(cut -d' ' -f3- "$TMP/cnt.words" | tr ' ' '\n' | sort -u | tr '\n' ' ')" "1 2 3 "
 "$HWTRACE" decode --format jsonl "$TMP/cnt.data" >"$TMP/cnt.jsonl" 2>/dev/null || fail "decode cnt"
 expect_eq "cnt: hwtrace's records' counters are the file's" \
-	"$(python3 -c '
-import json, sys
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
-    print(len(recs), "-", *(e["counters"] for e in recs))' "$TMP/cnt.jsonl" | md5sum)" \
+	"$(sample_values "$TMP/cnt.jsonl" counters | md5sum)" \
 	"$(md5sum <"$TMP/cnt.words")"
 expect_eq "cnt: the text listing's counters are the jsonl's" \
 	"$("$HWTRACE" decode "$TMP/cnt.data" 2>/dev/null | grep -o ' counters [0-9]*' | md5sum)" \
@@ -301,15 +312,7 @@ import json, sys
 print(sorted({len(e.get("counts", [])) for e in map(json.loads, open(sys.argv[1]))
               if e["type"] == "branch"}))' "$TMP/cnt.jsonl")" "[1]"
 expect_eq "cnt: hwtrace's counts are the truth's branches since the last kept" \
-	"$(python3 -c '
-import json, sys
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
-    print(len(recs), "-", *(e["counts"][0] for e in recs))' "$TMP/cnt.jsonl" | md5sum)" \
+	"$(sample_values "$TMP/cnt.jsonl" counts | md5sum)" \
 	"$(md5sum <"$TMP/cnt.wantw")"
 expect_eq "cnt: the text listing's counts are the jsonl's" \
 	"$("$HWTRACE" decode "$TMP/cnt.data" 2>/dev/null | grep -o ' counts [0-9,]*' | md5sum)" \
