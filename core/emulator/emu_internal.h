@@ -182,11 +182,11 @@ uint64_t hwt_emu_now_ns(void);
  * a trace-on/off packet) at the AUX head, with their PERF_RECORD_AUX;
  * in full-trace mode nothing when they do not fit. Not counted in the
  * stream's stats. Called with the lock held. */
+void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
+			uint64_t time);
 /* Reports the open CoreSight enable window of @ev, if any, as its
  * PERF_RECORD_AUX (the trace unit stopped: a pause, a disable). */
 void hwt_emu_aux_window_end(struct emu_event *ev);
-void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
-			uint64_t time);
 /* Writes one record into @ev's data ring (LOST first when records were
  * lost before); false when it did not fit (then it is counted lost).
  * Called with the lock held. */

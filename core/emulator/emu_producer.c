@@ -166,8 +166,7 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	hwt_emu_ring_write(ev, rec, n);
 }
 
-/* The open window's record (emu_event.cs_window), if one is open. */
-static void cs_window_end(struct emu_event *ev)
+void hwt_emu_aux_window_end(struct emu_event *ev)
 {
 	if (!ev->cs_window)
 		return;
@@ -189,7 +188,7 @@ static void report_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 		return;
 	}
 	if (ev->cs_window && ev->cs_window_off + ev->cs_window_len != offset)
-		cs_window_end(ev);
+		hwt_emu_aux_window_end(ev);
 	if (!ev->cs_window) {
 		ev->cs_window = true;
 		ev->cs_window_off = offset;
@@ -233,11 +232,6 @@ void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
 		       ev->overwrite && reported != head ? ev->aux_pos % wrap
 							 : ev->aux_pos);
 	report_aux(ev, reported, len, flags, time);
-}
-
-void hwt_emu_aux_window_end(struct emu_event *ev)
-{
-	cs_window_end(ev);
 }
 
 /* Where the trace unit wraps: the end of the buffer, or in overwrite mode
@@ -443,7 +437,7 @@ static void produce(struct emu_event *ev, uint64_t n)
 	 * of another source is a write of its own); a sink that ran out of
 	 * room stops it too. */
 	if (replayed || own || !it->write)
-		cs_window_end(ev);
+		hwt_emu_aux_window_end(ev);
 	hwt_emu_sample_fire(ev);
 	if (own) {
 		s->st.truncations++;
@@ -534,7 +528,7 @@ void *hwt_emu_producer_main(void *arg)
 				pthread_mutex_lock(&emu->lock);
 				continue;
 			}
-			cs_window_end(ev);
+			hwt_emu_aux_window_end(ev);
 			s->st.finished = true;
 			hwt_emu_wake(ev);
 			break;
