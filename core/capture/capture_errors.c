@@ -1,5 +1,7 @@
 /* Saying why the kernel refused, and what to do about it. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,19 @@ static long read_proc_long(const struct hwt_os *os, const char *path,
 	return strtol(buf, NULL, 10);
 }
 
+/* What the OS says of its last refusal of perf_event_open, beyond the
+ * errno (hwt_os_ops.open_refusal): true when it said something. */
+static bool open_refusal(const struct hwt_os *os, char *buf, size_t size)
+{
+	const struct hwt_os_ops *ops = os->ops;
+
+	if (ops->size < offsetof(struct hwt_os_ops, open_refusal) +
+				sizeof(ops->open_refusal) ||
+	    !ops->open_refusal)
+		return false;
+	return ops->open_refusal(os->ctx, buf, size) > 0;
+}
+
 int hwt_capture_explain(const struct hwt_os *os, int err, const char *what,
 			const char *pmu, const struct perf_event_attr *attr,
 			int cpu, unsigned long long bytes)
@@ -26,7 +41,7 @@ int hwt_capture_explain(const struct hwt_os *os, int err, const char *what,
 	long paranoid = read_proc_long(os, "sys/kernel/perf_event_paranoid", 2);
 	long mlock_kb = read_proc_long(os, "sys/kernel/perf_event_mlock_kb", 516);
 	struct rlimit rl = {0, 0};
-	char cpus[32];
+	char cpus[32], why[320];
 
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	if (cpu >= 0)
@@ -68,6 +83,14 @@ int hwt_capture_explain(const struct hwt_os *os, int err, const char *what,
 				 what, pmu, cpus, attr ? attr->type : 0,
 				 attr ? (unsigned long long)attr->config : 0ULL);
 	case EOPNOTSUPP:
+		/* The OS knows why (the emulator): say that. */
+		if (open_refusal(os, why, sizeof(why)))
+			return hwt_error(HWT_ERR_NOSUP, "%s of %s (%s) refused: "
+					 "%s: %s%s", what, pmu, cpus,
+					 strerror(-err), why,
+					 attr && hwt_attr_aux_action(attr) ?
+						 " (docs/record.md \"Triggers in "
+						 "the kernel\")" : "");
 		/* A pause/resume probe: no term is wrong, the trace PMU
 		 * cannot be paused by another event. */
 		if (attr && hwt_attr_aux_action(attr))

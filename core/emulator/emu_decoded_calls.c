@@ -333,8 +333,9 @@ static int find_positions(struct stream_decoder *sd, struct emu_event *leader,
  * frame that holds its branch's atom, the packet the decoder gave the
  * branch for (emu_cs_cut.c writes the cut there); a branch that is not an
  * atom's, or a cut the stream does not allow, refuses the probe. */
-static int cut_positions(struct stream_decoder *sd, struct emu_event *leader,
-			 struct emu_event *probe, uint64_t addr, bool at_return)
+static int cut_positions(struct hwt_emu *emu, struct stream_decoder *sd,
+			 struct emu_event *leader, struct emu_event *probe,
+			 uint64_t addr, bool at_return)
 {
 	struct emu_call_match match = {0};
 	bool pause = hwt_attr_aux_action(&probe->attr) & HWT_AUX_PAUSE;
@@ -347,7 +348,11 @@ static int cut_positions(struct stream_decoder *sd, struct emu_event *leader,
 		uint64_t ip = at_return ? b->to : addr, frame = 0, replaced = 0;
 		uint8_t out[HWT_EMU_CS_CUT_ROOM];
 		if (b->atom == UINT32_MAX || b->off > UINT32_MAX)
-			return -EOPNOTSUPP;
+			return hwt_emu_refuse(emu, "the decoder gives the probed "
+					      "branch at %#llx for a packet that is "
+					      "not an atom packet, where the trace "
+					      "cannot be cut",
+					      (unsigned long long)b->from);
 		long r = pause ? hwt_emu_cs_pause_frames(leader->cs_cut,
 							 (uint32_t)b->off, b->atom,
 							 out, &frame) :
@@ -355,7 +360,18 @@ static int cut_positions(struct stream_decoder *sd, struct emu_event *leader,
 							  (uint32_t)b->off, b->atom, ip,
 							  out, &frame, &replaced);
 		if (r < 0)
-			return -EOPNOTSUPP;
+			return hwt_emu_refuse(
+				emu, "the trace cannot be %s after the probed "
+				"branch at %#llx (byte %#llx of the trace): %s",
+				pause ? "stopped" : "restarted",
+				(unsigned long long)b->from,
+				(unsigned long long)b->off,
+				pause ? "its atom packet is not one the cut can "
+					"end a frame with" :
+					"an address after it would read "
+					"differently after the restart, or the "
+					"restart does not fit in the frames it "
+					"replaces");
 		/* No timestamps: the time of the write with the frame's
 		 * last byte. */
 		if (hwt_emu_add_hit(leader, frame, probe, ip, 0,
@@ -370,8 +386,9 @@ static int cut_positions(struct stream_decoder *sd, struct emu_event *leader,
 }
 
 /* The cut of @leader's stream (@bytes), opened once. */
-static int open_cut(struct emu_event *leader, const struct hwt_decode_params *p,
-		    const uint8_t *bytes, uint64_t len)
+static int open_cut(struct hwt_emu *emu, struct emu_event *leader,
+		    const struct hwt_decode_params *p, const uint8_t *bytes,
+		    uint64_t len)
 {
 	struct hwt_etm_cfg cfg;
 	const char *why;
@@ -381,16 +398,36 @@ static int open_cut(struct emu_event *leader, const struct hwt_decode_params *p,
 		return 0;
 	if (hwt_emu_cs_source(p->info, p->info_words, leader->stream->cpu, &id,
 			      &cfg, &why) < 0)
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse(emu, "the trace cannot be cut: %s", why);
 	struct hwt_emu_cs_cut *c = malloc(sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	int err = hwt_emu_cs_cut_open(bytes, len, id, &cfg, c, &why);
 	if (err) {
 		free(c);
-		return err;
+		return err == -EOPNOTSUPP ?
+			       hwt_emu_refuse(emu, "the trace cannot be cut: %s",
+					      why) :
+			       err;
 	}
 	leader->cs_cut = c;
+	return 0;
+}
+
+/* The errno of a search for hits that ended with @err. */
+static int decode_refusal(struct hwt_emu *emu, int err)
+{
+	if (err == HWT_ERR_NOMEM)
+		return -ENOMEM;
+	if (err == HWT_ERR_NOSUP)
+		return hwt_emu_refuse(emu, "finding the probe's hits would take "
+				      "more than %llu GiB of decoding of the "
+				      "replayed trace",
+				      (unsigned long long)(EMU_DECODE_BUDGET >> 30));
+	if (err < 0)
+		return hwt_emu_refuse(emu, "the replayed trace could not be "
+				      "decoded to find the probe's hits: %s",
+				      hwt_errmsg());
 	return 0;
 }
 
@@ -407,22 +444,33 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	int err;
 
 	if (!r || !r->info)
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse(emu, "the replayed capture has no "
+				      "AUXTRACE_INFO, which its trace's decoder "
+				      "needs to find the probe's hits");
 	memcpy(&h, r->info, sizeof(h));
 	be = hwt_backend_for_auxtrace(
 		(enum hwt_auxtrace_type)((const uint32_t *)r->info)[2]);
 	if (!be || !be->decoder || h.size < 16)
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse(emu, "no decoder in this build reads the "
+				      "replayed capture's trace, which finds the "
+				      "probe's hits");
 	/* Its packet listing is kept in memory, some 40 bytes a packet. */
 	if (leader->stream->src_total > EMU_DECODE_BUDGET / 64)
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse(emu, "the replayed trace of cpu %d is %llu "
+				      "bytes, over the %llu MiB in which the "
+				      "emulator finds a probe's hits by decoding "
+				      "it", leader->stream->cpu,
+				      (unsigned long long)leader->stream->src_total,
+				      (unsigned long long)(EMU_DECODE_BUDGET / 64 >> 20));
 	/* A decoder that must not read untrusted trace in this process
 	 * (OpenCSD's) runs in its isolated workers. */
 	struct hwt_decode_opts opts = {.jobs = 1};
 	struct hwt_isolation *iso = NULL;
 	if (hwt_isolate_wanted(be, &opts)) {
 		if (hwt_isolation_open(be, &opts, &iso) < 0)
-			return -EOPNOTSUPP;
+			return hwt_emu_refuse(emu, "the isolated decoder that finds "
+					      "the probe's hits did not start: %s",
+					      hwt_errmsg());
 	}
 	if (!(image = hwt_image_new())) {
 		hwt_isolation_close(iso, 0);
@@ -458,14 +506,15 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	err = decode_prefix(&sd, sd.len);
 	bool cut = leader->cs_sink && hwt_attr_aux_action(&probe->attr);
 	if (cut) {
-		int e = err >= 0 ? open_cut(leader, &sd.params, bytes, sd.len) : 0;
+		int e = err >= 0 ? open_cut(emu, leader, &sd.params, bytes, sd.len)
+				 : 0;
 		if (e == 0 && err >= 0)
-			e = cut_positions(&sd, leader, probe, addr, at_return);
+			e = cut_positions(emu, &sd, leader, probe, addr, at_return);
 		free(sd.log.v);
 		free(bytes);
 		hwt_image_free(image);
 		err = hwt_isolation_close(iso, err);
-		return e ? e : err == HWT_ERR_NOMEM ? -ENOMEM : err < 0 ? -EOPNOTSUPP : 0;
+		return e ? e : decode_refusal(emu, err);
 	}
 	if (err >= 0 && !iso)
 		err = hwt_emu_packet_list(sd.ops, &sd.params, bytes, sd.len, sd.cpu,
@@ -478,5 +527,5 @@ int hwt_emu_decoded_hits(struct hwt_emu *emu, struct emu_event *leader,
 	hwt_image_free(image);
 	/* A lost worker fails the search: its hits are not known. */
 	err = hwt_isolation_close(iso, err);
-	return err == HWT_ERR_NOMEM ? -ENOMEM : err < 0 ? -EOPNOTSUPP : 0;
+	return decode_refusal(emu, err);
 }

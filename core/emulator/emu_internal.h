@@ -173,6 +173,9 @@ struct hwt_emu {
 	unsigned int aux_alignment; /* hwt_emu_set_aux_alignment */
 	bool no_time_conv;          /* hwt_emu_set_time_conv(false) */
 	struct emu_branch_src *branch_src; /* hwt_emu_branch_source */
+	/* Why the last perf_event_open was refused, when more can be said
+	 * than its errno (hwt_emu_refuse); "" when nothing. Under @lock. */
+	char refusal[320];
 };
 
 /* emu_producer.c */
@@ -197,6 +200,11 @@ size_t hwt_emu_sample_id(const struct emu_event *ev, uint8_t *buf);
 void hwt_emu_wake(struct emu_event *ev);
 
 /* emu_kernel.c */
+/* Keeps @why (printf-style) as the reason of the perf_event_open being
+ * refused, for the session's message (hwt_os_ops.open_refusal), and
+ * returns -EOPNOTSUPP. Called with the lock held. */
+int hwt_emu_refuse(struct hwt_emu *emu, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 				      bool create);
 struct emu_stream *hwt_emu_stream_at(struct hwt_emu *emu, int cpu, int tid,

@@ -1,6 +1,7 @@
 /* The kernel emulator's system calls: perf_event_open, mmap, ioctl, poll
  * and close as the kernel answers them for AUX PMUs. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,26 @@ struct emu_event *hwt_emu_event_new(struct hwt_emu *emu,
 }
 
 
+int hwt_emu_refuse(struct hwt_emu *emu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(emu->refusal, sizeof(emu->refusal), fmt, ap);
+	va_end(ap);
+	return -EOPNOTSUPP;
+}
+
+static int emu_open_refusal(void *ctx, char *buf, size_t size)
+{
+	struct hwt_emu *emu = ctx;
+
+	pthread_mutex_lock(&emu->lock);
+	int n = snprintf(buf, size, "%s", emu->refusal);
+	pthread_mutex_unlock(&emu->lock);
+	return n < 0 ? 0 : (size_t)n < size ? n : (int)size - 1;
+}
+
 static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 			       int pid, int cpu, int group_fd,
 			       unsigned long flags)
@@ -174,6 +195,10 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	struct hwt_emu *emu = ctx;
 	struct emu_event *ev;
 	bool aux;
+
+	pthread_mutex_lock(&emu->lock);
+	emu->refusal[0] = '\0';
+	pthread_mutex_unlock(&emu->lock);
 
 	/* AUX sampling: a sampling event in an AUX event's group. */
 	if (attr->sample_type & PERF_SAMPLE_AUX)
@@ -534,6 +559,7 @@ static const struct hwt_os_ops emu_ops = {
 	.poll = emu_poll,
 	.close = emu_close,
 	.event_enabled = emu_event_enabled,
+	.open_refusal = emu_open_refusal,
 };
 
 static int add_pmu_locked(struct hwt_emu *emu, const char *name, uint32_t type)

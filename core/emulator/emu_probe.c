@@ -225,7 +225,9 @@ static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 		return -EINVAL;
 	if (!(leader->bts_format || leader->pt_format || leader->cs_sink) ||
 	    !leader->stream)
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse(emu, "the emulator's probes fire only in a "
+				      "replayed Intel BTS, Intel PT or CoreSight "
+				      "sink's trace");
 	/* The capture's name of the binary: its path, else the file the
 	 * capture gives the same build id (recorded on another machine). */
 	const char *name = path;
@@ -251,7 +253,10 @@ static int attach(struct hwt_emu *emu, struct emu_event *ev, int group_fd)
 			if (leader->hits[i].probe != ev)
 				leader->hits[kept++] = leader->hits[i];
 		leader->nhits = kept;
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse(emu, "two cuts of the trace would fall in "
+				      "one 16-byte frame of the sink (both probes "
+				      "on one branch, or a call shorter than a "
+				      "frame), which cannot be written both ways");
 	}
 	ev->leader = leader;
 	return 0;

@@ -47,6 +47,13 @@ struct hwt_os_ops {
 	 * buffer with no room). NULL or -EOPNOTSUPP: the OS cannot tell; the
 	 * Linux kernel has no such query, the kernel emulator answers. */
 	int (*event_enabled)(void *ctx, int fd);
+	/* Optional: why the last perf_event_open failed,
+	 * when the OS can say more than its errno, as words for a message
+	 * (NUL-terminated, at most @size bytes). Returns their length, or 0
+	 * when there is nothing more to say. The Linux kernel says nothing
+	 * (NULL); the kernel emulator names what it could not do, e.g. the
+	 * cut of a replayed trace a pause or resume probe would need. */
+	int (*open_refusal)(void *ctx, char *buf, size_t size);
 };
 
 /* An OS: a table and the context its operations receive. */

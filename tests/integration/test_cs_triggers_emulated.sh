@@ -214,12 +214,13 @@ expect_contains "perf 6.1 and the plain replay" \
 	"$(perf script -i "$TMP/plain.data" --itrace=b -F flags,ip,addr --symfs "$TMP/symfs" 2>/dev/null | head -1)" "tr strt"
 
 # Two cuts in one frame of the sink (both probes on the entry) are
-# refused: the frame cannot be written both ways.
+# refused: the frame cannot be written both ways, which the message says
+# (the emulator's reason, not the errno's list of possible ones).
 "$HWTRACE" record --emulate "$ETM/perf_etm.data" -o "$TMP/onebranch.data" \
 	--trigger "resume:count_loop@$BIN" --trigger "pause:count_loop@$BIN" \
 	>"$TMP/onebranch.out" 2>&1
 expect_eq "resume:/pause: on one branch: exit status" "$?" 1
 expect_contains "resume:/pause: on one branch: why" "$(cat "$TMP/onebranch.out")" \
-	"probe:count_loop/aux-action=pause/ (cpu 7) refused: Operation not supported. The trace event cannot be paused or resumed"
+	"hwtrace: perf_event_open of probe:count_loop/aux-action=pause/ (cpu 7) refused: Operation not supported: two cuts of the trace would fall in one 16-byte frame of the sink (both probes on one branch, or a call shorter than a frame), which cannot be written both ways (docs/record.md \"Triggers in the kernel\")"
 expect_eq "resume:/pause: on one branch: no file" "$([ -e "$TMP/onebranch.data" ] && echo written)" ""
 finish
