@@ -10,6 +10,7 @@
 #include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_isolate.h"
+#include "core/perfdata/aux_record_start.h"
 #include "core/decode/decode_progress.h"
 #include "hwtrace/capture.h"
 #include "hwtrace/insn.h"
@@ -73,6 +74,10 @@ struct file_state {
 		uint64_t offset, size, time;
 	} *aux_writes;
 	size_t naux_writes;
+	/* Overwrite-mode PERF_RECORD_AUX records of a PMU that reports the
+	 * end of each write whose size exceeds their offset, skipped; the
+	 * file offset of the first. */
+	uint64_t aux_unplaced, aux_unplaced_at;
 	/* PERF_RECORD_AUX_OUTPUT_HW_ID values, in file order. */
 	struct cpu_hw_id {
 		int32_t cpu;
@@ -504,6 +509,27 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		return 0;
 	case PERF_RECORD_AUX: {
 		const struct hwt_rec_aux *a = &v.u.aux;
+		/* CoreSight's overwrite-mode offsets are the ends of their
+		 * writes (core/perfdata/aux_record_start.c); the AUXTRACE_INFO
+		 * that names the PMU comes before the records. */
+		uint64_t start;
+		bool end_reported = st->have_info &&
+				    st->auxtrace_type == HWT_AUXTRACE_CS_ETM;
+		if (a->flags & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
+			int ferr = note_aux_format(
+				st, rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
+				(uint32_t)a->flags);
+			if (ferr < 0)
+				return ferr;
+		}
+		if (hwt_aux_record_start(a->aux_offset, a->aux_size, a->flags,
+					 end_reported, &start) < 0) {
+			/* No place in the stream: skipped, as perf's cs-etm
+			 * reader skips it, and said once after the records. */
+			if (!st->aux_unplaced++)
+				st->aux_unplaced_at = rec->file_offset;
+			return 0;
+		}
 		if (rec->sid.present & PERF_SAMPLE_TIME) {
 			void *n = grow(st->aux_writes, &st->naux_writes,
 				       sizeof(*st->aux_writes));
@@ -513,16 +539,9 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 			st->aux_writes[st->naux_writes - 1] = (struct aux_write){
 				rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
 				rec->sid.present & PERF_SAMPLE_TID ? (int32_t)rec->sid.tid : -1,
-				a->aux_offset, a->aux_size, rec->sid.time};
+				start, a->aux_size, rec->sid.time};
 		}
-		if (a->flags & HWT_AUX_FLAG_PMU_FORMAT_MASK) {
-			int ferr = note_aux_format(
-				st, rec->sid.present & PERF_SAMPLE_CPU ? (int32_t)rec->sid.cpu : -1,
-				(uint32_t)a->flags);
-			if (ferr < 0)
-				return ferr;
-		}
-		uint64_t end = a->aux_offset + a->aux_size;
+		uint64_t end = start + a->aux_size;
 		if (a->flags & HWT_AUX_FLAG_TRUNCATED) {
 			snprintf(text, sizeof(text),
 				 "the AUX buffer was full: trace after 0x%" PRIx64 " lost",
@@ -532,9 +551,9 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		}
 		if (a->flags & HWT_AUX_FLAG_COLLISION) {
 			snprintf(text, sizeof(text), "sample collision at 0x%" PRIx64,
-				 a->aux_offset);
+				 start);
 			return add_loss(st, rec, HWT_ELEM_GAP, HWT_GAP_COLLISION,
-					a->aux_offset, a->aux_size, text);
+					start, a->aux_size, text);
 		}
 		return 0;
 	}
@@ -682,6 +701,20 @@ static int warn_no_switch(struct file_state *st, const struct hwt_elem_sink *out
 		"per-CPU trace without context-switch records: elements are "
 		"attributed to the task that started tracing on each CPU (record "
 		"with context_switch sideband, as perf record does by default)");
+}
+
+/* Overwrite-mode AUX records that place their data before the stream's
+ * start: their writes' times and losses are not shown. */
+static int warn_aux_unplaced(struct file_state *st,
+			     const struct hwt_elem_sink *out)
+{
+	if (!st->aux_unplaced)
+		return 0;
+	return hwt_decode_warn(st->opts, out,
+		"%s: %" PRIu64 " overwrite-mode PERF_RECORD_AUX record(s) report "
+		"more bytes than their offset (the first at file offset 0x%" PRIx64
+		"): skipped, as perf skips them", st->path, st->aux_unplaced,
+		st->aux_unplaced_at);
 }
 
 /* --cpu N on a capture without trace or samples of CPU N: say which CPUs
@@ -1021,6 +1054,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		if (err < 0)
 			goto out;
 		err = warn_no_switch(st, out);
+		if (err >= 0)
+			err = warn_aux_unplaced(st, out);
 		if (err >= 0)
 			err = warn_cpu_absent(st, out);
 		if (err >= 0)

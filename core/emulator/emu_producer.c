@@ -166,32 +166,68 @@ static void emit_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 	hwt_emu_ring_write(ev, rec, n);
 }
 
+static uint64_t aux_wrap(const struct emu_event *ev);
+
+/* Whether the driver reports an overwrite-mode head as an offset inside
+ * the buffer: record-aligned hardware (intel_bts), or the emulator's
+ * option for a driver that does so (intel_pt). */
+static bool head_in_buffer(const struct emu_event *ev)
+{
+	return ev->emu->opts.head_in_buffer || aux_wrap(ev) != ev->aux_len;
+}
+
+/* The aux_offset the kernel writes for @size bytes at free-running AUX
+ * position @start. Normal mode: @start. Overwrite mode: handle->head as
+ * the driver left it (see core/perfdata/aux_record_start.c). CoreSight's
+ * sink has moved it past the write (tmc_update_etr_buffer: head +=
+ * size), so it is the END of the bytes. intel_pt and intel_bts report
+ * the in-buffer position after the write with the whole buffer's size
+ * (pt_update_head then pt_event_stop, bts_update then bts_event_stop);
+ * perf never reads their offsets, and the emulator keeps its own
+ * convention for them: the write's start, with the write's size. */
+static uint64_t reported_offset(const struct emu_event *ev, uint64_t start,
+				uint64_t size)
+{
+	if (!ev->overwrite)
+		return start;
+	uint64_t pos = ev->cs_sink ? start + size : start;
+	return head_in_buffer(ev) ? pos % aux_wrap(ev) : pos;
+}
+
 void hwt_emu_aux_window_end(struct emu_event *ev)
 {
 	if (!ev->cs_window)
 		return;
 	ev->cs_window = false;
-	emit_aux(ev, ev->cs_window_off, ev->cs_window_len, ev->cs_window_flags,
+	/* A snapshot's sink keeps its newest buffer's worth of a window
+	 * longer than that. */
+	uint64_t len = ev->cs_window_len;
+	if (ev->overwrite && len > aux_wrap(ev))
+		len = aux_wrap(ev);
+	uint64_t start = ev->cs_window_off + ev->cs_window_len - len;
+	emit_aux(ev, reported_offset(ev, start, len), len, ev->cs_window_flags,
 		 ev->cs_window_time);
 }
 
-/* Reports @size AUX bytes at @offset: at once, or, for a CoreSight event
- * with probes (whose hits split the capture's writes, and whose resumes
- * start the trace unit anew) outside snapshot mode, as part of its open
- * window (a write that does not follow the window's bytes starts a new
- * one). */
-static void report_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
+/* Reports @size AUX bytes at free-running position @start: at once, or,
+ * for a CoreSight event with probes (whose hits split the capture's
+ * writes, and whose resumes start the trace unit anew), as part of its
+ * open window (a write that does not follow the window's bytes starts a
+ * new one). In snapshot mode too: perf's cs-etm reader decodes each
+ * record's bytes alone, so a write split at a probe's hit would lose
+ * its second part there. */
+static void report_aux(struct emu_event *ev, uint64_t start, uint64_t size,
 		       uint64_t flags, uint64_t time)
 {
-	if (!ev->cs_sink || !ev->nhits || ev->overwrite) {
-		emit_aux(ev, offset, size, flags, time);
+	if (!ev->cs_sink || !ev->nhits) {
+		emit_aux(ev, reported_offset(ev, start, size), size, flags, time);
 		return;
 	}
-	if (ev->cs_window && ev->cs_window_off + ev->cs_window_len != offset)
+	if (ev->cs_window && ev->cs_window_off + ev->cs_window_len != start)
 		hwt_emu_aux_window_end(ev);
 	if (!ev->cs_window) {
 		ev->cs_window = true;
-		ev->cs_window_off = offset;
+		ev->cs_window_off = start;
 		ev->cs_window_len = 0;
 		ev->cs_window_flags = 0;
 		ev->cs_window_time = 0;
@@ -202,20 +238,16 @@ static void report_aux(struct emu_event *ev, uint64_t offset, uint64_t size,
 		ev->cs_window_time = time;
 }
 
-static uint64_t aux_wrap(const struct emu_event *ev);
-
 void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
 			uint64_t time)
 {
-	uint64_t head = ev->aux_pos, wrap = aux_wrap(ev), reported = head;
+	uint64_t head = ev->aux_pos, wrap = aux_wrap(ev);
 	uint64_t flags = 0;
 
 	if (!ev->aux || !ev->up || ev->kernel_disabled || !len)
 		return;
 	if (ev->overwrite) {
-		bool in_buffer = ev->emu->opts.head_in_buffer || wrap != ev->aux_len;
 		flags = PERF_AUX_FLAG_OVERWRITE;
-		reported = in_buffer ? head % wrap : head;
 	} else {
 		uint64_t size = ev->aux_len, tail = hwt_tail_load(&ev->up->aux_tail);
 		uint64_t space = head - tail < size ? (tail - head - 1) & (size - 1) : 0;
@@ -229,9 +261,9 @@ void hwt_emu_aux_insert(struct emu_event *ev, const void *data, uint64_t len,
 		ev->aux[(head + i) % wrap] = ((const uint8_t *)data)[i];
 	ev->aux_pos = head + len;
 	hwt_head_store(&ev->up->aux_head,
-		       ev->overwrite && reported != head ? ev->aux_pos % wrap
-							 : ev->aux_pos);
-	report_aux(ev, reported, len, flags, time);
+		       ev->overwrite && head_in_buffer(ev) ? ev->aux_pos % wrap
+							    : ev->aux_pos);
+	report_aux(ev, head, len, flags, time);
 }
 
 /* Where the trace unit wraps: the end of the buffer, or in overwrite mode
@@ -360,11 +392,8 @@ static void produce(struct emu_event *ev, uint64_t n)
 		emit_itrace_start(ev);
 	ev->itrace_started = true;
 	if (ev->overwrite) {
-		/* Record-aligned hardware's driver reports the head as an
-		 * offset in the buffer, as intel_bts's does. */
 		uint64_t wrap = aux_wrap(ev);
-		bool in_buffer = ev->emu->opts.head_in_buffer || wrap != size;
-		uint64_t reported = in_buffer ? head % wrap : head;
+		bool in_buffer = head_in_buffer(ev);
 		m = n;
 		flags = PERF_AUX_FLAG_OVERWRITE | orig;
 		aux_fill(ev, it, s->item_off, head, m, wrap);
@@ -376,7 +405,10 @@ static void produce(struct emu_event *ev, uint64_t n)
 		advance(s, n);
 		if (replayed)
 			count_capture(s, orig);
-		emit_aux(ev, reported, m, flags, time);
+		report_aux(ev, head, m, flags, time);
+		/* As below: a capture's write ends its trace unit's window. */
+		if (replayed || !it->write)
+			hwt_emu_aux_window_end(ev);
 		hwt_emu_sample_fire(ev);
 		return;
 	}

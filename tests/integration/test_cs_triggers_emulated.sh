@@ -149,8 +149,8 @@ branches_in() { # FILE: "from to" of the decode's branches, counted
 		awk '{ for (i = 2; i < NF; i++) if ($i == "->" && $(i - 2) == "branch") print $(i - 1), $(i + 1) }' |
 		sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';'
 }
-perf_branches_in_count_loop() {
-	perf script -i "$ETM/perf_etm.data" --itrace=b -F ip,addr --symfs "$TMP/symfs" 2>/dev/null |
+perf_branches_in_count_loop() { # FILE: perf's "from to" inside count_loop, counted
+	perf script -i "$1" --itrace=b -F ip,addr --symfs "$TMP/symfs" 2>/dev/null |
 		awk '$1 >= "582b2b1054" && $1 < "582b2b108c" && $2 == "=>" { print "0x" $1, "0x" $3 }' |
 		sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';'
 }
@@ -158,7 +158,7 @@ perf_branches_in_count_loop() {
 	--trigger "resume:count_loop@$BIN" --trigger "pause:count_loop%return@$BIN" \
 	>"$TMP/paused.out" 2>&1
 expect_eq "resume:/pause: exit status" "$?" 0
-want=$(perf_branches_in_count_loop)
+want=$(perf_branches_in_count_loop "$ETM/perf_etm.data")
 expect_eq "perf: the branches inside count_loop" "$want" \
 	"100 0x582b2b106c 0x582b2b1074;1 0x582b2b1070 0x582b2b1084;100 0x582b2b1080 0x582b2b105c;1 0x582b2b1088 0x582b2b10a4;"
 expect_eq "resume:/pause: the branches decoded" "$(branches_in "$TMP/paused.data")" \
@@ -202,6 +202,49 @@ expect_eq "perf and the resumed region" "$(perf_loop "$TMP/paused.data")" \
 	"100 jcc 582b2b1074;100 jmp 582b2b105c;1 jmp 582b2b1084;1 tr 582b2b1054;"
 expect_eq "perf and the 3 resumed regions" "$(perf_loop "$TMP/paused3.data")" \
 	"300 jcc 582b2b1074;300 jmp 582b2b105c;3 jmp 582b2b1084;3 tr 582b2b1054;"
+# The -S snapshot with a symbol: trigger holds the whole capture. Its AUX
+# records are the capture's 4 writes as a CoreSight sink reports them in
+# overwrite mode: aux_offset the head after the write (the capture's
+# offset + size), the probe's hit inside write 4 not splitting it (perf
+# decodes each record's bytes alone, from its own sync).
+expect_eq "the symbol: snapshot's AUX records" \
+	"$("$HWTRACE" dump "$TMP/sym.data" 2>/dev/null | awk '$5 == "PERF_RECORD_AUX" { printf "%s/%s/%s ", $7, $9, $11 }')" \
+	"$("$HWTRACE" dump "$ETM/perf_etm.data" 2>/dev/null |
+		awk "$AWK_HEX"'
+			function h(s) { sub(/^0x/, "", s); return hex(s) }
+			$5 == "PERF_RECORD_AUX" { printf "0x%x/%s/0x2 ", h($7) + h($9), $9 }')"
+# perf finds those bytes (aux_offset - aux_size) and decodes the snapshot
+# as it decodes the capture: the loop's 100 turns and both trace starts.
+expect_eq "perf and the symbol: snapshot" "$(perf_loop "$TMP/sym.data")" \
+	"100 jcc 582b2b1074;1 jmp 582b2b100c;100 jmp 582b2b105c;1 jmp 582b2b1084;1 tr 582b2b1000;1 tr 582b2b108c;"
+expect_eq "perf: the capture's loop" "$(perf_loop "$ETM/perf_etm.data")" "$(perf_loop "$TMP/sym.data")"
+# Inside count_loop perf and hwtrace decode the same branches, those of
+# the capture itself.
+hwt_in_count_loop() { # FILE: hwtrace's "from to" inside count_loop, counted
+	branches_in "$1" | tr ';' '\n' |
+		awk '$2 >= "0x582b2b1054" && $2 < "0x582b2b108c" { print $1, $2, $3 }' | tr '\n' ';'
+}
+expect_eq "perf: the symbol: snapshot inside count_loop" "$(perf_branches_in_count_loop "$TMP/sym.data")" "$want"
+expect_eq "hwtrace: the symbol: snapshot inside count_loop" "$(hwt_in_count_loop "$TMP/sym.data")" "$want"
+# A crafted snapshot record whose size exceeds its offset (the first, its
+# aux_offset 0x50 made 0x10) has no place in the stream: perf finds it no
+# buffer, and the decode skips it, says so with the record's file offset,
+# and decodes the loop as before.
+at=$("$HWTRACE" dump "$TMP/sym.data" 2>/dev/null | awk '$5 == "PERF_RECORD_AUX" { print $3; exit }')
+python3 - "$TMP/sym.data" "$TMP/under.data" "$at" <<'PY' || fail "crafting the underflow"
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+at = int(sys.argv[3], 16) + 8  # aux_offset, after the record's header
+assert struct.unpack_from('<QQQ', d, at) == (0x50, 0x50, 2)
+struct.pack_into('<Q', d, at, 0x10)
+open(sys.argv[2], 'wb').write(d)
+PY
+expect_contains "an AUX record before the stream: the warning" \
+	"$("$HWTRACE" decode --symfs "$TMP/symfs" "$TMP/under.data" 2>&1 >/dev/null)" \
+	"under.data: 1 overwrite-mode PERF_RECORD_AUX record(s) report more bytes than their offset (the first at file offset $at): skipped, as perf skips them"
+expect_eq "an AUX record before the stream: the branches" "$(hwt_in_count_loop "$TMP/under.data")" "$want"
+expect_eq "the control: no warning" \
+	"$("$HWTRACE" decode --symfs "$TMP/symfs" "$TMP/sym.data" 2>&1 >/dev/null | grep -c 'overwrite-mode')" 0
 # The probes' samples, lines without a branch: 3 at the entry, 3 at the
 # return's target (perf 6.1 does not name the uprobe PMU's events).
 expect_eq "perf: the probes' samples" \
