@@ -207,12 +207,19 @@ expect_eq "perf and the 3 resumed regions" "$(perf_loop "$TMP/paused3.data")" \
 # overwrite mode: aux_offset the head after the write (the capture's
 # offset + size), the probe's hit inside write 4 not splitting it (perf
 # decodes each record's bytes alone, from its own sync).
-expect_eq "the symbol: snapshot's AUX records" \
-	"$("$HWTRACE" dump "$TMP/sym.data" 2>/dev/null | awk '$5 == "PERF_RECORD_AUX" { printf "%s/%s/%s ", $7, $9, $11 }')" \
-	"$("$HWTRACE" dump "$ETM/perf_etm.data" 2>/dev/null |
-		awk "$AWK_HEX"'
-			function h(s) { sub(/^0x/, "", s); return hex(s) }
-			$5 == "PERF_RECORD_AUX" { printf "0x%x/%s/0x2 ", h($7) + h($9), $9 }')"
+aux_records() { # FILE: its PERF_RECORD_AUX records, offset/size/flags
+	"$HWTRACE" dump "$1" 2>/dev/null | awk '$5 == "PERF_RECORD_AUX" { printf "%s/%s/%s ", $7, $9, $11 }'
+}
+ends=$("$HWTRACE" dump "$ETM/perf_etm.data" 2>/dev/null |
+	awk "$AWK_HEX"'
+		function h(s) { sub(/^0x/, "", s); return hex(s) }
+		$5 == "PERF_RECORD_AUX" { printf "0x%x/%s/0x2 ", h($7) + h($9), $9 }')
+expect_eq "the capture's writes, ended" "$ends" "0x50/0x50/0x2 0xa0/0x50/0x2 0xf0/0x50/0x2 0x180/0x90/0x2 "
+expect_eq "the symbol: snapshot's AUX records" "$(aux_records "$TMP/sym.data")" "$ends"
+# The same without probes (each write reported at once).
+"$HWTRACE" record --emulate "$ETM/perf_etm.data" -S -o "$TMP/plain_s.data" >"$TMP/plain_s.out" 2>&1 ||
+	fail "record -S without a trigger"
+expect_eq "-S without a trigger: the AUX records" "$(aux_records "$TMP/plain_s.data")" "$ends"
 # perf finds those bytes (aux_offset - aux_size) and decodes the snapshot
 # as it decodes the capture: the loop's 100 turns and both trace starts.
 expect_eq "perf and the symbol: snapshot" "$(perf_loop "$TMP/sym.data")" \
