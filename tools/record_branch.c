@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cmd_record_opts.h"
+#include "hwtrace/brstack.h"
 #include "hwtrace/error.h"
 #include "hwtrace/record_console.h"
 #include "hwtrace/record_options.h"
@@ -24,7 +25,11 @@ bool cli_record_is_branch(int argc, char **argv)
 		if (!strcmp(argv[i], "-b") || !strncmp(argv[i], "-j", 2) ||
 		    !strcmp(argv[i], "--branch-any") ||
 		    !strncmp(argv[i], "--branch-filter", 15) ||
-		    !strncmp(argv[i], "--emulate-branches", 18))
+		    !strncmp(argv[i], "--emulate-branches", 18) ||
+		    /* -e '{A,B}': an event group, for branch counters. */
+		    ((!strcmp(argv[i], "-e") || !strcmp(argv[i], "--event")) &&
+		     i + 1 < argc && argv[i + 1][0] == '{') ||
+		    !strncmp(argv[i], "-e{", 3) || !strncmp(argv[i], "--event={", 9))
 			return true;
 	return false;
 }
@@ -33,6 +38,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hwtrace record (-b | -j FILTERS) [-c PERIOD | -F FREQ]\n"
+		"                      [-e '{LEADER,MEMBER,...}']\n"
 		"                      [--config PROFILE] [-m DATA_PAGES] [-o OUT]\n"
 		"                      (-- CMD [ARGS] |\n"
 		"                       --sysfs DIR --emulate-branches SWB.data)\n\n"
@@ -47,11 +53,20 @@ static void usage(FILE *out)
 		"                        any_call, any_ret, ind_call, call, cond,\n"
 		"                        ind_jmp, u, k, hv, save_type, priv, hw_index,\n"
 		"                        counter, no_flags, no_cycles, stack, ...\n"
+		"  -e, --event '{LEADER,MEMBER,...}'  an event group (perf's braces):\n"
+		"                        LEADER samples the records, with -j counter\n"
+		"                        (or a branch_type=counter term) each record\n"
+		"                        counts the members' events since the one\n"
+		"                        before (Linux 6.8's branch counters); an\n"
+		"                        event is a name (branches, branch-misses,\n"
+		"                        ...) or cpu/TERMS/ (event=N,umask=N,\n"
+		"                        branch_type=FILTER)\n"
 		"  -c, --count PERIOD    a sample every PERIOD events (a number; any\n"
 		"                        other -c argument is a PROFILE, as in record)\n"
 		"  -F, --freq FREQ       FREQ samples a second (default 4000, perf's)\n"
 		"      --config PROFILE  INI profile; its [branch] section has filter,\n"
-		"                        period, freq (the options above override it)\n"
+		"                        period, freq, group (the options above\n"
+		"                        override it)\n"
 		"  -m, --mmap-pages N    data ring pages (a power of two)\n"
 		"      --sysfs DIR       the emulated machine's sysfs (e.g.\n"
 		"                        tests/fixtures/sysfs/intel-lbr)\n"
@@ -71,6 +86,7 @@ static int parse(int argc, char **argv, struct hwt_branch_request *rq)
 	static const struct option longopts[] = {
 		{"branch-any", no_argument, NULL, 'b'},
 		{"branch-filter", required_argument, NULL, 'j'},
+		{"event", required_argument, NULL, 'e'},
 		{"count", required_argument, NULL, 'c'},
 		{"freq", required_argument, NULL, 'F'},
 		{"config", required_argument, NULL, O_CONFIG},
@@ -85,7 +101,7 @@ static int parse(int argc, char **argv, struct hwt_branch_request *rq)
 	*rq = (struct hwt_branch_request){.size = sizeof(*rq)};
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+bj:c:F:m:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+bj:e:c:F:m:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': rq->any = true; break;
 		case 'j':
@@ -94,6 +110,19 @@ static int parse(int argc, char **argv, struct hwt_branch_request *rq)
 						       "(its filters comma-separated)",
 						       optarg);
 			rq->filter = optarg;
+			break;
+		case 'e':
+			if (rq->group)
+				return cli_usage_error("record", "-e %s: one -e "
+						       "only (its events in one "
+						       "group)", optarg);
+			rq->group = optarg;
+			/* Its syntax now; what the PMU allows once it is read. */
+			{
+				struct hwt_branch_group g;
+				if (hwt_branch_group_parse(optarg, "-e", &g))
+					return record_refused();
+			}
 			break;
 		case 'c':
 			if (hwt_branch_request_count(rq, optarg))

@@ -14,7 +14,7 @@
 #include "hwtrace/error.h"
 #include "hwtrace/session.h"
 
-#define MAX_EVENTS (3 + HWT_SESSION_MAX_PROBES)
+#define MAX_EVENTS (3 + HWT_SESSION_MAX_PROBES + HWT_SESSION_MAX_BRANCH_MEMBERS)
 
 /* One ring: the AUX event (or the lone sideband event) of a CPU or a
  * thread, and the sideband event whose records it receives. */
@@ -25,6 +25,7 @@ struct ring {
 	int sb_fd;         /* sideband event redirected here, or -1 */
 	int samp_fd;       /* AUX sampling event redirected here, or -1 */
 	int probe_fds[HWT_SESSION_MAX_PROBES]; /* pause/resume probes, or -1 */
+	int member_fds[HWT_SESSION_MAX_BRANCH_MEMBERS]; /* branch group, or -1 */
 	void *map;
 	size_t map_len;
 	void *aux;
@@ -86,6 +87,15 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 	if (opts->aux && opts->branch)
 		return hwt_error(HWT_ERR_INVAL, "session: branch-stack sampling "
 				 "takes no AUX event");
+	if (opts->size >= offsetof(struct hwt_session_opts, nbranch_members) +
+			  sizeof(opts->nbranch_members) &&
+	    opts->nbranch_members &&
+	    (!opts->branch || !opts->branch_members ||
+	     opts->nbranch_members > HWT_SESSION_MAX_BRANCH_MEMBERS))
+		return hwt_error(HWT_ERR_INVAL, "session: %zu branch group "
+				 "members: at most %d, with their attributes, "
+				 "beside a branch event", opts->nbranch_members,
+				 HWT_SESSION_MAX_BRANCH_MEMBERS);
 	if (!opts->per_thread && opts->ncpus <= 0)
 		return hwt_error(HWT_ERR_INVAL, "session: no CPUs to record on");
 	if (opts->per_thread && opts->pid <= 0)
@@ -129,6 +139,8 @@ int hwt_session_new(const struct hwt_session_opts *opts,
 		r->samp_fd = -1;
 		for (size_t k = 0; k < HWT_SESSION_MAX_PROBES; k++)
 			r->probe_fds[k] = -1;
+		for (size_t k = 0; k < HWT_SESSION_MAX_BRANCH_MEMBERS; k++)
+			r->member_fds[k] = -1;
 		r->st.cpu = r->cpu;
 	}
 	*out = s;
@@ -365,6 +377,15 @@ int hwt_session_open(struct hwt_session *s)
 		br->attr.enable_on_exec = s->o.enable_on_exec;
 		br->name = s->o.branch_name ? s->o.branch_name : "branches";
 	}
+	struct attr_slot *members = &s->attrs[s->nattrs];
+	for (size_t k = 0; br && k < s->o.nbranch_members; k++) {
+		struct attr_slot *m = &s->attrs[s->nattrs++];
+		m->attr = s->o.branch_members[k];
+		m->attr.size = sizeof(m->attr);
+		m->attr.enable_on_exec = 0;
+		m->name = s->o.branch_member_names ? s->o.branch_member_names[k]
+						    : "member";
+	}
 	if (s->o.sideband) {
 		sb = &s->attrs[s->nattrs++];
 		sideband_attr(s, &sb->attr);
@@ -387,6 +408,10 @@ int hwt_session_open(struct hwt_session *s)
 			if (err < 0)
 				return err;
 			r->have_branch = true;
+			for (size_t k = 0; k < s->o.nbranch_members; k++)
+				if ((err = open_one(s, &members[k], r->cpu, r->fd,
+						    &r->member_fds[k])) < 0)
+					return err;
 		}
 		if (samp) {
 			err = open_one(s, samp, r->cpu, r->fd, &r->samp_fd);
@@ -803,6 +828,11 @@ static void unmap_close(struct hwt_session *s)
 			if (r->probe_fds[k] >= 0)
 				os->ops->close(os->ctx, r->probe_fds[k]);
 			r->probe_fds[k] = -1;
+		}
+		for (size_t k = 0; k < HWT_SESSION_MAX_BRANCH_MEMBERS; k++) {
+			if (r->member_fds[k] >= 0)
+				os->ops->close(os->ctx, r->member_fds[k]);
+			r->member_fds[k] = -1;
 		}
 		if (r->samp_fd >= 0)
 			os->ops->close(os->ctx, r->samp_fd);

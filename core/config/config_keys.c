@@ -22,7 +22,7 @@ static const char *const snapshot_keys[] = {
 	"size", "trigger", "fifo", "interval_ms", "trigger_count",
 };
 /* Branch-stack sampling (config_branch_attr.c). */
-static const char *const branch_keys[] = {"filter", "period", "freq"};
+static const char *const branch_keys[] = {"filter", "period", "freq", "group"};
 static const char *const sample_keys[] = {
 	"event", "period", "aux_sample_size", "freq",
 };

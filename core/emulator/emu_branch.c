@@ -163,15 +163,10 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 			   const struct perf_event_attr *attr, int pid, int cpu,
 			   int group_fd)
 {
-	/* A group's branch sampler ({cycles,branch-misses} -j counter)
-	 * would need the samples of every member and, with -j counter,
-	 * each member's count in the word (the kernel's
-	 * intel_pmu_lbr_counters_reorder: the leader's, then each
-	 * sibling's in group order). The ground truth of taken branches
-	 * counts only branches, so a group is refused rather than
-	 * sampled as if alone. */
+	/* In a group, a member (emu_branch_group.c): the emulator samples
+	 * the leader only. */
 	if (group_fd != -1)
-		return -EOPNOTSUPP;
+		return hwt_emu_open_brmember(emu, attr, pid, cpu, group_fd);
 	struct hwt_branch_hw hw;
 	if (hwt_branch_hw_probe(&emu->os, &hw) < 0)
 		memset(&hw, 0, sizeof(hw));
@@ -197,8 +192,10 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 							      HWT_EMU_BRANCH_MAX_DEPTH;
 	ev->br_kind = hw.kind;
 	ev->br_arch_lbr = hw.arch_lbr;
-	if (attr->branch_sample_type & HWT_SAMPLE_BRANCH_COUNTERS)
+	if (attr->branch_sample_type & HWT_SAMPLE_BRANCH_COUNTERS) {
 		ev->br_cntr_width = hw.counter_width;
+		ev->br_fields[ev->br_nfields++] = EMU_BR_COUNT_TAKEN;
+	}
 	pthread_mutex_lock(&emu->lock);
 	/* Away from the ids of the captures whose sideband it replays. */
 	ev->id = (1ull << 41) + emu->next_id++;
@@ -275,29 +272,34 @@ static uint64_t type_flags(uint64_t mode, const struct hwt_emu_branch *b)
 }
 
 /* -j counter: what Intel's LBR event logging writes beside each record,
- * the occurrences of the group's events since the record before it. The
- * group here is the sampled event alone, and it counts taken branches:
- * its count is the branches after the filter's previous kept one up to
- * and including this one (1 for every record of -j any), saturating at
- * the counter's width, in the word's lowest bits (the group's first
- * event). One per kept branch, the newest HWT_EMU_BRANCH_MAX_DEPTH,
- * at (kept - 1) % HWT_EMU_BRANCH_MAX_DEPTH. */
+ * the occurrences of the group's events since the record before it: per
+ * field of the word (the leader's br_fields, emu_branch_group.c), the
+ * branches it counts after the filter's previous kept one up to and
+ * including this one (the leader's own, every taken branch: 1 for every
+ * record of -j any), each saturating at the counter's width, field j at
+ * bit j * width. One word per kept branch, the newest
+ * HWT_EMU_BRANCH_MAX_DEPTH, at (kept - 1) % HWT_EMU_BRANCH_MAX_DEPTH. */
 struct branch_counts {
 	uint64_t ring[HWT_EMU_BRANCH_MAX_DEPTH];
-	uint64_t since_kept; /* branches since the last kept one */
+	uint64_t since[HWT_EMU_BRANCH_MAX_FIELDS]; /* since the last kept one */
 };
 
 static void count_branch(struct branch_counts *c, const struct emu_event *ev,
-			 bool kept_it, uint64_t kept)
+			 const struct hwt_emu_branch *b, bool kept_it,
+			 uint64_t kept)
 {
-	c->since_kept++;
+	for (unsigned j = 0; j < ev->br_nfields; j++)
+		c->since[j] += hwt_emu_br_counts(ev->br_fields[j], b);
 	if (!kept_it || !ev->br_cntr_width)
 		return;
-	uint64_t max = ev->br_cntr_width >= 64 ? ~0ull
-					       : (1ull << ev->br_cntr_width) - 1;
-	c->ring[(kept - 1) % HWT_EMU_BRANCH_MAX_DEPTH] =
-		c->since_kept < max ? c->since_kept : max;
-	c->since_kept = 0;
+	unsigned w = ev->br_cntr_width;
+	uint64_t max = w >= 64 ? ~0ull : (1ull << w) - 1, word = 0;
+	for (unsigned j = 0; j < ev->br_nfields && (j + 1) * w <= 64; j++) {
+		uint64_t v = c->since[j] < max ? c->since[j] : max;
+		word |= v << (j * w); /* j * w < 64 */
+		c->since[j] = 0;
+	}
+	c->ring[(kept - 1) % HWT_EMU_BRANCH_MAX_DEPTH] = word;
 }
 
 /* The sample after branch @newest, of @period events, into @rec (room
@@ -430,7 +432,7 @@ static void *brsampler_main(void *arg)
 		since++;
 		bool kept_it = keeps(a->branch_sample_type, a, &s->v[i]);
 		kept += kept_it;
-		count_branch(&counts, ev, kept_it, kept);
+		count_branch(&counts, ev, &s->v[i], kept_it, kept);
 		bool due;
 		if (step) {
 			if (!next_t)

@@ -70,6 +70,9 @@ struct emu_probe_hit {
 
 struct hwt_emu_cs_cut;
 
+/* The most fields of a branch counter word the emulator fills. */
+#define HWT_EMU_BRANCH_MAX_FIELDS 8
+
 struct emu_event {
 	int fd;
 	struct perf_event_attr attr;
@@ -120,6 +123,11 @@ struct emu_event {
 	/* -j counter: the bits of the event's count in each record's
 	 * PERF_SAMPLE_BRANCH_COUNTERS word (caps/branch_counter_width). */
 	unsigned br_cntr_width;
+	/* The counter word's fields, in group order (emu_branch_group.c):
+	 * what each counts of the ground truth's branches, enum
+	 * emu_br_count. The leader's own first when it asks for counters. */
+	uint8_t br_fields[HWT_EMU_BRANCH_MAX_FIELDS];
+	unsigned br_nfields;
 	bool br_done;
 	/* PERF_EVENT_IOC_SET_FILTER's last string ("" when none). */
 	char filter[4096];
@@ -310,12 +318,27 @@ void hwt_emu_probe_fire(struct emu_event *ev);
 
 /* emu_branch.c: a sampling event with PERF_SAMPLE_BRANCH_STACK. Opens
  * it (its fd or -errno; takes the lock itself); starts its writer once
- * its data ring is mapped (lock held); frees the source. A group
- * (@group_fd not -1) is refused: see emu_branch.c. */
+ * its data ring is mapped (lock held); frees the source. A member of
+ * a group (@group_fd not -1) is hwt_emu_open_brmember's. */
 int hwt_emu_open_brsampler(struct hwt_emu *emu,
 			   const struct perf_event_attr *attr, int pid, int cpu,
 			   int group_fd);
 int hwt_emu_brsampler_start(struct emu_event *ev);
+
+/* emu_branch_group.c: what a field of the counter word counts. */
+enum emu_br_count {
+	EMU_BR_COUNT_TAKEN,      /* every taken branch (branches) */
+	EMU_BR_COUNT_COND_TAKEN, /* taken conditional branches */
+};
+
+/* A member of a branch sampler's group (@group_fd its leader): its fd or
+ * -errno; the lock not held. */
+int hwt_emu_open_brmember(struct hwt_emu *emu,
+			  const struct perf_event_attr *attr, int pid, int cpu,
+			  int group_fd);
+
+/* Whether branch @b counts as @what. */
+bool hwt_emu_br_counts(enum emu_br_count what, const struct hwt_emu_branch *b);
 void hwt_emu_branch_free(struct emu_branch_src *s);
 
 /* emu_replay.c */

@@ -210,6 +210,10 @@ static int emu_perf_event_open(void *ctx, struct perf_event_attr *attr,
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return hwt_emu_open_brsampler(emu, attr, pid, cpu,
 					      group_fd);
+	/* A counting member of a branch sampler's group. */
+	if (group_fd != -1 && (attr->type == PERF_TYPE_HARDWARE ||
+			       attr->type == PERF_TYPE_RAW))
+		return hwt_emu_open_brmember(emu, attr, pid, cpu, group_fd);
 	if (attr->type == PERF_TYPE_SOFTWARE) {
 		if (attr->config != PERF_COUNT_SW_DUMMY)
 			return -EOPNOTSUPP;

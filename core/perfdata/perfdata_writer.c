@@ -81,6 +81,11 @@ int hwt_pd_writer_open(const char *path, struct hwt_pd_writer **out)
 	return 0;
 }
 
+size_t hwt_pd_writer_nr_attrs(const struct hwt_pd_writer *w)
+{
+	return w->nattrs;
+}
+
 int hwt_pd_writer_add_attr(struct hwt_pd_writer *w,
 			   const struct perf_event_attr *attr,
 			   const uint64_t *ids, size_t nids, const char *name)

@@ -3,11 +3,13 @@
  * writes, on this machine's kernel for a command or on the kernel
  * emulator fed from a sw_branch capture (branch_truth.c). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/record/recorder_internal.h"
 #include "hwtrace/brstack.h"
 #include "hwtrace/emulator.h"
 #include "hwtrace/error.h"
@@ -58,19 +60,27 @@ static void machine_close(struct machine *m)
  * online CPU following the command (and its children), which starts
  * with its exec, the sideband event beside it. */
 static int session_setup(const struct hwt_branch_request *rq, struct machine *m,
+			 struct branch_group_plan *plan,
 			 struct hwt_session_opts *so)
 {
 	so->os = m->os;
 	so->branch = true;
 	so->data_pages = rq->data_pages;
+	if (plan->active) {
+		so->branch_members = plan->members;
+		so->branch_member_names = plan->names;
+		so->nbranch_members = plan->g.n - 1;
+	}
 	if (m->emu) {
-		so->branch_name = "branches";
+		so->branch_name = plan->active ? plan->g.m[0].name : "branches";
 		so->per_thread = true;
 		so->pid = getpid();
 		return 0;
 	}
-	so->branch_name = "cycles";
+	so->branch_name = plan->active ? plan->g.m[0].name : "cycles";
 	so->branch_attr.inherit = 1;
+	for (size_t k = 0; plan->active && k + 1 < plan->g.n; k++)
+		plan->members[k].inherit = 1;
 	int ret = hwt_online_cpus(&m->cpus);
 	if (ret < 0)
 		return ret;
@@ -90,14 +100,19 @@ static int session_setup(const struct hwt_branch_request *rq, struct machine *m,
  * record -b; the emulator counts the taken branches of its ground truth,
  * which has no transactions to filter on. */
 static int branch_attr(struct hwt_branch_sampling *bs, const struct machine *m,
-		       struct hwt_session_opts *so)
+		       struct branch_group_plan *plan, struct hwt_session_opts *so)
 {
 	int ret;
 	if (!m->emu)
 		bs->config = PERF_COUNT_HW_CPU_CYCLES;
-	if ((ret = hwt_branch_attr_build(bs, &m->hw, m->emu ? "branches" : "cycles",
-					 &so->branch_attr)) < 0)
+	const char *name = plan->active ? plan->g.m[0].name
+					: m->emu ? "branches" : "cycles";
+	if ((ret = hwt_branch_attr_build(bs, &m->hw, name, &so->branch_attr)) < 0)
 		return ret;
+	/* A group's leader is its first event, with its own terms. */
+	if (plan->active)
+		hwt_record_branch_group_attrs(plan, so->branch_attr.branch_sample_type,
+					      &so->branch_attr);
 	if (m->emu && (bs->mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS))
 		return hwt_error(HWT_ERR_CONFIG, "-j: the emulator records any, "
 				 "any_call, call, ind_call, any_ret, cond and "
@@ -109,7 +124,9 @@ static int branch_attr(struct hwt_branch_sampling *bs, const struct machine *m,
 
 int hwt_branch_request_check(const struct hwt_branch_request *rq)
 {
-	if (!rq || rq->size < sizeof(*rq) || !rq->output)
+	/* A caller built before the group field has none. */
+	if (!rq || rq->size < offsetof(struct hwt_branch_request, group) ||
+	    !rq->output)
 		return hwt_error(HWT_ERR_INVAL, "branch sampling: a request with "
 				 "its size and an output file");
 	/* In the order a command line's reader meets them: the sampling's
@@ -134,12 +151,18 @@ int hwt_branch_request_check(const struct hwt_branch_request *rq)
 
 /* Polls the open session @s into @w until it or the command ends. */
 static int poll_session(const struct hwt_branch_request *rq, struct machine *m,
+			const struct branch_group_plan *plan,
 			struct hwt_session *s, struct hwt_pd_writer *w)
 {
 	struct hwt_recorder_opts ro = {.size = sizeof(ro)};
 	struct hwt_recorder *rec = NULL;
 	int wstatus = 0, ret;
+	/* The session's first event, the group's leader, is the file's
+	 * next. */
+	size_t leader = hwt_pd_writer_nr_attrs(w);
 	if ((ret = hwt_recorder_add_session_attrs(w, s, 0, SIZE_MAX)) < 0 ||
+	    (plan->active &&
+	     (ret = hwt_record_branch_group_desc(plan, leader, w)) < 0) ||
 	    (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0)
 		return ret;
 	if (rq->on_recorder)
@@ -162,6 +185,7 @@ int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 	struct hwt_writer_sink *wsink = NULL;
 	struct hwt_session *s = NULL;
 	struct hwt_session_opts so;
+	struct branch_group_plan plan;
 	int ret;
 
 	if (sum)
@@ -169,13 +193,20 @@ int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 	if ((ret = hwt_branch_request_check(rq)) < 0)
 		return ret;
 	memset(&m, 0, sizeof(m));
+	memset(&plan, 0, sizeof(plan));
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
 	/* The options' errors before the machine's. */
+	const char *group = rq->size >= offsetof(struct hwt_branch_request, group) +
+						 sizeof(rq->group) ? rq->group : NULL;
 	if ((ret = hwt_branch_sampling_of(rq->profile, rq->any, rq->filter,
 					  rq->period, rq->freq, &bs)) < 0 ||
-	    (ret = machine_open(rq, &m)) < 0 || (ret = branch_attr(&bs, &m, &so)) < 0 ||
-	    (ret = session_setup(rq, &m, &so)) < 0 ||
+	    (ret = machine_open(rq, &m)) < 0 ||
+	    (ret = hwt_record_branch_group_of(rq, group, &m.hw,
+					      bs.mode ? bs.mode : PERF_SAMPLE_BRANCH_ANY,
+					      &plan)) < 0 ||
+	    (ret = branch_attr(&bs, &m, &plan, &so)) < 0 ||
+	    (ret = session_setup(rq, &m, &plan, &so)) < 0 ||
 	    (ret = hwt_pd_writer_open(rq->output, &w)) < 0 ||
 	    (m.emu && (ret = hwt_record_branch_truth(rq->truth, m.emu, w)) < 0) ||
 	    (!m.emu && (ret = hwt_pd_writer_set_nr_cpus(w, (uint32_t)m.ncpus,
@@ -184,7 +215,7 @@ int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 		goto out;
 	so.sink = hwt_writer_sink_get(wsink);
 	if ((ret = hwt_session_new(&so, &s)) < 0 || (ret = hwt_session_open(s)) < 0 ||
-	    (ret = poll_session(rq, &m, s, w)) < 0)
+	    (ret = poll_session(rq, &m, &plan, s, w)) < 0)
 		goto out;
 	if (sum) {
 		struct hwt_emu_branch_stats st;

@@ -5,7 +5,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 
+#include "hwtrace/brstack.h"
 #include "hwtrace/recorder.h"
+#include "hwtrace/session.h"
 
 struct hwt_recorder {
 	struct hwt_recorder_opts opts;
@@ -33,5 +35,31 @@ void hwt_recorder_trigger_free(struct hwt_recorder *r);
  * written when the branch records are not the cpu PMU's). Errors:
  * HWT_ERR_NOMEM, those of hwt_pd_writer_copy_feature. */
 int hwt_record_branch_caps(const struct hwt_os *os, struct hwt_pd_writer *w);
+
+/* branch_group.c: a branch recording's event group. */
+struct branch_group_plan {
+	bool active;                 /* a group was given */
+	struct hwt_branch_group g;
+	struct perf_event_attr members[HWT_BRANCH_GROUP_MAX - 1];
+	const char *names[HWT_BRANCH_GROUP_MAX - 1]; /* into g */
+};
+
+/* The group @group (-e; NULL: the [branch] group of @rq's profile, else
+ * none: plan->active false) parsed and checked against @hw with -j's
+ * @mode. Errors: those of hwt_branch_group_parse and _check, and of
+ * loading the profile (all HWT_ERR_CONFIG but the profile's I/O). */
+int hwt_record_branch_group_of(const struct hwt_branch_request *rq,
+			       const char *group, const struct hwt_branch_hw *hw,
+			       uint64_t mode, struct branch_group_plan *plan);
+
+/* Makes @leader (hwt_branch_attr_build's) the group's leader and fills
+ * plan->members and plan->names from it. */
+void hwt_record_branch_group_attrs(struct branch_group_plan *plan,
+				   uint64_t mode, struct perf_event_attr *leader);
+
+/* The GROUP_DESC feature: one group, its leader the writer's event
+ * @leader (its index), its members after it. Errors: the writer's. */
+int hwt_record_branch_group_desc(const struct branch_group_plan *plan,
+				 size_t leader, struct hwt_pd_writer *w);
 
 #endif

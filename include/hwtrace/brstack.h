@@ -177,6 +177,59 @@ HWT_API int hwt_branch_attr_build(const struct hwt_branch_sampling *bs,
 				  const char *event,
 				  struct perf_event_attr *attr);
 
+/* An event group for branch counters (perf record -e '{A,B,...}', Linux
+ * 6.8): the leader samples the branch stack, the members are counted
+ * beside it, and the counts of those asking for counters (-j counter, or
+ * a member's branch_type=counter term) ride in each record's counter
+ * word (hwtrace/brcntr.h), in group order. */
+#define HWT_BRANCH_GROUP_MAX 8u
+
+struct hwt_branch_member {
+	char name[128];   /* the event as written: "branch-misses",
+			     "cpu/event=0xc4,umask=0xfe,branch_type=counter/" */
+	char pmu[32];     /* the PMU it names ("cpu/.../"), "" for a bare name */
+	uint32_t type;    /* PERF_TYPE_HARDWARE (a name) or PERF_TYPE_RAW */
+	uint64_t config;  /* PERF_COUNT_HW_*, or event | umask << 8 */
+	uint64_t branch_type; /* its branch_type= terms' branch_sample_type */
+};
+
+struct hwt_branch_group {
+	unsigned n;       /* members, the leader first: 1 to HWT_BRANCH_GROUP_MAX */
+	struct hwt_branch_member m[HWT_BRANCH_GROUP_MAX];
+};
+
+/* Parses -e's group @spec, perf's braces around comma-separated events:
+ * "{branches,cpu/branch-misses,branch_type=counter/}". An event is a
+ * hardware event's name (branches, branch-instructions, branch-misses,
+ * cycles, cpu-cycles, instructions) or PMU/TERMS/ whose terms are one
+ * such name or event=N and umask=N (the x86 cpu PMU's raw encoding:
+ * event in config bits 0-7, umask in 8-15), and any number of
+ * branch_type=FILTER (perf record -j's names). Errors: HWT_ERR_CONFIG led
+ * by @what (the option or INI key) and @spec: not a group (no braces),
+ * an empty or unknown event or term, more than HWT_BRANCH_GROUP_MAX
+ * events, a name too long. */
+HWT_API int hwt_branch_group_parse(const char *spec, const char *what,
+				   struct hwt_branch_group *out);
+
+/* Whether the PMU @hw can record group @g with the sampling's filter
+ * @mode (-j's; PERF_SAMPLE_BRANCH_COUNTERS there asks counters of every
+ * member, as perf applies -j to every event), as the kernel's
+ * intel_pmu_hw_config allows it: some member asks for counters, the
+ * leader among them (its samples carry the words); the PMU has them (caps/branch_counter_nr); no more members ask than it
+ * has; every member is on the PMU of the branch records (a bare name is);
+ * no call-stack mode. Errors: HWT_ERR_CONFIG led by @what, naming the
+ * members and the sysfs cap. */
+HWT_API int hwt_branch_group_check(const struct hwt_branch_group *g,
+				   const struct hwt_branch_hw *hw,
+				   uint64_t mode, const char *what);
+
+/* Member @i of @g's branch_sample_type under -j's @mode: the leader's is
+ * @mode with its terms' filters; another member's only counters
+ * (PERF_SAMPLE_BRANCH_COUNTERS, when it asks for them, with @mode's
+ * privilege levels), as the kernel takes a member that only counts. */
+HWT_API uint64_t hwt_branch_group_member_mode(const struct hwt_branch_group *g,
+					      unsigned i, uint64_t mode);
+
 #ifdef __cplusplus
 }
 #endif

@@ -372,6 +372,10 @@ HWT_API int hwt_pd_writer_add_attr(struct hwt_pd_writer *writer,
 				   const uint64_t *ids, size_t nids,
 				   const char *name);
 
+/* How many events hwt_pd_writer_add_attr declared so far: the index the
+ * next one gets (GROUP_DESC names a group's leader by it). */
+HWT_API size_t hwt_pd_writer_nr_attrs(const struct hwt_pd_writer *writer);
+
 /* Appends a record (header included, size from its header). Records with a payload after them (AUXTRACE, TRACING_DATA) are
  * refused with HWT_ERR_INVAL. @record is copied. ENOSPC (or EDQUOT) gives
  * HWT_ERR_NOSPC naming the file and how many bytes of records were kept:

@@ -448,6 +448,11 @@ struct hwt_branch_request {
 	 * (hwt_recorder_request_stop). NULL: not called. */
 	void (*on_recorder)(void *arg, struct hwt_recorder *r);
 	void *on_recorder_arg;
+	/* -e '{LEADER,MEMBER,...}': an event group for branch counters
+	 * (hwt_branch_group_parse; NULL: the profile's [branch] group, else
+	 * the one sampled event). Last, so that a caller built against the
+	 * shorter struct (its size says so) has none. */
+	const char *group;
 };
 
 /* What a branch-record sampling found and kept. */

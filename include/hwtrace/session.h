@@ -111,8 +111,18 @@ struct hwt_session_opts {
 	bool branch;
 	struct perf_event_attr branch_attr;
 	const char *branch_name;
+	/* The rest of the branch event's group (-e '{A,B,...}' for branch
+	 * counters): @nbranch_members attributes (borrowed; at most
+	 * HWT_SESSION_MAX_BRANCH_MEMBERS) opened per ring after it with it
+	 * as group_fd, named @branch_member_names[i], in the file after it
+	 * in this order. They count beside it (disabled 0: the group starts
+	 * with its leader), they write no records of their own. */
+	const struct perf_event_attr *branch_members;
+	const char *const *branch_member_names;
+	size_t nbranch_members;
 };
 #define HWT_SESSION_MAX_PROBES 4
+#define HWT_SESSION_MAX_BRANCH_MEMBERS 7
 
 /* Counters of one ring (a CPU, or the thread in per-thread mode). */
 struct hwt_capture_stats {

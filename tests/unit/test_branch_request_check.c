@@ -6,6 +6,7 @@
  * names the options); when two conflicts meet, the sampling's own options
  * are named before the machine, as a command line is read. The same
  * refusals come from hwt_recorder_record_branch before any file is made. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,7 +64,11 @@ static void incomplete_requests_refused(void)
 			  "output file";
 	struct hwt_branch_request rq = emulated();
 	refused(NULL, msg);
-	rq.size = sizeof(rq) - 1;
+	/* A caller built before the group field (its struct ends before
+	 * it) is whole; one shorter than that is not. */
+	rq.size = offsetof(struct hwt_branch_request, group);
+	CHECK_INT(hwt_branch_request_check(&rq), 0);
+	rq.size = offsetof(struct hwt_branch_request, group) - 1;
 	refused(&rq, msg);
 	rq = emulated();
 	rq.output = NULL;
