@@ -283,7 +283,12 @@ HWT_API int hwt_emu_replay_info(struct hwt_emu *emu,
  * PERF_SAMPLE_BRANCH_COUNTERS, on an LBR whose fixture has
  * caps/branch_counter_nr and _width, a counter word per record after the
  * records: the taken branches since the filter's previous kept one, this
- * one included, saturating at the width). The emulated
+ * one included, saturating at the width; in a group, a field per member
+ * opened with the sampler as group_fd that asks for counters, in the
+ * order opened: a member counts branches, every taken one, or raw
+ * 0xfec4, Crestmont's BR_INST_RETIRED.COND_TAKEN, the taken conditional
+ * ones; other members, members that sample, and more fields than
+ * caps/branch_counter_nr are refused). The emulated
  * kernel refuses, as the kernel does, a PMU without branch records
  * (EOPNOTSUPP), AMD BRS with a filter (EINVAL), counters where sysfs
  * has none (EINVAL), and filters outside
