@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "cmd_record_opts.h"
-#include "hwtrace/brstack.h"
 #include "hwtrace/error.h"
 #include "hwtrace/record_console.h"
 #include "hwtrace/record_options.h"
@@ -117,12 +116,6 @@ static int parse(int argc, char **argv, struct hwt_branch_request *rq)
 						       "only (its events in one "
 						       "group)", optarg);
 			rq->group = optarg;
-			/* Its syntax now; what the PMU allows once it is read. */
-			{
-				struct hwt_branch_group g;
-				if (hwt_branch_group_parse(optarg, "-e", &g))
-					return record_refused();
-			}
 			break;
 		case 'c':
 			if (hwt_branch_request_count(rq, optarg))

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,6 +139,15 @@ int hwt_branch_request_check(const struct hwt_branch_request *rq)
 		return hwt_error(HWT_ERR_INVAL, "-c %" PRIu64 " and -F %" PRIu64
 				 ": a period or a frequency, not both",
 				 rq->period, rq->freq);
+	/* -e's syntax; what the PMU allows is for when sysfs is read. */
+	struct hwt_branch_group g;
+	if (rq->size >= offsetof(struct hwt_branch_request, group) +
+			sizeof(rq->group) && rq->group &&
+	    hwt_branch_group_parse(rq->group, "-e", &g) < 0) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", hwt_errmsg());
+		return hwt_error(HWT_ERR_INVAL, "%s", msg);
+	}
 	if (rq->argv && (rq->sysfs || rq->truth))
 		return hwt_error(HWT_ERR_INVAL, "--sysfs and --emulate-branches "
 				 "record the emulator's program: no command");

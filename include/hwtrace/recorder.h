@@ -477,8 +477,10 @@ HWT_API int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 /* Whether @rq is whole and its options go together, as
  * hwt_recorder_record_branch checks it before it opens anything: its size
  * and output set; -b (any) or -j (filter), not both; a period or a
- * frequency, not both; a command or the emulator (its sysfs tree and its
- * sw_branch capture), exactly one of the two. 0, or HWT_ERR_INVAL with a
+ * frequency, not both; -e's group as hwt_branch_group_parse reads it
+ * (what the PMU allows of it is checked once its sysfs is read); a
+ * command or the emulator (its sysfs tree and its sw_branch capture),
+ * exactly one of the two. 0, or HWT_ERR_INVAL with a
  * message naming the options (on a command line, a usage error). Opens
  * and reads nothing: a request made from a command line can be refused
  * before its output file is checked. */

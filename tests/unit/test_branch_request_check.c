@@ -75,6 +75,25 @@ static void incomplete_requests_refused(void)
 	refused(&rq, msg);
 }
 
+/* -e's group: its syntax refused before anything is opened, in the
+ * parser's words; a group that parses goes on to the machine. */
+static void group_syntax(void)
+{
+	struct hwt_branch_request rq = emulated();
+	rq.group = "cpu/branch-misses,branch_type=counter/";
+	CHECK_INT(hwt_branch_request_check(&rq), HWT_ERR_INVAL);
+	CHECK_STR(hwt_errmsg(), "-e cpu/branch-misses,branch_type=counter/: "
+				"not an event group: branch counters count the "
+				"events of a group, give -e '{LEADER,MEMBER,...}' "
+				"(perf's braces)");
+	rq.group = "{branches,cpu/event=0xc4,umask=0xfe/}";
+	CHECK_INT(hwt_branch_request_check(&rq), 0);
+	/* A caller whose struct ends before the field has no group. */
+	rq.group = "bogus";
+	rq.size = offsetof(struct hwt_branch_request, group);
+	CHECK_INT(hwt_branch_request_check(&rq), 0);
+}
+
 static void conflicts_named(void)
 {
 	const char *machine_none = "what to sample? give -- CMD, or --sysfs DIR "
@@ -135,6 +154,7 @@ int main(void)
 {
 	RUN(whole_requests_pass);
 	RUN(incomplete_requests_refused);
+	RUN(group_syntax);
 	RUN(conflicts_named);
 	RUN(recording_refuses_the_same);
 	return hwt_test_summary();
