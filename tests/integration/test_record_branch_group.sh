@@ -11,7 +11,8 @@
 #   this one, saturating at 3; which branches are conditional objdump
 #   says (tests/tools/cond_branches.py), not hwtrace;
 # - perf 6.1 (perf evlist -g, perf report --header-only) names the group
-#   and its members from the file's GROUP_DESC and attrs;
+#   and its members from the file's GROUP_DESC and attrs, and perf script
+#   prints the same samples as for the leader alone;
 # - hwtrace decode's jsonl "counts" and text " counts" give the same;
 # - the profile's [branch] group gives the same records;
 # - usage errors (exit 2, the option named, no file left): more events
@@ -107,6 +108,21 @@ expect_eq "grp: the counters' caps are in the file" \
 	"$(perf report --header-only -i "$TMP/grp.data" 2>/dev/null |
 		grep -o 'branch_counter_nr=4, branch_counter_width=2')" \
 	"branch_counter_nr=4, branch_counter_width=2"
+
+# The members change what the records count, not which records: perf
+# 6.1 prints the same samples and branch stacks as for the leader alone
+# (it warns of the counters bit it predates), and the leader's own count,
+# field 0, is the lone leader's.
+rec alone -j any_call,any_ret,u,counter -c 20
+expect_eq "grp: perf reads the leader alone's samples" \
+	"$(perf script -F ip,period,brstack -i "$TMP/grp.data" 2>/dev/null | md5sum)" \
+	"$(perf script -F ip,period,brstack -i "$TMP/alone.data" 2>/dev/null | md5sum)"
+expect_eq "grp: perf's samples are the sampled ones" \
+	"$(perf script -F ip -i "$TMP/grp.data" 2>/dev/null | wc -l)" "$(wc -l <"$TMP/grp.want")"
+"$HWTRACE" decode --format jsonl "$TMP/alone.data" >"$TMP/alone.jsonl" 2>/dev/null || fail "decode alone"
+expect_eq "grp: the leader's counts are the lone leader's" \
+	"$(got "$TMP/grp.jsonl" | tr ' ' '\n' | cut -d, -f1 | md5sum)" \
+	"$(got "$TMP/alone.jsonl" | tr ' ' '\n' | md5sum)"
 
 # The profile's [branch] group: the same records.
 printf '[branch]\nfilter = any_call,any_ret,u,counter\nperiod = 20\ngroup = %s\n' "$GROUP" >"$TMP/g.ini"
