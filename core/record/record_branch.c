@@ -221,6 +221,9 @@ int hwt_recorder_record_branch(const struct hwt_branch_request *rq,
 	    (m.emu && (ret = hwt_record_branch_truth(rq->truth, m.emu, w)) < 0) ||
 	    (!m.emu && (ret = hwt_pd_writer_set_nr_cpus(w, (uint32_t)m.ncpus,
 							(uint32_t)m.ncpus)) < 0) ||
+	    /* This machine's caps too, as perf record writes them: the
+	     * counters' width that splits a group's words. */
+	    (!m.emu && (ret = hwt_record_branch_caps(m.os, w)) < 0) ||
 	    (ret = hwt_writer_sink_new(w, false, &wsink)) < 0)
 		goto out;
 	so.sink = hwt_writer_sink_get(wsink);
