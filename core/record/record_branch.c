@@ -171,7 +171,8 @@ static int poll_session(const struct hwt_branch_request *rq, struct machine *m,
 	 * next. */
 	size_t leader = hwt_pd_writer_nr_attrs(w);
 	if ((ret = hwt_recorder_add_session_attrs(w, s, 0, SIZE_MAX)) < 0 ||
-	    (plan->active &&
+	    /* As perf: a group of one is no group in GROUP_DESC. */
+	    (plan->active && plan->g.n > 1 &&
 	     (ret = hwt_record_branch_group_desc(plan, leader, w)) < 0) ||
 	    (ret = hwt_recorder_new(&ro, s, w, &rec)) < 0)
 		return ret;

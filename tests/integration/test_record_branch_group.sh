@@ -124,6 +124,15 @@ expect_eq "grp: the leader's counts are the lone leader's" \
 	"$(got "$TMP/grp.jsonl" | tr ' ' '\n' | cut -d, -f1 | md5sum)" \
 	"$(got "$TMP/alone.jsonl" | tr ' ' '\n' | md5sum)"
 
+# A group of one is no group (perf writes GROUP_DESC for more than one
+# event only): the file of the leader alone.
+rec one -j any_call,any_ret,u,counter -c 20 -e '{branches}'
+expect_eq "one: no group in the file" \
+	"$(perf report --header-only -i "$TMP/one.data" 2>/dev/null | grep -c '^# group:')" 0
+"$HWTRACE" decode --format jsonl "$TMP/one.data" >"$TMP/one.jsonl" 2>/dev/null || fail "decode one"
+expect_eq "one: the lone leader's counts" \
+	"$(got "$TMP/one.jsonl" | md5sum)" "$(got "$TMP/alone.jsonl" | md5sum)"
+
 # The profile's [branch] group: the same records.
 printf '[branch]\nfilter = any_call,any_ret,u,counter\nperiod = 20\ngroup = %s\n' "$GROUP" >"$TMP/g.ini"
 rec prof --config "$TMP/g.ini"
