@@ -22,6 +22,20 @@ pgo_loop_capture() {
 		{ cat "$TMP/record.err" >&2; fail "record"; finish; exit 1; }
 }
 
+# The capture's ground truth, its branches as lines "FROM TO KIND TIME"
+# in $TMP/truth.txt (the sw_branch decode is exact: every branch the
+# program took).
+pgo_loop_truth() {
+	"$HWTRACE" decode --format jsonl "$data" >"$TMP/truth.jsonl" 2>/dev/null ||
+		{ fail "decode the ground truth"; finish; exit 1; }
+	python3 - "$TMP/truth.jsonl" >"$TMP/truth.txt" <<'PY'
+import json, sys
+for e in map(json.loads, open(sys.argv[1])):
+    if e["type"] == "branch":
+        print(e["from"], e["to"], e["kind"], e["time"])
+PY
+}
+
 # What llvm-bolt-15 says of hot in OUT, its output with -print-cfg
 # -print-only=hot: bolt_hot_count OUT, hot's execution count;
 # bolt_hot_block_max OUT, the largest count of its blocks (its loop's);

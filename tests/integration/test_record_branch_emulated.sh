@@ -39,13 +39,7 @@ source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
 pgo_loop_capture "clang perf" "clang linux-perf"
 FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs"
 
-"$HWTRACE" decode --format jsonl "$data" >"$TMP/truth.jsonl" 2>/dev/null || fail "decode the ground truth"
-python3 - "$TMP/truth.jsonl" >"$TMP/truth.txt" <<'PY'
-import json, sys
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        print(e["from"], e["to"], e["kind"], e["time"])
-PY
+pgo_loop_truth
 # Direct or indirect calls: objdump at each call's source says.
 python3 "$HWT_SOURCE_DIR/tests/tools/indirect_calls.py" "$data" "$TMP/truth.txt" \
 	>"$TMP/indirect.txt" || fail "objdump reads the truth's calls"

@@ -24,13 +24,7 @@ pgo_loop_capture "clang perf objdump readelf" "clang linux-perf binutils"
 FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs"
 GROUP='{branches,cpu/event=0xc4,umask=0xfe/}'
 
-"$HWTRACE" decode --format jsonl "$data" >"$TMP/truth.jsonl" 2>/dev/null || fail "decode the ground truth"
-python3 - "$TMP/truth.jsonl" >"$TMP/truth.txt" <<'PY'
-import json, sys
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        print(e["from"], e["to"], e["kind"], e["time"])
-PY
+pgo_loop_truth
 python3 "$HWT_SOURCE_DIR/tests/tools/cond_branches.py" "$data" "$TMP/truth.txt" \
 	>"$TMP/cond.txt" || fail "objdump reads the truth's branches"
 expect_eq "the truth: hot's loop back edge, a conditional branch, runs CALLS x (N - 1) times" \
