@@ -3,6 +3,7 @@
  * core (core/decode/decode_snapshot.c) filters and disassembles. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,30 +48,55 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 	return 0;
 }
 
+/* One buffer's decode, its file already read: what params->run_buffer
+ * may run in a sandboxed worker, which has no file to open. */
+struct buffer_job {
+	const struct hwt_cs_ss_buffer *b;
+	struct hwt_image *image;
+	const struct hwt_packet_sink *packets;
+	const uint8_t *data;
+	size_t size;
+};
+
+static int decode_read_buffer(void *ctx, const struct hwt_elem_sink *sink)
+{
+	const struct buffer_job *job = ctx;
+	struct hwt_cs_tree *tree;
+	int err = hwt_cs_tree_new(job->b->frame_flags, job->image, sink,
+				  job->packets, &tree);
+	if (err)
+		return err;
+	for (size_t i = 0; i < job->b->nsources && !err; i++)
+		err = hwt_cs_tree_add_source(tree, &job->b->sources[i]);
+	if (!err)
+		err = hwt_cs_tree_feed(tree, job->data, job->size, 0);
+	if (!err)
+		err = hwt_cs_tree_eot(tree);
+	hwt_cs_tree_free(tree);
+	return err;
+}
+
 static int decode_buffer(const struct hwt_cs_ss_buffer *b,
-			 struct hwt_image *image,
-			 const struct hwt_elem_sink *sink,
+			 const struct hwt_decode_params *params,
 			 const struct hwt_packet_sink *packets)
 {
-	struct hwt_cs_tree *tree;
 	uint8_t *data = NULL;
 	size_t size = 0;
 	int err = read_file(b->path, &data, &size);
 	if (err)
 		return err;
-	err = hwt_cs_tree_new(b->frame_flags, image, sink, packets,
-			      &tree);
-	if (err) {
-		free(data);
-		return err;
+	struct buffer_job job = {b, params->image, packets, data, size};
+	if (!packets &&
+	    params->size > offsetof(struct hwt_decode_params, run_buffer) &&
+	    params->run_buffer) {
+		char what[1024];
+		snprintf(what, sizeof(what), "the snapshot's buffer %s (%s), "
+			 "bytes 0x0-0x%zx", b->name, b->path, size);
+		err = params->run_buffer(params->run_buffer_arg, what,
+					 decode_read_buffer, &job);
+	} else {
+		err = decode_read_buffer(&job, params->sink);
 	}
-	for (size_t i = 0; i < b->nsources && !err; i++)
-		err = hwt_cs_tree_add_source(tree, &b->sources[i]);
-	if (!err)
-		err = hwt_cs_tree_feed(tree, data, size, 0);
-	if (!err)
-		err = hwt_cs_tree_eot(tree);
-	hwt_cs_tree_free(tree);
 	free(data);
 	return err;
 }
@@ -95,8 +121,7 @@ int hwt_cs_decode_snapshot_dir(const char *dir,
 	    params->on_image)
 		params->on_image(params->on_image_arg, params->image);
 	for (size_t i = 0; i < ss->nbuffers && !err; i++)
-		err = decode_buffer(&ss->buffers[i], params->image,
-				    params->sink, packets);
+		err = decode_buffer(&ss->buffers[i], params, packets);
 	hwt_cs_snapshot_free(ss);
 	return err;
 }

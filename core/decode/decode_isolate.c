@@ -324,6 +324,15 @@ static int send_chunk(struct iso_dec *d, uint32_t type,
 	return err;
 }
 
+/* Counts a lost part of the trace, whose error element says @msg. */
+static void count_loss(struct hwt_isolation *iso, const char *msg)
+{
+	pthread_mutex_lock(&iso->lock);
+	if (!iso->failures++)
+		snprintf(iso->first, sizeof(iso->first), "%s", msg);
+	pthread_mutex_unlock(&iso->lock);
+}
+
 /* The worker of @d ended while it decoded @c (NULL: at the end of the
  * stream): the error element that says which bytes were not decoded. */
 static int report_loss(struct iso_dec *d, const struct hwt_aux_chunk *c,
@@ -364,10 +373,7 @@ static int report_loss(struct iso_dec *d, const struct hwt_aux_chunk *c,
 			 d->iso->inner->name, why);
 	}
 	e.u.error.message = msg;
-	pthread_mutex_lock(&d->iso->lock);
-	if (!d->iso->failures++)
-		snprintf(d->iso->first, sizeof(d->iso->first), "%s", msg);
-	pthread_mutex_unlock(&d->iso->lock);
+	count_loss(d->iso, msg);
 	return d->caller.sink->emit(d->caller.sink->arg, &e);
 }
 
@@ -482,6 +488,19 @@ static void iso_destroy(void *priv)
 	free(d);
 }
 
+/* Maps the ring of a worker of @d. */
+static int map_ring(struct iso_dec *d)
+{
+	d->ring = mmap(NULL, ISO_RING_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (d->ring != MAP_FAILED)
+		return 0;
+	d->ring = NULL;
+	return hwt_error(HWT_ERR_NOMEM, "%s: cannot map the memory an "
+			 "isolated decoder's worker gives its elements in: "
+			 "out of memory", d->iso->inner->name);
+}
+
 static int iso_create(struct hwt_isolation *iso,
 		      const struct hwt_decode_params *params, void **priv)
 {
@@ -492,16 +511,9 @@ static int iso_create(struct hwt_isolation *iso,
 	d->caller = *params;
 	d->setup.ops = iso->inner->decoder;
 	d->setup.params = *params;
-	d->ring = mmap(NULL, ISO_RING_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (d->ring == MAP_FAILED) {
-		d->ring = NULL;
-		iso_destroy(d);
-		return hwt_error(HWT_ERR_NOMEM, "%s: cannot map the memory an "
-				 "isolated decoder's worker gives its elements "
-				 "in: out of memory", iso->inner->name);
-	}
-	int err = start_worker(d);
+	int err = map_ring(d);
+	if (!err)
+		err = start_worker(d);
 	if (err < 0) {
 		iso_destroy(d);
 		return err;
@@ -603,6 +615,43 @@ int hwt_isolation_open(const struct hwt_backend *inner,
 const struct hwt_backend *hwt_isolation_backend(struct hwt_isolation *iso)
 {
 	return &iso->backend;
+}
+
+int hwt_isolation_call(struct hwt_isolation *iso,
+		       const struct hwt_elem_sink *sink,
+		       int (*fn)(void *ctx, const struct hwt_elem_sink *sink),
+		       void *ctx, const char *what)
+{
+	struct iso_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return hwt_error(HWT_ERR_NOMEM, "out of memory");
+	d->iso = iso;
+	d->caller.sink = sink;
+	int err = map_ring(d);
+	struct iso_call call = {.fn = fn, .ctx = ctx, .ring = d->ring};
+	if (!err)
+		err = hwt_worker_start(&d->w, iso_call_main, &call);
+	int rc = 0;
+	uint64_t extra = 0;
+	if (!err && !(err = await_done(d, &rc, &extra)))
+		err = rc < 0 ? hwt_error(rc, "%s", (const char *)d->buf) : rc;
+	else if (err == HWT_ERR_EOF || err == HWT_ERR_BUSY) {
+		char why[256], msg[768];
+		worker_lost(d, err, why, sizeof(why));
+		snprintf(msg, sizeof(msg), "%s decoder's worker process %s "
+			 "while it decoded %s: those bytes are not decoded, "
+			 "the rest of the trace is (docs/decode.md, \"Isolated "
+			 "decoders\")", iso->inner->name, why, what);
+		struct hwt_elem e;
+		hwt_elem_clear(&e, HWT_ELEM_ERROR);
+		e.fields = HWT_FIELD_OFFSET;
+		e.trace_offset = 0;
+		e.u.error.message = msg;
+		count_loss(iso, msg);
+		err = sink->emit(sink->arg, &e);
+	}
+	iso_destroy(d);
+	return err;
 }
 
 int hwt_isolation_close(struct hwt_isolation *iso, int err)

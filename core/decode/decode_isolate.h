@@ -29,6 +29,19 @@ int hwt_isolation_open(const struct hwt_backend *inner,
 		       struct hwt_isolation **out);
 const struct hwt_backend *hwt_isolation_backend(struct hwt_isolation *iso);
 
+/* Calls @fn(@ctx, sink) in a sandboxed worker process of @iso's, a fork
+ * of this one made now: @fn reads what this process holds at the call
+ * (files it read, an image it built) and may make no system call the
+ * worker's filter refuses. The elements it sends come to @sink here, in
+ * its order. When the worker is lost, an error element to @sink says so,
+ * naming the bytes @what describes ("the snapshot's buffer ..."), the
+ * loss is counted for hwt_isolation_close, and the result is 0 (or the
+ * sink's error); otherwise it is @fn's, its error message too. */
+int hwt_isolation_call(struct hwt_isolation *iso,
+		       const struct hwt_elem_sink *sink,
+		       int (*fn)(void *ctx, const struct hwt_elem_sink *sink),
+		       void *ctx, const char *what);
+
 /* Ends @iso (NULL: none) once every decoder instance of it is destroyed,
  * and returns @err, or, when @err is not an error but a worker was lost,
  * an error that counts the lost parts and names the first. */

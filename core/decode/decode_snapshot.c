@@ -5,6 +5,7 @@
 
 #include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
+#include "core/decode/decode_isolate.h"
 #include "hwtrace/decode.h"
 #include "hwtrace/error.h"
 #include "hwtrace/insn.h"
@@ -39,6 +40,24 @@ static void on_source_cpu(void *arg, int32_t cpu)
 	struct source_cpus *sc = arg;
 	if (cpu >= 0 && !sc->err)
 		sc->err = hwt_cpu_set_add(&sc->set, (uint32_t)cpu);
+}
+
+/* params.run_buffer of an isolated decode: each buffer in a worker of its
+ * own, forked once the backend has read the buffer and built the image,
+ * so that the worker holds both; its elements come back to the sink of
+ * this process, where --disasm reads the same image. A lost worker costs
+ * its buffer, the next one decodes in a fresh worker. */
+struct isolated_run {
+	struct hwt_isolation *iso;
+	const struct hwt_elem_sink *sink;
+};
+
+static int run_isolated(void *arg, const char *what,
+			int (*decode)(void *ctx, const struct hwt_elem_sink *sink),
+			void *ctx)
+{
+	struct isolated_run *r = arg;
+	return hwt_isolation_call(r->iso, r->sink, decode, ctx, what);
 }
 
 int hwt_decode_snapshot_dir(const char *dir,
@@ -91,6 +110,16 @@ int hwt_decode_snapshot_dir(const char *dir,
 		params.on_source_cpu = on_source_cpu;
 		params.on_source_cpu_arg = &cpus;
 	}
+	/* --no-isolate (or a build without the sandbox's reasons to use
+	 * it): OpenCSD decodes in this process. */
+	struct hwt_isolation *iso = NULL;
+	struct isolated_run run = {NULL, sink};
+	if (!err && hwt_isolate_wanted(backend, &opts) &&
+	    !(err = hwt_isolation_open(backend, &opts, &iso))) {
+		run.iso = iso;
+		params.run_buffer = run_isolated;
+		params.run_buffer_arg = &run;
+	}
 	if (!err)
 		err = backend->decoder->snapshot_dir(
 			dir, &params, opts.packet_sink.packet ? &opts.packet_sink : NULL);
@@ -103,6 +132,8 @@ int hwt_decode_snapshot_dir(const char *dir,
 						 "the snapshot");
 	if (!err && hwt_decode_has_filter(&opts) && !opts.packet_sink.packet)
 		err = hwt_decode_filter_report(&filter, user_sink);
+	/* A lost worker's buffer fails the decode once the rest is out. */
+	err = hwt_isolation_close(iso, err);
 	hwt_cpu_set_free(&cpus.set);
 	hwt_disasm_free(dis);
 	hwt_image_free(image);

@@ -104,4 +104,16 @@ struct iso_setup {
 /* The worker's main (hwt_worker_main): @arg is a struct iso_setup. */
 int iso_worker_main(void *arg, int fd, bool sandboxed);
 
+/* A worker that makes one call (hwt_isolation_call) instead of running a
+ * decoder's ops: @fn(@ctx, sink), its elements into @ring as a decoder's
+ * go, then an ISO_DONE with its result (and the error's text). */
+struct iso_call {
+	int (*fn)(void *ctx, const struct hwt_elem_sink *sink);
+	void *ctx;
+	uint8_t *ring; /* ISO_RING_BYTES, shared with the parent */
+};
+
+/* Its main (hwt_worker_main): @arg is a struct iso_call. */
+int iso_call_main(void *arg, int fd, bool sandboxed);
+
 #endif

@@ -3,8 +3,9 @@
  * that come, sending warnings and progress as they happen, elements a
  * part of the shared ring at a time (flushed before each warning, each
  * progress report and each error element), and each command's result
- * last. It runs in the sandbox of core/os/os_worker.c: it only reads and
- * writes its socket and the ring. */
+ * last; or, for hwt_isolation_call, makes its one call and answers with
+ * its result. It runs in the sandbox of core/os/os_worker.c: it only
+ * reads and writes its socket and the ring. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@
 
 struct worker {
 	int fd;
-	const struct iso_setup *setup;
+	const struct iso_setup *setup; /* NULL in a call's worker */
+	uint8_t *ring;
 	void *priv;
 	uint8_t *bytes; /* the last chunk's bytes that were sent */
 	uint64_t nbytes;
@@ -74,7 +76,7 @@ static int send_batch(struct worker *w)
 	w->unacked++;
 	while (!err && w->unacked >= ISO_RING_PARTS)
 		err = read_ack(w);
-	w->part = w->setup->ring +
+	w->part = w->ring +
 		  (size_t)(w->nparts_sent % ISO_RING_PARTS) * ISO_RING_PART;
 	return err;
 }
@@ -269,7 +271,8 @@ int iso_worker_main(void *arg, int fd, bool sandboxed)
 	w.fd = fd;
 	w.sandboxed = sandboxed;
 	w.setup = arg;
-	w.part = w.setup->ring;
+	w.ring = w.setup->ring;
+	w.part = w.ring;
 	struct hwt_decode_params params = w.setup->params;
 	struct hwt_elem_sink sink = {emit, &w};
 	params.sink = &sink;
@@ -302,5 +305,25 @@ int iso_worker_main(void *arg, int fd, bool sandboxed)
 		if (run(&w, &m) < 0)
 			return 1;
 	}
+	return 0;
+}
+
+int iso_call_main(void *arg, int fd, bool sandboxed)
+{
+	static struct worker w;
+	const struct iso_call *call = arg;
+	w.fd = fd;
+	w.sandboxed = sandboxed;
+	w.ring = call->ring;
+	w.part = w.ring;
+	struct hwt_elem_sink sink = {emit, &w};
+	if (done(&w, call->fn(call->ctx, &sink), NULL, 0) < 0)
+		return 1;
+	/* The acks of the last parts come after the answer; the parent
+	 * closes the socket (or kills the worker) once it has read them. */
+	struct iso_msg m;
+	while (!hwt_worker_read_all(fd, &m, sizeof(m)))
+		if (m.type != ISO_ACK || m.len)
+			return 1;
 	return 0;
 }

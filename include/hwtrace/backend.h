@@ -149,6 +149,23 @@ struct hwt_decode_params {
 	 * has when `--cpu N` names none of them. */
 	void (*on_source_cpu)(void *arg, int32_t cpu);
 	void *on_source_cpu_arg;
+	/* Optional, for the snapshot_dir op: where set, the op decodes each
+	 * trace buffer by calling this with a @decode that sends the
+	 * buffer's elements to the sink it is given (in place of
+	 * params->sink). The core sets it when the decode is isolated
+	 * (docs/decode.md, "Isolated decoders"): @decode(@ctx, sink) then
+	 * runs in a sandboxed worker process forked at the call, which may
+	 * open no file, so the op has read the buffer's file and built the
+	 * image before it calls. @what names the buffer and its bytes for
+	 * the error element of a worker that is lost ("the snapshot's
+	 * buffer buffer0 (DIR/trace.bin), bytes 0x0-0x1000"). Returns what
+	 * @decode returned, its error message too, or 0 when the worker was
+	 * lost (the error element says so and the decode fails at its end). */
+	int (*run_buffer)(void *arg, const char *what,
+			  int (*decode)(void *ctx,
+					const struct hwt_elem_sink *sink),
+			  void *ctx);
+	void *run_buffer_arg;
 };
 
 /* The decoding half. feed() decodes a chunk completely, sending elements to
