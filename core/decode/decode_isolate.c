@@ -29,7 +29,7 @@ struct hwt_isolation {
 	int slot;
 	pthread_mutex_t lock;
 	uint64_t failures;
-	char first[768]; /* the first failure's message */
+	char first[1280]; /* the first failure's message */
 };
 
 struct iso_dec {
@@ -631,12 +631,18 @@ int hwt_isolation_call(struct hwt_isolation *iso,
 	struct iso_call call = {.fn = fn, .ctx = ctx, .ring = d->ring};
 	if (!err)
 		err = hwt_worker_start(&d->w, iso_call_main, &call);
+	if (err) {
+		iso_destroy(d);
+		return err;
+	}
 	int rc = 0;
 	uint64_t extra = 0;
-	if (!err && !(err = await_done(d, &rc, &extra)))
+	err = await_done(d, &rc, &extra);
+	if (!err) {
 		err = rc < 0 ? hwt_error(rc, "%s", (const char *)d->buf) : rc;
-	else if (err == HWT_ERR_EOF || err == HWT_ERR_BUSY) {
-		char why[256], msg[768];
+	} else if (err == HWT_ERR_EOF || err == HWT_ERR_BUSY) {
+		/* Lost (a sink's error, the other case, is returned). */
+		char why[256], msg[1280];
 		worker_lost(d, err, why, sizeof(why));
 		snprintf(msg, sizeof(msg), "%s decoder's worker process %s "
 			 "while it decoded %s: those bytes are not decoded, "
