@@ -8,7 +8,10 @@
 # the positive control is their count, 11865 lines of text in all.
 # Then the worker itself: while hwtrace waits on a full pipe, its child is
 # there and under a seccomp filter (Seccomp: 2); with --no-isolate there
-# is no child.
+# is no child. And a worker that says nothing for --isolate-timeout:
+# ete_mem with 64 MB of zeros as its buffer, which OpenCSD reads for
+# 0.6 s of CPU without an element to send (one no_sync gap at its end, as
+# --no-isolate shows), costs that buffer and the decode exits 1.
 . "$HWT_SOURCE_DIR/tests/integration/lib.sh"
 
 SS="$HWT_TESTDATA/opencsd"
@@ -78,4 +81,26 @@ expect_eq "isolated: the worker and its filter" "$(worker_of --isolate | tr '\n'
 	"2 exit 0 "
 expect_eq "--no-isolate: no worker" "$(worker_of --no-isolate | tr '\n' ' ')" \
 	"exit 0 "
+
+mkdir "$TMP/zeros"
+for f in "$SS/ete_mem"/*; do ln -s "$f" "$TMP/zeros/"; done
+rm "$TMP/zeros/session1.bin"
+head -c $((64 << 20)) /dev/zero >"$TMP/zeros/session1.bin"
+"$HWTRACE" decode --no-isolate --snapshot "$TMP/zeros" >/dev/null 2>"$TMP/z.err"
+expect_eq "64 MB of zeros --no-isolate exit" "$?" 0
+expect_contains "64 MB of zeros --no-isolate summary" "$(cat "$TMP/z.err")" \
+	"0 ranges (0 instructions), 0 branches, 0 errors, 1 gaps (1 no_sync;"
+"$HWTRACE" decode --isolate-timeout 0.05 --format jsonl \
+	--snapshot "$TMP/zeros" >"$TMP/z.out" 2>"$TMP/z.err"
+expect_eq "64 MB of zeros, timed out: exit" "$?" 1
+lost="cs_etm decoder's worker process did not answer for 50 ms (it was \
+stopped) while it decoded the snapshot's buffer ETB_1 ($TMP/zeros/session1.bin), \
+bytes 0x0-0x4000000: those bytes are not decoded, the rest of the trace is \
+(docs/decode.md, \\\"Isolated decoders\\\")"
+expect_eq "64 MB of zeros, timed out: the element" "$(grep -v '"type":"header"' "$TMP/z.out")" \
+	"{\"type\":\"error\",\"offset\":0,\"message\":\"$lost\"}"
+expect_contains "64 MB of zeros, timed out: the summary" "$(cat "$TMP/z.err")" \
+	"hwtrace: 1 part of the trace could not be decoded: the cs_etm decoder's \
+worker process crashed or stopped answering (the error elements name each \
+stream and byte range; the first: ${lost//\\\"/\"})"
 finish
