@@ -619,6 +619,8 @@ const struct hwt_backend *hwt_isolation_backend(struct hwt_isolation *iso)
 
 int hwt_isolation_call(struct hwt_isolation *iso,
 		       const struct hwt_elem_sink *sink,
+		       void (*warn)(void *arg, const char *message),
+		       void *warn_arg,
 		       int (*fn)(void *ctx, const struct hwt_elem_sink *sink),
 		       void *ctx, const char *what)
 {
@@ -627,6 +629,8 @@ int hwt_isolation_call(struct hwt_isolation *iso,
 		return hwt_error(HWT_ERR_NOMEM, "out of memory");
 	d->iso = iso;
 	d->caller.sink = sink;
+	d->caller.warn = warn;
+	d->caller.warn_arg = warn_arg;
 	int err = map_ring(d);
 	struct iso_call call = {.fn = fn, .ctx = ctx, .ring = d->ring};
 	if (!err)

@@ -36,9 +36,13 @@ const struct hwt_backend *hwt_isolation_backend(struct hwt_isolation *iso);
  * its order. When the worker is lost, an error element to @sink says so,
  * naming the bytes @what describes ("the snapshot's buffer ..."), the
  * loss is counted for hwt_isolation_close, and the result is 0 (or the
- * sink's error); otherwise it is @fn's, its error message too. */
+ * sink's error); otherwise it is @fn's, its error message too. @warn
+ * (optional) says once a process that a worker runs without its filter
+ * (a kernel that refused it). */
 int hwt_isolation_call(struct hwt_isolation *iso,
 		       const struct hwt_elem_sink *sink,
+		       void (*warn)(void *arg, const char *message),
+		       void *warn_arg,
 		       int (*fn)(void *ctx, const struct hwt_elem_sink *sink),
 		       void *ctx, const char *what);
 

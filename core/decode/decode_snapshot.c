@@ -50,14 +50,24 @@ static void on_source_cpu(void *arg, int32_t cpu)
 struct isolated_run {
 	struct hwt_isolation *iso;
 	const struct hwt_elem_sink *sink;
+	const struct hwt_decode_opts *opts;
+	const struct hwt_elem_sink *user_sink;
 };
+
+/* A worker's warning (a kernel that refused the sandbox) as the decode's. */
+static void run_warn(void *arg, const char *message)
+{
+	struct isolated_run *r = arg;
+	hwt_decode_warn(r->opts, r->user_sink, "%s", message);
+}
 
 static int run_isolated(void *arg, const char *what,
 			int (*decode)(void *ctx, const struct hwt_elem_sink *sink),
 			void *ctx)
 {
 	struct isolated_run *r = arg;
-	return hwt_isolation_call(r->iso, r->sink, decode, ctx, what);
+	return hwt_isolation_call(r->iso, r->sink, run_warn, r, decode, ctx,
+				  what);
 }
 
 int hwt_decode_snapshot_dir(const char *dir,
@@ -113,7 +123,7 @@ int hwt_decode_snapshot_dir(const char *dir,
 	/* --no-isolate (or a build without the sandbox's reasons to use
 	 * it): OpenCSD decodes in this process. */
 	struct hwt_isolation *iso = NULL;
-	struct isolated_run run = {NULL, sink};
+	struct isolated_run run = {NULL, sink, &opts, user_sink};
 	if (!err && hwt_isolate_wanted(backend, &opts) &&
 	    !(err = hwt_isolation_open(backend, &opts, &iso))) {
 		run.iso = iso;

@@ -20,6 +20,7 @@
 #include "hwtrace/error.h"
 #include "fuzz_elem_check.h"
 #include "fuzz_opencsd_guard.h"
+#include "tests/unit/decode_in_process.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -111,7 +112,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     stop > body ? (size_t)(stop - body) : 0);
 		p = next;
 	}
-	struct hwt_decode_opts opts = {.size = sizeof(opts)};
+	/* In this process, as the guard expects (decode_in_process.h):
+	 * the target fuzzes the decoder, whose coverage and crashes
+	 * libFuzzer sees in its own process only. */
+	struct hwt_decode_opts opts = {.size = sizeof(opts), DECODE_IN_PROCESS};
 	if (fuzz_opencsd_unsafe(list_packets, &opts))
 		return 0;
 	size_t n = 0;

@@ -334,7 +334,8 @@ static int run_call(int (*fn)(void *, const struct hwt_elem_sink *),
 	if (err)
 		return err;
 	struct hwt_elem_sink sink = {add, r};
-	err = hwt_isolation_call(iso, &sink, fn, NULL, "the test's bytes 0x0-0x10");
+	err = hwt_isolation_call(iso, &sink, NULL, NULL, fn, NULL,
+				 "the test's bytes 0x0-0x10");
 	*close_err = hwt_isolation_close(iso, err);
 	return err;
 }
