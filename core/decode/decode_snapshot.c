@@ -46,7 +46,10 @@ static void on_source_cpu(void *arg, int32_t cpu)
  * own, forked once the backend has read the buffer and built the image,
  * so that the worker holds both; its elements come back to the sink of
  * this process, where --disasm reads the same image. A lost worker costs
- * its buffer, the next one decodes in a fresh worker. */
+ * its buffer, the next one decodes in a fresh worker. What a worker
+ * marks in its copy of the image (a missing file reported once) does
+ * not come back, which a snapshot cannot tell: its loader refuses a
+ * memory dump that is missing. */
 struct isolated_run {
 	struct hwt_isolation *iso;
 	const struct hwt_elem_sink *sink;
@@ -120,8 +123,9 @@ int hwt_decode_snapshot_dir(const char *dir,
 		params.on_source_cpu = on_source_cpu;
 		params.on_source_cpu_arg = &cpus;
 	}
-	/* --no-isolate (or a build without the sandbox's reasons to use
-	 * it): OpenCSD decodes in this process. */
+	/* Isolated as hwt_isolate_wanted says (cs_etm's default; never
+	 * --packets): the backend hands each buffer's decode to
+	 * run_isolated. Otherwise OpenCSD decodes in this process. */
 	struct hwt_isolation *iso = NULL;
 	struct isolated_run run = {NULL, sink, &opts, user_sink};
 	if (!err && hwt_isolate_wanted(backend, &opts) &&
