@@ -347,6 +347,11 @@ static void jsonl_body(struct hwt_text *l, const struct hwt_elem *e)
 	case HWT_ELEM_TRACE_OFF:
 		if (e->fields & HWT_FIELD_AT)
 			put_json_hex(l, "at", e->u.trace.at);
+		if (e->u.trace.cause) {
+			put_json_string(l, "cause", e->u.trace.cause);
+			put_json_u64(l, "cause_time", e->u.trace.cause_time);
+			put_json_hex(l, "cause_ip", e->u.trace.cause_ip);
+		}
 		break;
 	case HWT_ELEM_CONTEXT:
 		if (e->fields & HWT_FIELD_EL)
@@ -506,6 +511,23 @@ static void text_body(struct hwt_text *l, const struct hwt_elem *e)
 	}
 }
 
+/* Text: what paused or resumed the trace, at the end of its trace off or
+ * on line (after the symbols), so the line's other words stay where
+ * scripts read them. */
+static void text_cause(struct hwt_text *l, const struct hwt_elem *e)
+{
+	if ((e->type != HWT_ELEM_TRACE_ON && e->type != HWT_ELEM_TRACE_OFF) ||
+	    !e->u.trace.cause)
+		return;
+	if (e->type == HWT_ELEM_TRACE_ON)
+		hwt_text_lit(l, " (resume: ");
+	else
+		hwt_text_lit(l, " (pause: ");
+	/* The capture's own name, which may hold anything. */
+	hwt_text_term_str(l, e->u.trace.cause);
+	hwt_text_char(l, ')');
+}
+
 static void format_line(struct hwt_text *l, const struct hwt_elem *elem,
 			enum hwt_output_format format)
 {
@@ -519,6 +541,7 @@ static void format_line(struct hwt_text *l, const struct hwt_elem *elem,
 		text_task(l, elem);
 		text_time(l, elem);
 		text_body(l, elem);
+		text_cause(l, elem);
 	}
 }
 
@@ -771,6 +794,14 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		copy_fixed(ce->annot, p + n, sizeof(ce->annot));
 	}
 	n += annot_len;
+	if (!json && (elem->type == HWT_ELEM_TRACE_ON ||
+		      elem->type == HWT_ELEM_TRACE_OFF) && elem->u.trace.cause) {
+		/* After the annotation; the line buffer has room for both
+		 * maxima, and the appender stops at its end. */
+		struct hwt_text c = {p + n, OUT_LINE_MAX + OUT_EXTRA_MAX - n, 0};
+		text_cause(&c, elem);
+		n += c.len < c.size ? c.len : c.size;
+	}
 	if (json)
 		p[n++] = '}';
 	p[n++] = '\n';

@@ -7,6 +7,7 @@
 
 #include "core/decode/brstack_internal.h"
 #include "core/decode/array_grow.h"
+#include "core/decode/aux_cause.h"
 #include "core/decode/cpu_set.h"
 #include "core/decode/decode_internal.h"
 #include "core/decode/decode_isolate.h"
@@ -60,6 +61,7 @@ struct file_state {
 	size_t nimg_events;
 	struct hwt_sample_store samples; /* AUX sampling captures */
 	struct hwt_brstack_store brstack; /* branch-stack samples (LBR) */
+	struct aux_causes causes; /* aux_pause / aux_resume events' samples */
 	/* Per CPU: the PMU format bits of its PERF_RECORD_AUX records (e.g.
 	 * CoreSight's raw TRBE format), handed to the decoder with each chunk. */
 	struct cpu_flags {
@@ -598,6 +600,8 @@ static int on_record(struct file_state *st, const struct hwt_pd_record *rec)
 		int err = st->facts && st->brstack.n
 				  ? 0
 				  : hwt_brstack_store_add(&st->brstack, st->reader, rec);
+		if (err >= 0 && !st->facts)
+			err = aux_causes_add(&st->causes, st->reader, rec);
 		if (err < 0)
 			return err;
 		return hwt_sample_store_add(&st->samples, st->reader, rec);
@@ -630,6 +634,17 @@ static uint64_t aux_time_of(const struct file_state *st, int32_t cpu,
 		return w->time;
 	}
 	return 0;
+}
+
+/* aux_causes' time of an element without one: its AUX write's. */
+static uint64_t write_time_of(void *arg, const struct hwt_elem *e)
+{
+	const struct file_state *st = arg;
+	if (!(e->fields & HWT_FIELD_OFFSET))
+		return 0;
+	return aux_time_of(st, e->fields & HWT_FIELD_CPU ? e->cpu : -1,
+			   e->fields & HWT_FIELD_TID ? e->tid : -1,
+			   e->trace_offset);
 }
 
 /* The traced CPU from the cpuid feature ("GenuineIntel,6,78,3"), as
@@ -1010,8 +1025,20 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 								     : user_sink;
 	/* Without the kernel in the trace, tasks switch where the trace is
 	 * off: each trace_on..trace_off stretch is one task's. */
+	/* Each trace on and off named with the aux_action sample that caused
+	 * it, once its task is known. */
+	struct hwt_elem_sink causes = out ? *out : (struct hwt_elem_sink){0};
+	if (st->causes.n) {
+		int cerr = aux_causes_finish(&st->causes);
+		if (cerr < 0)
+			return cerr;
+		st->causes.next = out;
+		st->causes.time_of = write_time_of;
+		st->causes.time_arg = st;
+		causes = aux_causes_sink(&st->causes);
+	}
 	const struct perf_event_attr *attr = aux_attr(st->reader);
-	struct hwt_ctx_sink cs = {.next = out,
+	struct hwt_ctx_sink cs = {.next = st->causes.n ? &causes : out,
 				  .segments = attr && attr->exclude_kernel};
 	struct hwt_elem_sink csink = hwt_ctx_sink(&cs);
 	/* --disasm: every backend's ranges as instructions with their text. */
@@ -1589,6 +1616,7 @@ out:
 	hwt_aux_queues_free(&st.queues);
 	hwt_sample_store_free(&st.samples);
 	hwt_brstack_store_free(&st.brstack);
+	aux_causes_free(&st.causes);
 	hwt_sideband_free(&st.sb);
 	hwt_image_check_free(&st.check);
 	free_image_events(&st);

@@ -15,4 +15,6 @@ const uint8_t merge_ptr_word[MERGE_ELEM_TYPES] = {
 	[HWT_ELEM_GAP] = offsetof(struct hwt_elem, u.gap.detail) / 8,
 	[HWT_ELEM_ERROR] = offsetof(struct hwt_elem, u.error.message) / 8,
 	[HWT_ELEM_SAMPLE] = offsetof(struct hwt_elem, u.sample.branches) / 8,
+	[HWT_ELEM_TRACE_ON] = offsetof(struct hwt_elem, u.trace.cause) / 8,
+	[HWT_ELEM_TRACE_OFF] = offsetof(struct hwt_elem, u.trace.cause) / 8,
 };

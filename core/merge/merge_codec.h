@@ -41,10 +41,10 @@ struct merge_codec {
 
 /* The word of an element of each type that holds its pointer
  * (hwt_elem_pointer: a range's text, a gap's detail, an error's message,
- * a sample's branches); 0 for a type without one (word 0 holds the type,
- * never a pointer). A table, not hwt_elem_pointer's switch: the writer
- * asks it for every element (test_merge_orders_by_time checks that the
- * two agree). */
+ * a trace on/off's cause, a sample's branches); 0 for a type without
+ * one (word 0 holds the type, never a pointer). A table, not
+ * hwt_elem_pointer's switch: the writer asks it for every element
+ * (test_merge_orders_by_time checks that the two agree). */
 extern const uint8_t merge_ptr_word[MERGE_ELEM_TYPES];
 
 /* merge_ptr_word for any @type: 0 for one the merge does not know. */

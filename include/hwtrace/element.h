@@ -165,6 +165,18 @@ struct hwt_elem {
 		} branch;
 		struct {
 			uint64_t at;
+			/* What paused (TRACE_OFF) or resumed (TRACE_ON) the
+			 * trace, when the capture says: the name of the
+			 * aux_pause or aux_resume event (perf_event_attr
+			 * aux_action) whose sample the decode matched to
+			 * this element, as the file names it; NULL when no
+			 * such sample caused it (the trace's start, the
+			 * kernel's entries and exits). cause_time and
+			 * cause_ip are that sample's time and IP. The rule
+			 * is docs/decode.md's "What paused or resumed the
+			 * trace". */
+			const char *cause;
+			uint64_t cause_time, cause_ip;
 		} trace; /* TRACE_ON and TRACE_OFF */
 		struct {
 			uint32_t el;
@@ -207,7 +219,7 @@ static inline void hwt_elem_clear(struct hwt_elem *elem, enum hwt_elem_type type
 
 /* For code that keeps elements past a sink call (queues, buffers, files):
  * the one pointer an element may hold, a range's text, a gap's detail, an
- * error's message or a sample's branch array. hwt_elem_pointer gives where
+ * error's message, a trace on/off's cause or a sample's branch array. hwt_elem_pointer gives where
  * @elem keeps it (NULL: its type has none), to read or replace it;
  * hwt_elem_payload what it points to and its size in bytes (a string's
  * with its NUL), NULL and 0 when nothing. */
@@ -222,6 +234,9 @@ static inline const void **hwt_elem_pointer(struct hwt_elem *elem)
 		return (const void **)&elem->u.error.message;
 	case HWT_ELEM_SAMPLE:
 		return (const void **)&elem->u.sample.branches;
+	case HWT_ELEM_TRACE_ON:
+	case HWT_ELEM_TRACE_OFF:
+		return (const void **)&elem->u.trace.cause;
 	default:
 		return NULL;
 	}
