@@ -347,11 +347,6 @@ static void jsonl_body(struct hwt_text *l, const struct hwt_elem *e)
 	case HWT_ELEM_TRACE_OFF:
 		if (e->fields & HWT_FIELD_AT)
 			put_json_hex(l, "at", e->u.trace.at);
-		if (e->u.trace.cause) {
-			put_json_string(l, "cause", e->u.trace.cause);
-			put_json_u64(l, "cause_time", e->u.trace.cause_time);
-			put_json_hex(l, "cause_ip", e->u.trace.cause_ip);
-		}
 		break;
 	case HWT_ELEM_CONTEXT:
 		if (e->fields & HWT_FIELD_EL)
@@ -511,14 +506,21 @@ static void text_body(struct hwt_text *l, const struct hwt_elem *e)
 	}
 }
 
-/* Text: what paused or resumed the trace, at the end of its trace off or
- * on line (after the symbols), so the line's other words stay where
- * scripts read them. */
-static void text_cause(struct hwt_text *l, const struct hwt_elem *e)
+/* What paused or resumed the trace, at the end of its trace off or on
+ * line (after the time and the symbols), so that the line's other words
+ * and members stay where scripts read them. */
+static void put_cause(struct hwt_text *l, const struct hwt_elem *e,
+		      enum hwt_output_format format)
 {
 	if ((e->type != HWT_ELEM_TRACE_ON && e->type != HWT_ELEM_TRACE_OFF) ||
 	    !e->u.trace.cause)
 		return;
+	if (format == HWT_OUTPUT_JSONL) {
+		put_json_string(l, "cause", e->u.trace.cause);
+		put_json_u64(l, "cause_time", e->u.trace.cause_time);
+		put_json_hex(l, "cause_ip", e->u.trace.cause_ip);
+		return;
+	}
 	if (e->type == HWT_ELEM_TRACE_ON)
 		hwt_text_lit(l, " (resume: ");
 	else
@@ -536,12 +538,13 @@ static void format_line(struct hwt_text *l, const struct hwt_elem *elem,
 		jsonl_task(l, elem);
 		jsonl_body(l, elem);
 		jsonl_time(l, elem);
+		put_cause(l, elem, format);
 		hwt_text_char(l, '}');
 	} else {
 		text_task(l, elem);
 		text_time(l, elem);
 		text_body(l, elem);
-		text_cause(l, elem);
+		put_cause(l, elem, format);
 	}
 }
 
@@ -794,13 +797,16 @@ static int output_emit(void *arg, const struct hwt_elem *elem)
 		copy_fixed(ce->annot, p + n, sizeof(ce->annot));
 	}
 	n += annot_len;
-	if (!json && (elem->type == HWT_ELEM_TRACE_ON ||
-		      elem->type == HWT_ELEM_TRACE_OFF) && elem->u.trace.cause) {
+	if ((elem->type == HWT_ELEM_TRACE_ON ||
+	     elem->type == HWT_ELEM_TRACE_OFF) && elem->u.trace.cause) {
 		/* After the annotation; the line buffer has room for both
 		 * maxima, and the appender stops at its end. */
 		struct hwt_text c = {p + n, OUT_LINE_MAX + OUT_EXTRA_MAX - n, 0};
-		text_cause(&c, elem);
-		n += c.len < c.size ? c.len : c.size;
+		put_cause(&c, elem, o->format);
+		/* A cut JSON string would not parse: a name too long for
+		 * the line is left out there (text keeps what fits). */
+		if (c.len <= c.size || !json)
+			n += c.len < c.size ? c.len : c.size;
 	}
 	if (json)
 		p[n++] = '}';

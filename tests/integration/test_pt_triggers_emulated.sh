@@ -137,4 +137,54 @@ if ! cmp -s "$TMP/samples.want" "$TMP/samples.perf"; then
 	fail "the probes' samples (perf) are not the trace's on/off points:"
 	diff "$TMP/samples.want" "$TMP/samples.perf" | head -6 >&2
 fi
+
+# The decode names the cause of each: every trace on the resume probe,
+# every trace off the pause probe, by the names info lists, and in jsonl
+# the sample each came from, which are perf's samples (IP and time), in
+# perf's order.
+resume_name="probe:work/aux-action=resume/"
+pause_name="probe:work__return/aux-action=pause/"
+grep -qx "event: *$resume_name (type [0-9]*, config 0x0)" <("$HWTRACE" info "$TMP/paused.data" 2>&1) ||
+	fail "info does not list $resume_name"
+"$HWTRACE" decode "$TMP/paused.data" 2>/dev/null | grep ' trace o[nf]' >"$TMP/onoff.txt"
+expect_eq "trace on lines naming the resume" \
+	"$(grep -c "trace on  at 0x$work  work+0x0 (resume: $resume_name)\$" "$TMP/onoff.txt")" "$calls"
+expect_eq "trace off lines naming the pause" \
+	"$(grep -c "trace off at 0x$back  main+0x[0-9a-f]* (pause: $pause_name)\$" "$TMP/onoff.txt")" "$calls"
+expect_eq "trace on/off lines" "$(wc -l <"$TMP/onoff.txt")" $((2 * calls))
+# The first of each exactly, its thread and times as perf prints them.
+read -r tid0 _ < <("$PERF" script -i "$TMP/paused.data" --no-itrace -F tid,ip 2>/dev/null)
+read -r _ _ t_on t_off < <(head -1 "$TMP/calls")
+off_at=$(( 0x$back - base - 0x$(sym main) ))
+expect_eq "the first trace on line" "$(sed -n 1p "$TMP/onoff.txt")" \
+	"[000]   $tid0 $t_on: trace on  at 0x$work  work+0x0 (resume: $resume_name)"
+expect_eq "the first trace off line" "$(sed -n 2p "$TMP/onoff.txt")" \
+	"[000]   $tid0 $t_off: trace off at 0x$back  main+$(printf '0x%x' $off_at) (pause: $pause_name)"
+sed -n 's/.*"type":"trace_o[nf]*".*"cause":"\([^"]*\)","cause_time":\([0-9]*\),"cause_ip":"0x\([0-9a-f]*\)".*/\3 \2 \1/p' \
+	"$TMP/paused.jsonl" >"$TMP/causes.jsonl"
+expect_eq "jsonl: causes of trace on/off" "$(wc -l <"$TMP/causes.jsonl")" $((2 * calls))
+expect_eq "jsonl: the causes' events" "$(awk '{ print $3 }' "$TMP/causes.jsonl" | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ';')" \
+	"$calls $resume_name;$calls $pause_name;"
+if ! cmp -s <(awk '{ print $1, $2 }' "$TMP/causes.jsonl") "$TMP/samples.perf"; then
+	fail "the causes the decode names are not perf's probe samples (ip, time):"
+	diff <(awk '{ print $1, $2 }' "$TMP/causes.jsonl") "$TMP/samples.perf" | head -6 >&2
+fi
+# Positive control: with the pause probe alone the trace runs from its
+# start, whose trace on no probe caused: no cause, while the trace off at
+# the first return names the pause (its later samples cause nothing).
+"$HWTRACE" record --emulate "$TMP/orig.data" -o "$TMP/ponly.data" --trigger "pause:work%return@$BIN" \
+	>"$TMP/ponly.out" 2>&1 || { cat "$TMP/ponly.out" >&2; fail "record pause: alone"; }
+"$HWTRACE" decode "$TMP/ponly.data" 2>/dev/null | grep ' trace o[nf]' >"$TMP/ponly.txt"
+# The start is the plain replay's first trace on, at main.
+plain_on=$("$HWTRACE" decode "$TMP/plain.data" 2>/dev/null | grep -m1 ' trace on ')
+expect_contains "the plain replay's start" "$plain_on" \
+	"trace on  at 0x$(printf '%x' $(( base + 0x$(sym main) )))  main+0x0"
+expect_eq "pause alone: the trace's start" "$(sed -n 1p "$TMP/ponly.txt")" "$plain_on"
+expect_eq "pause alone: trace on/off lines" "$(wc -l <"$TMP/ponly.txt")" 2
+expect_contains "pause alone: the trace off" "$(sed -n 2p "$TMP/ponly.txt")" \
+	"$t_off: trace off at 0x$back  main+$(printf '0x%x' $off_at) (pause: $pause_name)"
+expect_eq "pause alone: perf's pause samples" \
+	"$("$PERF" script -i "$TMP/ponly.data" --no-itrace -F ip 2>/dev/null | grep -cx " *$back")" "$calls"
+expect_eq "plain replay: trace ons with a cause" \
+	"$("$HWTRACE" decode --format jsonl "$TMP/plain.data" 2>/dev/null | grep '"type":"trace_on"' | grep -c '"cause"')" 0
 finish
