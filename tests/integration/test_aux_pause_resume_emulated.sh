@@ -87,6 +87,19 @@ if ! cmp -s "$TMP/causes.perf" "$TMP/causes.hwt"; then
 	fail "trace on/off and the probes' samples differ (time, address):"
 	diff "$TMP/causes.perf" "$TMP/causes.hwt" | head -6 >&2
 fi
+# The decode names them: in jsonl each trace on/off's cause is that
+# sample (perf's time and address), the resume probe's for a trace on,
+# the pause probe's for a trace off; text lines end with it.
+sed -n 's/.*"type":"trace_\(o[nf]*\)".*"cause":"\([^"]*\)","cause_time":\([0-9]*\),"cause_ip":"0x\([0-9a-f]*\)".*/\3 \4 \1 \2/p' \
+	"$TMP/paused.jsonl" >"$TMP/causes.named"
+if ! cmp -s "$TMP/causes.perf" <(awk '{ print $1, $2 }' "$TMP/causes.named"); then
+	fail "the causes the decode names are not the probes' samples (time, address):"
+	diff "$TMP/causes.perf" <(awk '{ print $1, $2 }' "$TMP/causes.named") | head -6 >&2
+fi
+expect_eq "causes by kind" "$(awk '{ print $3, $4 }' "$TMP/causes.named" | sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';')" \
+	"$CALLS off probe:is_prime__return/aux-action=pause/;$CALLS on probe:is_prime/aux-action=resume/;"
+expect_contains "the first trace on line" "$("$HWTRACE" decode "$TMP/paused.data" 2>/dev/null | grep -m1 ' trace on ')" \
+	" trace on  at 0x$at_entry  is_prime+0x0 (resume: probe:is_prime/aux-action=resume/)"
 "$HWTRACE" info "$TMP/paused.data" >"$TMP/info" 2>&1
 # One write per resumed run and the two trace on/off records of each.
 expect_eq "AUX records" "$(sed -n 's/^aux: *\([0-9]*\) AUX records.*/\1/p' "$TMP/info")" $((3 * CALLS))

@@ -189,6 +189,29 @@ expect_eq "resume:/pause: the 3-call capture's trace ons" \
 		awk '{ for (i = 1; i + 3 <= NF; i++) if ($i == "trace" && $(i + 1) == "on") print $(i + 3) }' |
 		tr '\n' ' ')" \
 	"0x582b2b1054 0x582b2b1054 0x582b2b1054 "
+# Each trace on names the resume probe that caused it (info's name for
+# it); ETMv4 writes no trace off, so nothing names the pause. In jsonl
+# each names its sample: perf's resume samples, IP and time, in order.
+resume_name="probe:count_loop/aux-action=resume/"
+grep -qx "event: *$resume_name (type [0-9]*, config 0x0)" <("$HWTRACE" info "$TMP/paused3.data" 2>&1) ||
+	fail "info does not list $resume_name"
+"$HWTRACE" decode --symfs "$TMP/symfs" "$TMP/paused3.data" 2>/dev/null | grep ' trace o[nf]' >"$TMP/on3.txt"
+expect_eq "resume:/pause: trace ons naming the resume" \
+	"$(grep -c " trace on  at 0x582b2b1054  count_loop+0x0 (/data/local/tmp/etm_test_loop) (resume: $resume_name)\$" "$TMP/on3.txt")" 3
+expect_eq "resume:/pause: trace on/off lines" "$(wc -l <"$TMP/on3.txt")" 3
+expect_eq "resume:/pause: the first trace on" "$(sed -n 1p "$TMP/on3.txt")" \
+	"[007] trace on  at 0x582b2b1054  count_loop+0x0 (/data/local/tmp/etm_test_loop) (resume: $resume_name)"
+"$HWTRACE" decode --format jsonl "$TMP/paused3.data" 2>/dev/null |
+	sed -n 's/.*"type":"trace_on".*"cause":"\([^"]*\)","cause_time":\([0-9]*\),"cause_ip":"0x\([0-9a-f]*\)".*/\3 \2 \1/p' >"$TMP/causes3"
+expect_eq "jsonl: the causes' events" "$(awk '{ print $3 }' "$TMP/causes3" | sort | uniq -c | awk '{ print $1, $2 }')" \
+	"3 $resume_name"
+perf script -i "$TMP/paused3.data" --no-itrace --ns -F time,ip 2>/dev/null |
+	awk '$2 == "582b2b1054" { t = $1; sub(":", "", t); sub("\\.", "", t); sub("^0*", "", t); print $2, t }' >"$TMP/resumes.perf"
+expect_eq "perf: resume samples" "$(wc -l <"$TMP/resumes.perf")" 3
+if ! cmp -s <(awk '{ print $1, $2 }' "$TMP/causes3") "$TMP/resumes.perf"; then
+	fail "the causes the decode names are not perf's resume samples (ip, time):"
+	diff <(awk '{ print $1, $2 }' "$TMP/causes3") "$TMP/resumes.perf" | head -6 >&2
+fi
 # perf reads the files with the probes' events (their samples put the
 # event id where the capture's own event does) and decodes the resumed
 # regions to the loop's branches hwtrace decodes: 100 and 100 a call, the
@@ -262,6 +285,10 @@ expect_eq "perf: the probes' samples" \
 	fail "record the plain replay"
 expect_contains "perf 6.1 and the plain replay" \
 	"$(perf script -i "$TMP/plain.data" --itrace=b -F flags,ip,addr --symfs "$TMP/symfs" 2>/dev/null | head -1)" "tr strt"
+# Control: the plain replay's trace on (the trace's start) names no cause.
+"$HWTRACE" decode --format jsonl "$TMP/plain.data" 2>/dev/null | grep '"type":"trace_on"' >"$TMP/plain.on"
+[ -s "$TMP/plain.on" ] || fail "the plain replay has no trace on"
+expect_eq "plain replay: trace ons with a cause" "$(grep -c '"cause"' "$TMP/plain.on")" 0
 
 # Two cuts in one frame of the sink (both probes on the entry) are
 # refused: the frame cannot be written both ways, which the message says
