@@ -169,6 +169,22 @@ if ! cmp -s <(awk '{ print $1, $2 }' "$TMP/causes.jsonl") "$TMP/samples.perf"; t
 	fail "the causes the decode names are not perf's probe samples (ip, time):"
 	diff <(awk '{ print $1, $2 }' "$TMP/causes.jsonl") "$TMP/samples.perf" | head -6 >&2
 fi
+# The lines with causes are of the documented schema (docs/jsonl.schema.json).
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 - "$HWT_SOURCE_DIR/docs/jsonl.schema.json" "$TMP/paused.jsonl" <<'PY' ||
+import json, sys
+import jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+lines = [line for line in open(sys.argv[2]) if '"cause"' in line]
+bad = [n for n, line in enumerate(lines, 1) if not v.is_valid(json.loads(line))]
+sys.exit("no line with a cause" if not lines else
+         "lines %s do not validate" % bad[:5] if bad else 0)
+PY
+		fail "jsonl with causes does not validate against the schema"
+else
+	echo "SKIP part: python3-jsonschema is not installed" >&2
+	skipped_parts=$((skipped_parts + 1))
+fi
 # Positive control: with the pause probe alone the trace runs from its
 # start, whose trace on no probe caused: no cause, while the trace off at
 # the first return names the pause (its later samples cause nothing).
