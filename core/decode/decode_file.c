@@ -1023,11 +1023,10 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 	struct hwt_elem_sink fsink = hwt_decode_filter_sink(&filter);
 	const struct hwt_elem_sink *out = hwt_decode_has_filter(opts) ? &fsink
 								     : user_sink;
-	/* Without the kernel in the trace, tasks switch where the trace is
-	 * off: each trace_on..trace_off stretch is one task's. */
 	/* Each trace on and off named with the aux_action sample that caused
-	 * it, once its task is known. */
-	struct hwt_elem_sink causes = out ? *out : (struct hwt_elem_sink){0};
+	 * it, once its task is known (after the attribution, before the
+	 * filter). */
+	struct hwt_elem_sink causes = {0};
 	if (st->causes.n) {
 		int cerr = aux_causes_finish(&st->causes);
 		if (cerr < 0)
@@ -1037,6 +1036,8 @@ static int decode_queues(struct file_state *st, const struct hwt_backend *b,
 		st->causes.time_arg = st;
 		causes = aux_causes_sink(&st->causes);
 	}
+	/* Without the kernel in the trace, tasks switch where the trace is
+	 * off: each trace_on..trace_off stretch is one task's. */
 	const struct perf_event_attr *attr = aux_attr(st->reader);
 	struct hwt_ctx_sink cs = {.next = st->causes.n ? &causes : out,
 				  .segments = attr && attr->exclude_kernel};
