@@ -10,7 +10,8 @@
  * kind is not theirs, the resume is taken), a thread without samples, an
  * untimed element of a CPU, and the ordinary event's sample, which causes
  * nothing. The writers' text and jsonl of a named element are checked
- * exactly, and one without a cause prints as before. */
+ * exactly, and one without a cause prints as before; a cause longer
+ * than a line holds cuts the text line and is left out of a JSON one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,8 +228,50 @@ static void test_match(const char *path)
 	aux_causes_free(&c);
 }
 
+/* A name longer than a line holds (the file's event_desc may say
+ * anything): text keeps what fits, a JSON line leaves the cause out
+ * rather than cut its string, and both lines still end. */
+static void test_long_name(void)
+{
+	size_t len = 10000;
+	char *name = malloc(len + 1);
+	CHECK(name != NULL);
+	if (!name)
+		return;
+	memset(name, 'n', len);
+	name[len] = 0;
+	struct hwt_elem e = onoff(HWT_ELEM_TRACE_ON, 7, 1, 100);
+	e.u.trace.cause = name;
+	for (int json = 0; json < 2; json++) {
+		char *mem = NULL;
+		size_t memlen = 0;
+		FILE *f = open_memstream(&mem, &memlen);
+		CHECK(f != NULL);
+		if (!f)
+			break;
+		struct hwt_output *o = hwt_output_new(f, json ? HWT_OUTPUT_JSONL
+							     : HWT_OUTPUT_TEXT);
+		struct hwt_elem_sink os = hwt_output_sink(o);
+		CHECK_INT(os.emit(os.arg, &e), 0);
+		hwt_output_free(o);
+		fclose(f);
+		if (json) {
+			CHECK_STR(mem, "{\"type\":\"trace_on\",\"cpu\":1,"
+				       "\"pid\":7,\"tid\":7,\"at\":\"0x1064\","
+				       "\"time\":100}\n");
+		} else {
+			CHECK_CONTAINS(mem, "[001]      7 100: trace on  at 0x1064 (resume: nnnn");
+			CHECK(memlen > 4096 && memlen < len);
+			CHECK(memlen && mem[memlen - 1] == '\n');
+		}
+		free(mem);
+	}
+	free(name);
+}
+
 int main(void)
 {
+	test_long_name();
 	char dir[] = "/tmp/hwt-aux-cause-XXXXXX";
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
