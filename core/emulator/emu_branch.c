@@ -133,16 +133,22 @@ void hwt_emu_branch_free(struct emu_branch_src *s)
  * the emulator cannot tell from its ground truth (EOPNOTSUPP; AMD BRS:
  * EINVAL, as amd_brs_setup_filter). */
 static int check_attr(const struct perf_event_attr *a,
-		      const struct hwt_branch_hw *hw)
+		      const struct hwt_branch_hw *hw, const char **why)
 {
 	uint64_t mode = a->branch_sample_type;
 	if (a->type != PERF_TYPE_HARDWARE ||
-	    a->config != PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+	    a->config != PERF_COUNT_HW_BRANCH_INSTRUCTIONS) {
+		*why = "the emulator samples branch records on the "
+		       "branches event (branch-instructions) only";
 		return -EOPNOTSUPP;
+	}
 	if (a->sample_type & ~(uint64_t)EMU_BR_SAMPLE_TYPES)
 		return -EINVAL;
-	if (!hw->depth)
+	if (!hw->depth) {
+		*why = "the emulated machine's sysfs gives its CPU PMU no "
+		       "branch records (no caps/branches or branch depth)";
 		return -EOPNOTSUPP;
+	}
 	if (hw->kind == HWT_BRANCH_HW_BRS &&
 	    (mode & ~(uint64_t)PRIV_BITS) != PERF_SAMPLE_BRANCH_ANY)
 		return -EINVAL;
@@ -152,8 +158,11 @@ static int check_attr(const struct perf_event_attr *a,
 	    (hw->kind != HWT_BRANCH_HW_LBR || !hw->counters ||
 	     !hw->counter_width))
 		return -EINVAL;
-	if (mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS)
+	if (mode & ~(uint64_t)HWT_EMU_BRANCH_FILTERS) {
+		*why = "a -j filter the emulator cannot tell from its "
+		       "ground truth";
 		return -EOPNOTSUPP;
+	}
 	if (!a->freq && !a->sample_period)
 		return -EINVAL;
 	return 0;
@@ -171,7 +180,10 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 	if (hwt_branch_hw_probe(&emu->os, &hw) < 0)
 		memset(&hw, 0, sizeof(hw));
 	hwt_error_clear();
-	int err = check_attr(attr, &hw);
+	const char *why = NULL;
+	int err = check_attr(attr, &hw, &why);
+	if (err && why)
+		err = hwt_emu_refuse_unlocked(emu, why);
 	if (err)
 		return err;
 	if (pid == -1 && cpu == -1)
@@ -181,8 +193,11 @@ int hwt_emu_open_brsampler(struct hwt_emu *emu,
 	bool unknown = emu->branch_src && emu->branch_src->calls_unknown;
 	pthread_mutex_unlock(&emu->lock);
 	if (unknown && (attr->branch_sample_type &
-			(PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_IND_CALL)))
-		return -EOPNOTSUPP;
+			(PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_IND_CALL))) {
+		return hwt_emu_refuse_unlocked(
+			emu, "-j call and ind_call need to know which calls "
+			"are indirect, which this ground truth does not say");
+	}
 	struct emu_event *ev = hwt_emu_event_new(emu, attr, pid, cpu, &err);
 	if (!ev)
 		return err;

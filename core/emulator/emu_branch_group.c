@@ -43,12 +43,18 @@ int hwt_emu_open_brmember(struct hwt_emu *emu,
 {
 	int what = counted(attr);
 	if (what < 0)
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse_unlocked(
+			emu, "the emulator counts only branches and "
+			"BR_INST_RETIRED.COND_TAKEN (cpu/event=0xc4,umask=0xfe/) "
+			"in a branch sampler's group: its ground truth holds the "
+			"taken branches alone");
 	/* A member counts; only the leader samples (the kernel would
 	 * sample a member too, which the emulator does not write). */
 	if (attr->freq || attr->sample_period ||
 	    (attr->sample_type & PERF_SAMPLE_BRANCH_STACK))
-		return -EOPNOTSUPP;
+		return hwt_emu_refuse_unlocked(
+			emu, "the emulator samples only a group's leader: a "
+			"member counts");
 	if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK)
 		return -EINVAL;
 	struct hwt_branch_hw hw;
@@ -66,8 +72,10 @@ int hwt_emu_open_brmember(struct hwt_emu *emu,
 	int err = 0;
 	if (!leader || leader->cpu != cpu || leader->pid != pid)
 		err = -EINVAL;
-	else if (!leader->br_depth)
-		err = -EOPNOTSUPP; /* only a branch sampler leads here */
+	else if (!leader->br_depth) /* only a branch sampler leads here */
+		err = hwt_emu_refuse(emu, "the group's leader is not a "
+				     "branch sampler, the only leader the "
+				     "emulator counts for");
 	else if (leader->br_src && leader->thread_running)
 		err = -EBUSY;      /* its writer is running already */
 	else if (counters && (leader->br_nfields >= hw.counters ||

@@ -213,6 +213,8 @@ void hwt_emu_wake(struct emu_event *ev);
  * returns -EOPNOTSUPP. Called with the lock held. */
 int hwt_emu_refuse(struct hwt_emu *emu, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same for a caller without the lock: takes it to keep @why. */
+int hwt_emu_refuse_unlocked(struct hwt_emu *emu, const char *why);
 struct emu_stream *hwt_emu_stream_get(struct hwt_emu *emu, int cpu,
 				      bool create);
 struct emu_stream *hwt_emu_stream_at(struct hwt_emu *emu, int cpu, int tid,

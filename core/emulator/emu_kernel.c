@@ -178,6 +178,14 @@ int hwt_emu_refuse(struct hwt_emu *emu, const char *fmt, ...)
 	return -EOPNOTSUPP;
 }
 
+int hwt_emu_refuse_unlocked(struct hwt_emu *emu, const char *why)
+{
+	pthread_mutex_lock(&emu->lock);
+	int err = hwt_emu_refuse(emu, "%s", why);
+	pthread_mutex_unlock(&emu->lock);
+	return err;
+}
+
 static int emu_open_refusal(void *ctx, char *buf, size_t size)
 {
 	struct hwt_emu *emu = ctx;

@@ -157,5 +157,13 @@ bad leader "hwtrace: -e {branches,cpu/branch-misses,branch_type=counter/}: the l
 printf '[branch]\nfilter = any,counter\ngroup = {branches,intel_pt/branch-misses/}\n' >"$TMP/bad.ini"
 bad profile_mixed "hwtrace: [branch] group = ($TMP/bad.ini): {branches,intel_pt/branch-misses/}: a group with branch counters is of one PMU, the branch records' (cpu): intel_pt/branch-misses/ is on intel_pt (the kernel counts only its own events into the records)" \
 	--config "$TMP/bad.ini" -c 20
+# A member the emulated kernel cannot count is the kernel's refusal
+# (exit 1), and the emulator says why rather than the errno alone.
+"$HWTRACE" record -j any_call,u,counter -c 20 -e '{branches,branch-misses}' \
+	--sysfs "$FIX/intel-lbr-counters" --emulate-branches "$data" \
+	-o "$TMP/bad_uncounted.data" 2>"$TMP/bad_uncounted.err"
+expect_eq "a member the emulator cannot count: exit 1" "$?" 1
+expect_eq "a member the emulator cannot count: why" "$(head -1 "$TMP/bad_uncounted.err")" \
+	"hwtrace: perf_event_open of branch-misses (per-thread) refused: Operation not supported: the emulator counts only branches and BR_INST_RETIRED.COND_TAKEN (cpu/event=0xc4,umask=0xfe/) in a branch sampler's group: its ground truth holds the taken branches alone"
 expect_eq "no output file after an error" "$(ls "$TMP"/bad_*.data 2>/dev/null | wc -l)" 0
 finish
