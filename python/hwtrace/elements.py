@@ -205,25 +205,14 @@ def _whole_line(rec_addr, sym, line):
     return to_element(obj)
 
 
-def _lazy(data, i, rtype):
-    """An Element of record @i of @data, its fields made at first read."""
-    e = Element(TYPES[rtype])
-    e._r = (data, i * RECORD.size)
-    return e
-
-
 def _unannotated(data, i, rtype, base, sym, line):
     """The Element of record @i of the batch @data (at @base in the
     cursor's buffer, whose pointers are valid until its next call), one
-    the annotation table leaves out: a context or a gap read from its
-    record (a gap's detail text at once, from its pointer), the rest
-    their whole jsonl line."""
-    if rtype == CONTEXT:
-        return _lazy(data, i, rtype)
+    the annotation table leaves out and _read_later does not read later:
+    a gap with a detail text, its fields and the text read at once (from
+    the text's pointer), the rest their whole jsonl line."""
     if rtype == GAP:
         r = RECORD.unpack_from(data, i * RECORD.size)
-        if not r[R_TEXT]:
-            return _lazy(data, i, rtype)
         try:
             detail = C.string_at(r[R_TEXT]).decode("utf-8")
         except UnicodeDecodeError:
@@ -231,6 +220,26 @@ def _unannotated(data, i, rtype, base, sym, line):
         else:
             return _element_of(gap_fields(r, {"detail": detail}))
     return _whole_line(base + i * RECORD.size, sym, line)
+
+
+def _read_later(left_out, types, dicts, batch):
+    """Of the indexes @left_out, those of the records _unannotated must
+    make now; the others, context changes and gaps without a detail
+    text (a null pointer in @batch), are read from their record at the
+    first read of a field like a range, their prototype put in @dicts:
+    a capture with many gaps (sw_branch's, where a thread's code is not
+    in the image) then costs no call per gap."""
+    if not left_out:
+        return left_out
+    texts = memoryview(batch).cast("Q")[R_TEXT_WORD::RECORD.size // 8]
+    now = []
+    for i in left_out:
+        t = types[i]
+        if t == CONTEXT or (t == GAP and not texts[i]):
+            dicts[i] = TYPES[t]
+        else:
+            now.append(i)
+    return now
 
 
 def _indexes(values, value):
@@ -334,11 +343,14 @@ def element_lists(cursor, batch, disasm=False, wanted=None):
                 chosen = _chosen(types, wanted)
             # The rare elements not made from a prototype, made now: a
             # gap's detail is read from its pointer, valid until the
-            # cursor's next call (or its close).
+            # cursor's next call (or its close). Context changes and gaps
+            # without a detail are made from their type's prototype too.
+            left_out = _left_out(types, ids, disasm, data)
+            if wanted is not None:
+                left_out = [i for i in left_out if types[i] in wanted]
             special = {i: _unannotated(data, i, types[i], base, cursor.sym,
                                        line)
-                       for i in _left_out(types, ids, disasm, data)
-                       if wanted is None or types[i] in wanted}
+                       for i in _read_later(left_out, types, dicts, data)}
             for start in range(0, len(chosen), MADE_AT_ONCE):
                 elems = _made(data, dicts,
                               chosen[start:start + MADE_AT_ONCE], special)
