@@ -25,6 +25,15 @@ struct slot {
 	uint32_t id; /* 0: empty slot (ids of texts start at 1 here) */
 };
 
+/* A trace_on's or trace_off's text, found again by its hash, type and
+ * bytes: a capture with many trace starts and ends (sw_branch's) gives
+ * few distinct texts, and a binding parses each id's text once. */
+struct text_slot {
+	uint64_t hash;
+	uint32_t type;
+	uint32_t id; /* the text's id + 1; 0: empty slot */
+};
+
 struct hwt_annot_table {
 	struct hwt_output_annotator a;
 	enum hwt_output_format format;
@@ -35,6 +44,8 @@ struct hwt_annot_table {
 	size_t *starts;      /* id -> offset in text */
 	size_t nids, ids_cap;
 	uint64_t calls;
+	struct text_slot *tslots;
+	size_t ntslots, tused; /* ntslots 0 or a power of two */
 	char *scratch;
 	size_t scratch_cap;
 };
@@ -128,6 +139,7 @@ void hwt_annot_table_free(struct hwt_annot_table *t)
 	if (!t)
 		return;
 	free(t->slots);
+	free(t->tslots);
 	free(t->text);
 	free(t->starts);
 	free(t->scratch);
@@ -186,7 +198,38 @@ static bool shared(const struct hwt_elem_record *r)
 	return r->type == HWT_ELEM_BRANCH || r->type == HWT_ELEM_RANGE;
 }
 
-/* A trace_on's or trace_off's own annotation, under an id of its own. */
+static uint64_t text_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Doubles the text slots (keeping the load under a half). */
+static int text_rehash(struct hwt_annot_table *t)
+{
+	size_t n = t->ntslots ? t->ntslots * 2 : 64;
+	struct text_slot *s = calloc(n, sizeof(*s));
+	if (!s)
+		return hwt_error(HWT_ERR_NOMEM, "annotation table: out of memory");
+	for (size_t i = 0; i < t->ntslots; i++) {
+		if (!t->tslots[i].id)
+			continue;
+		size_t j = t->tslots[i].hash & (n - 1);
+		while (s[j].id)
+			j = (j + 1) & (n - 1);
+		s[j] = t->tslots[i];
+	}
+	free(t->tslots);
+	t->tslots = s;
+	t->ntslots = n;
+	return 0;
+}
+
+/* A trace_on's or trace_off's own annotation (annotated each time: no
+ * cache_tag promise covers them), under the id of an equal text of its
+ * type given before, or a new one. */
 static int unshared_id(struct hwt_annot_table *t,
 		       const struct hwt_elem_record *r, uint32_t *id)
 {
@@ -195,7 +238,31 @@ static int unshared_id(struct hwt_annot_table *t,
 	int n = annotate(t, &e);
 	if (n < 0)
 		return n;
-	return add_text(t, t->scratch, (size_t)n, id);
+	if (t->tused * 2 >= t->ntslots) {
+		int rc = text_rehash(t);
+		if (rc < 0)
+			return rc;
+	}
+	uint64_t h = text_hash(t->scratch, (size_t)n);
+	size_t mask = t->ntslots - 1, i = h & mask;
+	for (; t->tslots[i].id; i = (i + 1) & mask) {
+		const struct text_slot *ts = &t->tslots[i];
+		if (ts->hash != h || ts->type != r->type)
+			continue;
+		size_t len = 0;
+		const char *s = hwt_annot_text(t, ts->id - 1, &len);
+		if (len == (size_t)n && !memcmp(s, t->scratch, len)) {
+			*id = ts->id - 1;
+			return 0;
+		}
+	}
+	int rc = add_text(t, t->scratch, (size_t)n, id);
+	if (rc < 0)
+		return rc;
+	t->tslots[i] = (struct text_slot){.hash = h, .type = r->type,
+					  .id = *id + 1};
+	t->tused++;
+	return 0;
 }
 
 static int record_id(struct hwt_annot_table *t,

@@ -37,7 +37,9 @@ HWT_API void hwt_annot_table_free(struct hwt_annot_table *table);
  * all, e.g. hwt_elem_records_jsonl). Ranges and branches equal in what
  * hwt_output_annotator says an annotation depends on (and in its
  * cache_tag) share an id without a second call of the annotator; each
- * trace_on and trace_off is annotated and gets an id of its own. Returns
+ * trace_on and trace_off is annotated (no cache_tag promise covers
+ * them) and gets the id of an equal text given before to one of its
+ * type, or a new one. Returns
  * @n, or a negative error: the annotator's, HWT_ERR_NOMEM,
  * HWT_ERR_INVAL. */
 HWT_API int64_t hwt_annot_records(struct hwt_annot_table *table,

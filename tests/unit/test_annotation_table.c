@@ -32,7 +32,7 @@ static int annotate_addrs(void *arg, const struct hwt_elem *e,
 		return snprintf(buf, size, ",\"r\":\"%llx-%llx\",\"pid\":%d",
 				(unsigned long long)e->u.range.start,
 				(unsigned long long)e->u.range.end, (int)e->pid);
-	if (e->type == HWT_ELEM_TRACE_ON)
+	if (e->type == HWT_ELEM_TRACE_ON || e->type == HWT_ELEM_TRACE_OFF)
 		return snprintf(buf, size, ",\"t\":\"%llx\"",
 				(unsigned long long)e->u.trace.at);
 	return snprintf(buf, size, ",\"b\":\"%llx>%llx\"",
@@ -106,26 +106,49 @@ static void equal_records_share_one_call(void)
 	hwt_annot_table_free(t);
 }
 
-static void trace_on_and_off_are_annotated_each_time(void)
+static void trace_on_and_off_are_annotated_each_time_and_share_texts(void)
 {
 	/* No cache_tag promise covers them: two equal trace_ons are two
-	 * calls, two ids. */
+	 * calls, and share the id of their equal text; a trace_off of the
+	 * same text and a trace_on of another get ids of their own. */
 	struct counter c = {0};
 	struct hwt_output_annotator a = {annotate_addrs, &c, NULL};
 	struct hwt_annot_table *t;
 	CHECK_INT(hwt_annot_table_new(&a, HWT_OUTPUT_JSONL, &t), 0);
-	struct hwt_elem_record r[2] = {
+	struct hwt_elem_record r[4] = {
 		{.type = HWT_ELEM_TRACE_ON, .from = 0x3000,
 		 .fields = HWT_FIELD_AT},
 		{.type = HWT_ELEM_TRACE_ON, .from = 0x3000,
+		 .fields = HWT_FIELD_AT},
+		{.type = HWT_ELEM_TRACE_OFF, .from = 0x3000,
+		 .fields = HWT_FIELD_AT},
+		{.type = HWT_ELEM_TRACE_ON, .from = 0x4000,
 		 .fields = HWT_FIELD_AT},
 	};
-	uint32_t ids[2];
-	CHECK_INT(hwt_annot_records(t, r, 2, ids), 2);
-	CHECK_INT(c.calls, 2);
+	uint32_t ids[4];
+	CHECK_INT(hwt_annot_records(t, r, 4, ids), 4);
+	CHECK_INT(c.calls, 4);
 	CHECK_INT(ids[0], 1);
-	CHECK_INT(ids[1], 2);
+	CHECK_INT(ids[1], 1);
+	CHECK_INT(ids[2], 2);
+	CHECK_INT(ids[3], 3);
 	CHECK_STR(hwt_annot_text(t, ids[1], NULL), ",\"t\":\"3000\"");
+	CHECK_STR(hwt_annot_text(t, ids[2], NULL), ",\"t\":\"3000\"");
+	CHECK_STR(hwt_annot_text(t, ids[3], NULL), ",\"t\":\"4000\"");
+	/* Equal texts of many trace_ons past the text slots' growth: one
+	 * id each text, still. */
+	struct hwt_elem_record m[300];
+	uint32_t mid[300];
+	for (int i = 0; i < 300; i++)
+		m[i] = (struct hwt_elem_record){.type = HWT_ELEM_TRACE_ON,
+			.from = 0x5000 + (uint64_t)(i % 100),
+			.fields = HWT_FIELD_AT};
+	CHECK_INT(hwt_annot_records(t, m, 300, mid), 300);
+	for (int i = 0; i < 300; i++)
+		CHECK_INT(mid[i], 4 + i % 100);
+	size_t texts;
+	hwt_annot_table_stats(t, &texts, NULL);
+	CHECK_INT(texts, 104);
 	hwt_annot_table_free(t);
 }
 
@@ -190,7 +213,7 @@ static void bad_arguments_are_refused(void)
 int main(void)
 {
 	RUN(equal_records_share_one_call);
-	RUN(trace_on_and_off_are_annotated_each_time);
+	RUN(trace_on_and_off_are_annotated_each_time_and_share_texts);
 	RUN(many_distinct_records_survive_growth);
 	RUN(a_long_annotation_is_kept_whole);
 	RUN(bad_arguments_are_refused);
