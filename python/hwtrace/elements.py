@@ -20,7 +20,6 @@ import gc
 import json
 from bisect import bisect_left, bisect_right
 from itertools import chain, compress, repeat
-from operator import mul
 
 from ._lib import check, lib
 from .record_fields import (BRANCH, BUILD, CONTEXT, EMPTY, GAP, R_TEXT,
@@ -279,18 +278,31 @@ def _left_out(types, ids, disasm, batch):
 MADE_AT_ONCE = 512
 
 
+# The byte offsets of the records of a batch, made once: an element
+# holds one of these ints instead of a new one of its own.
+_OFFSETS = []
+
+
+def _offsets(n):
+    """The offsets of records 0 to @n - 1 (or more) of a batch."""
+    global _OFFSETS
+    if len(_OFFSETS) < n:
+        _OFFSETS = list(range(0, n * RECORD.size, RECORD.size))
+    return _OFFSETS
+
+
 def _made(data, dicts, idx, special):
     """The Elements of the records @idx (a range, or a sorted list of
     indexes) of the batch @data: each a copy of its prototype in @dicts
     with where its record is, or the one made already in @special
     (index: Element, in the order of the indexes)."""
-    size = RECORD.size
+    offs = _offsets(len(dicts))
     if isinstance(idx, range):
         protos = dicts[idx.start:idx.stop]
-        offsets = range(idx.start * size, idx.stop * size, size)
+        offsets = offs[idx.start:idx.stop]
     else:
         protos = map(dicts.__getitem__, idx)
-        offsets = map(mul, idx, repeat(size))
+        offsets = map(offs.__getitem__, idx)
     enabled = gc.isenabled()
     gc.disable()  # none of these objects makes a cycle
     try:
