@@ -84,6 +84,51 @@ static void test_kallsyms_modules_and_ends(void)
 	hwt_symbolizer_free(s);
 }
 
+static void test_kallsyms_line_forms(void)
+{
+	/* The line forms the hand parser must read as sscanf(" %c %511s
+	 * %255s") did: tabs, capital hex digits, a 0x, lines without a name
+	 * (unreadable, code or not), a name longer than 511 bytes (its rest
+	 * read as the module, which names no module without its '['). */
+	char path[512], longname[700];
+	snprintf(path, sizeof(path), "%s/forms", dir);
+	memset(longname, 'n', 600);
+	longname[600] = 0;
+	char text[2048];
+	snprintf(text, sizeof(text),
+		 "ffffffff81000000\tT\ttabbed\n"
+		 "FFFFFFFF81000100 t upper_hex\n"
+		 "0xffffffff81000200 t with_0x\n"
+		 "ffffffff81000300 T\n"
+		 "ffffffff81000380 d\n"
+		 "ffffffff81000400 T %s\n"
+		 "ffffffff81000500 t after_long [mod_a]\n"
+		 "ffffffff81000600 t last_one [mod_a]\n",
+		 longname);
+	write_file(path, text);
+	struct hwt_symbolizer *s = make(path, dir);
+	struct hwt_symbol sym;
+	CHECK_INT(hwt_symbolizer_lookup(s, HWT_PID_ANY, 0xffffffff81000010ull, &sym), 1);
+	CHECK_STR(sym.name, "tabbed");
+	CHECK_INT(hwt_symbolizer_lookup(s, HWT_PID_ANY, 0xffffffff81000101ull, &sym), 1);
+	CHECK_STR(sym.name, "upper_hex");
+	CHECK_INT(hwt_symbolizer_lookup(s, HWT_PID_ANY, 0xffffffff81000202ull, &sym), 1);
+	CHECK_STR(sym.name, "with_0x");
+	CHECK_U64(sym.offset, 2);
+	/* The nameless lines are skipped: with_0x reaches to the long one. */
+	CHECK_U64(sym.size, 0x200);
+	CHECK_INT(hwt_symbolizer_lookup(s, HWT_PID_ANY, 0xffffffff81000400ull, &sym), 1);
+	CHECK_INT((int)strlen(sym.name), 511);
+	CHECK_STR(sym.dso, "[kernel.kallsyms]");
+	CHECK_INT(hwt_symbolizer_lookup(s, HWT_PID_ANY, 0xffffffff81000500ull, &sym), 1);
+	CHECK_STR(sym.name, "after_long");
+	CHECK_STR(sym.dso, "[mod_a]");
+	char want[600];
+	snprintf(want, sizeof(want), "%s: 2 unreadable lines skipped\n", path);
+	CHECK_STR(warnings, want);
+	hwt_symbolizer_free(s);
+}
+
 static void test_kallsyms_hidden(void)
 {
 	char path[512];
@@ -162,6 +207,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_kallsyms_modules_and_ends);
+	RUN(test_kallsyms_line_forms);
 	RUN(test_kallsyms_hidden);
 	RUN(test_perf_map_garbage);
 	RUN(test_other_arch_binary_info);
