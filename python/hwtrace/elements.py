@@ -141,11 +141,9 @@ class _Annotations:
     def __init__(self, sym):
         L = lib()
         self.ptr, self.by_id = None, {NONE_ID: TYPES[BRANCH + 1], 0: None}
-        self.ids, self.known = None, 1  # ids below known are parsed
-        # The prototype of each record type and text: trace_on and
-        # trace_off records get an id each, mostly of a text seen before,
-        # and their ids share it.
-        self.protos = {}
+        # Ids below known are parsed; the table gives one id to each
+        # distinct text of a type, trace_on and trace_off too.
+        self.ids, self.known = None, 1
         if sym:
             a = L.hwt_symbolizer_annotator(sym)
             ptr = C.c_void_p()
@@ -171,14 +169,10 @@ class _Annotations:
         at = 0
         for i in range(self.known, texts.value):
             at = ids.index(i, at)
-            key = (types[at], L.hwt_annot_text(self.ptr, i, None))
-            d = self.protos.get(key)
-            if d is None:
-                s = key[1].decode("utf-8")
-                d = dict(TYPES[key[0]])
-                if s:
-                    d.update(json.loads("{" + s[1:] + "}"))
-                self.protos[key] = d
+            s = L.hwt_annot_text(self.ptr, i, None).decode("utf-8")
+            d = dict(TYPES[types[at]])
+            if s:
+                d.update(json.loads("{" + s[1:] + "}"))
             by_id[i] = d
         self.known = texts.value
         return list(map(by_id.__getitem__, ids)), ids
