@@ -14,6 +14,7 @@
  * hwt_isolation_call's, with calls of the test's own. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +49,15 @@ struct run {
 			      * first error element */
 };
 
-/* The mappings of files under @dir (the image's memory dumps) get @prot. */
-static void protect_dumps(const char *dir, int prot)
+/* The mappings of files under @dir_in (the image's memory dumps) get
+ * @prot. /proc/self/maps names them by their real path: a test data
+ * path through ".." (a checkout's ../shared) or a symlink is resolved. */
+static void protect_dumps(const char *dir_in, int prot)
 {
+	char dir[PATH_MAX + 1];
+	if (!realpath(dir_in, dir))
+		abort();
+	strcat(dir, "/");
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[4096];
 	while (f && fgets(line, sizeof(line), f)) {
