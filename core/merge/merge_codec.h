@@ -36,8 +36,24 @@
  * is a difference from. Starts all zero. */
 struct merge_codec {
 	uint64_t order_time;
-	uint64_t prev[MERGE_ELEM_TYPES][MERGE_ELEM_WORDS];
+	/* Elements, so that a reader may hand one out in place; their
+	 * words are read and written through merge_word and
+	 * merge_set_word (by bytes: no aliasing of the element's
+	 * fields). */
+	struct hwt_elem prev[MERGE_ELEM_TYPES];
 };
+
+static inline uint64_t merge_word(const struct hwt_elem *e, unsigned i)
+{
+	uint64_t w;
+	memcpy(&w, (const char *)e + 8 * i, sizeof(w));
+	return w;
+}
+
+static inline void merge_set_word(struct hwt_elem *e, unsigned i, uint64_t w)
+{
+	memcpy((char *)e + 8 * i, &w, sizeof(w));
+}
 
 /* The word of an element of each type that holds its pointer
  * (hwt_elem_pointer: a range's text, a gap's detail, an error's message,
@@ -115,35 +131,31 @@ static inline size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
 	/* The pointer is left out: only values are compared. */
 	if (pw)
 		w[pw] = 0;
-	uint64_t *prev = c->prev[type < MERGE_ELEM_TYPES ? type : 0];
-
-	/* A repeat, asked with one sum of differences rather than a mask:
-	 * cheaper, and most records of a loop are. */
-	if (!payload_size && order_time == c->order_time &&
-	    type < MERGE_ELEM_TYPES) {
-		uint64_t d = 0;
+	struct hwt_elem *prev = &c->prev[type < MERGE_ELEM_TYPES ? type : 0];
+	uint64_t mask = 0;
+	/* Unrolled: the loop's own steps were a third of the compare's. */
 #pragma GCC unroll 16
-		for (size_t i = 0; i < MERGE_ELEM_WORDS; i++)
-			d |= w[i] ^ prev[i];
-		if (!d) {
-			out[0] = (uint8_t)(type | MERGE_REPEAT);
-			return 1;
-		}
+	for (size_t i = 0; i < MERGE_ELEM_WORDS; i++)
+		mask |= (uint64_t)(w[i] != merge_word(prev, (unsigned)i)) << i;
+
+	/* A repeat: the same words, no payload, the same order time. One
+	 * mask serves both this test and the record below (most records
+	 * are not repeats, so a separate test first cost a third more). */
+	if (!mask && !payload_size && order_time == c->order_time &&
+	    type < MERGE_ELEM_TYPES) {
+		out[0] = (uint8_t)(type | MERGE_REPEAT);
+		return 1;
 	}
 	size_t n = 0;
 	out[n++] = (uint8_t)e->type;
 	n += merge_put_varint(out + n, merge_zigzag(order_time - c->order_time));
 	c->order_time = order_time;
-	uint64_t mask = 0;
-	/* Unrolled: the loop's own steps were a third of the compare's. */
-#pragma GCC unroll 16
-	for (size_t i = 0; i < MERGE_ELEM_WORDS; i++)
-		mask |= (uint64_t)(w[i] != prev[i]) << i;
 	n += merge_put_varint(out + n, mask);
 	for (uint64_t m = mask; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctzll(m);
-		n += merge_put_varint(out + n, merge_zigzag(w[i] - prev[i]));
-		prev[i] = w[i];
+		n += merge_put_varint(out + n,
+				      merge_zigzag(w[i] - merge_word(prev, i)));
+		merge_set_word(prev, i, w[i]);
 	}
 	n += merge_put_varint(out + n, payload_size);
 	if (!payload_size)
@@ -180,26 +192,34 @@ static inline uint64_t merge_unzigzag(uint64_t z)
 	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
 }
 
-/* Reads the record at @in (@size bytes left) into @e, whose pointer then
- * points into @in, and its @order_time. Returns the bytes read, or 0 when
- * the record is cut short or not a record (a damaged temporary file).
- * Inline, as merge_rec_put is. */
+/* Reads the record at @in (@size bytes left) and its @order_time; *@out
+ * is then the element: the codec's own words when it points to nothing
+ * (valid until the next call), else @scratch, whose pointer points into
+ * @in. Pointing at the words instead of copying them saves a copy of the
+ * element per record. Returns the bytes read, or 0 when the record is
+ * cut short or not a record (a damaged temporary file). Inline, as
+ * merge_rec_put is. */
 static inline size_t merge_rec_get(struct merge_codec *c, const uint8_t *in,
-				   size_t size, struct hwt_elem *e,
+				   size_t size, struct hwt_elem *scratch,
+				   const struct hwt_elem **out,
 				   uint64_t *order_time)
 {
 	if (size && in[0] & MERGE_REPEAT &&
 	    (in[0] & ~MERGE_REPEAT) < MERGE_ELEM_TYPES) {
-		memcpy(e, c->prev[in[0] & ~MERGE_REPEAT], sizeof(*e));
+		unsigned type = in[0] & ~MERGE_REPEAT;
 		/* Its pointer word is 0 (it points to nothing), as stored. */
-		if (e->type == HWT_ELEM_ERROR)
-			e->u.error.message = "";
+		*out = &c->prev[type];
+		if (type == HWT_ELEM_ERROR) {
+			memcpy(scratch, &c->prev[type], sizeof(*scratch));
+			scratch->u.error.message = "";
+			*out = scratch;
+		}
 		*order_time = c->order_time;
 		return 1;
 	}
 	if (!size || in[0] >= MERGE_ELEM_TYPES)
 		return 0;
-	uint64_t *prev = c->prev[in[0]];
+	struct hwt_elem *prev = &c->prev[in[0]];
 	size_t n = 1, k;
 	uint64_t v, mask;
 	if (!(k = merge_get_varint(in + n, size - n, &v)))
@@ -215,7 +235,7 @@ static inline size_t merge_rec_get(struct merge_codec *c, const uint8_t *in,
 		if (!(k = merge_get_varint(in + n, size - n, &v)))
 			return 0;
 		n += k;
-		prev[i] += merge_unzigzag(v);
+		merge_set_word(prev, i, merge_word(prev, i) + merge_unzigzag(v));
 	}
 	uint64_t payload_size;
 	if (!(k = merge_get_varint(in + n, size - n, &payload_size)))
@@ -228,14 +248,24 @@ static inline size_t merge_rec_get(struct merge_codec *c, const uint8_t *in,
 	}
 	if (payload_size > size - n)
 		return 0;
-	memcpy(e, prev, sizeof(*e));
-	unsigned pw = merge_pointer_word(in[0]);
-	if (pw) /* where hwt_elem_pointer says */
-		*(const void **)(void *)((uint64_t *)e + pw) =
-			payload_size ? in + n : NULL;
-	if (e->type == HWT_ELEM_ERROR && !payload_size)
-		e->u.error.message = "";
 	*order_time = c->order_time;
+	unsigned pw = merge_pointer_word(in[0]);
+	/* The pointer word is 0, as the writer stored it; set again, so
+	 * that a damaged record's difference there is never a pointer
+	 * (the element below and a repeat read the words in place). */
+	if (pw)
+		merge_set_word(prev, pw, 0);
+	if (!payload_size && in[0] != HWT_ELEM_ERROR) {
+		*out = prev;
+		return n;
+	}
+	memcpy(scratch, prev, sizeof(*scratch));
+	if (pw) /* where hwt_elem_pointer says */
+		*(const void **)(void *)((uint64_t *)scratch + pw) =
+			payload_size ? in + n : NULL;
+	if (scratch->type == HWT_ELEM_ERROR && !payload_size)
+		scratch->u.error.message = "";
+	*out = scratch;
 	return n + (size_t)payload_size;
 }
 

@@ -37,12 +37,18 @@ struct cursor {
 	const uint8_t *p, *end;
 	uint64_t end_pos;  /* the stream position of end */
 	size_t chunk;      /* the next chunk to read; nchunks: the tail */
-	size_t block;      /* the next block, whose start resets the codec */
+	/* Records before the next block, whose start resets the codec:
+	 * blocks are BLOCK_RECORDS records each (merge.c), so a count
+	 * finds them without a position per record. 0: the next record
+	 * starts one. */
+	uint32_t block_left;
 	uint8_t *buf;
 	size_t cap;
 	size_t in_buf;     /* the chunk buf holds, plus 1; 0: none */
 	struct merge_codec rc;
-	struct hwt_elem head;
+	/* The record at hand: in rc's words or in scratch (merge_rec_get). */
+	const struct hwt_elem *head;
+	struct hwt_elem scratch;
 	uint64_t head_time;
 	size_t head_len;
 };
@@ -137,7 +143,7 @@ static int seek_block(struct hwt_merge *m, struct cursor *c, size_t k)
 	if (err)
 		return err;
 	c->p = c->end - (c->end_pos - pos);
-	c->block = k;
+	c->block_left = 0;
 	return 0;
 }
 
@@ -153,13 +159,13 @@ static int advance(struct hwt_merge *m, struct cursor *c)
 		if (err)
 			return err;
 	}
-	uint64_t pos = c->end_pos - (uint64_t)(c->end - c->p);
-	if (c->block < s->nblocks && s->blocks[c->block].pos == pos) {
+	if (!c->block_left) {
 		memset(&c->rc, 0, sizeof(c->rc));
-		c->block++;
+		c->block_left = BLOCK_RECORDS;
 	}
+	c->block_left--;
 	c->head_len = merge_rec_get(&c->rc, c->p, (size_t)(c->end - c->p),
-				    &c->head, &c->head_time);
+				    &c->scratch, &c->head, &c->head_time);
 	if (!c->head_len)
 		return hwt_error(HWT_ERR_IO, "the time-ordered merge's temporary "
 				 "file holds a damaged record; decode with "
@@ -196,17 +202,23 @@ static int seek_time(struct hwt_merge *m, struct cursor *c, uint64_t time)
 
 /* Heap order: time, then CPU (per-CPU streams first), then tid, then
  * order of appearance. */
+static bool stream_before(const struct reader *r, size_t a, size_t b)
+{
+	const struct stream *x = r->cur[a].s, *y = r->cur[b].s;
+	uint32_t cx = (uint32_t)x->cpu, cy = (uint32_t)y->cpu; /* -1 last */
+	if (cx != cy)
+		return cx < cy;
+	if (x->tid != y->tid)
+		return x->tid < y->tid;
+	return a < b;
+}
+
 static bool before(const struct reader *r, size_t a, size_t b)
 {
 	const struct cursor *x = &r->cur[a], *y = &r->cur[b];
 	if (x->head_time != y->head_time)
 		return x->head_time < y->head_time;
-	uint32_t cx = (uint32_t)x->s->cpu, cy = (uint32_t)y->s->cpu; /* -1 last */
-	if (cx != cy)
-		return cx < cy;
-	if (x->s->tid != y->s->tid)
-		return x->s->tid < y->s->tid;
-	return a < b;
+	return stream_before(r, a, b);
 }
 
 static void sift_down(const struct reader *r, size_t n, size_t i)
@@ -266,21 +278,32 @@ static int read_slice(struct reader *r, uint64_t from, uint64_t until,
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(r, n, i);
 	while (n) {
-		struct cursor *c = &r->cur[r->heap[0]];
-		uint64_t time = c->head_time;
-		int err = emit(f, &c->head);
-		if (err)
-			return err;
-		int more = advance(m, c);
-		if (more < 0)
-			return more;
-		more = more && before_end(c->head_time, until);
-		/* A stream's next record at the same time is still first:
-		 * ties go by the stream, not the record. Most records share
-		 * their time with the one before (time stamps are rarer than
-		 * branches), so most need no sift. */
-		if (more && c->head_time == time)
-			continue;
+		/* A run: the first stream's records go out while each is still
+		 * before the best of the others (the heap's second or third
+		 * entry), with no heap step per record. Two threads' streams
+		 * take turns in long runs. */
+		size_t top = r->heap[0];
+		struct cursor *c = &r->cur[top];
+		uint64_t limit = UINT64_MAX;
+		bool wins_tie = true;
+		if (n > 1) {
+			size_t next = r->heap[1];
+			if (n > 2 && before(r, r->heap[2], next))
+				next = r->heap[2];
+			limit = r->cur[next].head_time;
+			wins_tie = stream_before(r, top, next);
+		}
+		int more;
+		do {
+			int err = emit(f, c->head);
+			if (err)
+				return err;
+			more = advance(m, c);
+			if (more < 0)
+				return more;
+			more = more && before_end(c->head_time, until);
+		} while (more && (c->head_time < limit ||
+				  (c->head_time == limit && wins_tie)));
 		if (!more)
 			r->heap[0] = r->heap[--n];
 		sift_down(r, n, 0);
@@ -297,7 +320,7 @@ static int read_streams(struct reader *r, struct flusher *f)
 			continue;
 		int err = seek_block(r->m, c, 0);
 		while (!err && (err = advance(r->m, c)) > 0)
-			err = emit(f, &c->head);
+			err = emit(f, c->head);
 		if (err < 0)
 			return err;
 	}
@@ -334,7 +357,7 @@ static int read_span(struct reader *r, const struct span *sp,
 						    "merge's temporary file "
 						    "ends early; decode with "
 						    "--per-cpu");
-		err = emit(f, &c->head);
+		err = emit(f, c->head);
 	}
 	return err;
 }
