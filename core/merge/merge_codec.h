@@ -27,6 +27,10 @@
 
 #include "hwtrace/element.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define MERGE_ELEM_WORDS (sizeof(struct hwt_elem) / sizeof(uint64_t))
 #define MERGE_ELEM_TYPES (HWT_ELEM_SAMPLE + 1)
 /* Set in a record's type byte: the previous element of that type again. */
@@ -53,6 +57,35 @@ static inline uint64_t merge_word(const struct hwt_elem *e, unsigned i)
 static inline void merge_set_word(struct hwt_elem *e, unsigned i, uint64_t w)
 {
 	memcpy((char *)e + 8 * i, &w, sizeof(w));
+}
+
+/* Bit i set where word i of @w differs from that of @prev. With SSE2 (all
+ * x86-64) two words at a time: the scalar compare was a quarter of the
+ * writer's instructions (6 a word), this about half of that. */
+static inline uint64_t merge_diff_mask(const uint64_t *w,
+				       const struct hwt_elem *prev)
+{
+	uint64_t mask = 0;
+	size_t i = 0;
+#if defined(__SSE2__)
+	const char *p = (const char *)prev;
+	unsigned eq = 0;
+#pragma GCC unroll 8
+	for (; i + 2 <= MERGE_ELEM_WORDS; i += 2) {
+		__m128i x = _mm_cmpeq_epi32(
+			_mm_loadu_si128((const __m128i *)(const void *)(w + i)),
+			_mm_loadu_si128((const __m128i *)(const void *)(p + 8 * i)));
+		/* A word is equal where both its halves are. */
+		x = _mm_and_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+		eq |= (unsigned)_mm_movemask_pd(_mm_castsi128_pd(x)) << i;
+	}
+	mask = ~(uint64_t)eq & (((uint64_t)1 << i) - 1);
+#endif
+	/* Unrolled: the loop's own steps were a third of the compare's. */
+#pragma GCC unroll 16
+	for (; i < MERGE_ELEM_WORDS; i++)
+		mask |= (uint64_t)(w[i] != merge_word(prev, (unsigned)i)) << i;
+	return mask;
 }
 
 /* The word of an element of each type that holds its pointer
@@ -132,11 +165,7 @@ static inline size_t merge_rec_put(struct merge_codec *c, uint8_t *out,
 	if (pw)
 		w[pw] = 0;
 	struct hwt_elem *prev = &c->prev[type < MERGE_ELEM_TYPES ? type : 0];
-	uint64_t mask = 0;
-	/* Unrolled: the loop's own steps were a third of the compare's. */
-#pragma GCC unroll 16
-	for (size_t i = 0; i < MERGE_ELEM_WORDS; i++)
-		mask |= (uint64_t)(w[i] != merge_word(prev, (unsigned)i)) << i;
+	uint64_t mask = merge_diff_mask(w, prev);
 
 	/* A repeat: the same words, no payload, the same order time. One
 	 * mask serves both this test and the record below (most records
