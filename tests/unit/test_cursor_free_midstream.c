@@ -53,9 +53,19 @@ static void drop(struct elems *a)
 	free(a->texts);
 }
 
+/* Warnings are not elements: with no callback a warning (such as the
+ * isolated decoders' "the kernel refused the seccomp filter" under
+ * qemu-user) would be one. They are shown. */
+static void warn_to_stderr(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "warning: %s\n", message);
+}
+
 static struct hwt_cursor *cursor(struct hwt_capture *cap, unsigned jobs)
 {
-	struct hwt_cursor_opts o = {.size = sizeof(o), .jobs = jobs};
+	struct hwt_cursor_opts o = {.size = sizeof(o), .jobs = jobs,
+				    .warn = warn_to_stderr};
 	struct hwt_cursor *cur = NULL;
 	CHECK_INT(hwt_cursor_new(cap, &o, &cur), 0);
 	return cur;
