@@ -26,6 +26,8 @@
 #   same counts; its other lines there are the fall-throughs it adds
 #   (from a not-taken branch to the instruction after it).
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+# tests/tools/branch_samples.py: a decode's branch records by sample.
+export PYTHONPATH="$HWT_SOURCE_DIR/tests/tools${PYTHONPATH:+:$PYTHONPATH}"
 source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
 : "${HWT_LBR_FROM_BRANCHES:?the lbr_from_branches helper}"
 pgo_loop_capture "clang create_llvm_prof llvm-bolt-15 perf2bolt-15 perf objdump" \
@@ -119,12 +121,8 @@ perf script -F brstack -i "$TMP/l32.data" >"$TMP/perf.txt" 2>"$TMP/perf.err" ||
 expect_eq "perf script: hwtrace's records, newest first" \
 	"$(awk 'NF { $1 = $1; print }' "$TMP/perf.txt" | md5sum)" "$(python3 - "$TMP/l32.jsonl" <<'PY' | md5sum
 import json, sys
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
+from branch_samples import branch_samples
+for recs in branch_samples(sys.argv[1]):
     print(" ".join("%s/%s/-/-/-/0/" % (e["from"], e["to"]) for e in recs))
 PY
 )"
@@ -140,14 +138,11 @@ expect_eq "save_type: perf's type of every record is hwtrace's kind" \
 	"$(awk '{ for (i = 1; i <= NF; i++) { n = split($i, f, "/"); print f[n] } }' "$TMP/lt.perf" | md5sum)" \
 	"$(python3 - "$TMP/lt.jsonl" <<'PY' | md5sum
 import json, sys
+from branch_samples import branch_samples
 names = {"cond": "COND", "call": "CALL", "return": "RET", "jump": "UNCOND",
          "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    for e in sorted(recs, key=lambda e: e["depth"]):
+for recs in branch_samples(sys.argv[1]):
+    for e in recs:
         print(names[e["kind"]])
 PY
 )"
@@ -195,12 +190,10 @@ print("%x" % b)' "$PROG")
 expect_eq "autofdo: the ranges of the records' pairs in pgo_loop" \
 	"$(sed -n '2,/^0$/p' "$afdo" | sed '$d' | md5sum)" "$(python3 - "$TMP/l32.jsonl" "$PROG" "$base" <<'PY' | md5sum
 import collections, json, sys
-c, stacks = collections.Counter(), {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: -e["depth"])  # oldest first
+from branch_samples import branch_samples
+c = collections.Counter()
+for recs in branch_samples(sys.argv[1]):
+    recs.reverse()  # oldest first
     for older, newer in zip(recs, recs[1:]):
         if older.get("to_dso") == sys.argv[2] and newer.get("from_dso") == sys.argv[2]:
             c[(older["to"], newer["from"])] += 1

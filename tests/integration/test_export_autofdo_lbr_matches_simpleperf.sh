@@ -16,6 +16,8 @@
 #   simpleperf's (its range would end in the kernel). The same records
 #   paired simpleperf's way give its ranges exactly.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+# tests/tools/branch_samples.py: a decode's branch records by sample.
+export PYTHONPATH="$HWT_SOURCE_DIR/tests/tools${PYTHONPATH:+:$PYTHONPATH}"
 src="$HWT_TESTDATA/perf-data/simpleperf-lbr"
 golden="$src/inject_lbr.data"
 "$HWTRACE" export "$src/perf_lbr.data" --to autofdo -o "$TMP/lbr" \
@@ -49,16 +51,11 @@ expect_eq "--branch-profile: the golden's branch counts" \
 "$HWTRACE" decode --format jsonl "$src/perf_lbr.data" >"$TMP/lbr.jsonl" 2>/dev/null
 expect_eq "simpleperf's pairing of the records gives its ranges" "$(python3 - "$TMP/lbr.jsonl" <<'PY'
 import collections, json, sys
+from branch_samples import branch_samples
 base, size = 0x5597dfefc000, 0x4000
-stacks = collections.OrderedDict()
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
 inside = lambda a: base <= a < base + size
 count = collections.Counter()
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])  # entry 0 first
+for recs in branch_samples(sys.argv[1]):  # entry 0 first
     for i in range(1, len(recs)):
         begin, end = int(recs[i - 1]["to"], 16), int(recs[i]["from"], 16)
         if inside(begin) and inside(end) and begin <= end < begin + (1 << 20):

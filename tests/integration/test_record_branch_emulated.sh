@@ -35,6 +35,8 @@
 #   has branch records, perf reads the file instead); no output file is
 #   left behind.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+# tests/tools/branch_samples.py: a decode's branch records by sample.
+export PYTHONPATH="$HWT_SOURCE_DIR/tests/tools${PYTHONPATH:+:$PYTHONPATH}"
 source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
 pgo_loop_capture "clang perf" "clang linux-perf"
 FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs"
@@ -111,18 +113,14 @@ got() { perf script -F period,ip,brstack -i "$1" 2>"$TMP/perf.err" | awk 'NF { $
 brstack() {
 	python3 - "$TMP/indirect.txt" "$@" <<'PY'
 import json, sys
+from branch_samples import branch_samples
 types = {"call": "CALL", "return": "RET", "jump": "UNCOND", "cond": "COND",
          "indirect": "IND", "syscall": "SYSCALL", "sysret": "SYSRET"}
 ind = set(open(sys.argv.pop(1)).read().split())
 with_types = len(sys.argv) > 2 and sys.argv[2] == "types"
 name = lambda e: "IND_CALL" if e["kind"] == "call" and e["from"] in ind \
     else types[e["kind"]]
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
+for recs in branch_samples(sys.argv[1]):
     print(" ".join("%s/%s/-/-/-/0/%s" % (e["from"], e["to"],
                                          name(e) if with_types else "")
                    for e in recs))
@@ -136,14 +134,10 @@ PY
 sample_values() {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
+from branch_samples import branch_samples
 value = {"counters": lambda e: e["counters"],
          "counts": lambda e: e["counts"][0]}[sys.argv[2]]
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
+for recs in branch_samples(sys.argv[1]):
     print(len(recs), "-", *(value(e) for e in recs))
 PY
 }

@@ -19,6 +19,8 @@
 #   asking for counters than caps/branch_counter_nr, branch_type=counter
 #   outside a group, a group mixing PMUs, the leader without counters.
 source "$HWT_SOURCE_DIR/tests/integration/lib.sh"
+# tests/tools/branch_samples.py: a decode's branch records by sample.
+export PYTHONPATH="$HWT_SOURCE_DIR/tests/tools${PYTHONPATH:+:$PYTHONPATH}"
 source "$HWT_SOURCE_DIR/tests/integration/pgo_loop.sh"
 pgo_loop_capture "clang perf objdump readelf" "clang linux-perf binutils"
 FIX="$HWT_SOURCE_DIR/tests/fixtures/sysfs"
@@ -59,12 +61,8 @@ PY
 got() {
 	python3 - "$1" <<'PY'
 import json, sys
-stacks = {}
-for e in map(json.loads, open(sys.argv[1])):
-    if e["type"] == "branch":
-        stacks.setdefault(e["time"], []).append(e)
-for recs in stacks.values():
-    recs.sort(key=lambda e: e["depth"])
+from branch_samples import branch_samples
+for recs in branch_samples(sys.argv[1]):
     print(*(",".join(map(str, e["counts"])) for e in recs))
 PY
 }
